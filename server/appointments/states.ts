@@ -1,0 +1,47 @@
+import type { Caller } from '../auth/permissions.js';
+
+export const STATUSES = ['BK', 'CK', 'OG', 'PK', 'CM', 'CN', 'NS'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export const STATUS_NAMES: Record<Status, string> = {
+  BK: 'booked',
+  CK: 'checked in',
+  OG: 'ongoing',
+  PK: 'parked',
+  CM: 'completed',
+  CN: 'cancelled',
+  NS: 'no-show',
+};
+
+/** Statuses change-status accepts, and the states each may be reached from. */
+export const CHANGE_STATUS_TARGETS = ['NS', 'CK', 'OG', 'CM', 'CN'] as const;
+export type ChangeStatusTarget = (typeof CHANGE_STATUS_TARGETS)[number];
+
+/**
+ * The appointment state machine. PK and NS sources are the ones decisions.md fixes; the rest follow a front
+ * desk's day: a late patient marked no-show can still be checked in, a parked patient goes back in to the doctor,
+ * and a consultation can be completed without having been marked ongoing.
+ */
+export const ALLOWED_FROM: Record<Exclude<Status, 'BK'>, readonly Status[]> = {
+  CK: ['BK', 'NS'],
+  OG: ['BK', 'CK', 'PK'],
+  PK: ['BK', 'CK', 'OG'],
+  CM: ['CK', 'OG', 'PK'],
+  CN: ['BK', 'CK', 'PK'],
+  NS: ['BK', 'CK', 'PK'],
+};
+
+/** Starting and completing a consultation is clinical work: a reception user may not; doctors, admins and clients may. */
+const CLINICAL: readonly Status[] = ['OG', 'CM'];
+
+export function roleMayMoveTo(caller: Caller, to: Status): boolean {
+  return !(CLINICAL.includes(to) && caller.role === 'reception');
+}
+
+export const describe = (s: Status) => `${s} (${STATUS_NAMES[s]})`;
+
+/** Why `from` cannot move to `to`, or null when it can. */
+export function transitionError(from: Status, to: Exclude<Status, 'BK'>): string | null {
+  if (ALLOWED_FROM[to].includes(from)) return null;
+  return `Appointment is ${describe(from)}; it can become ${describe(to)} only from ${ALLOWED_FROM[to].join(', ')}`;
+}

@@ -1,0 +1,66 @@
+import type { RequestContext } from '../auth/permissions.js';
+import type { Db } from '../db/database.js';
+import { type Clock, isoNow } from '../shared/time.js';
+import { type AuditEntry, auditStore } from './store.js';
+
+export interface AuditEvent {
+  action: string;
+  resourceType?: string;
+  resourceIds?: string[];
+  outcome: AuditEntry['outcome'];
+}
+
+/** Context of a caller that could not be identified (no or bad credentials). */
+export interface AnonymousContext {
+  caller: null;
+  ip: string | null;
+  requestId: string | null;
+}
+
+/**
+ * The audit trail. Changes are audited inside the transaction that makes them (`inTransaction`), so a change
+ * and its audit row commit together. Reads are queued and written in batches a moment later: a search must not
+ * pay for its own fsync, at the cost that a crash can lose the last few milliseconds of read entries.
+ */
+export function auditLog(db: Db, clock: Clock) {
+  const store = auditStore(db);
+  let pending: AuditEntry[] = [];
+  let scheduled = false;
+
+  const entry = (ctx: RequestContext | AnonymousContext, e: AuditEvent): AuditEntry => ({
+    at: isoNow(clock),
+    workspace_id: ctx.caller?.workspaceId ?? null,
+    actor_type: ctx.caller ? ctx.caller.kind : 'anonymous',
+    actor_id: ctx.caller?.id ?? null,
+    action: e.action,
+    resource_type: e.resourceType ?? null,
+    resource_ids: e.resourceIds?.length ? JSON.stringify(e.resourceIds) : null,
+    outcome: e.outcome,
+    ip: ctx.ip,
+    request_id: ctx.requestId,
+  });
+
+  function flush() {
+    scheduled = false;
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    store.insertMany(batch);
+  }
+
+  return {
+    /** Writes now; call inside the transaction of the change being audited. */
+    inTransaction: (ctx: RequestContext, e: AuditEvent) => void store.insert(entry(ctx, e)),
+    /** Queues an entry for the next batch. */
+    later(ctx: RequestContext | AnonymousContext, e: AuditEvent) {
+      pending.push(entry(ctx, e));
+      if (!scheduled) {
+        scheduled = true;
+        setTimeout(flush, 20).unref();
+      }
+    },
+    flush,
+    recent: store.recent,
+  };
+}
+export type AuditLog = ReturnType<typeof auditLog>;

@@ -1,0 +1,49 @@
+/**
+ * What a caller may do. API clients carry scopes chosen when they were created; users carry their role's
+ * scopes, optionally narrowed per auth token. One vocabulary for both, so every route asks one question.
+ */
+export const SCOPES = [
+  'patients:read',
+  'patients:write',
+  'appointments:read',
+  'appointments:write',
+  'notifications',
+  'webhooks',
+  'scribe',
+  'admin',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const ROLES = ['admin', 'doctor', 'reception'] as const;
+export type Role = (typeof ROLES)[number];
+
+const FRONT_DESK: Scope[] = ['patients:read', 'patients:write', 'appointments:read', 'appointments:write', 'notifications'];
+
+export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
+  admin: SCOPES,
+  doctor: [...FRONT_DESK, 'scribe'],
+  reception: FRONT_DESK,
+};
+
+export const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
+
+/** Who is calling: resolved once per request from its credentials. */
+export interface Caller {
+  kind: 'user' | 'client';
+  /** users.id or api_clients.client_id */
+  id: string;
+  workspaceId: string;
+  /** false when the workspace was disabled: the caller is known but may reach no clinic data. */
+  workspaceActive: boolean;
+  role: Role | null;
+  scopes: ReadonlySet<Scope>;
+}
+
+/** Request facts every audited operation needs. */
+export interface RequestContext {
+  caller: Caller;
+  ip: string | null;
+  requestId: string | null;
+}
+
+export const can = (caller: Caller, scope: Scope) => caller.workspaceActive && caller.scopes.has(scope);

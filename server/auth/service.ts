@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/database.js';
+import { hashSecret, newToken, tokenDigest, verifySecret } from '../shared/secrets.js';
+import { type Clock, isTimeZone, isoNow } from '../shared/time.js';
+import { type Caller, ROLE_SCOPES, type Role, type Scope, isScope } from './permissions.js';
+import { authStore } from './store.js';
+
+export class AuthError extends Error {}
+
+export interface NewWorkspace {
+  name: string;
+  country?: string;
+  timezone?: string;
+}
+
+const parseScopes = (json: string): Scope[] => (JSON.parse(json) as string[]).filter(isScope);
+
+/** Workspaces, users, tokens, API keys and clients; and turning presented credentials into a Caller. */
+export function authService(db: Db, clock: Clock) {
+  const store = authStore(db);
+
+  function createWorkspace(input: NewWorkspace) {
+    const timezone = input.timezone ?? 'Asia/Kolkata';
+    if (!isTimeZone(timezone)) throw new AuthError(`unknown time zone ${timezone}`);
+    const row = { id: randomUUID(), name: input.name, country: input.country ?? 'IN', timezone, created_at: isoNow(clock) };
+    store.insertWorkspace(row);
+    return { ...row, disabled_at: null };
+  }
+
+  async function createUser(workspaceId: string, input: { username: string; password: string; role: Role; displayName?: string }) {
+    if (input.password.length < 8) throw new AuthError('password must have at least 8 characters');
+    if (store.userByName(input.username)) throw new AuthError(`username ${input.username} is taken`);
+    const row = {
+      id: randomUUID(),
+      workspace_id: workspaceId,
+      username: input.username,
+      display_name: input.displayName ?? input.username,
+      role: input.role,
+      password_hash: await hashSecret(input.password),
+      created_at: isoNow(clock),
+    };
+    store.insertUser(row);
+    return row;
+  }
+
+  /** Checks a username and password; the same answer for an unknown user and a wrong password. */
+  async function verifyPassword(username: string, password: string) {
+    const user = store.userByName(username);
+    if (!user || user.disabled_at) {
+      // Spend the same time as a real check so response time does not reveal which usernames exist.
+      await verifySecret(password, await dummyHash());
+      return null;
+    }
+    return (await verifySecret(password, user.password_hash)) ? user : null;
+  }
+
+  /**
+   * Issues a long-lived token for the dr `auth` header. `scopes` narrows the role (an integration that only
+   * searches patients need not be able to change appointments); it can never widen it.
+   */
+  function issueAuthToken(userId: string, label: string, scopes?: Scope[]): string {
+    const user = store.user(userId);
+    if (!user) throw new AuthError('unknown user');
+    const allowed = ROLE_SCOPES[user.role];
+    if (scopes?.some((s) => !allowed.includes(s))) throw new AuthError(`role ${user.role} cannot grant ${scopes.join(' ')}`);
+    const token = newToken('cdt');
+    store.insertToken({
+      id: randomUUID(), workspace_id: user.workspace_id, user_id: user.id, token_digest: tokenDigest(token), label,
+      scopes: scopes ? JSON.stringify(scopes) : null, created_at: isoNow(clock),
+    });
+    return token;
+  }
+
+  const revokeAuthToken = (token: string) => store.revokeToken(tokenDigest(token), isoNow(clock));
+
+  function createApiKey(workspaceId: string, label: string): string {
+    const key = newToken('cdk');
+    store.insertApiKey({ id: randomUUID(), workspace_id: workspaceId, key_digest: tokenDigest(key), label, created_at: isoNow(clock) });
+    return key;
+  }
+
+  const workspaceForApiKey = (key: string) => store.apiKeyWorkspace(tokenDigest(key));
+
+  async function createApiClient(workspaceId: string, name: string, scopes: Scope[]) {
+    if (scopes.length === 0) throw new AuthError('an API client needs at least one scope');
+    const clientId = `cdc_${randomUUID().replaceAll('-', '')}`;
+    const clientSecret = newToken('cds');
+    store.insertClient({
+      id: randomUUID(), workspace_id: workspaceId, client_id: clientId, secret_hash: await hashSecret(clientSecret), name,
+      scopes: JSON.stringify(scopes), created_at: isoNow(clock),
+    });
+    return { client_id: clientId, client_secret: clientSecret, scopes };
+  }
+
+  /** Verifies client credentials; returns the client's Caller or null. */
+  async function verifyClient(clientId: string, clientSecret: string): Promise<Caller | null> {
+    const row = store.client(clientId);
+    if (!row || row.revoked_at) {
+      await verifySecret(clientSecret, await dummyHash());
+      return null;
+    }
+    if (!(await verifySecret(clientSecret, row.secret_hash))) return null;
+    const ws = store.workspace(row.workspace_id);
+    return {
+      kind: 'client', id: row.client_id, workspaceId: row.workspace_id, workspaceActive: !ws?.disabled_at, role: null,
+      scopes: new Set(parseScopes(row.scopes)),
+    };
+  }
+
+  /** Resolves a long-lived user token to its Caller; null when unknown, revoked or the user is disabled. */
+  function authenticateToken(token: string): Caller | null {
+    const p = store.tokenPrincipal(tokenDigest(token));
+    if (!p) return null;
+    const scopes = p.token_scopes ? parseScopes(p.token_scopes) : ROLE_SCOPES[p.role];
+    return {
+      kind: 'user', id: p.user_id, workspaceId: p.workspace_id, workspaceActive: p.workspace_disabled_at === null,
+      role: p.role, scopes: new Set(scopes),
+    };
+  }
+
+  return {
+    createWorkspace,
+    workspace: store.workspace,
+    workspaces: store.workspaces,
+    disableWorkspace: (id: string) => store.disableWorkspace(id, isoNow(clock)),
+    createUser,
+    user: store.user,
+    users: store.usersOf,
+    verifyPassword,
+    issueAuthToken,
+    revokeAuthToken,
+    createApiKey,
+    workspaceForApiKey,
+    createApiClient,
+    revokeApiClient: (workspaceId: string, clientId: string) => store.revokeClient(workspaceId, clientId, isoNow(clock)),
+    verifyClient,
+    authenticateToken,
+  };
+}
+export type AuthService = ReturnType<typeof authService>;
+
+// A valid scrypt hash of a random string, checked against when the user or client does not exist.
+let dummy: Promise<string> | undefined;
+const dummyHash = () => (dummy ??= hashSecret(newToken('dummy')));

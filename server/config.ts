@@ -1,0 +1,54 @@
+import { parseArgs } from 'node:util';
+import { join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  demo: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Log one line per request (method, path without query string, status, time). */
+  logRequests: boolean;
+}
+
+export const DEFAULT_PORT = 4810;
+
+/** Where data lives when nothing is said: per-user, never inside the checkout. */
+export const defaultDataDir = () => join(homedir(), '.clinic-desk');
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * Flags win over environment variables, which win over defaults:
+ * --port / CLINIC_DESK_PORT, --host / CLINIC_DESK_HOST, --data-dir / CLINIC_DESK_DATA_DIR, --demo / CLINIC_DESK_DEMO=1,
+ * --log-level / CLINIC_DESK_LOG_LEVEL, --log-requests / CLINIC_DESK_LOG_REQUESTS=1.
+ */
+export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Config {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      demo: { type: 'boolean' },
+      'log-level': { type: 'string' },
+      'log-requests': { type: 'boolean' },
+    },
+    strict: true,
+  });
+  const port = Number(values.port ?? env.CLINIC_DESK_PORT ?? DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, not ${values.port ?? env.CLINIC_DESK_PORT}`);
+  const logLevel = (values['log-level'] ?? env.CLINIC_DESK_LOG_LEVEL ?? 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+  return {
+    host: values.host ?? env.CLINIC_DESK_HOST ?? '127.0.0.1',
+    port,
+    dataDir: resolve(values['data-dir'] ?? env.CLINIC_DESK_DATA_DIR ?? defaultDataDir()),
+    demo: values.demo ?? env.CLINIC_DESK_DEMO === '1',
+    logLevel,
+    logRequests: values['log-requests'] ?? env.CLINIC_DESK_LOG_REQUESTS === '1',
+  };
+}
+
+export const databaseFile = (dataDir: string) => join(dataDir, 'clinic-desk.sqlite');

@@ -1,0 +1,39 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrate } from './migrate.js';
+
+// An interface of our own so that declaration files can name the type.
+export interface Db extends Database.Database {}
+
+export interface OpenDatabaseOptions {
+  /** Path of the SQLite file, or ':memory:'. */
+  file: string;
+  /**
+   * Path of a better_sqlite3.node built for the running ABI. Plain Node leaves it unset and uses the
+   * build in node_modules; the Electron main process passes its own build (see docs/ELECTRON.md).
+   */
+  nativeBinding?: string;
+  readonly?: boolean;
+}
+
+/**
+ * Opens the clinic database with the settings clinical data needs: WAL so readers never block the writer,
+ * synchronous=FULL so an acknowledged commit survives power loss, foreign keys enforced, and a busy timeout
+ * so a backup or a second process waits instead of failing.
+ */
+export function openDatabase(opts: OpenDatabaseOptions): Db {
+  if (opts.file !== ':memory:') mkdirSync(dirname(opts.file), { recursive: true });
+  const db = new Database(opts.file, {
+    ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
+    ...(opts.readonly ? { readonly: true, fileMustExist: true } : {}),
+  });
+  db.pragma('busy_timeout = 5000');
+  if (!opts.readonly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+  }
+  db.pragma('foreign_keys = ON');
+  if (!opts.readonly) migrate(db);
+  return db;
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import { Type } from 'typebox';
+import { appointmentRoutes } from '../appointments/routes.js';
+import { patientRoutes } from '../patients/routes.js';
+import type { Service } from '../service.js';
+import { installErrorHandling } from './errors.js';
+
+export interface HttpOptions {
+  logger?: FastifyServerOptions['logger'];
+  logRequests?: boolean;
+}
+
+export const API_VERSION = '1.0';
+
+// A client may name its own request id, if it looks like one; otherwise we make one.
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The HTTP face of the service: the interface's routes over the domain services. */
+export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    logController: new LogController({ disableRequestLogging: !opts.logRequests }),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+    // Strict body types: a number where a string belongs is an error, never silently converted.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // An empty body with a JSON content type is "no body" (some SDKs send the header on body-less POSTs);
+  // anything else goes to Fastify's own parser, which guards against prototype poisoning.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return jsonParser(request, body as string, done);
+  });
+
+  installErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Clinic Desk clinic API',
+        version: API_VERSION,
+        description: 'The clinic practice interface served by Clinic Desk. See docs/API.md for decisions the interface leaves open.',
+      },
+      components: {
+        securitySchemes: {
+          authHeader: { type: 'apiKey', in: 'header', name: 'auth', description: 'The user\'s auth token' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/health', {
+    schema: {
+      tags: ['service'],
+      summary: 'Liveness and database check',
+      response: { 200: Type.Object({ status: Type.Literal('ok'), version: Type.String() }) },
+    },
+  }, async () => {
+    service.db.prepare('SELECT 1').get();
+    return { status: 'ok' as const, version: API_VERSION };
+  });
+
+  await app.register(patientRoutes, { service });
+  await app.register(appointmentRoutes, { service });
+  return app;
+}
+export type HttpApp = Awaited<ReturnType<typeof buildHttpApp>>;

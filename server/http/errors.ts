@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../shared/errors.js';
+import { type ErrorParts, drErrorBody } from './dr.js';
+
+/** How a route family shapes its errors; set per route in `config.errors`. */
+export type ErrorStyle = 'dr-envelope' | 'dr-bare' | 'plain';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    errors?: ErrorStyle;
+  }
+}
+
+const GENERIC_500 = 'An unexpected error occurred on the server';
+
+/** Turns anything thrown in a request into the interface's status, code and message. Never a stack trace. */
+function classify(err: FastifyError | ServiceError | Error, style: ErrorStyle): ErrorParts {
+  if (err instanceof ServiceError) return { status: err.status, code: err.code, message: err.message };
+  const fe = err as FastifyError;
+  if (fe.validation) return { status: 400, code: 'INVALID_REQUEST', message: fe.message };
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      // The interface documents malformed JSON on /dr as a 500 SERVER_ERROR; elsewhere it is a plain 400.
+      return style === 'plain'
+        ? { status: 400, code: 'INVALID_REQUEST', message: 'Malformed JSON request' }
+        : { status: 500, code: 'SERVER_ERROR', message: 'Malformed JSON request' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, code: 'INVALID_REQUEST', message: 'Request body too large' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, code: 'INVALID_REQUEST', message: 'Unsupported Content-Type; send application/json' };
+  }
+  const status = fe.statusCode;
+  if (status && status >= 400 && status < 500) return { status, code: 'INVALID_REQUEST', message: fe.message };
+  return { status: 500, code: 'SERVER_ERROR', message: GENERIC_500 };
+}
+
+export function errorBody(style: ErrorStyle, e: ErrorParts) {
+  if (style === 'plain') return { error: { code: e.code, message: e.message, ...(e.requestId ? { request_id: e.requestId } : {}) } };
+  return drErrorBody(style === 'dr-envelope' ? 'envelope' : 'bare', e);
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, style: ErrorStyle, e: ErrorParts) {
+  const parts = e.status >= 500 ? { ...e, requestId: request.id } : e;
+  return reply.code(parts.status).send(errorBody(style, parts));
+}
+
+export function installErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err, request, reply) => {
+    const style = request.routeOptions.config.errors ?? 'plain';
+    const parts = classify(err as Error, style);
+    if (parts.status >= 500 && parts.message === GENERIC_500) request.log.error({ err }, 'request failed');
+    return sendError(request, reply, style, parts);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path === '/dr' || path.startsWith('/dr/')) {
+      return sendError(request, reply, 'dr-envelope', { status: 500, code: 'SERVER_ERROR', message: 'Wrong API URL' });
+    }
+    return sendError(request, reply, 'plain', { status: 404, code: 'NOT_FOUND', message: `No route ${request.method} ${path}` });
+  });
+}

@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Service } from '../service.js';
+import { authenticate, requireScope } from '../http/auth.js';
+import { DrEnvelope, drErrors, drOk, security } from '../http/dr.js';
+import { ServiceError } from '../shared/errors.js';
+import { CreatePatientBody, PatientEntry, PatientParams, SearchQuery, UpdatePatientBody } from './schemas.js';
+import { toEntry } from './service.js';
+
+
+/** Endpoint 1 and the patient record endpoints a front desk and integrations need, all in the dr envelope. */
+export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
+  const { auth, audit, patients } = service;
+  app.addHook('onRequest', authenticate(auth));
+  const config = { errors: 'dr-envelope' as const };
+  const read = requireScope('patients:read', 'UNAUTHORIZED_ACCESS', audit, 'patient.read');
+  const write = requireScope('patients:write', 'UNAUTHORIZED_ACCESS', audit, 'patient.write');
+
+  app.get('/dr/v1/business/patients/search', {
+    config,
+    preHandler: read,
+    schema: {
+      operationId: 'searchPatientsByMobile',
+      tags: ['patients'],
+      summary: 'Search patient profiles by 10-digit mobile number',
+      description: 'Matches the national number of each patient\'s mobile; families sharing a number are all returned, newest first.',
+      security,
+      querystring: SearchQuery,
+      response: {
+        200: DrEnvelope(Type.Object({ profiles: Type.Array(PatientEntry) })),
+        ...drErrors('envelope', [400, 401, 403, 404, 500]),
+      },
+    },
+  }, async (request, reply) => {
+    const rows = patients.search(request.ctx, request.query.mobile);
+    if (rows.length === 0) throw new ServiceError(404, 'PATIENTS_NOT_FOUND', 'No patients found with the provided mobile number');
+    return drOk(reply, 200, { profiles: rows.map(toEntry) });
+  });
+
+  app.post('/dr/v1/patient', {
+    config,
+    preHandler: write,
+    schema: {
+      operationId: 'createPatient',
+      tags: ['patients'],
+      summary: 'Register a patient',
+      description: '409 PATIENT_ALREADY_EXISTS when a patient with the same mobile, first and last name and date of birth exists.',
+      security,
+      body: CreatePatientBody,
+      response: { 201: DrEnvelope(PatientEntry), ...drErrors('envelope', [400, 401, 403, 409, 500]) },
+    },
+  }, async (request, reply) => drOk(reply, 201, toEntry(patients.create(request.ctx, request.body))));
+
+  app.get('/dr/v1/patient/:patient_id', {
+    config,
+    preHandler: read,
+    schema: {
+      operationId: 'getPatient',
+      tags: ['patients'],
+      summary: 'Get a patient',
+      security,
+      params: PatientParams,
+      response: { 200: DrEnvelope(PatientEntry), ...drErrors('envelope', [401, 403, 404, 500]) },
+    },
+  }, async (request, reply) => drOk(reply, 200, toEntry(patients.get(request.ctx, request.params.patient_id))));
+
+  app.patch('/dr/v1/patient/:patient_id', {
+    config,
+    preHandler: write,
+    schema: {
+      operationId: 'updatePatient',
+      tags: ['patients'],
+      summary: 'Update a patient',
+      description: 'Send only the fields that change.',
+      security,
+      params: PatientParams,
+      body: UpdatePatientBody,
+      response: { 200: DrEnvelope(PatientEntry), ...drErrors('envelope', [400, 401, 403, 404, 409, 500]) },
+    },
+  }, async (request, reply) =>
+    drOk(reply, 200, toEntry(patients.update(request.ctx, request.params.patient_id, request.body))));
+};

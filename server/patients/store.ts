@@ -1,0 +1,42 @@
+import type { Db } from '../db/database.js';
+
+export interface PatientRow {
+  id: string;
+  workspace_id: string;
+  first_name: string;
+  middle_name: string;
+  last_name: string;
+  dob: string;
+  gender: 'M' | 'F' | 'O';
+  mobile_cc: string;
+  mobile_national: string;
+  email: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const isUniqueViolation = (e: unknown) =>
+  e instanceof Error && (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+
+/** All SQL of the patients domain. */
+export function patientStore(db: Db) {
+  const q = {
+    insert: db.prepare(`INSERT INTO patients
+      (id, workspace_id, first_name, middle_name, last_name, dob, gender, mobile_cc, mobile_national, email, created_at, updated_at)
+      VALUES (@id, @workspace_id, @first_name, @middle_name, @last_name, @dob, @gender, @mobile_cc, @mobile_national, @email, @created_at, @updated_at)`),
+    // Served by the patients_identity index; the handful of family members per number are sorted in memory.
+    byMobile: db.prepare(`SELECT * FROM patients WHERE workspace_id = ? AND mobile_national = ?
+      ORDER BY created_at DESC, id DESC LIMIT 200`),
+    byId: db.prepare('SELECT * FROM patients WHERE id = ? AND workspace_id = ?'),
+    update: db.prepare(`UPDATE patients SET first_name = @first_name, middle_name = @middle_name, last_name = @last_name,
+      dob = @dob, gender = @gender, mobile_cc = @mobile_cc, mobile_national = @mobile_national, email = @email,
+      updated_at = @updated_at WHERE id = @id AND workspace_id = @workspace_id`),
+  };
+  return {
+    insert: (p: PatientRow) => q.insert.run(p),
+    byMobile: (workspaceId: string, national: string) => q.byMobile.all(workspaceId, national) as PatientRow[],
+    byId: (workspaceId: string, id: string) => q.byId.get(id, workspaceId) as PatientRow | undefined,
+    update: (p: PatientRow) => q.update.run(p),
+  };
+}
+export type PatientStore = ReturnType<typeof patientStore>;

@@ -1,0 +1,42 @@
+import { appointmentService } from './appointments/service.js';
+import { auditLog } from './audit/service.js';
+import { authService } from './auth/service.js';
+import { databaseFile } from './config.js';
+import { type Db, openDatabase } from './db/database.js';
+import { patientService } from './patients/service.js';
+import { type Clock, systemClock } from './shared/time.js';
+
+export interface ServiceOptions {
+  dataDir: string;
+  clock?: Clock;
+  /** better_sqlite3.node for the running ABI; only the Electron main process passes one. */
+  nativeBinding?: string;
+}
+
+/**
+ * The clinic service without any transport: database, domain services and background work. The HTTP app and
+ * the Electron IPC handlers are both thin layers over what this returns.
+ */
+export function createService(opts: ServiceOptions) {
+  const clock = opts.clock ?? systemClock;
+  const db: Db = openDatabase({ file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding });
+  const audit = auditLog(db, clock);
+  const auth = authService(db, clock);
+  const patients = patientService(db, clock, auth, audit);
+  const appointments = appointmentService(db, clock, auth, patients, audit);
+  return {
+    db,
+    clock,
+    dataDir: opts.dataDir,
+    audit,
+    auth,
+    patients,
+    appointments,
+    /** Flushes queued work and closes the database. */
+    close() {
+      audit.flush();
+      db.close();
+    },
+  };
+}
+export type Service = ReturnType<typeof createService>;

@@ -1,0 +1,16 @@
+/**
+ * A failure a caller can act on, raised by domain services and rendered by each transport in its own shape
+ * (the dr envelope, the notification error, an IPC result). `code` is the interface's error code.
+ */
+export class ServiceError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+}
+
+export const invalid = (message: string) => new ServiceError(400, 'INVALID_REQUEST', message);

@@ -1,0 +1,105 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type DemoCredentials, ensureDemo } from '../../server/demo/demo.js';
+import { buildHttpApp } from '../../server/http/app.js';
+import { createService, type Service } from '../../server/service.js';
+import type { Clock } from '../../server/shared/time.js';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `clinic-desk-${name}-`));
+
+export interface RunningServer {
+  baseUrl: string;
+  service: Service;
+  demo: DemoCredentials;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real service and HTTP app, in this process, on a loopback port, over a fresh SQLite file, with the two
+ * demo clinics. Tests speak HTTP to `baseUrl`.
+ */
+export async function startServer(opts: { clock?: Clock; dataDir?: string } = {}): Promise<RunningServer> {
+  const dataDir = opts.dataDir ?? tempDir('srv');
+  const service = createService({ dataDir, clock: opts.clock });
+  const app = await buildHttpApp(service);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const demo = (await ensureDemo(service, baseUrl))!;
+  return {
+    baseUrl, service, demo, dataDir,
+    async close() {
+      await app.close();
+      service.close();
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+  demo: () => DemoCredentials;
+}
+
+/** `npm run serve` as a separate process (for signal and crash tests); resolves once it prints its address. */
+export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/serve.ts'), '--port', '0', ...args], {
+    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        const dataDir = args[args.indexOf('--data-dir') + 1]!;
+        resolvePromise({
+          child, baseUrl: m[1]!, output: () => out,
+          demo: () => JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials,
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${out}`));
+    });
+  });
+}
+
+/** Resolves with the exit code (or signal) of a child process. */
+export const exited = (child: ChildProcess) =>
+  new Promise<number | string>((res) => {
+    if (child.exitCode !== null) return res(child.exitCode);
+    child.once('exit', (code, signal) => res(code ?? signal ?? -1));
+  });
+
+/** fetch with JSON in and out, returning status, headers and the parsed (or raw) body. */
+export async function call(baseUrl: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  let body: string | undefined;
+  if (opts.rawBody !== undefined) body = opts.rawBody;
+  else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(baseUrl + path, { method, headers, body });
+  const text = await res.text();
+  let json: any = undefined;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}

@@ -1,0 +1,32 @@
+// npm run build: the renderer with Vite, the Electron main process and preload with esbuild.
+import { execFileSync } from 'node:child_process';
+import { build } from 'esbuild';
+
+execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+
+// Main is ESM (Electron runs ESM main processes) with every npm package left to node_modules, where
+// electron-builder packs them and packages that read their own files (swagger-ui assets) find them.
+await build({
+  entryPoints: ['main/main.ts'],
+  outfile: 'dist/main/main.mjs',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+
+// A sandboxed preload cannot be an ES module.
+await build({
+  entryPoints: ['preload/preload.ts'],
+  outfile: 'dist/preload/preload.cjs',
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  external: ['electron'],
+  logLevel: 'warning',
+});
+console.log('built dist/renderer, dist/main/main.mjs, dist/preload/preload.cjs');

@@ -1,9 +1,11 @@
 import { appointmentService } from './appointments/service.js';
 import { auditLog } from './audit/service.js';
 import { authService } from './auth/service.js';
+import { tokenService } from './auth/tokens.js';
 import { databaseFile } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { patientService } from './patients/service.js';
+import { loadKek, secretBox } from './shared/secret-box.js';
 import { type Clock, systemClock } from './shared/time.js';
 
 export interface ServiceOptions {
@@ -11,6 +13,8 @@ export interface ServiceOptions {
   clock?: Clock;
   /** better_sqlite3.node for the running ABI; only the Electron main process passes one. */
   nativeBinding?: string;
+  /** Key-encryption key for secrets at rest; the app passes one kept by the OS keychain, headless reads loadKek. */
+  kek?: Buffer;
 }
 
 /**
@@ -21,7 +25,9 @@ export function createService(opts: ServiceOptions) {
   const clock = opts.clock ?? systemClock;
   const db: Db = openDatabase({ file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding });
   const audit = auditLog(db, clock);
+  const box = secretBox(opts.kek ?? loadKek(opts.dataDir));
   const auth = authService(db, clock);
+  const tokens = tokenService(db, clock, box, auth);
   const patients = patientService(db, clock, auth, audit);
   const appointments = appointmentService(db, clock, auth, patients, audit);
   return {
@@ -29,7 +35,9 @@ export function createService(opts: ServiceOptions) {
     clock,
     dataDir: opts.dataDir,
     audit,
+    box,
     auth,
+    tokens,
     patients,
     appointments,
     /** Flushes queued work and closes the database. */

@@ -34,8 +34,8 @@ const toDayEntry = (a: AppointmentListRow) => ({
 
 /** Endpoints 2 and 3, and booking, reading and listing appointments. */
 export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
-  const { auth, audit, appointments } = service;
-  app.addHook('onRequest', authenticate(auth));
+  const { audit, appointments } = service;
+  app.addHook('onRequest', authenticate(service));
   const change = requireScope('appointments:write', 'COMPLETE_NOT_ALLOWED', audit, 'appointment.write');
   const read = requireScope('appointments:read', 'UNAUTHORIZED_ACCESS', audit, 'appointment.read');
 

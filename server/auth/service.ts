@@ -92,6 +92,17 @@ export function authService(db: Db, clock: Clock) {
     return { client_id: clientId, client_secret: clientSecret, scopes };
   }
 
+  /** The Caller of an API client that is not revoked, or null. */
+  function clientCaller(clientId: string): Caller | null {
+    const row = store.client(clientId);
+    if (!row || row.revoked_at) return null;
+    const ws = store.workspace(row.workspace_id);
+    return {
+      kind: 'client', id: row.client_id, workspaceId: row.workspace_id, workspaceActive: !ws?.disabled_at, role: null,
+      scopes: new Set(parseScopes(row.scopes)),
+    };
+  }
+
   /** Verifies client credentials; returns the client's Caller or null. */
   async function verifyClient(clientId: string, clientSecret: string): Promise<Caller | null> {
     const row = store.client(clientId);
@@ -99,12 +110,7 @@ export function authService(db: Db, clock: Clock) {
       await verifySecret(clientSecret, await dummyHash());
       return null;
     }
-    if (!(await verifySecret(clientSecret, row.secret_hash))) return null;
-    const ws = store.workspace(row.workspace_id);
-    return {
-      kind: 'client', id: row.client_id, workspaceId: row.workspace_id, workspaceActive: !ws?.disabled_at, role: null,
-      scopes: new Set(parseScopes(row.scopes)),
-    };
+    return (await verifySecret(clientSecret, row.secret_hash)) ? clientCaller(clientId) : null;
   }
 
   /** Resolves a long-lived user token to its Caller; null when unknown, revoked or the user is disabled. */
@@ -134,6 +140,7 @@ export function authService(db: Db, clock: Clock) {
     createApiClient,
     revokeApiClient: (workspaceId: string, clientId: string) => store.revokeClient(workspaceId, clientId, isoNow(clock)),
     verifyClient,
+    clientCaller,
     authenticateToken,
   };
 }

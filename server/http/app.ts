@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { Type } from 'typebox';
 import { appointmentRoutes } from '../appointments/routes.js';
+import { tokenRoutes } from '../auth/token-routes.js';
 import { patientRoutes } from '../patients/routes.js';
 import type { Service } from '../service.js';
 import { installErrorHandling } from './errors.js';
@@ -45,6 +47,8 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     return jsonParser(request, body as string, done);
   });
 
+  // OAuth token requests are form-encoded by the standard; upstream SDKs send JSON. Both are accepted.
+  await app.register(formbody);
   installErrorHandling(app);
 
   await app.register(swagger, {
@@ -78,6 +82,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     return { status: 'ok' as const, version: API_VERSION };
   });
 
+  await app.register(tokenRoutes, { service });
   await app.register(patientRoutes, { service });
   await app.register(appointmentRoutes, { service });
   return app;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
 import type { AuditLog } from '../audit/service.js';
 import { type RequestContext, type Scope } from '../auth/permissions.js';
-import type { AuthService } from '../auth/service.js';
+import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 
 declare module 'fastify' {
@@ -21,14 +21,17 @@ function presentedToken(request: FastifyRequest): string | null {
 
 const unauthorized = (message: string) => new ServiceError(401, 'UNAUTHORIZED_ACCESS', message);
 
-/** Resolves the caller or answers 401. */
-export function authenticate(auth: AuthService): onRequestHookHandler {
+/**
+ * Resolves the caller or answers 401. A JWT is an access token from the token endpoint; anything else is looked
+ * up as a long-lived user token.
+ */
+export function authenticate({ auth, tokens }: Pick<Service, 'auth' | 'tokens'>): onRequestHookHandler {
   return async (request: FastifyRequest) => {
     const token = presentedToken(request);
     if (!token) throw unauthorized('Missing auth token: send it in the auth header');
-    if (token.length > 512) throw unauthorized('Invalid auth token');
-    const caller = auth.authenticateToken(token);
-    if (!caller) throw unauthorized('Invalid, expired or revoked auth token');
+    if (token.length > 4096) throw unauthorized('Invalid auth token');
+    const caller = tokens.looksLikeJwt(token) ? await tokens.verifyAccessToken(token) : auth.authenticateToken(token);
+    if (!caller) throw unauthorized('Invalid, expired or revoked token');
     request.ctx = { caller, ip: request.ip, requestId: request.id };
   };
 }

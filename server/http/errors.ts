@@ -1,9 +1,15 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OAuthError } from '../auth/tokens.js';
 import { ServiceError } from '../shared/errors.js';
 import { type ErrorParts, drErrorBody } from './dr.js';
 
 /** How a route family shapes its errors; set per route in `config.errors`. */
-export type ErrorStyle = 'dr-envelope' | 'dr-bare' | 'plain';
+/**
+ * dr-envelope / dr-bare: the interface's /dr shapes. notification: `{message, error_code}` with error_code equal
+ * to the status. webhook: `{"error":{"code","message"}}` where every 4xx code is INVALID_REQUEST, as upstream.
+ * oauth: RFC 6749 `{error, error_description}`. plain: `{"error":{"code","message"}}` everywhere else.
+ */
+export type ErrorStyle = 'dr-envelope' | 'dr-bare' | 'notification' | 'webhook' | 'oauth' | 'plain';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -11,17 +17,24 @@ declare module 'fastify' {
   }
 }
 
+// RFC 6749 error codes for the few generic failures a token request can meet before its handler runs.
+const OAUTH_CODES: Record<string, string> = {
+  invalid_request: 'invalid_request', invalid_client: 'invalid_client', invalid_grant: 'invalid_grant',
+  unsupported_grant_type: 'unsupported_grant_type', invalid_scope: 'invalid_scope',
+};
+
 const GENERIC_500 = 'An unexpected error occurred on the server';
 
 /** Turns anything thrown in a request into the interface's status, code and message. Never a stack trace. */
 function classify(err: FastifyError | ServiceError | Error, style: ErrorStyle): ErrorParts {
+  if (err instanceof OAuthError) return { status: err.status, code: err.error, message: err.description };
   if (err instanceof ServiceError) return { status: err.status, code: err.code, message: err.message };
   const fe = err as FastifyError;
   if (fe.validation) return { status: 400, code: 'INVALID_REQUEST', message: fe.message };
   switch (fe.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       // The interface documents malformed JSON on /dr as a 500 SERVER_ERROR; elsewhere it is a plain 400.
-      return style === 'plain'
+      return !style.startsWith('dr-')
         ? { status: 400, code: 'INVALID_REQUEST', message: 'Malformed JSON request' }
         : { status: 500, code: 'SERVER_ERROR', message: 'Malformed JSON request' };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -35,6 +48,12 @@ function classify(err: FastifyError | ServiceError | Error, style: ErrorStyle): 
 }
 
 export function errorBody(style: ErrorStyle, e: ErrorParts) {
+  if (style === 'notification') return { message: e.requestId ? `${e.message} (request ${e.requestId})` : e.message, error_code: e.status };
+  if (style === 'webhook') {
+    const code = e.status >= 500 ? 'SERVER_ERROR' : 'INVALID_REQUEST';
+    return { error: { code, message: e.message, ...(e.requestId ? { request_id: e.requestId } : {}) } };
+  }
+  if (style === 'oauth') return { error: OAUTH_CODES[e.code] ?? (e.status >= 500 ? 'server_error' : 'invalid_request'), error_description: e.message };
   if (style === 'plain') return { error: { code: e.code, message: e.message, ...(e.requestId ? { request_id: e.requestId } : {}) } };
   return drErrorBody(style === 'dr-envelope' ? 'envelope' : 'bare', e);
 }

@@ -10,8 +10,8 @@ import { toEntry } from './service.js';
 
 /** Endpoint 1 and the patient record endpoints a front desk and integrations need, all in the dr envelope. */
 export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
-  const { auth, audit, patients } = service;
-  app.addHook('onRequest', authenticate(auth));
+  const { audit, patients } = service;
+  app.addHook('onRequest', authenticate(service));
   const config = { errors: 'dr-envelope' as const };
   const read = requireScope('patients:read', 'UNAUTHORIZED_ACCESS', audit, 'patient.read');
   const write = requireScope('patients:write', 'UNAUTHORIZED_ACCESS', audit, 'patient.write');

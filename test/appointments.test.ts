@@ -458,7 +458,8 @@ describe('endpoint 2: POST /dr/v1/appointment/:id/parked', () => {
     const res = await call(srv.baseUrl, 'POST', `/dr/v1/appointment/${a.appointment_id}/parked`, {
       headers: { ...auth(doctor), 'content-type': 'application/json' }, rawBody: '{oops',
     });
-    expectBareError(res, 500, 'SERVER_ERROR', 'Malformed JSON request');
+    // decisions.md: malformed JSON on any /dr endpoint is answered in the dr envelope.
+    expectDrError(res, 500, 'SERVER_ERROR', 'Malformed JSON request');
     expect((await getAppt(srv, doctor, a.appointment_id)).status).toBe('BK');
   });
 });
@@ -563,7 +564,7 @@ describe('endpoint 3: POST /dr/v1/appointment/:id/change-status', () => {
       const res = await call(srv.baseUrl, 'POST', `/dr/v1/appointment/${a.appointment_id}/change-status?partner_id=0`, {
         headers: { ...auth(doctor), 'content-type': 'application/json' }, rawBody,
       });
-      expectBareError(res, 500, 'SERVER_ERROR', 'Malformed JSON request');
+      expectDrError(res, 500, 'SERVER_ERROR', 'Malformed JSON request');
       expect(res.json.error.request_id).toBe(res.headers.get('x-request-id'));
       expect(res.text).not.toMatch(/\bat .*\.(ts|js):\d+/);
     }

@@ -24,6 +24,14 @@ export const DrErrorEnvelope = Type.Object({
 /** The bare error body of the appointment endpoints. */
 export const DrBareError = Type.Object({ error: ErrorObject });
 
+/** A 500 of a bare route: bare, or the envelope when the request's JSON was malformed. */
+const DrBare500 = Type.Object({
+  data: Type.Optional(Type.Object({})),
+  status_code: Type.Optional(Type.Integer()),
+  success: Type.Optional(Type.Literal(false)),
+  error: ErrorObject,
+}, { description: 'Bare {error}; the dr envelope when the request body was malformed JSON' });
+
 export function drOk<T>(reply: FastifyReply, status: number, data: T) {
   return reply.code(status).send({ data, status_code: status, success: true });
 }
@@ -33,15 +41,17 @@ export interface ErrorParts {
   code: string;
   message: string;
   requestId?: string;
+  /** decisions.md: malformed JSON on any /dr route is answered in the envelope, bare routes included. */
+  envelope?: boolean;
 }
 
 /**
- * `envelope` for the patient endpoints and every 401; `bare` for the appointment endpoints. The interface's 404
+ * `envelope` for the patient endpoints, every 401 and malformed JSON; `bare` for the appointment endpoints. The interface's 404
  * PATIENTS_NOT_FOUND body has no `data`, unlike its other envelope errors.
  */
 export function drErrorBody(style: 'envelope' | 'bare', e: ErrorParts) {
   const error = { code: e.code, message: e.message, ...(e.requestId ? { request_id: e.requestId } : {}) };
-  if (style === 'bare' && e.status !== 401) return { error };
+  if (style === 'bare' && e.status !== 401 && !e.envelope) return { error };
   return {
     ...(e.code === 'PATIENTS_NOT_FOUND' ? {} : { data: {} }),
     status_code: e.status,
@@ -55,4 +65,4 @@ export const security: Record<string, string[]>[] = [{ authHeader: [] }, { beare
 
 /** OpenAPI response entries for a dr route's errors. */
 export const drErrors = (style: 'envelope' | 'bare', statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [s, style === 'bare' && s !== 401 ? DrBareError : DrErrorEnvelope]));
+  Object.fromEntries(statuses.map((s) => [s, style === 'envelope' || s === 401 ? DrErrorEnvelope : s === 500 ? DrBare500 : DrBareError]));

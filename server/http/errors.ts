@@ -36,7 +36,7 @@ function classify(err: FastifyError | ServiceError | Error, style: ErrorStyle): 
       // The interface documents malformed JSON on /dr as a 500 SERVER_ERROR; elsewhere it is a plain 400.
       return !style.startsWith('dr-')
         ? { status: 400, code: 'INVALID_REQUEST', message: 'Malformed JSON request' }
-        : { status: 500, code: 'SERVER_ERROR', message: 'Malformed JSON request' };
+        : { status: 500, code: 'SERVER_ERROR', message: 'Malformed JSON request', envelope: true };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, code: 'INVALID_REQUEST', message: 'Request body too large' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

@@ -4,6 +4,7 @@ import { authService } from './auth/service.js';
 import { tokenService } from './auth/tokens.js';
 import { databaseFile } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
+import { type NotificationOptions, notificationService } from './notifications/service.js';
 import { patientService } from './patients/service.js';
 import { loadKek, secretBox } from './shared/secret-box.js';
 import { type Clock, systemClock } from './shared/time.js';
@@ -15,6 +16,10 @@ export interface ServiceOptions {
   nativeBinding?: string;
   /** Key-encryption key for secrets at rest; the app passes one kept by the OS keychain, headless reads loadKek. */
   kek?: Buffer;
+  /** FCM's base address (default https://fcm.googleapis.com); tests point it at a local stand-in. */
+  fcmBaseUrl?: string;
+  /** Push sender: retry timings, poll interval, request timeout (tests), or sender: false to leave the queue alone. */
+  push?: NotificationOptions & { sender?: boolean };
 }
 
 /**
@@ -30,6 +35,8 @@ export function createService(opts: ServiceOptions) {
   const tokens = tokenService(db, clock, box, auth);
   const patients = patientService(db, clock, auth, audit);
   const appointments = appointmentService(db, clock, auth, patients, audit);
+  const notifications = notificationService(db, clock, box, audit, { ...opts.push, fcmBaseUrl: opts.fcmBaseUrl ?? opts.push?.fcmBaseUrl });
+  if (opts.push?.sender !== false) notifications.startSender();
   return {
     db,
     clock,
@@ -40,8 +47,11 @@ export function createService(opts: ServiceOptions) {
     tokens,
     patients,
     appointments,
+    notifications,
     /** Flushes queued work and closes the database. */
     close() {
+      // Synchronous: the push sender touches the database no more once this returns (requests in flight are aborted).
+      void notifications.stopSender();
       audit.flush();
       db.close();
     },

@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import { appointmentRoutes } from '../appointments/routes.js';
 import { tokenRoutes } from '../auth/token-routes.js';
 import { patientRoutes } from '../patients/routes.js';
+import { notificationRoutes } from '../notifications/routes.js';
 import type { Service } from '../service.js';
 import { installErrorHandling } from './errors.js';
 
@@ -85,6 +86,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(tokenRoutes, { service });
   await app.register(patientRoutes, { service });
   await app.register(appointmentRoutes, { service });
+  await app.register(notificationRoutes, { service });
   return app;
 }
 export type HttpApp = Awaited<ReturnType<typeof buildHttpApp>>;

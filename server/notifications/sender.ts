@@ -1,0 +1,184 @@
+import type { Db } from '../db/database.js';
+import { type Loop, startLoop } from '../shared/loop.js';
+import type { Clock } from '../shared/time.js';
+import type { FcmAccount, FcmClient, SendOutcome } from './fcm.js';
+import type { JobRow, NotificationStore } from './store.js';
+
+export interface RetryPolicy {
+  /** Delay after the first failed attempt; doubles per attempt. */
+  baseMs: number;
+  /** Ceiling of the exponential delay (a longer Retry-After is still honoured). */
+  maxMs: number;
+  /** Attempts in all, the first included; then the push is `failed`. */
+  maxAttempts: number;
+  /** ± fraction of random spread on each delay, so retries of many pushes do not arrive together. */
+  jitter: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { baseMs: 2_000, maxMs: 10 * 60_000, maxAttempts: 8, jitter: 0.2 };
+
+export interface SenderOptions {
+  retry?: Partial<RetryPolicy>;
+  /** How often the queue is polled when nothing wakes the sender. */
+  pollIntervalMs?: number;
+  /** A claimed push is someone's for this long; after a crash it is sent again once the lease runs out. */
+  leaseMs?: number;
+  batchSize?: number;
+  concurrency?: number;
+  /** Finished pushes are kept this long for inspection, then deleted. */
+  retainMs?: number;
+  onError?: (e: unknown) => void;
+}
+
+/** Delay before attempt `failed + 1`: exponential with jitter, and never sooner than the server asked. */
+export function backoffMs(policy: RetryPolicy, failedAttempts: number, retryAfterMs: number | null, random = Math.random): number {
+  const exp = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, failedAttempts - 1));
+  const jittered = Math.round(exp * (1 - policy.jitter + 2 * policy.jitter * random()));
+  return Math.max(jittered, retryAfterMs ?? 0);
+}
+
+interface Deps {
+  db: Db;
+  store: NotificationStore;
+  clock: Clock;
+  fcm: FcmClient;
+  /** The workspace's service account, or null when it has none. Throws when the sealed key cannot be opened. */
+  account: (workspaceId: string) => FcmAccount | null;
+}
+
+/**
+ * The push queue worker: claims due jobs from push_jobs (durable, in SQLite) on a startLoop, sends each through
+ * FCM, and records the outcome. Retries are rows with a later next_attempt_at, never sleeps, so a restart loses
+ * nothing. The database is never touched once it is closed: an answer arriving after that is dropped and its
+ * job, still leased, is sent again after the next start.
+ */
+export function pushSender(deps: Deps, opts: SenderOptions = {}) {
+  const { db, store, clock, fcm } = deps;
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
+  const leaseMs = opts.leaseMs ?? 60_000;
+  const batchSize = opts.batchSize ?? 50;
+  const concurrency = opts.concurrency ?? 4;
+  const retainMs = opts.retainMs ?? 7 * 24 * 3600_000;
+  const onError = opts.onError ?? ((e: unknown) => console.error('clinic-desk push sender:', e instanceof Error ? e.message : e));
+  let loop: Loop | null = null;
+  let stopped = false;
+  let abort = new AbortController();
+  let lastPruneMs = 0;
+
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const usable = () => !stopped && db.open;
+
+  function record(job: JobRow, attempt: number, deviceId: string, deviceToken: string, outcome: SendOutcome) {
+    const nowMs = clock.now().getTime();
+    const now = iso(nowMs);
+    switch (outcome.kind) {
+      case 'sent':
+        store.finish(job.id, 'sent', now, null, outcome.messageId);
+        return;
+      case 'failed':
+        store.finish(job.id, 'failed', now, outcome.error, null);
+        return;
+      case 'unregistered':
+        db.transaction(() => {
+          // Only if the device still has the token FCM refused; a device that re-registered keeps its new one,
+          // and this push goes to it at once.
+          if (store.deleteDeviceIfToken(deviceId, deviceToken)) {
+            store.finish(job.id, 'failed', now, `${outcome.error} (device removed)`, null);
+            store.cancelForDevice(deviceId, now, 'device removed: FCM reported its token unregistered');
+          } else {
+            store.retry(job.id, now, now, outcome.error);
+          }
+        })();
+        return;
+      case 'retry':
+        if (attempt >= retry.maxAttempts) {
+          store.finish(job.id, 'failed', now, `gave up after ${attempt} attempts: ${outcome.error}`, null);
+        } else {
+          store.retry(job.id, now, iso(nowMs + backoffMs(retry, attempt, outcome.retryAfterMs)), outcome.error);
+        }
+    }
+  }
+
+  async function deliver(job: JobRow) {
+    const attempt = job.attempts + 1;
+    const now = () => clock.now().toISOString();
+    const device = store.device(job.device_row_id);
+    if (!device) return store.finish(job.id, 'cancelled', now(), 'device removed', null);
+    let account: FcmAccount | null;
+    try {
+      account = deps.account(job.workspace_id);
+    } catch {
+      return store.finish(job.id, 'failed', now(), 'the stored FCM credentials cannot be opened with this key-encryption key', null);
+    }
+    if (!account) return store.finish(job.id, 'cancelled', now(), 'the workspace has no FCM credentials', null);
+    const outcome = await fcm.send(account, {
+      token: device.fcm_token, title: job.title, body: job.body, data: JSON.parse(job.data) as Record<string, string>,
+    }, abort.signal);
+    if (!db.open) return;
+    if (stopped) {
+      // Interrupted by shutdown: give the job back for the next start, without counting it against the push.
+      return store.retry(job.id, now(), now(), 'interrupted by shutdown');
+    }
+    record(job, attempt, device.id, device.fcm_token, outcome);
+  }
+
+  async function pool(jobs: JobRow[]) {
+    let next = 0;
+    const worker = async () => {
+      while (next < jobs.length && usable()) {
+        const job = jobs[next++]!;
+        try {
+          await deliver(job);
+        } catch (e) {
+          if (db.open) onError(e);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
+  }
+
+  async function tick() {
+    // Bounded per tick so a large backlog does not starve shutdown; the loop comes straight back when woken.
+    for (let round = 0; round < 20 && usable(); round++) {
+      const nowMs = clock.now().getTime();
+      const due = store.due(iso(nowMs), batchSize);
+      if (due.length === 0) break;
+      const claimed = due.filter((j) => store.lease(j.id, iso(nowMs), iso(nowMs + leaseMs)));
+      await pool(claimed);
+      if (due.length < batchSize) break;
+    }
+    if (usable()) {
+      const nowMs = clock.now().getTime();
+      if (nowMs - lastPruneMs > 3600_000) {
+        lastPruneMs = nowMs;
+        store.prune(iso(nowMs - retainMs));
+      }
+    }
+  }
+
+  return {
+    start() {
+      if (loop) return;
+      stopped = false;
+      abort = new AbortController();
+      loop = startLoop({ intervalMs: opts.pollIntervalMs ?? 1000, tick, onError: (e) => usable() && onError(e) });
+    },
+    /** Looks at the queue now (after an enqueue). */
+    wake: () => loop?.wake(),
+    /**
+     * Stops at once: no database access from here on, and requests in flight are aborted. The promise resolves
+     * when the running tick has unwound.
+     */
+    stop(): Promise<void> {
+      stopped = true;
+      abort.abort();
+      const l = loop;
+      loop = null;
+      return l ? l.stop() : Promise.resolve();
+    },
+    /** One pass over the due jobs, outside the loop (tests, tools). */
+    runOnce: tick,
+    retryPolicy: retry,
+  };
+}
+export type PushSender = ReturnType<typeof pushSender>;

@@ -10,6 +10,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Log one line per request (method, path without query string, status, time). */
   logRequests: boolean;
+  /** FCM's base address for pushes (default https://fcm.googleapis.com); a local stand-in for testing. */
+  fcmBaseUrl?: string;
 }
 
 export const DEFAULT_PORT = 4810;
@@ -22,7 +24,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /**
  * Flags win over environment variables, which win over defaults:
  * --port / CLINIC_DESK_PORT, --host / CLINIC_DESK_HOST, --data-dir / CLINIC_DESK_DATA_DIR, --demo / CLINIC_DESK_DEMO=1,
- * --log-level / CLINIC_DESK_LOG_LEVEL, --log-requests / CLINIC_DESK_LOG_REQUESTS=1.
+ * --log-level / CLINIC_DESK_LOG_LEVEL, --log-requests / CLINIC_DESK_LOG_REQUESTS=1,
+ * --fcm-base-url / CLINIC_DESK_FCM_BASE_URL.
  */
 export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Config {
   const { values } = parseArgs({
@@ -34,6 +37,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       demo: { type: 'boolean' },
       'log-level': { type: 'string' },
       'log-requests': { type: 'boolean' },
+      'fcm-base-url': { type: 'string' },
     },
     strict: true,
   });
@@ -41,6 +45,8 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, not ${values.port ?? env.CLINIC_DESK_PORT}`);
   const logLevel = (values['log-level'] ?? env.CLINIC_DESK_LOG_LEVEL ?? 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+  const fcmBaseUrl = values['fcm-base-url'] ?? env.CLINIC_DESK_FCM_BASE_URL;
+  if (fcmBaseUrl !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(fcmBaseUrl)) throw new Error('--fcm-base-url must be an http(s) URL');
   return {
     host: values.host ?? env.CLINIC_DESK_HOST ?? '127.0.0.1',
     port,
@@ -48,6 +54,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     demo: values.demo ?? env.CLINIC_DESK_DEMO === '1',
     logLevel,
     logRequests: values['log-requests'] ?? env.CLINIC_DESK_LOG_REQUESTS === '1',
+    fcmBaseUrl,
   };
 }
 

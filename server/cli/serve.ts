@@ -12,7 +12,7 @@ async function main() {
     console.error(`clinic-desk: ${(e as Error).message}`);
     process.exit(2);
   }
-  const service = createService({ dataDir: config.dataDir });
+  const service = createService({ dataDir: config.dataDir, fcmBaseUrl: config.fcmBaseUrl });
   const app = await buildHttpApp(service, {
     logger: {
       level: config.logLevel,

@@ -5,6 +5,7 @@ import { buildHttpApp, createService } from '../server/index.js';
 import { API_VERSION } from '../server/http/app.js';
 import { CHANNELS } from '../preload/contract.js';
 import { createHandlers } from './ipc.js';
+import { appKek } from './kek.js';
 import { electronSqliteBinding } from './native.js';
 
 // The strictest policy the UI works under: only our own scripts and styles, data only from the embedded service.
@@ -23,6 +24,8 @@ async function start() {
   const service = createService({
     dataDir,
     nativeBinding: electronSqliteBinding(app.getAppPath(), process.resourcesPath, app.isPackaged),
+    // Sealed by the OS keychain (main/kek.ts); the headless service reads CLINIC_DESK_KEK or master.key instead.
+    kek: appKek(dataDir),
   });
   const http = await buildHttpApp(service);
   const port = Number(process.env.CLINIC_DESK_PORT ?? 4810);

@@ -42,9 +42,18 @@ function basicCredentials(request: FastifyRequest): { id: string; secret: string
   if (!m) return null;
   const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
   const at = decoded.indexOf(':');
-  if (at < 0) return null;
-  return { id: decodeURIComponent(decoded.slice(0, at)), secret: decodeURIComponent(decoded.slice(at + 1)) };
+  if (at < 0) throw new OAuthError(401, 'invalid_client', 'Malformed Basic credentials');
+  try {
+    return { id: decodeURIComponent(decoded.slice(0, at)), secret: decodeURIComponent(decoded.slice(at + 1)) };
+  } catch {
+    throw new OAuthError(401, 'invalid_client', 'Malformed Basic credentials');
+  }
 }
+
+/** The upstream aliases take their parameters from the query alone too: no body is then an empty one. */
+const emptyBodyIsObject = async (request: FastifyRequest) => {
+  request.body ??= {};
+};
 
 /** Endpoint 6, its refresh grant, the upstream SDKs' login/refresh aliases, and the JWKS. */
 export const tokenRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
@@ -66,11 +75,15 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asyn
     const body = request.body ?? {};
     const grant = required(body.grant_type, 'grant_type');
     if (grant === 'client_credentials') {
+      // RFC 6749 §5.2: a client that authenticated with Basic is told how to retry.
+      if (/^Basic\s/i.test(request.headers.authorization ?? '')) reply.header('www-authenticate', 'Basic realm="clinic-desk"');
       const basic = basicCredentials(request);
       const apiKey = request.headers['x-api-key'];
       if (typeof apiKey !== 'string' || !apiKey) throw new OAuthError(400, 'invalid_request', 'X-API-KEY header is required: it names your workspace');
-      return send(reply, await tokens.clientCredentials(
-        basic?.id ?? required(body.client_id, 'client_id'), basic?.secret ?? required(body.client_secret, 'client_secret'), apiKey));
+      const issued = await tokens.clientCredentials(
+        basic?.id ?? required(body.client_id, 'client_id'), basic?.secret ?? required(body.client_secret, 'client_secret'), apiKey);
+      reply.removeHeader('www-authenticate');
+      return send(reply, issued);
     }
     if (grant === 'refresh_token') return send(reply, await tokens.refresh(required(body.refresh_token, 'refresh_token')));
     throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${grant} is not supported; use client_credentials or refresh_token`);
@@ -83,11 +96,12 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asyn
       tags: ['auth'],
       summary: 'Upstream SDK login (client_id, client_secret, optional api_key; body or query)',
       querystring: TokenQuery,
-      body: Type.Optional(TokenBody),
+      body: TokenBody,
       response: responses,
     },
+    preValidation: emptyBodyIsObject,
   }, async (request, reply) => {
-    const body = request.body ?? {};
+    const body = request.body;
     const clientId = required(body.client_id ?? request.query.client_id, 'client_id');
     const secret = required(body.client_secret ?? request.query.client_secret, 'client_secret');
     return send(reply, await tokens.clientCredentials(clientId, secret, body.api_key || null));
@@ -100,11 +114,12 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asyn
       tags: ['auth'],
       summary: 'Upstream SDK refresh ({refresh_token, access_token?}); any Authorization header is ignored',
       querystring: TokenQuery,
-      body: Type.Optional(TokenBody),
+      body: TokenBody,
       response: responses,
     },
+    preValidation: emptyBodyIsObject,
   }, async (request, reply) =>
-    send(reply, await tokens.refresh(required(request.body?.refresh_token ?? request.query.refresh_token, 'refresh_token'))));
+    send(reply, await tokens.refresh(required(request.body.refresh_token ?? request.query.refresh_token, 'refresh_token'))));
 
   app.get('/.well-known/jwks.json', {
     schema: { tags: ['auth'], summary: 'Public keys that verify access tokens' },

@@ -8,9 +8,11 @@ import { Type } from 'typebox';
 import { appointmentRoutes } from '../appointments/routes.js';
 import { tokenRoutes } from '../auth/token-routes.js';
 import { patientRoutes } from '../patients/routes.js';
-import { notificationRoutes } from '../notifications/routes.js';
 import type { Service } from '../service.js';
-import { installErrorHandling } from './errors.js';
+import { ServiceError } from '../shared/errors.js';
+import { webhookRoutes } from '../webhooks/routes.js';
+import { notificationRoutes } from '../notifications/routes.js';
+import { frameworkError, installErrorHandling } from './errors.js';
 
 export interface HttpOptions {
   logger?: FastifyServerOptions['logger'];
@@ -18,6 +20,34 @@ export interface HttpOptions {
 }
 
 export const API_VERSION = '1.0';
+
+const wellFormed = (v: unknown): boolean => {
+  if (typeof v === 'string') return v.isWellFormed();
+  if (Array.isArray(v)) return v.every(wellFormed);
+  if (v && typeof v === 'object') return Object.entries(v).every(([k, x]) => k.isWellFormed() && wellFormed(x));
+  return true;
+};
+
+/**
+ * Errors Node's HTTP parser meets before Fastify sees a request (a header block over 16 kB: 431; garbage: 400).
+ * Answered in the plain error shape with a request id, like everything else.
+ */
+function clientError(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex) {
+  if (err.code === 'ECONNRESET' || !socket.writable) return;
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const id = randomUUID();
+  const body = JSON.stringify({ error: { code: 'INVALID_REQUEST', message: tooLarge ? 'Request headers too large' : 'Malformed HTTP request' } });
+  socket.end([
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `x-request-id: ${id}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n'));
+}
 
 // A client may name its own request id, if it looks like one; otherwise we make one.
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -32,6 +62,10 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: 1024 * 1024,
+    // Room for the longest ids the schemas accept (128); longer ones get a 400 in the route's error shape.
+    routerOptions: { maxParamLength: 256 },
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
     // Strict body types: a number where a string belongs is an error, never silently converted.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -42,10 +76,15 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
 
   // An empty body with a JSON content type is "no body" (some SDKs send the header on body-less POSTs);
   // anything else goes to Fastify's own parser, which guards against prototype poisoning.
+  // Text with a lone UTF-16 surrogate (legal in JSON escapes) cannot be stored faithfully, so it is refused.
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
-    return jsonParser(request, body as string, done);
+    return jsonParser(request, body as string, (err, value) => {
+      if (err) return done(err, undefined);
+      if (!wellFormed(value)) return done(new ServiceError(400, 'INVALID_REQUEST', 'Text must be valid Unicode (a lone surrogate was sent)'), undefined);
+      return done(null, value);
+    });
   });
 
   // OAuth token requests are form-encoded by the standard; upstream SDKs send JSON. Both are accepted.
@@ -86,6 +125,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(tokenRoutes, { service });
   await app.register(patientRoutes, { service });
   await app.register(appointmentRoutes, { service });
+  await app.register(webhookRoutes, { service });
   await app.register(notificationRoutes, { service });
   return app;
 }

@@ -23,6 +23,15 @@ const OAUTH_CODES: Record<string, string> = {
   unsupported_grant_type: 'unsupported_grant_type', invalid_scope: 'invalid_scope',
 };
 
+/** The first schema violation, in words an integrator can act on (with the allowed values of an enum). */
+function validationMessage(err: FastifyError): string {
+  const v = err.validation?.[0];
+  if (!v) return err.message;
+  const field = `${err.validationContext ?? 'body'}${v.instancePath || ''}`.replaceAll('/', '.');
+  const allowed = (v.params as { allowedValues?: unknown[] }).allowedValues;
+  return allowed ? `${field} must be one of ${allowed.join(', ')}` : `${field} ${v.message ?? 'is invalid'}`;
+}
+
 const GENERIC_500 = 'An unexpected error occurred on the server';
 
 /** Turns anything thrown in a request into the interface's status, code and message. Never a stack trace. */
@@ -30,7 +39,7 @@ function classify(err: FastifyError | ServiceError | Error, style: ErrorStyle): 
   if (err instanceof OAuthError) return { status: err.status, code: err.error, message: err.description };
   if (err instanceof ServiceError) return { status: err.status, code: err.code, message: err.message };
   const fe = err as FastifyError;
-  if (fe.validation) return { status: 400, code: 'INVALID_REQUEST', message: fe.message };
+  if (fe.validation) return { status: 400, code: 'INVALID_REQUEST', message: validationMessage(fe) };
   switch (fe.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       // The interface documents malformed JSON on /dr as a 500 SERVER_ERROR; elsewhere it is a plain 400.
@@ -61,6 +70,21 @@ export function errorBody(style: ErrorStyle, e: ErrorParts) {
 export function sendError(request: FastifyRequest, reply: FastifyReply, style: ErrorStyle, e: ErrorParts) {
   const parts = e.status >= 500 ? { ...e, requestId: request.id } : e;
   return reply.code(parts.status).send(errorBody(style, parts));
+}
+
+/** The error style of a path the router could not match to a route (bad URL, over-long parameter). */
+export function styleForPath(path: string): ErrorStyle {
+  if (/^\/dr\/v1\/appointment\/[^/]+\/(parked|change-status)$/.test(path)) return 'dr-bare';
+  if (path === '/dr' || path.startsWith('/dr/')) return 'dr-envelope';
+  return 'plain';
+}
+
+/** Fastify's `frameworkErrors`: a URL that does not decode or a path parameter over the router's limit. */
+export function frameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const path = (request.raw.url ?? '').split('?')[0] ?? '';
+  const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'Malformed URL';
+  reply.header('x-request-id', request.id);
+  return sendError(request, reply, styleForPath(path), { status: 400, code: 'INVALID_REQUEST', message });
 }
 
 export function installErrorHandling(app: FastifyInstance) {

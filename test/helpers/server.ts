@@ -80,7 +80,7 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promis
 /** Resolves with the exit code (or signal) of a child process. */
 export const exited = (child: ChildProcess) =>
   new Promise<number | string>((res) => {
-    if (child.exitCode !== null) return res(child.exitCode);
+    if (child.exitCode !== null || child.signalCode !== null) return res(child.exitCode ?? child.signalCode!);
     child.once('exit', (code, signal) => res(code ?? signal ?? -1));
   });
 

@@ -8,6 +8,7 @@ import { type NotificationOptions, notificationService } from './notifications/s
 import { patientService } from './patients/service.js';
 import { loadKek, secretBox } from './shared/secret-box.js';
 import { type Clock, systemClock } from './shared/time.js';
+import { type WebhookOptions, webhookService } from './webhooks/service.js';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -16,6 +17,8 @@ export interface ServiceOptions {
   nativeBinding?: string;
   /** Key-encryption key for secrets at rest; the app passes one kept by the OS keychain, headless reads loadKek. */
   kek?: Buffer;
+  /** Webhook delivery: retry schedule, timeout and concurrency overrides (tests), or dispatch: false. */
+  webhooks?: WebhookOptions;
   /** FCM's base address (default https://fcm.googleapis.com); tests point it at a local stand-in. */
   fcmBaseUrl?: string;
   /** Push sender: retry timings, poll interval, request timeout (tests), or sender: false to leave the queue alone. */
@@ -34,7 +37,9 @@ export function createService(opts: ServiceOptions) {
   const auth = authService(db, clock);
   const tokens = tokenService(db, clock, box, auth);
   const patients = patientService(db, clock, auth, audit);
-  const appointments = appointmentService(db, clock, auth, patients, audit);
+  const webhooks = webhookService(db, clock, box, audit, opts.webhooks);
+  const appointments = appointmentService(db, clock, auth, patients, audit, webhooks.events);
+  webhooks.start();
   const notifications = notificationService(db, clock, box, audit, { ...opts.push, fcmBaseUrl: opts.fcmBaseUrl ?? opts.push?.fcmBaseUrl });
   if (opts.push?.sender !== false) notifications.startSender();
   return {
@@ -47,9 +52,11 @@ export function createService(opts: ServiceOptions) {
     tokens,
     patients,
     appointments,
+    webhooks,
     notifications,
     /** Flushes queued work and closes the database. */
     close() {
+      webhooks.stop();
       // Synchronous: the push sender touches the database no more once this returns (requests in flight are aborted).
       void notifications.stopSender();
       audit.flush();

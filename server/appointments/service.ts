@@ -7,6 +7,7 @@ import type { PatientService } from '../patients/service.js';
 import { isUniqueViolation } from '../patients/store.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import { type Clock, isoNow, localDate } from '../shared/time.js';
+import type { EventSink } from '../webhooks/outbox.js';
 import { type AppointmentRow, appointmentStore } from './store.js';
 import { type ChangeStatusTarget, type Status, describe, roleMayMoveTo, transitionError } from './states.js';
 
@@ -26,7 +27,9 @@ export interface StatusChange {
 
 const notFound = () => new ServiceError(404, 'APPOINTMENT_NOT_FOUND', 'The specified appointment ID does not exist');
 
-export function appointmentService(db: Db, clock: Clock, auth: AuthService, patients: PatientService, audit: AuditLog) {
+export function appointmentService(
+  db: Db, clock: Clock, auth: AuthService, patients: PatientService, audit: AuditLog, events?: EventSink,
+) {
   const store = appointmentStore(db);
 
   const timezone = (workspaceId: string) => auth.workspace(workspaceId)?.timezone ?? 'UTC';
@@ -61,10 +64,15 @@ export function appointmentService(db: Db, clock: Clock, auth: AuthService, pati
     return { appointment: row, history: store.history(row.id) };
   }
 
+  /** Records a real status change and raises appointment.statuschange into the outbox, in the caller's transaction. */
   function record(ctx: RequestContext, a: AppointmentRow, from: Status | null, to: Status, at: string) {
     store.insertChange({
       appointment_id: a.id, workspace_id: a.workspace_id, from_status: from, to_status: to,
       actor_type: ctx.caller.kind, actor_id: ctx.caller.id, request_id: ctx.requestId, changed_at: at,
+    });
+    events?.emit(a.workspace_id, 'appointment.statuschange', {
+      appointment_id: a.id, partner_appointment_id: a.partner_appointment_id, patient_id: a.patient_id,
+      status: to, previous_status: from, changed_at: at,
     });
   }
 

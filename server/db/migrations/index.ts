@@ -1,6 +1,7 @@
 import type { Migration } from '../migrate.js';
 import { initial } from './0001_initial.js';
 import { tokens } from './0002_tokens.js';
+import { webhooks } from './0003_webhooks.js';
 import { notifications } from './0004_notifications.js';
 
 /**
@@ -8,4 +9,4 @@ import { notifications } from './0004_notifications.js';
  * every build (tsx headless, the esbuild bundle of the Electron main process) without copying files around.
  * Append only: never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [initial, tokens, notifications];
+export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications];

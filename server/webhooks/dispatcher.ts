@@ -1,0 +1,264 @@
+import { performance } from 'node:perf_hooks';
+import { type Loop, startLoop } from '../shared/loop.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import type { Clock } from '../shared/time.js';
+import { deliveryHeaders } from './signing.js';
+import type { AttemptResult, DueDelivery, WebhookStore } from './store.js';
+
+/** Seconds after the 1st, 2nd, … failed attempt (decisions.md): 8 attempts in all, about 27.5 h. */
+/** How long finished attempts wait to be written together. */
+const FLUSH_DELAY_MS = 5;
+
+export const DEFAULT_RETRY_SCHEDULE_MS = [5, 300, 1800, 7200, 18000, 36000, 36000].map((s) => s * 1000);
+
+export interface DispatcherOptions {
+  /** Delay before each retry, in ms; its length is the number of retries. */
+  retryScheduleMs?: readonly number[];
+  /** ±fraction of random jitter on each scheduled delay (not on Retry-After). Default 0.1. */
+  jitter?: number;
+  /** An attempt succeeds only with a 2xx within this many ms. Default 15 000. */
+  timeoutMs?: number;
+  /** How often the dispatcher looks for due work when nothing wakes it. Default 1 000. */
+  pollIntervalMs?: number;
+  /** Attempts in flight at once, across all subscriptions. Default 32. */
+  maxConcurrent?: number;
+  /** Attempts in flight at once to one subscription. Default 4. */
+  maxPerSubscription?: number;
+  /** The longest Retry-After honoured, in ms; longer values are capped. Default 24 h. */
+  maxRetryAfterMs?: number;
+  onError?: (e: unknown) => void;
+}
+
+/** Parses Retry-After (delay seconds or an HTTP date) into a delay in ms, or null. */
+export function retryAfterMs(value: string | null, now: Date): number | null {
+  if (!value) return null;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, at - now.getTime());
+}
+
+function describeError(e: unknown, timeoutMs: number): string {
+  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`;
+  if (err?.name === 'AbortError') return 'aborted: service stopping';
+  const cause = err?.cause;
+  if (cause?.code || cause?.message) return [cause.code, cause.message].filter(Boolean).join(': ').slice(0, 300);
+  return String(err?.message ?? e).slice(0, 300);
+}
+
+/**
+ * Delivers due webhook deliveries from the outbox tables. Each tick claims due rows (at most `maxPerSubscription`
+ * per subscription and `maxConcurrent` in all) and starts them without waiting: a slow or dead receiver holds only
+ * its own few slots, never the tick, other receivers or any API request. When an attempt ends, its result is
+ * written in one transaction (attempt log + delivery state) and the loop is woken to take the freed slot.
+ *
+ * In-flight rows stay `pending` in the table; only this process's memory knows they are taken. So a crash or
+ * kill mid-attempt leaves them due, and the next start sends them again: delivery is at least once, and receivers
+ * deduplicate on Webhook-Id. One dispatcher per database is assumed (one service per data directory).
+ */
+export function webhookDispatcher(store: WebhookStore, clock: Clock, box: SecretBox, opts: DispatcherOptions = {}) {
+  const schedule = opts.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
+  const jitter = opts.jitter ?? 0.1;
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const pollMs = opts.pollIntervalMs ?? 1000;
+  const maxConcurrent = opts.maxConcurrent ?? 32;
+  const maxPerSub = opts.maxPerSubscription ?? 4;
+  const maxRetryAfter = opts.maxRetryAfterMs ?? 24 * 3600 * 1000;
+  const onError = opts.onError ?? ((e: unknown) => console.error('webhook dispatcher:', e));
+
+  const inFlight = new Map<string, string>(); // delivery id -> subscription id
+  const perSub = new Map<string, number>();
+  const keys = new Map<string, string | null>(); // subscription id -> opened signing key
+  const stopping = new AbortController();
+  let loop: Loop | null = null;
+  let stopped = false;
+  let soonTimer: NodeJS.Timeout | null = null;
+  let soonAt = Infinity;
+  const settled = new Set<() => void>();
+  const results: { d: DueDelivery; r: AttemptResult }[] = [];
+  let flushTimer: NodeJS.Timeout | null = null;
+
+  const wake = () => loop?.wake();
+
+  /** Wakes the loop when the earliest pending delivery falls due, if that is before the next poll. */
+  function wakeAtNextDue(now: string) {
+    const due = store.nextDueAfter(now);
+    if (!due) return;
+    const at = Date.parse(due);
+    const inMs = at - clock.now().getTime();
+    if (inMs >= pollMs || at >= soonAt) return;
+    if (soonTimer) clearTimeout(soonTimer);
+    soonAt = at;
+    soonTimer = setTimeout(() => {
+      soonTimer = null;
+      soonAt = Infinity;
+      wake();
+    }, Math.max(0, inMs));
+    soonTimer.unref();
+  }
+
+  function signingKey(d: DueDelivery): string | null {
+    if (!keys.has(d.subscription_id)) {
+      keys.set(d.subscription_id, d.signing_key_sealed === null ? null : box.open(d.signing_key_sealed, subscriptionKeyContext(d.subscription_id)));
+    }
+    return keys.get(d.subscription_id)!;
+  }
+
+  function delayAfterFailure(step: number, retryAfter: number | null): number {
+    if (retryAfter !== null) return Math.min(retryAfter, maxRetryAfter);
+    const base = schedule[step]!;
+    return Math.max(0, Math.round(base * (1 + jitter * (2 * Math.random() - 1))));
+  }
+
+  /** One attempt; resolves with its result, or null when the dispatcher stopped meanwhile. */
+  async function attempt(d: DueDelivery): Promise<AttemptResult | null> {
+    const t = Math.floor(clock.now().getTime() / 1000);
+    const startedAt = clock.now().toISOString();
+    const started = performance.now();
+    let status: number | null = null;
+    let error: string | null = null;
+    let retryAfter: number | null = null;
+    try {
+      const headers = deliveryHeaders(d.event_id, t, d.payload, signingKey(d));
+      const res = await fetch(d.endpoint, {
+        method: 'POST', headers, body: d.payload, redirect: 'manual',
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping.signal]),
+      });
+      status = res.status;
+      retryAfter = retryAfterMs(res.headers.get('retry-after'), clock.now());
+      // The response body is not used; drop it so the connection can be reused.
+      await res.body?.cancel().catch(() => {});
+      if (status < 200 || status >= 300) error = `HTTP ${status}`;
+    } catch (e) {
+      error = describeError(e, timeoutMs);
+    }
+    // Stopping: the database may be closing. The row is still pending and will be sent again on the next start.
+    if (stopped) return null;
+    const latencyMs = Math.round(performance.now() - started);
+    const ok = status !== null && status >= 200 && status < 300;
+    let next: AttemptResult['next'];
+    if (ok) next = { status: 'delivered', retryStep: d.retry_step, nextAttemptAt: null };
+    else if (status === 410) next = { status: 'disabled', retryStep: d.retry_step, nextAttemptAt: null };
+    else if (d.retry_step >= schedule.length) next = { status: 'failed', retryStep: d.retry_step, nextAttemptAt: null };
+    else {
+      const delay = delayAfterFailure(d.retry_step, retryAfter);
+      next = { status: 'pending', retryStep: d.retry_step + 1, nextAttemptAt: new Date(clock.now().getTime() + delay).toISOString() };
+    }
+    return { deliveryId: d.id, at: startedAt, status, latencyMs, error, next };
+  }
+
+  function release(d: DueDelivery) {
+    inFlight.delete(d.id);
+    const n = (perSub.get(d.subscription_id) ?? 1) - 1;
+    if (n > 0) perSub.set(d.subscription_id, n);
+    else perSub.delete(d.subscription_id);
+  }
+
+  /**
+   * Results are written in batches, one transaction for all attempts that ended within a few ms: one fsync for
+   * many deliveries, so a burst does not queue the API's own writes behind the dispatcher's. A delivery counts as
+   * in flight until its result is written, so it is never claimed twice.
+   */
+  function flush() {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = null;
+    if (results.length === 0) return;
+    const batch = results.splice(0);
+    try {
+      store.transaction(() => {
+        for (const { d, r } of batch) {
+          store.recordAttempt(r);
+          if (r.status === 410) store.disableSubscription(d.subscription_id, 'endpoint answered 410 Gone', r.at);
+        }
+      });
+    } catch (e) {
+      // Not recorded: those deliveries are still pending and will be attempted again.
+      onError(e);
+    }
+    for (const { d } of batch) release(d);
+    for (const f of settled) f();
+    if (!stopped) wake();
+  }
+
+  function launch(d: DueDelivery) {
+    inFlight.set(d.id, d.subscription_id);
+    perSub.set(d.subscription_id, (perSub.get(d.subscription_id) ?? 0) + 1);
+    void attempt(d).then(
+      (r) => {
+        if (r === null) return release(d);
+        results.push({ d, r });
+        flushTimer ??= setTimeout(flush, FLUSH_DELAY_MS);
+      },
+      (e: unknown) => {
+        release(d);
+        onError(e);
+        if (!stopped) wake();
+      },
+    );
+  }
+
+  /** Claims and starts due deliveries; never waits for one to finish. */
+  async function tick() {
+    if (stopped) return;
+    const now = clock.now().toISOString();
+    for (const { subscription_id: sub } of store.dueSubscriptions(now)) {
+      const free = maxConcurrent - inFlight.size;
+      if (free <= 0) break;
+      const busy = perSub.get(sub) ?? 0;
+      const room = Math.min(maxPerSub - busy, free);
+      if (room <= 0) continue;
+      // Rows already in flight are still pending and due: ask for enough to skip past them.
+      for (const d of store.dueFor(sub, now, room + busy)) {
+        if (inFlight.has(d.id)) continue;
+        if ((perSub.get(sub) ?? 0) >= maxPerSub || inFlight.size >= maxConcurrent) break;
+        launch(d);
+      }
+    }
+    wakeAtNextDue(now);
+  }
+
+  return {
+    start() {
+      if (loop || stopped) return;
+      loop = startLoop({ intervalMs: pollMs, tick, onError });
+    },
+    /** Look for due work now (after an event is written, or in tests after moving the clock). */
+    wake,
+    /** Forgets a subscription's cached key (after it is deleted). */
+    forget: (subscriptionId: string) => keys.delete(subscriptionId),
+    /** Attempts in flight right now. */
+    inFlight: () => inFlight.size,
+    /** Resolves once nothing is in flight (tests). */
+    idle(): Promise<void> {
+      if (inFlight.size === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const f = () => {
+          if (inFlight.size === 0) {
+            settled.delete(f);
+            resolve();
+          }
+        };
+        settled.add(f);
+      });
+    },
+    /**
+     * Stops at once, synchronously, so the database can close right after: writes the results already in,
+     * aborts attempts in flight and writes nothing more. Aborted deliveries are still pending and go out again on
+     * the next start.
+     */
+    stop() {
+      if (stopped) return;
+      flush();
+      stopped = true;
+      if (soonTimer) clearTimeout(soonTimer);
+      stopping.abort();
+      void loop?.stop();
+    },
+  };
+}
+export type WebhookDispatcher = ReturnType<typeof webhookDispatcher>;
+
+/** The SecretBox context a subscription's signing key is sealed under: a copied ciphertext opens nowhere else. */
+export const subscriptionKeyContext = (subscriptionId: string) => `webhook_signing_key:${subscriptionId}`;

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/database.js';
+import { type Clock, isoNow } from '../shared/time.js';
+import { encodeBody } from './signing.js';
+import type { WebhookStore } from './store.js';
+
+export const EVENT_NAMES = ['appointment.statuschange', 'v2rx.completed', 'v2rx.failed'] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+export const isEventName = (s: string): s is EventName => (EVENT_NAMES as readonly string[]).includes(s);
+
+/** What each event carries in `data`, as decisions.md defines it. */
+export interface EventData {
+  'appointment.statuschange': {
+    appointment_id: string;
+    partner_appointment_id: string | null;
+    patient_id: string;
+    status: string;
+    /** null when the change is the booking itself */
+    previous_status: string | null;
+    changed_at: string;
+  };
+  /** Body exactly as the interface: data {transaction_id, status: "completed", session_id}. */
+  'v2rx.completed': { transaction_id: string; session_id: string };
+  /** Same shape with status "failed" and the errors. */
+  'v2rx.failed': { transaction_id: string; session_id: string; errors: unknown[] };
+}
+
+/** Where domains raise events. Call `emit` inside the transaction of the change that raises the event. */
+export interface EventSink {
+  emit<E extends EventName>(workspaceId: string, event: E, data: EventData[E]): string | null;
+}
+
+function body<E extends EventName>(event: E, data: EventData[E], timestamp: string): string {
+  if (event === 'v2rx.completed') {
+    const d = data as EventData['v2rx.completed'];
+    return encodeBody({ event, data: { transaction_id: d.transaction_id, status: 'completed', session_id: d.session_id }, timestamp });
+  }
+  if (event === 'v2rx.failed') {
+    const d = data as EventData['v2rx.failed'];
+    return encodeBody({ event, data: { transaction_id: d.transaction_id, status: 'failed', session_id: d.session_id, errors: d.errors }, timestamp });
+  }
+  const d = data as EventData['appointment.statuschange'];
+  return encodeBody({
+    event,
+    data: {
+      appointment_id: d.appointment_id, partner_appointment_id: d.partner_appointment_id, patient_id: d.patient_id,
+      status: d.status, previous_status: d.previous_status, changed_at: d.changed_at,
+    },
+    timestamp,
+  });
+}
+
+/**
+ * The transactional outbox. `emit` writes the event and one pending delivery per live, active subscription of the
+ * workspace that asked for it: fan-out happens here, at write time, so a subscription created later never receives
+ * an earlier event, and a deleted one stops receiving at once. An event nobody subscribed to is not stored.
+ * `onWritten` is told so the dispatcher can look sooner (it runs after the surrounding transaction commits).
+ */
+export function outbox(db: Db, clock: Clock, store: WebhookStore, onWritten: () => void): EventSink {
+  return {
+    emit(workspaceId, event, data) {
+      const subs = store.activeSubscriptions(workspaceId)
+        .filter((s) => (JSON.parse(s.event_names) as string[]).includes(event));
+      if (subs.length === 0) return null;
+      const now = isoNow(clock);
+      const id = randomUUID();
+      db.transaction(() => {
+        store.insertEvent({ id, workspace_id: workspaceId, type: event, payload: body(event, data, now), created_at: now });
+        for (const s of subs) store.insertDelivery(randomUUID(), id, s.id, workspaceId, now);
+      })();
+      onWritten();
+      return id;
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditLog } from '../audit/service.js';
+import type { RequestContext } from '../auth/permissions.js';
+import type { Db } from '../db/database.js';
+import { ServiceError, invalid } from '../shared/errors.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import { type Clock, isoNow } from '../shared/time.js';
+import { type DispatcherOptions, subscriptionKeyContext, webhookDispatcher } from './dispatcher.js';
+import { EVENT_NAMES, type EventSink, isEventName, outbox } from './outbox.js';
+import { type DeliveryStatus, type SubscriptionRow, webhookStore } from './store.js';
+
+export interface WebhookOptions extends DispatcherOptions {
+  /** false: write the outbox but send nothing (one-shot CLI tools). Default true. */
+  dispatch?: boolean;
+}
+
+export interface CreateSubscriptionInput {
+  event_names: string[];
+  endpoint: string;
+  signing_key?: string;
+  protocol?: string;
+}
+
+const notFound = () => new ServiceError(404, 'INVALID_REQUEST', 'No webhook subscription with this id');
+
+const isLoopbackHost = (host: string) =>
+  host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+/** The endpoint as stored (normalised, no fragment) and its scheme; https anywhere, http only on loopback. */
+export function checkEndpoint(raw: string): { endpoint: string; protocol: 'https' | 'http' } {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw invalid('endpoint is not a valid absolute URL');
+  }
+  if (url.username || url.password) throw invalid('endpoint must not carry credentials; use signing_key to authenticate deliveries');
+  if (url.protocol === 'https:') {
+    url.hash = '';
+    return { endpoint: url.href, protocol: 'https' };
+  }
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) {
+    url.hash = '';
+    return { endpoint: url.href, protocol: 'http' };
+  }
+  throw invalid('endpoint must be an https URL (plain http is allowed only on a loopback address, such as http://127.0.0.1)');
+}
+
+const toSubscription = (s: SubscriptionRow) => ({
+  id: s.id,
+  event_names: JSON.parse(s.event_names) as string[],
+  endpoint: s.endpoint,
+  protocol: s.protocol,
+  client_id: s.client_id,
+  created_at: s.created_at,
+  updated_at: s.updated_at,
+});
+
+/**
+ * Webhook subscriptions, the outbox that domains raise events into, and the dispatcher that delivers them.
+ * Subscriptions belong to a workspace: every lookup is by (workspace, id), and another workspace's id is a 404.
+ */
+export function webhookService(db: Db, clock: Clock, box: SecretBox, audit: AuditLog, opts: WebhookOptions = {}) {
+  const store = webhookStore(db);
+  const dispatcher = webhookDispatcher(store, clock, box, opts);
+  const events: EventSink = outbox(db, clock, store, () => dispatcher.wake());
+
+  function create(ctx: RequestContext, input: CreateSubscriptionInput) {
+    const ws = ctx.caller.workspaceId;
+    const names = [...new Set(input.event_names)];
+    if (names.length === 0) throw invalid('event_names must name at least one event');
+    const unknown = names.filter((n) => !isEventName(n));
+    if (unknown.length) throw invalid(`Unknown event name ${unknown.map((n) => `"${n}"`).join(', ')}; known events: ${EVENT_NAMES.join(', ')}`);
+    if (input.protocol !== undefined && !/^https?$/i.test(input.protocol)) throw invalid('protocol must be https (or http for a loopback endpoint)');
+    if (input.signing_key === '') throw invalid('signing_key must not be empty; omit it for unsigned deliveries');
+    const { endpoint, protocol } = checkEndpoint(input.endpoint);
+    const id = randomUUID();
+    const now = isoNow(clock);
+    const sealed = input.signing_key === undefined ? null : box.seal(input.signing_key, subscriptionKeyContext(id));
+    const created = db.transaction(() => {
+      if (store.endpointTaken(ws, endpoint)) return false;
+      store.insertSubscription({
+        id, workspace_id: ws, client_id: ctx.caller.id, event_names: JSON.stringify(names), endpoint, protocol,
+        signing_key_sealed: sealed, status: 'active', disabled_reason: null, created_at: now, updated_at: now, deleted_at: null,
+      });
+      audit.inTransaction(ctx, { action: 'webhook.create', resourceType: 'webhook_subscription', resourceIds: [id], outcome: 'success' });
+      return true;
+    }).immediate();
+    if (!created) {
+      audit.later(ctx, { action: 'webhook.create', resourceType: 'webhook_subscription', outcome: 'conflict' });
+      throw invalid('A webhook subscription for this endpoint already exists in this workspace');
+    }
+    return id;
+  }
+
+  const list = (ctx: RequestContext) => store.subscriptions(ctx.caller.workspaceId).map(toSubscription);
+
+  function live(ctx: RequestContext, id: string) {
+    const s = store.subscription(ctx.caller.workspaceId, id);
+    if (!s) throw notFound();
+    return s;
+  }
+
+  function remove(ctx: RequestContext, id: string) {
+    const s = live(ctx, id);
+    const removed = db.transaction(() => {
+      const ok = store.deleteSubscription(s.id, isoNow(clock));
+      if (ok) audit.inTransaction(ctx, { action: 'webhook.delete', resourceType: 'webhook_subscription', resourceIds: [s.id], outcome: 'success' });
+      return ok;
+    })();
+    if (!removed) throw notFound();
+    dispatcher.forget(s.id);
+  }
+
+  /** Recent deliveries of a subscription, newest first, each with its attempts. */
+  function deliveries(ctx: RequestContext, id: string, query: { limit?: number; status?: DeliveryStatus } = {}) {
+    const s = live(ctx, id);
+    const rows = store.recentDeliveries(s.id, query.limit ?? 50, query.status);
+    return {
+      subscription: { id: s.id, status: s.status, disabled_reason: s.disabled_reason },
+      deliveries: rows.map((d) => ({
+        id: d.id,
+        event_id: d.event_id,
+        event_name: d.event_type,
+        status: d.status,
+        attempts: d.attempts,
+        next_attempt_at: d.next_attempt_at,
+        last_status: d.last_status,
+        last_error: d.last_error,
+        created_at: d.created_at,
+        updated_at: d.updated_at,
+        delivered_at: d.delivered_at,
+        attempt_log: store.attempts(d.id).map((a) => ({ at: a.at, status: a.status, latency_ms: a.latency_ms, error: a.error })),
+      })),
+    };
+  }
+
+  /** Sends a delivered, failed or disabled delivery again, with the same Webhook-Id and body, from retry step 0. */
+  function redeliver(ctx: RequestContext, id: string, deliveryId: string) {
+    const s = live(ctx, id);
+    if (s.status !== 'active') throw invalid('This subscription is disabled (its endpoint answered 410 Gone); delete it and subscribe again');
+    const d = store.delivery(s.id, deliveryId);
+    if (!d) throw new ServiceError(404, 'INVALID_REQUEST', 'No delivery with this id for this subscription');
+    const requeued = db.transaction(() => {
+      const ok = store.requeue(d.id, isoNow(clock));
+      if (ok) audit.inTransaction(ctx, { action: 'webhook.redeliver', resourceType: 'webhook_delivery', resourceIds: [d.id], outcome: 'success' });
+      return ok;
+    })();
+    if (!requeued) throw invalid(`The delivery is ${d.status}; only a delivered, failed or disabled delivery can be redelivered`);
+    dispatcher.wake();
+  }
+
+  return {
+    create,
+    list,
+    remove,
+    deliveries,
+    redeliver,
+    /** Raise an event (inside the transaction of the change that raised it). */
+    emit: events.emit,
+    events,
+    dispatcher,
+    start() {
+      if (opts.dispatch !== false) dispatcher.start();
+    },
+    stop: () => dispatcher.stop(),
+  };
+}
+export type WebhookService = ReturnType<typeof webhookService>;

@@ -10,6 +10,10 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Log one line per request (method, path without query string, status, time). */
   logRequests: boolean;
+  /** Webhook retry delays in ms (default: decisions.md's schedule); for demos and tests. */
+  webhookRetryScheduleMs?: number[];
+  /** Webhook attempt timeout in ms (default 15 000). */
+  webhookTimeoutMs?: number;
   /** FCM's base address for pushes (default https://fcm.googleapis.com); a local stand-in for testing. */
   fcmBaseUrl?: string;
 }
@@ -25,7 +29,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * Flags win over environment variables, which win over defaults:
  * --port / CLINIC_DESK_PORT, --host / CLINIC_DESK_HOST, --data-dir / CLINIC_DESK_DATA_DIR, --demo / CLINIC_DESK_DEMO=1,
  * --log-level / CLINIC_DESK_LOG_LEVEL, --log-requests / CLINIC_DESK_LOG_REQUESTS=1,
- * --fcm-base-url / CLINIC_DESK_FCM_BASE_URL.
+ * --webhook-retry-schedule / CLINIC_DESK_WEBHOOK_RETRY_SCHEDULE (comma-separated seconds, e.g. 0.1,0.5,2),
+ * --webhook-timeout / CLINIC_DESK_WEBHOOK_TIMEOUT (seconds), --fcm-base-url / CLINIC_DESK_FCM_BASE_URL.
  */
 export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Config {
   const { values } = parseArgs({
@@ -37,6 +42,8 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       demo: { type: 'boolean' },
       'log-level': { type: 'string' },
       'log-requests': { type: 'boolean' },
+      'webhook-retry-schedule': { type: 'string' },
+      'webhook-timeout': { type: 'string' },
       'fcm-base-url': { type: 'string' },
     },
     strict: true,
@@ -45,6 +52,15 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, not ${values.port ?? env.CLINIC_DESK_PORT}`);
   const logLevel = (values['log-level'] ?? env.CLINIC_DESK_LOG_LEVEL ?? 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+  const schedule = values['webhook-retry-schedule'] ?? env.CLINIC_DESK_WEBHOOK_RETRY_SCHEDULE;
+  const webhookRetryScheduleMs = schedule === undefined ? undefined
+    : schedule.trim() === '' ? [] : schedule.split(',').map((s) => Number(s.trim()) * 1000);
+  if (webhookRetryScheduleMs?.some((ms) => !Number.isFinite(ms) || ms < 0)) {
+    throw new Error('--webhook-retry-schedule must be comma-separated seconds, e.g. 5,300,1800');
+  }
+  const timeout = values['webhook-timeout'] ?? env.CLINIC_DESK_WEBHOOK_TIMEOUT;
+  const webhookTimeoutMs = timeout === undefined ? undefined : Number(timeout) * 1000;
+  if (webhookTimeoutMs !== undefined && !(webhookTimeoutMs > 0)) throw new Error('--webhook-timeout must be a positive number of seconds');
   const fcmBaseUrl = values['fcm-base-url'] ?? env.CLINIC_DESK_FCM_BASE_URL;
   if (fcmBaseUrl !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(fcmBaseUrl)) throw new Error('--fcm-base-url must be an http(s) URL');
   return {
@@ -54,6 +70,8 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     demo: values.demo ?? env.CLINIC_DESK_DEMO === '1',
     logLevel,
     logRequests: values['log-requests'] ?? env.CLINIC_DESK_LOG_REQUESTS === '1',
+    webhookRetryScheduleMs,
+    webhookTimeoutMs,
     fcmBaseUrl,
   };
 }

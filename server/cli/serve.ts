@@ -12,7 +12,11 @@ async function main() {
     console.error(`clinic-desk: ${(e as Error).message}`);
     process.exit(2);
   }
-  const service = createService({ dataDir: config.dataDir, fcmBaseUrl: config.fcmBaseUrl });
+  const service = createService({
+    dataDir: config.dataDir,
+    webhooks: { retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs },
+    fcmBaseUrl: config.fcmBaseUrl,
+  });
   const app = await buildHttpApp(service, {
     logger: {
       level: config.logLevel,

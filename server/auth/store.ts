@@ -40,6 +40,13 @@ export interface ClientRow {
   revoked_at: string | null;
 }
 
+export interface ApiKeyRow {
+  id: string;
+  label: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
 /** All SQL of the auth domain. */
 export function authStore(db: Db) {
   const q = {
@@ -67,6 +74,14 @@ export function authStore(db: Db) {
       VALUES (@id, @workspace_id, @client_id, @secret_hash, @name, @scopes, @created_at)`),
     client: db.prepare('SELECT * FROM api_clients WHERE client_id = ?'),
     revokeClient: db.prepare('UPDATE api_clients SET revoked_at = ? WHERE client_id = ? AND workspace_id = ? AND revoked_at IS NULL'),
+    // Settings screens (admin): lists without secrets, and switching things off.
+    clientsOf: db.prepare(`SELECT client_id, name, scopes, created_at, revoked_at FROM api_clients WHERE workspace_id = ?
+      ORDER BY created_at DESC, id`),
+    apiKeysOf: db.prepare('SELECT id, label, created_at, revoked_at FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC, id'),
+    revokeApiKey: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND workspace_id = ? AND revoked_at IS NULL'),
+    disableUser: db.prepare('UPDATE users SET disabled_at = ? WHERE id = ? AND workspace_id = ? AND disabled_at IS NULL'),
+    enableUser: db.prepare('UPDATE users SET disabled_at = NULL WHERE id = ? AND workspace_id = ? AND disabled_at IS NOT NULL'),
+    tokenOwner: db.prepare('SELECT user_id FROM auth_tokens WHERE token_digest = ? AND revoked_at IS NULL'),
   };
   return {
     insertWorkspace: (w: Omit<WorkspaceRow, 'disabled_at'>) => q.insertWorkspace.run(w),
@@ -86,6 +101,12 @@ export function authStore(db: Db) {
     insertClient: (c: Omit<ClientRow, 'revoked_at'>) => q.insertClient.run(c),
     client: (clientId: string) => q.client.get(clientId) as ClientRow | undefined,
     revokeClient: (workspaceId: string, clientId: string, at: string) => q.revokeClient.run(at, clientId, workspaceId).changes > 0,
+    clientsOf: (workspaceId: string) => q.clientsOf.all(workspaceId) as Omit<ClientRow, 'id' | 'workspace_id' | 'secret_hash'>[],
+    apiKeysOf: (workspaceId: string) => q.apiKeysOf.all(workspaceId) as ApiKeyRow[],
+    revokeApiKey: (workspaceId: string, id: string, at: string) => q.revokeApiKey.run(at, id, workspaceId).changes > 0,
+    disableUser: (workspaceId: string, userId: string, at: string) => q.disableUser.run(at, userId, workspaceId).changes > 0,
+    enableUser: (workspaceId: string, userId: string) => q.enableUser.run(userId, workspaceId).changes > 0,
+    tokenOwner: (digest: string) => (q.tokenOwner.get(digest) as { user_id: string } | undefined)?.user_id,
   };
 }
 export type AuthStore = ReturnType<typeof authStore>;

@@ -7,6 +7,9 @@ import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { Type } from 'typebox';
 import { appointmentRoutes } from '../appointments/routes.js';
 import { tokenRoutes } from '../auth/token-routes.js';
+import { adminRoutes } from '../auth/admin-routes.js';
+import { sessionRoutes } from '../auth/session-routes.js';
+import { staticUi } from './static.js';
 import { patientRoutes } from '../patients/routes.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
@@ -17,6 +20,8 @@ import { frameworkError, installErrorHandling } from './errors.js';
 export interface HttpOptions {
   logger?: FastifyServerOptions['logger'];
   logRequests?: boolean;
+  /** The browser UI at / (built renderer); `false` leaves it out, `{ root }` serves another build folder. */
+  ui?: false | { root?: string };
 }
 
 export const API_VERSION = '1.0';
@@ -127,6 +132,10 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(appointmentRoutes, { service });
   await app.register(webhookRoutes, { service });
   await app.register(notificationRoutes, { service });
+  await app.register(sessionRoutes, { service });
+  await app.register(adminRoutes, { service, version: API_VERSION });
+  // Last: the UI's page fallback answers only browser page requests for paths no API route owns.
+  if (opts.ui !== false) await staticUi(app, opts.ui || {});
   return app;
 }
 export type HttpApp = Awaited<ReturnType<typeof buildHttpApp>>;

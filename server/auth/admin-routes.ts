@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { authenticate, requireScope } from '../http/auth.js';
+import { security } from '../http/dr.js';
+import type { Service } from '../service.js';
+import { appAccounts } from './app-accounts.js';
+import {
+  ApiClient, ApiKey, Backup, ClientParams, CreatedApiClient, CreatedApiKey, Doctor, KeyParams, NewApiClientBody, NewApiKeyBody,
+  NewUserBody, ServerStatus, User, UserParams,
+} from './app-schemas.js';
+
+const PlainError = Type.Object({
+  error: Type.Object({ code: Type.String(), message: Type.String(), request_id: Type.Optional(Type.String()) }),
+});
+const errors = (statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, PlainError]));
+const tags = ['admin'];
+
+/**
+ * What the settings screens of an admin need over HTTP: users, API clients (secret shown once), API keys,
+ * backups and the service's status; plus the clinic's doctors, which booking needs (appointments:read).
+ * Errors are `{"error":{"code","message"}}`; a caller without the admin scope gets 403 FORBIDDEN.
+ */
+export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version: string }> = async (app, { service, version }) => {
+  const accounts = appAccounts(service);
+  app.addHook('onRequest', authenticate(service));
+  const config = { errors: 'plain' as const };
+  const admin = requireScope('admin', 'FORBIDDEN', service.audit, 'admin.access');
+
+  app.get('/api/v1/users', {
+    config, preHandler: admin,
+    schema: { operationId: 'listUsers', tags, summary: 'The clinic\'s users', security, response: { 200: Type.Object({ users: Type.Array(User) }), ...errors([401, 403, 500]) } },
+  }, async (request) => ({ users: accounts.users(request.ctx) }));
+
+  app.post('/api/v1/users', {
+    config, preHandler: admin,
+    schema: {
+      operationId: 'createUser', tags, summary: 'Add a user (admin, doctor or reception)', security, body: NewUserBody,
+      response: { 201: User, ...errors([400, 401, 403, 409, 500]) },
+    },
+  }, async (request, reply) => reply.code(201).send(await accounts.createUser(request.ctx, request.body)));
+
+  for (const [verb, disabled] of [['disable', true], ['enable', false]] as const) {
+    app.post(`/api/v1/users/:user_id/${verb}`, {
+      config, preHandler: admin,
+      schema: {
+        operationId: `${verb}User`, tags, security, params: UserParams,
+        summary: disabled ? 'Disable a user: their tokens stop working at once' : 'Enable a disabled user again',
+        response: { 200: User, ...errors([400, 401, 403, 404, 500]) },
+      },
+    }, async (request) => accounts.setUserDisabled(request.ctx, request.params.user_id, disabled));
+  }
+
+  app.get('/api/v1/doctors', {
+    config,
+    preHandler: requireScope('appointments:read', 'UNAUTHORIZED_ACCESS', service.audit, 'doctor.list'),
+    schema: {
+      operationId: 'listDoctors', tags: ['appointments'], summary: 'Doctors (and admins) of the clinic, for booking', security,
+      response: { 200: Type.Object({ doctors: Type.Array(Doctor) }), ...errors([401, 403, 500]) },
+    },
+  }, async (request) => ({ doctors: accounts.doctors(request.ctx) }));
+
+  app.get('/api/v1/api-clients', {
+    config, preHandler: admin,
+    schema: { operationId: 'listApiClients', tags, summary: 'API clients (never their secrets)', security, response: { 200: Type.Object({ clients: Type.Array(ApiClient) }), ...errors([401, 403, 500]) } },
+  }, async (request) => ({ clients: accounts.apiClients(request.ctx) }));
+
+  app.post('/api/v1/api-clients', {
+    config, preHandler: admin,
+    schema: {
+      operationId: 'createApiClient', tags, security, body: NewApiClientBody,
+      summary: 'Create an API client; the answer holds its secret, which is shown this once',
+      response: { 201: CreatedApiClient, ...errors([400, 401, 403, 500]) },
+    },
+  }, async (request, reply) => reply.code(201).header('cache-control', 'no-store').send(await accounts.createApiClient(request.ctx, request.body)));
+
+  app.delete('/api/v1/api-clients/:client_id', {
+    config, preHandler: admin,
+    schema: { operationId: 'revokeApiClient', tags, summary: 'Revoke an API client', security, params: ClientParams, response: { 204: Type.Null(), ...errors([400, 401, 403, 404, 500]) } },
+  }, async (request, reply) => {
+    accounts.revokeApiClient(request.ctx, request.params.client_id);
+    return reply.code(204).send(null);
+  });
+
+  app.get('/api/v1/api-keys', {
+    config, preHandler: admin,
+    schema: { operationId: 'listApiKeys', tags, summary: 'API keys (X-API-KEY; never the keys themselves)', security, response: { 200: Type.Object({ keys: Type.Array(ApiKey) }), ...errors([401, 403, 500]) } },
+  }, async (request) => ({ keys: accounts.apiKeys(request.ctx) }));
+
+  app.post('/api/v1/api-keys', {
+    config, preHandler: admin,
+    schema: {
+      operationId: 'createApiKey', tags, security, body: NewApiKeyBody,
+      summary: 'Create an API key; the answer holds the key, which is shown this once',
+      response: { 201: CreatedApiKey, ...errors([400, 401, 403, 500]) },
+    },
+  }, async (request, reply) => reply.code(201).header('cache-control', 'no-store').send(accounts.createApiKey(request.ctx, request.body)));
+
+  app.delete('/api/v1/api-keys/:key_id', {
+    config, preHandler: admin,
+    schema: { operationId: 'revokeApiKey', tags, summary: 'Revoke an API key', security, params: KeyParams, response: { 204: Type.Null(), ...errors([400, 401, 403, 404, 500]) } },
+  }, async (request, reply) => {
+    accounts.revokeApiKey(request.ctx, request.params.key_id);
+    return reply.code(204).send(null);
+  });
+
+  app.get('/api/v1/backups', {
+    config, preHandler: admin,
+    schema: { operationId: 'listBackups', tags, summary: 'Backups in the data folder, newest first', security, response: { 200: Type.Object({ backups: Type.Array(Backup) }), ...errors([401, 403, 500]) } },
+  }, async (request) => ({ backups: accounts.backups(request.ctx) }));
+
+  app.post('/api/v1/backups', {
+    config, preHandler: admin,
+    schema: {
+      operationId: 'createBackup', tags, security,
+      summary: 'Back up the database now (SQLite online backup; the service keeps running)',
+      description: 'The copy goes to <data dir>/backups. It does not contain the key-encryption key; keep that apart.',
+      response: { 201: Backup, ...errors([401, 403, 500]) },
+    },
+  }, async (request, reply) => reply.code(201).send(await accounts.backup(request.ctx)));
+
+  app.get('/api/v1/status', {
+    config, preHandler: admin,
+    schema: { operationId: 'getServerStatus', tags, summary: 'The service\'s address, version, data folder and database size', security, response: { 200: ServerStatus, ...errors([401, 403, 500]) } },
+  }, async (request) => accounts.status(request.ctx, `${request.protocol}://${request.host}`, version));
+};

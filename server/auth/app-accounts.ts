@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AnonymousContext } from '../audit/service.js';
+import { databaseFile } from '../config.js';
+import { backupDatabase } from '../db/backup.js';
+import type { Service } from '../service.js';
+import { ServiceError } from '../shared/errors.js';
+import { hashSecret, newToken, tokenDigest } from '../shared/secrets.js';
+import { isTimeZone, isoNow } from '../shared/time.js';
+import type {
+  ApiClient, ApiKey, Backup, CreatedApiClient, CreatedApiKey, Doctor, NewApiClientBody, NewApiKeyBody, NewUserBody, ServerStatus,
+  SessionInfo, SetupBody, SetupStatus, SignInBody, SignedIn, User,
+} from './app-schemas.js';
+import { type Caller, type RequestContext, type Scope, can, isScope } from './permissions.js';
+import { AuthError } from './service.js';
+import { authStore, type UserRow, type WorkspaceRow } from './store.js';
+
+/** Failed sign-ins allowed per username, and per address, within the window before further tries are refused. */
+export const SIGN_IN_LIMITS = { perUser: 5, perAddress: 20, windowMs: 15 * 60_000 };
+
+export class TooManyAttempts extends ServiceError {
+  constructor(readonly retryAfterS: number) {
+    super(429, 'TOO_MANY_ATTEMPTS', `Too many failed sign-ins. Wait ${Math.ceil(retryAfterS / 60)} minute(s) and try again, or ask your clinic's admin to reset the password.`);
+  }
+}
+
+const forbidden = (what: string) => new ServiceError(403, 'FORBIDDEN', `Only a clinic admin may ${what}`);
+
+const toSessionInfo = (u: UserRow, w: WorkspaceRow): SessionInfo => ({
+  user: { id: u.id, username: u.username, display_name: u.display_name, role: u.role },
+  workspace: { id: w.id, name: w.name, country: w.country, timezone: w.timezone },
+});
+
+const toUser = (u: UserRow): User => ({
+  id: u.id, username: u.username, display_name: u.display_name, role: u.role, created_at: u.created_at, disabled_at: u.disabled_at,
+});
+
+/** A RequestContext for a caller, as both transports make one. */
+export const contextOf = (caller: Caller, ip: string | null, requestId: string | null): RequestContext => ({ caller, ip, requestId });
+
+/** Asks `scope` of the caller, as the HTTP routes' requireScope does; the IPC handlers call it before every service call. */
+export function needScope(ctx: RequestContext, scope: Scope) {
+  if (!ctx.caller.workspaceActive) throw new ServiceError(403, 'UNAUTHORIZED_ACCESS', 'Your clinic workspace is not active');
+  if (!ctx.caller.scopes.has(scope)) throw new ServiceError(403, 'UNAUTHORIZED_ACCESS', `This needs the ${scope} permission, which your role does not have`);
+}
+
+const instances = new WeakMap<Service, ReturnType<typeof make>>();
+
+/**
+ * The app's accounts and settings operations, over the service: first-run setup, sign-in (rate-limited),
+ * sessions, users, API clients and keys, backups, status. Transport-agnostic: session-routes.ts and
+ * admin-routes.ts put HTTP over it, main/ipc.ts puts IPC over it. One instance per service, so the sign-in
+ * limiter counts attempts from both.
+ */
+export function appAccounts(service: Service) {
+  let a = instances.get(service);
+  if (!a) instances.set(service, (a = make(service)));
+  return a;
+}
+
+function make(service: Service) {
+  const { auth, audit, clock, db } = service;
+  const store = authStore(db);
+  const startedAt = clock.now();
+  const failures = new Map<string, number[]>();
+
+  function recent(key: string, now: number) {
+    const list = (failures.get(key) ?? []).filter((t) => now - t < SIGN_IN_LIMITS.windowMs);
+    if (list.length) failures.set(key, list);
+    else failures.delete(key);
+    return list;
+  }
+
+  function checkLimit(keys: [string, number][], now: number) {
+    for (const [key, max] of keys) {
+      const list = recent(key, now);
+      if (list.length >= max) throw new TooManyAttempts(Math.max(1, Math.ceil((list[0]! + SIGN_IN_LIMITS.windowMs - now) / 1000)));
+    }
+  }
+
+  function requireAdmin(ctx: RequestContext, what: string) {
+    if (!can(ctx.caller, 'admin')) {
+      audit.later(ctx, { action: 'admin.access', outcome: 'denied' });
+      throw forbidden(what);
+    }
+  }
+
+  function signedIn(user: UserRow, label: string): SignedIn {
+    const ws = auth.workspace(user.workspace_id)!;
+    return { token: auth.issueAuthToken(user.id, label), ...toSessionInfo(user, ws) };
+  }
+
+  const setupStatus = (): SetupStatus => ({ needed: auth.workspaces().length === 0 });
+
+  /** First run: creates the clinic and its admin, and signs the admin in. Refused once any clinic exists. */
+  async function setup(body: SetupBody, ip: string | null): Promise<SignedIn> {
+    const done = () => new ServiceError(409, 'ALREADY_SET_UP', 'This clinic is already set up: sign in instead');
+    if (!setupStatus().needed) throw done();
+    const timezone = body.timezone ?? 'Asia/Kolkata';
+    if (!isTimeZone(timezone)) throw new ServiceError(400, 'INVALID_REQUEST', `${timezone} is not a time zone we know (for example Asia/Kolkata)`);
+    const passwordHash = await hashSecret(body.admin.password);
+    const now = isoNow(clock);
+    const workspace = { id: randomUUID(), name: body.clinic_name.trim(), country: body.country ?? 'IN', timezone, created_at: now };
+    const user: Omit<UserRow, 'disabled_at'> = {
+      id: randomUUID(), workspace_id: workspace.id, username: body.admin.username, display_name: body.admin.display_name?.trim() || body.admin.username,
+      role: 'admin', password_hash: passwordHash, created_at: now,
+    };
+    db.transaction(() => {
+      // Checked again inside the write: two first-run forms submitted at once make one clinic.
+      if (auth.workspaces().length > 0) throw done();
+      store.insertWorkspace(workspace);
+      store.insertUser(user);
+    }).immediate();
+    const result = signedIn({ ...user, disabled_at: null }, 'app sign-in');
+    audit.later({ caller: auth.authenticateToken(result.token)!, ip, requestId: null }, { action: 'clinic.setup', resourceType: 'workspace', resourceIds: [workspace.id], outcome: 'success' });
+    return result;
+  }
+
+  /**
+   * Checks a username and password and issues a long-lived user token labelled 'app sign-in'. The same answer
+   * for an unknown user and a wrong password; after SIGN_IN_LIMITS failures per username (or per address) within
+   * the window, further attempts are refused with 429 until the oldest failure leaves the window.
+   */
+  async function signIn(body: SignInBody, ip: string | null, requestId: string | null = null): Promise<SignedIn> {
+    const now = clock.now().getTime();
+    const keys: [string, number][] = [[`user:${body.username.toLowerCase()}`, SIGN_IN_LIMITS.perUser]];
+    if (ip) keys.push([`ip:${ip}`, SIGN_IN_LIMITS.perAddress]);
+    const anon: AnonymousContext = { caller: null, ip, requestId };
+    try {
+      checkLimit(keys, now);
+    } catch (e) {
+      audit.later(anon, { action: 'session.sign_in', outcome: 'denied' });
+      throw e;
+    }
+    const user = await auth.verifyPassword(body.username, body.password);
+    if (!user) {
+      for (const [key] of keys) failures.set(key, [...recent(key, now), now]);
+      audit.later(anon, { action: 'session.sign_in', outcome: 'denied' });
+      throw new ServiceError(401, 'INVALID_CREDENTIALS', 'That username and password do not match. Check both (passwords are case-sensitive) and try again.');
+    }
+    failures.delete(keys[0]![0]);
+    const result = signedIn(user, 'app sign-in');
+    audit.later({ caller: auth.authenticateToken(result.token)!, ip, requestId }, { action: 'session.sign_in', resourceType: 'user', resourceIds: [user.id], outcome: 'success' });
+    return result;
+  }
+
+  /** Revokes a user token (sign-out). Returns false when it was unknown or already revoked. */
+  function signOut(token: string, ctx?: RequestContext): boolean {
+    const revoked = auth.revokeAuthToken(token);
+    if (ctx) audit.later(ctx, { action: 'session.sign_out', resourceType: 'user', resourceIds: [ctx.caller.id], outcome: revoked ? 'success' : 'not_found' });
+    return revoked;
+  }
+
+  /** Who a caller is, for the app: only users have a session. */
+  function session(caller: Caller): SessionInfo {
+    const user = caller.kind === 'user' ? auth.user(caller.id) : undefined;
+    const ws = auth.workspace(caller.workspaceId);
+    if (!user || !ws) throw new ServiceError(401, 'UNAUTHORIZED_ACCESS', 'Sign in as a clinic user (an API client has no app session)');
+    return toSessionInfo(user, ws);
+  }
+
+  /** The user behind a token that is still valid, or undefined. */
+  const tokenUser = (token: string) => store.tokenOwner(tokenDigest(token));
+
+  function users(ctx: RequestContext): User[] {
+    requireAdmin(ctx, 'see the user list');
+    return auth.users(ctx.caller.workspaceId).map(toUser);
+  }
+
+  async function createUser(ctx: RequestContext, body: NewUserBody): Promise<User> {
+    requireAdmin(ctx, 'add users');
+    try {
+      const row = await auth.createUser(ctx.caller.workspaceId, { username: body.username, password: body.password, role: body.role, displayName: body.display_name?.trim() });
+      audit.later(ctx, { action: 'user.create', resourceType: 'user', resourceIds: [row.id], outcome: 'success' });
+      return toUser({ ...row, disabled_at: null });
+    } catch (e) {
+      if (e instanceof AuthError) throw new ServiceError(/taken/.test(e.message) ? 409 : 400, /taken/.test(e.message) ? 'USERNAME_TAKEN' : 'INVALID_REQUEST', `The ${e.message}`);
+      throw e;
+    }
+  }
+
+  function setUserDisabled(ctx: RequestContext, userId: string, disabled: boolean): User {
+    requireAdmin(ctx, 'disable or enable users');
+    const user = auth.user(userId);
+    if (!user || user.workspace_id !== ctx.caller.workspaceId) throw new ServiceError(404, 'NOT_FOUND', 'No such user in your clinic');
+    if (disabled && user.id === ctx.caller.id) throw new ServiceError(400, 'INVALID_REQUEST', 'You cannot disable your own account; ask another admin');
+    if (disabled) store.disableUser(ctx.caller.workspaceId, userId, isoNow(clock));
+    else store.enableUser(ctx.caller.workspaceId, userId);
+    audit.later(ctx, { action: disabled ? 'user.disable' : 'user.enable', resourceType: 'user', resourceIds: [userId], outcome: 'success' });
+    return toUser(auth.user(userId)!);
+  }
+
+  /** Doctors (and admins, who may consult) of the caller's clinic, for booking. */
+  function doctors(ctx: RequestContext): Doctor[] {
+    needScope(ctx, 'appointments:read');
+    return auth.users(ctx.caller.workspaceId)
+      .filter((u) => u.role !== 'reception' && !u.disabled_at)
+      .map((u) => ({ id: u.id, display_name: u.display_name, role: u.role }));
+  }
+
+  function apiClients(ctx: RequestContext): ApiClient[] {
+    requireAdmin(ctx, 'see API clients');
+    return store.clientsOf(ctx.caller.workspaceId).map((c) => ({
+      client_id: c.client_id, name: c.name, scopes: (JSON.parse(c.scopes) as string[]).filter(isScope), created_at: c.created_at, revoked_at: c.revoked_at,
+    }));
+  }
+
+  async function createApiClient(ctx: RequestContext, body: NewApiClientBody): Promise<CreatedApiClient> {
+    requireAdmin(ctx, 'create API clients');
+    const c = await auth.createApiClient(ctx.caller.workspaceId, body.name.trim(), body.scopes);
+    audit.later(ctx, { action: 'api_client.create', resourceType: 'api_client', resourceIds: [c.client_id], outcome: 'success' });
+    return { ...c, name: body.name.trim() };
+  }
+
+  function revokeApiClient(ctx: RequestContext, clientId: string) {
+    requireAdmin(ctx, 'revoke API clients');
+    if (!auth.revokeApiClient(ctx.caller.workspaceId, clientId)) throw new ServiceError(404, 'NOT_FOUND', 'No active API client with this id in your clinic');
+    audit.later(ctx, { action: 'api_client.revoke', resourceType: 'api_client', resourceIds: [clientId], outcome: 'success' });
+  }
+
+  function apiKeys(ctx: RequestContext): ApiKey[] {
+    requireAdmin(ctx, 'see API keys');
+    return store.apiKeysOf(ctx.caller.workspaceId);
+  }
+
+  function createApiKey(ctx: RequestContext, body: NewApiKeyBody): CreatedApiKey {
+    requireAdmin(ctx, 'create API keys');
+    const key = newToken('cdk');
+    const row = { id: randomUUID(), workspace_id: ctx.caller.workspaceId, key_digest: tokenDigest(key), label: body.label.trim(), created_at: isoNow(clock) };
+    store.insertApiKey(row);
+    audit.later(ctx, { action: 'api_key.create', resourceType: 'api_key', resourceIds: [row.id], outcome: 'success' });
+    return { id: row.id, label: row.label, api_key: key };
+  }
+
+  function revokeApiKey(ctx: RequestContext, keyId: string) {
+    requireAdmin(ctx, 'revoke API keys');
+    if (!store.revokeApiKey(ctx.caller.workspaceId, keyId, isoNow(clock))) throw new ServiceError(404, 'NOT_FOUND', 'No active API key with this id in your clinic');
+    audit.later(ctx, { action: 'api_key.revoke', resourceType: 'api_key', resourceIds: [keyId], outcome: 'success' });
+  }
+
+  const backupDir = () => join(service.dataDir, 'backups');
+
+  function backups(ctx: RequestContext): Backup[] {
+    requireAdmin(ctx, 'see backups');
+    const dir = backupDir();
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((n) => n.endsWith('.sqlite'))
+      .map((name) => {
+        const st = statSync(join(dir, name));
+        return { name, path: join(dir, name), size_bytes: st.size, created_at: st.mtime.toISOString() };
+      })
+      .sort((a, b) => b.name.localeCompare(a.name));
+  }
+
+  /**
+   * A consistent copy of the live database (SQLite's online backup) in <data dir>/backups. It holds every
+   * clinic's data but not the key-encryption key, which is kept apart on purpose: keep both, separately.
+   */
+  async function backup(ctx: RequestContext): Promise<Backup> {
+    requireAdmin(ctx, 'make backups');
+    mkdirSync(backupDir(), { recursive: true });
+    const stamp = isoNow(clock).replace(/[:.]/g, '-');
+    const name = `clinic-desk-${stamp}.sqlite`;
+    const path = join(backupDir(), name);
+    await backupDatabase(db, path);
+    audit.later(ctx, { action: 'database.backup', outcome: 'success' });
+    const st = statSync(path);
+    return { name, path, size_bytes: st.size, created_at: st.mtime.toISOString() };
+  }
+
+  function status(ctx: RequestContext, baseUrl: string, version: string): ServerStatus {
+    requireAdmin(ctx, 'see the server status');
+    db.prepare('SELECT 1').get();
+    const file = databaseFile(service.dataDir);
+    const size = (f: string) => (existsSync(f) ? statSync(f).size : 0);
+    return {
+      status: 'ok', version, base_url: baseUrl, data_dir: service.dataDir,
+      database_bytes: size(file) + size(`${file}-wal`),
+      started_at: startedAt.toISOString(), uptime_s: Math.max(0, Math.round((clock.now().getTime() - startedAt.getTime()) / 1000)),
+    };
+  }
+
+  return {
+    setupStatus, setup, signIn, signOut, session, tokenUser,
+    users, createUser, setUserDisabled, doctors,
+    apiClients, createApiClient, revokeApiClient,
+    apiKeys, createApiKey, revokeApiKey,
+    backups, backup, status,
+  };
+}
+export type AppAccounts = ReturnType<typeof make>;

@@ -1,0 +1,105 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { authenticate } from '../http/auth.js';
+import { security } from '../http/dr.js';
+import type { Service } from '../service.js';
+import { ServiceError } from '../shared/errors.js';
+import { TooManyAttempts, appAccounts } from './app-accounts.js';
+import { SessionInfo, SetupBody, SetupStatus, SignInBody, SignedIn } from './app-schemas.js';
+
+const PlainError = Type.Object({
+  error: Type.Object({ code: Type.String(), message: Type.String(), request_id: Type.Optional(Type.String()) }),
+});
+const errors = (statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, PlainError]));
+
+function presentedToken(request: FastifyRequest): string | null {
+  const auth = request.headers.auth;
+  if (typeof auth === 'string' && auth.trim()) return auth.trim();
+  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? null;
+}
+
+/**
+ * The app's sign-in and first run, for the browser transport (a second front-desk PC) and any client that wants
+ * a user session: POST/DELETE /api/v1/session, GET /api/v1/me, GET/POST /api/v1/setup. Errors are
+ * `{"error":{"code","message"}}`.
+ */
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
+  const accounts = appAccounts(service);
+  const config = { errors: 'plain' as const };
+  const authn = authenticate(service);
+  const noStore = { 'cache-control': 'no-store' };
+
+  app.get('/api/v1/setup', {
+    config,
+    schema: {
+      operationId: 'getSetupStatus',
+      tags: ['app'],
+      summary: 'Whether this installation still needs its first-run setup (no clinic yet)',
+      response: { 200: SetupStatus },
+    },
+  }, async () => accounts.setupStatus());
+
+  app.post('/api/v1/setup', {
+    config,
+    schema: {
+      operationId: 'setupClinic',
+      tags: ['app'],
+      summary: 'First run: create the clinic and its admin, and sign the admin in',
+      description: 'Allowed only while the database holds no clinic; 409 ALREADY_SET_UP afterwards.',
+      body: SetupBody,
+      response: { 201: SignedIn, ...errors([400, 409, 500]) },
+    },
+  }, async (request, reply) => reply.code(201).headers(noStore).send(await accounts.setup(request.body, request.ip)));
+
+  app.post('/api/v1/session', {
+    config,
+    schema: {
+      operationId: 'signIn',
+      tags: ['app'],
+      summary: 'Sign in with a username and password; returns a user token (label "app sign-in")',
+      description: '401 INVALID_CREDENTIALS for an unknown user or a wrong password alike. After 5 failures for a username '
+        + '(or 20 from one address) within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After until the oldest failure is 15 minutes old.',
+      body: SignInBody,
+      response: { 200: SignedIn, ...errors([400, 401, 429, 500]) },
+    },
+  }, async (request, reply) => {
+    try {
+      return reply.headers(noStore).send(await accounts.signIn(request.body, request.ip, request.id));
+    } catch (e) {
+      if (e instanceof TooManyAttempts) reply.header('retry-after', String(e.retryAfterS));
+      throw e;
+    }
+  });
+
+  app.delete('/api/v1/session', {
+    config,
+    onRequest: authn,
+    schema: {
+      operationId: 'signOut',
+      tags: ['app'],
+      summary: 'Sign out: revoke the user token this request carries',
+      security,
+      response: { 204: Type.Null(), ...errors([400, 401, 500]) },
+    },
+  }, async (request, reply) => {
+    const token = presentedToken(request)!;
+    if (request.ctx.caller.kind !== 'user' || service.tokens.looksLikeJwt(token)) {
+      throw new ServiceError(400, 'INVALID_REQUEST', 'Only a user token from sign-in can be signed out; access tokens simply expire');
+    }
+    accounts.signOut(token, request.ctx);
+    return reply.code(204).send(null);
+  });
+
+  app.get('/api/v1/me', {
+    config,
+    onRequest: authn,
+    schema: {
+      operationId: 'getMe',
+      tags: ['app'],
+      summary: 'The signed-in user and their clinic',
+      security,
+      response: { 200: SessionInfo, ...errors([401, 500]) },
+    },
+  }, async (request) => accounts.session(request.ctx.caller));
+};

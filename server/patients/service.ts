@@ -123,6 +123,32 @@ export function patientService(db: Db, clock: Clock, auth: AuthService, audit: A
     }
   };
 
-  return { search, get, create, update, insertRow: store.insert };
+  /**
+   * Bulk load for tools (the seed command, migrations from another system): adds `rows` to a workspace in
+   * transactions of `batchSize` rows, skipping any whose id or identity (mobile, names, dob) is already taken, and
+   * returns how many were added. Rows are trusted to be well formed (the schema's CHECKs still apply); no request
+   * context and no audit entry per row: the tool that imports says what it did. A batch commits with the
+   * connection's durability settings; a failure rolls back only the batch it happened in.
+   */
+  function importPatients(workspaceId: string, rows: Iterable<Omit<PatientRow, 'workspace_id'>>, batchSize = 50_000): number {
+    let inserted = 0;
+    let batch: PatientRow[] = [];
+    const commit = db.transaction((list: PatientRow[]) => {
+      let n = 0;
+      for (const row of list) if (store.insertOrIgnore(row)) n++;
+      return n;
+    });
+    for (const row of rows) {
+      batch.push({ ...row, workspace_id: workspaceId });
+      if (batch.length >= batchSize) {
+        inserted += commit.immediate(batch);
+        batch = [];
+      }
+    }
+    if (batch.length) inserted += commit.immediate(batch);
+    return inserted;
+  }
+
+  return { search, get, create, update, insertRow: store.insert, importPatients };
 }
 export type PatientService = ReturnType<typeof patientService>;

@@ -1,0 +1,406 @@
+/**
+ * `npm run bench -- [--patients N] [--duration S] [--rounds R] [--connections C] [--latency-requests N] [--seed S] [--keep]`
+ *
+ * Search by mobile at scale, against a baseline measured in the same run (machines are noisy; absolute numbers
+ * from different runs or machines are not comparable, the ratio is):
+ *
+ * 1. A fresh data directory gets the demo clinics and N synthetic patients (default 1,000,000) in the first one,
+ *    with the seed command's code; the seed time is reported.
+ * 2. In-process: `service.patients.search` called directly, no HTTP, to separate the database's cost from HTTP's.
+ * 3. Two child processes: our real server (`server/cli/serve.ts`, default settings) and a bare Fastify server with
+ *    one GET route that answers every request with a real search result's JSON (same size, serialised per request,
+ *    no hooks, no schema, no auth, no database).
+ * 4. autocannon from this process against each, both warmed up first, then R rounds, alternating which goes first:
+ *    a latency phase (1 connection, sequential requests: p50/p90/p99/max) and a throughput phase (C connections
+ *    for S seconds: req/s). The throughput ratio is the median over rounds of ours/bare within a round, so that
+ *    a burst of other work on the machine spoils one round rather than the result. Requests search random mobiles of seeded patients, one in ten a number nobody has
+ *    (a 404 is a valid answer), with the demo reception user's token in the `auth` header.
+ *
+ * Targets: search p99 under 5 ms on one connection, and our throughput at least 60% of the bare route's. The
+ * figures go to bench/results/latest.json. Latencies are the client's own per-response timings (autocannon's
+ * histogram rounds to whole milliseconds and leaves out 404s), taken from its `response` events.
+ *
+ * `--bare-server` (internal) runs the bare Fastify server: this file is also the baseline's child process.
+ */
+import autocannon from 'autocannon';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureDemo } from '../server/demo/demo.js';
+import type { RequestContext } from '../server/auth/permissions.js';
+import { rng, seedFromText, seedPatients } from '../server/cli/seed.js';
+import { createService } from '../server/service.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SEARCH = '/dr/v1/business/patients/search';
+const TARGET_P99_MS = 5;
+const TARGET_RATIO = 0.6;
+const MISS_SHARE = 0.1;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The baseline: a bare Fastify route.
+
+async function bareServer() {
+  const { default: Fastify } = await import('fastify');
+  const body = JSON.parse(process.env.BENCH_BARE_BODY ?? '{"data":{},"status_code":200,"success":true}') as unknown;
+  const app = Fastify({ logger: false });
+  app.get(SEARCH, async () => body);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  console.log(`bare fastify listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers.
+
+interface Child { name: string; child: ChildProcess; baseUrl: string; output: () => string }
+
+function startChild(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      // Keep only the tail: the output is for error messages, and the pipes must keep draining.
+      out = (out + chunk.toString()).slice(-20_000);
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolvePromise({ name, child, baseUrl: m[1]!, output: () => out });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} before listening:\n${out}`));
+    });
+  });
+}
+
+async function stopChild(c: Child) {
+  if (c.child.exitCode !== null) return;
+  const exited = new Promise<void>((res) => c.child.once('exit', () => res()));
+  c.child.kill('SIGTERM');
+  const timer = setTimeout(() => c.child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc; null elsewhere. Per request, it says what a
+ * server costs even when other work on the machine disturbs req/s.
+ */
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+/** Nearest-rank percentiles of latencies in ms. */
+function summarise(samples: number[]) {
+  const s = Float64Array.from(samples).sort();
+  const at = (p: number) => (s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]! : NaN);
+  const mean = s.length ? s.reduce((a, b) => a + b, 0) / s.length : NaN;
+  return { n: s.length, mean: round(mean), p50: round(at(50)), p90: round(at(90)), p99: round(at(99)), max: round(at(100)) };
+}
+type Summary = ReturnType<typeof summarise>;
+
+const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
+const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
+const cpuCell = (x: number | null) => (x === null ? '-' : fmtInt(x));
+const fmtMs = (x: number) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 3 : 1) : '-');
+
+interface PhaseResult {
+  latencies: number[];
+  statuses: Record<number, number>;
+  responses: number;
+  bytes: number;
+  errors: number;
+  timeouts: number;
+  seconds: number;
+  /** CPU seconds the server used during the phase, when known. */
+  serverCpu: number | null;
+}
+
+/** One autocannon run; every response's status, size and client-side time are kept. */
+function load(server: Child, paths: string[], token: string, opts: { connections: number; amount?: number; duration?: number }) {
+  let next = Math.floor(Math.random() * paths.length);
+  const result: PhaseResult = { latencies: [], statuses: {}, responses: 0, bytes: 0, errors: 0, timeouts: 0, seconds: 0, serverCpu: null };
+  const cpuBefore = cpuSeconds(server.child.pid);
+  return new Promise<PhaseResult>((resolvePromise, reject) => {
+    const instance = autocannon({
+      url: server.baseUrl,
+      connections: opts.connections,
+      ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration }),
+      headers: { auth: token },
+      requests: [{
+        method: 'GET',
+        setupRequest: (req) => {
+          next = (next + 1) % paths.length;
+          return { ...req, path: paths[next]! };
+        },
+      }],
+    }, (err, res) => {
+      if (err) return reject(err);
+      result.errors = res.errors;
+      result.timeouts = res.timeouts;
+      result.seconds = res.duration;
+      const cpuAfter = cpuSeconds(server.child.pid);
+      if (cpuBefore !== null && cpuAfter !== null) result.serverCpu = cpuAfter - cpuBefore;
+      resolvePromise(result);
+    });
+    instance.on('response', (_client, statusCode, resBytes, responseTime) => {
+      result.latencies.push(responseTime);
+      result.statuses[statusCode] = (result.statuses[statusCode] ?? 0) + 1;
+      result.responses++;
+      result.bytes += resBytes;
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The benchmark.
+
+async function main() {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      patients: { type: 'string', default: '1000000' },
+      duration: { type: 'string', default: '4' },
+      rounds: { type: 'string', default: '5' },
+      connections: { type: 'string', default: '10' },
+      'latency-requests': { type: 'string', default: '2000' },
+      seed: { type: 'string', default: 'bench' },
+      keep: { type: 'boolean', default: false },
+      'bare-server': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values['bare-server']) return bareServer();
+  const num = (name: keyof typeof values, min: number) => {
+    const n = Number(values[name]);
+    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number of at least ${min}`);
+    return n;
+  };
+  const params = {
+    patients: Math.floor(num('patients', 1)),
+    duration: num('duration', 1),
+    rounds: Math.floor(num('rounds', 1)),
+    connections: Math.floor(num('connections', 1)),
+    latencyRequests: Math.floor(num('latency-requests', 100)),
+    seed: values.seed!,
+  };
+  const started = Date.now();
+  const dataDir = mkdtempSync(join(tmpdir(), 'clinic-desk-bench-'));
+  const children: Child[] = [];
+  const cleanup = async () => {
+    for (const c of children) await stopChild(c);
+    if (!values.keep) rmSync(dataDir, { recursive: true, force: true });
+  };
+  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+  try {
+    console.log(`clinic-desk search benchmark: ${fmtInt(params.patients)} patients, ${cpus().length} CPUs, node ${process.version}`);
+    console.log(`data: ${dataDir}${values.keep ? ' (kept)' : ''}`);
+
+    // 1. Clinic and patients.
+    const service = createService({ dataDir });
+    const demo = (await ensureDemo(service, 'http://127.0.0.1:0'))!;
+    const ws = demo.workspaces[0]!;
+    const token = ws.users.reception.auth_token;
+    console.log(`seeding ${fmtInt(params.patients)} patients into "${ws.name}" ...`);
+    const step = Math.max(1, Math.ceil(params.patients / 10));
+    let shown = 0;
+    const seed = seedPatients(service, {
+      workspaceId: ws.workspace_id, patients: params.patients, seed: seedFromText(params.seed), sampleMobiles: 20_000,
+      onProgress: (n, s) => {
+        if (Math.floor(n / step) === Math.floor(shown / step) && n < params.patients) return;
+        shown = n;
+        console.log(`  ${fmtInt(n)} (${s.toFixed(1)} s)`);
+      },
+    });
+    const seedFigures = { patients: seed.inserted, seconds: round(seed.seconds, 2), rowsPerSecond: Math.round(seed.inserted / seed.seconds) };
+    console.log(`seeded ${fmtInt(seed.inserted)} patients in ${seed.seconds.toFixed(1)} s (${fmtInt(seedFigures.rowsPerSecond)} rows/s)`);
+
+    // The searches: mostly seeded mobiles, some numbers nobody has. The same list for every phase and target.
+    const r = rng(seedFromText(`${params.seed}/queries`));
+    const known = new Set(seed.sampleMobiles);
+    const mobiles = Array.from({ length: 50_000 }, () => {
+      if (r() >= MISS_SHARE) return seed.sampleMobiles[Math.floor(r() * seed.sampleMobiles.length)]!;
+      let m: string;
+      do m = `${6 + Math.floor(r() * 4)}${String(Math.floor(r() * 1e9)).padStart(9, '0')}`; while (known.has(m));
+      return m;
+    });
+    const paths = mobiles.map((m) => `${SEARCH}?mobile=${m}`);
+
+    // 2. In-process search: database and domain code only.
+    const caller = service.auth.authenticateToken(token)!;
+    const ctx: RequestContext = { caller, ip: '127.0.0.1', requestId: 'bench' };
+    const inProcessSamples: number[] = [];
+    let inProcessHits = 0;
+    for (let i = 0; i < 25_000; i++) {
+      const m = mobiles[i % mobiles.length]!;
+      const t = process.hrtime.bigint();
+      const rows = service.patients.search(ctx, m);
+      const dt = Number(process.hrtime.bigint() - t) / 1e6;
+      if (i >= 5_000) inProcessSamples.push(dt); // the first 5,000 warm up
+      if (rows.length) inProcessHits++;
+      // Let the audit batch flush between calls, as it would between requests, outside the timings.
+      if (i % 500 === 499) await new Promise((res) => setTimeout(res, 25));
+    }
+    const inProcess = summarise(inProcessSamples);
+    console.log(`in-process search (no HTTP): p50 ${fmtMs(inProcess.p50)} ms, p99 ${fmtMs(inProcess.p99)} ms, max ${fmtMs(inProcess.max)} ms`
+      + ` (${fmtInt(inProcess.n)} calls, ${Math.round((inProcessHits / 25_000) * 100)}% hits)`);
+    service.close();
+
+    // 3. The two servers. The bare one answers with a real search result of median size.
+    const ours = await startChild('clinic-desk', ['server/cli/serve.ts', '--port', '0', '--data-dir', dataDir]);
+    children.push(ours);
+    const bodies: string[] = [];
+    for (const m of seed.sampleMobiles.slice(0, 201)) {
+      const res = await fetch(`${ours.baseUrl}${SEARCH}?mobile=${m}`, { headers: { auth: token } });
+      if (res.status !== 200) throw new Error(`search for a seeded mobile answered ${res.status}: ${await res.text()}`);
+      bodies.push(await res.text());
+    }
+    bodies.sort((a, b) => a.length - b.length);
+    const bareBody = bodies[Math.floor(bodies.length / 2)]!;
+    const bare = await startChild('bare fastify', ['bench/search.ts', '--bare-server'], { BENCH_BARE_BODY: bareBody });
+    children.push(bare);
+    console.log(`servers: ours ${ours.baseUrl}, bare ${bare.baseUrl} (its body: ${bareBody.length} bytes, a median search result)`);
+
+    // 4. Load. Warm both up (JIT, connection pools, SQLite's cache), then alternate.
+    const targets = [{ key: 'ours' as const, c: ours }, { key: 'bare' as const, c: bare }];
+    for (const t of targets) await load(t.c, paths, token, { connections: params.connections, duration: Math.min(3, params.duration) });
+    const phases = {
+      ours: { latency: [] as PhaseResult[], throughput: [] as PhaseResult[] },
+      bare: { latency: [] as PhaseResult[], throughput: [] as PhaseResult[] },
+    };
+    for (let round = 0; round < params.rounds; round++) {
+      const order = round % 2 === 0 ? targets : [...targets].reverse();
+      for (const t of order) {
+        process.stdout.write(`round ${round + 1}/${params.rounds}: ${t.key} latency (1 connection, ${fmtInt(params.latencyRequests)} requests) ... `);
+        const res = await load(t.c, paths, token, { connections: 1, amount: params.latencyRequests });
+        phases[t.key].latency.push(res);
+        console.log(`p99 ${fmtMs(summarise(res.latencies).p99)} ms`);
+      }
+      for (const t of order) {
+        process.stdout.write(`round ${round + 1}/${params.rounds}: ${t.key} throughput (${params.connections} connections, ${params.duration} s) ... `);
+        const res = await load(t.c, paths, token, { connections: params.connections, duration: params.duration });
+        phases[t.key].throughput.push(res);
+        console.log(`${fmtInt(res.responses / res.seconds)} req/s`);
+      }
+    }
+    for (const c of children) if (c.child.exitCode !== null) throw new Error(`${c.name} died during the run:\n${c.output()}`);
+
+    // 5. Figures.
+    const figures = (key: 'ours' | 'bare') => {
+      const { latency, throughput } = phases[key];
+      const all = [...latency, ...throughput];
+      const statuses: Record<number, number> = {};
+      for (const p of all) for (const [s, n] of Object.entries(p.statuses)) statuses[Number(s)] = (statuses[Number(s)] ?? 0) + n;
+      const responses = all.reduce((a, p) => a + p.responses, 0);
+      const tpResponses = throughput.reduce((a, p) => a + p.responses, 0);
+      const tpSeconds = throughput.reduce((a, p) => a + p.seconds, 0);
+      const cpu = throughput.every((p) => p.serverCpu !== null) ? throughput.reduce((a, p) => a + p.serverCpu!, 0) : null;
+      return {
+        latency: summarise(latency.flatMap((p) => p.latencies)),
+        throughput: {
+          requestsPerSecond: Math.round(tpResponses / tpSeconds),
+          perRound: throughput.map((p) => Math.round(p.responses / p.seconds)),
+          latencyUnderLoad: summarise(throughput.flatMap((p) => p.latencies)),
+          serverCpuMicrosPerRequest: cpu === null ? null : Math.round((cpu / tpResponses) * 1e6),
+        },
+        statuses,
+        errors: all.reduce((a, p) => a + p.errors, 0),
+        timeouts: all.reduce((a, p) => a + p.timeouts, 0),
+        bytesPerResponse: Math.round(all.reduce((a, p) => a + p.bytes, 0) / responses),
+      };
+    };
+    const o = figures('ours');
+    const b = figures('bare');
+    // Each round's two throughput phases ran back to back: their ratio is the least disturbed by whatever else the
+    // machine was doing, and the median of the rounds' ratios the least by one bad round.
+    const roundRatios = o.throughput.perRound.map((x, i) => round(x / b.throughput.perRound[i]!, 3));
+    const ratio = [...roundRatios].sort((x, y) => x - y)[Math.floor((roundRatios.length - 1) / 2)]!;
+    const totalRatio = round(o.throughput.requestsPerSecond / b.throughput.requestsPerSecond, 3);
+    // Anything but 200 and 404 (say a 401 from a broken token, or a 500) would make the figures meaningless.
+    const unexpected = Object.entries(o.statuses).filter(([s]) => s !== '200' && s !== '404')
+      .concat(Object.entries(b.statuses).filter(([s]) => s !== '200'));
+    const valid = unexpected.length === 0 && o.errors + b.errors + o.timeouts + b.timeouts === 0;
+    const p99Pass = o.latency.p99 < TARGET_P99_MS;
+    const ratioPass = ratio >= TARGET_RATIO;
+
+    const rows: [string, string, string, string][] = [
+      ['', 'ours (search)', 'bare Fastify', 'ours/bare'],
+      ['latency, 1 connection', '', '', ''],
+      ...(['p50', 'p90', 'p99', 'max'] as const).map((k): [string, string, string, string] =>
+        [`  ${k} ms`, fmtMs(o.latency[k]), fmtMs(b.latency[k]), (o.latency[k] / b.latency[k]).toFixed(2)]),
+      [`throughput, ${params.connections} connections`, '', '', ''],
+      ['  req/s, all rounds', fmtInt(o.throughput.requestsPerSecond), fmtInt(b.throughput.requestsPerSecond), totalRatio.toFixed(2)],
+      ...o.throughput.perRound.map((x, i): [string, string, string, string] =>
+        [`  req/s, round ${i + 1}`, fmtInt(x), fmtInt(b.throughput.perRound[i]!), roundRatios[i]!.toFixed(2)]),
+      ['  ratio: median of rounds', '', '', ratio.toFixed(2)],
+      ['  p50 ms under load', fmtMs(o.throughput.latencyUnderLoad.p50), fmtMs(b.throughput.latencyUnderLoad.p50), ''],
+      ['  p99 ms under load', fmtMs(o.throughput.latencyUnderLoad.p99), fmtMs(b.throughput.latencyUnderLoad.p99), ''],
+      ['  server CPU µs per request', cpuCell(o.throughput.serverCpuMicrosPerRequest), cpuCell(b.throughput.serverCpuMicrosPerRequest),
+        o.throughput.serverCpuMicrosPerRequest && b.throughput.serverCpuMicrosPerRequest
+          ? (b.throughput.serverCpuMicrosPerRequest / o.throughput.serverCpuMicrosPerRequest).toFixed(2) : ''],
+      ['responses', Object.entries(o.statuses).map(([s, n]) => `${s}: ${fmtInt(n)}`).join(', '),
+        Object.entries(b.statuses).map(([s, n]) => `${s}: ${fmtInt(n)}`).join(', '), ''],
+      ['bytes per response', fmtInt(o.bytesPerResponse), fmtInt(b.bytesPerResponse), ''],
+    ];
+    const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
+    console.log('');
+    for (const row of rows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('   '));
+    console.log('');
+    console.log(`in-process search (no HTTP): p50 ${fmtMs(inProcess.p50)} ms, p90 ${fmtMs(inProcess.p90)} ms, p99 ${fmtMs(inProcess.p99)} ms, max ${fmtMs(inProcess.max)} ms`);
+    console.log(`seed: ${fmtInt(seedFigures.patients)} patients in ${seedFigures.seconds.toFixed(1)} s (${fmtInt(seedFigures.rowsPerSecond)} rows/s)`);
+    console.log(`target search p99 < ${TARGET_P99_MS} ms:           ${p99Pass ? 'PASS' : 'MISS'} (${fmtMs(o.latency.p99)} ms)`);
+    console.log(`target throughput >= ${TARGET_RATIO * 100}% of bare route:  ${ratioPass ? 'PASS' : 'MISS'} (${(ratio * 100).toFixed(1)}%)`);
+    if (!valid) {
+      console.log(`INVALID RUN: unexpected answers ${JSON.stringify(Object.fromEntries(unexpected))}, `
+        + `errors ${o.errors + b.errors}, timeouts ${o.timeouts + b.timeouts}`);
+    }
+
+    const report = {
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, node: process.version, platform: process.platform },
+      params,
+      seed: seedFigures,
+      inProcessSearchMs: inProcess,
+      ours: o,
+      bare: { ...b, bodyBytes: bareBody.length },
+      throughputRatio: ratio,
+      throughputRatioPerRound: roundRatios,
+      throughputRatioAllRounds: totalRatio,
+      targets: {
+        searchP99Ms: { target: TARGET_P99_MS, value: o.latency.p99, pass: p99Pass },
+        throughputRatio: { target: TARGET_RATIO, value: ratio, pass: ratioPass },
+      },
+      valid,
+      totalSeconds: round((Date.now() - started) / 1000, 1),
+    };
+    const out = join(ROOT, 'bench/results/latest.json');
+    mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`figures written to bench/results/latest.json; total ${report.totalSeconds} s`);
+    if (!valid) process.exitCode = 1;
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((e) => {
+  console.error(`bench failed: ${e instanceof Error ? e.stack ?? e.message : e}`);
+  process.exit(1);
+});

@@ -5,7 +5,9 @@ import { tokenService } from './auth/tokens.js';
 import { databaseFile } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { type NotificationOptions, notificationService } from './notifications/service.js';
+import { type OidcOptions, oidcService } from './oidc/service.js';
 import { patientService } from './patients/service.js';
+import { type ScribeOptions, scribeService } from './scribe/service.js';
 import { loadKek, secretBox } from './shared/secret-box.js';
 import { type Clock, systemClock } from './shared/time.js';
 import { type WebhookOptions, webhookService } from './webhooks/service.js';
@@ -23,6 +25,10 @@ export interface ServiceOptions {
   fcmBaseUrl?: string;
   /** Push sender: retry timings, poll interval, request timeout (tests), or sender: false to leave the queue alone. */
   push?: NotificationOptions & { sender?: boolean };
+  /** The OpenID provider for AI assistants: sign-in rate limits (tests lower them). */
+  oidc?: OidcOptions;
+  /** Scribe: upload limits, worker concurrency, retries and timeouts, fault injection (tests), or worker: false. */
+  scribe?: ScribeOptions;
 }
 
 /**
@@ -36,12 +42,15 @@ export function createService(opts: ServiceOptions) {
   const box = secretBox(opts.kek ?? loadKek(opts.dataDir));
   const auth = authService(db, clock);
   const tokens = tokenService(db, clock, box, auth);
+  const oidc = oidcService(db, clock, box, auth, audit, opts.oidc);
   const patients = patientService(db, clock, auth, audit);
   const webhooks = webhookService(db, clock, box, audit, opts.webhooks);
   const appointments = appointmentService(db, clock, auth, patients, audit, webhooks.events);
   webhooks.start();
   const notifications = notificationService(db, clock, box, audit, { ...opts.push, fcmBaseUrl: opts.fcmBaseUrl ?? opts.push?.fcmBaseUrl });
   if (opts.push?.sender !== false) notifications.startSender();
+  const scribe = scribeService({ db, clock, box, audit, webhooks, notifications, dataDir: opts.dataDir }, opts.scribe);
+  scribe.start();
   return {
     db,
     clock,
@@ -50,13 +59,18 @@ export function createService(opts: ServiceOptions) {
     box,
     auth,
     tokens,
+    oidc,
     patients,
     appointments,
     webhooks,
     notifications,
+    scribe,
     /** Flushes queued work and closes the database. */
     close() {
+      // First: kills the scribe's workers and puts their sessions back in the queue, while the database is open.
+      scribe.stop();
       webhooks.stop();
+      oidc.close();
       // Synchronous: the push sender touches the database no more once this returns (requests in flight are aborted).
       void notifications.stopSender();
       audit.flush();

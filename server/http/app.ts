@@ -15,6 +15,7 @@ import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import { notificationRoutes } from '../notifications/routes.js';
+import { scribeRoutes } from '../scribe/routes.js';
 import { frameworkError, installErrorHandling } from './errors.js';
 
 export interface HttpOptions {
@@ -132,6 +133,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(appointmentRoutes, { service });
   await app.register(webhookRoutes, { service });
   await app.register(notificationRoutes, { service });
+  await app.register(scribeRoutes, { service });
   await app.register(sessionRoutes, { service });
   await app.register(adminRoutes, { service, version: API_VERSION });
   // Last: the UI's page fallback answers only browser page requests for paths no API route owns.

@@ -8,8 +8,10 @@ import { type ErrorParts, drErrorBody } from './dr.js';
  * dr-envelope / dr-bare: the interface's /dr shapes. notification: `{message, error_code}` with error_code equal
  * to the status. webhook: `{"error":{"code","message"}}` where every 4xx code is INVALID_REQUEST, as upstream.
  * oauth: RFC 6749 `{error, error_description}`. plain: `{"error":{"code","message"}}` everywhere else.
+ * scribe (presign, upload, init): upstream's `{"error","code"}`, 409 `{"status":"error","message"}`, 422 `{"details":[…]}`;
+ * scribe-status: `{"error":{"code","msg"}}` (5xx code system_error). Both answer 401 as `{"error":"Unauthorized","message"}`.
  */
-export type ErrorStyle = 'dr-envelope' | 'dr-bare' | 'notification' | 'webhook' | 'oauth' | 'plain';
+export type ErrorStyle = 'dr-envelope' | 'dr-bare' | 'notification' | 'webhook' | 'oauth' | 'plain' | 'scribe' | 'scribe-status';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -63,8 +65,20 @@ export function errorBody(style: ErrorStyle, e: ErrorParts) {
     return { error: { code, message: e.message, ...(e.requestId ? { request_id: e.requestId } : {}) } };
   }
   if (style === 'oauth') return { error: OAUTH_CODES[e.code] ?? (e.status >= 500 ? 'server_error' : 'invalid_request'), error_description: e.message };
+  if (style === 'scribe' || style === 'scribe-status') return scribeErrorBody(style, e);
   if (style === 'plain') return { error: { code: e.code, message: e.message, ...(e.requestId ? { request_id: e.requestId } : {}) } };
   return drErrorBody(style === 'dr-envelope' ? 'envelope' : 'bare', e);
+}
+
+/** The scribe routes' upstream error shapes (docs/API.md, Scribe). */
+function scribeErrorBody(style: 'scribe' | 'scribe-status', e: ErrorParts) {
+  const message = e.requestId ? `${e.message} (request ${e.requestId})` : e.message;
+  const id = e.requestId ? { request_id: e.requestId } : {};
+  if (e.status === 401) return { error: 'Unauthorized', message };
+  if (style === 'scribe-status') return { error: { code: e.status >= 500 ? 'system_error' : e.code, msg: message, ...id } };
+  if (e.status === 409) return { status: 'error', message };
+  if (e.status === 422) return { details: [{ loc: ['body'], msg: message, type: 'value_error' }] };
+  return { error: message, code: e.status >= 500 ? 'system_error' : e.code, ...id };
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, style: ErrorStyle, e: ErrorParts) {
@@ -76,6 +90,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, style: E
 export function styleForPath(path: string): ErrorStyle {
   if (/^\/dr\/v1\/appointment\/[^/]+\/(parked|change-status)$/.test(path)) return 'dr-bare';
   if (path === '/dr' || path.startsWith('/dr/')) return 'dr-envelope';
+  if (path.startsWith('/voice/api/v3/status/')) return 'scribe-status';
+  if (path.startsWith('/voice/api/') || path.startsWith('/v1/file-upload')) return 'scribe';
   return 'plain';
 }
 

@@ -18,34 +18,39 @@ export interface PatientRow {
 export const isUniqueViolation = (e: unknown) =>
   e instanceof Error && (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 
+/** The duplicate rule's view of a name: Unicode-normalised and case-folded, first and last apart. */
+export const nameKey = (p: Pick<PatientRow, 'first_name' | 'last_name'>) =>
+  `${p.first_name.normalize('NFKC').toLowerCase()}\u0000${p.last_name.normalize('NFKC').toLowerCase()}`;
+
 /** All SQL of the patients domain. */
 export function patientStore(db: Db) {
   const q = {
     insert: db.prepare(`INSERT INTO patients
-      (id, workspace_id, first_name, middle_name, last_name, dob, gender, mobile_cc, mobile_national, email, created_at, updated_at)
-      VALUES (@id, @workspace_id, @first_name, @middle_name, @last_name, @dob, @gender, @mobile_cc, @mobile_national, @email, @created_at, @updated_at)`),
+      (id, workspace_id, first_name, middle_name, last_name, dob, gender, mobile_cc, mobile_national, email, name_key, created_at, updated_at)
+      VALUES (@id, @workspace_id, @first_name, @middle_name, @last_name, @dob, @gender, @mobile_cc, @mobile_national, @email, @name_key, @created_at, @updated_at)`),
     // Served by the patients_identity index; the handful of family members per number are sorted in memory.
+    // rowid breaks ties between patients registered in the same millisecond: it grows with insertion.
     byMobile: db.prepare(`SELECT * FROM patients WHERE workspace_id = ? AND mobile_national = ?
-      ORDER BY created_at DESC, id DESC LIMIT 200`),
+      ORDER BY created_at DESC, rowid DESC LIMIT 200`),
     byId: db.prepare('SELECT * FROM patients WHERE id = ? AND workspace_id = ?'),
     update: db.prepare(`UPDATE patients SET first_name = @first_name, middle_name = @middle_name, last_name = @last_name,
       dob = @dob, gender = @gender, mobile_cc = @mobile_cc, mobile_national = @mobile_national, email = @email,
-      updated_at = @updated_at WHERE id = @id AND workspace_id = @workspace_id`),
+      name_key = @name_key, updated_at = @updated_at WHERE id = @id AND workspace_id = @workspace_id`),
     // Bulk import: positional parameters (cheaper to bind than named ones). A row whose id or identity is taken
     // is skipped; ON CONFLICT (unlike OR IGNORE) covers only uniqueness, so a CHECK or NOT NULL breach still fails.
     insertOrIgnore: db.prepare(`INSERT INTO patients
-      (id, workspace_id, first_name, middle_name, last_name, dob, gender, mobile_cc, mobile_national, email, created_at, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+      (id, workspace_id, first_name, middle_name, last_name, dob, gender, mobile_cc, mobile_national, email, name_key, created_at, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
   };
   return {
-    insert: (p: PatientRow) => q.insert.run(p),
+    insert: (p: PatientRow) => q.insert.run({ ...p, name_key: nameKey(p) }),
     byMobile: (workspaceId: string, national: string) => q.byMobile.all(workspaceId, national) as PatientRow[],
     byId: (workspaceId: string, id: string) => q.byId.get(id, workspaceId) as PatientRow | undefined,
-    update: (p: PatientRow) => q.update.run(p),
+    update: (p: PatientRow) => q.update.run({ ...p, name_key: nameKey(p) }),
     /** Inserts unless the id or the identity (mobile, names, dob) is taken; true when a row was added. */
     insertOrIgnore: (p: PatientRow) =>
       q.insertOrIgnore.run(p.id, p.workspace_id, p.first_name, p.middle_name, p.last_name, p.dob, p.gender, p.mobile_cc,
-        p.mobile_national, p.email, p.created_at, p.updated_at).changes > 0,
+        p.mobile_national, p.email, nameKey(p), p.created_at, p.updated_at).changes > 0,
   };
 }
 export type PatientStore = ReturnType<typeof patientStore>;

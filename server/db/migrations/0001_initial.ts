@@ -73,13 +73,14 @@ CREATE TABLE patients (
   mobile_cc       TEXT NOT NULL,                      -- country calling code digits, e.g. 91
   mobile_national TEXT NOT NULL,                      -- national significant number digits
   email           TEXT,
+  -- First and last name case-folded by the service (SQLite's NOCASE folds ASCII only: "Élodie" ≠ "élodie").
+  name_key        TEXT NOT NULL,
   created_at      TEXT NOT NULL,
   updated_at      TEXT NOT NULL
 );
 -- One index serves both search by mobile (its prefix) and the duplicate rule: the same person is the same
 -- mobile, names and date of birth in one workspace. Families share a mobile and differ in the rest.
-CREATE UNIQUE INDEX patients_identity ON patients(
-  workspace_id, mobile_national, mobile_cc, first_name COLLATE NOCASE, last_name COLLATE NOCASE, dob);
+CREATE UNIQUE INDEX patients_identity ON patients(workspace_id, mobile_national, mobile_cc, name_key, dob);
 
 CREATE TABLE appointments (
   id                     TEXT PRIMARY KEY,

@@ -1,0 +1,103 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { authenticate, requireScope } from '../http/auth.js';
+import type { Service } from '../service.js';
+import { ServiceError } from '../shared/errors.js';
+import {
+  InitBody, InitConflict, InitParams, InitResponse, PresignBody, PresignQuery, PresignResponse, ScribeError as ScribeErrorSchema,
+  StatusError, StatusParams, StatusQuery, StatusResponse, Unauthorized, ValidationDetails,
+} from './schemas.js';
+import { ScribeValidationError } from './service.js';
+import { UPLOAD_PATH, uploadRoutes } from './uploads.js';
+
+const security: Record<string, string[]>[] = [{ bearer: [] }];
+
+/** The receiver's absolute address on the origin the client used to reach us (derived from Host). */
+const uploadUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}${UPLOAD_PATH}`;
+
+/**
+ * Interface endpoint 7, as the upstream SDKs drive it (decisions.md, Scribe): presign, the upload receiver, init and
+ * status. Bearer auth (an access token or a user's token), scope `scribe`; the receiver takes the signed policy
+ * instead. Errors follow upstream's shapes per route (server/http/errors.ts, styles scribe and scribe-status).
+ */
+export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
+  const { audit, scribe } = service;
+
+  // The receiver authenticates by policy, not bearer: its own scope, without the hook below.
+  await app.register(uploadRoutes, { scribe });
+
+  const bearerRoutes: FastifyPluginAsyncTypebox = async (api) => {
+    const authn = authenticate(service);
+    api.addHook('onRequest', async function (request, reply) {
+      try {
+        await authn.call(this, request, reply, () => {});
+      } catch (e) {
+        if (!(e instanceof ServiceError) || e.status !== 401) throw e;
+        throw new ServiceError(401, 'UNAUTHORIZED_ACCESS', 'Invalid or missing authentication token');
+      }
+    });
+    const allowed = requireScope('scribe', 'forbidden', audit, 'scribe.access');
+
+    api.post('/v1/file-upload', {
+      config: { errors: 'scribe' },
+      preHandler: allowed,
+      schema: {
+        tags: ['scribe'],
+        operationId: 'scribePresign',
+        summary: 'Presign an upload for a transaction (step 1 of the scribe flow)',
+        description: 'Creates the transaction\'s session (or finds it, before init) and returns a signed, expiring policy for '
+          + 'the upload receiver. Errors {"error","code"}: 400 bad txn_id, action or body; 409 already initialized.',
+        security,
+        querystring: PresignQuery,
+        body: PresignBody,
+        response: { 200: PresignResponse, 400: ScribeErrorSchema, 401: Unauthorized, 403: ScribeErrorSchema, 409: InitConflict, 500: ScribeErrorSchema },
+      },
+    }, async (request) => scribe.presign(request.ctx, {
+      txnId: request.query.txn_id, action: request.query.action, extraData: request.body ?? undefined, uploadUrl: uploadUrl(request),
+    }));
+
+    api.post('/voice/api/v2/transaction/init/:txn_id', {
+      config: { errors: 'scribe' },
+      preHandler: allowed,
+      schema: {
+        tags: ['scribe'],
+        operationId: 'scribeInit',
+        summary: 'Initialize a transaction: processing starts (step 3)',
+        description: '201 once queued. 409 {"status":"error","message"} when already initialized; 422 {"details":[{loc,msg,type}]} '
+          + 'for invalid parameters (unknown template, unsupported language id, no uploaded audio, …).',
+        security,
+        params: InitParams,
+        body: InitBody,
+        response: { 201: InitResponse, 401: Unauthorized, 403: ScribeErrorSchema, 409: InitConflict, 422: ValidationDetails, 500: ScribeErrorSchema },
+      },
+    }, async (request, reply) => {
+      try {
+        return reply.code(201).send(scribe.init(request.ctx, request.params.txn_id, request.body));
+      } catch (e) {
+        if (e instanceof ScribeValidationError) return reply.code(422).send({ details: e.details });
+        throw e;
+      }
+    });
+
+    api.get('/voice/api/v3/status/:session_id', {
+      config: { errors: 'scribe-status' },
+      preHandler: allowed,
+      schema: {
+        tags: ['scribe'],
+        operationId: 'scribeSessionStatus',
+        summary: 'A session\'s status and results (step 4)',
+        description: '202 while processing (output empty; additional_data has status, stage, percent); 200 when every template '
+          + 'succeeded; 206 when some failed, or the session failed (each entry then says why). 400 {"error":{"code":"transaction_not_found","msg"}} '
+          + 'for an unknown transaction or another workspace\'s; 500 {"error":{"code":"system_error","msg"}}.',
+        security,
+        params: StatusParams,
+        querystring: StatusQuery,
+        response: { 200: StatusResponse, 202: StatusResponse, 206: StatusResponse, 400: StatusError, 401: Unauthorized, 403: StatusError, 500: StatusError },
+      },
+    }, async (request, reply) => {
+      const { code, body } = scribe.status(request.ctx, request.params.session_id);
+      return reply.code(code).send(body);
+    });
+  };
+  await app.register(bearerRoutes);
+};

@@ -1,0 +1,272 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Db } from '../db/database.js';
+import { type Loop, startLoop } from '../shared/loop.js';
+import type { Clock } from '../shared/time.js';
+import type { Transcript } from './contracts.js';
+import type { JobResult, JobSpec, ParentMessage, SessionRequest, SpeechSettings, WorkerMessage } from './job.js';
+import type { ScribeStore, SessionRow } from './store.js';
+
+export interface RunnerOptions {
+  /** Sessions processed at once, each in its own worker process. Default 1 (recognition uses a whole core). */
+  concurrency?: number;
+  /** Runs of a session in all, the first included; a run that crashes, hangs or errors is retried until then. Default 3. */
+  maxAttempts?: number;
+  /** Delay before the second run; doubles for each further one. Default 5 s. */
+  retryDelayMs?: number;
+  /** A claimed session is this runner's for this long, renewed while its worker lives. Default 60 s. */
+  leaseMs?: number;
+  /** A run taking longer is killed and counts as failed. Default 60 min. */
+  jobTimeoutMs?: number;
+  /** How often the table is looked at when nothing wakes the runner. Default 2 s. */
+  pollIntervalMs?: number;
+  /** The worker's entry module (worker.ts from source, run through tsx; a bundled build passes its .mjs). */
+  workerEntry?: string;
+  /** Speech engine settings passed to every worker (Whisper model choice, PocketSphinx options). */
+  speech?: SpeechSettings;
+  /** Fault injection for tests and drills: the renderers of these templates fail (the session ends partial, 206). */
+  failTemplates?: string[];
+  onError?: (e: unknown) => void;
+}
+
+interface Deps {
+  db: Db;
+  store: ScribeStore;
+  clock: Clock;
+  dataDir: string;
+  /** Where a session's files live: <data-dir>/scribe/<session id>. */
+  sessionDir: (sessionId: string) => string;
+  /** Records the outcome (status, output, events, push) in one transaction; false if the run was no longer ours. */
+  finish: (session: SessionRow, owner: string, result: JobResult) => boolean;
+}
+
+interface Running {
+  child: ChildProcess;
+  sessionId: string;
+  timer: NodeJS.Timeout;
+  stderr: string;
+  outcome: 'pending' | 'done' | 'error';
+  error: string | null;
+}
+
+const DEFAULT_ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
+
+/** The tsx loader for a worker started from TypeScript source. */
+function tsxImport(): string {
+  const require = createRequire(import.meta.url);
+  return pathToFileURL(require.resolve('tsx')).href;
+}
+
+/**
+ * The scribe's job runner, in the service process. Sessions are rows (scribe_sessions); this loop claims due ones
+ * with a lease and runs each in a worker child process (worker.ts), never on a request's path. The worker reports
+ * progress, the transcript (a checkpoint a retry resumes from) and the result over IPC; the runner writes them.
+ *
+ * Crashes: a worker that dies, hangs past the job timeout or reports an error is retried with backoff until
+ * maxAttempts runs, then the session fails saying why. If the whole service dies (kill -9, power loss), its runs
+ * stay `processing` under its boot id; the next start releases them at once (one service per data directory) and
+ * they run again, resuming after recognition when the transcript was already checkpointed.
+ */
+export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
+  const { db, store, clock } = deps;
+  const concurrency = Math.max(1, opts.concurrency ?? 1);
+  const maxAttempts = Math.max(1, opts.maxAttempts ?? 3);
+  const retryDelayMs = opts.retryDelayMs ?? 5_000;
+  const leaseMs = opts.leaseMs ?? 60_000;
+  const jobTimeoutMs = opts.jobTimeoutMs ?? 60 * 60_000;
+  const entry = opts.workerEntry ?? DEFAULT_ENTRY;
+  const onError = opts.onError ?? ((e: unknown) => console.error('clinic-desk scribe runner:', e instanceof Error ? e.message : e));
+  const owner = randomUUID();
+  const running = new Map<string, Running>();
+  let loop: Loop | null = null;
+  let heartbeat: NodeJS.Timeout | null = null;
+  let stopped = false;
+
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const usable = () => !stopped && db.open;
+
+  function jobFor(s: SessionRow): JobSpec {
+    const dir = deps.sessionDir(s.id);
+    const files = store.files(s.id).filter((f) => f.kind === 'audio').map((f) => ({ name: f.name, path: join(dir, f.stored_name) }));
+    return {
+      sessionId: s.id,
+      txnId: s.txn_id,
+      files,
+      workDir: join(dir, 'work'),
+      request: JSON.parse(s.request ?? '{}') as SessionRequest,
+      transcript: s.checkpoint ? (JSON.parse(s.checkpoint) as Transcript) : null,
+      dataDir: deps.dataDir,
+      speech: opts.speech ?? {},
+      failTemplates: opts.failTemplates ?? [],
+    };
+  }
+
+  /** A run ended without a result: retry later, or fail the session once it has had its runs. */
+  function failedRun(sessionId: string, why: string) {
+    if (!usable()) return;
+    const s = store.sessionById(sessionId);
+    if (!s || s.status !== 'processing' || s.lease_owner !== owner) return;
+    const nowMs = clock.now().getTime();
+    if (s.attempts >= maxAttempts) {
+      deps.finish(s, owner, { status: 'failed', errors: [`Processing failed after ${s.attempts} attempts: ${why}`], output: [] });
+      return;
+    }
+    store.retry({
+      id: s.id, owner, now: iso(nowMs), last_error: why, next_attempt_at: iso(nowMs + retryDelayMs * 2 ** Math.max(0, s.attempts - 1)),
+    });
+  }
+
+  function onMessage(run: Running, msg: WorkerMessage) {
+    if (!usable()) return;
+    const now = iso(clock.now().getTime());
+    switch (msg.type) {
+      case 'progress':
+        store.progress(run.sessionId, owner, String(msg.stage).slice(0, 40), Math.max(0, Math.min(100, Math.round(msg.percent))), now);
+        return;
+      case 'transcript':
+        store.checkpoint(run.sessionId, owner, JSON.stringify(msg.transcript), now);
+        return;
+      case 'done': {
+        run.outcome = 'done';
+        const s = store.sessionById(run.sessionId);
+        if (s && s.status === 'processing' && s.lease_owner === owner) deps.finish(s, owner, msg.result);
+        return;
+      }
+      case 'error':
+        run.outcome = 'error';
+        run.error = String(msg.message).slice(0, 1000);
+    }
+  }
+
+  function launch(s: SessionRow) {
+    const job = jobFor(s);
+    mkdirSync(job.workDir, { recursive: true });
+    const child = fork(entry, [], {
+      execArgv: entry.endsWith('.ts') ? ['--import', tsxImport()] : [],
+      // Its own process group, so a kill reaches ffmpeg and the recogniser it started too.
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
+    const run: Running = {
+      child, sessionId: s.id, stderr: '', outcome: 'pending', error: null,
+      timer: setTimeout(() => {
+        run.error = `the run took longer than ${Math.round(jobTimeoutMs / 1000)} s and was stopped`;
+        killGroup(child);
+      }, jobTimeoutMs),
+    };
+    run.timer.unref();
+    running.set(s.id, run);
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (d: string) => {
+      run.stderr = (run.stderr + d).slice(-4000);
+    });
+    child.on('message', (m) => {
+      try {
+        onMessage(run, m as WorkerMessage);
+      } catch (e) {
+        onError(e);
+      }
+    });
+    child.on('error', (e) => {
+      run.error ??= `the worker could not be started: ${e.message}`;
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(run.timer);
+      running.delete(s.id);
+      if (!stopped) rmSync(job.workDir, { recursive: true, force: true });
+      if (run.outcome !== 'done') {
+        const lastLine = run.stderr.trim().split('\n').at(-1)?.slice(0, 300);
+        const why = run.error
+          ?? `the worker exited (${signal ? `signal ${signal}` : `code ${code}`})${lastLine ? `: ${lastLine}` : ''}`;
+        try {
+          failedRun(s.id, why);
+        } catch (e) {
+          onError(e);
+        }
+      }
+      loop?.wake();
+    });
+    child.send({ type: 'run', job } satisfies ParentMessage);
+  }
+
+  function killGroup(child: ChildProcess) {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }
+
+  async function tick() {
+    if (!usable()) return;
+    const free = concurrency - running.size;
+    if (free <= 0) return;
+    const nowMs = clock.now().getTime();
+    for (const id of store.due(iso(nowMs), free)) {
+      if (running.has(id)) continue;
+      if (!store.claim(id, owner, iso(nowMs), iso(nowMs + leaseMs))) continue;
+      const s = store.sessionById(id)!;
+      try {
+        launch(s);
+      } catch (e) {
+        failedRun(id, `the worker could not be started: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+
+  function renew() {
+    if (!usable()) return;
+    const nowMs = clock.now().getTime();
+    for (const id of running.keys()) store.renew(id, owner, iso(nowMs), iso(nowMs + leaseMs));
+  }
+
+  return {
+    /** This instance's id, the lease owner of the runs it makes. */
+    owner,
+    start() {
+      if (loop) return;
+      stopped = false;
+      // Runs of an earlier instance of the service (killed, crashed) are nobody's now: claim them again at once.
+      const now = iso(clock.now().getTime());
+      db.transaction(() => {
+        for (const id of store.orphans(owner)) store.release(id, owner, now);
+      })();
+      heartbeat = setInterval(renew, Math.max(1000, Math.floor(leaseMs / 4)));
+      heartbeat.unref();
+      loop = startLoop({ intervalMs: opts.pollIntervalMs ?? 2_000, tick, onError });
+    },
+    /** A session was queued: look now rather than at the next poll. */
+    wake: () => loop?.wake(),
+    /** Sessions being processed by this instance right now. */
+    active: () => [...running.keys()],
+    /**
+     * Stops at once and synchronously: no new claims; workers are killed; their sessions go back to the queue
+     * without counting the interrupted run (a shutdown is not the session's fault). Nothing touches the database
+     * after this returns.
+     */
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      if (heartbeat) clearInterval(heartbeat);
+      void loop?.stop();
+      loop = null;
+      const now = iso(clock.now().getTime());
+      for (const run of running.values()) {
+        clearTimeout(run.timer);
+        killGroup(run.child);
+        if (db.open) store.giveBack(run.sessionId, owner, now);
+      }
+      running.clear();
+    },
+  };
+}
+export type ScribeRunner = ReturnType<typeof scribeRunner>;
+
+/** True when a worker entry exists where the runner would look for it by default. */
+export const defaultWorkerAvailable = () => existsSync(DEFAULT_ENTRY);

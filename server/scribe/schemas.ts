@@ -1,0 +1,84 @@
+import { Type } from 'typebox';
+import { LANGUAGES } from './contracts.js';
+
+/**
+ * Schemas of the scribe routes, for the OpenAPI document. Request bodies are described but checked by the service
+ * (init answers 422 {"details":[…]} listing every problem, which a schema's first-error 400 could not), so every
+ * field here is loose.
+ */
+
+const Loose = (description: string) => Type.Optional(Type.Unknown({ description }));
+
+export const PresignQuery = Type.Object({
+  txn_id: Type.Optional(Type.String({ description: 'Client-chosen transaction id (1-128 of A-Z a-z 0-9 . _ : -); a uuid is made when absent' })),
+  action: Type.Optional(Type.String({ description: 'scribe-v2 (ekascribe-v2 accepted); default scribe-v2' })),
+});
+
+export const PresignBody = Type.Unknown({ description: 'extra_data: a JSON object, e.g. {"mode":"dictation","model_type":"lite"}; optional' });
+
+export const PresignResponse = Type.Object({
+  uploadData: Type.Object({
+    url: Type.String({ description: 'The service\'s own upload receiver, on the origin this request reached' }),
+    fields: Type.Object({
+      key: Type.String({ description: 'folderPath + ${filename}; set it to folderPath + the file name' }),
+      policy: Type.String({ description: 'Signed policy: workspace, transaction, folder, expiry, largest file' }),
+      signature: Type.String({ description: 'HMAC-SHA256 of policy' }),
+      'x-clinic-desk-expires': Type.String({ description: 'When the policy expires (informational)' }),
+    }),
+  }),
+  folderPath: Type.String({ description: '<b_id>/<txn_id>/<yyyymmdd_hhmmss>/' }),
+  txn_id: Type.String(),
+});
+
+export const InitParams = Type.Object({ txn_id: Type.String() });
+
+export const InitBody = Type.Unknown({
+  description: 'JSON object: mode (dictation|consultation), input_language[] (' + LANGUAGES.join(', ') + '), '
+    + 'output_format_template[{template_id, codification_needed}], model_type (pro|lite), additional_data{}, output_language, '
+    + 'client_generated_files[] (checked against the uploads), and anything else upstream SDKs send (s3_url, transfer, …), ignored.',
+});
+
+export const InitResponse = Type.Object({
+  status: Type.Literal('success'),
+  message: Type.String(),
+  txn_id: Type.String(),
+  b_id: Type.String({ description: 'The workspace id' }),
+});
+
+export const InitConflict = Type.Object({ status: Type.Literal('error'), message: Type.String() });
+
+export const ValidationDetails = Type.Object({
+  details: Type.Array(Type.Object({
+    loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
+    msg: Type.String(),
+    type: Type.String(),
+  })),
+});
+
+export const StatusParams = Type.Object({ session_id: Type.String({ description: 'The transaction id' }) });
+export const StatusQuery = Type.Object({ action: Type.Optional(Type.String({ description: 'Ignored (the SDKs pick the path by it)' })) });
+
+const OutputEntry = Type.Object({
+  template_id: Type.String({ description: 'As asked (eka_emr_template echoed as eka_emr_template)' }),
+  value: Type.String({ description: 'Base64 of the template\'s UTF-8 JSON (templates.md); empty when it failed' }),
+  type: Type.Literal('json'),
+  name: Type.String(),
+  status: Type.Union([Type.Literal('success'), Type.Literal('partial_success'), Type.Literal('failure')]),
+  errors: Type.Array(Type.String()),
+  warnings: Type.Array(Type.String()),
+});
+
+export const StatusResponse = Type.Object({
+  data: Type.Object({
+    output: Type.Array(OutputEntry),
+    additional_data: Type.Object({}, {
+      additionalProperties: true,
+      description: 'The init additional_data, with our status (awaiting_init|queued|processing|completed|partial|failed), stage, percent, and errors when failed',
+    }),
+  }),
+});
+
+/** Upstream's shapes per family: status `{"error":{"code","msg"}}`; presign/init/upload `{"error","code"}`; 401 `{"error","message"}`. */
+export const StatusError = Type.Object({ error: Type.Object({ code: Type.String(), msg: Type.String(), request_id: Type.Optional(Type.String()) }) });
+export const ScribeError = Type.Object({ error: Type.String(), code: Type.String(), request_id: Type.Optional(Type.String()) });
+export const Unauthorized = Type.Object({ error: Type.Literal('Unauthorized'), message: Type.String() });

@@ -3,8 +3,10 @@ import { pathToFileURL } from 'node:url';
 import { BrowserWindow, app, dialog, ipcMain, session, shell } from 'electron';
 import { buildHttpApp, createService } from '../server/index.js';
 import { API_VERSION } from '../server/http/app.js';
-import { CHANNELS } from '../preload/contract.js';
-import { createHandlers } from './ipc.js';
+import { CHANNELS, type ClinicApi } from '../preload/contract.js';
+import { type IpcEvent, createHandlers, toFailure } from './ipc.js';
+import { recordingStore } from './recordings.js';
+import { embeddedHttp } from './scribe-http.js';
 import { appKek } from './kek.js';
 import { electronSqliteBinding } from './native.js';
 
@@ -27,20 +29,47 @@ async function start() {
     // Sealed by the OS keychain (main/kek.ts); the headless service reads CLINIC_DESK_KEK or master.key instead.
     kek: appKek(dataDir),
   });
-  const http = await buildHttpApp(service);
+  const rendererDir = join(app.getAppPath(), 'dist', 'renderer');
+  // The same screens are served over HTTP, for a browser on a second front-desk PC (when CLINIC_DESK_HOST lets
+  // it reach this one) and for local integrations.
+  const http = await buildHttpApp(service, { ui: { root: rendererDir } });
+  const host = process.env.CLINIC_DESK_HOST ?? '127.0.0.1';
   const port = Number(process.env.CLINIC_DESK_PORT ?? 4810);
-  await http.listen({ host: '127.0.0.1', port });
-  const baseUrl = `http://127.0.0.1:${port}`;
+  await http.listen({ host, port });
+  const address = http.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
 
-  const rendererFile = join(app.getAppPath(), 'dist', 'renderer', 'index.html');
+  const rendererFile = join(rendererDir, 'index.html');
   const rendererUrl = pathToFileURL(rendererFile).toString();
-  const handlers = createHandlers(rendererUrl, { baseUrl, version: API_VERSION });
-  ipcMain.handle(CHANNELS.serviceInfo, (event) => handlers.serviceInfo(event));
+  const handlers = createHandlers({
+    service, rendererUrl, info: { baseUrl, version: API_VERSION },
+    recordings: recordingStore(join(dataDir, 'recordings')), http: embeddedHttp(baseUrl),
+  });
+  // One channel per contract method; a failure travels as a value so its status and code arrive intact.
+  for (const method of Object.keys(CHANNELS) as (keyof ClinicApi)[]) {
+    const handler = handlers[method] as (event: IpcEvent, ...args: unknown[]) => Promise<unknown>;
+    ipcMain.handle(CHANNELS[method], async (event, ...args) => {
+      try {
+        return { ok: true, value: await handler(event, ...args) };
+      } catch (e) {
+        return { ok: false, error: toFailure(e) };
+      }
+    });
+  }
 
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
   });
-  session.defaultSession.setPermissionRequestHandler((_wc, permission, allow) => allow(permission === 'media'));
+  // The microphone (dictation) is the only permission, and only for our own page.
+  const ownPage = (url: string | undefined) => {
+    try {
+      return !!url && new URL(url).href.split('#')[0] === rendererUrl;
+    } catch {
+      return false;
+    }
+  };
+  session.defaultSession.setPermissionRequestHandler((wc, permission, allow) => allow(permission === 'media' && ownPage(wc.getURL())));
+  session.defaultSession.setPermissionCheckHandler((_wc, permission, origin) => permission === 'media' && (origin === 'file://' || ownPage(origin)));
 
   const win = new BrowserWindow({
     width: 1280,
@@ -55,8 +84,13 @@ async function start() {
     },
   });
   win.webContents.on('will-navigate', (event) => event.preventDefault());
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
   win.webContents.setWindowOpenHandler(({ url }) => {
-    if (EXTERNAL_ALLOWED.has(new URL(url).protocol)) void shell.openExternal(url);
+    try {
+      if (EXTERNAL_ALLOWED.has(new URL(url).protocol)) void shell.openExternal(url);
+    } catch {
+      // not a URL: nothing to open
+    }
     return { action: 'deny' };
   });
   app.on('second-instance', () => {
@@ -70,6 +104,8 @@ async function start() {
     if (closing) return;
     closing = true;
     event.preventDefault();
+    // The HTTP server stops taking requests, then the service stops its workers (jobs in flight are left queued
+    // in SQLite and resume at the next start) and closes the database.
     void http.close().then(() => service.close()).finally(() => app.exit(0));
   });
   await win.loadFile(rendererFile);

@@ -1,25 +1,201 @@
-import { describe, expect, it } from 'vitest';
-import { ForbiddenSender, createHandlers } from '../main/ipc.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARGS, ForbiddenSender, type Handlers, type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
+import { recordingStore } from '../main/recordings.js';
+import { embeddedHttp } from '../main/scribe-http.js';
+import { CHANNELS, type ClinicApi } from '../preload/contract.js';
+import { ServiceError } from '../server/shared/errors.js';
+import { type RunningServer, startServer, tempDir } from './helpers/server.js';
 
 const RENDERER = 'file:///opt/clinic-desk/resources/app.asar/dist/renderer/index.html';
-const frame = (url: string) => ({ senderFrame: { url } }) as never;
+let nextWindow = 1;
+const sent: unknown[][] = [];
+const event = (url: string | null = RENDERER, id = 1): IpcEvent => ({
+  senderFrame: url === null ? null : ({ url } as never),
+  sender: { id, send: (...a: unknown[]) => void sent.push(a) },
+});
 
-describe('IPC handlers', () => {
-  const handlers = createHandlers(RENDERER, { baseUrl: 'http://127.0.0.1:4810', version: '1.0' });
+/** For every method, arguments its schema refuses (for methods without arguments: one argument too many). */
+const BAD: { [K in keyof ClinicApi]: unknown[] } = {
+  serviceInfo: ['extra'],
+  setupStatus: [1],
+  setup: [{ clinic_name: 'X', admin: { username: 'has space', password: 'long enough' } }],
+  signIn: [{ username: 'x' }],
+  signOut: [true],
+  session: [{}],
+  searchPatients: ['98765'],
+  getPatient: [''],
+  createPatient: [{ first_name: 'A', last_name: 'B', dob: '1990-02-30x', gender: 'M', mobile: '9876543210' }],
+  updatePatient: ['p1', {}],
+  dayAppointments: ['tomorrow'],
+  bookAppointment: [{ patient_id: 'p1', scheduled_at: 'soon' }],
+  parkAppointment: [42],
+  setAppointmentStatus: ['a1', 'PK'],
+  doctors: ['all'],
+  serverStatus: [null],
+  users: [1],
+  createUser: [{ username: 'nurse', password: 'long enough', role: 'nurse' }],
+  setUserDisabled: ['u1', 'yes'],
+  apiClients: [1],
+  createApiClient: [{ name: 'x', scopes: [] }],
+  revokeApiClient: ['../etc'],
+  apiKeys: [1],
+  createApiKey: [{ label: '' }],
+  revokeApiKey: [''],
+  webhooks: [1],
+  createWebhook: [{ event_names: [], endpoint: 'https://x.example' }],
+  deleteWebhook: [''],
+  webhookDeliveries: [{}],
+  redeliverWebhook: ['s1'],
+  pushCredentials: [1],
+  setPushCredentials: [{ type: 'service_account' }],
+  deletePushCredentials: [1],
+  backups: [1],
+  backup: ['now'],
+  connectedAssistants: [1],
+  disconnectAssistant: [''],
+  speechModels: [1],
+  recordingStart: [{ mime_type: 'text/html' }],
+  recordingAppend: ['00000000-0000-0000-0000-000000000000', 0, 'not bytes'],
+  recordingFinish: ['00000000-0000-0000-0000-000000000000', -1],
+  recordings: [1],
+  recordingAudio: ['not-a-uuid'],
+  recordingDiscard: ['not-a-uuid'],
+  scribeAvailable: [1],
+  uploadDictation: ['00000000-0000-0000-0000-000000000000', { templates: [], language: 'en-IN', mode: 'dictation', model_type: 'pro', codify: false }],
+  dictationStatus: ['has spaces'],
+  scribeHistory: [''],
+};
 
-  it('answers our own renderer', async () => {
-    await expect(handlers.serviceInfo(frame(RENDERER))).resolves.toEqual({ baseUrl: 'http://127.0.0.1:4810', version: '1.0' });
+describe('IPC handlers (main/ipc.ts) without Electron', () => {
+  let srv: RunningServer;
+  let handlers: Handlers;
+  const call = <K extends keyof ClinicApi>(m: K, ev: IpcEvent, ...args: unknown[]) =>
+    (handlers[m] as (e: IpcEvent, ...a: unknown[]) => Promise<unknown>)(ev, ...args);
+
+  beforeAll(async () => {
+    srv = await startServer();
+    handlers = createHandlers({
+      service: srv.service, rendererUrl: RENDERER, info: { baseUrl: srv.baseUrl, version: '1.0' },
+      recordings: recordingStore(tempDir('recordings')), http: embeddedHttp(srv.baseUrl),
+    });
+  });
+  afterAll(() => srv.close());
+
+  it('has exactly one handler, one argument list and one channel per contract method', () => {
+    expect(Object.keys(handlers).sort()).toEqual(Object.keys(CHANNELS).sort());
+    expect(Object.keys(ARGS).sort()).toEqual(Object.keys(CHANNELS).sort());
+    expect(Object.keys(BAD).sort()).toEqual(Object.keys(CHANNELS).sort());
   });
 
-  it.each([
-    ['a web page', 'https://evil.example/index.html'],
-    ['another local file', 'file:///tmp/evil.html'],
-    ['a lookalike path', 'file:///opt/clinic-desk/resources/app.asar/dist/renderer/index.html.evil'],
-  ])('refuses a call from %s', async (_what, url) => {
-    await expect(handlers.serviceInfo(frame(url))).rejects.toThrow(ForbiddenSender);
+  describe.each(Object.keys(CHANNELS) as (keyof ClinicApi)[])('%s', (method) => {
+    it.each([
+      ['a web page', 'https://evil.example/index.html'],
+      ['another local file', 'file:///tmp/evil.html'],
+      ['a lookalike path', `${RENDERER}.evil`],
+      ['the embedded server\'s own page', 'http://127.0.0.1:4810/'],
+    ])('refuses a call from %s', async (_what, url) => {
+      await expect(call(method, event(url))).rejects.toThrow(ForbiddenSender);
+    });
+
+    it('refuses a call without a sender frame', async () => {
+      await expect(call(method, event(null))).rejects.toThrow(ForbiddenSender);
+    });
+
+    it('refuses a bad argument with 400 INVALID_REQUEST before doing anything', async () => {
+      const err = await call(method, event(RENDERER, 999), ...BAD[method]).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(ServiceError);
+      expect((err as ServiceError).status).toBe(400);
+      expect((err as ServiceError).code).toBe('INVALID_REQUEST');
+    });
   });
 
-  it('refuses a call without a sender frame', async () => {
-    await expect(handlers.serviceInfo({ senderFrame: null } as never)).rejects.toThrow(ForbiddenSender);
+  it('answers our own renderer; the session lives in main, per window', async () => {
+    const win = nextWindow++;
+    await expect(call('serviceInfo', event(RENDERER, win))).resolves.toEqual({ baseUrl: srv.baseUrl, version: '1.0' });
+    await expect(call('session', event(RENDERER, win))).resolves.toBeNull();
+    const e = await call('searchPatients', event(RENDERER, win), '9876543210').catch(toFailure);
+    expect(e).toMatchObject({ status: 401, code: 'UNAUTHORIZED_ACCESS' });
+  });
+
+  it('runs the front desk through the services: sign in, search, register, book, check in, park, no-show and undo', async () => {
+    const win = nextWindow++;
+    const ev = event(RENDERER, win);
+    const ws = srv.demo.workspaces[0]!;
+    const { username, password } = ws.users.reception;
+    const s = (await call('signIn', ev, { username, password })) as { user: { role: string }; workspace: { name: string } };
+    expect(s.user.role).toBe('reception');
+    expect(s).not.toHaveProperty('token');
+    await expect(call('session', ev)).resolves.toMatchObject({ user: { username } });
+    await expect(call('session', event(RENDERER, nextWindow++))).resolves.toBeNull();
+
+    const family = (await call('searchPatients', ev, ws.patients[0]!.mobile)) as { name: string }[];
+    expect(family.length).toBe(2);
+    expect(await call('searchPatients', ev, '9000000000')).toEqual([]);
+
+    const p = (await call('createPatient', ev, { first_name: 'Leela', last_name: 'Menon', dob: '1991-06-01', gender: 'F', mobile: '9812312312' })) as { id: string; mobile: string };
+    expect(p.mobile).toBe('+919812312312');
+    const upd = (await call('updatePatient', ev, p.id, { email: 'leela@example.com' })) as { email: string };
+    expect(upd.email).toBe('leela@example.com');
+    const dup = await call('createPatient', ev, { first_name: 'Leela', last_name: 'Menon', dob: '1991-06-01', gender: 'F', mobile: '9812312312' }).catch(toFailure);
+    expect(dup).toMatchObject({ status: 409, code: 'PATIENT_ALREADY_EXISTS' });
+
+    const doctors = (await call('doctors', ev)) as { id: string }[];
+    const a = (await call('bookAppointment', ev, { patient_id: p.id, scheduled_at: new Date(Date.now() + 3600_000).toISOString(), doctor_id: doctors[0]!.id, reason: 'Fever' })) as { appointment_id: string; status: string };
+    expect(a.status).toBe('BK');
+    const day = (await call('dayAppointments', ev)) as { appointments: { appointment_id: string; patient_name: string }[] };
+    expect(day.appointments.length).toBeGreaterThan(0);
+    await expect(call('setAppointmentStatus', ev, a.appointment_id, 'CK')).resolves.toMatchObject({ status: 'CK', previous_status: 'BK' });
+    await expect(call('parkAppointment', ev, a.appointment_id)).resolves.toMatchObject({ status: 'PK', previous_status: 'CK' });
+    await expect(call('setAppointmentStatus', ev, a.appointment_id, 'NS')).resolves.toMatchObject({ status: 'NS', previous_status: 'PK' });
+    await expect(call('setAppointmentStatus', ev, a.appointment_id, 'CK')).resolves.toMatchObject({ status: 'CK', previous_status: 'NS' });
+    // Reception may not complete a consultation, nor open the settings.
+    expect(await call('setAppointmentStatus', ev, a.appointment_id, 'CM').catch(toFailure)).toMatchObject({ status: 403 });
+    expect(await call('users', ev).catch(toFailure)).toMatchObject({ status: 403 });
+    expect(await call('recordings', ev).catch(toFailure)).toMatchObject({ status: 403 });
+
+    await call('signOut', ev);
+    await expect(call('session', ev)).resolves.toBeNull();
+    expect(await call('searchPatients', ev, ws.patients[0]!.mobile).catch(toFailure)).toMatchObject({ status: 401 });
+  });
+
+  it('gives an admin the settings, and reports backends that are not installed in words', async () => {
+    const ev = event(RENDERER, nextWindow++);
+    const { username, password } = srv.demo.workspaces[0]!.users.admin;
+    await call('signIn', ev, { username, password });
+    expect(((await call('users', ev)) as unknown[]).length).toBe(3);
+    const c = (await call('createApiClient', ev, { name: 'Pharmacy', scopes: ['patients:read'] })) as { client_id: string; client_secret: string };
+    expect(c.client_secret).toMatch(/^cds_/);
+    await call('revokeApiClient', ev, c.client_id);
+    const k = (await call('createApiKey', ev, { label: 'Tablet' })) as { id: string };
+    await call('revokeApiKey', ev, k.id);
+    const { id } = (await call('createWebhook', ev, { event_names: ['appointment.statuschange'], endpoint: 'http://127.0.0.1:9/hook' })) as { id: string };
+    expect(((await call('webhooks', ev)) as { id: string }[]).map((w) => w.id)).toContain(id);
+    expect(await call('webhookDeliveries', ev, id)).toMatchObject({ subscription: { id, status: 'active' }, deliveries: [] });
+    await call('deleteWebhook', ev, id);
+    expect(await call('pushCredentials', ev)).toBeNull();
+    const b = (await call('backup', ev)) as { name: string };
+    expect(((await call('backups', ev)) as { name: string }[])[0]!.name).toBe(b.name);
+    expect(await call('serverStatus', ev)).toMatchObject({ status: 'ok', base_url: srv.baseUrl });
+    for (const m of ['connectedAssistants', 'speechModels'] as const) {
+      const r = (await call(m, ev)) as { available: boolean; reason?: string; value?: unknown };
+      if (!r.available) expect(r.reason).toMatch(/not/);
+    }
+  });
+
+  it('keeps dictation audio on disk in chunks as it arrives, readable after a "crash"', async () => {
+    const ev = event(RENDERER, nextWindow++);
+    const { username, password } = srv.demo.workspaces[0]!.users.doctor;
+    await call('signIn', ev, { username, password });
+    const rec = (await call('recordingStart', ev, { patient_id: 'p1', patient_name: 'Priya Sharma', mime_type: 'audio/webm;codecs=opus' })) as { id: string };
+    await call('recordingAppend', ev, rec.id, 0, new Uint8Array([1, 2, 3]));
+    await call('recordingAppend', ev, rec.id, 1, new Uint8Array([4, 5]));
+    // No finish: the app "crashed". The recording is still listed, unfinished, with all its audio.
+    const listed = ((await call('recordings', ev)) as { id: string; finished: boolean; chunks: number; bytes: number }[]).find((r) => r.id === rec.id)!;
+    expect(listed).toMatchObject({ finished: false, chunks: 2, bytes: 5 });
+    expect([...((await call('recordingAudio', ev, rec.id)) as Uint8Array)]).toEqual([1, 2, 3, 4, 5]);
+    await expect(call('recordingFinish', ev, rec.id, 12.5)).resolves.toMatchObject({ finished: true, duration_s: 12.5 });
+    expect(await call('recordingAppend', ev, rec.id, 2, new Uint8Array([6])).catch(toFailure)).toMatchObject({ status: 409 });
+    await call('recordingDiscard', ev, rec.id);
+    expect(await call('recordingAudio', ev, rec.id).catch(toFailure)).toMatchObject({ status: 404 });
   });
 });

@@ -4,10 +4,11 @@ import { tokens } from './0002_tokens.js';
 import { webhooks } from './0003_webhooks.js';
 import { notifications } from './0004_notifications.js';
 import { scribe } from './0005_scribe.js';
+import { oidc } from './0006_oidc.js';
 
 /**
  * Migrations are TypeScript modules holding SQL rather than loose .sql files so that the same list reaches
  * every build (tsx headless, the esbuild bundle of the Electron main process) without copying files around.
  * Append only: never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe];
+export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc];

@@ -4,10 +4,107 @@
  * One complaint a line: name | other ways of saying it (comma separated)
  */
 const TABLE = `
-fever|temperature,feverish,pyrexia,high temperature
-cough|coughing
-headache|head ache,pain in head,head pain
-abdominal pain|pain in abdomen,stomach pain,tummy pain,belly pain,pain abdomen,stomach ache
+fever|temperature,feverish,pyrexia,high temperature,febrile,feverishness,high grade fever,low grade fever,fever with chills
+chills|rigors,chills and rigors,shivering
+cough|coughing,dry cough,productive cough,cough with expectoration,wet cough,barking cough,hacking cough
+sputum|expectoration,phlegm,sputum production
+cold|common cold,coryza
+running nose|runny nose,rhinorrhoea,rhinorrhea,nasal discharge,watery nasal discharge,running nose
+nasal congestion|blocked nose,stuffy nose,nose block,nasal blockage,nasal obstruction,congested nose
+sneezing|sneezes,sneeze
+sore throat|throat pain,pain in throat,throat irritation,scratchy throat,throat ache,painful throat
+painful swallowing|pain on swallowing,swallowing is painful,pain while swallowing,odynophagia,painful to swallow
+difficulty swallowing|dysphagia,trouble swallowing,difficulty in swallowing,food sticking
+hoarseness of voice|hoarse voice,hoarseness,voice is hoarse,change in voice,voice change,hoarse
+breathlessness|shortness of breath,difficulty breathing,difficulty in breathing,dyspnoea,dyspnea,breathing difficulty,trouble breathing,breathing problem,short of breath,sob,breathless
+wheezing|wheeze,whistling sound in chest
+noisy breathing|noisy breathing,stridor
+chest pain|pain in chest,chest discomfort,chest tightness,tightness in chest,heaviness in chest
+palpitations|palpitation,racing heart,heart racing,fluttering in chest
+headache|head ache,pain in head,head pain,heaviness of head,head heaviness
+giddiness|dizziness,vertigo,lightheadedness,light headedness,spinning sensation,dizzy,giddy,reeling
+fainting|syncope,blackout,blackouts,passed out,loss of consciousness
+seizure|fits,fit,convulsion,convulsions,seizures,jerking of limbs,jerky movements,jerking,epileptic attack
+abdominal pain|pain in abdomen,stomach pain,tummy pain,belly pain,pain abdomen,stomach ache,stomachache,abdomen pain,pain in the stomach,pain in stomach,pain in tummy,abdominal cramps,cramping pain in abdomen,cramps in abdomen,colicky pain,pain in belly
+epigastric pain|upper abdominal pain,pain in upper abdomen,epigastric discomfort
+acidity|hyperacidity,heartburn,acid reflux,burning in chest,sour burps,sour belching,regurgitation
+burping|belching,burps,eructation
+bloating|gas,flatulence,abdominal distension,abdominal fullness,gas trouble
+nausea|nauseated,nauseous,feeling like vomiting,urge to vomit
+vomiting|vomited,vomit,vomits,vomitings,emesis,throwing up,threw up
+loose stools|loose motions,diarrhoea,diarrhea,watery stools,loose stool,watery diarrhoea,frequent stools,loose motion
+constipation|hard stools,not passing stools,difficulty passing stools,constipated
+blood in stools|bleeding per rectum,blood in stool,rectal bleeding,bloody stools
+black stools|melaena,melena,tarry stools
+loss of appetite|poor appetite,decreased appetite,reduced appetite,not eating well,not eating properly,anorexia,no appetite,appetite loss,not feeling hungry
+weight loss|loss of weight,losing weight,weight reduction unintentional
+weight gain|gaining weight,increase in weight
+fatigue|tiredness,tired,weakness,generalised weakness,generalized weakness,lethargy,malaise,easy fatigability,exhaustion,tiredness all the time
+irritability|irritable,irritated,anger outbursts
+low mood|sadness,feeling low,depressed mood,hopelessness,feeling sad
+anxiety|anxious,nervousness,worry,restlessness
+difficulty falling asleep|can't fall asleep,cannot fall asleep,cant fall asleep,trouble falling asleep,unable to fall asleep,difficulty in falling asleep
+inability to sleep|not able to sleep,unable to sleep,cannot sleep,can't sleep,cant sleep,sleeplessness,insomnia,poor sleep,disturbed sleep,lack of sleep,difficulty sleeping,trouble sleeping
+snoring|snores,snore
+body aches|body ache,body pain,bodyache,body pains,myalgia,muscle aches,muscle pain,aches
+joint pain|joint pains,arthralgia,pain in joints,pain in the joints,joints pain
+back pain|backache,back ache,pain in back,low back pain,lower back pain,pain in lower back,lumbar pain
+neck pain|pain in neck,neck ache,stiff neck,neck stiffness pain
+shoulder pain|pain in shoulder
+knee pain|pain in knee,pain in knees,knee pains
+heel pain|pain in heel,pain in the heel
+leg pain|pain in leg,pain in legs,pain in lower limbs
+calf pain|pain in calf,pain in the calf
+ear pain|earache,ear ache,otalgia,pain in ear,pain in the ear
+ear discharge|discharge from ear,otorrhoea,otorrhea,pus from ear
+reduced hearing|decreased hearing,hearing loss,difficulty hearing,loss of hearing,impaired hearing
+ringing in ears|tinnitus,buzzing in ears,noise in ears
+tooth pain|toothache,tooth ache,dental pain,pain in tooth,pain in teeth
+eye pain|pain in eye,pain in eyes
+redness of eyes|red eye,red eyes,eye redness,redness in eyes
+watering of eyes|watery eyes,eye watering,tearing
+itching of eyes|itchy eyes,eye itching
+blurring of vision|blurred vision,blurry vision,diminished vision,decreased vision,blurring of vision,vision changes,visual disturbance
+facial pain|pain in face,face pain
+facial puffiness|puffiness of face,puffy face,swelling of face,facial swelling,puffiness
+swelling of feet|pedal oedema,pedal edema,swollen feet,leg swelling,ankle swelling,swelling of legs,oedema feet,swelling in feet
+swelling|swollen,oedema,edema
+burning micturition|burning while passing urine,burning urination,burning on urination,dysuria,pain while passing urine,painful urination,burning during urination,burning sensation while passing urine
+frequent urination|frequency of urination,increased frequency of micturition,frequent micturition,polyuria,passing urine frequently
+nocturia|passing urine at night,waking up at night to urinate
+frothy urine|foamy urine,froth in urine
+blood in urine|haematuria,hematuria,red urine
+decreased urine output|reduced urine output,less urine,oliguria
+vaginal discharge|white discharge,leucorrhoea,leukorrhea,discharge per vaginum,pv discharge
+genital itching|itching in the private part,itching in private part,itching in private parts,itching in the private parts,vulval itching,itching down there,genital itch,private part itching
+perianal itching|itching around anus,anal itching,itching in bottom,scratching her bottom,scratching his bottom,scratching bottom,itching at the bottom,pruritus ani
+painful periods|dysmenorrhoea,dysmenorrhea,menstrual cramps,period pain
+heavy periods|heavy menstrual bleeding,menorrhagia,excessive bleeding during periods
+irregular periods|irregular menses,irregular cycles,irregular menstruation
+missed periods|missed period,amenorrhoea,amenorrhea,no periods
+itching|pruritus,itch,itchiness,scratching,itchy
+rash|skin rash,rashes,eruption,red spots,spots on skin
+blisters|vesicles,water filled blisters,fluid filled blisters,blister
+patches|patch,scaly patches,white patches,red patches,dark patches
+hair fall|hair loss,loss of hair,falling hair
+dandruff|flaking of scalp
+acne|pimples,acne vulgaris
+lump|mass,swelling in neck,neck swelling,lump in breast,growth
+numbness|loss of sensation,decreased sensation
+tingling|pins and needles,paraesthesia,paresthesia,tingling sensation
+tremors|tremor,shaking of hands,trembling
+sweating|excessive sweating,perspiration,diaphoresis,sweats,night sweats
+weakness of limbs|limb weakness,weakness in arm,weakness in leg,paralysis
+confusion|disorientation,altered sensorium
+excessive thirst|polydipsia,increased thirst
+heaviness in ear|ear fullness,blocked ear,fullness in ear,ear blockage,heaviness in the ear
+nose bleed|epistaxis,bleeding from nose,nosebleed
+mouth ulcers|mouth ulcer,ulcers in mouth,oral ulcers
+bleeding gums|gum bleeding
+jaundice|yellowish discoloration of eyes,yellow eyes,yellowness of eyes,icterus
+drooling|drooling of saliva
+stiffness|joint stiffness,morning stiffness
+cramps|muscle cramps,leg cramps
 `;
 
 export interface Symptom {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { authenticate, requireScope } from '../http/auth.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
@@ -11,6 +11,25 @@ import { ScribeValidationError } from './service.js';
 import { UPLOAD_PATH, uploadRoutes } from './uploads.js';
 
 const security: Record<string, string[]>[] = [{ bearer: [] }];
+
+/** Runs a hook written in either Fastify style (callback or promise) and settles with its outcome. */
+function runHook(hook: onRequestHookHandler, self: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const done = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      if (err) reject(err);
+      else resolve();
+    };
+    try {
+      const r = (hook as (this: FastifyInstance, q: FastifyRequest, p: FastifyReply, d: (e?: Error) => void) => unknown).call(self, request, reply, done);
+      if (r && typeof (r as Promise<unknown>).then === 'function') (r as Promise<unknown>).then(() => done(), done);
+    } catch (e) {
+      done(e);
+    }
+  });
+}
 
 /** The receiver's absolute address on the origin the client used to reach us (derived from Host). */
 const uploadUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}${UPLOAD_PATH}`;
@@ -28,9 +47,10 @@ export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asy
 
   const bearerRoutes: FastifyPluginAsyncTypebox = async (api) => {
     const authn = authenticate(service);
+    // The shared hook, with its 401 worded as upstream words it.
     api.addHook('onRequest', async function (request, reply) {
       try {
-        await authn.call(this, request, reply, () => {});
+        await runHook(authn, this, request, reply);
       } catch (e) {
         if (!(e instanceof ServiceError) || e.status !== 401) throw e;
         throw new ServiceError(401, 'UNAUTHORIZED_ACCESS', 'Invalid or missing authentication token');

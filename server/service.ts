@@ -38,7 +38,10 @@ export interface ServiceOptions {
 export function createService(opts: ServiceOptions) {
   const clock = opts.clock ?? systemClock;
   const db: Db = openDatabase({ file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding });
-  const audit = auditLog(db, clock);
+  const auditReadsDb = openDatabase({
+    file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding, synchronous: 'NORMAL', migrate: false,
+  });
+  const audit = auditLog(db, clock, auditReadsDb);
   const box = secretBox(opts.kek ?? loadKek(opts.dataDir));
   const auth = authService(db, clock);
   const tokens = tokenService(db, clock, box, auth);
@@ -74,6 +77,7 @@ export function createService(opts: ServiceOptions) {
       // Synchronous: the push sender touches the database no more once this returns (requests in flight are aborted).
       void notifications.stopSender();
       audit.flush();
+      auditReadsDb.close();
       db.close();
     },
   };

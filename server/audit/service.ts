@@ -19,11 +19,13 @@ export interface AnonymousContext {
 
 /**
  * The audit trail. Changes are audited inside the transaction that makes them (`inTransaction`), so a change
- * and its audit row commit together. Reads are queued and written in batches a moment later: a search must not
- * pay for its own fsync, at the cost that a crash can lose the last few milliseconds of read entries.
+ * and its audit row commit together. Reads are queued and written in batches a moment later through `readsDb`,
+ * a second connection without an fsync per commit: a search must not pay for a disk flush. A crash of the
+ * process can lose the last few milliseconds of read entries; a power loss, those since the last checkpoint.
  */
-export function auditLog(db: Db, clock: Clock) {
+export function auditLog(db: Db, clock: Clock, readsDb: Db = db) {
   const store = auditStore(db);
+  const readsStore = readsDb === db ? store : auditStore(readsDb);
   let pending: AuditEntry[] = [];
   let scheduled = false;
 
@@ -45,7 +47,7 @@ export function auditLog(db: Db, clock: Clock) {
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];
-    store.insertMany(batch);
+    readsStore.insertMany(batch);
   }
 
   return {

@@ -15,6 +15,13 @@ export interface OpenDatabaseOptions {
    */
   nativeBinding?: string;
   readonly?: boolean;
+  /**
+   * FULL (the default) fsyncs every commit: what clinical data needs. NORMAL, in WAL mode, survives a crash of
+   * the process but may lose the last commits on power loss; only the read-audit connection uses it.
+   */
+  synchronous?: 'FULL' | 'NORMAL';
+  /** Apply pending migrations (the default). A second connection to an open database skips them. */
+  migrate?: boolean;
 }
 
 /**
@@ -31,9 +38,9 @@ export function openDatabase(opts: OpenDatabaseOptions): Db {
   db.pragma('busy_timeout = 5000');
   if (!opts.readonly) {
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
   }
   db.pragma('foreign_keys = ON');
-  if (!opts.readonly) migrate(db);
+  if (!opts.readonly && opts.migrate !== false) migrate(db);
   return db;
 }

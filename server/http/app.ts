@@ -76,8 +76,9 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   // An empty body with a JSON content type is "no body" (some SDKs send the header on body-less POSTs);

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
 import type { AuditLog } from '../audit/service.js';
-import { type RequestContext, type Scope } from '../auth/permissions.js';
+import { type Caller, type RequestContext, type Scope } from '../auth/permissions.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 
@@ -22,17 +22,26 @@ function presentedToken(request: FastifyRequest): string | null {
 const unauthorized = (message: string) => new ServiceError(401, 'UNAUTHORIZED_ACCESS', message);
 
 /**
- * Resolves the caller or answers 401. A JWT is an access token from the token endpoint; anything else is looked
- * up as a long-lived user token.
+ * Resolves the caller or answers 401. A JWT is an access token from the token endpoint, or one our OpenID provider
+ * issued to an assistant (acting as its signed-in user, within that user's role); anything else is looked up as
+ * a long-lived user token.
  */
-export function authenticate({ auth, tokens }: Pick<Service, 'auth' | 'tokens'>): onRequestHookHandler {
-  return async (request: FastifyRequest) => {
+export function authenticate({ auth, tokens, oidc }: Pick<Service, 'auth' | 'tokens'> & Partial<Pick<Service, 'oidc'>>): onRequestHookHandler {
+  const verifyJwt = async (token: string) =>
+    (await tokens.verifyAccessToken(token)) ?? (await oidc?.verifyAccessToken(token, 'api')) ?? null;
+  // Callback style, and synchronous for user tokens: this runs on every API request, and a promise per hook
+  // is a measurable share of a search's cost.
+  return (request, _reply, done) => {
     const token = presentedToken(request);
-    if (!token) throw unauthorized('Missing auth token: send it in the auth header');
-    if (token.length > 4096) throw unauthorized('Invalid auth token');
-    const caller = tokens.looksLikeJwt(token) ? await tokens.verifyAccessToken(token) : auth.authenticateToken(token);
-    if (!caller) throw unauthorized('Invalid, expired or revoked token');
-    request.ctx = { caller, ip: request.ip, requestId: request.id };
+    if (!token) return done(unauthorized('Missing auth token: send it in the auth header'));
+    if (token.length > 4096) return done(unauthorized('Invalid auth token'));
+    const settle = (caller: Caller | null) => {
+      if (!caller) return done(unauthorized('Invalid, expired or revoked token'));
+      request.ctx = { caller, ip: request.ip, requestId: request.id };
+      done();
+    };
+    if (!tokens.looksLikeJwt(token)) return settle(auth.authenticateToken(token));
+    verifyJwt(token).then(settle, done);
   };
 }
 
@@ -42,11 +51,11 @@ export function authenticate({ auth, tokens }: Pick<Service, 'auth' | 'tokens'>)
  * appointments). Denials are audited.
  */
 export function requireScope(scope: Scope, deniedCode: string, audit: AuditLog, action: string): preHandlerHookHandler {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
+  return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     const { caller } = request.ctx;
-    if (caller.workspaceActive && caller.scopes.has(scope)) return;
+    if (caller.workspaceActive && caller.scopes.has(scope)) return done();
     audit.later(request.ctx, { action, outcome: 'denied' });
-    if (!caller.workspaceActive) throw new ServiceError(403, 'UNAUTHORIZED_ACCESS', 'Your clinic workspace is not active');
-    throw new ServiceError(403, deniedCode, `This operation needs the ${scope} permission`);
+    if (!caller.workspaceActive) return done(new ServiceError(403, 'UNAUTHORIZED_ACCESS', 'Your clinic workspace is not active'));
+    done(new ServiceError(403, deniedCode, `This operation needs the ${scope} permission`));
   };
 }

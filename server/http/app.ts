@@ -17,12 +17,15 @@ import { webhookRoutes } from '../webhooks/routes.js';
 import { notificationRoutes } from '../notifications/routes.js';
 import { scribeRoutes } from '../scribe/routes.js';
 import { frameworkError, installErrorHandling } from './errors.js';
+import { oidcRoutes } from '../oidc/routes.js';
 
 export interface HttpOptions {
   logger?: FastifyServerOptions['logger'];
   logRequests?: boolean;
   /** The browser UI at / (built renderer); `false` leaves it out, `{ root }` serves another build folder. */
   ui?: false | { root?: string };
+  /** Public base URL: the OpenID issuer and MCP resource (default CLINIC_DESK_PUBLIC_URL, else the listening address). */
+  publicUrl?: string;
 }
 
 export const API_VERSION = '1.0';
@@ -137,6 +140,8 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(scribeRoutes, { service });
   await app.register(sessionRoutes, { service });
   await app.register(adminRoutes, { service, version: API_VERSION });
+  // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root) and the MCP endpoint.
+  await app.register(oidcRoutes, { service, publicUrl: opts.publicUrl });
   // Last: the UI's page fallback answers only browser page requests for paths no API route owns.
   if (opts.ui !== false) await staticUi(app, opts.ui || {});
   return app;

@@ -1,0 +1,281 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { authenticate } from '../http/auth.js';
+import type { Service } from '../service.js';
+import { ServiceError } from '../shared/errors.js';
+import { type ClientView, consentPage, errorPage, loginPage, pageHeaders } from './pages.js';
+import { OAUTH_PREFIX, createProvider } from './provider.js';
+import { isApiScope } from './scopes.js';
+
+export interface OidcRouteOptions {
+  service: Service;
+  /** The service's public base URL, the issuer; default CLINIC_DESK_PUBLIC_URL, else the address it listens on. */
+  publicUrl?: string;
+}
+
+/** The base URL a client reaches this server at, from the address it listens on (wildcards: loopback). */
+export function listeningUrl(app: FastifyInstance): string | null {
+  const a = app.server.address() as AddressInfo | string | null;
+  if (!a || typeof a === 'string') return null;
+  let host = a.address;
+  if (host === '0.0.0.0' || host === '::') host = '127.0.0.1';
+  return `http://${host.includes(':') ? `[${host}]` : host}:${a.port}`;
+}
+
+const PlainError = Type.Object({ error: Type.Object({ code: Type.String(), message: Type.String(), request_id: Type.Optional(Type.String()) }) });
+const ConnectedAssistant = Type.Object({
+  id: Type.String({ description: 'The grant id: what DELETE takes' }),
+  client_id: Type.String(),
+  client_name: Type.String({ description: 'The name the assistant registered with (not verified)' }),
+  client_uri: Type.Union([Type.String(), Type.Null()]),
+  redirect_uris: Type.Array(Type.String()),
+  scopes: Type.Array(Type.String(), { description: 'What the user approved (the role still limits it)' }),
+  connected_at: Type.String(),
+  last_used_at: Type.Union([Type.String(), Type.Null()], { description: 'Last token issued (sign-in or refresh)' }),
+  expires_at: Type.Union([Type.String(), Type.Null()]),
+});
+
+const LoginBody = Type.Object({
+  username: Type.String({ maxLength: 200 }),
+  password: Type.String({ maxLength: 1024 }),
+});
+const ConfirmBody = Type.Object({ decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')]) });
+const UidParams = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 128 }) });
+
+/**
+ * The OpenID provider over HTTP: its endpoints under /oauth2 (handed to oidc-provider untouched: Fastify
+ * neither parses nor answers them), discovery at the root, the sign-in and consent pages, and the connected-
+ * assistants routes the desktop settings use.
+ */
+export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, { service, publicUrl }) => {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const { oidc, auth, audit } = service;
+  const configured = publicUrl ?? process.env.CLINIC_DESK_PUBLIC_URL;
+  if (configured) {
+    if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(configured)) throw new Error(`the public URL ${configured} is not an http(s) URL`);
+    oidc.setIssuer(configured);
+  }
+  const issuer = () => {
+    if (!oidc.issuer()) {
+      const url = listeningUrl(parent);
+      if (url) oidc.setIssuer(url);
+    }
+    return oidc.issuer();
+  };
+  parent.addHook('onListen', async () => void issuer());
+
+  let provider: Provider | null = null;
+  let handler: ReturnType<Provider['callback']> | null = null;
+  function ensure() {
+    if (!provider) {
+      const iss = issuer();
+      if (!iss) throw new ServiceError(503, 'NOT_READY', 'The sign-in service starts once the server listens');
+      provider = createProvider(service, iss);
+      provider.on('server_error', (_ctx: unknown, err: Error) => parent.log.error({ err }, 'OpenID provider error'));
+      handler = provider.callback();
+    }
+    return { provider, handler: handler! };
+  }
+
+  /** Hands the request to the provider as it arrived (before Fastify reads its body), optionally at another path. */
+  async function handOff(request: FastifyRequest, reply: FastifyReply, url?: string) {
+    const { handler: h } = ensure();
+    reply.hijack();
+    reply.raw.setHeader('x-request-id', request.id);
+    if (url) request.raw.url = url + (request.raw.url?.includes('?') ? request.raw.url.slice(request.raw.url.indexOf('?')) : '');
+    await h(request.raw, reply.raw);
+  }
+
+  const discovery = '/.well-known/openid-configuration';
+  const noop = async () => undefined;
+  for (const path of [`${OAUTH_PREFIX}/*`, discovery]) {
+    app.route({
+      method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      url: path,
+      schema: { hide: true },
+      onRequest: (request, reply) => handOff(request, reply),
+      handler: noop,
+    });
+  }
+  // RFC 8414 metadata (what MCP clients look for first) and the discovery document under the mount: both the same.
+  for (const path of ['/.well-known/oauth-authorization-server', `${OAUTH_PREFIX}/.well-known/openid-configuration`]) {
+    app.route({
+      method: ['GET', 'OPTIONS'],
+      url: path,
+      schema: { hide: true },
+      onRequest: (request, reply) => handOff(request, reply, discovery),
+      handler: noop,
+    });
+  }
+
+  // ---- sign-in and consent pages -------------------------------------------------------------------------
+
+  const page = (reply: FastifyReply, status: number, html: string, formTargets: string[] = []) =>
+    reply.code(status).headers(pageHeaders(formTargets)).send(html);
+
+  async function interaction(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
+    const { provider: p } = ensure();
+    try {
+      const details = await p.interactionDetails(request.raw, reply.raw);
+      if (details.uid !== request.params.uid) return null;
+      const params = details.params as { client_id?: string; redirect_uri?: string; scope?: string };
+      const client = params.client_id ? await p.Client.find(params.client_id) : undefined;
+      if (!client) return null;
+      const view: ClientView = { clientId: client.clientId, name: client.clientName ?? null, redirectUri: params.redirect_uri ?? null };
+      let origin: string[] = [];
+      try {
+        origin = params.redirect_uri ? [new URL(params.redirect_uri).origin] : [];
+      } catch {
+        origin = [];
+      }
+      return { p, details, params, view, origin };
+    } catch {
+      return null;
+    }
+  }
+  const expired = (reply: FastifyReply) => page(reply, 400, errorPage('This sign-in link has expired',
+    'It was already used, or it is more than an hour old. Go back to your assistant and connect again.'));
+
+  function consentView(found: NonNullable<Awaited<ReturnType<typeof interaction>>>) {
+    const accountId = found.details.session?.accountId;
+    const user = accountId ? auth.user(accountId) : undefined;
+    if (!user || user.disabled_at) return null;
+    const caller = oidc.userCaller(user.id)!;
+    const details = found.details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+    const asked = new Set<string>((details.missingOIDCScope ?? []).filter((s) => s !== 'openid'));
+    const resourceAsked = new Set<string>();
+    for (const scopes of Object.values(details.missingResourceScopes ?? {})) for (const s of scopes) resourceAsked.add(s);
+    const granted = [...asked, ...[...resourceAsked].filter((s) => isApiScope(s) && caller.scopes.has(s))];
+    const beyondRole = [...resourceAsked].filter((s) => !isApiScope(s) || !caller.scopes.has(s as never));
+    return {
+      user, caller, details, granted, beyondRole,
+      clinic: auth.workspace(user.workspace_id)?.name ?? '',
+    };
+  }
+
+  app.get(`${OAUTH_PREFIX}/interaction/:uid`, { schema: { hide: true, params: UidParams } }, async (request, reply) => {
+    const found = await interaction(request, reply);
+    if (!found) return expired(reply);
+    if (found.details.prompt.name === 'login') return page(reply, 200, loginPage({ uid: found.details.uid, client: found.view }), found.origin);
+    const c = consentView(found);
+    if (!c) return expired(reply);
+    return page(reply, 200, consentPage({
+      uid: found.details.uid, client: found.view, granted: c.granted, beyondRole: c.beyondRole,
+      user: { name: c.user.display_name, username: c.user.username, role: c.user.role, clinic: c.clinic },
+    }), found.origin);
+  });
+
+  app.post(`${OAUTH_PREFIX}/interaction/:uid/login`, {
+    schema: { hide: true, params: UidParams, body: LoginBody },
+    config: { errors: 'plain' },
+  }, async (request, reply) => {
+    const found = await interaction(request, reply);
+    if (!found || found.details.prompt.name !== 'login') return expired(reply);
+    const username = request.body.username.trim();
+    const ip = request.ip;
+    const anonymous = { caller: null, ip, requestId: request.id };
+    const show = (status: number, extra: { error?: string; retryAfter?: number }) =>
+      page(reply, status, loginPage({ uid: found.details.uid, client: found.view, username, ...extra }), found.origin);
+    const limited = (wait: number) => {
+      reply.header('retry-after', String(wait));
+      return show(429, { retryAfter: wait });
+    };
+
+    const wait = oidc.limiter.retryAfter(username, ip);
+    if (wait) {
+      audit.later(anonymous, { action: 'oidc.sign_in', outcome: 'denied' });
+      return limited(wait);
+    }
+    const user = username ? await auth.verifyPassword(username, request.body.password) : null;
+    if (!user) {
+      oidc.limiter.failed(username, ip);
+      audit.later(anonymous, { action: 'oidc.sign_in', outcome: 'denied' });
+      const now = oidc.limiter.retryAfter(username, ip);
+      return now ? limited(now) : show(401, { error: 'Wrong username or password.' });
+    }
+    oidc.limiter.succeeded(username, ip);
+    const caller = oidc.userCaller(user.id);
+    const ctx = { caller: caller!, ip, requestId: request.id };
+    if (!caller?.workspaceActive) {
+      audit.later(ctx, { action: 'oidc.sign_in', outcome: 'denied' });
+      return show(403, { error: 'Your clinic\'s workspace is disabled; ask your clinic\'s administrator.' });
+    }
+    audit.later(ctx, { action: 'oidc.sign_in', resourceType: 'oidc_client', resourceIds: [found.view.clientId], outcome: 'success' });
+    const to = await found.p.interactionResult(request.raw, reply.raw, { login: { accountId: user.id, amr: ['pwd'] } }, { mergeWithLastSubmission: false });
+    return reply.redirect(to, 303);
+  });
+
+  app.post(`${OAUTH_PREFIX}/interaction/:uid/confirm`, {
+    schema: { hide: true, params: UidParams, body: ConfirmBody },
+    config: { errors: 'plain' },
+  }, async (request, reply) => {
+    const found = await interaction(request, reply);
+    if (!found || found.details.prompt.name !== 'consent') return expired(reply);
+    const c = consentView(found);
+    if (!c) return expired(reply);
+    const ctx = { caller: c.caller, ip: request.ip, requestId: request.id };
+    const audited = { action: 'oidc.consent', resourceType: 'oidc_client', resourceIds: [found.view.clientId] };
+    let result;
+    if (request.body.decision === 'deny') {
+      audit.later(ctx, { ...audited, outcome: 'denied' });
+      result = { error: 'access_denied', error_description: 'The user denied the request' };
+    } else {
+      const { Grant } = found.p;
+      const grant = (found.details.grantId ? await Grant.find(found.details.grantId) : undefined)
+        ?? new Grant({ accountId: c.user.id, clientId: found.view.clientId });
+      if (c.details.missingOIDCScope?.length) grant.addOIDCScope(c.details.missingOIDCScope.join(' '));
+      const claims = (found.details.prompt.details as { missingOIDCClaims?: string[] }).missingOIDCClaims;
+      if (claims?.length) grant.addOIDCClaims(claims);
+      for (const [indicator, scopes] of Object.entries(c.details.missingResourceScopes ?? {})) {
+        const allowed = scopes.filter((s) => isApiScope(s) && c.caller.scopes.has(s));
+        const refused = scopes.filter((s) => !allowed.includes(s));
+        if (allowed.length) grant.addResourceScope(indicator, allowed.join(' '));
+        if (refused.length) grant.rejectResourceScope(indicator, refused.join(' '));
+      }
+      const grantId = await grant.save();
+      audit.later(ctx, { ...audited, outcome: 'success' });
+      result = { consent: { grantId } };
+    }
+    const to = await found.p.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: true });
+    return reply.redirect(to, 303);
+  });
+
+  // ---- connected assistants (the desktop settings screen) --------------------------------------------------
+
+  await app.register(async (plugin) => {
+    const api = plugin.withTypeProvider<TypeBoxTypeProvider>();
+    api.addHook('onRequest', authenticate(service));
+    const config = { errors: 'plain' as const };
+    const security: Record<string, string[]>[] = [{ authHeader: [] }, { bearer: [] }];
+
+    api.get('/api/v1/connected-assistants', {
+      config,
+      schema: {
+        operationId: 'listConnectedAssistants',
+        tags: ['assistants'],
+        summary: 'The AI assistants the calling user has connected (signed in and approved)',
+        description: 'A user token (not an assistant\'s token). Newest first.',
+        security,
+        response: { 200: Type.Object({ data: Type.Array(ConnectedAssistant) }), 401: PlainError, 403: PlainError, 500: PlainError },
+      },
+    }, async (request, reply) => reply.header('cache-control', 'no-store').send({ data: oidc.connectedAssistants(request.ctx) }));
+
+    api.delete('/api/v1/connected-assistants/:id', {
+      config,
+      schema: {
+        operationId: 'disconnectAssistant',
+        tags: ['assistants'],
+        summary: 'Disconnect an assistant: its grant, refresh tokens and live access tokens stop working at once',
+        security,
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) }),
+        response: { 204: Type.Null(), 401: PlainError, 403: PlainError, 404: PlainError, 500: PlainError },
+      },
+    }, async (request, reply) => {
+      oidc.revokeAssistant(request.ctx, request.params.id);
+      return reply.code(204).send(null);
+    });
+  });
+};

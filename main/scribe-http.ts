@@ -2,8 +2,10 @@ import { request as httpRequest } from 'node:http';
 import type {
   ClinicFailure, ConnectedAssistant, DictationOptions, DictationStatus, Optional, Recording, ScribeSessionSummary, SpeechModel, UploadProgress,
 } from '../preload/contract.js';
+export { readAssistants, readModels };
 import {
-  type Presigned, extensionFor, extraData, initBody, initPath, newTxnId, presignPath, readStatus, scribeFailure, statusPath, uploadFields,
+  type Presigned, extensionFor, extraData, initBody, initPath, newTxnId, presignPath, readAssistants, readModels, readStatus, scribeFailure,
+  statusPath, uploadFields,
 } from '../preload/scribe-flow.js';
 
 /**
@@ -141,26 +143,3 @@ export function embeddedHttp(baseUrl: string) {
   };
 }
 export type EmbeddedHttp = ReturnType<typeof embeddedHttp>;
-
-const listOf = (body: unknown, key: string): Record<string, unknown>[] =>
-  (Array.isArray(body) ? body : ((body as Record<string, unknown>)?.[key] ?? (body as Record<string, unknown>)?.data ?? [])) as Record<string, unknown>[];
-
-/** The OIDC provider's list, read loosely (its exact shape is that service's to define). */
-export function readAssistants(body: unknown): ConnectedAssistant[] {
-  return listOf(body, 'assistants').map((a) => ({
-    id: String(a.id ?? a.grant_id ?? a.client_id ?? ''),
-    name: String(a.name ?? a.client_name ?? a.client_id ?? 'Assistant'),
-    scopes: Array.isArray(a.scopes) ? a.scopes.map(String) : typeof a.scope === 'string' ? a.scope.split(' ') : [],
-    connected_at: String(a.connected_at ?? a.created_at ?? ''),
-    last_used_at: typeof a.last_used_at === 'string' ? a.last_used_at : null,
-  }));
-}
-
-export function readModels(body: unknown): SpeechModel[] {
-  return listOf(body, 'models').map((m) => ({
-    id: String(m.id ?? ''), name: String(m.name ?? m.description ?? m.id ?? ''),
-    languages: Array.isArray(m.languages) ? m.languages.map(String) : [],
-    size_bytes: typeof m.size_bytes === 'number' ? m.size_bytes : typeof m.approxMB === 'number' ? m.approxMB * 1e6 : null,
-    installed: Boolean(m.installed), is_default: Boolean(m.is_default ?? m.default),
-  }));
-}

@@ -8,7 +8,7 @@
  *   3. POST /voice/api/v2/transaction/init/{txn_id}     (Bearer; mode, languages, templates…) → 201
  *   4. GET  /voice/api/v3/status/{txn_id}               → 202 processing, 200 done, 206 partly done
  */
-import type { ClinicFailure, DictationOptions, DictationStatus, TemplateResult } from './contract.js';
+import type { ClinicFailure, ConnectedAssistant, DictationOptions, DictationStatus, SpeechModel, TemplateResult } from './contract.js';
 
 export const SCRIBE_ACTION = 'scribe-v2';
 
@@ -136,4 +136,27 @@ export function scribeFailure(status: number, body: unknown, what: string): Clin
   }
   if (status === 404 && !message) message = 'The scribe service is not installed on this clinic server yet';
   return { status, code, message: `${what}: ${message || `the service answered ${status}`}` };
+}
+
+const listOf = (body: unknown, key: string): Record<string, unknown>[] =>
+  (Array.isArray(body) ? body : ((body as Record<string, unknown>)?.[key] ?? (body as Record<string, unknown>)?.data ?? [])) as Record<string, unknown>[];
+
+/** The OIDC provider's list, read loosely (its exact shape is that service's to define). */
+export function readAssistants(body: unknown): ConnectedAssistant[] {
+  return listOf(body, 'assistants').map((a) => ({
+    id: String(a.id ?? a.grant_id ?? a.client_id ?? ''),
+    name: String(a.name ?? a.client_name ?? a.client_id ?? 'Assistant'),
+    scopes: Array.isArray(a.scopes) ? a.scopes.map(String) : typeof a.scope === 'string' ? a.scope.split(' ') : [],
+    connected_at: String(a.connected_at ?? a.created_at ?? ''),
+    last_used_at: typeof a.last_used_at === 'string' ? a.last_used_at : null,
+  }));
+}
+
+export function readModels(body: unknown): SpeechModel[] {
+  return listOf(body, 'models').map((m) => ({
+    id: String(m.id ?? ''), name: String(m.name ?? m.description ?? m.id ?? ''),
+    languages: Array.isArray(m.languages) ? m.languages.map(String) : [],
+    size_bytes: typeof m.size_bytes === 'number' ? m.size_bytes : typeof m.approxMB === 'number' ? m.approxMB * 1e6 : null,
+    installed: Boolean(m.installed), is_default: Boolean(m.is_default ?? m.default),
+  }));
 }

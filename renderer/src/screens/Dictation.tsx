@@ -1,0 +1,397 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { DictationOptions, Language, Recording, SessionInfo, TemplateId, UploadProgress } from '../../../preload/contract';
+import { TEMPLATE_NAMES } from '../../../preload/scribe-flow';
+import { asFailure, clinic } from '../clinic';
+import { Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, time, when } from '../ui';
+import { clinicToday } from './FrontDesk';
+import { Results } from './Results';
+
+const LANGUAGES: [Language, string][] = [
+  ['en-IN', 'English (India)'], ['en-US', 'English (US)'], ['hi', 'Hindi'], ['bn', 'Bengali'], ['gu', 'Gujarati'], ['kn', 'Kannada'],
+  ['ml', 'Malayalam'], ['mr', 'Marathi'], ['pa', 'Punjabi'], ['ta', 'Tamil'], ['te', 'Telugu'],
+];
+const TEMPLATE_HELP: Record<TemplateId, string> = {
+  clinical_notes_template: 'A readable note in sections',
+  service_emr_template: 'Structured: vitals, diagnoses with codes, medicines',
+  transcript_template: 'What was said, with timings',
+};
+const SILENCE_RMS = 0.01;
+const SILENCE_WARN_MS = 4000;
+
+const clock = (ms: number) => {
+  const s = Math.floor(ms / 1000);
+  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+};
+
+type RecState = 'idle' | 'recording' | 'paused' | 'saving';
+
+/** Microphone capture with a level meter, a silence warning, pause, and every chunk saved as it arrives. */
+function useRecorder() {
+  const [state, setState] = useState<RecState>('idle');
+  const [level, setLevel] = useState(0);
+  const [silent, setSilent] = useState(false);
+  const [elapsed, setElapsed] = useState(0);
+  const [error, setError] = useState<unknown>(null);
+  const [saveError, setSaveError] = useState<unknown>(null);
+  const r = useRef<{ stream?: MediaStream; mr?: MediaRecorder; ctx?: AudioContext; raf?: number; chain: Promise<void>; seq: number; id?: string; startedAt: number; banked: number; quietSince: number | null; timer?: number }>({ chain: Promise.resolve(), seq: 0, startedAt: 0, banked: 0, quietSince: null });
+
+  const cleanup = () => {
+    const x = r.current;
+    if (x.raf) cancelAnimationFrame(x.raf);
+    if (x.timer) clearInterval(x.timer);
+    x.stream?.getTracks().forEach((t) => t.stop());
+    void x.ctx?.close().catch(() => undefined);
+    x.stream = undefined;
+    x.ctx = undefined;
+    setLevel(0);
+    setSilent(false);
+  };
+  useEffect(() => cleanup, []);
+
+  async function start(deviceId: string, meta: { patient_id?: string; patient_name?: string; appointment_id?: string }) {
+    setError(null);
+    setSaveError(null);
+    try {
+      const stream = await navigator.mediaDevices.getUserMedia({ audio: { deviceId: deviceId ? { exact: deviceId } : undefined, echoCancellation: true, noiseSuppression: true } });
+      const mime = ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/webm'].find((m) => MediaRecorder.isTypeSupported(m)) ?? '';
+      const rec = await clinic.recordingStart({ ...meta, mime_type: mime || 'audio/webm' });
+      const x = r.current;
+      Object.assign(x, { stream, id: rec.id, seq: 0, chain: Promise.resolve(), banked: 0, startedAt: Date.now(), quietSince: null });
+      const mr = new MediaRecorder(stream, mime ? { mimeType: mime } : undefined);
+      x.mr = mr;
+      mr.ondataavailable = (ev) => {
+        if (!ev.data.size) return;
+        const seq = x.seq++;
+        const id = rec.id;
+        x.chain = x.chain.then(async () => clinic.recordingAppend(id, seq, new Uint8Array(await ev.data.arrayBuffer()))).catch((e: unknown) => setSaveError(e));
+      };
+      mr.start(1000);
+      // Level meter and silence detection from the same stream.
+      const ctx = new AudioContext();
+      x.ctx = ctx;
+      const analyser = ctx.createAnalyser();
+      analyser.fftSize = 2048;
+      ctx.createMediaStreamSource(stream).connect(analyser);
+      const buf = new Float32Array(analyser.fftSize);
+      const tick = () => {
+        analyser.getFloatTimeDomainData(buf);
+        let sum = 0;
+        for (const v of buf) sum += v * v;
+        const rms = Math.sqrt(sum / buf.length);
+        setLevel(Math.min(1, rms * 4));
+        if (x.mr?.state === 'recording') {
+          if (rms < SILENCE_RMS) {
+            x.quietSince ??= Date.now();
+            setSilent(Date.now() - x.quietSince > SILENCE_WARN_MS);
+          } else {
+            x.quietSince = null;
+            setSilent(false);
+          }
+        }
+        x.raf = requestAnimationFrame(tick);
+      };
+      tick();
+      x.timer = window.setInterval(() => setElapsed(x.banked + (x.mr?.state === 'recording' ? Date.now() - x.startedAt : 0)), 200);
+      setState('recording');
+      setElapsed(0);
+    } catch (e) {
+      cleanup();
+      const name = (e as { name?: string }).name;
+      setError(name === 'NotAllowedError'
+        ? { status: 0, code: 'MIC_BLOCKED', message: 'Microphone access was refused. Allow the microphone for Clinic Desk (the icon in the address bar, or your system settings), then press Record again.' }
+        : name === 'NotFoundError' || name === 'OverconstrainedError'
+          ? { status: 0, code: 'NO_MIC', message: 'No microphone was found. Plug one in (or pick another in the list), then press Record again.' }
+          : asFailure(e));
+    }
+  }
+
+  function pause() {
+    const x = r.current;
+    if (x.mr?.state !== 'recording') return;
+    x.mr.pause();
+    x.banked += Date.now() - x.startedAt;
+    x.startedAt = 0;
+    setElapsed(x.banked);
+    setSilent(false);
+    setState('paused');
+  }
+
+  function resume() {
+    const x = r.current;
+    if (x.mr?.state !== 'paused') return;
+    x.mr.resume();
+    x.startedAt = Date.now();
+    x.quietSince = null;
+    setState('recording');
+  }
+
+  async function stop(): Promise<Recording | null> {
+    const x = r.current;
+    if (!x.mr || !x.id) return null;
+    if (x.mr.state === 'recording') x.banked += Date.now() - x.startedAt;
+    x.startedAt = 0;
+    setState('saving');
+    const stopped = new Promise<void>((res) => x.mr!.addEventListener('stop', () => res(), { once: true }));
+    x.mr.stop();
+    await stopped;
+    await x.chain;
+    cleanup();
+    const rec = await clinic.recordingFinish(x.id, Math.round(x.banked / 100) / 10);
+    setElapsed(x.banked);
+    setState('idle');
+    x.mr = undefined;
+    return rec;
+  }
+
+  return { state, level, silent, elapsed, error, saveError, start, pause, resume, stop };
+}
+
+function useMicrophones(active: boolean) {
+  const [mics, setMics] = useState<MediaDeviceInfo[]>([]);
+  useEffect(() => {
+    const load = () => navigator.mediaDevices?.enumerateDevices().then((d) => setMics(d.filter((x) => x.kind === 'audioinput'))).catch(() => setMics([]));
+    void load();
+    navigator.mediaDevices?.addEventListener('devicechange', load);
+    return () => navigator.mediaDevices?.removeEventListener('devicechange', load);
+  }, [active]);
+  return mics;
+}
+
+function TranscriptionProgress({ txnId, onDone }: { txnId: string; onDone?: () => void }) {
+  const status = useQuery({
+    queryKey: ['dictation', txnId],
+    queryFn: () => clinic.dictationStatus(txnId),
+    refetchInterval: (q) => (q.state.data && q.state.data.state !== 'processing' ? false : 1000),
+  });
+  useEffect(() => {
+    if (status.data && status.data.state !== 'processing') onDone?.();
+  }, [status.data, onDone]);
+  if (status.isError) return <ErrorNote error={status.error} onRetry={() => void status.refetch()} />;
+  const s = status.data;
+  if (!s || s.state === 'processing') {
+    return (
+      <div className="stack tight" data-testid="transcribing">
+        <div className="row between"><strong>Transcribing…</strong><span className="small muted">{s?.stage ? `${s.stage}${s.percent !== null ? ` · ${Math.round(s.percent)}%` : ''}` : 'Waiting for the scribe service'}</span></div>
+        <Progress value={s?.percent ?? null} label="Transcription progress" />
+        <span className="small faint">You can leave this screen: the result is kept and listed below.</span>
+      </div>
+    );
+  }
+  if (s.state === 'failed') return <Note kind="error" title="Transcription failed">{s.errors.join(' ') || 'The scribe service gave no reason.'} The recording is still saved here; you can upload it again.</Note>;
+  return <Note kind="ok" title={s.state === 'partial' ? 'Transcribed, with some templates missing' : 'Transcribed'}>The result is below.</Note>;
+}
+
+export default function Dictation({ session }: { session: SessionInfo }) {
+  const qc = useQueryClient();
+  const tz = session.workspace.timezone;
+  const recorder = useRecorder();
+  const mics = useMicrophones(recorder.state !== 'idle');
+  const [mic, setMic] = useState('');
+  const day = useQuery({ queryKey: ['day', clinicToday(tz)], queryFn: () => clinic.dayAppointments(clinicToday(tz)) });
+  const [appointmentId, setAppointmentId] = useState('');
+  const [templates, setTemplates] = useState<TemplateId[]>(['clinical_notes_template', 'service_emr_template', 'transcript_template']);
+  const [language, setLanguage] = useState<Language>('en-IN');
+  const [mode, setMode] = useState<DictationOptions['mode']>('dictation');
+  const [model, setModel] = useState<DictationOptions['model_type']>('pro');
+  const [codify, setCodify] = useState(true);
+  const [last, setLast] = useState<Recording | null>(null);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [txn, setTxn] = useState<string | null>(null);
+  const scribe = useQuery({ queryKey: ['scribe-available'], queryFn: () => clinic.scribeAvailable(), staleTime: 60_000 });
+  const recordings = useQuery({ queryKey: ['recordings'], queryFn: () => clinic.recordings() });
+  const appt = day.data?.appointments.find((a) => a.appointment_id === appointmentId);
+  const history = useQuery({ queryKey: ['scribe-history', appt?.patient_id], queryFn: () => clinic.scribeHistory(appt!.patient_id), enabled: !!appt });
+  const result = useQuery({
+    queryKey: ['dictation', txn],
+    queryFn: () => clinic.dictationStatus(txn!),
+    enabled: false,
+  });
+  const finished = result.data && result.data.state !== 'processing' ? result.data : undefined;
+
+  const upload = useMutation({
+    mutationFn: (rec: Recording) => clinic.uploadDictation(rec.id, { templates, language, mode, model_type: model, codify }, setProgress),
+    onSuccess: (r) => {
+      setTxn(r.txn_id);
+      void qc.invalidateQueries({ queryKey: ['recordings'] });
+    },
+    onSettled: () => setProgress(null),
+  });
+  const discard = useMutation({
+    mutationFn: (id: string) => clinic.recordingDiscard(id),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['recordings'] }),
+  });
+
+  const onRecord = () => {
+    setLast(null);
+    setTxn(null);
+    void recorder.start(mic, appt ? { patient_id: appt.patient_id, patient_name: appt.patient_name, appointment_id: appt.appointment_id } : {});
+  };
+  const onStop = async () => {
+    const rec = await recorder.stop();
+    setLast(rec);
+    void qc.invalidateQueries({ queryKey: ['recordings'] });
+  };
+  const toggle = (t: TemplateId) => setTemplates((ts) => (ts.includes(t) ? ts.filter((x) => x !== t) : [...ts, t]));
+  const busy = recorder.state !== 'idle';
+  const scribeMissing = scribe.data && !scribe.data.available ? scribe.data.reason : null;
+  const mine = (recordings.data ?? []).filter((r) => !appt || r.patient_id === appt.patient_id);
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div><h1>Dictation</h1><p className="muted">Record, and get a clinical note, structured EMR data and a transcript.</p></div>
+      </div>
+      {scribeMissing && <Note kind="warn" title="Transcription is not available yet">{scribeMissing}</Note>}
+      <div className="grid-2">
+        <div className="stack loose">
+          <div className="card">
+            <div className="card-head"><h2>Patient</h2></div>
+            <div className="card-body stack">
+              <Field label="Today's appointment" hint="The dictation is filed with this patient.">
+                <select name="appointment" value={appointmentId} onChange={(e) => setAppointmentId(e.target.value)} disabled={busy}>
+                  <option value="">No patient (general dictation)</option>
+                  {day.data?.appointments.filter((a) => a.status !== 'CN').map((a) => (
+                    <option key={a.appointment_id} value={a.appointment_id}>{time(a.scheduled_at, tz)} · {a.patient_name}</option>
+                  ))}
+                </select>
+              </Field>
+            </div>
+          </div>
+          <div className="card">
+            <div className="card-head"><h2>Output</h2></div>
+            <div className="card-body stack">
+              <div className="stack tight" role="group" aria-label="Templates">
+                {(Object.keys(TEMPLATE_HELP) as TemplateId[]).map((t) => (
+                  <label className="option-card" key={t}>
+                    <input type="checkbox" checked={templates.includes(t)} onChange={() => toggle(t)} disabled={upload.isPending} />
+                    <span><strong>{TEMPLATE_NAMES[t]}</strong><span className="small muted">{TEMPLATE_HELP[t]}</span></span>
+                  </label>
+                ))}
+              </div>
+              <div className="cols-2">
+                <Field label="Language spoken">
+                  <select name="language" value={language} onChange={(e) => setLanguage(e.target.value as Language)}>
+                    {LANGUAGES.map(([id, name]) => <option key={id} value={id}>{name}</option>)}
+                  </select>
+                </Field>
+                <div className="field">
+                  <span>Mode</span>
+                  <div className="seg" role="group" aria-label="Mode">
+                    <button type="button" aria-pressed={mode === 'dictation'} onClick={() => setMode('dictation')}>Dictation</button>
+                    <button type="button" aria-pressed={mode === 'consultation'} onClick={() => setMode('consultation')}>Consultation</button>
+                  </div>
+                </div>
+              </div>
+              <div className="row between wrap">
+                <div className="seg" role="group" aria-label="Accuracy">
+                  <button type="button" aria-pressed={model === 'pro'} onClick={() => setModel('pro')}>Most accurate</button>
+                  <button type="button" aria-pressed={model === 'lite'} onClick={() => setModel('lite')}>Fastest</button>
+                </div>
+                <label className="check"><input type="checkbox" checked={codify} onChange={(e) => setCodify(e.target.checked)} />Add ICD-10 codes</label>
+              </div>
+            </div>
+          </div>
+        </div>
+
+        <div className="stack loose">
+          <div className="card">
+            <div className="card-head">
+              <div><h2>Recorder</h2><p className="small muted">{appt ? `For ${appt.patient_name}` : 'Not linked to a patient'}</p></div>
+              {recorder.state === 'recording' && <span className="row small" style={{ color: 'var(--danger)', fontWeight: 600 }}><span className="rec-dot" />Recording</span>}
+              {recorder.state === 'paused' && <span className="chip PK">Paused</span>}
+            </div>
+            <div className="card-body recorder">
+              <Field label="Microphone">
+                <select name="microphone" value={mic} onChange={(e) => setMic(e.target.value)} disabled={busy}>
+                  <option value="">System default</option>
+                  {mics.filter((m) => m.deviceId && m.deviceId !== 'default').map((m, i) => <option key={m.deviceId} value={m.deviceId}>{m.label || `Microphone ${i + 1}`}</option>)}
+                </select>
+              </Field>
+              <div className="row" style={{ gap: 20 }}>
+                <div className="clock" aria-label="Elapsed time" data-testid="elapsed">{clock(recorder.elapsed)}</div>
+                <div className="grow stack tight">
+                  <span className="small muted">Input level</span>
+                  <div className="meter" role="meter" aria-label="Microphone level" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(recorder.level * 100)} data-testid="level">
+                    <div style={{ width: `${Math.round(recorder.level * 100)}%` }} />
+                  </div>
+                </div>
+              </div>
+              {recorder.silent && <Note kind="warn" title="No sound for a few seconds">Check the microphone is plugged in, not muted, and close enough; the level bar should move when you speak.</Note>}
+              <ErrorNote error={recorder.error} />
+              {recorder.saveError ? <ErrorNote error={recorder.saveError} /> : null}
+              <div className="row">
+                {recorder.state === 'idle' && <button className="btn record lg" type="button" onClick={onRecord}><Icon name="mic" />Record</button>}
+                {recorder.state === 'recording' && <button className="btn lg" type="button" onClick={recorder.pause}>Pause</button>}
+                {recorder.state === 'paused' && <button className="btn record lg" type="button" onClick={recorder.resume}>Resume</button>}
+                {(recorder.state === 'recording' || recorder.state === 'paused') && <button className="btn primary lg" type="button" onClick={() => void onStop()}>Stop</button>}
+                {recorder.state === 'saving' && <span className="row muted"><span className="spinner" />Saving the recording…</span>}
+              </div>
+              <p className="small faint">Audio is saved on this computer every second while you record, so nothing is lost if the app closes.</p>
+
+              {last && (
+                <div className="stack" style={{ borderTop: '1px solid var(--border)', paddingTop: 16 }}>
+                  <div className="row between">
+                    <div><strong>Recording ready</strong><div className="small muted">{clock((last.duration_s ?? 0) * 1000)} · {bytes(last.bytes)}</div></div>
+                    <button className="btn primary" type="button" disabled={upload.isPending || templates.length === 0 || !!scribeMissing || !!txn}
+                      onClick={() => upload.mutate(last)}>Upload and transcribe</button>
+                  </div>
+                  {templates.length === 0 && <span className="small" style={{ color: 'var(--warn)' }}>Pick at least one output template.</span>}
+                  {progress && (
+                    <div className="stack tight" data-testid="upload-progress">
+                      <div className="row between small"><span>{progress.phase === 'uploading' ? 'Uploading audio…' : progress.phase === 'starting' ? 'Starting transcription…' : 'Preparing…'}</span><span className="num">{progress.total ? Math.round((progress.loaded / progress.total) * 100) : 0}%</span></div>
+                      <Progress value={progress.total ? (progress.loaded / progress.total) * 100 : null} label="Upload progress" />
+                    </div>
+                  )}
+                  <ErrorNote error={upload.error} />
+                  {txn && <TranscriptionProgress txnId={txn} onDone={() => void result.refetch()} />}
+                </div>
+              )}
+            </div>
+          </div>
+        </div>
+      </div>
+
+      {txn && finished && finished.state !== 'processing' && finished.results.length > 0 && (
+        <Results status={finished} title={`Dictation${appt ? `: ${appt.patient_name}` : ''} · ${when(new Date().toISOString())}`} />
+      )}
+
+      <div className="card">
+        <div className="card-head"><div><h2>{appt ? `Dictations for ${appt.patient_name}` : 'Dictations on this computer'}</h2><p className="small muted">Kept here until you discard them; an unfinished one survived a crash and can still be uploaded.</p></div></div>
+        {appt && history.data && !history.data.available && <div className="card-body" style={{ paddingBottom: 0 }}><Note kind="info">{history.data.reason}</Note></div>}
+        {appt && history.data?.available && history.data.value.length > 0 && (
+          <div className="card-body" style={{ paddingBottom: 0 }}>
+            <div className="stack tight">{history.data.value.map((h) => <div key={h.txn_id} className="row between"><span>{when(h.created_at)}</span><span className="chip">{h.status}</span><button className="btn sm" type="button" onClick={() => setTxn(h.txn_id)}>Open</button></div>)}</div>
+          </div>
+        )}
+        <div className="card-body flush">
+          {recordings.isPending && <Loading />}
+          {recordings.isError && <div className="card-body"><ErrorNote error={recordings.error} /></div>}
+          {recordings.data && mine.length === 0 && <Empty title="No dictations yet" icon="mic">Press Record to start one.</Empty>}
+          {mine.length > 0 && (
+            <table aria-label="Recordings">
+              <thead><tr><th>Recorded</th><th>Patient</th><th>Length</th><th>Status</th><th style={{ textAlign: 'right' }}>Actions</th></tr></thead>
+              <tbody>
+                {mine.map((r) => (
+                  <tr key={r.id} data-testid="recording-row">
+                    <td className="nowrap">{when(r.created_at)}</td>
+                    <td>{r.patient_name ?? <span className="faint">—</span>}</td>
+                    <td className="num">{r.duration_s !== null ? clock(r.duration_s * 1000) : '—'} <span className="small faint">· {r.chunks} chunks, {bytes(r.bytes)}</span></td>
+                    <td>{r.txn_id ? <span className="chip CK">Uploaded</span> : r.finished ? <span className="chip BK">Saved</span> : <span className="chip PK">Recovered (unfinished)</span>}</td>
+                    <td>
+                      <div className="actions">
+                        {r.txn_id && <button className="btn sm" type="button" onClick={() => { setLast(r); setTxn(r.txn_id); void qc.fetchQuery({ queryKey: ['dictation', r.txn_id], queryFn: () => clinic.dictationStatus(r.txn_id!) }); }}>Open result</button>}
+                        {!r.txn_id && <button className="btn sm" type="button" disabled={!!scribeMissing || upload.isPending || busy} onClick={() => { setLast(r); setTxn(null); upload.mutate(r); }}>Upload</button>}
+                        <button className="btn sm danger" type="button" disabled={discard.isPending || busy} onClick={() => discard.mutate(r.id)}>Discard</button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,332 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import type { AppointmentStatus, ChangeStatusTarget, DayEntry, Patient, SessionInfo } from '../../../preload/contract';
+import { clinic } from '../clinic';
+import { Dialog, Empty, ErrorNote, Field, GENDER, Icon, Loading, STATUS_LABEL, StatusChip, age, phone, time } from '../ui';
+
+/** Today's date at the clinic (its time zone), YYYY-MM-DD. */
+export const clinicToday = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+
+/** The instant of a wall-clock time at the clinic, as ISO UTC. */
+export function clinicInstant(date: string, hhmm: string, timeZone: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const [hh, mm] = hhmm.split(':').map(Number) as [number, number];
+  const wall = Date.UTC(y, m - 1, d, hh, mm);
+  const offsetAt = (t: number) => {
+    const parts = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' })
+      .formatToParts(new Date(t)).map((p) => [p.type, p.value]));
+    return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute)) - t;
+  };
+  let t = wall - offsetAt(wall);
+  t = wall - offsetAt(t);
+  return new Date(t).toISOString();
+}
+
+const prettyDate = (date: string) => new Date(`${date}T12:00:00Z`).toLocaleDateString('en-IN', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function PatientForm({ patient, mobile, onClose, onSaved }: { patient?: Patient; mobile?: string; onClose: () => void; onSaved: (p: Patient) => void }) {
+  const qc = useQueryClient();
+  const [f, setF] = useState({
+    first_name: patient?.first_name ?? '', middle_name: patient?.middle_name ?? '', last_name: patient?.last_name ?? '',
+    dob: patient?.dob ?? '', gender: patient?.gender ?? ('' as Patient['gender'] | ''), mobile: patient ? patient.mobile.replace(/^\+91/, '') : (mobile ?? ''),
+    email: patient?.email ?? '',
+  });
+  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
+  const save = useMutation({
+    mutationFn: () => {
+      const body = { first_name: f.first_name.trim(), middle_name: f.middle_name.trim(), last_name: f.last_name.trim(), dob: f.dob, gender: f.gender as Patient['gender'], mobile: f.mobile.trim(), email: f.email.trim() };
+      return patient ? clinic.updatePatient(patient.id, body) : clinic.createPatient(body);
+    },
+    onSuccess: (p) => {
+      void qc.invalidateQueries({ queryKey: ['search'] });
+      void qc.invalidateQueries({ queryKey: ['day'] });
+      onSaved(p);
+    },
+  });
+  const ready = f.first_name.trim() && f.last_name.trim() && f.dob && f.gender && f.mobile.trim();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (ready) save.mutate();
+  };
+  return (
+    <Dialog title={patient ? `Edit ${patient.name}` : 'Register a patient'} onClose={onClose}
+      footer={<><button className="btn" type="button" onClick={onClose}>Cancel</button><button className="btn primary" type="submit" form="patient-form" disabled={!ready || save.isPending}>{save.isPending ? 'Saving…' : patient ? 'Save changes' : 'Register patient'}</button></>}>
+      <form id="patient-form" className="stack" onSubmit={submit}>
+        <div className="cols-3">
+          <Field label="First name"><input name="first_name" value={f.first_name} onChange={set('first_name')} /></Field>
+          <Field label="Middle name"><input name="middle_name" value={f.middle_name} onChange={set('middle_name')} /></Field>
+          <Field label="Last name"><input name="last_name" value={f.last_name} onChange={set('last_name')} /></Field>
+        </div>
+        <div className="cols-2">
+          <Field label="Date of birth"><input name="dob" type="date" value={f.dob} max={new Date().toISOString().slice(0, 10)} onChange={set('dob')} /></Field>
+          <div className="field">
+            <span>Gender</span>
+            <div className="seg" role="group" aria-label="Gender">
+              {(['F', 'M', 'O'] as const).map((g) => <button key={g} type="button" aria-pressed={f.gender === g} onClick={() => setF({ ...f, gender: g })}>{GENDER[g]}</button>)}
+            </div>
+          </div>
+        </div>
+        <div className="cols-2">
+          <Field label="Mobile" hint="10 digits; family members may share one"><input name="mobile" type="tel" inputMode="tel" value={f.mobile} onChange={set('mobile')} /></Field>
+          <Field label="Email (optional)"><input name="email" type="email" value={f.email} onChange={set('email')} /></Field>
+        </div>
+        <ErrorNote error={save.error} />
+      </form>
+    </Dialog>
+  );
+}
+
+function BookForm({ session, patient, onClose, onBooked }: { session: SessionInfo; patient: Patient; onClose: () => void; onBooked: () => void }) {
+  const qc = useQueryClient();
+  const tz = session.workspace.timezone;
+  const doctors = useQuery({ queryKey: ['doctors'], queryFn: () => clinic.doctors() });
+  const [date, setDate] = useState(clinicToday(tz));
+  const [at, setAt] = useState(() => {
+    const now = new Date(Date.now() + 30 * 60_000);
+    const parts = new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(now);
+    const [h, m] = parts.split(':').map(Number) as [number, number];
+    return `${String(h).padStart(2, '0')}:${String(Math.floor(m / 15) * 15).padStart(2, '0')}`;
+  });
+  const [doctor, setDoctor] = useState('');
+  const [reason, setReason] = useState('');
+  useEffect(() => {
+    if (!doctor && doctors.data?.[0]) setDoctor(doctors.data.find((d) => d.role === 'doctor')?.id ?? doctors.data[0].id);
+  }, [doctors.data, doctor]);
+  const book = useMutation({
+    mutationFn: () => clinic.bookAppointment({ patient_id: patient.id, scheduled_at: clinicInstant(date, at, tz), doctor_id: doctor || undefined, reason: reason.trim() || undefined }),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ['day'] });
+      onBooked();
+    },
+  });
+  return (
+    <Dialog title={`Book an appointment for ${patient.name}`} onClose={onClose}
+      footer={<><button className="btn" type="button" onClick={onClose}>Cancel</button><button className="btn primary" type="submit" form="book-form" disabled={book.isPending || !date || !at}>{book.isPending ? 'Booking…' : 'Book appointment'}</button></>}>
+      <form id="book-form" className="stack" onSubmit={(e) => { e.preventDefault(); book.mutate(); }}>
+        <div className="cols-2">
+          <Field label="Date"><input name="date" type="date" value={date} min={clinicToday(tz)} onChange={(e) => setDate(e.target.value)} /></Field>
+          <Field label="Time" hint={`Clinic time (${tz})`}><input name="time" type="time" step={300} value={at} onChange={(e) => setAt(e.target.value)} /></Field>
+        </div>
+        <Field label="Doctor">
+          <select name="doctor" value={doctor} onChange={(e) => setDoctor(e.target.value)}>
+            {doctors.isPending && <option>Loading…</option>}
+            {doctors.data?.map((d) => <option key={d.id} value={d.id}>{d.display_name}</option>)}
+          </select>
+        </Field>
+        <Field label="Reason (optional)"><input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} placeholder="e.g. Fever, follow-up" /></Field>
+        <ErrorNote error={book.error ?? doctors.error} />
+      </form>
+    </Dialog>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function Search({ onPick, picked, onRegister }: { onPick: (p: Patient) => void; picked: Patient | null; onRegister: (mobile: string) => void }) {
+  const [digits, setDigits] = useState('');
+  const [nudge, setNudge] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  const complete = digits.length === 10;
+  const results = useQuery({ queryKey: ['search', digits], queryFn: () => clinic.searchPatients(digits), enabled: complete, staleTime: 5_000 });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!complete) setNudge(true);
+    else void results.refetch();
+  };
+  return (
+    <div className="card">
+      <div className="card-head"><div><h2>Find a patient</h2><p className="small muted">By 10-digit mobile number: the whole family shows.</p></div></div>
+      <div className="card-body stack">
+        <form className="search-box" role="search" onSubmit={onSubmit}>
+          <Icon name="search" size={20} />
+          <input ref={input} aria-label="Mobile number" name="mobile" type="tel" inputMode="numeric" autoComplete="off" placeholder="98765 43210"
+            value={digits} onChange={(e) => { setNudge(false); setDigits(e.target.value.replace(/\D/g, '').replace(/^(91|0)(?=\d{10}$)/, '').slice(0, 10)); }} />
+        </form>
+        {!complete && (digits.length > 0 || nudge) && (
+          <p className={`small ${nudge ? '' : 'faint'}`} role={nudge ? 'alert' : undefined} style={nudge ? { color: 'var(--warn)' } : undefined}>
+            {10 - digits.length} more digit{10 - digits.length === 1 ? '' : 's'} to search. Mobile numbers have 10 digits.
+          </p>
+        )}
+      </div>
+      {complete && (
+        <div className="card-body flush" style={{ borderTop: '1px solid var(--border)' }}>
+          {results.isPending && <Loading label="Searching…" />}
+          {results.isError && <div className="card-body"><ErrorNote error={results.error} onRetry={() => void results.refetch()} /></div>}
+          {results.data && results.data.length === 0 && (
+            <Empty title="No patient with this number" icon="user">
+              <div className="stack tight" style={{ alignItems: 'center' }}>
+                <span>Check the number with the patient, or register them.</span>
+                <button className="btn primary" type="button" onClick={() => onRegister(digits)}><Icon name="plus" />Register new patient</button>
+              </div>
+            </Empty>
+          )}
+          {results.data && results.data.length > 0 && (
+            <div className="list" aria-label="Search results" data-testid="search-results">
+              <div className="list-item small muted" style={{ justifyContent: 'space-between' }}>
+                <span>{results.data.length} patient{results.data.length === 1 ? '' : 's'} on this number</span>
+                <button className="btn sm" type="button" onClick={() => onRegister(digits)}><Icon name="plus" size={14} />Add family member</button>
+              </div>
+              {results.data.map((p) => (
+                <div key={p.id} className="list-item selectable" role="option" aria-selected={picked?.id === p.id} tabIndex={0}
+                  onClick={() => onPick(p)} onKeyDown={(e) => e.key === 'Enter' && onPick(p)} data-testid="patient-result">
+                  <div className="avatar" aria-hidden="true">{p.first_name[0]}{p.last_name[0]}</div>
+                  <div className="grow">
+                    <div className="patient-name">{p.name}</div>
+                    <div className="meta"><span>{GENDER[p.gender]}, {age(p.dob)}</span><span>Born {p.dob}</span></div>
+                  </div>
+                </div>
+              ))}
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function PatientCard({ patient, onEdit, onBook }: { patient: Patient; onEdit: () => void; onBook: () => void }) {
+  return (
+    <div className="card" aria-label="Selected patient">
+      <div className="card-head">
+        <div className="row"><div className="avatar" aria-hidden="true">{patient.first_name[0]}{patient.last_name[0]}</div><div><h2>{patient.name}</h2><p className="small muted">{GENDER[patient.gender]}, {age(patient.dob)}</p></div></div>
+        <button className="btn sm" type="button" onClick={onEdit}>Edit</button>
+      </div>
+      <div className="card-body stack">
+        <dl className="kv">
+          <dt>Mobile</dt><dd className="num">{phone(patient.mobile)}</dd>
+          <dt>Date of birth</dt><dd>{patient.dob}</dd>
+          <dt>Email</dt><dd>{patient.email || <span className="faint">Not given</span>}</dd>
+        </dl>
+        <button className="btn primary" type="button" onClick={onBook}><Icon name="calendar" />Book appointment</button>
+      </div>
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+interface Action { label: string; run: (a: DayEntry) => Promise<unknown>; kind?: 'primary' | 'danger' }
+
+function actionsFor(status: AppointmentStatus, role: SessionInfo['user']['role']): Action[] {
+  const to = (s: ChangeStatusTarget) => (a: DayEntry) => clinic.setAppointmentStatus(a.appointment_id, s);
+  const park = (a: DayEntry) => clinic.parkAppointment(a.appointment_id);
+  const clinical = role !== 'reception';
+  switch (status) {
+    case 'BK': return [{ label: 'Check in', run: to('CK'), kind: 'primary' }, { label: 'Park', run: park }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
+    case 'CK': return [...(clinical ? [{ label: 'Start', run: to('OG'), kind: 'primary' as const }] : []), { label: 'Park', run: park }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
+    case 'OG': return clinical ? [{ label: 'Complete', run: to('CM'), kind: 'primary' }, { label: 'Park', run: park }] : [];
+    case 'PK': return [...(clinical ? [{ label: 'Resume', run: to('OG'), kind: 'primary' as const }] : []), { label: 'No-show', run: to('NS'), kind: 'danger' }];
+    case 'NS': return [{ label: 'Undo no-show', run: to('CK') }];
+    default: return [];
+  }
+}
+
+function Queue({ session, onBookNew }: { session: SessionInfo; onBookNew: () => void }) {
+  const qc = useQueryClient();
+  const tz = session.workspace.timezone;
+  const [date, setDate] = useState(clinicToday(tz));
+  const day = useQuery({ queryKey: ['day', date], queryFn: () => clinic.dayAppointments(date), refetchInterval: 15_000 });
+  const [toast, setToast] = useState<{ text: string; undo?: () => void } | null>(null);
+  const act = useMutation({
+    mutationFn: async ({ a, action }: { a: DayEntry; action: Action }) => action.run(a),
+    onSuccess: (_r, { a, action }) => {
+      void qc.invalidateQueries({ queryKey: ['day'] });
+      if (action.label === 'No-show') setToast({ text: `${a.patient_name} marked no-show`, undo: () => act.mutate({ a: { ...a, status: 'NS' }, action: { label: 'Undo no-show', run: (x) => clinic.setAppointmentStatus(x.appointment_id, 'CK') } }) });
+      else setToast({ text: `${a.patient_name}: ${action.label.toLowerCase()} done` });
+    },
+  });
+  useEffect(() => {
+    if (!toast) return;
+    const t = setTimeout(() => setToast(null), 6000);
+    return () => clearTimeout(t);
+  }, [toast]);
+  const rows = day.data?.appointments ?? [];
+  const count = (s: AppointmentStatus) => rows.filter((r) => r.status === s).length;
+  return (
+    <div className="card">
+      <div className="card-head">
+        <div><h2>{date === clinicToday(tz) ? "Today's queue" : 'Queue'}</h2><p className="small muted">{prettyDate(date)}</p></div>
+        <div className="row">
+          <input aria-label="Queue date" type="date" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} style={{ width: 160 }} />
+          <button className="btn" type="button" onClick={onBookNew}><Icon name="plus" />Book</button>
+        </div>
+      </div>
+      {rows.length > 0 && (
+        <div className="card-body row wrap" style={{ paddingTop: 12, paddingBottom: 12, borderBottom: '1px solid var(--border)', gap: 16 }}>
+          {(['BK', 'CK', 'OG', 'PK', 'CM', 'NS'] as const).map((s) => (
+            <span key={s} className="row small"><StatusChip status={s} /><strong className="num">{count(s)}</strong></span>
+          ))}
+        </div>
+      )}
+      <div className="card-body flush">
+        {day.isPending && <Loading label="Loading the queue…" />}
+        {day.isError && <div className="card-body"><ErrorNote error={day.error} onRetry={() => void day.refetch()} /></div>}
+        {act.isError && <div className="card-body" style={{ paddingBottom: 0 }}><ErrorNote error={act.error} /></div>}
+        {day.data && rows.length === 0 && (
+          <Empty title="No appointments on this day" icon="calendar">Find a patient on the left and book one, or pick another day.</Empty>
+        )}
+        {rows.length > 0 && (
+          <table aria-label="Appointments">
+            <thead><tr><th style={{ width: 90 }}>Time</th><th>Patient</th><th>Reason</th><th style={{ width: 130 }}>Status</th><th style={{ textAlign: 'right' }}>Actions</th></tr></thead>
+            <tbody>
+              {rows.map((a) => (
+                <tr key={a.appointment_id} data-testid="queue-row" data-status={a.status}>
+                  <td className="num nowrap"><strong>{time(a.scheduled_at, tz)}</strong></td>
+                  <td><div className="patient-name">{a.patient_name}</div><div className="small muted num">{phone(a.patient_mobile)}</div></td>
+                  <td className="muted">{a.reason || '—'}</td>
+                  <td><StatusChip status={a.status} /></td>
+                  <td>
+                    <div className="actions">
+                      {actionsFor(a.status, session.user.role).map((action) => (
+                        <button key={action.label} type="button" className={`btn sm ${action.kind ?? ''}`} disabled={act.isPending}
+                          aria-label={`${action.label}: ${a.patient_name} at ${time(a.scheduled_at, tz)}`}
+                          onClick={() => act.mutate({ a, action })}>{action.label}</button>
+                      ))}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+      {toast && (
+        <div className="toast" role="status">
+          <span>{toast.text}</span>
+          {toast.undo && <button className="btn sm" type="button" onClick={() => { toast.undo!(); setToast(null); }}>Undo</button>}
+          <button className="btn sm" type="button" aria-label="Dismiss" onClick={() => setToast(null)}><Icon name="x" size={14} /></button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function FrontDesk({ session }: { session: SessionInfo }) {
+  const [picked, setPicked] = useState<Patient | null>(null);
+  const [form, setForm] = useState<{ kind: 'new'; mobile: string } | { kind: 'edit' } | { kind: 'book' } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div><h1>Front desk</h1><p className="muted">Search, register, book, and keep the day's queue moving.</p></div>
+      </div>
+      {notice && <div className="alert ok" role="status"><Icon name="check" size={18} /><div className="grow">{notice}</div><button className="btn ghost sm" type="button" onClick={() => setNotice(null)}>Dismiss</button></div>}
+      <div className="grid-2">
+        <div className="stack loose">
+          <Search picked={picked} onPick={setPicked} onRegister={(mobile) => setForm({ kind: 'new', mobile })} />
+          {picked ? <PatientCard patient={picked} onEdit={() => setForm({ kind: 'edit' })} onBook={() => setForm({ kind: 'book' })} />
+            : <div className="card"><Empty title="No patient selected" icon="user">Type a mobile number above, then pick the patient to see their details and book.</Empty></div>}
+        </div>
+        <Queue session={session} onBookNew={() => (picked ? setForm({ kind: 'book' }) : setNotice('Pick a patient first: search by their mobile number, then book.'))} />
+      </div>
+      {form?.kind === 'new' && <PatientForm mobile={form.mobile} onClose={() => setForm(null)} onSaved={(p) => { setPicked(p); setForm(null); setNotice(`${p.name} is registered.`); }} />}
+      {form?.kind === 'edit' && picked && <PatientForm patient={picked} onClose={() => setForm(null)} onSaved={(p) => { setPicked(p); setForm(null); setNotice(`${p.name}'s details are saved.`); }} />}
+      {form?.kind === 'book' && picked && <BookForm session={session} patient={picked} onClose={() => setForm(null)} onBooked={() => { setForm(null); setNotice(`Appointment booked for ${picked.name}.`); }} />}
+    </div>
+  );
+}
+
+export { STATUS_LABEL };

@@ -1,0 +1,387 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import type { Role, SaKey, Scope, SessionInfo, WebhookSubscription } from '../../../preload/contract';
+import { clinic } from '../clinic';
+import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, bytes, when } from '../ui';
+
+type Tab = 'server' | 'users' | 'clients' | 'keys' | 'webhooks' | 'push' | 'models' | 'assistants' | 'backups';
+const TABS: [Tab, string][] = [
+  ['server', 'Server'], ['users', 'Users'], ['clients', 'API clients'], ['keys', 'API keys'], ['webhooks', 'Webhooks'],
+  ['push', 'Push notifications'], ['models', 'Speech models'], ['assistants', 'AI assistants'], ['backups', 'Backups'],
+];
+const SCOPES: [Scope, string][] = [
+  ['patients:read', 'Read patients'], ['patients:write', 'Register and edit patients'], ['appointments:read', 'Read appointments'],
+  ['appointments:write', 'Book and change appointments'], ['notifications', 'Push notifications'], ['webhooks', 'Webhooks'], ['scribe', 'Scribe (dictation)'],
+];
+const EVENTS = ['appointment.statuschange', 'v2rx.completed', 'v2rx.failed'];
+
+function Panel({ title, intro, action, children }: { title: string; intro?: ReactNode; action?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="card">
+      <div className="card-head"><div><h2>{title}</h2>{intro && <p className="small muted">{intro}</p>}</div>{action}</div>
+      {children}
+    </div>
+  );
+}
+
+function Secret({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="stack">
+      <Note kind="warn" title="Copy it now">This is the only time Clinic Desk shows it: only a hash is kept. Store it in the integration's settings, never in email or chat.</Note>
+      <Field label={label}>
+        <div className="secret" data-testid="secret"><span className="grow">{value}</span>
+          <button className="btn sm" type="button" onClick={() => void navigator.clipboard.writeText(value).then(() => setCopied(true))}><Icon name="copy" size={14} />{copied ? 'Copied' : 'Copy'}</button>
+        </div>
+      </Field>
+      <div className="row end"><button className="btn primary" type="button" onClick={onDone}>I have stored it</button></div>
+    </div>
+  );
+}
+
+function ServerPanel() {
+  const status = useQuery({ queryKey: ['server-status'], queryFn: () => clinic.serverStatus(), refetchInterval: 10_000 });
+  const d = status.data;
+  const up = (s: number) => (s < 3600 ? `${Math.floor(s / 60)} min` : `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`);
+  return (
+    <Panel title="Clinic server" intro="The service this app runs: local integrations and a second front-desk browser reach it at this address.">
+      <div className="card-body stack">
+        {status.isPending && <Loading />}
+        <ErrorNote error={status.error} onRetry={() => void status.refetch()} />
+        {d && (
+          <dl className="kv">
+            <dt>Status</dt><dd><span className="chip CK"><span className="dot" />Running</span></dd>
+            <dt>Address</dt><dd><code data-testid="server-address">{d.base_url}</code></dd>
+            <dt>API version</dt><dd>{d.version} · <a href="/docs" target="_blank" rel="noreferrer">API reference</a></dd>
+            <dt>Running for</dt><dd>{up(d.uptime_s)} (since {when(d.started_at)})</dd>
+            <dt>Data folder</dt><dd><code>{d.data_dir}</code></dd>
+            <dt>Database</dt><dd>{bytes(d.database_bytes)}</dd>
+          </dl>
+        )}
+      </div>
+    </Panel>
+  );
+}
+
+function UsersPanel({ session }: { session: SessionInfo }) {
+  const qc = useQueryClient();
+  const users = useQuery({ queryKey: ['users'], queryFn: () => clinic.users() });
+  const [adding, setAdding] = useState(false);
+  const [f, setF] = useState({ display_name: '', username: '', password: '', role: 'reception' as Role });
+  const create = useMutation({
+    mutationFn: () => clinic.createUser({ ...f, display_name: f.display_name.trim() || undefined }),
+    onSuccess: () => { void qc.invalidateQueries({ queryKey: ['users'] }); setAdding(false); setF({ display_name: '', username: '', password: '', role: 'reception' }); },
+  });
+  const toggle = useMutation({ mutationFn: ({ id, off }: { id: string; off: boolean }) => clinic.setUserDisabled(id, off), onSuccess: () => void qc.invalidateQueries({ queryKey: ['users'] }) });
+  return (
+    <Panel title="Users" intro="Everyone who signs in: doctors, front desk and admins." action={<button className="btn primary" type="button" onClick={() => setAdding(true)}><Icon name="plus" />Add user</button>}>
+      <div className="card-body flush">
+        {users.isPending && <Loading />}
+        <ErrorNote error={users.error ?? toggle.error} />
+        {users.data && (
+          <table aria-label="Users">
+            <thead><tr><th>Name</th><th>Username</th><th>Role</th><th>Status</th><th /></tr></thead>
+            <tbody>{users.data.map((u) => (
+              <tr key={u.id}>
+                <td><strong>{u.display_name}</strong></td><td className="mono">{u.username}</td>
+                <td style={{ textTransform: 'capitalize' }}>{u.role === 'reception' ? 'Front desk' : u.role}</td>
+                <td>{u.disabled_at ? <span className="chip CN">Disabled</span> : <span className="chip CK">Active</span>}</td>
+                <td><div className="actions">{u.id !== session.user.id && <button className={`btn sm ${u.disabled_at ? '' : 'danger'}`} type="button" onClick={() => toggle.mutate({ id: u.id, off: !u.disabled_at })}>{u.disabled_at ? 'Enable' : 'Disable'}</button>}</div></td>
+              </tr>
+            ))}</tbody>
+          </table>
+        )}
+      </div>
+      {adding && (
+        <Dialog title="Add a user" onClose={() => setAdding(false)} footer={<><button className="btn" type="button" onClick={() => setAdding(false)}>Cancel</button><button className="btn primary" type="submit" form="user-form" disabled={create.isPending}>Add user</button></>}>
+          <form id="user-form" className="stack" onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+            <Field label="Name"><input name="display_name" value={f.display_name} onChange={(e) => setF({ ...f, display_name: e.target.value })} /></Field>
+            <div className="cols-2">
+              <Field label="Username"><input name="username" value={f.username} onChange={(e) => setF({ ...f, username: e.target.value })} /></Field>
+              <Field label="Role"><select name="role" value={f.role} onChange={(e) => setF({ ...f, role: e.target.value as Role })}><option value="reception">Front desk</option><option value="doctor">Doctor</option><option value="admin">Admin</option></select></Field>
+            </div>
+            <Field label="Password" hint="At least 8 characters; tell them to keep it private."><input name="password" type="password" value={f.password} onChange={(e) => setF({ ...f, password: e.target.value })} /></Field>
+            <ErrorNote error={create.error} />
+          </form>
+        </Dialog>
+      )}
+    </Panel>
+  );
+}
+
+function ClientsPanel() {
+  const qc = useQueryClient();
+  const clients = useQuery({ queryKey: ['api-clients'], queryFn: () => clinic.apiClients() });
+  const [adding, setAdding] = useState(false);
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<Scope[]>(['patients:read', 'appointments:read']);
+  const create = useMutation({ mutationFn: () => clinic.createApiClient({ name: name.trim(), scopes }), onSuccess: () => void qc.invalidateQueries({ queryKey: ['api-clients'] }) });
+  const revoke = useMutation({ mutationFn: (id: string) => clinic.revokeApiClient(id), onSuccess: () => void qc.invalidateQueries({ queryKey: ['api-clients'] }) });
+  const close = () => { setAdding(false); setName(''); create.reset(); };
+  const active = clients.data?.filter((c) => !c.revoked_at) ?? [];
+  return (
+    <Panel title="API clients" intro="Integrations (EMR, lab, pharmacy) that get access tokens with a client id and secret." action={<button className="btn primary" type="button" onClick={() => setAdding(true)}><Icon name="plus" />New API client</button>}>
+      <div className="card-body flush">
+        {clients.isPending && <Loading />}
+        <ErrorNote error={clients.error ?? revoke.error} />
+        {clients.data && clients.data.length === 0 && <Empty title="No API clients">Create one for each integration, with only the permissions it needs.</Empty>}
+        {clients.data && clients.data.length > 0 && (
+          <table aria-label="API clients">
+            <thead><tr><th>Name</th><th>Client id</th><th>Permissions</th><th>Created</th><th /></tr></thead>
+            <tbody>{clients.data.map((c) => (
+              <tr key={c.client_id} style={c.revoked_at ? { opacity: 0.55 } : undefined}>
+                <td><strong>{c.name}</strong>{c.revoked_at && <div className="small" style={{ color: 'var(--danger)' }}>Revoked {when(c.revoked_at)}</div>}</td>
+                <td className="mono small">{c.client_id}</td>
+                <td><div className="row wrap" style={{ gap: 4 }}>{c.scopes.map((s) => <span key={s} className="chip">{s}</span>)}</div></td>
+                <td className="nowrap">{when(c.created_at)}</td>
+                <td><div className="actions">{!c.revoked_at && <button className="btn sm danger" type="button" onClick={() => revoke.mutate(c.client_id)}>Revoke</button>}</div></td>
+              </tr>
+            ))}</tbody>
+          </table>
+        )}
+        {clients.data && active.length > 0 && <div className="card-body small muted">{active.length} active</div>}
+      </div>
+      {adding && (
+        <Dialog title="New API client" onClose={close}
+          footer={create.data ? undefined : <><button className="btn" type="button" onClick={close}>Cancel</button><button className="btn primary" type="submit" form="client-form" disabled={create.isPending || !name.trim() || scopes.length === 0}>Create</button></>}>
+          {create.data ? (
+            <div className="stack">
+              <dl className="kv"><dt>Client id</dt><dd className="mono">{create.data.client_id}</dd></dl>
+              <Secret label="Client secret" value={create.data.client_secret} onDone={close} />
+            </div>
+          ) : (
+            <form id="client-form" className="stack" onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+              <Field label="Name" hint="Which integration this is, e.g. City Lab"><input name="client_name" value={name} onChange={(e) => setName(e.target.value)} /></Field>
+              <div className="field"><span>Permissions</span>
+                <div className="cols-2">{SCOPES.map(([s, label]) => (
+                  <label key={s} className="check"><input type="checkbox" checked={scopes.includes(s)} onChange={() => setScopes((x) => (x.includes(s) ? x.filter((y) => y !== s) : [...x, s]))} />{label}</label>
+                ))}</div>
+              </div>
+              <ErrorNote error={create.error} />
+            </form>
+          )}
+        </Dialog>
+      )}
+    </Panel>
+  );
+}
+
+function KeysPanel() {
+  const qc = useQueryClient();
+  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => clinic.apiKeys() });
+  const [label, setLabel] = useState('');
+  const create = useMutation({ mutationFn: () => clinic.createApiKey({ label: label.trim() }), onSuccess: () => { void qc.invalidateQueries({ queryKey: ['api-keys'] }); setLabel(''); } });
+  const revoke = useMutation({ mutationFn: (id: string) => clinic.revokeApiKey(id), onSuccess: () => void qc.invalidateQueries({ queryKey: ['api-keys'] }) });
+  return (
+    <Panel title="API keys" intro="An API key (X-API-KEY) tells the token endpoint which clinic an API client's request is for.">
+      <div className="card-body stack">
+        {create.data ? <Secret label={`API key “${create.data.label}”`} value={create.data.api_key} onDone={() => create.reset()} /> : (
+          <form className="row" onSubmit={(e: FormEvent) => { e.preventDefault(); if (label.trim()) create.mutate(); }}>
+            <input aria-label="Key label" placeholder="Label, e.g. EMR integration" value={label} onChange={(e) => setLabel(e.target.value)} />
+            <button className="btn primary" type="submit" disabled={!label.trim() || create.isPending}>Create key</button>
+          </form>
+        )}
+        <ErrorNote error={create.error ?? keys.error ?? revoke.error} />
+      </div>
+      <div className="card-body flush">
+        {keys.data && keys.data.length === 0 && <Empty title="No API keys">Create one for each integration that signs in with client credentials.</Empty>}
+        {keys.data && keys.data.length > 0 && (
+          <table aria-label="API keys"><thead><tr><th>Label</th><th>Created</th><th>Status</th><th /></tr></thead>
+            <tbody>{keys.data.map((k) => (
+              <tr key={k.id}><td><strong>{k.label}</strong></td><td>{when(k.created_at)}</td>
+                <td>{k.revoked_at ? <span className="chip CN">Revoked</span> : <span className="chip CK">Active</span>}</td>
+                <td><div className="actions">{!k.revoked_at && <button className="btn sm danger" type="button" onClick={() => revoke.mutate(k.id)}>Revoke</button>}</div></td></tr>
+            ))}</tbody>
+          </table>
+        )}
+      </div>
+    </Panel>
+  );
+}
+
+function Deliveries({ sub, onClose }: { sub: WebhookSubscription; onClose: () => void }) {
+  const qc = useQueryClient();
+  const d = useQuery({ queryKey: ['deliveries', sub.id], queryFn: () => clinic.webhookDeliveries(sub.id), refetchInterval: 5000 });
+  const again = useMutation({ mutationFn: (id: string) => clinic.redeliverWebhook(sub.id, id), onSuccess: () => void qc.invalidateQueries({ queryKey: ['deliveries', sub.id] }) });
+  const tone: Record<string, string> = { delivered: 'CK', pending: 'BK', failed: 'NS', disabled: 'CN', cancelled: 'CN' };
+  return (
+    <Dialog title="Delivery log" onClose={onClose}>
+      <div className="stack">
+        <p className="small muted mono">{sub.endpoint}</p>
+        {d.data?.subscription.status === 'disabled' && <Note kind="warn" title="This subscription is disabled">{d.data.subscription.disabled_reason}</Note>}
+        <ErrorNote error={d.error ?? again.error} />
+        {d.isPending && <Loading />}
+        {d.data && d.data.deliveries.length === 0 && <Empty title="Nothing delivered yet">Events appear here as they are sent.</Empty>}
+        {d.data?.deliveries.map((x) => (
+          <div key={x.id} className="card" style={{ boxShadow: 'none' }}>
+            <div className="card-body stack tight" style={{ padding: 12 }}>
+              <div className="row between"><strong>{x.event_name}</strong><span className={`chip ${tone[x.status] ?? ''}`}>{x.status}</span></div>
+              <div className="small muted">{when(x.created_at)} · {x.attempts} attempt{x.attempts === 1 ? '' : 's'}{x.last_status ? ` · last answer ${x.last_status}` : ''}{x.last_error ? ` · ${x.last_error}` : ''}{x.next_attempt_at ? ` · next try ${when(x.next_attempt_at)}` : ''}</div>
+              {(x.status === 'delivered' || x.status === 'failed' || x.status === 'disabled') && <div className="row end"><button className="btn sm" type="button" onClick={() => again.mutate(x.id)} disabled={again.isPending}>Redeliver</button></div>}
+            </div>
+          </div>
+        ))}
+      </div>
+    </Dialog>
+  );
+}
+
+function WebhooksPanel() {
+  const qc = useQueryClient();
+  const subs = useQuery({ queryKey: ['webhooks'], queryFn: () => clinic.webhooks() });
+  const [endpoint, setEndpoint] = useState('');
+  const [key, setKey] = useState('');
+  const [events, setEvents] = useState<string[]>(['appointment.statuschange']);
+  const [log, setLog] = useState<WebhookSubscription | null>(null);
+  const create = useMutation({
+    mutationFn: () => clinic.createWebhook({ endpoint: endpoint.trim(), event_names: events, ...(key ? { signing_key: key } : {}) }),
+    onSuccess: () => { void qc.invalidateQueries({ queryKey: ['webhooks'] }); setEndpoint(''); setKey(''); },
+  });
+  const remove = useMutation({ mutationFn: (id: string) => clinic.deleteWebhook(id), onSuccess: () => void qc.invalidateQueries({ queryKey: ['webhooks'] }) });
+  return (
+    <Panel title="Webhooks" intro="Clinic Desk calls these addresses when appointments change or a dictation is transcribed, signed with your key.">
+      <div className="card-body">
+        <form className="stack" onSubmit={(e) => { e.preventDefault(); create.mutate(); }} aria-label="New webhook">
+          <div className="cols-2">
+            <Field label="Endpoint" hint="https, or http on this computer"><input name="endpoint" placeholder="https://emr.example.com/hooks/clinic" value={endpoint} onChange={(e) => setEndpoint(e.target.value)} /></Field>
+            <Field label="Signing key (recommended)" hint="Your receiver checks signatures with it"><input name="signing_key" type="password" value={key} onChange={(e) => setKey(e.target.value)} /></Field>
+          </div>
+          <div className="row wrap between">
+            <div className="row wrap" role="group" aria-label="Events">{EVENTS.map((ev) => (
+              <label key={ev} className="check"><input type="checkbox" checked={events.includes(ev)} onChange={() => setEvents((x) => (x.includes(ev) ? x.filter((y) => y !== ev) : [...x, ev]))} /><code>{ev}</code></label>
+            ))}</div>
+            <button className="btn primary" type="submit" disabled={!endpoint.trim() || events.length === 0 || create.isPending}>Add webhook</button>
+          </div>
+          <ErrorNote error={create.error ?? remove.error ?? subs.error} />
+        </form>
+      </div>
+      <div className="card-body flush" style={{ borderTop: '1px solid var(--border)' }}>
+        {subs.isPending && <Loading />}
+        {subs.data && subs.data.length === 0 && <Empty title="No webhooks">Add an endpoint above to be told about changes as they happen.</Empty>}
+        {subs.data && subs.data.length > 0 && (
+          <table aria-label="Webhooks"><thead><tr><th>Endpoint</th><th>Events</th><th>Added</th><th /></tr></thead>
+            <tbody>{subs.data.map((s) => (
+              <tr key={s.id}><td className="mono small">{s.endpoint}</td>
+                <td><div className="row wrap" style={{ gap: 4 }}>{s.event_names.map((e) => <span key={e} className="chip">{e}</span>)}</div></td>
+                <td className="nowrap">{when(s.created_at)}</td>
+                <td><div className="actions"><button className="btn sm" type="button" onClick={() => setLog(s)}>Delivery log</button><button className="btn sm danger" type="button" onClick={() => remove.mutate(s.id)}>Delete</button></div></td></tr>
+            ))}</tbody>
+          </table>
+        )}
+      </div>
+      {log && <Deliveries sub={log} onClose={() => setLog(null)} />}
+    </Panel>
+  );
+}
+
+function PushPanel() {
+  const qc = useQueryClient();
+  const creds = useQuery({ queryKey: ['push'], queryFn: () => clinic.pushCredentials() });
+  const [fileError, setFileError] = useState<string | null>(null);
+  const save = useMutation({ mutationFn: (sa: SaKey) => clinic.setPushCredentials(sa), onSuccess: (c) => qc.setQueryData(['push'], c) });
+  const remove = useMutation({ mutationFn: () => clinic.deletePushCredentials(), onSuccess: () => qc.setQueryData(['push'], null) });
+  const onFile = async (file: File | undefined) => {
+    setFileError(null);
+    if (!file) return;
+    try {
+      const json = JSON.parse(await file.text()) as SaKey;
+      save.mutate(json);
+    } catch {
+      setFileError('That file is not JSON. Choose the service-account key file you downloaded from the Firebase console (…-firebase-adminsdk-….json).');
+    }
+  };
+  return (
+    <Panel title="Push notifications" intro="Firebase Cloud Messaging credentials, so Clinic Desk can notify your staff's phones.">
+      <div className="card-body stack">
+        {creds.isPending && <Loading />}
+        <ErrorNote error={creds.error ?? save.error ?? remove.error} />
+        {fileError && <Note kind="error" title="Not a key file">{fileError}</Note>}
+        {creds.data === null && <Empty title="No credentials yet">Upload the service-account JSON from your Firebase project (Project settings → Service accounts → Generate new private key).</Empty>}
+        {creds.data && (
+          <dl className="kv">
+            <dt>Project</dt><dd><strong>{creds.data.project_id}</strong></dd>
+            <dt>Service account</dt><dd className="mono small">{creds.data.client_email}</dd>
+            <dt>Key id</dt><dd className="mono small">{creds.data.private_key_id ?? '—'}</dd>
+            <dt>Updated</dt><dd>{when(creds.data.updated_at)}</dd>
+          </dl>
+        )}
+        <div className="row">
+          <label className="btn primary"><input type="file" accept="application/json,.json" className="sr-only" onChange={(e) => void onFile(e.target.files?.[0])} />{creds.data ? 'Replace key file' : 'Upload key file'}</label>
+          {creds.data && <button className="btn danger" type="button" onClick={() => remove.mutate()}>Remove</button>}
+        </div>
+        <p className="small faint">The private key is stored encrypted and never shown again.</p>
+      </div>
+    </Panel>
+  );
+}
+
+function OptionalPanel<T>({ title, intro, query, render }: { title: string; intro: string; query: () => Promise<{ available: true; value: T[] } | { available: false; reason: string }>; render: (items: T[]) => ReactNode }) {
+  const q = useQuery({ queryKey: ['optional', title], queryFn: query });
+  return (
+    <Panel title={title} intro={intro}>
+      <div className="card-body stack">
+        {q.isPending && <Loading />}
+        <ErrorNote error={q.error} />
+        {q.data && !q.data.available && <Note kind="info" title="Not available on this clinic server yet">{q.data.reason}</Note>}
+        {q.data?.available && (q.data.value.length === 0 ? <Empty title={`No ${title.toLowerCase()} yet`} /> : render(q.data.value))}
+      </div>
+    </Panel>
+  );
+}
+
+function BackupsPanel() {
+  const qc = useQueryClient();
+  const list = useQuery({ queryKey: ['backups'], queryFn: () => clinic.backups() });
+  const make = useMutation({ mutationFn: () => clinic.backup(), onSuccess: () => void qc.invalidateQueries({ queryKey: ['backups'] }) });
+  return (
+    <Panel title="Backups" intro="A consistent copy of the clinic's database, made while Clinic Desk keeps running." action={<button className="btn primary" type="button" onClick={() => make.mutate()} disabled={make.isPending}>{make.isPending ? <><span className="spinner" />Backing up…</> : 'Back up now'}</button>}>
+      <div className="card-body stack">
+        {make.data && <Note kind="ok" title="Backup made">{make.data.name} ({bytes(make.data.size_bytes)}). Copy it to a USB drive or another computer; a backup on the same disk does not survive the disk.</Note>}
+        <Note kind="info">The encryption key is not in the backup, on purpose. Keep it (the master key file or your keychain entry) separately and safely: without it, stored secrets in a restored copy cannot be read.</Note>
+        <ErrorNote error={list.error ?? make.error} />
+      </div>
+      <div className="card-body flush">
+        {list.data && list.data.length === 0 && <Empty title="No backups yet">Press “Back up now”. Back up at least daily.</Empty>}
+        {list.data && list.data.length > 0 && (
+          <table aria-label="Backups"><thead><tr><th>File</th><th>Made</th><th>Size</th></tr></thead>
+            <tbody>{list.data.map((b) => <tr key={b.name}><td><div className="mono small">{b.name}</div><div className="small faint mono">{b.path}</div></td><td className="nowrap">{when(b.created_at)}</td><td className="num">{bytes(b.size_bytes)}</td></tr>)}</tbody>
+          </table>
+        )}
+      </div>
+    </Panel>
+  );
+}
+
+export default function Settings({ session }: { session: SessionInfo }) {
+  const [tab, setTab] = useState<Tab>(() => (window.location.hash.split('/')[2] as Tab) || 'server');
+  const go = (t: Tab) => { setTab(t); window.location.hash = `/settings/${t}`; };
+  const qc = useQueryClient();
+  const disconnect = useMutation({ mutationFn: (id: string) => clinic.disconnectAssistant(id), onSuccess: () => void qc.invalidateQueries({ queryKey: ['optional'] }) });
+  return (
+    <div className="page">
+      <div className="page-head"><div><h1>Settings</h1><p className="muted">{session.workspace.name} · for admins</p></div></div>
+      <div className="settings">
+        <nav className="side-tabs card" style={{ padding: 8 }} role="tablist" aria-label="Settings">
+          {TABS.map(([id, label]) => <button key={id} type="button" role="tab" aria-selected={tab === id} onClick={() => go(id)}>{label}</button>)}
+        </nav>
+        <div>
+          {tab === 'server' && <ServerPanel />}
+          {tab === 'users' && <UsersPanel session={session} />}
+          {tab === 'clients' && <ClientsPanel />}
+          {tab === 'keys' && <KeysPanel />}
+          {tab === 'webhooks' && <WebhooksPanel />}
+          {tab === 'push' && <PushPanel />}
+          {tab === 'models' && (
+            <OptionalPanel title="Speech models" intro="The on-device speech recognition models the scribe uses." query={() => clinic.speechModels()}
+              render={(ms) => <table aria-label="Speech models"><thead><tr><th>Model</th><th>Languages</th><th>Size</th><th>Status</th></tr></thead><tbody>{ms.map((m) => <tr key={m.id}><td><strong>{m.name}</strong>{m.is_default && <span className="chip CK" style={{ marginLeft: 8 }}>Default</span>}</td><td>{m.languages.join(', ')}</td><td>{m.size_bytes ? bytes(m.size_bytes) : '—'}</td><td>{m.installed ? 'Installed' : 'Not downloaded'}</td></tr>)}</tbody></table>} />
+          )}
+          {tab === 'assistants' && (
+            <OptionalPanel title="AI assistants" intro="Assistants a user connected with “Sign in with Clinic Desk”. Disconnect one to revoke its access at once." query={() => clinic.connectedAssistants()}
+              render={(as) => <table aria-label="AI assistants"><thead><tr><th>Assistant</th><th>Access</th><th>Connected</th><th /></tr></thead><tbody>{as.map((a) => <tr key={a.id}><td><strong>{a.name}</strong></td><td><div className="row wrap" style={{ gap: 4 }}>{a.scopes.map((s) => <span key={s} className="chip">{s}</span>)}</div></td><td>{when(a.connected_at)}</td><td><div className="actions"><button className="btn sm danger" type="button" onClick={() => disconnect.mutate(a.id)}>Disconnect</button></div></td></tr>)}</tbody></table>} />
+          )}
+          {tab === 'backups' && <BackupsPanel />}
+        </div>
+      </div>
+    </div>
+  );
+}

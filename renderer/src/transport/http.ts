@@ -1,0 +1,245 @@
+import type {
+  Appointment, ClinicApi, ClinicFailure, DayList, Optional, Patient, PushCredentials, SessionInfo, StatusChange, WebhookDeliveries,
+} from '../../../preload/contract';
+import {
+  type Presigned, extensionFor, extraData, initBody, initPath, newTxnId, presignPath, readAssistants, readModels, readStatus, scribeFailure,
+  statusPath, uploadFields,
+} from '../../../preload/scribe-flow';
+import { browserRecordings } from './idb';
+
+/**
+ * window.clinic's interface over HTTP, for a plain browser that opened the clinic server's address (a second
+ * front-desk PC). The user token from sign-in is kept for this tab only (sessionStorage) and sent as a bearer
+ * token; dictation audio is kept in IndexedDB.
+ */
+const TOKEN_KEY = 'clinic-desk.token';
+const token = () => sessionStorage.getItem(TOKEN_KEY);
+
+interface Answer { status: number; body: unknown }
+
+async function send(method: string, path: string, body?: unknown): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  const t = token();
+  if (t) headers.authorization = `Bearer ${t}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw { status: 0, code: 'SERVICE_UNREACHABLE', message: 'The clinic server is not answering. Check that the clinic computer is on and Clinic Desk is running, then try again.' } satisfies ClinicFailure;
+  }
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** Any of the API's error shapes (dr envelope, plain, webhook, notification) as the contract's failure. */
+function failure({ status, body }: Answer): ClinicFailure {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const e = b.error as { code?: string; message?: string } | string | undefined;
+  if (e && typeof e === 'object') return { status, code: e.code ?? 'ERROR', message: e.message ?? `The server answered ${status}` };
+  if (typeof b.message === 'string') return { status, code: typeof b.error_code === 'number' ? `HTTP_${b.error_code}` : 'ERROR', message: b.message };
+  return { status, code: 'ERROR', message: `The server answered ${status}` };
+}
+
+async function api<T>(method: string, path: string, body?: unknown, ok: number[] = [200, 201, 202, 204]): Promise<T> {
+  const a = await send(method, path, body);
+  if (a.status === 401 && token()) sessionStorage.removeItem(TOKEN_KEY);
+  if (!ok.includes(a.status)) throw failure(a);
+  return a.body as T;
+}
+
+/** The dr envelope's data. */
+const dr = async <T>(method: string, path: string, body?: unknown) => (await api<{ data: T }>(method, path, body)).data;
+
+const missingRoute = (a: Answer) =>
+  a.status === 404 && /^No route/.test(String((a.body as { error?: { message?: string } } | undefined)?.error?.message ?? ''));
+
+interface PatientEntry {
+  name: string;
+  patient_id: string | null;
+  patient_profile: Omit<Patient, 'id' | 'name'> & { patient_id: string | null };
+}
+const toPatient = (e: PatientEntry): Patient => {
+  const { patient_id, ...p } = e.patient_profile;
+  return { ...p, id: e.patient_id ?? patient_id ?? '', name: e.name };
+};
+const toAppointment = (a: Appointment & { status_history?: unknown }): Appointment => {
+  const { status_history: _h, ...rest } = a;
+  return rest;
+};
+
+interface SignedIn extends SessionInfo { token: string }
+const keep = (s: SignedIn): SessionInfo => {
+  sessionStorage.setItem(TOKEN_KEY, s.token);
+  return { user: s.user, workspace: s.workspace };
+};
+
+const WEBHOOKS = '/notification/v1/connect/webhook/subscriptions';
+
+function postWithProgress(url: string, form: FormData, onProgress: (loaded: number, total: number) => void): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : 0);
+    xhr.onload = () => {
+      let body: unknown = xhr.responseText;
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch { /* text */ }
+      resolve({ status: xhr.status, body });
+    };
+    xhr.onerror = () => reject({ status: 0, code: 'UPLOAD_FAILED', message: 'The connection dropped during the upload. The recording is still saved here: try the upload again.' } satisfies ClinicFailure);
+    xhr.send(form);
+  });
+}
+
+/** The upload receiver's address as this browser can reach it (the server may name itself by its loopback address). */
+function reachable(url: string): string {
+  const u = new URL(url, location.origin);
+  if (u.origin !== location.origin && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) return `${u.pathname}${u.search}`;
+  return u.href;
+}
+
+export const httpClinic: ClinicApi = {
+  async serviceInfo() {
+    const body = await api<{ version: string }>('GET', '/health');
+    return { baseUrl: location.origin, version: body.version };
+  },
+  setupStatus: () => api('GET', '/api/v1/setup'),
+  setup: async (input) => keep(await api<SignedIn>('POST', '/api/v1/setup', input)),
+  signIn: async (input) => keep(await api<SignedIn>('POST', '/api/v1/session', input)),
+  async signOut() {
+    if (token()) await api('DELETE', '/api/v1/session').catch(() => undefined);
+    sessionStorage.removeItem(TOKEN_KEY);
+  },
+  async session() {
+    if (!token()) return null;
+    const a = await send('GET', '/api/v1/me');
+    if (a.status === 401) {
+      sessionStorage.removeItem(TOKEN_KEY);
+      return null;
+    }
+    if (a.status !== 200) throw failure(a);
+    return a.body as SessionInfo;
+  },
+
+  async searchPatients(mobile) {
+    const a = await send('GET', `/dr/v1/business/patients/search?mobile=${encodeURIComponent(mobile)}`);
+    if (a.status === 404) return [];
+    if (a.status !== 200) throw failure(a);
+    return (a.body as { data: { profiles: PatientEntry[] } }).data.profiles.map(toPatient);
+  },
+  getPatient: async (id) => toPatient(await dr<PatientEntry>('GET', `/dr/v1/patient/${encodeURIComponent(id)}`)),
+  createPatient: async (input) => toPatient(await dr<PatientEntry>('POST', '/dr/v1/patient', input)),
+  updatePatient: async (id, patch) => toPatient(await dr<PatientEntry>('PATCH', `/dr/v1/patient/${encodeURIComponent(id)}`, patch)),
+  dayAppointments: (date) => dr<DayList>('GET', `/dr/v1/appointments${date ? `?date=${encodeURIComponent(date)}` : ''}`),
+  bookAppointment: async (input) => toAppointment(await dr<Appointment>('POST', '/dr/v1/appointment', input)),
+  async parkAppointment(id) {
+    await api('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/parked`);
+    const a = await dr<Appointment & { status_history: { from_status: StatusChange['status'] | null; to_status: StatusChange['status'] }[] }>('GET', `/dr/v1/appointment/${encodeURIComponent(id)}`);
+    const last = a.status_history.at(-1);
+    return { appointment_id: a.appointment_id, status: a.status, previous_status: last?.to_status === a.status && last.from_status ? last.from_status : a.status };
+  },
+  setAppointmentStatus: (id, status) => dr<StatusChange>('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/change-status?partner_id=0`, { status }),
+  doctors: async () => (await api<{ doctors: Awaited<ReturnType<ClinicApi['doctors']>> }>('GET', '/api/v1/doctors')).doctors,
+
+  serverStatus: () => api('GET', '/api/v1/status'),
+  users: async () => (await api<{ users: Awaited<ReturnType<ClinicApi['users']>> }>('GET', '/api/v1/users')).users,
+  createUser: (input) => api('POST', '/api/v1/users', input),
+  setUserDisabled: (id, disabled) => api('POST', `/api/v1/users/${encodeURIComponent(id)}/${disabled ? 'disable' : 'enable'}`),
+  apiClients: async () => (await api<{ clients: Awaited<ReturnType<ClinicApi['apiClients']>> }>('GET', '/api/v1/api-clients')).clients,
+  createApiClient: (input) => api('POST', '/api/v1/api-clients', input),
+  revokeApiClient: async (id) => void (await api('DELETE', `/api/v1/api-clients/${encodeURIComponent(id)}`)),
+  apiKeys: async () => (await api<{ keys: Awaited<ReturnType<ClinicApi['apiKeys']>> }>('GET', '/api/v1/api-keys')).keys,
+  createApiKey: (input) => api('POST', '/api/v1/api-keys', input),
+  revokeApiKey: async (id) => void (await api('DELETE', `/api/v1/api-keys/${encodeURIComponent(id)}`)),
+  webhooks: async () => (await api<{ data: Awaited<ReturnType<ClinicApi['webhooks']>> }>('GET', WEBHOOKS)).data,
+  createWebhook: async (input) => ({ id: (await api<{ id: string }>('POST', WEBHOOKS, input)).id }),
+  deleteWebhook: async (id) => void (await api('DELETE', `${WEBHOOKS}/${encodeURIComponent(id)}`)),
+  async webhookDeliveries(id) {
+    const r = await api<{ subscription: WebhookDeliveries['subscription']; data: WebhookDeliveries['deliveries'] }>('GET', `${WEBHOOKS}/${encodeURIComponent(id)}/deliveries`);
+    return { subscription: r.subscription, deliveries: r.data };
+  },
+  redeliverWebhook: async (id, deliveryId) => void (await api('POST', `${WEBHOOKS}/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`)),
+  async pushCredentials() {
+    const a = await send('GET', '/notification/fcm-creds');
+    if (a.status === 404) return null;
+    if (a.status !== 200) throw failure(a);
+    const c = a.body as { sa_key: PushCredentials; created_at: string; updated_at: string };
+    return { project_id: c.sa_key.project_id, client_email: c.sa_key.client_email, private_key_id: c.sa_key.private_key_id, token_uri: c.sa_key.token_uri, created_at: c.created_at, updated_at: c.updated_at };
+  },
+  async setPushCredentials(saKey) {
+    await api('POST', '/notification/fcm-creds', { sa_key: saKey });
+    return (await httpClinic.pushCredentials())!;
+  },
+  deletePushCredentials: async () => void (await api('DELETE', '/notification/fcm-creds')),
+  backups: async () => (await api<{ backups: Awaited<ReturnType<ClinicApi['backups']>> }>('GET', '/api/v1/backups')).backups,
+  backup: () => api('POST', '/api/v1/backups'),
+  async connectedAssistants() {
+    const a = await send('GET', '/api/v1/connected-assistants');
+    if (missingRoute(a)) return { available: false, reason: 'Connecting AI assistants (the OIDC sign-in) is not installed on this clinic server yet.' };
+    if (a.status !== 200) throw failure(a);
+    return { available: true, value: readAssistants(a.body) };
+  },
+  disconnectAssistant: async (id) => void (await api('DELETE', `/api/v1/connected-assistants/${encodeURIComponent(id)}`)),
+  async speechModels() {
+    const a = await send('GET', '/api/v1/speech-models');
+    if (missingRoute(a)) return { available: false, reason: 'Speech models are managed by the scribe service, which does not offer them here yet.' };
+    if (a.status !== 200) throw failure(a);
+    return { available: true, value: readModels(a.body) };
+  },
+
+  recordingStart: (meta) => browserRecordings.start(meta),
+  recordingAppend: (id, seq, chunk) => browserRecordings.append(id, seq, chunk),
+  recordingFinish: (id, durationS) => browserRecordings.update(id, { finished: true, duration_s: durationS }),
+  recordings: () => browserRecordings.list(),
+  recordingAudio: (id) => browserRecordings.audio(id),
+  recordingDiscard: (id) => browserRecordings.discard(id),
+  async scribeAvailable(): Promise<Optional<true>> {
+    const a = await send('GET', statusPath('availability-probe'));
+    if (missingRoute(a)) return { available: false, reason: 'The scribe service is not installed on this clinic server yet, so dictations cannot be transcribed. Recordings are still kept in this browser.' };
+    return { available: true, value: true };
+  },
+  async uploadDictation(recordingId, options, onProgress) {
+    const rec = await browserRecordings.get(recordingId);
+    const audio = await browserRecordings.audio(recordingId);
+    if (audio.byteLength === 0) throw { status: 400, code: 'EMPTY_RECORDING', message: 'This recording has no audio. Record again, and check that the level meter moves when you speak.' } satisfies ClinicFailure;
+    onProgress?.({ phase: 'preparing', loaded: 0, total: audio.byteLength });
+    const ctx = { patient_id: rec.patient_id, appointment_id: rec.appointment_id, recording_id: rec.id };
+    const pre = await send('POST', presignPath(newTxnId()), extraData(options, ctx));
+    if (pre.status !== 200) throw scribeFailure(pre.status, pre.body, 'The upload could not start');
+    const presigned = pre.body as Presigned;
+    const fileName = `dictation.${extensionFor(rec.mime_type)}`;
+    const form = new FormData();
+    for (const [k, v] of uploadFields(presigned, fileName)) form.append(k, v);
+    form.append('file', new Blob([audio as Uint8Array<ArrayBuffer>], { type: rec.mime_type.split(';')[0] || 'audio/webm' }), fileName);
+    const up = await postWithProgress(reachable(presigned.uploadData.url), form, (loaded, total) => onProgress?.({ phase: 'uploading', loaded, total: total || audio.byteLength }));
+    if (up.status !== 204) throw scribeFailure(up.status, up.body, 'The audio could not be uploaded');
+    onProgress?.({ phase: 'starting', loaded: audio.byteLength, total: audio.byteLength });
+    const init = await send('POST', initPath(presigned.txn_id), initBody(options, ctx, presigned, fileName));
+    if (init.status !== 201) throw scribeFailure(init.status, init.body, 'Transcription could not start');
+    await browserRecordings.update(recordingId, { txn_id: presigned.txn_id, uploaded_at: new Date().toISOString() });
+    return { txn_id: presigned.txn_id };
+  },
+  async dictationStatus(txnId) {
+    const a = await send('GET', statusPath(txnId));
+    if (a.status >= 300) throw scribeFailure(a.status, a.body, 'The transcription status could not be read');
+    return readStatus(txnId, a.status, a.body);
+  },
+  async scribeHistory(patientId) {
+    const a = await send('GET', `/voice/api/v2/sessions?patient_id=${encodeURIComponent(patientId)}`);
+    if (a.status === 404) return { available: false, reason: 'The scribe service does not list past sessions yet. Dictations recorded in this browser are shown instead.' };
+    if (a.status !== 200) throw scribeFailure(a.status, a.body, 'Past sessions could not be read');
+    const list = ((a.body as { data?: Record<string, unknown>[] }).data ?? []);
+    return {
+      available: true,
+      value: list.map((s) => ({ txn_id: String(s.txn_id ?? s.session_id ?? ''), created_at: String(s.created_at ?? ''), status: String(s.status ?? ''), patient_id: patientId })),
+    };
+  },
+};

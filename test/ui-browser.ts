@@ -1,0 +1,47 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import { ROOT } from './helpers/server.js';
+
+/** Debian's Chromium, driven by playwright-core (never a downloaded browser). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const chromiumMissing = existsSync(CHROMIUM) ? null : `Chromium not found at ${CHROMIUM} (apt-get install -y chromium)`;
+export const uiNotBuilt = existsSync(join(ROOT, 'dist', 'renderer', 'index.html')) ? null : 'the renderer is not built (node scripts/build.mjs; npm test builds it first)';
+export const uiSkipReason = chromiumMissing ?? uiNotBuilt;
+
+export const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+
+export async function launch(opts: { fakeAudioWav?: string } = {}): Promise<Browser> {
+  const args = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'];
+  if (opts.fakeAudioWav) args.push(`--use-file-for-fake-audio-capture=${opts.fakeAudioWav}`);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+}
+
+export async function openApp(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, deviceScaleFactor: 1, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
+  await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin: baseUrl });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(`console: ${m.text()}`);
+  });
+  await page.goto(baseUrl);
+  return { context, page, errors };
+}
+
+export async function signIn(page: Page, username: string, password: string) {
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+export async function shot(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  // Let fonts and transitions settle so screenshots are stable.
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}

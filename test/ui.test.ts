@@ -1,0 +1,127 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from './helpers/server.js';
+import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
+
+if (uiSkipReason) console.warn(`UI tests skipped: ${uiSkipReason}`);
+
+describe.skipIf(uiSkipReason !== null)(`front desk in Chromium over the browser transport${uiSkipReason ? ` (skipped: ${uiSkipReason})` : ''}`, () => {
+  let srv: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    srv = await startServer();
+    browser = await launch();
+    ({ page, errors } = await openApp(browser, srv.baseUrl));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await srv?.close();
+  });
+
+  it('refuses a wrong password in plain words, then signs in to the role\'s view', async () => {
+    const { username, password } = srv.demo.workspaces[0]!.users.reception;
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong username or password');
+    await page.getByLabel('Password').fill('');
+    await shot(page, 'sign-in');
+    await signIn(page, username, password);
+    // Front desk staff see the front desk only: no dictation, no settings.
+    const nav = await page.getByRole('navigation', { name: 'Main' }).textContent();
+    expect(nav).toContain('Front desk');
+    expect(nav).not.toContain('Settings');
+    expect(nav).not.toContain('Dictation');
+  });
+
+  it('has the search focused on start and searches as the tenth digit is typed, showing the whole family', async () => {
+    const search = page.getByLabel('Mobile number');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Mobile number');
+    await page.keyboard.type('98765');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('5 more digits');
+    await page.keyboard.type('43210');
+    const results = page.getByTestId('patient-result');
+    await expect.poll(() => results.count()).toBe(2);
+    const names = await results.allTextContents();
+    expect(names.join(' ')).toContain('Priya Sharma');
+    expect(names.join(' ')).toContain('Rahul Kumar Sharma');
+    expect(await search.inputValue()).toBe('9876543210');
+    await results.first().click();
+    await page.getByRole('table', { name: 'Appointments' }).waitFor();
+    await shot(page, 'front-desk');
+  });
+
+  it('registers a new patient from an unknown number, edits them, and books an appointment', async () => {
+    const search = page.getByLabel('Mobile number');
+    await search.fill('9000011111');
+    await page.getByText('No patient with this number').waitFor();
+    await page.getByRole('button', { name: 'Register new patient' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Register a patient' });
+    await dialog.getByLabel('First name').fill('Leela');
+    await dialog.getByLabel('Last name').fill('Menon');
+    await dialog.getByLabel('Date of birth').fill('1991-06-01');
+    await dialog.getByRole('button', { name: 'Female' }).click();
+    expect(await dialog.getByLabel('Mobile').inputValue()).toBe('9000011111');
+    await shot(page, 'register-patient');
+    await dialog.getByRole('button', { name: 'Register patient' }).click();
+    await page.getByText('Leela Menon is registered.').waitFor();
+    await expect.poll(() => page.getByTestId('patient-result').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Leela Menon' });
+    await edit.getByLabel('Email (optional)').fill('leela@example.com');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('details are saved').waitFor();
+    expect(await page.getByLabel('Selected patient').textContent()).toContain('leela@example.com');
+
+    await page.getByRole('button', { name: 'Book appointment' }).click();
+    const book = page.getByRole('dialog', { name: 'Book an appointment for Leela Menon' });
+    await book.getByLabel('Time').fill('23:45');
+    await book.getByLabel('Reason (optional)').fill('Fever for three days');
+    await shot(page, 'book-appointment');
+    await book.getByRole('button', { name: 'Book appointment' }).click();
+    await page.getByText('Appointment booked for Leela Menon.').waitFor();
+    const row = page.getByTestId('queue-row').filter({ hasText: 'Leela Menon' });
+    await row.waitFor();
+    expect(await row.getAttribute('data-status')).toBe('BK');
+    expect(await row.textContent()).toContain('Fever for three days');
+  });
+
+  it('checks a patient in and parks them', async () => {
+    const row = page.getByTestId('queue-row').filter({ hasText: 'Leela Menon' });
+    await row.getByRole('button', { name: /^Check in/ }).click();
+    await expect.poll(() => row.getAttribute('data-status')).toBe('CK');
+    await row.getByRole('button', { name: /^Park/ }).click();
+    await expect.poll(() => row.getAttribute('data-status')).toBe('PK');
+    expect(await row.textContent()).toContain('Parked');
+  });
+
+  it('marks a no-show and undoes it (NS → checked in)', async () => {
+    const row = page.getByTestId('queue-row').filter({ has: page.locator('[data-status="BK"]') }).first();
+    const label = await row.getAttribute('data-status');
+    expect(label).toBe('BK');
+    const name = (await row.locator('.patient-name').textContent())!;
+    const rowTime = (await row.locator('td').first().textContent())!;
+    const target = page.getByTestId('queue-row').filter({ hasText: name }).filter({ hasText: rowTime });
+    await target.getByRole('button', { name: /^No-show/ }).click();
+    await expect.poll(() => target.getAttribute('data-status')).toBe('NS');
+    await page.getByRole('status').filter({ hasText: 'marked no-show' }).getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => target.getAttribute('data-status')).toBe('CK');
+    // And from the row itself: no-show again, then "Undo no-show".
+    await target.getByRole('button', { name: /^No-show/ }).click();
+    await expect.poll(() => target.getAttribute('data-status')).toBe('NS');
+    await target.getByRole('button', { name: /^Undo no-show/ }).click();
+    await expect.poll(() => target.getAttribute('data-status')).toBe('CK');
+    await page.getByRole('button', { name: 'Dismiss' }).last().click();
+    await page.getByRole('button', { name: 'Dismiss' }).first().click();
+    await shot(page, 'queue');
+  });
+
+  it('logged no page errors', () => {
+    expect(errors).toEqual([]);
+  });
+});

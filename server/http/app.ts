@@ -17,6 +17,7 @@ import { webhookRoutes } from '../webhooks/routes.js';
 import { notificationRoutes } from '../notifications/routes.js';
 import { scribeRoutes } from '../scribe/routes.js';
 import { frameworkError, installErrorHandling } from './errors.js';
+import { mcpRoutes } from '../mcp/routes.js';
 import { oidcRoutes } from '../oidc/routes.js';
 
 export interface HttpOptions {
@@ -142,6 +143,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(adminRoutes, { service, version: API_VERSION });
   // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root) and the MCP endpoint.
   await app.register(oidcRoutes, { service, publicUrl: opts.publicUrl });
+  await app.register(mcpRoutes, { service });
   // Last: the UI's page fallback answers only browser page requests for paths no API route owns.
   if (opts.ui !== false) await staticUi(app, opts.ui || {});
   return app;

@@ -75,6 +75,8 @@ export interface JobResult {
 export type ParentMessage = { type: 'run'; job: JobSpec };
 
 export type WorkerMessage =
+  /** The worker listens: the runner sends `run`. */
+  | { type: 'ready' }
   | { type: 'progress'; stage: string; percent: number }
   | { type: 'transcript'; transcript: Transcript }
   | { type: 'done'; result: JobResult }

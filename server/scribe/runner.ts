@@ -46,6 +46,7 @@ interface Deps {
 
 interface Running {
   child: ChildProcess;
+  job: JobSpec;
   sessionId: string;
   timer: NodeJS.Timeout;
   stderr: string;
@@ -53,7 +54,12 @@ interface Running {
   error: string | null;
 }
 
-const DEFAULT_ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
+/**
+ * The worker from source (worker.ts beside this file, run through tsx), or, in a bundle where this code sits in
+ * e.g. dist/main/main.mjs, a `scribe-worker.mjs` built beside the bundle.
+ */
+const SOURCE_ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
+const DEFAULT_ENTRY = existsSync(SOURCE_ENTRY) ? SOURCE_ENTRY : fileURLToPath(new URL('./scribe-worker.mjs', import.meta.url));
 
 /** The tsx loader for a worker started from TypeScript source. */
 function tsxImport(): string {
@@ -124,6 +130,9 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
     if (!usable()) return;
     const now = iso(clock.now().getTime());
     switch (msg.type) {
+      case 'ready':
+        run.child.send({ type: 'run', job: run.job } satisfies ParentMessage);
+        return;
       case 'progress':
         store.progress(run.sessionId, owner, String(msg.stage).slice(0, 40), Math.max(0, Math.min(100, Math.round(msg.percent))), now);
         return;
@@ -151,9 +160,11 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json',
+      // Inside Electron, process.execPath is the app: make the child a plain Node process.
+      env: process.versions.electron ? { ...process.env, ELECTRON_RUN_AS_NODE: '1' } : process.env,
     });
     const run: Running = {
-      child, sessionId: s.id, stderr: '', outcome: 'pending', error: null,
+      child, job, sessionId: s.id, stderr: '', outcome: 'pending', error: null,
       timer: setTimeout(() => {
         run.error = `the run took longer than ${Math.round(jobTimeoutMs / 1000)} s and was stopped`;
         killGroup(child);
@@ -175,7 +186,8 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
     child.on('error', (e) => {
       run.error ??= `the worker could not be started: ${e.message}`;
     });
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': it comes after the IPC channel has delivered everything the worker sent.
+    child.on('close', (code, signal) => {
       clearTimeout(run.timer);
       running.delete(s.id);
       if (!stopped) rmSync(job.workDir, { recursive: true, force: true });
@@ -191,7 +203,6 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
       }
       loop?.wake();
     });
-    child.send({ type: 'run', job } satisfies ParentMessage);
   }
 
   function killGroup(child: ChildProcess) {
@@ -267,6 +278,3 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
   };
 }
 export type ScribeRunner = ReturnType<typeof scribeRunner>;
-
-/** True when a worker entry exists where the runner would look for it by default. */
-export const defaultWorkerAvailable = () => existsSync(DEFAULT_ENTRY);

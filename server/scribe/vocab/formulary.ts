@@ -313,7 +313,7 @@ chlorhexidine|||mouthwash|0.2%|hexidine,clohex,peridex
 povidone iodine|||solution,gargle,ointment|5%,10%|betadine,wokadine
 xylometazoline|||nasal drops,nasal spray|0.05%,0.1%|otrivin,nasivion,sinarest nasal,otrivine
 oxymetazoline|||nasal drops,nasal spray|0.025%,0.05%|nasivion s,afrin,oxymet
-sodium chloride nasal||saline nasal drops|nasal drops,nasal spray|0.65%|nasoclear,saline nasal,ocean
+sodium chloride nasal||saline nasal drops,saline nasal spray|nasal drops,nasal spray|0.65%|nasoclear,ocean
 paracetamol + phenylephrine + chlorpheniramine|acetaminophen + phenylephrine + chlorpheniramine||tablet,syrup||sinarest,coldact,d cold total,cheston cold,coldarin,vicks action 500
 pseudoephedrine|||tablet|30,60|sudafed
 ciprofloxacin eye drops||ciprofloxacin drops|eye drops|0.3%|ciplox eye drops,ciplox d
@@ -423,8 +423,6 @@ drospirenone + ethinylestradiol|||tablet||yasmin,crisanta
 cyproterone + ethinylestradiol|||tablet||krimson 35,diane 35,ginette
 estradiol|||tablet,gel|1,2|progynova,estrace
 misoprostol|||tablet|200|cytolog,misoprost
-clotrimazole vaginal||clotrimazole vaginal tablet|vaginal pessary|100,200,500|candid v,candid v6,candid v3
-metronidazole vaginal|||vaginal gel|0.75%|metrogyl v,metrogel
 tetanus toxoid|||injection|0.5|tt,tetvac,tetanus vaccine
 rabies vaccine|||injection||rabipur,verorab,abhayrab
 influenza vaccine||flu vaccine,flu shot|injection||vaxigrip,influvac,fluarix

@@ -87,7 +87,10 @@ chest x-ray|chest x ray,x ray chest,cxr,chest xray,xray chest,x-ray chest,chest 
 x-ray|x ray,xray,radiograph|
 ultrasound abdomen|usg abdomen,ultrasound of abdomen,ultrasound whole abdomen,usg whole abdomen,abdominal ultrasound,sonography abdomen,ultrasound abdomen and pelvis,usg abdomen and pelvis|
 ultrasound pelvis|usg pelvis,pelvic ultrasound,transvaginal ultrasound,tvs|
-obstetric ultrasound|obstetric scan,growth scan,anomaly scan,level 2 scan,dating scan,nt scan,obstetric growth scan,fetal growth scan|
+obstetric ultrasound|obstetric scan,dating scan,viability scan|
+obstetric growth scan|growth scan,fetal growth scan,growth ultrasound|
+anomaly scan|level 2 scan,target scan,fetal anomaly scan|
+nuchal translucency scan|nt scan|
 ultrasound|usg,sonography,ultrasonography|
 venous duplex ultrasound|venous doppler,venous duplex,duplex ultrasound,doppler of leg veins,venous duplex scan,lower limb venous doppler|
 arterial doppler|arterial duplex,arterial doppler study|

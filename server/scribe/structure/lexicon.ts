@@ -1,0 +1,114 @@
+/**
+ * Tokens and phrase lookup shared by every extractor: text and vocabulary go through the same normalisation, so a
+ * phrase index built once at module load finds "c b c", "CBC" and "cbc" alike in one pass over the tokens.
+ */
+import { normalizeNumbers } from './numbers.js';
+
+export interface Token {
+  text: string;
+  start: number;
+  end: number;
+}
+
+const TOKEN = /[a-z0-9]+(?:['./-][a-z0-9]+)*|[,;:?]/g;
+
+export function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) out.push({ text: m[0], start: m.index, end: m.index + m[0].length });
+  return out;
+}
+
+// Single letters spelled out ("c b c", "s o s", "b d") are joined into one word; "a" and "i" are words themselves
+// unless they sit inside a longer run.
+const SPELLED = /\b[a-z](?:\s+[a-z]\b)+/g;
+const LETTER_DIGIT = /\b([b-hj-wyz])\s+(\d+)\b/g;
+
+/** Lower case, hyphens and "+" spelled out, spoken numbers as digits, spelled letters joined. */
+export function normalizeText(raw: string): string {
+  let s = raw.toLowerCase().replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
+  s = s.replace(/(\d)\s*%/g, '$1 percent').replace(/\s*\+\s*/g, ' plus ');
+  s = s.replace(/([a-z])-(?=[a-z])/g, '$1 ').replace(/(\d)-(?=[a-z])/g, '$1 ').replace(/([a-z])-(?=\d)/g, '$1 ');
+  s = normalizeNumbers(s);
+  s = s.replace(SPELLED, (run) => {
+    const letters = run.split(/\s+/);
+    // "a" or "i" at the edge of a run is the article or pronoun: "take a b complex" keeps "a".
+    if (letters.length === 2 && (letters[0] === 'a' || letters[0] === 'i')) return run;
+    return letters.join('');
+  });
+  s = s.replace(LETTER_DIGIT, '$1$2');
+  return s.replace(/[ \t]+/g, ' ');
+}
+
+export interface Match<T> {
+  /** Token indexes [from, to). */
+  from: number;
+  to: number;
+  start: number;
+  end: number;
+  payload: T;
+  key: string;
+}
+
+/** Longest-match lookup of multi-word phrases over tokens. */
+export class PhraseIndex<T> {
+  private readonly byFirst = new Map<string, { words: string[]; payload: T; key: string }[]>();
+
+  add(phrase: string, payload: T): void {
+    const words = tokenize(normalizeText(phrase)).map((t) => t.text).filter((w) => !/^[,;:?]$/.test(w));
+    const first = words[0];
+    if (!first) return;
+    const list = this.byFirst.get(first) ?? [];
+    if (list.some((e) => e.words.join(' ') === words.join(' '))) return;
+    list.push({ words, payload, key: words.join(' ') });
+    list.sort((a, b) => b.words.length - a.words.length);
+    this.byFirst.set(first, list);
+  }
+
+  /** The longest phrase starting at token i, if any. */
+  matchAt(tokens: Token[], i: number): Match<T> | undefined {
+    const list = this.byFirst.get(tokens[i]?.text ?? '');
+    if (!list) return undefined;
+    for (const e of list) {
+      if (i + e.words.length > tokens.length) continue;
+      let ok = true;
+      for (let k = 1; k < e.words.length; k++) {
+        if (tokens[i + k]!.text !== e.words[k]) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) {
+        const to = i + e.words.length;
+        return { from: i, to, start: tokens[i]!.start, end: tokens[to - 1]!.end, payload: e.payload, key: e.key };
+      }
+    }
+    return undefined;
+  }
+
+  /** Non-overlapping longest matches, left to right. */
+  findAll(tokens: Token[]): Match<T>[] {
+    const out: Match<T>[] = [];
+    for (let i = 0; i < tokens.length; ) {
+      const m = this.matchAt(tokens, i);
+      if (m) {
+        out.push(m);
+        i = m.to;
+      } else i++;
+    }
+    return out;
+  }
+
+  has(phrase: string): boolean {
+    return this.byFirst.has(phrase.split(' ')[0] ?? '') && this.byFirst.get(phrase.split(' ')[0]!)!.some((e) => e.key === phrase);
+  }
+}
+
+/** Body parts and sites: they qualify a complaint ("pain in the right heel") but are not complaints alone. */
+export const BODY_PART = new Set(
+  ('head scalp face forehead cheek cheeks eye eyes eyelid ear ears nose nostril throat neck shoulder shoulders arm arms ' +
+    'elbow elbows forearm wrist wrists hand hands finger fingers thumb chest back spine abdomen belly stomach tummy ' +
+    'navel umbilicus groin hip hips thigh thighs knee knees leg legs calf calves shin ankle ankles foot feet heel heels ' +
+    'toe toes sole soles skin body trunk breast breasts buttock buttocks bottom jaw tooth teeth gums tongue lip lips ' +
+    'mouth armpit axilla side flank loin pelvis joints joint limbs limb muscles').split(' '),
+);

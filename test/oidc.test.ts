@@ -451,6 +451,26 @@ describe('roles and connected assistants', () => {
   });
 });
 
+describe('configuration', () => {
+  it('a configured public URL (behind a TLS proxy) is the issuer, the MCP resource and the base of every endpoint', async () => {
+    const dataDir = tempDir('oidc-public');
+    const service = createService({ dataDir, scribe: { worker: false } });
+    const app = await buildHttpApp(service, { publicUrl: 'https://clinic.example', ui: false });
+    try {
+      const headers = { host: 'clinic.example', 'x-forwarded-proto': 'https' };
+      const d = (await app.inject({ url: '/.well-known/openid-configuration', headers })).json();
+      expect(d.issuer).toBe('https://clinic.example');
+      expect(d.token_endpoint).toBe('https://clinic.example/oauth2/token');
+      const prm = (await app.inject({ url: '/.well-known/oauth-protected-resource/mcp', headers })).json();
+      expect(prm).toMatchObject({ resource: 'https://clinic.example/mcp', authorization_servers: ['https://clinic.example'] });
+    } finally {
+      await app.close();
+      service.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('restart', () => {
   it('keeps the connection: after a restart on the same address the access token still works and the refresh token refreshes', async () => {
     const dataDir = tempDir('oidc-restart');

@@ -74,6 +74,9 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
       const iss = issuer();
       if (!iss) throw new ServiceError(503, 'NOT_READY', 'The sign-in service starts once the server listens');
       provider = createProvider(service, iss);
+      // Behind a reverse proxy (the reason to configure a public URL), endpoint URLs in discovery follow the
+      // proxy's X-Forwarded-Proto and Host rather than the plain-HTTP hop to us.
+      if (configured) provider.proxy = true;
       provider.on('server_error', (_ctx: unknown, err: Error) => parent.log.error({ err }, 'OpenID provider error'));
       handler = provider.callback();
     }

@@ -30,20 +30,25 @@ export function runEval(fixtures = DEFAULT_FIXTURES): EvalReport {
     .map((l) => JSON.parse(l) as { id: string; locale: string; transcript: string; gold: Gold });
   // One untimed pass, so module load and JIT warm-up are not counted as structuring time.
   for (const r of rows) structure(r.transcript, { locale: r.locale });
+  // Each transcript's time is the median of five runs, so a garbage-collection pause or a busy neighbour on a shared
+  // machine does not pass for structuring time.
   const times: number[] = [];
   const items = rows.map((r) => {
     let facts = structure(r.transcript, { locale: r.locale });
+    const runs: number[] = [];
     for (let k = 0; k < 5; k++) {
       const t0 = performance.now();
       facts = structure(r.transcript, { locale: r.locale });
-      times.push(performance.now() - t0);
+      runs.push(performance.now() - t0);
     }
+    times.push(runs.sort((a, b) => a - b)[2]!);
     const transcript = { text: r.transcript, language: r.locale as Language, engine: 'fixture', segments: [] };
     const emr = renderTemplate('service_emr_template', { transcript, facts, codify: true }).json;
     return { gold: r.gold, predicted: emrToPredicted(emr) };
   });
   const s = score(items);
   times.sort((a, b) => a - b);
+  const p99 = times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)]!;
   const fields = Object.fromEntries(FIELDS.map((f) => [f, { ...prf(s.counts[f]), ...s.counts[f] }])) as EvalReport['fields'];
   return {
     fixtures,
@@ -52,17 +57,14 @@ export function runEval(fixtures = DEFAULT_FIXTURES): EvalReport {
     icd10Exact: s.icd10Exact,
     ms: {
       mean: times.reduce((a, b) => a + b, 0) / times.length,
-      p99: times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)]!,
+      p99,
     },
     targets: [
       ...TARGETS.map((t) => {
         const value = t.field ? fields[t.field].f1 : s.icd10Exact;
         return { label: t.label, value, min: t.min, pass: value >= t.min };
       }),
-      (() => {
-        const p99 = times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)]!;
-        return { label: 'structuring p99 ms (max)', value: p99, min: 20, pass: p99 < 20 };
-      })(),
+      { label: 'structuring p99 ms (max)', value: p99, min: 20, pass: p99 < 20 },
     ],
   };
 }
@@ -76,7 +78,7 @@ function printTable(r: EvalReport): void {
     console.log(`${f.padEnd(22)}${f3(x.precision).padStart(10)}${f3(x.recall).padStart(10)}${f3(x.f1).padStart(8)}${String(x.tp).padStart(6)}${String(x.fp).padStart(5)}${String(x.fn).padStart(5)}`);
   }
   console.log(`\nICD-10 exact: ${f3(r.icd10Exact)}`);
-  console.log(`structuring: mean ${r.ms.mean.toFixed(2)} ms, p99 ${r.ms.p99.toFixed(2)} ms per transcript\n`);
+  console.log(`structuring: mean ${r.ms.mean.toFixed(2)} ms, p99 ${r.ms.p99.toFixed(2)} ms per transcript (median of 5 runs each)\n`);
   for (const t of r.targets) {
     const cmp = t.label.includes('ms') ? `< ${t.min}` : `>= ${t.min}`;
     console.log(`${t.pass ? 'PASS' : 'MISS'}  ${t.label} ${t.label.includes('ms') ? t.value.toFixed(2) : f3(t.value)} (${cmp})`);

@@ -95,6 +95,19 @@ export function snapWord(word: string, vocab: readonly string[], phonetic: Map<s
   return best;
 }
 
+/** "gastro enteritis" → "gastroenteritis": the recogniser sometimes splits a long word in two. */
+function joinSplitWords(ws: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    const joined = foldWord(`${ws[i]}${ws[i + 1] ?? ''}`);
+    if (i + 1 < ws.length && DF.has(joined) && !(DF.has(ws[i]!) && DF.has(ws[i + 1]!))) {
+      out.push(joined);
+      i++;
+    } else out.push(ws[i]!);
+  }
+  return out;
+}
+
 export interface IcdMatch {
   entry: IcdEntry;
   /** 0..1: how well the phrase and the entry's best synonym cover each other. */
@@ -105,7 +118,7 @@ export interface IcdMatch {
 
 /** The ICD-10 entry that best fits a diagnosis phrase, or undefined below a useful score. */
 export function matchIcd(phrase: string): IcdMatch | undefined {
-  const raw = words(phrase);
+  const raw = joinSplitWords(words(phrase));
   if (raw.length === 0) return undefined;
   const ws = raw.map((w) => (DF.has(w) ? w : (snapWord(w, VOCAB_WORDS, byMetaphone) ?? w)));
   const exact = EXACT.get(ws.join(' '));
@@ -125,11 +138,11 @@ export function matchIcd(phrase: string): IcdMatch | undefined {
       const r = inter / qWeight;
       // A synonym wholly inside the phrase is the usual case ("acute otitis media" in "left acute suppurative
       // otitis media"), so the synonym's coverage weighs more than the phrase's.
-      const score = p === 0 || r === 0 ? 0 : (1.5 * p * r) / (0.5 * p + r);
+      const score = p < 0.6 || r === 0 ? 0 : (1.5 * p * r) / (0.5 * p + r);
       if (!best || score > best.score) best = { entry: s.entry, score, coverage: r };
     }
   }
-  return best && best.score >= 0.55 ? best : undefined;
+  return best && best.score >= 0.6 ? best : undefined;
 }
 
 export function icdRef(entry: IcdEntry): CodeRef {

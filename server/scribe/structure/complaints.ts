@@ -35,7 +35,7 @@ const CONNECTOR = new Set(['and', 'with', 'after', 'then', 'plus', 'along', 'ass
 const FAMILY = /\b(?:father|mother|brother|sister|uncle|aunt|grandfather|grandmother|grandparents?|sibling|cousin|parents?|son|daughter|mom|dad)\b(?:'s)?\s+(?:also\s+)?(?:has|had|is|was|have|suffers|died|with|h\/o)\b|\bfamily history\b|\bruns in the family\b/;
 const ANAPHORA = /\b(?:it's been|it has been|been like this|it started|this started|this has been|since then|so about)\b/;
 // Tails that describe a complaint but are not its name.
-const TAIL = /\s+(?:radiating|which|that|when|worse|better|worst|increases|increased|increasing|aggravated|relieved|gradually|on and off|off and on|lasting|about|around|\d+ times|\d+ to \d+ episodes).*$/;
+const TAIL = /\s+(?:radiating|which|that|when|worse|better|worst|increases|increased|increasing|aggravated|relieved|gradually|on and off|off and on|lasting|about|around|\d).*$/;
 
 interface Item {
   name: string;

@@ -35,6 +35,7 @@ function clean(seg: string): string {
     .replace(SUSPECT, ' ')
     .replace(/\b(?:for|since)\s+(?:the\s+)?(?:last\s+)?\d+\s*(?:day|week|month|year)s?\b.*$/, '')
     .replace(/\b(?:we will|will|to be|needs?|need to|which|that is|on (?:tab|treatment|medication)).*$/, '')
+    .replace(/^[\s:,-]+/, '')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(LEAD, '')

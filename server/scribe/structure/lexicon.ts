@@ -22,7 +22,7 @@ export function tokenize(text: string): Token[] {
 // Single letters spelled out ("c b c", "s o s", "b d") are joined into one word; "a" and "i" are words themselves
 // unless they sit inside a longer run.
 const SPELLED = /\b[a-z](?:\s+[a-z]\b)+/g;
-const LETTER_DIGIT = /\b([b-hj-wyz])\s+(\d+)\b/g;
+const LETTER_DIGIT = /\b([b-hj-wyz])\s+(\d{1,2})\b(?!\.\d)/g;
 
 /** Lower case, hyphens and "+" spelled out, spoken numbers as digits, spelled letters joined. */
 export function normalizeText(raw: string): string {

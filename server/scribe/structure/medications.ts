@@ -247,7 +247,7 @@ export function extractMedications(
       const clauseStart = Math.max(s.text.lastIndexOf(',', mention.formStart - 1), k > 0 ? mentions[k - 1]!.match.end : -1, 0);
       const before = s.text.slice(k > 0 ? clauseStart : 0, mention.formStart);
       if (SOMEONE_ELSE.test(s.text.slice(0, spanEnd))) return;
-      if (STOP.test(before) && !CONTINUE.test(span)) return;
+      if ((STOP.test(before) && !CONTINUE.test(span)) || /\b(?:stop|discontinue|withdraw)\s+(?:it|this|that|them)\b/.test(span)) return;
       const { drug, brand } = mention.match.payload;
       const name = (us && drug.us) || drug.name;
       const spoken = mention.match.key;

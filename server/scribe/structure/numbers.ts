@@ -113,6 +113,11 @@ function convertRun(run: string, before: string, after: string): string {
   const reading = READING_CUE.test(before);
   // In a reading, "one zero one" is said like "one oh one".
   const tokens = run.toLowerCase().split(/[\s-]+/).filter(Boolean).map((w, k) => (reading && k > 0 && w === 'zero' ? 'oh' : w));
+  // "six fifty one zero one": a strength then a dosing pattern, said without a pause.
+  if (!reading && tokens.length > 3) {
+    const tail = dosingPattern(tokens, tokens.length - 3);
+    if (tail) return `${convertRun(tokens.slice(0, -3).join(' '), before, '')} ${tail}`;
+  }
   const last = tokens[tokens.length - 1];
   if (tokens.length > 1 && last !== undefined && UNITS[last] !== undefined && COUNT_NOUN.test(after)) {
     return `${convertRun(tokens.slice(0, -1).join(' '), before, '')} ${UNITS[last]}`;

@@ -13,6 +13,7 @@ import { buildDoc, DIAGNOSIS_CUE, historySentences, type Doc, type Sentence } fr
 import { extractVitals } from './vitals.js';
 
 const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;
+const FAMILY_SENTENCE = /\b(?:father|mother|brother|sister|uncle|aunt|grandfather|grandmother|sibling|son|daughter)\b[^,]*\b(?:has|had|is|was)\b|\bfamily history\b/;
 const NOT_ADVICE =
   /\b(?:diagnosis|impression|assessment|this is|review|follow[ -]?up|come back|recheck|investigations?|imaging|tests? (?:needed|required)|reports?)\b|^(?:plan|advice|advised|rx)\s*:?\s*$/;
 
@@ -25,7 +26,7 @@ function advice(doc: Doc, firstMed: Map<number, number>, ordered: Set<number>): 
     for (const raw of s.text.split(/\s*[,;]\s*/)) {
       const at = s.text.indexOf(raw, offset);
       offset = at + raw.length;
-      if (at >= medAt || (ordered.has(s.index) && /\b(?:and|,)?/.test(raw) && hasInvestigation(s, at, offset))) continue;
+      if (at >= medAt || (ordered.has(s.index) && hasInvestigation(s, at, offset))) continue;
       const clause = raw.replace(/^(?:plan|advice|advised|and|also|rx)\s*:?\s*/g, '').trim();
       if (clause.split(' ').length < 2 || NOT_ADVICE.test(clause) || VITAL_CLAUSE.test(clause)) continue;
       if (/^(?:if\b.*\b(?:we will|will)\b|we will\b)/.test(clause)) continue;
@@ -67,11 +68,13 @@ export function structure(text: string, opts: { locale: string }): ClinicalFacts
   );
   const investigations = extractInvestigations(doc, investigationMatches);
   const ordered = new Set(doc.sentences.filter((s) => investigationMatches(s).length).map((s) => s.index));
-  const history = historySentences(doc);
+  // The story told before the findings, without the prescriptions a dictation may start with.
+  const history = historySentences(doc).filter((s) => !firstMed.has(s.index));
   const exam = doc.consultation
     ? []
     : doc.sentences
         .slice(doc.findingsStart, doc.planStart)
+        .filter((s) => !FAMILY_SENTENCE.test(s.text))
         .flatMap((s) => s.text.split(/\s*[,;]\s*/))
         .filter((c) => c.split(' ').length >= 2 && !VITAL_CLAUSE.test(c));
   const follow = extractFollowUp(doc);

@@ -66,7 +66,7 @@ watering of eyes|watery eyes,eye watering,tearing
 itching of eyes|itchy eyes,eye itching
 blurring of vision|blurred vision,blurry vision,diminished vision,decreased vision,blurring of vision,vision changes,visual disturbance
 facial pain|pain in face,face pain
-facial puffiness|puffiness of face,puffy face,swelling of face,facial swelling,puffiness
+puffiness of face|facial puffiness,puffy face,swelling of face,facial swelling,puffiness
 swelling of feet|pedal oedema,pedal edema,swollen feet,leg swelling,ankle swelling,swelling of legs,oedema feet,swelling in feet
 swelling|swollen,oedema,edema
 burning micturition|burning while passing urine,burning urination,burning on urination,dysuria,pain while passing urine,painful urination,burning during urination,burning sensation while passing urine

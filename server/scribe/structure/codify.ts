@@ -100,7 +100,7 @@ function joinSplitWords(ws: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < ws.length; i++) {
     const joined = foldWord(`${ws[i]}${ws[i + 1] ?? ''}`);
-    if (i + 1 < ws.length && DF.has(joined) && !(DF.has(ws[i]!) && DF.has(ws[i + 1]!))) {
+    if (i + 1 < ws.length && DF.has(joined)) {
       out.push(joined);
       i++;
     } else out.push(ws[i]!);

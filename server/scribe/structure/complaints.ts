@@ -15,7 +15,7 @@ const FILLER = new Set(
   ('the a an his her my your their its some mild little slight occasional occasionally sometimes also just ' +
     'complains complaining complained complaint c/o has have having had is are was were keeps keep noticed ' +
     'developed presents presented presenting came sudden onset new severe moderate episodes episode he she it i ' +
-    'patient child baby any lot bit very quite much still').split(' '),
+    'patient child baby any lot bit very quite much still am').split(' '),
 );
 // Vocabulary phrases are matched without filler words, on both sides.
 const INDEX = new PhraseIndex<string>();
@@ -95,8 +95,9 @@ function segmentItems(s: Sentence, female: boolean): Item[] {
     if (female) name = name.replace(/\bgenital itching\b/, 'vulval itching');
     const siteMatch = / ((?:in|over|of|on) (?:(?:left|right|both|upper|lower) )*[a-z]+)$/.exec(name);
     const site = siteMatch && BODY_PART.has(siteMatch[1]!.split(' ').pop()!) ? siteMatch[1] : undefined;
-    const first = words.find((t) => !NEGATION_WORD.test(t.text)) ?? words[0]!;
-    items.push({ name, start: first.start, end: segEnd, bare: HEAD.has(name), site });
+    // Negation is judged where the symptom starts: a vocabulary phrase may itself begin with "not" ("not able to sleep").
+    const first = segMatches[0]?.start ?? (words.find((t) => !NEGATION_WORD.test(t.text)) ?? words[0]!).start;
+    items.push({ name, start: first, end: segEnd, bare: HEAD.has(name), site });
   }
   // "swelling and pain in the left calf": the bare symptom shares the next one's site.
   items.forEach((it, k) => {

@@ -16,7 +16,7 @@ const SUSPECT_WORDS =
   String.raw`rule out|r\/o|ruling out|suspected|suspect|suspicious of|likely|probably|probable|possibly|possible|may (?:also )?have|might (?:also )?have|could (?:also )?be|query|differential`;
 const SUSPECT = new RegExp(String.raw`\b(?:${SUSPECT_WORDS})\b\s*|\?\s*`);
 const SUSPECT_START = new RegExp(String.raw`(?:^|\s)(?:${SUSPECT_WORDS})\b`);
-const SPLIT = /\s*(?:,|;|\band\b|\balong with\b|\bplus\b|\bwith associated\b|\balso\b)\s*/;
+const SPLIT = /\s*(?:,|;|\band\b|\balong with\b|\bplus\b|\bwith associated\b)\s*/;
 const LEAD = /^(?:(?:a|an|the|of|is|as|that|it|also|known|case|k\/c\/o|acute on|left sided|right sided)\s+)+/;
 const DISEASE_LIKE =
   /(?:itis|osis|emia|aemia|pathy|algia|oma)\b|\b(?:disease|syndrome|disorder|infection|infestation|fever|injury|fracture|deficiency|cancer|tumou?r|carcinoma|ulcer|cyst|hernia|palsy|failure|insufficiency|stenosis|sprain|strain|allergy|poisoning|dependence|abuse|bite|burn|illness|reflux|dehydration|diabetes|hypertension|asthma|infarction)\b/;

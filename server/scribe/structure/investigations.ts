@@ -17,7 +17,7 @@ for (const i of INVESTIGATIONS) {
 }
 
 // Imaging is named by what it looks at: "x-ray" + "right foot lateral view".
-const IMAGING = new Set(['x-ray', 'ultrasound', 'ct scan', 'mri', 'arterial doppler', 'biopsy', 'fnac']);
+const IMAGING = new Set(['x-ray', 'chest x-ray', 'ultrasound', 'ct scan', 'mri', 'arterial doppler', 'biopsy', 'fnac']);
 const SITE = new Set([
   ...BODY_PART,
   ...('cervical lumbar lumbosacral thoracic dorsal spine ls kub pns skull whole lower upper ap pa lateral view views ' +

@@ -56,7 +56,7 @@ const STRENGTH_UNIT = String.raw`(mg|milligrams?|mcg|micrograms?|g|gm|grams?|iu|
 const STRENGTH = new RegExp(String.raw`\b${NUM}\s*${STRENGTH_UNIT}(?![a-z])`);
 const FROM_TO = new RegExp(String.raw`\bfrom\s+${NUM}\s*(?:${STRENGTH_UNIT}\s+)?to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`);
 const DOSE = new RegExp(String.raw`\b(${NUM.slice(1, -1)}|half)\s*(tablets?|tabs?|capsules?|caps?|ml|millilit(?:er|re)s?|drops?|puffs?|sprays?|units?|sachets?|teaspoons?|tsp|spoons?|lozenges?|pessar(?:y|ies)|suppositor(?:y|ies)|patch(?:es)?)\b`);
-const BARE_NUMBER = /^\s*(\d+(?:\.\d+)?)(?!\s*(?:-|\.\d|\s*(?:times?|days?|weeks?|months?|hours?|minutes?|units?|ml|drops?|puffs?|sprays?|tablets?|capsules?|sachets?|mg|mcg|g|gm|grams?|iu|percent|%)\b))/;
+const BARE_NUMBER = /^\s*(\d+(?:\.\d+)?)(?![\d.])(?!\s*(?:-|\.\d|\s*(?:times?|days?|weeks?|months?|hours?|minutes?|units?|ml|drops?|puffs?|sprays?|tablets?|capsules?|sachets?|mg|mcg|g|gm|grams?|iu|percent|%)\b))/;
 
 function unitName(u: string): string {
   if (/^(?:mg|milligram)/.test(u)) return 'mg';

@@ -61,7 +61,10 @@ function applyCorrections(sentence: string): string {
       );
       const head = cut >= 0 ? before.slice(0, cut + (before[cut] === ',' || before[cut] === ':' ? 1 : 0)) : '';
       const link = cut >= 0 && before[cut] === ' ' ? before.slice(cut, cut + before.slice(cut + 1).indexOf(' ') + 2) : ' ';
-      fixed = cut >= 0 ? `${head}${link}${replacement}` : replacement;
+      // No list before it: the correction replaces what follows the last cue word ("diagnosis", "tab").
+      const cue = [...before.matchAll(/\b(?:diagnosis|impression|assessment|dx|is|tab|cap|syrup|syp|inj|injection|start|give|advised|continue)\b/g)].pop();
+      const kept = cue ? before.slice(0, cue.index! + cue[0].length) : '';
+      fixed = cut >= 0 ? `${head}${link}${replacement}` : `${kept} ${replacement}`.trim();
     }
     s = `${fixed.replace(/\s+$/, '')}${after}`;
   }

@@ -13,6 +13,7 @@ import { buildDoc, DIAGNOSIS_CUE, historySentences, type Doc, type Sentence } fr
 import { extractVitals } from './vitals.js';
 
 const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;
+const FORM_BEFORE = /\b(?:tab|cap|syp|syrup|inj|injection)\s+$/;
 const FAMILY_SENTENCE = /\b(?:father|mother|brother|sister|uncle|aunt|grandfather|grandmother|sibling|son|daughter)\b[^,]*\b(?:has|had|is|was)\b|\bfamily history\b/;
 const NOT_ADVICE =
   /\b(?:diagnosis|impression|assessment|this is|review|follow[ -]?up|come back|recheck|investigations?|imaging|tests? (?:needed|required)|reports?)\b|^(?:plan|advice|advised|rx)\s*:?\s*$/;
@@ -62,7 +63,11 @@ export function structure(text: string, opts: { locale: string }): ClinicalFacts
     opts.locale,
     (s) => {
       const inv = investigationMatches(s);
-      return (start, end, len) => inv.some((m) => m.start < end && m.end > start && m.to - m.from >= len);
+      // A test name at least as long wins the words, unless they read as a prescription ("tab vitamin d 60000").
+      return (start, end, len) => {
+        const prescribed = FORM_BEFORE.test(s.text.slice(Math.max(0, start - 12), start)) || /^\s*\d/.test(s.text.slice(end));
+        return inv.some((m) => m.start < end && m.end > start && (m.to - m.from > len || (m.to - m.from === len && !prescribed)));
+      };
     },
     firstMed,
   );

@@ -100,7 +100,7 @@ function addFound(list: Found[], f: Found): void {
   if (f.entry) {
     const same = list.find((d) => d.entry?.code === f.entry!.code);
     if (same) return;
-    const sibling = list.find((d) => d.entry && d.entry.code.slice(0, 3) === f.entry!.code.slice(0, 3));
+    const sibling = list.find((d) => d.entry && d.certainty === f.certainty && d.entry.code.slice(0, 3) === f.entry!.code.slice(0, 3));
     if (sibling && (isUnspecified(f.entry) || isUnspecified(sibling.entry!))) {
       // A restatement ("vaginal yeast infection, candidiasis"): keep the more specific code.
       if (isUnspecified(sibling.entry!) && !isUnspecified(f.entry)) {

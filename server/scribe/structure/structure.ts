@@ -14,6 +14,7 @@ import { extractVitals } from './vitals.js';
 
 const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;
 const FORM_BEFORE = /\b(?:tab|cap|syp|syrup|inj|injection)\s+$/;
+const PLAN_WORDS = /\b(?:review|follow[ -]?up|come back|recheck|advised)\b/;
 const FAMILY_SENTENCE = /\b(?:father|mother|brother|sister|uncle|aunt|grandfather|grandmother|sibling|son|daughter)\b[^,]*\b(?:has|had|is|was)\b|\bfamily history\b/;
 const NOT_ADVICE =
   /\b(?:diagnosis|impression|assessment|this is|review|follow[ -]?up|come back|recheck|investigations?|imaging|tests? (?:needed|required)|reports?)\b|^(?:plan|advice|advised|rx)\s*:?\s*$/;
@@ -74,7 +75,7 @@ export function structure(text: string, opts: { locale: string }): ClinicalFacts
   const investigations = extractInvestigations(doc, investigationMatches);
   const ordered = new Set(doc.sentences.filter((s) => investigationMatches(s).length).map((s) => s.index));
   // The story told before the findings, without the prescriptions a dictation may start with.
-  const history = historySentences(doc).filter((s) => !firstMed.has(s.index));
+  const history = historySentences(doc).filter((s) => !firstMed.has(s.index) && !ordered.has(s.index) && !PLAN_WORDS.test(s.text));
   const exam = doc.consultation
     ? []
     : doc.sentences

@@ -4,9 +4,9 @@
  * One complaint a line: name | other ways of saying it (comma separated)
  */
 const TABLE = `
-fever|temperature,feverish,pyrexia,high temperature,febrile,feverishness,high grade fever,low grade fever,fever with chills
+fever|temperature,feverish,pyrexia,high temperature,febrile,feverishness
 chills|rigors,chills and rigors,shivering
-cough|coughing,dry cough,productive cough,cough with expectoration,wet cough,barking cough,hacking cough
+cough|coughing
 sputum|expectoration,phlegm,sputum production
 cold|common cold,coryza
 running nose|runny nose,rhinorrhoea,rhinorrhea,nasal discharge,watery nasal discharge,running nose

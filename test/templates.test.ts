@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { RenderInput } from '../server/scribe/contracts.js';
+import { structure } from '../server/scribe/structure/structure.js';
+import { renderTemplate } from '../server/scribe/templates/render.js';
+
+const TEXT =
+  'thirty two year old female with dry cough since four days and fever since two days. no breathlessness. ' +
+  'temperature one hundred point four F, pulse ninety two, BP one twenty over seventy six. throat congested. ' +
+  'diagnosis acute pharyngitis, rule out streptococcal pharyngitis, and xyzzy syndrome. ' +
+  'tab paracetamol six fifty t d s after food for three days. tab cetirizine ten mg at night for five days. ' +
+  'c b c. warm saline gargles. review after three days.';
+
+const input = (codify: boolean): RenderInput => ({
+  transcript: { text: TEXT, language: 'en-IN', engine: 'test', segments: [{ start: 0, end: 4.5, text: 'thirty two year old female' }] },
+  facts: structure(TEXT, { locale: 'en-IN' }),
+  codify,
+});
+
+describe('transcript_template', () => {
+  it('has exactly the keys of templates.md', () => {
+    const { json } = renderTemplate('transcript_template', input(false));
+    expect(Object.keys(json).sort()).toEqual(['language', 'segments', 'template_id', 'text']);
+    expect(json.template_id).toBe('transcript_template');
+    expect(json.segments).toEqual([{ start: 0, end: 4.5, text: 'thirty two year old female' }]);
+  });
+});
+
+describe('service_emr_template', () => {
+  const { json, warnings } = renderTemplate('service_emr_template', input(true));
+
+  it('has the keys of templates.md', () => {
+    expect(Object.keys(json).sort()).toEqual(
+      ['advice', 'chief_complaints', 'diagnoses', 'examination', 'follow_up', 'history', 'investigations', 'language', 'medications', 'template_id', 'vitals'].sort(),
+    );
+    expect(Object.keys(json.history as object).sort()).toEqual(['allergies', 'family', 'past', 'present_illness']);
+    expect(json.vitals).toEqual({ bp: { systolic: 120, diastolic: 76 }, pulse_bpm: 92, temperature: { value: 100.4, unit: 'F' } });
+    expect(json.follow_up).toEqual({ after: { value: 3, unit: 'day' } });
+  });
+
+  it('shapes complaints, diagnoses and medications as templates.md does', () => {
+    expect(json.chief_complaints).toEqual([
+      { name: 'dry cough', duration: { value: 4, unit: 'day' } },
+      { name: 'fever', duration: { value: 2, unit: 'day' } },
+    ]);
+    const dx = json.diagnoses as { name: string; certainty: string; codes: unknown[] }[];
+    expect(dx[0]).toEqual({ name: 'acute pharyngitis', certainty: 'confirmed', codes: [{ system: 'ICD-10', code: 'J02.9', display: 'Acute pharyngitis, unspecified' }] });
+    expect(dx[1]).toMatchObject({ certainty: 'suspected', codes: [{ code: 'J02.0' }] });
+    const meds = json.medications as Record<string, unknown>[];
+    expect(meds[0]).toEqual({
+      name: 'paracetamol',
+      form: 'tablet',
+      strength: { value: 650, unit: 'mg' },
+      route: 'oral',
+      frequency: { per_day: 3, as_needed: false, text: 'three times daily' },
+      timing: 'after food',
+      duration: { value: 3, unit: 'day' },
+    });
+    for (const m of meds) for (const k of Object.keys(m)) expect(['name', 'brand', 'form', 'strength', 'dose', 'route', 'frequency', 'timing', 'duration', 'instructions']).toContain(k);
+    expect(json.investigations).toEqual([{ name: 'complete blood count', codes: [{ system: 'LOINC', code: '58410-2', display: 'complete blood count' }] }]);
+  });
+
+  it('keeps an uncodable diagnosis with empty codes and a warning', () => {
+    const dx = (json.diagnoses as { name: string; codes: unknown[] }[]).find((d) => d.name.includes('xyzzy'));
+    expect(dx?.codes).toEqual([]);
+    expect(warnings.some((w) => w.includes('xyzzy'))).toBe(true);
+  });
+
+  it('fills no codes without codification', () => {
+    const plain = renderTemplate('service_emr_template', input(false));
+    expect((plain.json.diagnoses as { codes: unknown[] }[]).every((d) => d.codes.length === 0)).toBe(true);
+    expect(plain.json.investigations).toEqual([{ name: 'complete blood count' }]);
+    expect(plain.warnings).toEqual([]);
+  });
+});
+
+describe('clinical_notes_template', () => {
+  it('has sections with id, title and text, and markdown', () => {
+    const { json } = renderTemplate('clinical_notes_template', input(true));
+    expect(Object.keys(json).sort()).toEqual(['language', 'markdown', 'sections', 'template_id']);
+    const sections = json.sections as { id: string; title: string; text: string }[];
+    for (const s of sections) expect(Object.keys(s).sort()).toEqual(['id', 'text', 'title']);
+    const byId = Object.fromEntries(sections.map((s) => [s.id, s]));
+    expect(byId.chief_complaints!.text).toBe('Dry cough for 4 days. Fever for 2 days.');
+    expect(byId.vitals!.text).toBe('BP 120/76 mmHg, pulse 92/min, temperature 100.4 °F');
+    expect(byId.diagnosis!.text).toContain('Acute pharyngitis (J02.9)');
+    expect(byId.medications!.text).toContain('1. Tab paracetamol 650 mg, three times daily after food for 3 days');
+    expect(byId.follow_up!.text).toBe('After 3 days');
+    expect(json.markdown).toContain('## Chief Complaints\nDry cough for 4 days.');
+  });
+
+  it('leaves out sections with nothing to say', () => {
+    const { json } = renderTemplate('clinical_notes_template', {
+      ...input(false),
+      facts: structure('review after one week.', { locale: 'en-IN' }),
+    });
+    expect((json.sections as { id: string }[]).map((s) => s.id)).toEqual(['follow_up']);
+  });
+});

@@ -292,6 +292,17 @@ describe('the whole flow', () => {
     tokens = { ...tokens, access_token: res.json.access_token, refresh_token: res.json.refresh_token };
   });
 
+  it('a spent refresh token presented again ends the connection: both holders lose access', async () => {
+    const t = await connect(clientId, ws.users.doctor);
+    const first = await call(base, 'POST', '/oauth2/token', form({ grant_type: 'refresh_token', refresh_token: t.refresh_token, client_id: clientId }));
+    expect(first.status).toBe(200);
+    const replay = await call(base, 'POST', '/oauth2/token', form({ grant_type: 'refresh_token', refresh_token: t.refresh_token, client_id: clientId }));
+    expect(replay.json.error).toBe('invalid_grant');
+    const next = await call(base, 'POST', '/oauth2/token', form({ grant_type: 'refresh_token', refresh_token: first.json.refresh_token, client_id: clientId }));
+    expect(next.json.error).toBe('invalid_grant');
+    expect((await call(base, 'GET', `${SEARCH}?mobile=${ws.patients[0]!.mobile}`, { headers: bearer(first.json.access_token) })).status).toBe(401);
+  });
+
   it('revokes: a revoked access token is refused at once; a revoked refresh token ends the whole connection', async () => {
     // Revoking the access token alone (RFC 7009 on a JWT).
     const second = await connect(clientId, ws.users.doctor);

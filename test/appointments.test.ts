@@ -1,53 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoWorkspace } from '../server/demo/demo.js';
 import { call, type RunningServer, startServer } from './helpers/server.js';
+import { ISO_MS_UTC, type Res, auth, bearer, expectBareError, expectDrError, expectDrOk, sleep } from './helpers/dr.js';
 
-// ---------------------------------------------------------------------------------------------------------------
-// Shared helpers (kept in this file on purpose; patients.test.ts has its own copy)
-// ---------------------------------------------------------------------------------------------------------------
-
-type Res = Awaited<ReturnType<typeof call>>;
 type Status = 'BK' | 'CK' | 'OG' | 'PK' | 'CM' | 'CN' | 'NS';
 type Role = 'admin' | 'doctor' | 'reception';
-
-const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-const auth = (token: string) => ({ auth: token });
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const anyMessage = () => expect.stringMatching(/\S/);
-
-/** The dr error envelope (used by booking, reading and listing, and by every 401). */
-function expectDrError(res: Res, status: number, code: string, message?: string | RegExp) {
-  expect(res.status, res.text).toBe(status);
-  const error: Record<string, unknown> = {
-    code, message: message === undefined ? anyMessage() : typeof message === 'string' ? message : expect.stringMatching(message),
-  };
-  if (status >= 500) error.request_id = res.headers.get('x-request-id');
-  expect(res.json).toStrictEqual({ data: {}, status_code: status, success: false, error });
-  expect(res.headers.get('x-request-id')).toMatch(/\S/);
-}
-
-/** The bare error body of the parked and change-status endpoints: exactly {error: {code, message}}. */
-function expectBareError(res: Res, status: number, code: string, message?: string | RegExp) {
-  expect(res.status, res.text).toBe(status);
-  const error: Record<string, unknown> = {
-    code, message: message === undefined ? anyMessage() : typeof message === 'string' ? message : expect.stringMatching(message),
-  };
-  if (status >= 500) error.request_id = res.headers.get('x-request-id');
-  expect(res.json).toStrictEqual({ error });
-  expect(res.headers.get('x-request-id')).toMatch(/\S/);
-}
-
-function expectDrOk(res: Res, status: number) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.json).sort()).toEqual(['data', 'status_code', 'success']);
-  expect(res.json.status_code).toBe(status);
-  expect(res.json.success).toBe(true);
-  expect(res.headers.get('x-request-id')).toMatch(/\S/);
-  return res.json.data;
-}
 
 /** Parked success: 204 and nothing at all in the body. */
 function expectParked(res: Res) {

@@ -1,44 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoWorkspace } from '../server/demo/demo.js';
 import { call, type RunningServer, startServer } from './helpers/server.js';
+import { ISO_MS_UTC, type Res, auth, bearer, expectDrError, expectDrOk, sleep } from './helpers/dr.js';
 
-// ---------------------------------------------------------------------------------------------------------------
-// Shared helpers (kept in this file on purpose; appointments.test.ts has its own copy)
-// ---------------------------------------------------------------------------------------------------------------
-
-type Res = Awaited<ReturnType<typeof call>>;
-
-const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SEARCH = '/dr/v1/business/patients/search';
-
-const auth = (token: string) => ({ auth: token });
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The dr error envelope, exactly: data {} (absent for PATIENTS_NOT_FOUND), status_code, success false, error. */
-function expectDrError(res: Res, status: number, code: string, message?: string | RegExp) {
-  expect(res.status, res.text).toBe(status);
-  const error: Record<string, unknown> = {
-    code,
-    message: message === undefined ? expect.stringMatching(/\S/) : typeof message === 'string' ? message : expect.stringMatching(message),
-  };
-  if (status >= 500) error.request_id = res.headers.get('x-request-id');
-  const body: Record<string, unknown> = { status_code: status, success: false, error };
-  if (code !== 'PATIENTS_NOT_FOUND') body.data = {};
-  expect(res.json).toStrictEqual(body);
-  expect(res.headers.get('x-request-id')).toMatch(/\S/);
-}
-
-/** The dr success envelope: exactly data, status_code and success true. */
-function expectDrOk(res: Res, status: number) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.json).sort()).toEqual(['data', 'status_code', 'success']);
-  expect(res.json.status_code).toBe(status);
-  expect(res.json.success).toBe(true);
-  expect(res.headers.get('x-request-id')).toMatch(/\S/);
-  return res.json.data;
-}
 
 /**
  * The search result list. The interface states two shapes (data.profiles with gender, or data.patients with gen);

@@ -5,9 +5,16 @@
 //   serve       the service headless, as `npm run serve` (server/cli/serve.ts)
 import { register } from 'tsx/esm/api';
 
+// Each CLI's own signature: structure reads the transcript on stdin; transcribe takes its output streams.
 const COMMANDS = {
-  structure: { module: '../server/cli/structure.ts', run: 'runStructureCli', about: 'structure dictation text into the scribe templates' },
-  transcribe: { module: '../server/cli/transcribe.ts', run: 'runTranscribeCli', about: 'transcribe an audio file; manage speech models' },
+  structure: {
+    module: '../server/cli/structure.ts', run: 'runStructureCli', about: 'structure dictation text (stdin) into a scribe template',
+    args: (rest) => [rest, process.stdin, process.stdout, process.stderr],
+  },
+  transcribe: {
+    module: '../server/cli/transcribe.ts', run: 'runTranscribeCli', about: 'transcribe an audio file; manage speech models',
+    args: (rest) => [rest, process.stdout, process.stderr],
+  },
   serve: { module: '../server/cli/serve.ts', run: null, about: 'run the service headless (same flags as npm run serve)' },
 };
 
@@ -39,6 +46,6 @@ if (entry.run === null) {
   await import(entry.module);
 } else {
   const mod = await import(entry.module);
-  const code = await mod[entry.run](rest);
+  const code = await mod[entry.run](...entry.args(rest));
   process.exitCode = typeof code === 'number' ? code : 0;
 }

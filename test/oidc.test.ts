@@ -163,6 +163,12 @@ describe('discovery and registration', () => {
     expect(jwks.json.keys).toHaveLength(1);
     expect(jwks.json.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
     expect(jwks.json.keys[0].d).toBeUndefined();
+    // Only the endpoints in use exist: the rest of /oauth2 is the service's plain 404.
+    for (const path of ['/oauth2/x', '/oauth2/device/auth', '/oauth2/session/end', '/oauth2/token/introspection']) {
+      const res404 = await call(base, 'GET', path);
+      expect(res404.status, path).toBe(404);
+      expect(res404.json.error.code, path).toBe('NOT_FOUND');
+    }
   });
 
   it('registers public clients only, and drops API scopes from the registered scope', async () => {

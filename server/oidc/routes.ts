@@ -47,8 +47,8 @@ const UidParams = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 128 
 
 /**
  * The OpenID provider over HTTP: its endpoints under /oauth2 (handed to oidc-provider untouched: Fastify
- * neither parses nor answers them), discovery at the root, the sign-in and consent pages, and the connected-
- * assistants routes the desktop settings use.
+ * neither parses nor answers them; other /oauth2 paths are plain 404s), discovery at the root, the sign-in and
+ * consent pages, and the connected-assistants routes the desktop settings use.
  */
 export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, { service, publicUrl }) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
@@ -94,7 +94,9 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
 
   const discovery = '/.well-known/openid-configuration';
   const noop = async () => undefined;
-  for (const path of [`${OAUTH_PREFIX}/*`, discovery]) {
+  // The provider's endpoints that are switched on; anything else under /oauth2 is Fastify's plain 404.
+  const endpoints = ['auth', 'auth/:uid', 'token', 'token/revocation', 'reg', 'jwks', 'me'].map((e) => `${OAUTH_PREFIX}/${e}`);
+  for (const path of [...endpoints, discovery]) {
     app.route({
       method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       url: path,

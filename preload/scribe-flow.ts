@@ -94,7 +94,7 @@ export function readStatus(txnId: string, httpStatus: number, body: unknown): Di
   const extra = b.data?.additional_data ?? {};
   const results: TemplateResult[] = (b.data?.output ?? []).map((o) => ({
     template_id: o.template_id,
-    name: o.name || TEMPLATE_NAMES[o.template_id] || o.template_id,
+    name: TEMPLATE_NAMES[o.template_id] || o.name || o.template_id,
     status: o.status,
     json: decodeValue(o.value),
     errors: o.errors ?? [],

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type Locator, type Page, chromium } from 'playwright-core';
 import { ROOT } from './helpers/server.js';
 
 /** Debian's Chromium, driven by playwright-core (never a downloaded browser). */
@@ -38,10 +38,13 @@ export async function signIn(page: Page, username: string, password: string) {
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
 }
 
-export async function shot(page: Page, name: string) {
+/** Saves docs/screenshots/<name>.png: the viewport, or just `part` of the page. */
+export async function shot(page: Page, name: string, part?: Locator) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Let fonts and transitions settle so screenshots are stable.
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(250);
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  if (part) await part.screenshot({ path });
+  else await page.screenshot({ path });
 }

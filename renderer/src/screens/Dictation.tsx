@@ -53,7 +53,7 @@ function useRecorder() {
     setError(null);
     setSaveError(null);
     try {
-      const stream = await navigator.mediaDevices.getUserMedia({ audio: { deviceId: deviceId ? { exact: deviceId } : undefined, echoCancellation: true, noiseSuppression: true } });
+      const stream = await navigator.mediaDevices.getUserMedia({ audio: { deviceId: deviceId ? { exact: deviceId } : undefined, echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 } });
       const mime = ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/webm'].find((m) => MediaRecorder.isTypeSupported(m)) ?? '';
       const rec = await clinic.recordingStart({ ...meta, mime_type: mime || 'audio/webm' });
       const x = r.current;
@@ -178,7 +178,14 @@ function TranscriptionProgress({ txnId, onDone }: { txnId: string; onDone?: () =
       </div>
     );
   }
-  if (s.state === 'failed') return <Note kind="error" title="Transcription failed">{s.errors.join(' ') || 'The scribe service gave no reason.'} The recording is still saved here; you can upload it again.</Note>;
+  if (s.state === 'failed') {
+    return (
+      <Note kind="error" title="Transcription failed">
+        {s.errors.length ? <ul style={{ margin: '4px 0', paddingLeft: 18 }}>{s.errors.map((e) => <li key={e}>{e}</li>)}</ul> : <p>The scribe service gave no reason.</p>}
+        <p>The recording is still saved here: you can upload it again.</p>
+      </Note>
+    );
+  }
   return <Note kind="ok" title={s.state === 'partial' ? 'Transcribed, with some templates missing' : 'Transcribed'}>The result is below.</Note>;
 }
 
@@ -333,7 +340,7 @@ export default function Dictation({ session }: { session: SessionInfo }) {
                 <div className="stack" style={{ borderTop: '1px solid var(--border)', paddingTop: 16 }}>
                   <div className="row between">
                     <div><strong>Recording ready</strong><div className="small muted">{clock((last.duration_s ?? 0) * 1000)} · {bytes(last.bytes)}</div></div>
-                    <button className="btn primary" type="button" disabled={upload.isPending || templates.length === 0 || !!scribeMissing || !!txn}
+                    <button className="btn primary" type="button" disabled={upload.isPending || templates.length === 0 || !!scribeMissing || (!!txn && result.data?.state !== 'failed')}
                       onClick={() => upload.mutate(last)}>Upload and transcribe</button>
                   </div>
                   {templates.length === 0 && <span className="small" style={{ color: 'var(--warn)' }}>Pick at least one output template.</span>}
@@ -352,7 +359,7 @@ export default function Dictation({ session }: { session: SessionInfo }) {
         </div>
       </div>
 
-      {txn && finished && finished.state !== 'processing' && finished.results.length > 0 && (
+      {txn && finished && finished.state !== 'failed' && finished.results.some((r) => r.json) && (
         <Results status={finished} title={`Dictation${appt ? `: ${appt.patient_name}` : ''} · ${when(new Date().toISOString())}`} />
       )}
 

@@ -1,0 +1,219 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer, tempDir } from './helpers/server.js';
+import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
+
+/**
+ * The doctor's dictation in Chromium, with the fake microphone fed by a WAV that espeak-ng speaks at test time:
+ * level meter, pause/resume, chunks saved in IndexedDB while recording, upload through the scribe flow, the
+ * transcription's progress and the structured result. A second browser with a silent WAV shows the silence
+ * warning and that a recording cut off by a closed tab survives.
+ */
+const ESPEAK = '/usr/bin/espeak-ng';
+const skip = uiSkipReason ?? (existsSync(ESPEAK) ? null : 'espeak-ng is not installed (apt-get install -y espeak-ng)');
+if (skip) console.warn(`UI dictation tests skipped: ${skip}`);
+
+const DICTATION = 'Patient has fever for three days. Diagnosis acute bronchitis. '
+  + 'Tablet paracetamol six hundred fifty milligrams three times a day for five days. Review after five days.';
+
+function wav(dir: string, name: string, text: string | null): string {
+  const raw = join(dir, `${name}-raw.wav`);
+  const out = join(dir, `${name}.wav`);
+  if (text) execFileSync(ESPEAK, ['-s', '150', '-w', raw, text]);
+  else execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', '-t', '10', '-y', raw]);
+  // Chromium's fake capture device reads 16-bit PCM; 48 kHz mono is what it asks for anyway.
+  execFileSync('ffmpeg', ['-v', 'error', '-i', raw, '-ar', '48000', '-ac', '1', '-c:a', 'pcm_s16le', '-y', out]);
+  return out;
+}
+
+const chunkCount = (page: Page) => page.evaluate(() => new Promise<number>((resolve) => {
+  const req = indexedDB.open('clinic-desk');
+  req.onsuccess = () => {
+    const c = req.result.transaction('chunks').objectStore('chunks').count();
+    c.onsuccess = () => resolve(c.result);
+  };
+  req.onerror = () => resolve(-1);
+}));
+
+const elapsedSeconds = async (page: Page) => {
+  const [m, s] = (await page.getByTestId('elapsed').textContent())!.split(':').map(Number);
+  return m! * 60 + s!;
+};
+
+describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  let srv: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let dir: string;
+  let scribeReady = false;
+
+  beforeAll(async () => {
+    dir = tempDir('ui-dictation');
+    const speech = wav(dir, 'dictation', DICTATION);
+    srv = await startServer();
+    browser = await launch({ fakeAudioWav: speech });
+    ({ page, errors } = await openApp(browser, srv.baseUrl));
+    const { username, password } = srv.demo.workspaces[0]!.users.doctor;
+    await signIn(page, username, password);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await srv?.close();
+  });
+
+  it('opens on the dictation screen for a doctor, with microphones, templates, language and mode', async () => {
+    await page.getByRole('heading', { name: 'Dictation', exact: true }).waitFor();
+    expect(await page.locator('select[name=microphone] option').count()).toBeGreaterThanOrEqual(1);
+    for (const t of ['Clinical notes', 'EMR (structured)', 'Transcript']) expect(await page.getByRole('group', { name: 'Templates' }).textContent()).toContain(t);
+    await page.getByLabel('Language spoken').selectOption('en-IN');
+    await page.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Dictation' }).click();
+    const options = page.getByLabel("Today's appointment").locator('option');
+    expect(await options.count()).toBeGreaterThan(1);
+    await page.getByLabel("Today's appointment").selectOption({ index: 1 });
+    await page.waitForLoadState('networkidle');
+    scribeReady = (await page.getByText('Transcription is not available yet').count()) === 0;
+  });
+
+  it('records with a moving level meter and elapsed time, pauses, and saves chunks while recording', async () => {
+    await page.getByRole('button', { name: 'Record' }).click();
+    await page.getByText('Recording', { exact: true }).waitFor();
+    await expect.poll(async () => Number(await page.getByTestId('level').getAttribute('aria-valuenow')), { timeout: 10_000 }).toBeGreaterThan(5);
+    await expect.poll(() => elapsedSeconds(page), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    // Chunks reach IndexedDB every second, before the recording is stopped: a crash now would lose nothing.
+    await expect.poll(() => chunkCount(page), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await shot(page, 'dictation-recording');
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const paused = await elapsedSeconds(page);
+    await page.waitForTimeout(1500);
+    expect(await elapsedSeconds(page)).toBe(paused);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(() => elapsedSeconds(page), { timeout: 20_000 }).toBeGreaterThanOrEqual(13);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByText('Recording ready').waitFor();
+    const row = page.getByTestId('recording-row').first();
+    await expect.poll(() => row.textContent()).toContain('Saved');
+  });
+
+  it('uploads through the scribe flow with progress and shows the structured result beside the transcript', async (ctx) => {
+    if (!scribeReady) {
+      console.warn('PENDING: the scribe service is not installed on this server; upload and result not checked');
+      ctx.skip();
+    }
+    await page.getByRole('button', { name: 'Upload and transcribe' }).click();
+    await page.getByTestId('transcribing').or(page.getByTestId('scribe-result')).or(page.getByText('Transcription failed')).first().waitFor({ timeout: 30_000 });
+    await page.getByTestId('scribe-result').or(page.getByText('Transcription failed')).first().waitFor({ timeout: 80_000 });
+    const row = page.getByTestId('recording-row').first();
+    await expect.poll(() => row.textContent()).toContain('Uploaded');
+    if (await page.getByText('Transcription failed').count()) {
+      // The upload went through the whole flow; the service's pipeline could not finish. The screen says why.
+      const why = (await page.getByRole('alert').filter({ hasText: 'Transcription failed' }).textContent())!;
+      expect(why).toMatch(/could not be produced|failed/);
+      await shot(page, 'dictation-failed');
+      if (/not available yet/.test(why)) {
+        console.warn(`PENDING: the scribe pipeline is not complete on this server (${why.slice(0, 200)}); the structured result is not checked`);
+        ctx.skip();
+      }
+      throw new Error(`transcription failed: ${why}`);
+    }
+    const result = page.getByTestId('scribe-result');
+    expect(await result.getByRole('tab').allTextContents()).toEqual(['Clinical notes', 'EMR (structured)']);
+    // What the recogniser makes of espeak through Chromium's fake microphone and Opus is the speech engine's
+    // business (its own tests measure accuracy); here the words are logged, and the screen must show them.
+    const transcript = (await page.getByTestId('transcript').textContent())!.toLowerCase();
+    expect(transcript.replace(/\d+:\d+/g, '').trim().length).toBeGreaterThan(10);
+    await result.getByRole('tab', { name: 'EMR (structured)' }).click();
+    const emr = (await result.textContent())!.toLowerCase();
+    console.log(`dictation through the fake microphone was heard as: ${transcript.slice(0, 300)}`);
+    expect(emr).toMatch(/chief complaints|diagnosis|medications|vitals|nothing structured/);
+    await result.getByRole('tab', { name: 'Clinical notes' }).click();
+    await page.getByTestId('scribe-result').scrollIntoViewIfNeeded();
+    await shot(page, 'dictation-result');
+    await page.getByRole('button', { name: 'Copy' }).click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied.length).toBeGreaterThan(10);
+  }, 120_000);
+
+  it('renders each template for reading: sections, vitals, medication table, code chips, transcript (templates.md sample)', async () => {
+    // The service's answer is replaced by the sample of templates.md, so that the rendering is checked whatever
+    // the recogniser heard. Only this status request is intercepted.
+    const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64');
+    const entry = (template_id: string, name: string, json: unknown) => ({ template_id, value: b64(json), type: 'json', name, status: 'success', errors: [], warnings: [] });
+    const output = [
+      entry('clinical_notes_template', 'Clinical Notes', { template_id: 'clinical_notes_template', language: 'en-IN', sections: [
+        { id: 'chief_complaints', title: 'Chief Complaints', text: 'Fever for 3 days. Dry cough for 3 days.' },
+        { id: 'vitals', title: 'Vitals', text: 'BP 130/85 mmHg, pulse 88/min, temperature 101 °F' },
+        { id: 'diagnosis', title: 'Diagnosis', text: 'Acute bronchitis (J20.9)' },
+        { id: 'medications', title: 'Medications', text: '1. Tab Dolo 650 (paracetamol 650 mg), 1-1-1 after food for 5 days' },
+        { id: 'advice', title: 'Advice', text: 'Plenty of oral fluids.' },
+        { id: 'follow_up', title: 'Follow-up', text: 'After 5 days, with reports.' },
+      ], markdown: '## Chief Complaints\nFever for 3 days.' }),
+      entry('service_emr_template', 'EMR', { template_id: 'service_emr_template', language: 'en-IN',
+        chief_complaints: [{ name: 'fever', duration: { value: 3, unit: 'day' }, notes: 'evening rise' }, { name: 'dry cough', duration: { value: 3, unit: 'day' } }],
+        history: { past: ['hypertension for 5 years'], allergies: ['penicillin'] },
+        vitals: { bp: { systolic: 130, diastolic: 85 }, pulse_bpm: 88, temperature: { value: 101, unit: 'F' }, spo2_percent: 97 },
+        examination: ['throat congested'],
+        diagnoses: [{ name: 'acute bronchitis', certainty: 'confirmed', codes: [{ system: 'ICD-10', code: 'J20.9', display: 'Acute bronchitis, unspecified' }] }],
+        medications: [{ name: 'paracetamol', brand: 'Dolo 650', form: 'tablet', strength: { value: 650, unit: 'mg' }, dose: { value: 1, unit: 'tablet' }, route: 'oral',
+          frequency: { per_day: 3, pattern: '1-1-1', as_needed: false, text: 'three times a day' }, timing: 'after food', duration: { value: 5, unit: 'day' }, instructions: 'if fever above 100' }],
+        investigations: [{ name: 'complete blood count' }], advice: ['plenty of oral fluids'], follow_up: { after: { value: 5, unit: 'day' }, notes: 'review with reports' } }),
+      entry('transcript_template', 'Transcript', { template_id: 'transcript_template', language: 'en-IN', text: 'patient has fever for three days',
+        segments: [{ start: 0, end: 3.2, text: 'Patient has fever for three days, with dry cough.' }, { start: 3.2, end: 7.5, text: 'Tablet Dolo 650, one tablet three times a day after food for five days.' }] }),
+    ];
+    await page.route('**/voice/api/v3/status/**', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: { output, additional_data: {} } }) }));
+    await page.getByTestId('recording-row').filter({ hasText: 'Uploaded' }).first().getByRole('button', { name: 'Open result' }).click();
+    const result = page.getByTestId('scribe-result');
+    await result.waitFor();
+    expect(await result.getByRole('tab').allTextContents()).toEqual(['Clinical notes', 'EMR (structured)']);
+    await result.getByRole('tab', { name: 'Clinical notes' }).click();
+    await result.getByText('Acute bronchitis (J20.9)').waitFor();
+    expect(await page.getByTestId('transcript').textContent()).toContain('Tablet Dolo 650');
+    await shot(page, 'dictation-result', result);
+    await result.getByRole('tab', { name: 'EMR (structured)' }).click();
+    const meds = result.getByRole('table', { name: 'Medications' });
+    expect(await meds.textContent()).toContain('Dolo 650');
+    expect(await meds.textContent()).toContain('1-1-1');
+    const chip = result.getByRole('link', { name: /ICD-10 J20.9/ });
+    expect(await chip.getAttribute('href')).toContain('J20.9');
+    expect(await result.textContent()).toContain('130/85 mmHg');
+    await shot(page, 'dictation-emr', result);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('acute bronchitis');
+    await page.unroute('**/voice/api/v3/status/**');
+  });
+
+  it('logged no page errors', () => {
+    expect(errors).toEqual([]);
+  });
+
+  describe('with a silent microphone', () => {
+    let quiet: Browser;
+    afterAll(async () => quiet?.close());
+
+    it('warns about silence, and keeps a recording cut off by a closed tab', async () => {
+      quiet = await launch({ fakeAudioWav: wav(dir, 'silence', null) });
+      const { context, page: p } = await openApp(quiet, srv.baseUrl);
+      const { username, password } = srv.demo.workspaces[0]!.users.doctor;
+      await signIn(p, username, password);
+      await p.getByRole('button', { name: 'Record' }).click();
+      await p.getByText('No sound for a few seconds').waitFor({ timeout: 15_000 });
+      await expect.poll(() => chunkCount(p), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      await shot(p, 'dictation-silence');
+      // The tab goes away mid-recording (as in a crash); the audio so far is still there when the app comes back.
+      const session = await p.evaluate(() => sessionStorage.getItem('clinic-desk.token'));
+      await p.close();
+      const again = await context.newPage();
+      await again.goto(srv.baseUrl);
+      await again.evaluate((t) => sessionStorage.setItem('clinic-desk.token', t!), session);
+      await again.reload();
+      const row = again.getByTestId('recording-row').filter({ hasText: 'Recovered (unfinished)' });
+      await row.waitFor({ timeout: 15_000 });
+      expect(await row.textContent()).toMatch(/[2-9]\d* chunks|\d{2,} chunks/);
+      await row.getByRole('button', { name: 'Discard' }).click();
+      await expect.poll(() => again.getByTestId('recording-row').filter({ hasText: 'Recovered (unfinished)' }).count()).toBe(0);
+    });
+  });
+});

@@ -1,0 +1,196 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildHttpApp } from '../server/http/app.js';
+import { createService } from '../server/service.js';
+import { call, tempDir } from './helpers/server.js';
+import { launch, openApp, shot, uiSkipReason } from './ui-browser.js';
+
+if (uiSkipReason) console.warn(`UI settings tests skipped: ${uiSkipReason}`);
+
+/** First run on an empty database, then the admin's settings, in Chromium over the browser transport. */
+describe.skipIf(uiSkipReason !== null)(`first run and settings in Chromium${uiSkipReason ? ` (skipped: ${uiSkipReason})` : ''}`, () => {
+  const dataDir = tempDir('ui-settings');
+  const files = tempDir('ui-settings-files');
+  const service = createService({ dataDir, webhooks: { retryScheduleMs: [200, 400] } });
+  let app: Awaited<ReturnType<typeof buildHttpApp>>;
+  let base = '';
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let receiver: Server;
+  let hookUrl = '';
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    app = await buildHttpApp(service);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const a = app.server.address();
+    base = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const ra = receiver.address();
+    hookUrl = `http://127.0.0.1:${typeof ra === 'object' && ra ? ra.port : 0}/clinic-hook`;
+    browser = await launch();
+    ({ page, errors } = await openApp(browser, base));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    receiver?.close();
+    await app?.close();
+    service.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(files, { recursive: true, force: true });
+  });
+
+  const tab = (name: string) => page.getByRole('tablist', { name: 'Settings' }).getByRole('tab', { name });
+
+  it('walks a new installation through creating the clinic and its admin', async () => {
+    const form = page.getByRole('form', { name: 'Set up your clinic' });
+    await form.waitFor();
+    await form.getByLabel('Clinic name').fill('Green Valley Clinic');
+    await form.getByLabel('Time zone').selectOption('Asia/Kolkata');
+    await shot(page, 'first-run');
+    await form.getByRole('button', { name: 'Continue' }).click();
+    await form.getByLabel('Your name').fill('Dr Asha Rao');
+    await form.locator('input[name=username]').fill('asha');
+    await form.locator('input[name=password]').fill('short');
+    expect(await form.textContent()).toContain('At least 8 characters');
+    expect(await form.getByRole('button', { name: 'Create clinic' }).isDisabled()).toBe(true);
+    await form.locator('input[name=password]').fill('green valley 2026');
+    await form.locator('input[name=password_again]').fill('green valley 2026');
+    await form.getByRole('button', { name: 'Create clinic' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    expect(await page.locator('.brand').textContent()).toContain('Green Valley Clinic');
+    expect(await page.getByRole('navigation', { name: 'Main' }).textContent()).toContain('Settings');
+    expect((await call(base, 'GET', '/api/v1/setup')).json).toEqual({ needed: false });
+  });
+
+  it('shows the server\'s address and status', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('server-address').waitFor();
+    expect(await page.getByTestId('server-address').textContent()).toBe(base);
+    await shot(page, 'settings-server');
+  });
+
+  it('adds a user', async () => {
+    await tab('Users').click();
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const d = page.getByRole('dialog', { name: 'Add a user' });
+    await d.locator('input[name=display_name]').fill('Ravi Kumar');
+    await d.locator('input[name=username]').fill('ravi');
+    await d.locator('select[name=role]').selectOption('reception');
+    await d.locator('input[name=password]').fill('front desk 1');
+    await d.getByRole('button', { name: 'Add user' }).click();
+    await page.getByRole('table', { name: 'Users' }).getByText('Ravi Kumar').waitFor();
+    expect((await call(base, 'POST', '/api/v1/session', { body: { username: 'ravi', password: 'front desk 1' } })).status).toBe(200);
+  });
+
+  it('creates an API client, shows its secret once, and revokes it', async () => {
+    await tab('API clients').click();
+    await page.getByText('No API clients').waitFor();
+    await page.getByRole('button', { name: 'New API client' }).click();
+    const d = page.getByRole('dialog', { name: 'New API client' });
+    await d.locator('input[name=client_name]').fill('City Lab');
+    await d.getByRole('button', { name: 'Create' }).click();
+    const secret = (await d.getByTestId('secret').textContent())!;
+    expect(secret).toMatch(/cds_/);
+    await shot(page, 'settings-api-client-secret');
+    await d.getByRole('button', { name: 'I have stored it' }).click();
+    const table = page.getByRole('table', { name: 'API clients' });
+    await table.getByText('City Lab').waitFor();
+    expect(await table.textContent()).not.toContain(secret.replace('Copy', '').trim());
+    await table.getByRole('button', { name: 'Revoke' }).click();
+    await table.getByText(/Revoked/).waitFor();
+  });
+
+  it('creates and revokes an API key', async () => {
+    await tab('API keys').click();
+    await page.getByLabel('Key label').fill('EMR integration');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    expect(await page.getByTestId('secret').textContent()).toMatch(/cdk_/);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    const table = page.getByRole('table', { name: 'API keys' });
+    await table.getByText('EMR integration').waitFor();
+    await table.getByRole('button', { name: 'Revoke' }).click();
+    await table.getByText('Revoked').waitFor();
+  });
+
+  it('subscribes a webhook, shows its delivery log, and redelivers', async () => {
+    await tab('Webhooks').click();
+    await page.getByText('No webhooks').waitFor();
+    await page.getByLabel('Endpoint').fill(hookUrl);
+    await page.getByLabel('Signing key (recommended)').fill('whsec_settings_test');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const table = page.getByRole('table', { name: 'Webhooks' });
+    await table.getByText(hookUrl).waitFor();
+    // Make an event: a patient is booked and checked in (through the API, with the admin's own session).
+    const token = await page.evaluate(() => sessionStorage.getItem('clinic-desk.token'));
+    const h = { auth: token! };
+    const p = await call(base, 'POST', '/dr/v1/patient', { headers: h, body: { first_name: 'Kiran', last_name: 'Das', dob: '1980-01-01', gender: 'M', mobile: '9811122233' } });
+    const a = await call(base, 'POST', '/dr/v1/appointment', { headers: h, body: { patient_id: p.json.data.patient_id, scheduled_at: new Date().toISOString() } });
+    await call(base, 'POST', `/dr/v1/appointment/${a.json.data.appointment_id}/change-status?partner_id=0`, { headers: h, body: { status: 'CK' } });
+    await expect.poll(() => received.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await table.getByRole('button', { name: 'Delivery log' }).click();
+    const log = page.getByRole('dialog', { name: 'Delivery log' });
+    await log.getByText('appointment.statuschange').first().waitFor();
+    await log.getByText('delivered').first().waitFor();
+    await shot(page, 'settings-webhooks');
+    const before = received.length;
+    await log.getByRole('button', { name: 'Redeliver' }).first().click();
+    await expect.poll(() => received.length, { timeout: 10_000 }).toBeGreaterThan(before);
+    await log.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('stores push credentials from the key file, and says plainly when a file is not one', async () => {
+    await tab('Push notifications').click();
+    await page.getByText('No credentials yet').waitFor();
+    const bad = join(files, 'notes.txt');
+    writeFileSync(bad, 'not json');
+    await page.locator('input[type=file]').setInputFiles(bad);
+    await page.getByText('Not a key file').waitFor();
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const key = join(files, 'clinic-firebase-adminsdk.json');
+    writeFileSync(key, JSON.stringify({
+      type: 'service_account', project_id: 'green-valley-clinic', private_key_id: 'abc123',
+      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), client_email: 'push@green-valley-clinic.iam.gserviceaccount.com',
+      token_uri: 'https://oauth2.googleapis.com/token',
+    }));
+    await page.locator('input[type=file]').setInputFiles(key);
+    await page.getByText('green-valley-clinic', { exact: true }).waitFor();
+    expect(await page.locator('.main').textContent()).not.toContain('PRIVATE KEY');
+  });
+
+  it('says plainly which optional backends are not installed, or lists what they hold', async () => {
+    for (const name of ['Speech models', 'AI assistants']) {
+      await tab(name).click();
+      const panel = page.locator('.card').filter({ has: page.getByRole('heading', { name }) });
+      await panel.getByText(/Not available on this clinic server yet|No .* yet|Assistant|Model/).first().waitFor();
+    }
+  });
+
+  it('backs up the database and lists the copy', async () => {
+    await tab('Backups').click();
+    await page.getByText('No backups yet').waitFor();
+    await page.getByRole('button', { name: 'Back up now' }).click();
+    await page.getByText('Backup made').waitFor();
+    const table = page.getByRole('table', { name: 'Backups' });
+    expect(await table.textContent()).toContain('clinic-desk-');
+    expect(await table.textContent()).toContain(dataDir);
+    await shot(page, 'settings-backups');
+  });
+
+  it('logged no page errors', () => {
+    expect(errors).toEqual([]);
+  });
+});

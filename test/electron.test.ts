@@ -1,9 +1,13 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs helper shared with npm start
 import { electronBinary } from '../scripts/electron-runtime.mjs';
+import { CHANNELS } from '../preload/contract.js';
+import { ensureDemo } from '../server/demo/demo.js';
+import { createService } from '../server/service.js';
+import { KEK_FILE } from '../server/shared/secret-box.js';
 import { ROOT, tempDir } from './helpers/server.js';
 
 const exe: string | null = electronBinary();
@@ -13,27 +17,62 @@ const skipReason = !exe
   ? 'Electron binary not installed (npm ci skips its download; run npm start once with internet access)'
   : !existsSync(native)
     ? `Electron build of better-sqlite3 missing at ${native} (npm run build:native)`
-    : null;
+    : !existsSync(join(ROOT, 'dist', 'main', 'main.mjs'))
+      ? 'the app is not built (npm run build)'
+      : null;
 if (skipReason) console.warn(`electron end-to-end test skipped: ${skipReason}`);
 
+/** A user-data folder holding the demo clinics (made with plain Node, same SQLite file), and its KEK. */
+async function seededUserData() {
+  const dir = tempDir('electron-userdata');
+  const service = createService({ dataDir: dir });
+  const demo = (await ensureDemo(service, 'http://127.0.0.1:48123'))!;
+  service.close();
+  const kek = readFileSync(join(dir, KEK_FILE), 'utf8').trim();
+  return { dir, demo, kek };
+}
+
 describe.skipIf(skipReason !== null)(`Electron app${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
-  it('opens a sandboxed window that reaches the embedded service through the preload bridge', async () => {
+  it('starts, signs in, searches and records a dictation through the preload bridge', async () => {
+    const { dir, demo, kek } = await seededUserData();
+    const ws = demo.workspaces[0]!;
     const app = await electron.launch({
       executablePath: exe!,
-      args: [ROOT],
-      env: { ...process.env, CLINIC_DESK_PORT: '48123', ELECTRON_ENABLE_LOGGING: '1', HOME: tempDir('electron-home') },
+      args: [ROOT, `--user-data-dir=${dir}`, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
+      env: { ...process.env, CLINIC_DESK_PORT: '48123', CLINIC_DESK_KEK: kek, ELECTRON_ENABLE_LOGGING: '1', HOME: tempDir('electron-home') },
     });
     try {
       const win = await app.firstWindow();
-      await expect.poll(() => win.textContent('body'), { timeout: 20_000 }).toContain('127.0.0.1:48123');
-      // No Node in the page, and the bridge offers only its named methods.
+      // Sandboxed, isolated: no Node in the page; the bridge offers exactly the contract's named methods.
       expect(await win.evaluate(() => [typeof (globalThis as { require?: unknown }).require, typeof (globalThis as { process?: unknown }).process]))
         .toEqual(['undefined', 'undefined']);
-      expect(await win.evaluate(() => Object.keys((window as unknown as { clinic: object }).clinic).sort())).toEqual(['serviceInfo']);
-      const health = await fetch('http://127.0.0.1:48123/health');
-      expect(health.status).toBe(200);
+      expect(await win.evaluate(() => Object.keys((window as unknown as { clinic: object }).clinic).sort())).toEqual(Object.keys(CHANNELS).sort());
+      // The embedded service answers local integrations meanwhile.
+      expect((await fetch('http://127.0.0.1:48123/health')).status).toBe(200);
+
+      await win.getByLabel('Username').fill(ws.users.reception.username);
+      await win.getByLabel('Password').fill(ws.users.reception.password);
+      await win.getByRole('button', { name: 'Sign in' }).click();
+      await win.getByLabel('Mobile number').fill(ws.patients[0]!.mobile);
+      await expect.poll(() => win.getByTestId('patient-result').count(), { timeout: 10_000 }).toBe(2);
+      // The token stays in main: the page has none.
+      expect(await win.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }))).not.toContain('cdt_');
+
+      await win.getByRole('button', { name: 'Sign out' }).click();
+      await win.getByLabel('Username').fill(ws.users.doctor.username);
+      await win.getByLabel('Password').fill(ws.users.doctor.password);
+      await win.getByRole('button', { name: 'Sign in' }).click();
+      await win.getByRole('button', { name: 'Record' }).click();
+      await expect.poll(async () => (await win.getByTestId('elapsed').textContent()) ?? '', { timeout: 10_000 }).toMatch(/00:0[3-9]/);
+      await win.getByRole('button', { name: 'Stop' }).click();
+      await win.getByText('Recording ready').waitFor();
+      // The chunks are files in the app's data folder.
+      const recordings = join(dir, 'recordings');
+      const folders = readdirSync(recordings);
+      expect(folders).toHaveLength(1);
+      expect(readdirSync(join(recordings, folders[0]!)).filter((f) => f.endsWith('.part')).length).toBeGreaterThanOrEqual(2);
     } finally {
       await app.close();
     }
-  });
+  }, 90_000);
 });

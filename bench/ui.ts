@@ -134,8 +134,8 @@ async function searchInChromium(runs: number) {
         obs.observe(document.body, { childList: true, subtree: true, characterData: true });
       })()`);
       await page.keyboard.press(number.at(-1)!);
-      await page.waitForFunction(() => (window as unknown as { __t: { shown: number } }).__t.shown > 0, undefined, { timeout: 5000 });
-      const t = await page.evaluate(() => (window as unknown as { __t: { down: number; shown: number } }).__t);
+      await page.waitForFunction(() => (globalThis as unknown as { __t: { shown: number } }).__t.shown > 0, undefined, { timeout: 5000 });
+      const t = await page.evaluate(() => (globalThis as unknown as { __t: { down: number; shown: number } }).__t);
       (hit ? found : missing).push(t.shown - t.down);
       await input.fill('');
     }

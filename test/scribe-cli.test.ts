@@ -1,0 +1,51 @@
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, tempDir } from './helpers/server.js';
+import { speak } from './scribe-support.js';
+
+/** `npx clinic-desk …` in the repository: the package.json bin dispatching to the TypeScript CLIs. */
+
+const dir = tempDir('scribe-cli');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const npxWith = (input: string | undefined, ...args: string[]) => {
+  const r = spawnSync('npx', ['--no-install', 'clinic-desk', ...args], {
+    cwd: ROOT, encoding: 'utf8', timeout: 60_000, input, env: { ...process.env, CLINIC_DESK_DATA_DIR: join(dir, 'data') },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+const npx = (...args: string[]) => npxWith(undefined, ...args);
+
+describe('npx clinic-desk', () => {
+  it('lists its commands; an unknown one is exit 2', () => {
+    const help = npx('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage: clinic-desk <command>/);
+    expect(help.stdout).toMatch(/structure/);
+    expect(help.stdout).toMatch(/transcribe/);
+    const bad = npx('dance');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown command "dance"/);
+  });
+
+  it('transcribe FILE prints the transcript of spoken audio', () => {
+    const wav = speak(dir, 'note.wav', 'Patient advised to drink plenty of water and rest for three days.');
+    const r = npx('transcribe', wav, '--json');
+    expect(r.code).toBe(0);
+    const t = JSON.parse(r.stdout);
+    expect(t).toMatchObject({ text: expect.any(String), language: 'en-IN', engine: expect.stringMatching(/^pocketsphinx/), segments: expect.any(Array) });
+    expect(t.text.split(' ').length).toBeGreaterThan(3);
+  });
+
+  it('structure turns dictation text on stdin into a template', () => {
+    const text = 'Cough and cold for two days. Diagnosis common cold. Tablet cetirizine ten milligrams at night for five days.';
+    const r = npxWith(text, 'structure', '--template', 'service_emr_template', '--codify');
+    expect(r.code).toBe(0);
+    const emr = JSON.parse(r.stdout);
+    expect(emr).toMatchObject({ template_id: 'service_emr_template', language: 'en-IN', medications: expect.any(Array), diagnoses: expect.any(Array) });
+    const bad = npx('structure', '--template', 'nope');
+    expect(bad.code).toBe(2);
+  });
+});

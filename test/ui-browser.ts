@@ -45,6 +45,15 @@ export async function shot(page: Page, name: string, part?: Locator) {
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(250);
   const path = join(SCREENSHOTS, `${name}.png`);
-  if (part) await part.screenshot({ path });
-  else await page.screenshot({ path });
+  if (!part) return void (await page.screenshot({ path }));
+  // The app scrolls inside its main area, so a tall part is only painted whole in a viewport tall enough for it.
+  const size = page.viewportSize()!;
+  const box = await part.boundingBox();
+  if (box && box.height + 120 > size.height) {
+    await page.setViewportSize({ width: size.width, height: Math.ceil(box.height + 200) });
+    await part.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(150);
+  }
+  await part.screenshot({ path });
+  await page.setViewportSize(size);
 }

@@ -130,8 +130,6 @@ describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${sk
     console.log(`dictation through the fake microphone was heard as: ${transcript.slice(0, 300)}`);
     expect(emr).toMatch(/chief complaints|diagnosis|medications|vitals|nothing structured/);
     await result.getByRole('tab', { name: 'Clinical notes' }).click();
-    await page.getByTestId('scribe-result').scrollIntoViewIfNeeded();
-    await shot(page, 'dictation-result');
     await page.getByRole('button', { name: 'Copy' }).click();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied.length).toBeGreaterThan(10);
@@ -170,6 +168,7 @@ describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${sk
     expect(await result.getByRole('tab').allTextContents()).toEqual(['Clinical notes', 'EMR (structured)']);
     await result.getByRole('tab', { name: 'Clinical notes' }).click();
     await result.getByText('Acute bronchitis (J20.9)').waitFor();
+    await result.getByRole('button', { name: 'Copy', exact: true }).waitFor();
     expect(await page.getByTestId('transcript').textContent()).toContain('Tablet Dolo 650');
     await shot(page, 'dictation-result', result);
     await result.getByRole('tab', { name: 'EMR (structured)' }).click();

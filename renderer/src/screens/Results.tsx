@@ -122,7 +122,7 @@ function Emr({ json }: { json: J }) {
         </Section>
       )}
       {advice.length > 0 && <Section title="Advice"><ul>{advice.map((a) => <li key={a}>{a}</li>)}</ul></Section>}
-      {follow && <Section title="Follow-up"><p>{follow.after ? `After ${plural(follow.after)}` : ''}{str(follow.notes) ? `${follow.after ? '. ' : ''}${str(follow.notes)}` : ''}</p></Section>}
+      {follow && <Section title="Follow-up"><p>{follow.after ? `After ${plural(follow.after)}` : ''}{str(follow.notes) ? `${follow.after ? '. ' : ''}${str(follow.notes).charAt(0).toUpperCase()}${str(follow.notes).slice(1)}` : ''}</p></Section>}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
 import type { AuditLog } from '../audit/service.js';
 import { type Caller, type RequestContext, type Scope } from '../auth/permissions.js';
 import type { Service } from '../service.js';
@@ -58,4 +58,23 @@ export function requireScope(scope: Scope, deniedCode: string, audit: AuditLog, 
     if (!caller.workspaceActive) return done(new ServiceError(403, 'UNAUTHORIZED_ACCESS', 'Your clinic workspace is not active'));
     done(new ServiceError(403, deniedCode, `This operation needs the ${scope} permission`));
   };
+}
+
+/** Runs a hook such as `authenticate` inside another hook, as a promise, whichever style the hook uses. */
+export function runHook(hook: onRequestHookHandler, self: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const done = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      if (err) reject(err);
+      else resolve();
+    };
+    try {
+      const r = (hook as (this: FastifyInstance, q: FastifyRequest, p: FastifyReply, d: (e?: Error) => void) => unknown).call(self, request, reply, done);
+      if (r && typeof (r as Promise<unknown>).then === 'function') (r as Promise<unknown>).then(() => done(), done);
+    } catch (e) {
+      done(e);
+    }
+  });
 }

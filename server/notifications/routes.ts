@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { authenticate, requireScope } from '../http/auth.js';
+import { authenticate, requireScope, runHook } from '../http/auth.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import { AddDeviceBody, DeviceHeaders, DeviceInfo, FcmCredsBody, FcmCredsInfo, Message, NotificationError, Success } from './schemas.js';
@@ -19,7 +19,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ service: Service }>
   // The shared hook words its 401s for the dr `auth` header; these routes speak of bearer tokens.
   app.addHook('onRequest', async function (request, reply) {
     try {
-      await authn.call(this, request, reply, () => {});
+      await runHook(authn, this, request, reply);
     } catch (e) {
       if (!(e instanceof ServiceError) || e.status !== 401) throw e;
       throw new ServiceError(401, 'UNAUTHORIZED_ACCESS', e.message.startsWith('Missing')

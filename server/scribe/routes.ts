@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { authenticate, requireScope } from '../http/auth.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticate, requireScope, runHook } from '../http/auth.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import {
@@ -12,24 +12,6 @@ import { UPLOAD_PATH, uploadRoutes } from './uploads.js';
 
 const security: Record<string, string[]>[] = [{ bearer: [] }];
 
-/** Runs a hook written in either Fastify style (callback or promise) and settles with its outcome. */
-function runHook(hook: onRequestHookHandler, self: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const done = (err?: unknown) => {
-      if (settled) return;
-      settled = true;
-      if (err) reject(err);
-      else resolve();
-    };
-    try {
-      const r = (hook as (this: FastifyInstance, q: FastifyRequest, p: FastifyReply, d: (e?: Error) => void) => unknown).call(self, request, reply, done);
-      if (r && typeof (r as Promise<unknown>).then === 'function') (r as Promise<unknown>).then(() => done(), done);
-    } catch (e) {
-      done(e);
-    }
-  });
-}
 
 /** The receiver's absolute address on the origin the client used to reach us (derived from Host). */
 const uploadUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}${UPLOAD_PATH}`;

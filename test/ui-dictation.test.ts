@@ -131,8 +131,8 @@ describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${sk
     expect(emr).toMatch(/chief complaints|diagnosis|medications|vitals|nothing structured/);
     await result.getByRole('tab', { name: 'Clinical notes' }).click();
     await page.getByRole('button', { name: 'Copy' }).click();
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
-    expect(copied.length).toBeGreaterThan(10);
+    // Copying is asynchronous: wait for the clipboard to hold the note.
+    await expect.poll(async () => (await page.evaluate(() => navigator.clipboard.readText())).length, { timeout: 10_000 }).toBeGreaterThan(10);
   }, 120_000);
 
   it('renders each template for reading: sections, vitals, medication table, code chips, transcript (templates.md sample)', async () => {

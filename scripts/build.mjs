@@ -18,6 +18,20 @@ await build({
   logLevel: 'warning',
 });
 
+// The scribe's worker runs in its own process (server/scribe/runner.ts forks it; under Electron, fork runs the
+// app's binary as Node). The runner looks for it beside the bundle that holds the runner: dist/main/.
+await build({
+  entryPoints: ['server/scribe/worker.ts'],
+  outfile: 'dist/main/scribe-worker.mjs',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+
 // A sandboxed preload cannot be an ES module.
 await build({
   entryPoints: ['preload/preload.ts'],
@@ -29,4 +43,4 @@ await build({
   external: ['electron'],
   logLevel: 'warning',
 });
-console.log('built dist/renderer, dist/main/main.mjs, dist/preload/preload.cjs');
+console.log('built dist/renderer, dist/main/main.mjs, dist/main/scribe-worker.mjs, dist/preload/preload.cjs');

@@ -47,6 +47,15 @@ export interface ApiKeyRow {
   revoked_at: string | null;
 }
 
+/**
+ * Token → principal answers, per database: every API request presents a token, and the join behind it costs about
+ * as much as the patient search itself. Cleared whole by any write that could end a token's validity (revocation,
+ * disabling a user or a workspace), through whichever store instance makes it; only positive answers are kept,
+ * and nothing read inside a transaction, which could still roll back. Roles and token scopes never change in place.
+ */
+const principals = new WeakMap<Db, Map<string, TokenPrincipalRow>>();
+const PRINCIPALS_MAX = 10_000;
+
 /** All SQL of the auth domain. */
 export function authStore(db: Db) {
   const q = {
@@ -83,19 +92,38 @@ export function authStore(db: Db) {
     enableUser: db.prepare('UPDATE users SET disabled_at = NULL WHERE id = ? AND workspace_id = ? AND disabled_at IS NOT NULL'),
     tokenOwner: db.prepare('SELECT user_id FROM auth_tokens WHERE token_digest = ? AND revoked_at IS NULL'),
   };
+  let cache = principals.get(db);
+  if (!cache) principals.set(db, (cache = new Map()));
+  const cached = cache;
+  /** A write's result, after dropping every cached principal when it changed something. */
+  const invalidating = (changed: boolean) => {
+    if (changed) cached.clear();
+    return changed;
+  };
+  function tokenPrincipal(digest: string): TokenPrincipalRow | undefined {
+    const hit = cached.get(digest);
+    if (hit) return hit;
+    const row = q.tokenPrincipal.get(digest) as TokenPrincipalRow | undefined;
+    if (row && !db.inTransaction) {
+      if (cached.size >= PRINCIPALS_MAX) cached.clear();
+      cached.set(digest, row);
+    }
+    return row;
+  }
+
   return {
     insertWorkspace: (w: Omit<WorkspaceRow, 'disabled_at'>) => q.insertWorkspace.run(w),
     workspace: (id: string) => q.workspace.get(id) as WorkspaceRow | undefined,
     workspaces: () => q.workspaces.all() as WorkspaceRow[],
-    disableWorkspace: (id: string, at: string) => q.disableWorkspace.run(at, id).changes > 0,
+    disableWorkspace: (id: string, at: string) => invalidating(q.disableWorkspace.run(at, id).changes > 0),
     insertUser: (u: Omit<UserRow, 'disabled_at'>) => q.insertUser.run(u),
     userByName: (username: string) => q.userByName.get(username) as UserRow | undefined,
     user: (id: string) => q.user.get(id) as UserRow | undefined,
     usersOf: (workspaceId: string) => q.usersOf.all(workspaceId) as UserRow[],
     insertToken: (t: { id: string; workspace_id: string; user_id: string; token_digest: string; label: string; scopes: string | null; created_at: string }) =>
       q.insertToken.run(t),
-    tokenPrincipal: (digest: string) => q.tokenPrincipal.get(digest) as TokenPrincipalRow | undefined,
-    revokeToken: (digest: string, at: string) => q.revokeToken.run(at, digest).changes > 0,
+    tokenPrincipal,
+    revokeToken: (digest: string, at: string) => invalidating(q.revokeToken.run(at, digest).changes > 0),
     insertApiKey: (k: { id: string; workspace_id: string; key_digest: string; label: string; created_at: string }) => q.insertApiKey.run(k),
     apiKeyWorkspace: (digest: string) => (q.apiKeyWorkspace.get(digest) as { workspace_id: string } | undefined)?.workspace_id,
     insertClient: (c: Omit<ClientRow, 'revoked_at'>) => q.insertClient.run(c),
@@ -104,7 +132,7 @@ export function authStore(db: Db) {
     clientsOf: (workspaceId: string) => q.clientsOf.all(workspaceId) as Omit<ClientRow, 'id' | 'workspace_id' | 'secret_hash'>[],
     apiKeysOf: (workspaceId: string) => q.apiKeysOf.all(workspaceId) as ApiKeyRow[],
     revokeApiKey: (workspaceId: string, id: string, at: string) => q.revokeApiKey.run(at, id, workspaceId).changes > 0,
-    disableUser: (workspaceId: string, userId: string, at: string) => q.disableUser.run(at, userId, workspaceId).changes > 0,
+    disableUser: (workspaceId: string, userId: string, at: string) => invalidating(q.disableUser.run(at, userId, workspaceId).changes > 0),
     enableUser: (workspaceId: string, userId: string) => q.enableUser.run(userId, workspaceId).changes > 0,
     tokenOwner: (digest: string) => (q.tokenOwner.get(digest) as { user_id: string } | undefined)?.user_id,
   };

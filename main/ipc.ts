@@ -15,6 +15,7 @@ import { fullName } from '../server/patients/service.js';
 import type { PatientRow } from '../server/patients/store.js';
 import type { Service } from '../server/service.js';
 import { ServiceError } from '../server/shared/errors.js';
+import { SpeechModelId } from '../server/scribe/speech-model-schemas.js';
 import { CreateSubscriptionBody, DeliveryParams, SubscriptionParams } from '../server/webhooks/schemas.js';
 import {
   type Appointment, type ClinicApi, type ClinicFailure, type DayEntry, type IpcArgs, type Patient, type PushCredentials, type ServiceInfo,
@@ -109,6 +110,8 @@ export const ARGS: { [K in keyof ClinicApi]: Arg[] } = {
   connectedAssistants: [],
   disconnectAssistant: [arg('assistantId', Type.String({ minLength: 1, maxLength: 128 }))],
   speechModels: [],
+  speechModelDownload: [arg('modelId', SpeechModelId)],
+  speechModelSetDefault: [arg('modelId', SpeechModelId)],
   recordingStart: [arg('meta', RecordingMetaSchema)],
   recordingAppend: [recordingId, arg('seq', Type.Integer({ minimum: 0, maximum: 999_999 })), bytes('chunk')],
   recordingFinish: [recordingId, arg('durationS', Type.Number({ minimum: 0, maximum: 24 * 3600 }))],
@@ -291,6 +294,14 @@ export function createHandlers(deps: IpcDeps): Handlers {
     async speechModels(e) {
       ctx(e, 'admin');
       return http.speechModels(token(e));
+    },
+    async speechModelDownload(e, id) {
+      ctx(e, 'admin');
+      return http.speechModelDownload(token(e), id);
+    },
+    async speechModelSetDefault(e, id) {
+      ctx(e, 'admin');
+      return http.speechModelSetDefault(token(e), id);
     },
 
     async recordingStart(e, meta) {

@@ -4,7 +4,7 @@ import type {
 } from '../preload/contract.js';
 export { readAssistants, readModels };
 import {
-  type Presigned, extensionFor, extraData, initBody, initPath, newTxnId, presignPath, readAssistants, readModels, readStatus, scribeFailure,
+  type Presigned, extensionFor, extraData, initBody, initPath, newTxnId, presignPath, readAssistants, readModel, readModels, readStatus, scribeFailure,
   statusPath, uploadFields,
 } from '../preload/scribe-flow.js';
 
@@ -139,6 +139,18 @@ export function embeddedHttp(baseUrl: string) {
       if (missing(r)) return { available: false, reason: 'Speech models are managed by the scribe service, which does not offer them here yet.' };
       if (r.status !== 200) throw scribeFailure(r.status, r.body, 'Speech models could not be read');
       return { available: true, value: readModels(r.body) };
+    },
+
+    async speechModelDownload(token: string, id: string): Promise<SpeechModel> {
+      const r = await call('POST', `/api/v1/speech-models/${encodeURIComponent(id)}/download`, token);
+      if (r.status !== 200 && r.status !== 202) throw scribeFailure(r.status, r.body, 'The download could not start');
+      return readModel(r.body as Record<string, unknown>);
+    },
+
+    async speechModelSetDefault(token: string, id: string): Promise<SpeechModel[]> {
+      const r = await call('PUT', '/api/v1/speech-models/default', token, { id });
+      if (r.status !== 200) throw scribeFailure(r.status, r.body, 'The default model could not be changed');
+      return readModels(r.body);
     },
   };
 }

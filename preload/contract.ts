@@ -154,7 +154,25 @@ export interface ServerStatus {
 /** An AI assistant connected through the OIDC login (served by the OIDC provider when it is installed). */
 export interface ConnectedAssistant { id: string; name: string; scopes: string[]; connected_at: string; last_used_at: string | null }
 
-export interface SpeechModel { id: string; name: string; languages: string[]; size_bytes: number | null; installed: boolean; is_default: boolean }
+/** A model's download: idle (installed, or never fetched), running with its progress, or failed saying why. */
+export interface SpeechModelDownload {
+  state: 'idle' | 'downloading' | 'failed';
+  bytes_done: number | null;
+  bytes_total: number | null;
+  percent: number | null;
+  message: string | null;
+}
+
+export interface SpeechModel {
+  id: string;
+  name: string;
+  description: string;
+  languages: string[];
+  size_bytes: number | null;
+  installed: boolean;
+  is_default: boolean;
+  download: SpeechModelDownload;
+}
 
 /** A feature whose backend may not be installed yet: either its data or, in words, why it is not there. */
 export type Optional<T> = { available: true; value: T } | { available: false; reason: string };
@@ -267,6 +285,10 @@ export interface ClinicApi {
   connectedAssistants(): Promise<Optional<ConnectedAssistant[]>>;
   disconnectAssistant(assistantId: string): Promise<void>;
   speechModels(): Promise<Optional<SpeechModel[]>>;
+  /** Starts downloading a model in the background; speechModels() shows the progress. */
+  speechModelDownload(modelId: string): Promise<SpeechModel>;
+  /** Makes an installed model the clinic's default; the list as it is now. */
+  speechModelSetDefault(modelId: string): Promise<SpeechModel[]>;
 
   // Dictation: audio kept on this computer in chunks while recording, then uploaded through the scribe flow
   recordingStart(meta: RecordingMeta): Promise<Recording>;
@@ -323,6 +345,8 @@ export const CHANNELS = {
   connectedAssistants: 'clinic:connected-assistants',
   disconnectAssistant: 'clinic:disconnect-assistant',
   speechModels: 'clinic:speech-models',
+  speechModelDownload: 'clinic:speech-model-download',
+  speechModelSetDefault: 'clinic:speech-model-set-default',
   recordingStart: 'clinic:recording-start',
   recordingAppend: 'clinic:recording-append',
   recordingFinish: 'clinic:recording-finish',

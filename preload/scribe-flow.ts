@@ -152,11 +152,23 @@ export function readAssistants(body: unknown): ConnectedAssistant[] {
   }));
 }
 
-export function readModels(body: unknown): SpeechModel[] {
-  return listOf(body, 'models').map((m) => ({
-    id: String(m.id ?? ''), name: String(m.name ?? m.description ?? m.id ?? ''),
+const numOrNull = (v: unknown) => (typeof v === 'number' ? v : null);
+
+export function readModel(m: Record<string, unknown>): SpeechModel {
+  const d = (m.download ?? {}) as Record<string, unknown>;
+  return {
+    id: String(m.id ?? ''), name: String(m.name ?? m.description ?? m.id ?? ''), description: String(m.description ?? ''),
     languages: Array.isArray(m.languages) ? m.languages.map(String) : [],
     size_bytes: typeof m.size_bytes === 'number' ? m.size_bytes : typeof m.approxMB === 'number' ? m.approxMB * 1e6 : null,
     installed: Boolean(m.installed), is_default: Boolean(m.is_default ?? m.default),
-  }));
+    download: {
+      state: d.state === 'downloading' || d.state === 'failed' ? d.state : 'idle',
+      bytes_done: numOrNull(d.bytes_done), bytes_total: numOrNull(d.bytes_total), percent: numOrNull(d.percent),
+      message: typeof d.message === 'string' ? d.message : null,
+    },
+  };
+}
+
+export function readModels(body: unknown): SpeechModel[] {
+  return listOf(body, 'models').map(readModel);
 }

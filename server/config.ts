@@ -16,6 +16,8 @@ export interface Config {
   webhookTimeoutMs?: number;
   /** FCM's base address for pushes (default https://fcm.googleapis.com); a local stand-in for testing. */
   fcmBaseUrl?: string;
+  /** Where Whisper models are downloaded from instead of Hugging Face (a clinic file server; a local stand-in in tests). */
+  modelMirror?: string;
 }
 
 export const DEFAULT_PORT = 4810;
@@ -30,7 +32,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * --port / CLINIC_DESK_PORT, --host / CLINIC_DESK_HOST, --data-dir / CLINIC_DESK_DATA_DIR, --demo / CLINIC_DESK_DEMO=1,
  * --log-level / CLINIC_DESK_LOG_LEVEL, --log-requests / CLINIC_DESK_LOG_REQUESTS=1,
  * --webhook-retry-schedule / CLINIC_DESK_WEBHOOK_RETRY_SCHEDULE (comma-separated seconds, e.g. 0.1,0.5,2),
- * --webhook-timeout / CLINIC_DESK_WEBHOOK_TIMEOUT (seconds), --fcm-base-url / CLINIC_DESK_FCM_BASE_URL.
+ * --webhook-timeout / CLINIC_DESK_WEBHOOK_TIMEOUT (seconds), --fcm-base-url / CLINIC_DESK_FCM_BASE_URL,
+ * --model-mirror / CLINIC_DESK_MODEL_MIRROR.
  */
 export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Config {
   const { values } = parseArgs({
@@ -45,6 +48,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'webhook-retry-schedule': { type: 'string' },
       'webhook-timeout': { type: 'string' },
       'fcm-base-url': { type: 'string' },
+      'model-mirror': { type: 'string' },
     },
     strict: true,
   });
@@ -63,6 +67,8 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (webhookTimeoutMs !== undefined && !(webhookTimeoutMs > 0)) throw new Error('--webhook-timeout must be a positive number of seconds');
   const fcmBaseUrl = values['fcm-base-url'] ?? env.CLINIC_DESK_FCM_BASE_URL;
   if (fcmBaseUrl !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(fcmBaseUrl)) throw new Error('--fcm-base-url must be an http(s) URL');
+  const modelMirror = values['model-mirror'] ?? env.CLINIC_DESK_MODEL_MIRROR;
+  if (modelMirror !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(modelMirror)) throw new Error('--model-mirror must be an http(s) URL');
   return {
     host: values.host ?? env.CLINIC_DESK_HOST ?? '127.0.0.1',
     port,
@@ -73,6 +79,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     webhookRetryScheduleMs,
     webhookTimeoutMs,
     fcmBaseUrl,
+    modelMirror,
   };
 }
 

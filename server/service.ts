@@ -8,6 +8,7 @@ import { type NotificationOptions, notificationService } from './notifications/s
 import { type OidcOptions, oidcService } from './oidc/service.js';
 import { patientService } from './patients/service.js';
 import { type ScribeOptions, scribeService } from './scribe/service.js';
+import { type SpeechModelOptions, speechModelService } from './scribe/speech-models.js';
 import { loadKek, secretBox } from './shared/secret-box.js';
 import { type Clock, systemClock } from './shared/time.js';
 import { type WebhookOptions, webhookService } from './webhooks/service.js';
@@ -29,6 +30,8 @@ export interface ServiceOptions {
   oidc?: OidcOptions;
   /** Scribe: upload limits, worker concurrency, retries and timeouts, fault injection (tests), or worker: false. */
   scribe?: ScribeOptions;
+  /** Speech models: the mirror model files are downloaded from (headless: --model-mirror). */
+  speechModels?: SpeechModelOptions;
 }
 
 /**
@@ -52,7 +55,8 @@ export function createService(opts: ServiceOptions) {
   webhooks.start();
   const notifications = notificationService(db, clock, box, audit, { ...opts.push, fcmBaseUrl: opts.fcmBaseUrl ?? opts.push?.fcmBaseUrl });
   if (opts.push?.sender !== false) notifications.startSender();
-  const scribe = scribeService({ db, clock, box, audit, webhooks, notifications, dataDir: opts.dataDir }, opts.scribe);
+  const speechModels = speechModelService({ db, clock, audit, dataDir: opts.dataDir }, opts.speechModels);
+  const scribe = scribeService({ db, clock, box, audit, webhooks, notifications, dataDir: opts.dataDir }, { defaultModel: speechModels.defaultFor, ...opts.scribe });
   scribe.start();
   return {
     db,
@@ -68,10 +72,12 @@ export function createService(opts: ServiceOptions) {
     webhooks,
     notifications,
     scribe,
+    speechModels,
     /** Flushes queued work and closes the database. */
     close() {
       // First: kills the scribe's workers and puts their sessions back in the queue, while the database is open.
       scribe.stop();
+      speechModels.stop();
       webhooks.stop();
       oidc.close();
       // Synchronous: the push sender touches the database no more once this returns (requests in flight are aborted).

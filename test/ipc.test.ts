@@ -54,6 +54,8 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   connectedAssistants: [1],
   disconnectAssistant: [''],
   speechModels: [1],
+  speechModelDownload: ['../etc'],
+  speechModelSetDefault: [{ id: 'small' }],
   recordingStart: [{ mime_type: 'text/html' }],
   recordingAppend: ['00000000-0000-0000-0000-000000000000', 0, 'not bytes'],
   recordingFinish: ['00000000-0000-0000-0000-000000000000', -1],
@@ -180,6 +182,10 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
       const r = (await call(m, ev)) as { available: boolean; reason?: string; value?: unknown };
       if (!r.available) expect(r.reason).toMatch(/not/);
     }
+    const models = (await call('speechModelSetDefault', ev, 'pocketsphinx')) as { id: string; is_default: boolean }[];
+    expect(models.find((m) => m.is_default)?.id).toBe('pocketsphinx');
+    expect(await call('speechModelDownload', ev, 'huge').catch(toFailure)).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await call('speechModelSetDefault', ev, 'small').catch(toFailure)).toMatchObject({ status: 409, code: 'MODEL_NOT_INSTALLED' });
   });
 
   it('keeps dictation audio on disk in chunks as it arrives, readable after a "crash"', async () => {

@@ -16,6 +16,7 @@ async function main() {
     dataDir: config.dataDir,
     webhooks: { retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs },
     fcmBaseUrl: config.fcmBaseUrl,
+    speechModels: { mirror: config.modelMirror },
   });
   const app = await buildHttpApp(service, {
     logger: {

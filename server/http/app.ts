@@ -16,6 +16,7 @@ import { ServiceError } from '../shared/errors.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import { notificationRoutes } from '../notifications/routes.js';
 import { scribeRoutes } from '../scribe/routes.js';
+import { speechModelRoutes } from '../scribe/speech-model-routes.js';
 import { frameworkError, installErrorHandling } from './errors.js';
 import { mcpRoutes } from '../mcp/routes.js';
 import { oidcRoutes } from '../oidc/routes.js';
@@ -139,6 +140,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(webhookRoutes, { service });
   await app.register(notificationRoutes, { service });
   await app.register(scribeRoutes, { service });
+  await app.register(speechModelRoutes, { service });
   await app.register(sessionRoutes, { service });
   await app.register(adminRoutes, { service, version: API_VERSION });
   // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root) and the MCP endpoint.

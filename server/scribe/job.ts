@@ -14,6 +14,8 @@ export interface SpeechSettings {
   localWhisperModel?: string;
   /** PocketSphinx options (binary, model directory, …). */
   pocketsphinx?: Record<string, unknown>;
+  /** The session's clinic's default speech model, read when the job starts (asr/choose.ts rule 2). */
+  defaultModel?: string;
 }
 
 export interface TemplateRequest {

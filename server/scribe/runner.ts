@@ -28,6 +28,11 @@ export interface RunnerOptions {
   workerEntry?: string;
   /** Speech engine settings passed to every worker (Whisper model choice, PocketSphinx options). */
   speech?: SpeechSettings;
+  /**
+   * The default speech model of a clinic, asked as each run starts (the worker never opens the database), so a
+   * choice made in the settings reaches the next session without a restart.
+   */
+  defaultModel?: (workspaceId: string) => string | undefined;
   /** Fault injection for tests and drills: the renderers of these templates fail (the session ends partial, 206). */
   failTemplates?: string[];
   onError?: (e: unknown) => void;
@@ -106,7 +111,7 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
       request: JSON.parse(s.request ?? '{}') as SessionRequest,
       transcript: s.checkpoint ? (JSON.parse(s.checkpoint) as Transcript) : null,
       dataDir: deps.dataDir,
-      speech: opts.speech ?? {},
+      speech: { ...opts.speech, defaultModel: opts.defaultModel?.(s.workspace_id) ?? opts.speech?.defaultModel },
       failTemplates: opts.failTemplates ?? [],
     };
   }

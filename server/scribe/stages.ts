@@ -27,7 +27,7 @@ export function defaultStages(speech: SpeechConfig): Stages {
   return {
     decode: (path, outDir, opts) => decodeToPcm(path, outDir, opts),
     assertSpeech: (pcm, name) => assertSpeech(pcm, name),
-    engineFor: async (request) => chooseEngine(request, await createEngines(speech)),
+    engineFor: async (request) => chooseEngine(request, await createEngines(speech), speech.defaultModel),
     structure: async (text, opts) => structure(text, opts),
     render: async (id, input) => renderTemplate(id, input),
     isNoSpeech: (e) => e instanceof NoSpeechError,

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import type { Role, SaKey, Scope, SessionInfo, WebhookSubscription } from '../../../preload/contract';
+import type { Role, SaKey, Scope, SessionInfo, SpeechModel, WebhookSubscription } from '../../../preload/contract';
 import { clinic } from '../clinic';
-import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, bytes, when } from '../ui';
+import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, when } from '../ui';
 
 type Tab = 'server' | 'users' | 'clients' | 'keys' | 'webhooks' | 'push' | 'models' | 'assistants' | 'backups';
 const TABS: [Tab, string][] = [
@@ -329,6 +329,63 @@ function OptionalPanel<T>({ title, intro, query, render }: { title: string; intr
   );
 }
 
+function ModelStatus({ m }: { m: SpeechModel }) {
+  const d = m.download;
+  if (m.installed) return <>Installed</>;
+  if (d.state === 'downloading') {
+    return (
+      <div className="stack tight" style={{ minWidth: 160 }}>
+        <Progress value={d.percent} label={`Downloading ${m.name}`} />
+        <span className="small muted">{d.percent ?? 0}%{d.bytes_done !== null && d.bytes_total ? ` · ${bytes(d.bytes_done)} of ${bytes(d.bytes_total)}` : ''}</span>
+      </div>
+    );
+  }
+  if (d.state === 'failed') return <span className="small" role="alert"><strong>Download failed.</strong> {d.message}</span>;
+  return <>Not downloaded</>;
+}
+
+/** Settings → Speech models: download a model (progress polled every second while one runs), choose the default. */
+function SpeechModelsPanel() {
+  const qc = useQueryClient();
+  const list = useQuery({
+    queryKey: ['speech-models'],
+    queryFn: () => clinic.speechModels(),
+    refetchInterval: (q) => (q.state.data?.available && q.state.data.value.some((m) => m.download.state === 'downloading') ? 1000 : false),
+  });
+  const download = useMutation({ mutationFn: (id: string) => clinic.speechModelDownload(id), onSettled: () => void qc.invalidateQueries({ queryKey: ['speech-models'] }) });
+  const makeDefault = useMutation({ mutationFn: (id: string) => clinic.speechModelSetDefault(id), onSuccess: (value) => qc.setQueryData(['speech-models'], { available: true, value }) });
+  const data = list.data;
+  return (
+    <Panel title="Speech models" intro="The on-device speech recognition the scribe uses. The default is tried first for every dictation in a language it knows; the others cover the rest.">
+      <div className="card-body stack">
+        {list.isPending && <Loading />}
+        <ErrorNote error={list.error ?? download.error ?? makeDefault.error} />
+        {data && !data.available && <Note kind="info" title="Not available on this clinic server yet">{data.reason}</Note>}
+      </div>
+      {data?.available && (
+        <div className="card-body flush">
+          <table aria-label="Speech models"><thead><tr><th>Model</th><th>Languages</th><th>Size</th><th>Status</th><th /></tr></thead>
+            <tbody>{data.value.map((m) => (
+              <tr key={m.id} data-model={m.id}>
+                <td><strong>{m.name}</strong>{m.is_default && <span className="chip CK" style={{ marginLeft: 8 }}>Default</span>}<div className="small muted">{m.description}</div></td>
+                <td>{m.languages.length > 2 ? `${m.languages.length} languages` : m.languages.join(', ')}</td>
+                <td className="num nowrap">{m.size_bytes ? bytes(m.size_bytes) : '—'}</td>
+                <td><ModelStatus m={m} /></td>
+                <td><div className="actions">
+                  {!m.installed && m.download.state !== 'downloading' && (
+                    <button className="btn sm" type="button" onClick={() => download.mutate(m.id)} disabled={download.isPending}>{m.download.state === 'failed' ? 'Try again' : 'Download'}</button>
+                  )}
+                  {m.installed && !m.is_default && <button className="btn sm primary" type="button" onClick={() => makeDefault.mutate(m.id)} disabled={makeDefault.isPending}>Make default</button>}
+                </div></td>
+              </tr>
+            ))}</tbody>
+          </table>
+        </div>
+      )}
+    </Panel>
+  );
+}
+
 function BackupsPanel() {
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['backups'], queryFn: () => clinic.backups() });
@@ -371,10 +428,7 @@ export default function Settings({ session }: { session: SessionInfo }) {
           {tab === 'keys' && <KeysPanel />}
           {tab === 'webhooks' && <WebhooksPanel />}
           {tab === 'push' && <PushPanel />}
-          {tab === 'models' && (
-            <OptionalPanel title="Speech models" intro="The on-device speech recognition models the scribe uses." query={() => clinic.speechModels()}
-              render={(ms) => <table aria-label="Speech models"><thead><tr><th>Model</th><th>Languages</th><th>Size</th><th>Status</th></tr></thead><tbody>{ms.map((m) => <tr key={m.id}><td><strong>{m.name}</strong>{m.is_default && <span className="chip CK" style={{ marginLeft: 8 }}>Default</span>}</td><td>{m.languages.join(', ')}</td><td>{m.size_bytes ? bytes(m.size_bytes) : '—'}</td><td>{m.installed ? 'Installed' : 'Not downloaded'}</td></tr>)}</tbody></table>} />
-          )}
+          {tab === 'models' && <SpeechModelsPanel />}
           {tab === 'assistants' && (
             <OptionalPanel title="AI assistants" intro="Assistants a user connected with “Sign in with Clinic Desk”. Disconnect one to revoke its access at once." query={() => clinic.connectedAssistants()}
               render={(as) => <table aria-label="AI assistants"><thead><tr><th>Assistant</th><th>Access</th><th>Connected</th><th /></tr></thead><tbody>{as.map((a) => <tr key={a.id}><td><strong>{a.name}</strong></td><td><div className="row wrap" style={{ gap: 4 }}>{a.scopes.map((s) => <span key={s} className="chip">{s}</span>)}</div></td><td>{when(a.connected_at)}</td><td><div className="actions"><button className="btn sm danger" type="button" onClick={() => disconnect.mutate(a.id)}>Disconnect</button></div></td></tr>)}</tbody></table>} />

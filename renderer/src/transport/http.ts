@@ -2,7 +2,7 @@ import type {
   Appointment, ClinicApi, ClinicFailure, DayList, Optional, Patient, PushCredentials, SessionInfo, StatusChange, WebhookDeliveries,
 } from '../../../preload/contract';
 import {
-  type Presigned, extensionFor, extraData, initBody, initPath, newTxnId, presignPath, readAssistants, readModels, readStatus, scribeFailure,
+  type Presigned, extensionFor, extraData, initBody, initPath, newTxnId, presignPath, readAssistants, readModel, readModels, readStatus, scribeFailure,
   statusPath, uploadFields,
 } from '../../../preload/scribe-flow';
 import { browserRecordings } from './idb';
@@ -194,6 +194,8 @@ export const httpClinic: ClinicApi = {
     if (a.status !== 200) throw failure(a);
     return { available: true, value: readModels(a.body) };
   },
+  speechModelDownload: async (id) => readModel(await api('POST', `/api/v1/speech-models/${encodeURIComponent(id)}/download`)),
+  speechModelSetDefault: async (id) => readModels(await api('PUT', '/api/v1/speech-models/default', { id })),
 
   recordingStart: (meta) => browserRecordings.start(meta),
   recordingAppend: (id, seq, chunk) => browserRecordings.append(id, seq, chunk),

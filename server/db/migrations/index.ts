@@ -5,10 +5,11 @@ import { webhooks } from './0003_webhooks.js';
 import { notifications } from './0004_notifications.js';
 import { scribe } from './0005_scribe.js';
 import { oidc } from './0006_oidc.js';
+import { workspaceSettings } from './0008_workspace_settings.js';
 
 /**
  * Migrations are TypeScript modules holding SQL rather than loose .sql files so that the same list reaches
  * every build (tsx headless, the esbuild bundle of the Electron main process) without copying files around.
  * Append only: never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc];
+export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, workspaceSettings];

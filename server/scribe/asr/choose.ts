@@ -9,6 +9,9 @@
  *    - any other language:  Whisper models, from the largest for pro and from the smallest for lite
  *                           (PocketSphinx is English only).
  *    Other engines (tests' fakes) come after these, in the order given.
+ *    A clinic's chosen default model (Settings → Speech models; the request names no engine of its own) goes before
+ *    all of these, for pro and lite alike; where it does not support the languages or is not installed, the order
+ *    above decides.
  * 3. The first engine in that order that can serve the request is used. When none can, the session fails with
  *    NoEngineError: "No installed speech engine supports Hindi (hi): whisper:small: Whisper model "small" is not
  *    installed (…); pocketsphinx:…: English only".
@@ -47,21 +50,30 @@ function whisperRank(e: AsrEngine): number | null {
   return i >= 0 ? i : WHISPER_CATALOGUE.findIndex((m) => m.id === 'small') + 0.5;
 }
 
-/** The engines in the order the rules prefer them for this request. */
-export function preferenceOrder(req: RecognitionRequest, engines: readonly AsrEngine[]): AsrEngine[] {
+/** The id of the built-in engine in the speech-model list: PocketSphinx, English, nothing to download. */
+export const BUILT_IN_MODEL = 'pocketsphinx';
+
+/** Whether an engine is the one a speech-model id names ("pocketsphinx", or a Whisper model id). */
+export const isEngineOf = (e: AsrEngine, modelId: string) =>
+  modelId === BUILT_IN_MODEL ? e.id.startsWith('pocketsphinx') : e.id === `whisper:${modelId}`;
+
+/** The engines in the order the rules prefer them for this request; `preferred` (a speech-model id) first. */
+export function preferenceOrder(req: RecognitionRequest, engines: readonly AsrEngine[], preferred?: string): AsrEngine[] {
   const english = requestLanguages(req).every(isEnglish);
   const sphinx = engines.filter((e) => e.id.startsWith('pocketsphinx'));
   const whisper = engines.filter((e) => whisperRank(e) !== null).sort((a, b) => whisperRank(a)! - whisperRank(b)!);
   const others = engines.filter((e) => !sphinx.includes(e) && !whisper.includes(e));
   const whisperOrdered = req.modelType === 'pro' ? [...whisper].reverse() : whisper;
   const known = english && req.modelType === 'lite' ? [...sphinx, ...whisperOrdered] : [...whisperOrdered, ...sphinx];
-  return [...known, ...others];
+  const order = [...known, ...others];
+  const first = preferred === undefined ? undefined : order.find((e) => isEngineOf(e, preferred));
+  return first ? [first, ...order.filter((e) => e !== first)] : order;
 }
 
-export async function chooseEngine(req: RecognitionRequest, engines: readonly AsrEngine[]): Promise<AsrEngine> {
+export async function chooseEngine(req: RecognitionRequest, engines: readonly AsrEngine[], preferred?: string): Promise<AsrEngine> {
   const langs = requestLanguages(req);
   const why: string[] = [];
-  for (const e of preferenceOrder(req, engines)) {
+  for (const e of preferenceOrder(req, engines, preferred)) {
     const missing = langs.filter((l) => !e.languages.includes(l));
     if (missing.length) {
       why.push(`${e.id}: ${e.languages.every(isEnglish) ? 'English only' : `does not support ${missing.join(', ')}`}`);
@@ -86,10 +98,12 @@ export interface SpeechConfig {
   /** A folder (or file) of Whisper model files to use as model "local"; default CLINIC_DESK_WHISPER_MODEL. */
   localWhisperModel?: string;
   pocketsphinx?: Partial<PocketSphinxOptions>;
+  /** The clinic's chosen default speech model ("pocketsphinx" or a Whisper model id): tried first (rule 2). */
+  defaultModel?: string;
 }
 
-export function modelManager(dataDir: string): ModelManager {
-  return new ModelManager({ dir: join(dataDir, 'models') });
+export function modelManager(dataDir: string, mirror?: string): ModelManager {
+  return new ModelManager({ dir: join(dataDir, 'models'), mirror });
 }
 
 /**

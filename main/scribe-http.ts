@@ -4,8 +4,8 @@ import type {
 } from '../preload/contract.js';
 export { readAssistants, readModels };
 import {
-  type Presigned, extensionFor, extraData, initBody, initPath, newTxnId, presignPath, readAssistants, readModel, readModels, readStatus, scribeFailure,
-  statusPath, uploadFields,
+  type Presigned, extensionFor, extraData, historyPath, initBody, initPath, newTxnId, presignPath, readAssistants, readHistory, readModel, readModels,
+  readStatus, scribeFailure, statusPath, uploadFields,
 } from '../preload/scribe-flow.js';
 
 /**
@@ -106,20 +106,10 @@ export function embeddedHttp(baseUrl: string) {
       return readStatus(txnId, r.status, r.body);
     },
 
-    async history(token: string, patientId: string): Promise<Optional<ScribeSessionSummary[]>> {
-      const r = await call('GET', `/voice/api/v2/sessions?patient_id=${encodeURIComponent(patientId)}`, token);
-      if (missing(r) || r.status === 404) {
-        return { available: false, reason: 'The scribe service does not list past sessions yet. Dictations recorded on this computer are shown instead.' };
-      }
+    async history(token: string, patientId: string): Promise<ScribeSessionSummary[]> {
+      const r = await call('GET', historyPath(patientId), token);
       if (r.status !== 200) throw scribeFailure(r.status, r.body, 'Past sessions could not be read');
-      const list = ((r.body as { data?: unknown[] }).data ?? []) as Record<string, unknown>[];
-      return {
-        available: true,
-        value: list.map((s) => ({
-          txn_id: String(s.txn_id ?? s.session_id ?? ''), created_at: String(s.created_at ?? ''), status: String(s.status ?? ''),
-          patient_id: typeof s.patient_id === 'string' ? s.patient_id : patientId,
-        })),
-      };
+      return readHistory(r.body);
     },
 
     async assistants(token: string): Promise<Optional<ConnectedAssistant[]>> {

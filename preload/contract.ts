@@ -238,7 +238,17 @@ export interface DictationStatus {
   errors: string[];
 }
 
-export interface ScribeSessionSummary { txn_id: string; created_at: string; status: string; patient_id: string | null }
+/** A past scribe session (GET /voice/api/v2/sessions): status as the service says it (awaiting_init … failed). */
+export interface ScribeSessionSummary {
+  txn_id: string;
+  created_at: string;
+  status: string;
+  stage: string | null;
+  percent: number | null;
+  patient_id: string | null;
+  templates: string[];
+  errors: string[];
+}
 
 export interface ClinicApi {
   // Service and session
@@ -301,8 +311,8 @@ export interface ClinicApi {
   scribeAvailable(): Promise<Optional<true>>;
   uploadDictation(recordingId: string, options: DictationOptions, onProgress?: (p: UploadProgress) => void): Promise<{ txn_id: string }>;
   dictationStatus(txnId: string): Promise<DictationStatus>;
-  /** Past scribe sessions of a patient, from the service (needs its list endpoint). */
-  scribeHistory(patientId: string): Promise<Optional<ScribeSessionSummary[]>>;
+  /** The newest scribe sessions of a patient, from the service, newest first. */
+  scribeHistory(patientId: string): Promise<ScribeSessionSummary[]>;
 }
 
 /** IPC channel per method; main registers exactly these, preload calls exactly these. */

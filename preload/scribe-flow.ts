@@ -7,8 +7,10 @@
  *   2. POST uploadData.url  multipart: fields, key = folderPath + file name, then file  → 204
  *   3. POST /voice/api/v2/transaction/init/{txn_id}     (Bearer; mode, languages, templates…) → 201
  *   4. GET  /voice/api/v3/status/{txn_id}               → 202 processing, 200 done, 206 partly done
+ *
+ *   GET /voice/api/v2/sessions?patient_id=               → {data:[…], next_cursor}: a patient's past sessions
  */
-import type { ClinicFailure, ConnectedAssistant, DictationOptions, DictationStatus, SpeechModel, TemplateResult } from './contract.js';
+import type { ClinicFailure, ConnectedAssistant, DictationOptions, DictationStatus, ScribeSessionSummary, SpeechModel, TemplateResult } from './contract.js';
 
 export const SCRIBE_ACTION = 'scribe-v2';
 
@@ -24,6 +26,8 @@ export const newTxnId = () => `dict-${new Date().toISOString().slice(0, 10).repl
 export const presignPath = (txnId: string) => `/v1/file-upload?txn_id=${encodeURIComponent(txnId)}&action=${SCRIBE_ACTION}`;
 export const initPath = (txnId: string) => `/voice/api/v2/transaction/init/${encodeURIComponent(txnId)}`;
 export const statusPath = (txnId: string) => `/voice/api/v3/status/${encodeURIComponent(txnId)}?action=${SCRIBE_ACTION}`;
+
+export const historyPath = (patientId: string) => `/voice/api/v2/sessions?patient_id=${encodeURIComponent(patientId)}`;
 
 export interface Presigned {
   uploadData: { url: string; fields: Record<string, string> };
@@ -114,6 +118,22 @@ export function readStatus(txnId: string, httpStatus: number, body: unknown): Di
     results,
     errors: [...new Set(errors)],
   };
+}
+
+/** Reads a page of the sessions list into what the history shows. */
+export function readHistory(body: unknown): ScribeSessionSummary[] {
+  const list = ((body as { data?: unknown } | undefined)?.data ?? []) as Record<string, unknown>[];
+  if (!Array.isArray(list)) return [];
+  return list.map((s) => ({
+    txn_id: String(s.txn_id ?? ''),
+    created_at: String(s.created_at ?? ''),
+    status: String(s.status ?? ''),
+    stage: typeof s.stage === 'string' ? s.stage : null,
+    percent: typeof s.percent === 'number' ? s.percent : null,
+    patient_id: typeof s.patient_id === 'string' ? s.patient_id : null,
+    templates: Array.isArray(s.templates) ? s.templates.map(String) : [],
+    errors: Array.isArray(s.errors) ? s.errors.map(String) : [],
+  }));
 }
 
 /** A failure from any of the scribe family's error shapes ({error,code}, {error:{code,msg}}, {error,message}, {details}). */

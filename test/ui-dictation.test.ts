@@ -133,6 +133,11 @@ describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${sk
     await page.getByRole('button', { name: 'Copy' }).click();
     // Copying is asynchronous: wait for the clipboard to hold the note.
     await expect.poll(async () => (await page.evaluate(() => navigator.clipboard.readText())).length, { timeout: 10_000 }).toBeGreaterThan(10);
+    // The patient's past sessions on the server now list this one, done; Open shows its result again.
+    const past = page.getByTestId('history-row');
+    await expect.poll(() => past.first().textContent(), { timeout: 10_000 }).toMatch(/Done|Partly done/);
+    await past.first().getByRole('button', { name: 'Open' }).click();
+    await page.getByTestId('scribe-result').waitFor();
   }, 120_000);
 
   it('renders each template for reading: sections, vitals, medication table, code chips, transcript (templates.md sample)', async () => {

@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
 import { TEMPLATE_IDS, type TemplateId } from './contracts.js';
+import type { SessionStatus } from './store.js';
 
 /** Audio is recognised by its extension (decisions.md, Scribe), with the content type stored for it. */
 export const AUDIO_TYPES: Readonly<Record<string, string>> = {
@@ -38,3 +39,12 @@ export const TEMPLATE_NAMES: Readonly<Record<TemplateId, string>> = {
 
 /** A transaction id we accept: what upstream clients make (uuids, timestamps, slugs); safe in a key and a URL. */
 export const TXN_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/**
+ * A session's status as clients see it (status additional_data.status, the sessions list): ours, except that a
+ * session not yet initialized is `awaiting_init` (what the client still has to do) rather than `uploading`.
+ */
+export const CLIENT_STATUSES = ['awaiting_init', 'queued', 'processing', 'completed', 'partial', 'failed'] as const;
+export type ClientStatus = (typeof CLIENT_STATUSES)[number];
+export const clientStatus = (status: SessionStatus): ClientStatus => (status === 'uploading' ? 'awaiting_init' : status);
+export const sessionStatus = (status: ClientStatus): SessionStatus => (status === 'awaiting_init' ? 'uploading' : status);

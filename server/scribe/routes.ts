@@ -4,7 +4,7 @@ import { authenticate, requireScope, runHook } from '../http/auth.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import {
-  InitBody, InitConflict, InitParams, InitResponse, PresignBody, PresignQuery, PresignResponse, ScribeError as ScribeErrorSchema,
+  HistoryQuery, HistoryResponse, InitBody, InitConflict, InitParams, InitResponse, PresignBody, PresignQuery, PresignResponse, ScribeError as ScribeErrorSchema,
   StatusError, StatusParams, StatusQuery, StatusResponse, Unauthorized, ValidationDetails,
 } from './schemas.js';
 import { ScribeValidationError } from './service.js';
@@ -18,8 +18,9 @@ const uploadUrl = (request: FastifyRequest) => `${request.protocol}://${request.
 
 /**
  * Interface endpoint 7, as the upstream SDKs drive it (decisions.md, Scribe): presign, the upload receiver, init and
- * status. Bearer auth (an access token or a user's token), scope `scribe`; the receiver takes the signed policy
- * instead. Errors follow upstream's shapes per route (server/http/errors.ts, styles scribe and scribe-status).
+ * status; and ours, the list of past sessions (docs/API.md, Scribe). Bearer auth (an access token or a user's token),
+ * scope `scribe`; the receiver takes the signed policy instead. Errors follow upstream's shapes per route
+ * (server/http/errors.ts, styles scribe and scribe-status).
  */
 export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
   const { audit, scribe } = service;
@@ -99,6 +100,24 @@ export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asy
     }, async (request, reply) => {
       const { code, body } = scribe.status(request.ctx, request.params.session_id);
       return reply.code(code).send(body);
+    });
+    api.get('/voice/api/v2/sessions', {
+      config: { errors: 'scribe' },
+      preHandler: allowed,
+      schema: {
+        tags: ['scribe'],
+        operationId: 'scribeSessions',
+        summary: 'Past sessions of the workspace, newest first, optionally of one patient (ours; not in the interface)',
+        description: '200 {"data":[{txn_id, status, stage, percent, patient_id, templates, errors, created_at, updated_at}],"next_cursor"}. '
+          + 'Pages of limit (default 20, at most 100); next_cursor, passed back as cursor, gives the next page and is null on the last. '
+          + 'Only the caller\'s workspace. Errors {"error","code"}: 400 INVALID_REQUEST (bad limit, status or patient_id) or invalid_cursor.',
+        security,
+        querystring: HistoryQuery,
+        response: { 200: HistoryResponse, 400: ScribeErrorSchema, 401: Unauthorized, 403: ScribeErrorSchema, 500: ScribeErrorSchema },
+      },
+    }, async (request) => {
+      const { limit, ...rest } = request.query;
+      return scribe.history(request.ctx, { ...rest, limit: limit === undefined ? undefined : Number(limit) });
     });
   };
   await app.register(bearerRoutes);

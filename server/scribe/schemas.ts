@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import { LANGUAGES } from './contracts.js';
+import { CLIENT_STATUSES } from './formats.js';
+import { HISTORY_LIMIT } from './history.js';
 
 /**
  * Schemas of the scribe routes, for the OpenAPI document. Request bodies are described but checked by the service
@@ -76,6 +78,34 @@ export const StatusResponse = Type.Object({
       description: 'The init additional_data, with our status (awaiting_init|queued|processing|completed|partial|failed), stage, percent, and errors when failed',
     }),
   }),
+});
+
+const ClientStatus = (description: string) => Type.Enum(CLIENT_STATUSES, { description });
+
+export const HistoryQuery = Type.Object({
+  patient_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only this patient\'s sessions (the patient_id the client sent with the session)' })),
+  status: Type.Optional(ClientStatus('Only sessions in this status')),
+  limit: Type.Optional(Type.String({
+    pattern: '^(?:[1-9]|[1-9][0-9]|100)$', description: `Sessions per page, 1-${HISTORY_LIMIT.max}; default ${HISTORY_LIMIT.default}`,
+  })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'next_cursor of the previous page' })),
+});
+
+export const SessionSummary = Type.Object({
+  txn_id: Type.String(),
+  status: ClientStatus('As status additional_data.status'),
+  stage: Type.String({ description: 'uploading, queued, starting, decoding, recognising, structuring, rendering, completed, failed' }),
+  percent: Type.Integer({ minimum: 0, maximum: 100 }),
+  patient_id: Type.Union([Type.String(), Type.Null()], { description: 'From extra_data, the init body or additional_data, or the sidecar' }),
+  templates: Type.Array(Type.String(), { description: 'template_id as asked at init; empty before init' }),
+  errors: Type.Array(Type.String(), { description: 'Why the session failed; empty otherwise' }),
+  created_at: Type.String({ description: 'When the session was presigned (ISO 8601, UTC)' }),
+  updated_at: Type.String(),
+});
+
+export const HistoryResponse = Type.Object({
+  data: Type.Array(SessionSummary, { description: 'Newest first (created_at, then txn_id)' }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page' }),
 });
 
 /** Upstream's shapes per family: status `{"error":{"code","msg"}}`; presign/init/upload `{"error","code"}`; 401 `{"error","message"}`. */

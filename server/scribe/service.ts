@@ -10,7 +10,10 @@ import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { LANGUAGES, type Language } from './contracts.js';
-import { AUDIO_EXTENSIONS, AUDIO_TYPES, TEMPLATE_ALIASES, TEMPLATE_NAMES, TXN_ID, extensionOf, isAction, isAudioName } from './formats.js';
+import {
+  AUDIO_EXTENSIONS, AUDIO_TYPES, TEMPLATE_ALIASES, TEMPLATE_NAMES, TXN_ID, clientStatus, extensionOf, isAction, isAudioName,
+} from './formats.js';
+import { patientIdOf, sessionHistory } from './history.js';
 import type { JobResult, OutputEntry, SessionRequest, TemplateRequest } from './job.js';
 import { PolicyError, uploadPolicies } from './policy.js';
 import { type RunnerOptions, scribeRunner } from './runner.js';
@@ -130,12 +133,13 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
         if (existing.status !== 'uploading') {
           throw new ScribeError(409, 'transaction_already_initialized', `Transaction ${txnId} was already initialized; use a new txn_id for new audio`);
         }
-        if (input.extraData !== undefined) store.updateExtraData(existing.id, extra, action, isoNow(clock));
+        if (input.extraData !== undefined) store.updateExtraData(existing.id, extra, patientIdOf(input.extraData), action, isoNow(clock));
         return existing;
       }
       const id = randomUUID();
       store.insertSession({
         id, workspace_id: ws, txn_id: txnId, action, folder_path: `${ws}/${txnId}/${folderStamp(now)}/`, extra_data: extra,
+        patient_id: patientIdOf(input.extraData),
         created_by_type: ctx.caller.kind, created_by: ctx.caller.id, created_at: now.toISOString(),
       });
       audit.inTransaction(ctx, { action: 'scribe.session.create', resourceType: 'scribe_session', resourceIds: [id], outcome: 'success' });
@@ -276,7 +280,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
   }
 
   /** The init body → a normalised request, or every problem with it (422). */
-  function parseInit(body: Record<string, unknown>, s: SessionRow | undefined, txnId: string): { request: SessionRequest; additional: Record<string, unknown> } {
+  function parseInit(body: Record<string, unknown>, s: SessionRow | undefined, txnId: string): { request: SessionRequest; additional: Record<string, unknown>; patientId: string | null } {
     const details: ScribeValidationError['details'] = [];
     const problem = (loc: (string | number)[], msg: string) => details.push({ loc, msg, type: 'value_error' });
     const extra = s ? (JSON.parse(s.extra_data) as Record<string, unknown>) : {};
@@ -350,6 +354,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     return {
       request: { mode: mode as string, modelType: modelType as 'pro' | 'lite', languages, templates, outputLanguage: outputLanguage as string | null },
       additional: additional as Record<string, unknown>,
+      patientId: patientIdOf(body, additional, sidecar, extra),
     };
   }
 
@@ -364,10 +369,10 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
       audit.later(ctx, { action: 'scribe.session.init', resourceType: 'scribe_session', resourceIds: [s.id], outcome: 'conflict' });
       throw new ScribeError(409, 'transaction_already_initialized', 'Transaction already initialized');
     }
-    const { request, additional } = parseInit((body ?? {}) as Record<string, unknown>, s, txnId);
+    const { request, additional, patientId } = parseInit((body ?? {}) as Record<string, unknown>, s, txnId);
     const ok = db.transaction(() => {
       const done = store.initialize({
-        id: s!.id, request: JSON.stringify(request), additional_data: JSON.stringify(additional),
+        id: s!.id, request: JSON.stringify(request), additional_data: JSON.stringify(additional), patient_id: patientId,
         started_by_type: ctx.caller.kind, started_by: ctx.caller.id, now: isoNow(clock),
       });
       if (done) audit.inTransaction(ctx, { action: 'scribe.session.init', resourceType: 'scribe_session', resourceIds: [s!.id], outcome: 'success' });
@@ -395,7 +400,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     audit.later(ctx, { action: 'scribe.session.read', resourceType: 'scribe_session', resourceIds: s ? [s.id] : [], outcome: s ? 'success' : 'not_found' });
     if (!s) throw notFound(sessionId);
     const client = s.additional_data ? (JSON.parse(s.additional_data) as Record<string, unknown>) : (JSON.parse(s.extra_data) as Record<string, unknown>);
-    const progress = { status: s.status === 'uploading' ? 'awaiting_init' : s.status, stage: s.stage, percent: s.percent };
+    const progress = { status: clientStatus(s.status), stage: s.stage, percent: s.percent };
     if (s.status === 'uploading' || s.status === 'queued' || s.status === 'processing') {
       return { code: 202, body: { data: { output: [], additional_data: { ...client, ...progress } } } };
     }
@@ -453,6 +458,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     commitUpload,
     init,
     status,
+    history: sessionHistory(store, audit),
     /** The session row of a transaction (support, tests). */
     session: (workspaceId: string, txnId: string) => store.session(workspaceId, txnId),
     files: (sessionId: string) => store.files(sessionId),

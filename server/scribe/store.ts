@@ -10,6 +10,8 @@ export interface SessionRow {
   action: string;
   folder_path: string;
   extra_data: string;
+  /** The patient the client said the session is about (history.ts patientIdOf); null when it did not say. */
+  patient_id: string | null;
   created_by_type: OwnerType;
   created_by: string;
   status: SessionStatus;
@@ -52,12 +54,12 @@ export function scribeStore(db: Db) {
     session: db.prepare('SELECT * FROM scribe_sessions WHERE workspace_id = ? AND txn_id = ?'),
     sessionById: db.prepare('SELECT * FROM scribe_sessions WHERE id = ?'),
     insertSession: db.prepare(`INSERT INTO scribe_sessions
-      (id, workspace_id, txn_id, action, folder_path, extra_data, created_by_type, created_by, status, stage, created_at, updated_at)
-      VALUES (@id, @workspace_id, @txn_id, @action, @folder_path, @extra_data, @created_by_type, @created_by, 'uploading', 'uploading', @created_at, @created_at)`),
-    updateExtraData: db.prepare(`UPDATE scribe_sessions SET extra_data = @extra_data, action = @action, updated_at = @now
+      (id, workspace_id, txn_id, action, folder_path, extra_data, patient_id, created_by_type, created_by, status, stage, created_at, updated_at)
+      VALUES (@id, @workspace_id, @txn_id, @action, @folder_path, @extra_data, @patient_id, @created_by_type, @created_by, 'uploading', 'uploading', @created_at, @created_at)`),
+    updateExtraData: db.prepare(`UPDATE scribe_sessions SET extra_data = @extra_data, patient_id = @patient_id, action = @action, updated_at = @now
       WHERE id = @id AND status = 'uploading'`),
     initialize: db.prepare(`UPDATE scribe_sessions SET status = 'queued', stage = 'queued', percent = 0, request = @request,
-      additional_data = @additional_data, started_by_type = @started_by_type, started_by = @started_by,
+      additional_data = @additional_data, patient_id = @patient_id, started_by_type = @started_by_type, started_by = @started_by,
       initialized_at = @now, next_attempt_at = @now, updated_at = @now
       WHERE id = @id AND status = 'uploading'`),
     files: db.prepare('SELECT * FROM scribe_files WHERE session_id = ? ORDER BY created_at, id'),
@@ -99,16 +101,43 @@ export function scribeStore(db: Db) {
     insertKey: db.prepare('INSERT OR IGNORE INTO scribe_keys (name, sealed, created_at) VALUES (?, ?, ?)'),
   };
 
+  // One statement per combination of filters (at most eight, prepared on first use): an optional filter written
+  // as "(@x IS NULL OR col = @x)" would keep SQLite from using the indexes of migration 0007.
+  const listStatements = new Map<string, ReturnType<Db['prepare']>>();
+  /**
+   * A workspace's sessions newest first (created_at, then txn_id, both descending), optionally of one patient
+   * and in one status, strictly after the cursor `after` (the last row of the previous page).
+   */
+  function list(p: { workspaceId: string; patientId?: string; status?: SessionStatus; after?: { created_at: string; txn_id: string }; limit: number }) {
+    const key = `${p.patientId !== undefined}/${p.status !== undefined}/${p.after !== undefined}`;
+    let stmt = listStatements.get(key);
+    if (!stmt) {
+      stmt = db.prepare(`SELECT * FROM scribe_sessions WHERE workspace_id = @workspace_id
+        ${p.patientId !== undefined ? 'AND patient_id = @patient_id' : ''}
+        ${p.status !== undefined ? 'AND status = @status' : ''}
+        ${p.after !== undefined ? 'AND (created_at, txn_id) < (@after_created_at, @after_txn_id)' : ''}
+        ORDER BY created_at DESC, txn_id DESC LIMIT @limit`);
+      listStatements.set(key, stmt);
+    }
+    return stmt.all({
+      workspace_id: p.workspaceId, limit: p.limit,
+      ...(p.patientId !== undefined ? { patient_id: p.patientId } : {}),
+      ...(p.status !== undefined ? { status: p.status } : {}),
+      ...(p.after !== undefined ? { after_created_at: p.after.created_at, after_txn_id: p.after.txn_id } : {}),
+    }) as SessionRow[];
+  }
+
   return {
     session: (workspaceId: string, txnId: string) => q.session.get(workspaceId, txnId) as SessionRow | undefined,
     sessionById: (id: string) => q.sessionById.get(id) as SessionRow | undefined,
-    insertSession: (row: Pick<SessionRow, 'id' | 'workspace_id' | 'txn_id' | 'action' | 'folder_path' | 'extra_data' | 'created_by_type' | 'created_by' | 'created_at'>) =>
+    insertSession: (row: Pick<SessionRow, 'id' | 'workspace_id' | 'txn_id' | 'action' | 'folder_path' | 'extra_data' | 'patient_id' | 'created_by_type' | 'created_by' | 'created_at'>) =>
       void q.insertSession.run(row),
-    updateExtraData: (id: string, extraData: string, action: string, now: string) =>
-      q.updateExtraData.run({ id, extra_data: extraData, action, now }).changes > 0,
+    updateExtraData: (id: string, extraData: string, patientId: string | null, action: string, now: string) =>
+      q.updateExtraData.run({ id, extra_data: extraData, patient_id: patientId, action, now }).changes > 0,
     /** uploading → queued; false when the session was already initialized (a concurrent init won). */
-    initialize: (p: { id: string; request: string; additional_data: string; started_by_type: OwnerType; started_by: string; now: string }) =>
+    initialize: (p: { id: string; request: string; additional_data: string; patient_id: string | null; started_by_type: OwnerType; started_by: string; now: string }) =>
       q.initialize.run(p).changes > 0,
+    list,
     files: (sessionId: string) => q.files.all(sessionId) as FileRow[],
     file: (sessionId: string, name: string) => q.file.get(sessionId, name) as FileRow | undefined,
     /** Audio files and bytes already held by a session, leaving out `exceptName` (a file about to be replaced). */

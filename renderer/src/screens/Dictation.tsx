@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import type { DictationOptions, Language, Recording, SessionInfo, TemplateId, UploadProgress } from '../../../preload/contract';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { DictationOptions, Language, Recording, ScribeSessionSummary, SessionInfo, TemplateId, UploadProgress } from '../../../preload/contract';
 import { TEMPLATE_NAMES } from '../../../preload/scribe-flow';
 import { asFailure, clinic } from '../clinic';
 import { Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, time, when } from '../ui';
@@ -16,6 +16,28 @@ const TEMPLATE_HELP: Record<TemplateId, string> = {
   service_emr_template: 'Structured: vitals, diagnoses with codes, medicines',
   transcript_template: 'What was said, with timings',
 };
+/** A past session's status (the service's words) as the history shows it: label and chip colour. */
+const SESSION_STATUS: Record<string, [string, string]> = {
+  awaiting_init: ['Not started', 'PK'], queued: ['Queued', 'BK'], processing: ['Transcribing', 'BK'],
+  completed: ['Done', 'CK'], partial: ['Partly done', 'PK'], failed: ['Failed', 'NS'],
+};
+
+function HistoryRow({ h, onOpen }: { h: ScribeSessionSummary; onOpen: () => void }) {
+  const [label, chip] = SESSION_STATUS[h.status] ?? [h.status, ''];
+  const running = h.status === 'processing';
+  return (
+    <div className="row between" data-testid="history-row">
+      <span className="nowrap">{when(h.created_at)}</span>
+      <span className="small muted grow">
+        {h.templates.map((t) => TEMPLATE_NAMES[t] ?? t).join(', ')}
+        {h.status === 'failed' && h.errors[0] ? <span style={{ color: 'var(--danger)' }}> · {h.errors[0]}</span> : null}
+      </span>
+      <span className={`chip ${chip}`}>{label}{running && h.percent !== null ? ` · ${h.stage ?? ''} ${h.percent}%` : ''}</span>
+      <button className="btn sm" type="button" disabled={h.status === 'awaiting_init'} onClick={onOpen}>Open</button>
+    </div>
+  );
+}
+
 const SILENCE_RMS = 0.01;
 const SILENCE_WARN_MS = 4000;
 
@@ -158,7 +180,7 @@ function useMicrophones(active: boolean) {
   return mics;
 }
 
-function TranscriptionProgress({ txnId, onDone }: { txnId: string; onDone?: () => void }) {
+function TranscriptionProgress({ txnId, onDone, recordingHere = true }: { txnId: string; onDone?: () => void; recordingHere?: boolean }) {
   const status = useQuery({
     queryKey: ['dictation', txnId],
     queryFn: () => clinic.dictationStatus(txnId),
@@ -182,7 +204,7 @@ function TranscriptionProgress({ txnId, onDone }: { txnId: string; onDone?: () =
     return (
       <Note kind="error" title="Transcription failed">
         {s.errors.length ? <ul style={{ margin: '4px 0', paddingLeft: 18 }}>{s.errors.map((e) => <li key={e}>{e}</li>)}</ul> : <p>The scribe service gave no reason.</p>}
-        <p>The recording is still saved here: you can upload it again.</p>
+        {recordingHere && <p>The recording is still saved here: you can upload it again.</p>}
       </Note>
     );
   }
@@ -205,6 +227,8 @@ export default function Dictation({ session }: { session: SessionInfo }) {
   const [last, setLast] = useState<Recording | null>(null);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [txn, setTxn] = useState<string | null>(null);
+  /** When the shown result was recorded, for its title; null for the dictation just uploaded. */
+  const [openedAt, setOpenedAt] = useState<string | null>(null);
   const scribe = useQuery({ queryKey: ['scribe-available'], queryFn: () => clinic.scribeAvailable(), staleTime: 60_000 });
   const recordings = useQuery({ queryKey: ['recordings'], queryFn: () => clinic.recordings() });
   const appt = day.data?.appointments.find((a) => a.appointment_id === appointmentId);
@@ -215,12 +239,28 @@ export default function Dictation({ session }: { session: SessionInfo }) {
     enabled: false,
   });
   const finished = result.data && result.data.state !== 'processing' ? result.data : undefined;
+  const refetchResult = result.refetch;
+  // Stable, because TranscriptionProgress calls it from an effect that depends on it.
+  const onTranscribed = useCallback(() => {
+    void refetchResult();
+    void qc.invalidateQueries({ queryKey: ['scribe-history'] });
+  }, [refetchResult, qc]);
+  /** Shows a session's result (or its progress, or why it failed) where a new dictation's result appears. */
+  const openSession = (txnId: string, recordedAt: string, rec: Recording | null) => {
+    setLast(rec);
+    setTxn(txnId);
+    setOpenedAt(recordedAt);
+    void qc.fetchQuery({ queryKey: ['dictation', txnId], queryFn: () => clinic.dictationStatus(txnId) })
+      .then(() => requestAnimationFrame(() => document.getElementById('dictation-result')?.scrollIntoView({ block: 'start' })), () => undefined);
+  };
 
   const upload = useMutation({
     mutationFn: (rec: Recording) => clinic.uploadDictation(rec.id, { templates, language, mode, model_type: model, codify }, setProgress),
     onSuccess: (r) => {
       setTxn(r.txn_id);
+      setOpenedAt(null);
       void qc.invalidateQueries({ queryKey: ['recordings'] });
+      void qc.invalidateQueries({ queryKey: ['scribe-history'] });
     },
     onSettled: () => setProgress(null),
   });
@@ -232,6 +272,7 @@ export default function Dictation({ session }: { session: SessionInfo }) {
   const onRecord = () => {
     setLast(null);
     setTxn(null);
+    setOpenedAt(null);
     void recorder.start(mic, appt ? { patient_id: appt.patient_id, patient_name: appt.patient_name, appointment_id: appt.appointment_id } : {});
   };
   const onStop = async () => {
@@ -351,7 +392,7 @@ export default function Dictation({ session }: { session: SessionInfo }) {
                     </div>
                   )}
                   <ErrorNote error={upload.error} />
-                  {txn && <TranscriptionProgress txnId={txn} onDone={() => void result.refetch()} />}
+                  {txn && <TranscriptionProgress txnId={txn} onDone={onTranscribed} />}
                 </div>
               )}
             </div>
@@ -359,16 +400,26 @@ export default function Dictation({ session }: { session: SessionInfo }) {
         </div>
       </div>
 
-      {txn && finished && finished.state !== 'failed' && finished.results.some((r) => r.json) && (
-        <Results status={finished} title={`Dictation${appt ? `: ${appt.patient_name}` : ''} · ${when(new Date().toISOString())}`} />
+      {txn && (
+        <div id="dictation-result" className="stack loose">
+          {!last && (!finished || finished.state === 'failed') && (
+            <div className="card"><div className="card-body"><TranscriptionProgress txnId={txn} onDone={onTranscribed} recordingHere={false} /></div></div>
+          )}
+          {finished && finished.state !== 'failed' && finished.results.some((r) => r.json) && (
+            <Results key={txn} status={finished} title={`Dictation${appt ? `: ${appt.patient_name}` : ''} · ${when(openedAt ?? new Date().toISOString())}`} />
+          )}
+        </div>
       )}
 
       <div className="card">
         <div className="card-head"><div><h2>{appt ? `Dictations for ${appt.patient_name}` : 'Dictations on this computer'}</h2><p className="small muted">Kept here until you discard them; an unfinished one survived a crash and can still be uploaded.</p></div></div>
-        {appt && history.data && !history.data.available && <div className="card-body" style={{ paddingBottom: 0 }}><Note kind="info">{history.data.reason}</Note></div>}
-        {appt && history.data?.available && history.data.value.length > 0 && (
+        {appt && history.isError && <div className="card-body" style={{ paddingBottom: 0 }}><ErrorNote error={history.error} onRetry={() => void history.refetch()} /></div>}
+        {appt && history.data && history.data.length > 0 && (
           <div className="card-body" style={{ paddingBottom: 0 }}>
-            <div className="stack tight">{history.data.value.map((h) => <div key={h.txn_id} className="row between"><span>{when(h.created_at)}</span><span className="chip">{h.status}</span><button className="btn sm" type="button" onClick={() => setTxn(h.txn_id)}>Open</button></div>)}</div>
+            <div className="stack tight" data-testid="scribe-history">
+              <span className="small muted">On the clinic server, newest first</span>
+              {history.data.map((h) => <HistoryRow key={h.txn_id} h={h} onOpen={() => openSession(h.txn_id, h.created_at, null)} />)}
+            </div>
           </div>
         )}
         <div className="card-body flush">
@@ -387,7 +438,7 @@ export default function Dictation({ session }: { session: SessionInfo }) {
                     <td>{r.txn_id ? <span className="chip CK">Uploaded</span> : r.finished ? <span className="chip BK">Saved</span> : <span className="chip PK">Recovered (unfinished)</span>}</td>
                     <td>
                       <div className="actions">
-                        {r.txn_id && <button className="btn sm" type="button" onClick={() => { setLast(r); setTxn(r.txn_id); void qc.fetchQuery({ queryKey: ['dictation', r.txn_id], queryFn: () => clinic.dictationStatus(r.txn_id!) }); }}>Open result</button>}
+                        {r.txn_id && <button className="btn sm" type="button" onClick={() => openSession(r.txn_id!, r.created_at, r)}>Open result</button>}
                         {!r.txn_id && <button className="btn sm" type="button" disabled={!!scribeMissing || upload.isPending || busy} onClick={() => { setLast(r); setTxn(null); upload.mutate(r); }}>Upload</button>}
                         <button className="btn sm danger" type="button" disabled={discard.isPending || busy} onClick={() => discard.mutate(r.id)}>Discard</button>
                       </div>

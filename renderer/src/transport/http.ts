@@ -2,8 +2,8 @@ import type {
   Appointment, ClinicApi, ClinicFailure, DayList, Optional, Patient, PushCredentials, SessionInfo, StatusChange, WebhookDeliveries,
 } from '../../../preload/contract';
 import {
-  type Presigned, extensionFor, extraData, initBody, initPath, newTxnId, presignPath, readAssistants, readModel, readModels, readStatus, scribeFailure,
-  statusPath, uploadFields,
+  type Presigned, extensionFor, extraData, historyPath, initBody, initPath, newTxnId, presignPath, readAssistants, readHistory, readModel, readModels,
+  readStatus, scribeFailure, statusPath, uploadFields,
 } from '../../../preload/scribe-flow';
 import { browserRecordings } from './idb';
 
@@ -235,13 +235,8 @@ export const httpClinic: ClinicApi = {
     return readStatus(txnId, a.status, a.body);
   },
   async scribeHistory(patientId) {
-    const a = await send('GET', `/voice/api/v2/sessions?patient_id=${encodeURIComponent(patientId)}`);
-    if (a.status === 404) return { available: false, reason: 'The scribe service does not list past sessions yet. Dictations recorded in this browser are shown instead.' };
+    const a = await send('GET', historyPath(patientId));
     if (a.status !== 200) throw scribeFailure(a.status, a.body, 'Past sessions could not be read');
-    const list = ((a.body as { data?: Record<string, unknown>[] }).data ?? []);
-    return {
-      available: true,
-      value: list.map((s) => ({ txn_id: String(s.txn_id ?? s.session_id ?? ''), created_at: String(s.created_at ?? ''), status: String(s.status ?? ''), patient_id: patientId })),
-    };
+    return readHistory(a.body);
   },
 };

@@ -5,6 +5,7 @@ import { webhooks } from './0003_webhooks.js';
 import { notifications } from './0004_notifications.js';
 import { scribe } from './0005_scribe.js';
 import { oidc } from './0006_oidc.js';
+import { scribeHistory } from './0007_scribe_history.js';
 import { workspaceSettings } from './0008_workspace_settings.js';
 
 /**
@@ -12,4 +13,4 @@ import { workspaceSettings } from './0008_workspace_settings.js';
  * every build (tsx headless, the esbuild bundle of the Electron main process) without copying files around.
  * Append only: never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, workspaceSettings];
+export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, scribeHistory, workspaceSettings];

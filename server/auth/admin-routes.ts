@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authenticate, requireScope } from '../http/auth.js';
 import { security } from '../http/dr.js';
+import { plainErrors } from '../http/errors.js';
 import type { Service } from '../service.js';
 import { appAccounts } from './app-accounts.js';
 import {
@@ -9,10 +10,6 @@ import {
   NewUserBody, ServerStatus, User, UserParams,
 } from './app-schemas.js';
 
-const PlainError = Type.Object({
-  error: Type.Object({ code: Type.String(), message: Type.String(), request_id: Type.Optional(Type.String()) }),
-});
-const errors = (statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, PlainError]));
 const tags = ['admin'];
 
 /**
@@ -28,14 +25,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
 
   app.get('/api/v1/users', {
     config, preHandler: admin,
-    schema: { operationId: 'listUsers', tags, summary: 'The clinic\'s users', security, response: { 200: Type.Object({ users: Type.Array(User) }), ...errors([401, 403, 500]) } },
+    schema: { operationId: 'listUsers', tags, summary: 'The clinic\'s users', security, response: { 200: Type.Object({ users: Type.Array(User) }), ...plainErrors([401, 403, 500]) } },
   }, async (request) => ({ users: accounts.users(request.ctx) }));
 
   app.post('/api/v1/users', {
     config, preHandler: admin,
     schema: {
       operationId: 'createUser', tags, summary: 'Add a user (admin, doctor or reception)', security, body: NewUserBody,
-      response: { 201: User, ...errors([400, 401, 403, 409, 500]) },
+      response: { 201: User, ...plainErrors([400, 401, 403, 409, 500]) },
     },
   }, async (request, reply) => reply.code(201).send(await accounts.createUser(request.ctx, request.body)));
 
@@ -45,7 +42,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
       schema: {
         operationId: `${verb}User`, tags, security, params: UserParams,
         summary: disabled ? 'Disable a user: their tokens stop working at once' : 'Enable a disabled user again',
-        response: { 200: User, ...errors([400, 401, 403, 404, 500]) },
+        response: { 200: User, ...plainErrors([400, 401, 403, 404, 500]) },
       },
     }, async (request) => accounts.setUserDisabled(request.ctx, request.params.user_id, disabled));
   }
@@ -55,13 +52,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
     preHandler: requireScope('appointments:read', 'UNAUTHORIZED_ACCESS', service.audit, 'doctor.list'),
     schema: {
       operationId: 'listDoctors', tags: ['appointments'], summary: 'Doctors (and admins) of the clinic, for booking', security,
-      response: { 200: Type.Object({ doctors: Type.Array(Doctor) }), ...errors([401, 403, 500]) },
+      response: { 200: Type.Object({ doctors: Type.Array(Doctor) }), ...plainErrors([401, 403, 500]) },
     },
   }, async (request) => ({ doctors: accounts.doctors(request.ctx) }));
 
   app.get('/api/v1/api-clients', {
     config, preHandler: admin,
-    schema: { operationId: 'listApiClients', tags, summary: 'API clients (never their secrets)', security, response: { 200: Type.Object({ clients: Type.Array(ApiClient) }), ...errors([401, 403, 500]) } },
+    schema: { operationId: 'listApiClients', tags, summary: 'API clients (never their secrets)', security, response: { 200: Type.Object({ clients: Type.Array(ApiClient) }), ...plainErrors([401, 403, 500]) } },
   }, async (request) => ({ clients: accounts.apiClients(request.ctx) }));
 
   app.post('/api/v1/api-clients', {
@@ -69,13 +66,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
     schema: {
       operationId: 'createApiClient', tags, security, body: NewApiClientBody,
       summary: 'Create an API client; the answer holds its secret, which is shown this once',
-      response: { 201: CreatedApiClient, ...errors([400, 401, 403, 500]) },
+      response: { 201: CreatedApiClient, ...plainErrors([400, 401, 403, 500]) },
     },
   }, async (request, reply) => reply.code(201).header('cache-control', 'no-store').send(await accounts.createApiClient(request.ctx, request.body)));
 
   app.delete('/api/v1/api-clients/:client_id', {
     config, preHandler: admin,
-    schema: { operationId: 'revokeApiClient', tags, summary: 'Revoke an API client', security, params: ClientParams, response: { 204: Type.Null(), ...errors([400, 401, 403, 404, 500]) } },
+    schema: { operationId: 'revokeApiClient', tags, summary: 'Revoke an API client', security, params: ClientParams, response: { 204: Type.Null(), ...plainErrors([400, 401, 403, 404, 500]) } },
   }, async (request, reply) => {
     accounts.revokeApiClient(request.ctx, request.params.client_id);
     return reply.code(204).send(null);
@@ -83,7 +80,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
 
   app.get('/api/v1/api-keys', {
     config, preHandler: admin,
-    schema: { operationId: 'listApiKeys', tags, summary: 'API keys (X-API-KEY; never the keys themselves)', security, response: { 200: Type.Object({ keys: Type.Array(ApiKey) }), ...errors([401, 403, 500]) } },
+    schema: { operationId: 'listApiKeys', tags, summary: 'API keys (X-API-KEY; never the keys themselves)', security, response: { 200: Type.Object({ keys: Type.Array(ApiKey) }), ...plainErrors([401, 403, 500]) } },
   }, async (request) => ({ keys: accounts.apiKeys(request.ctx) }));
 
   app.post('/api/v1/api-keys', {
@@ -91,13 +88,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
     schema: {
       operationId: 'createApiKey', tags, security, body: NewApiKeyBody,
       summary: 'Create an API key; the answer holds the key, which is shown this once',
-      response: { 201: CreatedApiKey, ...errors([400, 401, 403, 500]) },
+      response: { 201: CreatedApiKey, ...plainErrors([400, 401, 403, 500]) },
     },
   }, async (request, reply) => reply.code(201).header('cache-control', 'no-store').send(accounts.createApiKey(request.ctx, request.body)));
 
   app.delete('/api/v1/api-keys/:key_id', {
     config, preHandler: admin,
-    schema: { operationId: 'revokeApiKey', tags, summary: 'Revoke an API key', security, params: KeyParams, response: { 204: Type.Null(), ...errors([400, 401, 403, 404, 500]) } },
+    schema: { operationId: 'revokeApiKey', tags, summary: 'Revoke an API key', security, params: KeyParams, response: { 204: Type.Null(), ...plainErrors([400, 401, 403, 404, 500]) } },
   }, async (request, reply) => {
     accounts.revokeApiKey(request.ctx, request.params.key_id);
     return reply.code(204).send(null);
@@ -105,7 +102,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
 
   app.get('/api/v1/backups', {
     config, preHandler: admin,
-    schema: { operationId: 'listBackups', tags, summary: 'Backups in the data folder, newest first', security, response: { 200: Type.Object({ backups: Type.Array(Backup) }), ...errors([401, 403, 500]) } },
+    schema: { operationId: 'listBackups', tags, summary: 'Backups in the data folder, newest first', security, response: { 200: Type.Object({ backups: Type.Array(Backup) }), ...plainErrors([401, 403, 500]) } },
   }, async (request) => ({ backups: accounts.backups(request.ctx) }));
 
   app.post('/api/v1/backups', {
@@ -114,12 +111,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
       operationId: 'createBackup', tags, security,
       summary: 'Back up the database now (SQLite online backup; the service keeps running)',
       description: 'The copy goes to <data dir>/backups. It does not contain the key-encryption key; keep that apart.',
-      response: { 201: Backup, ...errors([401, 403, 500]) },
+      response: { 201: Backup, ...plainErrors([401, 403, 500]) },
     },
   }, async (request, reply) => reply.code(201).send(await accounts.backup(request.ctx)));
 
   app.get('/api/v1/status', {
     config, preHandler: admin,
-    schema: { operationId: 'getServerStatus', tags, summary: 'The service\'s address, version, data folder and database size', security, response: { 200: ServerStatus, ...errors([401, 403, 500]) } },
+    schema: { operationId: 'getServerStatus', tags, summary: 'The service\'s address, version, data folder and database size', security, response: { 200: ServerStatus, ...plainErrors([401, 403, 500]) } },
   }, async (request) => accounts.status(request.ctx, `${request.protocol}://${request.host}`, version));
 };

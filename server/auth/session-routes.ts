@@ -1,23 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { authenticate } from '../http/auth.js';
+import { authenticate, presentedToken } from '../http/auth.js';
 import { security } from '../http/dr.js';
+import { plainErrors } from '../http/errors.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import { TooManyAttempts, appAccounts } from './app-accounts.js';
 import { SessionInfo, SetupBody, SetupStatus, SignInBody, SignedIn } from './app-schemas.js';
 
-const PlainError = Type.Object({
-  error: Type.Object({ code: Type.String(), message: Type.String(), request_id: Type.Optional(Type.String()) }),
-});
-const errors = (statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, PlainError]));
 
-function presentedToken(request: FastifyRequest): string | null {
-  const auth = request.headers.auth;
-  if (typeof auth === 'string' && auth.trim()) return auth.trim();
-  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? null;
-}
 
 /**
  * The app's sign-in and first run, for the browser transport (a second front-desk PC) and any client that wants
@@ -48,7 +39,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       summary: 'First run: create the clinic and its admin, and sign the admin in',
       description: 'Allowed only while the database holds no clinic; 409 ALREADY_SET_UP afterwards.',
       body: SetupBody,
-      response: { 201: SignedIn, ...errors([400, 409, 500]) },
+      response: { 201: SignedIn, ...plainErrors([400, 409, 500]) },
     },
   }, async (request, reply) => reply.code(201).headers(noStore).send(await accounts.setup(request.body, request.ip)));
 
@@ -61,7 +52,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       description: '401 INVALID_CREDENTIALS for an unknown user or a wrong password alike. After 5 failures for a username '
         + '(or 20 from one address) within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After until the oldest failure is 15 minutes old.',
       body: SignInBody,
-      response: { 200: SignedIn, ...errors([400, 401, 429, 500]) },
+      response: { 200: SignedIn, ...plainErrors([400, 401, 429, 500]) },
     },
   }, async (request, reply) => {
     try {
@@ -80,7 +71,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       tags: ['app'],
       summary: 'Sign out: revoke the user token this request carries',
       security,
-      response: { 204: Type.Null(), ...errors([400, 401, 500]) },
+      response: { 204: Type.Null(), ...plainErrors([400, 401, 500]) },
     },
   }, async (request, reply) => {
     const token = presentedToken(request)!;
@@ -99,7 +90,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       tags: ['app'],
       summary: 'The signed-in user and their clinic',
       security,
-      response: { 200: SessionInfo, ...errors([401, 500]) },
+      response: { 200: SessionInfo, ...plainErrors([401, 500]) },
     },
   }, async (request) => accounts.session(request.ctx.caller));
 };

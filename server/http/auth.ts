@@ -12,7 +12,7 @@ declare module 'fastify' {
 }
 
 /** The dr token: the `auth` header of the interface, or `Authorization: Bearer` as upstream SDKs send it. */
-function presentedToken(request: FastifyRequest): string | null {
+export function presentedToken(request: FastifyRequest): string | null {
   const auth = request.headers.auth;
   if (typeof auth === 'string' && auth.trim()) return auth.trim();
   const m = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');

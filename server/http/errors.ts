@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { OAuthError } from '../auth/tokens.js';
 import { ServiceError } from '../shared/errors.js';
 import { type ErrorParts, drErrorBody } from './dr.js';
@@ -57,6 +58,12 @@ function classify(err: FastifyError | ServiceError | Error, style: ErrorStyle): 
   if (status && status >= 400 && status < 500) return { status, code: 'INVALID_REQUEST', message: fe.message };
   return { status: 500, code: 'SERVER_ERROR', message: GENERIC_500 };
 }
+
+/** The plain style's body as a response schema, and a route's error responses in that style by status. */
+export const PlainError = Type.Object({
+  error: Type.Object({ code: Type.String(), message: Type.String(), request_id: Type.Optional(Type.String()) }),
+});
+export const plainErrors = (statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, PlainError]));
 
 export function errorBody(style: ErrorStyle, e: ErrorParts) {
   if (style === 'notification') return { message: e.requestId ? `${e.message} (request ${e.requestId})` : e.message, error_code: e.status };

@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { authenticate } from '../http/auth.js';
+import { PlainError } from '../http/errors.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import { type ClientView, consentPage, errorPage, loginPage, pageHeaders } from './pages.js';
@@ -25,7 +26,6 @@ export function listeningUrl(app: FastifyInstance): string | null {
   return `http://${host.includes(':') ? `[${host}]` : host}:${a.port}`;
 }
 
-const PlainError = Type.Object({ error: Type.Object({ code: Type.String(), message: Type.String(), request_id: Type.Optional(Type.String()) }) });
 const ConnectedAssistant = Type.Object({
   id: Type.String({ description: 'The grant id: what DELETE takes' }),
   client_id: Type.String(),

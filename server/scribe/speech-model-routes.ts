@@ -2,13 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authenticate, requireScope } from '../http/auth.js';
 import { security } from '../http/dr.js';
+import { plainErrors } from '../http/errors.js';
 import type { Service } from '../service.js';
 import { SetDefaultBody, SpeechModel, SpeechModelList, SpeechModelParams } from './speech-model-schemas.js';
 
-const PlainError = Type.Object({
-  error: Type.Object({ code: Type.String(), message: Type.String(), request_id: Type.Optional(Type.String()) }),
-});
-const errors = (statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, PlainError]));
 const tags = ['speech models'];
 
 /**
@@ -27,7 +24,7 @@ export const speechModelRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       operationId: 'listSpeechModels', tags, security,
       summary: 'Speech engines and models: installed or not, download progress, the clinic\'s default',
       description: 'Poll while a download runs: download.state is downloading with bytes_done, bytes_total and percent, until the model is installed or download.state is failed with a message.',
-      response: { 200: SpeechModelList, ...errors([401, 403, 500]) },
+      response: { 200: SpeechModelList, ...plainErrors([401, 403, 500]) },
     },
   }, async (request) => ({ models: await models.list(request.ctx) }));
 
@@ -37,7 +34,7 @@ export const speechModelRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       operationId: 'downloadSpeechModel', tags, security, params: SpeechModelParams,
       summary: 'Start downloading a Whisper model in the background',
       description: '202 with the model (download.state downloading) when a download started or is already running; 200 when the model is installed already. Follow the progress with GET /api/v1/speech-models.',
-      response: { 200: SpeechModel, 202: SpeechModel, ...errors([400, 401, 403, 404, 500]) },
+      response: { 200: SpeechModel, 202: SpeechModel, ...plainErrors([400, 401, 403, 404, 500]) },
     },
   }, async (request, reply) => {
     const r = await models.download(request.ctx, request.params.id);
@@ -50,7 +47,7 @@ export const speechModelRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       operationId: 'setDefaultSpeechModel', tags, security, body: SetDefaultBody,
       summary: 'Choose the clinic\'s default speech model',
       description: 'The default is tried first for every dictation whose languages it supports (docs/SCRIBE.md, engine choice). 409 MODEL_NOT_INSTALLED until the model is downloaded.',
-      response: { 200: SpeechModelList, ...errors([400, 401, 403, 404, 409, 500]) },
+      response: { 200: SpeechModelList, ...plainErrors([400, 401, 403, 404, 409, 500]) },
     },
   }, async (request) => ({ models: await models.setDefault(request.ctx, request.body.id) }));
 };

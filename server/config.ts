@@ -18,6 +18,8 @@ export interface Config {
   fcmBaseUrl?: string;
   /** Where Whisper models are downloaded from instead of Hugging Face (a clinic file server; a local stand-in in tests). */
   modelMirror?: string;
+  /** The scribe's upload limits and worker count; unset ones keep the scribe's defaults (docs/SCRIBE.md). */
+  scribe: { maxFilesPerTxn?: number; maxFileBytes?: number; maxTxnBytes?: number; concurrency?: number };
 }
 
 export const DEFAULT_PORT = 4810;
@@ -33,7 +35,10 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * --log-level / CLINIC_DESK_LOG_LEVEL, --log-requests / CLINIC_DESK_LOG_REQUESTS=1,
  * --webhook-retry-schedule / CLINIC_DESK_WEBHOOK_RETRY_SCHEDULE (comma-separated seconds, e.g. 0.1,0.5,2),
  * --webhook-timeout / CLINIC_DESK_WEBHOOK_TIMEOUT (seconds), --fcm-base-url / CLINIC_DESK_FCM_BASE_URL,
- * --model-mirror / CLINIC_DESK_MODEL_MIRROR.
+ * --model-mirror / CLINIC_DESK_MODEL_MIRROR,
+ * --scribe-max-files / CLINIC_DESK_SCRIBE_MAX_FILES (audio files per transaction),
+ * --scribe-max-file-mb / CLINIC_DESK_SCRIBE_MAX_FILE_MB, --scribe-max-transaction-mb / CLINIC_DESK_SCRIBE_MAX_TRANSACTION_MB,
+ * --scribe-workers / CLINIC_DESK_SCRIBE_WORKERS (sessions transcribed at once).
  */
 export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Config {
   const { values } = parseArgs({
@@ -49,6 +54,10 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'webhook-timeout': { type: 'string' },
       'fcm-base-url': { type: 'string' },
       'model-mirror': { type: 'string' },
+      'scribe-max-files': { type: 'string' },
+      'scribe-max-file-mb': { type: 'string' },
+      'scribe-max-transaction-mb': { type: 'string' },
+      'scribe-workers': { type: 'string' },
     },
     strict: true,
   });
@@ -69,6 +78,21 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (fcmBaseUrl !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(fcmBaseUrl)) throw new Error('--fcm-base-url must be an http(s) URL');
   const modelMirror = values['model-mirror'] ?? env.CLINIC_DESK_MODEL_MIRROR;
   if (modelMirror !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(modelMirror)) throw new Error('--model-mirror must be an http(s) URL');
+  /** A positive whole number from a flag or its variable, or undefined when neither is given. */
+  const count = (flag: keyof typeof values, name: string) => {
+    const raw = values[flag] ?? env[name];
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (typeof raw !== 'string' || !Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a whole number of at least 1, not ${String(raw)}`);
+    return n;
+  };
+  const mib = (n: number | undefined) => (n === undefined ? undefined : n * 1024 * 1024);
+  const scribe = {
+    maxFilesPerTxn: count('scribe-max-files', 'CLINIC_DESK_SCRIBE_MAX_FILES'),
+    maxFileBytes: mib(count('scribe-max-file-mb', 'CLINIC_DESK_SCRIBE_MAX_FILE_MB')),
+    maxTxnBytes: mib(count('scribe-max-transaction-mb', 'CLINIC_DESK_SCRIBE_MAX_TRANSACTION_MB')),
+    concurrency: count('scribe-workers', 'CLINIC_DESK_SCRIBE_WORKERS'),
+  };
   return {
     host: values.host ?? env.CLINIC_DESK_HOST ?? '127.0.0.1',
     port,
@@ -80,6 +104,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     webhookTimeoutMs,
     fcmBaseUrl,
     modelMirror,
+    scribe: Object.fromEntries(Object.entries(scribe).filter(([, v]) => v !== undefined)),
   };
 }
 

@@ -17,6 +17,7 @@ async function main() {
     webhooks: { retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs },
     fcmBaseUrl: config.fcmBaseUrl,
     speechModels: { mirror: config.modelMirror },
+    scribe: config.scribe,
   });
   const app = await buildHttpApp(service, {
     logger: {

@@ -40,6 +40,8 @@ export const DEFAULT_LIMITS: ScribeLimits = {
   policyTtlMs: 3600_000,
 };
 
+const audioFiles = (n: number) => `${n} audio file${n === 1 ? '' : 's'}`;
+
 export interface ScribeOptions extends RunnerOptions, Partial<ScribeLimits> {
   /** false: sessions are queued but nothing processes them (one-shot CLI tools, some tests). Default true. */
   worker?: boolean;
@@ -201,7 +203,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     }
     const used = store.usage(session.id, name);
     if (used.count >= limits.maxFilesPerTxn) {
-      throw new ScribeError(400, 'too_many_files', `A transaction takes at most ${limits.maxFilesPerTxn} audio files; ${session.txn_id} already has ${used.count}`);
+      throw new ScribeError(400, 'too_many_files', `A transaction takes at most ${audioFiles(limits.maxFilesPerTxn)}; ${session.txn_id} already has ${used.count}`);
     }
     const remaining = limits.maxTxnBytes - used.bytes;
     const perFile = Math.min(p.max, limits.maxFileBytes);
@@ -247,7 +249,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
         }
         if (target.kind === 'audio') {
           const used = store.usage(s.id, target.name);
-          if (used.count >= limits.maxFilesPerTxn) throw new ScribeError(400, 'too_many_files', `A transaction takes at most ${limits.maxFilesPerTxn} audio files`);
+          if (used.count >= limits.maxFilesPerTxn) throw new ScribeError(400, 'too_many_files', `A transaction takes at most ${audioFiles(limits.maxFilesPerTxn)}`);
           if (used.bytes + size > limits.maxTxnBytes) throw new ScribeError(413, 'transaction_too_large', `A transaction takes at most ${mib(limits.maxTxnBytes)} of audio`);
         }
         replaced = store.file(s.id, target.name);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--patients N] [--duration S] [--rounds R] [--connections C] [--latency-requests N] [--seed S] [--keep]`
+ * `npm run bench:search -- [--patients N] [--duration S] [--rounds R] [--connections C] [--latency-requests N] [--seed S] [--keep]`
  *
  * Search by mobile at scale, against a baseline measured in the same run (machines are noisy; absolute numbers
  * from different runs or machines are not comparable, the ratio is):
@@ -17,23 +17,22 @@
  *    (a 404 is a valid answer), with the demo reception user's token in the `auth` header.
  *
  * Targets: search p99 under 5 ms on one connection, and our throughput at least 60% of the bare route's. The
- * figures go to bench/results/latest.json. Latencies are the client's own per-response timings (autocannon's
+ * figures go to bench/results/search.json. Latencies are the client's own per-response timings (autocannon's
  * histogram rounds to whole milliseconds and leaves out 404s), taken from its `response` events.
  *
  * `--bare-server` (internal) runs the bare Fastify server: this file is also the baseline's child process.
  */
 import autocannon from 'autocannon';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureDemo } from '../server/demo/demo.js';
 import type { RequestContext } from '../server/auth/permissions.js';
 import { rng, seedFromText, seedPatients } from '../server/cli/seed.js';
 import { createService } from '../server/service.js';
+import { type Child, figure, round, startChild, stopChild, summarise, writeResults } from './common.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const SEARCH = '/dr/v1/business/patients/search';
 const TARGET_P99_MS = 5;
 const TARGET_RATIO = 0.6;
@@ -56,42 +55,6 @@ async function bareServer() {
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers.
 
-interface Child { name: string; child: ChildProcess; baseUrl: string; output: () => string }
-
-function startChild(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      // Keep only the tail: the output is for error messages, and the pipes must keep draining.
-      out = (out + chunk.toString()).slice(-20_000);
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolvePromise({ name, child, baseUrl: m[1]!, output: () => out });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code} before listening:\n${out}`));
-    });
-  });
-}
-
-async function stopChild(c: Child) {
-  if (c.child.exitCode !== null) return;
-  const exited = new Promise<void>((res) => c.child.once('exit', () => res()));
-  c.child.kill('SIGTERM');
-  const timer = setTimeout(() => c.child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 /**
  * CPU seconds (user + system) a process has used so far, from /proc; null elsewhere. Per request, it says what a
  * server costs even when other work on the machine disturbs req/s.
@@ -106,16 +69,6 @@ function cpuSeconds(pid: number | undefined): number | null {
   }
 }
 
-/** Nearest-rank percentiles of latencies in ms. */
-function summarise(samples: number[]) {
-  const s = Float64Array.from(samples).sort();
-  const at = (p: number) => (s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]! : NaN);
-  const mean = s.length ? s.reduce((a, b) => a + b, 0) / s.length : NaN;
-  return { n: s.length, mean: round(mean), p50: round(at(50)), p90: round(at(90)), p99: round(at(99)), max: round(at(100)) };
-}
-type Summary = ReturnType<typeof summarise>;
-
-const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
 const cpuCell = (x: number | null) => (x === null ? '-' : fmtInt(x));
 const fmtMs = (x: number) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 3 : 1) : '-');
@@ -373,8 +326,6 @@ async function main() {
     }
 
     const report = {
-      date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, node: process.version, platform: process.platform },
       params,
       seed: seedFigures,
       inProcessSearchMs: inProcess,
@@ -383,17 +334,17 @@ async function main() {
       throughputRatio: ratio,
       throughputRatioPerRound: roundRatios,
       throughputRatioAllRounds: totalRatio,
-      targets: {
-        searchP99Ms: { target: TARGET_P99_MS, value: o.latency.p99, pass: p99Pass },
-        throughputRatio: { target: TARGET_RATIO, value: ratio, pass: ratioPass },
-      },
       valid,
       totalSeconds: round((Date.now() - started) / 1000, 1),
     };
-    const out = join(ROOT, 'bench/results/latest.json');
-    mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`figures written to bench/results/latest.json; total ${report.totalSeconds} s`);
+    writeResults('search', report, [
+      figure(`search p99, 1 connection (${fmtInt(params.patients)} patients)`, o.latency.p99, 'ms', { op: '<', value: TARGET_P99_MS }),
+      figure('search throughput ours/bare Fastify (median of rounds)', ratio, '', { op: '>=', value: TARGET_RATIO }),
+      figure(`search req/s ours, ${params.connections} connections`, o.throughput.requestsPerSecond, 'req/s'),
+      figure(`search req/s bare Fastify, ${params.connections} connections`, b.throughput.requestsPerSecond, 'req/s'),
+      figure('search p99 in-process (no HTTP)', inProcess.p99, 'ms'),
+    ]);
+    console.log(`figures written to bench/results/search.json; total ${report.totalSeconds} s`);
     if (!valid) process.exitCode = 1;
   } finally {
     await cleanup();

@@ -118,7 +118,6 @@ export const ARGS: { [K in keyof ClinicApi]: Arg[] } = {
   recordings: [],
   recordingAudio: [recordingId],
   recordingDiscard: [recordingId],
-  scribeAvailable: [],
   uploadDictation: [recordingId, arg('options', DictationOptionsSchema)],
   dictationStatus: [arg('txnId', TxnIdSchema)],
   scribeHistory: [patientId],
@@ -327,10 +326,6 @@ export function createHandlers(deps: IpcDeps): Handlers {
     async recordingDiscard(e, id) {
       ctx(e, 'scribe');
       recordings.discard(id);
-    },
-    async scribeAvailable(e) {
-      ctx(e, 'scribe');
-      return http.scribeAvailable(token(e));
     },
     async uploadDictation(e, id, options) {
       ctx(e, 'scribe');

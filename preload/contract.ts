@@ -308,7 +308,6 @@ export interface ClinicApi {
   recordingAudio(recordingId: string): Promise<Uint8Array>;
   recordingDiscard(recordingId: string): Promise<void>;
   /** Whether the scribe service is installed and answering; the reason in words when not. */
-  scribeAvailable(): Promise<Optional<true>>;
   uploadDictation(recordingId: string, options: DictationOptions, onProgress?: (p: UploadProgress) => void): Promise<{ txn_id: string }>;
   dictationStatus(txnId: string): Promise<DictationStatus>;
   /** The newest scribe sessions of a patient, from the service, newest first. */
@@ -363,7 +362,6 @@ export const CHANNELS = {
   recordings: 'clinic:recordings',
   recordingAudio: 'clinic:recording-audio',
   recordingDiscard: 'clinic:recording-discard',
-  scribeAvailable: 'clinic:scribe-available',
   uploadDictation: 'clinic:upload-dictation',
   dictationStatus: 'clinic:dictation-status',
   scribeHistory: 'clinic:scribe-history',

@@ -61,7 +61,6 @@ const clinic: ClinicApi = {
   recordings: () => call('recordings'),
   recordingAudio: (id) => call('recordingAudio', id),
   recordingDiscard: (id) => call('recordingDiscard', id),
-  scribeAvailable: () => call('scribeAvailable'),
   async uploadDictation(recordingId, options, onProgress) {
     const listener = (_e: unknown, p: UploadProgress & { recordingId: string }) => {
       if (p.recordingId === recordingId) onProgress?.({ phase: p.phase, loaded: p.loaded, total: p.total });

@@ -1,18 +1,13 @@
 /**
- * The scribe upload flow as the upstream SDKs drive it (decisions.md, Scribe), in pieces both transports share:
- * the browser transport (renderer/src/transport/http.ts) and the app's main process (main/scribe-http.ts) each do
- * the HTTP with their own tools, and build and read the bodies here.
- *
- *   1. POST /v1/file-upload?txn_id=&action=scribe-v2   (Bearer; body: extra_data)      → {uploadData{url,fields}, folderPath, txn_id}
- *   2. POST uploadData.url  multipart: fields, key = folderPath + file name, then file  → 204
- *   3. POST /voice/api/v2/transaction/init/{txn_id}     (Bearer; mode, languages, templates…) → 201
- *   4. GET  /voice/api/v3/status/{txn_id}               → 202 processing, 200 done, 206 partly done
- *
- *   GET /voice/api/v2/sessions?patient_id=               → {data:[…], next_cursor}: a patient's past sessions
+ * The app's dictations through the scribe SDK (sdk/scribe-client.ts), shared by both transports: the browser's
+ * (renderer/src/transport/http.ts, which posts the audio with XMLHttpRequest) and the app's main process
+ * (main/scribe-http.ts, which posts it with node:http). Each builds its ScribeClient; here the app's options
+ * become the flow's extra data and output format, and the answers and errors become what the UI shows.
  */
-import type { ClinicFailure, ConnectedAssistant, DictationOptions, DictationStatus, ScribeSessionSummary, SpeechModel, TemplateResult } from './contract.js';
-
-export const SCRIBE_ACTION = 'scribe-v2';
+import { type ScribeClient, ScribeApiError, type ScribeStep, type SessionStatus } from '../sdk/scribe-client.js';
+import type {
+  ClinicFailure, ConnectedAssistant, DictationOptions, DictationStatus, Recording, ScribeSessionSummary, SpeechModel, TemplateResult, UploadProgress,
+} from './contract.js';
 
 export const TEMPLATE_NAMES: Record<string, string> = {
   clinical_notes_template: 'Clinical notes',
@@ -23,47 +18,6 @@ export const TEMPLATE_NAMES: Record<string, string> = {
 /** A transaction id the service accepts (1-128 of A-Z a-z 0-9 . _ : -). */
 export const newTxnId = () => `dict-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${crypto.randomUUID()}`;
 
-export const presignPath = (txnId: string) => `/v1/file-upload?txn_id=${encodeURIComponent(txnId)}&action=${SCRIBE_ACTION}`;
-export const initPath = (txnId: string) => `/voice/api/v2/transaction/init/${encodeURIComponent(txnId)}`;
-export const statusPath = (txnId: string) => `/voice/api/v3/status/${encodeURIComponent(txnId)}?action=${SCRIBE_ACTION}`;
-
-export const historyPath = (patientId: string) => `/voice/api/v2/sessions?patient_id=${encodeURIComponent(patientId)}`;
-
-export interface Presigned {
-  uploadData: { url: string; fields: Record<string, string> };
-  folderPath: string;
-  txn_id: string;
-}
-
-export interface DictationContext {
-  patient_id?: string;
-  appointment_id?: string;
-  recording_id: string;
-}
-
-export const extraData = (o: DictationOptions, c: DictationContext) => ({
-  mode: o.mode, model_type: o.model_type, ...(c.patient_id ? { patient_id: c.patient_id } : {}),
-  ...(c.appointment_id ? { appointment_id: c.appointment_id } : {}), recording_id: c.recording_id, source: 'clinic-desk-app',
-});
-
-export function initBody(o: DictationOptions, c: DictationContext, presigned: Presigned, fileName: string) {
-  const file = `${presigned.folderPath}${fileName}`;
-  return {
-    mode: o.mode,
-    model_type: o.model_type,
-    input_language: [o.language],
-    output_format_template: o.templates.map((template_id) => ({ template_id, codification_needed: o.codify })),
-    transfer: 'non-vaded',
-    batch_s3_url: presigned.folderPath,
-    client_generated_files: [file],
-    additional_data: extraData(o, c),
-  };
-}
-
-/** The multipart fields of step 2, in order: the presigned fields with key set to the file's own key. */
-export const uploadFields = (presigned: Presigned, fileName: string): [string, string][] =>
-  Object.entries({ ...presigned.uploadData.fields, key: `${presigned.folderPath}${fileName}` });
-
 /** File extension for a MediaRecorder mime type (the service recognises audio by extension). */
 export function extensionFor(mime: string): string {
   if (/webm/.test(mime)) return 'webm';
@@ -73,42 +27,75 @@ export function extensionFor(mime: string): string {
   return 'webm';
 }
 
-function decodeValue(value: string): Record<string, unknown> | null {
-  if (!value) return null;
+const FAILED: Record<ScribeStep, string> = {
+  presign: 'The upload could not start',
+  upload: 'The audio could not be uploaded',
+  init: 'Transcription could not start',
+  status: 'The transcription status could not be read',
+  sessions: 'Past sessions could not be read',
+};
+
+/** The SDK's refusals in the app's failure shape; the transport's own failures (unreachable, dropped) as they are. */
+async function clinicFailures<T>(run: Promise<T>): Promise<T> {
   try {
-    const bin = atob(value);
-    const bytes = Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
-    const parsed = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
-  } catch {
-    return null;
+    return await run;
+  } catch (e) {
+    throw e instanceof ScribeApiError ? scribeFailure(e.status, e.body, FAILED[e.step]) : e;
   }
 }
 
-interface StatusBody {
-  data?: {
-    output?: { template_id: string; value: string; name?: string; status: TemplateResult['status']; errors?: string[]; warnings?: string[] }[];
-    additional_data?: Record<string, unknown>;
-  };
+/**
+ * Uploads a recording and starts its transcription. The patient goes in the extra data, which the service keeps
+ * as the session's additional_data, so the patient's history lists it.
+ */
+export async function uploadDictation(
+  client: ScribeClient,
+  rec: Pick<Recording, 'id' | 'mime_type' | 'patient_id' | 'appointment_id'>,
+  audio: Blob,
+  o: DictationOptions,
+  onProgress: (p: UploadProgress) => void,
+): Promise<{ txn_id: string }> {
+  const txnId = newTxnId();
+  onProgress({ phase: 'preparing', loaded: 0, total: audio.size });
+  await clinicFailures(client.upload([{ name: `dictation.${extensionFor(rec.mime_type)}`, data: audio }], {
+    txnId,
+    extraData: {
+      mode: o.mode, model_type: o.model_type, ...(rec.patient_id ? { patient_id: rec.patient_id } : {}),
+      ...(rec.appointment_id ? { appointment_id: rec.appointment_id } : {}), recording_id: rec.id, source: 'clinic-desk-app',
+    },
+    outputFormat: { input_language: [o.language], output_template: o.templates.map((template_id) => ({ template_id, codification_needed: o.codify })) },
+    // Once the audio is out, what is left (the sidecar and init) is starting the transcription.
+    onProgress: ({ loaded, total }) => onProgress({ phase: total > 0 && loaded >= total ? 'starting' : 'uploading', loaded, total }),
+  }));
+  return { txn_id: txnId };
 }
 
-/** Reads a session-status answer (its HTTP status and body) into what the UI shows. */
-export function readStatus(txnId: string, httpStatus: number, body: unknown): DictationStatus {
-  const b = (body ?? {}) as StatusBody;
-  const extra = b.data?.additional_data ?? {};
-  const results: TemplateResult[] = (b.data?.output ?? []).map((o) => ({
+/** A session's status as the UI shows it. */
+export async function dictationStatus(client: ScribeClient, txnId: string): Promise<DictationStatus> {
+  return readStatus(txnId, await clinicFailures(client.getSessionStatus(txnId)));
+}
+
+/** A patient's past sessions, newest first (the first page is plenty for the screen). */
+export async function scribeHistory(client: ScribeClient, patientId: string): Promise<ScribeSessionSummary[]> {
+  const page = await clinicFailures(client.listSessions({ patientId }));
+  return page.data.map(({ updated_at: _updated, ...s }) => s);
+}
+
+function readStatus(txnId: string, s: SessionStatus): DictationStatus {
+  const extra = s.data.additional_data ?? {};
+  const results: TemplateResult[] = s.data.output.map((o) => ({
     template_id: o.template_id,
     name: TEMPLATE_NAMES[o.template_id] || o.name || o.template_id,
     status: o.status,
-    json: decodeValue(o.value),
+    json: o.decoded,
     errors: o.errors ?? [],
     warnings: o.warnings ?? [],
   }));
   const ours = typeof extra.status === 'string' ? extra.status : null;
   const errors = [...(Array.isArray(extra.errors) ? (extra.errors as unknown[]).map(String) : []), ...results.flatMap((r) => r.errors)];
   let state: DictationStatus['state'] = 'processing';
-  if (httpStatus === 200) state = 'completed';
-  else if (httpStatus === 206) state = results.some((r) => r.status !== 'failure') ? 'partial' : 'failed';
+  if (s.httpStatus === 200) state = 'completed';
+  else if (s.httpStatus === 206) state = results.some((r) => r.status !== 'failure') ? 'partial' : 'failed';
   if (ours === 'failed') state = 'failed';
   return {
     txn_id: txnId,
@@ -118,22 +105,6 @@ export function readStatus(txnId: string, httpStatus: number, body: unknown): Di
     results,
     errors: [...new Set(errors)],
   };
-}
-
-/** Reads a page of the sessions list into what the history shows. */
-export function readHistory(body: unknown): ScribeSessionSummary[] {
-  const list = ((body as { data?: unknown } | undefined)?.data ?? []) as Record<string, unknown>[];
-  if (!Array.isArray(list)) return [];
-  return list.map((s) => ({
-    txn_id: String(s.txn_id ?? ''),
-    created_at: String(s.created_at ?? ''),
-    status: String(s.status ?? ''),
-    stage: typeof s.stage === 'string' ? s.stage : null,
-    percent: typeof s.percent === 'number' ? s.percent : null,
-    patient_id: typeof s.patient_id === 'string' ? s.patient_id : null,
-    templates: Array.isArray(s.templates) ? s.templates.map(String) : [],
-    errors: Array.isArray(s.errors) ? s.errors.map(String) : [],
-  }));
 }
 
 /** A failure from any of the scribe family's error shapes ({error,code}, {error:{code,msg}}, {error,message}, {details}). */

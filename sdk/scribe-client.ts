@@ -8,12 +8,16 @@
  *     4. POST /voice/api/v2/transaction/init/{txn_id}     (the Python SDK's body) → 201
  *   getSessionStatus(sessionId, action)  GET /voice/api/v3/status/{session_id}: 202 / 200 / 206, each output value
  *                                        Base64-decoded into `decoded`.
+ *   listSessions({patientId, status, limit, cursor})  GET /voice/api/v2/sessions: past sessions, newest first (ours).
  *
  * Runs in Node ≥ 20 (files by path; over 100 MB they are streamed from disk rather than read whole) and in
- * browsers (files as {name, data: Blob}). Token refresh comes from the TokenProvider (sdk/auth.ts): a 401 renews
- * the token once and retries.
+ * browsers (files as {name, data: Blob}). Uploads report progress; the multipart POST is pluggable (`postForm`) so
+ * a browser can post with XMLHttpRequest for real upload progress and Node with `nodePostForm` (sdk/node-upload.ts).
+ * Token refresh comes from the TokenProvider (sdk/auth.ts): a 401 renews the token once and retries. Both of the
+ * app's transports (renderer/src/transport/http.ts, main/scribe-http.ts) drive the scribe through this client.
  */
 import { type TokenProvider, staticToken } from './auth.js';
+import { nodeFiles } from './node-upload.js';
 
 export const V2_ACTIONS = ['scribe-v2', 'ekascribe-v2'];
 /** Files larger than this are streamed from disk in the multipart POST (the interface's multipart threshold). */
@@ -51,7 +55,20 @@ export interface UploadOptions {
   /** mode (dictation|consultation), model_type (pro|lite), and anything to echo back in additional_data. */
   extraData?: Record<string, unknown>;
   outputFormat?: OutputFormat;
+  /** Bytes of each file's multipart POST sent so far (the sidecar is not reported). */
+  onProgress?: (p: { file: string; loaded: number; total: number }) => void;
 }
+
+/**
+ * One multipart POST to the upload receiver: `fields` in order, then the file part; the receiver's answer. Progress
+ * is in bytes of the request body, as far as the poster can tell.
+ */
+export type FormPoster = (
+  url: string,
+  fields: [string, string][],
+  file: { name: string; type: string; data: Blob },
+  onProgress?: (loaded: number, total: number) => void,
+) => Promise<{ status: number; text: string }>;
 
 /** A file by path (Node) or as a Blob with its name (browsers, or bytes already in memory). */
 export type UploadInput = string | { name: string; data: Blob };
@@ -91,9 +108,12 @@ export interface SessionStatus {
   data: { output: OutputEntry[]; additional_data: Record<string, unknown> };
 }
 
+/** The request that failed: step 1, 2 (a file or the sidecar), 4, the status or the sessions list. */
+export type ScribeStep = 'presign' | 'upload' | 'init' | 'status' | 'sessions';
+
 /** A non-2xx answer (or a 2xx other than the one the flow requires). `code` is the body's error code when it has one. */
 export class ScribeApiError extends Error {
-  constructor(readonly status: number, readonly body: unknown, message: string) {
+  constructor(readonly status: number, readonly body: unknown, message: string, readonly step: ScribeStep) {
     super(message);
     this.name = 'ScribeApiError';
   }
@@ -128,104 +148,65 @@ function decodeValue(value: string): Record<string, unknown> | null {
   }
 }
 
-interface NodeFiles {
-  size(path: string): Promise<number>;
-  read(path: string): Promise<Blob>;
-  /** A multipart POST whose file part is read from disk as the socket takes it (never held whole in memory). */
-  postStreamed(url: string, fields: [string, string][], file: { path: string; name: string; type: string; size: number }): Promise<{ status: number; text: string }>;
-}
-
-/** Minimal shapes of the node modules the streamed upload uses (the SDK does not depend on @types/node). */
-interface NodeReadable {
-  pipe<T>(dest: T, opts?: { end?: boolean }): T;
-  on(event: 'error' | 'end', cb: (e?: Error) => void): unknown;
-}
-interface NodeClientRequest {
-  write(chunk: string | Uint8Array): boolean;
-  end(chunk?: string | Uint8Array): void;
-  on(event: 'response', cb: (res: NodeIncoming) => void): unknown;
-  on(event: 'error', cb: (e: Error) => void): unknown;
-  destroy(e?: Error): void;
-}
-interface NodeIncoming {
-  statusCode?: number;
-  setEncoding(enc: string): void;
-  on(event: 'data', cb: (d: string) => void): unknown;
-  on(event: 'end', cb: () => void): unknown;
-  on(event: 'error', cb: (e: Error) => void): unknown;
-}
-type NodeRequestFn = (url: URL, opts: { method: string; headers: Record<string, string | number> }) => NodeClientRequest;
-
-const quote = (s: string) => s.replace(/["\\\r\n]/g, (c) => encodeURIComponent(c));
-
-/** File access in Node, loaded only when a path is given (so the module also loads in browsers). */
-async function nodeFiles(): Promise<NodeFiles> {
-  const fsName = 'node:fs';
-  const fsp = 'node:fs/promises';
-  const httpName = 'node:http';
-  const httpsName = 'node:https';
-  const fs = (await import(/* @vite-ignore */ fsName)) as { createReadStream(p: string): NodeReadable };
-  const http = (await import(/* @vite-ignore */ httpName)) as { request: NodeRequestFn };
-  const https = (await import(/* @vite-ignore */ httpsName)) as { request: NodeRequestFn };
-  const promises = (await import(/* @vite-ignore */ fsp)) as { stat(p: string): Promise<{ size: number; isFile(): boolean }>; readFile(p: string): Promise<Uint8Array> };
-  return {
-    async size(path) {
-      const st = await promises.stat(path);
-      if (!st.isFile()) throw new Error(`${path} is not a file`);
-      return st.size;
-    },
-    read: async (path) => new Blob([await promises.readFile(path) as Uint8Array<ArrayBuffer>]),
-    // Not fetch: Node's fetch keeps every chunk of a request body it has sent (undici issue 4058), so a large
-    // file would end up whole in memory. node:http with a piped file stream keeps only what the socket holds.
-    postStreamed(url, fields, file) {
-      const boundary = `----clinicdesk${crypto.randomUUID().replace(/-/g, '')}`;
-      const enc = new TextEncoder();
-      const head = enc.encode(
-        fields.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quote(k)}"\r\n\r\n${v}\r\n`).join('')
-        + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quote(file.name)}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-      );
-      const tail = enc.encode(`\r\n--${boundary}--\r\n`);
-      const target = new URL(url);
-      const request = target.protocol === 'https:' ? https.request : http.request;
-      return new Promise((resolve, reject) => {
-        const req = request(target, {
-          method: 'POST',
-          headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + file.size + tail.length },
-        });
-        req.on('error', reject);
-        req.on('response', (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (d) => (text += d));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-          res.on('error', reject);
-        });
-        req.write(head);
-        const source = fs.createReadStream(file.path);
-        source.on('error', (e) => req.destroy(e));
-        source.on('end', () => req.end(tail));
-        source.pipe(req, { end: false });
-      });
-    },
-  };
-}
-
 export interface ScribeClientOptions {
   baseUrl: string;
   /** A TokenProvider (e.g. ClinicAuth from sdk/auth.ts) or a fixed token. */
   auth: TokenProvider | string;
   fetch?: typeof fetch;
+  /** The upload receiver's multipart POST; by default fetch with FormData (progress only at the start and the end). */
+  postForm?: FormPoster;
 }
+
+/** One page of listSessions. */
+export interface SessionList {
+  data: {
+    txn_id: string;
+    /** awaiting_init, queued, processing, completed, partial, failed */
+    status: string;
+    stage: string;
+    percent: number;
+    patient_id: string | null;
+    templates: string[];
+    errors: string[];
+    created_at: string;
+    updated_at: string;
+  }[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+/** A poster's body as a browser form: the fields in order, then the file part. */
+export function multipartForm(fields: [string, string][], file: { name: string; type: string; data: Blob }): FormData {
+  const form = new FormData();
+  for (const [k, v] of fields) form.append(k, v);
+  form.append('file', new File([file.data], file.name, { type: file.type }));
+  return form;
+}
+
+/** The default poster: fetch cannot report upload progress, so it says 0 before and everything after. */
+const fetchPoster = (f: typeof fetch): FormPoster => async (url, fields, file, onProgress) => {
+  onProgress?.(0, file.data.size);
+  const res = await f(url, { method: 'POST', body: multipartForm(fields, file) });
+  const text = await res.text();
+  onProgress?.(file.data.size, file.data.size);
+  return { status: res.status, text };
+};
+
+/** The presigned fields in order, with `key` set to the file's own key. */
+const fieldsFor = (presigned: PresignResponse, key: string) =>
+  Object.entries(presigned.uploadData.fields).map(([k, v]): [string, string] => [k, k === 'key' ? key : v]);
 
 export class ScribeClient {
   private readonly base: string;
   private readonly auth: TokenProvider;
   private readonly f: typeof fetch;
+  private readonly postForm: FormPoster;
 
   constructor(opts: ScribeClientOptions) {
     this.base = opts.baseUrl.replace(/\/+$/, '');
     this.auth = typeof opts.auth === 'string' ? staticToken(opts.auth) : opts.auth;
     this.f = opts.fetch ?? ((...a) => fetch(...a));
+    this.postForm = opts.postForm ?? fetchPoster(this.f);
   }
 
   /** An authenticated request; a 401 renews the token once and tries again. */
@@ -245,25 +226,25 @@ export class ScribeClient {
     return { status: res.status, json: parseJson(text), text };
   }
 
-  private fail(what: string, r: { status: number; json: unknown; text: string }): never {
-    throw new ScribeApiError(r.status, r.json ?? r.text, `${what} failed with HTTP ${r.status}: ${r.text.slice(0, 500)}`);
+  private fail(step: ScribeStep, what: string, r: { status: number; json: unknown; text: string }): never {
+    throw new ScribeApiError(r.status, r.json ?? r.text, `${what} failed with HTTP ${r.status}: ${r.text.slice(0, 500)}`, step);
+  }
+
+  /** Step 2's answer: exactly 204. */
+  private uploaded(filename: string, res: { status: number; text: string }): void {
+    if (res.status !== 204) this.fail('upload', `Upload of ${filename}`, { ...res, json: parseJson(res.text) });
   }
 
   /** Step 1: a presigned POST for the transaction. */
   async presign(txnId: string, action: string, extraData: Record<string, unknown> = {}): Promise<PresignResponse> {
     const r = await this.call('POST', `/v1/file-upload?txn_id=${encodeURIComponent(txnId)}&action=${encodeURIComponent(action)}`, extraData);
-    if (r.status !== 200) this.fail('Presign', r);
+    if (r.status !== 200) this.fail('presign', 'Presign', r);
     return r.json as PresignResponse;
   }
 
   /** Step 2: one multipart POST to the presigned URL (fields, then the file part); the receiver must answer exactly 204. */
-  async postObject(presigned: PresignResponse, key: string, file: Blob, filename: string, contentType: string): Promise<void> {
-    const form = new FormData();
-    for (const [k, v] of Object.entries(presigned.uploadData.fields)) form.append(k, k === 'key' ? key : v);
-    form.append('file', new File([file], filename, { type: contentType }));
-    const res = await this.f(presigned.uploadData.url, { method: 'POST', body: form });
-    const text = await res.text();
-    if (res.status !== 204) this.fail(`Upload of ${filename}`, { status: res.status, json: parseJson(text), text });
+  async postObject(presigned: PresignResponse, key: string, file: Blob, filename: string, contentType: string, onProgress?: (loaded: number, total: number) => void): Promise<void> {
+    this.uploaded(filename, await this.postForm(presigned.uploadData.url, fieldsFor(presigned, key), { name: filename, type: contentType, data: file }, onProgress));
   }
 
   /**
@@ -277,27 +258,25 @@ export class ScribeClient {
     const presigned = await this.presign(txnId, action, extraData);
     const folder = presigned.folderPath;
     const results: UploadedFile[] = [];
-    let node: NodeFiles | null = null;
     for (const input of files) {
       const name = basename(typeof input === 'string' ? input : input.name);
       const contentType = contentTypeOf(name);
       const key = folder + name;
+      const progress = opts.onProgress && ((loaded: number, total: number) => opts.onProgress!({ file: name, loaded, total }));
       let size: number;
       let streamed = false;
       if (typeof input === 'string') {
-        node ??= await nodeFiles();
+        const node = nodeFiles();
         size = await node.size(input);
         streamed = size > MULTIPART_THRESHOLD;
         if (streamed) {
-          const fields = Object.entries(presigned.uploadData.fields).map(([k, v]): [string, string] => [k, k === 'key' ? key : v]);
-          const res = await node.postStreamed(presigned.uploadData.url, fields, { path: input, name, type: contentType, size });
-          if (res.status !== 204) this.fail(`Upload of ${name}`, { status: res.status, json: parseJson(res.text), text: res.text });
+          this.uploaded(name, await node.postStreamed(presigned.uploadData.url, fieldsFor(presigned, key), { path: input, name, type: contentType, size }, progress));
         } else {
-          await this.postObject(presigned, key, await node.read(input), name, contentType);
+          await this.postObject(presigned, key, await node.read(input), name, contentType, progress);
         }
       } else {
         size = input.data.size;
-        await this.postObject(presigned, key, input.data, name, contentType);
+        await this.postObject(presigned, key, input.data, name, contentType, progress);
       }
       results.push({ key, contentType, size, status: 'success', txn_id: txnId, streamed });
     }
@@ -334,7 +313,7 @@ export class ScribeClient {
   /** Step 4: start processing. 201 required; a 409 (already initialized) or 422 (bad parameters) throws. */
   async init(txnId: string, body: Record<string, unknown>): Promise<{ status: string; message: string; txn_id: string; b_id: string }> {
     const r = await this.call('POST', `/voice/api/v2/transaction/init/${encodeURIComponent(txnId)}`, body);
-    if (r.status !== 201) this.fail('Init', r);
+    if (r.status !== 201) this.fail('init', 'Init', r);
     return r.json as { status: string; message: string; txn_id: string; b_id: string };
   }
 
@@ -342,12 +321,25 @@ export class ScribeClient {
   async getSessionStatus(sessionId: string, action = 'scribe-v2'): Promise<SessionStatus> {
     void action; // one path for both v2 actions; kept for the upstream signature
     const r = await this.call('GET', `/voice/api/v3/status/${encodeURIComponent(sessionId)}`);
-    if (r.status < 200 || r.status >= 300) this.fail('Session status', r);
+    if (r.status < 200 || r.status >= 300) this.fail('status', 'Session status', r);
     const body = r.json as { data: { output: Omit<OutputEntry, 'decoded'>[]; additional_data: Record<string, unknown> } };
     return {
       httpStatus: r.status,
       data: { ...body.data, output: body.data.output.map((o) => ({ ...o, decoded: decodeValue(o.value) })) },
     };
+  }
+
+  /** Past sessions of the caller's workspace, newest first, optionally of one patient or in one status (ours). */
+  async listSessions(q: { patientId?: string; status?: string; limit?: number; cursor?: string } = {}): Promise<SessionList> {
+    const query = new URLSearchParams();
+    if (q.patientId !== undefined) query.set('patient_id', q.patientId);
+    if (q.status !== undefined) query.set('status', q.status);
+    if (q.limit !== undefined) query.set('limit', String(q.limit));
+    if (q.cursor !== undefined) query.set('cursor', q.cursor);
+    const qs = query.toString();
+    const r = await this.call('GET', `/voice/api/v2/sessions${qs ? `?${qs}` : ''}`);
+    if (r.status !== 200) this.fail('sessions', 'Sessions list', r);
+    return r.json as SessionList;
   }
 
   /** Polls until the session is no longer processing (not 202). */

@@ -62,7 +62,6 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   recordings: [1],
   recordingAudio: ['not-a-uuid'],
   recordingDiscard: ['not-a-uuid'],
-  scribeAvailable: [1],
   uploadDictation: ['00000000-0000-0000-0000-000000000000', { templates: [], language: 'en-IN', mode: 'dictation', model_type: 'pro', codify: false }],
   dictationStatus: ['has spaces'],
   scribeHistory: [''],

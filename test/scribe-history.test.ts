@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedHttp } from '../main/scribe-http.js';
-import type { DictationOptions, Recording } from '../preload/contract.js';
+import type { DictationOptions, Recording, UploadProgress } from '../preload/contract.js';
 import { ScribeClient } from '../sdk/scribe-client.js';
 import { openDatabase } from '../server/db/database.js';
 import { migrate } from '../server/db/migrate.js';
@@ -32,6 +32,8 @@ let sdkA: ScribeClient;
 let sdkB: ScribeClient;
 /** txn ids in the order they were made (one clock second apart), per patient of workspace A. */
 const made = { p1: [] as string[], p2: [] as string[], none: [] as string[] };
+/** What the app's upload reported on the way. */
+const appProgress: UploadProgress[] = [];
 let p1: string;
 let p2: string;
 
@@ -78,7 +80,7 @@ beforeAll(async () => {
     id: 'rec-1', created_at: new Date().toISOString(), chunks: 1, bytes: 0, finished: true, duration_s: 0.5, txn_id: null, uploaded_at: null,
     mime_type: 'audio/wav', patient_id: p1, appointment_id: a.appointments[0]!.appointment_id,
   };
-  made.p1.push((await app.upload(a.users.doctor.auth_token, rec, readFileSync(audio), OPTIONS, () => {})).txn_id);
+  made.p1.push((await app.upload(a.users.doctor.auth_token, rec, readFileSync(audio), OPTIONS, (p) => appProgress.push(p))).txn_id);
   // ... and one presigned with its audio but never initialized.
   next();
   const pending = await sdkA.presign('p1-pending', 'scribe-v2', { patient_id: p1 });
@@ -214,6 +216,15 @@ describe('GET /voice/api/v2/sessions', () => {
       expect(r.status, cursor).toBe(400);
       expect(r.json).toEqual({ error: 'cursor must be the next_cursor of an earlier page, unchanged', code: 'invalid_cursor' });
     }
+  });
+
+  it("the app's upload (main/scribe-http.ts through the SDK) reports preparing, the bytes going out, then starting", () => {
+    const size = readFileSync(audio).length;
+    expect(appProgress[0]).toEqual({ phase: 'preparing', loaded: 0, total: size });
+    const uploading = appProgress.slice(1, -1);
+    expect(uploading.length).toBeGreaterThan(1);
+    expect(uploading.every((p) => p.phase === 'uploading' && p.loaded < p.total && p.total > size)).toBe(true);
+    expect(appProgress.at(-1)).toEqual({ phase: 'starting', loaded: uploading[0]!.total, total: uploading[0]!.total });
   });
 
   it("the app's reader (main/scribe-http.ts) turns the answer into the history it shows", async () => {

@@ -1,10 +1,12 @@
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError, ClinicAuth, type TokenProvider, jwtExpiresAt } from '../sdk/auth.js';
+import { nodePostForm } from '../sdk/node-upload.js';
 import { ScribeApiError, ScribeClient, contentTypeOf, decodeBase64Utf8 } from '../sdk/scribe-client.js';
 import type { DemoWorkspace } from '../server/demo/demo.js';
 import { tempDir } from './helpers/server.js';
-import { type ScribeServer, speak, startScribeServer } from './scribe-support.js';
+import { type ScribeServer, silenceWav, speak, startScribeServer } from './scribe-support.js';
 
 /** The SDK's own behaviour against the real service: logging in, refreshing, renewing after a 401, decoding. */
 
@@ -82,9 +84,45 @@ describe('ScribeClient', () => {
     const client = new ScribeClient({ baseUrl: srv.baseUrl, auth: ws.users.doctor.auth_token });
     const err = await client.getSessionStatus('never-there').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ScribeApiError);
-    expect(err).toMatchObject({ status: 400, code: 'transaction_not_found' });
+    expect(err).toMatchObject({ status: 400, code: 'transaction_not_found', step: 'status' });
     const bad = await client.upload([speak(dir, 'x.wav', 'x')], { txnId: 'bad id!' }).catch((e: unknown) => e);
-    expect(bad).toMatchObject({ status: 400, code: 'invalid_txn_id' });
+    expect(bad).toMatchObject({ status: 400, code: 'invalid_txn_id', step: 'presign' });
+  });
+
+  it('reports upload progress: fetch at the start and the end; nodePostForm slice by slice, the bytes intact', async () => {
+    const wav = silenceWav(dir, 'thirty.wav', 30); // ~960 KB: fifteen 64 KB slices
+    const data = new Blob([readFileSync(wav)]);
+    const byFetch: { file: string; loaded: number; total: number }[] = [];
+    await new ScribeClient({ baseUrl: srv.baseUrl, auth: ws.users.doctor.auth_token })
+      .upload([{ name: 'thirty.wav', data }], { txnId: 'progress-fetch', onProgress: (p) => byFetch.push(p) });
+    expect(byFetch).toEqual([{ file: 'thirty.wav', loaded: 0, total: data.size }, { file: 'thirty.wav', loaded: data.size, total: data.size }]);
+
+    const byNode: { loaded: number; total: number }[] = [];
+    await new ScribeClient({ baseUrl: srv.baseUrl, auth: ws.users.doctor.auth_token, postForm: nodePostForm })
+      .upload([{ name: 'thirty.wav', data }], { txnId: 'progress-node', onProgress: ({ loaded, total }) => byNode.push({ loaded, total }) });
+    const total = byNode[0]!.total;
+    expect(total).toBeGreaterThan(data.size); // the multipart body: fields, file part, closing boundary
+    expect(byNode.every((p) => p.total === total)).toBe(true);
+    expect(byNode.length).toBeGreaterThan(Math.ceil(data.size / 65536));
+    expect(byNode.map((p) => p.loaded)).toEqual([...byNode.map((p) => p.loaded)].sort((x, y) => x - y));
+    expect(byNode.at(-1)!.loaded).toBe(total);
+    const s = srv.service.scribe.session(ws.workspace_id, 'progress-node')!;
+    const stored = srv.service.scribe.files(s.id).find((f) => f.kind === 'audio')!;
+    expect(stored).toMatchObject({ size: data.size, sha256: createHash('sha256').update(readFileSync(wav)).digest('hex') });
+  });
+
+  it('lists past sessions by patient and status, page by page', async () => {
+    const client = new ScribeClient({ baseUrl: srv.baseUrl, auth: ws.users.doctor.auth_token });
+    const patient = ws.patients[3]!.patient_id;
+    const wav = silenceWav(dir, 'short.wav', 0.5);
+    for (const txnId of ['list-1', 'list-2', 'list-3']) await client.upload([wav], { txnId, extraData: { patient_id: patient } });
+    const first = await client.listSessions({ patientId: patient, limit: 2 });
+    expect(first.data.map((x) => x.txn_id)).toEqual(['list-3', 'list-2']);
+    expect(first.data[0]).toMatchObject({ status: 'queued', patient_id: patient, templates: ['transcript_template'], errors: [] });
+    const second = await client.listSessions({ patientId: patient, limit: 2, cursor: first.next_cursor! });
+    expect(second).toEqual({ data: [expect.objectContaining({ txn_id: 'list-1' })], next_cursor: null });
+    expect((await client.listSessions({ patientId: patient, status: 'failed' })).data).toEqual([]);
+    await expect(client.listSessions({ limit: 0 })).rejects.toMatchObject({ name: 'ScribeApiError', status: 400, code: 'INVALID_REQUEST', step: 'sessions' });
   });
 
   it('content types come from the extension; Base64 values decode as UTF-8', () => {

@@ -318,9 +318,21 @@ describe('large files', () => {
     const sampler = setInterval(() => {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }, 20);
-    const [res] = await client.upload([file], { txnId: 'big-001', action: 'scribe-v2', outputFormat: { output_template: [{ template_id: 'transcript_template' }] } });
+    const progress = { events: 0, loaded: -1, total: 0, ordered: true };
+    const [res] = await client.upload([file], {
+      txnId: 'big-001', action: 'scribe-v2', outputFormat: { output_template: [{ template_id: 'transcript_template' }] },
+      onProgress: ({ loaded, total }) => {
+        progress.ordered &&= loaded >= progress.loaded;
+        Object.assign(progress, { events: progress.events + 1, loaded, total });
+      },
+    });
     clearInterval(sampler);
     expect(res).toMatchObject({ size, streamed: true, contentType: 'audio/wav' });
+    // Progress as the file is read from disk: in order, many steps, ending at the whole body.
+    expect(progress.ordered).toBe(true);
+    expect(progress.events).toBeGreaterThan(100);
+    expect(progress.total).toBeGreaterThan(size);
+    expect(progress.loaded).toBe(progress.total);
     // Client and server share this process: neither held the file (300 MB) nor a large part of it.
     expect(peakRss - before.rss).toBeLessThan(120 * 1024 * 1024);
     const s = big.service.scribe.session(w.workspace_id, 'big-001')!;

@@ -49,7 +49,6 @@ describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${sk
   let page: Page;
   let errors: string[];
   let dir: string;
-  let scribeReady = false;
 
   beforeAll(async () => {
     dir = tempDir('ui-dictation');
@@ -74,8 +73,6 @@ describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${sk
     const options = page.getByLabel("Today's appointment").locator('option');
     expect(await options.count()).toBeGreaterThan(1);
     await page.getByLabel("Today's appointment").selectOption({ index: 1 });
-    await page.waitForLoadState('networkidle');
-    scribeReady = (await page.getByText('Transcription is not available yet').count()) === 0;
   });
 
   it('records with a moving level meter and elapsed time, pauses, and saves chunks while recording', async () => {
@@ -99,10 +96,6 @@ describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${sk
   });
 
   it('uploads through the scribe flow with progress and shows the structured result beside the transcript', async (ctx) => {
-    if (!scribeReady) {
-      console.warn('PENDING: the scribe service is not installed on this server; upload and result not checked');
-      ctx.skip();
-    }
     await page.getByRole('button', { name: 'Upload and transcribe' }).click();
     await page.getByTestId('transcribing').or(page.getByTestId('scribe-result')).or(page.getByText('Transcription failed')).first().waitFor({ timeout: 30_000 });
     await page.getByTestId('scribe-result').or(page.getByText('Transcription failed')).first().waitFor({ timeout: 80_000 });

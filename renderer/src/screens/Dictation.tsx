@@ -229,7 +229,6 @@ export default function Dictation({ session }: { session: SessionInfo }) {
   const [txn, setTxn] = useState<string | null>(null);
   /** When the shown result was recorded, for its title; null for the dictation just uploaded. */
   const [openedAt, setOpenedAt] = useState<string | null>(null);
-  const scribe = useQuery({ queryKey: ['scribe-available'], queryFn: () => clinic.scribeAvailable(), staleTime: 60_000 });
   const recordings = useQuery({ queryKey: ['recordings'], queryFn: () => clinic.recordings() });
   const appt = day.data?.appointments.find((a) => a.appointment_id === appointmentId);
   const history = useQuery({ queryKey: ['scribe-history', appt?.patient_id], queryFn: () => clinic.scribeHistory(appt!.patient_id), enabled: !!appt });
@@ -282,7 +281,6 @@ export default function Dictation({ session }: { session: SessionInfo }) {
   };
   const toggle = (t: TemplateId) => setTemplates((ts) => (ts.includes(t) ? ts.filter((x) => x !== t) : [...ts, t]));
   const busy = recorder.state !== 'idle';
-  const scribeMissing = scribe.data && !scribe.data.available ? scribe.data.reason : null;
   const mine = (recordings.data ?? []).filter((r) => !appt || r.patient_id === appt.patient_id);
 
   return (
@@ -290,7 +288,6 @@ export default function Dictation({ session }: { session: SessionInfo }) {
       <div className="page-head">
         <div><h1>Dictation</h1><p className="muted">Record, and get a clinical note, structured EMR data and a transcript.</p></div>
       </div>
-      {scribeMissing && <Note kind="warn" title="Transcription is not available yet">{scribeMissing}</Note>}
       <div className="grid-2">
         <div className="stack loose">
           <div className="card">
@@ -381,7 +378,7 @@ export default function Dictation({ session }: { session: SessionInfo }) {
                 <div className="stack" style={{ borderTop: '1px solid var(--border)', paddingTop: 16 }}>
                   <div className="row between">
                     <div><strong>Recording ready</strong><div className="small muted">{clock((last.duration_s ?? 0) * 1000)} · {bytes(last.bytes)}</div></div>
-                    <button className="btn primary" type="button" disabled={upload.isPending || templates.length === 0 || !!scribeMissing || (!!txn && result.data?.state !== 'failed')}
+                    <button className="btn primary" type="button" disabled={upload.isPending || templates.length === 0 || (!!txn && result.data?.state !== 'failed')}
                       onClick={() => upload.mutate(last)}>Upload and transcribe</button>
                   </div>
                   {templates.length === 0 && <span className="small" style={{ color: 'var(--warn)' }}>Pick at least one output template.</span>}
@@ -439,7 +436,7 @@ export default function Dictation({ session }: { session: SessionInfo }) {
                     <td>
                       <div className="actions">
                         {r.txn_id && <button className="btn sm" type="button" onClick={() => openSession(r.txn_id!, r.created_at, r)}>Open result</button>}
-                        {!r.txn_id && <button className="btn sm" type="button" disabled={!!scribeMissing || upload.isPending || busy} onClick={() => { setLast(r); setTxn(null); upload.mutate(r); }}>Upload</button>}
+                        {!r.txn_id && <button className="btn sm" type="button" disabled={upload.isPending || busy} onClick={() => { setLast(r); setTxn(null); upload.mutate(r); }}>Upload</button>}
                         <button className="btn sm danger" type="button" disabled={discard.isPending || busy} onClick={() => discard.mutate(r.id)}>Discard</button>
                       </div>
                     </td>

@@ -1,10 +1,8 @@
 import type {
-  Appointment, ClinicApi, ClinicFailure, DayList, Optional, Patient, PushCredentials, SessionInfo, StatusChange, WebhookDeliveries,
+  Appointment, ClinicApi, ClinicFailure, DayList, Patient, PushCredentials, SessionInfo, StatusChange, WebhookDeliveries,
 } from '../../../preload/contract';
-import {
-  type Presigned, extensionFor, extraData, historyPath, initBody, initPath, newTxnId, presignPath, readAssistants, readHistory, readModel, readModels,
-  readStatus, scribeFailure, statusPath, uploadFields,
-} from '../../../preload/scribe-flow';
+import { dictationStatus, readAssistants, readModel, readModels, scribeHistory, uploadDictation } from '../../../preload/scribe-flow';
+import { type FormPoster, ScribeClient, multipartForm } from '../../../sdk/scribe-client';
 import { browserRecordings } from './idb';
 
 /**
@@ -17,6 +15,8 @@ const token = () => sessionStorage.getItem(TOKEN_KEY);
 
 interface Answer { status: number; body: unknown }
 
+const UNREACHABLE: ClinicFailure = { status: 0, code: 'SERVICE_UNREACHABLE', message: 'The clinic server is not answering. Check that the clinic computer is on and Clinic Desk is running, then try again.' };
+
 async function send(method: string, path: string, body?: unknown): Promise<Answer> {
   const headers: Record<string, string> = {};
   const t = token();
@@ -26,7 +26,7 @@ async function send(method: string, path: string, body?: unknown): Promise<Answe
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw { status: 0, code: 'SERVICE_UNREACHABLE', message: 'The clinic server is not answering. Check that the clinic computer is on and Clinic Desk is running, then try again.' } satisfies ClinicFailure;
+    throw UNREACHABLE;
   }
   const text = await res.text();
   let parsed: unknown = undefined;
@@ -82,29 +82,28 @@ const keep = (s: SignedIn): SessionInfo => {
 
 const WEBHOOKS = '/notification/v1/connect/webhook/subscriptions';
 
-function postWithProgress(url: string, form: FormData, onProgress: (loaded: number, total: number) => void): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', url);
-    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : 0);
-    xhr.onload = () => {
-      let body: unknown = xhr.responseText;
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
-      } catch { /* text */ }
-      resolve({ status: xhr.status, body });
-    };
-    xhr.onerror = () => reject({ status: 0, code: 'UPLOAD_FAILED', message: 'The connection dropped during the upload. The recording is still saved here: try the upload again.' } satisfies ClinicFailure);
-    xhr.send(form);
-  });
-}
-
 /** The upload receiver's address as this browser can reach it (the server may name itself by its loopback address). */
 function reachable(url: string): string {
   const u = new URL(url, location.origin);
   if (u.origin !== location.origin && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) return `${u.pathname}${u.search}`;
   return u.href;
 }
+
+/** The upload receiver's POST with XMLHttpRequest: unlike fetch, it reports upload progress. */
+const xhrPoster: FormPoster = (url, fields, file, onProgress) => new Promise((resolve, reject) => {
+  const xhr = new XMLHttpRequest();
+  xhr.open('POST', reachable(url));
+  xhr.upload.onprogress = (e) => onProgress?.(e.loaded, e.lengthComputable ? e.total : file.data.size);
+  xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+  xhr.onerror = () => reject({ status: 0, code: 'UPLOAD_FAILED', message: 'The connection dropped during the upload. The recording is still saved here: try the upload again.' } satisfies ClinicFailure);
+  xhr.send(multipartForm(fields, file));
+});
+
+/** The scribe SDK with this tab's token. */
+const scribe = () => new ScribeClient({
+  baseUrl: location.origin, auth: token() ?? '', postForm: xhrPoster,
+  fetch: (input, init) => fetch(input, init).catch(() => Promise.reject(UNREACHABLE)),
+});
 
 export const httpClinic: ClinicApi = {
   async serviceInfo() {
@@ -203,40 +202,14 @@ export const httpClinic: ClinicApi = {
   recordings: () => browserRecordings.list(),
   recordingAudio: (id) => browserRecordings.audio(id),
   recordingDiscard: (id) => browserRecordings.discard(id),
-  async scribeAvailable(): Promise<Optional<true>> {
-    const a = await send('GET', statusPath('availability-probe'));
-    if (missingRoute(a)) return { available: false, reason: 'The scribe service is not installed on this clinic server yet, so dictations cannot be transcribed. Recordings are still kept in this browser.' };
-    return { available: true, value: true };
-  },
   async uploadDictation(recordingId, options, onProgress) {
     const rec = await browserRecordings.get(recordingId);
     const audio = await browserRecordings.audio(recordingId);
     if (audio.byteLength === 0) throw { status: 400, code: 'EMPTY_RECORDING', message: 'This recording has no audio. Record again, and check that the level meter moves when you speak.' } satisfies ClinicFailure;
-    onProgress?.({ phase: 'preparing', loaded: 0, total: audio.byteLength });
-    const ctx = { patient_id: rec.patient_id, appointment_id: rec.appointment_id, recording_id: rec.id };
-    const pre = await send('POST', presignPath(newTxnId()), extraData(options, ctx));
-    if (pre.status !== 200) throw scribeFailure(pre.status, pre.body, 'The upload could not start');
-    const presigned = pre.body as Presigned;
-    const fileName = `dictation.${extensionFor(rec.mime_type)}`;
-    const form = new FormData();
-    for (const [k, v] of uploadFields(presigned, fileName)) form.append(k, v);
-    form.append('file', new Blob([audio as Uint8Array<ArrayBuffer>], { type: rec.mime_type.split(';')[0] || 'audio/webm' }), fileName);
-    const up = await postWithProgress(reachable(presigned.uploadData.url), form, (loaded, total) => onProgress?.({ phase: 'uploading', loaded, total: total || audio.byteLength }));
-    if (up.status !== 204) throw scribeFailure(up.status, up.body, 'The audio could not be uploaded');
-    onProgress?.({ phase: 'starting', loaded: audio.byteLength, total: audio.byteLength });
-    const init = await send('POST', initPath(presigned.txn_id), initBody(options, ctx, presigned, fileName));
-    if (init.status !== 201) throw scribeFailure(init.status, init.body, 'Transcription could not start');
-    await browserRecordings.update(recordingId, { txn_id: presigned.txn_id, uploaded_at: new Date().toISOString() });
-    return { txn_id: presigned.txn_id };
+    const r = await uploadDictation(scribe(), rec, new Blob([audio as Uint8Array<ArrayBuffer>]), options, (p) => onProgress?.(p));
+    await browserRecordings.update(recordingId, { txn_id: r.txn_id, uploaded_at: new Date().toISOString() });
+    return r;
   },
-  async dictationStatus(txnId) {
-    const a = await send('GET', statusPath(txnId));
-    if (a.status >= 300) throw scribeFailure(a.status, a.body, 'The transcription status could not be read');
-    return readStatus(txnId, a.status, a.body);
-  },
-  async scribeHistory(patientId) {
-    const a = await send('GET', historyPath(patientId));
-    if (a.status !== 200) throw scribeFailure(a.status, a.body, 'Past sessions could not be read');
-    return readHistory(a.body);
-  },
+  dictationStatus: (txnId) => dictationStatus(scribe(), txnId),
+  scribeHistory: (patientId) => scribeHistory(scribe(), patientId),
 };

@@ -12,7 +12,7 @@ import { DEFAULT_CMUDICT, buildCorpus, ensureDomainModel } from '../server/scrib
 import { generateDictationPhrases } from '../server/scribe/asr/lm/phrases.js';
 import { projectVocabulary } from '../server/scribe/asr/lm/vocabulary.js';
 import { normalizeSentences, normalizeWords } from '../server/scribe/asr/text.js';
-import { wordErrors } from '../server/scribe/asr/wer.js';
+import { scoringWords, wordErrors } from '../server/scribe/asr/wer.js';
 import { tools } from './speech-audio.js';
 
 const dirs: string[] = [];
@@ -68,6 +68,16 @@ describe('text normalisation and WER', () => {
     expect(r).toMatchObject({ refWords: 4, substitutions: 1, deletions: 0, insertions: 1, errors: 2, wer: 0.5 });
     expect(wordErrors('a b c', '').wer).toBe(1);
   });
+
+  it('scores an abbreviation spelled out and written whole, and British and American spellings, as the same word', () => {
+    expect(scoringWords('Do C B C and LFT; anaemia, haemoglobin, diarrhoea, oedema, paediatric')).toEqual(
+      ['do', 'cbc', 'and', 'lft', 'anemia', 'hemoglobin', 'diarrhea', 'edema', 'pediatric']);
+    expect(wordErrors('C B C, L F T and t d s. Temp 99.8', 'cbc lft and tds temp ninety nine point eight')).toMatchObject({ refWords: 9, errors: 0 });
+    // "a" and "i" are words too: never glued to the letters around them.
+    expect(scoringWords('i gave a c b c')).toEqual(['i', 'gave', 'a', 'cbc']);
+    // Unlike spellings still differ.
+    expect(wordErrors('anaemia', 'anaesthesia').errors).toBe(1);
+  });
 });
 
 describe('pronunciations', () => {
@@ -110,6 +120,8 @@ describe.skipIf(!tools.espeak || !existsSync(DEFAULT_CMUDICT))('ensureDomainMode
     const vocabulary = { drugs: ['Nitrofurantoin', 'ondansetron 4 mg'], diagnoses: ['acute gastroenteritis'], investigations: ['urine routine'], phrases: ['start nitrofurantoin twice daily'] };
     const m = await ensureDomainModel({ cacheDir, vocabulary, generatedSentences: 200 });
     expect(m.meta.generatedPronunciations).toBeGreaterThan(0);
+    // espeak-ng's pronunciation is added to CMUdict's where it differs ("diabetes", "the", …).
+    expect(m.meta.espeakVariants).toBeGreaterThan(0);
     const dict = readFileSync(m.dictPath, 'utf8');
     expect(dict).toMatch(/^nitrofurantoin [A-Z ]+$/m);
     expect(dict).toMatch(/^gastroenteritis [A-Z ]+$/m);

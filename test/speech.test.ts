@@ -13,7 +13,7 @@ import { decodeToPcm } from '../server/scribe/audio/decode.js';
 import { chooseEngine, createEngines, preferenceOrder } from '../server/scribe/asr/choose.js';
 import { EngineUnavailableError, NoEngineError } from '../server/scribe/asr/engine.js';
 import { ModelManager } from '../server/scribe/asr/models.js';
-import { PocketSphinxEngine, parsePocketSphinxOutput } from '../server/scribe/asr/pocketsphinx.js';
+import { PocketSphinxEngine, hasDigitalSilence, parsePocketSphinxOutput } from '../server/scribe/asr/pocketsphinx.js';
 import { WhisperEngine, loadSherpa, planPieces, whisperLanguage } from '../server/scribe/asr/whisper.js';
 import { wordErrors } from '../server/scribe/asr/wer.js';
 import { TEST_DICTATIONS, speak, tools } from './speech-audio.js';
@@ -100,6 +100,22 @@ describe('PocketSphinx without its program', () => {
       { start: 0.1, end: 1.5, text: 'fever since two days' },
       { start: 3, end: 3.4, text: 'review' },
     ]);
+  });
+
+  it('keeps noise removal for a microphone-like noise floor, drops it for recordings with digital silence', () => {
+    // 10 s of a 200 Hz tone at about -15 dBFS, silent one second in five (as synthetic speech pauses).
+    const seeded = (() => {
+      let a = 7;
+      return () => ((a = (a * 1103515245 + 12345) >>> 0) / 2 ** 32) * 2 - 1;
+    })();
+    const make = (noiseAmplitude: number) => Int16Array.from({ length: 160_000 }, (_, i) => {
+      const tone = i % 80_000 < 16_000 ? 0 : 6000 * Math.sin((2 * Math.PI * 200 * i) / 16_000);
+      return Math.round(tone + noiseAmplitude * seeded());
+    });
+    expect(hasDigitalSilence(make(0))).toBe(true);
+    // Hiss at about -50 dBFS under everything: a real room's floor.
+    expect(hasDigitalSilence(make(180))).toBe(false);
+    expect(hasDigitalSilence(new Int16Array(0))).toBe(false);
   });
 });
 

@@ -1,4 +1,7 @@
-/** Word error rate: word-level Levenshtein distance / reference words, after text.ts normalisation. */
+/**
+ * Word error rate: word-level Levenshtein distance / reference words, after text.ts normalisation and the
+ * scoring canonicalisation below, applied alike to the reference and the hypothesis.
+ */
 import { normalizeWords } from './text.js';
 
 export interface WerResult {
@@ -10,9 +13,46 @@ export interface WerResult {
   insertions: number;
 }
 
+/** British spellings of medical words → American, so "anaemia" and "anemia" (one pronunciation) score as one word. */
+const SPELLINGS: [RegExp, string][] = [
+  [/aem/g, 'em'], // anaemia, haemoglobin, ischaemia, leukaemia, septicaemia, hypoglycaemia
+  [/^paed/, 'ped'],
+  [/^orthopaed/, 'orthoped'],
+  [/^oe(?=dem|soph|strog|stradiol)/, 'e'],
+  [/^foet/, 'fet'],
+  [/(?<=rrh|pn)oea/, 'ea'], // diarrhoea, amenorrhoea, dyspnoea, apnoea
+];
+
+/**
+ * Words as they are scored: a letter-by-letter abbreviation is one word however it is written ("c b c", "cbc"), and
+ * British and American spellings of one word are one word. "a" and "i" stay words of their own: they are also
+ * the article and the pronoun. Punctuation ends a run of letters ("C B C, L F T" is two words); a recogniser
+ * writes none, so there two abbreviations side by side become one word.
+ */
+export function scoringWords(text: string): string[] {
+  const out: string[] = [];
+  for (const chunk of text.split(/[,;:!?()\n]|\.(?!\d)/)) {
+    let letters = '';
+    const flush = () => {
+      if (letters) out.push(letters);
+      letters = '';
+    };
+    for (const raw of normalizeWords(chunk)) {
+      if (raw.length === 1 && raw !== 'a' && raw !== 'i') {
+        letters += raw;
+        continue;
+      }
+      flush();
+      out.push(SPELLINGS.reduce((w, [re, rep]) => w.replace(re, rep), raw));
+    }
+    flush();
+  }
+  return out;
+}
+
 export function wordErrors(reference: string, hypothesis: string): WerResult {
-  const ref = normalizeWords(reference);
-  const hyp = normalizeWords(hypothesis);
+  const ref = scoringWords(reference);
+  const hyp = scoringWords(hypothesis);
   // dp over hyp for each ref prefix, keeping (cost, sub, del, ins) to report the kinds of error.
   type Cell = [number, number, number, number];
   let prev: Cell[] = hyp.map((_, j) => [j + 1, 0, 0, j + 1] as Cell);

@@ -5,11 +5,14 @@
  *
  *   corpus.txt    the training sentences, normalised (one per line)
  *   domain.arpa   trigram, interpolated Witten-Bell (arpa.ts)
- *   domain.dict   CMUdict pronunciations, plus espeak-ng's (mapped to ARPAbet) for words CMUdict lacks
+ *   domain.dict   CMUdict pronunciations, plus espeak-ng's (mapped to ARPAbet): the only one for words CMUdict
+ *                 lacks, an alternative for the others where it differs (lm.espeakVariants, default on: a
+ *                 second, independent pronunciation; CMUdict's is American citation form, and one speaker's
+ *                 "diabetes" or "the" often matches neither exactly)
  *   meta.json     what went in: counts, words without a pronunciation (left out), the hash
  *
  * The hash covers the generator version and the corpus, so a changed vocabulary builds a new model and an unchanged
- * one reuses the cache. Nothing is committed to the repository. Building takes about a second.
+ * one reuses the cache. Nothing is committed to the repository. Building takes about 5 s on 2 cores.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -22,7 +25,7 @@ import { generateNarrativePhrases } from './narrative.js';
 import { generateDictationPhrases } from './phrases.js';
 
 /** Bump when the generator changes in a way that changes its output. */
-export const LM_GENERATOR_VERSION = 2;
+export const LM_GENERATOR_VERSION = 3;
 export const DEFAULT_CMUDICT = '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict';
 
 export interface SpeechVocabulary {
@@ -40,10 +43,10 @@ export interface DomainModelOptions {
   vocabulary: SpeechVocabulary;
   cmudictPath?: string;
   espeakBinary?: string;
-  /** Templated sentences to generate, of each kind: dictated notes and narrative/conversation (default 6000). */
+  /** Templated sentences to generate, of each kind: dictated notes and narrative/conversation (default 20000). */
   generatedSentences?: number;
-  /** Model shape (for experiments; part of the cache key). */
-  lm?: { order?: number; boost?: number; dedupe?: boolean };
+  /** Model shape (for experiments; part of the cache key). espeakVariants: espeak-ng's pronunciation of every word, as an alternative. */
+  lm?: { order?: number; boost?: number; dedupe?: boolean; espeakVariants?: boolean };
 }
 
 export interface DomainModelMeta {
@@ -52,8 +55,10 @@ export interface DomainModelMeta {
   sentences: number;
   words: number;
   ngrams: number[];
-  /** Words CMUdict lacked and espeak-ng pronounced. */
+  /** Words espeak-ng pronounced (all of them with espeakVariants, else those CMUdict lacks). */
   generatedPronunciations: number;
+  /** CMUdict words given espeak-ng's pronunciation as an alternative (it differed from all of CMUdict's). */
+  espeakVariants: number;
   /** Words nobody could pronounce: the sentences holding them were left out. */
   unpronounceable: string[];
 }
@@ -66,7 +71,7 @@ export interface DomainModel {
 }
 
 /** The training sentences, normalised, in a stable order. */
-export function buildCorpus(vocab: SpeechVocabulary, generated = 6000): string[][] {
+export function buildCorpus(vocab: SpeechVocabulary, generated = 20_000): string[][] {
   const lines: string[] = [
     ...vocab.phrases,
     ...vocab.drugs,
@@ -95,7 +100,7 @@ export async function ensureDomainModel(opts: DomainModelOptions): Promise<Domai
   const corpus = buildCorpus(vocab, opts.generatedSentences);
   const cmudict = opts.cmudictPath ?? DEFAULT_CMUDICT;
   const text = corpus.map((s) => s.join(' ')).join('\n');
-  const shape = { order: 3, boost: 1, dedupe: false, ...opts.lm };
+  const shape = { order: 3, boost: 1, dedupe: false, espeakVariants: true, ...opts.lm };
   const hash = createHash('sha256').update(`v${LM_GENERATOR_VERSION}\n${JSON.stringify(shape)}\n${cmudict}\n${text}`).digest('hex').slice(0, 16);
   const dir = join(opts.cacheDir, `lm-${hash}`);
   const metaPath = join(dir, 'meta.json');
@@ -111,17 +116,22 @@ export async function ensureDomainModel(opts: DomainModelOptions): Promise<Domai
       const words = new Set<string>();
       for (const s of corpus) for (const w of s) words.add(w);
       const missing = [...words].filter((w) => !cmu.has(w)).sort();
-      const generated = missing.length ? await espeakPronunciations(missing, opts.espeakBinary) : new Map<string, string>();
+      const toSpeak = shape.espeakVariants ? [...words].sort() : missing;
+      const generated = toSpeak.length ? await espeakPronunciations(toSpeak, opts.espeakBinary) : new Map<string, string>();
       const unpronounceable = missing.filter((w) => !generated.has(w));
       const bad = new Set(unpronounceable);
       let sentences = bad.size ? corpus.filter((s) => !s.some((w) => bad.has(w))) : corpus;
       if (shape.dedupe) sentences = [...new Map(sentences.map((s) => [s.join(' '), s])).values()];
       const model = buildNgramModel(sentences, { order: shape.order, boost: shape.boost });
       const entries = new Map<string, string[]>();
+      let variants = 0;
       for (const w of model.grams[0]!.keys()) {
         if (w === '<s>' || w === '</s>') continue;
-        const p = cmu.get(w) ?? (generated.has(w) ? [generated.get(w)!] : undefined);
-        if (p) entries.set(w, p);
+        const known = cmu.get(w) ?? [];
+        const spoken = generated.get(w);
+        const p = spoken && !known.includes(spoken) ? [...known, spoken] : known;
+        if (known.length && p.length > known.length) variants++;
+        if (p.length) entries.set(w, p);
       }
       const meta: DomainModelMeta = {
         hash,
@@ -130,6 +140,7 @@ export async function ensureDomainModel(opts: DomainModelOptions): Promise<Domai
         words: entries.size,
         ngrams: model.grams.map((g) => g.size),
         generatedPronunciations: generated.size,
+        espeakVariants: variants,
         unpronounceable,
       };
       // Write into a private directory, then rename: a half-built model is never seen, and two processes

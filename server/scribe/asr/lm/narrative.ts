@@ -17,6 +17,10 @@ const PEOPLE = [
   { subj: 'the child', obj: 'the child', poss: "the child's" },
   { subj: 'the baby', obj: 'the baby', poss: "the baby's" },
 ];
+const SPEAKERS = ['doctor', 'patient', 'mother', 'father', 'wife', 'husband', 'son', 'daughter', 'attendant', 'nurse'];
+const EVERYDAY_VERBS = ['know', 'think so', 'remember', 'feel like eating', 'sleep well', 'have any problem', 'take it regularly', 'go to work',
+  'eat anything', 'want to', 'need it', 'like the taste', 'get up at night', 'play', 'go to school', 'drink enough water', 'come back',
+  'take the medicine', 'stop the tablets', 'get the tests done', 'wait', 'worry', 'rest at home', 'smoke', 'drink', 'look well', 'feel better'];
 const RELATIVES = ['mother', 'father', 'brother', 'sister', 'wife', 'husband', 'son', 'daughter', 'grandmother', 'grandfather', 'parents', 'uncle', 'aunt'];
 const SIDES = ['left', 'right', 'both', ''];
 const BODY = ['head', 'forehead', 'face', 'eye', 'eyes', 'ear', 'ears', 'nose', 'throat', 'tongue', 'tooth', 'teeth', 'gums', 'jaw', 'neck',
@@ -106,8 +110,21 @@ export function generateNarrativePhrases(vocab: PhraseVocabulary, count = 6000, 
     () => `${pick(['the problem started', 'it started', 'the symptoms began', 'it began'])} ${pick(WHEN)}${rnd() < 0.5 ? ` ${pick(['after a cold', 'after a fall', 'after eating outside', 'after a journey', 'suddenly', 'slowly'])}` : ''}`,
     () => `${pick(['urine', 'stool', 'sputum'])} ${pick(['is', 'was'])} ${pick(['yellow', 'red', 'dark', 'clear', 'thick', 'white', 'green', 'normal', 'foul smelling'])}`,
     () => `${p().subj} ${pick(['walks', 'sleeps', 'eats', 'drinks water'])} ${pick(['well', 'poorly', 'less', 'more than usual', 'only a little'])}`,
+    // Everyday spoken English of a consultation: contractions, fillers and linking words.
+    () => `${pick(["i don't", "she doesn't", "he doesn't", "we don't", "i didn't", "it doesn't"])} ${pick(EVERYDAY_VERBS)}`,
+    () => `${pick(["it's", "it has", "that's", "this is"])} ${pick(['been going on', 'getting worse', 'getting better', 'not serious', 'nothing to worry about', 'a common problem', 'because of the weather', 'due to the infection', 'the same as before', 'much better now'])}${rnd() < 0.4 ? ` ${dur()}` : ''}`,
+    () => `${pick(["i'm", 'i am', "she's", "he's", 'we are'])} ${pick(['feeling better', 'not feeling well', 'worried about', 'fine now', 'a bit tired', 'still having', 'taking', 'not sure about', 'going to'])} ${pick(['it', 'this', 'the pain', 'the tablets', 'the reports', pick(symptoms), pick(drugs), 'work'])}`,
+    () => `${pick(["what's", "how's", 'how is', 'what is', 'where is', 'when did'])} ${pick(['the problem', 'the pain', 'the fever', 'your sleep', 'your appetite', 'the swelling', 'the child', 'your mood', 'your work', 'it start', 'it hurt'])}${rnd() < 0.3 ? ' now' : ''}`,
+    () => `${pick(['so', 'and', 'but', 'then', 'also', 'because', 'if', 'until'])} ${p().subj} ${pick(['has', 'had', 'should', 'can', 'will', 'may', 'must', 'needs to'])} ${pick(EVERYDAY_VERBS)}`,
+    () => `${pick(['make sure', 'please make sure', 'see that', 'remember that'])} ${p().subj} ${pick(['takes', 'drinks', 'eats', 'gets', 'finishes', 'avoids'])} ${pick(['the full course', 'enough water', 'the medicines on time', 'proper rest', 'plenty of fluids', 'light food', 'the first dose today', 'most of the food'])}`,
+    () => `${pick(["i'll", 'i will', "we'll", 'let me'])} ${pick(['write', 'give', 'put', 'send', 'start', 'refer', 'check', 'explain'])} ${pick(['you', p().obj, 'the medicines', 'a note', 'some tests', 'the details', 'a letter', 'the plan'])}${rnd() < 0.4 ? ` ${pick(['today', 'now', 'first', 'for a couple of days', 'at least for a week', 'to the specialist', 'along with the reports'])}` : ''}`,
+    () => `${pick(['take', 'use', 'apply', 'put', 'keep'])} ${pick(['half a tablet', 'one tablet', 'a teaspoon', 'two drops', 'a small amount', 'a cold cloth', 'ice', 'a pillow', 'a glass of water', 'a hot water bottle'])} ${pick(['at night', 'in the morning', 'after lunch', 'after dinner', 'on the area', 'under the legs', 'every four hours', 'when needed', 'with each meal'])}`,
   ];
   const out: string[] = [];
-  for (let i = 0; i < count; i++) out.push(pick(templates)().replace(/\s+/g, ' ').trim());
+  for (let i = 0; i < count; i++) {
+    // A consultation transcript names who speaks each turn ("doctor: …", "mother: …").
+    const speaker = rnd() < 0.2 ? `${pick(SPEAKERS)} ` : '';
+    out.push(`${speaker}${pick(templates)()}`.replace(/\s+/g, ' ').trim());
+  }
   return out;
 }

@@ -30,7 +30,7 @@ export function seededRandom(seed: number): () => number {
 
 const w = integerToWords;
 
-/** How clinicians say numbers: 650 → "six fifty", 110 → "one ten", 102 → "one oh two" or "one hundred two". */
+/** How clinicians say numbers: 650 → "six fifty", 110 → "one ten", 102 → "one oh two", "one hundred two" or "one hundred and two". */
 export function spokenNumber(n: number, rnd: () => number): string {
   if (n >= 101 && n <= 999 && n % 100 !== 0 && rnd() < 0.6) {
     const h = Math.floor(n / 100);
@@ -38,6 +38,8 @@ export function spokenNumber(n: number, rnd: () => number): string {
     return `${w(h)} ${rest < 10 ? `oh ${w(rest)}` : w(rest)}`;
   }
   if (n >= 100 && n < 200 && n % 100 === 0 && rnd() < 0.5) return 'hundred';
+  // British and Indian usage: "one hundred and four".
+  if (n > 100 && n % 100 !== 0 && rnd() < 0.3) return w(n).replace(/ hundred /, ' hundred and ');
   return w(n);
 }
 
@@ -78,6 +80,12 @@ const ADVICE = [
   'monitor blood pressure at home', 'keep the wound clean and dry', 'sponging for fever', 'oral rehydration solution after every loose stool',
   'come back immediately if symptoms worsen', 'return if fever persists', 'bring all old reports',
 ];
+const ESCORTS = ['wife', 'husband', 'mother', 'father', 'son', 'daughter', 'parents', 'relatives', 'family', 'a neighbour', 'a friend', 'the school teacher', 'the local doctor', 'the general physician'];
+const VISITS = ['review', 'follow up', 'routine check up', 'three monthly review', 'monthly review', 'repeat prescription', 'report review',
+  'a second opinion', 'vaccination', 'a fitness certificate', 'blood pressure check', 'sugar check', 'dressing'];
+const REFERRALS = ['physician', 'surgeon', 'cardiologist', 'neurologist', 'dermatologist', 'e n t', 'orthopaedics', 'gynaecologist',
+  'ophthalmologist', 'psychiatrist', 'physiotherapy', 'de addiction centre', 'higher centre', 'counselling', 'dietician', 'pulmonologist',
+  'nephrologist', 'gastroenterologist', 'urologist', 'endocrinologist', 'the district hospital', 'the emergency department'];
 const SECTION_WORDS = ['chief complaints', 'complaints', 'history', 'past history', 'family history', 'allergies', 'examination',
   'on examination', 'vitals', 'diagnosis', 'provisional diagnosis', 'impression', 'assessment', 'plan', 'advice', 'investigations',
   'medications', 'prescription', 'treatment', 'follow up', 'next visit'];
@@ -152,6 +160,14 @@ export function generateDictationPhrases(vocab: PhraseVocabulary, count = 6000, 
       'since when', 'is the pain continuous', 'does it radiate', 'any history of diabetes or hypertension'])}`,
     () => `${pick(['i have', 'i am having', 'he has', 'she has', 'my child has', 'doctor i have'])} ${pick(complaints)}${rnd() < 0.6 ? ` since ${duration()}` : ''}`,
     () => `${pick(['take', 'you should take', 'please take'])} ${pick(drugs)} ${pick(FREQUENCIES)} ${pick(TIMING)}`,
+    () => `${pick(['brought by', 'accompanied by', 'came with', 'came alone', 'referred by'])} ${pick(ESCORTS)}${rnd() < 0.4 ? ` ${pick(['for', 'with'])} ${pick(complaints)}` : ''}`,
+    () => `came for ${pick(VISITS)}${rnd() < 0.4 ? ` of ${pick(diagnoses)}` : ''}`,
+    () => `${pick(['refer to', 'referred to', 'refer for', 'opinion from'])} ${pick(REFERRALS)}${rnd() < 0.3 ? ` for ${pick(diagnoses)}` : ''}`,
+    () => `if ${pick(['', 'there is', 'any', 'more'])} ${pick(complaints)}${rnd() < 0.3 ? ` or ${pick(complaints)}` : ''} ${pick(['come immediately', 'come back immediately', 'go to the emergency', 'return at once', 'report immediately', 'call the clinic'])}`,
+    () => `then ${strength()} ${pick(UNITS)} ${pick(FREQUENCIES)} for ${w(int(2, 14))} ${pick(['days', 'weeks'])}${rnd() < 0.5 ? ' then stop' : ''}`,
+    () => `${pick(investigations)} ${pick(['shows', 'showed', 'suggestive of', 'consistent with', 'confirms', 'ruled out'])} ${pick(diagnoses)}`,
+    () => `${pick(['last', 'previous'])} ${pick(['dose', 'episode', 'period', 'visit', 'drink', 'meal', 'attack'])} ${pick(['was', 'on'])} ${pick(['yesterday', 'today morning', 'last week', 'two days ago', 'a month ago', 'yesterday afternoon', 'last night'])}`,
+    () => `${pick(['left', 'right', 'both'])} ${pick(['side', 'knee', 'ankle', 'calf', 'ear', 'eye', 'leg', 'hand', 'shoulder', 'foot'])} ${pick(['is', 'looks', 'appears'])} ${pick(['swollen', 'tender', 'red', 'normal', 'warm', 'larger than the other side'])}`,
   ];
   const out: string[] = [];
   for (let i = 0; i < count; i++) out.push(pick(templates)().replace(/\s+/g, ' ').trim());

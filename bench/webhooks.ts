@@ -7,7 +7,7 @@
  *    directory; A appointments booked over HTTP; a receiver in this process (bare node:http, verifying each
  *    signature over the raw bytes as an integrator's receiver does, answering 200) subscribed with a signing key.
  * 2. Baselines, before and after the measured phases: the receiver's raw capacity (plain signed POSTs from this
- *    process with a delivery's size and headers, 4 at a time: the dispatcher's limit per subscription), and the
+ *    process with a delivery's size and headers, 8 at a time: the dispatcher's limit per subscription), and the
  *    disk's: single-row commits per second on a SQLite file beside the server's, opened as the server opens its
  *    own (WAL, synchronous=FULL: every commit waits for fsync), since each status change is such a commit.
  * 3. Burst: N status changes (check in ⇄ no-show) as fast as C concurrent clients get answers, each client on its
@@ -37,7 +37,7 @@ const SUBS = '/notification/v1/connect/webhook/subscriptions';
 const KEY = 'whsec_bench_signing_key_0123456789';
 const TARGET_P99_MS = 200;
 const TARGET_EVENTS_PER_S = 500;
-const BASELINE_CONCURRENCY = 4;
+const BASELINE_CONCURRENCY = 8;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmtMs = (x: number) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 2 : 1) : '-');

@@ -5,10 +5,13 @@ import type { Clock } from '../shared/time.js';
 import { deliveryHeaders } from './signing.js';
 import type { AttemptResult, DueDelivery, WebhookStore } from './store.js';
 
-/** Seconds after the 1st, 2nd, … failed attempt (decisions.md): 8 attempts in all, about 27.5 h. */
 /** How long finished attempts wait to be written together. */
 const FLUSH_DELAY_MS = 5;
 
+/** Requests in flight to one subscription: 8 keeps a local receiver busy (bench/webhooks.ts) and a dead one small. */
+export const DEFAULT_MAX_PER_SUBSCRIPTION = 8;
+
+/** Delays after the 1st, 2nd, … failed attempt (decisions.md): 8 attempts in all, about 27.5 h. */
 export const DEFAULT_RETRY_SCHEDULE_MS = [5, 300, 1800, 7200, 18000, 36000, 36000].map((s) => s * 1000);
 
 export interface DispatcherOptions {
@@ -20,9 +23,9 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** How often the dispatcher looks for due work when nothing wakes it. Default 1 000. */
   pollIntervalMs?: number;
-  /** Attempts in flight at once, across all subscriptions. Default 32. */
+  /** Requests in flight at once, across all subscriptions. Default 32. */
   maxConcurrent?: number;
-  /** Attempts in flight at once to one subscription. Default 4. */
+  /** Requests in flight at once to one subscription. Default DEFAULT_MAX_PER_SUBSCRIPTION. */
   maxPerSubscription?: number;
   /** The longest Retry-After honoured, in ms; longer values are capped. Default 24 h. */
   maxRetryAfterMs?: number;
@@ -50,9 +53,10 @@ function describeError(e: unknown, timeoutMs: number): string {
 
 /**
  * Delivers due webhook deliveries from the outbox tables. Each tick claims due rows (at most `maxPerSubscription`
- * per subscription and `maxConcurrent` in all) and starts them without waiting: a slow or dead receiver holds only
- * its own few slots, never the tick, other receivers or any API request. When an attempt ends, its result is
- * written in one transaction (attempt log + delivery state) and the loop is woken to take the freed slot.
+ * requests in flight per subscription and `maxConcurrent` in all) and starts them without waiting: a slow or dead
+ * receiver holds only its own few slots, never the tick, other receivers or any API request. When a response
+ * arrives its slot is free at once and the loop is woken to fill it; the result joins the next batch write (attempt
+ * log + delivery state), and until that write the row stays claimed so it is never sent twice.
  *
  * In-flight rows stay `pending` in the table; only this process's memory knows they are taken. So a crash or
  * kill mid-attempt leaves them due, and the next start sends them again: delivery is at least once, and receivers
@@ -64,12 +68,18 @@ export function webhookDispatcher(store: WebhookStore, clock: Clock, box: Secret
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const pollMs = opts.pollIntervalMs ?? 1000;
   const maxConcurrent = opts.maxConcurrent ?? 32;
-  const maxPerSub = opts.maxPerSubscription ?? 4;
+  const maxPerSub = opts.maxPerSubscription ?? DEFAULT_MAX_PER_SUBSCRIPTION;
   const maxRetryAfter = opts.maxRetryAfterMs ?? 24 * 3600 * 1000;
   const onError = opts.onError ?? ((e: unknown) => console.error('webhook dispatcher:', e));
 
-  const inFlight = new Map<string, string>(); // delivery id -> subscription id
-  const perSub = new Map<string, number>();
+  // Claimed deliveries: a request in flight, or a result not yet written. Delivery id -> subscription id.
+  const inFlight = new Map<string, string>();
+  const claimedPerSub = new Map<string, number>();
+  // Requests in flight, per subscription and in all: the limits apply to these.
+  const sendingPerSub = new Map<string, number>();
+  let sending = 0;
+  // Subscriptions that answered 410 Gone, until the disabling is written: nothing more is sent to them.
+  const gone = new Set<string>();
   const keys = new Map<string, string | null>(); // subscription id -> opened signing key
   const stopping = new AbortController();
   let loop: Loop | null = null;
@@ -149,17 +159,28 @@ export function webhookDispatcher(store: WebhookStore, clock: Clock, box: Secret
     return { deliveryId: d.id, at: startedAt, status, latencyMs, error, next };
   }
 
+  const bump = (m: Map<string, number>, key: string, by: number) => {
+    const n = (m.get(key) ?? 0) + by;
+    if (n > 0) m.set(key, n);
+    else m.delete(key);
+  };
+
+  /** The request is over: its slot can take the next delivery. */
+  function sent(d: DueDelivery) {
+    sending -= 1;
+    bump(sendingPerSub, d.subscription_id, -1);
+  }
+
+  /** The delivery is no longer claimed: written, or left pending to be claimed again. */
   function release(d: DueDelivery) {
     inFlight.delete(d.id);
-    const n = (perSub.get(d.subscription_id) ?? 1) - 1;
-    if (n > 0) perSub.set(d.subscription_id, n);
-    else perSub.delete(d.subscription_id);
+    bump(claimedPerSub, d.subscription_id, -1);
   }
 
   /**
    * Results are written in batches, one transaction for all attempts that ended within a few ms: one fsync for
-   * many deliveries, so a burst does not queue the API's own writes behind the dispatcher's. A delivery counts as
-   * in flight until its result is written, so it is never claimed twice.
+   * many deliveries, so a burst does not queue the API's own writes behind the dispatcher's. A delivery stays
+   * claimed until its result is written, so it is never claimed twice.
    */
   function flush() {
     if (flushTimer) clearTimeout(flushTimer);
@@ -177,21 +198,30 @@ export function webhookDispatcher(store: WebhookStore, clock: Clock, box: Secret
       // Not recorded: those deliveries are still pending and will be attempted again.
       onError(e);
     }
-    for (const { d } of batch) release(d);
+    for (const { d, r } of batch) {
+      release(d);
+      if (r.status === 410) gone.delete(d.subscription_id);
+    }
     for (const f of settled) f();
     if (!stopped) wake();
   }
 
   function launch(d: DueDelivery) {
     inFlight.set(d.id, d.subscription_id);
-    perSub.set(d.subscription_id, (perSub.get(d.subscription_id) ?? 0) + 1);
+    bump(claimedPerSub, d.subscription_id, 1);
+    sending += 1;
+    bump(sendingPerSub, d.subscription_id, 1);
     void attempt(d).then(
       (r) => {
+        sent(d);
         if (r === null) return release(d);
+        if (r.status === 410) gone.add(d.subscription_id);
         results.push({ d, r });
         flushTimer ??= setTimeout(flush, FLUSH_DELAY_MS);
+        wake();
       },
       (e: unknown) => {
+        sent(d);
         release(d);
         onError(e);
         if (!stopped) wake();
@@ -204,15 +234,14 @@ export function webhookDispatcher(store: WebhookStore, clock: Clock, box: Secret
     if (stopped) return;
     const now = clock.now().toISOString();
     for (const { subscription_id: sub } of store.dueSubscriptions(now)) {
-      const free = maxConcurrent - inFlight.size;
+      const free = maxConcurrent - sending;
       if (free <= 0) break;
-      const busy = perSub.get(sub) ?? 0;
-      const room = Math.min(maxPerSub - busy, free);
-      if (room <= 0) continue;
-      // Rows already in flight are still pending and due: ask for enough to skip past them.
-      for (const d of store.dueFor(sub, now, room + busy)) {
+      const room = Math.min(maxPerSub - (sendingPerSub.get(sub) ?? 0), free);
+      if (room <= 0 || gone.has(sub)) continue;
+      // Claimed rows are still pending and due: ask for enough to skip past them.
+      for (const d of store.dueFor(sub, now, room + (claimedPerSub.get(sub) ?? 0))) {
         if (inFlight.has(d.id)) continue;
-        if ((perSub.get(sub) ?? 0) >= maxPerSub || inFlight.size >= maxConcurrent) break;
+        if ((sendingPerSub.get(sub) ?? 0) >= maxPerSub || sending >= maxConcurrent) break;
         launch(d);
       }
     }

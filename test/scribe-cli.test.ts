@@ -45,7 +45,12 @@ describe('npx clinic-desk', () => {
     expect(r.code).toBe(0);
     const emr = JSON.parse(r.stdout);
     expect(emr).toMatchObject({ template_id: 'service_emr_template', language: 'en-IN', medications: expect.any(Array), diagnoses: expect.any(Array) });
+    // Upstream's name of the EMR template works here as it does over HTTP.
+    const upstream = npxWith(text, 'structure', '--template', 'eka_emr_template');
+    expect(upstream.code).toBe(0);
+    expect(JSON.parse(upstream.stdout)).toMatchObject({ template_id: 'service_emr_template', medications: expect.any(Array) });
     const bad = npx('structure', '--template', 'nope');
     expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown template: nope/);
   });
 });

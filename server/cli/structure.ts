@@ -8,10 +8,11 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LANGUAGES, TEMPLATE_IDS, type Language, type TemplateId } from '../scribe/contracts.js';
+import { TEMPLATE_ALIASES } from '../scribe/formats.js';
 import { structure } from '../scribe/structure/structure.js';
 import { renderTemplate } from '../scribe/templates/render.js';
 
-const USAGE = `usage: clinic-desk structure --template <${TEMPLATE_IDS.join('|')}> [--codify] [--locale L] [--jsonl]`;
+const USAGE = `usage: clinic-desk structure --template <${TEMPLATE_IDS.join('|')}> [--codify] [--locale L] [--jsonl]\n(eka_emr_template is accepted as service_emr_template)`;
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -50,11 +51,11 @@ export async function runStructureCli(
       return 2;
     }
   }
-  if (!template || !(TEMPLATE_IDS as readonly string[]).includes(template)) {
+  const id = template === undefined || !Object.hasOwn(TEMPLATE_ALIASES, template) ? undefined : TEMPLATE_ALIASES[template]!;
+  if (!id) {
     stderr.write(`${template ? `unknown template: ${template}\n` : ''}${USAGE}\n`);
     return 2;
   }
-  const id = template as TemplateId;
   const input = await readAll(stdin);
   if (!jsonl) {
     const { json, warnings } = render(id, input.trim(), locale, codify);

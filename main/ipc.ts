@@ -15,6 +15,7 @@ import { fullName } from '../server/patients/service.js';
 import type { PatientRow } from '../server/patients/store.js';
 import type { Service } from '../server/service.js';
 import { ServiceError } from '../server/shared/errors.js';
+import { HistoryQuery } from '../server/scribe/schemas.js';
 import { SpeechModelId } from '../server/scribe/speech-model-schemas.js';
 import { CreateSubscriptionBody, DeliveryParams, SubscriptionParams } from '../server/webhooks/schemas.js';
 import {
@@ -120,7 +121,7 @@ export const ARGS: { [K in keyof ClinicApi]: Arg[] } = {
   recordingDiscard: [recordingId],
   uploadDictation: [recordingId, arg('options', DictationOptionsSchema)],
   dictationStatus: [arg('txnId', TxnIdSchema)],
-  scribeHistory: [patientId],
+  scribeHistory: [patientId, arg('cursor', HistoryQuery.properties.cursor, true)],
 };
 
 export function checkArgs(method: string, specs: Arg[], args: unknown[]) {
@@ -340,9 +341,9 @@ export function createHandlers(deps: IpcDeps): Handlers {
       ctx(e, 'scribe');
       return http.status(token(e), txnId);
     },
-    async scribeHistory(e, id) {
+    async scribeHistory(e, id, cursor) {
       ctx(e, 'scribe');
-      return http.history(token(e), id);
+      return http.history(token(e), id, cursor);
     },
   };
 

@@ -1,4 +1,4 @@
-import type { ClinicFailure, ConnectedAssistant, DictationOptions, DictationStatus, Optional, Recording, ScribeSessionSummary, SpeechModel, UploadProgress } from '../preload/contract.js';
+import type { ClinicFailure, ConnectedAssistant, DictationOptions, DictationStatus, Optional, Recording, ScribeHistoryPage, SpeechModel, UploadProgress } from '../preload/contract.js';
 import { dictationStatus, readAssistants, readModel, readModels, scribeFailure, scribeHistory, uploadDictation } from '../preload/scribe-flow.js';
 import { nodePostForm } from '../sdk/node-upload.js';
 import { ScribeClient } from '../sdk/scribe-client.js';
@@ -50,7 +50,7 @@ export function embeddedHttp(baseUrl: string) {
     upload: (token: string, rec: Recording, audio: Buffer, o: DictationOptions, onProgress: (p: UploadProgress) => void): Promise<{ txn_id: string }> =>
       uploadDictation(scribe(token), rec, new Blob([audio as Uint8Array<ArrayBuffer>]), o, onProgress),
     status: (token: string, txnId: string): Promise<DictationStatus> => dictationStatus(scribe(token), txnId),
-    history: (token: string, patientId: string): Promise<ScribeSessionSummary[]> => scribeHistory(scribe(token), patientId),
+    history: (token: string, patientId: string, cursor?: string): Promise<ScribeHistoryPage> => scribeHistory(scribe(token), patientId, cursor),
 
     async assistants(token: string): Promise<Optional<ConnectedAssistant[]>> {
       const r = await call('GET', '/api/v1/connected-assistants', token);

@@ -238,6 +238,12 @@ export interface DictationStatus {
   errors: string[];
 }
 
+/** A page of a patient's past sessions; pass next_cursor back for older ones (null: no more). */
+export interface ScribeHistoryPage {
+  sessions: ScribeSessionSummary[];
+  next_cursor: string | null;
+}
+
 /** A past scribe session (GET /voice/api/v2/sessions): status as the service says it (awaiting_init … failed). */
 export interface ScribeSessionSummary {
   txn_id: string;
@@ -307,11 +313,10 @@ export interface ClinicApi {
   recordings(): Promise<Recording[]>;
   recordingAudio(recordingId: string): Promise<Uint8Array>;
   recordingDiscard(recordingId: string): Promise<void>;
-  /** Whether the scribe service is installed and answering; the reason in words when not. */
   uploadDictation(recordingId: string, options: DictationOptions, onProgress?: (p: UploadProgress) => void): Promise<{ txn_id: string }>;
   dictationStatus(txnId: string): Promise<DictationStatus>;
-  /** The newest scribe sessions of a patient, from the service, newest first. */
-  scribeHistory(patientId: string): Promise<ScribeSessionSummary[]>;
+  /** A patient's scribe sessions on the service, newest first, a page at a time (cursor: the last page's next_cursor). */
+  scribeHistory(patientId: string, cursor?: string): Promise<ScribeHistoryPage>;
 }
 
 /** IPC channel per method; main registers exactly these, preload calls exactly these. */

@@ -73,7 +73,7 @@ const clinic: ClinicApi = {
     }
   },
   dictationStatus: (txnId) => call('dictationStatus', txnId),
-  scribeHistory: (patientId) => call('scribeHistory', patientId),
+  scribeHistory: (patientId, cursor) => call('scribeHistory', patientId, cursor),
 };
 
 contextBridge.exposeInMainWorld('clinic', clinic);

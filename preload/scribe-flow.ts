@@ -6,7 +6,7 @@
  */
 import { type ScribeClient, ScribeApiError, type ScribeStep, type SessionStatus } from '../sdk/scribe-client.js';
 import type {
-  ClinicFailure, ConnectedAssistant, DictationOptions, DictationStatus, Recording, ScribeSessionSummary, SpeechModel, TemplateResult, UploadProgress,
+  ClinicFailure, ConnectedAssistant, DictationOptions, DictationStatus, Recording, ScribeHistoryPage, SpeechModel, TemplateResult, UploadProgress,
 } from './contract.js';
 
 export const TEMPLATE_NAMES: Record<string, string> = {
@@ -75,10 +75,13 @@ export async function dictationStatus(client: ScribeClient, txnId: string): Prom
   return readStatus(txnId, await clinicFailures(client.getSessionStatus(txnId)));
 }
 
-/** A patient's past sessions, newest first (the first page is plenty for the screen). */
-export async function scribeHistory(client: ScribeClient, patientId: string): Promise<ScribeSessionSummary[]> {
-  const page = await clinicFailures(client.listSessions({ patientId }));
-  return page.data.map(({ updated_at: _updated, ...s }) => s);
+/** Sessions per history page: a screenful. */
+const HISTORY_PAGE = 20;
+
+/** A page of a patient's past sessions, newest first. */
+export async function scribeHistory(client: ScribeClient, patientId: string, cursor?: string, limit = HISTORY_PAGE): Promise<ScribeHistoryPage> {
+  const page = await clinicFailures(client.listSessions({ patientId, cursor, limit }));
+  return { sessions: page.data.map(({ updated_at: _updated, ...s }) => s), next_cursor: page.next_cursor };
 }
 
 function readStatus(txnId: string, s: SessionStatus): DictationStatus {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScribeClient } from '../sdk/scribe-client.js';
 import { type RunningServer, startServer, tempDir } from './helpers/server.js';
 import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
 
@@ -124,7 +125,8 @@ describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${sk
     expect(emr).toMatch(/chief complaints|diagnosis|medications|vitals|nothing structured/);
     await result.getByRole('tab', { name: 'Clinical notes' }).click();
     await page.getByRole('button', { name: 'Copy' }).click();
-    // Copying is asynchronous: wait for the clipboard to hold the note.
+    // Copying is asynchronous: the button says when it is done, then the clipboard holds the note.
+    await page.getByRole('button', { name: 'Copied' }).waitFor({ timeout: 10_000 });
     await expect.poll(async () => (await page.evaluate(() => navigator.clipboard.readText())).length, { timeout: 10_000 }).toBeGreaterThan(10);
     // The patient's past sessions on the server now list this one, done; Open shows its result again.
     const past = page.getByTestId('history-row');
@@ -132,6 +134,25 @@ describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${sk
     await past.first().getByRole('button', { name: 'Open' }).click();
     await page.getByTestId('scribe-result').waitFor();
   }, 120_000);
+
+  it("pages through the patient's older sessions: Show older dictations adds the next page below", async () => {
+    const apptId = await page.getByLabel("Today's appointment").inputValue();
+    const ws = srv.demo.workspaces[0]!;
+    const patientId = ws.appointments.find((x) => x.appointment_id === apptId)!.patient_id;
+    // More than a page of earlier sessions for this patient, presigned by an integration and never initialized.
+    const sdk = new ScribeClient({ baseUrl: srv.baseUrl, auth: ws.users.doctor.auth_token });
+    for (let i = 0; i < 21; i++) await sdk.presign(`older-${i}`, 'scribe-v2', { patient_id: patientId });
+    await page.reload();
+    await page.getByLabel("Today's appointment").selectOption(apptId);
+    const rows = page.getByTestId('history-row');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(20);
+    await page.getByRole('button', { name: 'Show older dictations' }).click();
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(22);
+    expect(await page.getByRole('button', { name: 'Show older dictations' }).count()).toBe(0);
+    // Newest first across the pages: the 21 presigned ones, then on the second page the dictation made above.
+    expect(await rows.first().textContent()).toContain('Not started');
+    expect(await rows.last().textContent()).toMatch(/Done|Partly done|Failed/);
+  }, 60_000);
 
   it('renders each template for reading: sections, vitals, medication table, code chips, transcript (templates.md sample)', async () => {
     // The service's answer is replaced by the sample of templates.md, so that the rendering is checked whatever

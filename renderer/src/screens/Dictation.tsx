@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DictationOptions, Language, Recording, ScribeSessionSummary, SessionInfo, TemplateId, UploadProgress } from '../../../preload/contract';
 import { TEMPLATE_NAMES } from '../../../preload/scribe-flow';
@@ -231,7 +231,14 @@ export default function Dictation({ session }: { session: SessionInfo }) {
   const [openedAt, setOpenedAt] = useState<string | null>(null);
   const recordings = useQuery({ queryKey: ['recordings'], queryFn: () => clinic.recordings() });
   const appt = day.data?.appointments.find((a) => a.appointment_id === appointmentId);
-  const history = useQuery({ queryKey: ['scribe-history', appt?.patient_id], queryFn: () => clinic.scribeHistory(appt!.patient_id), enabled: !!appt });
+  const history = useInfiniteQuery({
+    queryKey: ['scribe-history', appt?.patient_id],
+    queryFn: ({ pageParam }) => clinic.scribeHistory(appt!.patient_id, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+    enabled: !!appt,
+  });
+  const pastSessions = history.data?.pages.flatMap((p) => p.sessions) ?? [];
   const result = useQuery({
     queryKey: ['dictation', txn],
     queryFn: () => clinic.dictationStatus(txn!),
@@ -411,11 +418,18 @@ export default function Dictation({ session }: { session: SessionInfo }) {
       <div className="card">
         <div className="card-head"><div><h2>{appt ? `Dictations for ${appt.patient_name}` : 'Dictations on this computer'}</h2><p className="small muted">Kept here until you discard them; an unfinished one survived a crash and can still be uploaded.</p></div></div>
         {appt && history.isError && <div className="card-body" style={{ paddingBottom: 0 }}><ErrorNote error={history.error} onRetry={() => void history.refetch()} /></div>}
-        {appt && history.data && history.data.length > 0 && (
+        {appt && pastSessions.length > 0 && (
           <div className="card-body" style={{ paddingBottom: 0 }}>
             <div className="stack tight" data-testid="scribe-history">
               <span className="small muted">On the clinic server, newest first</span>
-              {history.data.map((h) => <HistoryRow key={h.txn_id} h={h} onOpen={() => openSession(h.txn_id, h.created_at, null)} />)}
+              {pastSessions.map((h) => <HistoryRow key={h.txn_id} h={h} onOpen={() => openSession(h.txn_id, h.created_at, null)} />)}
+              {history.hasNextPage && (
+                <div>
+                  <button type="button" className="btn sm" disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
+                    {history.isFetchingNextPage ? 'Loading older dictations…' : 'Show older dictations'}
+                  </button>
+                </div>
+              )}
             </div>
           </div>
         )}

@@ -152,13 +152,14 @@ export function Results({ status, title }: { status: DictationStatus; title: str
   const shown = status.results.filter((r) => r.template_id !== 'transcript_template');
   const transcript = status.results.find((r) => r.template_id === 'transcript_template');
   const [tab, setTab] = useState(0);
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
   const current = shown[tab] ?? transcript;
   const copy = async () => {
     if (!current) return;
-    await navigator.clipboard.writeText(asText(current));
-    setCopied(true);
-    setTimeout(() => setCopied(false), 2000);
+    // The browser may refuse (no permission, window not focused): say so rather than let a paste bring old text.
+    const ok = await navigator.clipboard.writeText(asText(current)).then(() => true, () => false);
+    setCopied(ok ? 'yes' : 'failed');
+    setTimeout(() => setCopied('no'), ok ? 2000 : 6000);
   };
   return (
     <div className="grid-result" data-testid="scribe-result">
@@ -173,10 +174,11 @@ export function Results({ status, title }: { status: DictationStatus; title: str
           <div className="row between no-print">
             <span className="small muted">{status.state === 'partial' ? 'Some templates could not be made.' : 'Review before use: this was written by software from speech.'}</span>
             <div className="row">
-              <button className="btn sm" type="button" onClick={copy} disabled={!current}><Icon name="copy" size={14} />{copied ? 'Copied' : 'Copy'}</button>
+              <button className="btn sm" type="button" onClick={copy} disabled={!current}><Icon name="copy" size={14} />{copied === 'yes' ? 'Copied' : 'Copy'}</button>
               <button className="btn sm" type="button" onClick={() => window.print()}><Icon name="print" size={14} />Print</button>
             </div>
           </div>
+          {copied === 'failed' && <Note kind="error" title="Could not copy">This window was not allowed to use the clipboard. Select the text below and press Ctrl+C.</Note>}
           {current && current.status === 'failure' && <Note kind="error" title={`${current.name} could not be made`}>{current.errors.join(' ') || 'The service gave no reason.'}</Note>}
           {current && current.warnings.length > 0 && <Note kind="warn" title="Check these">{current.warnings.join(' ')}</Note>}
           {current?.json && current.template_id === 'clinical_notes_template' && <ClinicalNotes json={current.json} />}

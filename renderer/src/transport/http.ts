@@ -211,5 +211,5 @@ export const httpClinic: ClinicApi = {
     return r;
   },
   dictationStatus: (txnId) => dictationStatus(scribe(), txnId),
-  scribeHistory: (patientId) => scribeHistory(scribe(), patientId),
+  scribeHistory: (patientId, cursor) => scribeHistory(scribe(), patientId, cursor),
 };

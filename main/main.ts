@@ -8,12 +8,12 @@ import { type IpcEvent, createHandlers, toFailure } from './ipc.js';
 import { recordingStore } from './recordings.js';
 import { embeddedHttp } from './scribe-http.js';
 import { appKek } from './kek.js';
+import { serviceAddress, vettedExternalUrl } from './links.js';
 import { electronSqliteBinding } from './native.js';
 
 // The strictest policy the UI works under: only our own scripts and styles, data only from the embedded service.
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' http://127.0.0.1:*; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
-const EXTERNAL_ALLOWED = new Set(['https:', 'mailto:']);
 
 async function start() {
   if (!app.requestSingleInstanceLock()) {
@@ -37,12 +37,15 @@ async function start() {
   const port = Number(process.env.CLINIC_DESK_PORT ?? 4810);
   await http.listen({ host, port });
   const address = http.server.address();
-  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  // The app itself talks to the service over loopback; Settings shows the address other computers use.
+  const baseUrl = `http://127.0.0.1:${boundPort}`;
+  const shownUrl = serviceAddress(host, boundPort);
 
   const rendererFile = join(rendererDir, 'index.html');
   const rendererUrl = pathToFileURL(rendererFile).toString();
   const handlers = createHandlers({
-    service, rendererUrl, info: { baseUrl, version: API_VERSION },
+    service, rendererUrl, info: { baseUrl: shownUrl, version: API_VERSION },
     recordings: recordingStore(join(dataDir, 'recordings')), http: embeddedHttp(baseUrl),
   });
   // One channel per contract method; a failure travels as a value so its status and code arrive intact.
@@ -86,11 +89,8 @@ async function start() {
   win.webContents.on('will-navigate', (event) => event.preventDefault());
   win.webContents.on('will-attach-webview', (event) => event.preventDefault());
   win.webContents.setWindowOpenHandler(({ url }) => {
-    try {
-      if (EXTERNAL_ALLOWED.has(new URL(url).protocol)) void shell.openExternal(url);
-    } catch {
-      // not a URL: nothing to open
-    }
+    const vetted = vettedExternalUrl(url, [baseUrl, shownUrl]);
+    if (vetted) void shell.openExternal(vetted);
     return { action: 'deny' };
   });
   app.on('second-instance', () => {
@@ -105,8 +105,13 @@ async function start() {
     closing = true;
     event.preventDefault();
     // The HTTP server stops taking requests, then the service stops its workers (jobs in flight are left queued
-    // in SQLite and resume at the next start) and closes the database.
-    void http.close().then(() => service.close()).finally(() => app.exit(0));
+    // in SQLite and resume at the next start) and closes the database. A request still running after a few
+    // seconds (an upload from another PC) is cut off rather than keep the app from quitting; its client retries.
+    const cutOff = setTimeout(() => http.server.closeAllConnections(), 5000);
+    void http.close().then(() => service.close()).finally(() => {
+      clearTimeout(cutOff);
+      app.exit(0);
+    });
   });
   await win.loadFile(rendererFile);
 }

@@ -4,8 +4,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getAbi } from 'node-abi';
 
 const require = createRequire(import.meta.url);
+
+/** Where the app loads better-sqlite3 built for this Electron's ABI from (main/native.ts; npm run build:native). */
+export function electronSqliteNative() {
+  const version = JSON.parse(readFileSync(join(electronPackageDir(), 'package.json'), 'utf8')).version;
+  return join(fileURLToPath(new URL('..', import.meta.url)), 'native', `electron-${getAbi(version, 'electron')}`, 'better_sqlite3.node');
+}
 
 export function electronPackageDir() {
   return dirname(require.resolve('electron/package.json'));

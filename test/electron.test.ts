@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs helper shared with npm start
-import { electronBinary } from '../scripts/electron-runtime.mjs';
+import { electronBinary, electronSqliteNative } from '../scripts/electron-runtime.mjs';
 import { CHANNELS } from '../preload/contract.js';
 import { ensureDemo } from '../server/demo/demo.js';
 import { createService } from '../server/service.js';
@@ -11,8 +11,7 @@ import { KEK_FILE } from '../server/shared/secret-box.js';
 import { ROOT, tempDir } from './helpers/server.js';
 
 const exe: string | null = electronBinary();
-const abi = '145'; // Electron 41
-const native = join(ROOT, 'native', `electron-${abi}`, 'better_sqlite3.node');
+const native: string = electronSqliteNative();
 const skipReason = !exe
   ? 'Electron binary not installed (npm ci skips its download; run npm start once with internet access)'
   : !existsSync(native)

@@ -37,6 +37,32 @@ describe('npx clinic-desk', () => {
     const t = JSON.parse(r.stdout);
     expect(t).toMatchObject({ text: expect.any(String), language: 'en-IN', engine: expect.stringMatching(/^pocketsphinx/), segments: expect.any(Array) });
     expect(t.text.split(' ').length).toBeGreaterThan(3);
+    // Without --json: the transcript alone, one line (the recogniser is deterministic on the same file).
+    const plain = npx('transcribe', wav);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toBe(`${t.text}\n`);
+  });
+
+  it('structure --jsonl answers each line in order, with an error line for a bad one, and exits 1 if any failed', () => {
+    const lines = [
+      { id: 'a', transcript: 'Fever for three days. Diagnosis viral fever. Tablet paracetamol 650 milligrams three times a day for three days.' },
+      'not json',
+      { id: 'c', transcript: 42 },
+      { id: 'd', transcript: 'Blood pressure one thirty over eighty five. Diagnosis hypertension.', locale: 'en-US' },
+    ].map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n');
+    const r = npxWith(`${lines}\n`, 'structure', '--template', 'service_emr_template', '--codify', '--jsonl');
+    expect(r.code).toBe(1);
+    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out.map((o) => o.id)).toEqual(['a', null, 'c', 'd']);
+    expect(out[1]).toEqual({ id: null, error: 'line is not JSON' });
+    expect(out[2]).toEqual({ id: 'c', error: 'transcript must be a string' });
+    expect(out[0].output.medications.map((m: { name?: string; generic_name?: string }) => JSON.stringify(m)).join(' ')).toMatch(/paracetamol/i);
+    expect(JSON.stringify(out[0].output.diagnoses)).toMatch(/viral fever/i);
+    expect(out[3].output.language).toBe('en-US');
+    expect(JSON.stringify(out[3].output.vitals)).toMatch(/130/);
+    const good = npxWith(`${JSON.stringify({ id: 'only', transcript: 'Cough for two days.' })}\n`, 'structure', '--template', 'clinical_notes_template', '--jsonl');
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.stdout)).toMatchObject({ id: 'only', output: { template_id: 'clinical_notes_template' } });
   });
 
   it('structure turns dictation text on stdin into a template', () => {

@@ -6,6 +6,7 @@
  * Runnable directly: npx tsx server/cli/structure.ts --template service_emr_template < note.txt
  */
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { LANGUAGES, TEMPLATE_IDS, type Language, type TemplateId } from '../scribe/contracts.js';
 import { TEMPLATE_ALIASES } from '../scribe/formats.js';
@@ -56,15 +57,15 @@ export async function runStructureCli(
     stderr.write(`${template ? `unknown template: ${template}\n` : ''}${USAGE}\n`);
     return 2;
   }
-  const input = await readAll(stdin);
   if (!jsonl) {
-    const { json, warnings } = render(id, input.trim(), locale, codify);
+    const { json, warnings } = render(id, (await readAll(stdin)).trim(), locale, codify);
     for (const w of warnings) stderr.write(`warning: ${w}\n`);
     stdout.write(`${JSON.stringify(json)}\n`);
     return 0;
   }
+  // Line by line, so a long file streams through a pipe instead of waiting for its end.
   let failed = 0;
-  for (const line of input.split('\n')) {
+  for await (const line of createInterface({ input: stdin, crlfDelay: Infinity })) {
     if (!line.trim()) continue;
     let row: { id?: unknown; transcript?: unknown; locale?: unknown };
     try {

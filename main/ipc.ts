@@ -262,7 +262,14 @@ export function createHandlers(deps: IpcDeps): Handlers {
     apiKeys: async (e) => accounts.apiKeys(ctx(e, 'admin')),
     createApiKey: async (e, input) => accounts.createApiKey(ctx(e, 'admin'), input),
     revokeApiKey: async (e, id) => accounts.revokeApiKey(ctx(e, 'admin'), id),
-    webhooks: async (e) => webhooks.list(ctx(e, 'webhooks')),
+    async webhooks(e) {
+      const c = ctx(e, 'webhooks');
+      // The list's shape is the HTTP API's (no state); the deliveries read, limited to one row, adds it.
+      return webhooks.list(c).map((s) => {
+        const { status, disabled_reason } = webhooks.deliveries(c, s.id, { limit: 1 }).subscription;
+        return { ...s, status, disabled_reason };
+      });
+    },
     createWebhook: async (e, input) => ({ id: webhooks.create(ctx(e, 'webhooks'), input) }),
     deleteWebhook: async (e, id) => webhooks.remove(ctx(e, 'webhooks'), id),
     webhookDeliveries: async (e, id) => webhooks.deliveries(ctx(e, 'webhooks'), id),

@@ -100,7 +100,14 @@ export interface CreatedApiClient { client_id: string; client_secret: string; na
 export interface ApiKey { id: string; label: string; created_at: string; revoked_at: string | null }
 export interface CreatedApiKey { id: string; label: string; api_key: string }
 
-export interface WebhookSubscription {
+/** Whether Clinic Desk still sends to a subscription: a receiver that answers 410 Gone disables it for good. */
+export interface WebhookState { status: 'active' | 'disabled'; disabled_reason: string | null }
+
+/**
+ * A list entry of the HTTP API (whose shape is the upstream platform's and has no state) with the state the
+ * deliveries route reports, so the list can say which subscriptions were disabled.
+ */
+export interface WebhookSubscription extends WebhookState {
   id: string;
   event_names: string[];
   endpoint: string;
@@ -126,7 +133,7 @@ export interface WebhookDelivery {
 }
 
 export interface WebhookDeliveries {
-  subscription: { id: string; status: 'active' | 'disabled'; disabled_reason: string | null };
+  subscription: WebhookState & { id: string };
   deliveries: WebhookDelivery[];
 }
 

@@ -23,9 +23,27 @@ describe.skipIf(uiSkipReason !== null)(`first run and settings in Chromium${uiSk
   let browser: Browser;
   let page: Page;
   let errors: string[];
-  let receiver: Server;
+  const receivers: Server[] = [];
   let hookUrl = '';
+  let goneUrl = '';
   const received: string[] = [];
+  const gone: string[] = [];
+
+  /** A webhook receiver on loopback that records each body and answers `status`; its URL. */
+  async function receiver(status: number, bodies: string[]) {
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        bodies.push(body);
+        res.writeHead(status).end();
+      });
+    });
+    receivers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const a = server.address();
+    return `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/clinic-hook`;
+  }
 
   beforeAll(async () => {
     mirror = await startModelMirror();
@@ -34,23 +52,14 @@ describe.skipIf(uiSkipReason !== null)(`first run and settings in Chromium${uiSk
     await app.listen({ host: '127.0.0.1', port: 0 });
     const a = app.server.address();
     base = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (d) => (body += d));
-      req.on('end', () => {
-        received.push(body);
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    const ra = receiver.address();
-    hookUrl = `http://127.0.0.1:${typeof ra === 'object' && ra ? ra.port : 0}/clinic-hook`;
+    hookUrl = await receiver(204, received);
+    goneUrl = await receiver(410, gone);
     browser = await launch();
     ({ page, errors } = await openApp(browser, base));
   });
   afterAll(async () => {
     await browser?.close();
-    receiver?.close();
+    for (const r of receivers) r.close();
     await app?.close();
     service?.close();
     await mirror?.close();
@@ -59,6 +68,16 @@ describe.skipIf(uiSkipReason !== null)(`first run and settings in Chromium${uiSk
   });
 
   const tab = (name: string) => page.getByRole('tablist', { name: 'Settings' }).getByRole('tab', { name });
+
+  /** Registers a patient, books and checks them in through the API, with the admin's own session: appointment.statuschange events. */
+  async function raiseEvents(firstName: string) {
+    const token = await page.evaluate(() => sessionStorage.getItem('clinic-desk.token'));
+    const h = { auth: token! };
+    const p = await call(base, 'POST', '/dr/v1/patient', { headers: h, body: { first_name: firstName, last_name: 'Das', dob: '1980-01-01', gender: 'M', mobile: '9811122233' } });
+    const a = await call(base, 'POST', '/dr/v1/appointment', { headers: h, body: { patient_id: p.json.data.patient_id, scheduled_at: new Date().toISOString() } });
+    const c = await call(base, 'POST', `/dr/v1/appointment/${a.json.data.appointment_id}/change-status?partner_id=0`, { headers: h, body: { status: 'CK' } });
+    expect([p.status, a.status, c.status], JSON.stringify([p.json, a.json, c.json])).toEqual([201, 201, 200]);
+  }
 
   it('walks a new installation through creating the clinic and its admin', async () => {
     const form = page.getByRole('form', { name: 'Set up your clinic' });
@@ -101,16 +120,26 @@ describe.skipIf(uiSkipReason !== null)(`first run and settings in Chromium${uiSk
     expect((await call(base, 'POST', '/api/v1/session', { body: { username: 'ravi', password: 'front desk 1' } })).status).toBe(200);
   });
 
-  it('creates an API client, shows its secret once, and revokes it', async () => {
+  it('creates an API client, shows its secret once in a dialog that only its button closes, and revokes it', async () => {
     await tab('API clients').click();
     await page.getByText('No API clients').waitFor();
-    await page.getByRole('button', { name: 'New API client' }).click();
     const d = page.getByRole('dialog', { name: 'New API client' });
+    // Before the secret exists, Escape closes the dialog as any other.
+    await page.getByRole('button', { name: 'New API client' }).click();
+    await d.waitFor();
+    await page.keyboard.press('Escape');
+    await d.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'New API client' }).click();
     await d.locator('input[name=client_name]').fill('City Lab');
     await d.getByRole('button', { name: 'Create' }).click();
     const secret = (await d.getByTestId('secret').textContent())!;
     expect(secret).toMatch(/cds_/);
     await shot(page, 'settings-api-client-secret');
+    // Once shown, the secret is lost when the dialog closes: Escape, a click beside it and a × do not close it.
+    await page.keyboard.press('Escape');
+    await page.locator('.backdrop').click({ position: { x: 4, y: 4 } });
+    expect(await d.getByTestId('secret').textContent()).toBe(secret);
+    expect(await d.getByRole('button', { name: 'Close' }).count()).toBe(0);
     await d.getByRole('button', { name: 'I have stored it' }).click();
     const table = page.getByRole('table', { name: 'API clients' });
     await table.getByText('City Lab').waitFor();
@@ -139,22 +168,45 @@ describe.skipIf(uiSkipReason !== null)(`first run and settings in Chromium${uiSk
     await page.getByRole('button', { name: 'Add webhook' }).click();
     const table = page.getByRole('table', { name: 'Webhooks' });
     await table.getByText(hookUrl).waitFor();
-    // Make an event: a patient is booked and checked in (through the API, with the admin's own session).
-    const token = await page.evaluate(() => sessionStorage.getItem('clinic-desk.token'));
-    const h = { auth: token! };
-    const p = await call(base, 'POST', '/dr/v1/patient', { headers: h, body: { first_name: 'Kiran', last_name: 'Das', dob: '1980-01-01', gender: 'M', mobile: '9811122233' } });
-    const a = await call(base, 'POST', '/dr/v1/appointment', { headers: h, body: { patient_id: p.json.data.patient_id, scheduled_at: new Date().toISOString() } });
-    await call(base, 'POST', `/dr/v1/appointment/${a.json.data.appointment_id}/change-status?partner_id=0`, { headers: h, body: { status: 'CK' } });
+    await table.getByText('Active').waitFor();
+    await raiseEvents('Kiran');
     await expect.poll(() => received.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     await table.getByRole('button', { name: 'Delivery log' }).click();
     const log = page.getByRole('dialog', { name: 'Delivery log' });
     await log.getByText('appointment.statuschange').first().waitFor();
     await log.getByText('delivered').first().waitFor();
+    expect(await log.getByText('Active', { exact: true }).count()).toBe(1);
     await shot(page, 'settings-webhooks');
     const before = received.length;
     await log.getByRole('button', { name: 'Redeliver' }).first().click();
     await expect.poll(() => received.length, { timeout: 10_000 }).toBeGreaterThan(before);
     await log.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('shows a subscription whose receiver answered 410 Gone as disabled, says what to do, and offers no Redeliver', async () => {
+    await page.getByLabel('Endpoint').fill(goneUrl);
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const table = page.getByRole('table', { name: 'Webhooks' });
+    const row = table.getByRole('row').filter({ hasText: goneUrl });
+    await row.getByText('Active').waitFor();
+    await raiseEvents('Meera');
+    await expect.poll(() => gone.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await row.getByRole('button', { name: 'Delivery log' }).click();
+    const log = page.getByRole('dialog', { name: 'Delivery log' });
+    await log.getByText('Disabled: Clinic Desk sends nothing more to this endpoint').waitFor({ timeout: 10_000 });
+    expect(await log.textContent()).toContain('endpoint answered 410 Gone');
+    expect(await log.textContent()).toContain('delete this webhook and add it again');
+    await log.getByText('disabled', { exact: true }).first().waitFor();
+    expect(await log.getByRole('button', { name: 'Redeliver' }).count()).toBe(0);
+    await log.getByRole('button', { name: 'Close' }).click();
+    await row.getByText('Disabled', { exact: true }).waitFor();
+    expect(await row.textContent()).toContain('endpoint answered 410 Gone');
+    // The other receiver's subscription is untouched.
+    await table.getByRole('row').filter({ hasText: hookUrl }).getByText('Active').waitFor();
+    // A fresh read of the list (the panel mounted again) says so too, without the log being opened.
+    await tab('Push notifications').click();
+    await tab('Webhooks').click();
+    await row.getByText('Disabled', { exact: true }).waitFor();
   });
 
   it('stores push credentials from the key file, and says plainly when a file is not one', async () => {

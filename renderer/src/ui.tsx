@@ -78,18 +78,23 @@ export function Field({ label, hint, error, children }: { label: string; hint?: 
   );
 }
 
-export function Dialog({ title, onClose, children, footer }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode }) {
+/**
+ * A modal. Without onClose it can be left only through its own buttons (no Escape, backdrop click or ×): for a
+ * dialog whose content is lost once closed, such as a secret shown once.
+ */
+export function Dialog({ title, onClose, children, footer }: { title: string; onClose?: () => void; children: ReactNode; footer?: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
+    ref.current?.querySelector<HTMLElement>('input, select, textarea, button:not(.close)')?.focus();
+    if (!onClose) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);
-    ref.current?.querySelector<HTMLElement>('input, select, textarea, button:not(.close)')?.focus();
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
   return (
-    <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div className="backdrop" onMouseDown={(e) => onClose && e.target === e.currentTarget && onClose()}>
       <div className="dialog" role="dialog" aria-modal="true" aria-label={title} ref={ref}>
-        <div className="dialog-head"><h2>{title}</h2><button className="btn ghost sm close" type="button" onClick={onClose} aria-label="Close"><Icon name="x" /></button></div>
+        <div className="dialog-head"><h2>{title}</h2>{onClose && <button className="btn ghost sm close" type="button" onClick={onClose} aria-label="Close"><Icon name="x" /></button>}</div>
         <div className="dialog-body">{children}</div>
         {footer && <div className="dialog-foot">{footer}</div>}
       </div>

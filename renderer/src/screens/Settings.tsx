@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useState } from 'react';
-import type { Role, SaKey, Scope, SessionInfo, SpeechModel, WebhookSubscription } from '../../../preload/contract';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import type { Role, SaKey, Scope, SessionInfo, SpeechModel, WebhookState, WebhookSubscription } from '../../../preload/contract';
 import { clinic } from '../clinic';
 import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, when } from '../ui';
 
@@ -142,7 +142,7 @@ function ClientsPanel() {
         {clients.data && active.length > 0 && <div className="card-body small muted">{active.length} active</div>}
       </div>
       {adding && (
-        <Dialog title="New API client" onClose={close}
+        <Dialog title="New API client" onClose={create.data ? undefined : close}
           footer={create.data ? undefined : <><button className="btn" type="button" onClick={close}>Cancel</button><button className="btn primary" type="submit" form="client-form" disabled={create.isPending || !name.trim() || scopes.length === 0}>Create</button></>}>
           {create.data ? (
             <div className="stack">
@@ -199,16 +199,31 @@ function KeysPanel() {
   );
 }
 
+function WebhookStatus({ state }: { state: WebhookState }) {
+  return state.status === 'disabled' ? <span className="chip CN">Disabled</span> : <span className="chip CK">Active</span>;
+}
+
 function Deliveries({ sub, onClose }: { sub: WebhookSubscription; onClose: () => void }) {
   const qc = useQueryClient();
   const d = useQuery({ queryKey: ['deliveries', sub.id], queryFn: () => clinic.webhookDeliveries(sub.id), refetchInterval: 5000 });
   const again = useMutation({ mutationFn: (id: string) => clinic.redeliverWebhook(sub.id, id), onSuccess: () => void qc.invalidateQueries({ queryKey: ['deliveries', sub.id] }) });
+  const state = d.data?.subscription;
+  // The log polls, the list does not as often: a subscription disabled since the list was read shows there too.
+  useEffect(() => {
+    if (state && state.status !== sub.status) void qc.invalidateQueries({ queryKey: ['webhooks'] });
+  }, [state, sub.status, qc]);
+  const disabled = state?.status === 'disabled';
   const tone: Record<string, string> = { delivered: 'CK', pending: 'BK', failed: 'NS', disabled: 'CN', cancelled: 'CN' };
   return (
     <Dialog title="Delivery log" onClose={onClose}>
       <div className="stack">
-        <p className="small muted mono">{sub.endpoint}</p>
-        {d.data?.subscription.status === 'disabled' && <Note kind="warn" title="This subscription is disabled">{d.data.subscription.disabled_reason}</Note>}
+        <div className="row between"><p className="small muted mono">{sub.endpoint}</p>{state && <WebhookStatus state={state} />}</div>
+        {disabled && (
+          <Note kind="warn" title="Disabled: Clinic Desk sends nothing more to this endpoint">
+            {state.disabled_reason && <>Reason: {state.disabled_reason}. </>}
+            Its deliveries cannot be sent again, and events raised while it is disabled are not kept. Once the receiver works again, delete this webhook and add it again (same endpoint, events and signing key): it receives the events raised after that.
+          </Note>
+        )}
         <ErrorNote error={d.error ?? again.error} />
         {d.isPending && <Loading />}
         {d.data && d.data.deliveries.length === 0 && <Empty title="Nothing delivered yet">Events appear here as they are sent.</Empty>}
@@ -217,7 +232,7 @@ function Deliveries({ sub, onClose }: { sub: WebhookSubscription; onClose: () =>
             <div className="card-body stack tight" style={{ padding: 12 }}>
               <div className="row between"><strong>{x.event_name}</strong><span className={`chip ${tone[x.status] ?? ''}`}>{x.status}</span></div>
               <div className="small muted">{when(x.created_at)} · {x.attempts} attempt{x.attempts === 1 ? '' : 's'}{x.last_status ? ` · last answer ${x.last_status}` : ''}{x.last_error ? ` · ${x.last_error}` : ''}{x.next_attempt_at ? ` · next try ${when(x.next_attempt_at)}` : ''}</div>
-              {(x.status === 'delivered' || x.status === 'failed' || x.status === 'disabled') && <div className="row end"><button className="btn sm" type="button" onClick={() => again.mutate(x.id)} disabled={again.isPending}>Redeliver</button></div>}
+              {!disabled && (x.status === 'delivered' || x.status === 'failed' || x.status === 'disabled') && <div className="row end"><button className="btn sm" type="button" onClick={() => again.mutate(x.id)} disabled={again.isPending}>Redeliver</button></div>}
             </div>
           </div>
         ))}
@@ -228,7 +243,7 @@ function Deliveries({ sub, onClose }: { sub: WebhookSubscription; onClose: () =>
 
 function WebhooksPanel() {
   const qc = useQueryClient();
-  const subs = useQuery({ queryKey: ['webhooks'], queryFn: () => clinic.webhooks() });
+  const subs = useQuery({ queryKey: ['webhooks'], queryFn: () => clinic.webhooks(), refetchInterval: 30_000 });
   const [endpoint, setEndpoint] = useState('');
   const [key, setKey] = useState('');
   const [events, setEvents] = useState<string[]>(['appointment.statuschange']);
@@ -259,10 +274,11 @@ function WebhooksPanel() {
         {subs.isPending && <Loading />}
         {subs.data && subs.data.length === 0 && <Empty title="No webhooks">Add an endpoint above to be told about changes as they happen.</Empty>}
         {subs.data && subs.data.length > 0 && (
-          <table aria-label="Webhooks"><thead><tr><th>Endpoint</th><th>Events</th><th>Added</th><th /></tr></thead>
+          <table aria-label="Webhooks"><thead><tr><th>Endpoint</th><th>Events</th><th>Status</th><th>Added</th><th /></tr></thead>
             <tbody>{subs.data.map((s) => (
               <tr key={s.id}><td className="mono small">{s.endpoint}</td>
                 <td><div className="row wrap" style={{ gap: 4 }}>{s.event_names.map((e) => <span key={e} className="chip">{e}</span>)}</div></td>
+                <td><WebhookStatus state={s} />{s.status === 'disabled' && s.disabled_reason && <div className="small muted">{s.disabled_reason}</div>}</td>
                 <td className="nowrap">{when(s.created_at)}</td>
                 <td><div className="actions"><button className="btn sm" type="button" onClick={() => setLog(s)}>Delivery log</button><button className="btn sm danger" type="button" onClick={() => remove.mutate(s.id)}>Delete</button></div></td></tr>
             ))}</tbody>

@@ -1,5 +1,6 @@
 import type {
   Appointment, ClinicApi, ClinicFailure, DayList, Patient, PushCredentials, SessionInfo, StatusChange, WebhookDeliveries,
+  WebhookState, WebhookSubscription,
 } from '../../../preload/contract';
 import { dictationStatus, readAssistants, readModel, readModels, scribeHistory, uploadDictation } from '../../../preload/scribe-flow';
 import { type FormPoster, ScribeClient, multipartForm } from '../../../sdk/scribe-client';
@@ -158,7 +159,16 @@ export const httpClinic: ClinicApi = {
   apiKeys: async () => (await api<{ keys: Awaited<ReturnType<ClinicApi['apiKeys']>> }>('GET', '/api/v1/api-keys')).keys,
   createApiKey: (input) => api('POST', '/api/v1/api-keys', input),
   revokeApiKey: async (id) => void (await api('DELETE', `/api/v1/api-keys/${encodeURIComponent(id)}`)),
-  webhooks: async () => (await api<{ data: Awaited<ReturnType<ClinicApi['webhooks']>> }>('GET', WEBHOOKS)).data,
+  async webhooks() {
+    const list = (await api<{ data: Omit<WebhookSubscription, keyof WebhookState>[] }>('GET', WEBHOOKS)).data;
+    // The list route has no state; one single-row deliveries read per subscription (a clinic has a handful) adds it.
+    // 404: deleted since the list was read, so left out.
+    const states = await Promise.all(list.map((s) => api<{ subscription?: WebhookState }>('GET', `${WEBHOOKS}/${encodeURIComponent(s.id)}/deliveries?limit=1`, undefined, [200, 404])));
+    return list.flatMap((s, i) => {
+      const state = states[i]!.subscription;
+      return state ? [{ ...s, status: state.status, disabled_reason: state.disabled_reason }] : [];
+    });
+  },
   createWebhook: async (input) => ({ id: (await api<{ id: string }>('POST', WEBHOOKS, input)).id }),
   deleteWebhook: async (id) => void (await api('DELETE', `${WEBHOOKS}/${encodeURIComponent(id)}`)),
   async webhookDeliveries(id) {

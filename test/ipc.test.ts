@@ -170,7 +170,9 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
     const k = (await call('createApiKey', ev, { label: 'Tablet' })) as { id: string };
     await call('revokeApiKey', ev, k.id);
     const { id } = (await call('createWebhook', ev, { event_names: ['appointment.statuschange'], endpoint: 'http://127.0.0.1:9/hook' })) as { id: string };
-    expect(((await call('webhooks', ev)) as { id: string }[]).map((w) => w.id)).toContain(id);
+    const listed = ((await call('webhooks', ev)) as { id: string; status: string; disabled_reason: string | null }[]).find((w) => w.id === id);
+    // The bridge adds each subscription's state (the HTTP list's shape is fixed by decisions.md).
+    expect(listed).toMatchObject({ status: 'active', disabled_reason: null });
     expect(await call('webhookDeliveries', ev, id)).toMatchObject({ subscription: { id, status: 'active' }, deliveries: [] });
     await call('deleteWebhook', ev, id);
     expect(await call('pushCredentials', ev)).toBeNull();

@@ -104,6 +104,10 @@ describe.skipIf(uiSkipReason !== null)(`first run and settings in Chromium${uiSk
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
     await page.getByTestId('server-address').waitFor();
     expect(await page.getByTestId('server-address').textContent()).toBe(base);
+    // The API reference link is absolute (a relative one resolves to file:// in the desktop app) and answers.
+    const href = await page.getByRole('link', { name: 'API reference' }).getAttribute('href');
+    expect(href).toBe(`${base}/docs`);
+    expect((await fetch(href!)).status).toBe(200);
     await shot(page, 'settings-server');
   });
 

@@ -52,7 +52,7 @@ function ServerPanel() {
           <dl className="kv">
             <dt>Status</dt><dd><span className="chip CK"><span className="dot" />Running</span></dd>
             <dt>Address</dt><dd><code data-testid="server-address">{d.base_url}</code></dd>
-            <dt>API version</dt><dd>{d.version} · <a href="/docs" target="_blank" rel="noreferrer">API reference</a></dd>
+            <dt>API version</dt><dd>{d.version} · <a href={`${d.base_url}/docs`} target="_blank" rel="noreferrer">API reference</a></dd>
             <dt>Running for</dt><dd>{up(d.uptime_s)} (since {when(d.started_at)})</dd>
             <dt>Data folder</dt><dd><code>{d.data_dir}</code></dd>
             <dt>Database</dt><dd>{bytes(d.database_bytes)}</dd>

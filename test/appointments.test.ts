@@ -50,7 +50,7 @@ const changeStatus = (srv: RunningServer, token: string, id: string, status: unk
 const ALLOWED_FROM: Record<Exclude<Status, 'BK'>, Status[]> = {
   PK: ['BK', 'CK', 'OG'],
   NS: ['BK', 'CK', 'PK'],
-  CK: ['BK', 'NS'],
+  CK: ['BK', 'NS', 'PK'],
   OG: ['BK', 'CK', 'PK'],
   CM: ['CK', 'OG', 'PK'],
   CN: ['BK', 'CK', 'PK'],
@@ -575,6 +575,17 @@ describe('endpoint 3: POST /dr/v1/appointment/:id/change-status', () => {
       const a = await book(srv, A);
       expect(expectDrOk(await changeStatus(srv, reception, a.appointment_id, status), 200)).toMatchObject({ status, previous_status: 'BK' });
     }
+  });
+
+  it('reception may check a parked or no-show patient in again (the front desk\'s undo of CK → PK and CK → NS)', async () => {
+    const a = await book(srv, A);
+    expect(expectDrOk(await changeStatus(srv, reception, a.appointment_id, 'CK'), 200).status).toBe('CK');
+    expectParked(await park(srv, reception, a.appointment_id));
+    expect(expectDrOk(await changeStatus(srv, reception, a.appointment_id, 'CK'), 200)).toMatchObject({ status: 'CK', previous_status: 'PK' });
+    expect(expectDrOk(await changeStatus(srv, reception, a.appointment_id, 'NS'), 200)).toMatchObject({ status: 'NS', previous_status: 'CK' });
+    expect(expectDrOk(await changeStatus(srv, reception, a.appointment_id, 'CK'), 200)).toMatchObject({ status: 'CK', previous_status: 'NS' });
+    const history = (await getAppt(srv, doctor, a.appointment_id)).status_history;
+    expect(history.map((h: any) => [h.from_status, h.to_status])).toEqual([[null, 'BK'], ['BK', 'CK'], ['CK', 'PK'], ['PK', 'CK'], ['CK', 'NS'], ['NS', 'CK']]);
   });
 
   it('records every change of a day\'s journey in status_history, in order, with actor, from and to', async () => {

@@ -100,24 +100,59 @@ describe.skipIf(uiSkipReason !== null)(`front desk in Chromium over the browser 
     expect(await row.textContent()).toContain('Parked');
   });
 
-  it('marks a no-show and undoes it (NS → checked in)', async () => {
+  /** Today's first booked row, found again by patient and time as its status changes. */
+  async function firstBooked() {
     const row = page.getByTestId('queue-row').filter({ has: page.locator('[data-status="BK"]') }).first();
-    const label = await row.getAttribute('data-status');
-    expect(label).toBe('BK');
     const name = (await row.locator('.patient-name').textContent())!;
     const rowTime = (await row.locator('td').first().textContent())!;
-    const target = page.getByTestId('queue-row').filter({ hasText: name }).filter({ hasText: rowTime });
+    return page.getByTestId('queue-row').filter({ hasText: name }).filter({ hasText: rowTime });
+  }
+  const toast = (text: string) => page.locator('.toast').filter({ hasText: text });
+  const buttonsOf = (row: ReturnType<typeof page.locator>) => row.getByRole('button').allTextContents();
+
+  it('offers a booked patient marked no-show a check-in, not an Undo (nothing can return them to booked)', async () => {
+    const target = await firstBooked();
     await target.getByRole('button', { name: /^No-show/ }).click();
     await expect.poll(() => target.getAttribute('data-status')).toBe('NS');
-    await page.getByRole('status').filter({ hasText: 'marked no-show' }).getByRole('button', { name: 'Undo' }).click();
+    const note = toast('marked no-show');
+    await note.getByRole('button', { name: 'Arrived after all? Check in', exact: true }).waitFor();
+    expect(await note.getByRole('button', { name: 'Undo', exact: true }).count()).toBe(0);
+    expect(await buttonsOf(target)).toEqual(['Check in (arrived late)']);
+    await note.getByRole('button', { name: 'Arrived after all? Check in', exact: true }).click();
     await expect.poll(() => target.getAttribute('data-status')).toBe('CK');
-    // And from the row itself: no-show again, then "Undo no-show".
+
+    // The row's own action does the same once the toast is gone.
+    const other = await firstBooked();
+    await other.getByRole('button', { name: /^No-show/ }).click();
+    await expect.poll(() => other.getAttribute('data-status')).toBe('NS');
+    await other.getByRole('button', { name: /^Check in \(arrived late\)/ }).click();
+    await expect.poll(() => other.getAttribute('data-status')).toBe('CK');
+  });
+
+  it('undoes a no-show or a park of a checked-in patient (back to checked in); parking a booked one offers no Undo', async () => {
+    const target = await firstBooked();
+    await target.getByRole('button', { name: /^Check in/ }).click();
+    await expect.poll(() => target.getAttribute('data-status')).toBe('CK');
     await target.getByRole('button', { name: /^No-show/ }).click();
     await expect.poll(() => target.getAttribute('data-status')).toBe('NS');
-    await target.getByRole('button', { name: /^Undo no-show/ }).click();
+    await toast('marked no-show').getByRole('button', { name: 'Undo', exact: true }).click();
     await expect.poll(() => target.getAttribute('data-status')).toBe('CK');
-    await page.getByRole('button', { name: 'Dismiss' }).last().click();
-    await page.getByRole('button', { name: 'Dismiss' }).first().click();
+    await target.getByRole('button', { name: /^Park/ }).click();
+    await expect.poll(() => target.getAttribute('data-status')).toBe('PK');
+    await toast('is now parked').getByRole('button', { name: 'Undo', exact: true }).click();
+    await expect.poll(() => target.getAttribute('data-status')).toBe('CK');
+
+    const booked = await firstBooked();
+    await booked.getByRole('button', { name: /^Park/ }).click();
+    await expect.poll(() => booked.getAttribute('data-status')).toBe('PK');
+    const parked = toast('is now parked');
+    expect(await parked.getByRole('button').count()).toBe(1); // Dismiss only: no Undo, nothing offered
+    expect(await parked.getByRole('button', { name: 'Dismiss' }).count()).toBe(1);
+    expect(await buttonsOf(booked)).toEqual(['Check in (back in waiting room)', 'No-show']);
+    await booked.getByRole('button', { name: /^Check in \(back in waiting room\)/ }).click();
+    await expect.poll(() => booked.getAttribute('data-status')).toBe('CK');
+    await toast('is now checked in').getByRole('button', { name: 'Dismiss' }).click();
+    await page.locator('.alert.ok').getByRole('button', { name: 'Dismiss' }).click();
     await shot(page, 'queue');
   });
 

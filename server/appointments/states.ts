@@ -19,11 +19,11 @@ export type ChangeStatusTarget = (typeof CHANGE_STATUS_TARGETS)[number];
 
 /**
  * The appointment state machine. PK and NS sources are the ones decisions.md fixes; the rest follow a front
- * desk's day: a late patient marked no-show can still be checked in, a parked patient goes back in to the doctor,
- * and a consultation can be completed without having been marked ongoing.
+ * desk's day: a late patient marked no-show can still be checked in, a parked patient goes back in to the doctor or
+ * back to the waiting room (checked in again), and a consultation can be completed without having been marked ongoing.
  */
 export const ALLOWED_FROM: Record<Exclude<Status, 'BK'>, readonly Status[]> = {
-  CK: ['BK', 'NS'],
+  CK: ['BK', 'NS', 'PK'],
   OG: ['BK', 'CK', 'PK'],
   PK: ['BK', 'CK', 'OG'],
   CM: ['CK', 'OG', 'PK'],

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import type { AppointmentStatus, ChangeStatusTarget, DayEntry, Patient, SessionInfo } from '../../../preload/contract';
+import type { AppointmentStatus, ChangeStatusTarget, DayEntry, Patient, SessionInfo, StatusChange } from '../../../preload/contract';
 import { clinic } from '../clinic';
 import { Dialog, Empty, ErrorNote, Field, GENDER, Icon, Loading, STATUS_LABEL, StatusChip, age, phone, time } from '../ui';
 
@@ -208,7 +208,7 @@ function PatientCard({ patient, onEdit, onBook }: { patient: Patient; onEdit: ()
 
 // ---------------------------------------------------------------------------------------------------------------
 
-interface Action { label: string; run: (a: DayEntry) => Promise<unknown>; kind?: 'primary' | 'danger' }
+interface Action { label: string; run: (a: DayEntry) => Promise<StatusChange>; kind?: 'primary' | 'danger' }
 
 function actionsFor(status: AppointmentStatus, role: SessionInfo['user']['role']): Action[] {
   const to = (s: ChangeStatusTarget) => (a: DayEntry) => clinic.setAppointmentStatus(a.appointment_id, s);
@@ -218,10 +218,21 @@ function actionsFor(status: AppointmentStatus, role: SessionInfo['user']['role']
     case 'BK': return [{ label: 'Check in', run: to('CK'), kind: 'primary' }, { label: 'Park', run: park }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
     case 'CK': return [...(clinical ? [{ label: 'Start', run: to('OG'), kind: 'primary' as const }] : []), { label: 'Park', run: park }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
     case 'OG': return clinical ? [{ label: 'Complete', run: to('CM'), kind: 'primary' }, { label: 'Park', run: park }] : [];
-    case 'PK': return [...(clinical ? [{ label: 'Resume', run: to('OG'), kind: 'primary' as const }] : []), { label: 'No-show', run: to('NS'), kind: 'danger' }];
-    case 'NS': return [{ label: 'Undo no-show', run: to('CK') }];
+    case 'PK': return [...(clinical ? [{ label: 'Resume', run: to('OG'), kind: 'primary' as const }] : []), { label: 'Check in (back in waiting room)', run: to('CK') }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
+    case 'NS': return [{ label: 'Check in (arrived late)', run: to('CK') }];
     default: return [];
   }
+}
+
+/**
+ * What the toast offers after a move. "Undo" only where checking in again truly restores the previous state:
+ * change-status cannot return an appointment to BK, so a booked patient marked no-show is offered a check-in for
+ * when they turn up after all, and parking a booked patient offers nothing.
+ */
+function followUp(r: StatusChange): string | null {
+  if (r.previous_status === r.status) return null;
+  if ((r.status === 'NS' || r.status === 'PK') && r.previous_status === 'CK') return 'Undo';
+  return r.status === 'NS' ? 'Arrived after all? Check in' : null;
 }
 
 function Queue({ session, onBookNew }: { session: SessionInfo; onBookNew: () => void }) {
@@ -229,13 +240,17 @@ function Queue({ session, onBookNew }: { session: SessionInfo; onBookNew: () => 
   const tz = session.workspace.timezone;
   const [date, setDate] = useState(clinicToday(tz));
   const day = useQuery({ queryKey: ['day', date], queryFn: () => clinic.dayAppointments(date), refetchInterval: 15_000 });
-  const [toast, setToast] = useState<{ text: string; undo?: () => void } | null>(null);
+  const [toast, setToast] = useState<{ text: string; offer?: { label: string; run: () => void } } | null>(null);
   const act = useMutation({
     mutationFn: async ({ a, action }: { a: DayEntry; action: Action }) => action.run(a),
-    onSuccess: (_r, { a, action }) => {
+    onSuccess: (r, { a }) => {
       void qc.invalidateQueries({ queryKey: ['day'] });
-      if (action.label === 'No-show') setToast({ text: `${a.patient_name} marked no-show`, undo: () => act.mutate({ a: { ...a, status: 'NS' }, action: { label: 'Undo no-show', run: (x) => clinic.setAppointmentStatus(x.appointment_id, 'CK') } }) });
-      else setToast({ text: `${a.patient_name}: ${action.label.toLowerCase()} done` });
+      const label = followUp(r);
+      const checkIn: Action = { label: 'Check in', run: (x) => clinic.setAppointmentStatus(x.appointment_id, 'CK') };
+      setToast({
+        text: r.status === 'NS' ? `${a.patient_name} marked no-show` : `${a.patient_name} is now ${STATUS_LABEL[r.status].toLowerCase()}`,
+        offer: label ? { label, run: () => act.mutate({ a: { ...a, status: r.status }, action: checkIn }) } : undefined,
+      });
     },
   });
   useEffect(() => {
@@ -296,7 +311,7 @@ function Queue({ session, onBookNew }: { session: SessionInfo; onBookNew: () => 
       {toast && (
         <div className="toast" role="status">
           <span>{toast.text}</span>
-          {toast.undo && <button className="btn sm" type="button" onClick={() => { toast.undo!(); setToast(null); }}>Undo</button>}
+          {toast.offer && <button className="btn sm" type="button" onClick={() => { toast.offer!.run(); setToast(null); }}>{toast.offer.label}</button>}
           <button className="btn sm" type="button" aria-label="Dismiss" onClick={() => setToast(null)}><Icon name="x" size={14} /></button>
         </div>
       )}

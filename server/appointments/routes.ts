@@ -64,7 +64,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       operationId: 'changeAppointmentStatus',
       tags: ['appointments'],
       summary: 'Change an appointment\'s status (NS marks a no-show)',
-      description: 'NS from BK, CK, PK; CK from BK, NS; OG from BK, CK, PK; CM from CK, OG, PK; CN from BK, CK, PK. '
+      description: 'NS from BK, CK, PK; CK from BK, NS, PK; OG from BK, CK, PK; CM from CK, OG, PK; CN from BK, CK, PK. '
         + 'Setting the current status again changes nothing. Reception users may not set OG or CM.',
       security,
       params: AppointmentParams,

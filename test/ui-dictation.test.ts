@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScribeClient } from '../sdk/scribe-client.js';
 import { type RunningServer, startServer, tempDir } from './helpers/server.js';
@@ -203,35 +203,117 @@ describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${sk
     await page.unroute('**/voice/api/v3/status/**');
   });
 
+  it('discards an uploaded recording with one click: the clinic server has its audio', async () => {
+    const uploaded = page.getByTestId('recording-row').filter({ hasText: 'Uploaded' });
+    const before = await uploaded.count();
+    expect(before).toBeGreaterThan(0);
+    await uploaded.first().getByRole('button', { name: 'Discard' }).click();
+    await expect.poll(() => uploaded.count()).toBe(before - 1);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
   it('logged no page errors', () => {
     expect(errors).toEqual([]);
   });
 
   describe('with a silent microphone', () => {
     let quiet: Browser;
-    afterAll(async () => quiet?.close());
-
-    it('warns about silence, and keeps a recording cut off by a closed tab', async () => {
+    beforeAll(async () => {
       quiet = await launch({ fakeAudioWav: wav(dir, 'silence', null) });
-      const { context, page: p } = await openApp(quiet, srv.baseUrl);
+    });
+    afterAll(async () => quiet?.close());
+    const signedIn = async (p: Page) => {
       const { username, password } = srv.demo.workspaces[0]!.users.doctor;
       await signIn(p, username, password);
+    };
+    /** A second tab of the same browser profile, signed in with the first one's session: the same recordings. */
+    const secondTab = async (context: BrowserContext, first: Page) => {
+      const session = await first.evaluate(() => sessionStorage.getItem('clinic-desk.token'));
+      const tab = await context.newPage();
+      await tab.goto(srv.baseUrl);
+      await tab.evaluate((t) => sessionStorage.setItem('clinic-desk.token', t!), session);
+      await tab.reload();
+      return tab;
+    };
+
+    it('warns about silence, keeps a recording cut off by a closed tab, and discards it only once confirmed', async () => {
+      const { context, page: p } = await openApp(quiet, srv.baseUrl);
+      await signedIn(p);
       await p.getByRole('button', { name: 'Record' }).click();
       await p.getByText('No sound for a few seconds').waitFor({ timeout: 15_000 });
       await expect.poll(() => chunkCount(p), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
       await shot(p, 'dictation-silence');
       // The tab goes away mid-recording (as in a crash); the audio so far is still there when the app comes back.
-      const session = await p.evaluate(() => sessionStorage.getItem('clinic-desk.token'));
+      const again = await secondTab(context, p);
       await p.close();
-      const again = await context.newPage();
-      await again.goto(srv.baseUrl);
-      await again.evaluate((t) => sessionStorage.setItem('clinic-desk.token', t!), session);
       await again.reload();
-      const row = again.getByTestId('recording-row').filter({ hasText: 'Recovered (unfinished)' });
-      await row.waitFor({ timeout: 15_000 });
-      expect(await row.textContent()).toMatch(/[2-9]\d* chunks|\d{2,} chunks/);
+      const recovered = () => again.getByTestId('recording-row').filter({ hasText: 'Recovered (unfinished)' });
+      await recovered().waitFor({ timeout: 15_000 });
+      expect(await recovered().textContent()).toMatch(/[2-9]\d* chunks|\d{2,} chunks/);
+      const chunks = await chunkCount(again);
+      // Never uploaded, so this computer has the only copy: Discard asks first, and keeping it leaves it whole.
+      await recovered().getByRole('button', { name: 'Discard' }).click();
+      const confirm = again.getByRole('dialog', { name: 'Discard this recording?' });
+      expect(await confirm.textContent()).toContain('has not been uploaded');
+      await confirm.getByRole('button', { name: 'Keep it' }).click();
+      await confirm.waitFor({ state: 'detached' });
+      await again.reload();
+      await recovered().waitFor({ timeout: 15_000 });
+      expect(await chunkCount(again)).toBe(chunks);
+      await recovered().getByRole('button', { name: 'Discard' }).click();
+      await confirm.getByRole('button', { name: 'Discard recording' }).click();
+      await expect.poll(() => recovered().count()).toBe(0);
+      expect(await chunkCount(again)).toBe(0);
+      await context.close();
+    });
+
+    it('says so when the recording is discarded in another tab while it runs, instead of saving forever', async () => {
+      const { context, page: p } = await openApp(quiet, srv.baseUrl);
+      await signedIn(p);
+      await p.getByRole('button', { name: 'Record' }).click();
+      await expect.poll(() => chunkCount(p), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+      const other = await secondTab(context, p);
+      const row = other.getByTestId('recording-row').filter({ hasText: 'Recovered (unfinished)' });
       await row.getByRole('button', { name: 'Discard' }).click();
-      await expect.poll(() => again.getByTestId('recording-row').filter({ hasText: 'Recovered (unfinished)' }).count()).toBe(0);
+      await other.getByRole('dialog', { name: 'Discard this recording?' }).getByRole('button', { name: 'Discard recording' }).click();
+      await expect.poll(() => row.count()).toBe(0);
+      await p.getByRole('button', { name: 'Stop' }).click();
+      const note = p.getByRole('alert').filter({ hasText: 'could not be marked as finished' });
+      await note.waitFor({ timeout: 10_000 });
+      expect(await note.textContent()).toContain('It was discarded');
+      await p.getByRole('button', { name: 'Record' }).waitFor();
+      await context.close();
+    });
+
+    it('turns the microphone off and says why when the recording cannot be started (site data cleared while the app is open)', async () => {
+      const { context, page: p, errors: pageErrors } = await openApp(quiet, srv.baseUrl);
+      // Only to look at the microphone streams the screen opens: they are the browser's, not ours.
+      await context.addInitScript(() => {
+        const md = navigator.mediaDevices;
+        const open = md.getUserMedia.bind(md);
+        const w = window as unknown as { streams: MediaStream[] };
+        w.streams = [];
+        md.getUserMedia = async (c) => {
+          const s = await open(c);
+          w.streams.push(s);
+          return s;
+        };
+      });
+      await p.reload();
+      await signedIn(p);
+      await p.getByTestId('recording-row').or(p.getByText('No dictations yet')).first().waitFor();
+      // What the browser does for "Clear site data": the app's open IndexedDB connection is closed under it.
+      const cdp = await context.newCDPSession(p);
+      await cdp.send('Storage.clearDataForOrigin', { origin: new URL(srv.baseUrl).origin, storageTypes: 'indexeddb' });
+      await p.getByRole('button', { name: 'Record' }).click();
+      const alert = p.getByRole('alert').filter({ hasText: 'could not save audio on this computer' });
+      await alert.waitFor({ timeout: 10_000 });
+      expect(await alert.textContent()).toContain('Reload Clinic Desk');
+      await p.getByRole('button', { name: 'Record' }).waitFor();
+      const live = () => p.evaluate(() => (window as unknown as { streams: MediaStream[] }).streams.flatMap((s) => s.getTracks()).map((t) => t.readyState));
+      expect(await live()).toEqual(['ended']);
+      expect(pageErrors).toEqual([]);
+      await context.close();
     });
   });
 });

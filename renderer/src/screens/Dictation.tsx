@@ -2,8 +2,8 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DictationOptions, Language, Recording, ScribeSessionSummary, SessionInfo, TemplateId, UploadProgress } from '../../../preload/contract';
 import { TEMPLATE_NAMES } from '../../../preload/scribe-flow';
-import { asFailure, clinic } from '../clinic';
-import { Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, time, when } from '../ui';
+import { asFailure, clinic, explain } from '../clinic';
+import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, time, when } from '../ui';
 import { clinicToday } from './FrontDesk';
 import { Results } from './Results';
 
@@ -56,6 +56,7 @@ function useRecorder() {
   const [elapsed, setElapsed] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const [saveError, setSaveError] = useState<unknown>(null);
+  const [finishError, setFinishError] = useState<unknown>(null);
   const r = useRef<{ stream?: MediaStream; mr?: MediaRecorder; ctx?: AudioContext; raf?: number; chain: Promise<void>; seq: number; id?: string; startedAt: number; banked: number; quietSince: number | null; timer?: number }>({ chain: Promise.resolve(), seq: 0, startedAt: 0, banked: 0, quietSince: null });
 
   const cleanup = () => {
@@ -74,8 +75,13 @@ function useRecorder() {
   async function start(deviceId: string, meta: { patient_id?: string; patient_name?: string; appointment_id?: string }) {
     setError(null);
     setSaveError(null);
+    setFinishError(null);
+    let micOpen = false;
     try {
       const stream = await navigator.mediaDevices.getUserMedia({ audio: { deviceId: deviceId ? { exact: deviceId } : undefined, echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 } });
+      // Kept before anything else can fail, so that cleanup() turns the microphone off whatever fails next.
+      r.current.stream = stream;
+      micOpen = true;
       const mime = ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/webm'].find((m) => MediaRecorder.isTypeSupported(m)) ?? '';
       const rec = await clinic.recordingStart({ ...meta, mime_type: mime || 'audio/webm' });
       const x = r.current;
@@ -119,12 +125,16 @@ function useRecorder() {
       setElapsed(0);
     } catch (e) {
       cleanup();
-      const name = (e as { name?: string }).name;
+      // Storage errors are DOMExceptions too, with names such as NotFoundError: only getUserMedia's are about the microphone.
+      const name = micOpen ? undefined : (e as { name?: string }).name;
+      const f = asFailure(e);
       setError(name === 'NotAllowedError'
         ? { status: 0, code: 'MIC_BLOCKED', message: 'Microphone access was refused. Allow the microphone for Clinic Desk (the icon in the address bar, or your system settings), then press Record again.' }
         : name === 'NotFoundError' || name === 'OverconstrainedError'
           ? { status: 0, code: 'NO_MIC', message: 'No microphone was found. Plug one in (or pick another in the list), then press Record again.' }
-          : asFailure(e));
+          : f.status === 0 && f.code === 'ERROR'
+            ? { status: 0, code: 'RECORDING_NOT_STARTED', message: `Clinic Desk could not save audio on this computer (${f.message}), so nothing was recorded and the microphone is off. Reload Clinic Desk, then press Record again.` }
+            : f);
     }
   }
 
@@ -159,14 +169,19 @@ function useRecorder() {
     await stopped;
     await x.chain;
     cleanup();
-    const rec = await clinic.recordingFinish(x.id, Math.round(x.banked / 100) / 10);
-    setElapsed(x.banked);
-    setState('idle');
     x.mr = undefined;
-    return rec;
+    setElapsed(x.banked);
+    try {
+      return await clinic.recordingFinish(x.id, Math.round(x.banked / 100) / 10);
+    } catch (e) {
+      setFinishError(e);
+      return null;
+    } finally {
+      setState('idle');
+    }
   }
 
-  return { state, level, silent, elapsed, error, saveError, start, pause, resume, stop };
+  return { state, level, silent, elapsed, error, saveError, finishError, start, pause, resume, stop };
 }
 
 function useMicrophones(active: boolean) {
@@ -272,8 +287,13 @@ export default function Dictation({ session }: { session: SessionInfo }) {
   });
   const discard = useMutation({
     mutationFn: (id: string) => clinic.recordingDiscard(id),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['recordings'] }),
+    onSuccess: (_, id) => {
+      if (last?.id === id) setLast(null);
+      void qc.invalidateQueries({ queryKey: ['recordings'] });
+    },
   });
+  /** A recording not yet uploaded, waiting for the doctor to confirm its discard: this computer has its only copy. */
+  const [discarding, setDiscarding] = useState<Recording | null>(null);
 
   const onRecord = () => {
     setLast(null);
@@ -372,6 +392,14 @@ export default function Dictation({ session }: { session: SessionInfo }) {
               {recorder.silent && <Note kind="warn" title="No sound for a few seconds">Check the microphone is plugged in, not muted, and close enough; the level bar should move when you speak.</Note>}
               <ErrorNote error={recorder.error} />
               {recorder.saveError ? <ErrorNote error={recorder.saveError} /> : null}
+              {recorder.finishError ? (
+                <Note kind="error" title="The recording stopped, but could not be marked as finished">
+                  <p>{explain(recorder.finishError).title}: {explain(recorder.finishError).detail}</p>
+                  <p>{asFailure(recorder.finishError).code === 'NOT_FOUND'
+                    ? 'It was discarded (perhaps in another window), so there is no audio left to upload. Press Record to start again.'
+                    : 'The audio saved up to now is still on this computer: it is listed under Dictations as “Recovered (unfinished)”, where Upload sends it for transcription as it is.'}</p>
+                </Note>
+              ) : null}
               <div className="row">
                 {recorder.state === 'idle' && <button className="btn record lg" type="button" onClick={onRecord}><Icon name="mic" />Record</button>}
                 {recorder.state === 'recording' && <button className="btn lg" type="button" onClick={recorder.pause}>Pause</button>}
@@ -436,6 +464,7 @@ export default function Dictation({ session }: { session: SessionInfo }) {
         <div className="card-body flush">
           {recordings.isPending && <Loading />}
           {recordings.isError && <div className="card-body"><ErrorNote error={recordings.error} /></div>}
+          {discard.isError && <div className="card-body"><ErrorNote error={discard.error} /></div>}
           {recordings.data && mine.length === 0 && <Empty title="No dictations yet" icon="mic">Press Record to start one.</Empty>}
           {mine.length > 0 && (
             <table aria-label="Recordings">
@@ -451,7 +480,7 @@ export default function Dictation({ session }: { session: SessionInfo }) {
                       <div className="actions">
                         {r.txn_id && <button className="btn sm" type="button" onClick={() => openSession(r.txn_id!, r.created_at, r)}>Open result</button>}
                         {!r.txn_id && <button className="btn sm" type="button" disabled={upload.isPending || busy} onClick={() => { setLast(r); setTxn(null); upload.mutate(r); }}>Upload</button>}
-                        <button className="btn sm danger" type="button" disabled={discard.isPending || busy} onClick={() => discard.mutate(r.id)}>Discard</button>
+                        <button className="btn sm danger" type="button" disabled={discard.isPending || busy} onClick={() => (r.txn_id ? discard.mutate(r.id) : setDiscarding(r))}>Discard</button>
                       </div>
                     </td>
                   </tr>
@@ -461,6 +490,17 @@ export default function Dictation({ session }: { session: SessionInfo }) {
           )}
         </div>
       </div>
+
+      {discarding && (
+        <Dialog title="Discard this recording?" onClose={() => setDiscarding(null)}
+          footer={<><button className="btn" type="button" onClick={() => setDiscarding(null)}>Keep it</button>
+            <button className="btn danger" type="button" onClick={() => { discard.mutate(discarding.id); setDiscarding(null); }}>Discard recording</button></>}>
+          <p>
+            {discarding.patient_name ? `The dictation for ${discarding.patient_name}` : 'This dictation'} ({when(discarding.created_at)}, {bytes(discarding.bytes)}) has not been uploaded:
+            this computer holds its only copy, and a discarded recording cannot be brought back.
+          </p>
+        </Dialog>
+      )}
     </div>
   );
 }

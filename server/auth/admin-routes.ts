@@ -7,7 +7,7 @@ import type { Service } from '../service.js';
 import { appAccounts } from './app-accounts.js';
 import {
   ApiClient, ApiKey, Backup, ClientParams, CreatedApiClient, CreatedApiKey, Doctor, KeyParams, NewApiClientBody, NewApiKeyBody,
-  NewUserBody, ServerStatus, User, UserParams,
+  NewUserBody, ResetPasswordBody, ServerStatus, User, UserParams,
 } from './app-schemas.js';
 
 const tags = ['admin'];
@@ -46,6 +46,19 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
       },
     }, async (request) => accounts.setUserDisabled(request.ctx, request.params.user_id, disabled));
   }
+
+  app.post('/api/v1/users/:user_id/password', {
+    config, preHandler: admin,
+    schema: {
+      operationId: 'resetUserPassword', tags, security, params: UserParams, body: ResetPasswordBody,
+      summary: 'Set a new password for a user of the clinic (a forgotten one): all their tokens stop working at once',
+      description: 'Also lifts the sign-in lockout of that username. Not for your own account (400): change it with POST /api/v1/session/password.',
+      response: { 204: Type.Null(), ...plainErrors([400, 401, 403, 404, 500]) },
+    },
+  }, async (request, reply) => {
+    await accounts.resetPassword(request.ctx, request.params.user_id, request.body);
+    return reply.code(204).send(null);
+  });
 
   app.get('/api/v1/doctors', {
     config,

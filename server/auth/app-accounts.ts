@@ -9,8 +9,8 @@ import { ServiceError } from '../shared/errors.js';
 import { hashSecret, newToken, tokenDigest } from '../shared/secrets.js';
 import { isTimeZone, isoNow } from '../shared/time.js';
 import type {
-  ApiClient, ApiKey, Backup, CreatedApiClient, CreatedApiKey, Doctor, NewApiClientBody, NewApiKeyBody, NewUserBody, ServerStatus,
-  SessionInfo, SetupBody, SetupStatus, SignInBody, SignedIn, User,
+  ApiClient, ApiKey, Backup, ChangePasswordBody, CreatedApiClient, CreatedApiKey, Doctor, NewApiClientBody, NewApiKeyBody, NewUserBody,
+  ResetPasswordBody, ServerStatus, SessionInfo, SetupBody, SetupStatus, SignInBody, SignedIn, User,
 } from './app-schemas.js';
 import { type Caller, type RequestContext, type Scope, can, isScope } from './permissions.js';
 import { AuthError } from './service.js';
@@ -79,6 +79,13 @@ function make(service: Service) {
     }
   }
 
+  /** The limiter's keys of an attempt: the username always, the address when known. */
+  function limitKeys(username: string, ip: string | null): [string, number][] {
+    const keys: [string, number][] = [[`user:${username.toLowerCase()}`, SIGN_IN_LIMITS.perUser]];
+    if (ip) keys.push([`ip:${ip}`, SIGN_IN_LIMITS.perAddress]);
+    return keys;
+  }
+
   function requireAdmin(ctx: RequestContext, what: string) {
     if (!can(ctx.caller, 'admin')) {
       audit.later(ctx, { action: 'admin.access', outcome: 'denied' });
@@ -124,8 +131,7 @@ function make(service: Service) {
    */
   async function signIn(body: SignInBody, ip: string | null, requestId: string | null = null): Promise<SignedIn> {
     const now = clock.now().getTime();
-    const keys: [string, number][] = [[`user:${body.username.toLowerCase()}`, SIGN_IN_LIMITS.perUser]];
-    if (ip) keys.push([`ip:${ip}`, SIGN_IN_LIMITS.perAddress]);
+    const keys = limitKeys(body.username, ip);
     const anon: AnonymousContext = { caller: null, ip, requestId };
     try {
       checkLimit(keys, now);
@@ -150,6 +156,48 @@ function make(service: Service) {
     const revoked = auth.revokeAuthToken(token);
     if (ctx) audit.later(ctx, { action: 'session.sign_out', resourceType: 'user', resourceIds: [ctx.caller.id], outcome: revoked ? 'success' : 'not_found' });
     return revoked;
+  }
+
+  /**
+   * The signed-in user changes their own password. The current one is checked under the sign-in limiter and its
+   * failures count there too, so a session left open is no way to guess it. Every other token of the user is
+   * revoked (other devices must sign in with the new password); `keepToken`, the session making the change, stays.
+   */
+  async function changePassword(ctx: RequestContext, keepToken: string, body: ChangePasswordBody): Promise<void> {
+    const user = ctx.caller.kind === 'user' ? auth.user(ctx.caller.id) : undefined;
+    if (!user) throw new ServiceError(400, 'INVALID_REQUEST', 'Only a signed-in clinic user can change their password');
+    const now = clock.now().getTime();
+    const keys = limitKeys(user.username, ctx.ip);
+    const denied = () => audit.later(ctx, { action: 'user.password_change', resourceType: 'user', resourceIds: [user.id], outcome: 'denied' });
+    try {
+      checkLimit(keys, now);
+    } catch (e) {
+      denied();
+      throw e;
+    }
+    if (!(await auth.verifyPassword(user.username, body.current_password))) {
+      for (const [key] of keys) failures.set(key, [...recent(key, now), now]);
+      denied();
+      throw new ServiceError(401, 'INVALID_CREDENTIALS', 'Your current password is not right (passwords are case-sensitive). Your password was not changed.');
+    }
+    failures.delete(keys[0]![0]);
+    await auth.setPassword(user.id, body.new_password, keepToken);
+    audit.later(ctx, { action: 'user.password_change', resourceType: 'user', resourceIds: [user.id], outcome: 'success' });
+  }
+
+  /**
+   * An admin sets a new password for another user of the clinic (a forgotten one). All of that user's tokens are
+   * revoked, and the sign-in lockout of their username is lifted: the lockout message sends them to the admin.
+   * An admin's own password goes through changePassword, which asks for the current one.
+   */
+  async function resetPassword(ctx: RequestContext, userId: string, body: ResetPasswordBody): Promise<void> {
+    requireAdmin(ctx, 'reset passwords');
+    const user = auth.user(userId);
+    if (!user || user.workspace_id !== ctx.caller.workspaceId) throw new ServiceError(404, 'NOT_FOUND', 'No such user in your clinic');
+    if (user.id === ctx.caller.id) throw new ServiceError(400, 'INVALID_REQUEST', 'To change your own password, use Change password (it asks for your current one)');
+    await auth.setPassword(user.id, body.new_password);
+    failures.delete(limitKeys(user.username, null)[0]![0]);
+    audit.later(ctx, { action: 'user.password_reset', resourceType: 'user', resourceIds: [user.id], outcome: 'success' });
   }
 
   /** Who a caller is, for the app: only users have a session. */
@@ -283,8 +331,8 @@ function make(service: Service) {
   }
 
   return {
-    setupStatus, setup, signIn, signOut, session, tokenUser,
-    users, createUser, setUserDisabled, doctors,
+    setupStatus, setup, signIn, signOut, changePassword, session, tokenUser,
+    users, createUser, setUserDisabled, resetPassword, doctors,
     apiClients, createApiClient, revokeApiClient,
     apiKeys, createApiKey, revokeApiKey,
     backups, backup, status,

@@ -76,6 +76,15 @@ export const NewUserBody = Type.Object({
 });
 export type NewUserBody = Static<typeof NewUserBody>;
 
+export const ChangePasswordBody = Type.Object({
+  current_password: Type.String({ minLength: 1, maxLength: 200 }),
+  new_password: NewPassword,
+});
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
+
+export const ResetPasswordBody = Type.Object({ new_password: NewPassword });
+export type ResetPasswordBody = Static<typeof ResetPasswordBody>;
+
 export const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
 export const UserParams = Type.Object({ user_id: Id });
 export const ClientParams = Type.Object({ client_id: Id });

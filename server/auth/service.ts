@@ -71,6 +71,19 @@ export function authService(db: Db, clock: Clock) {
     return token;
   }
 
+  /**
+   * Replaces a user's password and revokes their tokens, in one transaction: whoever held a session under the old
+   * password loses it. `keepToken` (the session making a self-change) stays valid.
+   */
+  async function setPassword(userId: string, password: string, keepToken?: string) {
+    if (password.length < 8) throw new AuthError('password must have at least 8 characters');
+    const hash = await hashSecret(password);
+    db.transaction(() => {
+      if (!store.setPasswordHash(userId, hash)) throw new AuthError('unknown user');
+      store.revokeUserTokens(userId, isoNow(clock), keepToken ? tokenDigest(keepToken) : null);
+    }).immediate();
+  }
+
   const revokeAuthToken = (token: string) => store.revokeToken(tokenDigest(token), isoNow(clock));
 
   function createApiKey(workspaceId: string, label: string): string {
@@ -133,6 +146,7 @@ export function authService(db: Db, clock: Clock) {
     user: store.user,
     users: store.usersOf,
     verifyPassword,
+    setPassword,
     issueAuthToken,
     revokeAuthToken,
     createApiKey,

@@ -6,13 +6,13 @@ import { plainErrors } from '../http/errors.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import { TooManyAttempts, appAccounts } from './app-accounts.js';
-import { SessionInfo, SetupBody, SetupStatus, SignInBody, SignedIn } from './app-schemas.js';
+import { ChangePasswordBody, SessionInfo, SetupBody, SetupStatus, SignInBody, SignedIn } from './app-schemas.js';
 
 
 
 /**
  * The app's sign-in and first run, for the browser transport (a second front-desk PC) and any client that wants
- * a user session: POST/DELETE /api/v1/session, GET /api/v1/me, GET/POST /api/v1/setup. Errors are
+ * a user session: POST/DELETE /api/v1/session, POST /api/v1/session/password, GET /api/v1/me, GET/POST /api/v1/setup. Errors are
  * `{"error":{"code","message"}}`.
  */
 export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
@@ -79,6 +79,33 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       throw new ServiceError(400, 'INVALID_REQUEST', 'Only a user token from sign-in can be signed out; access tokens simply expire');
     }
     accounts.signOut(token, request.ctx);
+    return reply.code(204).send(null);
+  });
+
+  app.post('/api/v1/session/password', {
+    config,
+    onRequest: authn,
+    schema: {
+      operationId: 'changePassword',
+      tags: ['app'],
+      summary: 'Change the signed-in user\'s own password',
+      description: '401 INVALID_CREDENTIALS when current_password is wrong; those failures count towards the sign-in limit '
+        + '(429 TOO_MANY_ATTEMPTS with Retry-After). On success every other token of the user is revoked; the token of this request stays valid.',
+      security,
+      body: ChangePasswordBody,
+      response: { 204: Type.Null(), ...plainErrors([400, 401, 429, 500]) },
+    },
+  }, async (request, reply) => {
+    const token = presentedToken(request)!;
+    if (request.ctx.caller.kind !== 'user' || service.tokens.looksLikeJwt(token)) {
+      throw new ServiceError(400, 'INVALID_REQUEST', 'Only a user token from sign-in can change its user\'s password');
+    }
+    try {
+      await accounts.changePassword(request.ctx, token, request.body);
+    } catch (e) {
+      if (e instanceof TooManyAttempts) reply.header('retry-after', String(e.retryAfterS));
+      throw e;
+    }
     return reply.code(204).send(null);
   });
 

@@ -50,7 +50,7 @@ export interface ApiKeyRow {
 /**
  * Token → principal answers, per database: every API request presents a token, and the join behind it costs about
  * as much as the patient search itself. Cleared whole by any write that could end a token's validity (revocation,
- * disabling a user or a workspace), through whichever store instance makes it; only positive answers are kept,
+ * revoking a user's tokens after a password change, disabling a user or a workspace), through whichever store instance makes it; only positive answers are kept,
  * and nothing read inside a transaction, which could still roll back. Roles and token scopes never change in place.
  */
 const principals = new WeakMap<Db, Map<string, TokenPrincipalRow>>();
@@ -91,6 +91,8 @@ export function authStore(db: Db) {
     disableUser: db.prepare('UPDATE users SET disabled_at = ? WHERE id = ? AND workspace_id = ? AND disabled_at IS NULL'),
     enableUser: db.prepare('UPDATE users SET disabled_at = NULL WHERE id = ? AND workspace_id = ? AND disabled_at IS NOT NULL'),
     tokenOwner: db.prepare('SELECT user_id FROM auth_tokens WHERE token_digest = ? AND revoked_at IS NULL'),
+    setPasswordHash: db.prepare('UPDATE users SET password_hash = ? WHERE id = ?'),
+    revokeUserTokens: db.prepare('UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND token_digest IS NOT ? AND revoked_at IS NULL'),
   };
   let cache = principals.get(db);
   if (!cache) principals.set(db, (cache = new Map()));
@@ -135,6 +137,10 @@ export function authStore(db: Db) {
     disableUser: (workspaceId: string, userId: string, at: string) => invalidating(q.disableUser.run(at, userId, workspaceId).changes > 0),
     enableUser: (workspaceId: string, userId: string) => q.enableUser.run(userId, workspaceId).changes > 0,
     tokenOwner: (digest: string) => (q.tokenOwner.get(digest) as { user_id: string } | undefined)?.user_id,
+    setPasswordHash: (userId: string, hash: string) => q.setPasswordHash.run(hash, userId).changes > 0,
+    /** Revokes every live token of a user except the one whose digest is `keepDigest` (null: all of them). */
+    revokeUserTokens: (userId: string, at: string, keepDigest: string | null) =>
+      invalidating(q.revokeUserTokens.run(at, userId, keepDigest).changes > 0),
   };
 }
 export type AuthStore = ReturnType<typeof authStore>;

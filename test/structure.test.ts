@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { normalizeText } from '../server/scribe/structure/lexicon.js';
 import { normalizeNumbers } from '../server/scribe/structure/numbers.js';
 import { structure } from '../server/scribe/structure/structure.js';
 import { matchIcd } from '../server/scribe/structure/codify.js';
@@ -35,6 +36,12 @@ describe('complaints', () => {
     expect(f.complaints[1]!.duration).toEqual({ value: 2, unit: 'day' });
     expect(f.history.family).toEqual(['father: diabetes']);
     expect(f.diagnoses).toEqual([]);
+  });
+
+  it('a relative who brought the patient is not family history', () => {
+    const f = run('six year old child brought by mother with ear pain since two days and fever since one day. came with her father.');
+    expect(f.complaints.map((c) => [c.name, c.duration?.value])).toEqual([['ear pain', 2], ['fever', 1]]);
+    expect(f.history.family).toEqual([]);
   });
 
   it('reads lay phrases and "since yesterday"', () => {
@@ -94,6 +101,13 @@ describe('diagnoses', () => {
     expect(f.diagnoses.map((d) => d.icd10?.code)).toEqual(['J18.9']);
   });
 
+  it('codes diabetes with a complication as one diagnosis under the diabetes', () => {
+    const f = run('diagnosis uncontrolled type two diabetes mellitus with peripheral neuropathy.');
+    expect(f.diagnoses.map((d) => d.icd10?.code)).toEqual(['E11.4']);
+    // Not a complication of the diabetes: two diagnoses.
+    expect(run('diagnosis type 2 diabetes with hypertension.').diagnoses.map((d) => d.icd10?.code)).toEqual(['E11.9', 'I10']);
+  });
+
   it('never turns family history into a diagnosis', () => {
     const f = run('her mother has hypothyroidism. diagnosis migraine without aura.');
     expect(f.diagnoses.map((d) => d.icd10?.code)).toEqual(['G43.0']);
@@ -144,6 +158,17 @@ describe('medications', () => {
     expect(run('tab sefixime two hundred mg b d').medications[0]!.name).toBe('cefixime');
   });
 
+  it('a drug the history names and the plan prescribes again is listed once, as the plan says', () => {
+    const f = run('known case of hypertension on amlodipine five. impression uncontrolled hypertension. increase tab amlodipine to ten mg once daily in the morning.');
+    expect(f.medications.map((m) => [m.name, m.strength?.value])).toEqual([['amlodipine', 10]]);
+  });
+
+  it('a spoon or ml after the name is the dose, not a strength in mg', () => {
+    const m = med('sachet alkasol one teaspoon in water three times a day for five days', 'potassium citrate');
+    expect(m).toMatchObject({ dose: { value: 1, unit: 'teaspoon' } });
+    expect(m!.strength).toBeUndefined();
+  });
+
   it('puts a per-dose amount in dose', () => {
     const m = med('syrup ambroxol five ml t d s for five days', 'ambroxol');
     expect(m).toMatchObject({ form: 'syrup', dose: { value: 5, unit: 'ml' } });
@@ -152,6 +177,12 @@ describe('medications', () => {
 });
 
 describe('investigations and follow-up', () => {
+  it('joins a test name spelled with a digit inside (h b a one c), not a dose and its frequency', () => {
+    expect(run('advise H b A one c and lipid profile.').investigations.map((i) => i.name)).toContain('glycated haemoglobin (hba1c)');
+    expect(normalizeText('t three t four')).toBe('t3 t4');
+    expect(normalizeText('tab x one b d')).toBe('tab x 1 bd');
+  });
+
   it('orders by full name, not earlier results', () => {
     const f = run('old reports show hba1c eight point two. advised c b c, l f t and x ray chest p a view. review after ten days with reports.');
     expect(f.investigations.map((i) => i.name)).toEqual(['complete blood count', 'liver function test', 'chest x-ray pa view']);

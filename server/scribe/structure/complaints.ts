@@ -6,7 +6,7 @@
 import { SYMPTOMS } from '../vocab/symptoms.js';
 import type { Complaint, Duration } from './facts.js';
 import { findDurations } from './durations.js';
-import { BODY_PART, PhraseIndex, type Token } from './lexicon.js';
+import { BODY_PART, PhraseIndex, RELATIVE, type Token } from './lexicon.js';
 import { isNegated } from './negation.js';
 import { historySentences, type Doc, type Sentence } from './sections.js';
 
@@ -32,7 +32,7 @@ const HEAD = new Set(
     'tremors tremor puffiness boils boil wound growth').split(' '),
 );
 const CONNECTOR = new Set(['and', 'with', 'after', 'then', 'plus', 'along', 'associated', 'or']);
-const FAMILY = /\b(?:father|mother|brother|sister|uncle|aunt|grandfather|grandmother|grandparents?|sibling|cousin|parents?|son|daughter|mom|dad)\b(?:'s)?\s+(?:also\s+)?(?:has|had|is|was|have|suffers|died|with|h\/o)\b|\bfamily history\b|\bruns in the family\b/;
+const FAMILY = new RegExp(String.raw`${RELATIVE}(?:'s)?\s+(?:also\s+)?(?:has|had|is|was|have|suffers|died|with|h\/o)\b|\bfamily history\b|\bruns in the family\b`);
 const ANAPHORA = /\b(?:it's been|it has been|been like this|it started|this started|this has been|since then|so about)\b/;
 // Tails that describe a complaint but are not its name.
 const TAIL = /\s+(?:radiating|which|that|when|worse|better|worst|increases|increased|increasing|aggravated|relieved|gradually|on and off|off and on|lasting|about|around|\d).*$/;

@@ -6,7 +6,7 @@
 import type { IcdEntry } from '../vocab/icd10.js';
 import { icdRef, isUnspecified, matchIcd, type IcdMatch } from './codify.js';
 import type { Diagnosis } from './facts.js';
-import { BODY_PART } from './lexicon.js';
+import { BODY_PART, RELATIVE } from './lexicon.js';
 import { isNegated } from './negation.js';
 import type { Doc, Sentence } from './sections.js';
 
@@ -22,7 +22,7 @@ const DISEASE_LIKE =
   /(?:itis|osis|emia|aemia|pathy|algia|oma)\b|\b(?:disease|syndrome|disorder|infection|infestation|fever|injury|fracture|deficiency|cancer|tumou?r|carcinoma|ulcer|cyst|hernia|palsy|failure|insufficiency|stenosis|sprain|strain|allergy|poisoning|dependence|abuse|bite|burn|illness|reflux|dehydration|diabetes|hypertension|asthma|infarction)\b/;
 const QUALIFIER_WORD = /^(?:left|right|bilateral|both|side|sided|mild|moderate|severe|acute|chronic|recurrent|[a-z]\d{1,2}|level|dermatome|region|upper|lower)$/;
 const STATUS = /^(?:post|status post|s\/p|after)\s+/;
-const FAMILY_RELATION = /\b(?:father|mother|brother|sister|uncle|aunt|grandfather|grandmother|grandparents?|sibling|cousin|parents?|son|daughter|mom|dad)\b/;
+const FAMILY_RELATION = new RegExp(RELATIVE);
 
 interface Found {
   name: string;
@@ -54,6 +54,13 @@ function codeSegment(seg: string): { name: string; match?: IcdMatch }[] {
   const head = seg.slice(0, w).trim();
   const tail = seg.slice(w + 6).trim();
   const headMatch = code(head);
+  // "type 2 diabetes with peripheral neuropathy": ICD-10 codes the complication under the diabetes (E11.4), and
+  // the code list names those entries "diabetic …". One diagnosis when that code is in the head's own category.
+  const category = headMatch?.entry.code.slice(0, 3);
+  if (category && /^E1[0-4]$/.test(category)) {
+    const combined = code(`diabetic ${tail.replace(/^diabetic\s+/, '')}`);
+    if (combined && combined.entry.code.startsWith(category) && combined.entry.code !== headMatch!.entry.code) return [{ name: seg, match: combined }];
+  }
   // "alcohol dependence with uncomplicated withdrawal": the tail often leaves out the head's first word.
   const tailAlone = code(tail);
   const tailWithContext = code(`${head.split(' ')[0]} ${tail}`);
@@ -137,7 +144,7 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
   return found.map((f) => ({ name: f.name, certainty: f.certainty, ...(f.entry ? { icd10: icdRef(f.entry) } : {}) }));
 }
 
-const FAMILY = /\b(father|mother|brother|sister|uncle|aunt|grandfather|grandmother|sibling|cousin|son|daughter|mom|dad|parents)\b(?:'s)?\s+(?:also\s+)?(?:has|had|is|was|suffers from|suffered from|died of|with|h\/o)\s+(?:also\s+)?(?:a\s+|an\s+)?([^,;]+)/g;
+const FAMILY = new RegExp(String.raw`${RELATIVE}(?:'s)?\s+(?:also\s+)?(?:has|had|is|was|suffers from|suffered from|died of|with|h\/o)\s+(?:also\s+)?(?:a\s+|an\s+)?([^,;]+)`, 'g');
 const FAMILY_HISTORY = /\bfamily history of\s+([^,;]+)/g;
 
 export function extractFamilyHistory(doc: Doc): string[] {

@@ -23,6 +23,9 @@ export function tokenize(text: string): Token[] {
 // unless they sit inside a longer run.
 const SPELLED = /\b[a-z](?:\s+[a-z]\b)+/g;
 const LETTER_DIGIT = /\b([b-hj-wyz])\s+(\d{1,2})\b(?!\.\d)/g;
+// A spelled name with a digit inside ("h b a one c" → "hba1c"): single letters, one digit, one letter. The last
+// letter must stand alone, so a dose and its spelled frequency ("vitamin c one b d") stay apart.
+const SPELLED_WITH_DIGIT = /\b[b-hj-z](?:\s+[a-z])*\s+\d\s+[a-z]\b(?!\s+(?:[a-z]|\d)\b)/g;
 
 /** Lower case, hyphens and "+" spelled out, spoken numbers as digits, spelled letters joined. */
 export function normalizeText(raw: string): string {
@@ -30,6 +33,7 @@ export function normalizeText(raw: string): string {
   s = s.replace(/(\d)\s*%/g, '$1 percent').replace(/\s*\+\s*/g, ' plus ');
   s = s.replace(/([a-z])-(?=[a-z])/g, '$1 ').replace(/(\d)-(?=[a-z])/g, '$1 ').replace(/([a-z])-(?=\d)/g, '$1 ');
   s = normalizeNumbers(s);
+  s = s.replace(SPELLED_WITH_DIGIT, (run) => run.replace(/\s+/g, ''));
   s = s.replace(SPELLED, (run) => {
     const letters = run.split(/\s+/);
     // "a" or "i" at the edge of a run is the article or pronoun: "take a b complex" keeps "a".
@@ -105,6 +109,13 @@ export class PhraseIndex<T> {
 }
 
 /** Body parts and sites: they qualify a complaint ("pain in the right heel") but are not complaints alone. */
+/**
+ * A relative, as a regular-expression source with one capture group for the word. Not when the relative brought
+ * the patient ("brought by mother with ear pain", "came with her husband"): that is who is speaking, not family
+ * history.
+ */
+export const RELATIVE = String.raw`(?<!\b(?:by|with)\s+(?:(?:his|her|their|the)\s+)?)\b(father|mother|brother|sister|uncle|aunt|grandfather|grandmother|grandparents?|sibling|cousin|parents?|son|daughter|mom|dad)\b`;
+
 export const BODY_PART = new Set(
   ('head scalp face forehead cheek cheeks eye eyes eyelid ear ears nose nostril throat neck shoulder shoulders arm arms ' +
     'elbow elbows forearm wrist wrists hand hands finger fingers thumb chest back spine abdomen belly stomach tummy ' +

@@ -56,7 +56,7 @@ const STRENGTH_UNIT = String.raw`(mg|milligrams?|mcg|micrograms?|g|gm|grams?|iu|
 const STRENGTH = new RegExp(String.raw`\b${NUM}\s*${STRENGTH_UNIT}(?![a-z])`);
 const FROM_TO = new RegExp(String.raw`\bfrom\s+${NUM}\s*(?:${STRENGTH_UNIT}\s+)?to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`);
 const DOSE = new RegExp(String.raw`\b(${NUM.slice(1, -1)}|half)\s*(tablets?|tabs?|capsules?|caps?|ml|millilit(?:er|re)s?|drops?|puffs?|sprays?|units?|sachets?|teaspoons?|tsp|spoons?|lozenges?|pessar(?:y|ies)|suppositor(?:y|ies)|patch(?:es)?)\b`);
-const BARE_NUMBER = /^\s*(\d+(?:\.\d+)?)(?![\d.])(?!\s*(?:-|\.\d|\s*(?:times?|days?|weeks?|months?|hours?|minutes?|units?|ml|drops?|puffs?|sprays?|tablets?|capsules?|sachets?|mg|mcg|g|gm|grams?|iu|percent|%)\b))/;
+const BARE_NUMBER = /^\s*(\d+(?:\.\d+)?)(?![\d.])(?!\s*(?:-|\.\d|\s*(?:times?|days?|weeks?|months?|hours?|minutes?|units?|ml|millilit(?:er|re)s?|drops?|puffs?|sprays?|tablets?|tabs?|capsules?|caps?|sachets?|teaspoons?|tsp|spoons?|lozenges?|mg|mcg|g|gm|grams?|iu|percent|%)\b))/;
 
 function unitName(u: string): string {
   if (/^(?:mg|milligram)/.test(u)) return 'mg';
@@ -236,7 +236,7 @@ export function extractMedications(
   firstMed: Map<number, number>,
 ): Medication[] {
   const us = locale.toLowerCase() === 'en-us';
-  const meds: (Medication & { bare: boolean })[] = [];
+  const meds: (Medication & { bare: boolean; sentence: number })[] = [];
   for (const s of doc.sentences) {
     if (s.speaker === 'patient') continue;
     const mentions = mentionsIn(s, blocked(s));
@@ -271,7 +271,7 @@ export function extractMedications(
         if (form === 'pessary') form = 'vaginal pessary';
         const routeHit = ROUTES.find(([re]) => re.test(piece));
         const route = routeHit?.[1] ?? (form && ORAL_FORMS.test(form) ? 'oral' : undefined);
-        const med: Medication & { bare: boolean } = {
+        const med: Medication & { bare: boolean; sentence: number } = {
           name,
           ...(brand ? { brand } : {}),
           ...(form ? { form } : {}),
@@ -283,6 +283,7 @@ export function extractMedications(
           ...(parsed.duration ? { duration: parsed.duration } : {}),
           ...(parsed.instructions ? { instructions: parsed.instructions } : {}),
           bare: !parsed.strength && !parsed.dose && !parsed.frequency && !parsed.duration && !mention.prefixForm,
+          sentence: s.index,
         };
         previous = parsed;
         meds.push(med);
@@ -290,8 +291,10 @@ export function extractMedications(
       });
     });
   }
-  // A drug named without any instruction is only mentioned ("before starting methotrexate").
+  // A drug named without any instruction is only mentioned ("before starting methotrexate"). One the history names
+  // and the plan prescribes again ("on amlodipine 5 … increase amlodipine to 10 mg") is the plan's.
+  const planned = new Set(meds.filter((m) => !m.bare && m.sentence >= doc.planStart).map((m) => m.name));
   return meds
-    .filter((m) => !m.bare)
-    .map(({ bare: _bare, ...m }) => m);
+    .filter((m) => !m.bare && !(m.sentence < doc.planStart && planned.has(m.name)))
+    .map(({ bare: _bare, sentence: _sentence, ...m }) => m);
 }

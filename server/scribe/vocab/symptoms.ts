@@ -70,7 +70,7 @@ puffiness of face|facial puffiness,puffy face,swelling of face,facial swelling,p
 swelling of feet|pedal oedema,pedal edema,swollen feet,leg swelling,ankle swelling,swelling of legs,oedema feet,swelling in feet
 swelling|swollen,oedema,edema
 burning micturition|burning while passing urine,burning urination,burning on urination,dysuria,pain while passing urine,painful urination,burning during urination,burning sensation while passing urine
-frequent urination|frequency of urination,increased frequency of micturition,frequent micturition,polyuria,passing urine frequently
+frequent urination|frequency of urination,increased frequency of urination,increased urinary frequency,increased frequency,increased frequency of micturition,frequent micturition,polyuria,passing urine frequently
 nocturia|passing urine at night,waking up at night to urinate
 frothy urine|foamy urine,froth in urine
 blood in urine|haematuria,hematuria,red urine

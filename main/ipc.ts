@@ -5,7 +5,8 @@ import { AppointmentParams, BookBody, ChangeStatusBody, DayQuery } from '../serv
 import type { AppointmentListRow, AppointmentRow } from '../server/appointments/store.js';
 import { appAccounts, needScope } from '../server/auth/app-accounts.js';
 import {
-  ClientParams, KeyParams, NewApiClientBody, NewApiKeyBody, NewUserBody, SetupBody, SignInBody, UserParams,
+  ChangePasswordBody, ClientParams, KeyParams, NewApiClientBody, NewApiKeyBody, NewUserBody, ResetPasswordBody, SetupBody, SignInBody,
+  UserParams,
 } from '../server/auth/app-schemas.js';
 import type { RequestContext, Scope } from '../server/auth/permissions.js';
 import { SaKey } from '../server/notifications/schemas.js';
@@ -78,6 +79,7 @@ export const ARGS: { [K in keyof ClinicApi]: Arg[] } = {
   setup: [arg('input', SetupBody)],
   signIn: [arg('input', SignInBody)],
   signOut: [],
+  changePassword: [arg('current', ChangePasswordBody.properties.current_password), arg('next', ChangePasswordBody.properties.new_password)],
   session: [],
   searchPatients: [arg('mobile', SearchQuery.properties.mobile)],
   getPatient: [patientId],
@@ -92,6 +94,7 @@ export const ARGS: { [K in keyof ClinicApi]: Arg[] } = {
   users: [],
   createUser: [arg('input', NewUserBody)],
   setUserDisabled: [arg('userId', UserParams.properties.user_id), arg('disabled', Type.Boolean())],
+  resetUserPassword: [arg('userId', UserParams.properties.user_id), arg('next', ResetPasswordBody.properties.new_password)],
   apiClients: [],
   createApiClient: [arg('input', NewApiClientBody)],
   revokeApiClient: [arg('clientId', ClientParams.properties.client_id)],
@@ -188,14 +191,15 @@ export function createHandlers(deps: IpcDeps): Handlers {
     return t;
   }
 
-  function ctx(event: IpcEvent, scope: Scope): RequestContext {
+  /** The window's caller; `scope` null for what every signed-in user may do. */
+  function ctx(event: IpcEvent, scope: Scope | null): RequestContext {
     const caller = auth.authenticateToken(token(event));
     if (!caller) {
       sessions.delete(event.sender.id);
       throw new ServiceError(401, 'UNAUTHORIZED_ACCESS', 'Your session has ended (signed out, or the account was disabled). Sign in again.');
     }
     const c: RequestContext = { caller, ip: null, requestId: null };
-    needScope(c, scope);
+    if (scope) needScope(c, scope);
     return c;
   }
 
@@ -225,6 +229,7 @@ export function createHandlers(deps: IpcDeps): Handlers {
         accounts.signOut(t, caller ? { caller, ip: null, requestId: null } : undefined);
       }
     },
+    changePassword: async (e, current, next) => accounts.changePassword(ctx(e, null), token(e), { current_password: current, new_password: next }),
     async session(e) {
       const t = sessions.get(e.sender.id);
       const caller = t ? auth.authenticateToken(t) : null;
@@ -256,6 +261,7 @@ export function createHandlers(deps: IpcDeps): Handlers {
     users: async (e) => accounts.users(ctx(e, 'admin')),
     createUser: async (e, input) => accounts.createUser(ctx(e, 'admin'), input),
     setUserDisabled: async (e, id, disabled) => accounts.setUserDisabled(ctx(e, 'admin'), id, disabled),
+    resetUserPassword: async (e, id, next) => accounts.resetPassword(ctx(e, 'admin'), id, { new_password: next }),
     apiClients: async (e) => accounts.apiClients(ctx(e, 'admin')),
     createApiClient: async (e, input) => accounts.createApiClient(ctx(e, 'admin'), input),
     revokeApiClient: async (e, id) => accounts.revokeApiClient(ctx(e, 'admin'), id),

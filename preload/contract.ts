@@ -270,6 +270,8 @@ export interface ClinicApi {
   setup(input: SetupBody): Promise<SessionInfo>;
   signIn(input: SignInBody): Promise<SessionInfo>;
   signOut(): Promise<void>;
+  /** The signed-in user's own password; other sessions of the user end, this one stays (401 INVALID_CREDENTIALS: wrong current). */
+  changePassword(current: string, next: string): Promise<void>;
   /** The signed-in user, or null (the browser keeps its session per tab; the app per window). */
   session(): Promise<SessionInfo | null>;
 
@@ -289,6 +291,8 @@ export interface ClinicApi {
   users(): Promise<User[]>;
   createUser(input: NewUserBody): Promise<User>;
   setUserDisabled(userId: string, disabled: boolean): Promise<User>;
+  /** A new password for another user of the clinic; all their sessions end. */
+  resetUserPassword(userId: string, next: string): Promise<void>;
   apiClients(): Promise<ApiClient[]>;
   createApiClient(input: NewApiClientBody): Promise<CreatedApiClient>;
   revokeApiClient(clientId: string): Promise<void>;
@@ -333,6 +337,7 @@ export const CHANNELS = {
   setup: 'clinic:setup',
   signIn: 'clinic:sign-in',
   signOut: 'clinic:sign-out',
+  changePassword: 'clinic:change-password',
   session: 'clinic:session',
   searchPatients: 'clinic:search-patients',
   getPatient: 'clinic:get-patient',
@@ -347,6 +352,7 @@ export const CHANNELS = {
   users: 'clinic:users',
   createUser: 'clinic:create-user',
   setUserDisabled: 'clinic:set-user-disabled',
+  resetUserPassword: 'clinic:reset-user-password',
   apiClients: 'clinic:api-clients',
   createApiClient: 'clinic:create-api-client',
   revokeApiClient: 'clinic:revoke-api-client',

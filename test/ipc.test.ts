@@ -21,6 +21,7 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   setup: [{ clinic_name: 'X', admin: { username: 'has space', password: 'long enough' } }],
   signIn: [{ username: 'x' }],
   signOut: [true],
+  changePassword: ['old password', 'short'],
   session: [{}],
   searchPatients: ['98765'],
   getPatient: [''],
@@ -35,6 +36,7 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   users: [1],
   createUser: [{ username: 'nurse', password: 'long enough', role: 'nurse' }],
   setUserDisabled: ['u1', 'yes'],
+  resetUserPassword: ['u1', { new_password: 'long enough' }],
   apiClients: [1],
   createApiClient: [{ name: 'x', scopes: [] }],
   revokeApiClient: ['../etc'],
@@ -187,6 +189,27 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
     expect(models.find((m) => m.is_default)?.id).toBe('pocketsphinx');
     expect(await call('speechModelDownload', ev, 'huge').catch(toFailure)).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(await call('speechModelSetDefault', ev, 'small').catch(toFailure)).toMatchObject({ status: 409, code: 'MODEL_NOT_INSTALLED' });
+  });
+
+  it('changes a password in the signed-in window and resets one from an admin window, ending the other sessions', async () => {
+    const adminEv = event(RENDERER, nextWindow++);
+    const { username, password } = srv.demo.workspaces[0]!.users.admin;
+    await call('signIn', adminEv, { username, password });
+    const u = (await call('createUser', adminEv, { username: 'ipc.pw', password: 'first of all', role: 'doctor' })) as { id: string };
+    const here = event(RENDERER, nextWindow++);
+    const there = event(RENDERER, nextWindow++);
+    await call('signIn', here, { username: 'ipc.pw', password: 'first of all' });
+    await call('signIn', there, { username: 'ipc.pw', password: 'first of all' });
+
+    expect(await call('changePassword', here, 'not it at all', 'second one!').catch(toFailure)).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
+    await call('changePassword', here, 'first of all', 'second one!');
+    await expect(call('session', here)).resolves.toMatchObject({ user: { username: 'ipc.pw' } });
+    await expect(call('session', there)).resolves.toBeNull();
+
+    await call('resetUserPassword', adminEv, u.id, 'third, by admin');
+    await expect(call('session', here)).resolves.toBeNull();
+    await expect(call('signIn', here, { username: 'ipc.pw', password: 'third, by admin' })).resolves.toMatchObject({ user: { username: 'ipc.pw' } });
+    expect(await call('resetUserPassword', here, u.id, 'doctor tries it').catch(toFailure)).toMatchObject({ status: 403 });
   });
 
   it('keeps dictation audio on disk in chunks as it arrives, readable after a "crash"', async () => {

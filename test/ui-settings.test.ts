@@ -124,6 +124,53 @@ describe.skipIf(uiSkipReason !== null)(`first run and settings in Chromium${uiSk
     expect((await call(base, 'POST', '/api/v1/session', { body: { username: 'ravi', password: 'front desk 1' } })).status).toBe(200);
   });
 
+  it('resets a user\'s password: a short one is refused in words, then the old session and password stop working', async () => {
+    const old = (await call(base, 'POST', '/api/v1/session', { body: { username: 'ravi', password: 'front desk 1' } })).json.token as string;
+    expect((await call(base, 'GET', '/api/v1/me', { headers: { auth: old } })).status).toBe(200);
+    const row = page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: 'Ravi Kumar' });
+    // An admin's own row offers no reset: their own password goes through Change password.
+    const own = page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: 'Dr Asha Rao' });
+    expect(await own.getByRole('button', { name: 'Reset password' }).count()).toBe(0);
+    await row.getByRole('button', { name: 'Reset password' }).click();
+    const d = page.getByRole('dialog', { name: 'Reset password for Ravi Kumar' });
+    await d.locator('input[name=new_password]').fill('short');
+    await d.getByRole('button', { name: 'Reset password' }).click();
+    await d.getByText('The new password needs at least 8 characters.').waitFor();
+    await d.locator('input[name=new_password]').fill('front desk 2');
+    await d.getByRole('button', { name: 'Reset password' }).click();
+    await d.getByText('Password reset').waitFor();
+    expect(await d.textContent()).toContain('ravi');
+    await d.getByRole('button', { name: 'Done' }).click();
+    await d.waitFor({ state: 'detached' });
+    expect((await call(base, 'GET', '/api/v1/me', { headers: { auth: old } })).status).toBe(401);
+    expect((await call(base, 'POST', '/api/v1/session', { body: { username: 'ravi', password: 'front desk 1' } })).status).toBe(401);
+    expect((await call(base, 'POST', '/api/v1/session', { body: { username: 'ravi', password: 'front desk 2' } })).status).toBe(200);
+  });
+
+  it('changes the admin\'s own password from the top bar; a wrong current one is said plainly and this tab stays signed in', async () => {
+    await page.locator('.topbar').getByRole('button', { name: 'Change password' }).click();
+    const d = page.getByRole('dialog', { name: 'Change password' });
+    await d.locator('input[name=current_password]').fill('green valley 2025');
+    await d.locator('input[name=new_password]').fill('green valley 2027');
+    await d.locator('input[name=new_password_again]').fill('green valley 2072');
+    await d.getByRole('button', { name: 'Change password' }).click();
+    await d.getByText('The two new passwords are not the same').waitFor();
+    await d.locator('input[name=new_password_again]').fill('green valley 2027');
+    await d.getByRole('button', { name: 'Change password' }).click();
+    await d.getByText('This is not your current password').waitFor();
+    await d.locator('input[name=current_password]').fill('green valley 2026');
+    await d.getByRole('button', { name: 'Change password' }).click();
+    await d.getByText('Password changed').waitFor();
+    await d.getByRole('button', { name: 'Done' }).click();
+    await d.waitFor({ state: 'detached' });
+    expect((await call(base, 'POST', '/api/v1/session', { body: { username: 'asha', password: 'green valley 2026' } })).status).toBe(401);
+    expect((await call(base, 'POST', '/api/v1/session', { body: { username: 'asha', password: 'green valley 2027' } })).status).toBe(200);
+    // This tab's session survived its own change.
+    const token = await page.evaluate(() => sessionStorage.getItem('clinic-desk.token'));
+    expect((await call(base, 'GET', '/api/v1/me', { headers: { auth: token! } })).status).toBe(200);
+    expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(true);
+  });
+
   it('creates an API client, shows its secret once in a dialog that only its button closes, and revokes it', async () => {
     await tab('API clients').click();
     await page.getByText('No API clients').waitFor();

@@ -1,11 +1,11 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Role, SessionInfo } from '../../preload/contract';
-import { clinic } from './clinic';
+import { asFailure, clinic } from './clinic';
 import { FirstRun } from './screens/FirstRun';
 import { FrontDesk } from './screens/FrontDesk';
 import { SignIn } from './screens/SignIn';
-import { ErrorNote, Icon, Loading, initials } from './ui';
+import { Dialog, ErrorNote, Field, Icon, Loading, Note, initials } from './ui';
 
 // Less-used screens load on first visit, keeping the front desk's first paint small.
 const Dictation = lazy(() => import('./screens/Dictation'));
@@ -34,9 +34,45 @@ function useHashScreen(role: Role): [Screen, (s: Screen) => void] {
   return [screen, (s) => { window.location.hash = `/${s}`; setScreen(s); }];
 }
 
+/** Any signed-in user's own password. The service keeps this window signed in and ends the user's other sessions. */
+function ChangePassword({ onClose }: { onClose: () => void }) {
+  const [f, setF] = useState({ current: '', next: '', again: '' });
+  const [tried, setTried] = useState(false);
+  const change = useMutation({ mutationFn: () => clinic.changePassword(f.current, f.next) });
+  // Checked here too, so the common slips get a plain sentence instead of the service's schema message.
+  const problem = f.next.length < 8 ? 'The new password needs at least 8 characters.'
+    : f.again !== f.next ? 'The two new passwords are not the same. Type it again.' : null;
+  const wrongCurrent = change.error && asFailure(change.error).code === 'INVALID_CREDENTIALS';
+  if (change.isSuccess) {
+    return (
+      <Dialog title="Change password" onClose={onClose} footer={<button className="btn primary" type="button" onClick={onClose}>Done</button>}>
+        <Note kind="ok" title="Password changed">Use the new password next time you sign in. Anywhere else you were signed in as yourself (another computer or window) has been signed out.</Note>
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog title="Change password" onClose={onClose}
+      footer={<><button className="btn" type="button" onClick={onClose}>Cancel</button><button className="btn primary" type="submit" form="password-form" disabled={change.isPending}>Change password</button></>}>
+      <form id="password-form" className="stack" onSubmit={(e) => { e.preventDefault(); setTried(true); if (!problem && f.current) change.mutate(); }}>
+        <Field label="Current password" error={wrongCurrent ? 'This is not your current password (passwords are case-sensitive).' : tried && !f.current ? 'Type your current password.' : null}>
+          <input name="current_password" type="password" autoComplete="current-password" value={f.current} onChange={(e) => { setF({ ...f, current: e.target.value }); change.reset(); }} />
+        </Field>
+        <Field label="New password" hint="At least 8 characters.">
+          <input name="new_password" type="password" autoComplete="new-password" value={f.next} onChange={(e) => setF({ ...f, next: e.target.value })} />
+        </Field>
+        <Field label="New password again" error={tried ? problem : null}>
+          <input name="new_password_again" type="password" autoComplete="new-password" value={f.again} onChange={(e) => setF({ ...f, again: e.target.value })} />
+        </Field>
+        {!wrongCurrent && <ErrorNote error={change.error} />}
+      </form>
+    </Dialog>
+  );
+}
+
 function Shell({ session }: { session: SessionInfo }) {
   const qc = useQueryClient();
   const [screen, go] = useHashScreen(session.user.role);
+  const [changing, setChanging] = useState(false);
   const signOut = async () => {
     await clinic.signOut();
     qc.clear();
@@ -59,9 +95,11 @@ function Shell({ session }: { session: SessionInfo }) {
         <div className="user">
           <div className="avatar" aria-hidden="true">{initials(session.user.display_name)}</div>
           <div className="small"><strong>{session.user.display_name}</strong><div className="faint" style={{ textTransform: 'capitalize' }}>{session.user.role === 'reception' ? 'Front desk' : session.user.role}</div></div>
+          <button className="btn ghost sm" type="button" onClick={() => setChanging(true)}>Change password</button>
           <button className="btn ghost sm" type="button" onClick={signOut}>Sign out</button>
         </div>
       </header>
+      {changing && <ChangePassword onClose={() => setChanging(false)} />}
       <main className="main">
         <Suspense fallback={<Loading />}>
           {screen === 'front-desk' && <FrontDesk session={session} />}

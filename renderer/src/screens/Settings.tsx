@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
-import type { Role, SaKey, Scope, SessionInfo, SpeechModel, WebhookState, WebhookSubscription } from '../../../preload/contract';
+import type { Role, SaKey, Scope, SessionInfo, SpeechModel, User, WebhookState, WebhookSubscription } from '../../../preload/contract';
 import { clinic } from '../clinic';
 import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, when } from '../ui';
 
@@ -63,6 +63,34 @@ function ServerPanel() {
   );
 }
 
+/** An admin sets a new password for someone who forgot theirs; the service signs that user out everywhere. */
+function ResetPassword({ user, onClose }: { user: User; onClose: () => void }) {
+  const [password, setPassword] = useState('');
+  const [tried, setTried] = useState(false);
+  const reset = useMutation({ mutationFn: () => clinic.resetUserPassword(user.id, password) });
+  const short = password.length < 8;
+  const title = `Reset password for ${user.display_name}`;
+  if (reset.isSuccess) {
+    return (
+      <Dialog title={title} onClose={onClose} footer={<button className="btn primary" type="button" onClick={onClose}>Done</button>}>
+        <Note kind="ok" title="Password reset">{user.display_name} is signed out everywhere and signs in as <strong>{user.username}</strong> with the new password. Tell them in person, and ask them to change it (Change password, at the top) once signed in.</Note>
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog title={title} onClose={onClose}
+      footer={<><button className="btn" type="button" onClick={onClose}>Cancel</button><button className="btn primary" type="submit" form="reset-form" disabled={reset.isPending}>Reset password</button></>}>
+      <form id="reset-form" className="stack" onSubmit={(e) => { e.preventDefault(); setTried(true); if (!short) reset.mutate(); }}>
+        <p className="small muted">For a forgotten password. {user.display_name} will be signed out on every computer and must use the new password.</p>
+        <Field label="New password" hint="At least 8 characters." error={tried && short ? 'The new password needs at least 8 characters.' : null}>
+          <input name="new_password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        </Field>
+        <ErrorNote error={reset.error} />
+      </form>
+    </Dialog>
+  );
+}
+
 function UsersPanel({ session }: { session: SessionInfo }) {
   const qc = useQueryClient();
   const users = useQuery({ queryKey: ['users'], queryFn: () => clinic.users() });
@@ -73,6 +101,7 @@ function UsersPanel({ session }: { session: SessionInfo }) {
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['users'] }); setAdding(false); setF({ display_name: '', username: '', password: '', role: 'reception' }); },
   });
   const toggle = useMutation({ mutationFn: ({ id, off }: { id: string; off: boolean }) => clinic.setUserDisabled(id, off), onSuccess: () => void qc.invalidateQueries({ queryKey: ['users'] }) });
+  const [resetting, setResetting] = useState<User | null>(null);
   return (
     <Panel title="Users" intro="Everyone who signs in: doctors, front desk and admins." action={<button className="btn primary" type="button" onClick={() => setAdding(true)}><Icon name="plus" />Add user</button>}>
       <div className="card-body flush">
@@ -86,12 +115,16 @@ function UsersPanel({ session }: { session: SessionInfo }) {
                 <td><strong>{u.display_name}</strong></td><td className="mono">{u.username}</td>
                 <td style={{ textTransform: 'capitalize' }}>{u.role === 'reception' ? 'Front desk' : u.role}</td>
                 <td>{u.disabled_at ? <span className="chip CN">Disabled</span> : <span className="chip CK">Active</span>}</td>
-                <td><div className="actions">{u.id !== session.user.id && <button className={`btn sm ${u.disabled_at ? '' : 'danger'}`} type="button" onClick={() => toggle.mutate({ id: u.id, off: !u.disabled_at })}>{u.disabled_at ? 'Enable' : 'Disable'}</button>}</div></td>
+                <td><div className="actions">{u.id !== session.user.id && <>
+                  <button className="btn sm" type="button" onClick={() => setResetting(u)}>Reset password</button>
+                  <button className={`btn sm ${u.disabled_at ? '' : 'danger'}`} type="button" onClick={() => toggle.mutate({ id: u.id, off: !u.disabled_at })}>{u.disabled_at ? 'Enable' : 'Disable'}</button>
+                </>}</div></td>
               </tr>
             ))}</tbody>
           </table>
         )}
       </div>
+      {resetting && <ResetPassword user={resetting} onClose={() => setResetting(null)} />}
       {adding && (
         <Dialog title="Add a user" onClose={() => setAdding(false)} footer={<><button className="btn" type="button" onClick={() => setAdding(false)}>Cancel</button><button className="btn primary" type="submit" form="user-form" disabled={create.isPending}>Add user</button></>}>
           <form id="user-form" className="stack" onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>

@@ -118,6 +118,11 @@ export const httpClinic: ClinicApi = {
     if (token()) await api('DELETE', '/api/v1/session').catch(() => undefined);
     sessionStorage.removeItem(TOKEN_KEY);
   },
+  async changePassword(current, next) {
+    // Not api(): its 401 means a dead session and drops the token, but here 401 is a wrong current password.
+    const a = await send('POST', '/api/v1/session/password', { current_password: current, new_password: next });
+    if (a.status !== 204) throw failure(a);
+  },
   async session() {
     if (!token()) return null;
     const a = await send('GET', '/api/v1/me');
@@ -153,6 +158,7 @@ export const httpClinic: ClinicApi = {
   users: async () => (await api<{ users: Awaited<ReturnType<ClinicApi['users']>> }>('GET', '/api/v1/users')).users,
   createUser: (input) => api('POST', '/api/v1/users', input),
   setUserDisabled: (id, disabled) => api('POST', `/api/v1/users/${encodeURIComponent(id)}/${disabled ? 'disable' : 'enable'}`),
+  resetUserPassword: async (id, next) => void (await api('POST', `/api/v1/users/${encodeURIComponent(id)}/password`, { new_password: next })),
   apiClients: async () => (await api<{ clients: Awaited<ReturnType<ClinicApi['apiClients']>> }>('GET', '/api/v1/api-clients')).clients,
   createApiClient: (input) => api('POST', '/api/v1/api-clients', input),
   revokeApiClient: async (id) => void (await api('DELETE', `/api/v1/api-clients/${encodeURIComponent(id)}`)),

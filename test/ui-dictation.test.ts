@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScribeClient } from '../sdk/scribe-client.js';
-import { type RunningServer, startServer, tempDir } from './helpers/server.js';
+import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
 import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
 
 /**
@@ -211,6 +211,63 @@ describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${sk
     await expect.poll(() => uploaded.count()).toBe(before - 1);
     expect(await page.getByRole('dialog').count()).toBe(0);
   });
+
+  it("files a dictation under a patient found by mobile, without an appointment today, and shows their past sessions", async () => {
+    const ws = srv.demo.workspaces[0]!;
+    // Every demo patient has an appointment today: a walk-in is registered for this test.
+    const mobile = '9700012345';
+    const made = await call(srv.baseUrl, 'POST', '/dr/v1/patient', {
+      headers: { auth: ws.users.reception.auth_token }, body: { first_name: 'Deepa', last_name: 'Walkin', dob: '1991-02-03', gender: 'F', mobile },
+    });
+    expect(made.status).toBe(201);
+    const patientId = made.json.data.patient_id as string;
+    expect(ws.appointments.some((a) => a.patient_id === patientId)).toBe(false);
+    const sdk = new ScribeClient({ baseUrl: srv.baseUrl, auth: ws.users.doctor.auth_token });
+    for (let i = 0; i < 2; i++) await sdk.presign(`walkin-${i}`, 'scribe-v2', { patient_id: patientId });
+    await page.reload();
+    const search = page.getByLabel('Mobile number');
+    await search.fill('9700099999');
+    await page.getByText('No patient with this number').waitFor();
+    expect(await page.getByText('registered on the Front desk screen').count()).toBe(1);
+    // By keyboard: type the number, Tab to the patient, Enter.
+    await search.fill('');
+    await search.pressSequentially(mobile);
+    const result = page.getByTestId('patient-result').filter({ hasText: 'Deepa Walkin' });
+    await result.waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(await result.getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByTestId('found-patient').textContent()).toContain('Deepa Walkin');
+    expect(await page.getByLabel("Today's appointment").inputValue()).toBe('');
+    await page.getByText('For Deepa Walkin', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Dictations for Deepa Walkin' }).waitFor();
+    const rows = page.getByTestId('history-row');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+    expect(await rows.allTextContents()).toEqual([expect.stringContaining('Not started'), expect.stringContaining('Not started')]);
+    // The recording is filed under her, with no appointment.
+    await page.getByRole('button', { name: 'Record' }).click();
+    await expect.poll(() => chunkCount(page), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    const mine = page.getByTestId('recording-row');
+    await expect.poll(() => mine.allTextContents()).toEqual([expect.stringContaining('Deepa Walkin')]);
+    const meta = await page.evaluate(() => new Promise<unknown[]>((resolve) => {
+      const req = indexedDB.open('clinic-desk');
+      req.onsuccess = () => {
+        const all = req.result.transaction('recordings').objectStore('recordings').getAll();
+        all.onsuccess = () => resolve(all.result.map((r: Record<string, unknown>) => ({ patient_id: r.patient_id, patient_name: r.patient_name, appointment_id: r.appointment_id })));
+      };
+    }));
+    expect(meta).toContainEqual({ patient_id: patientId, patient_name: 'Deepa Walkin', appointment_id: undefined });
+    await mine.first().getByRole('button', { name: 'Discard' }).click();
+    await page.getByRole('dialog', { name: 'Discard this recording?' }).getByRole('button', { name: 'Discard recording' }).click();
+    await expect.poll(() => mine.count()).toBe(0);
+    // Today's list stays the quick path: choosing an appointment replaces the patient found by mobile.
+    const appt = ws.appointments[0]!;
+    const name = ws.patients.find((p) => p.patient_id === appt.patient_id)!;
+    await page.getByLabel("Today's appointment").selectOption(appt.appointment_id);
+    await page.getByTestId('found-patient').waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: `Dictations for ${name.first_name}` }).waitFor();
+  }, 60_000);
 
   it('logged no page errors', () => {
     expect(errors).toEqual([]);

@@ -1,9 +1,10 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DictationOptions, Language, Recording, ScribeSessionSummary, SessionInfo, TemplateId, UploadProgress } from '../../../preload/contract';
+import type { DictationOptions, Language, Patient, Recording, ScribeSessionSummary, SessionInfo, TemplateId, UploadProgress } from '../../../preload/contract';
 import { TEMPLATE_NAMES } from '../../../preload/scribe-flow';
 import { asFailure, clinic, explain } from '../clinic';
-import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, time, when } from '../ui';
+import { PatientSearch } from '../PatientSearch';
+import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, phone, time, when } from '../ui';
 import { clinicToday } from './FrontDesk';
 import { Results } from './Results';
 
@@ -234,6 +235,8 @@ export default function Dictation({ session }: { session: SessionInfo }) {
   const [mic, setMic] = useState('');
   const day = useQuery({ queryKey: ['day', clinicToday(tz)], queryFn: () => clinic.dayAppointments(clinicToday(tz)) });
   const [appointmentId, setAppointmentId] = useState('');
+  /** A patient found by mobile (a walk-in, yesterday's patient): used when no appointment of today is chosen. */
+  const [found, setFound] = useState<Patient | null>(null);
   const [templates, setTemplates] = useState<TemplateId[]>(['clinical_notes_template', 'service_emr_template', 'transcript_template']);
   const [language, setLanguage] = useState<Language>('en-IN');
   const [mode, setMode] = useState<DictationOptions['mode']>('dictation');
@@ -246,12 +249,16 @@ export default function Dictation({ session }: { session: SessionInfo }) {
   const [openedAt, setOpenedAt] = useState<string | null>(null);
   const recordings = useQuery({ queryKey: ['recordings'], queryFn: () => clinic.recordings() });
   const appt = day.data?.appointments.find((a) => a.appointment_id === appointmentId);
+  /** Who the dictation is filed under; the appointment only when the patient was chosen from today's list. */
+  const patient: { patient_id: string; patient_name: string; appointment_id?: string } | null = appt
+    ? { patient_id: appt.patient_id, patient_name: appt.patient_name, appointment_id: appt.appointment_id }
+    : found ? { patient_id: found.id, patient_name: found.name } : null;
   const history = useInfiniteQuery({
-    queryKey: ['scribe-history', appt?.patient_id],
-    queryFn: ({ pageParam }) => clinic.scribeHistory(appt!.patient_id, pageParam),
+    queryKey: ['scribe-history', patient?.patient_id],
+    queryFn: ({ pageParam }) => clinic.scribeHistory(patient!.patient_id, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.next_cursor ?? undefined,
-    enabled: !!appt,
+    enabled: !!patient,
   });
   const pastSessions = history.data?.pages.flatMap((p) => p.sessions) ?? [];
   const result = useQuery({
@@ -299,7 +306,7 @@ export default function Dictation({ session }: { session: SessionInfo }) {
     setLast(null);
     setTxn(null);
     setOpenedAt(null);
-    void recorder.start(mic, appt ? { patient_id: appt.patient_id, patient_name: appt.patient_name, appointment_id: appt.appointment_id } : {});
+    void recorder.start(mic, patient ?? {});
   };
   const onStop = async () => {
     const rec = await recorder.stop();
@@ -308,7 +315,7 @@ export default function Dictation({ session }: { session: SessionInfo }) {
   };
   const toggle = (t: TemplateId) => setTemplates((ts) => (ts.includes(t) ? ts.filter((x) => x !== t) : [...ts, t]));
   const busy = recorder.state !== 'idle';
-  const mine = (recordings.data ?? []).filter((r) => !appt || r.patient_id === appt.patient_id);
+  const mine = (recordings.data ?? []).filter((r) => !patient || r.patient_id === patient.patient_id);
 
   return (
     <div className="page">
@@ -321,14 +328,26 @@ export default function Dictation({ session }: { session: SessionInfo }) {
             <div className="card-head"><h2>Patient</h2></div>
             <div className="card-body stack">
               <Field label="Today's appointment" hint="The dictation is filed with this patient.">
-                <select name="appointment" value={appointmentId} onChange={(e) => setAppointmentId(e.target.value)} disabled={busy}>
-                  <option value="">No patient (general dictation)</option>
+                <select name="appointment" value={appointmentId} onChange={(e) => { setAppointmentId(e.target.value); setFound(null); }} disabled={busy}>
+                  <option value="">{found ? 'None: patient found by mobile, below' : 'No patient (general dictation)'}</option>
                   {day.data?.appointments.filter((a) => a.status !== 'CN').map((a) => (
                     <option key={a.appointment_id} value={a.appointment_id}>{time(a.scheduled_at, tz)} · {a.patient_name}</option>
                   ))}
                 </select>
               </Field>
+              {found && (
+                <div className="row between" data-testid="found-patient">
+                  <span>Filed under <strong>{found.name}</strong> <span className="small muted num">{phone(found.mobile)}</span></span>
+                  <button className="btn sm" type="button" disabled={busy} onClick={() => setFound(null)}>General dictation instead</button>
+                </div>
+              )}
+              <span className="small muted">Not on today's list? Find the patient by mobile number:</span>
             </div>
+            {/* While recording, the patient the recording was started for stays. */}
+            {!busy && (
+              <PatientSearch picked={found} onPick={(p) => { setFound(p); setAppointmentId(''); }}
+                unknown="Check the number with the patient. New patients are registered on the Front desk screen." />
+            )}
           </div>
           <div className="card">
             <div className="card-head"><h2>Output</h2></div>
@@ -369,7 +388,7 @@ export default function Dictation({ session }: { session: SessionInfo }) {
         <div className="stack loose">
           <div className="card">
             <div className="card-head">
-              <div><h2>Recorder</h2><p className="small muted">{appt ? `For ${appt.patient_name}` : 'Not linked to a patient'}</p></div>
+              <div><h2>Recorder</h2><p className="small muted">{patient ? `For ${patient.patient_name}` : 'Not linked to a patient'}</p></div>
               {recorder.state === 'recording' && <span className="row small" style={{ color: 'var(--danger)', fontWeight: 600 }}><span className="rec-dot" />Recording</span>}
               {recorder.state === 'paused' && <span className="chip PK">Paused</span>}
             </div>
@@ -438,15 +457,15 @@ export default function Dictation({ session }: { session: SessionInfo }) {
             <div className="card"><div className="card-body"><TranscriptionProgress txnId={txn} onDone={onTranscribed} recordingHere={false} /></div></div>
           )}
           {finished && finished.state !== 'failed' && finished.results.some((r) => r.json) && (
-            <Results key={txn} status={finished} title={`Dictation${appt ? `: ${appt.patient_name}` : ''} · ${when(openedAt ?? new Date().toISOString())}`} />
+            <Results key={txn} status={finished} title={`Dictation${patient ? `: ${patient.patient_name}` : ''} · ${when(openedAt ?? new Date().toISOString())}`} />
           )}
         </div>
       )}
 
       <div className="card">
-        <div className="card-head"><div><h2>{appt ? `Dictations for ${appt.patient_name}` : 'Dictations on this computer'}</h2><p className="small muted">Kept here until you discard them; an unfinished one survived a crash and can still be uploaded.</p></div></div>
-        {appt && history.isError && <div className="card-body" style={{ paddingBottom: 0 }}><ErrorNote error={history.error} onRetry={() => void history.refetch()} /></div>}
-        {appt && pastSessions.length > 0 && (
+        <div className="card-head"><div><h2>{patient ? `Dictations for ${patient.patient_name}` : 'Dictations on this computer'}</h2><p className="small muted">Kept here until you discard them; an unfinished one survived a crash and can still be uploaded.</p></div></div>
+        {patient && history.isError && <div className="card-body" style={{ paddingBottom: 0 }}><ErrorNote error={history.error} onRetry={() => void history.refetch()} /></div>}
+        {patient && pastSessions.length > 0 && (
           <div className="card-body" style={{ paddingBottom: 0 }}>
             <div className="stack tight" data-testid="scribe-history">
               <span className="small muted">On the clinic server, newest first</span>

@@ -1,0 +1,77 @@
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import type { Patient } from '../../preload/contract';
+import { clinic } from './clinic';
+import { Empty, ErrorNote, GENDER, Icon, Loading, age } from './ui';
+
+/**
+ * Search-as-you-type by 10-digit mobile, as two card bodies for the caller's card: the box, then the family on that
+ * number. Without onRegister the screen cannot register, so `unknown` says where to go instead.
+ */
+export function PatientSearch({ onPick, picked, onRegister, unknown, autoFocus = false }: {
+  onPick: (p: Patient) => void; picked: Patient | null; onRegister?: (mobile: string) => void; unknown?: ReactNode; autoFocus?: boolean;
+}) {
+  const [digits, setDigits] = useState('');
+  const [nudge, setNudge] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (autoFocus) input.current?.focus();
+  }, [autoFocus]);
+  const complete = digits.length === 10;
+  const results = useQuery({ queryKey: ['search', digits], queryFn: () => clinic.searchPatients(digits), enabled: complete, staleTime: 5_000 });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!complete) setNudge(true);
+    else void results.refetch();
+  };
+  return (
+    <>
+      <div className="card-body stack">
+        <form className="search-box" role="search" onSubmit={onSubmit}>
+          <Icon name="search" size={20} />
+          <input ref={input} aria-label="Mobile number" name="mobile" type="tel" inputMode="numeric" autoComplete="off" placeholder="98765 43210"
+            value={digits} onChange={(e) => { setNudge(false); setDigits(e.target.value.replace(/\D/g, '').replace(/^(91|0)(?=\d{10}$)/, '').slice(0, 10)); }} />
+        </form>
+        {!complete && (digits.length > 0 || nudge) && (
+          <p className={`small ${nudge ? '' : 'faint'}`} role={nudge ? 'alert' : undefined} style={nudge ? { color: 'var(--warn)' } : undefined}>
+            {10 - digits.length} more digit{10 - digits.length === 1 ? '' : 's'} to search. Mobile numbers have 10 digits.
+          </p>
+        )}
+      </div>
+      {complete && (
+        <div className="card-body flush" style={{ borderTop: '1px solid var(--border)' }}>
+          {results.isPending && <Loading label="Searching…" />}
+          {results.isError && <div className="card-body"><ErrorNote error={results.error} onRetry={() => void results.refetch()} /></div>}
+          {results.data && results.data.length === 0 && (
+            <Empty title="No patient with this number" icon="user">
+              {onRegister ? (
+                <div className="stack tight" style={{ alignItems: 'center' }}>
+                  <span>Check the number with the patient, or register them.</span>
+                  <button className="btn primary" type="button" onClick={() => onRegister(digits)}><Icon name="plus" />Register new patient</button>
+                </div>
+              ) : unknown}
+            </Empty>
+          )}
+          {results.data && results.data.length > 0 && (
+            <div className="list" aria-label="Search results" data-testid="search-results">
+              <div className="list-item small muted" style={{ justifyContent: 'space-between' }}>
+                <span>{results.data.length} patient{results.data.length === 1 ? '' : 's'} on this number</span>
+                {onRegister && <button className="btn sm" type="button" onClick={() => onRegister(digits)}><Icon name="plus" size={14} />Add family member</button>}
+              </div>
+              {results.data.map((p) => (
+                <div key={p.id} className="list-item selectable" role="option" aria-selected={picked?.id === p.id} tabIndex={0}
+                  onClick={() => onPick(p)} onKeyDown={(e) => e.key === 'Enter' && onPick(p)} data-testid="patient-result">
+                  <div className="avatar" aria-hidden="true">{p.first_name[0]}{p.last_name[0]}</div>
+                  <div className="grow">
+                    <div className="patient-name">{p.name}</div>
+                    <div className="meta"><span>{GENDER[p.gender]}, {age(p.dob)}</span><span>Born {p.dob}</span></div>
+                  </div>
+                </div>
+              ))}
+            </div>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

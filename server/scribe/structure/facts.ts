@@ -1,5 +1,35 @@
 /** What the structurer extracts from a transcript: the facts every template is rendered from. */
 
+/**
+ * Where a fact was said: character offsets [start, end) into the transcript text as the structurer received it,
+ * and the seconds of the recording when the transcript came from audio.
+ */
+export interface Span {
+  start: number;
+  end: number;
+  start_s?: number;
+  end_s?: number;
+}
+
+/** Codes of the safety flags (issue: clinical safety net); each one is also a string in data.output[].warnings. */
+export type FlagCode =
+  | 'DOSE_UNIT'
+  | 'DOSE_RANGE'
+  | 'DAILY_MAX'
+  | 'ALLERGY_CONFLICT'
+  | 'DUPLICATE_THERAPY'
+  | 'LOW_CONFIDENCE'
+  | 'FUZZY_MATCH'
+  | 'UNRECOGNISED_DRUG';
+
+export interface Flag {
+  code: FlagCode;
+  /** A plain sentence for the doctor. */
+  message: string;
+  /** JSON pointer into the service_emr_template JSON of the item it concerns: "/medications/2", "/medications/2/strength", "/vitals/bp". */
+  pointer: string;
+}
+
 export type DurationUnit = 'day' | 'week' | 'month' | 'year';
 
 export interface Duration {
@@ -9,6 +39,7 @@ export interface Duration {
 
 export interface Complaint {
   name: string;
+  evidence?: Span;
   duration?: Duration;
   notes?: string;
 }
@@ -33,6 +64,7 @@ export interface CodeRef {
 export interface Diagnosis {
   name: string;
   certainty: 'confirmed' | 'suspected';
+  evidence?: Span;
   /** The best ICD-10 entry for the name, or undefined when none fits; templates show it only when codifying. */
   icd10?: CodeRef;
 }
@@ -51,8 +83,19 @@ export interface Frequency {
   text: string;
 }
 
+/** How the drug's name was recognised: exactly from the formulary, by spelling or sound only, or not at all. */
+export type DrugMatch = 'exact' | 'fuzzy' | 'unrecognised';
+
+export type MedicationField = 'name' | 'strength' | 'dose' | 'form' | 'route' | 'frequency' | 'timing' | 'duration' | 'instructions';
+
 export interface Medication {
   name: string;
+  /** Absent means exact. For fuzzy and unrecognised names, `heard` holds the words as transcribed. */
+  match?: DrugMatch;
+  heard?: string;
+  evidence?: Span;
+  /** Where each stated attribute was said. */
+  field_evidence?: Partial<Record<MedicationField, Span>>;
   brand?: string;
   form?: string;
   strength?: Amount;
@@ -66,6 +109,7 @@ export interface Medication {
 
 export interface Investigation {
   name: string;
+  evidence?: Span;
   loinc?: string;
 }
 
@@ -79,7 +123,15 @@ export interface ClinicalFacts {
   medications: Medication[];
   investigations: Investigation[];
   advice: string[];
-  follow_up?: { after: Duration; notes?: string };
+  follow_up?: { after: Duration; notes?: string; evidence?: Span };
+  /** Evidence of the facts held as plain values: each vital by its key, advice and allergies by index. */
+  evidence: {
+    vitals: Partial<Record<keyof Vitals, Span>>;
+    advice: Span[];
+    allergies: Span[];
+  };
+  /** Safety flags (structure/safety.ts), each pointing at the item it concerns. */
+  flags: Flag[];
 }
 
 const DAYS: Record<DurationUnit, number> = { day: 1, week: 7, month: 30, year: 365 };

@@ -3,6 +3,7 @@
  * note moves from history to findings to plan. Dictations rarely say "history" or "plan" aloud, so the parts are
  * found from cue phrases and from what a sentence holds (a vital sign, a diagnosis cue).
  */
+import type { Span } from './facts.js';
 import { normalizeText, tokenize, type Token } from './lexicon.js';
 
 export type Speaker = 'doctor' | 'patient' | null;
@@ -13,6 +14,8 @@ export interface Sentence {
   tokens: Token[];
   speaker: Speaker;
   turn: number;
+  /** The transcript span of text[from, to): evidence for a fact found there. */
+  span(from: number, to: number): Span;
 }
 
 export interface Doc {
@@ -80,7 +83,11 @@ export function buildDoc(raw: string): Doc {
   const sentences: Sentence[] = [];
   let turn = 0;
   let speakers = 0;
+  let lineStart = 0;
   for (const line of raw.split(/\r?\n/)) {
+    const lineSpan: Span = { start: raw.indexOf(line, lineStart), end: 0 };
+    lineSpan.end = lineSpan.start + line.length;
+    lineStart = lineSpan.end;
     if (!line.trim()) continue;
     let body = line;
     let speaker: Speaker = null;
@@ -94,7 +101,7 @@ export function buildDoc(raw: string): Doc {
     for (const part of normalizeText(body).split(SENTENCE_END)) {
       const text = applyCorrections(part.trim()).replace(/[.!;]+$/, '').trim();
       if (!text) continue;
-      sentences.push({ index: sentences.length, text, tokens: tokenize(text), speaker, turn });
+      sentences.push({ index: sentences.length, text, tokens: tokenize(text), speaker, turn, span: () => lineSpan });
     }
   }
   const consultation = speakers >= 2;

@@ -100,5 +100,7 @@ export function structure(text: string, opts: { locale: string }): ClinicalFacts
     investigations,
     advice: advice(doc, firstMed, ordered),
     ...(follow ? { follow_up: follow } : {}),
+    evidence: { vitals: {}, advice: [], allergies: [] },
+    flags: [],
   };
 }

@@ -4,7 +4,7 @@ import { authenticate, requireScope, runHook } from '../http/auth.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import {
-  HistoryQuery, HistoryResponse, InitBody, InitConflict, InitParams, InitResponse, PresignBody, PresignQuery, PresignResponse, ScribeError as ScribeErrorSchema,
+  HistoryQuery, HistoryResponse, InitBody, InitConflict, InitParams, InitResponse, LanguageList, PresignBody, PresignQuery, PresignResponse, ScribeError as ScribeErrorSchema,
   StatusError, StatusParams, StatusQuery, StatusResponse, Unauthorized, ValidationDetails,
 } from './schemas.js';
 import { ScribeValidationError } from './service.js';
@@ -67,7 +67,10 @@ export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asy
         operationId: 'scribeInit',
         summary: 'Initialize a transaction: processing starts (step 3)',
         description: '201 once queued. 409 {"status":"error","message"} when already initialized; 422 {"details":[{loc,msg,type}]} '
-          + 'for invalid parameters (unknown template, unsupported language id, no uploaded audio, …).',
+          + 'for invalid parameters (unknown template, unsupported language id, no uploaded audio, …), and with type '
+          + 'value_error.language_unavailable when no speech engine installed here recognises any of the languages (msg names '
+          + 'the language and how to get a model). Languages of a mixed request that no engine covers with the others are left '
+          + 'out, with a warning in every data.output[] entry.',
         security,
         params: InitParams,
         body: InitBody,
@@ -75,12 +78,27 @@ export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asy
       },
     }, async (request, reply) => {
       try {
-        return reply.code(201).send(scribe.init(request.ctx, request.params.txn_id, request.body));
+        return reply.code(201).send(scribe.init(request.ctx, request.params.txn_id, request.body, await scribe.speechSurvey()));
       } catch (e) {
         if (e instanceof ScribeValidationError) return reply.code(422).send({ details: e.details });
         throw e;
       }
     });
+
+    api.get('/voice/api/v2/languages', {
+      config: { errors: 'scribe' },
+      preHandler: allowed,
+      schema: {
+        tags: ['scribe'],
+        operationId: 'scribeLanguages',
+        summary: 'The input languages and whether this installation recognises each now (ours; not in the interface)',
+        description: '200 {"languages":[{id, name, status, engines, reason}]}: status ready (engines lists the engines that recognise it), '
+          + 'needs_model (a Whisper model download in Settings → Speech models would make it work) or unavailable (reason says why). '
+          + 'Init refuses a request none of whose languages is ready.',
+        security,
+        response: { 200: LanguageList, 401: Unauthorized, 403: ScribeErrorSchema, 500: ScribeErrorSchema },
+      },
+    }, async () => ({ languages: await scribe.languages() }));
 
     api.get('/voice/api/v3/status/:session_id', {
       config: { errors: 'scribe-status' },

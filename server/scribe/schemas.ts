@@ -57,6 +57,18 @@ export const ValidationDetails = Type.Object({
   })),
 });
 
+export const LanguageList = Type.Object({
+  languages: Type.Array(Type.Object({
+    id: Type.Enum(LANGUAGES, { description: 'Interface language id' }),
+    name: Type.String({ description: 'English (India), Hindi, …' }),
+    status: Type.Union([Type.Literal('ready'), Type.Literal('needs_model'), Type.Literal('unavailable')], {
+      description: 'ready: an installed engine recognises it now; needs_model: downloading a Whisper model would make it work; unavailable: not on this computer',
+    }),
+    engines: Type.Array(Type.String(), { description: 'The engines that recognise it now, e.g. pocketsphinx:en-us+clinic-lm, whisper:small' }),
+    reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it does not work now and how to get it (null when ready)' }),
+  })),
+});
+
 export const StatusParams = Type.Object({ session_id: Type.String({ description: 'The transaction id' }) });
 export const StatusQuery = Type.Object({ action: Type.Optional(Type.String({ description: 'Ignored (the SDKs pick the path by it)' })) });
 

@@ -9,6 +9,7 @@ import { ServiceError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import type { WebhookService } from '../webhooks/service.js';
+import { type SpeechConfig, type SpeechSurvey, languageList, languageSupport, servedLanguages, surveySpeech } from './asr/choose.js';
 import { LANGUAGES, type Language } from './contracts.js';
 import {
   AUDIO_EXTENSIONS, AUDIO_TYPES, TEMPLATE_ALIASES, TEMPLATE_NAMES, TXN_ID, clientStatus, extensionOf, isAction, isAudioName,
@@ -55,6 +56,14 @@ export class ScribeValidationError extends Error {
   constructor(readonly details: { loc: (string | number)[]; msg: string; type: string }[]) {
     super(details.map((d) => d.msg).join('; '));
   }
+}
+
+/**
+ * The request as stored: the session's request plus what init had to say about it (a language left out), which
+ * every output entry carries as a warning. The worker reads it as a SessionRequest.
+ */
+interface StoredRequest extends SessionRequest {
+  warnings?: string[];
 }
 
 /** Where an upload goes, once its policy and key have been checked. */
@@ -281,10 +290,17 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     }
   }
 
-  /** The init body → a normalised request, or every problem with it (422). */
-  function parseInit(body: Record<string, unknown>, s: SessionRow | undefined, txnId: string): { request: SessionRequest; additional: Record<string, unknown>; patientId: string | null } {
+  /** What the speech engines of this installation recognise now (models are the installation's, not a clinic's). */
+  const speechSurvey = (): Promise<SpeechSurvey> => surveySpeech({ ...opts.speech, dataDir: deps.dataDir } as SpeechConfig);
+
+  /**
+   * The init body → a normalised request, or every problem with it (422). With a survey of the engines, a request
+   * none of whose languages an engine here recognises is a problem (the session would only fail later); a mixed
+   * one keeps the languages one engine covers, and the rest become warnings.
+   */
+  function parseInit(body: Record<string, unknown>, s: SessionRow | undefined, txnId: string, survey?: SpeechSurvey): { request: StoredRequest; additional: Record<string, unknown>; patientId: string | null } {
     const details: ScribeValidationError['details'] = [];
-    const problem = (loc: (string | number)[], msg: string) => details.push({ loc, msg, type: 'value_error' });
+    const problem = (loc: (string | number)[], msg: string, type = 'value_error') => details.push({ loc, msg, type });
     const extra = s ? (JSON.parse(s.extra_data) as Record<string, unknown>) : {};
     const sidecar = s ? sidecarOf(s) : {};
     const sidecarFormat = isPlainObject(sidecar.output_format) ? sidecar.output_format : {};
@@ -306,7 +322,21 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
       }
     }
     languages = [...new Set(languages)];
-    if (languages.length === 0) languages = ['en-IN'];
+    const asked = languages.length > 0;
+    if (!asked) languages = ['en-IN'];
+    const warnings: string[] = [];
+    if (survey && details.length === 0) {
+      const { served, unserved } = servedLanguages(languages, survey);
+      const support = languageSupport(survey, unserved);
+      const locOf = (l: Language) => (asked ? ['body', 'input_language', (rawLanguages as unknown[]).indexOf(l)] : ['body', 'input_language']);
+      for (const l of support) {
+        // Ready alone but not with the others: no engine here recognises them together.
+        const why = l.reason ?? `no speech engine here recognises ${languageList([l.id])} together with ${languageList(served)}.`;
+        if (served.length === 0) problem(locOf(l.id), why, 'value_error.language_unavailable');
+        else warnings.push(`${languageList([l.id])} was left out: the recording was transcribed as ${languageList(served)}. ${why}`);
+      }
+      if (served.length) languages = served;
+    }
 
     const templates: TemplateRequest[] = [];
     const rawTemplates = body.output_format_template ?? sidecarFormat.output_template ?? null;
@@ -354,14 +384,21 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     }
     if (details.length) throw new ScribeValidationError(details);
     return {
-      request: { mode: mode as string, modelType: modelType as 'pro' | 'lite', languages, templates, outputLanguage: outputLanguage as string | null },
+      request: {
+        mode: mode as string, modelType: modelType as 'pro' | 'lite', languages, templates, outputLanguage: outputLanguage as string | null,
+        ...(warnings.length ? { warnings } : {}),
+      },
       additional: additional as Record<string, unknown>,
       patientId: patientIdOf(body, additional, sidecar, extra),
     };
   }
 
-  /** POST /voice/api/v2/transaction/init/{txn_id}: 409 when already initialized, 422 for bad parameters; queues the session. */
-  function init(ctx: RequestContext, txnId: string, body: unknown) {
+  /**
+   * POST /voice/api/v2/transaction/init/{txn_id}: 409 when already initialized, 422 for bad parameters; queues the
+   * session. `survey` (speechSurvey(), which the caller awaits) checks the languages against the engines here;
+   * without it a language no engine recognises fails the session when it runs.
+   */
+  function init(ctx: RequestContext, txnId: string, body: unknown, survey?: SpeechSurvey) {
     const ws = ctx.caller.workspaceId;
     if (body !== undefined && body !== null && !isPlainObject(body)) {
       throw new ScribeValidationError([{ loc: ['body'], msg: 'The body must be a JSON object', type: 'type_error' }]);
@@ -371,7 +408,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
       audit.later(ctx, { action: 'scribe.session.init', resourceType: 'scribe_session', resourceIds: [s.id], outcome: 'conflict' });
       throw new ScribeError(409, 'transaction_already_initialized', 'Transaction already initialized');
     }
-    const { request, additional, patientId } = parseInit((body ?? {}) as Record<string, unknown>, s, txnId);
+    const { request, additional, patientId } = parseInit((body ?? {}) as Record<string, unknown>, s, txnId, survey);
     const ok = db.transaction(() => {
       const done = store.initialize({
         id: s!.id, request: JSON.stringify(request), additional_data: JSON.stringify(additional), patient_id: patientId,
@@ -389,9 +426,10 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
   // 4. Status
   // ------------------------------------------------------------------------------------------------------------
 
+  const requestOf = (s: SessionRow) => (s.request ? (JSON.parse(s.request) as StoredRequest) : null);
+
   function failureEntries(s: SessionRow, errors: string[]): OutputEntry[] {
-    const req = s.request ? (JSON.parse(s.request) as SessionRequest) : null;
-    return (req?.templates ?? []).map((t) => ({
+    return (requestOf(s)?.templates ?? []).map((t) => ({
       template_id: t.asked, value: '', type: 'json' as const, name: TEMPLATE_NAMES[t.id], status: 'failure' as const, errors, warnings: [],
     }));
   }
@@ -418,7 +456,9 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
 
   /** Records a run's result, raises v2rx.completed or v2rx.failed and queues the push, all in one transaction. */
   function finish(s: SessionRow, owner: string, result: JobResult): boolean {
-    const output = result.status === 'failed' && result.output.length === 0 ? failureEntries(s, result.errors) : result.output;
+    const initWarnings = requestOf(s)?.warnings ?? [];
+    const output = (result.status === 'failed' && result.output.length === 0 ? failureEntries(s, result.errors) : result.output)
+      .map((o) => (initWarnings.length ? { ...o, warnings: [...initWarnings, ...o.warnings] } : o));
     const status = result.status;
     return db.transaction(() => {
       const ok = store.finish({
@@ -459,6 +499,9 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     partPath,
     commitUpload,
     init,
+    speechSurvey,
+    /** GET /voice/api/v2/languages: each interface language, whether it works here now, and if not how to get it. */
+    languages: async () => languageSupport(await speechSurvey()),
     status,
     history: sessionHistory(store, audit),
     /** The session row of a transaction (support, tests). */

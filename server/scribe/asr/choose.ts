@@ -16,6 +16,10 @@
  *    NoEngineError: "No installed speech engine supports Hindi (hi): whisper:small: Whisper model "small" is not
  *    installed (…); pocketsphinx:…: English only".
  *
+ * Init looks first (surveySpeech, servedLanguages): a request none of whose languages an engine here recognises is
+ * refused at once, and the languages of a mixed request that no engine covers together with the others are left
+ * out (with a warning), so rule 3's failure is left for what changes between init and the run.
+ *
  * The language passed to the engine is the first input language; Whisper's language setting covers one language.
  */
 import { join } from 'node:path';
@@ -23,7 +27,7 @@ import { LANGUAGES, type AsrEngine, type Language, type RecognitionRequest } fro
 import { NoEngineError } from './engine.js';
 import { ModelManager, WHISPER_CATALOGUE } from './models.js';
 import { PocketSphinxEngine, type PocketSphinxOptions } from './pocketsphinx.js';
-import { WhisperEngine } from './whisper.js';
+import { WhisperEngine, loadSherpa } from './whisper.js';
 
 export const LANGUAGE_NAMES: Record<Language, string> = {
   'en-IN': 'English (India)', 'en-US': 'English (US)', hi: 'Hindi', gu: 'Gujarati', kn: 'Kannada', ml: 'Malayalam',
@@ -31,6 +35,15 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 };
 
 const isEnglish = (l: Language) => l === 'en-IN' || l === 'en-US';
+
+const languageLabel = (l: Language) => `${LANGUAGE_NAMES[l]} (${l})`;
+
+/** Why an engine does not serve the missing languages, in the words of the chooser's message. */
+const unsupported = (engineLanguages: readonly Language[], missing: readonly Language[]) =>
+  engineLanguages.every(isEnglish) ? 'English only' : `does not support ${missing.join(', ')}`;
+
+/** "English (India) (en-IN) and Hindi (hi)". */
+export const languageList = (languages: readonly Language[]) => languages.map(languageLabel).join(' and ');
 
 export function requestLanguages(req: RecognitionRequest): Language[] {
   const langs = [...new Set(req.inputLanguages)];
@@ -76,7 +89,7 @@ export async function chooseEngine(req: RecognitionRequest, engines: readonly As
   for (const e of preferenceOrder(req, engines, preferred)) {
     const missing = langs.filter((l) => !e.languages.includes(l));
     if (missing.length) {
-      why.push(`${e.id}: ${e.languages.every(isEnglish) ? 'English only' : `does not support ${missing.join(', ')}`}`);
+      why.push(`${e.id}: ${unsupported(e.languages, missing)}`);
       continue;
     }
     const reason = await e.unavailableReason();
@@ -86,8 +99,7 @@ export async function chooseEngine(req: RecognitionRequest, engines: readonly As
     }
     return e;
   }
-  const names = langs.map((l) => `${LANGUAGE_NAMES[l]} (${l})`).join(' and ');
-  throw new NoEngineError(`No installed speech engine supports ${names}${why.length ? `: ${why.join('; ')}` : ' (no engines are configured)'}`);
+  throw new NoEngineError(`No installed speech engine supports ${languageList(langs)}${why.length ? `: ${why.join('; ')}` : ' (no engines are configured)'}`);
 }
 
 export interface SpeechConfig {
@@ -138,4 +150,78 @@ export async function createEngines(config: SpeechConfig): Promise<AsrEngine[]> 
     });
   }
   return engines;
+}
+
+/** An engine of this installation as a survey found it: its languages, and why it cannot run here (null: it can). */
+export interface EngineState {
+  id: string;
+  languages: readonly Language[];
+  reason: string | null;
+}
+
+/** What the speech engines here can recognise now, each engine asked once. */
+export interface SpeechSurvey {
+  engines: EngineState[];
+  /** Whether downloading a Whisper model would add languages (its runtime loads on this computer). */
+  modelsCanHelp: boolean;
+}
+
+export async function surveyEngines(engines: readonly AsrEngine[], modelsCanHelp: boolean): Promise<SpeechSurvey> {
+  const states = await Promise.all(engines.map(async (e) => ({ id: e.id, languages: e.languages, reason: await e.unavailableReason() })));
+  return { engines: states, modelsCanHelp };
+}
+
+/** The survey of this installation's engines (createEngines), as init and the language list need it. */
+export async function surveySpeech(config: SpeechConfig): Promise<SpeechSurvey> {
+  return surveyEngines(await createEngines(config), loadSherpa().module !== null);
+}
+
+/**
+ * A language as the app's list shows it: `ready` (an engine here recognises it now), `needs_model` (a Whisper model
+ * download would make it work) or `unavailable` (nothing to download helps on this computer; reason says why).
+ */
+export interface LanguageSupport {
+  id: Language;
+  name: string;
+  status: 'ready' | 'needs_model' | 'unavailable';
+  /** The engines that recognise it now. */
+  engines: string[];
+  /** Why it does not work now and how to get it, naming the language; null when ready. */
+  reason: string | null;
+}
+
+export function languageSupport(survey: SpeechSurvey, languages: readonly Language[] = LANGUAGES): LanguageSupport[] {
+  return languages.map((id) => {
+    const ready = survey.engines.filter((e) => e.reason === null && e.languages.includes(id)).map((e) => e.id);
+    const base = { id, name: LANGUAGE_NAMES[id], engines: ready };
+    if (ready.length) return { ...base, status: 'ready' as const, reason: null };
+    if (survey.modelsCanHelp) {
+      return {
+        ...base, status: 'needs_model' as const,
+        reason: `No speech model for ${languageLabel(id)} is installed: an administrator can download a Whisper model in Settings → Speech models `
+          + '(small or larger for Indian languages); a clinic server without internet access downloads it from a mirror given with --model-mirror.',
+      };
+    }
+    const why = survey.engines.map((e) => `${e.id}: ${e.languages.includes(id) ? e.reason : unsupported(e.languages, [id])}`);
+    return {
+      ...base, status: 'unavailable' as const,
+      reason: `No speech engine on this computer can recognise ${languageLabel(id)}${why.length ? ` (${why.join('; ')})` : ' (no engines are configured)'}.`,
+    };
+  });
+}
+
+/**
+ * The request's languages split into those one engine here recognises now (the most of them any engine covers,
+ * in the request's order, so the first of them is still the one the engine is told) and the rest.
+ */
+export function servedLanguages(languages: readonly Language[], survey: SpeechSurvey): { served: Language[]; unserved: Language[] } {
+  let served: Language[] = [];
+  for (const e of survey.engines) {
+    if (e.reason !== null) continue;
+    const covered = languages.filter((l) => e.languages.includes(l));
+    const better = covered.length > served.length
+      || (covered.length === served.length && covered.length > 0 && languages.indexOf(covered[0]!) < languages.indexOf(served[0]!));
+    if (better) served = covered;
+  }
+  return { served, unserved: languages.filter((l) => !served.includes(l)) };
 }

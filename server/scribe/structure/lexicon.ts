@@ -2,7 +2,8 @@
  * Tokens and phrase lookup shared by every extractor: text and vocabulary go through the same normalisation, so a
  * phrase index built once at module load finds "c b c", "CBC" and "cbc" alike in one pass over the tokens.
  */
-import { normalizeNumbers } from './numbers.js';
+import { Mapped } from './mapped.js';
+import { NUMBER_RUN, numberWords } from './numbers.js';
 
 export interface Token {
   text: string;
@@ -27,14 +28,32 @@ const LETTER_DIGIT = /\b([b-hj-wyz])\s+(\d{1,2})\b(?!\.\d)/g;
 // letter must stand alone, so a dose and its spelled frequency ("vitamin c one b d") stay apart.
 const SPELLED_WITH_DIGIT = /\b[b-hj-z](?:\s+[a-z])*\s+\d\s+[a-z]\b(?!\s+(?:[a-z]|\d)\b)/g;
 
-/** Lower case, hyphens and "+" spelled out, spoken numbers as digits, spelled letters joined. */
-export function normalizeText(raw: string): string {
-  let s = raw.toLowerCase().replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
+/**
+ * Punctuation said aloud. "colon" is the bowel after "the", "of", "sigmoid" … or before "cancer", "polyp" …;
+ * "period" is punctuation only where a line or paragraph command, or the end, follows it (else it is menstrual).
+ */
+const VOICE_COMMANDS: [RegExp, string][] = [
+  [/\s*\b(?:new|next) paragraph\b\s*/g, '\n'],
+  [/\s*\b(?:new|next) line\b\s*/g, '\n'],
+  [/\s*\bperiod\b(?=\s*(?:\n|$))/g, '.'],
+  [/\s*\bfull stop\b/g, '.'],
+  [/\s*\bquestion mark\b/g, '?'],
+  [/\s*\bsemi ?colon\b/g, ';'],
+  [/\s*(?<!\b(?:the|of|sigmoid|ascending|descending|transverse|your|his|her|whole)\s+)\bcolon\b(?!\s+(?:cancer|carcinoma|polyps?|biopsy|mass|growth|wall|and|is|was))/g, ':'],
+  [/\s*\bcomma\b/g, ','],
+];
+
+/** Lower case, voice commands as punctuation, hyphens and "+" spelled out, spoken numbers as digits, spelled letters joined. */
+export function normalizeMapped(raw: Mapped): Mapped {
+  let s = raw.lower().replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
+  for (const [re, to] of VOICE_COMMANDS) s = s.replace(re, to);
   s = s.replace(/(\d)\s*%/g, '$1 percent').replace(/\s*\+\s*/g, ' plus ');
+  // ".25 mg": a decimal written without its leading zero.
+  s = s.replace(/(?<![\d.])\.(?=\d)/g, '0.');
   s = s.replace(/([a-z])-(?=[a-z])/g, '$1 ').replace(/(\d)-(?=[a-z])/g, '$1 ').replace(/([a-z])-(?=\d)/g, '$1 ');
-  s = normalizeNumbers(s);
-  s = s.replace(SPELLED_WITH_DIGIT, (run) => run.replace(/\s+/g, ''));
-  s = s.replace(SPELLED, (run) => {
+  s = s.replace(NUMBER_RUN, numberWords);
+  s = s.replace(SPELLED_WITH_DIGIT, (run: string) => run.replace(/\s+/g, ''));
+  s = s.replace(SPELLED, (run: string) => {
     const letters = run.split(/\s+/);
     // "a" or "i" at the edge of a run is the article or pronoun: "take a b complex" keeps "a".
     if (letters.length === 2 && (letters[0] === 'a' || letters[0] === 'i')) return run;
@@ -42,6 +61,10 @@ export function normalizeText(raw: string): string {
   });
   s = s.replace(LETTER_DIGIT, '$1$2');
   return s.replace(/[ \t]+/g, ' ');
+}
+
+export function normalizeText(raw: string): string {
+  return normalizeMapped(Mapped.of(raw)).text;
 }
 
 export interface Match<T> {

@@ -22,8 +22,10 @@ const byLength = (xs: string[]): string[] => [...xs].sort((a, b) => b.length - a
 const START = byLength([...Object.keys(UNITS), ...Object.keys(TEENS), ...Object.keys(TENS), 'hundred', 'thousand']);
 const CONTINUE = byLength([...START, 'oh', 'point', 'and', 'a', 'half', 'lakh']);
 // A run of number words (and the glue words that can sit inside a number), found once per text.
-const RUN = new RegExp(
-  `\\b(?:a\\s+(?=hundred|thousand))?(?:${START.join('|')})\\b(?:[\\s-]+(?:${CONTINUE.join('|')})\\b)*`,
+// A decimal may also start at "point" when a digit word follows ("point two five").
+const DIGIT_WORDS = 'zero|one|two|three|four|five|six|seven|eight|nine';
+export const NUMBER_RUN = new RegExp(
+  `\\b(?:point(?=\\s+(?:${DIGIT_WORDS})\\b)|(?:a\\s+(?=hundred|thousand))?(?:${START.join('|')}))\\b(?:[\\s-]+(?:${CONTINUE.join('|')})\\b)*`,
   'gi',
 );
 // Words before a number that make "one zero one" a reading (101) rather than a dosing pattern (1-0-1).
@@ -140,13 +142,18 @@ function convertRun(run: string, before: string, after: string): string {
   return out.join(' ');
 }
 
+/** A String.replace callback over RUN matches: number words → digits, read in their context. */
+export function numberWords(run: string, offset: number, text: string): string {
+  const before = text.slice(Math.max(0, offset - 40), offset).toLowerCase();
+  const after = text.slice(offset + run.length, offset + run.length + 20).toLowerCase();
+  // "point two five mg": a decimal said without its leading zero.
+  if (/^point\b/i.test(run)) return convertRun(`zero ${run}`, before, after);
+  return convertRun(run, before, after);
+}
+
 /** Replaces every run of number words in text with digits; other text is untouched. */
 export function normalizeNumbers(text: string): string {
-  return text.replace(RUN, (run: string, offset: number) => {
-    const before = text.slice(Math.max(0, offset - 40), offset).toLowerCase();
-    const after = text.slice(offset + run.length, offset + run.length + 20).toLowerCase();
-    return convertRun(run, before, after);
-  });
+  return text.replace(NUMBER_RUN, numberWords);
 }
 
 /** Parses a whole phrase of number words or digits ("six fifty", "650", "one and a half"), or null. */

@@ -4,7 +4,8 @@
  * found from cue phrases and from what a sentence holds (a vital sign, a diagnosis cue).
  */
 import type { Span } from './facts.js';
-import { normalizeText, tokenize, type Token } from './lexicon.js';
+import { normalizeMapped, tokenize, type Token } from './lexicon.js';
+import { Mapped } from './mapped.js';
 
 export type Speaker = 'doctor' | 'patient' | null;
 
@@ -35,76 +36,150 @@ const DOCTOR = /^(?:doctor|dr|physician|consultant|nurse|clinician|provider)\b/i
 const CORRECTION = /,?\s*\b(?:(?:sorry|no|oh no|correction|oops)\s*,?\s*)?(?:make (?:that|it)|i mean|i meant|change (?:that|it) to|scratch that,?)\s+([^,.;]+)/;
 const AMOUNT = /(\d+(?:\.\d+)?)\s*([a-z]+)/;
 
-function applyCorrections(sentence: string): string {
+function applyCorrections(sentence: Mapped): Mapped {
   let s = sentence;
   for (let guard = 0; guard < 3; guard++) {
-    const m = CORRECTION.exec(s);
+    const m = CORRECTION.exec(s.text);
     if (!m) break;
     const before = s.slice(0, m.index);
-    const replacement = m[1]!.trim();
-    const after = s.slice(m.index + m[0].length);
-    const amount = AMOUNT.exec(replacement);
-    let fixed: string;
-    if (amount && /^\d/.test(replacement)) {
+    const b = before.text;
+    const end = m.index + m[0].length;
+    const replacement = s.slice(end - m[1]!.length, end).trim();
+    const after = s.slice(end);
+    const space = Mapped.literal(' ', s, m.index, end);
+    const amount = AMOUNT.exec(replacement.text);
+    let fixed: Mapped;
+    if (amount && /^\d/.test(replacement.text)) {
       // Replace the last amount with the same unit ("7 days" → "5 days"), else the last number.
       const unit = amount[2]!.replace(/s$/, '');
-      const same = [...before.matchAll(new RegExp(`\\d+(?:\\.\\d+)?\\s*${unit}s?\\b`, 'g'))].pop();
-      const anyNum = [...before.matchAll(/\d+(?:\.\d+)?/g)].pop();
+      const same = [...b.matchAll(new RegExp(`\\d+(?:\\.\\d+)?\\s*${unit}s?\\b`, 'g'))].pop();
+      const anyNum = [...b.matchAll(/\d+(?:\.\d+)?/g)].pop();
       const target = same ?? anyNum;
       fixed = target
-        ? before.slice(0, target.index) + replacement + before.slice(target.index! + target[0].length)
-        : `${before} ${replacement}`;
+        ? Mapped.concat([before.slice(0, target.index), replacement, before.slice(target.index! + target[0].length)])
+        : Mapped.concat([before, space, replacement]);
     } else {
       // A phrase replaces the last coordinated item: the words after the last "with", "and", comma or colon.
-      const cut = Math.max(
-        before.lastIndexOf(' with '),
-        before.lastIndexOf(' and '),
-        before.lastIndexOf(','),
-        before.lastIndexOf(':'),
-      );
-      const head = cut >= 0 ? before.slice(0, cut + (before[cut] === ',' || before[cut] === ':' ? 1 : 0)) : '';
-      const link = cut >= 0 && before[cut] === ' ' ? before.slice(cut, cut + before.slice(cut + 1).indexOf(' ') + 2) : ' ';
+      const cut = Math.max(b.lastIndexOf(' with '), b.lastIndexOf(' and '), b.lastIndexOf(','), b.lastIndexOf(':'));
+      const head = cut >= 0 ? before.slice(0, cut + (b[cut] === ',' || b[cut] === ':' ? 1 : 0)) : before.slice(0, 0);
+      const link = cut >= 0 && b[cut] === ' ' ? before.slice(cut, cut + b.slice(cut + 1).indexOf(' ') + 2) : space;
       // No list before it: the correction replaces what follows the last cue word ("diagnosis", "tab").
-      const cue = [...before.matchAll(/\b(?:diagnosis|impression|assessment|dx|is|tab|cap|syrup|syp|inj|injection|start|give|advised|continue)\b/g)].pop();
-      const kept = cue ? before.slice(0, cue.index! + cue[0].length) : '';
-      fixed = cut >= 0 ? `${head}${link}${replacement}` : `${kept} ${replacement}`.trim();
+      const cue = [...b.matchAll(/\b(?:diagnosis|impression|assessment|dx|is|tab|cap|syrup|syp|inj|injection|start|give|advised|continue)\b/g)].pop();
+      const kept = cue ? before.slice(0, cue.index! + cue[0].length) : before.slice(0, 0);
+      fixed = cut >= 0 ? Mapped.concat([head, link, replacement]) : Mapped.concat([kept, space, replacement]).trim();
     }
-    s = `${fixed.replace(/\s+$/, '')}${after}`;
+    s = Mapped.concat([fixed.replace(/\s+$/, ''), after]);
   }
   return s;
 }
 
-const SENTENCE_END = /(?<=[.?!;])\s+|(?<!\d)\.(?=[a-z])/;
+const SENTENCE_END = /(?<=[.?!;])\s+|(?<!\d)\.(?=[a-z])|\s*\n\s*/;
 const VITALS_CUE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|glucometer)\b/;
 const EXAM_CUE = /\b(?:on examination|examination|o\/e|exam|tenderness|tender|palpable|congested|looks|clear|auscultation|crepitations|crackles|vesicles|bulging|spasm|reflexes|normal|soft|non tender|pallor|icterus|oedema|edema|inflamed|erythematous|swollen|discharge seen|purulent)\b/;
 export const DIAGNOSIS_CUE = /\b(?:diagnosis|diagnosed|impression|assessment|this is|this looks like|suggestive of|consistent with|rule out|r\/o|provisional)\b/;
 
-export function buildDoc(raw: string): Doc {
+/*
+ * Where a recogniser's unpunctuated words start a new sentence: at a section word ("impression", "plan", "on
+ * examination") and at a prescription line ("tab", "cap", "syrup", "inj", with the verb before it: "continue tab
+ * …", "stop tab …"). Not where the word before makes it part of the phrase ("no past history", "one tablet",
+ * "treatment plan", "was advised").
+ */
+const SECTION =
+  String.raw`(?:on examination|o\/e|examination|impression|diagnosis|diagnoses|provisional diagnosis|differential diagnosis|final diagnosis|assessment|plan|advice|advised|investigations|rx|prescription|medications|chief complaints?|presenting complaints?|complaints|(?:past|medical|surgical|drug) history(?!\s+of)|family history|history(?!\s+of)|allergies|follow up|review)`;
+const STAYS_BEFORE_SECTION =
+  'no|not|any|the|a|an|of|for|with|on|in|and|or|her|his|my|your|their|our|this|that|to|further|detailed|clinical|local|general|systemic|physical|working|provisional|final|differential|known|past|medical|surgical|drug|under|without|regular|will|we|i|please|after|before|next|at|repeat|same|was|were|is|are|been|has|have|had|be|being|neurological|cardiovascular|respiratory|abdominal|per|from|by|as|also|initial|last|previous|urgent|routine|treatment|management|diet|dietary|ent|eye|cardiology|specialist|orthopaedic|surgical|careful|close|sos|early|immediate|regular|periodic|annual|thorough|complete|full|menstrual|obstetric|birth|personal|social|family|travel|vaccination|immunisation|immunization|contact|sexual|occupational|this';
+const FORM_START = String.raw`(?:tab|tabs|tablet|cap|caps|capsule|syp|syrup|inj|injection|oint|ointment)`;
+const PRESCRIBE_VERB =
+  String.raw`(?:(?:and|also|plus|then|next)\s+)?(?:(?:start(?:ed)?(?: on| with)?|continue(?: on| with| the)?|add|give|stop|discontinue|increase|reduce|decrease|restart|resume|prescribe|prescribed|(?:change|switch|shift) to|(?:i am|we are|i'm|we're) (?:starting|giving|adding)|(?:i|we) will (?:start|give|add)|(?:i'll|we'll) (?:start|give|add))\s+)?`;
+const STAYS_BEFORE_FORM =
+  String.raw`\d+(?:\.\d+)?|one|two|three|four|half|a|an|the|this|that|these|those|per|each|of|same|other|his|her|my|your|their|in|dispersible|chewable|sublingual|vaginal|oral|film|coated|sr|er|xr|cr|mr|od|plain|cough|effervescent|free|mouth|dissolving|enteric|release|which|start|started|starting|continue|add|give|stop|discontinue|increase|reduce|decrease|restart|resume|prescribe|prescribed|take|to|on|with|and|also|then|plus|next|please|giving|adding|will|i|we|or|any|no|as|by|insulin|iron|vitamin|calcium|antacid|pain|sleeping|blood|thyroid|sugar|bp`;
+const BOUNDARY = new RegExp(
+  String.raw`(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${SECTION}\b)` +
+    String.raw`|(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d)[a-z])`,
+  'g',
+);
+
+/*
+ * A consultation transcribed without speaker labels: the doctor's questions start a turn ("any fever", "how long",
+ * "do you smoke") and a short yes/no after a question starts the answer. Who says a turn is read from it.
+ */
+const QUESTION_START =
+  String.raw`(?:any|do you|does (?:he|she|it|the)|did (?:you|he|she)|are you|is (?:he|she|it|there|the)|have you|has (?:he|she|it)|how (?:long|many|much|often|old)|how is|what|when|where|since when|which|tell me|can you|could you|was there|were there)`;
+const STAYS_BEFORE_QUESTION = 'no|not|without|have|has|had|take|taking|took|for|of|in|with|don\'t|didn\'t|doesn\'t|never|hardly|than|and|or|at|is|was|the|by|if|that|but|know|matter|from';
+const QUESTION_BOUNDARY = new RegExp(
+  String.raw`(?<=\b(?!(?:${STAYS_BEFORE_QUESTION})\b)[a-z0-9']+)\s+(?=${QUESTION_START}\b)`,
+  'g',
+);
+const ANSWER = /^((?:[a-z0-9']+\s+){2,}?)(?=(?:no|yes|yeah|yep|nope|not really|nothing|never|sometimes|a little|only)\b)/;
+const FIRST_PERSON = /\b(?:i|i'm|i've|my|me|mine|we|our)\b/;
+const DOCTOR_WORDS =
+  /\b(?:let me|let's|lie down|sit down|examine|examination|tab|tablet|cap|capsule|syrup|prescribe|diagnosis|this is|this looks|looks like|sounds like|i think|i will|i'll|we will|we'll|take this|you should|you need|come back|review|bp is|blood pressure is|pulse is|temperature is|your (?:sugar|bp|pressure|weight|temperature))\b/;
+
+// Instructions are the doctor's: "check your sugar every morning", "come after fifteen days".
+const IMPERATIVE = /^(?:okay\s+|so\s+)?(?:check|take|come|avoid|apply|continue|stop|start|drink|eat|walk|use|keep|don't|do not|get|wear|wash|bring|give|put|reduce|increase)\b/;
+
+function whoSays(text: string, previous: Sentence | undefined): Speaker {
+  if (text.endsWith('?')) return 'doctor';
+  if (DOCTOR_WORDS.test(text) || IMPERATIVE.test(text) || (VITALS_CUE.test(text) && /\d/.test(text) && !/\b(?:home|last|yesterday|ago)\b/.test(text))) return 'doctor';
+  if (previous?.speaker === 'doctor' && previous.text.endsWith('?')) return 'patient';
+  if (FIRST_PERSON.test(text) || /\b(?:doctor|sir|madam)$/.test(text)) return 'patient';
+  return previous?.speaker === 'patient' ? 'patient' : 'doctor';
+}
+
+/** Splits an unlabelled consultation sentence into question and answer turns; the questions end in "?". */
+function turns(part: Mapped): Mapped[] {
+  const out: Mapped[] = [];
+  for (const piece of part.replace(QUESTION_BOUNDARY, '\n').split(/\n/)) {
+    const q = new RegExp(String.raw`^${QUESTION_START}\b`).test(piece.text) && !piece.text.endsWith('?');
+    const a = q ? ANSWER.exec(`${piece.text} `) : null;
+    if (q && a) {
+      const cut = a[1]!.length;
+      out.push(Mapped.concat([piece.slice(0, cut).trim(), Mapped.literal('?', piece, cut - 1, cut)]), piece.slice(cut));
+    } else out.push(piece);
+  }
+  return out;
+}
+
+export interface DocOptions {
+  /** "consultation" when the request says so: an unlabelled transcript is then read as turns. */
+  mode?: string;
+}
+
+export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
   const sentences: Sentence[] = [];
   let turn = 0;
   let speakers = 0;
-  let lineStart = 0;
-  for (const line of raw.split(/\r?\n/)) {
-    const lineSpan: Span = { start: raw.indexOf(line, lineStart), end: 0 };
-    lineSpan.end = lineSpan.start + line.length;
-    lineStart = lineSpan.end;
-    if (!line.trim()) continue;
-    let body = line;
+  const lines = [...raw.matchAll(/[^\r\n]+/g)];
+  const labelled = lines.filter((l) => speakerLabel(l[0])).length;
+  const unlabelledConsultation = opts.mode === 'consultation' && labelled < 2;
+  for (const line of lines) {
+    if (!line[0].trim()) continue;
+    let body = Mapped.of(line[0], line.index);
     let speaker: Speaker = null;
-    const sm = SPEAKER.exec(line);
-    if (sm && sm[1]!.split(/\s+/).length <= 3) {
+    const sm = speakerLabel(line[0]);
+    if (sm) {
       speaker = DOCTOR.test(sm[1]!) ? 'doctor' : 'patient';
-      body = line.slice(sm[0].length);
+      body = body.slice(sm[0].length);
       speakers++;
     }
     turn++;
-    for (const part of normalizeText(body).split(SENTENCE_END)) {
-      const text = applyCorrections(part.trim()).replace(/[.!;]+$/, '').trim();
-      if (!text) continue;
-      sentences.push({ index: sentences.length, text, tokens: tokenize(text), speaker, turn, span: () => lineSpan });
+    const parts = normalizeMapped(body).replace(BOUNDARY, '\n').split(SENTENCE_END);
+    for (const part of unlabelledConsultation ? parts.flatMap(turns) : parts) {
+      const m = applyCorrections(part.trim()).replace(/[.!;]+$/, '').trim();
+      if (!m.text) continue;
+      const who = unlabelledConsultation ? whoSays(m.text, sentences[sentences.length - 1]) : speaker;
+      if (unlabelledConsultation && who !== sentences[sentences.length - 1]?.speaker) turn++;
+      sentences.push({
+        index: sentences.length,
+        text: m.text,
+        tokens: tokenize(m.text),
+        speaker: who,
+        turn,
+        span: (from, to) => m.source(from, to),
+      });
     }
   }
-  const consultation = speakers >= 2;
+  const consultation = speakers >= 2 || unlabelledConsultation;
   const all = sentences.map((s) => s.text).join(' ');
   const female = /\b(?:female|woman|lady|girl|she|her|madam|mrs|pregnan\w*|periods?)\b/.test(all);
   const isObjective = (s: Sentence): boolean => s.speaker !== 'patient' && VITALS_CUE.test(s.text) && /\d/.test(s.text);
@@ -114,6 +189,14 @@ export function buildDoc(raw: string): Doc {
   if (findingsStart < 0 || findingsStart > planStart) findingsStart = planStart;
   if (consultation) findingsStart = sentences.length;
   return { sentences, consultation, female, findingsStart, planStart };
+}
+
+// Section words at a line's start are headings, not speakers ("Diagnosis: acute bronchitis").
+const NOT_A_SPEAKER = new RegExp(String.raw`^\s*${SECTION}\s*:`, 'i');
+
+function speakerLabel(line: string): RegExpExecArray | null {
+  const sm = SPEAKER.exec(line);
+  return sm && sm[1]!.split(/\s+/).length <= 3 && !NOT_A_SPEAKER.test(line) ? sm : null;
 }
 
 /** Sentences where the patient's complaints are told. */

@@ -55,9 +55,15 @@ function hasInvestigation(s: Sentence, from: number, to: number): boolean {
   return investigationMatches(s).some((m) => m.start >= from && m.end <= to);
 }
 
-export function structure(text: string, opts: { locale: string }): ClinicalFacts {
+export interface StructureOptions {
+  locale: string;
+  /** dictation or consultation, as the request said; an unlabelled consultation is then read turn by turn. */
+  mode?: string;
+}
+
+export function structure(text: string, opts: StructureOptions): ClinicalFacts {
   investigationCache = new WeakMap();
-  const doc = buildDoc(text);
+  const doc = buildDoc(text, { mode: opts.mode });
   const firstMed = new Map<number, number>();
   const medications = extractMedications(
     doc,
@@ -84,6 +90,7 @@ export function structure(text: string, opts: { locale: string }): ClinicalFacts
         .flatMap((s) => s.text.split(/\s*[,;]\s*/))
         .filter((c) => c.split(' ').length >= 2 && !VITAL_CLAUSE.test(c));
   const follow = extractFollowUp(doc);
+  const vitals = extractVitals(doc);
   return {
     locale: opts.locale,
     complaints: extractComplaints(doc),
@@ -93,14 +100,14 @@ export function structure(text: string, opts: { locale: string }): ClinicalFacts
       family: extractFamilyHistory(doc),
       allergies: extractAllergies(doc),
     },
-    vitals: extractVitals(doc),
+    vitals: vitals.vitals,
     examination: exam,
     diagnoses: extractDiagnoses(doc),
     medications,
     investigations,
     advice: advice(doc, firstMed, ordered),
     ...(follow ? { follow_up: follow } : {}),
-    evidence: { vitals: {}, advice: [], allergies: [] },
+    evidence: { vitals: vitals.evidence, advice: [], allergies: [] },
     flags: [],
   };
 }

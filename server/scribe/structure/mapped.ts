@@ -1,0 +1,153 @@
+/**
+ * Text that remembers where each of its characters came from in the transcript. The structurer rewrites what it
+ * reads (lower case, "six fifty" → 650, "c b c" → cbc, voice commands → punctuation, self-corrections), and every
+ * fact it prints must still point at the words that were said: each character keeps the [start, end) of the
+ * transcript text it stands for, so a rewritten span maps back to the whole original phrase.
+ */
+export class Mapped {
+  private constructor(
+    readonly text: string,
+    /** Per character: where its source starts and ends in the transcript. */
+    private readonly from: Int32Array,
+    private readonly to: Int32Array,
+  ) {}
+
+  /** A transcript's own text, character i standing for itself; `offset` places a piece of a longer transcript. */
+  static of(text: string, offset = 0): Mapped {
+    const from = new Int32Array(text.length);
+    const to = new Int32Array(text.length);
+    for (let i = 0; i < text.length; i++) {
+      from[i] = offset + i;
+      to[i] = offset + i + 1;
+    }
+    return new Mapped(text, from, to);
+  }
+
+  get length(): number {
+    return this.text.length;
+  }
+
+  /** The transcript range [start, end) that text[a, b) came from. */
+  source(a: number, b: number): { start: number; end: number } {
+    const lo = Math.max(0, Math.min(a, this.text.length - 1));
+    const hi = Math.max(lo + 1, Math.min(b, this.text.length));
+    if (!this.text.length) return { start: 0, end: 0 };
+    let start = this.from[lo]!;
+    let end = this.to[hi - 1]!;
+    // A replacement's characters all stand for the whole phrase it replaced; min/max keep the span whole.
+    for (let i = lo; i < hi; i++) {
+      if (this.from[i]! < start) start = this.from[i]!;
+      if (this.to[i]! > end) end = this.to[i]!;
+    }
+    return { start, end };
+  }
+
+  slice(a: number, b = this.text.length): Mapped {
+    return new Mapped(this.text.slice(a, b), this.from.slice(a, b), this.to.slice(a, b));
+  }
+
+  trim(): Mapped {
+    const lead = this.text.length - this.text.trimStart().length;
+    const kept = this.text.trim().length;
+    return this.slice(lead, lead + kept);
+  }
+
+  /** Length-preserving lower case (a character whose lower case is longer keeps its own form). */
+  lower(): Mapped {
+    let out = '';
+    for (const ch of this.text) {
+      const l = ch.toLowerCase();
+      out += l.length === ch.length ? l : ch;
+    }
+    return new Mapped(out, this.from, this.to);
+  }
+
+  /**
+   * String.prototype.replace with the same arguments; each replacement's characters stand for the whole match.
+   * An empty replacement of an empty match changes nothing.
+   */
+  replace(re: RegExp, replacer: string | ((match: string, ...rest: any[]) => string)): Mapped {
+    const edits: { at: number; len: number; out: string }[] = [];
+    this.text.replace(re, (...args: any[]) => {
+      const match = args[0] as string;
+      const hasGroups = typeof args[args.length - 1] === 'object';
+      const at = args[args.length - (hasGroups ? 3 : 2)] as number;
+      const out = typeof replacer === 'string' ? expand(replacer, args) : replacer(...(args as [string, ...any[]]));
+      edits.push({ at, len: match.length, out });
+      return out;
+    });
+    if (!edits.length) return this;
+    return this.apply(edits);
+  }
+
+  private apply(edits: { at: number; len: number; out: string }[]): Mapped {
+    let text = '';
+    const from: number[] = [];
+    const to: number[] = [];
+    let pos = 0;
+    const keep = (a: number, b: number): void => {
+      text += this.text.slice(a, b);
+      for (let i = a; i < b; i++) {
+        from.push(this.from[i]!);
+        to.push(this.to[i]!);
+      }
+    };
+    for (const e of edits) {
+      keep(pos, e.at);
+      if (e.out === this.text.slice(e.at, e.at + e.len)) keep(e.at, e.at + e.len);
+      else {
+        // An insertion (empty match) stands for the character before it, or after it at the very start.
+        const src = e.len ? this.source(e.at, e.at + e.len) : this.source(Math.max(0, e.at - 1), Math.max(1, e.at));
+        text += e.out;
+        for (let i = 0; i < e.out.length; i++) {
+          from.push(src.start);
+          to.push(src.end);
+        }
+      }
+      pos = e.at + e.len;
+    }
+    keep(pos, this.text.length);
+    return new Mapped(text, Int32Array.from(from), Int32Array.from(to));
+  }
+
+  /** Splits at each match of `re` (global), dropping the separators, like String.prototype.split. */
+  split(re: RegExp): Mapped[] {
+    const g = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+    const out: Mapped[] = [];
+    let pos = 0;
+    for (let m = g.exec(this.text); m; m = g.exec(this.text)) {
+      if (m[0].length === 0) {
+        g.lastIndex++;
+        continue;
+      }
+      out.push(this.slice(pos, m.index));
+      pos = m.index + m[0].length;
+    }
+    out.push(this.slice(pos));
+    return out;
+  }
+
+  static concat(parts: Mapped[]): Mapped {
+    const text = parts.map((p) => p.text).join('');
+    const from = new Int32Array(text.length);
+    const to = new Int32Array(text.length);
+    let k = 0;
+    for (const p of parts) {
+      from.set(p.from, k);
+      to.set(p.to, k);
+      k += p.text.length;
+    }
+    return new Mapped(text, from, to);
+  }
+
+  /** Literal text standing for the source of `like[a, b)`: words a rewrite inserts. */
+  static literal(text: string, like: Mapped, a: number, b: number): Mapped {
+    const src = like.length ? like.source(a, Math.max(a + 1, b)) : { start: 0, end: 0 };
+    return new Mapped(text, new Int32Array(text.length).fill(src.start), new Int32Array(text.length).fill(src.end));
+  }
+}
+
+/** "$1"-style references in a string replacement. */
+function expand(pattern: string, args: any[]): string {
+  return pattern.replace(/\$(\d)|\$&/g, (ref, n) => (n === undefined ? args[0] : (args[Number(n)] ?? '')));
+}

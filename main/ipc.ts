@@ -125,6 +125,7 @@ export const ARGS: { [K in keyof ClinicApi]: Arg[] } = {
   uploadDictation: [recordingId, arg('options', DictationOptionsSchema)],
   dictationStatus: [arg('txnId', TxnIdSchema)],
   scribeHistory: [patientId, arg('cursor', HistoryQuery.properties.cursor, true)],
+  dictationLanguages: [],
 };
 
 export function checkArgs(method: string, specs: Arg[], args: unknown[]) {
@@ -357,6 +358,10 @@ export function createHandlers(deps: IpcDeps): Handlers {
     async scribeHistory(e, id, cursor) {
       ctx(e, 'scribe');
       return http.history(token(e), id, cursor);
+    },
+    async dictationLanguages(e) {
+      ctx(e, 'scribe');
+      return http.languages(token(e));
     },
   };
 

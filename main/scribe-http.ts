@@ -1,5 +1,9 @@
-import type { ClinicFailure, ConnectedAssistant, DictationOptions, DictationStatus, Optional, Recording, ScribeHistoryPage, SpeechModel, UploadProgress } from '../preload/contract.js';
-import { dictationStatus, readAssistants, readModel, readModels, scribeFailure, scribeHistory, uploadDictation } from '../preload/scribe-flow.js';
+import type {
+  ClinicFailure, ConnectedAssistant, DictationLanguage, DictationOptions, DictationStatus, Optional, Recording, ScribeHistoryPage, SpeechModel, UploadProgress,
+} from '../preload/contract.js';
+import {
+  NO_LANGUAGE_LIST, dictationStatus, readAssistants, readLanguages, readModel, readModels, scribeFailure, scribeHistory, uploadDictation,
+} from '../preload/scribe-flow.js';
 import { nodePostForm } from '../sdk/node-upload.js';
 import { ScribeClient } from '../sdk/scribe-client.js';
 
@@ -51,6 +55,13 @@ export function embeddedHttp(baseUrl: string) {
       uploadDictation(scribe(token), rec, new Blob([audio as Uint8Array<ArrayBuffer>]), o, onProgress),
     status: (token: string, txnId: string): Promise<DictationStatus> => dictationStatus(scribe(token), txnId),
     history: (token: string, patientId: string, cursor?: string): Promise<ScribeHistoryPage> => scribeHistory(scribe(token), patientId, cursor),
+
+    async languages(token: string): Promise<Optional<DictationLanguage[]>> {
+      const r = await call('GET', '/voice/api/v2/languages', token);
+      if (missing(r)) return { available: false, reason: NO_LANGUAGE_LIST };
+      if (r.status !== 200) throw scribeFailure(r.status, r.body, 'The dictation languages could not be read');
+      return { available: true, value: readLanguages(r.body) };
+    },
 
     async assistants(token: string): Promise<Optional<ConnectedAssistant[]>> {
       const r = await call('GET', '/api/v1/connected-assistants', token);

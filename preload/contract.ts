@@ -245,6 +245,17 @@ export interface DictationStatus {
   errors: string[];
 }
 
+/**
+ * A language to dictate in, as the clinic server recognises it now (GET /voice/api/v2/languages): ready, needs a
+ * speech model download (Settings → Speech models), or not on this server; reason says why and how, null when ready.
+ */
+export interface DictationLanguage {
+  id: Language;
+  name: string;
+  status: 'ready' | 'needs_model' | 'unavailable';
+  reason: string | null;
+}
+
 /** A page of a patient's past sessions; pass next_cursor back for older ones (null: no more). */
 export interface ScribeHistoryPage {
   sessions: ScribeSessionSummary[];
@@ -328,6 +339,8 @@ export interface ClinicApi {
   dictationStatus(txnId: string): Promise<DictationStatus>;
   /** A patient's scribe sessions on the service, newest first, a page at a time (cursor: the last page's next_cursor). */
   scribeHistory(patientId: string, cursor?: string): Promise<ScribeHistoryPage>;
+  /** Each language the dictation can be in, and whether the server recognises it now. */
+  dictationLanguages(): Promise<Optional<DictationLanguage[]>>;
 }
 
 /** IPC channel per method; main registers exactly these, preload calls exactly these. */
@@ -383,6 +396,7 @@ export const CHANNELS = {
   uploadDictation: 'clinic:upload-dictation',
   dictationStatus: 'clinic:dictation-status',
   scribeHistory: 'clinic:scribe-history',
+  dictationLanguages: 'clinic:dictation-languages',
 } as const satisfies Record<keyof ClinicApi, string>;
 
 /** Main → renderer: upload progress of uploadDictation, tagged with the recording id. */

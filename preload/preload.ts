@@ -76,6 +76,7 @@ const clinic: ClinicApi = {
   },
   dictationStatus: (txnId) => call('dictationStatus', txnId),
   scribeHistory: (patientId, cursor) => call('scribeHistory', patientId, cursor),
+  dictationLanguages: () => call('dictationLanguages'),
 };
 
 contextBridge.exposeInMainWorld('clinic', clinic);

@@ -6,7 +6,8 @@
  */
 import { type ScribeClient, ScribeApiError, type ScribeStep, type SessionStatus } from '../sdk/scribe-client.js';
 import type {
-  ClinicFailure, ConnectedAssistant, DictationOptions, DictationStatus, Recording, ScribeHistoryPage, SpeechModel, TemplateResult, UploadProgress,
+  ClinicFailure, ConnectedAssistant, DictationLanguage, DictationOptions, DictationStatus, Language, Recording, ScribeHistoryPage, SpeechModel,
+  TemplateResult, UploadProgress,
 } from './contract.js';
 
 export const TEMPLATE_NAMES: Record<string, string> = {
@@ -166,3 +167,18 @@ export function readModel(m: Record<string, unknown>): SpeechModel {
 export function readModels(body: unknown): SpeechModel[] {
   return listOf(body, 'models').map(readModel);
 }
+
+const LANGUAGE_STATUSES: readonly DictationLanguage['status'][] = ['ready', 'needs_model', 'unavailable'];
+
+/** GET /voice/api/v2/languages; a status this app does not know is shown as not available. */
+export function readLanguages(body: unknown): DictationLanguage[] {
+  return listOf(body, 'languages').map((l) => ({
+    id: String(l.id) as Language,
+    name: String(l.name ?? l.id),
+    status: LANGUAGE_STATUSES.find((s) => s === l.status) ?? 'unavailable',
+    reason: typeof l.reason === 'string' ? l.reason : null,
+  }));
+}
+
+/** What a client says when the server has no language list (an older clinic server): every language offered as before. */
+export const NO_LANGUAGE_LIST = 'This clinic server does not say which languages it recognises.';

@@ -1,6 +1,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
+import { recordingStore } from '../main/recordings.js';
+import { embeddedHttp } from '../main/scribe-http.js';
 import { ScribeApiError, ScribeClient } from '../sdk/scribe-client.js';
 import { type LanguageSupport, type SpeechSurvey, languageSupport, servedLanguages } from '../server/scribe/asr/choose.js';
 import { ModelManager } from '../server/scribe/asr/models.js';
@@ -83,6 +86,28 @@ describe('GET /voice/api/v2/languages', () => {
     const refused = await call(srv.baseUrl, 'GET', '/voice/api/v2/languages', { headers: bearer(ws.users.reception.auth_token) });
     expect(refused.status).toBe(403);
     expect(refused.json).toMatchObject({ code: 'forbidden' });
+  });
+});
+
+describe('the app\'s dictationLanguages (IPC → the embedded server)', () => {
+  it('gives the doctor each language with its status; the front desk may not ask', async () => {
+    const renderer = 'file:///opt/clinic-desk/resources/app.asar/dist/renderer/index.html';
+    const handlers = createHandlers({
+      service: srv.service, rendererUrl: renderer, info: { baseUrl: srv.baseUrl, version: '1.0' },
+      recordings: recordingStore(join(dir, 'recordings')), http: embeddedHttp(srv.baseUrl),
+    });
+    const window = (id: number): IpcEvent => ({ senderFrame: { url: renderer } as never, sender: { id, send: () => undefined } });
+    const doctorWindow = window(101);
+    const { username, password } = ws.users.doctor;
+    await handlers.signIn(doctorWindow, { username, password });
+    const r = await handlers.dictationLanguages(doctorWindow);
+    if (!r.available) throw new Error(r.reason);
+    expect(r.value.map((l) => l.id)).toEqual([...LANGUAGES]);
+    expect(r.value.find((l) => l.id === 'hi')).toEqual({ id: 'hi', name: 'Hindi', status: whisperLoads ? 'needs_model' : 'unavailable', reason: expect.stringContaining('Hindi (hi)') });
+
+    const desk = window(102);
+    await handlers.signIn(desk, { username: ws.users.reception.username, password: ws.users.reception.password });
+    expect(await handlers.dictationLanguages(desk).catch(toFailure)).toMatchObject({ status: 403 });
   });
 });
 

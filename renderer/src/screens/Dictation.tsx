@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DictationOptions, Language, Patient, Recording, ScribeSessionSummary, SessionInfo, TemplateId, UploadProgress } from '../../../preload/contract';
+import type { DictationLanguage, DictationOptions, Language, Patient, Recording, ScribeSessionSummary, SessionInfo, TemplateId, UploadProgress } from '../../../preload/contract';
 import { TEMPLATE_NAMES } from '../../../preload/scribe-flow';
 import { asFailure, clinic, explain } from '../clinic';
 import { PatientSearch } from '../PatientSearch';
@@ -12,6 +12,10 @@ const LANGUAGES: [Language, string][] = [
   ['en-IN', 'English (India)'], ['en-US', 'English (US)'], ['hi', 'Hindi'], ['bn', 'Bengali'], ['gu', 'Gujarati'], ['kn', 'Kannada'],
   ['ml', 'Malayalam'], ['mr', 'Marathi'], ['pa', 'Punjabi'], ['ta', 'Tamil'], ['te', 'Telugu'],
 ];
+/** The label after a language's name in the list, by what the server says of it (ready needs none). */
+const LANGUAGE_LABEL: Record<DictationLanguage['status'], string> = {
+  ready: '', needs_model: ' · needs a model download', unavailable: ' · not on this server',
+};
 const TEMPLATE_HELP: Record<TemplateId, string> = {
   clinical_notes_template: 'A readable note in sections',
   service_emr_template: 'Structured: vitals, diagnoses with codes, medicines',
@@ -239,6 +243,10 @@ export default function Dictation({ session }: { session: SessionInfo }) {
   const [found, setFound] = useState<Patient | null>(null);
   const [templates, setTemplates] = useState<TemplateId[]>(['clinical_notes_template', 'service_emr_template', 'transcript_template']);
   const [language, setLanguage] = useState<Language>('en-IN');
+  // Which languages the server recognises now: a model downloaded in Settings shows here on the next visit or focus.
+  const languageList = useQuery({ queryKey: ['dictation-languages'], queryFn: () => clinic.dictationLanguages() });
+  const support = languageList.data?.available ? new Map(languageList.data.value.map((l) => [l.id, l])) : null;
+  const chosen = support?.get(language);
   const [mode, setMode] = useState<DictationOptions['mode']>('dictation');
   const [model, setModel] = useState<DictationOptions['model_type']>('pro');
   const [codify, setCodify] = useState(true);
@@ -361,9 +369,16 @@ export default function Dictation({ session }: { session: SessionInfo }) {
                 ))}
               </div>
               <div className="cols-2">
-                <Field label="Language spoken">
+                <Field label="Language spoken"
+                  hint={support && [...support.values()].some((l) => l.status === 'needs_model')
+                    ? 'A language marked “needs a model download” works once an administrator downloads a speech model in Settings → Speech models.'
+                    : undefined}>
                   <select name="language" value={language} onChange={(e) => setLanguage(e.target.value as Language)}>
-                    {LANGUAGES.map(([id, name]) => <option key={id} value={id}>{name}</option>)}
+                    {LANGUAGES.map(([id, name]) => {
+                      const status = support?.get(id)?.status;
+                      // A recording in a language the server cannot recognise would be refused when it is sent.
+                      return <option key={id} value={id} disabled={status !== undefined && status !== 'ready'}>{name}{status ? LANGUAGE_LABEL[status] : ''}</option>;
+                    })}
                   </select>
                 </Field>
                 <div className="field">
@@ -374,6 +389,9 @@ export default function Dictation({ session }: { session: SessionInfo }) {
                   </div>
                 </div>
               </div>
+              {chosen && chosen.status !== 'ready' && (
+                <Note kind="warn" title={`${chosen.name} cannot be transcribed on this server yet`}>{chosen.reason}</Note>
+              )}
               <div className="row between wrap">
                 <div className="seg" role="group" aria-label="Accuracy">
                   <button type="button" aria-pressed={model === 'pro'} onClick={() => setModel('pro')}>Most accurate</button>

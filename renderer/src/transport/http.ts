@@ -2,7 +2,9 @@ import type {
   Appointment, ClinicApi, ClinicFailure, DayList, Patient, PushCredentials, SessionInfo, StatusChange, WebhookDeliveries,
   WebhookState, WebhookSubscription,
 } from '../../../preload/contract';
-import { dictationStatus, readAssistants, readModel, readModels, scribeHistory, uploadDictation } from '../../../preload/scribe-flow';
+import {
+  NO_LANGUAGE_LIST, dictationStatus, readAssistants, readLanguages, readModel, readModels, scribeFailure, scribeHistory, uploadDictation,
+} from '../../../preload/scribe-flow';
 import { type FormPoster, ScribeClient, multipartForm } from '../../../sdk/scribe-client';
 import { browserRecordings } from './idb';
 
@@ -228,4 +230,10 @@ export const httpClinic: ClinicApi = {
   },
   dictationStatus: (txnId) => dictationStatus(scribe(), txnId),
   scribeHistory: (patientId, cursor) => scribeHistory(scribe(), patientId, cursor),
+  async dictationLanguages() {
+    const a = await send('GET', '/voice/api/v2/languages');
+    if (missingRoute(a)) return { available: false, reason: NO_LANGUAGE_LIST };
+    if (a.status !== 200) throw scribeFailure(a.status, a.body, 'The dictation languages could not be read');
+    return { available: true, value: readLanguages(a.body) };
+  },
 };

@@ -122,7 +122,13 @@ describe('init with languages no engine here recognises', () => {
     if (whisperLoads) expect(details[0]!.msg).toMatch(/Settings → Speech models.*--model-mirror/);
     expect(srv.service.scribe.session(ws.workspace_id, 'lang-ta')!.status).toBe('uploading');
 
-    // Two unavailable languages: one detail each, at its index; a bad id is still reported as before.
+    // Listed with the body's other problems.
+    const withMode = await call(srv.baseUrl, 'POST', '/voice/api/v2/transaction/init/lang-ta', {
+      headers: bearer(ws.users.doctor.auth_token), body: { mode: 'lecture', input_language: ['te'] },
+    });
+    expect(withMode.json.details.map((d: { loc: unknown[] }) => d.loc)).toEqual([['body', 'mode'], ['body', 'input_language', 0]]);
+
+    // Two unavailable languages: one detail each, at its index.
     const both = await call(srv.baseUrl, 'POST', '/voice/api/v2/transaction/init/lang-ta', {
       headers: bearer(ws.users.doctor.auth_token), body: { input_language: ['kn', 'ml'] },
     });

@@ -311,6 +311,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     if (modelType !== 'pro' && modelType !== 'lite') problem(['body', 'model_type'], 'model_type must be pro or lite');
 
     let languages: Language[] = [];
+    const problemsBefore = details.length;
     const rawLanguages = body.input_language ?? sidecarFormat.input_language ?? null;
     if (rawLanguages !== null) {
       if (!Array.isArray(rawLanguages)) problem(['body', 'input_language'], 'input_language must be an array of language ids');
@@ -325,7 +326,8 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     const asked = languages.length > 0;
     if (!asked) languages = ['en-IN'];
     const warnings: string[] = [];
-    if (survey && details.length === 0) {
+    // Only well-formed ids are looked up; the other fields' problems are listed alongside.
+    if (survey && details.length === problemsBefore) {
       const { served, unserved } = servedLanguages(languages, survey);
       const support = languageSupport(survey, unserved);
       const locOf = (l: Language) => (asked ? ['body', 'input_language', (rawLanguages as unknown[]).indexOf(l)] : ['body', 'input_language']);

@@ -76,7 +76,8 @@ function applyCorrections(sentence: Mapped): Mapped {
 const SENTENCE_END = /(?<=[.?!;])\s+|(?<!\d)\.(?=[a-z])|\s*\n\s*/;
 const VITALS_CUE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|glucometer)\b/;
 const EXAM_CUE = /\b(?:on examination|examination|o\/e|exam|tenderness|tender|palpable|congested|looks|clear|auscultation|crepitations|crackles|vesicles|bulging|spasm|reflexes|normal|soft|non tender|pallor|icterus|oedema|edema|inflamed|erythematous|swollen|discharge seen|purulent)\b/;
-export const DIAGNOSIS_CUE = /\b(?:diagnosis|diagnosed|impression|assessment|this is|this looks like|suggestive of|consistent with|rule out|r\/o|provisional)\b/;
+export const DIAGNOSIS_CUE =
+  /\b(?:diagnosis|diagnosed|impression|assessment|this is|this looks like|(?:this|it) sounds like|i think (?:it's|it is|this is|you have|she has|he has)|suggestive of|consistent with|rule out|r\/o|provisional)\b/;
 
 /*
  * Where a recogniser's unpunctuated words start a new sentence: at a section word ("impression", "plan", "on
@@ -93,9 +94,14 @@ const PRESCRIBE_VERB =
   String.raw`(?:(?:and|also|plus|then|next)\s+)?(?:(?:start(?:ed)?(?: on| with)?|continue(?: on| with| the)?|add|give|stop|discontinue|increase|reduce|decrease|restart|resume|prescribe|prescribed|(?:change|switch|shift) to|(?:i am|we are|i'm|we're) (?:starting|giving|adding)|(?:i|we) will (?:start|give|add)|(?:i'll|we'll) (?:start|give|add))\s+)?`;
 const STAYS_BEFORE_FORM =
   String.raw`\d+(?:\.\d+)?|one|two|three|four|half|a|an|the|this|that|these|those|per|each|of|same|other|his|her|my|your|their|in|dispersible|chewable|sublingual|vaginal|oral|film|coated|sr|er|xr|cr|mr|od|plain|cough|effervescent|free|mouth|dissolving|enteric|release|which|start|started|starting|continue|add|give|stop|discontinue|increase|reduce|decrease|restart|resume|prescribe|prescribed|take|to|on|with|and|also|then|plus|next|please|giving|adding|will|i|we|or|any|no|as|by|insulin|iron|vitamin|calcium|antacid|pain|sleeping|blood|thyroid|sugar|bp`;
+// Advice after a prescription: "… for 14 days continue normal diet avoid packaged juices watch for danger signs".
+const ADVICE_START =
+  String.raw`(?:avoid|drink|eat|keep|wear|watch for|sleep with|raise|finish|cut down|cut back|come back|come and see|come immediately|go to the|stop smoking|no (?:driving|alcohol|smoking|tea|coffee|spicy|oily|fried)|continue (?:normal|the same|feeds|breastfeeding|diet)|plenty of|small (?:frequent )?meals)`;
+const STAYS_BEFORE_ADVICE = String.raw`to|not|and|or|please|i|you|we|will|should|must|can|don't|also|then|and|also|if|the|a|do|never|always|and`;
 const BOUNDARY = new RegExp(
   String.raw`(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${SECTION}\b)` +
-    String.raw`|(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d)[a-z])`,
+    String.raw`|(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d)[a-z])` +
+    String.raw`|(?<=\b(?!(?:${STAYS_BEFORE_ADVICE})\b)[a-z0-9]+)\s+(?=${ADVICE_START}\b)`,
   'g',
 );
 
@@ -104,8 +110,8 @@ const BOUNDARY = new RegExp(
  * "do you smoke") and a short yes/no after a question starts the answer. Who says a turn is read from it.
  */
 const QUESTION_START =
-  String.raw`(?:any|do you|does (?:he|she|it|the)|did (?:you|he|she)|are you|is (?:he|she|it|there|the)|have you|has (?:he|she|it)|how (?:long|many|much|often|old)|how is|what|when|where|since when|which|tell me|can you|could you|was there|were there)`;
-const STAYS_BEFORE_QUESTION = 'no|not|without|have|has|had|take|taking|took|for|of|in|with|don\'t|didn\'t|doesn\'t|never|hardly|than|and|or|at|is|was|the|by|if|that|but|know|matter|from';
+  String.raw`(?:any|do you|does (?:he|she|it)|did (?:you|he|she)|are you|is (?:he|she|it|there)|have you|has (?:he|she|it)|how (?:long|many|much|often|old)|how is|what|when|where|since when|which|tell me|can you|could you|was there|were there)`;
+const STAYS_BEFORE_QUESTION = 'no|not|without|have|has|had|take|taking|took|for|of|in|with|don\'t|didn\'t|doesn\'t|never|hardly|than|and|or|at|is|was|the|by|if|but|know|matter|from';
 const QUESTION_BOUNDARY = new RegExp(
   String.raw`(?<=\b(?!(?:${STAYS_BEFORE_QUESTION})\b)[a-z0-9']+)\s+(?=${QUESTION_START}\b)`,
   'g',

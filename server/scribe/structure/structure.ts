@@ -4,39 +4,19 @@
  */
 import { extractComplaints } from './complaints.js';
 import { extractAllergies, extractDiagnoses, extractFamilyHistory, extractPastHistory } from './diagnoses.js';
-import type { ClinicalFacts } from './facts.js';
+import { extractAdvice } from './advice.js';
+import type { ClinicalFacts, Span } from './facts.js';
 import { extractFollowUp } from './followup.js';
 import { extractInvestigations, findInvestigationMatches } from './investigations.js';
 import type { Match } from './lexicon.js';
 import { DRUG_INDEX, extractMedications } from './medications.js';
-import { buildDoc, DIAGNOSIS_CUE, historySentences, type Doc, type Sentence } from './sections.js';
+import { buildDoc, historySentences, type Sentence } from './sections.js';
 import { extractVitals } from './vitals.js';
 
-const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;
 const FORM_BEFORE = /\b(?:tab|cap|syp|syrup|inj|injection)\s+$/;
 const PLAN_WORDS = /\b(?:review|follow[ -]?up|come back|recheck|advised)\b/;
+const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;
 const FAMILY_SENTENCE = /\b(?:father|mother|brother|sister|uncle|aunt|grandfather|grandmother|sibling|son|daughter)\b[^,]*\b(?:has|had|is|was)\b|\bfamily history\b/;
-const NOT_ADVICE =
-  /\b(?:diagnosis|impression|assessment|this is|review|follow[ -]?up|come back|recheck|investigations?|imaging|tests? (?:needed|required)|reports?)\b|^(?:plan|advice|advised|rx)\s*:?\s*$/;
-
-function advice(doc: Doc, firstMed: Map<number, number>, ordered: Set<number>): string[] {
-  const out: string[] = [];
-  for (const s of doc.sentences.slice(doc.planStart)) {
-    if (s.speaker === 'patient' || s.text.endsWith('?') || DIAGNOSIS_CUE.test(s.text)) continue;
-    const medAt = firstMed.get(s.index) ?? Infinity;
-    let offset = 0;
-    for (const raw of s.text.split(/\s*[,;]\s*/)) {
-      const at = s.text.indexOf(raw, offset);
-      offset = at + raw.length;
-      if (at >= medAt || (ordered.has(s.index) && hasInvestigation(s, at, offset))) continue;
-      const clause = raw.replace(/^(?:plan|advice|advised|and|also|rx)\s*:?\s*/g, '').trim();
-      if (clause.split(' ').length < 2 || NOT_ADVICE.test(clause) || VITAL_CLAUSE.test(clause)) continue;
-      if (/^(?:if\b.*\b(?:we will|will)\b|we will\b)/.test(clause)) continue;
-      out.push(clause);
-    }
-  }
-  return out;
-}
 
 let investigationCache = new WeakMap<Sentence, Match<{ name: string; loinc?: string }>[]>();
 
@@ -49,10 +29,6 @@ function investigationMatches(s: Sentence): Match<{ name: string; loinc?: string
     investigationCache.set(s, ms);
   }
   return ms;
-}
-
-function hasInvestigation(s: Sentence, from: number, to: number): boolean {
-  return investigationMatches(s).some((m) => m.start >= from && m.end <= to);
 }
 
 export interface StructureOptions {
@@ -91,9 +67,23 @@ export function structure(text: string, opts: StructureOptions): ClinicalFacts {
         .filter((c) => c.split(' ').length >= 2 && !VITAL_CLAUSE.test(c));
   const follow = extractFollowUp(doc);
   const vitals = extractVitals(doc);
+  const complaints = extractComplaints(doc);
+  const diagnoses = extractDiagnoses(doc);
+  // Advice is what is left of the plan once every other fact has taken its words.
+  const used: Span[] = [
+    ...medications.flatMap((m) => (m.evidence ? [m.evidence] : [])),
+    ...investigations.flatMap((i) => (i.evidence ? [i.evidence] : [])),
+    ...diagnoses.flatMap((d) => (d.evidence ? [d.evidence] : [])),
+    ...Object.values(vitals.evidence),
+    ...(follow?.evidence ? [follow.evidence] : []),
+    ...[...firstMed].map(([i, at]) => doc.sentences[i]!.span(at, doc.sentences[i]!.text.length)),
+    // Tests and drugs named anywhere, ordered or not ("no CT needed", "because of the amoxicillin allergy").
+    ...doc.sentences.flatMap((s) => [...investigationMatches(s), ...DRUG_INDEX.findAll(s.tokens)].map((m) => s.span(m.start, m.end))),
+  ];
+  const advice = extractAdvice(doc, used);
   return {
     locale: opts.locale,
-    complaints: extractComplaints(doc),
+    complaints,
     history: {
       ...(history.length ? { present_illness: history.map((s) => s.text).join('. ') } : {}),
       past: extractPastHistory(doc),
@@ -102,12 +92,12 @@ export function structure(text: string, opts: StructureOptions): ClinicalFacts {
     },
     vitals: vitals.vitals,
     examination: exam,
-    diagnoses: extractDiagnoses(doc),
+    diagnoses,
     medications,
     investigations,
-    advice: advice(doc, firstMed, ordered),
+    advice: advice.advice,
     ...(follow ? { follow_up: follow } : {}),
-    evidence: { vitals: vitals.evidence, advice: [], allergies: [] },
+    evidence: { vitals: vitals.evidence, advice: advice.evidence, allergies: [] },
     flags: [],
   };
 }

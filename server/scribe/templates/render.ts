@@ -4,7 +4,7 @@
  * codes list and gets a warning.
  */
 import type { RenderedTemplate, RenderInput, TemplateId } from '../contracts.js';
-import type { ClinicalFacts, Duration, Medication } from '../structure/facts.js';
+import type { ClinicalFacts, Duration, Flag, Medication, Span } from '../structure/facts.js';
 
 const plural = (d: Duration): string => `${d.value} ${d.unit}${d.value === 1 ? '' : 's'}`;
 const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -18,27 +18,44 @@ function transcriptTemplate(input: RenderInput): RenderedTemplate {
   };
 }
 
+/** A flag as it travels in data.output[].warnings, which the upstream SDKs read as strings. */
+export const flagWarning = (f: Flag): string => `${f.code} ${f.pointer}: ${f.message}`;
+
 function emrTemplate(input: RenderInput, f: ClinicalFacts): RenderedTemplate {
   const warnings: string[] = [];
   const diagnoses = f.diagnoses.map((d) => {
     const codes = input.codify && d.icd10 ? [d.icd10] : [];
     if (input.codify && !d.icd10) warnings.push(`No ICD-10 code found for diagnosis "${d.name}"`);
-    return { name: d.name, certainty: d.certainty, codes };
+    return { name: d.name, certainty: d.certainty, codes, ...(d.evidence ? { evidence: d.evidence } : {}) };
   });
-  const investigations = f.investigations.map((i) =>
-    input.codify ? { name: i.name, codes: i.loinc ? [{ system: 'LOINC', code: i.loinc, display: i.name }] : [] } : { name: i.name },
-  );
+  const investigations = f.investigations.map((i) => ({
+    name: i.name,
+    ...(input.codify ? { codes: i.loinc ? [{ system: 'LOINC', code: i.loinc, display: i.name }] : [] } : {}),
+    ...(i.evidence ? { evidence: i.evidence } : {}),
+  }));
   const history: Record<string, unknown> = {
     ...(f.history.present_illness ? { present_illness: f.history.present_illness } : {}),
     past: f.history.past,
     family: f.history.family,
     allergies: f.history.allergies,
   };
+  // Plain values (a vital, an advice line, an allergy) cannot carry a field of their own: their evidence is keyed
+  // by the same JSON pointers the flags use.
+  const evidence: Record<string, Span> = {};
+  for (const [k, span] of Object.entries(f.evidence.vitals)) if (span) evidence[`/vitals/${k}`] = span;
+  f.evidence.advice.forEach((span, i) => (evidence[`/advice/${i}`] = span));
+  f.evidence.allergies.forEach((span, i) => (evidence[`/history/allergies/${i}`] = span));
+  warnings.push(...f.flags.map(flagWarning));
   return {
     json: {
       template_id: 'service_emr_template',
       language: input.transcript.language,
-      chief_complaints: f.complaints.map((c) => ({ name: c.name, ...(c.duration ? { duration: c.duration } : {}), ...(c.notes ? { notes: c.notes } : {}) })),
+      chief_complaints: f.complaints.map((c) => ({
+        name: c.name,
+        ...(c.duration ? { duration: c.duration } : {}),
+        ...(c.notes ? { notes: c.notes } : {}),
+        ...(c.evidence ? { evidence: c.evidence } : {}),
+      })),
       history,
       vitals: f.vitals,
       examination: f.examination,
@@ -47,6 +64,8 @@ function emrTemplate(input: RenderInput, f: ClinicalFacts): RenderedTemplate {
       investigations,
       advice: f.advice,
       ...(f.follow_up ? { follow_up: f.follow_up } : {}),
+      evidence,
+      flags: f.flags,
     },
     warnings,
   };
@@ -106,6 +125,7 @@ function notesTemplate(input: RenderInput, f: ClinicalFacts): RenderedTemplate {
     ['investigations', 'Investigations', f.investigations.map((i) => capital(i.name)).join(', ')],
     ['advice', 'Advice', f.advice.map(sentence).join(' ')],
     ['follow_up', 'Follow-up', f.follow_up ? `After ${plural(f.follow_up.after)}${f.follow_up.notes ? `, ${f.follow_up.notes}` : ''}` : ''],
+    ['checks', 'Check before use', f.flags.map((x) => `- ${x.message}`).join('\n')],
   ];
   const kept = sections.filter(([, , text]) => text).map(([id, title, text]) => ({ id, title, text }));
   return {
@@ -115,7 +135,7 @@ function notesTemplate(input: RenderInput, f: ClinicalFacts): RenderedTemplate {
       sections: kept,
       markdown: kept.map((s) => `## ${s.title}\n${s.text}`).join('\n\n'),
     },
-    warnings: [],
+    warnings: f.flags.map(flagWarning),
   };
 }
 

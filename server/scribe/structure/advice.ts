@@ -1,0 +1,72 @@
+/**
+ * Advice: what the patient is told to do, from the plan. A clause is advice when no other fact was read from it (a
+ * prescription, a test, a diagnosis, a vital, the follow-up), it is not the doctor's own intention ("we may start …",
+ * "I'll give you …") and it has words enough to be an instruction. A conditional ("if you get any bleeding, …, go to
+ * the emergency") stays one item with its consequence; list fragments ("…, trouble breathing, or drooling") stay with
+ * the clause they belong to.
+ */
+import type { Span } from './facts.js';
+import { DIAGNOSIS_CUE, type Doc, type Sentence } from './sections.js';
+
+const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;
+const NOT_ADVICE =
+  /\b(?:diagnosis|impression|assessment|this is|review|follow[ -]?up|come back|recheck|see me|show me|investigations?|imaging|tests? (?:needed|required)|reports?)\b|^(?:plan|advice|advised|rx|number \d+)\s*:?\s*$|^number \d+\b/;
+const DOCTOR_INTENT = /^(?:if\b.*\b(?:we|i)\s+(?:will|may|might|can|could)\b|(?:we|i)\s*(?:will|'ll|may|might|can|could|am going to)\b|we'll\b|i'll\b)/;
+const LEAD_IN = /^(?:(?:plan|advice|advised|and|also|rx|so|then)\s*:?\s+|(?:the\s+)?(?:main|most important)\s+(?:treatment\s+|thing\s+)?is\s+)+/;
+const DRUG_AMOUNT = /\b\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|ml|units?|iu)\b|\b(?:tab|tabs|tablet|cap|capsule|syrup|syp|inj|injection)\s+[a-z]/;
+// Where a clause is only the rest of the one before: "or drooling", "trouble breathing" after "for stridor at rest".
+const FRAGMENT = /^(?:or|nor)\b/;
+const IMPERATIVE =
+  'drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don\'t|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch';
+// "drink plenty of water and urinate after intercourse": two instructions joined by "and".
+const SPLIT = new RegExp(String.raw`\s*[,;:]\s*(?:and\s+)?|\s+(?:and|also)\s+(?=(?:${IMPERATIVE})\b)`, 'g');
+
+interface Clause {
+  from: number;
+  to: number;
+}
+
+function clausesOf(s: Sentence): Clause[] {
+  const out: Clause[] = [];
+  const re = new RegExp(SPLIT.source, 'g');
+  let from = 0;
+  for (let m = re.exec(s.text); ; m = re.exec(s.text)) {
+    const to = m ? m.index : s.text.length;
+    if (to > from) out.push({ from, to });
+    if (!m) break;
+    from = m.index + m[0].length;
+  }
+  // A condition keeps its consequence, and a fragment its clause.
+  const merged: Clause[] = [];
+  for (const c of out) {
+    const prev = merged[merged.length - 1];
+    const text = s.text.slice(c.from, c.to);
+    const prevText = prev ? s.text.slice(prev.from, prev.to) : '';
+    if (prev && (FRAGMENT.test(text) || /^if\b/.test(prevText) || (text.split(' ').length <= 3 && /\b(?:for|like|such as|including)\b/.test(prevText)))) prev.to = c.to;
+    else merged.push({ ...c });
+  }
+  return merged;
+}
+
+const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
+
+/** `used` are the spans other facts were read from; a clause touching one is not advice. */
+export function extractAdvice(doc: Doc, used: Span[]): { advice: string[]; evidence: Span[] } {
+  const advice: string[] = [];
+  const evidence: Span[] = [];
+  for (const s of doc.sentences.slice(doc.planStart)) {
+    if (s.speaker === 'patient' || s.text.endsWith('?') || DIAGNOSIS_CUE.test(s.text)) continue;
+    for (const c of clausesOf(s)) {
+      const raw = s.text.slice(c.from, c.to);
+      const lead = LEAD_IN.exec(raw)?.[0].length ?? 0;
+      const clause = raw.slice(lead).trim();
+      if (clause.split(' ').length < 2 || NOT_ADVICE.test(clause) || VITAL_CLAUSE.test(clause) || DOCTOR_INTENT.test(clause)) continue;
+      if (DRUG_AMOUNT.test(clause)) continue;
+      const span = s.span(c.from + lead, c.to);
+      if (used.some((u) => overlaps(u, span))) continue;
+      advice.push(clause);
+      evidence.push(span);
+    }
+  }
+  return { advice, evidence };
+}

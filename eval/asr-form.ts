@@ -97,6 +97,11 @@ function convertLine(line: string): string {
   return label ? `${label[1]!.toLowerCase().replace(/\s+/g, ' ')}: ${t}` : t;
 }
 
+/** The words as said aloud: a recording has voices, not "Doctor:" labels. */
+export function withoutSpeakerLabels(text: string): string {
+  return text.split('\n').map((line) => line.replace(SPEAKER, '')).join('\n');
+}
+
 /** The transcript in recogniser form; line by line, so turns and line breaks stay where they were. */
 export function toAsrForm(text: string): string {
   return text.split('\n').map(convertLine).join('\n');

@@ -2,8 +2,10 @@
  * Scores structurer output against the fixtures' gold annotations, field by field, with the lenient matching the
  * fixtures README describes: case, punctuation, plurals, British/American spelling and common synonyms
  * (cbc / complete blood count, acetaminophen / paracetamol) are ignored; a name matches when one's words contain
- * the other's or they mostly overlap; a medication matches on its generic name or its brand.
+ * the other's or they mostly overlap; a medication matches on its generic name or its brand. Also the safety
+ * score (unsafe medications) and the targets.
  */
+import { allergyConflict } from '../server/scribe/vocab/drug-knowledge.js';
 
 export interface GoldMedication {
   name: string;
@@ -91,25 +93,42 @@ export interface Counts {
 }
 const zero = (): Counts => ({ tp: 0, fp: 0, fn: 0 });
 
-/** Greedy one-to-one matching; returns the matched pairs and adds to the counts. */
-function pair<G, P>(gold: G[], pred: P[], match: (g: G, p: P) => boolean, c: Counts): [G, P][] {
+/** Where score() writes what it missed (-) and added (+), per item, for --per-dictation. */
+type Notes = string[] | undefined;
+
+/**
+ * Greedy one-to-one matching; returns the matched pairs and adds to the counts. With `prefer`, pairs that also
+ * satisfy it are made first (a taper's 25 mg step pairs with the output's 25 mg, not with its 50 mg).
+ */
+function pair<G, P>(
+  gold: G[], pred: P[], match: (g: G, p: P) => boolean, c: Counts,
+  notes?: Notes, label?: string, show?: (x: G | P) => string, prefer?: (g: G, p: P) => boolean,
+): [G, P][] {
   const used = new Set<number>();
-  const pairs: [G, P][] = [];
-  for (const g of gold) {
-    const k = pred.findIndex((p, i) => !used.has(i) && match(g, p));
-    if (k >= 0) {
-      used.add(k);
-      pairs.push([g, pred[k]!]);
-    }
+  const partner = new Map<number, number>();
+  for (const pass of prefer ? [prefer, null] : [null]) {
+    gold.forEach((g, gi) => {
+      if (partner.has(gi)) return;
+      const k = pred.findIndex((p, i) => !used.has(i) && match(g, p) && (!pass || pass(g, p)));
+      if (k >= 0) {
+        used.add(k);
+        partner.set(gi, k);
+      }
+    });
   }
+  const pairs = gold.flatMap((g, gi): [G, P][] => (partner.has(gi) ? [[g, pred[partner.get(gi)!]!]] : []));
   c.tp += pairs.length;
   c.fp += pred.length - pairs.length;
   c.fn += gold.length - pairs.length;
+  if (notes && label && show) {
+    gold.forEach((g, gi) => partner.has(gi) || notes.push(`-${label} ${show(g)}`));
+    pred.forEach((p, i) => used.has(i) || notes.push(`+${label} ${show(p)}`));
+  }
   return pairs;
 }
 
 /** An attribute of matched items: a stated value must be right; one stated on one side only is a miss. */
-function attribute<T>(c: Counts, gold: T | null | undefined, pred: T | null | undefined, eq: (a: T, b: T) => boolean): void {
+function attribute<T>(c: Counts, gold: T | null | undefined, pred: T | null | undefined, eq: (a: T, b: T) => boolean, notes?: Notes, label?: string): void {
   const g = gold ?? null;
   const p = pred ?? null;
   if (g === null && p === null) return;
@@ -117,14 +136,16 @@ function attribute<T>(c: Counts, gold: T | null | undefined, pred: T | null | un
   else {
     if (p !== null) c.fp++;
     if (g !== null) c.fn++;
+    notes?.push(`~${label} ${JSON.stringify(g)} -> ${JSON.stringify(p)}`);
   }
 }
 
 const same = (a: number, b: number): boolean => Math.abs(a - b) < 1e-6;
-const UNIT: Record<string, string> = { milligram: 'mg', milligrams: 'mg', percent: '%', gram: 'g', grams: 'g', microgram: 'mcg' };
+const UNIT: Record<string, string> = { milligram: 'mg', percent: '%', gram: 'g', microgram: 'mcg', millilitre: 'ml', milliliter: 'ml' };
 const unit = (u: string): string => {
   const x = u.toLowerCase().trim();
-  return UNIT[x] ?? x.replace(/s$/, '');
+  const one = UNIT[x] ?? x.replace(/s$/, '');
+  return UNIT[one] ?? one;
 };
 
 /** What the service_emr_template says, in the gold annotation's shape. */
@@ -200,44 +221,75 @@ export interface Score {
   icd10Exact: number;
 }
 
+const showName = (x: { name: string } | string): string => (typeof x === 'string' ? x : x.name);
+const strengthOf = (m: GoldMedication): { v: number; u: string } | null =>
+  m.strength_value === null ? null : { v: m.strength_value, u: unit(m.strength_unit ?? '') };
+
+function sameStrength(g: GoldMedication, q: GoldMedication): boolean {
+  const a = strengthOf(g);
+  const b = strengthOf(q);
+  return a === null ? b === null : b !== null && same(a.v, b.v) && a.u === b.u;
+}
+
+function scoreOne(gold: Gold, p: Predicted, c: Record<Field, Counts>, notes?: Notes): { goldCodes: number; exactCodes: number } {
+  for (const [g, q] of pair(gold.chief_complaints, p.chief_complaints, (g, q) => namesMatch(g.name, q.name), c.complaints, notes, 'complaint', showName)) {
+    attribute(c['complaint duration'], g.duration_days, q.duration_days, same, notes, `duration of ${g.name}`);
+  }
+  const gv = gold.vitals;
+  for (const k of new Set([...Object.keys(gv), ...Object.keys(p.vitals)])) {
+    const eq = (a: any, b: any): boolean => (typeof a === 'number' ? same(a, b) : same(a.value, b.value) && a.unit === b.unit);
+    attribute(c.vitals, gv[k] as any, p.vitals[k] as any, eq, notes, k);
+  }
+  const dx = pair(gold.diagnoses, p.diagnoses, (g, q) => namesMatch(g.name, q.name) || g.icd10 === q.icd10, c.diagnoses, notes, 'diagnosis', showName);
+  for (const [g, q] of dx) attribute(c['diagnosis certainty'], g.certainty ?? 'confirmed', q.certainty, (a, b) => a === b, notes, `certainty of ${g.name}`);
+  const predCodes = p.diagnoses.map((d) => d.icd10).filter((x): x is string => !!x);
+  pair(gold.diagnoses.map((d) => d.icd10), predCodes, (a, b) => a === b, c.icd10, notes, 'icd10', (x) => x);
+  for (const [g, q] of pair(gold.medications, p.medications, drugsMatch, c.medications, notes, 'medication', showName, sameStrength)) {
+    const of = ` of ${g.name}`;
+    attribute(c['med strength'], strengthOf(g), strengthOf(q), (a, b) => same(a.v, b.v) && a.u === b.u, notes, `strength${of}`);
+    attribute(c['med form'], g.form, q.form, (a, b) => namesMatch(a, b, 0.5), notes, `form${of}`);
+    attribute(c['med frequency/day'], g.frequency_per_day, q.frequency_per_day, same, notes, `frequency${of}`);
+    attribute(c['med as-needed'], g.as_needed, q.as_needed, (a, b) => a === b, notes, `as-needed${of}`);
+    attribute(c['med duration'], g.duration_days, q.duration_days, same, notes, `duration${of}`);
+    attribute(c['med timing'], g.timing, q.timing, (a, b) => namesMatch(a, b, 0.5), notes, `timing${of}`);
+  }
+  pair(gold.investigations, p.investigations, (g, q) => namesMatch(g.name, q.name), c.investigations, notes, 'investigation', showName);
+  attribute(c['follow-up'], gold.follow_up_days, p.follow_up_days, same, notes, 'follow-up days');
+  pair(gold.allergies, p.allergies, (g, q) => namesMatch(g, q), c.allergies, notes, 'allergy', showName);
+  pair(gold.advice, p.advice, (g, q) => namesMatch(g, q, 0.4), c.advice, notes, 'advice', showName);
+  return { goldCodes: gold.diagnoses.length, exactCodes: gold.diagnoses.filter((d) => predCodes.includes(d.icd10)).length };
+}
+
+export const emptyCounts = (): Record<Field, Counts> => Object.fromEntries(FIELDS.map((f) => [f, zero()])) as Record<Field, Counts>;
+
+/** What one dictation's output missed (-), added (+) and got wrong (~), field by field. */
+export function misses(gold: Gold, predicted: Predicted): string[] {
+  const notes: string[] = [];
+  scoreOne(gold, predicted, emptyCounts(), notes);
+  return notes;
+}
+
 export function score(items: { gold: Gold; predicted: Predicted }[]): Score {
-  const c = Object.fromEntries(FIELDS.map((f) => [f, zero()])) as Record<Field, Counts>;
+  const c = emptyCounts();
   let goldCodes = 0;
   let exactCodes = 0;
-  for (const { gold, predicted: p } of items) {
-    for (const [g, q] of pair(gold.chief_complaints, p.chief_complaints, (g, q) => namesMatch(g.name, q.name), c.complaints)) {
-      attribute(c['complaint duration'], g.duration_days, q.duration_days, same);
-    }
-    const gv = gold.vitals;
-    for (const k of new Set([...Object.keys(gv), ...Object.keys(p.vitals)])) {
-      const eq = (a: any, b: any): boolean => (typeof a === 'number' ? same(a, b) : same(a.value, b.value) && a.unit === b.unit);
-      attribute(c.vitals, gv[k] as any, p.vitals[k] as any, eq);
-    }
-    const dx = pair(gold.diagnoses, p.diagnoses, (g, q) => namesMatch(g.name, q.name) || g.icd10 === q.icd10, c.diagnoses);
-    for (const [g, q] of dx) attribute(c['diagnosis certainty'], g.certainty ?? 'confirmed', q.certainty, (a, b) => a === b);
-    const predCodes = p.diagnoses.map((d) => d.icd10).filter((x): x is string => !!x);
-    pair(gold.diagnoses.map((d) => d.icd10), predCodes, (a, b) => a === b, c.icd10);
-    goldCodes += gold.diagnoses.length;
-    exactCodes += gold.diagnoses.filter((d) => predCodes.includes(d.icd10)).length;
-    for (const [g, q] of pair(gold.medications, p.medications, drugsMatch, c.medications)) {
-      attribute(
-        c['med strength'],
-        g.strength_value === null ? null : { v: g.strength_value, u: unit(g.strength_unit ?? '') },
-        q.strength_value === null ? null : { v: q.strength_value, u: unit(q.strength_unit ?? '') },
-        (a, b) => same(a.v, b.v) && a.u === b.u,
-      );
-      attribute(c['med form'], g.form, q.form, (a, b) => namesMatch(a, b, 0.5));
-      attribute(c['med frequency/day'], g.frequency_per_day, q.frequency_per_day, same);
-      attribute(c['med as-needed'], g.as_needed, q.as_needed, (a, b) => a === b);
-      attribute(c['med duration'], g.duration_days, q.duration_days, same);
-      attribute(c['med timing'], g.timing, q.timing, (a, b) => namesMatch(a, b, 0.5));
-    }
-    pair(gold.investigations, p.investigations, (g, q) => namesMatch(g.name, q.name), c.investigations);
-    attribute(c['follow-up'], gold.follow_up_days, p.follow_up_days, same);
-    pair(gold.allergies, p.allergies, (g, q) => namesMatch(g, q), c.allergies);
-    pair(gold.advice, p.advice, (g, q) => namesMatch(g, q, 0.4), c.advice);
+  for (const { gold, predicted } of items) {
+    const r = scoreOne(gold, predicted, c);
+    goldCodes += r.goldCodes;
+    exactCodes += r.exactCodes;
   }
   return { counts: c, icd10Exact: goldCodes ? exactCodes / goldCodes : 1 };
+}
+
+/** Micro-average over every field: the counts summed, then P/R/F1 of the sums. */
+export function overall(counts: Record<Field, Counts>): Counts {
+  const sum = zero();
+  for (const f of FIELDS) {
+    sum.tp += counts[f].tp;
+    sum.fp += counts[f].fp;
+    sum.fn += counts[f].fn;
+  }
+  return sum;
 }
 
 export function prf(c: Counts): { precision: number; recall: number; f1: number } {
@@ -247,11 +299,109 @@ export function prf(c: Counts): { precision: number; recall: number; f1: number 
   return { precision, recall, f1 };
 }
 
-/** The targets the issue sets on the development fixtures. */
-export const TARGETS: { label: string; field?: Field; min: number }[] = [
-  { label: 'medications F1', field: 'medications', min: 0.85 },
-  { label: 'diagnoses F1', field: 'diagnoses', min: 0.85 },
-  { label: 'vitals F1', field: 'vitals', min: 0.95 },
-  { label: 'complaints F1', field: 'complaints', min: 0.8 },
-  { label: 'ICD-10 exact', min: 0.8 },
+export type Mode = 'text' | 'asr' | 'spoken';
+export const MODES: readonly Mode[] = ['text', 'asr', 'spoken'];
+
+/** A safety flag as the service_emr_template JSON carries it (`flags`, additive; absent means none). */
+export interface EmrFlag {
+  code: string;
+  message: string;
+  pointer: string;
+}
+
+export interface UnsafeItem {
+  /** Index in the output's medications. */
+  index: number;
+  name: string;
+  reasons: string[];
+}
+
+/**
+ * Issue 12's unsafe items: medications in the output, not flagged (no flag pointer at or under /medications/<i>),
+ * that (a) match a gold medication but with a strength off by a factor of 2 or more or in another unit, (b) conflict
+ * with an allergy gold lists, or (c) are not in gold at all. Medications are matched as score() matches them.
+ */
+export function unsafeMedications(gold: Gold, predicted: Predicted, flags: EmrFlag[]): UnsafeItem[] {
+  const reasons = predicted.medications.map((): string[] => []);
+  const matched = new Map(pair(gold.medications, predicted.medications, drugsMatch, zero(), undefined, undefined, undefined, sameStrength).map(([g, q]) => [q, g]));
+  predicted.medications.forEach((q, i) => {
+    const g = matched.get(q);
+    if (!g) reasons[i]!.push('not in gold');
+    else {
+      const a = strengthOf(g);
+      const b = strengthOf(q);
+      if (a && b && a.u !== b.u) reasons[i]!.push(`unit ${b.u}, gold ${a.u}`);
+      else if (a && b && (Math.min(a.v, b.v) <= 0 ? a.v !== b.v : Math.max(a.v, b.v) / Math.min(a.v, b.v) >= 2)) reasons[i]!.push(`strength ${b.v} ${b.u}, gold ${a.v} ${a.u}`);
+    }
+    for (const allergy of gold.allergies) {
+      const why = allergyConflict(allergy, q.name);
+      if (why) reasons[i]!.push(`allergy to ${allergy}: ${why}`);
+    }
+  });
+  const flagged = (i: number): boolean => flags.some((f) => f.pointer === `/medications/${i}` || f.pointer.startsWith(`/medications/${i}/`));
+  return predicted.medications
+    .map((q, i) => ({ index: i, name: q.name, reasons: reasons[i]! }))
+    .filter((u) => u.reasons.length && !flagged(u.index));
+}
+
+/** A figure of one mode that a target or floor is set on: an F1, ICD-10 exact, unsafe items or flags per dictation. */
+export type Figure = Field | 'overall' | 'icd10Exact' | 'unsafe' | 'flagsPerDictation';
+
+export interface Target {
+  label: string;
+  mode: Mode;
+  figure: Figure | 'every field';
+  op: '>=' | '<=' | '<';
+  value: number;
+}
+
+/** The targets issues 11 and 12 set on the 80 development dictations (structuring time is added by run.ts). */
+export const TARGETS: Target[] = [
+  { label: 'text overall F1', mode: 'text', figure: 'overall', op: '>=', value: 0.92 },
+  { label: 'text every field F1', mode: 'text', figure: 'every field', op: '>=', value: 0.85 },
+  { label: 'asr overall F1', mode: 'asr', figure: 'overall', op: '>=', value: 0.88 },
+  { label: 'spoken overall F1', mode: 'spoken', figure: 'overall', op: '>=', value: 0.55 },
+  { label: 'text ICD-10 exact', mode: 'text', figure: 'icd10Exact', op: '>=', value: 0.9 },
+  { label: 'text unsafe items', mode: 'text', figure: 'unsafe', op: '<=', value: 0 },
+  { label: 'asr unsafe items', mode: 'asr', figure: 'unsafe', op: '<=', value: 0 },
+  { label: 'spoken unsafe items', mode: 'spoken', figure: 'unsafe', op: '<=', value: 2 },
+  { label: 'text flags per dictation', mode: 'text', figure: 'flagsPerDictation', op: '<', value: 1 },
 ];
+
+export function meets(value: number, op: Target['op'], bound: number): boolean {
+  return op === '>=' ? value >= bound - 1e-9 : op === '<=' ? value <= bound + 1e-9 : value < bound;
+}
+
+/** A figure of one mode that must not drop: overall and per-field F1, ICD-10 exact. */
+export interface Floors {
+  overall: number;
+  icd10Exact: number;
+  fields: Partial<Record<Field, number>>;
+}
+
+/**
+ * What test/structure-eval.test.ts holds the structurer to on the 80 dev dictations, per mode: the figures measured
+ * when the floors were last set (commit 47205fb, with segmentation, before the safety flags), less 0.02. Raise them as the structurer improves; never lower them to pass.
+ */
+export const FLOORS: Record<'text' | 'asr', Floors> = {
+  text: {
+    overall: 0.792,
+    icd10Exact: 0.574,
+    fields: {
+      complaints: 0.449, 'complaint duration': 0.915, vitals: 0.98, diagnoses: 0.771, 'diagnosis certainty': 0.905,
+      icd10: 0.681, medications: 0.857, 'med strength': 0.909, 'med form': 0.903, 'med frequency/day': 0.934,
+      'med as-needed': 0.905, 'med duration': 0.91, 'med timing': 0.902, investigations: 0.677, 'follow-up': 0.98,
+      allergies: 0.646, advice: 0.521,
+    },
+  },
+  asr: {
+    overall: 0.739,
+    icd10Exact: 0.34,
+    fields: {
+      complaints: 0.199, 'complaint duration': 0.824, vitals: 0.96, diagnoses: 0.654, 'diagnosis certainty': 0.898,
+      icd10: 0.482, medications: 0.825, 'med strength': 0.895, 'med form': 0.896, 'med frequency/day': 0.89,
+      'med as-needed': 0.91, 'med duration': 0.89, 'med timing': 0.867, investigations: 0.606, 'follow-up': 0.966,
+      allergies: 0.462, advice: 0.232,
+    },
+  },
+};

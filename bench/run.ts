@@ -1,9 +1,10 @@
 /**
  * `npm run bench -- [part ...] [--quick]`: every benchmark of the project, each part in its own process, so one
  * that fails is reported and the others still run; then a summary table of the headline figures against their
- * targets. Parts, in this order by default: search, webhooks, speech, ui (bench/<part>.ts, each also runnable
- * alone as `npm run bench:<part>` with its own flags). `--quick` is a smoke run: fewer patients, events, files and
- * searches; its figures are noisier, and search's are on fewer patients.
+ * targets. Parts, in this order by default: search, webhooks, speech, eval, ui (bench/<part>.ts, each also runnable
+ * alone as `npm run bench:<part>` with its own flags; eval is `npm run eval -- --spoken`, the structurer's accuracy
+ * and safety in the text, asr and spoken modes). `--quick` is a smoke run: fewer patients, events, files, searches
+ * and spoken dictations; its figures are noisier, and search's are on fewer patients.
  *
  * Each part compares against a baseline it measures in the same run, and writes bench/results/<part>.json; this
  * runner gathers their `figures` into bench/results/run-<date>.json (and run-latest.json) for comparisons.
@@ -19,6 +20,8 @@ const PARTS = {
   search: { full: [], quick: ['--patients', '50000', '--duration', '2', '--rounds', '2', '--latency-requests', '500'] },
   webhooks: { full: [], quick: ['--events', '300'] },
   speech: { full: [], quick: ['--files', '3', '--rtf-runs', '1'] },
+  // Spoken transcripts are cached in bench/results/spoken-cache: a rerun with the same engine and model is quick.
+  eval: { script: 'eval/run.ts', full: ['--spoken', '--bench'], quick: ['--spoken', '--bench', '--spoken-limit', '6'] },
   // --build: the bundle figures are of the source as it is now, not of whatever dist/ holds.
   ui: { full: ['--build'], quick: ['--build', '--runs', '10'] },
 } as const;
@@ -31,7 +34,8 @@ function runPart(part: Part, args: string[]): Promise<PartRun> {
   const started = Date.now();
   const resultFile = join(RESULTS_DIR, `${part}.json`);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', `${part}.ts`), ...args], { cwd: ROOT, stdio: 'inherit' });
+    const script = (PARTS[part] as { script?: string }).script ?? join('bench', `${part}.ts`);
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], { cwd: ROOT, stdio: 'inherit' });
     const done = (exitCode: number | string) => {
       // A results file from an earlier run must not pass for this one's.
       const fresh = existsSync(resultFile) && statSync(resultFile).mtimeMs >= started;

@@ -67,6 +67,7 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   uploadDictation: ['00000000-0000-0000-0000-000000000000', { templates: [], language: 'en-IN', mode: 'dictation', model_type: 'pro', codify: false }],
   dictationStatus: ['has spaces'],
   scribeHistory: ['p1', ''],
+  dictationLanguages: [1],
 };
 
 describe('IPC handlers (main/ipc.ts) without Electron', () => {

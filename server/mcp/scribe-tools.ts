@@ -126,7 +126,7 @@ export const startScribeSession = defineTool({
       scribe.init(ctx, txnId, {
         mode: args.mode, model_type: args.model_type, input_language: args.languages,
         output_format_template: args.templates.map((template_id) => ({ template_id, codification_needed: false })),
-      });
+      }, await scribe.speechSurvey());
     } catch (e) {
       if (e instanceof ScribeValidationError) throw new ToolError('INVALID_REQUEST', e.message);
       throw e;

@@ -1,7 +1,8 @@
 /**
- * Drug knowledge for the safety checks: pharmacological classes (allergy cross-reactivity, duplicate therapy) keyed
- * by generic name. A drug missing here is simply not checked; a wrong entry is a false alarm or a missed one, so
- * only what is textbook-certain is listed.
+ * Drug knowledge for the safety checks, keyed by generic name: pharmacological classes (allergy cross-reactivity,
+ * duplicate therapy), usual strengths per form, adult maximum daily dose and children's mg/kg/day. A drug or a
+ * number missing here is simply not checked; a wrong entry is a false alarm or a missed one, so only label and
+ * textbook figures are listed, and where labels differ (US, BNF, Indian practice) the higher maximum.
  */
 import { normalizeText, PhraseIndex, tokenize } from '../structure/lexicon.js';
 import { FORMULARY } from './formulary.js';
@@ -175,9 +176,15 @@ for (const d of FORMULARY) {
 for (const c of CLASSES) for (const m of c.members) ALLERGEN_INDEX.add(m, { molecules: [m], classes: [] });
 for (const [spelling, name] of Object.entries(SPELLING)) ALLERGEN_INDEX.add(spelling, { molecules: components(name), classes: [] });
 
+// Where an allergy as extracted runs on into the plan ("penicillin we will use azithromycin"): what follows is the
+// alternative, not the allergen.
+const PLAN_CUE = /\b(?:we will|we'll|i will|i'll|will|so|use|using|give|giving|start|starting|prescrib\w*|instead|switch\w*|hence|therefore|better)\b/;
+
 /** What an allergy as stated ("sulfa drugs", "augmentin, gets a rash") names: molecules and classes. */
 export function allergens(allergy: string): Allergen {
-  const found = ALLERGEN_INDEX.findAll(tokenize(normalizeText(allergy)));
+  const text = normalizeText(allergy);
+  const cue = PLAN_CUE.exec(text);
+  const found = ALLERGEN_INDEX.findAll(tokenize(cue ? text.slice(0, cue.index) : text));
   return { molecules: [...new Set(found.flatMap((f) => f.payload.molecules))], classes: [...new Set(found.flatMap((f) => f.payload.classes))] };
 }
 
@@ -215,4 +222,467 @@ export function allergyHit(allergy: string, generic: string): AllergyHit | null 
 /** A short reason ("penicillin class") when the drug conflicts with the stated allergy, else null. */
 export function allergyConflict(allergy: string, generic: string): string | null {
   return allergyHit(allergy, generic)?.reason ?? null;
+}
+
+/**
+ * How a form is dosed, for strengths: oral = tablets, capsules, sachets (per unit); liquid = syrups and suspensions
+ * (per 5 ml); drops = oral drops (per ml); inhaler and nasal per puff or spray; neb per respule; topical, eye and
+ * ear in percent; inj per vial or ampoule; patch per patch; vaginal per pessary.
+ */
+export type FormGroup = 'oral' | 'liquid' | 'drops' | 'inhaler' | 'neb' | 'nasal' | 'topical' | 'eye' | 'ear' | 'inj' | 'patch' | 'vaginal';
+export const FORM_GROUPS: readonly FormGroup[] = ['oral', 'liquid', 'drops', 'inhaler', 'neb', 'nasal', 'topical', 'eye', 'ear', 'inj', 'patch', 'vaginal'];
+
+/** Units as the structurer writes them: mg, mcg, g, %, IU, unit. */
+export interface Strength {
+  value: number;
+  unit: string;
+}
+
+export interface DoseKnowledge {
+  /** Usual strengths per form group. */
+  strengths: Partial<Record<FormGroup, Strength[]>>;
+  /** The units each form group comes in, also where no usual numbers are listed (insulin: units). */
+  units: Partial<Record<FormGroup, string[]>>;
+  /** Adult maximum a day, for every systemic form ('all') or for one form group. */
+  maxDaily: Partial<Record<FormGroup | 'all', Strength>>;
+  /** Children's usual mg/kg/day. */
+  childMgPerKgDay?: { min: number; max: number };
+  /** Taken once a week: a daily schedule is an error (methotrexate). */
+  weekly: boolean;
+}
+
+/**
+ * One generic a line: name | strengths per form group ("oral 5,10 mg; liquid 125 mg") | adult maximum a day
+ * ("4 g", or per group "oral 40 mg, inj 120 mg") | children's mg/kg/day ("60-75") | "weekly".
+ */
+const DOSES = `
+paracetamol | oral 325,500,650,1000 mg; liquid 120,125,150,160,240,250 mg; drops 100 mg; inj 500,1000 mg | 4 g | 60-75
+ibuprofen | oral 200,400,600,800 mg; liquid 100 mg; drops 40 mg; topical 5,10 % | 3200 mg | 20-40
+diclofenac | oral 25,50,75,100 mg; inj 75 mg; topical 1,1.16,2,3 % | oral 200 mg
+aceclofenac | oral 100,200 mg | 200 mg
+naproxen | oral 220,250,275,375,500,550 mg; liquid 125 mg | 1500 mg
+mefenamic acid | oral 250,500 mg; liquid 100 mg | 1500 mg
+etodolac | oral 200,300,400,500,600 mg | 1200 mg
+nimesulide | oral 100 mg | 200 mg
+ketorolac | oral 10 mg; inj 15,30,60 mg; eye 0.4,0.5 % | oral 40 mg, inj 120 mg
+etoricoxib | oral 30,60,90,120 mg | 120 mg
+celecoxib | oral 50,100,200,400 mg | 400 mg
+meloxicam | oral 7.5,15 mg | 15 mg
+piroxicam | oral 10,20 mg; topical 0.5 % | 20 mg
+lornoxicam | oral 4,8 mg | 16 mg
+indomethacin | oral 25,50,75 mg | 200 mg
+ketoprofen | oral 50,100,200 mg; topical 2.5 %
+aspirin | oral 75,81,150,300,325,500 mg | 4 g
+tramadol | oral 50,100,150,200 mg; inj 50,100 mg | 400 mg
+tapentadol | oral 50,75,100,150,200,250 mg | 700 mg
+codeine | oral 15,30,60 mg | 360 mg
+morphine | oral 10,15,30,60,100 mg
+oxycodone | oral 5,10,15,20,30,40,80 mg
+thiocolchicoside | oral 4,8 mg | 16 mg
+cyclobenzaprine | oral 5,7.5,10,15,30 mg | 30 mg
+methocarbamol | oral 500,750 mg
+tizanidine | oral 2,4,6 mg | 36 mg
+baclofen | oral 5,10,20 mg | 100 mg
+pregabalin | oral 25,50,75,82.5,150,300,330 mg | 600 mg
+gabapentin | oral 100,300,400,600,800 mg | 3600 mg
+methylcobalamin | oral 500,750,1500 mcg; inj 500,1000,1500 mcg
+cyanocobalamin | oral 500,1000 mcg; inj 1000 mcg
+amitriptyline | oral 10,25,50,75 mg | 300 mg
+nortriptyline | oral 10,25,50,75 mg | 150 mg
+duloxetine | oral 20,30,40,60 mg | 120 mg
+amoxicillin | oral 125,250,500,875,1000 mg; liquid 125,200,250,400 mg; drops 100 mg | | 25-90
+amoxicillin + clavulanic acid | oral 375,625,875,1000 mg; liquid 156,228,312,457,642 mg
+ampicillin | oral 250,500 mg; inj 500,1000 mg
+cloxacillin | oral 250,500 mg
+phenoxymethylpenicillin | oral 125,250,500 mg
+cephalexin | oral 125,250,500,750 mg; liquid 125,250 mg | 4 g | 25-100
+cefadroxil | oral 500,1000 mg; liquid 125,250,500 mg | 2 g
+cefuroxime | oral 125,250,500 mg; liquid 125,250 mg; inj 750,1500 mg | oral 1000 mg | 20-30
+cefixime | oral 100,200,400 mg; liquid 50,100 mg | | 8-20
+cefpodoxime | oral 50,100,200 mg; liquid 50,100 mg | 800 mg | 8-10
+cefdinir | oral 300 mg; liquid 125,250 mg | 600 mg | 14-14
+cefaclor | oral 250,375,500 mg; liquid 125,250 mg | | 20-40
+ceftriaxone | inj 250,500,1000,2000 mg | 4 g | 50-100
+azithromycin | oral 250,500,600 mg; liquid 100,200 mg; eye 1 %
+clarithromycin | oral 250,500 mg; liquid 125,250 mg | 1000 mg | 15-15
+erythromycin | oral 250,400,500 mg; liquid 125,200,250,400 mg | 4 g | 30-50
+roxithromycin | oral 50,150,300 mg | 300 mg
+doxycycline | oral 50,100 mg | 200 mg
+minocycline | oral 50,100 mg | 200 mg
+tetracycline | oral 250,500 mg
+ciprofloxacin | oral 250,500,750 mg; inj 200,400 mg; eye 0.3 %; ear 0.2,0.3 % | oral 1500 mg
+ofloxacin | oral 100,200,400 mg; liquid 50 mg; eye 0.3 %; ear 0.3 % | oral 800 mg
+levofloxacin | oral 250,500,750 mg; eye 0.5,1.5 % | oral 750 mg
+moxifloxacin | oral 400 mg; eye 0.5 % | oral 400 mg
+norfloxacin | oral 400 mg | 800 mg
+nitrofurantoin | oral 50,100 mg | 400 mg
+fosfomycin | oral 3 g
+metronidazole | oral 200,250,375,400,500 mg; liquid 100,200 mg; topical 0.75,1 % | oral 4 g
+tinidazole | oral 300,500,1000 mg | 2 g
+ornidazole | oral 500 mg
+secnidazole | oral 1,2 g
+sulfamethoxazole + trimethoprim | oral 480,960 mg; liquid 240 mg
+linezolid | oral 600 mg; liquid 100 mg | 1200 mg
+clindamycin | oral 75,150,300 mg; topical 1 % | oral 1800 mg
+rifaximin | oral 200,400,550 mg | 1650 mg
+fluconazole | oral 50,100,150,200,400 mg | 800 mg
+itraconazole | oral 65,100,130,200 mg | 600 mg
+terbinafine | oral 250 mg; topical 1 % | oral 250 mg
+griseofulvin | oral 125,250,375,500 mg | 1000 mg | 10-25
+clotrimazole | topical 1,2 %; vaginal 100,200,500 mg; oral 10 mg
+ketoconazole | topical 2 %; oral 200 mg | oral 400 mg
+luliconazole | topical 1 %
+miconazole | topical 2 %
+sertaconazole | topical 2 %
+mupirocin | topical 2 %
+fusidic acid | topical 2 %
+silver sulfadiazine | topical 1 %
+acyclovir | oral 200,400,800 mg; topical 5 %; eye 3 % | oral 4 g | 40-80
+valacyclovir | oral 500,1000 mg | 4 g
+famciclovir | oral 125,250,500 mg | 1500 mg
+oseltamivir | oral 30,45,75 mg | 150 mg
+albendazole | oral 200,400 mg; liquid 200 mg | 800 mg
+mebendazole | oral 100,500 mg
+ivermectin | oral 3,6,12 mg
+hydroxychloroquine | oral 200,300,400 mg
+permethrin | topical 1,5 %
+omeprazole | oral 10,20,40 mg
+esomeprazole | oral 20,40 mg; inj 40 mg
+pantoprazole | oral 20,40 mg; inj 40 mg
+rabeprazole | oral 10,20 mg
+lansoprazole | oral 15,30 mg
+dexlansoprazole | oral 30,60 mg
+famotidine | oral 10,20,40 mg
+ranitidine | oral 75,150,300 mg
+domperidone | oral 10 mg; liquid 5 mg | 30 mg
+ondansetron | oral 2,4,8 mg; liquid 2,4 mg; inj 2,4,8 mg | 24 mg
+metoclopramide | oral 5,10 mg; liquid 5 mg; inj 10 mg | 40 mg
+itopride | oral 50,150 mg | 150 mg
+drotaverine | oral 40,80 mg | 240 mg
+dicyclomine | oral 10,20 mg | 160 mg
+hyoscine butylbromide | oral 10,20 mg; inj 20 mg | oral 80 mg
+mebeverine | oral 135,200 mg | 405 mg
+loperamide | oral 2 mg | 16 mg
+racecadotril | oral 10,30,100 mg | 300 mg
+bisacodyl | oral 5,10 mg; vaginal 10 mg
+ursodeoxycholic acid | oral 150,250,300,450,500,600 mg
+simethicone | oral 40,80,125 mg
+amlodipine | oral 2.5,5,10 mg | 10 mg
+s amlodipine | oral 1.25,2.5,5 mg | 5 mg
+cilnidipine | oral 5,10,20 mg | 20 mg
+nifedipine | oral 5,10,20,30,60,90 mg | 180 mg
+felodipine | oral 2.5,5,10 mg | 10 mg
+lercanidipine | oral 10,20 mg | 20 mg
+diltiazem | oral 30,60,90,120,180,240,300,360 mg
+verapamil | oral 40,80,120,180,240 mg | 480 mg
+telmisartan | oral 20,40,80 mg | 80 mg
+losartan | oral 25,50,100 mg | 150 mg
+olmesartan | oral 10,20,40 mg | 40 mg
+valsartan | oral 40,80,160,320 mg | 320 mg
+irbesartan | oral 75,150,300 mg | 300 mg
+candesartan | oral 4,8,16,32 mg | 32 mg
+azilsartan | oral 20,40,80 mg | 80 mg
+enalapril | oral 2.5,5,10,20 mg | 40 mg
+ramipril | oral 1.25,2.5,5,10 mg | 20 mg
+lisinopril | oral 2.5,5,10,20,30,40 mg | 80 mg
+perindopril | oral 2,2.5,4,5,8,10 mg | 16 mg
+captopril | oral 12.5,25,50,100 mg | 450 mg
+benazepril | oral 5,10,20,40 mg | 80 mg
+quinapril | oral 5,10,20,40 mg | 80 mg
+atenolol | oral 25,50,100 mg | 200 mg
+metoprolol | oral 12.5,23.75,25,47.5,50,95,100,190,200 mg | 450 mg
+bisoprolol | oral 1.25,2.5,5,10 mg | 20 mg
+nebivolol | oral 2.5,5,10,20 mg | 40 mg
+carvedilol | oral 3.125,6.25,12.5,25 mg | 100 mg
+propranolol | oral 10,20,40,80,160 mg | 640 mg
+labetalol | oral 100,200,300 mg | 2400 mg
+hydrochlorothiazide | oral 12.5,25,50 mg
+chlorthalidone | oral 6.25,12.5,25,50 mg
+indapamide | oral 1.25,1.5,2.5 mg | 5 mg
+furosemide | oral 20,40,80 mg; inj 20,40 mg | oral 600 mg
+torsemide | oral 5,10,20,40,100 mg | 200 mg
+bumetanide | oral 0.5,1,2 mg | 10 mg
+spironolactone | oral 25,50,100 mg | 400 mg
+eplerenone | oral 25,50 mg | 100 mg
+prazosin | oral 1,2,2.5,5 mg | 40 mg
+doxazosin | oral 1,2,4,8 mg | 16 mg
+terazosin | oral 1,2,5,10 mg | 20 mg
+clonidine | oral 0.1,0.15,0.2,0.3 mg | 2.4 mg
+hydralazine | oral 10,25,50,100 mg | 300 mg
+methyldopa | oral 250,500 mg | 3 g
+isosorbide mononitrate | oral 10,20,30,40,60,120 mg
+isosorbide dinitrate | oral 5,10,20,30,40 mg
+nitroglycerin | oral 0.3,0.4,0.5,0.6,2.6,6.4 mg
+ranolazine | oral 500,1000 mg | 2 g
+trimetazidine | oral 20,35,80 mg | 80 mg
+ivabradine | oral 5,7.5 mg | 15 mg
+digoxin | oral 0.0625,0.125,0.25 mg
+amiodarone | oral 100,200,400 mg | 1600 mg
+sacubitril + valsartan | oral 50,100,200 mg | 400 mg
+clopidogrel | oral 75,300 mg
+prasugrel | oral 5,10 mg
+ticagrelor | oral 60,90 mg | 180 mg
+rivaroxaban | oral 2.5,10,15,20 mg | 30 mg
+apixaban | oral 2.5,5 mg | 20 mg
+dabigatran | oral 75,110,150 mg | 300 mg
+warfarin | oral 1,2,2.5,3,4,5,6,7.5,10 mg
+acenocoumarol | oral 0.5,1,2,3,4 mg
+atorvastatin | oral 10,20,40,80 mg | 80 mg
+rosuvastatin | oral 5,10,20,40 mg | 40 mg
+simvastatin | oral 5,10,20,40,80 mg | 80 mg
+pravastatin | oral 10,20,40,80 mg | 80 mg
+lovastatin | oral 10,20,40 mg | 80 mg
+pitavastatin | oral 1,2,4 mg | 4 mg
+fenofibrate | oral 48,54,67,145,160,200 mg
+gemfibrozil | oral 300,600 mg | 1200 mg
+ezetimibe | oral 10 mg | 10 mg
+metformin | oral 250,500,750,850,1000 mg | 2550 mg
+glimepiride | oral 0.5,1,2,3,4 mg | 8 mg
+gliclazide | oral 30,40,60,80 mg | 320 mg
+glipizide | oral 2.5,5,10 mg | 40 mg
+glibenclamide | oral 1.25,2.5,5 mg | 20 mg
+sitagliptin | oral 25,50,100 mg | 100 mg
+vildagliptin | oral 50 mg | 100 mg
+linagliptin | oral 5 mg | 5 mg
+saxagliptin | oral 2.5,5 mg | 5 mg
+teneligliptin | oral 20,40 mg | 40 mg
+empagliflozin | oral 10,25 mg | 25 mg
+dapagliflozin | oral 5,10 mg | 10 mg
+canagliflozin | oral 100,300 mg | 300 mg
+pioglitazone | oral 7.5,15,30,45 mg | 45 mg
+voglibose | oral 0.2,0.3 mg | 0.9 mg
+acarbose | oral 25,50,100 mg | 300 mg
+semaglutide | oral 3,7,14 mg; inj 0.25,0.5,1,1.7,2,2.4 mg
+liraglutide | inj 0.6,1.2,1.8,2.4,3 mg | 3 mg
+dulaglutide | inj 0.75,1.5,3,4.5 mg
+insulin glargine | inj units
+insulin detemir | inj units
+insulin degludec | inj units
+insulin aspart | inj units
+insulin lispro | inj units
+insulin glulisine | inj units
+human regular insulin | inj units
+isophane insulin | inj units
+premixed insulin 30/70 | inj units
+levothyroxine | oral 12.5,25,50,62.5,75,88,100,112,125,137,150,175,200,300 mcg
+carbimazole | oral 5,10,20 mg | 60 mg
+methimazole | oral 5,10,20 mg | 60 mg
+propylthiouracil | oral 50 mg
+prednisolone | oral 5,10,20,40 mg; liquid 5,15 mg; eye 1 % | | 1-2
+prednisone | oral 1,2.5,5,10,20,50 mg
+methylprednisolone | oral 4,8,16,32 mg; inj 40,125,500,1000 mg
+deflazacort | oral 1,6,12,18,24,30 mg
+dexamethasone | oral 0.5,0.75,1,1.5,2,4,6,8 mg; inj 4,8 mg; eye 0.1 %
+betamethasone | oral 0.5,0.6 mg; topical 0.05,0.1 %
+hydrocortisone | oral 5,10,20 mg; topical 0.5,1,2.5 %; inj 100 mg
+budesonide | inhaler 100,200,400 mcg; neb 0.25,0.5,1 mg; nasal 32,64,100 mcg; oral 3,9 mg
+fluticasone | inhaler 44,50,100,110,125,220,250,500 mcg; nasal 27.5,50 mcg; topical 0.005,0.05 %
+beclomethasone | inhaler 40,50,80,100,200,250,400 mcg; nasal 42,50 mcg; topical 0.025 %
+mometasone | inhaler 100,110,200,220 mcg; nasal 50 mcg; topical 0.1 %
+ciclesonide | inhaler 80,160 mcg; nasal 37,50 mcg
+triamcinolone | inj 10,40 mg; topical 0.025,0.1,0.5 %; nasal 55 mcg
+clobetasol propionate | topical 0.05 %
+halobetasol | topical 0.05 %
+desonide | topical 0.05 %
+fluocinolone | topical 0.01,0.025 %
+formoterol + budesonide | inhaler 80,100,160,200,400 mcg
+salmeterol + fluticasone | inhaler 45,50,100,115,125,230,250,500 mcg
+salbutamol | inhaler 90,100 mcg; neb 2.5,5 mg; oral 2,4,8 mg; liquid 2 mg
+levosalbutamol | inhaler 45,50 mcg; neb 0.31,0.63,1.25 mg; oral 1 mg; liquid 1 mg
+ipratropium | inhaler 17,20 mcg; neb 250,500 mcg
+tiotropium | inhaler 2.5,9,18 mcg
+formoterol | inhaler 6,12 mcg; neb 20 mcg
+salmeterol | inhaler 25,50 mcg
+montelukast | oral 4,5,10 mg | 10 mg
+doxofylline | oral 200,400,650 mg | 1200 mg
+theophylline | oral 100,200,300,400,450,600 mg
+acebrophylline | oral 100,200 mg
+guaifenesin | oral 100,200,400,600,1200 mg; liquid 100,200 mg | 2400 mg
+dextromethorphan | oral 10,15,30 mg; liquid 5,10,15 mg | 120 mg
+benzonatate | oral 100,150,200 mg | 600 mg
+ambroxol | oral 30,75 mg; liquid 15,30 mg
+cetirizine | oral 5,10 mg; liquid 5 mg
+levocetirizine | oral 5 mg; liquid 2.5 mg
+fexofenadine | oral 30,60,120,180 mg; liquid 30 mg
+loratadine | oral 10 mg; liquid 5 mg
+desloratadine | oral 5 mg; liquid 2.5 mg
+bilastine | oral 10,20 mg
+rupatadine | oral 10 mg
+ebastine | oral 10,20 mg
+chlorpheniramine | oral 2,4,8,12 mg; liquid 2 mg | 24 mg
+pheniramine | oral 25,50 mg
+hydroxyzine | oral 10,25,50 mg; liquid 10 mg
+diphenhydramine | oral 25,50 mg; liquid 12.5 mg | 300 mg
+cyproheptadine | oral 4 mg; liquid 2 mg | 32 mg
+promethazine | oral 10,12.5,25,50 mg; liquid 5,6.25 mg
+olopatadine | eye 0.1,0.2,0.7 %; nasal 665 mcg
+azelastine | nasal 137,140 mcg; eye 0.05 %
+sertraline | oral 25,50,100 mg | 200 mg
+escitalopram | oral 5,10,20 mg | 20 mg
+fluoxetine | oral 10,20,40,60 mg | 80 mg
+paroxetine | oral 10,12.5,20,25,30,37.5,40 mg | 75 mg
+citalopram | oral 10,20,40 mg | 40 mg
+fluvoxamine | oral 50,100 mg | 300 mg
+vortioxetine | oral 5,10,20 mg | 20 mg
+venlafaxine | oral 37.5,75,150,225 mg | 375 mg
+desvenlafaxine | oral 25,50,100 mg
+bupropion | oral 75,100,150,200,300,450 mg | 450 mg
+mirtazapine | oral 7.5,15,30,45 mg | 45 mg
+trazodone | oral 25,50,100,150,300 mg | 600 mg
+buspirone | oral 5,7.5,10,15,30 mg | 60 mg
+alprazolam | oral 0.25,0.5,1,2,3 mg | 10 mg
+clonazepam | oral 0.125,0.25,0.5,1,2 mg | 20 mg
+lorazepam | oral 0.5,1,2 mg; inj 2,4 mg | 10 mg
+diazepam | oral 2,5,10 mg; liquid 2 mg; inj 10 mg | oral 40 mg
+chlordiazepoxide | oral 5,10,25 mg
+etizolam | oral 0.25,0.5,1 mg | 3 mg
+clobazam | oral 5,10,20 mg
+zolpidem | oral 5,6.25,10,12.5 mg | 12.5 mg
+zopiclone | oral 3.75,7.5 mg | 7.5 mg
+eszopiclone | oral 1,2,3 mg | 3 mg
+olanzapine | oral 2.5,5,7.5,10,15,20 mg | 20 mg
+quetiapine | oral 25,50,100,200,300,400 mg | 800 mg
+risperidone | oral 0.25,0.5,1,2,3,4 mg | 16 mg
+aripiprazole | oral 2,5,10,15,20,30 mg | 30 mg
+haloperidol | oral 0.25,0.5,1.5,2,5,10,20 mg
+lithium carbonate | oral 150,300,400,450,600 mg
+sodium valproate | oral 200,250,300,500,750,1000 mg; liquid 200,250 mg | | 10-60
+levetiracetam | oral 250,500,750,1000 mg; liquid 500 mg | 3 g | 20-60
+phenytoin | oral 50,100,300 mg; liquid 30,125 mg
+carbamazepine | oral 100,200,300,400 mg; liquid 100 mg | 1600 mg
+oxcarbazepine | oral 150,300,450,600 mg; liquid 300 mg | 2400 mg
+lamotrigine | oral 2,5,25,50,100,150,200 mg
+topiramate | oral 25,50,100,200 mg | 400 mg
+methylphenidate | oral 5,10,18,20,27,36,54 mg | 72 mg
+atomoxetine | oral 10,18,25,40,60,80,100 mg | 100 mg
+donepezil | oral 5,10,23 mg | 23 mg
+memantine | oral 5,10,28 mg | 28 mg
+rivastigmine | oral 1.5,3,4.5,6 mg; patch 4.6,9.5,13.3 mg | oral 12 mg
+pramipexole | oral 0.125,0.25,0.5,1,1.5 mg | 4.5 mg
+ropinirole | oral 0.25,0.5,1,2,3,4,5,8 mg | 24 mg
+betahistine | oral 8,16,24 mg | 48 mg
+cinnarizine | oral 25,75 mg | 225 mg
+flunarizine | oral 5,10 mg | 10 mg
+dimenhydrinate | oral 50 mg | 400 mg
+meclizine | oral 12.5,25,50 mg | 100 mg
+sumatriptan | oral 25,50,100 mg; nasal 5,20 mg; inj 6 mg | oral 200 mg
+rizatriptan | oral 5,10 mg | 30 mg
+zolmitriptan | oral 2.5,5 mg | 10 mg
+naltrexone | oral 50 mg
+disulfiram | oral 250,500 mg | 500 mg
+acamprosate | oral 333 mg | 1998 mg
+varenicline | oral 0.5,1 mg | 2 mg
+cholecalciferol | oral 400,800,1000,2000,5000,50000,60000 IU; oral 10,25,50,125,1250 mcg
+ergocalciferol | oral 50000 IU
+calcitriol | oral 0.25,0.5 mcg
+folic acid | oral 0.4,1,5 mg
+thiamine | oral 50,75,100 mg; inj 100 mg
+pyridoxine | oral 10,25,50,100 mg
+ascorbic acid | oral 100,250,500,1000 mg
+allopurinol | oral 100,300 mg | 900 mg
+febuxostat | oral 40,80,120 mg | 120 mg
+colchicine | oral 0.5,0.6 mg | 2.4 mg
+methotrexate | oral 2.5,5,7.5,10,15 mg; inj 7.5,10,15,20,25 mg | | | weekly
+sulfasalazine | oral 500,1000 mg | 4 g
+leflunomide | oral 10,20,100 mg
+alendronate | oral 5,10,35,70 mg
+finasteride | oral 1,5 mg | 5 mg
+dutasteride | oral 0.5 mg | 0.5 mg
+tamsulosin | oral 0.2,0.4 mg | 0.8 mg
+silodosin | oral 4,8 mg | 8 mg
+alfuzosin | oral 10 mg | 10 mg
+tolterodine | oral 1,2,4 mg | 4 mg
+solifenacin | oral 5,10 mg | 10 mg
+mirabegron | oral 25,50 mg | 50 mg
+oxybutynin | oral 2.5,5,10,15 mg | 30 mg
+flavoxate | oral 200 mg | 800 mg
+phenazopyridine | oral 100,200 mg | 600 mg
+sildenafil | oral 20,25,50,100 mg | 100 mg
+tadalafil | oral 2.5,5,10,20 mg | 40 mg
+tranexamic acid | oral 250,500,650,1000 mg; inj 500 mg | oral 4 g
+misoprostol | oral 25,100,200 mcg
+medroxyprogesterone | oral 2.5,5,10 mg; inj 150 mg
+norethisterone | oral 0.35,5 mg
+dydrogesterone | oral 10 mg
+progesterone | oral 100,200,300,400 mg; vaginal 100,200,400 mg
+estradiol | oral 0.5,1,2 mg
+levonorgestrel | oral 0.75,1.5 mg
+letrozole | oral 2.5 mg
+clomiphene | oral 25,50,100 mg
+cabergoline | oral 0.25,0.5 mg
+raloxifene | oral 60 mg | 60 mg
+epinephrine | inj 0.15,0.3,0.5 mg
+lignocaine | topical 2,4,5 %
+chlorhexidine | topical 0.12,0.2 %
+povidone iodine | topical 2,5,7.5,10 %
+xylometazoline | nasal 0.05,0.1 %
+oxymetazoline | nasal 0.025,0.05 %
+timolol | eye 0.25,0.5 %
+latanoprost | eye 0.005 %
+carboxymethylcellulose | eye 0.5,1 %
+tobramycin | eye 0.3 %
+minoxidil | topical 2,5 %; oral 2.5,5,10 mg
+benzoyl peroxide | topical 2.5,4,5,10 %
+adapalene | topical 0.1,0.3 %
+tretinoin | topical 0.025,0.05,0.1 %
+isotretinoin | oral 5,10,20,30,40 mg
+azelaic acid | topical 10,15,20 %
+hydroquinone | topical 2,4 %
+tacrolimus | topical 0.03,0.1 %
+rifampicin | oral 150,300,450,600 mg | 600 mg
+isoniazid | oral 100,300 mg | 300 mg
+pyrazinamide | oral 500,750,1000,1500 mg | 2 g
+ethambutol | oral 200,400,600,800,1000 mg
+`;
+
+const UNITS: Record<string, string> = { mg: 'mg', mcg: 'mcg', g: 'g', '%': '%', iu: 'IU', units: 'unit' };
+
+function parseAmount(text: string): Strength {
+  const [value = '', unit = ''] = text.trim().split(/\s+/);
+  const u = UNITS[unit.toLowerCase()];
+  if (!u || !Number.isFinite(Number(value))) throw new Error(`drug-knowledge: bad amount '${text}'`);
+  return { value: Number(value), unit: u };
+}
+
+function parseGroup(word: string): FormGroup {
+  if (!FORM_GROUPS.includes(word as FormGroup)) throw new Error(`drug-knowledge: unknown form group '${word}'`);
+  return word as FormGroup;
+}
+
+function parseDoses(table: string): Map<string, DoseKnowledge> {
+  const out = new Map<string, DoseKnowledge>();
+  for (const line of table.trim().split('\n')) {
+    const [name = '', strengths = '', max = '', child = '', note = ''] = line.split('|').map((f) => f.trim());
+    const k: DoseKnowledge = { strengths: {}, units: {}, maxDaily: {}, weekly: note === 'weekly' };
+    for (const part of strengths.split(';').map((p) => p.trim()).filter(Boolean)) {
+      const [group = '', ...rest] = part.split(/\s+/);
+      const g = parseGroup(group);
+      const unit = UNITS[rest.pop()?.toLowerCase() ?? ''];
+      if (!unit) throw new Error(`drug-knowledge: bad unit in '${line}'`);
+      const values = rest.join('').split(',').filter(Boolean).map(Number);
+      if (values.length) k.strengths[g] = [...(k.strengths[g] ?? []), ...values.map((value) => ({ value, unit }))];
+      k.units[g] = [...new Set([...(k.units[g] ?? []), unit])];
+    }
+    for (const part of max.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const m = /^([a-z]+)\s+(.*)$/.exec(part);
+      if (m && m[1] !== undefined && FORM_GROUPS.includes(m[1] as FormGroup)) k.maxDaily[parseGroup(m[1])] = parseAmount(m[2]!);
+      else k.maxDaily.all = parseAmount(part);
+    }
+    const c = /^([\d.]+)-([\d.]+)$/.exec(child);
+    if (c) k.childMgPerKgDay = { min: Number(c[1]), max: Number(c[2]) };
+    out.set(name, k);
+  }
+  return out;
+}
+
+/** Dose knowledge by generic name. */
+export const DOSE_TABLE: ReadonlyMap<string, DoseKnowledge> = parseDoses(DOSES);
+
+/**
+ * Dose knowledge of a prescribed drug (generic, US or other name, or a combination listed as one product); undefined
+ * when none, which means no dose check.
+ */
+export function doseKnowledge(generic: string): DoseKnowledge | undefined {
+  const parts = components(generic);
+  return DOSE_TABLE.get(parts.join(' + ')) ?? (parts.length === 1 ? DOSE_TABLE.get(parts[0]!) : undefined);
 }

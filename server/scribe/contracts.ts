@@ -4,7 +4,8 @@
  *
  *   audio/decode.ts      decodeToPcm(inputPath, outDir)            → PcmAudio        (ffmpeg)
  *   asr/                 chooseEngine(request) / AsrEngine.transcribe(PcmAudio) → Transcript
- *   structure/           structure(text, { locale })                → ClinicalFacts   (structure/facts.ts)
+ *   structure/           structure(text, { locale, mode })          → ClinicalFacts   (structure/facts.ts)
+ *                        annotateFromAudio(facts, Transcript)      → ClinicalFacts   (seconds, LOW_CONFIDENCE flags)
  *   templates/           renderTemplate(id, RenderInput)           → RenderedTemplate
  *   vocab/               drugNames(), diagnosisNames(), investigationNames(), dictationPhrases()
  */
@@ -24,10 +25,21 @@ export interface PcmAudio {
   rms: number;
 }
 
+/** A recognised word: seconds from the start of the recording, and how sure the engine was of it (0..1). */
+export interface Word {
+  word: string;
+  start: number;
+  end: number;
+  conf: number;
+}
+
 export interface Segment {
   start: number;
   end: number;
+  /** Its words joined by single spaces, when the engine gives words. */
   text: string;
+  /** Per-word times and confidences, from engines that give them (PocketSphinx; not Whisper through sherpa-onnx). */
+  words?: Word[];
 }
 
 export interface Transcript {

@@ -8,8 +8,12 @@
  *
  * It reads the decoded file by path (its -infile /dev/stdin fails under Node's socket stdio), splits it into
  * utterances at pauses, and prints each utterance's text and then one "word start end confidence" line per word
- * (times in seconds from the start of the file). Each utterance becomes a segment; progress is the end time of the
- * last word over the audio's duration. Aborting kills the process.
+ * (times in seconds from the start of the file). Each utterance becomes a segment with its words; progress is the
+ * end time of the last word over the audio's duration. Aborting kills the process.
+ *
+ * The confidence is the word's posterior probability (pocketsphinx prints logmath_exp of the lattice posterior):
+ * 0..1, with rounding that reaches 1.0001 on sure words, hence the clamp (checked on this machine's
+ * pocketsphinx 5prealpha with espeak-ng dictations).
  *
  * Out of the box (its generic LM) it is useless on dictation (~100% WER measured); with the domain model it is a
  * basic offline English recogniser (tens of percent WER on synthetic dictation; bench/speech.ts).
@@ -20,7 +24,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, open, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AsrEngine, Language, PcmAudio, Segment, TranscribeOptions, Transcript } from '../contracts.js';
+import type { AsrEngine, Language, PcmAudio, Segment, TranscribeOptions, Transcript, Word } from '../contracts.js';
 import { abortError, findOnPath } from '../audio/decode.js';
 import { frameLevels } from '../audio/speech.js';
 import { EngineUnavailableError, NoEngineError, RecognitionError, tail } from './engine.js';
@@ -49,12 +53,6 @@ export interface PocketSphinxOptions {
   cmnPrepassS?: number;
   /** Language-model shape, for experiments (lm/index.ts). */
   lm?: DomainModelOptions['lm'];
-}
-
-interface WordTiming {
-  word: string;
-  start: number;
-  end: number;
 }
 
 const FILLER = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+)$/;
@@ -92,12 +90,12 @@ async function readHead(path: string, durationS: number, seconds: number): Promi
   }
 }
 
-/** Parse pocketsphinx_continuous -time yes output into segments (one per utterance). */
+/** Parse pocketsphinx_continuous -time yes output into segments (one per utterance), each with its words. */
 export function parsePocketSphinxOutput(stdout: string): Segment[] {
   const segments: Segment[] = [];
-  let words: WordTiming[] = [];
+  let words: Word[] = [];
   const flush = () => {
-    if (words.length) segments.push({ start: words[0]!.start, end: words.at(-1)!.end, text: words.map((w) => w.word).join(' ') });
+    if (words.length) segments.push({ start: words[0]!.start, end: words.at(-1)!.end, text: words.map((w) => w.word).join(' '), words });
     words = [];
   };
   for (const line of stdout.split('\n')) {
@@ -109,7 +107,7 @@ export function parsePocketSphinxOutput(stdout: string): Segment[] {
       continue;
     }
     if (FILLER.test(token)) continue;
-    words.push({ word: token.replace(/\(\d+\)$/, ''), start: Number(m[2]), end: Number(m[3]) });
+    words.push({ word: token.replace(/\(\d+\)$/, ''), start: Number(m[2]), end: Number(m[3]), conf: Math.min(1, Math.max(0, Number(m[4]))) });
   }
   flush();
   return segments;

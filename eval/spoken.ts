@@ -113,9 +113,11 @@ export async function spokenTranscripts(items: { id: string; locale: string; tex
         const transcript = await engine.transcribe(pcm, { language });
         await rm(wav, { force: true });
         await rm(pcm.path, { force: true });
-        // Written whole, then renamed: a run cut short leaves no half entry behind.
-        await writeFile(`${file}.tmp`, JSON.stringify({ ...transcript, audioS: pcm.durationS }));
-        await rename(`${file}.tmp`, file);
+        // Written whole under a name of this process's own, then renamed: a run cut short leaves no half entry,
+        // and two evals filling the cache at once do not write into one file.
+        const tmp = `${file}.${process.pid}.${i}.tmp`;
+        await writeFile(tmp, JSON.stringify({ ...transcript, audioS: pcm.durationS }));
+        await rename(tmp, file);
         result = { id: item.id, transcript, cached: false, audioS: pcm.durationS, seconds: (performance.now() - t0) / 1000 };
       }
       results[i] = result;

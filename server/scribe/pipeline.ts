@@ -10,6 +10,9 @@ import type { Language, PcmAudio, RecognitionRequest, Segment, TemplateId, Trans
 import type { JobResult, JobSpec, OutputEntry, TemplateRequest } from './job.js';
 import { TEMPLATE_NAMES } from './formats.js';
 import { defaultStages, type Stages } from './stages.js';
+import { annotateFromAudio } from './structure/confidence.js';
+import type { ClinicalFacts } from './structure/facts.js';
+import type { StructureOptions } from './structure/structure.js';
 
 export interface PipelineHooks {
   signal?: AbortSignal;
@@ -83,7 +86,10 @@ async function recognise(job: JobSpec, stages: Stages, hooks: PipelineHooks, pro
     language = t.language;
     engineId = t.engine;
     if (t.text.trim()) texts.push(t.text.trim());
-    for (const s of t.segments) segments.push({ start: round2(s.start + offset), end: round2(s.end + offset), text: s.text });
+    for (const s of t.segments) {
+      const words = s.words?.map((w) => ({ ...w, start: round2(w.start + offset), end: round2(w.end + offset) }));
+      segments.push({ start: round2(s.start + offset), end: round2(s.end + offset), text: s.text, ...(words ? { words } : {}) });
+    }
     offset += d.pcm.durationS;
   }
   if (texts.length === 0) throw new SessionInputError('No speech detected: the recogniser heard no words in the recording');
@@ -119,7 +125,9 @@ export async function runPipeline(job: JobSpec, hooks: PipelineHooks = {}, stage
   const needsFacts = templates.some((t) => t.id !== 'transcript_template');
   if (needsFacts) {
     try {
-      facts = await stages.structure(transcript.text, { locale: transcript.language });
+      const opts: StructureOptions = { locale: transcript.language, mode: job.request.mode };
+      // Seconds and the recogniser's doubts belong to the recording, so they are added once the facts exist.
+      facts = annotateFromAudio((await stages.structure(transcript.text, opts)) as ClinicalFacts, transcript);
     } catch (e) {
       structureError = `The dictation could not be structured: ${e instanceof Error ? e.message : String(e)}`;
     }

@@ -83,6 +83,19 @@ describe('dose unit and range', () => {
     const units = checkSafety(factsWith([{ name: 'insulin glargine', form: 'injection', strength: { value: 14, unit: 'unit' } }]));
     expect(units.flags).toEqual([]);
   });
+
+  it('flags more insulin at once than a pen gives (100 units/ml read as the dose)', () => {
+    const r = check('Type 2 diabetes. Inj insulin glargine hundred units at bedtime.');
+    expect(r.flags.map((f) => f.code)).toEqual(['DOSE_RANGE']);
+    expect(r.flags[0]!.pointer).toMatch(/^\/medications\/0\/(?:strength|dose)$/);
+    expect(check('Type 2 diabetes. Inj insulin glargine thirty units at bedtime.').flags).toEqual([]);
+  });
+
+  it('writes units of vitamin D as IU', () => {
+    const r = checkSafety(factsWith([{ name: 'cholecalciferol', form: 'sachet', strength: { value: 60000, unit: 'unit' } }]));
+    expect(r.medications[0]!.strength).toEqual({ value: 60000, unit: 'IU' });
+    expect(r.flags).toEqual([]);
+  });
 });
 
 describe('daily maximum', () => {
@@ -153,15 +166,18 @@ describe('allergies', () => {
 });
 
 describe('duplicate therapy', () => {
-  it('flags two proton pump inhibitors, pointing at the second', () => {
+  it('flags two proton pump inhibitors, pointing at each', () => {
     const r = check('Gastritis. Tab pantoprazole forty mg before breakfast for two weeks. Cap omeprazole twenty mg at night for two weeks.');
-    expect(r.flags.map((f) => [f.code, f.pointer])).toEqual([['DUPLICATE_THERAPY', '/medications/1']]);
-    expect(r.flags[0]!.message).toContain('proton pump inhibitor');
+    expect(r.flags.map((f) => [f.code, f.pointer])).toEqual([
+      ['DUPLICATE_THERAPY', '/medications/0'],
+      ['DUPLICATE_THERAPY', '/medications/1'],
+    ]);
+    expect(r.flags[0]!.message).toContain('pantoprazole and omeprazole are both proton pump inhibitors');
   });
 
   it('flags the same ingredient in two products', () => {
     const r = checkSafety(factsWith([{ name: 'paracetamol', strength: { value: 650, unit: 'mg' } }, { name: 'ibuprofen + paracetamol', brand: 'combiflam' }]));
-    expect(codes(r)).toEqual(['DUPLICATE_THERAPY']);
+    expect(codes(r)).toEqual(['DUPLICATE_THERAPY', 'DUPLICATE_THERAPY']);
     expect(r.flags[0]!.message).toContain('both contain paracetamol');
   });
 

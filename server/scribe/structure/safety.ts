@@ -131,8 +131,8 @@ function checkStrength(med: Medication, k: DoseKnowledge, groups: FormGroup[] | 
   if (!(value > 0)) return { usable: false, flag: { code: 'DOSE_RANGE', message: `Strength heard as ${heard} for ${label} is not a dose — check.` } };
   const range = plausibleRange(usual, dim, maxDaily(k, groups));
   if (range && value >= range.lo && value <= range.hi) return { usable: true };
-  // A unit the drug comes in without usual numbers (insulin in units): nothing more to check.
-  if (!range && units.some((u) => base({ value: 1, unit: u }).dim === dim)) return { usable: true };
+  // A unit the drug comes in without usual numbers (insulin in units): only the most at one time is known.
+  if (!range && units.some((u) => base({ value: 1, unit: u }).dim === dim)) return { usable: true, flag: overDose(med, s, k) };
   const exact = [...new Set(usual.filter((u) => u.value === s.value && u.unit !== s.unit).map((u) => u.unit))];
   if (exact.length === 1) {
     const fixed = { value: s.value, unit: exact[0]! };
@@ -162,6 +162,12 @@ function checkStrength(med: Medication, k: DoseKnowledge, groups: FormGroup[] | 
     usable: false,
     flag: { code: 'DOSE_RANGE', message: `Strength ${heard} is ${where} the usual for ${label} (${describeUsual(usual, units)}) — check.` },
   };
+}
+
+function overDose(med: Medication, amount: Amount, k: DoseKnowledge): StrengthCheck['flag'] {
+  const max = k.maxDose;
+  if (!max || base(max).dim !== base(amount).dim || base(amount).value <= base(max).value) return undefined;
+  return { code: 'DOSE_RANGE', message: `${show(amount)} of ${med.name} at one time is above the usual most of ${show(max)} — check.` };
 }
 
 const COUNT_UNITS = /^(?:tablet|capsule|sachet|lozenge|pessary|suppository|patch|unit|puff|spray|respule)$/;
@@ -233,7 +239,7 @@ function duplicateFlags(meds: Medication[], kinds: string[]): Flag[] {
   const flags: Flag[] = [];
   const flagged = new Set<number>();
   for (let j = 1; j < meds.length; j++) {
-    for (let i = 0; i < j && !flagged.has(j); i++) {
+    for (let i = 0; i < j; i++) {
       const a = meds[i]!;
       const b = meds[j]!;
       // One drug listed twice is a taper or a change of dose, not two therapies.
@@ -251,8 +257,12 @@ function duplicateFlags(meds: Medication[], kinds: string[]): Flag[] {
         if (first) message = `${a.name} and ${b.name} are both ${plural(first.label)} — duplicate therapy? Check.`;
       }
       if (message) {
-        flags.push({ code: 'DUPLICATE_THERAPY', message, pointer: `/medications/${j}` });
-        flagged.add(j);
+        // Either one may be the mistake (a drug stopped or corrected in the same breath), so both are flagged.
+        for (const k of [i, j]) {
+          if (flagged.has(k)) continue;
+          flags.push({ code: 'DUPLICATE_THERAPY', message, pointer: `/medications/${k}` });
+          flagged.add(k);
+        }
       }
     }
   }
@@ -286,9 +296,13 @@ export function checkSafety(facts: ClinicalFacts, opts: SafetyOptions = {}): { m
     const groups = formGroups(med);
     kinds.push(routeKind(med, groups, k));
     if (k) {
+      // "Units" of a drug measured in international units are IU.
+      if (med.strength?.unit === 'unit' && unitsOf(k, groups).includes('IU') && !unitsOf(k, groups).includes('unit')) med.strength = { ...med.strength, unit: 'IU' };
       const s = checkStrength(med, k, groups);
       if (s.strength) med.strength = s.strength;
       if (s.flag) flags.push({ ...s.flag, pointer: `${at}/strength` });
+      const doseFlag = !s.flag && med.dose ? overDose(med, med.dose, k) : undefined;
+      if (doseFlag) flags.push({ ...doseFlag, pointer: `${at}/dose` });
       const daily = checkDaily(med, s.usable ? med.strength : undefined, k, groups, child);
       if (daily) flags.push({ ...daily, pointer: at });
     }

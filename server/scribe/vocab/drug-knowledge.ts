@@ -245,6 +245,8 @@ export interface DoseKnowledge {
   units: Partial<Record<FormGroup, string[]>>;
   /** Adult maximum a day, for every systemic form ('all') or for one form group. */
   maxDaily: Partial<Record<FormGroup | 'all', Strength>>;
+  /** Most given at one time (insulin: what a pen delivers in one injection). */
+  maxDose?: Strength;
   /** Children's usual mg/kg/day. */
   childMgPerKgDay?: { min: number; max: number };
   /** Taken once a week: a daily schedule is an error (methotrexate). */
@@ -253,7 +255,8 @@ export interface DoseKnowledge {
 
 /**
  * One generic a line: name | strengths per form group ("oral 5,10 mg; liquid 125 mg") | adult maximum a day
- * ("4 g", or per group "oral 40 mg, inj 120 mg") | children's mg/kg/day ("60-75") | "weekly".
+ * ("4 g", or per group "oral 40 mg, inj 120 mg", and "dose 80 units" for the most at one time) | children's
+ * mg/kg/day ("60-75") | "weekly".
  */
 const DOSES = `
 paracetamol | oral 325,500,650,1000 mg; liquid 120,125,150,160,240,250 mg; drops 100 mg; inj 500,1000 mg | 4 g | 60-75
@@ -455,15 +458,15 @@ acarbose | oral 25,50,100 mg | 300 mg
 semaglutide | oral 3,7,14 mg; inj 0.25,0.5,1,1.7,2,2.4 mg
 liraglutide | inj 0.6,1.2,1.8,2.4,3 mg | 3 mg
 dulaglutide | inj 0.75,1.5,3,4.5 mg
-insulin glargine | inj units
-insulin detemir | inj units
-insulin degludec | inj units
-insulin aspart | inj units
-insulin lispro | inj units
-insulin glulisine | inj units
-human regular insulin | inj units
-isophane insulin | inj units
-premixed insulin 30/70 | inj units
+insulin glargine | inj units | dose 80 units
+insulin detemir | inj units | dose 80 units
+insulin degludec | inj units | dose 80 units
+insulin aspart | inj units | dose 80 units
+insulin lispro | inj units | dose 80 units
+insulin glulisine | inj units | dose 80 units
+human regular insulin | inj units | dose 80 units
+isophane insulin | inj units | dose 80 units
+premixed insulin 30/70 | inj units | dose 80 units
 levothyroxine | oral 12.5,25,50,62.5,75,88,100,112,125,137,150,175,200,300 mcg
 carbimazole | oral 5,10,20 mg | 60 mg
 methimazole | oral 5,10,20 mg | 60 mg
@@ -665,7 +668,8 @@ function parseDoses(table: string): Map<string, DoseKnowledge> {
     }
     for (const part of max.split(',').map((p) => p.trim()).filter(Boolean)) {
       const m = /^([a-z]+)\s+(.*)$/.exec(part);
-      if (m && m[1] !== undefined && FORM_GROUPS.includes(m[1] as FormGroup)) k.maxDaily[parseGroup(m[1])] = parseAmount(m[2]!);
+      if (m?.[1] === 'dose') k.maxDose = parseAmount(m[2]!);
+      else if (m && m[1] !== undefined && FORM_GROUPS.includes(m[1] as FormGroup)) k.maxDaily[parseGroup(m[1])] = parseAmount(m[2]!);
       else k.maxDaily.all = parseAmount(part);
     }
     const c = /^([\d.]+)-([\d.]+)$/.exec(child);

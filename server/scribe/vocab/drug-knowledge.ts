@@ -48,6 +48,9 @@ export const CLASSES: readonly DrugClass[] = [
     'morphine, codeine, tramadol, tapentadol, oxycodone, hydrocodone, hydromorphone, oxymorphone, fentanyl, buprenorphine, methadone, pethidine, dihydrocodeine, pentazocine, butorphanol, nalbuphine'),
   cls('ppi', 'proton pump inhibitor', 'duplicate', 'ppi, ppis, proton pump inhibitors',
     'omeprazole, esomeprazole, pantoprazole, rabeprazole, lansoprazole, dexlansoprazole, ilaprazole, dexrabeprazole'),
+  // Vonoprazan blocks the same pump by another mechanism: with a PPI it is still double acid suppression.
+  cls('acid_pump', 'acid pump blocker', 'duplicate', '',
+    'omeprazole, esomeprazole, pantoprazole, rabeprazole, lansoprazole, dexlansoprazole, ilaprazole, dexrabeprazole, vonoprazan'),
   cls('h2', 'H2 blocker', 'duplicate', '', 'ranitidine, famotidine, nizatidine, cimetidine, roxatidine'),
   cls('statin', 'statin', 'duplicate', 'statin, statins', 'atorvastatin, rosuvastatin, simvastatin, pravastatin, lovastatin, pitavastatin, fluvastatin'),
   cls('acei', 'ACE inhibitor', 'duplicate', 'ace inhibitor, ace inhibitors',
@@ -81,13 +84,13 @@ export const CLASSES: readonly DrugClass[] = [
   cls('snri', 'SNRI', 'duplicate', 'snri, snris', 'venlafaxine, desvenlafaxine, duloxetine, milnacipran, levomilnacipran'),
   // Two serotonin reuptake inhibitors of either kind add up to serotonin toxicity.
   cls('sri', 'serotonin reuptake inhibitor', 'duplicate', '',
-    'sertraline, escitalopram, fluoxetine, paroxetine, citalopram, fluvoxamine, venlafaxine, desvenlafaxine, duloxetine, milnacipran, levomilnacipran'),
+    'sertraline, escitalopram, fluoxetine, paroxetine, citalopram, fluvoxamine, venlafaxine, desvenlafaxine, duloxetine, milnacipran, levomilnacipran, vortioxetine'),
   cls('tca', 'tricyclic antidepressant', 'duplicate', '', 'amitriptyline, nortriptyline, imipramine, clomipramine, dosulepin, doxepin, desipramine, trimipramine'),
   cls('antihistamine', 'antihistamine', 'duplicate', 'antihistamines',
     'cetirizine, levocetirizine, fexofenadine, loratadine, desloratadine, bilastine, rupatadine, ebastine, chlorpheniramine, pheniramine, hydroxyzine, diphenhydramine, cyproheptadine, promethazine'),
   cls('leukotriene', 'leukotriene antagonist', 'duplicate', '', 'montelukast, zafirlukast'),
   cls('corticosteroid', 'corticosteroid', 'duplicate', 'steroids, corticosteroids',
-    'prednisolone, prednisone, methylprednisolone, deflazacort, dexamethasone, betamethasone, hydrocortisone, budesonide, fluticasone, beclomethasone, mometasone, ciclesonide, triamcinolone, clobetasol propionate, clobetasol, clobetasone, halobetasol, desonide, fluocinolone, fluocinonide'),
+    'prednisolone, prednisone, methylprednisolone, deflazacort, dexamethasone, betamethasone, hydrocortisone, budesonide, fluticasone, beclomethasone, mometasone, ciclesonide, triamcinolone, clobetasol propionate, clobetasol, clobetasone, halobetasol, desonide, fluocinolone, fluocinonide, loteprednol, fluorometholone, difluprednate, desoximetasone'),
   cls('saba', 'short-acting bronchodilator', 'duplicate', '', 'salbutamol, levosalbutamol, terbutaline'),
   cls('laba', 'long-acting beta agonist', 'duplicate', '', 'formoterol, salmeterol, vilanterol, indacaterol, olodaterol, arformoterol'),
   cls('lama', 'long-acting antimuscarinic', 'duplicate', '', 'tiotropium, glycopyrronium, umeclidinium, aclidinium'),
@@ -125,10 +128,16 @@ function byFormulary(): Map<string, string> {
 }
 const FORMULARY_NAME = byFormulary();
 
+// Salts and esters named after the molecule ("fluticasone propionate", "losartan potassium"): the same drug for
+// allergies, classes and strengths, when the molecule alone is known here.
+const SALT = /\s+(?:propionate|dipropionate|furoate|valerate|acetate|butyrate|sodium|potassium|magnesium|calcium|hydrochloride|hcl|hydrobromide|succinate|tartrate|maleate|besylate|besilate|mesylate|fumarate|citrate|bromide|phosphate|monohydrate|hyclate|axetil|proxetil|medoxomil|cilexetil|erbumine|arginine|trihydrate|xinafoate)$/;
+
 /** One molecule's name as this table keys it. */
 function molecule(name: string): string {
   const n = name.trim().toLowerCase().replace(/\s+/g, ' ').replace(FORM_SUFFIX, '');
-  return SPELLING[n] ?? n;
+  const spelled = SPELLING[n] ?? n;
+  const bare = spelled.replace(SALT, '');
+  return bare !== spelled && (CLASSES_OF.has(bare) || DOSE_TABLE.has(bare)) ? bare : spelled;
 }
 
 /** The molecules of a generic (or US, or other) name: "amoxicillin + clavulanic acid" → both components. */
@@ -144,84 +153,6 @@ for (const c of CLASSES) for (const m of c.members) CLASSES_OF.set(m, [...(CLASS
 /** The classes of one molecule (component). */
 export function classesOf(component: string): DrugClass[] {
   return CLASSES_OF.get(molecule(component)) ?? [];
-}
-
-// Aminopenicillins share their side chain with these cephalosporins: the one penicillin–cephalosporin pair whose
-// cross-reactivity is well documented, so it is flagged in both directions.
-const AMINO_PENICILLINS = new Set(['amoxicillin', 'ampicillin', 'bacampicillin']);
-const SAME_SIDE_CHAIN_CEPHALOSPORINS = new Set(['cephalexin', 'cefadroxil', 'cefaclor', 'cefprozil', 'cefradine']);
-
-// Enantiomers and metabolites: an allergy to one is an allergy to the other.
-const SAME_MOIETY: string[][] = [
-  ['cetirizine', 'levocetirizine'], ['loratadine', 'desloratadine'], ['ofloxacin', 'levofloxacin'],
-  ['citalopram', 'escitalopram'], ['omeprazole', 'esomeprazole'], ['lansoprazole', 'dexlansoprazole'],
-  ['rabeprazole', 'dexrabeprazole'], ['salbutamol', 'levosalbutamol'], ['amlodipine', 's amlodipine'],
-  ['venlafaxine', 'desvenlafaxine'], ['ibuprofen', 'dexibuprofen'], ['ketoprofen', 'dexketoprofen'],
-  ['prednisone', 'prednisolone'], ['hydroxyzine', 'cetirizine'], ['codeine', 'morphine'],
-];
-const MOIETY = new Map<string, Set<string>>();
-for (const group of SAME_MOIETY) for (const a of group) MOIETY.set(a, new Set([...(MOIETY.get(a) ?? []), ...group]));
-
-interface Allergen {
-  molecules: string[];
-  classes: DrugClass[];
-}
-
-const ALLERGEN_INDEX = new PhraseIndex<Allergen>();
-for (const c of CLASSES) for (const n of c.names) ALLERGEN_INDEX.add(n, { molecules: [], classes: [c] });
-for (const d of FORMULARY) {
-  const ref = { molecules: components(d.name), classes: [] };
-  for (const n of [d.name, ...(d.us ? [d.us] : []), ...d.aliases, ...d.brands]) ALLERGEN_INDEX.add(n, ref);
-}
-for (const c of CLASSES) for (const m of c.members) ALLERGEN_INDEX.add(m, { molecules: [m], classes: [] });
-for (const [spelling, name] of Object.entries(SPELLING)) ALLERGEN_INDEX.add(spelling, { molecules: components(name), classes: [] });
-
-// Where an allergy as extracted runs on into the plan ("penicillin we will use azithromycin"): what follows is the
-// alternative, not the allergen.
-const PLAN_CUE = /\b(?:we will|we'll|i will|i'll|will|so|use|using|give|giving|start|starting|prescrib\w*|instead|switch\w*|hence|therefore|better)\b/;
-
-/** What an allergy as stated ("sulfa drugs", "augmentin, gets a rash") names: molecules and classes. */
-export function allergens(allergy: string): Allergen {
-  const text = normalizeText(allergy);
-  const cue = PLAN_CUE.exec(text);
-  const found = ALLERGEN_INDEX.findAll(tokenize(cue ? text.slice(0, cue.index) : text));
-  return { molecules: [...new Set(found.flatMap((f) => f.payload.molecules))], classes: [...new Set(found.flatMap((f) => f.payload.classes))] };
-}
-
-export interface AllergyHit {
-  /** Short reason: "penicillin class", "same drug". */
-  reason: string;
-  /** A caution rather than a contraindication (cross-reactivity is possible, not expected). */
-  caution: boolean;
-}
-
-/** Whether a drug (generic, US name, or "a + b") conflicts with an allergy as stated; the first conflict found. */
-export function allergyHit(allergy: string, generic: string): AllergyHit | null {
-  const named = allergens(allergy);
-  if (!named.molecules.length && !named.classes.length) return null;
-  const allergicClasses = new Set(named.classes.filter((c) => c.allergy));
-  for (const m of named.molecules) for (const c of classesOf(m)) if (c.allergy) allergicClasses.add(c);
-  for (const comp of components(generic)) {
-    if (named.molecules.includes(comp)) return { reason: 'same drug', caution: false };
-    if (named.molecules.some((m) => MOIETY.get(m)?.has(comp))) return { reason: 'same active substance', caution: false };
-    const own = classesOf(comp);
-    const shared = own.find((c) => allergicClasses.has(c));
-    if (shared) return { reason: `${shared.label} class`, caution: false };
-    const sideChain =
-      (AMINO_PENICILLINS.has(comp) && named.molecules.some((m) => SAME_SIDE_CHAIN_CEPHALOSPORINS.has(m))) ||
-      (SAME_SIDE_CHAIN_CEPHALOSPORINS.has(comp) && named.molecules.some((m) => AMINO_PENICILLINS.has(m)));
-    if (sideChain) return { reason: 'shares its side chain with the allergen: cross-reactivity likely', caution: false };
-    const ids = new Set(own.map((c) => c.id));
-    const allergicIds = new Set([...allergicClasses].map((c) => c.id));
-    if (ids.has('cephalosporin') && allergicIds.has('penicillin')) return { reason: 'cephalosporin after a penicillin allergy: cross-reactivity possible', caution: true };
-    if (ids.has('carbapenem') && allergicIds.has('penicillin')) return { reason: 'carbapenem after a penicillin allergy: cross-reactivity possible', caution: true };
-  }
-  return null;
-}
-
-/** A short reason ("penicillin class") when the drug conflicts with the stated allergy, else null. */
-export function allergyConflict(allergy: string, generic: string): string | null {
-  return allergyHit(allergy, generic)?.reason ?? null;
 }
 
 /**
@@ -636,6 +567,132 @@ rifampicin | oral 150,300,450,600 mg | 600 mg
 isoniazid | oral 100,300 mg | 300 mg
 pyrazinamide | oral 500,750,1000,1500 mg | 2 g
 ethambutol | oral 200,400,600,800,1000 mg
+flucloxacillin | oral 250,500 mg; liquid 125,250 mg | 4 g
+dicloxacillin | oral 250,500 mg
+cefprozil | oral 250,500 mg; liquid 125,250 mg | 1000 mg
+meropenem | inj 500,1000 mg
+gentamicin | eye 0.3 %; topical 0.1 %
+trimethoprim | oral 100,200 mg | 400 mg
+nitazoxanide | oral 500 mg; liquid 100 mg | 1000 mg
+tenofovir | oral 300 mg | 300 mg
+entecavir | oral 0.5,1 mg | 1 mg
+mefloquine | oral 250 mg
+vonoprazan | oral 10,20 mg | 40 mg
+cimetidine | oral 200,400,800 mg
+prochlorperazine | oral 5,10 mg
+docusate | oral 100,250 mg
+prucalopride | oral 1,2 mg | 2 mg
+linaclotide | oral 72,145,290 mcg | 290 mcg
+lubiprostone | oral 8,24 mcg | 48 mcg
+mesalazine | oral 400,500,800,1000,1200 mg | 4.8 g
+orlistat | oral 60,120 mg | 360 mg
+amiloride | oral 5 mg | 20 mg
+acetazolamide | oral 125,250,500 mg | 1000 mg
+cilostazol | oral 50,100 mg | 200 mg
+edoxaban | oral 15,30,60 mg | 60 mg
+enoxaparin | inj 20,40,60,80,100 mg
+nicorandil | oral 5,10,20 mg | 60 mg
+flecainide | oral 50,100,150 mg | 400 mg
+propafenone | oral 150,225,300 mg | 900 mg
+sotalol | oral 40,80,120,160 mg | 640 mg
+dronedarone | oral 400 mg | 800 mg
+alogliptin | oral 6.25,12.5,25 mg | 25 mg
+ertugliflozin | oral 5,15 mg | 15 mg
+repaglinide | oral 0.5,1,2 mg | 16 mg
+tirzepatide | inj 2.5,5,7.5,10,12.5,15 mg | dose 15 mg
+liothyronine | oral 5,20,25,50 mcg
+fludrocortisone | oral 0.1 mg
+bromocriptine | oral 1.25,2.5,5 mg
+ketotifen | oral 1 mg; eye 0.025 %
+glycopyrronium | inhaler 50 mcg
+umeclidinium | inhaler 62.5 mcg
+vilanterol | inhaler 25 mcg
+olodaterol | inhaler 2.5 mcg
+roflumilast | oral 250,500 mcg | 500 mcg
+bromhexine | oral 4,8 mg; liquid 4 mg | 48 mg
+terbutaline | oral 2.5,5 mg; liquid 1.5 mg | 15 mg
+levodropropizine | oral 60 mg; liquid 30 mg | 180 mg
+pseudoephedrine | oral 30,60,120 mg | 240 mg
+phenylephrine | oral 5,10 mg | 60 mg
+calcipotriol | topical 0.005 %
+pimecrolimus | topical 1 %
+crisaborole | topical 2 %
+dapsone | oral 25,50,100 mg; topical 5,7.5 %
+imiquimod | topical 5 %
+benzyl benzoate | topical 25 %
+crotamiton | topical 10 %
+capsaicin | topical 0.025,0.075,8 %
+loteprednol | eye 0.2,0.5 %
+fluorometholone | eye 0.1 %
+bimatoprost | eye 0.01,0.03 %
+travoprost | eye 0.004 %
+brimonidine | eye 0.1,0.15,0.2 %
+dorzolamide | eye 2 %
+brinzolamide | eye 1 %
+pilocarpine | eye 1,1.25,2,4 %
+cyclopentolate | eye 0.5,1 %
+tropicamide | eye 0.5,1 %
+atropine | eye 0.01,0.5,1 %; inj 0.6 mg
+homatropine | eye 2,5 %
+nepafenac | eye 0.1,0.3 %
+bromfenac | eye 0.07,0.09 %
+naphazoline | eye 0.012,0.1 %
+cyclosporine | eye 0.05,0.09,0.1 %; oral 25,50,100 mg
+imipramine | oral 10,25,50,75 mg | 300 mg
+clomipramine | oral 10,25,50,75 mg | 250 mg
+dosulepin | oral 25,75 mg | 225 mg
+melatonin | oral 1,3,5,10 mg
+ramelteon | oral 8 mg | 8 mg
+suvorexant | oral 5,10,15,20 mg | 20 mg
+paliperidone | oral 1.5,3,6,9 mg | 12 mg
+clozapine | oral 25,50,100,200 mg | 900 mg
+ziprasidone | oral 20,40,60,80 mg | 160 mg
+lurasidone | oral 20,40,60,80,120 mg | 160 mg
+amisulpride | oral 50,100,200,400 mg | 1200 mg
+lacosamide | oral 50,100,150,200 mg | 600 mg
+zonisamide | oral 25,50,100 mg | 600 mg
+brivaracetam | oral 10,25,50,75,100 mg | 200 mg
+lisdexamfetamine | oral 10,20,30,40,50,60,70 mg | 70 mg
+dextroamphetamine | oral 5,10,15,20,30 mg | 60 mg
+guanfacine | oral 1,2,3,4 mg | 7 mg
+galantamine | oral 4,8,12,16,24 mg | 24 mg
+rasagiline | oral 0.5,1 mg | 1 mg
+amantadine | oral 100 mg | 400 mg
+naratriptan | oral 1,2.5 mg | 5 mg
+rimegepant | oral 75 mg | 75 mg
+ubrogepant | oral 50,100 mg | 200 mg
+darifenacin | oral 7.5,15 mg | 15 mg
+trospium | oral 20,60 mg | 60 mg
+vardenafil | oral 2.5,5,10,20 mg | 20 mg
+dapoxetine | oral 30,60 mg | 60 mg
+desogestrel | oral 0.075 mg
+ulipristal | oral 30 mg | 30 mg
+dienogest | oral 2 mg
+conjugated estrogens | oral 0.3,0.45,0.625,0.9,1.25 mg
+tibolone | oral 2.5 mg
+anastrozole | oral 1 mg | 1 mg
+tamoxifen | oral 10,20 mg | 40 mg
+methylergometrine | oral 0.125 mg; inj 0.2 mg
+calcium carbonate | oral 500,600,1250,1500 mg
+alfacalcidol | oral 0.25,0.5,1 mcg
+ferrous sulphate | oral 150,200,300,325 mg
+ferrous fumarate | oral 200,210,300,322,324,325 mg
+ferric carboxymaltose | inj 500,1000 mg | dose 1000 mg
+vitamin a | oral 25000,100000,200000 IU
+phytonadione | oral 1,5,10 mg; inj 1,10 mg
+fentanyl | patch 12,25,37.5,50,62.5,75,87.5,100 mcg
+carisoprodol | oral 250,350 mg | 1400 mg
+metaxalone | oral 400,800 mg | 3200 mg
+orphenadrine | oral 100 mg | 200 mg
+probenecid | oral 500 mg | 2 g
+tofacitinib | oral 5,10,11 mg | 20 mg
+apremilast | oral 10,20,30 mg | 60 mg
+diacerein | oral 50 mg | 100 mg
+risedronate | oral 5,35,150 mg
+teriparatide | inj 20 mcg
+zinc sulphate | oral 10,20 mg; liquid 10,20 mg
+pyrantel pamoate | oral 250 mg; liquid 250 mg
+glucagon | inj 0.5,1 mg; nasal 3 mg
 `;
 
 const UNITS: Record<string, string> = { mg: 'mg', mcg: 'mcg', g: 'g', '%': '%', iu: 'IU', units: 'unit' };
@@ -689,4 +746,82 @@ export const DOSE_TABLE: ReadonlyMap<string, DoseKnowledge> = parseDoses(DOSES);
 export function doseKnowledge(generic: string): DoseKnowledge | undefined {
   const parts = components(generic);
   return DOSE_TABLE.get(parts.join(' + ')) ?? (parts.length === 1 ? DOSE_TABLE.get(parts[0]!) : undefined);
+}
+
+// Aminopenicillins share their side chain with these cephalosporins: the one penicillin–cephalosporin pair whose
+// cross-reactivity is well documented, so it is flagged in both directions.
+const AMINO_PENICILLINS = new Set(['amoxicillin', 'ampicillin', 'bacampicillin']);
+const SAME_SIDE_CHAIN_CEPHALOSPORINS = new Set(['cephalexin', 'cefadroxil', 'cefaclor', 'cefprozil', 'cefradine']);
+
+// Enantiomers and metabolites: an allergy to one is an allergy to the other.
+const SAME_MOIETY: string[][] = [
+  ['cetirizine', 'levocetirizine'], ['loratadine', 'desloratadine'], ['ofloxacin', 'levofloxacin'],
+  ['citalopram', 'escitalopram'], ['omeprazole', 'esomeprazole'], ['lansoprazole', 'dexlansoprazole'],
+  ['rabeprazole', 'dexrabeprazole'], ['salbutamol', 'levosalbutamol'], ['amlodipine', 's amlodipine'],
+  ['venlafaxine', 'desvenlafaxine'], ['ibuprofen', 'dexibuprofen'], ['ketoprofen', 'dexketoprofen'],
+  ['prednisone', 'prednisolone'], ['hydroxyzine', 'cetirizine'], ['codeine', 'morphine'],
+];
+const MOIETY = new Map<string, Set<string>>();
+for (const group of SAME_MOIETY) for (const a of group) MOIETY.set(a, new Set([...(MOIETY.get(a) ?? []), ...group]));
+
+interface Allergen {
+  molecules: string[];
+  classes: DrugClass[];
+}
+
+const ALLERGEN_INDEX = new PhraseIndex<Allergen>();
+for (const c of CLASSES) for (const n of c.names) ALLERGEN_INDEX.add(n, { molecules: [], classes: [c] });
+for (const d of FORMULARY) {
+  const ref = { molecules: components(d.name), classes: [] };
+  for (const n of [d.name, ...(d.us ? [d.us] : []), ...d.aliases, ...d.brands]) ALLERGEN_INDEX.add(n, ref);
+}
+for (const c of CLASSES) for (const m of c.members) ALLERGEN_INDEX.add(m, { molecules: [m], classes: [] });
+for (const [spelling, name] of Object.entries(SPELLING)) ALLERGEN_INDEX.add(spelling, { molecules: components(name), classes: [] });
+
+// Where an allergy as extracted runs on into the plan ("penicillin we will use azithromycin"): what follows is the
+// alternative, not the allergen.
+const PLAN_CUE = /\b(?:we will|we'll|i will|i'll|will|so|use|using|give|giving|start|starting|prescrib\w*|instead|switch\w*|hence|therefore|better)\b/;
+
+/** What an allergy as stated ("sulfa drugs", "augmentin, gets a rash") names: molecules and classes. */
+export function allergens(allergy: string): Allergen {
+  const text = normalizeText(allergy);
+  const cue = PLAN_CUE.exec(text);
+  const found = ALLERGEN_INDEX.findAll(tokenize(cue ? text.slice(0, cue.index) : text));
+  return { molecules: [...new Set(found.flatMap((f) => f.payload.molecules))], classes: [...new Set(found.flatMap((f) => f.payload.classes))] };
+}
+
+export interface AllergyHit {
+  /** Short reason: "penicillin class", "same drug". */
+  reason: string;
+  /** A caution rather than a contraindication (cross-reactivity is possible, not expected). */
+  caution: boolean;
+}
+
+/** Whether a drug (generic, US name, or "a + b") conflicts with an allergy as stated; the first conflict found. */
+export function allergyHit(allergy: string, generic: string): AllergyHit | null {
+  const named = allergens(allergy);
+  if (!named.molecules.length && !named.classes.length) return null;
+  const allergicClasses = new Set(named.classes.filter((c) => c.allergy));
+  for (const m of named.molecules) for (const c of classesOf(m)) if (c.allergy) allergicClasses.add(c);
+  for (const comp of components(generic)) {
+    if (named.molecules.includes(comp)) return { reason: 'same drug', caution: false };
+    if (named.molecules.some((m) => MOIETY.get(m)?.has(comp))) return { reason: 'same active substance', caution: false };
+    const own = classesOf(comp);
+    const shared = own.find((c) => allergicClasses.has(c));
+    if (shared) return { reason: `${shared.label} class`, caution: false };
+    const sideChain =
+      (AMINO_PENICILLINS.has(comp) && named.molecules.some((m) => SAME_SIDE_CHAIN_CEPHALOSPORINS.has(m))) ||
+      (SAME_SIDE_CHAIN_CEPHALOSPORINS.has(comp) && named.molecules.some((m) => AMINO_PENICILLINS.has(m)));
+    if (sideChain) return { reason: 'shares its side chain with the allergen: cross-reactivity likely', caution: false };
+    const ids = new Set(own.map((c) => c.id));
+    const allergicIds = new Set([...allergicClasses].map((c) => c.id));
+    if (ids.has('cephalosporin') && allergicIds.has('penicillin')) return { reason: 'cephalosporin after a penicillin allergy: cross-reactivity possible', caution: true };
+    if (ids.has('carbapenem') && allergicIds.has('penicillin')) return { reason: 'carbapenem after a penicillin allergy: cross-reactivity possible', caution: true };
+  }
+  return null;
+}
+
+/** A short reason ("penicillin class") when the drug conflicts with the stated allergy, else null. */
+export function allergyConflict(allergy: string, generic: string): string | null {
+  return allergyHit(allergy, generic)?.reason ?? null;
 }

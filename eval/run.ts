@@ -20,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Language, Transcript } from '../server/scribe/contracts.js';
-import { structure } from '../server/scribe/structure/structure.js';
+import { annotateFromAudio } from '../server/scribe/structure/confidence.js';
+import { structure, type StructureOptions } from '../server/scribe/structure/structure.js';
 import { renderTemplate } from '../server/scribe/templates/render.js';
 import { toAsrForm } from './asr-form.js';
 import {
@@ -86,20 +87,26 @@ export interface EvalReport {
 const scores = (c: Counts): Scores => ({ ...prf(c), ...c });
 const nearestRank = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))] ?? 0;
 
-/** Structures each transcript (timed: median of five runs, after one untimed pass), renders the EMR JSON, scores it. */
+/**
+ * Structures each transcript as the pipeline does (with the dictation/consultation mode the request would carry, then
+ * annotateFromAudio: seconds and LOW_CONFIDENCE flags where the recogniser gave word confidences), renders the EMR
+ * JSON and scores it. structure() is timed: median of five runs, after one untimed pass.
+ */
 function evaluateMode(mode: Mode, rows: Fixture[], transcripts: Transcript[], times: number[]): ModeReport {
-  for (let i = 0; i < rows.length; i++) structure(transcripts[i]!.text, { locale: rows[i]!.locale });
+  const optsOf = (r: Fixture): StructureOptions => ({ locale: r.locale, mode: r.mode });
+  for (let i = 0; i < rows.length; i++) structure(transcripts[i]!.text, optsOf(rows[i]!));
   const own: number[] = [];
   const items = rows.map((r, i) => {
     const transcript = transcripts[i]!;
-    let facts = structure(transcript.text, { locale: r.locale });
+    let facts = structure(transcript.text, optsOf(r));
     const runs: number[] = [];
     for (let k = 0; k < 5; k++) {
       const t0 = performance.now();
-      facts = structure(transcript.text, { locale: r.locale });
+      facts = structure(transcript.text, optsOf(r));
       runs.push(performance.now() - t0);
     }
     own.push(runs.sort((a, b) => a - b)[2]!);
+    facts = annotateFromAudio(facts, transcript);
     const emr = renderTemplate('service_emr_template', { transcript, facts, codify: true }).json as Record<string, any>;
     const predicted = emrToPredicted(emr);
     const flags: EmrFlag[] = Array.isArray(emr.flags) ? emr.flags : [];

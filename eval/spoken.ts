@@ -3,8 +3,9 @@
  * with the generated domain model, server/scribe/asr/pocketsphinx.ts) transcribes it, two at a time (PocketSphinx
  * keeps one core busy). About 10 s of work per dictation, so each recognised transcript is cached under
  * bench/results/spoken-cache/ (gitignored with bench/results/), keyed by what decides it: the text spoken, the
- * voice and rate, espeak-ng's version, the engine id, its domain model's hash (a changed vocabulary builds a new
- * model) and the acoustic model's and decoder's files (name, size, mtime). A rerun with nothing changed is fast.
+ * voice and rate, espeak-ng's version, the engine id and source, its domain model's hash (a changed vocabulary
+ * builds a new model) and the acoustic model's and decoder's files (name, size, mtime). The whole Transcript is
+ * kept (segments, word times and confidences). A rerun with nothing changed is fast.
  *
  * What is spoken is the transcript without its speaker labels: a recording has voices, not "Doctor:".
  * Synthetic speech fits the acoustic model poorly, so these figures track the pipeline, not real doctors.
@@ -24,7 +25,9 @@ import { withoutSpeakerLabels } from './asr-form.js';
 
 const run = promisify(execFile);
 
-export const SPOKEN_CACHE = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'bench', 'results', 'spoken-cache');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const SPOKEN_CACHE = join(ROOT, 'bench', 'results', 'spoken-cache');
+const ENGINE_SOURCE = join(ROOT, 'server', 'scribe', 'asr', 'pocketsphinx.ts');
 
 export interface SpeakOptions {
   voice?: string;
@@ -74,7 +77,9 @@ async function engineIdentity(engine: PocketSphinxEngine, opts: SpokenOptions): 
   const binary = process.env.CLINIC_DESK_POCKETSPHINX ?? findOnPath('pocketsphinx_continuous');
   const espeak = (await run('espeak-ng', ['--version'])).stdout.trim();
   const files = await filesIdentity([join(modelDir, 'en-us'), ...(binary ? [binary] : [])]);
-  return JSON.stringify({ engine: engine.id, lm: lm.meta.hash, files, espeak, voice: opts.voice ?? 'en-us', wpm: opts.wpm ?? 150 });
+  // The engine's id stays when its decoder flags or what it keeps of the output (word times, confidences) change.
+  const source = createHash('sha256').update(await readFile(ENGINE_SOURCE)).digest('hex');
+  return JSON.stringify({ engine: engine.id, source, lm: lm.meta.hash, files, espeak, voice: opts.voice ?? 'en-us', wpm: opts.wpm ?? 150 });
 }
 
 /**

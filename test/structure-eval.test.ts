@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FIXTURES, runEval, type EvalReport } from '../eval/run.js';
+import { toAsrForm } from '../eval/asr-form.js';
+import { DEFAULT_FIXTURES, loadFixtures, runEval, type EvalReport } from '../eval/run.js';
 import { FIELDS, FLOORS } from '../eval/score.js';
 
 const present = DEFAULT_FIXTURES.every((f) => existsSync(f));
@@ -25,6 +26,12 @@ describe.skipIf(!present)(`structurer on the 80 development dictations${present 
       expect(below).toEqual({});
     });
   }
+
+  it('asr mode leaves the transcripts already in recogniser form as they are', () => {
+    const asr = loadFixtures(DEFAULT_FIXTURES).filter((r) => !/[A-Z0-9.,;:?!]/.test(r.transcript));
+    expect(asr.length).toBeGreaterThan(0);
+    expect(asr.filter((r) => toAsrForm(r.transcript) !== r.transcript).map((r) => r.id)).toEqual([]);
+  });
 
   it('structures fast enough (only blow-ups: the benchmark figure is npm run eval\'s)', async () => {
     const r = await eval80();

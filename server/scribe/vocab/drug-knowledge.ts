@@ -140,11 +140,21 @@ function molecule(name: string): string {
   return bare !== spelled && (CLASSES_OF.has(bare) || DOSE_TABLE.has(bare)) ? bare : spelled;
 }
 
+// Names are few (the formulary's) and asked for again and again (every pair of a prescription), so each is resolved once.
+const COMPONENTS = new Map<string, string[]>();
+
 /** The molecules of a generic (or US, or other) name: "amoxicillin + clavulanic acid" → both components. */
-export function components(generic: string): string[] {
-  const n = generic.trim().toLowerCase().replace(/\s+/g, ' ');
-  const name = SPELLING[n] ?? FORMULARY_NAME.get(n) ?? FORMULARY_NAME.get(n.replace(FORM_SUFFIX, '')) ?? n;
-  return [...new Set(name.split(/\s+\+\s+/).flatMap((c) => (SPELLING[c]?.includes(' + ') ? SPELLING[c]!.split(' + ') : [molecule(c)])))];
+export function components(generic: string): readonly string[] {
+  let out = COMPONENTS.get(generic);
+  if (!out) {
+    const n = generic.trim().toLowerCase().replace(/\s+/g, ' ');
+    const name = SPELLING[n] ?? FORMULARY_NAME.get(n) ?? FORMULARY_NAME.get(n.replace(FORM_SUFFIX, '')) ?? n;
+    out = [...new Set(name.split(/\s+\+\s+/).flatMap((c) => (SPELLING[c]?.includes(' + ') ? SPELLING[c]!.split(' + ') : [molecule(c)])))];
+    // Unrecognised names come from transcripts too: a long-running server must not keep them all.
+    if (COMPONENTS.size >= 10_000) COMPONENTS.clear();
+    COMPONENTS.set(generic, out);
+  }
+  return out;
 }
 
 const CLASSES_OF = new Map<string, DrugClass[]>();
@@ -152,7 +162,7 @@ for (const c of CLASSES) for (const m of c.members) CLASSES_OF.set(m, [...(CLASS
 
 /** The classes of one molecule (component). */
 export function classesOf(component: string): DrugClass[] {
-  return CLASSES_OF.get(molecule(component)) ?? [];
+  return CLASSES_OF.get(component) ?? CLASSES_OF.get(molecule(component)) ?? [];
 }
 
 /**
@@ -765,8 +775,8 @@ const MOIETY = new Map<string, Set<string>>();
 for (const group of SAME_MOIETY) for (const a of group) MOIETY.set(a, new Set([...(MOIETY.get(a) ?? []), ...group]));
 
 interface Allergen {
-  molecules: string[];
-  classes: DrugClass[];
+  molecules: readonly string[];
+  classes: readonly DrugClass[];
 }
 
 const ALLERGEN_INDEX = new PhraseIndex<Allergen>();

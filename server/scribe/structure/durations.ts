@@ -1,20 +1,33 @@
-/** Spoken durations: "since 3 days", "for the last 2 weeks", "since yesterday", "4 months back", "x 5 days". */
+/**
+ * Spoken durations: "since 3 days", "for the last 2 weeks", "since yesterday", "4 months back", "x 5 days",
+ * "for a couple of months", "over the past month", "2 to 3 weeks" (the longer), "a fortnight".
+ */
 import type { Duration, DurationUnit } from './facts.js';
 
 export interface DurationHit {
   start: number;
   end: number;
-  duration: Duration;
+  /** Absent for hours and minutes ("stiffness for 10 minutes"): a length of time, but not one a note records in days. */
+  duration?: Duration;
 }
 
-const COUNT = String.raw`(\d+(?:\.\d+)?|an?|one|few|a few|couple of|a couple of)`;
-const UNIT = String.raw`(day|week|month|year|night|hour|hr|minute|min)s?`;
+const NUMBER = String.raw`\d+(?:\.\d+)?`;
+const COUNT = String.raw`(${NUMBER}(?:\s*(?:to|-|or)\s*${NUMBER})?|an?|one|few|a few|couple of|a couple of|several)`;
+// "18 months old" is an age.
+const UNIT = String.raw`(day|week|month|year|fortnight|night|hour|hr|minute|min)s?(?!\s+old\b)`;
 const LEAD = String.raw`(?:since|for|from|x|over|past|last|lasting|of)`;
-const HEDGE = String.raw`(?:(?:about|around|almost|nearly|over|more than|approximately|at least|the last|the past|last|past|only)\s+)*`;
-const PATTERNS: { re: RegExp; fixedDays?: number }[] = [
-  { re: new RegExp(String.raw`\b${LEAD}\s+${HEDGE}${COUNT}\s*${UNIT}\b`, 'g') },
+const HEDGE = String.raw`(?:(?:about|around|almost|nearly|over|more than|approximately|at least|the last|the past|last|past|only|a good)\s+)*`;
+const PATTERNS: { re: RegExp; fixedDays?: number; one?: boolean }[] = [
+  { re: new RegExp(String.raw`\b${LEAD}\s*${HEDGE}${COUNT}\s*${UNIT}\b`, 'g') },
   { re: new RegExp(String.raw`\b${COUNT}\s*${UNIT}\s+(?:ago|back)\b`, 'g') },
   { re: new RegExp(String.raw`\b(?:about|around|almost|nearly|approximately)\s+${COUNT}\s*${UNIT}\b`, 'g') },
+  // "lost 4 kg in 3 months": only a number and a plural unit, so "3 times in a day" is a frequency.
+  { re: new RegExp(String.raw`\bin\s+(?:the\s+(?:last|past)\s+)?(${NUMBER})\s*(days|weeks|months|years)\b`, 'g') },
+  // "the last two weeks or so", and a bare answer to "since when?": "2 months".
+  { re: new RegExp(String.raw`\bthe\s+(?:last|past)\s+${COUNT}\s*${UNIT}\b`, 'g') },
+  { re: new RegExp(String.raw`^${COUNT}\s*${UNIT}\b`, 'g') },
+  // "over the past month", "since last week": one of the unit.
+  { re: /\b(?:(?:since|for|over|in|during)\s+)?(?:the\s+)?(?:last|past)\s+(day|week|month|year|fortnight)\b(?!\s+of\b)/g, one: true },
   {
     re: /\b(?:since|from|started|starting|began|beginning)\s+(?:the\s+)?(?:yesterday(?:\s+(?:night|morning|evening|afternoon))?|last night|this morning|today|morning|tonight|overnight)\b|\bovernight\b|\blast night\b/g,
     fixedDays: 1,
@@ -22,34 +35,39 @@ const PATTERNS: { re: RegExp; fixedDays?: number }[] = [
 ];
 
 function count(word: string): number {
+  const range = /(\d+(?:\.\d+)?)\s*(?:to|-|or)\s*(\d+(?:\.\d+)?)/.exec(word);
+  if (range) return Number(range[2]);
   if (/^\d/.test(word)) return Number(word);
   if (/couple/.test(word)) return 2;
-  if (/few/.test(word)) return 3;
+  if (/few|several/.test(word)) return 3;
   return 1;
 }
 
-function unitOf(word: string): DurationUnit | null {
+function unitOf(word: string): DurationUnit | 'fortnight' | 'short' {
   if (word.startsWith('day') || word.startsWith('night')) return 'day';
   if (word.startsWith('week')) return 'week';
+  if (word.startsWith('fortnight')) return 'fortnight';
   if (word.startsWith('month')) return 'month';
   if (word.startsWith('year')) return 'year';
-  return null;
+  return 'short';
 }
 
-/** Every duration in the text, left to right; hours and minutes are not durations a note records in days. */
+/** Every duration in the text, left to right. */
 export function findDurations(text: string): DurationHit[] {
   const hits: DurationHit[] = [];
-  for (const { re, fixedDays } of PATTERNS) {
+  for (const { re, fixedDays, one } of PATTERNS) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       if (hits.some((h) => m!.index < h.end && m!.index + m![0].length > h.start)) continue;
+      const span = { start: m.index, end: m.index + m[0].length };
       if (fixedDays) {
-        hits.push({ start: m.index, end: m.index + m[0].length, duration: { value: fixedDays, unit: 'day' } });
+        hits.push({ ...span, duration: { value: fixedDays, unit: 'day' } });
         continue;
       }
-      const unit = unitOf(m[2] ?? '');
-      if (!unit) continue;
-      hits.push({ start: m.index, end: m.index + m[0].length, duration: { value: count(m[1] ?? '1'), unit } });
+      const n = one ? 1 : count(m[1] ?? '1');
+      const unit = unitOf(one ? m[1]! : m[2] ?? '');
+      if (unit === 'short') hits.push(span);
+      else hits.push({ ...span, duration: unit === 'fortnight' ? { value: 2 * n, unit: 'week' } : { value: n, unit } });
     }
   }
   return hits.sort((a, b) => a.start - b.start);

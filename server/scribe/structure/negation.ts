@@ -8,17 +8,21 @@ const CUE = /\b(?:no|not|denies|denied|deny|denying|without|negative for|never|n
 // Scope ends at a contrast, or where the sentence turns to a new assertion.
 const TERMINATOR = /\b(?:but|however|although|though|except|apart from|aside from|which|who|yet|still|now has|has|have|had|complains|complaining|with|since|for|started|presents?|presented)\b|[:;]/;
 
+/** The negation cues of a sentence, left to right, as [start, end) offsets. */
+export function negationCues(sentence: string): [number, number][] {
+  const out: [number, number][] = [];
+  CUE.lastIndex = 0;
+  for (let m = CUE.exec(sentence); m; m = CUE.exec(sentence)) out.push([m.index, m.index + m[0].length]);
+  return out;
+}
+
+/** True when words between a cue and a finding end the cue's scope. */
+export function endsScope(between: string): boolean {
+  return TERMINATOR.test(between);
+}
+
 /** True when the text at offset `at` of the sentence lies in the scope of a negation cue. */
 export function isNegated(sentence: string, at: number): boolean {
-  const before = sentence.slice(0, at);
-  let last = -1;
-  let lastLen = 0;
-  CUE.lastIndex = 0;
-  for (let m = CUE.exec(before); m; m = CUE.exec(before)) {
-    last = m.index;
-    lastLen = m[0].length;
-  }
-  if (last < 0) return false;
-  const between = before.slice(last + lastLen);
-  return !TERMINATOR.test(between);
+  const last = negationCues(sentence.slice(0, at)).pop();
+  return !!last && !endsScope(sentence.slice(last[1], at));
 }

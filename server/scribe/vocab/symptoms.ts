@@ -4,51 +4,74 @@
  * One complaint a line: name | other ways of saying it (comma separated)
  */
 const TABLE = `
-fever|temperature,feverish,pyrexia,high temperature,febrile,feverishness
+fever|temperature,evening fever,feverish,pyrexia,high temperature,febrile,feverishness
+evening rise of temperature|evening rise of fever,evening rise
 chills|rigors,chills and rigors,shivering
 cough|coughing
 sputum|expectoration,phlegm,sputum production
 cold|common cold,coryza
-running nose|runny nose,rhinorrhoea,rhinorrhea,nasal discharge,watery nasal discharge,running nose
-nasal congestion|blocked nose,stuffy nose,nose block,nasal blockage,nasal obstruction,congested nose
+running nose|rhinorrhoea,rhinorrhea,watery nasal discharge
+runny nose|runny nose
+nasal discharge|nasal discharge
+nasal congestion|stuffy nose,congested nose
+nasal blockage|blocked nose,nose block,nasal obstruction
 sneezing|sneezes,sneeze
-sore throat|throat pain,pain in throat,throat irritation,scratchy throat,throat ache,painful throat
+sore throat|throat irritation,scratchy throat,throat ache,painful throat
+throat pain|pain in throat
 painful swallowing|pain on swallowing,swallowing is painful,pain while swallowing,odynophagia,painful to swallow
 difficulty swallowing|dysphagia,trouble swallowing,difficulty in swallowing,food sticking
-hoarseness of voice|hoarse voice,hoarseness,voice is hoarse,change in voice,voice change,hoarse
-breathlessness|shortness of breath,difficulty breathing,difficulty in breathing,dyspnoea,dyspnea,breathing difficulty,trouble breathing,breathing problem,short of breath,sob,breathless
-wheezing|wheeze,whistling sound in chest
+hoarseness of voice|hoarseness,voice is hoarse,change in voice,voice change,hoarse
+hoarse voice|hoarse voice
+breathlessness|difficulty breathing,difficulty in breathing,dyspnoea,dyspnea,breathing difficulty,trouble breathing,breathing problem,breathless
+shortness of breath|short of breath,sob
+wheezing|whistling sound in chest
+wheeze|wheeze
 noisy breathing|noisy breathing,stridor
-chest pain|pain in chest,chest discomfort,chest tightness,tightness in chest,heaviness in chest
+chest pain|pain in chest,chest discomfort
+chest tightness|tightness in chest
+chest heaviness|heaviness in chest
 palpitations|palpitation,racing heart,heart racing,fluttering in chest
 headache|head ache,pain in head,head pain,heaviness of head,head heaviness
-giddiness|dizziness,vertigo,lightheadedness,light headedness,spinning sensation,dizzy,giddy,reeling
+giddiness|giddy,reeling
+dizziness|dizzy,lightheadedness,light headedness
+vertigo|spinning sensation
 fainting|syncope,blackout,blackouts,passed out,loss of consciousness
 seizure|fits,fit,convulsion,convulsions,seizures,jerking of limbs,jerky movements,jerking,epileptic attack
-abdominal pain|pain in abdomen,stomach pain,tummy pain,belly pain,pain abdomen,stomach ache,stomachache,abdomen pain,pain in the stomach,pain in stomach,pain in tummy,abdominal cramps,cramping pain in abdomen,cramps in abdomen,colicky pain,pain in belly
+abdominal pain|pain in abdomen,pain abdomen,stomach ache,stomachache,abdomen pain
+abdominal cramps|abdominal cramps
 epigastric pain|upper abdominal pain,pain in upper abdomen,epigastric discomfort
-acidity|hyperacidity,heartburn,acid reflux,burning in chest,sour burps,sour belching,regurgitation
+acidity|hyperacidity,acid reflux,burning in chest,sour burps,sour belching
+heartburn|heartburn
+acid regurgitation|regurgitation
 burping|belching,burps,eructation
 bloating|gas,flatulence,abdominal distension,abdominal fullness,gas trouble
 nausea|nauseated,nauseous,feeling like vomiting,urge to vomit
 vomiting|vomited,vomit,vomits,vomitings,emesis,throwing up,threw up
 loose stools|loose motions,diarrhoea,diarrhea,watery stools,loose stool,watery diarrhoea,frequent stools,loose motion
-constipation|hard stools,not passing stools,difficulty passing stools,constipated
+constipation|not passing stools,difficulty passing stools
 blood in stools|bleeding per rectum,blood in stool,rectal bleeding,bloody stools
 black stools|melaena,melena,tarry stools
-loss of appetite|poor appetite,decreased appetite,reduced appetite,not eating well,not eating properly,anorexia,no appetite,appetite loss,not feeling hungry
+loss of appetite|not eating properly,anorexia,no appetite,appetite loss
+poor appetite|not eating well
+decreased appetite|reduced appetite,appetite reduced,appetite decreased
 weight loss|loss of weight,losing weight,weight reduction unintentional
 weight gain|gaining weight,increase in weight
-fatigue|tiredness,tired,weakness,generalised weakness,generalized weakness,lethargy,malaise,easy fatigability,exhaustion,tiredness all the time
+fatigue|lethargy,malaise,exhaustion
+tiredness|tiredness all the time
+weakness|generalised weakness,generalized weakness
+easy fatigability|easy fatiguability
+easy fatigue|easy fatigue
 irritability|irritable,irritated,anger outbursts
-low mood|sadness,feeling low,depressed mood,hopelessness,feeling sad
-anxiety|anxious,nervousness,worry,restlessness
+low mood|sadness,depressed mood,hopelessness
+anxiety|anxiety
+excessive worry|worry,excessive worrying
 difficulty falling asleep|can't fall asleep,cannot fall asleep,cant fall asleep,trouble falling asleep,unable to fall asleep,difficulty in falling asleep
 inability to sleep|not able to sleep,unable to sleep,cannot sleep,can't sleep,cant sleep,sleeplessness,insomnia,poor sleep,disturbed sleep,lack of sleep,difficulty sleeping,trouble sleeping
 snoring|snores,snore
 body aches|body ache,body pain,bodyache,body pains,myalgia,muscle aches,muscle pain,aches
 joint pain|joint pains,arthralgia,pain in joints,pain in the joints,joints pain
-back pain|backache,back ache,pain in back,low back pain,lower back pain,pain in lower back,lumbar pain
+back pain|backache,back ache,pain in back
+low back pain|lower back pain,pain in lower back,lumbar pain
 neck pain|pain in neck,neck ache,stiff neck,neck stiffness pain
 shoulder pain|pain in shoulder
 knee pain|pain in knee,pain in knees,knee pains
@@ -64,13 +87,20 @@ eye pain|pain in eye,pain in eyes
 redness of eyes|red eye,red eyes,eye redness,redness in eyes
 watering of eyes|watery eyes,eye watering,tearing
 itching of eyes|itchy eyes,eye itching
-blurring of vision|blurred vision,blurry vision,diminished vision,decreased vision,blurring of vision,vision changes,visual disturbance
+blurring of vision|diminished vision,decreased vision,vision changes,visual disturbance
+blurred vision|blurred vision
+blurry vision|blurry vision
 facial pain|pain in face,face pain
-puffiness of face|facial puffiness,puffy face,swelling of face,facial swelling,puffiness
-swelling of feet|pedal oedema,pedal edema,swollen feet,leg swelling,ankle swelling,swelling of legs,oedema feet,swelling in feet
+puffiness of face|facial puffiness,puffy face,swelling of face,facial swelling,puffiness,face is puffy,puffy eyes
+swelling of feet|pedal oedema,pedal edema,swollen feet,oedema feet,swelling in feet
+swelling of legs|leg swelling
+ankle swelling|swollen ankles
 swelling|swollen,oedema,edema
-burning micturition|burning while passing urine,burning urination,burning on urination,dysuria,pain while passing urine,painful urination,burning during urination,burning sensation while passing urine
-frequent urination|frequency of urination,increased frequency of urination,increased urinary frequency,increased frequency,increased frequency of micturition,frequent micturition,polyuria,passing urine frequently
+burning micturition|burning while passing urine,burning urination,pain while passing urine,burning during urination,burning sensation while passing urine
+burning on urination|burning on urination
+dysuria|painful urination
+urinary frequency|frequency of urination,increased frequency of urination,increased urinary frequency,increased frequency,increased frequency of micturition,frequent micturition,passing urine frequently,frequent urination
+increased urination|polyuria,passing more urine
 nocturia|passing urine at night,waking up at night to urinate
 frothy urine|foamy urine,froth in urine
 blood in urine|haematuria,hematuria,red urine
@@ -79,17 +109,20 @@ vaginal discharge|white discharge,leucorrhoea,leukorrhea,discharge per vaginum,p
 genital itching|itching in the private part,itching in private part,itching in private parts,itching in the private parts,vulval itching,itching down there,genital itch,private part itching
 perianal itching|itching around anus,anal itching,itching in bottom,scratching her bottom,scratching his bottom,scratching bottom,itching at the bottom,pruritus ani
 painful periods|dysmenorrhoea,dysmenorrhea,menstrual cramps,period pain
-heavy periods|heavy menstrual bleeding,menorrhagia,excessive bleeding during periods
+heavy menstrual bleeding|heavy periods,menorrhagia,excessive bleeding during periods
 irregular periods|irregular menses,irregular cycles,irregular menstruation
 missed periods|missed period,amenorrhoea,amenorrhea,no periods
-itching|pruritus,itch,itchiness,scratching,itchy
+itching|pruritus,itch,itchiness
+generalised itching|generalized itching,itching all over
 rash|skin rash,rashes,eruption,red spots,spots on skin
 blisters|vesicles,water filled blisters,fluid filled blisters,blister
 patches|patch,scaly patches,white patches,red patches,dark patches
 hair fall|hair loss,loss of hair,falling hair
-dandruff|flaking of scalp
-acne|pimples,acne vulgaris
-lump|mass,swelling in neck,neck swelling,lump in breast,growth
+dandruff|dandruff
+scalp flaking|flaking of scalp,flaking of the scalp
+acne|acne vulgaris
+pimples|pimples
+lump|lump
 numbness|loss of sensation,decreased sensation
 tingling|pins and needles,paraesthesia,paresthesia,tingling sensation
 tremors|tremor,shaking of hands,trembling
@@ -103,8 +136,9 @@ mouth ulcers|mouth ulcer,ulcers in mouth,oral ulcers
 bleeding gums|gum bleeding
 jaundice|yellowish discoloration of eyes,yellow eyes,yellowness of eyes,icterus
 drooling|drooling of saliva
-stiffness|joint stiffness,morning stiffness
-cramps|muscle cramps,leg cramps
+stiffness|joint stiffness
+morning stiffness|morning stiffness
+cramps|muscle cramps
 `;
 
 export interface Symptom {

@@ -293,11 +293,12 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
       if (siteIdx >= 0) f.end = Math.max(f.end, words[siteIdx]!.end);
     }
     const named = new Set(found.map((f) => f.name));
+    const matched = found.length > 0;
     for (const t of kindToks) {
       const kind = KIND.get(t.text)!;
       const mods = t === painWord ? kinds.filter((x) => x !== t && MODIFIER.has(x.text) && x.start < t.start).map((x) => x.text) : [];
       const name = [...mods, site ? siteName(kind, site) : KIND_NOUN[kind]!].join(' ');
-      if (named.has(name) || (!site && found.length && NEEDS_SITE.has(name))) continue;
+      if (named.has(name) || (!site && matched && NEEDS_SITE.has(name))) continue;
       named.add(name);
       const from = siteIdx >= 0 ? Math.min(words[siteIdx]!.start, t.start) : t.start;
       const to = siteIdx >= 0 ? Math.max(words[siteIdx]!.end, t.end) : t.end;

@@ -36,7 +36,7 @@ dry cough|tickly cough,dry hacking cough,cough without phlegm,nothing comes out 
 blood streaked sputum|sputum streaked with blood,phlegm streaked with blood,streaks of blood in sputum,blood in phlegm,blood in sputum,blood stained sputum
 haemoptysis|coughing blood,coughing up blood,coughed up blood,spitting blood,blood in cough,hemoptysis
 wheeze|whistling,whistling in chest,chest whistles,wheezy,chest wheezy,wheezing sound
-chest tightness|chest feels tight,chest tight,chest is tight,tight chest,tightness in chest,chest tightness,pressure in chest,chest pressure,chest feels heavy,heavy chest,band around chest,chest feels tight when climb stairs
+chest tightness|chest feels tight,chest tight,chest is tight,tight chest,tightness in chest,chest tightness,pressure in chest,chest pressure,chest feels heavy,heavy chest,band around chest
 chest pain|chest hurts,chest hurting,chest paining,chest aches,pain in chest,chest is painful,chest is paining
 palpitations|heart pounds,heart pounding,heart is pounding,heart races,heart racing,heart is racing,heart beating fast,heart beats fast,heart beats very fast,fast heartbeat,heart flutters,fluttering,heart skipping,skipped beats,skips beat,heart thumping,thumping in chest,heart jumps,racing heart,pounding heart,heart goes fast,heart beat fast
 running nose|nose is running,nose running,nose keeps running,dripping nose,nose dripping,snotty nose,snot,drippy nose
@@ -95,7 +95,7 @@ inability to sleep|can't sleep,cannot sleep,not able to sleep,unable to sleep,no
 irritability|irritable,cranky,fussy,gets angry easily,short tempered,snapping at everyone
 muscle tension|neck and shoulders are tight,neck and shoulders tight,shoulders tight,shoulders are tight,neck is tight,tight muscles,muscles tight,muscles are tight,muscle tightness
 nausea|feel like vomiting,feels like vomiting,feeling like vomiting,like vomiting,want to vomit,feel sick,feels sick,feel sick to stomach,sick to stomach,queasy,queasiness,urge to vomit,nauseous,nauseated,want to throw up,feel like throwing up,retching
-vomiting|can't keep anything down,cannot keep anything down,not keeping anything down,can't keep food down,can't keep down,throwing up,threw up,throws up,puking,puked,vomited,vomits,vomit,brings up food,bringing up food,whatever eats vomits,whatever she eats vomits,whatever he eats vomits,eats vomits
+vomiting|can't keep anything down,cannot keep anything down,not able to keep anything down,unable to keep anything down,cannot keep food down,not keeping anything down,can't keep food down,can't keep down,throwing up,threw up,throws up,puking,puked,vomited,vomits,vomit,brings up food,bringing up food,whatever eats vomits,whatever she eats vomits,whatever he eats vomits,eats vomits
 loose stools|loose motions,loose motion,runny stools,watery stools,watery motions,stools are watery,motions are watery,going to toilet many times,diarrhoea,diarrhea,loose potty,watery potty,frequent stools,stomach is running,loosies
 constipation|hasn't pooped,has not pooped,haven't pooped,not pooped,hasn't passed stool,not passed stool,not passing stool,no motion,no bowel movement,hasn't had bowel movement,bowels not moving,bowels not open,hard stools,hard stool,stools are hard,straining,strains,strain to pass stool,constipated,blocked up,goes once every,only goes every,poop is hard
 blood in stools|blood in stool,blood in potty,blood in poop,blood with stools,bleeding from back passage,bleeding from bottom

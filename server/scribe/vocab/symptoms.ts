@@ -94,7 +94,7 @@ facial pain|pain in face,face pain
 puffiness of face|facial puffiness,puffy face,swelling of face,facial swelling,puffiness,face is puffy,puffy eyes
 swelling of feet|pedal oedema,pedal edema,swollen feet,oedema feet,swelling in feet
 swelling of legs|leg swelling
-ankle swelling|swollen ankles
+ankle swelling|swollen ankles,ankles swollen,ankle swollen,ankles swell,ankles swell up,ankle swells,ankles puffy,puffy ankles
 swelling|swollen,oedema,edema
 burning micturition|burning while passing urine,burning urination,pain while passing urine,burning during urination,burning sensation while passing urine
 burning on urination|burning on urination

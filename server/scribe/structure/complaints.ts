@@ -51,6 +51,7 @@ const KIND_NOUN: Record<string, string> = {
   'numbness of {site}': 'numbness', 'tingling in {site}': 'tingling', 'weakness of {site}': 'weakness',
   '{site} stiffness': 'stiffness', 'burning {site}': 'burning', '{site} cramps': 'cramps',
 };
+const NOUN_KIND = new Map(Object.entries(KIND_NOUN).map(([kind, noun]) => [noun, kind]));
 // Bare kinds that are no complaint until a site is told.
 const NEEDS_SITE = new Set(['pain', 'redness', 'burning']);
 
@@ -175,11 +176,18 @@ function siteName(kind: string, site: string): string {
 function bareKind(name: string): string | undefined {
   if (hasSite(name)) return undefined;
   const last = name.split(' ').pop()!;
-  return KIND.get(last) ?? Object.keys(KIND_NOUN).find((k) => KIND_NOUN[k] === last);
+  return KIND.get(last) ?? NOUN_KIND.get(last);
+}
+
+const durationCache = new WeakMap<Sentence, DurationHit[]>();
+function durationsOf(s: Sentence): DurationHit[] {
+  let hits = durationCache.get(s);
+  if (!hits) durationCache.set(s, (hits = findDurations(s.text)));
+  return hits;
 }
 
 function complaintDurations(s: Sentence, scope: Scope): DurationHit[] {
-  return findDurations(s.text).filter(
+  return durationsOf(s).filter(
     (d) => d.start >= scope.from && d.end <= scope.to && !scope.masked.some(([x, y]) => d.start < y && d.end > x) && !WORSE.test(s.text.slice(0, d.start)),
   );
 }
@@ -203,7 +211,7 @@ function negated(s: Sentence, it: Item, tokens: Token[], spans: { start: number;
 function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: string): Item[] {
   const inScope = (a: number, b: number): boolean => a >= scope.from && b <= scope.to && !scope.masked.some(([x, y]) => a < y && b > x);
   const durations = complaintDurations(s, scope);
-  const allDurations = findDurations(s.text);
+  const allDurations = durationsOf(s);
   const inDuration = (t: Token): boolean => allDurations.some((d) => t.start >= d.start && t.end <= d.end);
   // "throat's", "mom's": the possessive or "is" is not part of the word.
   const tokens = s.tokens.filter((t) => inScope(t.start, t.end) && !inDuration(t)).map((t) => ({ ...t, text: t.text.replace(/'s$/, '') }));

@@ -164,7 +164,7 @@ describe('medications', () => {
   });
 
   it('a spoon or ml after the name is the dose, not a strength in mg', () => {
-    const m = med('sachet alkasol one teaspoon in water three times a day for five days', 'potassium citrate');
+    const m = med('sachet alkasol one teaspoon in water three times a day for five days', 'disodium hydrogen citrate');
     expect(m).toMatchObject({ dose: { value: 1, unit: 'teaspoon' } });
     expect(m!.strength).toBeUndefined();
   });

@@ -22,8 +22,9 @@ export function tokenize(text: string): Token[] {
 
 // Single letters spelled out ("c b c", "s o s", "b d") are joined into one word; "a" and "i" are words themselves
 // unless they sit inside a longer run.
-const SPELLED = /\b[a-z](?:\s+[a-z]\b)+/g;
-const LETTER_DIGIT = /\b([b-hj-wyz])\s+(\d{1,2})\b(?!\.\d)/g;
+// A letter followed by an apostrophe is a word's start ("i'm", "it's"), not a spelled letter.
+const SPELLED = /(?<!['’])\b[a-z](?:\s+[a-z]\b(?!['’]))+/g;
+const LETTER_DIGIT = /(?<!['’])\b([b-hj-wyz])\s+(\d{1,2})\b(?!\.\d)/g;
 // A spelled name with a digit inside ("h b a one c" → "hba1c"): single letters, one digit, one letter. The last
 // letter must stand alone, so a dose and its spelled frequency ("vitamin c one b d") stay apart.
 const SPELLED_WITH_DIGIT = /\b[b-hj-z](?:\s+[a-z])*\s+\d\s+[a-z]\b(?!\s+(?:[a-z]|\d)\b)/g;
@@ -55,9 +56,12 @@ export function normalizeMapped(raw: Mapped): Mapped {
   s = s.replace(SPELLED_WITH_DIGIT, (run: string) => run.replace(/\s+/g, ''));
   s = s.replace(SPELLED, (run: string) => {
     const letters = run.split(/\s+/);
-    // "a" or "i" at the edge of a run is the article or pronoun: "take a b complex" keeps "a".
+    // "a" or "i" at the edge of a run is the article or pronoun: "take a b complex" keeps "a", "do a k o h mount"
+    // is "a koh", "a c b c i would" is "cbc i".
     if (letters.length === 2 && (letters[0] === 'a' || letters[0] === 'i')) return run;
-    return letters.join('');
+    const lead = letters.length > 2 && (letters[0] === 'a' || letters[0] === 'i') ? `${letters.shift()} ` : '';
+    const trail = letters.length > 2 && letters[letters.length - 1] === 'i' ? ` ${letters.pop()}` : '';
+    return `${lead}${letters.join('')}${trail}`;
   });
   s = s.replace(LETTER_DIGIT, '$1$2');
   return s.replace(/[ \t]+/g, ' ');

@@ -33,7 +33,9 @@ const SPEAKER = /^\s*([a-z][a-z .'-]{0,20}?)\s*:\s*/i;
 const DOCTOR = /^(?:doctor|dr|physician|consultant|nurse|clinician|provider)\b/i;
 
 // "sorry, make that acute nasopharyngitis", "no, make it five days", "I mean": the words after replace the item before.
-const CORRECTION = /,?\s*\b(?:(?:sorry|no|oh no|correction|oops)\s*,?\s*)?(?:make (?:that|it)|i mean|i meant|change (?:that|it) to|scratch that,?)\s+([^,.;]+)/;
+// "make it" alone is ordinary speech ("light makes it worse"): a correction only after sorry/no/…, or before a number.
+const CORRECTION =
+  /,?\s*\b(?:(?:(?:sorry|no|oh no|correction|oops)\s*,?\s*)(?:make (?:that|it)|i mean|i meant|change (?:that|it) to|scratch that,?)|make (?:that|it)(?=\s+\d)|i mean|i meant|change (?:that|it) to|scratch that,?)\s+([^,.;]+)/;
 const AMOUNT = /(\d+(?:\.\d+)?)\s*([a-z]+)/;
 
 function applyCorrections(sentence: Mapped): Mapped {
@@ -76,8 +78,14 @@ function applyCorrections(sentence: Mapped): Mapped {
 const SENTENCE_END = /(?<=[.?!;])\s+|(?<!\d)\.(?=[a-z])|\s*\n\s*/;
 const VITALS_CUE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|glucometer)\b/;
 const EXAM_CUE = /\b(?:on examination|examination|o\/e|exam|tenderness|tender|palpable|congested|looks|clear|auscultation|crepitations|crackles|vesicles|bulging|spasm|reflexes|normal|soft|non tender|pallor|icterus|oedema|edema|inflamed|erythematous|swollen|discharge seen|purulent)\b/;
+// "diagnosed 9 years ago" is history and "this is his 4 year checkup" a visit, not a diagnosis.
+// A reading, not a vital named in the history ("here for follow up of high blood pressure", "weight loss of 6 kg").
+const VITAL_READING =
+  /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|sats|respiratory rate|weight|height)\b(?!\s+(?:loss|gain|log|machine|readings?|diary|record|chart))[^.;]{0,30}?\d/;
+const EXAM_START = /^(?:on examination|examination|o\/e|on exam|exam|general examination|local examination|systemic examination)\b/;
+
 export const DIAGNOSIS_CUE =
-  /\b(?:diagnosis|diagnosed|impression|assessment|this is|this looks like|(?:this|it) sounds like|i think (?:it's|it is|this is|you have|she has|he has)|suggestive of|consistent with|rule out|r\/o|provisional)\b/;
+  /\b(?:diagnosis|diagnosed(?!\s+(?:\d+|a few|many|several)\s+(?:years?|months?)|\s+in\s+\d|\s+at\s+(?:age|\d))|impression|assessment|this is(?!\s+(?:his|her|my|your|the|a|an|for|\d)\b)|this looks like|(?:this|it) sounds like|i think (?:it's|it is|this is|you have|she has|he has)|suggestive of|consistent with|rule out|r\/o|provisional)\b/;
 
 /*
  * Where a recogniser's unpunctuated words start a new sentence: at a section word ("impression", "plan", "on
@@ -88,8 +96,9 @@ export const DIAGNOSIS_CUE =
 const SECTION =
   String.raw`(?:on examination|o\/e|examination|impression|diagnosis|diagnoses|provisional diagnosis|differential diagnosis|final diagnosis|assessment|plan|advice|advised|investigations|rx|prescription|medications|chief complaints?|presenting complaints?|complaints|(?:past|medical|surgical|drug) history(?!\s+of)|family history|history(?!\s+of)|allergies|follow up|review)`;
 const STAYS_BEFORE_SECTION =
-  'no|not|any|the|a|an|of|for|with|on|in|and|or|her|his|my|your|their|our|this|that|to|further|detailed|clinical|local|general|systemic|physical|working|provisional|final|differential|known|past|medical|surgical|drug|under|without|regular|will|we|i|please|after|before|next|at|repeat|same|was|were|is|are|been|has|have|had|be|being|neurological|cardiovascular|respiratory|abdominal|per|from|by|as|also|initial|last|previous|urgent|routine|treatment|management|diet|dietary|ent|eye|cardiology|specialist|orthopaedic|surgical|careful|close|sos|early|immediate|regular|periodic|annual|thorough|complete|full|menstrual|obstetric|birth|personal|social|family|travel|vaccination|immunisation|immunization|contact|sexual|occupational|this';
-const FORM_START = String.raw`(?:tab|tabs|tablet|cap|caps|capsule|syp|syrup|inj|injection|oint|ointment)`;
+  'no|not|any|the|a|an|of|for|with|on|in|and|or|her|his|my|your|their|our|this|that|to|further|detailed|clinical|local|general|systemic|physical|working|provisional|final|differential|known|past|medical|surgical|drug|under|without|regular|will|we|i|please|after|before|next|at|repeat|same|was|were|is|are|been|has|have|had|be|being|neurological|cardiovascular|respiratory|abdominal|per|from|by|as|also|initial|last|previous|urgent|routine|treatment|management|diet|dietary|ent|eye|cardiology|specialist|orthopaedic|surgical|careful|close|sos|early|immediate|regular|periodic|annual|thorough|complete|full|menstrual|obstetric|birth|personal|social|family|travel|vaccination|immunisation|immunization|contact|sexual|occupational|this|stool|urine|blood|sputum|pelvic|rectal|breast|fundus|microscopic|lamp|ray|eye|dental|skin|foot|ultrasound|its|their';
+// Full words (tablet, capsule, ointment) also follow a drug's name ("1 albendazole tablet"): only the prefixes start a line.
+const FORM_START = String.raw`(?:tab|tabs|cap|caps|syp|syrup|inj|injection|oint)`;
 const PRESCRIBE_VERB =
   String.raw`(?:(?:and|also|plus|then|next)\s+)?(?:(?:start(?:ed)?(?: on| with)?|continue(?: on| with| the)?|add|give|stop|discontinue|increase|reduce|decrease|restart|resume|prescribe|prescribed|(?:change|switch|shift) to|(?:i am|we are|i'm|we're) (?:starting|giving|adding)|(?:i|we) will (?:start|give|add)|(?:i'll|we'll) (?:start|give|add))\s+)?`;
 const STAYS_BEFORE_FORM =
@@ -97,10 +106,10 @@ const STAYS_BEFORE_FORM =
 // Advice after a prescription: "… for 14 days continue normal diet avoid packaged juices watch for danger signs".
 const ADVICE_START =
   String.raw`(?:avoid|drink|eat|keep|wear|watch for|sleep with|raise|finish|cut down|cut back|come back|come and see|come immediately|go to the|stop smoking|no (?:driving|alcohol|smoking|tea|coffee|spicy|oily|fried)|continue (?:normal|the same|feeds|breastfeeding|diet)|plenty of|small (?:frequent )?meals)`;
-const STAYS_BEFORE_ADVICE = String.raw`to|not|and|or|please|i|you|we|will|should|must|can|don't|also|then|and|also|if|the|a|do|never|always|and`;
+const STAYS_BEFORE_ADVICE = String.raw`to|not|and|or|please|i|you|we|will|should|must|can|can't|cannot|couldn't|won't|don't|also|then|if|the|a|do|never|always|only|just|he'll|she'll|i'll|you'll|would|could`;
 const BOUNDARY = new RegExp(
   String.raw`(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${SECTION}\b)` +
-    String.raw`|(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d)[a-z])` +
+    String.raw`|(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d|(?:last|and|or|for|with|twice|once|at|in|the|is|was|daily|every|before|after|since|that|which|if)\b)[a-z])` +
     String.raw`|(?<=\b(?!(?:${STAYS_BEFORE_ADVICE})\b)[a-z0-9]+)\s+(?=${ADVICE_START}\b)`,
   'g',
 );
@@ -146,6 +155,20 @@ function turns(part: Mapped): Mapped[] {
   return out;
 }
 
+const STARTS_QUESTION = new RegExp(String.raw`^(?:okay\s+|so\s+|and\s+)?${QUESTION_START}\b`);
+
+/**
+ * A recogniser writes no "?": the doctor's last sentence before the patient answers is a question when it starts
+ * like one or is a bare topic ("fever", "caffeine alcohol").
+ */
+function markQuestions(sentences: Sentence[]): void {
+  sentences.forEach((s, i) => {
+    const next = sentences[i + 1];
+    if (s.speaker !== 'doctor' || s.text.endsWith('?') || next?.speaker !== 'patient') return;
+    if (STARTS_QUESTION.test(s.text) || s.tokens.length <= 3) s.text = `${s.text}?`;
+  });
+}
+
 export interface DocOptions {
   /** "consultation" when the request says so: an unlabelled transcript is then read as turns. */
   mode?: string;
@@ -186,10 +209,13 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
     }
   }
   const consultation = speakers >= 2 || unlabelledConsultation;
+  if (consultation) markQuestions(sentences);
   const all = sentences.map((s) => s.text).join(' ');
   const female = /\b(?:female|woman|lady|girl|she|her|madam|mrs|pregnan\w*|periods?)\b/.test(all);
-  const isObjective = (s: Sentence): boolean => s.speaker !== 'patient' && VITALS_CUE.test(s.text) && /\d/.test(s.text);
-  let findingsStart = sentences.findIndex((s) => isObjective(s) || (s.speaker === 'doctor' && EXAM_CUE.test(s.text) && !s.text.endsWith('?')));
+  const isObjective = (s: Sentence): boolean => s.speaker !== 'patient' && VITAL_READING.test(s.text);
+  const isExam = (s: Sentence): boolean =>
+    (s.speaker === 'doctor' && EXAM_CUE.test(s.text) && !s.text.endsWith('?')) || (s.speaker === null && EXAM_START.test(s.text));
+  let findingsStart = sentences.findIndex((s) => isObjective(s) || isExam(s));
   let planStart = sentences.findIndex((s) => s.speaker !== 'patient' && DIAGNOSIS_CUE.test(s.text));
   if (planStart < 0) planStart = sentences.length;
   if (findingsStart < 0 || findingsStart > planStart) findingsStart = planStart;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ClinicalFacts, Medication } from '../server/scribe/structure/facts.js';
 import { checkSafety, type SafetyOptions } from '../server/scribe/structure/safety.js';
-import { structure } from '../server/scribe/structure/structure.js';
+import { extractFacts, structure } from '../server/scribe/structure/structure.js';
 import { allergyConflict, CLASSES, DOSE_TABLE, doseKnowledge } from '../server/scribe/vocab/drug-knowledge.js';
 
 const check = (text: string, opts: SafetyOptions = {}, locale = 'en-IN') => {
-  const facts = structure(text, { locale });
+  const facts = extractFacts(text, { locale });
   return { facts, ...checkSafety(facts, opts) };
 };
 const codes = (r: { flags: { code: string }[] }) => r.flags.map((f) => f.code);
@@ -28,6 +28,14 @@ function factsWith(medications: Medication[], allergies: string[] = []): Clinica
 }
 
 describe('dose unit and range', () => {
+  it('structure() applies the checks, with the age and weight the note states', () => {
+    const f = structure('Four year old boy, weight 12 kg. Fever. Syrup paracetamol two fifty mg per five ml, ten ml four times a day for three days.', { locale: 'en-IN' });
+    expect(f.flags.map((x) => [x.code, x.pointer])).toEqual([['DAILY_MAX', '/medications/0']]);
+    const g = structure('Viral fever. Tab paracetamol six fifty grams thrice daily for three days.', { locale: 'en-IN' });
+    expect(g.medications[0]!.strength).toEqual({ value: 650, unit: 'mg' });
+    expect(g.flags.map((x) => x.code)).toEqual(['DOSE_UNIT']);
+  });
+
   it('corrects 650 g paracetamol to 650 mg and says so', () => {
     const r = check('Impression viral fever. Tab paracetamol six fifty grams one tablet thrice daily for three days.');
     const i = r.medications.findIndex((m) => m.name === 'paracetamol');

@@ -8,14 +8,16 @@ import { extractAdvice } from './advice.js';
 import type { ClinicalFacts, Span } from './facts.js';
 import { extractFollowUp } from './followup.js';
 import { extractInvestigations, findInvestigationMatches } from './investigations.js';
-import type { Match } from './lexicon.js';
+import { normalizeText, type Match } from './lexicon.js';
 import { DRUG_INDEX, extractMedications } from './medications.js';
+import { checkSafety } from './safety.js';
 import { buildDoc, historySentences, type Sentence } from './sections.js';
 import { extractVitals } from './vitals.js';
 
 const FORM_BEFORE = /\b(?:tab|cap|syp|syrup|inj|injection)\s+$/;
 const PLAN_WORDS = /\b(?:review|follow[ -]?up|come back|recheck|advised)\b/;
 const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;
+const AGE = /\b(\d{1,3})\s*(years?|yrs?|months?)\s*old\b/;
 const FAMILY_SENTENCE = /\b(?:father|mother|brother|sister|uncle|aunt|grandfather|grandmother|sibling|son|daughter)\b[^,]*\b(?:has|had|is|was)\b|\bfamily history\b/;
 
 let investigationCache = new WeakMap<Sentence, Match<{ name: string; loinc?: string }>[]>();
@@ -33,11 +35,14 @@ function investigationMatches(s: Sentence): Match<{ name: string; loinc?: string
 
 export interface StructureOptions {
   locale: string;
+  /** Allergies in the patient's record: a prescribed drug that conflicts with one is flagged like a note's allergy. */
+  patientAllergies?: string[];
   /** dictation or consultation, as the request said; an unlabelled consultation is then read turn by turn. */
   mode?: string;
 }
 
-export function structure(text: string, opts: StructureOptions): ClinicalFacts {
+/** The facts as said, before the safety checks. */
+export function extractFacts(text: string, opts: StructureOptions): ClinicalFacts {
   investigationCache = new WeakMap();
   const doc = buildDoc(text, { mode: opts.mode });
   const firstMed = new Map<number, number>();
@@ -81,7 +86,7 @@ export function structure(text: string, opts: StructureOptions): ClinicalFacts {
     ...doc.sentences.flatMap((s) => [...investigationMatches(s), ...DRUG_INDEX.findAll(s.tokens)].map((m) => s.span(m.start, m.end))),
   ];
   const advice = extractAdvice(doc, used);
-  return {
+  const facts: ClinicalFacts = {
     locale: opts.locale,
     complaints,
     history: {
@@ -100,4 +105,17 @@ export function structure(text: string, opts: StructureOptions): ClinicalFacts {
     evidence: { vitals: vitals.evidence, advice: advice.evidence, allergies: [] },
     flags: [],
   };
+  return facts;
+}
+
+/** The facts with their safety flags; a strength corrected only where the correction is unambiguous (safety.ts). */
+export function structure(text: string, opts: StructureOptions): ClinicalFacts {
+  const facts = extractFacts(text, opts);
+  const age = AGE.exec(normalizeText(text.slice(0, 200)));
+  const safety = checkSafety(facts, {
+    patientAllergies: opts.patientAllergies,
+    weightKg: facts.vitals.weight_kg,
+    ageYears: age ? Number(age[1]) / (age[2]!.startsWith('month') ? 12 : 1) : undefined,
+  });
+  return { ...facts, medications: safety.medications, flags: safety.flags };
 }

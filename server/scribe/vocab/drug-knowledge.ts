@@ -741,10 +741,13 @@ function parseDoses(table: string): Map<string, DoseKnowledge> {
     }
     const c = /^([\d.]+)-([\d.]+)$/.exec(child);
     if (c) k.childMgPerKgDay = { min: Number(c[1]), max: Number(c[2]) };
-    out.set(name, k);
+    out.set(comboKey(name.split(' + ')), k);
   }
   return out;
 }
+
+// A combination is the same product whichever part is named first ("budesonide + formoterol").
+const comboKey = (parts: readonly string[]): string => [...parts].sort().join(' + ');
 
 /** Dose knowledge by generic name. */
 export const DOSE_TABLE: ReadonlyMap<string, DoseKnowledge> = parseDoses(DOSES);
@@ -755,7 +758,7 @@ export const DOSE_TABLE: ReadonlyMap<string, DoseKnowledge> = parseDoses(DOSES);
  */
 export function doseKnowledge(generic: string): DoseKnowledge | undefined {
   const parts = components(generic);
-  return DOSE_TABLE.get(parts.join(' + ')) ?? (parts.length === 1 ? DOSE_TABLE.get(parts[0]!) : undefined);
+  return DOSE_TABLE.get(comboKey(parts)) ?? (parts.length === 1 ? DOSE_TABLE.get(parts[0]!) : undefined);
 }
 
 // Aminopenicillins share their side chain with these cephalosporins: the one penicillin–cephalosporin pair whose

@@ -12,6 +12,7 @@
 import { doubleMetaphone } from 'double-metaphone';
 import { FORMULARY, type Drug } from '../vocab/formulary.js';
 import { snapWord } from './codify.js';
+import { findInvestigationMatches } from './investigations.js';
 import type { Amount, Duration, Frequency, Medication, MedicationField, Span } from './facts.js';
 import { PhraseIndex, type Token } from './lexicon.js';
 import type { Doc, Sentence } from './sections.js';
@@ -71,7 +72,7 @@ const CUES: [Intent, RegExp][] = [
   ],
   [
     'past',
-    /\b(?:was on|were on|is on|are on|been on|already on|currently on|still on|remains on|^on|takes|taking|took|had taken|had been given|tried|previously|earlier|started|was started|current (?:regimen|medications?|meds)|home medications?|got|bought|from the (?:chemist|pharmacy|medical (?:shop|store))|(?:ic|ive|oid|tic) on|known case of [a-z ]{1,30}?on)\b/g,
+    /\b(?:was on|were on|is on|are on|been on|already on|currently on|still on|remains on|^on|takes|taking|took|had taken|had been given|was given|were given|received|needed|tried|previously|earlier|started|was started|current (?:regimen|medications?|meds)|home medications?|got|bought|from the (?:chemist|pharmacy|medical (?:shop|store))|(?:ic|ive|oid|tic) on|known case of [a-z ]{1,30}?on)\b/g,
   ],
   [
     'consider',
@@ -88,17 +89,19 @@ const CONTINUE = /\b(?:continue|continued|same dose|the same|keep taking|keep us
 const RESTART = /\b(?:restart|resume|start again|switch(?:ed)? to|change(?:d)? to|instead)\b/;
 // A sentence cannot end on these words: the segmenter cut a clause ("… we may | give injection …").
 const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|then|if|not)\s*$/;
+const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as)\s*$/;
 const CONNECTOR = /^[\s,;:]*(?:(?:and|or|also|plus|as well as|with)\b[\s,]*)*$/;
 // "start amoxicillin, no sorry, azithromycin": the drug before the correction is withdrawn.
-const CORRECTION = /^[\s,]*(?:(?:\d+(?:\.\d+)?\s*[a-z]*|point \d+\s*[a-z]*)\s*,?\s*)?(?:(?:oh\s+)?no|sorry|correction|i mean|i meant|rather|scratch that|make (?:that|it)|not that)(?:[\s,]+(?:no|sorry|i mean|make (?:that|it)))*[\s,]*$/;
+const CORRECTION = /^[\s,]*(?:(?:\d+(?:\.\d+)?\s*[a-z]*|point \d+\s*[a-z]*)\s*,?\s*)?(?:(?:oh\s+)?no|sorry|i'm sorry|i am sorry|correction|i mean|i meant|rather|scratch that|make (?:that|it)|not that)(?:[\s,]+(?:no|sorry|i'm sorry|i am sorry|i mean|make (?:that|it)))*[\s,]*$/;
 // "seventy five no sorry fifty mg", "650, correction, 1,300 milligrams": the number before is blanked out.
 const NUMBER_CORRECTION =
-  /(?:\d[\d,]*(?:\.\d+)?|point \d+)\s*(?:[a-z]+\s*)?,?\s*\b(?:(?:oh\s+)?no|sorry|correction|i mean|i meant|rather|make (?:that|it))\b(?:[\s,]+(?:no|sorry|i mean|make (?:that|it)))*[\s,]+(?:(?:to|up to)\s+)?(?=\d|point \d|\.\d)/g;
+  /(?:\d[\d,]*(?:\.\d+)?|point \d+)\s*(?:[a-z]+\s*)?,?\s*\b(?:(?:oh\s+)?no|sorry|i'm sorry|i am sorry|correction|i mean|i meant|rather|make (?:that|it))\b(?:[\s,]+(?:no|sorry|i'm sorry|i am sorry|i mean|make (?:that|it)))*[\s,]+(?:(?:to|up to)\s+)?(?=\d|point \d|\.\d)/g;
 
 // A prescription line ends where the doctor turns to something else.
 const LINE_END = new RegExp(
   [
-    String.raw`\b(?:review|follow up|followup|come back|come and see|come after|see me|show me|return|recheck|revisit|advice|diet|investigations?|refer|referral|referred|impression|diagnosis|assessment|we will (?:do|check|send|get)|i am (?:sending|ordering|referring))\b`,
+    String.raw`\b(?:review|follow up|followup|come back|come and see|come after|see me|see him|see her|show me|return|recheck|revisit|advice|diet|investigations?|refer|referral|referred|impression|diagnosis|assessment|allerg(?:y|ies)|vitals|call (?:if|me|us)|we will (?:do|check|send|get)|i am (?:sending|ordering|referring)|i'm (?:sending|ordering|referring|also ordering))\b`,
+    String.raw`\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|sats|respiratory rate|weight|height)\b(?=\s+(?:is\s+|was\s+|of\s+|today\s+)?\d)`,
     String.raw`\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
     String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
   ].join('|'),
@@ -106,7 +109,7 @@ const LINE_END = new RegExp(
 const STEP = /,?\s*\b(?:then|followed by|after that|thereafter)\b\s*/g;
 const STEP_AHEAD = /\b(?:then|followed by|after that|thereafter)\b/;
 // A condition at the end of one line that belongs to the drug after it, or that leads a drug ("if fever, paracetamol").
-const TRAILING_CONDITION = /\b(?:if|when|whenever|in case of)\b[^,;]*$/;
+const TRAILING_CONDITION = /\b(?:if|when|whenever|in case of)\b(?!\s+(?:needed|required|necessary))[^,;]*$/;
 const LEADING_CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of)\b[^.;]*$/;
 const SAME_DRUG_BETWEEN = /^[\s,;:()-]*(?:(?:i e|ie|that is|which is|eye|ear|nasal|drops?|inhaler|gel|cream|tablets?|\d+(?:\.\d+)?\s*(?:percent|%|mg|mcg))\b[\s,]*)*$/;
 // Words after a brand that name the product ("tylenol pm", "crocin ds", "augmentin duo", "metolar xr").
@@ -196,7 +199,7 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
     m = re.exec(t);
     if (m) return { freq: mk(n, text), single: false, hit: at(m) };
   }
-  m = /\b(?:stat|single dose|1 dose|a dose|once only|one time only|single oral dose|given (?:today|now|in the clinic)|(?<!\b(?:from|starting|start|beginning|begin)\s+)today)\b/.exec(t);
+  m = /\b(?:stat|single dose|1 dose|a dose|once only|one time only|single oral dose|given (?:today|now|in the clinic))\b/.exec(t);
   if (m) return { freq: mk(1, 'single dose'), single: true, hit: at(m) };
   m = /\b(?:od|once (?:a day|daily)|once|daily|every day|everyday|qd|every morning|every night|nightly|(?:a|per) day)\b/.exec(t);
   if (m) return { freq: mk(1, 'once daily'), single: false, hit: at(m) };
@@ -542,6 +545,7 @@ export function extractMedications(
     // Corrected numbers are blanked, not removed, so offsets stay the sentence's.
     const corrected = s.text.replace(NUMBER_CORRECTION, (x) => ' '.repeat(x.length));
     const { text, mentions } = mergeMentions(corrected, mentionsIn(s, blocked(s), s.index >= doc.planStart));
+    const tests = mentions.length ? findInvestigationMatches(s) : [];
     const lines = mentions.map((m, k) => {
       const floor = k > 0 ? mentions[k - 1]!.end : 0;
       return { start: lineStart(text, m.formStart, floor), end: text.length, condition: undefined as Hit | undefined };
@@ -549,12 +553,13 @@ export function extractMedications(
     mentions.forEach((m, k) => {
       const nextStart = k + 1 < mentions.length ? lines[k + 1]!.start : text.length;
       const endCue = LINE_END.exec(text.slice(m.end, nextStart));
-      lines[k]!.end = endCue ? m.end + endCue.index : nextStart;
+      const test = tests.find((x) => x.start >= m.end && x.start < nextStart);
+      lines[k]!.end = Math.min(endCue ? m.end + endCue.index : nextStart, test ? test.start : nextStart);
       // "… twice a week if he gets fever paracetamol drops …": a condition running into the next, unprefixed drug
       // is that drug's.
       const next = mentions[k + 1];
       const tail = TRAILING_CONDITION.exec(text.slice(m.end, lines[k]!.end));
-      if (next && !next.prefixForm && tail && lines[k]!.end === nextStart) {
+      if (next && !next.prefixForm && tail && lines[k]!.end === nextStart && lines[k + 1]!.start === next.formStart) {
         lines[k]!.end = m.end + tail.index;
         lines[k + 1]!.condition = { from: m.end + tail.index, to: nextStart };
       }
@@ -567,9 +572,11 @@ export function extractMedications(
       const before = text.slice(floor, m.formStart);
       const window = (k === 0 && DANGLING.test(previous) ? `${previous} ` : '') + cueWindow(text, m, floor);
       const own = intentOf(window);
-      let intent: Intent = own ?? (k > 0 && inherited !== 'allergy' && (!m.prefixForm || CONNECTOR.test(before)) ? (inherited ?? 'prescribe') : 'prescribe');
+      // A list ("stop A and B", "continue A 10 mg daily, B 20 mg …") shares its verb; a new line does not.
+      const listed = CONNECTOR.test(before) || (!m.prefixForm && LIST_LINK.test(before));
+      let intent: Intent = own ?? (k > 0 && listed && inherited !== 'allergy' ? (inherited ?? 'prescribe') : 'prescribe');
       if (SOMEONE_ELSE.test(text.slice(0, m.formStart))) return;
-      if (AFTER_ALLERGY.test(after)) intent = 'allergy';
+      if (AFTER_ALLERGY.test(text.slice(m.end, m.end + 30))) intent = 'allergy';
       else if (AFTER_STOPPED.test(after) || /^\s*[,;]?\s*(?:stop|discontinue|withdraw)\s+(?:it|this|that|them)\b/.test(after)) intent = 'stop';
       if (intent === 'past' && CONTINUE.test(text.slice(line.start, line.end))) intent = 'prescribe';
       inherited = intent;
@@ -592,7 +599,7 @@ export function extractMedications(
   // A drug named without any instruction is only mentioned ("before starting methotrexate"). One the history names
   // and the plan prescribes again ("on amlodipine 5 … increase amlodipine to 10 mg") is the plan's. A drug the note
   // stops is not also prescribed, unless it is explicitly restarted.
-  // The same prescription said twice ("continue glycomet gp 1 twice daily" after the patient's list) is listed once, where
+  // A drug prescribed in two places ("continue glycomet gp 1 twice daily" after the history's list) is listed once, as
   // it was said last.
   const planned = new Set(meds.filter((m) => !m.bare && m.sentence >= doc.planStart).map((m) => m.name));
   const kept = meds.filter(
@@ -601,10 +608,16 @@ export function extractMedications(
       !(m.sentence < doc.planStart && planned.has(m.name)) &&
       (m.restart || !stopped.some((x) => x.id === m.id && (!x.brand || x.brand === m.brand))),
   );
-  const sameAs = (a: Out, b: Out): boolean =>
-    a.name === b.name && a.strength?.value === b.strength?.value && a.dose?.value === b.dose?.value && a.frequency?.per_day === b.frequency?.per_day && a.sentence !== b.sentence;
   return kept
-    .filter((m, k) => !kept.slice(k + 1).some((later) => sameAs(m, later)))
+    .filter((m, k) => {
+      const later = kept.slice(k + 1).find((x) => x.name === m.name && x.sentence !== m.sentence);
+      if (!later) return true;
+      // "on tab X 5 mg daily … continue X": the later mention keeps what it does not restate.
+      for (const f of ['strength', 'dose', 'form', 'route', 'frequency', 'timing'] as const) {
+        if (later[f] === undefined && m[f] !== undefined) Object.assign(later, { [f]: m[f] });
+      }
+      return false;
+    })
     .map(({ bare: _bare, sentence: _sentence, id: _id, restart: _restart, ...m }) => m);
 }
 
@@ -678,7 +691,10 @@ function prescription(s: Sentence, text: string, m: Mention, line: { start: numb
     const brand = ref?.brand ? [ref.brand, parsed.brandSuffix].filter(Boolean).join(' ') : undefined;
     const strength = parsed.strength ?? carried?.strength;
     const dose = parsed.dose ?? carried?.dose;
-    const frequency = parsed.frequency ?? carried?.frequency;
+    // An injection or vaccine given today is a single dose.
+    const once = !parsed.frequency && !carried && form === 'injection' && /\b(?:today|now)\b/.test(text.slice(m.end, line.end));
+    const frequency = parsed.frequency ?? carried?.frequency ?? (once ? { per_day: 1, as_needed: false, text: 'single dose' } : undefined);
+    if (once && !parsed.duration) parsed.duration = { value: 1, unit: 'day' };
     const timing = parsed.timing ?? carried?.timing;
     const med: Medication = {
       name,

@@ -81,16 +81,18 @@ export class Mapped {
   }
 
   private apply(edits: { at: number; len: number; out: string }[]): Mapped {
-    let text = '';
-    const from: number[] = [];
-    const to: number[] = [];
+    let length = this.text.length;
+    for (const e of edits) length += e.out.length - e.len;
+    const from = new Int32Array(length);
+    const to = new Int32Array(length);
+    const pieces: string[] = [];
+    let k = 0;
     let pos = 0;
     const keep = (a: number, b: number): void => {
-      text += this.text.slice(a, b);
-      for (let i = a; i < b; i++) {
-        from.push(this.from[i]!);
-        to.push(this.to[i]!);
-      }
+      pieces.push(this.text.slice(a, b));
+      from.set(this.from.subarray(a, b), k);
+      to.set(this.to.subarray(a, b), k);
+      k += b - a;
     };
     for (const e of edits) {
       keep(pos, e.at);
@@ -98,16 +100,15 @@ export class Mapped {
       else {
         // An insertion (empty match) stands for the character before it, or after it at the very start.
         const src = e.len ? this.source(e.at, e.at + e.len) : this.source(Math.max(0, e.at - 1), Math.max(1, e.at));
-        text += e.out;
-        for (let i = 0; i < e.out.length; i++) {
-          from.push(src.start);
-          to.push(src.end);
-        }
+        pieces.push(e.out);
+        from.fill(src.start, k, k + e.out.length);
+        to.fill(src.end, k, k + e.out.length);
+        k += e.out.length;
       }
       pos = e.at + e.len;
     }
     keep(pos, this.text.length);
-    return new Mapped(text, Int32Array.from(from), Int32Array.from(to));
+    return new Mapped(pieces.join(''), from, to);
   }
 
   /** Splits at each match of `re` (global), dropping the separators, like String.prototype.split. */

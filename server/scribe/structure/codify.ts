@@ -19,7 +19,7 @@ export function foldWord(w: string): string {
 }
 
 // Words that never decide a code: laterality, articles, links.
-const IGNORED = new Set('of the a an in on at to with and or for due left right side sided type'.split(' '));
+const IGNORED = new Set('of the a an in on at to with and or for due left right side sided type class'.split(' '));
 
 function words(phrase: string): string[] {
   return tokenize(normalizeText(phrase))
@@ -38,6 +38,7 @@ const SYNS: Syn[] = [];
 const EXACT = new Map<string, IcdEntry>();
 const POSTINGS = new Map<string, number[]>();
 const DF = new Map<string, number>();
+const BY_CODE = new Map(ICD10.map((e) => [e.code, e]));
 
 for (const entry of ICD10) {
   for (const name of [...entry.synonyms, entry.display.toLowerCase()]) {
@@ -116,11 +117,30 @@ export interface IcdMatch {
   coverage: number;
 }
 
+// Snapping a word scans the vocabulary; a diagnosis list is scored prefix by prefix, so each word is snapped once.
+const SNAPPED = new Map<string, string>();
+
+function vocabWord(w: string): string {
+  if (DF.has(w)) return w;
+  let snapped = SNAPPED.get(w);
+  if (snapped === undefined) {
+    if (SNAPPED.size > 20_000) SNAPPED.clear();
+    snapped = snapWord(w, VOCAB_WORDS, byMetaphone) ?? w;
+    SNAPPED.set(w, snapped);
+  }
+  return snapped;
+}
+
 /** The ICD-10 entry that best fits a diagnosis phrase, or undefined below a useful score. */
 export function matchIcd(phrase: string): IcdMatch | undefined {
-  const raw = joinSplitWords(words(phrase));
+  return matchIcdTokens(tokenize(normalizeText(phrase)).map((t) => t.text));
+}
+
+/** matchIcd for words already normalised (a sentence's tokens), without normalising them again. */
+export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined {
+  const raw = joinSplitWords(tokens.filter((w) => !/^[,;:?]$/.test(w) && !IGNORED.has(w)).map(foldWord));
   if (raw.length === 0) return undefined;
-  const ws = raw.map((w) => (DF.has(w) ? w : (snapWord(w, VOCAB_WORDS, byMetaphone) ?? w)));
+  const ws = raw.map(vocabWord);
   const exact = EXACT.get(ws.join(' '));
   if (exact) return { entry: exact, score: 1, coverage: 1 };
   const qset = new Set(ws);
@@ -145,11 +165,28 @@ export function matchIcd(phrase: string): IcdMatch | undefined {
   return best && best.score >= 0.6 ? best : undefined;
 }
 
+/**
+ * True when a sentence's token is, or was misheard for, a word of some diagnosis name (not a link word such as "of"
+ * or "left"): a diagnosis name starts and ends with one.
+ */
+export function isIcdWord(token: string): boolean {
+  if (IGNORED.has(token) || /^[,;:?]$/.test(token)) return false;
+  return DF.has(vocabWord(foldWord(token)));
+}
+
+/** The entry with this code, for rules that move a diagnosis to a related code (anaemia in pregnancy). */
+export function icdByCode(code: string): IcdEntry | undefined {
+  return BY_CODE.get(code);
+}
+
 export function icdRef(entry: IcdEntry): CodeRef {
   return { system: 'ICD-10', code: entry.code, display: entry.display };
 }
 
-/** True when the code is an "unspecified" one (.9, or a display saying so), so a sibling code says more. */
+/**
+ * True when the code is a category's unspecified one (.9), so a sibling code says more. Not every display that says
+ * "unspecified" is one: J44.1 is the exacerbation, only its organism is unspecified.
+ */
 export function isUnspecified(entry: IcdEntry): boolean {
-  return /\.9$/.test(entry.code) || /unspecified/i.test(entry.display);
+  return /\.9$/.test(entry.code);
 }

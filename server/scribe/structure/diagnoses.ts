@@ -1,147 +1,485 @@
 /**
  * Diagnoses with certainty, and the history around them (past illnesses, family history, allergies).
- * A diagnosis is what follows a cue ("diagnosis", "impression", "assessment:", "this is"); "rule out", "likely" and
- * "may have" make what follows suspected. Family members' illnesses go to history.family, never to diagnoses.
+ *
+ * A diagnosis list follows a cue ("diagnosis", "impression", "assessment", "this is", "I think it's", "this sounds
+ * like"); it runs until the plan starts (a drug form, an order verb, "plan") and its items are split at commas,
+ * semicolons, "also", spoken numbering ("number one … number two", "first … second"), and where one codable name
+ * ends and the next begins ("primary osteoarthritis of both knees obesity and hypertension"), so it needs no
+ * punctuation. A list goes on into the next sentences while they read as items ("Assessment: A; B; C", "One, A.
+ * Two, B."). Outside a list, hedged phrases ("rule out …", "could be …", "probably …"), conditions said to be
+ * controlled or not ("the hypertension is controlled"), known chronic conditions ("known hypertensive on telma")
+ * and routine visits (well-child, antenatal) are diagnoses too, but only when they code well and are not symptoms:
+ * a complaint is not a diagnosis because of where it was said. Family members' illnesses go to history.family.
  */
 import type { IcdEntry } from '../vocab/icd10.js';
-import { icdRef, isUnspecified, matchIcd, type IcdMatch } from './codify.js';
+import { CLASSES } from '../vocab/drug-knowledge.js';
+import { icdByCode, icdRef, isIcdWord, isUnspecified, matchIcdTokens, type IcdMatch } from './codify.js';
 import type { Diagnosis } from './facts.js';
-import { BODY_PART, RELATIVE } from './lexicon.js';
+import { BODY_PART, PhraseIndex, RELATIVE } from './lexicon.js';
+import { DRUG_INDEX } from './medications.js';
 import { isNegated } from './negation.js';
 import type { Doc, Sentence } from './sections.js';
 
-const CUE =
-  /\b(?:(?:provisional|final|working|differential|clinical)\s+)?(?:diagnosis|diagnoses|dx)\b(?:\s+(?:is|of|as))?|\bdiagnosed\s+(?:as|with)\b|\bimpression\b|\bassessment\b|\bthis is\b|\bthis looks like\b|\bthis seems like\b|\bsuggestive of\b|\bconsistent with\b|\blooks like\b|\bsuffering from\b/;
-const SUSPECT_WORDS =
-  String.raw`rule out|r\/o|ruling out|suspected|suspect|suspicious of|likely|probably|probable|possibly|possible|may (?:also )?have|might (?:also )?have|could (?:also )?be|query|differential`;
-const SUSPECT = new RegExp(String.raw`\b(?:${SUSPECT_WORDS})\b\s*|\?\s*`);
-const SUSPECT_START = new RegExp(String.raw`(?:^|\s)(?:${SUSPECT_WORDS})\b`);
-const SPLIT = /\s*(?:,|;|\band\b|\balong with\b|\bplus\b|\bwith associated\b)\s*/;
-const LEAD = /^(?:(?:a|an|the|of|is|as|that|it|also|known|case|k\/c\/o|acute on|left sided|right sided)\s+)+/;
+type Certainty = Diagnosis['certainty'];
+
+const STRONG_CUE =
+  /\b(?:(?:provisional|final|working|differential|clinical)\s+)?(?:diagnosis|diagnoses|dx)\b(?:\s+(?:is|of|as|was))?|\bdiagnosed\s+(?:as|with)\b|\bimpressions?\b|\bassessment\b(?:\s+(?:and plan|is))?|\b(?:this|that)\s+(?:is|was)\b|\bthese\s+are\b|\b(?:(?:this|it|that)\s+)?(?:looks|seems|sounds)\s+like\b|\bsuggestive\s+of\b|\bconsistent\s+with\b|\bi\s+think\s+(?:(?:this|it|that)\s+is|it's|that's|these\s+are|(?:you|he|she)\s+(?:have|has))\b|\bwhat\s+(?:you|he|she)\s+(?:have|has)\s+is\b/g;
+// Weaker cues: what follows is a diagnosis only when it codes well and is not a symptom ("you have fever" is not).
+const WEAK_CUE = /\b(?<!\b(?:do|did|does|any)\s+)(?:you|he|she)\s+(?:(?:also|does|do|still|now)\s+)?(?:have|has)(?:\s+got)?\b(?!\s+(?:had|been)\b)|\b(?:it\s+is|it's)\b|\bsuffering\s+from\b/;
+const SUSPECT_WORDS = String.raw`rule out|r\/o|ruling out|suspected|suspect|suspicious (?:of|for)|concerning for|most likely|likely|probably|probable|possibly|possible|perhaps|may (?:also )?have|might (?:also )?have|could (?:also )?be|query|differentials?(?: include)?`;
+const SUSPECT = new RegExp(String.raw`\b(?:${SUSPECT_WORDS})\b`);
+const HEDGED_LIST = new RegExp(String.raw`^(?:(?:so|and|then|okay|ok)\s*[,:]?\s*)*(?=(?:${SUSPECT_WORDS})\b)`);
+const SUSPECT_SCAN = new RegExp(String.raw`\b(?:${SUSPECT_WORDS})\b`, 'g');
+// Where a diagnosis list ends: the plan, a prescription, an order, or a new clause about what will be done.
+const LIST_END = new RegExp(
+  String.raw`[.?!]|\b(?:plan|advice|advised|advise|rx|treatment|management|investigations?|tab|tabs|tablets?|cap|caps|capsules?|syrup|syp|inj|injection|drops|ointment|cream|gel|lotion|inhaler|nebuli[sz]ation|x ray|xray|serum|scan|ecg|ekg|mri|ultrasound|usg|echo|start|started|starting|continue|continuing|stop|stopping|give|given|take|taking|apply|prescribe|prescribing|send|sending|order|ordering|get|getting|repeat|refer|referring|referral|increase|add|reduce|review|follow up|come back|but|we|we'll|i'll|i'm|let's|let us|(?:you|he|she|they)\s+(?:should|need|must|can)|needs? to|to be|no need)\b`,
+);
+// Where one item ends (the list may go on after the next comma).
+const ITEM_END =
+  /\b(?:which|who|that is|that's|because|since|as (?:he|she|they|you|there|the|his|her)|so|there (?:is|are|was)|now|currently|today|for (?:the )?(?:last |past )?\d+|for (?:a |the )?(?:last|past)|on(?! chronic\b)|it|we|i|you|he|she|they|from (?:the )?(?:milk|medicines?|medications?|drugs?|tablets?)|\d+(?:\.\d+)? (?:mg|ml|mcg|g|gm|iu|units?|tablets?|puffs?|drops?|percent|times|kg|cm|mm))\b/;
+const LEAD = new RegExp(
+  String.raw`^(?:(?:a|an|the|of|is|are|was|as|that|it|it's|its|this|these|there's|there is|also|known|known case of|case of|k\/c\/o|and|or|with|plus|your|his|her|their|i think|we think|i suspect|we suspect|diagnosis of|number \d+|\d+|first|firstly|second|secondly|third|thirdly|fourth|fifth|sixth|${SUSPECT_WORDS})\s+)+`,
+);
+const LINK = /^(?:and|or|also|plus|with)$/;
+const CONNECTOR = new Set(['and', 'or', 'with', 'of', 'in', 'the', 'a', 'an', 'due', 'to', 'on', 'at', 'plus', 'also', 'as', 'well', ',', ';', ':']);
+// Words that qualify a diagnosis without changing its code: laterality, site, severity said after the name, and
+// its state at this visit.
+const STATUS = new Set(
+  'uncontrolled controlled not well poorly under treated untreated stable unstable improving improved worsening new onset newly diagnosed rate at goal target optimally suboptimally partially adequately inadequately'.split(' '),
+);
+const QUALIFIER = /^(?:left|right|bilateral|both|side|sides|sided|mild|moderate|severe|acute|chronic|recurrent|[a-z]\d{1,2}|level|dermatome|region|upper|lower|eye|eyes|ear|ears|grade|stage|class|\d[a-z]?|i{1,3}v?|of|the|in)$/;
+const SEPARATOR = /\s*(?:[,;:]|\bas well as\b|\balong with\b|\bapart from (?:that|this)\b)\s*/g;
+const NUMBER_WORD: Record<string, number> = { first: 1, firstly: 1, second: 2, secondly: 2, third: 3, thirdly: 3, fourth: 4, fifth: 5, sixth: 6 };
+// A number that counts a list item, not one that belongs to a name ("type 2", "stage 4") or a dose ("2 mg").
+const ENUMERATOR = /(?<!\b(?:type|stage|grade|class|g|p|para|gravida|level|t|c|l|s|d|at|of|since|for|over|about)\s+)\b(?:number\s+(\d)|(\d)|(first|firstly|second|secondly|third|thirdly|fourth|fifth|sixth))\b(?!\s*(?:\.\d|mg|ml|mcg|g\b|gm|iu|units?|percent|%|times|tablets?|puffs?|drops?|days?|weeks?|months?|years?|hours?|kg|cm|mm|over\b|plus\b|by\b))/g;
+const MAX_WORDS = 14;
+const ENUMERATOR_WORD = /^(?:first|firstly|second|secondly|third|thirdly|fourth|fifth|sixth)$/;
+const NEGATION_START = /^(?:no|not|without|never|nil|negative|denies|absent)$/;
+// "coronary artery disease, post ptca": a procedure's status qualifies the diagnosis before it.
+const AFTER_PROCEDURE = /^(?:post|status post|s\/p|after)\b/;
 const DISEASE_LIKE =
-  /(?:itis|osis|emia|aemia|pathy|algia|oma)\b|\b(?:disease|syndrome|disorder|infection|infestation|fever|injury|fracture|deficiency|cancer|tumou?r|carcinoma|ulcer|cyst|hernia|palsy|failure|insufficiency|stenosis|sprain|strain|allergy|poisoning|dependence|abuse|bite|burn|illness|reflux|dehydration|diabetes|hypertension|asthma|infarction)\b/;
-const QUALIFIER_WORD = /^(?:left|right|bilateral|both|side|sided|mild|moderate|severe|acute|chronic|recurrent|[a-z]\d{1,2}|level|dermatome|region|upper|lower)$/;
-const STATUS = /^(?:post|status post|s\/p|after)\s+/;
+  /(?:itis|osis|emia|aemia|pathy|algia|oma)\b|\b(?:disease|syndrome|disorder|infection|infestation|injury|fracture|deficiency|cancer|tumou?r|carcinoma|ulcer|cyst|hernia|palsy|failure|insufficiency|stenosis|sprain|strain|allergy|poisoning|dependence|abuse|bite|burn|reflux|dehydration|diabetes|hypertension|asthma|infarction)\b/;
 const FAMILY_RELATION = new RegExp(RELATIVE);
+// A condition said to be controlled or not at this visit: "the hypertension is controlled", "your diabetes is not".
+const STATE =
+  /\b(?:is|are|looks|seems|remains|appears|has been|stays)\s+(?:(?:well|poorly|not|now|still|reasonably|fairly|very|under|adequately|inadequately|optimally)\s+)*(?:controlled|uncontrolled|treated|under treated|stable|at goal|on target)\b/g;
+const CLAUSE_BOUNDARY = /[,;:]\s*|\b(?:and|so|but|also|which|while|whereas|though)\s+/g;
+
+/** Where the clause that ends at `at` starts. */
+function clauseStart(text: string, at: number): number {
+  let from = 0;
+  CLAUSE_BOUNDARY.lastIndex = 0;
+  for (let m = CLAUSE_BOUNDARY.exec(text); m && m.index < at; m = CLAUSE_BOUNDARY.exec(text)) if (m.index + m[0].length <= at) from = m.index + m[0].length;
+  return from;
+}
+
+/** "I suspect this is …": a hedge just before the cue, in its clause, covers the whole list. */
+function hedgedBefore(text: string, cueAt: number): Certainty {
+  return SUSPECT.test(text.slice(clauseStart(text, cueAt), cueAt)) ? 'suspected' : 'confirmed';
+}
+const KNOWN =
+  /\b(?:known(?: case of)?|k\/c\/o|(?:she|he) is (?:a |also )?(?:known )?)\s+((?:case of\s+)?[a-z0-9 ]+?)(?=\s+(?:on|for|since|with|and|who|came|presents?|presented|since|under)\b|[,;:.]|$)/g;
+const CHRONIC_ADJECTIVE =
+  /\b(?:(?:type (?:1|2) )?diabetic|hypertensive|asthmatic|epileptic|hypothyroid|hyperthyroid)\b(?=\s+(?:for|since|on|and|with|under)\b|\s*[,;:.]|$)/g;
+const NOUN_FOR: Record<string, string> = {
+  diabetic: 'diabetes mellitus',
+  hypertensive: 'hypertension',
+  asthmatic: 'asthma',
+  epileptic: 'epilepsy',
+  hypothyroid: 'hypothyroidism',
+  hyperthyroid: 'hyperthyroidism',
+};
+const ROUTINE_VISIT =
+  /\b(?:for|is)\s+(?:(?:a|an|his|her|the|their|routine|regular|annual|yearly|\d+ (?:month|year))\s+)*(check ?up|checkup|well (?:baby|child) (?:visit|check)|(?:antenatal|prenatal|ante natal) (?:visit|check ?up|care))\b|^(?:routine )?(?:antenatal|prenatal) (?:visit|check ?up)$/;
+const CHILD = /\b(?:\d+ (?:month|week|day)s? old|baby|infant|toddler|newborn|neonate|child|kid|boy|girl|preschool\w*|(?:[1-9]|1[0-7]) years? (?:old|check ?up|checkup|visit))\b/;
+const FIRST_PREGNANCY = /\b(?:primigravida|primi|g1|gravida 1|first pregnancy)\b/;
+const LATER_PREGNANCY = /\b(?:multigravida|(?:second|third|fourth|2nd|3rd|4th) (?:gravida|pregnancy)|g[2-9]|gravida [2-9])\b/;
 
 interface Found {
   name: string;
-  certainty: Diagnosis['certainty'];
+  certainty: Certainty;
   entry?: IcdEntry;
+  s: Sentence;
+  from: number;
+  to: number;
 }
 
-function clean(seg: string): string {
-  return seg
-    .replace(SUSPECT, ' ')
-    .replace(/\b(?:for|since)\s+(?:the\s+)?(?:last\s+)?\d+\s*(?:day|week|month|year)s?\b.*$/, '')
-    .replace(/\b(?:we will|will|to be|needs?|need to|which|that is|on (?:tab|treatment|medication)).*$/, '')
-    .replace(/^[\s:,-]+/, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(LEAD, '')
-    .trim();
+interface Options {
+  certainty: Certainty;
+  /** Where the list starts: a negation before it ("no other deficit. diagnosis …") does not reach into it. */
+  from: number;
+  /** Only a good code that is not a symptom makes a diagnosis. */
+  strict: boolean;
+  /** The item must be the name alone (a list continued into a sentence without a cue). */
+  whole?: boolean;
 }
 
-function code(phrase: string): IcdMatch | undefined {
-  return matchIcd(phrase);
+const isSymptom = (e: IcdEntry): boolean => e.code.startsWith('R');
+const STRICT_SCORE = 0.8;
+
+function tokenRange(s: Sentence, from: number, to: number): [number, number] {
+  let a = s.tokens.findIndex((t) => t.start >= from);
+  if (a < 0) a = s.tokens.length;
+  let b = a;
+  while (b < s.tokens.length && s.tokens[b]!.end <= to) b++;
+  return [a, b];
 }
 
-/** One segment → one or more diagnoses; "A with B" stays one when a single code covers both (diabetes with nephropathy). */
-function codeSegment(seg: string): { name: string; match?: IcdMatch }[] {
-  const whole = code(seg);
-  const w = seg.indexOf(' with ');
-  if (w < 0 || (whole && whole.coverage >= 0.9)) return [{ name: seg, match: whole }];
-  const head = seg.slice(0, w).trim();
-  const tail = seg.slice(w + 6).trim();
-  const headMatch = code(head);
-  // "type 2 diabetes with peripheral neuropathy": ICD-10 codes the complication under the diabetes (E11.4), and
-  // the code list names those entries "diabetic …". One diagnosis when that code is in the head's own category.
-  const category = headMatch?.entry.code.slice(0, 3);
-  if (category && /^E1[0-4]$/.test(category)) {
-    const combined = code(`diabetic ${tail.replace(/^diabetic\s+/, '')}`);
-    if (combined && combined.entry.code.startsWith(category) && combined.entry.code !== headMatch!.entry.code) return [{ name: seg, match: combined }];
+const words = (s: Sentence, a: number, b: number): string[] => s.tokens.slice(a, b).map((t) => t.text);
+const textOf = (s: Sentence, a: number, b: number): string => (a < b ? s.text.slice(s.tokens[a]!.start, s.tokens[b - 1]!.end) : '');
+
+/**
+ * The best-coded span of tokens [a, b) that starts within the first few words: ties go to the earlier start, then to
+ * the longer span, so "hypertension, left" keeps its word and "right lower lobe pneumonia" is coded from "pneumonia"
+ * only when that codes better than the whole.
+ */
+function bestSpan(s: Sentence, a: number, b: number, starts = 4): { from: number; to: number; match: IcdMatch } | undefined {
+  let best: { from: number; to: number; match: IcdMatch } | undefined;
+  // A span that starts or ends with a word no diagnosis name has only scores lower than the span without it.
+  const known = s.tokens.slice(a, Math.min(b, a + starts + MAX_WORDS)).map((t) => isIcdWord(t.text));
+  for (let i = a; i < Math.min(b, a + starts); i++) {
+    if (!known[i - a]) continue;
+    const end = Math.min(b, i + MAX_WORDS);
+    for (let j = i + 1; j <= end; j++) {
+      if (!known[j - 1 - a]) continue;
+      const match = matchIcdTokens(words(s, i, j));
+      if (!match) continue;
+      const better = !best || match.score > best.match.score + 1e-9 || (best.from === i && match.score >= best.match.score - 1e-9);
+      if (better) best = { from: i, to: j, match };
+    }
   }
+  return best;
+}
+
+/** A symptom said to be suspected ("rule out a urinary infection") is a working diagnosis when it codes exactly. */
+function accepted(match: IcdMatch | undefined, strict: boolean, certainty: Certainty = 'confirmed'): boolean {
+  if (!match || !strict) return !!match;
+  return match.score >= STRICT_SCORE && (!isSymptom(match.entry) || (certainty === 'suspected' && match.score >= 0.9));
+}
+
+/**
+ * Diagnoses in tokens [a, b) of one list item: the best-coded name from the start, then what follows it ("… with
+ * gastritis", "… and likely vitamin d deficiency", or a second name said straight after the first).
+ */
+function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[], prev?: Found, link?: string): void {
+  const rest = s.text.slice(s.tokens[a]?.start ?? s.text.length, s.tokens[b - 1]?.end ?? 0);
+  const lead = LEAD.exec(rest);
+  let certainty = opts.certainty;
+  if (lead) {
+    if (SUSPECT.test(lead[0])) certainty = 'suspected';
+    a = tokenRange(s, s.tokens[a]!.start + lead[0].length, s.text.length)[0];
+  }
+  if (a >= b) return;
+  const stop = ITEM_END.exec(s.text.slice(s.tokens[a]!.start, s.tokens[b - 1]!.end));
+  if (stop && stop.index > 0) b = Math.min(b, tokenRange(s, s.tokens[a]!.start + stop.index, s.text.length)[0]);
+  else if (stop) return;
+  let codeFrom = a;
+  while (codeFrom < b && STATUS.has(s.tokens[codeFrom]!.text)) codeFrom++;
+  if (codeFrom >= b) {
+    if (prev) extendTo(prev, s.tokens[b - 1]!.end);
+    return;
+  }
+  const first = s.tokens[codeFrom]!.text;
+  if (opts.whole && !isIcdWord(first) && !QUALIFIER.test(first)) return;
+  // "no sign of pneumonia" (but "non purulent cellulitis" is a kind of cellulitis).
+  if ((!prev && isNegated(s.text.slice(opts.from), s.tokens[a]!.start - opts.from)) || NEGATION_START.test(s.tokens[a]!.text)) return;
+
+  // "type 2 diabetes with peripheral neuropathy": ICD-10 codes the complication under the diabetes (E11.4), and the
+  // code list names those entries "diabetic …". One diagnosis when that code is in the diabetes' own category.
+  const category = prev?.entry?.code.slice(0, 3);
+  if (link === 'with' && category && /^E1[0-4]$/.test(category)) {
+    const tail = words(s, codeFrom, Math.min(b, codeFrom + MAX_WORDS)).filter((w) => w !== 'diabetic');
+    for (let j = tail.length; j > 0; j--) {
+      const combined = matchIcdTokens(['diabetic', ...tail.slice(0, j)]);
+      if (combined && combined.entry.code.startsWith(category) && combined.entry.code !== prev!.entry!.code) {
+        prev!.entry = combined.entry;
+        extendTo(prev!, s.tokens[codeFrom + j - 1]!.end);
+        return;
+      }
+    }
+  }
+
+  let found = bestSpan(s, codeFrom, b);
   // "alcohol dependence with uncomplicated withdrawal": the tail often leaves out the head's first word.
-  const tailAlone = code(tail);
-  const tailWithContext = code(`${head.split(' ')[0]} ${tail}`);
-  const tailMatch = (tailWithContext?.score ?? 0) > (tailAlone?.score ?? 0) ? tailWithContext : tailAlone;
-  if (!tailMatch && !DISEASE_LIKE.test(tail)) return [{ name: seg, match: whole ?? headMatch }];
-  return [
-    { name: head, match: headMatch },
-    { name: tail, match: tailMatch },
-  ];
-}
-
-function isQualifier(seg: string): boolean {
-  const ws = seg.split(' ');
-  return ws.every((x) => QUALIFIER_WORD.test(x) || BODY_PART.has(x) || x === 'ear' || x === 'eye');
-}
-
-function diagnosesIn(s: Sentence, from: number): Found[] {
-  const out: Found[] = [];
-  const text = s.text.slice(from);
-  let suspected = false;
-  let offset = from;
-  for (const raw of text.split(SPLIT)) {
-    const at = s.text.indexOf(raw, offset);
-    offset = at >= 0 ? at + raw.length : offset;
-    if (SUSPECT_START.test(` ${raw}`)) suspected = true;
-    const seg = clean(raw);
-    if (!seg || (at >= 0 && isNegated(s.text, at + Math.max(0, raw.indexOf(seg))))) continue;
-    const prev = out[out.length - 1];
-    if (prev && (STATUS.test(seg) || isQualifier(seg))) {
-      prev.name += `, ${seg}`;
-      continue;
-    }
-    for (const { name, match } of codeSegment(seg)) {
-      if (!match && !DISEASE_LIKE.test(name)) continue;
-      out.push({ name, certainty: suspected ? 'suspected' : 'confirmed', entry: match?.entry });
+  if (link === 'with' && prev?.entry) {
+    const head = prev.name.split(' ')[0]!;
+    const end = Math.min(b, codeFrom + MAX_WORDS);
+    for (let j = codeFrom + 1; j <= end; j++) {
+      const m = matchIcdTokens([head, ...words(s, codeFrom, j)]);
+      if (m && m.score > (found?.match.score ?? 0) && m.entry.code !== prev.entry.code) found = { from: codeFrom, to: j, match: m };
     }
   }
+  const strict = opts.strict || !!prev;
+  if (!accepted(found?.match, strict, certainty)) {
+    found = undefined;
+    if (!strict) {
+      // "… which the daily painkiller has turned into a medication overuse headache": a name further on.
+      for (let k = codeFrom + 1; k < b && !found; k++) {
+        if (!isIcdWord(s.tokens[k]!.text)) continue;
+        const f = bestSpan(s, k, b, 1);
+        if (accepted(f?.match, true)) {
+          found = f;
+          codeFrom = k;
+          a = k;
+        }
+      }
+    }
+  }
+  if (!found) {
+    const phrase = textOf(s, a, b);
+    if (!strict && DISEASE_LIKE.test(phrase) && b - a <= 8) out.push({ name: phrase, certainty, s, from: s.tokens[a]!.start, to: s.tokens[b - 1]!.end });
+    return;
+  }
+  let to = found.to;
+  while (to < b && (STATUS.has(s.tokens[to]!.text) || QUALIFIER.test(s.tokens[to]!.text) || BODY_PART.has(s.tokens[to]!.text))) to++;
+  while (to > found.to && CONNECTOR.has(s.tokens[to - 1]!.text)) to--;
+  // In a list continued from the sentence before, an item is names and nothing else ("diabetic diet with …" is not).
+  if (opts.whole && to < b && !CONNECTOR.has(s.tokens[to]!.text) && !accepted(bestSpan(s, to, b, 1)?.match, true)) return;
+  const item: Found = { name: textOf(s, a, to), certainty, entry: found.match.entry, s, from: s.tokens[a]!.start, to: s.tokens[to - 1]!.end };
+  out.push(item);
+  // What follows the name: connectors, then another name (strict, so a tail of plan words is dropped).
+  let k = to;
+  let nextLink: string | undefined;
+  for (; k < b && CONNECTOR.has(s.tokens[k]!.text); k++) if (nextLink !== 'with') nextLink = s.tokens[k]!.text;
+  // "acute lumbar strain, a pulled muscle": an article after the name starts a restatement, not a second diagnosis.
+  if (k >= b || nextLink === 'a' || nextLink === 'an') return;
+  const before = out.length;
+  // A second name said straight after the first must end where its words end ("… obesity and hypertension"), not
+  // run on into the plan ("… diabetic diet with 6 small meals").
+  parseItem(s, k, b, { ...opts, certainty, strict: true, whole: !nextLink }, out, item, nextLink);
+  if (out.length === before) {
+    // "gout of the right big toe also hyperuricaemia": the next name comes after the next link word.
+    const next = s.tokens.findIndex((t, i) => i > k && i < b - 1 && LINK.test(t.text));
+    if (next > 0) parseItem(s, next + 1, b, { ...opts, certainty, strict: true, whole: true }, out, item, s.tokens[next]!.text);
+  }
+  // A few more words that are no diagnosis of their own stay with the name ("… thrombosis of the left popliteal vein").
+  if (out.length === before && b - k <= 4 && nextLink !== 'and' && nextLink !== 'or' && !opts.whole) extendTo(item, s.tokens[b - 1]!.end);
+}
+
+function extendTo(f: Found, end: number): void {
+  if (end <= f.to) return;
+  f.to = end;
+  f.name = f.s.text.slice(f.from, f.to);
+}
+
+/** Character ranges of a list's items: split at separators and, in a numbered list, at the next number. */
+function itemRanges(text: string, from: number, to: number, expect: { next: number }): [number, number][] {
+  const cuts: number[] = [];
+  const region = text.slice(from, to);
+  SEPARATOR.lastIndex = 0;
+  for (let m = SEPARATOR.exec(region); m; m = SEPARATOR.exec(region)) cuts.push(from + m.index, from + m.index + m[0].length);
+  ENUMERATOR.lastIndex = 0;
+  for (let m = ENUMERATOR.exec(region); m; m = ENUMERATOR.exec(region)) {
+    const n = Number(m[1] ?? m[2] ?? NUMBER_WORD[m[3]!]);
+    const atStart = !region.slice(0, m.index).trim().replace(/[,;:]/g, '');
+    if (n === expect.next && (n > 1 || atStart)) {
+      cuts.push(from + m.index, from + m.index);
+      expect.next = n + 1;
+    }
+  }
+  const points = [from, ...cuts.sort((x, y) => x - y), to];
+  const out: [number, number][] = [];
+  // Points come in pairs after the first: [start, cutStart], [cutEnd, nextCutStart] …
+  let start = from;
+  for (let i = 1; i < points.length; i += 2) {
+    const end = points[i]!;
+    if (end > start) out.push([start, end]);
+    start = Math.max(start, points[i + 1] ?? to);
+  }
+  if (start < to) out.push([start, to]);
   return out;
 }
 
-const KNOWN = /\b(?:known|k\/c\/o|known case of)\s+((?:case of\s+)?[a-z0-9 ]+?)(?=\s+(?:on|for|since|with|and|who|came|presents?|presented)\b|[,;]|$)/g;
+function listEnd(s: Sentence, from: number): number {
+  const m = LIST_END.exec(s.text.slice(from));
+  const end = m ? from + m.index : s.text.length;
+  // A drug named without its form ("… ankylosing spondylitis pred forte eye drops"), unless a diagnosis word follows
+  // it ("vitamin d deficiency", "iron deficiency anaemia").
+  for (let i = tokenRange(s, from, end)[0]; i < s.tokens.length && s.tokens[i]!.start < end; i++) {
+    const drug = DRUG_INDEX.matchAt(s.tokens, i);
+    if (drug && !isIcdWord(s.tokens[drug.to]?.text ?? 'x') && !isIcdWord(s.tokens[i]!.text)) return drug.start;
+  }
+  return end;
+}
+
+/** The diagnoses of a list in text[from, to). */
+function parseList(s: Sentence, from: number, to: number, opts: Options, expect: { next: number }, out: Found[]): void {
+  for (const [x, y] of itemRanges(s.text, from, to, expect)) {
+    const [a, b] = tokenRange(s, x, y);
+    if (a >= b) continue;
+    const before = out.length;
+    const prev = out[out.length - 1];
+    const onlyQualifiers =
+      s.tokens.slice(a, b).every((t) => STATUS.has(t.text) || QUALIFIER.test(t.text) || BODY_PART.has(t.text)) || AFTER_PROCEDURE.test(s.text.slice(x, y).trim());
+    if (prev && prev.s === s && onlyQualifiers) {
+      // "atrial fibrillation, new onset", "herpes zoster, left t6 dermatome": part of the name before.
+      prev.name += `, ${textOf(s, a, b)}`;
+      prev.to = s.tokens[b - 1]!.end;
+      continue;
+    }
+    // "first, tension headache": the number alone is no item.
+    if (b - a === 1 && (ENUMERATOR_WORD.test(s.tokens[a]!.text) || /^\d$/.test(s.tokens[a]!.text))) continue;
+    if (!onlyQualifiers) parseItem(s, a, b, { ...opts, from: Math.max(opts.from, x) }, out);
+    if (out.length === before && opts.strict && x === from) return;
+  }
+}
 
 function addFound(list: Found[], f: Found): void {
+  // "a sprain of the right ankle, a ligament injury": an injury of no stated region restates the specific one.
+  if (f.entry?.code.startsWith('T14') && list.some((d) => d.entry?.code.startsWith('S') && d.s === f.s)) return;
   if (f.entry) {
     const same = list.find((d) => d.entry?.code === f.entry!.code);
-    if (same) return;
+    if (same) {
+      if (same.certainty === 'suspected' && f.certainty === 'confirmed') same.certainty = 'confirmed';
+      // "known asthmatic … impression: bronchial asthma, not well controlled": the fuller statement names it.
+      if (f.name.split(' ').length > same.name.split(' ').length) Object.assign(same, { name: f.name, s: f.s, from: f.from, to: f.to });
+      return;
+    }
     const sibling = list.find((d) => d.entry && d.certainty === f.certainty && d.entry.code.slice(0, 3) === f.entry!.code.slice(0, 3));
     if (sibling && (isUnspecified(f.entry) || isUnspecified(sibling.entry!))) {
-      // A restatement ("vaginal yeast infection, candidiasis"): keep the more specific code.
-      if (isUnspecified(sibling.entry!) && !isUnspecified(f.entry)) {
-        sibling.entry = f.entry;
-        sibling.name = f.name;
-      }
+      // A restatement ("vaginal yeast infection, candidiasis", "known copd … acute exacerbation of copd"): keep the
+      // more specific code.
+      if (isUnspecified(sibling.entry!) && !isUnspecified(f.entry)) Object.assign(sibling, { entry: f.entry, name: f.name, s: f.s, from: f.from, to: f.to });
       return;
     }
   } else if (list.some((d) => d.name === f.name)) return;
   list.push(f);
 }
 
+function skipSentence(s: Sentence): boolean {
+  return s.speaker === 'patient' || s.text.endsWith('?') || (QUESTION_START.test(s.text) && s.tokens.length <= 12) || (FAMILY_RELATION.test(s.text.slice(0, 40)) && /\b(?:has|had|is|was)\b/.test(s.text));
+}
+
+const inside = (ranges: [number, number][], at: number): boolean => ranges.some(([x, y]) => at >= x && at < y);
+
+/** "known hypertensive", "type 2 diabetic": the adjective said as a noun becomes the condition's name. */
+function nounName(name: string): string {
+  const m = /^(.*?)\b(diabetic|hypertensive|asthmatic|epileptic|hypothyroid|hyperthyroid)$/.exec(name);
+  if (!m) return name;
+  return `${m[1]}${NOUN_FOR[m[2]!]}`;
+}
+
 export function extractDiagnoses(doc: Doc): Diagnosis[] {
   const found: Found[] = [];
+  const add = (list: Found[]): void => list.forEach((f) => addFound(found, f));
+  let open = false;
+  const expect = { next: 1 };
   for (const s of doc.sentences) {
-    if (s.speaker === 'patient' || FAMILY_RELATION.test(s.text.slice(0, 40)) && /\b(?:has|had|is|was)\b/.test(s.text)) continue;
-    const cue = CUE.exec(s.text);
-    const suspectOnly = !cue && s.index >= doc.planStart - 1 ? SUSPECT_START.exec(s.text) : null;
-    if (cue) for (const f of diagnosesIn(s, cue.index + cue[0].length)) addFound(found, f);
-    else if (suspectOnly && /\b(?:may|might|rule out|r\/o|suspect)/.test(suspectOnly[0])) {
-      for (const f of diagnosesIn(s, suspectOnly.index)) addFound(found, { ...f, certainty: 'suspected' });
+    if (skipSentence(s)) {
+      open = false;
+      continue;
     }
+    const used: [number, number][] = [];
+    const list = (from: number, to: number, opts: Options, cueAt = from): number => {
+      const items: Found[] = [];
+      parseList(s, from, to, opts, expect, items);
+      add(items);
+      if (items.length || cueAt < from) used.push([cueAt, to]);
+      return items.length;
+    };
+    const cues = [...s.text.matchAll(STRONG_CUE)];
+    const weak = cues.length ? null : WEAK_CUE.exec(s.text);
+    const hedged = cues.length || weak ? null : HEDGED_LIST.exec(s.text);
+    if (cues.length) {
+      let items = 0;
+      let empty = false;
+      cues.forEach((c, k) => {
+        const from = c.index! + c[0].length;
+        if (inside(used, c.index!)) return;
+        // A list runs to the plan or to the next cue ("these are migraines, and I think … is adding a … headache").
+        const to = Math.min(listEnd(s, from), cues[k + 1]?.index ?? Infinity);
+        expect.next = 1;
+        const n = list(from, to, { certainty: hedgedBefore(s.text, c.index!), from, strict: false }, c.index!);
+        items += n;
+        empty ||= to - from < 3;
+      });
+      open = items > 0 || empty;
+    } else if (weak) {
+      const from = weak.index + weak[0].length;
+      expect.next = 1;
+      list(from, listEnd(s, from), { certainty: hedgedBefore(s.text, weak.index), from, strict: true });
+      open = false;
+    } else if (hedged) {
+      // "So: suspected drug-induced confusion, rule out UTI, recurrent falls, hypothyroidism": a list without a cue.
+      const from = hedged[0].length;
+      expect.next = 1;
+      open = list(from, listEnd(s, from), { certainty: 'confirmed', from, strict: false }) > 0;
+    } else if (open) {
+      const lead = /^(?:number\s+)?(\d|[a-z]+)\b/.exec(s.text);
+      const numbered = expect.next > 1 && !!lead && (Number(lead[1]) === expect.next || NUMBER_WORD[lead[1]!] === expect.next);
+      open = list(0, listEnd(s, 0), { certainty: 'confirmed', from: 0, strict: !numbered, whole: !numbered }) > 0;
+    }
+    scanOutsideLists(s, used, add);
   }
-  // "known type 2 diabetic on tab ...": a standing diagnosis that the plan continues.
+  routineVisit(doc, add);
+  const all = doc.sentences.map((s) => s.text).join(' ');
+  const pregnant = found.some((f) => f.entry && /^(?:Z3[34]|O)/.test(f.entry.code));
+  for (const f of found) {
+    if (!f.entry) continue;
+    // WHO ICD-10 codes a condition of a pregnant woman in chapter XV: anaemia in pregnancy is O99.0.
+    if (pregnant && /^D(?:5\d|6[0-4])/.test(f.entry.code)) f.entry = icdByCode('O99.0') ?? f.entry;
+    if (/^Z3[34]/.test(f.entry.code)) {
+      const code = FIRST_PREGNANCY.test(all) ? 'Z34.0' : LATER_PREGNANCY.test(all) ? 'Z34.8' : f.entry.code;
+      f.entry = icdByCode(code) ?? f.entry;
+    }
+    if (f.entry.code === 'Z00.0' && CHILD.test(all)) f.entry = icdByCode('Z00.1') ?? f.entry;
+  }
+  const refined: Found[] = [];
+  for (const f of found.sort((x, y) => x.s.index - y.s.index || x.from - y.from)) addFound(refined, f);
+  return refined.map((f) => ({
+    name: nounName(f.name),
+    certainty: f.certainty,
+    evidence: f.s.span(f.from, f.to),
+    ...(f.entry ? { icd10: icdRef(f.entry) } : {}),
+  }));
+}
+
+/** Hedged phrases, conditions said to be (un)controlled, and known chronic conditions, outside a diagnosis list. */
+function scanOutsideLists(s: Sentence, used: [number, number][], add: (list: Found[]) => void): void {
+  // Negation is looked for from `clause` on: "no vomiting, known hypothyroid" is not a negated hypothyroidism.
+  const strictAt = (from: number, to: number, certainty: Certainty, clause: number): void => {
+    const [a, b] = tokenRange(s, from, to);
+    if (a >= b) return;
+    const items: Found[] = [];
+    parseItem(s, a, b, { certainty, from: clause, strict: true }, items);
+    add(items.slice(0, 1));
+    if (items.length) used.push([from, items[0]!.to]);
+  };
+  SUSPECT_SCAN.lastIndex = 0;
+  for (let m = SUSPECT_SCAN.exec(s.text); m; m = SUSPECT_SCAN.exec(s.text)) {
+    if (inside(used, m.index)) continue;
+    const start = m.index + m[0].length;
+    strictAt(start, listEnd(s, start), 'suspected', clauseStart(s.text, m.index));
+  }
+  STATE.lastIndex = 0;
+  for (let m = STATE.exec(s.text); m; m = STATE.exec(s.text)) {
+    if (inside(used, m.index)) continue;
+    const from = clauseStart(s.text, m.index);
+    strictAt(from, m.index, 'confirmed', from);
+  }
+  if (FAMILY_RELATION.test(s.text)) return;
+  KNOWN.lastIndex = 0;
+  for (let m = KNOWN.exec(s.text); m; m = KNOWN.exec(s.text)) {
+    const at = m.index + m[0].length - m[1]!.length;
+    if (!inside(used, at)) strictAt(at, at + m[1]!.length, 'confirmed', clauseStart(s.text, m.index));
+  }
+  CHRONIC_ADJECTIVE.lastIndex = 0;
+  for (let m = CHRONIC_ADJECTIVE.exec(s.text); m; m = CHRONIC_ADJECTIVE.exec(s.text)) {
+    if (!inside(used, m.index) && !/\b(?:not|no|non)\s+(?:a\s+)?$/.test(s.text.slice(0, m.index))) strictAt(m.index, m.index + m[0].length, 'confirmed', m.index);
+  }
+}
+
+/** A routine visit is itself the diagnosis: a child's check-up, an antenatal visit. */
+function routineVisit(doc: Doc, add: (list: Found[]) => void): void {
   for (const s of doc.sentences) {
-    if (FAMILY_RELATION.test(s.text)) continue;
-    KNOWN.lastIndex = 0;
-    for (let m = KNOWN.exec(s.text); m; m = KNOWN.exec(s.text)) {
-      const name = m[1]!.replace(/^case of\s+/, '').trim();
-      const match = matchIcd(name);
-      if (match && match.score >= 0.8) addFound(found, { name, certainty: 'confirmed', entry: match.entry });
-    }
+    if (skipSentence(s)) continue;
+    const m = ROUTINE_VISIT.exec(s.text);
+    if (!m) continue;
+    const visit = m[1] ?? m[0];
+    const code = /check ?up|checkup|well/.test(visit) && !/natal/.test(visit) ? 'Z00.0' : 'Z34.9';
+    const entry = icdByCode(code);
+    if (entry) add([{ name: entry.display.toLowerCase(), certainty: 'confirmed', entry, s, from: m.index, to: m.index + m[0].length }]);
   }
-  return found.map((f) => ({ name: f.name, certainty: f.certainty, ...(f.entry ? { icd10: icdRef(f.entry) } : {}) }));
 }
 
 const FAMILY = new RegExp(String.raw`${RELATIVE}(?:'s)?\s+(?:also\s+)?(?:has|had|is|was|suffers from|suffered from|died of|with|h\/o)\s+(?:also\s+)?(?:a\s+|an\s+)?([^,;]+)`, 'g');
@@ -177,25 +515,90 @@ export function extractPastHistory(doc: Doc): string[] {
   return out;
 }
 
-const ALLERGY = /\ballerg(?:ic|y|ies)\s+(?:to|with)\s+([^,;?]+)|\b([a-z]+)\s+allergy\b/g;
-const NO_ALLERGY = /\b(?:no|nil|not|nkda|denies)\b/;
+/** An allergy as said: the allergen's name (a drug's generic name) and the words of the sentence it came from. */
+export interface AllergyMention {
+  name: string;
+  sentence: Sentence;
+  from: number;
+  to: number;
+}
 
-export function extractAllergies(doc: Doc): string[] {
-  const out: string[] = [];
+// Allergens that are not in the formulary: drug classes as an allergy is stated, and common non-drug allergens.
+const ALLERGEN = new PhraseIndex<string>();
+for (const c of CLASSES) if (c.allergy) for (const n of c.names) ALLERGEN.add(n, n);
+for (const n of ['latex', 'iodine', 'contrast', 'contrast dye', 'eggs', 'egg', 'peanuts', 'peanut', 'nuts', 'shellfish', 'seafood', 'milk', 'dust', 'pollen', 'bee sting', 'bee stings', 'adhesive tape', 'plaster', 'sulpha drugs', 'sulpha'])
+  ALLERGEN.add(n, n);
+
+const ALLERGY_CUE = /\ballerg(?:ic|y|ies)\s+(?:to|with|for)\s+|\ballergies\s*(?::|,|-|are|include|to)\s*|\b(?:reaction|reacted|rash|rashes|hives|swelling|itching|anaphylaxis)\s+(?:(?:all over|all over the body|on the body)\s+)?(?:to|with|after|from)\s+/g;
+const ALLERGY_AFTER = /\s+(?:allergy|allergies)\b/g;
+// A question as the recogniser gives it, without its question mark.
+const QUESTION_START = /^(?:is|are|do|does|did|any|have|has|had|what(?! (?:you|he|she) (?:have|has) is)|which|ever)\b/;
+const ALLERGY_QUESTION = /\b(?:allerg\w*|reactions?|react)\b/;
+const NO_ALLERGY = /^(?:no|nil|none|not|never|nope|nkda|nothing)\b|\bno (?:known )?(?:drug )?allerg/;
+const ANSWER_LEAD = /^(?:(?:yes|yeah|yep|sir|madam|ma'am|doctor|doc|to|i am|i'm|she is|he is|allergic|only|just|once|one|,)\s*)+/;
+
+/** The allergen named at text offset `at` of the sentence: a formulary drug (as its generic), a class or an allergen. */
+function allergenAt(s: Sentence, at: number, maxWords = 3): AllergyMention[] {
+  const out: AllergyMention[] = [];
+  const [a] = tokenRange(s, at, s.text.length);
+  for (let i = a; i < Math.min(s.tokens.length, a + maxWords); i++) {
+    const drug = DRUG_INDEX.matchAt(s.tokens, i);
+    const other = drug ? undefined : ALLERGEN.matchAt(s.tokens, i);
+    const m = drug ?? other;
+    if (!m) {
+      if (/^(?:and|or|,)$/.test(s.tokens[i]!.text)) continue;
+      if (out.length) break;
+      continue;
+    }
+    out.push({ name: drug ? drug.payload.drug.name : m.key, sentence: s, from: m.start, to: m.end });
+    i = m.to - 1;
+    // "penicillin and sulfa": a list goes on after "and"/"or"/a comma.
+    if (!/^(?:and|or|,)$/.test(s.tokens[m.to]?.text ?? '')) break;
+  }
+  return out;
+}
+
+export function findAllergies(doc: Doc): AllergyMention[] {
+  const out: AllergyMention[] = [];
+  const answered = new Map<number, AllergyMention[]>();
+  let lastStated = -Infinity;
   for (const s of doc.sentences) {
-    if (s.text.endsWith('?')) {
-      const answer = doc.sentences[s.index + 1];
-      if (/\ballerg/.test(s.text) && answer && answer.speaker !== s.speaker && !NO_ALLERGY.test(answer.text) && answer.tokens.length <= 6) {
-        out.push(answer.text.replace(/^(?:yes|yeah)\s*,?\s*(?:to\s+)?/, '').trim());
+    if (FAMILY_RELATION.test(s.text) && !/\b(?:she|he|i|you)\b/.test(s.text)) continue;
+    const answer = doc.sentences[s.index + 1];
+    if (ALLERGY_QUESTION.test(s.text) && (s.text.endsWith('?') || QUESTION_START.test(s.text))) {
+      if (answer && answer.speaker !== s.speaker && !NO_ALLERGY.test(answer.text)) {
+        const lead = ANSWER_LEAD.exec(answer.text);
+        answered.set(answer.index, allergenAt(answer, lead ? lead[0].length : 0, 6));
       }
       continue;
     }
-    ALLERGY.lastIndex = 0;
-    for (let m = ALLERGY.exec(s.text); m; m = ALLERGY.exec(s.text)) {
-      const what = (m[1] ?? m[2] ?? '').trim();
-      if (!what || /^(?:drug|known|food|any|no)$/.test(what) || isNegated(s.text, m.index + 1)) continue;
-      out.push(what);
+    const stated: AllergyMention[] = answered.get(s.index) ?? [];
+    ALLERGY_CUE.lastIndex = 0;
+    for (let m = ALLERGY_CUE.exec(s.text); m; m = ALLERGY_CUE.exec(s.text)) {
+      const reaction = !/^allerg/.test(m[0]);
+      // "allergic to penicillin, she had rashes with amoxicillin": the reaction, there or just after, only tells how.
+      if (reaction && (stated.length || s.index - lastStated <= 2)) continue;
+      if (isNegated(s.text, m.index + 1) && !reaction) continue;
+      stated.push(...allergenAt(s, m.index + m[0].length));
     }
+    ALLERGY_AFTER.lastIndex = 0;
+    for (let m = ALLERGY_AFTER.exec(s.text); m; m = ALLERGY_AFTER.exec(s.text)) {
+      const before = s.tokens.filter((t) => t.end <= m!.index).slice(-3);
+      for (let k = 0; k < before.length; k++) {
+        const found = allergenAt(s, before[k]!.start, 1).filter((x) => x.to === m!.index);
+        if (found.length && !isNegated(s.text, found[0]!.from)) {
+          stated.push(found[0]!);
+          break;
+        }
+      }
+    }
+    if (stated.length) lastStated = s.index;
+    out.push(...stated);
   }
-  return [...new Set(out)];
+  const seen = new Set<string>();
+  return out.filter((a) => !seen.has(a.name) && seen.add(a.name));
+}
+
+export function extractAllergies(doc: Doc): string[] {
+  return findAllergies(doc).map((a) => a.name);
 }

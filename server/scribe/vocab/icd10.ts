@@ -133,6 +133,7 @@ D56.3|Thalassaemia trait|thalassaemia trait,thalassemia trait,thalassaemia minor
 D56.9|Thalassaemia, unspecified|thalassaemia,thalassemia
 D57.1|Sickle-cell anaemia without crisis|sickle cell anaemia,sickle cell anemia,sickle cell disease
 D61.9|Aplastic anaemia, unspecified|aplastic anaemia,aplastic anemia
+D63.8|Anaemia in other chronic diseases classified elsewhere|anaemia of chronic kidney disease,anemia of chronic kidney disease,anaemia of ckd,anemia of ckd,renal anaemia,renal anemia,anaemia of chronic disease,anemia of chronic disease
 D64.9|Anaemia, unspecified|anaemia,anemia,low haemoglobin,low hemoglobin,pallor anaemia
 D69.0|Allergic purpura|henoch schonlein purpura,allergic purpura,hsp
 D69.3|Idiopathic thrombocytopenic purpura|itp,immune thrombocytopenia,idiopathic thrombocytopenic purpura
@@ -204,10 +205,13 @@ F20.9|Schizophrenia, unspecified|schizophrenia
 F23.9|Acute and transient psychotic disorder, unspecified|acute psychosis,brief psychotic disorder
 F29|Unspecified nonorganic psychosis|psychosis
 F31.9|Bipolar affective disorder, unspecified|bipolar disorder,bipolar affective disorder,manic depression
-F32.0|Mild depressive episode|mild depression,mild depressive episode
-F32.1|Moderate depressive episode|moderate depression,moderate depressive episode
-F32.2|Severe depressive episode without psychotic symptoms|severe depression,severe depressive episode
+F32.0|Mild depressive episode|mild depression,mild depressive episode,major depressive disorder mild
+F32.1|Moderate depressive episode|moderate depression,moderate depressive episode,major depressive disorder moderate,moderate major depressive disorder
+F32.2|Severe depressive episode without psychotic symptoms|severe depression,severe depressive episode,major depressive disorder severe
 F32.9|Depressive episode, unspecified|depression,depressive episode,major depressive disorder,depressive disorder
+F33.0|Recurrent depressive disorder, current episode mild|recurrent depressive disorder current episode mild,major depressive disorder recurrent mild,recurrent mild depression
+F33.1|Recurrent depressive disorder, current episode moderate|recurrent depressive disorder current episode moderate,major depressive disorder recurrent moderate,recurrent moderate depression
+F33.2|Recurrent depressive disorder, current episode severe without psychotic symptoms|recurrent depressive disorder current episode severe,major depressive disorder recurrent severe,recurrent severe depression
 F33.9|Recurrent depressive disorder, unspecified|recurrent depression,recurrent depressive disorder
 F34.1|Dysthymia|dysthymia,persistent depressive disorder
 F40.1|Social phobias|social phobia,social anxiety disorder
@@ -239,6 +243,7 @@ G25.0|Essential tremor|essential tremor,benign essential tremor
 G25.8|Other specified extrapyramidal and movement disorders|restless legs syndrome,restless leg syndrome
 G30.9|Alzheimer disease, unspecified|alzheimer's disease,alzheimer disease,alzheimers
 G35|Multiple sclerosis|multiple sclerosis
+G40.3|Generalized idiopathic epilepsy and epileptic syndromes|idiopathic generalised epilepsy,idiopathic generalized epilepsy,generalised idiopathic epilepsy,juvenile myoclonic epilepsy,childhood absence epilepsy
 G40.9|Epilepsy, unspecified|epilepsy,seizure disorder,epileptic
 G41.9|Status epilepticus, unspecified|status epilepticus
 G43.0|Migraine without aura [common migraine]|migraine without aura,common migraine
@@ -246,6 +251,7 @@ G43.1|Migraine with aura [classical migraine]|migraine with aura,classical migra
 G43.9|Migraine, unspecified|migraine,migraine headache
 G44.0|Cluster headache syndrome|cluster headache
 G44.2|Tension-type headache|tension headache,tension type headache
+G44.4|Drug-induced headache, not elsewhere classified|medication overuse headache,analgesic overuse headache,rebound headache,drug induced headache
 G45.9|Transient cerebral ischaemic attack, unspecified|transient ischaemic attack,transient ischemic attack,tia,mini stroke
 G47.3|Sleep apnoea|sleep apnoea,sleep apnea,obstructive sleep apnoea,obstructive sleep apnea,osa
 G50.0|Trigeminal neuralgia|trigeminal neuralgia
@@ -269,11 +275,13 @@ H10.3|Acute conjunctivitis, unspecified|acute conjunctivitis,conjunctivitis acut
 H10.9|Conjunctivitis, unspecified|conjunctivitis,pink eye,red eye,eye flu,sore eyes
 H11.0|Pterygium|pterygium
 H16.9|Keratitis, unspecified|keratitis,corneal ulcer
+H20.0|Acute and subacute iridocyclitis|acute anterior uveitis,acute iridocyclitis,acute iritis,subacute anterior uveitis
 H20.9|Iridocyclitis, unspecified|uveitis,iritis,iridocyclitis
 H25.9|Senile cataract, unspecified|senile cataract,age related cataract
 H26.9|Cataract, unspecified|cataract
 H33.0|Retinal detachment with retinal break|retinal detachment
 H35.3|Degeneration of macula and posterior pole|macular degeneration,age related macular degeneration,armd
+H40.0|Glaucoma suspect|ocular hypertension,raised intraocular pressure,raised iop,elevated intraocular pressure,high intraocular pressure,glaucoma suspect
 H40.1|Primary open-angle glaucoma|open angle glaucoma,primary open angle glaucoma,poag
 H40.9|Glaucoma, unspecified|glaucoma
 H50.9|Strabismus, unspecified|squint,strabismus
@@ -288,9 +296,9 @@ H60.9|Otitis externa, unspecified|otitis externa,outer ear infection
 H61.2|Impacted cerumen|impacted cerumen,ear wax,earwax,wax impaction,impacted wax,cerumen
 H65.0|Acute serous otitis media|acute serous otitis media
 H65.9|Nonsuppurative otitis media, unspecified|otitis media with effusion,serous otitis media,glue ear,secretory otitis media
-H66.0|Acute suppurative otitis media|acute suppurative otitis media,asom,acute otitis media,aom,acute middle ear infection
+H66.0|Acute suppurative otitis media|acute suppurative otitis media,asom
 H66.1|Chronic tubotympanic suppurative otitis media|chronic suppurative otitis media,csom,tubotympanic csom
-H66.9|Otitis media, unspecified|otitis media,middle ear infection,ear infection
+H66.9|Otitis media, unspecified|otitis media,middle ear infection,ear infection,acute otitis media,aom,acute middle ear infection,acute ear infection
 H68.1|Obstruction of Eustachian tube|eustachian tube blockage,blocked eustachian tube
 H69.8|Other specified disorders of Eustachian tube|eustachian tube dysfunction,etd
 H72.9|Perforation of tympanic membrane, unspecified|tympanic membrane perforation,perforated eardrum,ear drum perforation
@@ -319,7 +327,7 @@ I21.1|Acute transmural myocardial infarction of inferior wall|acute inferior wal
 I21.4|Acute subendocardial myocardial infarction|nstemi,non st elevation myocardial infarction
 I21.9|Acute myocardial infarction, unspecified|acute myocardial infarction,myocardial infarction,heart attack,acute mi,mi,stemi
 I25.1|Atherosclerotic heart disease|coronary artery disease,cad,ischaemic heart disease,ischemic heart disease,ihd,atherosclerotic heart disease,coronary heart disease,triple vessel disease,double vessel disease,single vessel disease
-I25.2|Old myocardial infarction|old myocardial infarction,old mi,healed myocardial infarction,past myocardial infarction,old anterior wall myocardial infarction,old inferior wall myocardial infarction,previous myocardial infarction,post myocardial infarction
+I25.2|Old myocardial infarction|old myocardial infarction,old mi,healed myocardial infarction,past myocardial infarction,old anterior wall myocardial infarction,old inferior wall myocardial infarction,previous myocardial infarction,post myocardial infarction,old anterior wall mi,old inferior wall mi,old lateral wall mi,old posterior wall mi
 I25.5|Ischaemic cardiomyopathy|ischaemic cardiomyopathy,ischemic cardiomyopathy
 I26.9|Pulmonary embolism without mention of acute cor pulmonale|pulmonary embolism,pulmonary thromboembolism
 I27.0|Primary pulmonary hypertension|pulmonary hypertension,pulmonary arterial hypertension
@@ -332,7 +340,7 @@ I42.9|Cardiomyopathy, unspecified|cardiomyopathy,dilated cardiomyopathy
 I47.1|Supraventricular tachycardia|supraventricular tachycardia,svt,psvt
 I48.9|Atrial fibrillation and atrial flutter, unspecified|atrial fibrillation,af,afib,atrial flutter
 I49.9|Cardiac arrhythmia, unspecified|arrhythmia,cardiac arrhythmia,irregular heartbeat
-I50.0|Congestive heart failure|congestive heart failure,ccf,chf,congestive cardiac failure
+I50.0|Congestive heart failure|congestive heart failure,ccf,chf,congestive cardiac failure,systolic heart failure,acute on chronic systolic heart failure,acute on chronic heart failure,decompensated heart failure,acute decompensated heart failure
 I50.9|Heart failure, unspecified|heart failure,cardiac failure,hfref,hfpef
 I51.7|Cardiomegaly|cardiomegaly,enlarged heart
 I63.9|Cerebral infarction, unspecified|cerebral infarction,ischaemic stroke,ischemic stroke,cva infarct
@@ -459,7 +467,9 @@ K90.0|Coeliac disease|coeliac disease,celiac disease,gluten enteropathy
 K92.1|Melaena|melaena,melena,black stools
 K92.2|Gastrointestinal haemorrhage, unspecified|gastrointestinal bleeding,gi bleed,upper gi bleed
 L01.0|Impetigo [any organism] [any site]|impetigo
+L01.1|Impetiginization of other dermatoses|impetiginisation,impetiginization,impetiginised scabies,infected scabies,secondarily infected scabies,secondary bacterial infection of scabies,infected eczema,impetiginised eczema
 L02.9|Cutaneous abscess, furuncle and carbuncle, unspecified|abscess,skin abscess,boil,furuncle,furunculosis,carbuncle
+L03.1|Cellulitis of other parts of limb|cellulitis of leg,cellulitis leg,leg cellulitis,cellulitis of lower leg,cellulitis of lower limb,lower limb cellulitis,cellulitis of arm,cellulitis of forearm,cellulitis of upper limb,cellulitis of foot,cellulitis of thigh,cellulitis of hand
 L03.9|Cellulitis, unspecified|cellulitis
 L05.9|Pilonidal cyst without abscess|pilonidal sinus,pilonidal cyst
 L08.0|Pyoderma|pyoderma,skin infection,secondary bacterial infection of skin
@@ -515,7 +525,7 @@ M10.9|Gout, unspecified|gout,gouty arthritis,acute gout
 M13.9|Arthritis, unspecified|arthritis,polyarthritis,inflammatory arthritis
 M15.0|Primary generalized (osteo)arthrosis|generalised osteoarthritis,primary generalized osteoarthritis
 M16.9|Coxarthrosis, unspecified|osteoarthritis hip,hip osteoarthritis,osteoarthritis of hip
-M17.0|Primary gonarthrosis, bilateral|bilateral knee osteoarthritis,osteoarthritis of both knees,bilateral osteoarthritis knees
+M17.0|Primary gonarthrosis, bilateral|bilateral knee osteoarthritis,osteoarthritis of both knees,bilateral osteoarthritis knees,primary osteoarthritis of both knees,bilateral primary osteoarthritis of knees,osteoarthritis both knees,bilateral knee oa,oa both knees
 M17.9|Gonarthrosis, unspecified|knee osteoarthritis,osteoarthritis knee,osteoarthritis of knee,oa knee,gonarthrosis
 M19.9|Arthrosis, unspecified|osteoarthritis,osteoarthrosis,degenerative joint disease,oa
 M20.1|Hallux valgus (acquired)|hallux valgus,bunion
@@ -528,7 +538,7 @@ M32.9|Systemic lupus erythematosus, unspecified|systemic lupus erythematosus,sle
 M35.3|Polymyalgia rheumatica|polymyalgia rheumatica
 M41.9|Scoliosis, unspecified|scoliosis
 M43.1|Spondylolisthesis|spondylolisthesis
-M45.9|Ankylosing spondylitis, site unspecified|ankylosing spondylitis
+M45|Ankylosing spondylitis|ankylosing spondylitis
 M47.9|Spondylosis, unspecified|spondylosis,degenerative spine disease
 M47.8|Other spondylosis|cervical spondylosis,lumbar spondylosis,lumbar spondylosis without radiculopathy
 M48.0|Spinal stenosis|spinal stenosis,lumbar canal stenosis,lumbar spinal stenosis
@@ -568,7 +578,8 @@ M79.1|Myalgia|myalgia,body aches,body ache,muscle pain,muscle aches
 M79.2|Neuralgia and neuritis, unspecified|neuralgia,neuritis
 M79.6|Pain in limb|pain in limb,leg pain,arm pain,limb pain,calf pain
 M79.7|Fibromyalgia|fibromyalgia,fibrositis
-M81.9|Osteoporosis, unspecified|osteoporosis,postmenopausal osteoporosis,senile osteoporosis
+M81.0|Postmenopausal osteoporosis|postmenopausal osteoporosis,post menopausal osteoporosis
+M81.9|Osteoporosis, unspecified|osteoporosis,senile osteoporosis
 M83.9|Adult osteomalacia, unspecified|osteomalacia
 M85.8|Other specified disorders of bone density and structure|osteopenia
 M86.9|Osteomyelitis, unspecified|osteomyelitis
@@ -578,8 +589,12 @@ N04.9|Nephrotic syndrome|nephrotic syndrome
 N10|Acute tubulo-interstitial nephritis|acute pyelonephritis,pyelonephritis,kidney infection
 N13.3|Other and unspecified hydronephrosis|hydronephrosis
 N17.9|Acute renal failure, unspecified|acute kidney injury,aki,acute renal failure
+N18.1|Chronic kidney disease, stage 1|chronic kidney disease stage 1,ckd stage 1
+N18.2|Chronic kidney disease, stage 2|chronic kidney disease stage 2,ckd stage 2
+N18.3|Chronic kidney disease, stage 3|chronic kidney disease stage 3,ckd stage 3,chronic kidney disease stage 3a,chronic kidney disease stage 3b,ckd stage 3a,ckd stage 3b
+N18.4|Chronic kidney disease, stage 4|chronic kidney disease stage 4,ckd stage 4
 N18.9|Chronic kidney disease, unspecified|chronic kidney disease,ckd,chronic renal failure,crf,chronic renal disease
-N18.5|Chronic kidney disease, stage 5|ckd stage 5,end stage renal disease,esrd
+N18.5|Chronic kidney disease, stage 5|ckd stage 5,end stage renal disease,esrd,chronic kidney disease stage 5
 N20.0|Calculus of kidney|kidney stone,renal stone,renal calculus,nephrolithiasis,kidney stones,renal calculi
 N20.1|Calculus of ureter|ureteric stone,ureteric calculus,ureterolithiasis
 N20.9|Urinary calculus, unspecified|urolithiasis,urinary stone,urinary calculus,stone disease
@@ -592,7 +607,7 @@ N34.1|Nonspecific urethritis|urethritis,nonspecific urethritis
 N35.9|Urethral stricture, unspecified|urethral stricture
 N39.0|Urinary tract infection, site not specified|urinary tract infection,uti,urine infection,lower urinary tract infection,cystitis uti
 N39.3|Stress incontinence|stress incontinence,stress urinary incontinence
-N40|Hyperplasia of prostate|benign prostatic hyperplasia,bph,enlarged prostate,prostatomegaly,benign prostatic hypertrophy
+N40|Hyperplasia of prostate|benign prostatic hyperplasia,bph,enlarged prostate,prostatomegaly,benign prostatic hypertrophy,prostate enlargement,enlarged prostate gland,prostatic enlargement,prostatic hypertrophy
 N41.0|Acute prostatitis|acute prostatitis,prostatitis
 N41.1|Chronic prostatitis|chronic prostatitis
 N43.3|Hydrocele, unspecified|hydrocele
@@ -642,9 +657,10 @@ O24.4|Diabetes mellitus arising in pregnancy|gestational diabetes mellitus,gesta
 O26.9|Pregnancy-related condition, unspecified|pregnancy related condition
 O36.5|Maternal care for known or suspected poor fetal growth|fetal growth restriction,iugr,intrauterine growth restriction
 O47.9|False labour, unspecified|false labour,false labor,braxton hicks
-O99.0|Anaemia complicating pregnancy, childbirth and the puerperium|anaemia in pregnancy,anemia in pregnancy
+O99.0|Anaemia complicating pregnancy, childbirth and the puerperium|anaemia in pregnancy,anemia in pregnancy,anaemia of pregnancy,anemia of pregnancy,iron deficiency anaemia in pregnancy,iron deficiency anemia of pregnancy,iron deficiency anaemia of pregnancy,anaemia complicating pregnancy
 O00.9|Ectopic pregnancy, unspecified|ectopic pregnancy
 O02.1|Missed abortion|missed abortion
+O21.1|Hyperemesis gravidarum with metabolic disturbance|hyperemesis gravidarum with dehydration,hyperemesis gravidarum with ketosis,hyperemesis with dehydration,hyperemesis gravidarum with electrolyte imbalance
 O91.2|Nonpurulent mastitis associated with childbirth|lactational mastitis
 O92.7|Other and unspecified disorders of lactation|lactation failure,insufficient lactation,low milk supply
 P59.9|Neonatal jaundice, unspecified|neonatal jaundice,physiological jaundice,newborn jaundice
@@ -687,14 +703,16 @@ R22.9|Localized swelling, mass and lump, unspecified|lump,swelling,localized swe
 R23.0|Cyanosis|cyanosis
 R25.1|Tremor, unspecified|tremor,tremors
 R26.8|Other and unspecified abnormalities of gait and mobility|gait abnormality,unsteady gait,difficulty walking
+R29.6|Tendency to fall, not elsewhere classified|recurrent falls,tendency to fall,frequent falls,repeated falls
 R30.0|Dysuria|dysuria,burning micturition,painful urination,burning urination
 R31|Unspecified haematuria|haematuria,hematuria,blood in urine
 R32|Unspecified urinary incontinence|urinary incontinence,incontinence of urine
 R33|Retention of urine|urinary retention,retention of urine
 R35|Polyuria|polyuria,frequent urination,increased frequency of urination,nocturia
 R36|Urethral discharge|urethral discharge
+R39.8|Other and unspecified symptoms and signs involving the urinary system|lower urinary tract symptoms,luts
 R40.2|Coma, unspecified|coma,unconsciousness
-R41.0|Disorientation, unspecified|confusion,disorientation
+R41.0|Disorientation, unspecified|confusion,disorientation,medication related confusion,drug induced confusion,anticholinergic confusion,medication induced confusion
 R42|Dizziness and giddiness|dizziness,giddiness,vertigo,lightheadedness,light headedness
 R43.0|Anosmia|anosmia,loss of smell
 R44.3|Hallucinations, unspecified|hallucinations
@@ -734,7 +752,8 @@ S01.9|Open wound of head, part unspecified|head wound,scalp laceration,cut on he
 S06.0|Concussion|concussion
 S09.9|Unspecified injury of head|head injury,head trauma
 S13.4|Sprain and strain of cervical spine|whiplash injury,whiplash,neck sprain
-S33.5|Sprain and strain of lumbar spine|lumbar sprain,back sprain,low back strain
+S33.5|Sprain and strain of lumbar spine|lumbar sprain,back sprain,lumbar ligament sprain
+S39.0|Injury of muscle and tendon of abdomen, lower back and pelvis|lumbar strain,lumbar muscle strain,lumbosacral strain,back strain,acute lumbar strain,pulled back muscle
 S43.4|Sprain and strain of shoulder joint|shoulder sprain
 S52.5|Fracture of lower end of radius|distal radius fracture,colles fracture,colles' fracture,wrist fracture
 S60.2|Contusion of other parts of wrist and hand|hand contusion,bruised hand
@@ -767,8 +786,8 @@ T78.2|Anaphylactic shock, unspecified|anaphylaxis,anaphylactic shock,anaphylacti
 T88.7|Unspecified adverse effect of drug or medicament|adverse drug reaction,drug reaction,side effect of medication,drug allergy
 T75.3|Motion sickness|motion sickness,travel sickness
 W54.9|Bitten or struck by dog, unspecified place|dog bite,dog bite wound,animal bite
-Z00.0|General medical examination|general medical examination,routine health check,health check up,annual physical,general check up,medical check up,fitness certificate
-Z00.1|Routine child health examination|well baby visit,routine child health examination,well child check
+Z00.0|General medical examination|general medical examination,routine health check,health check up,annual physical,general check up,medical check up,fitness certificate,routine check up,routine checkup,checkup,check up,annual checkup,annual check up
+Z00.1|Routine child health examination|well baby visit,routine child health examination,well child check,well baby check,well child visit,well baby check up,child health check,well child examination
 Z01.4|Gynaecological examination (general)(routine)|routine gynaecological examination,pap smear screening
 Z09.9|Follow-up examination after unspecified treatment for other conditions|follow up visit,routine follow up
 Z20.3|Contact with and exposure to rabies|exposure to rabies,rabies exposure
@@ -781,7 +800,7 @@ Z30.1|Insertion of (intrauterine) contraceptive device|iud insertion,copper t in
 Z30.4|Surveillance of contraceptive drugs|oral contraceptive surveillance
 Z32.1|Pregnancy confirmed|pregnancy confirmed,positive pregnancy test
 Z33|Pregnant state, incidental|pregnant,pregnancy
-Z34.9|Supervision of normal pregnancy, unspecified|antenatal check up,antenatal visit,normal pregnancy,routine antenatal care,anc visit
+Z34.9|Supervision of normal pregnancy, unspecified|antenatal check up,antenatal visit,normal pregnancy,routine antenatal care,anc visit,intrauterine pregnancy,single live intrauterine pregnancy,routine prenatal visit,prenatal visit,routine antenatal visit,supervision of normal pregnancy
 Z35.9|Supervision of high-risk pregnancy, unspecified|high risk pregnancy
 Z39.2|Routine postpartum follow-up|postnatal check up,postpartum follow up,postnatal visit
 Z71.3|Dietary counselling and surveillance|dietary counselling,diet counselling
@@ -795,6 +814,8 @@ Z95.5|Presence of coronary angioplasty implant and graft|post ptca,status post a
 Z95.1|Presence of aortocoronary bypass graft|post cabg,status post cabg,post bypass surgery
 Z96.6|Presence of orthopaedic joint implants|knee replacement status,total knee replacement,hip replacement status
 U07.1|COVID-19, virus identified|covid 19,covid,coronavirus disease,sars cov 2 infection
+Z34.0|Supervision of normal first pregnancy|supervision of normal first pregnancy,primigravida
+Z34.8|Supervision of other normal pregnancy|supervision of other normal pregnancy,multigravida,second pregnancy supervision,normal second pregnancy,normal third pregnancy
 `;
 
 export interface IcdEntry {

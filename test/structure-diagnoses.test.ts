@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { structure } from '../server/scribe/structure/structure.js';
+import { matchIcd } from '../server/scribe/structure/codify.js';
+
+const run = (text: string) => structure(text, { locale: 'en-IN' });
+const dx = (text: string) => run(text).diagnoses.map((d) => [d.icd10?.code ?? d.name, d.certainty]);
+const codes = (text: string) => run(text).diagnoses.map((d) => d.icd10?.code ?? d.name);
+
+describe('diagnosis lists', () => {
+  it('keeps every item of a spoken numbered list, in one sentence or several', () => {
+    expect(codes('impression, number one, migraine without aura. number two, iron deficiency anaemia. number three, hypothyroidism.')).toEqual(['G43.0', 'D50.9', 'E03.9']);
+    expect(codes('assessment one plantar fasciitis two obesity three vitamin d deficiency plan tab calcium')).toEqual(['M72.2', 'E66.9', 'E55.9']);
+    expect(codes('Diagnosis: first, tension headache; second, migraine without aura.')).toEqual(['G44.2', 'G43.0']);
+  });
+
+  it('splits at semicolons, "and", "also" and between names said without punctuation', () => {
+    expect(codes('Assessment: scabies; impetigo; head lice.')).toEqual(['B86', 'L01.0', 'B85.0']);
+    expect(codes('impression acute bronchitis and allergic rhinitis plan tab montelukast')).toEqual(['J20.9', 'J30.4']);
+    expect(codes('diagnosis gout of the right big toe also hyperuricaemia')).toContain('E79.0');
+    expect(codes('diagnosis primary osteoarthritis of both knees obesity and hypertension')).toEqual(['M17.0', 'E66.9', 'I10']);
+  });
+
+  it('ends the list where the plan starts, even without punctuation', () => {
+    const f = run('diagnosis acute tonsillitis tab azithromycin 500 mg once daily for 3 days');
+    expect(f.diagnoses.map((d) => d.name)).toEqual(['acute tonsillitis']);
+  });
+
+  it('keeps a qualifier said after the name with the name', () => {
+    const f = run('Impression: atrial fibrillation, rate controlled; hypertension, stable.');
+    expect(f.diagnoses.map((d) => [d.name, d.icd10?.code])).toEqual([
+      ['atrial fibrillation, rate controlled', 'I48.9'],
+      ['hypertension, stable', 'I10'],
+    ]);
+  });
+});
+
+describe('certainty', () => {
+  it('reads conversational phrasing as confirmed and hedges as suspected, item by item', () => {
+    expect(dx('I think it is a frozen shoulder.')).toEqual([['M75.0', 'confirmed']]);
+    expect(dx('This sounds like vestibular neuritis.')).toEqual([['H81.2', 'confirmed']]);
+    expect(dx('this looks like a tension headache, and possibly a mild depression as well.')).toEqual([
+      ['G44.2', 'confirmed'],
+      ['F32.0', 'suspected'],
+    ]);
+    expect(dx('Impression: gastritis, rule out peptic ulcer, and anaemia.')).toEqual([
+      ['K29.7', 'confirmed'],
+      ['K27.9', 'suspected'],
+      ['D64.9', 'confirmed'],
+    ]);
+    expect(dx('I suspect this is a viral fever.')).toEqual([['B34.9', 'suspected']]);
+  });
+
+  it('finds a hedged diagnosis said without a cue, but not a negated or family one', () => {
+    expect(dx('her knees are swollen in the mornings, this could be rheumatoid arthritis, we will check rf.')).toEqual([['M06.9', 'suspected']]);
+    expect(dx('no evidence of pneumonia on the film.')).toEqual([]);
+    expect(dx('his brother has epilepsy. diagnosis tension headache.')).toEqual([['G44.2', 'confirmed']]);
+  });
+});
+
+describe('chronic conditions and visits', () => {
+  it('names a known condition treated at this visit and normalises the adjective', () => {
+    const f = run('known hypertensive for ten years on tab amlodipine 5 mg, continue the same. diagnosis acute sinusitis.');
+    expect(f.diagnoses.map((d) => [d.name, d.icd10?.code])).toContainEqual(['hypertension', 'I10']);
+    expect(run('she is a known asthmatic on inhalers').diagnoses.map((d) => d.name)).toEqual(['asthma']);
+    expect(run('not a diabetic, no other illness').diagnoses).toEqual([]);
+  });
+
+  it('takes a condition said to be controlled or not as a diagnosis, not a symptom', () => {
+    expect(codes('her thyroid disease is well controlled on the current dose. the hypertension is not controlled.')).toContain('I10');
+    expect(codes('the pain is controlled now')).toEqual([]);
+  });
+
+  it('does not turn complaints in the history into diagnoses', () => {
+    expect(codes('fever and cough since three days, headache since yesterday. pulse 90.')).toEqual([]);
+  });
+
+  it('codes a routine visit by age and a pregnancy by gravida', () => {
+    expect(codes('eighteen month old girl brought for a routine check up. growing well.')).toEqual(['Z00.1']);
+    expect(codes('primigravida at 20 weeks here for a routine antenatal visit. diagnosis anaemia.')).toEqual(['Z34.0', 'O99.0']);
+  });
+});
+
+describe('ICD-10 specificity', () => {
+  it('keeps the qualifiers that change the code, and no more', () => {
+    expect(matchIcd('paroxysmal atrial fibrillation')?.entry.code).toBe(matchIcd('atrial fibrillation')?.entry.code);
+    expect(matchIcd('postmenopausal osteoporosis')?.entry.code).toBe('M81.0');
+    expect(matchIcd('osteoporosis')?.entry.code).toBe('M81.9');
+    expect(matchIcd('chronic kidney disease stage 3b')?.entry.code).toBe('N18.3');
+    expect(matchIcd('acute anterior uveitis')?.entry.code).toBe('H20.0');
+    expect(matchIcd('allergic rhinitis')?.entry.code).toBe('J30.4');
+    expect(codes('diagnosis type 2 diabetes mellitus with diabetic retinopathy')).toEqual(['E11.3']);
+    expect(codes('diagnosis hyperemesis gravidarum with dehydration')).toEqual(['O21.1']);
+  });
+});
+
+describe('allergies', () => {
+  const allergies = (text: string) => run(text).history.allergies;
+  it('keeps the allergen only', () => {
+    expect(allergies('she is allergic to cotrimoxazole, gets a rash.')).toEqual(['sulfamethoxazole + trimethoprim']);
+    expect(allergies('penicillin allergy noted. allergy to erythromycin, so we will give doxycycline instead.')).toEqual(['penicillin', 'erythromycin']);
+    expect(allergies('Allergies: sulpha drugs.')).toEqual(['sulpha drugs']);
+    expect(allergies('no known drug allergies. not allergic to anything.')).toEqual([]);
+  });
+
+  it('reads the patient\'s answer, and a reaction told after the allergy is not a second one', () => {
+    const f = run('Doctor: any allergy to medicines?\nPatient: yes, to ibuprofen.\nPatient: my face swelled up after brufen once.');
+    expect(f.history.allergies).toEqual(['ibuprofen']);
+    expect(run('Doctor: any allergies?\nPatient: none.').history.allergies).toEqual([]);
+    expect(allergies('he got hives all over with cefuroxime last year.')).toEqual(['cefuroxime']);
+  });
+});
+
+describe('evidence', () => {
+  it('points each diagnosis at its words', () => {
+    const text = 'Impression: acute otitis media and tinea corporis.';
+    const f = run(text);
+    expect(f.diagnoses.map((d) => text.slice(d.evidence!.start, d.evidence!.end).toLowerCase())).toEqual(['acute otitis media', 'tinea corporis']);
+  });
+});

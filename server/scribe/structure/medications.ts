@@ -90,7 +90,6 @@ const RESTART = /\b(?:restart|resume|start again|switch(?:ed)? to|change(?:d)? t
 // A sentence cannot end on these words: the segmenter cut a clause ("… we may | give injection …").
 const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|then|if|not)\s*$/;
 const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as)\s*$/;
-const CONNECTOR = /^[\s,;:]*(?:(?:and|or|also|plus|as well as|with)\b[\s,]*)*$/;
 // "start amoxicillin, no sorry, azithromycin": the drug before the correction is withdrawn.
 const CORRECTION = /^[\s,]*(?:(?:\d+(?:\.\d+)?\s*[a-z]*|point \d+\s*[a-z]*)\s*,?\s*)?(?:(?:oh\s+)?no|sorry|i'm sorry|i am sorry|correction|i mean|i meant|rather|scratch that|make (?:that|it)|not that)(?:[\s,]+(?:no|sorry|i'm sorry|i am sorry|i mean|make (?:that|it)))*[\s,]*$/;
 // "seventy five no sorry fifty mg", "650, correction, 1,300 milligrams": the number before is blanked out.
@@ -293,11 +292,13 @@ interface Mention {
 }
 
 function prefixAt(tokens: Token[], i: number, floor: number): { form: string; at: Hit } | undefined {
-  for (let k = i - 1; k >= Math.max(0, i - 3); k--) {
+  for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
     const t = tokens[k]!;
-    if (t.start < floor || /^[,;:?]$/.test(t.text)) break;
+    if (t.start < floor) break;
     const form = FORM_PREFIX[t.text];
-    if (form) return { form, at: { from: t.start, to: t.end } };
+    // "1 tablet" is a dose of the drug before, not the form word of the next.
+    if (form) return /^[\d.]+$|^half$/.test(tokens[k - 1]?.text ?? '') ? undefined : { form, at: { from: t.start, to: t.end } };
+    if (!NAME_WORD.test(t.text) || NOT_NAME.has(t.text)) break;
   }
   return undefined;
 }
@@ -573,7 +574,7 @@ export function extractMedications(
       const window = (k === 0 && DANGLING.test(previous) ? `${previous} ` : '') + cueWindow(text, m, floor);
       const own = intentOf(window);
       // A list ("stop A and B", "continue A 10 mg daily, B 20 mg …") shares its verb; a new line does not.
-      const listed = CONNECTOR.test(before) || (!m.prefixForm && LIST_LINK.test(before));
+      const listed = LIST_LINK.test(before);
       let intent: Intent = own ?? (k > 0 && listed && inherited !== 'allergy' ? (inherited ?? 'prescribe') : 'prescribe');
       if (SOMEONE_ELSE.test(text.slice(0, m.formStart))) return;
       if (AFTER_ALLERGY.test(text.slice(m.end, m.end + 30))) intent = 'allergy';

@@ -417,10 +417,11 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
       mark('strength', { from: afterName - keyNumber[1]!.length, to: afterName });
     } else if (bare && !keyNumber) {
       const at = { from: afterName + bare.index + bare[0].length - bare[0].trimStart().length, to: afterName + bare[0].length };
-      if (combination && !labelled(numberOf(bare[1]!))) med.brandSuffix = t.slice(at.from, at.to).trim();
-      else {
-        const k = bare[2] ? 1000 : 1;
-        const value = numberOf(bare[1]!) * k;
+      const k = bare[2] ? 1000 : 1;
+      const value = numberOf(bare[1]!) * k;
+      if (combination && !labelled(value)) med.brandSuffix = t.slice(at.from, at.to).trim();
+      // "60k" is a strength only when the drug comes in it: a misheard "d three sixty k" must not become 360000 IU.
+      else if (k === 1 || labelled(value)) {
         med.strength = { value, unit: k > 1 && /calciferol|vitamin d/.test(drug.name) ? 'IU' : unitOf(drug, String(value)) };
         mark('strength', at);
       }

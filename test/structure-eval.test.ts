@@ -27,6 +27,13 @@ describe.skipIf(!present)(`structurer on the 80 development dictations${present 
     }, 300_000);
   }
 
+  // Issue 12's target: in text mode every medication that is wrong in strength or unit, conflicts with an allergy or
+  // was never prescribed carries a flag (structure/safety.ts).
+  it('text mode outputs no unsafe medication unflagged', async () => {
+    const unsafe = (await eval80()).modes.text!.perDictation.flatMap((d) => d.unsafe.map((u) => `${d.id} /medications/${u.index} ${u.name}: ${u.reasons.join('; ')}`));
+    expect(unsafe).toEqual([]);
+  }, 300_000);
+
   it('asr mode leaves the transcripts already in recogniser form as they are', () => {
     const asr = loadFixtures(DEFAULT_FIXTURES).filter((r) => !/[A-Z0-9.,;:?!]/.test(r.transcript));
     expect(asr.length).toBeGreaterThan(0);

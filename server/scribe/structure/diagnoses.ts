@@ -598,7 +598,3 @@ export function findAllergies(doc: Doc): AllergyMention[] {
   const seen = new Set<string>();
   return out.filter((a) => !seen.has(a.name) && seen.add(a.name));
 }
-
-export function extractAllergies(doc: Doc): string[] {
-  return findAllergies(doc).map((a) => a.name);
-}

@@ -121,8 +121,10 @@ function convertRun(run: string, before: string, after: string): string {
     if (tail) return `${convertRun(tokens.slice(0, -3).join(' '), before, '')} ${tail}`;
   }
   const last = tokens[tokens.length - 1];
+  // Only after a strength of hundreds: "twenty two units" is 22 units, "six fifty one tablet" is 650 and 1 tablet.
   if (tokens.length > 1 && last !== undefined && UNITS[last] !== undefined && COUNT_NOUN.test(after)) {
-    return `${convertRun(tokens.slice(0, -1).join(' '), before, '')} ${UNITS[last]}`;
+    const head = convertRun(tokens.slice(0, -1).join(' '), before, '');
+    if (/^\d+$/.test(head) && Number(head) >= 100) return `${head} ${UNITS[last]}`;
   }
   const out: string[] = [];
   let i = 0;

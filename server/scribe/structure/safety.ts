@@ -274,6 +274,16 @@ const classOrder = (id: string): number => ORDER.get(id) ?? 0;
 const plural = (label: string): string => (/[A-Z0-9]$/.test(label) ? `${label}s` : label.endsWith('s') ? label : `${label}s`);
 
 /** Flags for the medications of a note; the medications come back with any strength corrected. The input is not changed. */
+// More than this at one time is no syrup or drops dose, whatever the drug ("calpol two fifty seven ml" heard as
+// 257 ml): a misheard number, flagged even for drugs the dose table lacks.
+const MAX_ML_AT_ONCE: Record<string, number> = { syrup: 30, suspension: 30, drops: 5 };
+
+function liquidVolumeFlag(med: Medication): Omit<Flag, 'pointer'> | undefined {
+  const max = med.form ? MAX_ML_AT_ONCE[med.form] : undefined;
+  if (max === undefined || med.dose?.unit !== 'ml' || med.dose.value <= max) return undefined;
+  return { code: 'DOSE_RANGE', message: `${med.dose.value} ml of ${med.name} ${med.form} at one time is more than any usual dose (at most ${max} ml) — check the number.` };
+}
+
 export function checkSafety(facts: ClinicalFacts, opts: SafetyOptions = {}): { medications: Medication[]; flags: Flag[] } {
   const flags: Flag[] = [];
   const weightKg = opts.weightKg ?? facts.vitals.weight_kg;
@@ -306,6 +316,8 @@ export function checkSafety(facts: ClinicalFacts, opts: SafetyOptions = {}): { m
       const daily = checkDaily(med, s.usable ? med.strength : undefined, k, groups, child);
       if (daily) flags.push({ ...daily, pointer: at });
     }
+    const volume = liquidVolumeFlag(med);
+    if (volume) flags.push({ ...volume, pointer: `${at}/dose` });
     for (const allergy of allergies) {
       const hit = med.match === 'unrecognised' ? null : allergyHit(allergy.text, med.name);
       if (!hit) continue;

@@ -52,14 +52,21 @@ function applyCorrections(sentence: Mapped): Mapped {
     const amount = AMOUNT.exec(replacement.text);
     let fixed: Mapped;
     if (amount && /^\d/.test(replacement.text)) {
-      // Replace the last amount with the same unit ("7 days" → "5 days"), else the last number.
+      // The new amount replaces the number said just before the correction ("atorvastatin 20 sorry make that 40
+      // milligrams"), else the last amount with the same unit ("7 days" → "5 days"), else the last number. Only the
+      // amount is the correction: a run-on recogniser sentence goes on after it.
+      const said = replacement.slice(0, amount.index! + amount[0].length);
+      const rest = Mapped.concat([replacement.slice(said.length), after]);
       const unit = amount[2]!.replace(/s$/, '');
+      const justBefore = /(\d+(?:\.\d+)?)(?:\s*[a-z]+)?\s*,?\s*$/.exec(b);
       const same = [...b.matchAll(new RegExp(`\\d+(?:\\.\\d+)?\\s*${unit}s?\\b`, 'g'))].pop();
       const anyNum = [...b.matchAll(/\d+(?:\.\d+)?/g)].pop();
-      const target = same ?? anyNum;
+      const target = justBefore ?? same ?? anyNum;
       fixed = target
-        ? Mapped.concat([before.slice(0, target.index), replacement, before.slice(target.index! + target[0].length)])
-        : Mapped.concat([before, space, replacement]);
+        ? Mapped.concat([before.slice(0, target.index), said, before.slice(target.index! + target[0].length)])
+        : Mapped.concat([before, space, said]);
+      s = Mapped.concat([fixed.replace(/\s+$/, ''), rest.text.startsWith(' ') ? rest : Mapped.concat([space, rest])]);
+      continue;
     } else {
       // A phrase replaces the last coordinated item: the words after the last "with", "and", comma or colon.
       const cut = Math.max(b.lastIndexOf(' with '), b.lastIndexOf(' and '), b.lastIndexOf(','), b.lastIndexOf(':'));

@@ -3,7 +3,7 @@
  * built once at module load so one transcript takes a few milliseconds.
  */
 import { extractComplaints } from './complaints.js';
-import { extractAllergies, extractDiagnoses, extractFamilyHistory, extractPastHistory } from './diagnoses.js';
+import { extractDiagnoses, extractFamilyHistory, extractPastHistory, findAllergies } from './diagnoses.js';
 import { extractAdvice } from './advice.js';
 import type { ClinicalFacts, Span } from './facts.js';
 import { extractFollowUp } from './followup.js';
@@ -86,6 +86,7 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
     ...doc.sentences.flatMap((s) => [...investigationMatches(s), ...DRUG_INDEX.findAll(s.tokens)].map((m) => s.span(m.start, m.end))),
   ];
   const advice = extractAdvice(doc, used);
+  const allergies = findAllergies(doc);
   const facts: ClinicalFacts = {
     locale: opts.locale,
     complaints,
@@ -93,7 +94,7 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
       ...(history.length ? { present_illness: history.map((s) => s.text).join('. ') } : {}),
       past: extractPastHistory(doc),
       family: extractFamilyHistory(doc),
-      allergies: extractAllergies(doc),
+      allergies: allergies.map((a) => a.name),
     },
     vitals: vitals.vitals,
     examination: exam,
@@ -102,7 +103,7 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
     investigations,
     advice: advice.advice,
     ...(follow ? { follow_up: follow } : {}),
-    evidence: { vitals: vitals.evidence, advice: advice.evidence, allergies: [] },
+    evidence: { vitals: vitals.evidence, advice: advice.evidence, allergies: allergies.map((a) => a.sentence.span(a.from, a.to)) },
     flags: [],
   };
   return facts;

@@ -152,10 +152,9 @@ export async function runEval(opts: EvalOptions = {}): Promise<EvalReport> {
   const rows = loadFixtures(fixtures);
   const modes = opts.modes ?? ['text', 'asr'];
   const transcriptOf = (r: Fixture, text: string): Transcript => ({ text, language: r.locale as Language, engine: 'fixture', segments: [] });
-  const report: EvalReport = { fixtures, dictations: rows.length, modes: {}, p99Ms: 0, repeats: 0, targets: [] };
-  const times: number[] = [];
   const repeats = Math.max(1, opts.repeats ?? 5);
-  report.repeats = repeats;
+  const report: EvalReport = { fixtures, dictations: rows.length, modes: {}, p99Ms: 0, repeats, targets: [] };
+  const times: number[] = [];
   for (const mode of MODES.filter((m) => modes.includes(m))) {
     if (mode === 'text') report.modes.text = evaluateMode(mode, rows, rows.map((r) => transcriptOf(r, r.transcript)), times, repeats);
     if (mode === 'asr') report.modes.asr = evaluateMode(mode, rows, rows.map((r) => transcriptOf(r, toAsrForm(r.transcript))), times, repeats);

@@ -142,6 +142,17 @@ describe('what the doctor meant', () => {
     expect(meds('hold the losartan and the spironolactone for now. tab furosemide 40 mg once daily.').map((m) => m.name)).toEqual(['furosemide']);
   });
 
+  it('a drug named again in advice is not stopped by a "no" further back', () => {
+    const f = meds('tab leflunomide 20 mg once daily after food. no alcohol at all while on leflunomide.');
+    expect(f.map((m) => m.name)).toEqual(['leflunomide']);
+  });
+
+  it('a condition that also sends the patient to hospital stays the drug\'s condition', () => {
+    const m = one('diazepam rectal gel 10 mg, to be given if a seizure lasts more than 3 minutes, and go to the hospital');
+    expect(m.frequency?.as_needed).toBe(true);
+    expect(m.instructions).toMatch(/seizure lasts more than 3 minutes/);
+  });
+
   it('leaves out drugs merely considered', () => {
     expect(meds('we may start empagliflozin later.')).toEqual([]);
     expect(meds('if the ultrasound shows a clot, we will add apixaban 5 mg twice daily.')).toEqual([]);

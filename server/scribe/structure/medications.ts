@@ -68,11 +68,11 @@ const CUES: [Intent, RegExp][] = [
   ],
   [
     'stop',
-    /\b(?:stop|stopped|stopping|discontinue|discontinued|hold|withhold|held|withdraw|don't take|do not take|do not restart|don't restart|do not give|don't give|do not use|don't use|never|no more|instead of|switch(?:ed)? from|come off|leave off|avoid|no|not)\b/g,
+    /\b(?:stop|stopped|stopping|discontinue|discontinued|hold|withhold|held|withdraw|don't take|do not take|do not restart|don't restart|do not give|don't give|do not use|don't use|never|no more|instead of|switch(?:ed)? from|come off|leave off|avoid)\b|\b(?:no|not)\b(?=(?:\s+[a-z]+){0,2}\s*$)/g,
   ],
   [
     'past',
-    /\b(?:was on|were on|is on|are on|been on|already on|currently on|still on|remains on|^on|takes|taking|took|had taken|had been given|was given|were given|received|needed|tried|previously|earlier|started|was started|current (?:regimen|medications?|meds)|home medications?|got|bought|from the (?:chemist|pharmacy|medical (?:shop|store))|(?:ic|ive|oid|tic) on|known case of [a-z ]{1,30}?on)\b/g,
+    /\b(?:was on|were on|is on|are on|been on|already on|currently on|still on|remains on|^on|takes|taking|took|had taken|had been given|was given|were given|received|needed|tried|previously|earlier|started|was started|while on|while taking|current (?:regimen|medications?|meds)|home medications?|got|bought|from the (?:chemist|pharmacy|medical (?:shop|store))|(?:ic|ive|oid|tic) on|known case of [a-z ]{1,30}?on)\b/g,
   ],
   [
     'consider',
@@ -101,7 +101,7 @@ const LINE_END = new RegExp(
   [
     String.raw`\b(?:review|follow up|followup|come back|come and see|come after|see me|see him|see her|show me|return|recheck|revisit|advice|diet|investigations?|refer|referral|referred|impression|diagnosis|assessment|allerg(?:y|ies)|vitals|call (?:if|me|us)|we will (?:do|check|send|get)|i am (?:sending|ordering|referring)|i'm (?:sending|ordering|referring|also ordering))\b`,
     String.raw`\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|sats|respiratory rate|weight|height)\b(?=\s+(?:is\s+|was\s+|of\s+|today\s+)?\d)`,
-    String.raw`\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
+    String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
     String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
   ].join('|'),
 );

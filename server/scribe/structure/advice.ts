@@ -11,6 +11,13 @@ import { DIAGNOSIS_CUE, type Doc, type Sentence } from './sections.js';
 const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;
 const NOT_ADVICE =
   /\b(?:diagnosis|impression|assessment|this is|review|follow[ -]?up|come back|recheck|see me|show me|investigations?|imaging|tests? (?:needed|required)|reports?)\b|^(?:plan|advice|advised|rx|number \d+)\s*:?\s*$|^number \d+\b/;
+// Why, not what to do: "since she is allergic to penicillin", "it can make you drowsy", "hypertension is controlled".
+const EXPLANATION =
+  /^(?:since|because|as|which|who|so that|that's|that is|it's|it is|it can|it will|it may|this is|this can|there is|there's|no change|for the short term)\b|^(?:[a-z]+\s+){0,3}(?:is|are)\s+(?:controlled|stable|normal|fine|better|worse|expected)\b/;
+const CONTRACTIONS: [RegExp, string][] = [
+  [/\bdon't\b/g, 'do not'], [/\bdoesn't\b/g, 'does not'], [/\bcan't\b/g, 'cannot'], [/\bwon't\b/g, 'will not'],
+  [/\bshouldn't\b/g, 'should not'], [/\bisn't\b/g, 'is not'], [/\byou're\b/g, 'you are'],
+];
 const DOCTOR_INTENT = /^(?:if\b.*\b(?:we|i)\s+(?:will|may|might|can|could)\b|(?:we|i)\s*(?:will|'ll|may|might|can|could|am going to)\b|we'll\b|i'll\b)/;
 const LEAD_IN = /^(?:(?:plan|advice|advised|and|also|rx|so|then)\s*:?\s+|(?:the\s+)?(?:main|most important)\s+(?:treatment\s+|thing\s+)?is\s+)+/;
 const DRUG_AMOUNT = /\b\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|ml|units?|iu)\b|\b(?:tab|tabs|tablet|cap|capsule|syrup|syp|inj|injection)\s+[a-z]/;
@@ -60,11 +67,11 @@ export function extractAdvice(doc: Doc, used: Span[]): { advice: string[]; evide
       const raw = s.text.slice(c.from, c.to);
       const lead = LEAD_IN.exec(raw)?.[0].length ?? 0;
       const clause = raw.slice(lead).trim();
-      if (clause.split(' ').length < 2 || NOT_ADVICE.test(clause) || VITAL_CLAUSE.test(clause) || DOCTOR_INTENT.test(clause)) continue;
+      if (clause.split(' ').length < 2 || NOT_ADVICE.test(clause) || VITAL_CLAUSE.test(clause) || DOCTOR_INTENT.test(clause) || EXPLANATION.test(clause)) continue;
       if (DRUG_AMOUNT.test(clause)) continue;
       const span = s.span(c.from + lead, c.to);
       if (used.some((u) => overlaps(u, span))) continue;
-      advice.push(clause);
+      advice.push(CONTRACTIONS.reduce((t, [re, to]) => t.replace(re, to), clause));
       evidence.push(span);
     }
   }

@@ -91,6 +91,9 @@ const VITAL_READING =
   /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|sats|respiratory rate|weight|height)\b(?!\s+(?:loss|gain|log|machine|readings?|diary|record|chart))[^.;]{0,30}?\d/;
 const EXAM_START = /^(?:on examination|examination|o\/e|on exam|exam|general examination|local examination|systemic examination)\b/;
 
+const PLAN_START =
+  /^(?:(?:so|okay|now|and)\s+)?(?:tab|tabs|cap|caps|syrup|syp|inj|injection|start|continue|prescribe|plan|advice|advised|rx|(?:i am|i'm|we are|we're|i will|i'll|we will|we'll) (?:giving|prescribing|starting|start|give|prescribe|sending|send|check|do|order|ordering|refer|referring))\b/;
+
 export const DIAGNOSIS_CUE =
   /\b(?:diagnosis|diagnosed(?!\s+(?:\d+|a few|many|several)\s+(?:years?|months?)|\s+in\s+\d|\s+at\s+(?:age|\d))|impression|assessment|this is(?!\s+(?:his|her|my|your|the|a|an|for|\d)\b)|this looks like|(?:this|it) sounds like|i think (?:it's|it is|this is|you have|she has|he has)|suggestive of|consistent with|rule out|r\/o|provisional)\b/;
 
@@ -113,7 +116,7 @@ const STAYS_BEFORE_FORM =
 // Advice after a prescription: "… for 14 days continue normal diet avoid packaged juices watch for danger signs".
 const ADVICE_START =
   String.raw`(?:avoid|drink|eat|keep|wear|watch for|sleep with|raise|finish|cut down|cut back|come back|come and see|come immediately|go to the|stop smoking|no (?:driving|alcohol|smoking|tea|coffee|spicy|oily|fried)|continue (?:normal|the same|feeds|breastfeeding|diet)|plenty of|small (?:frequent )?meals)`;
-const STAYS_BEFORE_ADVICE = String.raw`to|not|and|or|please|i|you|we|will|should|must|can|can't|cannot|couldn't|won't|don't|also|then|if|the|a|do|never|always|only|just|he'll|she'll|i'll|you'll|would|could`;
+const STAYS_BEFORE_ADVICE = String.raw`drink|take|have|eat|with|of|lots|some|more|to|not|and|or|please|i|you|we|will|should|must|can|can't|cannot|couldn't|won't|don't|also|then|if|the|a|do|never|always|only|just|he'll|she'll|i'll|you'll|would|could`;
 const BOUNDARY = new RegExp(
   String.raw`(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${SECTION}\b)` +
     String.raw`|(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d|(?:last|and|or|for|with|twice|once|at|in|the|is|was|daily|every|before|after|since|that|which|if)\b)[a-z])` +
@@ -224,6 +227,8 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
     (s.speaker === 'doctor' && EXAM_CUE.test(s.text) && !s.text.endsWith('?')) || (s.speaker === null && EXAM_START.test(s.text));
   let findingsStart = sentences.findIndex((s) => isObjective(s) || isExam(s));
   let planStart = sentences.findIndex((s) => s.speaker !== 'patient' && DIAGNOSIS_CUE.test(s.text));
+  // No diagnosis said: the plan starts with the first prescription, order or instruction after the findings.
+  if (planStart < 0) planStart = sentences.findIndex((s, i) => i >= Math.max(0, findingsStart) && s.speaker !== 'patient' && PLAN_START.test(s.text));
   if (planStart < 0) planStart = sentences.length;
   if (findingsStart < 0 || findingsStart > planStart) findingsStart = planStart;
   if (consultation) findingsStart = sentences.length;

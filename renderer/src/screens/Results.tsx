@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, createContext, Fragment, useContext, useEffect, useRef, useState } from 'react';
 import type { DictationStatus, TemplateResult } from '../../../preload/contract';
 import { Icon, Note } from '../ui';
 
@@ -17,6 +17,156 @@ const plural = (v: unknown): string => {
   const unit = str(q.unit);
   return `${str(q.value)} ${unit}${n === 1 || !unit ? '' : 's'}`;
 };
+const cls = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ') || undefined;
+const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+
+/** Where an item was said: character offsets [start, end) into the transcript's text, seconds when from audio. */
+interface Span { start: number; end: number; start_s?: number }
+/** A safety flag of the EMR template: what to check, and the JSON pointer of the item it concerns. */
+interface Flag { code: string; message: string; pointer: string }
+
+/** The flag's kind in a word or two, after "Check": the doctor reads the sentence, this says what to look at. */
+const FLAG_KIND: Record<string, string> = {
+  DOSE_UNIT: 'unit', DOSE_RANGE: 'dose', DAILY_MAX: 'daily total', ALLERGY_CONFLICT: 'allergy', DUPLICATE_THERAPY: 'duplicate',
+  LOW_CONFIDENCE: 'unclear audio', FUZZY_MATCH: 'name guessed', UNRECOGNISED_DRUG: 'not in formulary',
+};
+/** Flags that can harm if missed are shown in the danger colour; the others ask for a second look. */
+const SERIOUS = new Set(['DOSE_UNIT', 'DOSE_RANGE', 'DAILY_MAX', 'ALLERGY_CONFLICT']);
+/** A flag as data.output[].warnings carries it: "CODE /pointer: sentence". */
+const FLAG_WARNING = /^([A-Z_]+) (\/\S*): ([\s\S]+)$/;
+
+const readFlags = (v: unknown): Flag[] =>
+  arr(v).filter((f) => typeof f.code === 'string' && typeof f.message === 'string' && typeof f.pointer === 'string') as unknown as Flag[];
+
+/** Flags from warning strings, for results whose EMR JSON was not asked for: the same flags, without the JSON. */
+function flagsInWarnings(warnings: string[]): Flag[] {
+  const seen = new Set<string>();
+  return warnings.flatMap((w) => {
+    const m = FLAG_WARNING.exec(w);
+    if (!m || !FLAG_KIND[m[1]!] || seen.has(w)) return [];
+    seen.add(w);
+    return [{ code: m[1]!, pointer: m[2]!, message: m[3]! }];
+  });
+}
+
+/** The item a flag is shown on: "/medications/2/strength" is on the medication's row, "/vitals/bp" on its vital. */
+function itemOf(pointer: string): string {
+  const parts = pointer.split('/');
+  return parts.slice(0, parts[1] === 'history' ? 4 : parts[1] === 'follow_up' ? 2 : 3).join('/');
+}
+const itemId = (pointer: string) => `emr${pointer.replace(/[^A-Za-z0-9]+/g, '-')}`;
+
+function at(json: J, parts: string[]): unknown {
+  let v: unknown = json;
+  for (const p of parts) v = v && typeof v === 'object' ? (v as J)[p] : undefined;
+  return v;
+}
+
+/** A span only when it lies inside the transcript shown: older sessions have none, and a bad one must not mark the wrong words. */
+function spanIn(v: unknown, length: number): Span | null {
+  const s = v as Partial<Span> | undefined;
+  if (!s || typeof s.start !== 'number' || typeof s.end !== 'number') return null;
+  return s.start >= 0 && s.end > s.start && s.end <= length ? (s as Span) : null;
+}
+
+/**
+ * The evidence of the item at a JSON pointer: plain values (a vital, an advice line) are keyed by pointer in the
+ * top-level evidence; objects carry their own; a medication's attribute is in its field_evidence.
+ */
+function evidenceAt(json: J, pointer: string, length: number): Span | null {
+  const keyed = (json.evidence as J | undefined)?.[pointer];
+  if (keyed !== undefined) return spanIn(keyed, length);
+  const parts = pointer.split('/').slice(1);
+  if (parts[0] === 'medications' && parts.length === 3) return spanIn(at(json, [...parts.slice(0, 2), 'field_evidence', parts[2]!]), length);
+  return spanIn(at(json, [...parts, 'evidence']), length);
+}
+
+const VITALS: [key: string, label: string, value: (v: J) => string][] = [
+  ['bp', 'BP', (v) => (v.bp ? `${str((v.bp as J).systolic)}/${str((v.bp as J).diastolic)} mmHg` : '')],
+  ['pulse_bpm', 'Pulse', (v) => (v.pulse_bpm !== undefined ? `${str(v.pulse_bpm)} /min` : '')],
+  ['temperature', 'Temperature', (v) => (v.temperature ? `${qty(v.temperature)}°`.replace(/ ([CF])°$/, ' °$1') : '')],
+  ['spo2_percent', 'SpO₂', (v) => (v.spo2_percent !== undefined ? `${str(v.spo2_percent)} %` : '')],
+  ['respiratory_rate', 'Resp. rate', (v) => (v.respiratory_rate !== undefined ? `${str(v.respiratory_rate)} /min` : '')],
+  ['weight_kg', 'Weight', (v) => (v.weight_kg !== undefined ? `${str(v.weight_kg)} kg` : '')],
+  ['height_cm', 'Height', (v) => (v.height_cm !== undefined ? `${str(v.height_cm)} cm` : '')],
+  ['blood_glucose_mg_dl', 'Glucose', (v) => (v.blood_glucose_mg_dl !== undefined ? `${str(v.blood_glucose_mg_dl)} mg/dL` : '')],
+];
+
+/** What the doctor calls the item at a pointer, for the summary of flags and the transcript's caption. */
+function describe(json: J | null, pointer: string): string {
+  const [, list, index, field] = pointer.split('/');
+  const item = json && list ? (at(json, [list, index ?? '']) as J | undefined) : undefined;
+  const named = str(item?.brand) || str(item?.name);
+  if (list === 'medications') return `${named || 'A medicine'}${field ? ` (${field})` : ''}`;
+  if (list === 'diagnoses' || list === 'chief_complaints' || list === 'investigations') return named || 'An item';
+  if (list === 'vitals') return VITALS.find(([k]) => k === index)?.[1] ?? 'A vital';
+  if (list === 'advice') return 'Advice';
+  if (list === 'follow_up') return 'Follow-up';
+  if (list === 'history' && index === 'allergies') return `Allergy: ${str(at(json ?? {}, ['history', 'allergies', field ?? '']))}`;
+  return 'The note';
+}
+
+interface Evidence {
+  spanOf(pointer: string): Span | null;
+  selected: string | null;
+  select(pointer: string): void;
+  flagsOn(item: string): Flag[];
+  flagged(pointer: string): boolean;
+}
+const EvidenceContext = createContext<Evidence | null>(null);
+
+/** Words of the note that show, when pressed, where they were said; plain words when there is no evidence. */
+function Said({ at: pointer, children }: { at: string; children: ReactNode }) {
+  const ev = useContext(EvidenceContext);
+  if (!ev?.spanOf(pointer)) return <>{children}</>;
+  return (
+    <button type="button" className="said" aria-pressed={ev.selected === pointer} title="Show where this was said"
+      // A field inside a medication's row is its own item: the row's click must not take it back.
+      onClick={(e) => { e.stopPropagation(); ev.select(pointer); }}>
+      {children}
+    </button>
+  );
+}
+
+function FlagNotes({ flags }: { flags: Flag[] }) {
+  if (flags.length === 0) return null;
+  return (
+    <ul className="flag-notes" data-testid="flag-notes">
+      {flags.map((f, i) => (
+        <li key={i} className={cls('flag-note', SERIOUS.has(f.code) && 'serious')}>
+          <span className="flag-label"><Icon name="alert" size={12} />Check{FLAG_KIND[f.code] ? `: ${FLAG_KIND[f.code]}` : ''}</span>
+          <span>{f.message}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The line at the top: how many items to check, each a link to where it stands in the EMR. */
+function FlagSummary({ flags, json, onJump }: { flags: Flag[]; json: J | null; onJump: ((item: string) => void) | null }) {
+  const items = new Map<string, Flag[]>();
+  for (const f of flags) items.set(itemOf(f.pointer), [...(items.get(itemOf(f.pointer)) ?? []), f]);
+  const n = items.size;
+  return (
+    <section className={cls('flag-summary', flags.some((f) => SERIOUS.has(f.code)) && 'serious')} aria-labelledby="flag-summary-title" data-testid="flag-summary">
+      <div className="row">
+        <Icon name="alert" size={18} />
+        <strong id="flag-summary-title">{n} {n === 1 ? 'item' : 'items'} to check</strong>
+        <span className="small">before this note is used</span>
+      </div>
+      <ul>
+        {[...items].map(([item, fs]) => (
+          <li key={item}>
+            {onJump
+              ? <button type="button" className="link-btn" onClick={() => onJump(item)}>{describe(json, item)}</button>
+              : <strong>{describe(json, item)}</strong>}
+            {': '}{fs.map((f) => f.message).join(' ')}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 function CodeChip({ code }: { code: J }) {
   const system = str(code.system);
@@ -39,6 +189,14 @@ function ClinicalNotes({ json }: { json: J }) {
 }
 
 function Emr({ json }: { json: J }) {
+  const ev = useContext(EvidenceContext)!;
+  /** An item's place in the note: the summary jumps to it by id, its flags and selection show on it. */
+  const place = (pointer: string, className?: string) => ({
+    id: itemId(pointer),
+    tabIndex: -1,
+    className: cls(className, 'emr-item', ev.flagsOn(pointer).length > 0 && 'flagged',
+      (ev.selected === pointer || ev.selected?.startsWith(`${pointer}/`)) && 'selected'),
+  });
   const complaints = arr(json.chief_complaints);
   const history = (json.history ?? {}) as J;
   const vitals = (json.vitals ?? {}) as J;
@@ -48,49 +206,67 @@ function Emr({ json }: { json: J }) {
   const advice = Array.isArray(json.advice) ? (json.advice as unknown[]).map(str) : [];
   const exam = Array.isArray(json.examination) ? (json.examination as unknown[]).map(str) : [];
   const follow = json.follow_up as J | undefined;
-  const bp = vitals.bp as J | undefined;
-  const vitalList: [string, string][] = [
-    ['BP', bp ? `${str(bp.systolic)}/${str(bp.diastolic)} mmHg` : ''],
-    ['Pulse', vitals.pulse_bpm !== undefined ? `${str(vitals.pulse_bpm)} /min` : ''],
-    ['Temperature', vitals.temperature ? `${qty(vitals.temperature)}°`.replace(/ ([CF])°$/, ' °$1') : ''],
-    ['SpO₂', vitals.spo2_percent !== undefined ? `${str(vitals.spo2_percent)} %` : ''],
-    ['Resp. rate', vitals.respiratory_rate !== undefined ? `${str(vitals.respiratory_rate)} /min` : ''],
-    ['Weight', vitals.weight_kg !== undefined ? `${str(vitals.weight_kg)} kg` : ''],
-    ['Height', vitals.height_cm !== undefined ? `${str(vitals.height_cm)} cm` : ''],
-    ['Glucose', vitals.blood_glucose_mg_dl !== undefined ? `${str(vitals.blood_glucose_mg_dl)} mg/dL` : ''],
-  ].filter(([, v]) => v) as [string, string][];
-  const histLines = [
-    str(history.present_illness),
-    ...(Array.isArray(history.past) ? (history.past as unknown[]).map((s) => (typeof s === 'string' ? `Past: ${s}` : '')) : []),
-    ...(Array.isArray(history.family) ? (history.family as unknown[]).map((s) => `Family: ${str(s)}`) : []),
-    ...(Array.isArray(history.allergies) ? (history.allergies as unknown[]).map((s) => `Allergy: ${str(s)}`) : []),
-  ].filter(Boolean);
+  const vitalList = VITALS.map(([k, label, value]) => [k, label, value(vitals)] as const).filter(([, , v]) => v);
+  const histLines: { text: string; pointer?: string }[] = [
+    { text: str(history.present_illness) },
+    ...(Array.isArray(history.past) ? (history.past as unknown[]).map((s) => ({ text: typeof s === 'string' ? `Past: ${s}` : '' })) : []),
+    ...(Array.isArray(history.family) ? (history.family as unknown[]).map((s) => ({ text: `Family: ${str(s)}` })) : []),
+    ...(Array.isArray(history.allergies) ? (history.allergies as unknown[]).map((s, i) => ({ text: `Allergy: ${str(s)}`, pointer: `/history/allergies/${i}` })) : []),
+  ].filter((h, i, all) => h.text && all.findIndex((x) => x.text === h.text) === i);
   const nothing = !complaints.length && !vitalList.length && !diagnoses.length && !meds.length && !inv.length && !advice.length && !follow && !histLines.length && !exam.length;
   if (nothing) return <p className="muted">Nothing structured was found in the dictation.</p>;
   return (
     <div>
       {complaints.length > 0 && (
         <Section title="Chief complaints">
-          <ul>{complaints.map((c, i) => <li key={i}><strong>{str(c.name)}</strong>{c.duration ? ` for ${plural(c.duration)}` : ''}{str(c.notes) ? ` (${str(c.notes)})` : ''}</li>)}</ul>
+          <ul>{complaints.map((c, i) => {
+            const p = `/chief_complaints/${i}`;
+            return (
+              <li key={i} {...place(p)}>
+                <Said at={p}><strong>{str(c.name)}</strong>{c.duration ? ` for ${plural(c.duration)}` : ''}{str(c.notes) ? ` (${str(c.notes)})` : ''}</Said>
+                <FlagNotes flags={ev.flagsOn(p)} />
+              </li>
+            );
+          })}</ul>
         </Section>
       )}
-      {histLines.length > 0 && <Section title="History"><ul>{[...new Set(histLines)].map((h) => <li key={h}>{h}</li>)}</ul></Section>}
+      {histLines.length > 0 && (
+        <Section title="History">
+          <ul>{histLines.map((h) => (h.pointer
+            ? <li key={h.text} {...place(h.pointer)}><Said at={h.pointer}>{h.text}</Said><FlagNotes flags={ev.flagsOn(h.pointer)} /></li>
+            : <li key={h.text}>{h.text}</li>))}</ul>
+        </Section>
+      )}
       {vitalList.length > 0 && (
         <Section title="Vitals">
-          <div className="vitals">{vitalList.map(([k, v]) => <div className="vital" key={k}><span>{k}</span><strong>{v}</strong></div>)}</div>
+          <div className="vitals">{vitalList.map(([k, label, v]) => {
+            const p = `/vitals/${k}`;
+            return (
+              <div key={k} {...place(p, 'vital')}>
+                <Said at={p}><span>{label}</span><strong>{v}</strong></Said>
+                <FlagNotes flags={ev.flagsOn(p)} />
+              </div>
+            );
+          })}</div>
         </Section>
       )}
-      {exam.length > 0 && <Section title="Examination"><ul>{exam.map((e) => <li key={e}>{e}</li>)}</ul></Section>}
+      {exam.length > 0 && <Section title="Examination"><ul>{exam.map((e, i) => <li key={i}><Said at={`/examination/${i}`}>{e}</Said></li>)}</ul></Section>}
       {diagnoses.length > 0 && (
         <Section title="Diagnosis">
           <div className="stack tight">
-            {diagnoses.map((d, i) => (
-              <div className="row wrap" key={i}>
-                <strong>{str(d.name)}</strong>
-                {str(d.certainty) === 'suspected' && <span className="chip outline">suspected</span>}
-                {arr(d.codes).map((c) => <CodeChip key={`${str(c.system)}${str(c.code)}`} code={c} />)}
-              </div>
-            ))}
+            {diagnoses.map((d, i) => {
+              const p = `/diagnoses/${i}`;
+              return (
+                <div key={i} {...place(p)}>
+                  <div className="row wrap">
+                    <Said at={p}><strong>{str(d.name)}</strong></Said>
+                    {str(d.certainty) === 'suspected' && <span className="chip outline">suspected</span>}
+                    {arr(d.codes).map((c) => <CodeChip key={`${str(c.system)}${str(c.code)}`} code={c} />)}
+                  </div>
+                  <FlagNotes flags={ev.flagsOn(p)} />
+                </div>
+              );
+            })}
           </div>
         </Section>
       )}
@@ -100,16 +276,35 @@ function Emr({ json }: { json: J }) {
             <thead><tr><th>Medicine</th><th>Strength</th><th>Dose</th><th>Frequency</th><th>Duration</th><th>Instructions</th></tr></thead>
             <tbody>
               {meds.map((m, i) => {
+                const p = `/medications/${i}`;
                 const freq = (m.frequency ?? {}) as J;
+                const flags = ev.flagsOn(p);
+                const heard = str(m.match) && str(m.match) !== 'exact' ? str(m.heard) : '';
+                const cell = (field: string, content: ReactNode, className?: string) => (
+                  <td className={cls(className, ev.flagged(`${p}/${field}`) && 'flag-field')}><Said at={`${p}/${field}`}>{content}</Said></td>
+                );
+                const instructions = [['timing', str(m.timing)], ['instructions', str(m.instructions)]].filter(([, t]) => t);
                 return (
-                  <tr key={i}>
-                    <td><strong>{str(m.brand) || str(m.name)}</strong>{str(m.brand) && str(m.name) ? <div className="small muted">{str(m.name)}</div> : null}{str(m.form) ? <div className="small faint">{str(m.form)}{str(m.route) ? `, ${str(m.route)}` : ''}</div> : null}</td>
-                    <td className="nowrap">{qty(m.strength) || '—'}</td>
-                    <td className="nowrap">{qty(m.dose) || '—'}</td>
-                    <td>{str(freq.pattern) ? <span className="mono">{str(freq.pattern)}</span> : null}{str(freq.text) ? <div className="small muted">{str(freq.text)}</div> : null}{!str(freq.pattern) && !str(freq.text) ? '—' : null}</td>
-                    <td className="nowrap">{m.duration ? plural(m.duration) : '—'}</td>
-                    <td className="small">{[str(m.timing), str(m.instructions)].filter(Boolean).join('; ') || '—'}</td>
-                  </tr>
+                  <Fragment key={i}>
+                    <tr {...place(p)} onClick={ev.spanOf(p) ? () => ev.select(p) : undefined}>
+                      <td className={cls(ev.flagged(`${p}/name`) && 'flag-field')}>
+                        <Said at={p}><strong>{str(m.brand) || str(m.name)}</strong></Said>
+                        {str(m.brand) && str(m.name) ? <div className="small muted">{str(m.name)}</div> : null}
+                        {str(m.form) ? <div className="small faint">{str(m.form)}{str(m.route) ? `, ${str(m.route)}` : ''}</div> : null}
+                        {heard && heard.toLowerCase() !== str(m.name).toLowerCase() ? <div className="small muted">heard “{heard}”</div> : null}
+                      </td>
+                      {cell('strength', qty(m.strength) || '—', 'nowrap')}
+                      {cell('dose', qty(m.dose) || '—', 'nowrap')}
+                      {cell('frequency', <>{str(freq.pattern) ? <span className="mono">{str(freq.pattern)}</span> : null}{str(freq.text) ? <div className="small muted">{str(freq.text)}</div> : null}{!str(freq.pattern) && !str(freq.text) ? '—' : null}</>)}
+                      {cell('duration', m.duration ? plural(m.duration) : '—', 'nowrap')}
+                      <td className={cls('small', instructions.some(([f]) => ev.flagged(`${p}/${f}`)) && 'flag-field')}>
+                        {instructions.length
+                          ? instructions.map(([f, t], k) => <Fragment key={f}>{k > 0 && '; '}<Said at={`${p}/${f}`}>{t}</Said></Fragment>)
+                          : '—'}
+                      </td>
+                    </tr>
+                    {flags.length > 0 && <tr className="flag-row"><td colSpan={6}><FlagNotes flags={flags} /></td></tr>}
+                  </Fragment>
                 );
               })}
             </tbody>
@@ -118,24 +313,76 @@ function Emr({ json }: { json: J }) {
       )}
       {inv.length > 0 && (
         <Section title="Investigations">
-          <div className="stack tight">{inv.map((x, i) => <div className="row wrap" key={i}><span>{str(x.name)}</span>{arr(x.codes).map((c) => <CodeChip key={str(c.code)} code={c} />)}</div>)}</div>
+          <div className="stack tight">{inv.map((x, i) => {
+            const p = `/investigations/${i}`;
+            return (
+              <div key={i} {...place(p)}>
+                <div className="row wrap"><Said at={p}>{str(x.name)}</Said>{arr(x.codes).map((c) => <CodeChip key={str(c.code)} code={c} />)}</div>
+                <FlagNotes flags={ev.flagsOn(p)} />
+              </div>
+            );
+          })}</div>
         </Section>
       )}
-      {advice.length > 0 && <Section title="Advice"><ul>{advice.map((a) => <li key={a}>{a}</li>)}</ul></Section>}
-      {follow && <Section title="Follow-up"><p>{follow.after ? `After ${plural(follow.after)}` : ''}{str(follow.notes) ? `${follow.after ? '. ' : ''}${str(follow.notes).charAt(0).toUpperCase()}${str(follow.notes).slice(1)}` : ''}</p></Section>}
+      {advice.length > 0 && (
+        <Section title="Advice">
+          <ul>{advice.map((a, i) => <li key={i} {...place(`/advice/${i}`)}><Said at={`/advice/${i}`}>{a}</Said><FlagNotes flags={ev.flagsOn(`/advice/${i}`)} /></li>)}</ul>
+        </Section>
+      )}
+      {follow && (
+        <Section title="Follow-up">
+          <div {...place('/follow_up')}>
+            <p><Said at="/follow_up">{follow.after ? `After ${plural(follow.after)}` : ''}{str(follow.notes) ? `${follow.after ? '. ' : ''}${str(follow.notes).charAt(0).toUpperCase()}${str(follow.notes).slice(1)}` : ''}</Said></p>
+            <FlagNotes flags={ev.flagsOn('/follow_up')} />
+          </div>
+        </Section>
+      )}
     </div>
   );
 }
 
-function Transcript({ json }: { json: J | null }) {
+/** Where each segment's text starts in the transcript's text (the text is the segments joined); null if it is not. */
+function segmentStarts(text: string, segments: J[]): number[] | null {
+  const starts: number[] = [];
+  let from = 0;
+  for (const s of segments) {
+    const i = text.indexOf(str(s.text), from);
+    if (i < 0) return null;
+    starts.push(i);
+    from = i + str(s.text).length;
+  }
+  return starts;
+}
+
+/** `piece` (which starts at `offset` in the transcript's text) with the part inside `mark` in a <mark>. */
+function marked(piece: string, offset: number, mark: Span | null): ReactNode {
+  if (!mark) return piece;
+  const from = Math.max(0, mark.start - offset);
+  const to = Math.min(piece.length, mark.end - offset);
+  if (from >= to) return piece;
+  return <>{piece.slice(0, from)}<mark>{piece.slice(from, to)}</mark>{piece.slice(to)}</>;
+}
+
+function Transcript({ json, mark = null }: { json: J | null; mark?: Span | null }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    const m = el?.querySelector('mark');
+    if (!el || !m) return;
+    // The transcript scrolls in its own box: bring the words to its upper third, then the box into view if it is not.
+    el.scrollTop += m.getBoundingClientRect().top - el.getBoundingClientRect().top - el.clientHeight / 3;
+    const r = m.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) m.scrollIntoView({ block: 'nearest' });
+  }, [mark?.start, mark?.end]);
   if (!json) return <p className="muted">No transcript was requested for this dictation.</p>;
+  const text = str(json.text);
   const segments = arr(json.segments);
-  const fmt = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+  const starts = segments.length > 0 ? segmentStarts(text, segments) : null;
   return (
-    <div className="transcript" data-testid="transcript">
-      {segments.length > 0
-        ? segments.map((s, i) => <div key={i}><span className="t">{fmt(Number(s.start) || 0)}</span>{str(s.text)}</div>)
-        : str(json.text) || <span className="muted">No speech was recognised.</span>}
+    <div className="transcript" data-testid="transcript" ref={box}>
+      {segments.length > 0 && (starts || !mark)
+        ? segments.map((s, i) => <div key={i}><span className="t">{clock(Number(s.start) || 0)}</span>{starts ? marked(str(s.text), starts[i]!, mark) : str(s.text)}</div>)
+        : text ? marked(text, 0, mark) : <span className="muted">No speech was recognised.</span>}
     </div>
   );
 }
@@ -153,7 +400,38 @@ export function Results({ status, title }: { status: DictationStatus; title: str
   const transcript = status.results.find((r) => r.template_id === 'transcript_template');
   const [tab, setTab] = useState(0);
   const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [jump, setJump] = useState<string | null>(null);
   const current = shown[tab] ?? transcript;
+  const emrTab = shown.findIndex((r) => r.json && r.template_id !== 'clinical_notes_template');
+  const emr = shown[emrTab]?.json ?? null;
+  const flags = emr && Array.isArray(emr.flags) ? readFlags(emr.flags) : flagsInWarnings(shown.flatMap((r) => r.warnings));
+  const text = str(transcript?.json?.text);
+  const spanOf = (pointer: string) => (emr ? evidenceAt(emr, pointer, text.length) : null);
+  const evidence: Evidence = {
+    spanOf,
+    selected,
+    select: (pointer) => setSelected((s) => (s === pointer ? null : pointer)),
+    flagsOn: (item) => flags.filter((f) => itemOf(f.pointer) === item),
+    flagged: (pointer) => flags.some((f) => f.pointer === pointer),
+  };
+  const mark = selected ? spanOf(selected) : null;
+  const openTab = (i: number) => {
+    setTab(i);
+    setSelected(null);
+  };
+  const jumpTo = (item: string) => {
+    setTab(emrTab);
+    setSelected(spanOf(item) ? item : null);
+    setJump(item);
+  };
+  useEffect(() => {
+    if (!jump) return;
+    const el = document.getElementById(itemId(jump));
+    el?.scrollIntoView({ block: 'center' });
+    (el?.querySelector<HTMLElement>('button.said') ?? el)?.focus({ preventScroll: true });
+    setJump(null);
+  }, [jump]);
   const copy = async () => {
     if (!current) return;
     // The browser may refuse (no permission, window not focused): say so rather than let a paste bring old text.
@@ -161,13 +439,19 @@ export function Results({ status, title }: { status: DictationStatus; title: str
     setCopied(ok ? 'yes' : 'failed');
     setTimeout(() => setCopied('no'), ok ? 2000 : 6000);
   };
+  // Flags are listed in the summary above: the warning note keeps only what they do not say.
+  const otherWarnings = current?.warnings.filter((w) => !flagsInWarnings([w]).length) ?? [];
+  const hasEvidence = !!emr && current === shown[emrTab] && (
+    Object.keys((emr.evidence ?? {}) as J).some((p) => spanOf(p))
+    || ['chief_complaints', 'diagnoses', 'medications', 'investigations'].some((k) => arr(emr[k]).some((_, i) => spanOf(`/${k}/${i}`)))
+    || !!spanOf('/follow_up'));
   return (
     <div className="grid-result" data-testid="scribe-result">
       <div className="card">
         <div className="print-only" style={{ padding: '0 0 12px' }}><h1>{title}</h1></div>
         {shown.length > 0 && (
           <div className="tabs" role="tablist">
-            {shown.map((r, i) => <button key={r.template_id} role="tab" type="button" aria-selected={i === tab} onClick={() => setTab(i)}>{r.name}</button>)}
+            {shown.map((r, i) => <button key={r.template_id} role="tab" type="button" aria-selected={i === tab} onClick={() => openTab(i)}>{r.name}</button>)}
           </div>
         )}
         <div className="card-body stack">
@@ -179,16 +463,26 @@ export function Results({ status, title }: { status: DictationStatus; title: str
             </div>
           </div>
           {copied === 'failed' && <Note kind="error" title="Could not copy">This window was not allowed to use the clipboard. Select the text below and press Ctrl+C.</Note>}
+          {flags.length > 0 && <FlagSummary flags={flags} json={emr} onJump={emrTab >= 0 ? jumpTo : null} />}
           {current && current.status === 'failure' && <Note kind="error" title={`${current.name} could not be made`}>{current.errors.join(' ') || 'The service gave no reason.'}</Note>}
-          {current && current.warnings.length > 0 && <Note kind="warn" title="Check these">{current.warnings.join(' ')}</Note>}
+          {otherWarnings.length > 0 && <Note kind="warn" title="Check these">{otherWarnings.join(' ')}</Note>}
           {current?.json && current.template_id === 'clinical_notes_template' && <ClinicalNotes json={current.json} />}
-          {current?.json && current.template_id !== 'clinical_notes_template' && current.template_id !== 'transcript_template' && <Emr json={current.json} />}
+          {current?.json && current.template_id !== 'clinical_notes_template' && current.template_id !== 'transcript_template' && (
+            <EvidenceContext.Provider value={evidence}><Emr json={current.json} /></EvidenceContext.Provider>
+          )}
           {current?.json && current.template_id === 'transcript_template' && <Transcript json={current.json} />}
         </div>
       </div>
-      <div className="card">
+      <div className="card transcript-card">
         <div className="card-head"><h3>Transcript</h3>{transcript?.json && <span className="chip">{str(transcript.json.language)}</span>}</div>
-        <div className="card-body"><Transcript json={transcript?.json ?? null} /></div>
+        <div className="card-body stack tight">
+          <p className="small muted no-print" role="status" aria-live="polite" data-testid="evidence-status">
+            {mark && selected
+              ? <>Highlighted where {describe(emr, selected)} was said{mark.start_s !== undefined ? ` (at ${clock(mark.start_s)})` : ''}<span className="sr-only">: {text.slice(mark.start, mark.end)}</span></>
+              : hasEvidence ? 'Select an item of the note to see where it was said.' : null}
+          </p>
+          <Transcript json={transcript?.json ?? null} mark={mark} />
+        </div>
       </div>
     </div>
   );

@@ -26,7 +26,14 @@ const FRAGMENT = /^(?:or|nor)\b/;
 const IMPERATIVE =
   'drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don\'t|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch';
 // "drink plenty of water and urinate after intercourse": two instructions joined by "and".
-const SPLIT = new RegExp(String.raw`\s*[,;:]\s*(?:and\s+)?|\s+(?:and|also)\s+(?=(?:${IMPERATIVE})\b)`, 'g');
+// Without punctuation (a recogniser's text) each instruction starts at its verb or at "no …":
+// "stop the pill use condoms instead keep walking elevate the leg", "walk at every stop no driving when drowsy".
+const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|of|for|with|before|after|when|while|keep`;
+const SPLIT = new RegExp(
+  String.raw`\s*[,;:]\s*(?:and\s+)?|\s+(?:and|also)\s+(?=(?:${IMPERATIVE})\b)` +
+    String.raw`|(?<=\b(?!(?:${STAYS_BEFORE_VERB})\b)[a-z0-9']+)\s+(?=(?:${IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
+  'g',
+);
 
 interface Clause {
   from: number;

@@ -79,4 +79,65 @@ describe('npx clinic-desk', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown template: nope/);
   });
+
+  it('structure shows the safety flags as the service does: on stderr, in --warnings JSON, in --jsonl lines', () => {
+    // 'grams' for a tablet is a wrong unit: the flag must reach an integrator whichever way the CLI is called.
+    const text = 'Sore throat for two days. Tab paracetamol six fifty grams thrice daily for three days.';
+    const flag = /^DOSE_UNIT \/medications\/0\/strength: \S.*650/;
+    const plain = npxWith(text, 'structure', '--template', 'service_emr_template');
+    expect(plain.code).toBe(0);
+    const lines = plain.stderr.split('\n').filter((l) => l.startsWith('warning: ')).map((l) => l.slice('warning: '.length));
+    expect(lines.filter((l) => flag.test(l))).toHaveLength(1);
+    const emr = JSON.parse(plain.stdout);
+    expect(emr.flags).toEqual([expect.objectContaining({ code: 'DOSE_UNIT', pointer: '/medications/0/strength' })]);
+
+    const inline = npxWith(text, 'structure', '--template', 'service_emr_template', '--warnings');
+    expect(inline.code).toBe(0);
+    const both = JSON.parse(inline.stdout);
+    expect(Object.keys(both).sort()).toEqual(['output', 'warnings']);
+    expect(both.output).toEqual(emr);
+    expect(both.warnings).toEqual(lines);
+    expect(inline.stderr).not.toMatch(/warning:/);
+
+    // The notes template carries the same flags (its pointers are into the EMR JSON, as over HTTP).
+    const rows = [
+      { id: 'flagged', transcript: text },
+      { id: 'clean', transcript: 'Cough for two days. Tab cetirizine ten milligrams at night for five days.' },
+    ].map((l) => JSON.stringify(l)).join('\n');
+    const jl = npxWith(`${rows}\n`, 'structure', '--template', 'clinical_notes_template', '--jsonl');
+    expect(jl.code).toBe(0);
+    expect(jl.stderr).not.toMatch(/warning:/);
+    const out = jl.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out.map((o) => Object.keys(o).sort())).toEqual([['id', 'output', 'warnings'], ['id', 'output', 'warnings']]);
+    expect(out[0].warnings.filter((w: string) => flag.test(w))).toHaveLength(1);
+    expect(out[0].output.markdown).toMatch(/Check before use/);
+    expect(out[1].warnings).toEqual([]);
+  }, 180_000);
+
+  it('structure --mode and a line\'s mode read an unlabelled consultation turn by turn', () => {
+    // A conversation has no dictated examination section: what the doctor says aloud stays out of it.
+    const text = 'What brings you in today? I have had a cough for five days. On examination the chest is clear.';
+    const exam = (r: { code: number | null; stdout: string }) => {
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout).examination as string[];
+    };
+    expect(exam(npxWith(text, 'structure', '--template', 'service_emr_template'))).toHaveLength(1);
+    expect(exam(npxWith(text, 'structure', '--template', 'service_emr_template', '--mode', 'consultation'))).toEqual([]);
+    const bad = npxWith(text, 'structure', '--template', 'service_emr_template', '--mode', 'chat');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--mode must be dictation or consultation/);
+
+    // --mode is the default that a line's own mode overrides.
+    const rows = [
+      { id: 'c', transcript: text },
+      { id: 'd', transcript: text, mode: 'dictation' },
+      { id: 'x', transcript: text, mode: 'chat' },
+    ].map((l) => JSON.stringify(l)).join('\n');
+    const jl = npxWith(`${rows}\n`, 'structure', '--template', 'service_emr_template', '--jsonl', '--mode', 'consultation');
+    expect(jl.code).toBe(1);
+    const out = jl.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out[0].output.examination).toEqual([]);
+    expect(out[1].output.examination).toHaveLength(1);
+    expect(out[2]).toEqual({ id: 'x', error: 'mode must be dictation or consultation' });
+  }, 180_000);
 });

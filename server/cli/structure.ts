@@ -1,8 +1,16 @@
 /**
- * clinic-desk structure --template <id> [--codify] [--locale L] [--jsonl]
+ * clinic-desk structure --template <id> [--codify] [--locale L] [--mode dictation|consultation] [--warnings] [--jsonl]
  *
- * Reads a transcript on stdin and prints the template's JSON. With --jsonl, reads lines {"id","transcript","locale"}
- * and writes lines {"id","output"} (or {"id","error"} for a line that cannot be read). Warnings go to stderr.
+ * Reads a transcript on stdin and prints the template's JSON. The warnings are those the service puts in
+ * data.output[].warnings for the same template: each safety flag as "CODE /pointer: message" (DOSE_UNIT,
+ * ALLERGY_CONFLICT, …; the pointer is into the service_emr_template JSON) and, with --codify, the diagnoses left
+ * without a code. Where they go:
+ *   default      the template's JSON on stdout; each warning on stderr as "warning: <warning>"
+ *   --warnings   {"output": <template JSON>, "warnings": [<warning>, …]} on stdout, nothing on stderr
+ *   --jsonl      reads lines {"id","transcript","locale"?,"mode"?} and writes one line per input line:
+ *                {"id","output","warnings"} (warnings always present, [] when none), or {"id","error"} for a line
+ *                that cannot be read (exit 1 if any); nothing on stderr
+ * --mode (or a line's "mode") is the request's mode: an unlabelled consultation is then read turn by turn.
  * Runnable directly: npx tsx server/cli/structure.ts --template service_emr_template < note.txt
  */
 import { resolve } from 'node:path';
@@ -13,7 +21,15 @@ import { TEMPLATE_ALIASES } from '../scribe/formats.js';
 import { structure } from '../scribe/structure/structure.js';
 import { renderTemplate } from '../scribe/templates/render.js';
 
-const USAGE = `usage: clinic-desk structure --template <${TEMPLATE_IDS.join('|')}> [--codify] [--locale L] [--jsonl]\n(eka_emr_template is accepted as service_emr_template)`;
+const MODES = ['dictation', 'consultation'] as const;
+
+const USAGE = `usage: clinic-desk structure --template <${TEMPLATE_IDS.join('|')}> [--codify] [--locale L] [--mode ${MODES.join('|')}] [--warnings] [--jsonl]
+(eka_emr_template is accepted as service_emr_template)
+  warnings (safety flags as "CODE /pointer: message", uncoded diagnoses) go to stderr, one per line;
+  --warnings   print {"output": <template>, "warnings": [...]} instead, nothing on stderr
+  --jsonl      stdin lines {"id","transcript","locale"?,"mode"?} -> stdout lines {"id","output","warnings"} or {"id","error"}`;
+
+const isMode = (m: unknown): m is string => typeof m === 'string' && (MODES as readonly string[]).includes(m);
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -21,10 +37,17 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function render(template: TemplateId, text: string, locale: string, codify: boolean): { json: Record<string, unknown>; warnings: string[] } {
-  const language = ((LANGUAGES as readonly string[]).includes(locale) ? locale : 'en-IN') as Language;
+interface Request {
+  template: TemplateId;
+  locale: string;
+  mode: string;
+  codify: boolean;
+}
+
+function render(text: string, r: Request): { json: Record<string, unknown>; warnings: string[] } {
+  const language = ((LANGUAGES as readonly string[]).includes(r.locale) ? r.locale : 'en-IN') as Language;
   const transcript = { text, language, engine: 'text', segments: [] };
-  return renderTemplate(template, { transcript, facts: structure(text, { locale }), codify });
+  return renderTemplate(r.template, { transcript, facts: structure(text, { locale: r.locale, mode: r.mode }), codify: r.codify });
 }
 
 export async function runStructureCli(
@@ -36,14 +59,24 @@ export async function runStructureCli(
   const args = argv[0] === 'structure' ? argv.slice(1) : argv;
   let template: string | undefined;
   let locale = 'en-IN';
+  let mode = 'dictation';
   let codify = false;
   let jsonl = false;
+  let inline = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--template') template = args[++i];
     else if (a === '--locale') locale = args[++i] ?? locale;
-    else if (a === '--codify') codify = true;
+    else if (a === '--mode') {
+      const m = args[++i];
+      if (!isMode(m)) {
+        stderr.write(`--mode must be ${MODES.join(' or ')}\n${USAGE}\n`);
+        return 2;
+      }
+      mode = m;
+    } else if (a === '--codify') codify = true;
     else if (a === '--jsonl') jsonl = true;
+    else if (a === '--warnings') inline = true;
     else if (a === '--help' || a === '-h') {
       stdout.write(`${USAGE}\n`);
       return 0;
@@ -58,31 +91,45 @@ export async function runStructureCli(
     return 2;
   }
   if (!jsonl) {
-    const { json, warnings } = render(id, (await readAll(stdin)).trim(), locale, codify);
+    const { json, warnings } = render((await readAll(stdin)).trim(), { template: id, locale, mode, codify });
+    if (inline) {
+      stdout.write(`${JSON.stringify({ output: json, warnings })}\n`);
+      return 0;
+    }
     for (const w of warnings) stderr.write(`warning: ${w}\n`);
     stdout.write(`${JSON.stringify(json)}\n`);
     return 0;
   }
   // Line by line, so a long file streams through a pipe instead of waiting for its end.
   let failed = 0;
+  const fail = (rowId: unknown, error: string) => {
+    failed++;
+    stdout.write(`${JSON.stringify({ id: rowId ?? null, error })}\n`);
+  };
   for await (const line of createInterface({ input: stdin, crlfDelay: Infinity })) {
     if (!line.trim()) continue;
-    let row: { id?: unknown; transcript?: unknown; locale?: unknown };
+    let row: { id?: unknown; transcript?: unknown; locale?: unknown; mode?: unknown };
     try {
       row = JSON.parse(line);
     } catch {
-      failed++;
-      stdout.write(`${JSON.stringify({ id: null, error: 'line is not JSON' })}\n`);
+      fail(null, 'line is not JSON');
       continue;
     }
     if (typeof row.transcript !== 'string') {
-      failed++;
-      stdout.write(`${JSON.stringify({ id: row.id ?? null, error: 'transcript must be a string' })}\n`);
+      fail(row.id, 'transcript must be a string');
       continue;
     }
-    const { json, warnings } = render(id, row.transcript, typeof row.locale === 'string' ? row.locale : locale, codify);
-    for (const w of warnings) stderr.write(`warning: ${String(row.id)}: ${w}\n`);
-    stdout.write(`${JSON.stringify({ id: row.id ?? null, output: json })}\n`);
+    if (row.mode !== undefined && !isMode(row.mode)) {
+      fail(row.id, `mode must be ${MODES.join(' or ')}`);
+      continue;
+    }
+    const { json, warnings } = render(row.transcript, {
+      template: id,
+      locale: typeof row.locale === 'string' ? row.locale : locale,
+      mode: row.mode ?? mode,
+      codify,
+    });
+    stdout.write(`${JSON.stringify({ id: row.id ?? null, output: json, warnings })}\n`);
   }
   return failed ? 1 : 0;
 }

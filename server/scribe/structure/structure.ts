@@ -10,6 +10,7 @@ import { extractFollowUp } from './followup.js';
 import { extractInvestigations, findInvestigationMatches } from './investigations.js';
 import { normalizeText, type Match } from './lexicon.js';
 import { DRUG_INDEX, extractMedications } from './medications.js';
+import { grounded } from './grounding.js';
 import { checkSafety } from './safety.js';
 import { buildDoc, historySentences, type Sentence } from './sections.js';
 import { extractVitals } from './vitals.js';
@@ -111,7 +112,7 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
 
 /** The facts with their safety flags; a strength corrected only where the correction is unambiguous (safety.ts). */
 export function structure(text: string, opts: StructureOptions): ClinicalFacts {
-  const facts = extractFacts(text, opts);
+  const facts = grounded(extractFacts(text, opts), text);
   const age = AGE.exec(normalizeText(text.slice(0, 200)));
   const safety = checkSafety(facts, {
     patientAllergies: opts.patientAllergies,

@@ -271,7 +271,8 @@ const NOT_NAME = new Set(
     'mg mcg ml gm units unit tablet tablets capsule capsules syrup drops drop spray inhaler cream gel ointment sachet ' +
     'injection powder lotion patch tab cap syp inj is was be are were not no from now today other another new ' +
     'morning night evening day days week weeks month months given taken sir madam doctor patient about under around ' +
-    'over total maximum minimum least than nearly approximately almost below above extra each water milk').split(' '),
+    'over total maximum minimum least than nearly approximately almost below above extra each water milk ' +
+    'start add prescribe begin continue give take increase reduce stop restart resume rx plan advice advised').split(' '),
 );
 const NAME_WORD = /^[a-z][a-z-]{2,}$/;
 const PRESCRIBING_VERB = /\b(?:start|add|prescribe|begin|continue|give|take|increase|rx)\s+(?:(?:on|the|with)\s+)?$/;

@@ -9,18 +9,19 @@ import type { Span } from './facts.js';
 import { DIAGNOSIS_CUE, type Doc, type Sentence } from './sections.js';
 
 const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;
+// A return said with its condition ("come back if not better", "call sooner if …") is advice; the follow-up is not.
 const NOT_ADVICE =
-  /\b(?:diagnosis|impression|assessment|this is|review|follow[ -]?up|come back|recheck|see me|show me|investigations?|imaging|tests? (?:needed|required)|reports?)\b|^(?:plan|advice|advised|rx|number \d+)\s*:?\s*$|^number \d+\b/;
+  /\b(?:diagnosis|impression|assessment|this is|review|follow[ -]?up|recheck|see me|show me|investigations?|imaging|tests? (?:needed|required)|reports?)\b|\b(?:come back|return)\b(?!.*\b(?:if|sooner|earlier|immediately|anytime|any time)\b)|^(?:plan|advice|advised|rx|number \d+)\s*:?\s*$|^number \d+\b/;
 // Why, not what to do: "since she is allergic to penicillin", "it can make you drowsy", "hypertension is controlled".
 const EXPLANATION =
-  /^(?:since|because|as|which|who|so that|that's|that is|it's|it is|it can|it will|it may|this is|this can|there is|there's|no change|for the short term)\b|^(?:[a-z]+\s+){0,3}(?:is|are)\s+(?:controlled|stable|normal|fine|better|worse|expected)\b/;
+  /^(?:since|because|as|which|who|so that|that's|that is|it's|it is|it can|it will|it may|it takes|this is|this can|there is|there's|no change|for the short term|for the|reviewed|no (?:sign|signs|evidence|need)|no antibiotics?|okay|ok|thank you|thanks|\d+ to \d+ times)\b|\b(?:is|are) not (?:needed|required|indicated)\b|\b(?:no|do not|don't) need\b|^for [a-z]+(?: [a-z]+)?$|\b(?:should|will)$|^(?:[a-z]+\s+){0,3}(?:is|are)\s+(?:controlled|stable|normal|fine|better|worse|expected)\b/;
 const CONTRACTIONS: [RegExp, string][] = [
   [/\bdon't\b/g, 'do not'], [/\bdoesn't\b/g, 'does not'], [/\bcan't\b/g, 'cannot'], [/\bwon't\b/g, 'will not'],
   [/\bshouldn't\b/g, 'should not'], [/\bisn't\b/g, 'is not'], [/\byou're\b/g, 'you are'],
 ];
 const DOCTOR_INTENT = /^(?:if\b.*\b(?:we|i)\s+(?:will|may|might|can|could)\b|(?:we|i)\s*(?:will|'ll|may|might|can|could|am going to)\b|we'll\b|i'll\b)/;
 const LEAD_IN = /^(?:(?:plan|advice|advised|and|also|rx|so|then)\s*:?\s+|(?:the\s+)?(?:main|most important)\s+(?:treatment\s+|thing\s+)?is\s+)+/;
-const DRUG_AMOUNT = /\b\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|ml|units?|iu)\b|\b(?:tab|tabs|tablet|cap|capsule|syrup|syp|inj|injection)\s+[a-z]/;
+const DRUG_AMOUNT = /\b\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|ml|units?|iu|tablets?|capsules?|puffs?|doses?)\b|\brepeat (?:it|the dose)\b|\b(?:tab|tabs|tablet|cap|capsule|syrup|syp|inj|injection)\s+[a-z]/;
 // Where a clause is only the rest of the one before: "or drooling", "trouble breathing" after "for stridor at rest".
 const FRAGMENT = /^(?:or|nor)\b/;
 const IMPERATIVE =

@@ -92,10 +92,10 @@ const VITAL_READING =
 const EXAM_START = /^(?:on examination|examination|o\/e|on exam|exam|general examination|local examination|systemic examination)\b/;
 
 const PLAN_START =
-  /^(?:(?:so|okay|now|and)\s+)?(?:tab|tabs|cap|caps|syrup|syp|inj|injection|start|continue|prescribe|plan|advice|advised|rx|(?:i am|i'm|we are|we're|i will|i'll|we will|we'll) (?:giving|prescribing|starting|start|give|prescribe|sending|send|check|do|order|ordering|refer|referring))\b/;
+  /^(?:(?:so|okay|now|and|first|then|next)[\s,]+){0,2}(?:tab|tabs|cap|caps|syrup|syp|inj|injection|start|continue|stop|prescribe|plan|advice|advised|rx|let's (?:start|try|check|do|get)|(?:i am|i'm|we are|we're|i will|i'll|we will|we'll) (?:giving|prescribing|starting|start|give|prescribe|sending|send|check|do|order|ordering|refer|referring))\b/;
 
 export const DIAGNOSIS_CUE =
-  /\b(?:diagnosis|diagnosed(?!\s+(?:\d+|a few|many|several)\s+(?:years?|months?)|\s+in\s+\d|\s+at\s+(?:age|\d))|impression|assessment|this is(?!\s+(?:his|her|my|your|for|\d|(?:a|an|the)\s+(?:\d|routine|follow|review|check|visit|new|first|second))\b)|this looks like|(?:this|it) sounds like|i think (?:it's|it is|this is|you have|she has|he has)|suggestive of|consistent with|rule out|r\/o|provisional)\b/;
+  /\b(?:diagnosis|diagnosed(?!\s+(?:\d+|a few|many|several)\s+(?:years?|months?)|\s+in\s+\d|\s+at\s+(?:age|\d))|impression|assessment|this is(?!\s+(?:his|her|my|your|for|\d|(?:a|an|the)\s+(?:\d|routine|follow|review|check|visit|new|first|second))\b)|this looks like|(?:this|it) sounds like|these are|(?<!(?:do|did|if)\s)you have (?:got )?(?:a |an )?(?=[a-z]{4,})|i think (?:it's|it is|this is|you have|she has|he has)|suggestive of|consistent with|rule out|r\/o|provisional)\b/;
 
 /*
  * Where a recogniser's unpunctuated words start a new sentence: at a section word ("impression", "plan", "on
@@ -147,7 +147,7 @@ function whoSays(text: string, previous: Sentence | undefined): Speaker {
   if (text.endsWith('?')) return 'doctor';
   if (DOCTOR_WORDS.test(text) || IMPERATIVE.test(text) || (VITALS_CUE.test(text) && /\d/.test(text) && !/\b(?:home|last|yesterday|ago)\b/.test(text))) return 'doctor';
   if (previous?.speaker === 'doctor' && previous.text.endsWith('?')) return 'patient';
-  if (FIRST_PERSON.test(text) || /\b(?:doctor|sir|madam)$/.test(text)) return 'patient';
+  if (FIRST_PERSON.test(text) || /\b(?:doctor|sir|madam)$|\b(?:thank you|thanks)\b/.test(text)) return 'patient';
   return previous?.speaker === 'patient' ? 'patient' : 'doctor';
 }
 

@@ -284,10 +284,6 @@ const KNOWN: Record<'text' | 'asr', string[]> = {
     'f14 /investigations/0',
     'e16 /chief_complaints/2',
     ...[1, 2, 3].flatMap((i) => [`e27 /medications/${i}/strength`, `e27 /medications/${i}/dose`]),
-    // medications.ts DOSE: the count alternatives (a|an|one|half) have no word boundary, so with "more than 1"
-    // excluded it reads "te[a spoon]" as a dose of 1 teaspoon (span «aspoon»), in a line that should have ended
-    // at "salt" (telma is being replaced there, not prescribed).
-    'e01 /medications/3/dose',
   ],
 };
 

@@ -28,25 +28,28 @@ describe('transcript_template', () => {
 describe('service_emr_template', () => {
   const { json, warnings } = renderTemplate('service_emr_template', input(true));
 
-  it('has the keys of templates.md', () => {
+  it('has the keys of templates.md, and our additive evidence and flags (docs/API.md)', () => {
     expect(Object.keys(json).sort()).toEqual(
-      ['advice', 'chief_complaints', 'diagnoses', 'examination', 'follow_up', 'history', 'investigations', 'language', 'medications', 'template_id', 'vitals'].sort(),
+      ['advice', 'chief_complaints', 'diagnoses', 'evidence', 'examination', 'flags', 'follow_up', 'history', 'investigations', 'language', 'medications', 'template_id', 'vitals'].sort(),
     );
+    expect(json.flags).toEqual([]);
+    expect(Object.keys(json.evidence as object).sort()).toEqual(['/advice/0', '/vitals/bp', '/vitals/pulse_bpm', '/vitals/temperature']);
     expect(Object.keys(json.history as object).sort()).toEqual(['allergies', 'family', 'past', 'present_illness']);
     expect(json.vitals).toEqual({ bp: { systolic: 120, diastolic: 76 }, pulse_bpm: 92, temperature: { value: 100.4, unit: 'F' } });
-    expect(json.follow_up).toEqual({ after: { value: 3, unit: 'day' } });
+    expect(json.follow_up).toMatchObject({ after: { value: 3, unit: 'day' }, evidence: { start: expect.any(Number), end: expect.any(Number) } });
   });
 
   it('shapes complaints, diagnoses and medications as templates.md does', () => {
+    const span = { start: expect.any(Number), end: expect.any(Number) };
     expect(json.chief_complaints).toEqual([
-      { name: 'dry cough', duration: { value: 4, unit: 'day' } },
-      { name: 'fever', duration: { value: 2, unit: 'day' } },
+      { name: 'dry cough', duration: { value: 4, unit: 'day' }, evidence: span },
+      { name: 'fever', duration: { value: 2, unit: 'day' }, evidence: span },
     ]);
     const dx = json.diagnoses as { name: string; certainty: string; codes: unknown[] }[];
-    expect(dx[0]).toEqual({ name: 'acute pharyngitis', certainty: 'confirmed', codes: [{ system: 'ICD-10', code: 'J02.9', display: 'Acute pharyngitis, unspecified' }] });
+    expect(dx[0]).toEqual({ name: 'acute pharyngitis', certainty: 'confirmed', codes: [{ system: 'ICD-10', code: 'J02.9', display: 'Acute pharyngitis, unspecified' }], evidence: span });
     expect(dx[1]).toMatchObject({ certainty: 'suspected', codes: [{ code: 'J02.0' }] });
     const meds = json.medications as Record<string, unknown>[];
-    expect(meds[0]).toEqual({
+    expect(meds[0]).toMatchObject({
       name: 'paracetamol',
       form: 'tablet',
       strength: { value: 650, unit: 'mg' },
@@ -55,8 +58,13 @@ describe('service_emr_template', () => {
       timing: 'after food',
       duration: { value: 3, unit: 'day' },
     });
-    for (const m of meds) for (const k of Object.keys(m)) expect(['name', 'brand', 'form', 'strength', 'dose', 'route', 'frequency', 'timing', 'duration', 'instructions']).toContain(k);
-    expect(json.investigations).toEqual([{ name: 'complete blood count', codes: [{ system: 'LOINC', code: '58410-2', display: 'complete blood count' }] }]);
+    for (const m of meds) {
+      for (const k of Object.keys(m)) {
+        expect(['name', 'brand', 'form', 'strength', 'dose', 'route', 'frequency', 'timing', 'duration', 'instructions', 'match', 'heard', 'evidence', 'field_evidence']).toContain(k);
+      }
+    }
+    expect(Object.keys(meds[0]!.field_evidence as object).sort()).toEqual(['duration', 'form', 'frequency', 'name', 'strength', 'timing']);
+    expect(json.investigations).toEqual([{ name: 'complete blood count', codes: [{ system: 'LOINC', code: '58410-2', display: 'complete blood count' }], evidence: span }]);
   });
 
   it('keeps an uncodable diagnosis with empty codes and a warning', () => {
@@ -68,7 +76,7 @@ describe('service_emr_template', () => {
   it('fills no codes without codification', () => {
     const plain = renderTemplate('service_emr_template', input(false));
     expect((plain.json.diagnoses as { codes: unknown[] }[]).every((d) => d.codes.length === 0)).toBe(true);
-    expect(plain.json.investigations).toEqual([{ name: 'complete blood count' }]);
+    expect(plain.json.investigations).toEqual([{ name: 'complete blood count', evidence: { start: expect.any(Number), end: expect.any(Number) } }]);
     expect(plain.warnings).toEqual([]);
   });
 });

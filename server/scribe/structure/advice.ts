@@ -65,12 +65,20 @@ function clausesOf(s: Sentence): Clause[] {
 
 const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
 
-/** `used` are the spans other facts were read from; a clause touching one is not advice. */
-export function extractAdvice(doc: Doc, used: Span[]): { advice: string[]; evidence: Span[] } {
+// A drug named as the context of an instruction ("hygiene while on empagliflozin", "a gap between thyronorm and
+// calcium") leaves it advice; one the clause acts on ("stop the excedrin", "because of the amoxicillin allergy") does not.
+const DRUG_AS_CONTEXT = /\b(?:while on|while taking|on|with|after|before|between|and any|from|of)\s+(?:the\s+|your\s+)?$/;
+
+/**
+ * `used` are the spans other facts were read from, `named` where drugs are named; a clause touching a used span is
+ * not advice, nor one that acts on a named drug.
+ */
+export function extractAdvice(doc: Doc, used: Span[], named: (s: Sentence) => { start: number; end: number }[]): { advice: string[]; evidence: Span[] } {
   const advice: string[] = [];
   const evidence: Span[] = [];
   for (const s of doc.sentences.slice(doc.planStart)) {
     if (s.speaker === 'patient' || s.text.endsWith('?') || DIAGNOSIS_CUE.test(s.text)) continue;
+    const drugs = named(s);
     for (const c of clausesOf(s)) {
       const raw = s.text.slice(c.from, c.to);
       const lead = LEAD_IN.exec(raw)?.[0].length ?? 0;
@@ -79,6 +87,8 @@ export function extractAdvice(doc: Doc, used: Span[]): { advice: string[]; evide
       if (DRUG_AMOUNT.test(clause)) continue;
       const span = s.span(c.from + lead, c.to);
       if (used.some((u) => overlaps(u, span))) continue;
+      const drug = drugs.find((d) => d.start < c.to && d.end > c.from + lead);
+      if (drug && !DRUG_AS_CONTEXT.test(s.text.slice(c.from + lead, Math.max(c.from + lead, drug.start)))) continue;
       advice.push(CONTRACTIONS.reduce((t, [re, to]) => t.replace(re, to), clause));
       evidence.push(span);
     }

@@ -83,10 +83,11 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
     ...Object.values(vitals.evidence),
     ...(follow?.evidence ? [follow.evidence] : []),
     ...[...firstMed].map(([i, at]) => doc.sentences[i]!.span(at, doc.sentences[i]!.text.length)),
-    // Tests and drugs named anywhere, ordered or not ("no CT needed", "because of the amoxicillin allergy").
-    ...doc.sentences.flatMap((s) => [...investigationMatches(s), ...DRUG_INDEX.findAll(s.tokens)].map((m) => s.span(m.start, m.end))),
+    // Tests named anywhere, ordered or not ("no CT needed"). A drug named in passing may stay in advice ("good
+    // genital hygiene while on empagliflozin"); its prescription took its own words above.
+    ...doc.sentences.flatMap((s) => investigationMatches(s).map((m) => s.span(m.start, m.end))),
   ];
-  const advice = extractAdvice(doc, used);
+  const advice = extractAdvice(doc, used, (s) => DRUG_INDEX.findAll(s.tokens));
   const allergies = findAllergies(doc);
   const facts: ClinicalFacts = {
     locale: opts.locale,

@@ -57,7 +57,9 @@ function clausesOf(s: Sentence): Clause[] {
     const prev = merged[merged.length - 1];
     const text = s.text.slice(c.from, c.to);
     const prevText = prev ? s.text.slice(prev.from, prev.to) : '';
-    if (prev && (FRAGMENT.test(text) || /^if\b/.test(prevText) || (text.split(' ').length <= 3 && /\b(?:for|like|such as|including)\b/.test(prevText)))) prev.to = c.to;
+    // "iron rich food, jaggery and dates": a short pair without a verb belongs to the list before it.
+    const pair = text.split(' ').length <= 4 && /\band\b/.test(text) && !new RegExp(String.raw`^(?:${IMPERATIVE}|no)\b`).test(text);
+    if (prev && (FRAGMENT.test(text) || pair || /^if\b/.test(prevText) || (text.split(' ').length <= 3 && /\b(?:for|like|such as|including)\b/.test(prevText)))) prev.to = c.to;
     else merged.push({ ...c });
   }
   return merged;

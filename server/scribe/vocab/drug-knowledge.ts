@@ -108,7 +108,7 @@ const SPELLING: Record<string, string> = {
   acetaminophen: 'paracetamol', albuterol: 'salbutamol', levalbuterol: 'levosalbutamol', glyburide: 'glibenclamide',
   meperidine: 'pethidine', lidocaine: 'lignocaine', adrenaline: 'epinephrine', frusemide: 'furosemide',
   cefalexin: 'cephalexin', aciclovir: 'acyclovir', valaciclovir: 'valacyclovir', thyroxine: 'levothyroxine',
-  'ferrous sulfate': 'ferrous sulphate', 'zinc sulfate': 'zinc sulphate', 'acetylsalicylic acid': 'aspirin',
+  'ferrous sulfate': 'ferrous sulphate', 'zinc sulfate': 'zinc', 'zinc sulphate': 'zinc', 'acetylsalicylic acid': 'aspirin',
   'glyceryl trinitrate': 'nitroglycerin', dothiepin: 'dosulepin', chlorphenamine: 'chlorpheniramine',
   amoxycillin: 'amoxicillin', sulphamethoxazole: 'sulfamethoxazole', sulphasalazine: 'sulfasalazine',
   'valproic acid': 'sodium valproate', divalproex: 'sodium valproate', 'divalproex sodium': 'sodium valproate',
@@ -700,7 +700,7 @@ apremilast | oral 10,20,30 mg | 60 mg
 diacerein | oral 50 mg | 100 mg
 risedronate | oral 5,35,150 mg
 teriparatide | inj 20 mcg
-zinc sulphate | oral 10,20 mg; liquid 10,20 mg
+zinc | oral 10,20 mg; liquid 10,20 mg
 pyrantel pamoate | oral 250 mg; liquid 250 mg
 glucagon | inj 0.5,1 mg; nasal 3 mg
 `;

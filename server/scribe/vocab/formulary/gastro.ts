@@ -67,7 +67,7 @@ loperamide|||capsule,tablet|2|imodium,eldoper
 diphenoxylate + atropine|||tablet||lomotil
 racecadotril|||tablet,sachet,capsule|10,30,100|redotil
 oral rehydration salts||ors,oral rehydration solution,oral rehydration salt|sachet,powder||electral,pedialyte
-zinc sulphate|zinc sulfate|zinc|tablet,dispersible tablet,syrup|10,20,20mg/5ml|zinconia
+zinc||zinc sulphate,zinc sulfate|tablet,dispersible tablet,syrup|10,20,20mg/5ml|zinconia
 saccharomyces boulardii|||capsule,sachet|250,282.5|econorm,florastor
 lactic acid bacillus||lactobacillus,lactobacillus sporogenes,bacillus coagulans,probiotic|capsule,sachet,tablet||sporlac,vizylac
 lactobacillus rhamnosus gg|||capsule,sachet||culturelle

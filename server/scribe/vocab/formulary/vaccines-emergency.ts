@@ -2,7 +2,7 @@
 export const VACCINES_EMERGENCY = `
 tetanus toxoid||tetanus vaccine,tetanus injection,tt injection,tt|injection|0.5ml|tetvac
 tetanus and diphtheria toxoid||td vaccine,td injection,tetanus diphtheria vaccine,tetanus and diphtheria vaccine|injection|0.5ml|tenivac
-tdap vaccine||tdap,tetanus diphtheria and pertussis vaccine,tetanus diphtheria acellular pertussis vaccine|injection|0.5ml|boostrix,adacel
+tetanus, diphtheria and acellular pertussis vaccine (tdap)||tdap vaccine,tdap,tetanus diphtheria and pertussis vaccine,tetanus diphtheria acellular pertussis vaccine|injection|0.5ml|boostrix,adacel
 dtap vaccine||dtap,dpt vaccine,dpt|injection|0.5ml|infanrix,daptacel
 dtap ipv vaccine||dtap ipv|injection|0.5ml|kinrix,quadracel
 hexavalent vaccine||dtap ipv hib hepatitis b vaccine|injection|0.5ml|hexaxim,infanrix hexa,vaxelis

@@ -66,18 +66,19 @@ describe('annotateFromAudio', () => {
   });
 
   it('flags a drug strength heard with low confidence, and nothing heard clearly', () => {
-    const t = heard(UTTERANCES, { 13: 0.21 });
+    const t = heard(UTTERANCES, { 13: 0.06 });
     const facts = annotateFromAudio(structured(t), t);
     const i = facts.medications.findIndex((m) => m.name === 'propranolol');
     expect(facts.flags).toEqual([
       { code: 'LOW_CONFIDENCE', pointer: `/medications/${i}/strength`, message: expect.stringMatching(/strength of propranolol \(40 mg, heard "forty mg"\) was unclear in the recording/) },
     ]);
-    const clear = heard(UTTERANCES);
+    // Words at 0.15 are not doubtful enough; nor is a vital's label when its number is clear.
+    const clear = heard(UTTERANCES, { 0: 0.01, 12: 0.15, 13: 0.15 });
     expect(annotateFromAudio(structured(clear), clear).flags).toEqual([]);
   });
 
   it('flags a doubtful drug name once, at the medication, and doubtful vitals and diagnoses at theirs', () => {
-    const t = heard(UTTERANCES, { 12: 0.3, 13: 0.3, 3: 0.1, 8: 0.05 });
+    const t = heard(UTTERANCES, { 12: 0.05, 13: 0.05, 4: 0.05, 8: 0.02 });
     const facts = annotateFromAudio(structured(t), t);
     const i = facts.medications.findIndex((m) => m.name === 'propranolol');
     const d = facts.diagnoses.findIndex((x) => /migraine/.test(x.name));
@@ -88,7 +89,7 @@ describe('annotateFromAudio', () => {
   });
 
   it('does not change the facts it is given, and keeps flags already there', () => {
-    const t = heard(UTTERANCES, { 13: 0.2 });
+    const t = heard(UTTERANCES, { 13: 0.05 });
     const facts = structured(t);
     facts.flags.push({ code: 'DOSE_RANGE', pointer: '/medications/0', message: 'A flag from another check.' });
     const before = structuredClone(facts);
@@ -106,7 +107,7 @@ describe('annotateFromAudio', () => {
   });
 
   it('uses segment times, and raises no doubts, when the engine gives no words (Whisper)', () => {
-    const words = heard(UTTERANCES, { 13: 0.1 });
+    const words = heard(UTTERANCES, { 13: 0.05 });
     const t: Transcript = { ...words, segments: words.segments.map(({ words: _, ...s }) => s) };
     const facts = annotateFromAudio(structured(t), t);
     const med = facts.medications.find((m) => m.name === 'propranolol')!;

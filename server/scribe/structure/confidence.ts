@@ -8,13 +8,15 @@
  */
 import type { Transcript } from '../contracts.js';
 import type { ClinicalFacts, Flag, Span, Vitals } from './facts.js';
+import { NUMBER_RUN } from './numbers.js';
 
 /**
- * Below this posterior a word counts as unclear. Chosen on the 80 dev dictations spoken by espeak-ng and recognised
- * by PocketSphinx (docs/SCRIBE.md, "Unclear words"): it flags most misheard drug names and strengths while keeping
- * the flags under one per dictation.
+ * Below this posterior a word counts as unclear. On the 80 dev dictations spoken by espeak-ng and recognised by
+ * PocketSphinx it flags about half of the misheard medications (69 of 127) at 1.5 flags per dictation, three in four
+ * of them on items that were misheard; 0.2 flags 63% at 2.0 per dictation (docs/SCRIBE.md, "What the recogniser
+ * was unsure of").
  */
-export const LOW_CONFIDENCE = 0.5;
+export const LOW_CONFIDENCE = 0.1;
 
 /** A stretch of the transcript text and when it was said: one word with its confidence, or a whole segment. */
 interface Piece {
@@ -123,11 +125,16 @@ export function annotateFromAudio(facts: ClinicalFacts, transcript: Transcript, 
   const threshold = opts.threshold ?? LOW_CONFIDENCE;
   const out = withSeconds(facts, pieces);
 
-  /** What was heard over the span when one of its words is unclear; null when all are clear or none has a confidence. */
-  const unclear = (span: Span | undefined): string | null => {
+  /**
+   * What was heard over the span when one of its words is unclear; null when all are clear or none has a confidence.
+   * With `numbersOnly`, only its number words count, when it has any.
+   */
+  const unclear = (span: Span | undefined, numbersOnly = false): string | null => {
     if (!span) return null;
     const words = overlapping(pieces, span).filter((p) => p.conf !== undefined);
-    if (!words.some((p) => p.conf! < threshold)) return null;
+    const numbers = numbersOnly ? [...transcript.text.slice(span.start, span.end).matchAll(NUMBER_RUN)].map((m) => ({ from: span.start + m.index, to: span.start + m.index + m[0].length })) : [];
+    const counted = numbers.length ? words.filter((p) => numbers.some((n) => p.from < n.to && p.to > n.from)) : words;
+    if (!counted.some((p) => p.conf! < threshold)) return null;
     return transcript.text.slice(Math.min(span.start, words[0]!.from), Math.max(span.end, words.at(-1)!.to)).trim();
   };
   const flags: Flag[] = [];
@@ -137,7 +144,9 @@ export function annotateFromAudio(facts: ClinicalFacts, transcript: Transcript, 
     const name = m.field_evidence?.name ?? m.evidence;
     const strengthSpan = m.field_evidence?.strength ?? m.evidence;
     const heardName = unclear(name);
-    const heardStrength = m.strength ? unclear(strengthSpan) : null;
+    // The strength's number, not its unit: "milligrams" is often heard unsure, and a unit that does not fit the drug
+    // is the dose checks' to catch (safety.ts).
+    const heardStrength = m.strength ? unclear(strengthSpan, true) : null;
     const strength = m.strength ? `${m.strength.value} ${m.strength.unit}` : '';
     if (heardName !== null) {
       // One flag per drug: a doubtful name makes its strength doubtful too.
@@ -149,8 +158,10 @@ export function annotateFromAudio(facts: ClinicalFacts, transcript: Transcript, 
       flag(`/medications/${i}/strength`, `The strength of ${m.name} (${strength}, heard "${heardStrength}")`);
     }
   });
+  // A vital's label is often heard unsure ("bp", "heart rate") while its number is clear; the number is what the
+  // doctor acts on.
   for (const key of Object.keys(out.vitals) as (keyof Vitals)[]) {
-    const heard = unclear(out.evidence.vitals[key]);
+    const heard = unclear(out.evidence.vitals[key], true);
     if (heard !== null) flag(`/vitals/${key}`, `The ${VITAL_NAMES[key]} (${vitalValue(out.vitals, key)}, heard "${heard}")`);
   }
   out.diagnoses.forEach((d, i) => {

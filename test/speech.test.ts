@@ -97,8 +97,14 @@ describe('PocketSphinx without its program', () => {
     const out = ['fever since two days', '<s> 0.000 0.090 0.99', 'fever 0.100 0.500 0.9', '<sil> 0.510 0.600 1.0', 'since(2) 0.610 0.900 0.8',
       '[NOISE] 0.91 1.0 0.5', 'two 1.010 1.200 0.7', 'days 1.210 1.500 0.7', '</s> 1.510 1.700 1.0', 'review 3.000 3.400 0.9', '</s> 3.41 3.5 1.0'].join('\n');
     expect(parsePocketSphinxOutput(out)).toEqual([
-      { start: 0.1, end: 1.5, text: 'fever since two days' },
-      { start: 3, end: 3.4, text: 'review' },
+      {
+        start: 0.1, end: 1.5, text: 'fever since two days',
+        words: [
+          { word: 'fever', start: 0.1, end: 0.5, conf: 0.9 }, { word: 'since', start: 0.61, end: 0.9, conf: 0.8 },
+          { word: 'two', start: 1.01, end: 1.2, conf: 0.7 }, { word: 'days', start: 1.21, end: 1.5, conf: 0.7 },
+        ],
+      },
+      { start: 3, end: 3.4, text: 'review', words: [{ word: 'review', start: 3, end: 3.4, conf: 0.9 }] },
     ]);
   });
 

@@ -7,7 +7,7 @@ import { NoEngineError } from './asr/engine.js';
 import { AudioDecodeError, decodeToPcm } from './audio/decode.js';
 import { NoSpeechError, assertSpeech } from './audio/speech.js';
 import type { AsrEngine, PcmAudio, RecognitionRequest, RenderedTemplate, RenderInput, TemplateId } from './contracts.js';
-import { structure } from './structure/structure.js';
+import { structure, type StructureOptions } from './structure/structure.js';
 import { renderTemplate } from './templates/render.js';
 
 export interface Stages {
@@ -16,7 +16,7 @@ export interface Stages {
   assertSpeech(pcm: PcmAudio, name: string): Promise<unknown>;
   /** The engine for a request; throws (isInputError) when none here can serve it, saying why. */
   engineFor(request: RecognitionRequest): Promise<AsrEngine>;
-  structure(text: string, opts: { locale: string }): Promise<unknown>;
+  structure(text: string, opts: StructureOptions): Promise<unknown>;
   render(id: TemplateId, input: RenderInput): Promise<RenderedTemplate>;
   isNoSpeech(e: unknown): boolean;
   /** A failure of the session's input (its audio, its language), reported to the client and not retried. */

@@ -44,6 +44,9 @@ const SYNONYMS: [RegExp, string][] = [
   [/\bclavulanate\b/g, 'clavulanic acid'],
   [/\bvalaciclovir\b/g, 'valacyclovir'],
   [/\bacyclovir\b/g, 'aciclovir'],
+  // An iron salt is iron to a prescriber who says "iron folic acid"; the gold names either.
+  [/\bferrous (?:sulphate|sulfate|fumarate|ascorbate|gluconate|bisglycinate)\b/g, 'iron'],
+  [/\bechocardiography\b/g, 'echocardiogram'],
 ];
 const STOP = new Set('the of a an in on at with and for to over from by its his her is are was any'.split(' '));
 

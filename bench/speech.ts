@@ -26,6 +26,7 @@ import { assertSpeech } from '../server/scribe/audio/speech.js';
 import { PocketSphinxEngine } from '../server/scribe/asr/pocketsphinx.js';
 import { wordErrors } from '../server/scribe/asr/wer.js';
 import { structure } from '../server/scribe/structure/structure.js';
+import { speak as speakTo } from '../eval/spoken.js';
 import { figure, round, summarise, writeResults } from './common.js';
 
 const run = promisify(execFile);
@@ -51,9 +52,7 @@ interface Dictation {
   transcript: string;
 }
 
-async function speak(text: string, wav: string) {
-  await run('espeak-ng', ['-v', values.voice!, '-s', values.wpm!, '-w', wav, text], { maxBuffer: 1 << 24 });
-}
+const speak = (text: string, wav: string) => speakTo(text, wav, { voice: values.voice!, wpm: Number(values.wpm!) });
 
 async function main() {
   const all = readFileSync(values.fixtures!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Dictation);

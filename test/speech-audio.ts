@@ -27,9 +27,7 @@ export const TEST_DICTATIONS = {
     'Get a complete blood count done. Come back after three days.',
 };
 
-export async function speak(text: string, wavPath: string, opts: { voice?: string; wpm?: number } = {}): Promise<void> {
-  await run('espeak-ng', ['-v', opts.voice ?? 'en-us', '-s', String(opts.wpm ?? 150), '-w', wavPath, text]);
-}
+export { speak } from '../eval/spoken.js';
 
 export async function ffmpeg(...args: string[]): Promise<void> {
   await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);

@@ -88,6 +88,19 @@ describe('annotateFromAudio', () => {
     expect(byPointer['/vitals/bp']).toMatch(/blood pressure \(130\/85, heard "bp one thirty over eighty five"\)/);
   });
 
+  it('vouches for no drug from a recording heard poorly throughout, even one whose own words were clear', () => {
+    // Four unclear words of 20 (20%), none of them the drug's: the recogniser was guessing around it.
+    const poor = heard(UTTERANCES, { 1: 0.02, 3: 0.05, 7: 0.04, 9: 0.01 });
+    const facts = annotateFromAudio(structured(poor), poor);
+    const i = facts.medications.findIndex((m) => m.name === 'propranolol');
+    const flag = facts.flags.find((f) => f.pointer === `/medications/${i}`)!;
+    expect(flag.code).toBe('LOW_CONFIDENCE');
+    expect(flag.message).toMatch(/propranolol 40 mg \(heard "tab propranolol forty mg twice daily for two weeks"\).*recogniser heard poorly \(20% of its words unclear\)/);
+    // Two unclear words of 20 (10%) say nothing about the drug.
+    const fair = heard(UTTERANCES, { 1: 0.02, 3: 0.05 });
+    expect(annotateFromAudio(structured(fair), fair).flags.filter((f) => f.pointer.startsWith('/medications'))).toEqual([]);
+  });
+
   it('does not change the facts it is given, and keeps flags already there', () => {
     const t = heard(UTTERANCES, { 13: 0.05 });
     const facts = structured(t);

@@ -91,4 +91,18 @@ describe('advice', () => {
     const f = structure('impression tension headache tab paracetamol five hundred mg sos drink enough water avoid skipping meals no screens after ten at night', { locale: 'en-IN' });
     expect(f.advice).toEqual(['drink enough water', 'avoid skipping meals', 'no screens after 10 at night']);
   });
+
+  it('takes a care instruction said on a prescription line, but not the drug\'s own attributes', () => {
+    const f = structure(
+      'Diagnosis allergic conjunctivitis. Olopatadine eye drops one drop twice daily for two weeks, keep a gap of five minutes between the two drops. Budesonide inhaler two puffs twice daily, rinse the mouth after each use.',
+      { locale: 'en-IN' },
+    );
+    expect(f.medications.map((m) => m.name)).toEqual(['olopatadine', 'budesonide']);
+    expect(f.advice).toEqual(['keep a gap of 5 minutes between the 2 drops', 'rinse the mouth after each use']);
+  });
+
+  it('ends a clause at counselling reported as done, and at "see me" without punctuation', () => {
+    const f = structure('impression hypertension continue tab amlodipine five mg once daily advice salt restriction discussed home bp log explained do not stop the tablets suddenly see me after four weeks', { locale: 'en-IN' });
+    expect(f.advice).toEqual(['salt restriction discussed', 'home bp log explained', 'do not stop the tablets suddenly']);
+  });
 });

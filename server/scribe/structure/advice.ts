@@ -14,7 +14,7 @@ const NOT_ADVICE =
   /\b(?:diagnosis|impression|assessment|this is|review|follow[ -]?up|recheck|see me|show me|investigations?|imaging|tests? (?:needed|required)|reports?)\b|\b(?:come back|return)\b(?!.*\b(?:if|sooner|earlier|immediately|anytime|any time)\b)|^(?:plan|advice|advised|rx|number \d+)\s*:?\s*$|^number \d+\b/;
 // Why, not what to do: "since she is allergic to penicillin", "it can make you drowsy", "hypertension is controlled".
 const EXPLANATION =
-  /^(?:since|because|as|which|who|so that|that's|that is|it's|it is|it can|it will|it may|it takes|this is|this can|there is|there's|no change|for the short term|for the|reviewed|no (?:sign|signs|evidence|need)|no antibiotics?|okay|ok|thank you|thanks|\d+ to \d+ times)\b|\b(?:is|are) not (?:needed|required|indicated)\b|\b(?:no|do not|don't) need\b|^for [a-z]+(?: [a-z]+)?$|\b(?:should|will)$|^(?:[a-z]+\s+){0,3}(?:is|are)\s+(?:controlled|stable|normal|fine|better|worse|expected)\b/;
+  /^(?:since|because|as|which|who|so that|that's|that is|it's|it is|it can|it will|it may|it takes|this is|this can|there is|there's|no change|for the short term|for the|no (?:sign|signs|evidence|need)|no antibiotics?|okay|ok|thank you|thanks|\d+ to \d+ times)\b|\b(?:is|are) not (?:needed|required|indicated)\b|\b(?:no|do not|don't) need\b|^for [a-z]+(?: [a-z]+)?$|\b(?:should|will)$|^(?:[a-z]+\s+){0,3}(?:is|are)\s+(?:controlled|stable|normal|fine|better|worse|expected)\b/;
 const CONTRACTIONS: [RegExp, string][] = [
   [/\bdon't\b/g, 'do not'], [/\bdoesn't\b/g, 'does not'], [/\bcan't\b/g, 'cannot'], [/\bwon't\b/g, 'will not'],
   [/\bshouldn't\b/g, 'should not'], [/\bisn't\b/g, 'is not'], [/\byou're\b/g, 'you are'],
@@ -25,13 +25,15 @@ const DRUG_AMOUNT = /\b\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|ml|unit
 // Where a clause is only the rest of the one before: "or drooling", "trouble breathing" after "for stridor at rest".
 const FRAGMENT = /^(?:or|nor)\b/;
 const IMPERATIVE =
-  'drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don\'t|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch';
+  'drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don\'t|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch|see';
 // "drink plenty of water and urinate after intercourse": two instructions joined by "and".
 // Without punctuation (a recogniser's text) each instruction starts at its verb or at "no …":
 // "stop the pill use condoms instead keep walking elevate the leg", "walk at every stop no driving when drowsy".
-const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|of|for|with|before|after|when|while|keep`;
+// A determiner or possessive makes the next word a noun: "after each use", "at every rest stop", "your walk".
+const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our`;
+// Counselling reported as done ends its clause: "kick counts reviewed preterm labour warning signs reviewed".
 const SPLIT = new RegExp(
-  String.raw`\s*[,;:]\s*(?:and\s+)?|\s+(?:and|also)\s+(?=(?:${IMPERATIVE})\b)` +
+  String.raw`\s*[,;:]\s*(?:and\s+)?|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|\s+(?:and|also)\s+(?=(?:${IMPERATIVE})\b)` +
     String.raw`|(?<=\b(?!(?:${STAYS_BEFORE_VERB})\b)[a-z0-9']+)\s+(?=(?:${IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
   'g',
 );
@@ -67,15 +69,26 @@ function clausesOf(s: Sentence): Clause[] {
 
 const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
 
+// What a patient is told to do besides taking the drug, said on its prescription line: "keep a gap …", "gargle
+// after each use", "rush to hospital if …". Not the verbs of taking or changing a drug (take, use, apply, continue).
+const CARE_VERB = /^(?:do not |never )?(?:keep|avoid|drink|gargle|rinse|wash|rush|go|call|watch|wear|stay|elevate|sleep|eat|sip|limit|check|bring)\b/;
+
 // A drug named as the context of an instruction ("hygiene while on empagliflozin", "a gap between thyronorm and
 // calcium") leaves it advice; one the clause acts on ("stop the excedrin", "because of the amoxicillin allergy") does not.
 const DRUG_AS_CONTEXT = /\b(?:while on|while taking|on|with|after|before|between|and any|from|of)\s+(?:the\s+|your\s+)?$/;
 
+/** Where prescriptions were read: their whole lines, and within them the words each attribute came from. */
+export interface Prescribed {
+  lines: Span[];
+  attributes: Span[];
+}
+
 /**
  * `used` are the spans other facts were read from, `named` where drugs are named; a clause touching a used span is
- * not advice, nor one that acts on a named drug.
+ * not advice, nor one that acts on a named drug, nor one on a prescription's line unless it is a care instruction
+ * none of the drug's attributes were read from.
  */
-export function extractAdvice(doc: Doc, used: Span[], named: (s: Sentence) => { start: number; end: number }[]): { advice: string[]; evidence: Span[] } {
+export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, named: (s: Sentence) => { start: number; end: number }[]): { advice: string[]; evidence: Span[] } {
   const advice: string[] = [];
   const evidence: Span[] = [];
   for (const s of doc.sentences.slice(doc.planStart)) {
@@ -89,6 +102,7 @@ export function extractAdvice(doc: Doc, used: Span[], named: (s: Sentence) => { 
       if (DRUG_AMOUNT.test(clause)) continue;
       const span = s.span(c.from + lead, c.to);
       if (used.some((u) => overlaps(u, span))) continue;
+      if (prescribed.lines.some((u) => overlaps(u, span)) && (!CARE_VERB.test(clause) || prescribed.attributes.some((u) => overlaps(u, span)))) continue;
       const drug = drugs.find((d) => d.start < c.to && d.end > c.from + lead);
       if (drug && !DRUG_AS_CONTEXT.test(s.text.slice(c.from + lead, Math.max(c.from + lead, drug.start)))) continue;
       advice.push(CONTRACTIONS.reduce((t, [re, to]) => t.replace(re, to), clause));

@@ -75,19 +75,26 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
   const vitals = extractVitals(doc);
   const complaints = extractComplaints(doc);
   const diagnoses = extractDiagnoses(doc);
-  // Advice is what is left of the plan once every other fact has taken its words.
+  // Advice is what is left of the plan once every other fact has taken its words. A prescription's line is the
+  // drug's, except an instruction clause in it that none of the drug's own attributes were read from ("…, keep a
+  // gap of ten minutes between the two drops").
   const used: Span[] = [
-    ...medications.flatMap((m) => (m.evidence ? [m.evidence] : [])),
     ...investigations.flatMap((i) => (i.evidence ? [i.evidence] : [])),
     ...diagnoses.flatMap((d) => (d.evidence ? [d.evidence] : [])),
     ...Object.values(vitals.evidence),
     ...(follow?.evidence ? [follow.evidence] : []),
-    ...[...firstMed].map(([i, at]) => doc.sentences[i]!.span(at, doc.sentences[i]!.text.length)),
     // Tests named anywhere, ordered or not ("no CT needed"). A drug named in passing may stay in advice ("good
     // genital hygiene while on empagliflozin"); its prescription took its own words above.
     ...doc.sentences.flatMap((s) => investigationMatches(s).map((m) => s.span(m.start, m.end))),
   ];
-  const advice = extractAdvice(doc, used, (s) => DRUG_INDEX.findAll(s.tokens));
+  const prescribed = {
+    lines: [
+      ...medications.flatMap((m) => (m.evidence ? [m.evidence] : [])),
+      ...[...firstMed].map(([i, at]) => doc.sentences[i]!.span(at, doc.sentences[i]!.text.length)),
+    ],
+    attributes: medications.flatMap((m) => Object.entries(m.field_evidence ?? {}).flatMap(([k, span]) => (k === 'instructions' || !span ? [] : [span]))),
+  };
+  const advice = extractAdvice(doc, used, prescribed, (s) => DRUG_INDEX.findAll(s.tokens));
   const allergies = findAllergies(doc);
   const facts: ClinicalFacts = {
     locale: opts.locale,

@@ -1,15 +1,22 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
+import { FuseState, SENTINEL } from '@electron/fuses/dist/constants.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs helper shared with npm start
+import { electronBinary } from '../scripts/electron-runtime.mjs';
 import { ROOT, tempDir } from './helpers/server.js';
 
 /**
- * The packaged app's layout, checked without the Electron binary (which cannot be downloaded here):
- * electron-builder --dir with a stub electronDist (a dummy `electron` and a LICENSE) packs exactly what a real
- * build would, around a fake executable. Placeholders stand in for the Electron build of better-sqlite3 and for
- * ffmpeg where the checkout has none (native/ is not in git), and are removed afterwards.
+ * The packaged app's layout, checked without the Electron binary where it is not installed (it cannot be
+ * downloaded here): electron-builder --dir with a stub electronDist (a dummy `electron` and a LICENSE) packs
+ * exactly what a real build would, around a fake executable. The stub carries Electron's fuse wire in its default
+ * state (build/fuses/fuses.json5 in electron/electron), so electron-builder flips it as it would the real one and
+ * the test reads the packaged executable's fuses back. Where the runtime is installed, the real dist is packed
+ * instead and its fuses are read. Placeholders stand in for the Electron build of better-sqlite3 and for ffmpeg
+ * where the checkout has none (native/ is not in git), and are removed afterwards.
  */
 const require = createRequire(import.meta.url);
 const built = existsSync(join(ROOT, 'dist', 'main', 'main.mjs')) && existsSync(join(ROOT, 'dist', 'renderer', 'index.html'));
@@ -18,6 +25,11 @@ if (skip) console.warn(`packaging test skipped: ${skip}`);
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string; devDependencies: Record<string, string> };
 const ABI = '145'; // Electron 41
+const realElectron: string | null = electronBinary();
+const executable = realElectron ? 'the real Electron 41 executable' : 'a stub executable with Electron\'s default fuse wire';
+
+/** Electron's fuse wire as it ships: version 1, 8 fuses, "1" on and "0" off in the order of FuseV1Options. */
+const DEFAULT_WIRE = Buffer.concat([Buffer.from(SENTINEL, 'ascii'), Buffer.from([1, 8]), Buffer.from('10110001', 'ascii')]);
 
 describe.skipIf(skip !== null)(`packaged layout (electron-builder --dir, stub Electron)${skip ? ` (skipped: ${skip})` : ''}`, () => {
   const stub = tempDir('electron-stub');
@@ -36,14 +48,14 @@ describe.skipIf(skip !== null)(`packaged layout (electron-builder --dir, stub El
   };
 
   beforeAll(() => {
-    writeFileSync(join(stub, 'electron'), '#!/bin/sh\necho "stub electron: packaging check only" >&2\nexit 1\n');
+    writeFileSync(join(stub, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\necho "stub electron: packaging check only" >&2\nexit 1\n'), DEFAULT_WIRE]));
     chmodSync(join(stub, 'electron'), 0o755);
     writeFileSync(join(stub, 'LICENSE'), 'stub');
     writeFileSync(join(stub, 'version'), '41.7.1');
     placeholder(`native/electron-${ABI}/better_sqlite3.node`, 'placeholder: the Electron build of better-sqlite3');
     placeholder('native/ffmpeg/linux-x64/ffmpeg', '#!/bin/sh\n');
     const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'electron-builder', 'cli.js'), '--linux', '--x64', '--dir', '--publish', 'never',
-      `-c.electronDist=${stub}`, `-c.directories.output=${out}`], {
+      `-c.electronDist=${realElectron ? dirname(realElectron) : stub}`, `-c.directories.output=${out}`], {
       cwd: ROOT, encoding: 'utf8', timeout: 80_000,
       env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', CSC_IDENTITY_AUTO_DISCOVERY: 'false', ELECTRON_BUILDER_CACHE: join(out, 'cache') },
     });
@@ -83,5 +95,20 @@ describe.skipIf(skip !== null)(`packaged layout (electron-builder --dir, stub El
     expect(files.filter((f) => /^\/node_modules\/better-sqlite3\/(build|deps|src)\//.test(f))).toEqual([]);
     expect(existsSync(join(resources, 'native', `electron-${ABI}`, 'better_sqlite3.node'))).toBe(true);
     expect(existsSync(join(resources, 'ffmpeg', 'ffmpeg'))).toBe(true);
+  });
+
+  it(`flips the fuses of the packaged executable (${executable})`, async () => {
+    const wire = await getCurrentFuseWire(join(out, 'linux-unpacked', 'clinic-desk'));
+    const expected: [FuseV1Options, FuseState][] = [
+      [FuseV1Options.RunAsNode, FuseState.DISABLE],
+      [FuseV1Options.EnableNodeOptionsEnvironmentVariable, FuseState.DISABLE],
+      [FuseV1Options.EnableNodeCliInspectArguments, FuseState.DISABLE],
+      [FuseV1Options.EnableCookieEncryption, FuseState.ENABLE],
+      [FuseV1Options.OnlyLoadAppFromAsar, FuseState.ENABLE],
+      [FuseV1Options.EnableEmbeddedAsarIntegrityValidation, FuseState.ENABLE],
+      [FuseV1Options.GrantFileProtocolExtraPrivileges, FuseState.DISABLE],
+    ];
+    expect(wire.version).toBe('1');
+    for (const [fuse, state] of expected) expect(FuseState[wire[fuse]!], FuseV1Options[fuse]).toBe(FuseState[state]);
   });
 });

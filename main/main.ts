@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { BrowserWindow, app, dialog, ipcMain, session, shell } from 'electron';
+import { BrowserWindow, app, dialog, ipcMain } from 'electron';
 import { buildHttpApp, createService } from '../server/index.js';
 import { API_VERSION } from '../server/http/app.js';
 import { CHANNELS, type ClinicApi } from '../preload/contract.js';
@@ -8,12 +7,15 @@ import { type IpcEvent, createHandlers, toFailure } from './ipc.js';
 import { recordingStore } from './recordings.js';
 import { embeddedHttp } from './scribe-http.js';
 import { appKek } from './kek.js';
-import { serviceAddress, vettedExternalUrl } from './links.js';
+import { serviceAddress } from './links.js';
 import { electronSqliteBinding } from './native.js';
+import { RENDERER_URL, appContentSecurityPolicy } from './app-origin.js';
+import { grantMicrophoneToApp, guardEveryContents, registerAppScheme, serveRenderer } from './app-security.js';
 
-// The strictest policy the UI works under: only our own scripts and styles, data only from the embedded service.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' http://127.0.0.1:*; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
-
+registerAppScheme();
+// Registered before any window exists, so no web contents escapes the guard; the addresses come once it listens.
+let serviceUrls: readonly string[] = [];
+guardEveryContents(() => serviceUrls);
 
 async function start() {
   if (!app.requestSingleInstanceLock()) {
@@ -41,11 +43,12 @@ async function start() {
   // The app itself talks to the service over loopback; Settings shows the address other computers use.
   const baseUrl = `http://127.0.0.1:${boundPort}`;
   const shownUrl = serviceAddress(host, boundPort);
+  serviceUrls = [baseUrl, shownUrl];
+  serveRenderer(rendererDir, appContentSecurityPolicy(boundPort));
+  grantMicrophoneToApp();
 
-  const rendererFile = join(rendererDir, 'index.html');
-  const rendererUrl = pathToFileURL(rendererFile).toString();
   const handlers = createHandlers({
-    service, rendererUrl, info: { baseUrl: shownUrl, version: API_VERSION },
+    service, rendererUrl: RENDERER_URL, info: { baseUrl: shownUrl, version: API_VERSION },
     recordings: recordingStore(join(dataDir, 'recordings')), http: embeddedHttp(baseUrl),
   });
   // One channel per contract method; a failure travels as a value so its status and code arrive intact.
@@ -60,20 +63,6 @@ async function start() {
     });
   }
 
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
-  });
-  // The microphone (dictation) is the only permission, and only for our own page.
-  const ownPage = (url: string | undefined) => {
-    try {
-      return !!url && new URL(url).href.split('#')[0] === rendererUrl;
-    } catch {
-      return false;
-    }
-  };
-  session.defaultSession.setPermissionRequestHandler((wc, permission, allow) => allow(permission === 'media' && ownPage(wc.getURL())));
-  session.defaultSession.setPermissionCheckHandler((_wc, permission, origin) => permission === 'media' && (origin === 'file://' || ownPage(origin)));
-
   const win = new BrowserWindow({
     width: 1280,
     height: 820,
@@ -84,14 +73,8 @@ async function start() {
       sandbox: true,
       nodeIntegration: false,
       webSecurity: true,
+      devTools: !app.isPackaged,
     },
-  });
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    const vetted = vettedExternalUrl(url, [baseUrl, shownUrl]);
-    if (vetted) void shell.openExternal(vetted);
-    return { action: 'deny' };
   });
   app.on('second-instance', () => {
     if (win.isMinimized()) win.restore();
@@ -113,7 +96,7 @@ async function start() {
       app.exit(0);
     });
   });
-  await win.loadFile(rendererFile);
+  await win.loadURL(RENDERER_URL);
 }
 
 start().catch((e) => {

@@ -4,6 +4,7 @@ import { _electron as electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs helper shared with npm start
 import { electronBinary, electronSqliteNative } from '../scripts/electron-runtime.mjs';
+import { RENDERER_URL } from '../main/app-origin.js';
 import { CHANNELS } from '../preload/contract.js';
 import { ensureDemo } from '../server/demo/demo.js';
 import { createService } from '../server/service.js';
@@ -42,6 +43,11 @@ describe.skipIf(skipReason !== null)(`Electron app${skipReason ? ` (skipped: ${s
     });
     try {
       const win = await app.firstWindow();
+      // The screens come from app://clinic-desk, and a page may not navigate away from it.
+      expect(win.url().startsWith(RENDERER_URL)).toBe(true);
+      await win.evaluate(() => { window.location.href = 'https://example.invalid/'; });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(win.url().startsWith(RENDERER_URL)).toBe(true);
       // Sandboxed, isolated: no Node in the page; the bridge offers exactly the contract's named methods.
       expect(await win.evaluate(() => [typeof (globalThis as { require?: unknown }).require, typeof (globalThis as { process?: unknown }).process]))
         .toEqual(['undefined', 'undefined']);

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../shared/private-files.js';
 import { migrate } from './migrate.js';
 
 // An interface of our own so that declaration files can name the type.
@@ -27,10 +27,17 @@ export interface OpenDatabaseOptions {
 /**
  * Opens the clinic database with the settings clinical data needs: WAL so readers never block the writer,
  * synchronous=FULL so an acknowledged commit survives power loss, foreign keys enforced, and a busy timeout
- * so a backup or a second process waits instead of failing.
+ * so a backup or a second process waits instead of failing. Opened for writing, its folder is made 0700 and the
+ * file 0600 before SQLite touches it: SQLite gives the -wal and -shm files the database file's mode.
  */
 export function openDatabase(opts: OpenDatabaseOptions): Db {
-  if (opts.file !== ':memory:') mkdirSync(dirname(opts.file), { recursive: true });
+  if (opts.file !== ':memory:' && !opts.readonly) {
+    ensurePrivateDir(dirname(opts.file));
+    ensurePrivateFile(opts.file);
+    // Left by an older version with the database's old mode; SQLite reuses them as they are.
+    tightenIfPresent(`${opts.file}-wal`);
+    tightenIfPresent(`${opts.file}-shm`);
+  }
   const db = new Database(opts.file, {
     ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
     ...(opts.readonly ? { readonly: true, fileMustExist: true } : {}),

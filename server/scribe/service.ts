@@ -227,7 +227,8 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
   /** A scratch path in the session's folder for a file being received. */
   function partPath(target: UploadTarget): string {
     const dir = sessionDir(target.session.id);
-    mkdirSync(dir, { recursive: true });
+    // Dictation audio: readable by the service's own account only (uploads.ts writes each file 0600).
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     return join(dir, `.${randomUUID()}.part`);
   }
 

@@ -12,10 +12,18 @@ import {
 
 const tags = ['admin'];
 
+/** The status as the routes answer it: the installation-wide fields only to the installation owner's admins. */
+const StatusView = Type.Object({
+  ...ServerStatus.properties,
+  data_dir: Type.Optional(Type.String({ description: 'The data folder; only for the admins of the clinic that owns the installation' })),
+  database_bytes: Type.Optional(Type.Integer({ description: 'Every clinic\'s database; only for the admins of the clinic that owns the installation' })),
+});
+
 /**
  * What the settings screens of an admin need over HTTP: users, API clients (secret shown once), API keys,
  * backups and the service's status; plus the clinic's doctors, which booking needs (appointments:read).
- * Errors are `{"error":{"code","message"}}`; a caller without the admin scope gets 403 FORBIDDEN.
+ * Errors are `{"error":{"code","message"}}`; a caller without the admin scope gets 403 FORBIDDEN, and so does the
+ * admin of a clinic that does not own the installation on backups (permissions.ts ownsInstallation).
  */
 export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version: string }> = async (app, { service, version }) => {
   const accounts = appAccounts(service);
@@ -115,7 +123,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
 
   app.get('/api/v1/backups', {
     config, preHandler: admin,
-    schema: { operationId: 'listBackups', tags, summary: 'Backups in the data folder, newest first', security, response: { 200: Type.Object({ backups: Type.Array(Backup) }), ...plainErrors([401, 403, 500]) } },
+    schema: { operationId: 'listBackups', tags, summary: 'Backups in the data folder, newest first (admins of the clinic that owns the installation)', security, response: { 200: Type.Object({ backups: Type.Array(Backup) }), ...plainErrors([401, 403, 500]) } },
   }, async (request) => ({ backups: accounts.backups(request.ctx) }));
 
   app.post('/api/v1/backups', {
@@ -123,13 +131,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
     schema: {
       operationId: 'createBackup', tags, security,
       summary: 'Back up the database now (SQLite online backup; the service keeps running)',
-      description: 'The copy goes to <data dir>/backups. It does not contain the key-encryption key; keep that apart.',
+      description: 'The copy goes to <data dir>/backups (folder 0700, file 0600) and holds every clinic\'s data, so only the admins of the '
+        + 'clinic that owns the installation may make one. It does not contain the key-encryption key; keep that apart.',
       response: { 201: Backup, ...plainErrors([401, 403, 500]) },
     },
   }, async (request, reply) => reply.code(201).send(await accounts.backup(request.ctx)));
 
   app.get('/api/v1/status', {
     config, preHandler: admin,
-    schema: { operationId: 'getServerStatus', tags, summary: 'The service\'s address, version, data folder and database size', security, response: { 200: ServerStatus, ...plainErrors([401, 403, 500]) } },
+    schema: { operationId: 'getServerStatus', tags, summary: 'The service\'s address and version; its data folder and database size for the installation owner\'s admins', security, response: { 200: StatusView, ...plainErrors([401, 403, 500]) } },
   }, async (request) => accounts.status(request.ctx, `${request.protocol}://${request.host}`, version));
 };

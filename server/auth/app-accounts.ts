@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnonymousContext } from '../audit/service.js';
 import { databaseFile } from '../config.js';
 import { backupDatabase } from '../db/backup.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
+import { ensurePrivateDir } from '../shared/private-files.js';
 import { hashSecret, newToken, tokenDigest } from '../shared/secrets.js';
 import { isTimeZone, isoNow } from '../shared/time.js';
 import type {
   ApiClient, ApiKey, Backup, ChangePasswordBody, CreatedApiClient, CreatedApiKey, Doctor, NewApiClientBody, NewApiKeyBody, NewUserBody,
   ResetPasswordBody, ServerStatus, SessionInfo, SetupBody, SetupStatus, SignInBody, SignedIn, User,
 } from './app-schemas.js';
-import { type Caller, type RequestContext, type Scope, can, isScope } from './permissions.js';
+import { type Caller, type RequestContext, type Scope, can, isScope, ownsInstallation } from './permissions.js';
 import { AuthError } from './service.js';
 import { authStore, type UserRow, type WorkspaceRow } from './store.js';
 
@@ -24,6 +25,9 @@ export class TooManyAttempts extends ServiceError {
     super(429, 'TOO_MANY_ATTEMPTS', `Too many failed sign-ins. Wait ${Math.ceil(retryAfterS / 60)} minute(s) and try again, or ask your clinic's admin to reset the password.`);
   }
 }
+
+/** ServerStatus as a clinic that does not own the installation sees it: without the installation-wide fields. */
+export type StatusView = Omit<ServerStatus, 'data_dir' | 'database_bytes'> & Partial<Pick<ServerStatus, 'data_dir' | 'database_bytes'>>;
 
 const forbidden = (what: string) => new ServiceError(403, 'FORBIDDEN', `Only a clinic admin may ${what}`);
 
@@ -288,9 +292,19 @@ function make(service: Service) {
   }
 
   const backupDir = () => join(service.dataDir, 'backups');
+  // The first clinic ever created (rowid order: created_at can tie, and ids are random).
+  const ownerWorkspace = db.prepare('SELECT id FROM workspaces ORDER BY rowid LIMIT 1').pluck();
+
+  function requireInstallationOwner(ctx: RequestContext, what: string) {
+    requireAdmin(ctx, what);
+    if (!ownsInstallation(ctx.caller, ownerWorkspace.get() as string | undefined)) {
+      audit.later(ctx, { action: 'admin.access', outcome: 'denied' });
+      throw new ServiceError(403, 'FORBIDDEN', `Only the admins of the clinic that set up this installation may ${what}: backups hold every clinic's data`);
+    }
+  }
 
   function backups(ctx: RequestContext): Backup[] {
-    requireAdmin(ctx, 'see backups');
+    requireInstallationOwner(ctx, 'see backups');
     const dir = backupDir();
     if (!existsSync(dir)) return [];
     return readdirSync(dir)
@@ -307,8 +321,8 @@ function make(service: Service) {
    * clinic's data but not the key-encryption key, which is kept apart on purpose: keep both, separately.
    */
   async function backup(ctx: RequestContext): Promise<Backup> {
-    requireAdmin(ctx, 'make backups');
-    mkdirSync(backupDir(), { recursive: true });
+    requireInstallationOwner(ctx, 'make backups');
+    ensurePrivateDir(backupDir());
     const stamp = isoNow(clock).replace(/[:.]/g, '-');
     const name = `clinic-desk-${stamp}.sqlite`;
     const path = join(backupDir(), name);
@@ -318,16 +332,18 @@ function make(service: Service) {
     return { name, path, size_bytes: st.size, created_at: st.mtime.toISOString() };
   }
 
-  function status(ctx: RequestContext, baseUrl: string, version: string): ServerStatus {
+  /** The service's status; the data folder and the database's size (every clinic's) only for the installation owner. */
+  function status(ctx: RequestContext, baseUrl: string, version: string): StatusView {
     requireAdmin(ctx, 'see the server status');
     db.prepare('SELECT 1').get();
-    const file = databaseFile(service.dataDir);
-    const size = (f: string) => (existsSync(f) ? statSync(f).size : 0);
-    return {
-      status: 'ok', version, base_url: baseUrl, data_dir: service.dataDir,
-      database_bytes: size(file) + size(`${file}-wal`),
+    const view: StatusView = {
+      status: 'ok', version, base_url: baseUrl,
       started_at: startedAt.toISOString(), uptime_s: Math.max(0, Math.round((clock.now().getTime() - startedAt.getTime()) / 1000)),
     };
+    if (!ownsInstallation(ctx.caller, ownerWorkspace.get() as string | undefined)) return view;
+    const file = databaseFile(service.dataDir);
+    const size = (f: string) => (existsSync(f) ? statSync(f).size : 0);
+    return { ...view, data_dir: service.dataDir, database_bytes: size(file) + size(`${file}-wal`) };
   }
 
   return {

@@ -47,3 +47,11 @@ export interface RequestContext {
 }
 
 export const can = (caller: Caller, scope: Scope) => caller.workspaceActive && caller.scopes.has(scope);
+
+/**
+ * Installation-wide views and operations (backups, which hold every clinic's data; the data folder's place and
+ * size) belong to the installation owner: the admins of the clinic created first on this installation, which is
+ * the one first-run setup makes on a fresh install. Other clinics' admins run their own clinic only.
+ */
+export const ownsInstallation = (caller: Caller, ownerWorkspaceId: string | undefined) =>
+  can(caller, 'admin') && caller.workspaceId === ownerWorkspaceId;

@@ -152,8 +152,9 @@ export interface ServerStatus {
   status: 'ok';
   version: string;
   base_url: string;
-  data_dir: string;
-  database_bytes: number;
+  /** Only for the installation owner's admins (docs/API.md, Hardening); another clinic's admin gets neither. */
+  data_dir?: string;
+  database_bytes?: number;
   started_at: string;
   uptime_s: number;
 }

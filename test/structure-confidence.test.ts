@@ -101,6 +101,15 @@ describe('annotateFromAudio', () => {
     expect(annotateFromAudio(structured(fair), fair).flags.filter((f) => f.pointer.startsWith('/medications'))).toEqual([]);
   });
 
+  it('leaves out a test heard unsure word after word, and keeps one heard clearly', () => {
+    const said = ['impression migraine without aura', 'get a serum creatinine and an mri brain'];
+    // Words 4.. are the second utterance: get 4, a 5, serum 6, creatinine 7, and 8, an 9, mri 10, brain 11.
+    const clear = heard(said);
+    expect(annotateFromAudio(structured(clear), clear).investigations.map((i) => i.name)).toEqual(['serum creatinine', 'mri brain']);
+    const unsure = heard(said, { 10: 0.03, 11: 0.08 });
+    expect(annotateFromAudio(structured(unsure), unsure).investigations.map((i) => i.name)).toEqual(['serum creatinine']);
+  });
+
   it('does not change the facts it is given, and keeps flags already there', () => {
     const t = heard(UTTERANCES, { 13: 0.05 });
     const facts = structured(t);

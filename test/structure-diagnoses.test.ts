@@ -74,6 +74,14 @@ describe('chronic conditions and visits', () => {
     expect(codes('fever and cough since three days, headache since yesterday. pulse 90.')).toEqual([]);
   });
 
+  it('takes a condition named whole after the findings when the cue word was lost, but not the past, the family, a negation, a test or a symptom', () => {
+    expect(codes('thirty year old man ear pain for three days on examination left drum bulging and red acute suppurative otitis media tab amoxicillin five hundred mg three times a day for five days')).toEqual(['H66.0']);
+    expect(codes('on examination scaly plaques on both elbows chronic plaque psoriasis apply the cream twice daily')).toEqual(['L40.0']);
+    expect(codes('on examination chest clear father had pulmonary tuberculosis no features of acute appendicitis get hepatitis b surface antigen and tab paracetamol for the back pain')).toEqual([]);
+    // Before the findings a named condition is the story, not this visit's diagnosis.
+    expect(codes('she was treated for acute suppurative otitis media last year now fever since two days')).toEqual([]);
+  });
+
   it('codes a routine visit by age and a pregnancy by gravida', () => {
     expect(codes('eighteen month old girl brought for a routine check up. growing well.')).toEqual(['Z00.1']);
     expect(codes('primigravida at 20 weeks here for a routine antenatal visit. diagnosis anaemia.')).toEqual(['Z34.0', 'O99.0']);

@@ -131,6 +131,15 @@ function vocabWord(w: string): string {
   return snapped;
 }
 
+/**
+ * The entry one of whose names is exactly these words (spelling and plurals folded, link words left out), with no
+ * guess at a misheard word: a name said in passing, outside any diagnosis list, counts only when said whole.
+ */
+export function exactIcdTokens(tokens: readonly string[]): IcdEntry | undefined {
+  const ws = tokens.filter((w) => !IGNORED.has(w)).map(foldWord);
+  return ws.length ? EXACT.get(ws.join(' ')) : undefined;
+}
+
 /** The ICD-10 entry that best fits a diagnosis phrase, or undefined below a useful score. */
 export function matchIcd(phrase: string): IcdMatch | undefined {
   return matchIcdTokens(tokenize(normalizeText(phrase)).map((t) => t.text));

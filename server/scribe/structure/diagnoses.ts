@@ -13,7 +13,7 @@
  */
 import type { IcdEntry } from '../vocab/icd10.js';
 import { CLASSES } from '../vocab/drug-knowledge.js';
-import { icdByCode, icdRef, isIcdWord, isUnspecified, matchIcdTokens, type IcdMatch } from './codify.js';
+import { exactIcdTokens, icdByCode, icdRef, isIcdWord, isUnspecified, matchIcdTokens, type IcdMatch } from './codify.js';
 import type { Diagnosis } from './facts.js';
 import { BODY_PART, PhraseIndex, RELATIVE } from './lexicon.js';
 import { DRUG_INDEX } from './medications.js';
@@ -410,6 +410,7 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
       open = list(0, listEnd(s, 0), { certainty: 'confirmed', from: 0, strict: !numbered, whole: !numbered }) > 0;
     }
     scanOutsideLists(s, used, add);
+    if (s.index >= doc.findingsStart) scanWholeNames(s, used, add);
   }
   routineVisit(doc, add);
   const all = doc.sentences.map((s) => s.text).join(' ');
@@ -466,6 +467,41 @@ function scanOutsideLists(s: Sentence, used: [number, number][], add: (list: Fou
   CHRONIC_ADJECTIVE.lastIndex = 0;
   for (let m = CHRONIC_ADJECTIVE.exec(s.text); m; m = CHRONIC_ADJECTIVE.exec(s.text)) {
     if (!inside(used, m.index) && !/\b(?:not|no|non)\s+(?:a\s+)?$/.test(s.text.slice(0, m.index))) strictAt(m.index, m.index + m[0].length, 'confirmed', m.index);
+  }
+}
+
+// Where a condition named in passing is not this visit's: the past, the family, a question of it.
+const NOT_THIS_VISIT = /\b(?:history|h\/o|past|previous|previously|prior|family|treated for|had|father|mother|brother|sister|son|daughter|husband|wife|risk of|screen(?:ing)? for|check for|test for|to prevent|prevention of|vaccine|no)\s+(?:\w+\s+){0,2}$/;
+const WHOLE_NAME_WORDS = 6;
+// Names a complaint is also said by ("back pain", "low sodium", "sore throat"), and names of tests and vaccines
+// ("hepatitis b surface antigen"): neither is a diagnosis said in passing.
+const SYMPTOM_WORD = /\b(?:pain|pains|ache|aches|aching|sore|low|high|raised|reduced|irregular|swelling|discharge|bleeding|loss|cough|fever|post|status)\b|^allerg(?:y|ies)$/;
+const TEST_AFTER = /^\s*(?:surface|antigen|antibod(?:y|ies)|test|tests|serology|screen|screening|profile|panel|vaccines?|vaccination|titre|titer|rapid|card|pcr|ns1|igm|igg|treatment|prevention|precautions|education|warning|signs|symptoms|diet|exercises?|risk)\b/;
+
+/**
+ * A condition named whole, two words or more, outside any list: "… on examination left ear bulging drum acute
+ * suppurative otitis media tab …". A recogniser often loses the cue word ("impression") that opens a list, while the
+ * name itself comes through; said whole and not a symptom, it is this visit's diagnosis unless the words before it
+ * put it in the past, the family or a negation.
+ */
+function scanWholeNames(s: Sentence, used: [number, number][], add: (list: Found[]) => void): void {
+  const t = s.tokens;
+  for (let i = 0; i < t.length; i++) {
+    if (!isIcdWord(t[i]!.text) || inside(used, t[i]!.start)) continue;
+    let best: { j: number; entry: IcdEntry } | undefined;
+    for (let j = Math.min(t.length, i + WHOLE_NAME_WORDS); j > i && !best; j--) {
+      if (!isIcdWord(t[j - 1]!.text) || (j === i + 1 && !DISEASE_LIKE.test(t[i]!.text))) continue;
+      const entry = exactIcdTokens(words(s, i, j));
+      if (entry) best = { j, entry };
+    }
+    if (!best || /^[RZ]/.test(best.entry.code)) continue;
+    const from = t[i]!.start;
+    const to = t[best.j - 1]!.end;
+    const name = s.text.slice(from, to);
+    if (SYMPTOM_WORD.test(name) || TEST_AFTER.test(s.text.slice(to)) || NOT_THIS_VISIT.test(s.text.slice(Math.max(0, from - 40), from)) || isNegated(s.text, from)) continue;
+    add([{ name, certainty: 'confirmed', entry: best.entry, s, from, to }]);
+    used.push([from, to]);
+    i = best.j - 1;
   }
 }
 

@@ -54,8 +54,9 @@ function ServerPanel() {
             <dt>Address</dt><dd><code data-testid="server-address">{d.base_url}</code></dd>
             <dt>API version</dt><dd>{d.version} · <a href={`${d.base_url}/docs`} target="_blank" rel="noreferrer">API reference</a></dd>
             <dt>Running for</dt><dd>{up(d.uptime_s)} (since {when(d.started_at)})</dd>
-            <dt>Data folder</dt><dd><code>{d.data_dir}</code></dd>
-            <dt>Database</dt><dd>{bytes(d.database_bytes)}</dd>
+            {/* Only the installation owner's admins are shown where the data lives (docs/API.md, "Installation owner"). */}
+            {d.data_dir !== undefined && <><dt>Data folder</dt><dd><code>{d.data_dir}</code></dd></>}
+            {d.database_bytes !== undefined && <><dt>Database</dt><dd>{bytes(d.database_bytes)}</dd></>}
           </dl>
         )}
       </div>

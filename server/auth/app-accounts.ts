@@ -8,6 +8,7 @@ import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import { ensurePrivateDir } from '../shared/private-files.js';
 import { hashSecret, newToken, tokenDigest } from '../shared/secrets.js';
+import { DEFAULT_SIGN_IN_LIMITS } from '../shared/sign-in-limiter.js';
 import { isTimeZone, isoNow } from '../shared/time.js';
 import type {
   ApiClient, ApiKey, Backup, ChangePasswordBody, CreatedApiClient, CreatedApiKey, Doctor, NewApiClientBody, NewApiKeyBody, NewUserBody,
@@ -17,8 +18,11 @@ import { type Caller, type RequestContext, type Scope, can, isScope, ownsInstall
 import { AuthError } from './service.js';
 import { authStore, type UserRow, type WorkspaceRow } from './store.js';
 
-/** Failed sign-ins allowed per username, and per address, within the window before further tries are refused. */
-export const SIGN_IN_LIMITS = { perUser: 5, perAddress: 20, windowMs: 15 * 60_000 };
+/** The sign-in limits (shared/sign-in-limiter.ts): per username and address, per address, per username overall. */
+export const SIGN_IN_LIMITS = DEFAULT_SIGN_IN_LIMITS;
+
+// The limiter's address for sign-ins through the desktop app's IPC, which have no network address.
+const DESKTOP = 'desktop app';
 
 export class TooManyAttempts extends ServiceError {
   constructor(readonly retryAfterS: number) {
@@ -54,8 +58,8 @@ const instances = new WeakMap<Service, ReturnType<typeof make>>();
 /**
  * The app's accounts and settings operations, over the service: first-run setup, sign-in (rate-limited),
  * sessions, users, API clients and keys, backups, status. Transport-agnostic: session-routes.ts and
- * admin-routes.ts put HTTP over it, main/ipc.ts puts IPC over it. One instance per service, so the sign-in
- * limiter counts attempts from both.
+ * admin-routes.ts put HTTP over it, main/ipc.ts puts IPC over it. Sign-in failures count in the service's one
+ * limiter, shared with the assistants' browser sign-in (oidc/routes.ts), so no surface grants extra guesses.
  */
 export function appAccounts(service: Service) {
   let a = instances.get(service);
@@ -67,27 +71,11 @@ function make(service: Service) {
   const { auth, audit, clock, db } = service;
   const store = authStore(db);
   const startedAt = clock.now();
-  const failures = new Map<string, number[]>();
+  const { limiter } = service.oidc;
 
-  function recent(key: string, now: number) {
-    const list = (failures.get(key) ?? []).filter((t) => now - t < SIGN_IN_LIMITS.windowMs);
-    if (list.length) failures.set(key, list);
-    else failures.delete(key);
-    return list;
-  }
-
-  function checkLimit(keys: [string, number][], now: number) {
-    for (const [key, max] of keys) {
-      const list = recent(key, now);
-      if (list.length >= max) throw new TooManyAttempts(Math.max(1, Math.ceil((list[0]! + SIGN_IN_LIMITS.windowMs - now) / 1000)));
-    }
-  }
-
-  /** The limiter's keys of an attempt: the username always, the address when known. */
-  function limitKeys(username: string, ip: string | null): [string, number][] {
-    const keys: [string, number][] = [[`user:${username.toLowerCase()}`, SIGN_IN_LIMITS.perUser]];
-    if (ip) keys.push([`ip:${ip}`, SIGN_IN_LIMITS.perAddress]);
-    return keys;
+  function checkLimit(username: string, ip: string | null) {
+    const wait = limiter.retryAfter(username, ip ?? DESKTOP);
+    if (wait) throw new TooManyAttempts(wait);
   }
 
   function requireAdmin(ctx: RequestContext, what: string) {
@@ -130,26 +118,25 @@ function make(service: Service) {
 
   /**
    * Checks a username and password and issues a long-lived user token labelled 'app sign-in'. The same answer
-   * for an unknown user and a wrong password; after SIGN_IN_LIMITS failures per username (or per address) within
-   * the window, further attempts are refused with 429 until the oldest failure leaves the window.
+   * for an unknown user and a wrong password; past SIGN_IN_LIMITS (per username from this address, per address,
+   * per username from all addresses) within the window, further attempts are refused with 429 until enough
+   * failures leave the window.
    */
   async function signIn(body: SignInBody, ip: string | null, requestId: string | null = null): Promise<SignedIn> {
-    const now = clock.now().getTime();
-    const keys = limitKeys(body.username, ip);
     const anon: AnonymousContext = { caller: null, ip, requestId };
     try {
-      checkLimit(keys, now);
+      checkLimit(body.username, ip);
     } catch (e) {
       audit.later(anon, { action: 'session.sign_in', outcome: 'denied' });
       throw e;
     }
     const user = await auth.verifyPassword(body.username, body.password);
     if (!user) {
-      for (const [key] of keys) failures.set(key, [...recent(key, now), now]);
+      limiter.failed(body.username, ip ?? DESKTOP);
       audit.later(anon, { action: 'session.sign_in', outcome: 'denied' });
       throw new ServiceError(401, 'INVALID_CREDENTIALS', 'That username and password do not match. Check both (passwords are case-sensitive) and try again.');
     }
-    failures.delete(keys[0]![0]);
+    limiter.succeeded(body.username, ip ?? DESKTOP);
     const result = signedIn(user, 'app sign-in');
     audit.later({ caller: auth.authenticateToken(result.token)!, ip, requestId }, { action: 'session.sign_in', resourceType: 'user', resourceIds: [user.id], outcome: 'success' });
     return result;
@@ -170,21 +157,19 @@ function make(service: Service) {
   async function changePassword(ctx: RequestContext, keepToken: string, body: ChangePasswordBody): Promise<void> {
     const user = ctx.caller.kind === 'user' ? auth.user(ctx.caller.id) : undefined;
     if (!user) throw new ServiceError(400, 'INVALID_REQUEST', 'Only a signed-in clinic user can change their password');
-    const now = clock.now().getTime();
-    const keys = limitKeys(user.username, ctx.ip);
     const denied = () => audit.later(ctx, { action: 'user.password_change', resourceType: 'user', resourceIds: [user.id], outcome: 'denied' });
     try {
-      checkLimit(keys, now);
+      checkLimit(user.username, ctx.ip);
     } catch (e) {
       denied();
       throw e;
     }
     if (!(await auth.verifyPassword(user.username, body.current_password))) {
-      for (const [key] of keys) failures.set(key, [...recent(key, now), now]);
+      limiter.failed(user.username, ctx.ip ?? DESKTOP);
       denied();
       throw new ServiceError(401, 'INVALID_CREDENTIALS', 'Your current password is not right (passwords are case-sensitive). Your password was not changed.');
     }
-    failures.delete(keys[0]![0]);
+    limiter.succeeded(user.username, ctx.ip ?? DESKTOP);
     await auth.setPassword(user.id, body.new_password, keepToken);
     audit.later(ctx, { action: 'user.password_change', resourceType: 'user', resourceIds: [user.id], outcome: 'success' });
   }
@@ -200,7 +185,7 @@ function make(service: Service) {
     if (!user || user.workspace_id !== ctx.caller.workspaceId) throw new ServiceError(404, 'NOT_FOUND', 'No such user in your clinic');
     if (user.id === ctx.caller.id) throw new ServiceError(400, 'INVALID_REQUEST', 'To change your own password, use Change password (it asks for your current one)');
     await auth.setPassword(user.id, body.new_password);
-    failures.delete(limitKeys(user.username, null)[0]![0]);
+    limiter.forgive(user.username);
     audit.later(ctx, { action: 'user.password_reset', resourceType: 'user', resourceIds: [user.id], outcome: 'success' });
   }
 

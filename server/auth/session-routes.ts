@@ -8,8 +8,6 @@ import { ServiceError } from '../shared/errors.js';
 import { TooManyAttempts, appAccounts } from './app-accounts.js';
 import { ChangePasswordBody, SessionInfo, SetupBody, SetupStatus, SignInBody, SignedIn } from './app-schemas.js';
 
-
-
 /**
  * The app's sign-in and first run, for the browser transport (a second front-desk PC) and any client that wants
  * a user session: POST/DELETE /api/v1/session, POST /api/v1/session/password, GET /api/v1/me, GET/POST /api/v1/setup. Errors are
@@ -49,8 +47,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       operationId: 'signIn',
       tags: ['app'],
       summary: 'Sign in with a username and password; returns a user token (label "app sign-in")',
-      description: '401 INVALID_CREDENTIALS for an unknown user or a wrong password alike. After 5 failures for a username '
-        + '(or 20 from one address) within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After until the oldest failure is 15 minutes old.',
+      description: '401 INVALID_CREDENTIALS for an unknown user or a wrong password alike. Failures are counted per username '
+        + 'and source address together: after 5 for a username from one address, 20 from one address (any usernames) or 50 for '
+        + 'a username from all addresses within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After until enough failures are '
+        + '15 minutes old. So failures sent from elsewhere do not lock out the user at their own computer. JSON body only (415 otherwise).',
       body: SignInBody,
       response: { 200: SignedIn, ...plainErrors([400, 401, 429, 500]) },
     },

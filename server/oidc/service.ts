@@ -8,7 +8,7 @@ import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import { sqliteAdapter } from './adapter.js';
 import { SIGNING_ALG, loadProviderKeys } from './keys.js';
-import { type SignInLimits, signInLimiter } from './rate-limit.js';
+import { type SignInLimits, signInLimiter } from '../shared/sign-in-limiter.js';
 import { isApiScope } from './scopes.js';
 import { oidcStore } from './store.js';
 

@@ -1,3 +1,4 @@
+import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -55,9 +56,15 @@ const emptyBodyIsObject = async (request: FastifyRequest) => {
   request.body ??= {};
 };
 
-/** Endpoint 6, its refresh grant, the upstream SDKs' login/refresh aliases, and the JWKS. */
+/**
+ * Endpoint 6, its refresh grant, the upstream SDKs' login/refresh aliases, and the JWKS. The only API routes that
+ * take form bodies (RFC 6749 §4.4.2 requires them; upstream SDKs send JSON): the parser is registered in this
+ * plugin's scope alone. Safe to reach cross-site, since a request proves itself by a client secret or refresh
+ * token in the request, never by a cookie, and none is set.
+ */
 export const tokenRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
   const { tokens } = service;
+  await app.register(formbody);
   const config = { errors: 'oauth' as const };
 
   app.post('/api/v1/auth/token', {

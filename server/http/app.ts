@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -86,21 +85,30 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     done();
   });
 
+  // JSON only, app-wide: a form or text/plain body is what a web page can post cross-site without a CORS
+  // preflight, so those types get 415 (Fastify's built-in text/plain parser goes too). The few routes a standard
+  // gives form bodies (the OAuth token endpoint, the OpenID sign-in pages) add a form parser in their own scope.
+  app.removeAllContentTypeParsers();
   // An empty body with a JSON content type is "no body" (some SDKs send the header on body-less POSTs);
-  // anything else goes to Fastify's own parser, which guards against prototype poisoning.
-  // Text with a lone UTF-16 surrogate (legal in JSON escapes) cannot be stored faithfully, so it is refused.
+  // anything else goes to Fastify's own parser, which guards against prototype poisoning. The bytes are decoded
+  // strictly: invalid UTF-8 would otherwise be stored as U+FFFD, silently changing a name. Text with a lone
+  // UTF-16 surrogate (legal in JSON escapes) cannot be stored faithfully either, so it is refused too.
   const jsonParser = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    return jsonParser(request, body as string, (err, value) => {
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if ((body as Buffer).length === 0) return done(null, undefined);
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      return done(new ServiceError(400, 'INVALID_REQUEST', 'The body is not valid UTF-8'), undefined);
+    }
+    return jsonParser(request, text, (err, value) => {
       if (err) return done(err, undefined);
       if (!wellFormed(value)) return done(new ServiceError(400, 'INVALID_REQUEST', 'Text must be valid Unicode (a lone surrogate was sent)'), undefined);
       return done(null, value);
     });
   });
-
-  // OAuth token requests are form-encoded by the standard; upstream SDKs send JSON. Both are accepted.
-  await app.register(formbody);
   installErrorHandling(app);
 
   await app.register(swagger, {

@@ -63,7 +63,9 @@ const clip = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : 
 /**
  * Headers of every page: a strict CSP (only our hashed style; forms post here, or to the client's redirect
  * origin, which the sign-in redirect chain ends at: Chromium applies form-action to redirects after a POST),
- * no framing (a framed consent page is clickjacking), no caching, no referrer.
+ * no framing (a framed consent page is clickjacking), no caching, no referrer to other origins ('same-origin', not
+ * 'no-referrer': under 'no-referrer' a browser sends `Origin: null` with the form post, which the cross-site check
+ * in routes.ts must refuse).
  */
 export function pageHeaders(formTargets: string[] = []): Record<string, string> {
   const targets = ["'self'", ...formTargets.filter((o) => /^https?:\/\/[^\s;,']+$/.test(o))].join(' ');
@@ -73,7 +75,7 @@ export function pageHeaders(formTargets: string[] = []): Record<string, string> 
       + "frame-ancestors 'none'; base-uri 'none'",
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    'referrer-policy': 'same-origin',
     'cache-control': 'no-store',
   };
 }

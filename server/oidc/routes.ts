@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { Type } from 'typebox';
@@ -42,6 +43,14 @@ const LoginBody = Type.Object({
   username: Type.String({ maxLength: 200 }),
   password: Type.String({ maxLength: 1024 }),
 });
+const originOf = (url: string | undefined) => {
+  try {
+    return url ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 const ConfirmBody = Type.Object({ decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')]) });
 const UidParams = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 128 }) });
 
@@ -144,6 +153,23 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
   const expired = (reply: FastifyReply) => page(reply, 400, errorPage('This sign-in link has expired',
     'It was already used, or it is more than an hour old. Go back to your assistant and connect again.'));
 
+  // The pages' forms are form-encoded (the one scope besides the token endpoint that parses forms).
+  await app.register(formbody);
+
+  /**
+   * The sign-in and consent forms are taken only from this service's own pages: the Origin header (the Referer
+   * when there is none) must be the issuer's origin or the request's own. A page of another site, or of another
+   * port on this computer (the same "site" for SameSite cookies, so the interaction cookie alone does not tell),
+   * gets 403 before its body is read and changes nothing: no sign-in, no consent, no failure counted.
+   */
+  async function ownPagesOnly(request: FastifyRequest, reply: FastifyReply) {
+    const origin = request.headers.origin ?? originOf(request.headers.referer);
+    const own = [`${request.protocol}://${request.host}`, originOf(issuer() ?? undefined)];
+    if (origin && own.includes(origin)) return undefined;
+    return page(reply, 403, errorPage('This form was sent from another site',
+      'Clinic Desk takes its sign-in and consent forms only from its own pages. Go back to your assistant and connect again.'));
+  }
+
   function consentView(found: NonNullable<Awaited<ReturnType<typeof interaction>>>) {
     const accountId = found.details.session?.accountId;
     const user = accountId ? auth.user(accountId) : undefined;
@@ -174,6 +200,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
   });
 
   app.post(`${OAUTH_PREFIX}/interaction/:uid/login`, {
+    onRequest: ownPagesOnly,
     schema: { hide: true, params: UidParams, body: LoginBody },
     config: { errors: 'plain' },
   }, async (request, reply) => {
@@ -214,6 +241,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
   });
 
   app.post(`${OAUTH_PREFIX}/interaction/:uid/confirm`, {
+    onRequest: ownPagesOnly,
     schema: { hide: true, params: UidParams, body: ConfirmBody },
     config: { errors: 'plain' },
   }, async (request, reply) => {
@@ -253,6 +281,8 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
   await app.register(async (plugin) => {
     const api = plugin.withTypeProvider<TypeBoxTypeProvider>();
     api.addHook('onRequest', authenticate(service));
+    // JSON only, like every API route: the form parser above is for the pages.
+    api.removeContentTypeParser('application/x-www-form-urlencoded');
     const config = { errors: 'plain' as const };
     const security: Record<string, string[]>[] = [{ authHeader: [] }, { bearer: [] }];
 

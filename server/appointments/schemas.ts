@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { Text } from '../shared/text.js';
 import { CHANGE_STATUS_TARGETS, STATUSES } from './states.js';
 
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
@@ -29,7 +30,7 @@ export const BookBody = Type.Object({
   scheduled_at: Type.String({ format: 'date-time', maxLength: 40, description: 'ISO 8601 date-time with offset' }),
   partner_appointment_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^\\S+$' })),
   doctor_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  reason: Type.Optional(Type.String({ maxLength: 500 })),
+  reason: Type.Optional(Text({ maxLength: 500 })),
 });
 export type BookBody = Static<typeof BookBody>;
 

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { Type } from 'typebox';
 import { OAuthError } from '../auth/tokens.js';
 import { ServiceError } from '../shared/errors.js';
+import { textPatternMessage } from '../shared/text.js';
 import { type ErrorParts, drErrorBody } from './dr.js';
 
 /** How a route family shapes its errors; set per route in `config.errors`. */
@@ -31,8 +32,9 @@ function validationMessage(err: FastifyError): string {
   const v = err.validation?.[0];
   if (!v) return err.message;
   const field = `${err.validationContext ?? 'body'}${v.instancePath || ''}`.replaceAll('/', '.');
-  const allowed = (v.params as { allowedValues?: unknown[] }).allowedValues;
-  return allowed ? `${field} must be one of ${allowed.join(', ')}` : `${field} ${v.message ?? 'is invalid'}`;
+  const params = v.params as { allowedValues?: unknown[]; pattern?: unknown };
+  if (params.allowedValues) return `${field} must be one of ${params.allowedValues.join(', ')}`;
+  return `${field} ${(v.keyword === 'pattern' && textPatternMessage(params.pattern)) || v.message || 'is invalid'}`;
 }
 
 const GENERIC_500 = 'An unexpected error occurred on the server';

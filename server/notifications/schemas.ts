@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { Line } from '../shared/text.js';
 
 const Text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 const OptText = (maxLength: number, description?: string) => Type.Optional(Type.String({ maxLength, ...(description ? { description } : {}) }));
@@ -46,13 +47,13 @@ export const FcmCredsInfo = Type.Object({
 export type FcmCredsInfo = Static<typeof FcmCredsInfo>;
 
 export const DevicePayload = Type.Object({
-  did: Text(256, 'Any id unique to the device'),
+  did: Line({ minLength: 1, maxLength: 256, description: 'Any id unique to the device' }),
   'fcm-id': Text(4096, 'The device\'s FCM registration token'),
-  'app-version': Text(64),
-  'app-platform': OptText(32, 'android, ios, web…'),
-  'app-id': OptText(64),
+  'app-version': Line({ minLength: 1, maxLength: 64 }),
+  'app-platform': Type.Optional(Line({ maxLength: 32, description: 'android, ios, web…' })),
+  'app-id': Type.Optional(Line({ maxLength: 64 })),
   fid: OptText(256),
-  lang: OptText(35),
+  lang: Type.Optional(Line({ maxLength: 35 })),
   'os-version': Type.Optional(Type.Union([Type.Integer(), Type.String({ maxLength: 32 })])),
   'user-hash': OptText(256),
 });

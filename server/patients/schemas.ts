@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { Line } from '../shared/text.js';
 
-const Name = (description: string) => Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description });
+const Name = (description: string) => Line({ minLength: 1, maxLength: 100, notBlank: true, description });
 
 export const PatientProfile = Type.Object({
   patient_id: Type.Union([Type.String(), Type.Null()]),
@@ -35,7 +36,7 @@ const email = Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type
 
 export const CreatePatientBody = Type.Object({
   first_name: Name('Given name'),
-  middle_name: Type.Optional(Type.String({ maxLength: 100 })),
+  middle_name: Type.Optional(Line({ maxLength: 100 })),
   last_name: Name('Family name'),
   dob,
   gender,

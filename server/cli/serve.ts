@@ -27,6 +27,7 @@ async function main() {
       serializers: { req: (req) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }) },
     },
     logRequests: config.logRequests,
+    ...config.http,
   });
 
   let stopping = false;
@@ -46,12 +47,15 @@ async function main() {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const baseUrl = `http://${shownHost}:${port}`;
+  // What clients are told (demo credentials, every absolute URL the service builds): the configured public URL,
+  // else the listening address (for a wildcard bind, the LAN address).
+  const publicBase = app.baseUrl() ?? baseUrl;
   if (config.demo) {
-    const demo = await ensureDemo(service, baseUrl);
+    const demo = await ensureDemo(service, publicBase);
     if (demo) console.log(`demo clinics ready: credentials in ${demoCredentialsFile(config.dataDir)}`);
     else console.log('--demo ignored: this data directory already holds clinics that are not the demo\'s');
   }
-  console.log(`clinic-desk listening on ${baseUrl} (data: ${config.dataDir}; API reference: ${baseUrl}/docs)`);
+  console.log(`clinic-desk listening on ${baseUrl} (data: ${config.dataDir}; API reference: ${publicBase}/docs)`);
 }
 
 main().catch((e) => {

@@ -19,14 +19,22 @@ import { speechModelRoutes } from '../scribe/speech-model-routes.js';
 import { frameworkError, installErrorHandling } from './errors.js';
 import { mcpRoutes } from '../mcp/routes.js';
 import { oidcRoutes } from '../oidc/routes.js';
+import { type HttpConfig, httpConfig, publicUrlSetting } from '../config.js';
+import { capConnectionsPerAddress } from './connection-cap.js';
+import { guardHostNames } from './host-guard.js';
 
 export interface HttpOptions {
   logger?: FastifyServerOptions['logger'];
   logRequests?: boolean;
   /** The browser UI at / (built renderer); `false` leaves it out, `{ root }` serves another build folder. */
   ui?: false | { root?: string };
-  /** Public base URL: the OpenID issuer and MCP resource (default CLINIC_DESK_PUBLIC_URL, else the listening address). */
+  /** Public base URL: the base of every absolute URL the service hands out (default CLINIC_DESK_PUBLIC_URL, else the listening address). */
   publicUrl?: string;
+  /** Host names accepted besides loopback, the listening address and the public URL's (default CLINIC_DESK_ALLOWED_HOSTS). */
+  allowedHosts?: string[];
+  /** Unset ones come from the environment, else config.ts HTTP_DEFAULTS. */
+  timeouts?: Partial<HttpConfig['timeouts']>;
+  maxConnectionsPerAddress?: number;
 }
 
 export const API_VERSION = '1.0';
@@ -44,12 +52,15 @@ const wellFormed = (v: unknown): boolean => {
  */
 function clientError(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex) {
   if (err.code === 'ECONNRESET' || !socket.writable) return;
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
+  const [status, reason, code, message] = err.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'Request Header Fields Too Large', 'INVALID_REQUEST', 'Request headers too large']
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'REQUEST_TIMEOUT', 'The request did not arrive in time']
+      : [400, 'Bad Request', 'INVALID_REQUEST', 'Malformed HTTP request'];
   const id = randomUUID();
-  const body = JSON.stringify({ error: { code: 'INVALID_REQUEST', message: tooLarge ? 'Request headers too large' : 'Malformed HTTP request' } });
+  const body = JSON.stringify({ error: { code, message } });
   socket.end([
-    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`,
+    `HTTP/1.1 ${status} ${reason}`,
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
     `x-request-id: ${id}`,
@@ -64,6 +75,9 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The HTTP face of the service: the interface's routes over the domain services. */
 export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
+  const env = httpConfig({}, process.env);
+  const publicUrl = opts.publicUrl !== undefined ? publicUrlSetting(opts.publicUrl) : env.publicUrl;
+  const timeouts = { ...env.timeouts, ...opts.timeouts };
   const app = Fastify({
     logger: opts.logger ?? false,
     logController: new LogController({ disableRequestLogging: !opts.logRequests }),
@@ -76,6 +90,19 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     routerOptions: { maxParamLength: 256 },
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
+    // Slow clients (docs/API.md, Hardening): silence on the socket (a stalled body) ends it after idleMs; a whole
+    // request, however it trickles, gets requestMs, and its headers headersMs (408). Node checks the latter two
+    // every connectionsCheckingInterval, so that interval is a fraction of the shorter one.
+    connectionTimeout: timeouts.idleMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(timeouts.headersMs / 4))),
+      // Our Host check answers a missing Host in the error shape (Node's own 400 has no body).
+      requireHostHeader: false,
+    },
     // Strict body types: a number where a string belongs is an error, never silently converted.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -84,6 +111,9 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     reply.header('x-request-id', request.id);
     done();
   });
+  // Before every other hook and route (only the request id above runs first, so a refusal carries it).
+  guardHostNames(app, { publicUrl, allowedHosts: opts.allowedHosts ?? env.allowedHosts });
+  capConnectionsPerAddress(app.server, opts.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, app.log);
 
   // JSON only, app-wide: a form or text/plain body is what a web page can post cross-site without a CORS
   // preflight, so those types get 415 (Fastify's built-in text/plain parser goes too). The few routes a standard
@@ -152,7 +182,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(sessionRoutes, { service });
   await app.register(adminRoutes, { service, version: API_VERSION });
   // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root) and the MCP endpoint.
-  await app.register(oidcRoutes, { service, publicUrl: opts.publicUrl });
+  await app.register(oidcRoutes, { service });
   await app.register(mcpRoutes, { service });
   // Last: the UI's page fallback answers only browser page requests for paths no API route owns.
   if (opts.ui !== false) await staticUi(app, opts.ui || {});

@@ -140,5 +140,5 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
   app.get('/api/v1/status', {
     config, preHandler: admin,
     schema: { operationId: 'getServerStatus', tags, summary: 'The service\'s address and version; its data folder and database size for the installation owner\'s admins', security, response: { 200: StatusView, ...plainErrors([401, 403, 500]) } },
-  }, async (request) => accounts.status(request.ctx, `${request.protocol}://${request.host}`, version));
+  }, async (request) => accounts.status(request.ctx, request.server.baseUrl() ?? '', version));
 };

@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { listeningUrl } from '../oidc/routes.js';
+import { issuerOf } from '../oidc/routes.js';
 import { API_SCOPES, OIDC_SCOPES } from '../oidc/scopes.js';
 import type { Service } from '../service.js';
 import { buildMcpServer } from './server.js';
@@ -24,13 +24,7 @@ export interface McpRouteOptions {
  */
 export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { service }) => {
   const { oidc } = service;
-  const base = () => {
-    if (!oidc.issuer()) {
-      const url = listeningUrl(app);
-      if (url) oidc.setIssuer(url);
-    }
-    return oidc.issuer();
-  };
+  const base = () => issuerOf(app, oidc);
 
   for (const path of PRM_PATHS) {
     app.get(path, { schema: { hide: true } }, async (_request, reply) => {

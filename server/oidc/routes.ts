@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
@@ -14,17 +14,15 @@ import { isApiScope } from './scopes.js';
 
 export interface OidcRouteOptions {
   service: Service;
-  /** The service's public base URL, the issuer; default CLINIC_DESK_PUBLIC_URL, else the address it listens on. */
-  publicUrl?: string;
 }
 
-/** The base URL a client reaches this server at, from the address it listens on (wildcards: loopback). */
-export function listeningUrl(app: FastifyInstance): string | null {
-  const a = app.server.address() as AddressInfo | string | null;
-  if (!a || typeof a === 'string') return null;
-  let host = a.address;
-  if (host === '0.0.0.0' || host === '::') host = '127.0.0.1';
-  return `http://${host.includes(':') ? `[${host}]` : host}:${a.port}`;
+/** The issuer: the service's base URL (app.baseUrl: the configured public URL, else the listening address). */
+export function issuerOf(app: FastifyInstance, oidc: Service['oidc']): string | null {
+  if (!oidc.issuer()) {
+    const url = app.baseUrl();
+    if (url) oidc.setIssuer(url);
+  }
+  return oidc.issuer();
 }
 
 const ConnectedAssistant = Type.Object({
@@ -59,22 +57,24 @@ const UidParams = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 128 
  * neither parses nor answers them; other /oauth2 paths are plain 404s), discovery at the root, the sign-in and
  * consent pages, and the connected-assistants routes the desktop settings use.
  */
-export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, { service, publicUrl }) => {
+export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, { service }) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const { oidc, auth, audit } = service;
-  const configured = publicUrl ?? process.env.CLINIC_DESK_PUBLIC_URL;
-  if (configured) {
-    if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(configured)) throw new Error(`the public URL ${configured} is not an http(s) URL`);
-    oidc.setIssuer(configured);
-  }
-  const issuer = () => {
-    if (!oidc.issuer()) {
-      const url = listeningUrl(parent);
-      if (url) oidc.setIssuer(url);
-    }
-    return oidc.issuer();
-  };
+  const issuer = () => issuerOf(parent, oidc);
+  issuer();
   parent.addHook('onListen', async () => void issuer());
+
+  /**
+   * The provider builds its endpoint URLs (discovery, the sign-in page's resume address, the audiences it accepts)
+   * from the request's host and scheme. It is told to trust the forwarded ones (proxy), and these are always set
+   * here from the issuer, so every URL it writes is on the configured base whatever Host or X-Forwarded-* came.
+   */
+  function asIssuer(raw: IncomingMessage) {
+    const base = new URL(issuer()!);
+    raw.headers['x-forwarded-host'] = base.host;
+    raw.headers['x-forwarded-proto'] = base.protocol.slice(0, -1);
+    return raw;
+  }
 
   let provider: Provider | null = null;
   let handler: ReturnType<Provider['callback']> | null = null;
@@ -83,9 +83,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
       const iss = issuer();
       if (!iss) throw new ServiceError(503, 'NOT_READY', 'The sign-in service starts once the server listens');
       provider = createProvider(service, iss);
-      // Behind a reverse proxy (the reason to configure a public URL), endpoint URLs in discovery follow the
-      // proxy's X-Forwarded-Proto and Host rather than the plain-HTTP hop to us.
-      if (configured) provider.proxy = true;
+      provider.proxy = true;
       provider.on('server_error', (_ctx: unknown, err: Error) => parent.log.error({ err }, 'OpenID provider error'));
       handler = provider.callback();
     }
@@ -98,7 +96,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
     reply.hijack();
     reply.raw.setHeader('x-request-id', request.id);
     if (url) request.raw.url = url + (request.raw.url?.includes('?') ? request.raw.url.slice(request.raw.url.indexOf('?')) : '');
-    await h(request.raw, reply.raw);
+    await h(asIssuer(request.raw), reply.raw);
   }
 
   const discovery = '/.well-known/openid-configuration';
@@ -133,7 +131,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
   async function interaction(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
     const { provider: p } = ensure();
     try {
-      const details = await p.interactionDetails(request.raw, reply.raw);
+      const details = await p.interactionDetails(asIssuer(request.raw), reply.raw);
       if (details.uid !== request.params.uid) return null;
       const params = details.params as { client_id?: string; redirect_uri?: string; scope?: string };
       const client = params.client_id ? await p.Client.find(params.client_id) : undefined;
@@ -236,7 +234,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
       return show(403, { error: 'Your clinic\'s workspace is disabled; ask your clinic\'s administrator.' });
     }
     audit.later(ctx, { action: 'oidc.sign_in', resourceType: 'oidc_client', resourceIds: [found.view.clientId], outcome: 'success' });
-    const to = await found.p.interactionResult(request.raw, reply.raw, { login: { accountId: user.id, amr: ['pwd'] } }, { mergeWithLastSubmission: false });
+    const to = await found.p.interactionResult(asIssuer(request.raw), reply.raw, { login: { accountId: user.id, amr: ['pwd'] } }, { mergeWithLastSubmission: false });
     return reply.redirect(to, 303);
   });
 
@@ -272,7 +270,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
       audit.later(ctx, { ...audited, outcome: 'success' });
       result = { consent: { grantId } };
     }
-    const to = await found.p.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: true });
+    const to = await found.p.interactionResult(asIssuer(request.raw), reply.raw, result, { mergeWithLastSubmission: true });
     return reply.redirect(to, 303);
   });
 

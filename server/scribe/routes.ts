@@ -13,8 +13,12 @@ import { UPLOAD_PATH, uploadRoutes } from './uploads.js';
 const security: Record<string, string[]>[] = [{ bearer: [] }];
 
 
-/** The receiver's absolute address on the origin the client used to reach us (derived from Host). */
-const uploadUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}${UPLOAD_PATH}`;
+/** The receiver's absolute address, on the service's configured base (never the request's Host: DNS rebinding). */
+const uploadUrl = (request: FastifyRequest) => {
+  const base = request.server.baseUrl();
+  if (!base) throw new ServiceError(503, 'NOT_READY', 'The server is not listening yet');
+  return `${base}${UPLOAD_PATH}`;
+};
 
 /**
  * Interface endpoint 7, as the upstream SDKs drive it (decisions.md, Scribe): presign, the upload receiver, init and

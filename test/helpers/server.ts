@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type DemoCredentials, ensureDemo } from '../../server/demo/demo.js';
-import { buildHttpApp } from '../../server/http/app.js';
+import { type HttpOptions, buildHttpApp } from '../../server/http/app.js';
 import { createService, type Service } from '../../server/service.js';
 import type { Clock } from '../../server/shared/time.js';
 
@@ -23,10 +23,10 @@ export interface RunningServer {
  * The real service and HTTP app, in this process, on a loopback port, over a fresh SQLite file, with the two
  * demo clinics. Tests speak HTTP to `baseUrl`.
  */
-export async function startServer(opts: { clock?: Clock; dataDir?: string } = {}): Promise<RunningServer> {
+export async function startServer(opts: { clock?: Clock; dataDir?: string; http?: HttpOptions } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir('srv');
   const service = createService({ dataDir, clock: opts.clock });
-  const app = await buildHttpApp(service);
+  const app = await buildHttpApp(service, opts.http);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

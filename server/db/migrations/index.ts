@@ -7,10 +7,12 @@ import { scribe } from './0005_scribe.js';
 import { oidc } from './0006_oidc.js';
 import { scribeHistory } from './0007_scribe_history.js';
 import { workspaceSettings } from './0008_workspace_settings.js';
+import { patientDobEstimated } from './0009_patient_dob_estimated.js';
 
 /**
  * Migrations are TypeScript modules holding SQL rather than loose .sql files so that the same list reaches
  * every build (tsx headless, the esbuild bundle of the Electron main process) without copying files around.
  * Append only: never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, scribeHistory, workspaceSettings];
+export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, scribeHistory, workspaceSettings,
+  patientDobEstimated];

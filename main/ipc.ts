@@ -19,6 +19,7 @@ import { ServiceError } from '../server/shared/errors.js';
 import { HistoryQuery } from '../server/scribe/schemas.js';
 import { SpeechModelId } from '../server/scribe/speech-model-schemas.js';
 import { CreateSubscriptionBody, DeliveryParams, SubscriptionParams } from '../server/webhooks/schemas.js';
+import { textPatternMessage } from '../server/shared/text.js';
 import {
   type Appointment, type ClinicApi, type ClinicFailure, type DayEntry, type IpcArgs, type Patient, type PushCredentials, type ServiceInfo,
   UPLOAD_PROGRESS_CHANNEL,
@@ -55,8 +56,10 @@ function arg(name: string, schema: TSchema, optional = false): Arg {
     name, optional,
     check(v) {
       if (compiled.Check(v)) return null;
-      const first = [...compiled.Errors(v)][0] as { instancePath?: string; message?: string } | undefined;
-      return `${name}${(first?.instancePath ?? '').replaceAll('/', '.')} ${first?.message ?? 'is invalid'}`;
+      const first = [...compiled.Errors(v)][0] as { instancePath?: string; message?: string; keyword?: string; params?: { pattern?: unknown } } | undefined;
+      // The shared text rules' patterns read as a sentence, as in the HTTP errors.
+      const message = (first?.keyword === 'pattern' && textPatternMessage(first.params?.pattern)) || first?.message || 'is invalid';
+      return `${name}${(first?.instancePath ?? '').replaceAll('/', '.')} ${message}`;
     },
   };
 }

@@ -113,6 +113,12 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
     });
   });
 
+  it('says in words why a name with a bidirectional override is refused, as the HTTP API does', async () => {
+    const err = await call('createPatient', event(RENDERER, nextWindow++), { first_name: 'Ra\u202Eman', last_name: 'K', dob: '1990-02-03', gender: 'M', mobile: '9876543210' }).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ServiceError);
+    expect((err as ServiceError).message).toMatch(/first_name must not be blank, and must be one line without control characters .* bidirectional override characters/);
+  });
+
   it('answers our own renderer; the session lives in main, per window', async () => {
     const win = nextWindow++;
     await expect(call('serviceInfo', event(RENDERER, win))).resolves.toEqual({ baseUrl: srv.baseUrl, version: '1.0' });

@@ -27,8 +27,8 @@ export interface ServiceInfo {
   version: string;
 }
 
-export type Role = 'admin' | 'doctor' | 'reception';
-export type Scope = 'patients:read' | 'patients:write' | 'appointments:read' | 'appointments:write' | 'notifications' | 'webhooks' | 'scribe' | 'admin';
+export type Role = 'admin' | 'doctor' | 'reception' | 'display';
+export type Scope = 'patients:read' | 'patients:write' | 'appointments:read' | 'appointments:write' | 'notifications' | 'webhooks' | 'scribe' | 'admin' | 'queue:board';
 
 export interface SessionInfo {
   user: { id: string; username: string; display_name: string; role: Role };

@@ -232,7 +232,7 @@ function make(service: Service) {
   function doctors(ctx: RequestContext): Doctor[] {
     needScope(ctx, 'appointments:read');
     return auth.users(ctx.caller.workspaceId)
-      .filter((u) => u.role !== 'reception' && !u.disabled_at)
+      .filter((u) => (u.role === 'doctor' || u.role === 'admin') && !u.disabled_at)
       .map((u) => ({ id: u.id, display_name: u.display_name, role: u.role }));
   }
 

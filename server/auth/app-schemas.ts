@@ -8,10 +8,10 @@ import { SCOPES } from './permissions.js';
  */
 
 // Spelled out (not mapped from ROLES/SCOPES) so that Static<> keeps the literal types; permissions.ts stays the source.
-export const RoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('doctor'), Type.Literal('reception')]);
+export const RoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('doctor'), Type.Literal('reception'), Type.Literal('display')]);
 export const ScopeSchema = Type.Union([
   Type.Literal('patients:read'), Type.Literal('patients:write'), Type.Literal('appointments:read'), Type.Literal('appointments:write'),
-  Type.Literal('notifications'), Type.Literal('webhooks'), Type.Literal('scribe'), Type.Literal('admin'),
+  Type.Literal('notifications'), Type.Literal('webhooks'), Type.Literal('scribe'), Type.Literal('admin'), Type.Literal('queue:board'),
 ]);
 
 const Username = Type.String({

@@ -11,18 +11,21 @@ export const SCOPES = [
   'webhooks',
   'scribe',
   'admin',
+  'queue:board',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-export const ROLES = ['admin', 'doctor', 'reception'] as const;
+export const ROLES = ['admin', 'doctor', 'reception', 'display'] as const;
 export type Role = (typeof ROLES)[number];
 
-const FRONT_DESK: Scope[] = ['patients:read', 'patients:write', 'appointments:read', 'appointments:write', 'notifications'];
+const FRONT_DESK: Scope[] = ['patients:read', 'patients:write', 'appointments:read', 'appointments:write', 'notifications', 'queue:board'];
 
+/** display: a waiting-room screen signed in on a TV, which may read the queue board (first names and tokens) only. */
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   admin: SCOPES,
   doctor: [...FRONT_DESK, 'scribe'],
   reception: FRONT_DESK,
+  display: ['queue:board'],
 };
 
 export const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);

@@ -57,7 +57,7 @@ async function post(url: string, fields: Record<string, string>, file?: { name: 
 const withKey = (p: Awaited<ReturnType<typeof presign>>, name: string): Record<string, string> => ({ ...p.uploadData.fields, key: p.folderPath + name });
 
 describe('presign (POST /v1/file-upload)', () => {
-  it('answers upstream\'s shape: our own receiver on the origin the client used, a signed policy for the transaction\'s folder', async () => {
+  it('answers upstream\'s shape: our own receiver on the configured address, a signed policy for the transaction\'s folder', async () => {
     const p = await presign('visit-001');
     expect(Object.keys(p).sort()).toEqual(['folderPath', 'txn_id', 'uploadData']);
     expect(p.txn_id).toBe('visit-001');
@@ -69,7 +69,8 @@ describe('presign (POST /v1/file-upload)', () => {
     // Presigning again before init keeps the folder.
     expect((await presign('visit-001')).folderPath).toBe(p.folderPath);
 
-    // The URL follows the Host the client used (here "localhost:<port>").
+    // The URL is on the service's configured address whatever Host the client used (here "localhost:<port>"):
+    // a rebinding page cannot have uploads sent elsewhere (docs/API.md, Hardening).
     const port = new URL(srv.baseUrl).port;
     const viaLocalhost = await new Promise<any>((resolve, reject) => {
       const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1/file-upload?txn_id=visit-002&action=ekascribe-v2',
@@ -82,7 +83,7 @@ describe('presign (POST /v1/file-upload)', () => {
       req.end('{"mode":"dictation","model_type":"lite"}');
     });
     expect(viaLocalhost.status).toBe(200);
-    expect(viaLocalhost.json.uploadData.url).toBe(`http://localhost:${port}/v1/file-upload/objects`);
+    expect(viaLocalhost.json.uploadData.url).toBe(`${srv.baseUrl}/v1/file-upload/objects`);
   });
 
   it('makes a transaction id when none is given; refuses a bad action, txn_id or body', async () => {

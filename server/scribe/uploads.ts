@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ScribeError, type ScribeService, type UploadTarget } from './service.js';
 
-/** Where the presigned POST sends files: the service's own receiver, on the origin the client reached us at. */
+/** Where the presigned POST sends files: the service's own receiver, on the service's base URL. */
 export const UPLOAD_PATH = '/v1/file-upload/objects';
 
 /** A request larger than this over the file limit is refused before its body is read. */

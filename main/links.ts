@@ -1,5 +1,3 @@
-import { networkInterfaces } from 'node:os';
-
 /** Sites the renderer links to: code chips open the code's page at the WHO (ICD-10) or at LOINC. */
 const EXTERNAL_HOSTS = new Set(['icd.who.int', 'loinc.org']);
 
@@ -20,17 +18,4 @@ export function vettedExternalUrl(url: string, serviceBaseUrls: readonly string[
   const ownService = serviceBaseUrls.some((b) => new URL(b).origin === u.origin);
   if (ownService && (u.pathname === '/docs' || u.pathname.startsWith('/docs/'))) return u.href;
   return null;
-}
-
-/**
- * The address other computers use to reach the embedded service: the bound host, or for a wildcard bind the
- * first LAN IPv4 address (what a second front-desk PC types), else loopback.
- */
-export function serviceAddress(host: string, port: number): string {
-  const wildcard = host === '0.0.0.0' || host === '::';
-  const lan = wildcard
-    ? Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address
-    : undefined;
-  const shown = wildcard ? (lan ?? '127.0.0.1') : host === 'localhost' ? '127.0.0.1' : host;
-  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }

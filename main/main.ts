@@ -7,7 +7,6 @@ import { type IpcEvent, createHandlers, toFailure } from './ipc.js';
 import { recordingStore } from './recordings.js';
 import { embeddedHttp } from './scribe-http.js';
 import { appKek } from './kek.js';
-import { serviceAddress } from './links.js';
 import { electronSqliteBinding } from './native.js';
 import { RENDERER_URL, appContentSecurityPolicy } from './app-origin.js';
 import { grantMicrophoneToApp, guardEveryContents, registerAppScheme, serveRenderer } from './app-security.js';
@@ -40,9 +39,10 @@ async function start() {
   await http.listen({ host, port });
   const address = http.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
-  // The app itself talks to the service over loopback; Settings shows the address other computers use.
+  // The app itself talks to the service over loopback; Settings shows the address other computers use (the
+  // configured public URL, else the listening address: server/http/host-guard.ts).
   const baseUrl = `http://127.0.0.1:${boundPort}`;
-  const shownUrl = serviceAddress(host, boundPort);
+  const shownUrl = http.baseUrl() ?? baseUrl;
   serviceUrls = [baseUrl, shownUrl];
   serveRenderer(rendererDir, appContentSecurityPolicy(boundPort));
   grantMicrophoneToApp();

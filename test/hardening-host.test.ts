@@ -1,8 +1,9 @@
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { type Socket, connect } from 'node:net';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpApp } from '../server/http/app.js';
+import { listeningUrl } from '../server/http/host-guard.js';
 import { createService } from '../server/service.js';
 import { auth, bearer, sleep } from './helpers/dr.js';
 import { type RunningServer, startServer, tempDir } from './helpers/server.js';
@@ -178,6 +179,31 @@ describe('absolute URLs come from configuration', () => {
       expect((await send(pub.baseUrl, 'GET', '/health', { host: 'evil.example' })).status).toBe(421);
     } finally {
       await pub.close();
+    }
+  });
+});
+
+describe('the listening address (what Settings shows when no public URL is set)', () => {
+  const urlOf = async (host: string): Promise<URL> => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
+    try {
+      return new URL(listeningUrl(server)!);
+    } finally {
+      server.close();
+    }
+  };
+
+  it('is the bound address, in brackets for IPv6', async () => {
+    expect((await urlOf('127.0.0.1')).host).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect((await urlOf('::1')).hostname).toBe('[::1]');
+  });
+
+  it('is a LAN address (or loopback where there is none) for a wildcard bind, never 0.0.0.0', async () => {
+    for (const host of ['0.0.0.0', '::']) {
+      const shown = await urlOf(host);
+      expect(shown.hostname).not.toBe('0.0.0.0');
+      expect(shown.hostname).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { serviceAddress, vettedExternalUrl } from '../main/links.js';
+import { vettedExternalUrl } from '../main/links.js';
 
-/** main/links.ts: which links the Electron window may hand to the system browser, and the address Settings shows. */
+/** main/links.ts: which links the Electron window may hand to the system browser. */
 describe('vettedExternalUrl', () => {
   const own = ['http://127.0.0.1:4810', 'http://192.168.1.20:4810'];
   it.each([
@@ -27,23 +27,5 @@ describe('vettedExternalUrl', () => {
     'not a url',
   ])('refuses %s', (url) => {
     expect(vettedExternalUrl(url, own)).toBeNull();
-  });
-});
-
-describe('serviceAddress', () => {
-  it('shows the bound host, loopback for localhost, brackets for IPv6', () => {
-    expect(serviceAddress('127.0.0.1', 4810)).toBe('http://127.0.0.1:4810');
-    expect(serviceAddress('localhost', 4810)).toBe('http://127.0.0.1:4810');
-    expect(serviceAddress('192.168.1.20', 4810)).toBe('http://192.168.1.20:4810');
-    expect(serviceAddress('fe80::1', 4810)).toBe('http://[fe80::1]:4810');
-  });
-
-  it('shows a LAN address (or loopback where there is none) for a wildcard bind, never 0.0.0.0', () => {
-    for (const host of ['0.0.0.0', '::']) {
-      const shown = new URL(serviceAddress(host, 4810));
-      expect(shown.port).toBe('4810');
-      expect(shown.hostname).not.toBe('0.0.0.0');
-      expect(shown.hostname).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
-    }
   });
 });

@@ -22,6 +22,12 @@ export interface Config {
   scribe: { maxFilesPerTxn?: number; maxFileBytes?: number; maxTxnBytes?: number; concurrency?: number };
   /** The HTTP face: public URL, accepted host names, timeouts and the connection cap (docs/API.md, Hardening). */
   http: HttpConfig;
+  /** Where the key-encryption key file is kept (default `<dataDir>/master.key`; docs/API.md, Files and keys). */
+  kekFile?: string;
+  /** With `demo`: start the demo afresh (its database, credentials and scribe files removed first). */
+  reset: boolean;
+  /** `--help`: print the flags and exit. */
+  help: boolean;
 }
 
 export interface HttpConfig {
@@ -106,61 +112,89 @@ export const defaultDataDir = () => join(homedir(), '.clinic-desk');
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/**
- * Flags win over environment variables, which win over defaults:
- * --port / CLINIC_DESK_PORT, --host / CLINIC_DESK_HOST, --data-dir / CLINIC_DESK_DATA_DIR, --demo / CLINIC_DESK_DEMO=1,
- * --log-level / CLINIC_DESK_LOG_LEVEL, --log-requests / CLINIC_DESK_LOG_REQUESTS=1,
- * --webhook-retry-schedule / CLINIC_DESK_WEBHOOK_RETRY_SCHEDULE (comma-separated seconds, e.g. 0.1,0.5,2),
- * --webhook-timeout / CLINIC_DESK_WEBHOOK_TIMEOUT (seconds), --fcm-base-url / CLINIC_DESK_FCM_BASE_URL,
- * --model-mirror / CLINIC_DESK_MODEL_MIRROR,
- * --scribe-max-files / CLINIC_DESK_SCRIBE_MAX_FILES (audio files per transaction),
- * --scribe-max-file-mb / CLINIC_DESK_SCRIBE_MAX_FILE_MB, --scribe-max-transaction-mb / CLINIC_DESK_SCRIBE_MAX_TRANSACTION_MB,
- * --scribe-workers / CLINIC_DESK_SCRIBE_WORKERS (sessions transcribed at once),
- * and the HTTP settings of httpConfig: --public-url, --allowed-hosts (comma-separated), --request-timeout,
- * --idle-timeout, --headers-timeout, --keep-alive-timeout (seconds), --max-connections-per-address (HTTP_VARIABLES).
- */
+/** One command-line setting: its flag, the environment variable that stands in for it, and what it does. */
+interface Flag {
+  flag: string;
+  type: 'string' | 'boolean';
+  env?: string;
+  value?: string;
+  help: string;
+}
+
+/** Every flag of `npm run serve`; parseArgs and `--help` both read this list, so they cannot drift apart. */
+export const FLAGS: Flag[] = [
+  { flag: 'port', type: 'string', env: 'CLINIC_DESK_PORT', value: 'N', help: `port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)` },
+  { flag: 'host', type: 'string', env: 'CLINIC_DESK_HOST', value: 'ADDR', help: 'address to listen on (default 127.0.0.1; 0.0.0.0 for other computers of the clinic)' },
+  { flag: 'data-dir', type: 'string', env: 'CLINIC_DESK_DATA_DIR', value: 'DIR', help: 'where the database and files live (default ~/.clinic-desk; created 0700)' },
+  { flag: 'kek-file', type: 'string', env: 'CLINIC_DESK_KEK_FILE', value: 'FILE', help: 'the key-encryption key file, kept outside the data folder (default <data-dir>/master.key); CLINIC_DESK_KEK gives the key itself' },
+  { flag: 'demo', type: 'boolean', env: 'CLINIC_DESK_DEMO=1', help: 'create two demo clinics on first start (credentials in <data-dir>/demo-credentials.json)' },
+  { flag: 'reset', type: 'boolean', help: 'with --demo: start the demo afresh (refused when the data folder holds clinics that are not the demo\'s)' },
+  { flag: 'public-url', type: 'string', env: 'CLINIC_DESK_PUBLIC_URL', value: 'URL', help: 'base of every absolute URL handed out (behind a proxy, or a name for the LAN); else the listening address' },
+  { flag: 'allowed-hosts', type: 'string', env: 'CLINIC_DESK_ALLOWED_HOSTS', value: 'A,B', help: 'host names accepted besides loopback, the listening address and the public URL (DNS rebinding guard)' },
+  { flag: 'request-timeout', type: 'string', env: 'CLINIC_DESK_REQUEST_TIMEOUT', value: 'S', help: 'seconds to receive a whole request (default 600)' },
+  { flag: 'idle-timeout', type: 'string', env: 'CLINIC_DESK_IDLE_TIMEOUT', value: 'S', help: 'seconds of silence before a connection is closed (default 60)' },
+  { flag: 'headers-timeout', type: 'string', env: 'CLINIC_DESK_HEADERS_TIMEOUT', value: 'S', help: 'seconds to receive the headers (default 20)' },
+  { flag: 'keep-alive-timeout', type: 'string', env: 'CLINIC_DESK_KEEP_ALIVE_TIMEOUT', value: 'S', help: 'seconds an idle keep-alive connection stays open (default 10)' },
+  { flag: 'max-connections-per-address', type: 'string', env: 'CLINIC_DESK_MAX_CONNECTIONS_PER_ADDRESS', value: 'N', help: 'open connections one remote address may hold (default 128)' },
+  { flag: 'log-level', type: 'string', env: 'CLINIC_DESK_LOG_LEVEL', value: 'LEVEL', help: 'fatal, error, warn, info (default), debug, trace or silent; JSON lines on stdout' },
+  { flag: 'log-requests', type: 'boolean', env: 'CLINIC_DESK_LOG_REQUESTS=1', help: 'log one line per request (method, path without query, status, time)' },
+  { flag: 'webhook-retry-schedule', type: 'string', env: 'CLINIC_DESK_WEBHOOK_RETRY_SCHEDULE', value: 'S,S,…', help: 'webhook retry delays in seconds (default: the documented schedule)' },
+  { flag: 'webhook-timeout', type: 'string', env: 'CLINIC_DESK_WEBHOOK_TIMEOUT', value: 'S', help: 'seconds a webhook delivery attempt may take (default 15)' },
+  { flag: 'fcm-base-url', type: 'string', env: 'CLINIC_DESK_FCM_BASE_URL', value: 'URL', help: 'where pushes go instead of https://fcm.googleapis.com (a test stand-in)' },
+  { flag: 'model-mirror', type: 'string', env: 'CLINIC_DESK_MODEL_MIRROR', value: 'URL', help: 'where Whisper models are downloaded from instead of Hugging Face' },
+  { flag: 'scribe-max-files', type: 'string', env: 'CLINIC_DESK_SCRIBE_MAX_FILES', value: 'N', help: 'audio files per scribe transaction' },
+  { flag: 'scribe-max-file-mb', type: 'string', env: 'CLINIC_DESK_SCRIBE_MAX_FILE_MB', value: 'N', help: 'largest audio file, MiB' },
+  { flag: 'scribe-max-transaction-mb', type: 'string', env: 'CLINIC_DESK_SCRIBE_MAX_TRANSACTION_MB', value: 'N', help: 'largest scribe transaction, MiB' },
+  { flag: 'scribe-workers', type: 'string', env: 'CLINIC_DESK_SCRIBE_WORKERS', value: 'N', help: 'scribe sessions transcribed at once' },
+  { flag: 'help', type: 'boolean', help: 'print this and exit' },
+];
+
+/** `npm run serve -- --help`. */
+export function helpText(): string {
+  const left = FLAGS.map((f) => `  --${f.flag}${f.value ? ` ${f.value}` : ''}`);
+  const width = Math.max(...left.map((l) => l.length)) + 2;
+  return [
+    'Usage: npm run serve -- [flags]   (or: npx clinic-desk serve [flags])',
+    '',
+    'The Clinic Desk service headless. Flags win over environment variables, which win over defaults.',
+    '',
+    ...FLAGS.map((f, i) => `${left[i]!.padEnd(width)}${f.help}${f.env ? ` [${f.env}]` : ''}`),
+    '',
+    'Examples: npm run serve -- --demo          a demo clinic at http://127.0.0.1:4810',
+    '          npm run serve -- --demo --reset  the demo afresh',
+  ].join('\n');
+}
+
+/** Flags win over environment variables, which win over defaults (FLAGS lists each with its variable). */
 export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Config {
   const { values } = parseArgs({
     args: argv,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'data-dir': { type: 'string' },
-      demo: { type: 'boolean' },
-      'log-level': { type: 'string' },
-      'log-requests': { type: 'boolean' },
-      'webhook-retry-schedule': { type: 'string' },
-      'webhook-timeout': { type: 'string' },
-      'fcm-base-url': { type: 'string' },
-      'model-mirror': { type: 'string' },
-      'scribe-max-files': { type: 'string' },
-      'scribe-max-file-mb': { type: 'string' },
-      'scribe-max-transaction-mb': { type: 'string' },
-      'scribe-workers': { type: 'string' },
-      ...Object.fromEntries(Object.keys(HTTP_VARIABLES).map((flag) => [flag, { type: 'string' as const }])) as Record<HttpFlag, { type: 'string' }>,
-    },
+    options: Object.fromEntries(FLAGS.map((f) => [f.flag, { type: f.type }])) as Record<string, { type: 'string' | 'boolean' }>,
     strict: true,
-  });
-  const port = Number(values.port ?? env.CLINIC_DESK_PORT ?? DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, not ${values.port ?? env.CLINIC_DESK_PORT}`);
-  const logLevel = (values['log-level'] ?? env.CLINIC_DESK_LOG_LEVEL ?? 'info') as Config['logLevel'];
+  }) as { values: Record<string, string | boolean | undefined> };
+  const str = (flag: string): string | undefined => values[flag] as string | undefined;
+  const bool = (flag: string): boolean | undefined => values[flag] as boolean | undefined;
+  if (bool('reset') && !(bool('demo') ?? env.CLINIC_DESK_DEMO === '1')) throw new Error('--reset only starts the demo afresh: use it with --demo');
+  const port = Number(str('port') ?? env.CLINIC_DESK_PORT ?? DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, not ${str('port') ?? env.CLINIC_DESK_PORT}`);
+  const logLevel = (str('log-level') ?? env.CLINIC_DESK_LOG_LEVEL ?? 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
-  const schedule = values['webhook-retry-schedule'] ?? env.CLINIC_DESK_WEBHOOK_RETRY_SCHEDULE;
+  const schedule = str('webhook-retry-schedule') ?? env.CLINIC_DESK_WEBHOOK_RETRY_SCHEDULE;
   const webhookRetryScheduleMs = schedule === undefined ? undefined
     : schedule.trim() === '' ? [] : schedule.split(',').map((s) => Number(s.trim()) * 1000);
   if (webhookRetryScheduleMs?.some((ms) => !Number.isFinite(ms) || ms < 0)) {
     throw new Error('--webhook-retry-schedule must be comma-separated seconds, e.g. 5,300,1800');
   }
-  const timeout = values['webhook-timeout'] ?? env.CLINIC_DESK_WEBHOOK_TIMEOUT;
+  const timeout = str('webhook-timeout') ?? env.CLINIC_DESK_WEBHOOK_TIMEOUT;
   const webhookTimeoutMs = timeout === undefined ? undefined : Number(timeout) * 1000;
   if (webhookTimeoutMs !== undefined && !(webhookTimeoutMs > 0)) throw new Error('--webhook-timeout must be a positive number of seconds');
-  const fcmBaseUrl = values['fcm-base-url'] ?? env.CLINIC_DESK_FCM_BASE_URL;
+  const fcmBaseUrl = str('fcm-base-url') ?? env.CLINIC_DESK_FCM_BASE_URL;
   if (fcmBaseUrl !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(fcmBaseUrl)) throw new Error('--fcm-base-url must be an http(s) URL');
-  const modelMirror = values['model-mirror'] ?? env.CLINIC_DESK_MODEL_MIRROR;
+  const modelMirror = str('model-mirror') ?? env.CLINIC_DESK_MODEL_MIRROR;
   if (modelMirror !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(modelMirror)) throw new Error('--model-mirror must be an http(s) URL');
   /** A positive whole number from a flag or its variable, or undefined when neither is given. */
-  const count = (flag: keyof typeof values, name: string) => {
-    const raw = values[flag] ?? env[name];
+  const count = (flag: string, name: string) => {
+    const raw = str(flag) ?? env[name];
     if (raw === undefined) return undefined;
     const n = Number(raw);
     if (typeof raw !== 'string' || !Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a whole number of at least 1, not ${String(raw)}`);
@@ -174,18 +208,21 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     concurrency: count('scribe-workers', 'CLINIC_DESK_SCRIBE_WORKERS'),
   };
   return {
-    host: values.host ?? env.CLINIC_DESK_HOST ?? '127.0.0.1',
+    host: str('host') ?? env.CLINIC_DESK_HOST ?? '127.0.0.1',
     port,
-    dataDir: resolve(values['data-dir'] ?? env.CLINIC_DESK_DATA_DIR ?? defaultDataDir()),
-    demo: values.demo ?? env.CLINIC_DESK_DEMO === '1',
+    dataDir: resolve(str('data-dir') ?? env.CLINIC_DESK_DATA_DIR ?? defaultDataDir()),
+    demo: bool('demo') ?? env.CLINIC_DESK_DEMO === '1',
     logLevel,
-    logRequests: values['log-requests'] ?? env.CLINIC_DESK_LOG_REQUESTS === '1',
+    logRequests: bool('log-requests') ?? env.CLINIC_DESK_LOG_REQUESTS === '1',
     webhookRetryScheduleMs,
     webhookTimeoutMs,
     fcmBaseUrl,
     modelMirror,
     scribe: Object.fromEntries(Object.entries(scribe).filter(([, v]) => v !== undefined)),
-    http: httpConfig(values, env),
+    http: httpConfig(values as Partial<Record<HttpFlag, string>>, env),
+    kekFile: str('kek-file') ?? env.CLINIC_DESK_KEK_FILE,
+    reset: bool('reset') ?? false,
+    help: bool('help') ?? false,
   };
 }
 

@@ -88,7 +88,7 @@ async function createDemoWorkspace(service: Service, plan: Plan, index: number):
     const { appointment } = appointments.book(ctx, {
       patient_id: patient.patient_id, scheduled_at: at.toISOString(), partner_appointment_id: partnerId, doctor_id: ids.doctor,
       reason: 'Consultation',
-    });
+    }, { allowPast: true });
     return { appointment_id: appointment.id, partner_appointment_id: partnerId, patient_id: patient.patient_id, status: appointment.status };
   });
 
@@ -104,6 +104,12 @@ function write(file: string, creds: DemoCredentials) {
   chmodSync(file, 0o600);
 }
 
+/** The demo's credentials file of a data folder, or null when the demo was never created there. */
+export function readDemoCredentials(dataDir: string): DemoCredentials | null {
+  const file = demoCredentialsFile(dataDir);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials) : null;
+}
+
 /**
  * Creates the two demo clinics on first start and writes their credentials (plain secrets: demo only, file
  * mode 0600). Later starts keep the data and only correct base_url. Returns null when the database already
@@ -111,10 +117,10 @@ function write(file: string, creds: DemoCredentials) {
  */
 export async function ensureDemo(service: Service, baseUrl: string): Promise<DemoCredentials | null> {
   const file = demoCredentialsFile(service.dataDir);
-  if (existsSync(file)) {
-    const creds = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
-    if (creds.base_url !== baseUrl) write(file, { ...creds, base_url: baseUrl });
-    return { ...creds, base_url: baseUrl };
+  const existing = readDemoCredentials(service.dataDir);
+  if (existing) {
+    if (existing.base_url !== baseUrl) write(file, { ...existing, base_url: baseUrl });
+    return { ...existing, base_url: baseUrl };
   }
   if (service.auth.workspaces().length > 0) return null;
   const workspaces: DemoWorkspace[] = [];

@@ -79,7 +79,7 @@ export function loadKek(dataDir: string, opts: KekOptions = {}): Buffer {
   if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key`);
   if (isInside(dataDir, file)) {
     warn(`the key-encryption key ${file} is inside the data folder, beside the database it protects: a copy of the folder `
-      + 'holds both. Keep it elsewhere with CLINIC_DESK_KEK_FILE (docs/API.md, Hardening)');
+      + 'holds both. Keep it elsewhere with --kek-file or CLINIC_DESK_KEK_FILE (docs/API.md, Hardening)');
   }
   return key;
 }

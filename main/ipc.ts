@@ -19,7 +19,7 @@ import { ServiceError } from '../server/shared/errors.js';
 import { HistoryQuery } from '../server/scribe/schemas.js';
 import { SpeechModelId } from '../server/scribe/speech-model-schemas.js';
 import { CreateSubscriptionBody, DeliveryParams, SubscriptionParams } from '../server/webhooks/schemas.js';
-import { textPatternMessage } from '../server/shared/text.js';
+import { type Violation, violationMessage } from '../server/shared/violations.js';
 import {
   type Appointment, type ClinicApi, type ClinicFailure, type DayEntry, type IpcArgs, type Patient, type PushCredentials, type ServiceInfo,
   UPLOAD_PROGRESS_CHANNEL,
@@ -56,10 +56,8 @@ function arg(name: string, schema: TSchema, optional = false): Arg {
     name, optional,
     check(v) {
       if (compiled.Check(v)) return null;
-      const first = [...compiled.Errors(v)][0] as { instancePath?: string; message?: string; keyword?: string; params?: { pattern?: unknown } } | undefined;
-      // The shared text rules' patterns read as a sentence, as in the HTTP errors.
-      const message = (first?.keyword === 'pattern' && textPatternMessage(first.params?.pattern)) || first?.message || 'is invalid';
-      return `${name}${(first?.instancePath ?? '').replaceAll('/', '.')} ${message}`;
+      // In words, as the HTTP errors say it (server/shared/violations.ts).
+      return violationMessage(name, [...compiled.Errors(v)] as Violation[]);
     },
   };
 }
@@ -88,6 +86,7 @@ export const ARGS: { [K in keyof ClinicApi]: Arg[] } = {
   getPatient: [patientId],
   createPatient: [arg('input', CreatePatientBody)],
   updatePatient: [patientId, arg('patch', UpdatePatientBody)],
+  mobileReview: [],
   dayAppointments: [arg('date', DayQuery.properties.date, true)],
   bookAppointment: [arg('input', BookBody)],
   parkAppointment: [appointmentId],
@@ -143,7 +142,8 @@ export function checkArgs(method: string, specs: Arg[], args: unknown[]) {
 // ---- Shapes -------------------------------------------------------------------------------------------------
 
 const toPatient = (p: PatientRow): Patient => ({
-  id: p.id, name: fullName(p), first_name: p.first_name, middle_name: p.middle_name, last_name: p.last_name, dob: p.dob, gender: p.gender,
+  id: p.id, name: fullName(p), first_name: p.first_name, middle_name: p.middle_name, last_name: p.last_name, dob: p.dob,
+  dob_estimated: p.dob_estimated === 1, gender: p.gender,
   mobile: formatMobile({ cc: p.mobile_cc, national: p.mobile_national }), email: p.email ?? '', created_at: p.created_at,
 });
 
@@ -245,6 +245,10 @@ export function createHandlers(deps: IpcDeps): Handlers {
     getPatient: async (e, id) => toPatient(patients.get(ctx(e, 'patients:read'), id)),
     createPatient: async (e, input) => toPatient(patients.create(ctx(e, 'patients:write'), input)),
     updatePatient: async (e, id, patch) => toPatient(patients.update(ctx(e, 'patients:write'), id, patch)),
+    async mobileReview(e) {
+      const { items, total } = patients.mobileReview(ctx(e, 'admin'));
+      return { patients: items.map((i) => ({ ...toPatient(i.patient), problem: i.problem })), total };
+    },
     async dayAppointments(e, date) {
       const r = appointments.day(ctx(e, 'appointments:read'), date);
       // The day list's rows carry the patient's name and mobile (a join in the store).

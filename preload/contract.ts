@@ -44,11 +44,19 @@ export interface Patient {
   last_name: string;
   /** YYYY-MM-DD */
   dob: string;
+  /** dob was estimated from an age given at registration (1 July of the year, or the 15th of the month for an infant). */
+  dob_estimated: boolean;
   gender: 'M' | 'F' | 'O';
   /** International form, +91… */
   mobile: string;
   email: string;
   created_at: string;
+}
+
+/** The first 500 patients (oldest first) whose mobile needs a correction, each with the problem in words; total counts all. */
+export interface MobileReview {
+  patients: (Patient & { problem: string })[];
+  total: number;
 }
 
 export type AppointmentStatus = 'BK' | 'CK' | 'OG' | 'PK' | 'CM' | 'CN' | 'NS';
@@ -292,6 +300,8 @@ export interface ClinicApi {
   getPatient(patientId: string): Promise<Patient>;
   createPatient(input: CreatePatientBody): Promise<Patient>;
   updatePatient(patientId: string, patch: UpdatePatientBody): Promise<Patient>;
+  /** Admins: patients whose stored mobile breaks the mobile rule (search cannot find them), for correction. */
+  mobileReview(): Promise<MobileReview>;
   dayAppointments(date?: string): Promise<DayList>;
   bookAppointment(input: BookBody): Promise<Appointment>;
   parkAppointment(appointmentId: string): Promise<StatusChange>;
@@ -357,6 +367,7 @@ export const CHANNELS = {
   getPatient: 'clinic:get-patient',
   createPatient: 'clinic:create-patient',
   updatePatient: 'clinic:update-patient',
+  mobileReview: 'clinic:mobile-review',
   dayAppointments: 'clinic:day-appointments',
   bookAppointment: 'clinic:book-appointment',
   parkAppointment: 'clinic:park-appointment',

@@ -26,6 +26,7 @@ const clinic: ClinicApi = {
   getPatient: (id) => call('getPatient', id),
   createPatient: (input) => call('createPatient', input),
   updatePatient: (id, patch) => call('updatePatient', id, patch),
+  mobileReview: () => call('mobileReview'),
   dayAppointments: (...date) => call('dayAppointments', ...date),
   bookAppointment: (input) => call('bookAppointment', input),
   parkAppointment: (id) => call('parkAppointment', id),

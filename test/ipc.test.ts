@@ -27,6 +27,7 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   getPatient: [''],
   createPatient: [{ first_name: 'A', last_name: 'B', dob: '1990-02-30x', gender: 'M', mobile: '9876543210' }],
   updatePatient: ['p1', {}],
+  mobileReview: ['all'],
   dayAppointments: ['tomorrow'],
   bookAppointment: [{ patient_id: 'p1', scheduled_at: 'soon' }],
   parkAppointment: [42],

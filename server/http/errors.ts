@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { Type } from 'typebox';
 import { OAuthError } from '../auth/tokens.js';
 import { ServiceError } from '../shared/errors.js';
-import { textPatternMessage } from '../shared/text.js';
+import { violationMessage } from '../shared/violations.js';
 import { type ErrorParts, drErrorBody } from './dr.js';
 
 /** How a route family shapes its errors; set per route in `config.errors`. */
@@ -27,14 +27,9 @@ const OAUTH_CODES: Record<string, string> = {
   unsupported_grant_type: 'unsupported_grant_type', invalid_scope: 'invalid_scope',
 };
 
-/** The first schema violation, in words an integrator can act on (with the allowed values of an enum). */
+/** The first schema violation, in words (shared/violations.ts), never schema text. */
 function validationMessage(err: FastifyError): string {
-  const v = err.validation?.[0];
-  if (!v) return err.message;
-  const field = `${err.validationContext ?? 'body'}${v.instancePath || ''}`.replaceAll('/', '.');
-  const params = v.params as { allowedValues?: unknown[]; pattern?: unknown };
-  if (params.allowedValues) return `${field} must be one of ${params.allowedValues.join(', ')}`;
-  return `${field} ${(v.keyword === 'pattern' && textPatternMessage(params.pattern)) || v.message || 'is invalid'}`;
+  return err.validation?.length ? violationMessage(err.validationContext ?? 'body', err.validation) : err.message;
 }
 
 const GENERIC_500 = 'An unexpected error occurred on the server';

@@ -1,15 +1,19 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Compile } from 'typebox/compile';
 import { z } from 'zod';
 import { STATUS_NAMES, type Status } from '../appointments/states.js';
 import type { AppointmentListRow } from '../appointments/store.js';
 import { type RequestContext, ROLE_SCOPES, type Scope, can } from '../auth/permissions.js';
 import type { AuditEntry } from '../audit/store.js';
 import type { AssistantInfo } from '../oidc/service.js';
+import type { PatientRow } from '../patients/store.js';
 import { formatMobile } from '../patients/mobile.js';
+import { CreatePatientBody } from '../patients/schemas.js';
 import { fullName, toEntry } from '../patients/service.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
+import { type Violation, violationMessage } from '../shared/violations.js';
 
 export const MCP_SERVER_VERSION = '1.0.0';
 
@@ -112,6 +116,7 @@ const Patient = z.object({
   middle_name: z.string(),
   last_name: z.string(),
   dob: z.string().describe('YYYY-MM-DD'),
+  dob_estimated: z.boolean().describe('true when dob was estimated from an age (1 July of the year; the 15th of the month for an infant)'),
   gender: z.enum(['M', 'F', 'O']),
   mobile: z.string().describe('International form, e.g. +919876543210'),
   email: z.string(),
@@ -130,16 +135,50 @@ export const searchPatients = defineTool({
   readOnly: true,
   idempotent: true,
   run: ({ mobile }, { service, ctx }) => {
-    const rows = service.patients.search(ctx, mobile);
-    const patients = rows.map((r) => {
-      const e = toEntry(r);
-      const p = e.patient_profile;
-      return {
-        patient_id: r.id, name: e.name, first_name: p.first_name, middle_name: p.middle_name, last_name: p.last_name, dob: p.dob,
-        gender: p.gender, mobile: p.mobile, email: p.email ?? '', created_at: p.created_at,
-      };
-    });
+    const patients = service.patients.search(ctx, mobile).map(toolPatient);
     return { mobile, count: patients.length, patients };
+  },
+});
+
+function toolPatient(r: PatientRow): z.infer<typeof Patient> {
+  const e = toEntry(r);
+  const p = e.patient_profile;
+  return {
+    patient_id: r.id, name: e.name, first_name: p.first_name, middle_name: p.middle_name, last_name: p.last_name, dob: p.dob,
+    dob_estimated: p.dob_estimated, gender: p.gender, mobile: p.mobile, email: p.email ?? '', created_at: p.created_at,
+  };
+}
+
+// The HTTP route's schema checks the arguments, so names, dates and email follow the same rules everywhere.
+const registerBody = Compile(CreatePatientBody);
+
+export const registerPatient = defineTool({
+  name: 'register_patient',
+  title: 'Register a patient',
+  description: 'Register a new patient of the clinic. Give the date of birth, or when it is not known an age: age_years (2 or more) '
+    + 'or age_months for a baby under 2; the service then stores an estimated date of birth (1 July of the year, the 15th of '
+    + 'the month for a baby) and marks it dob_estimated. The mobile must be one the clinic can search: for an Indian clinic 10 '
+    + 'digits starting 6-9 (a +91 or 0 in front is fine), or + and the country code for a mobile of another country. A refusal '
+    + 'names the field and says what is wrong; PATIENT_ALREADY_EXISTS means the same mobile, name and date of birth is registered.',
+  input: {
+    first_name: z.string().describe('Given name'),
+    middle_name: z.string().optional(),
+    last_name: z.string().describe('Family name'),
+    dob: z.string().optional().describe('Date of birth, YYYY-MM-DD'),
+    age_years: z.number().int().optional().describe('Age in years, instead of dob (2 or more)'),
+    age_months: z.number().int().optional().describe('Age in months for a baby under 2, instead of dob'),
+    gender: z.enum(['M', 'F', 'O']),
+    mobile: z.string().describe('e.g. 9876543210, +91 98765 43210, or +44 7911 123456'),
+    email: z.string().optional(),
+  },
+  output: Patient.shape,
+  scope: 'patients:write',
+  deniedAction: 'patient.write',
+  readOnly: false,
+  idempotent: false,
+  run: (args, { service, ctx }) => {
+    if (!registerBody.Check(args)) throw new ToolError('INVALID_REQUEST', violationMessage('input', [...registerBody.Errors(args)] as Violation[]));
+    return toolPatient(service.patients.create(ctx, args));
   },
 });
 
@@ -236,4 +275,4 @@ export const markNoShow = defineTool({
   },
 });
 
-export const CORE_TOOLS = [searchPatients, listTodaysAppointments, parkAppointment, markNoShow];
+export const CORE_TOOLS = [searchPatients, registerPatient, listTodaysAppointments, parkAppointment, markNoShow];

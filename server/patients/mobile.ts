@@ -1,4 +1,10 @@
-import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js';
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
+
+/*
+ * The mobile rule, shared by the service (HTTP, IPC, MCP) and the register form (before submit): a patient's mobile
+ * must be one the 10-digit search can find and the clinic can call. The 'mobile' metadata of libphonenumber-js
+ * knows only mobile number ranges, so "valid" there means "a mobile", not a landline.
+ */
 
 export interface Mobile {
   /** Country calling code digits, e.g. "91". */
@@ -7,15 +13,62 @@ export interface Mobile {
   national: string;
 }
 
+export type MobileCheck = { ok: true; mobile: Mobile } | { ok: false; reason: string };
+
 /**
- * Reads a mobile number as staff or an integration types it: international ("+91 98765 43210") or national
- * ("98765 43210", "098765 43210") in the clinic's country. Returns null for anything that cannot be a phone
- * number. Possibility (length) is checked, not allocation ranges, so new number series are not refused.
+ * Mobile plans that we state ourselves instead of taking libphonenumber's list of allocated ranges: India's
+ * numbering plan gives mobiles 10 digits starting 6-9, and libphonenumber's ranges lag new series (it refuses about
+ * 15% of such numbers today), which would turn away real patients.
  */
-export function parseMobile(input: string, defaultCountry: string): Mobile | null {
-  const phone = parsePhoneNumberFromString(input, defaultCountry as CountryCode);
-  if (!phone || !phone.isPossible()) return null;
-  return { cc: phone.countryCallingCode, national: phone.nationalNumber };
+const PLANS: Record<string, { cc: string; pattern: RegExp; says: string }> = {
+  IN: { cc: '91', pattern: /^[6-9][0-9]{9}$/, says: 'An Indian mobile number has 10 digits and starts with 6, 7, 8 or 9' },
+};
+const planOfCc = (cc: string) => Object.values(PLANS).find((p) => p.cc === cc);
+
+const regionName = (region: string) => {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'region' }).of(region) ?? region;
+  } catch {
+    return region;
+  }
+};
+
+const digitCount = (s: string) => s.replace(/\D/g, '').length;
+
+const planRefusal = (plan: (typeof PLANS)[string], text: string, national: string, after = '') => {
+  const n = national.length;
+  return `${plan.says}; ${text} ${n === 10 ? 'does not' : `has ${n} digit${n === 1 ? '' : 's'}${after}`}.`;
+};
+
+/**
+ * Reads a mobile number as staff or an integration types it and says whether it is acceptable: either national in
+ * the clinic's country (`country`, ISO 3166; India: "98765 43210", "098765 43210", "+91 98765 43210", "91 98765
+ * 43210") or explicitly international (a leading +) and a mobile by libphonenumber. Spaces, dots, dashes and
+ * brackets are ignored. A refusal carries a sentence a receptionist can act on.
+ */
+export function checkMobile(input: string, country: string): MobileCheck {
+  const text = input.trim();
+  if (!text) return { ok: false, reason: 'Enter the mobile number.' };
+  if (!/^\+?[0-9 ().-]+$/.test(text)) return { ok: false, reason: 'A mobile number has only digits, with an optional + and country code in front.' };
+  const international = text.startsWith('+');
+  const phone = parsePhoneNumberFromString(text, international ? undefined : (country as CountryCode));
+  const own = PLANS[country];
+  if (!international && own) {
+    const national = text.replace(/\D/g, '').replace(new RegExp(`^(?:0|${own.cc})(?=[0-9]{10}$)`), '');
+    if (own.pattern.test(national)) return { ok: true, mobile: { cc: own.cc, national } };
+    return { ok: false, reason: `${planRefusal(own, text, national)} For a number from another country, start with + and the country code.` };
+  }
+  const plan = phone ? planOfCc(phone.countryCallingCode) : undefined;
+  if (phone && plan) {
+    if (plan.pattern.test(phone.nationalNumber)) return { ok: true, mobile: { cc: plan.cc, national: phone.nationalNumber } };
+    return { ok: false, reason: planRefusal(plan, text, phone.nationalNumber, ` after +${plan.cc}`) };
+  }
+  if (phone?.isValid()) return { ok: true, mobile: { cc: phone.countryCallingCode, national: phone.nationalNumber } };
+  if (!international) {
+    return { ok: false, reason: `${text} is not a mobile number in ${regionName(country)}. For a number from another country, start with + and the country code.` };
+  }
+  const where = phone?.country ? ` for ${regionName(phone.country)}` : '';
+  return { ok: false, reason: `${text} is not a mobile number${where} (${digitCount(text)} digits with the country code). Check the number with the patient.` };
 }
 
 export const formatMobile = (m: Mobile) => `+${m.cc}${m.national}`;

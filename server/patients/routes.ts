@@ -3,8 +3,9 @@ import { Type } from 'typebox';
 import type { Service } from '../service.js';
 import { authenticate, requireScope } from '../http/auth.js';
 import { DrEnvelope, drErrors, drOk, security } from '../http/dr.js';
+import { plainErrors } from '../http/errors.js';
 import { ServiceError } from '../shared/errors.js';
-import { CreatePatientBody, PatientEntry, PatientParams, SearchQuery, UpdatePatientBody } from './schemas.js';
+import { CreatePatientBody, MobileReview, PatientEntry, PatientParams, SearchQuery, UpdatePatientBody } from './schemas.js';
 import { toEntry } from './service.js';
 
 
@@ -79,4 +80,21 @@ export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
     },
   }, async (request, reply) =>
     drOk(reply, 200, toEntry(patients.update(request.ctx, request.params.patient_id, request.body))));
+
+  app.get('/api/v1/patients/mobile-review', {
+    config: { errors: 'plain' },
+    preHandler: requireScope('admin', 'FORBIDDEN', audit, 'patient.mobile_review'),
+    schema: {
+      operationId: 'listPatientsWithBadMobiles',
+      tags: ['patients'],
+      summary: 'Patients whose mobile breaks the mobile rule, for correction (admins)',
+      description: 'Registered before the rule or imported: search cannot find them, or the number is not a mobile. Oldest first, '
+        + 'up to 500, with the total. Correct each with PATCH /dr/v1/patient/{patient_id}; nothing is changed here.',
+      security,
+      response: { 200: MobileReview, ...plainErrors([401, 403, 500]) },
+    },
+  }, async (request) => {
+    const { items, total } = patients.mobileReview(request.ctx);
+    return { data: items.map((i) => ({ ...toEntry(i.patient), problem: i.problem })), total };
+  });
 };

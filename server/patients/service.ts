@@ -4,8 +4,9 @@ import type { RequestContext } from '../auth/permissions.js';
 import type { AuditLog } from '../audit/service.js';
 import type { Db } from '../db/database.js';
 import { ServiceError, invalid } from '../shared/errors.js';
-import { type Clock, isoNow } from '../shared/time.js';
-import { formatMobile, parseMobile } from './mobile.js';
+import { type Clock, isoNow, localDate } from '../shared/time.js';
+import { type Birth, type BirthInput, checkBirth } from './birth.js';
+import { checkMobile, formatMobile } from './mobile.js';
 import type { CreatePatientBody, PatientEntry, UpdatePatientBody } from './schemas.js';
 import { type PatientRow, isUniqueViolation, patientStore } from './store.js';
 
@@ -23,6 +24,7 @@ export function toEntry(p: PatientRow): PatientEntry {
       middle_name: p.middle_name,
       last_name: p.last_name,
       dob: p.dob,
+      dob_estimated: p.dob_estimated === 1,
       gender: p.gender,
       mobile: formatMobile({ cc: p.mobile_cc, national: p.mobile_national }),
       email: p.email ?? '',
@@ -35,22 +37,30 @@ const notFound = () => new ServiceError(404, 'PATIENT_NOT_FOUND', 'No patient wi
 const duplicate = () =>
   new ServiceError(409, 'PATIENT_ALREADY_EXISTS', 'A patient with this mobile, name and date of birth is already registered');
 
-function checkDob(dob: string, clock: Clock) {
-  const d = new Date(`${dob}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== dob) throw invalid(`dob ${dob} is not a calendar date`);
-  if (d > clock.now()) throw invalid('dob is in the future');
-  if (d.getUTCFullYear() < 1890) throw invalid('dob is before 1890');
+/** A patient whose stored mobile breaks the mobile rule, with why (Settings lists them for correction). */
+export interface MobileReviewItem {
+  patient: PatientRow;
+  problem: string;
 }
 
 export function patientService(db: Db, clock: Clock, auth: AuthService, audit: AuditLog) {
   const store = patientStore(db);
 
   const country = (workspaceId: string) => auth.workspace(workspaceId)?.country ?? 'IN';
+  const today = (workspaceId: string) => localDate(clock.now(), auth.workspace(workspaceId)?.timezone ?? 'Asia/Kolkata');
 
+  // Refusals start with the field's name, then a sentence (docs/API.md, Patient records): the app shows the
+  // sentence next to that field.
   function mobileOf(input: string, workspaceId: string) {
-    const m = parseMobile(input, country(workspaceId));
-    if (!m) throw invalid(`mobile ${JSON.stringify(input)} is not a possible phone number`);
-    return m;
+    const m = checkMobile(input, country(workspaceId));
+    if (!m.ok) throw invalid(`mobile: ${m.reason}`);
+    return m.mobile;
+  }
+
+  function birthOf(input: BirthInput, workspaceId: string): Birth {
+    const b = checkBirth(input, today(workspaceId));
+    if (!b.ok) throw invalid(`${b.field}: ${b.reason}`);
+    return b.birth;
   }
 
   /** Patients whose national mobile number is these 10 digits, newest first. */
@@ -71,13 +81,13 @@ export function patientService(db: Db, clock: Clock, auth: AuthService, audit: A
   }
 
   const create = (ctx: RequestContext, input: CreatePatientBody): PatientRow => {
-    checkDob(input.dob, clock);
+    const birth = birthOf(input, ctx.caller.workspaceId);
     const m = mobileOf(input.mobile, ctx.caller.workspaceId);
     const now = isoNow(clock);
     const row: PatientRow = {
       id: randomUUID(), workspace_id: ctx.caller.workspaceId,
       first_name: input.first_name.trim(), middle_name: (input.middle_name ?? '').trim(), last_name: input.last_name.trim(),
-      dob: input.dob, gender: input.gender, mobile_cc: m.cc, mobile_national: m.national, email: input.email || null,
+      dob: birth.dob, dob_estimated: birth.estimated ? 1 : 0, gender: input.gender, mobile_cc: m.cc, mobile_national: m.national, email: input.email || null,
       created_at: now, updated_at: now,
     };
     try {
@@ -94,7 +104,8 @@ export function patientService(db: Db, clock: Clock, auth: AuthService, audit: A
   };
 
   const update = (ctx: RequestContext, id: string, patch: UpdatePatientBody): PatientRow => {
-    if (patch.dob !== undefined) checkDob(patch.dob, clock);
+    const changesBirth = patch.dob !== undefined || patch.age_years !== undefined || patch.age_months !== undefined;
+    const birth = changesBirth ? birthOf(patch, ctx.caller.workspaceId) : undefined;
     const m = patch.mobile !== undefined ? mobileOf(patch.mobile, ctx.caller.workspaceId) : undefined;
     try {
       return db.transaction(() => {
@@ -105,7 +116,8 @@ export function patientService(db: Db, clock: Clock, auth: AuthService, audit: A
           first_name: patch.first_name?.trim() ?? current.first_name,
           middle_name: patch.middle_name?.trim() ?? current.middle_name,
           last_name: patch.last_name?.trim() ?? current.last_name,
-          dob: patch.dob ?? current.dob,
+          dob: birth?.dob ?? current.dob,
+          dob_estimated: birth ? (birth.estimated ? 1 : 0) : current.dob_estimated,
           gender: patch.gender ?? current.gender,
           mobile_cc: m?.cc ?? current.mobile_cc,
           mobile_national: m?.national ?? current.mobile_national,
@@ -149,6 +161,24 @@ export function patientService(db: Db, clock: Clock, auth: AuthService, audit: A
     return inserted;
   }
 
-  return { search, get, create, update, insertRow: store.insert, importPatients };
+  /**
+   * Patients registered before the mobile rule (or imported) whose mobile search cannot find or is not a mobile,
+   * oldest first, at most `limit` of them, and how many there are in all. Read only: nothing is changed.
+   */
+  function mobileReview(ctx: RequestContext, limit = 500): { items: MobileReviewItem[]; total: number } {
+    const c = country(ctx.caller.workspaceId);
+    const items: MobileReviewItem[] = [];
+    let total = 0;
+    for (const row of store.mobileReviewCandidates(ctx.caller.workspaceId)) {
+      const check = checkMobile(formatMobile({ cc: row.mobile_cc, national: row.mobile_national }), c);
+      if (check.ok) continue;
+      total++;
+      if (items.length < limit) items.push({ patient: row, problem: check.reason });
+    }
+    audit.later(ctx, { action: 'patient.mobile_review', resourceType: 'patient', resourceIds: items.map((i) => i.patient.id), outcome: 'success' });
+    return { items, total };
+  }
+
+  return { search, get, create, update, mobileReview, insertRow: store.insert, importPatients };
 }
 export type PatientService = ReturnType<typeof patientService>;

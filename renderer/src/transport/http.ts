@@ -145,6 +145,10 @@ export const httpClinic: ClinicApi = {
   getPatient: async (id) => toPatient(await dr<PatientEntry>('GET', `/dr/v1/patient/${encodeURIComponent(id)}`)),
   createPatient: async (input) => toPatient(await dr<PatientEntry>('POST', '/dr/v1/patient', input)),
   updatePatient: async (id, patch) => toPatient(await dr<PatientEntry>('PATCH', `/dr/v1/patient/${encodeURIComponent(id)}`, patch)),
+  async mobileReview() {
+    const r = await api<{ data: (PatientEntry & { problem: string })[]; total: number }>('GET', '/api/v1/patients/mobile-review');
+    return { patients: r.data.map((e) => ({ ...toPatient(e), problem: e.problem })), total: r.total };
+  },
   dayAppointments: (date) => dr<DayList>('GET', `/dr/v1/appointments${date ? `?date=${encodeURIComponent(date)}` : ''}`),
   bookAppointment: async (input) => toAppointment(await dr<Appointment>('POST', '/dr/v1/appointment', input)),
   async parkAppointment(id) {

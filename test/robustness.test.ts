@@ -459,6 +459,21 @@ describe('hostile input over HTTP', () => {
     expect(a.json.data.status).toBe('BK');
   });
 
+  it('a foreign Host (DNS rebinding) is 421 in the route family\'s shape before any route runs, with or without a valid token', async () => {
+    const foreign = `rebind.attacker.example:${new URL(base).port}`;
+    const mobile = nextMobile();
+    const p = await raw(base, 'POST', '/dr/v1/patient', { ...jsonAuth, host: foreign }, [JSON.stringify(goodPatient({ mobile }))]);
+    expectError(p, 'envelope', 421, 'MISDIRECTED_REQUEST');
+    const c = await raw(base, 'POST', changeStatus, { ...jsonAuth, host: foreign }, ['{"status":"NS"}']);
+    expectError(c, 'bare', 421, 'MISDIRECTED_REQUEST');
+    const f = await raw(base, 'POST', '/api/v1/session', { 'content-type': 'application/x-www-form-urlencoded', host: foreign }, ['username=a&password=b']);
+    expectError(f, 'plain', 421, 'MISDIRECTED_REQUEST');
+    const search = await call(base, 'GET', `/dr/v1/business/patients/search?mobile=${mobile}`, { headers: auth });
+    expect(search.json?.data?.profiles ?? []).toEqual([]);
+    const a = await call(base, 'GET', `/dr/v1/appointment/${apptId}`, { headers: auth });
+    expect(a.json.data.status).toBe('BK');
+  });
+
   it('methods a path does not have: 500 "Wrong API URL" in the dr envelope under /dr, plain 404/405 elsewhere', async () => {
     const drCases: [string, string][] = [
       ['DELETE', '/dr/v1/patient'], ['PUT', '/dr/v1/patient'], ['GET', '/dr/v1/patient'], ['PATCH', '/dr/v1/patient'],

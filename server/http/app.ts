@@ -179,6 +179,8 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(notificationRoutes, { service });
   await app.register(scribeRoutes, { service });
   await app.register(speechModelRoutes, { service });
+  await app.register((await import('../notes/routes.js')).noteRoutes, { service });
+  await app.register((await import('../notes/fhir-routes.js')).noteFhirRoutes, { service });
   await app.register(sessionRoutes, { service });
   await app.register(adminRoutes, { service, version: API_VERSION });
   // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root) and the MCP endpoint.

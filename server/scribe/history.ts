@@ -1,4 +1,5 @@
 import type { AuditLog } from '../audit/service.js';
+import type { NoteReader, NoteStatus } from '../notes/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import { ServiceError } from '../shared/errors.js';
 import { type ClientStatus, TXN_ID, clientStatus, sessionStatus } from './formats.js';
@@ -40,6 +41,8 @@ export interface HistoryQuery {
   status?: ClientStatus;
   limit?: number;
   cursor?: string;
+  /** signed_first: sessions with a signed note first (newest first), then the others (newest first). Default newest. */
+  order?: 'newest' | 'signed_first';
 }
 
 export interface SessionSummary {
@@ -52,28 +55,37 @@ export interface SessionSummary {
   errors: string[];
   created_at: string;
   updated_at: string;
+  /** draft: finished, not signed; signed / amended: a doctor signed it (and amended it); null: no result to sign. */
+  note_status: NoteStatus | null;
+  /** The latest signed version (1 signed, 2… amended); 0 while a draft or without a result. */
+  note_version: number;
 }
 
 const badQuery = (code: string, message: string) => new ServiceError(400, code, message);
 
 // The cursor is the last row's sort key, opaque to clients (base64url JSON) so the key can change without
-// breaking them; a page boundary stays put when newer sessions arrive meanwhile.
-const encodeCursor = (s: SessionRow) => Buffer.from(JSON.stringify([s.created_at, s.txn_id])).toString('base64url');
+// breaking them; a page boundary stays put when newer sessions arrive meanwhile. In a signed-first list it also
+// says which part the row was in ("s" signed, "u" the others).
+const encodeCursor = (s: SessionRow, part?: 's' | 'u') =>
+  Buffer.from(JSON.stringify(part ? [s.created_at, s.txn_id, part] : [s.created_at, s.txn_id])).toString('base64url');
 
-function decodeCursor(cursor: string): { created_at: string; txn_id: string } {
+function decodeCursor(cursor: string): { created_at: string; txn_id: string; part?: 's' | 'u' } {
   let v: unknown;
   try {
     v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     v = null;
   }
-  if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string' || !TXN_ID.test(v[1])) {
+  if (!Array.isArray(v) || v.length < 2 || v.length > 3 || typeof v[0] !== 'string' || typeof v[1] !== 'string' || !TXN_ID.test(v[1])
+    || (v.length === 3 && v[2] !== 's' && v[2] !== 'u')) {
     throw badQuery('invalid_cursor', 'cursor must be the next_cursor of an earlier page, unchanged');
   }
-  return { created_at: v[0], txn_id: v[1] };
+  return { created_at: v[0], txn_id: v[1], ...(v.length === 3 ? { part: v[2] as 's' | 'u' } : {}) };
 }
 
-function summary(s: SessionRow): SessionSummary {
+function summary(s: SessionRow, notes: NoteReader): SessionSummary {
+  const latest = notes.note(s.id)?.latest_version ?? 0;
+  const finished = s.status === 'completed' || s.status === 'partial';
   const request = s.request ? (JSON.parse(s.request) as SessionRequest) : null;
   return {
     txn_id: s.txn_id,
@@ -85,19 +97,47 @@ function summary(s: SessionRow): SessionSummary {
     errors: JSON.parse(s.errors) as string[],
     created_at: s.created_at,
     updated_at: s.updated_at,
+    note_status: latest > 0 ? notes.statusOf(latest) : finished ? 'draft' : null,
+    note_version: latest,
   };
 }
 
-/** GET /voice/api/v2/sessions: the caller's workspace's sessions, newest first, a page at a time. */
-export function sessionHistory(store: ScribeStore, audit: AuditLog) {
+/**
+ * GET /voice/api/v2/sessions: the caller's workspace's sessions, newest first, a page at a time; with order
+ * signed_first, those with a signed note first (the patient's past visits), then the rest.
+ */
+export function sessionHistory(store: ScribeStore, notes: NoteReader, audit: AuditLog) {
+  /** The unsigned part of a signed-first list: the scribe's list without the signed sessions, read in batches. */
+  function unsigned(p: Parameters<ScribeStore['list']>[0]): SessionRow[] {
+    const out: SessionRow[] = [];
+    let after = p.after;
+    for (;;) {
+      const batch = store.list({ ...p, after, limit: p.limit });
+      out.push(...batch.filter((s) => !((notes.note(s.id)?.latest_version ?? 0) > 0)));
+      if (out.length >= p.limit || batch.length < p.limit) return out.slice(0, p.limit);
+      after = batch.at(-1)!;
+    }
+  }
+
   return function list(ctx: RequestContext, q: HistoryQuery): { data: SessionSummary[]; next_cursor: string | null } {
     const limit = q.limit ?? HISTORY_LIMIT.default;
-    const rows = store.list({
-      workspaceId: ctx.caller.workspaceId, patientId: q.patient_id, status: q.status && sessionStatus(q.status),
-      after: q.cursor === undefined ? undefined : decodeCursor(q.cursor), limit: limit + 1,
-    });
-    const page = rows.slice(0, limit);
+    const cursor = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+    const filter = { workspaceId: ctx.caller.workspaceId, patientId: q.patient_id, status: q.status && sessionStatus(q.status) };
+    let page: SessionRow[];
+    let next: string | null;
+    if (q.order === 'signed_first') {
+      const signed = cursor?.part === 'u' ? [] : notes.signedSessions({ ...filter, after: cursor, limit: limit + 1 });
+      const rest = signed.length > limit ? [] : unsigned({ ...filter, after: cursor?.part === 'u' ? cursor : undefined, limit: limit + 1 - signed.length });
+      const rows = [...signed, ...rest];
+      page = rows.slice(0, limit);
+      const last = page.at(-1);
+      next = rows.length > limit && last ? encodeCursor(last, page.length <= signed.length ? 's' : 'u') : null;
+    } else {
+      const rows = store.list({ ...filter, after: cursor, limit: limit + 1 });
+      page = rows.slice(0, limit);
+      next = rows.length > limit ? encodeCursor(page.at(-1)!) : null;
+    }
     audit.later(ctx, { action: 'scribe.session.list', resourceType: 'scribe_session', resourceIds: page.map((s) => s.id), outcome: 'success' });
-    return { data: page.map(summary), next_cursor: rows.length > limit ? encodeCursor(page.at(-1)!) : null };
+    return { data: page.map((s) => summary(s, notes)), next_cursor: next };
   };
 }

@@ -1,16 +1,26 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { authenticate, requireScope, runHook } from '../http/auth.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import {
-  HistoryQuery, HistoryResponse, InitBody, InitConflict, InitParams, InitResponse, LanguageList, PresignBody, PresignQuery, PresignResponse, ScribeError as ScribeErrorSchema,
+  HistoryQuery, HistoryResponse, InitBody, InitConflict, InitParams, InitResponse, LanguageList, PresignBody, PresignQuery, PresignResponse, ScribeError as ScribeErrorSchema, SessionSummary,
   StatusError, StatusParams, StatusQuery, StatusResponse, Unauthorized, ValidationDetails,
 } from './schemas.js';
 import { ScribeValidationError } from './service.js';
+import { NoteHistoryFields, NoteHistoryQuery, NoteStatusQuery } from '../notes/schemas.js';
 import { UPLOAD_PATH, uploadRoutes } from './uploads.js';
 
 const security: Record<string, string[]>[] = [{ bearer: [] }];
+
+// The notes' additions to the status and list routes (docs/API.md, Notes: sign and amend).
+const StatusQueryWithVersion = Type.Object({ ...StatusQuery.properties, ...NoteStatusQuery.properties });
+const HistoryQueryWithOrder = Type.Object({ ...HistoryQuery.properties, ...NoteHistoryQuery.properties });
+const HistoryWithNotes = Type.Object({
+  ...HistoryResponse.properties,
+  data: Type.Array(Type.Object({ ...SessionSummary.properties, ...NoteHistoryFields.properties }), { description: 'Newest first (created_at, then txn_id); with order=signed_first, signed notes first' }),
+});
 
 
 /** The receiver's absolute address, on the service's configured base (never the request's Host: DNS rebinding). */
@@ -116,11 +126,11 @@ export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asy
           + 'for an unknown transaction or another workspace\'s; 500 {"error":{"code":"system_error","msg"}}.',
         security,
         params: StatusParams,
-        querystring: StatusQuery,
+        querystring: StatusQueryWithVersion,
         response: { 200: StatusResponse, 202: StatusResponse, 206: StatusResponse, 400: StatusError, 401: Unauthorized, 403: StatusError, 500: StatusError },
       },
     }, async (request, reply) => {
-      const { code, body } = scribe.status(request.ctx, request.params.session_id);
+      const { code, body } = scribe.status(request.ctx, request.params.session_id, request.query.version);
       return reply.code(code).send(body);
     });
     api.get('/voice/api/v2/sessions', {
@@ -134,8 +144,8 @@ export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asy
           + 'Pages of limit (default 20, at most 100); next_cursor, passed back as cursor, gives the next page and is null on the last. '
           + 'Only the caller\'s workspace. Errors {"error","code"}: 400 INVALID_REQUEST (bad limit, status or patient_id) or invalid_cursor.',
         security,
-        querystring: HistoryQuery,
-        response: { 200: HistoryResponse, 400: ScribeErrorSchema, 401: Unauthorized, 403: ScribeErrorSchema, 500: ScribeErrorSchema },
+        querystring: HistoryQueryWithOrder,
+        response: { 200: HistoryWithNotes, 400: ScribeErrorSchema, 401: Unauthorized, 403: ScribeErrorSchema, 500: ScribeErrorSchema },
       },
     }, async (request) => {
       const { limit, ...rest } = request.query;

@@ -5,6 +5,8 @@ import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { Db } from '../db/database.js';
 import type { NotificationService } from '../notifications/service.js';
+import type { Emr } from '../notes/schemas.js';
+import { noteReader, signedOutput } from '../notes/service.js';
 import { ServiceError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
@@ -114,6 +116,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     policyTtlMs: opts.policyTtlMs ?? DEFAULT_LIMITS.policyTtlMs,
   };
   const store = scribeStore(db);
+  const notes = noteReader(db);
   const policies = uploadPolicies(store, box, clock);
   const root = join(deps.dataDir, 'scribe');
   const sessionDir = (sessionId: string) => join(root, sessionId);
@@ -437,8 +440,12 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     }));
   }
 
-  /** GET /voice/api/v3/status/{session_id}: 202 while processing, 200 all templates done, 206 some (or all) failed. */
-  function status(ctx: RequestContext, sessionId: string): { code: 200 | 202 | 206; body: { data: { output: OutputEntry[]; additional_data: Record<string, unknown> } } } {
+  /**
+   * GET /voice/api/v3/status/{session_id}: 202 while processing, 200 all templates done, 206 some (or all) failed.
+   * Once a doctor signed the note, the EMR and clinical notes entries are the latest signed version (server/notes);
+   * `version` "draft" (or 0) asks for the scribe's own output as it was produced, a number for that signed version.
+   */
+  function status(ctx: RequestContext, sessionId: string, version?: string): { code: 200 | 202 | 206; body: { data: { output: OutputEntry[]; additional_data: Record<string, unknown> } } } {
     const s = TXN_ID.test(sessionId) ? store.session(ctx.caller.workspaceId, sessionId) : undefined;
     audit.later(ctx, { action: 'scribe.session.read', resourceType: 'scribe_session', resourceIds: s ? [s.id] : [], outcome: s ? 'success' : 'not_found' });
     if (!s) throw notFound(sessionId);
@@ -448,8 +455,13 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
       return { code: 202, body: { data: { output: [], additional_data: { ...client, ...progress } } } };
     }
     const errors = JSON.parse(s.errors) as string[];
-    const output = JSON.parse(s.output ?? '[]') as OutputEntry[];
-    const additional = { ...client, ...progress, ...(errors.length ? { errors } : {}) };
+    const latest = notes.note(s.id)?.latest_version ?? 0;
+    const asked = version === undefined ? latest : version === 'draft' ? 0 : Number(version);
+    const signed = asked > 0 ? notes.version(s.id, asked) : undefined;
+    if (asked > 0 && !signed) throw new ScribeError(400, 'version_not_found', `Transaction ${sessionId} has no signed note version ${version ?? asked}`);
+    const output = signed ? signedOutput(s, JSON.parse(signed.emr) as Emr) : (JSON.parse(s.output ?? '[]') as OutputEntry[]);
+    const note = latest > 0 ? { note: { status: notes.statusOf(latest), version: asked, latest_version: latest } } : {};
+    const additional = { ...client, ...progress, ...(errors.length ? { errors } : {}), ...note };
     return { code: s.status === 'completed' ? 200 : 206, body: { data: { output, additional_data: additional } } };
   }
 
@@ -506,7 +518,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     /** GET /voice/api/v2/languages: each interface language, whether it works here now, and if not how to get it. */
     languages: async () => languageSupport(await speechSurvey()),
     status,
-    history: sessionHistory(store, audit),
+    history: sessionHistory(store, notes, audit),
     /** The session row of a transaction (support, tests). */
     session: (workspaceId: string, txnId: string) => store.session(workspaceId, txnId),
     files: (sessionId: string) => store.files(sessionId),

@@ -4,7 +4,7 @@ import { type Clock, isoNow } from '../shared/time.js';
 import { encodeBody } from './signing.js';
 import type { WebhookStore } from './store.js';
 
-export const EVENT_NAMES = ['appointment.statuschange', 'v2rx.completed', 'v2rx.failed'] as const;
+export const EVENT_NAMES = ['appointment.statuschange', 'v2rx.completed', 'v2rx.failed', 'note.signed', 'note.amended'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 export const isEventName = (s: string): s is EventName => (EVENT_NAMES as readonly string[]).includes(s);
 
@@ -23,6 +23,21 @@ export interface EventData {
   'v2rx.completed': { transaction_id: string; session_id: string };
   /** Same shape with status "failed" and the errors. */
   'v2rx.failed': { transaction_id: string; session_id: string; errors: unknown[] };
+  /** A doctor signed a scribe session's note (version 1): the signed EMR JSON with its ids (docs/API.md, Notes). */
+  'note.signed': NoteEventData;
+  /** A signed note was amended: the new version, its reason and its EMR JSON. */
+  'note.amended': NoteEventData & { reason?: string };
+}
+
+export interface NoteEventData {
+  transaction_id: string;
+  session_id: string;
+  patient_id: string | null;
+  appointment_id: string | null;
+  version: number;
+  signed_by: string;
+  signed_at: string;
+  emr: unknown;
 }
 
 /** Where domains raise events. Call `emit` inside the transaction of the change that raises the event. */
@@ -38,6 +53,17 @@ function body<E extends EventName>(event: E, data: EventData[E], timestamp: stri
   if (event === 'v2rx.failed') {
     const d = data as EventData['v2rx.failed'];
     return encodeBody({ event, data: { transaction_id: d.transaction_id, status: 'failed', session_id: d.session_id, errors: d.errors }, timestamp });
+  }
+  if (event === 'note.signed' || event === 'note.amended') {
+    const d = data as EventData['note.amended'];
+    return encodeBody({
+      event,
+      data: {
+        transaction_id: d.transaction_id, session_id: d.session_id, patient_id: d.patient_id, appointment_id: d.appointment_id,
+        version: d.version, signed_by: d.signed_by, signed_at: d.signed_at, ...(d.reason !== undefined ? { reason: d.reason } : {}), emr: d.emr,
+      },
+      timestamp,
+    });
   }
   const d = data as EventData['appointment.statuschange'];
   return encodeBody({

@@ -9,6 +9,7 @@ import { scribeHistory } from './0007_scribe_history.js';
 import { workspaceSettings } from './0008_workspace_settings.js';
 import { patientDobEstimated } from './0009_patient_dob_estimated.js';
 import { queue } from './0010_queue.js';
+import { notes } from './0011_notes.js';
 
 /**
  * Migrations are TypeScript modules holding SQL rather than loose .sql files so that the same list reaches
@@ -16,4 +17,4 @@ import { queue } from './0010_queue.js';
  * Append only: never edit one that has shipped.
  */
 export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, scribeHistory, workspaceSettings,
-  patientDobEstimated, queue];
+  patientDobEstimated, queue, notes];

@@ -1,0 +1,209 @@
+import { type Static, type TSchema, Type } from 'typebox';
+import { LANGUAGES } from '../scribe/contracts.js';
+import { Line, Text } from '../shared/text.js';
+
+/**
+ * The EMR JSON a note is made of: service_emr_template exactly as server/scribe/templates/render.ts produces it
+ * (shared/spec/templates.md, with our evidence and flags), so the scribe's draft, the doctor's edits and the
+ * signed version are one shape. Names and free text follow the shared text rules; every list and string is bounded.
+ */
+
+const Name = Line({ minLength: 1, maxLength: 300, notBlank: true });
+const Short = Line({ maxLength: 120 });
+const Free = Text({ maxLength: 4000 });
+const List = <T extends TSchema>(t: T, maxItems = 100) => Type.Array(t, { maxItems });
+const Num = Type.Number({ minimum: 0, maximum: 100_000 });
+
+const Span = Type.Object({
+  start: Type.Integer({ minimum: 0 }),
+  end: Type.Integer({ minimum: 0 }),
+  start_s: Type.Optional(Type.Number({ minimum: 0 })),
+  end_s: Type.Optional(Type.Number({ minimum: 0 })),
+}, { description: 'Where it was said: [start, end) in the transcript text, and seconds of the recording' });
+
+const Duration = Type.Object({
+  value: Type.Number({ exclusiveMinimum: 0, maximum: 10_000 }),
+  unit: Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month'), Type.Literal('year')]),
+});
+
+const Amount = Type.Object({ value: Num, unit: Line({ minLength: 1, maxLength: 40, notBlank: true }) });
+
+const CodeRef = Type.Object({
+  system: Type.Union([Type.Literal('ICD-10'), Type.Literal('LOINC')]),
+  code: Line({ minLength: 1, maxLength: 20, notBlank: true }),
+  display: Line({ maxLength: 300 }),
+});
+
+export const FLAG_CODES = [
+  'DOSE_UNIT', 'DOSE_RANGE', 'DAILY_MAX', 'ALLERGY_CONFLICT', 'DUPLICATE_THERAPY', 'LOW_CONFIDENCE', 'FUZZY_MATCH', 'UNRECOGNISED_DRUG',
+] as const;
+const FlagCode = Type.Union(FLAG_CODES.map((c) => Type.Literal(c)));
+const Pointer = Type.String({ pattern: '^(/[A-Za-z0-9_]+)+$', maxLength: 120, description: 'JSON pointer into this EMR JSON' });
+
+export const RESOLUTIONS = ['edited', 'kept'] as const;
+const Resolution = Type.Union(RESOLUTIONS.map((r) => Type.Literal(r)), {
+  description: 'edited: the doctor changed what the flag is about; kept: the doctor checked it and keeps it as is',
+});
+
+const Flag = Type.Object({
+  code: FlagCode,
+  message: Text({ maxLength: 1000 }),
+  pointer: Pointer,
+  resolution: Type.Optional(Resolution),
+  resolved_by: Type.Optional(Type.String({ description: 'users.id of the doctor who resolved it (set by the service)' })),
+  resolved_at: Type.Optional(Type.String({ description: 'When (set by the service)' })),
+});
+
+const Medication = Type.Object({
+  name: Name,
+  match: Type.Optional(Type.Union([Type.Literal('exact'), Type.Literal('fuzzy'), Type.Literal('unrecognised')])),
+  heard: Type.Optional(Short),
+  evidence: Type.Optional(Span),
+  field_evidence: Type.Optional(Type.Record(Type.String({ pattern: '^[a-z_]{1,20}$' }), Span)),
+  brand: Type.Optional(Short),
+  form: Type.Optional(Short),
+  strength: Type.Optional(Amount),
+  dose: Type.Optional(Amount),
+  route: Type.Optional(Short),
+  frequency: Type.Optional(Type.Object({
+    per_day: Type.Union([Type.Number({ minimum: 0, maximum: 48 }), Type.Null()]),
+    pattern: Type.Optional(Line({ maxLength: 20 })),
+    as_needed: Type.Boolean(),
+    text: Line({ maxLength: 200 }),
+  })),
+  timing: Type.Optional(Short),
+  duration: Type.Optional(Duration),
+  instructions: Type.Optional(Text({ maxLength: 1000 })),
+});
+
+export const Emr = Type.Object({
+  template_id: Type.Literal('service_emr_template'),
+  language: Type.Union(LANGUAGES.map((l) => Type.Literal(l))),
+  chief_complaints: List(Type.Object({
+    name: Name,
+    duration: Type.Optional(Duration),
+    notes: Type.Optional(Free),
+    evidence: Type.Optional(Span),
+  })),
+  history: Type.Object({
+    present_illness: Type.Optional(Free),
+    past: List(Line({ maxLength: 500 })),
+    family: List(Line({ maxLength: 500 })),
+    allergies: List(Line({ maxLength: 200 })),
+  }),
+  vitals: Type.Object({
+    bp: Type.Optional(Type.Object({ systolic: Type.Number({ minimum: 0, maximum: 400 }), diastolic: Type.Number({ minimum: 0, maximum: 300 }) })),
+    pulse_bpm: Type.Optional(Type.Number({ minimum: 0, maximum: 400 })),
+    temperature: Type.Optional(Type.Object({ value: Type.Number({ minimum: 0, maximum: 120 }), unit: Type.Union([Type.Literal('F'), Type.Literal('C')]) })),
+    spo2_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+    respiratory_rate: Type.Optional(Type.Number({ minimum: 0, maximum: 200 })),
+    weight_kg: Type.Optional(Type.Number({ minimum: 0, maximum: 700 })),
+    height_cm: Type.Optional(Type.Number({ minimum: 0, maximum: 300 })),
+    blood_glucose_mg_dl: Type.Optional(Type.Number({ minimum: 0, maximum: 3000 })),
+  }),
+  examination: List(Free),
+  diagnoses: List(Type.Object({
+    name: Name,
+    certainty: Type.Union([Type.Literal('confirmed'), Type.Literal('suspected')]),
+    codes: List(CodeRef, 10),
+    evidence: Type.Optional(Span),
+  })),
+  medications: List(Medication),
+  investigations: List(Type.Object({ name: Name, codes: Type.Optional(List(CodeRef, 10)), evidence: Type.Optional(Span) })),
+  advice: List(Free),
+  follow_up: Type.Optional(Type.Object({ after: Duration, notes: Type.Optional(Free), evidence: Type.Optional(Span) })),
+  evidence: Type.Optional(Type.Record(Pointer, Span)),
+  flags: Type.Optional(List(Flag)),
+}, { description: 'service_emr_template JSON (shared/spec/templates.md), with evidence and flags' });
+export type Emr = Static<typeof Emr>;
+export type EmrFlag = Static<typeof Flag>;
+
+const FlagResolution = Type.Object({ code: FlagCode, pointer: Pointer, resolution: Resolution });
+export type FlagResolution = Static<typeof FlagResolution>;
+
+const FlagResolutions = Type.Optional(List(FlagResolution, 200));
+
+export const NoteParams = Type.Object({ txn_id: Type.String({ minLength: 1, maxLength: 128, description: 'The scribe session\'s transaction id' }) });
+export const VersionParams = Type.Object({
+  txn_id: NoteParams.properties.txn_id,
+  version: Type.String({ pattern: '^(?:draft|latest|0|[1-9][0-9]{0,5})$', description: 'draft (the scribe\'s, = 0), 1 the signed version, 2… amendments, or latest' }),
+});
+
+export const DraftBody = Type.Object({
+  emr: Emr,
+  flag_resolutions: FlagResolutions,
+});
+export type DraftBody = Static<typeof DraftBody>;
+
+export const SignBody = Type.Object({
+  emr: Type.Optional(Emr),
+  flag_resolutions: FlagResolutions,
+  appointment_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The appointment the note is of; default the session\'s additional_data.appointment_id' })),
+});
+export type SignBody = Static<typeof SignBody>;
+
+export const AmendBody = Type.Object({
+  emr: Emr,
+  reason: Text({ minLength: 1, maxLength: 1000, notBlank: true, description: 'Why the signed note is changed (required)' }),
+  flag_resolutions: FlagResolutions,
+});
+export type AmendBody = Static<typeof AmendBody>;
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const NoteStatus = Type.Union([Type.Literal('draft'), Type.Literal('signed'), Type.Literal('amended')]);
+
+const Who = {
+  created_by: Nullable(Type.String({ description: 'users.id; null for the scribe\'s draft' })),
+  created_by_name: Nullable(Type.String({ description: 'Their display name' })),
+  created_at: Type.String(),
+};
+
+export const VersionSummary = Type.Object({
+  version: Type.Integer({ minimum: 0, description: '0 the scribe\'s draft, 1 the signed version, 2… amendments' }),
+  kind: Type.Union([Type.Literal('draft'), Type.Literal('signed'), Type.Literal('amendment')]),
+  reason: Nullable(Type.String()),
+  ...Who,
+});
+
+export const Version = Type.Object({ ...VersionSummary.properties, txn_id: Type.String(), emr: Emr });
+
+export const VersionList = Type.Object({
+  txn_id: Type.String(),
+  status: NoteStatus,
+  patient_id: Nullable(Type.String()),
+  appointment_id: Nullable(Type.String()),
+  latest_version: Type.Integer({ minimum: 0 }),
+  versions: Type.Array(VersionSummary, { description: 'Oldest first: the draft, the signed version, amendments' }),
+});
+
+export const WorkingDraft = Type.Object({
+  txn_id: Type.String(),
+  status: NoteStatus,
+  edited: Type.Boolean({ description: 'false: nobody saved edits yet, emr is the scribe\'s draft' }),
+  updated_by: Nullable(Type.String()),
+  updated_at: Nullable(Type.String()),
+  emr: Emr,
+  flag_resolutions: Type.Array(Type.Object({ ...FlagResolution.properties, by: Type.String(), at: Type.String() })),
+});
+
+
+/** What the scribe's status route takes for notes: which version to serve. */
+export const NoteStatusQuery = Type.Object({
+  version: Type.Optional(Type.String({
+    pattern: '^(?:draft|0|[1-9][0-9]{0,5})$',
+    description: 'draft (or 0): the scribe\'s own output as produced; N: signed version N. Default: the latest signed version, else the draft',
+  })),
+});
+
+/** What the scribe's sessions list takes for notes: signed notes first. */
+export const NoteHistoryQuery = Type.Object({
+  order: Type.Optional(Type.Union([Type.Literal('newest'), Type.Literal('signed_first')], {
+    description: 'newest (default): newest first; signed_first: sessions with a signed note first, then the others, each newest first',
+  })),
+});
+
+/** What each session of the sessions list says about its note. */
+export const NoteHistoryFields = Type.Object({
+  note_status: Type.Union([NoteStatus, Type.Null()], { description: 'draft: finished, not signed; signed; amended; null: no result yet (or failed)' }),
+  note_version: Type.Integer({ minimum: 0, description: 'The latest signed version (1 signed, 2… amended); 0 otherwise' }),
+});

@@ -1,0 +1,361 @@
+import { Value } from 'typebox/value';
+import type { AppointmentService } from '../appointments/service.js';
+import type { AuditLog } from '../audit/service.js';
+import type { RequestContext } from '../auth/permissions.js';
+import type { AuthService } from '../auth/service.js';
+import type { Db } from '../db/database.js';
+import type { OutputEntry, SessionRequest } from '../scribe/job.js';
+import type { ScribeService } from '../scribe/service.js';
+import type { SessionRow } from '../scribe/store.js';
+import type { ClinicalFacts } from '../scribe/structure/facts.js';
+import { renderTemplate } from '../scribe/templates/render.js';
+import { ServiceError, invalid } from '../shared/errors.js';
+import { type Clock, isoNow } from '../shared/time.js';
+import type { WebhookService } from '../webhooks/service.js';
+import { type AmendBody, type DraftBody, Emr, type EmrFlag, FLAG_CODES, type FlagResolution, type SignBody } from './schemas.js';
+import { type NoteRow, type VersionRow, noteStore } from './store.js';
+
+/** A flag resolution as recorded: what the doctor said about it, who and when. */
+export interface RecordedResolution extends FlagResolution {
+  by: string;
+  at: string;
+}
+
+/** The working draft as stored in notes.draft. */
+interface StoredDraft {
+  emr: Emr;
+  resolutions: RecordedResolution[];
+}
+
+export type NoteStatus = 'draft' | 'signed' | 'amended';
+
+const notFound = (txnId: string) => new ServiceError(404, 'NOT_FOUND', `No scribe session ${txnId} in your clinic`);
+const flagKey = (f: { code: string; pointer: string }) => `${f.code} ${f.pointer}`;
+const statusOf = (latest: number): NoteStatus => (latest === 0 ? 'draft' : latest === 1 ? 'signed' : 'amended');
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The EMR JSON of a session's own output (the scribe's draft), or null when the EMR template was not asked or failed. */
+export function scribeDraftEmr(s: SessionRow): Emr | null {
+  const request = s.request ? (JSON.parse(s.request) as SessionRequest) : null;
+  const asked = request?.templates.find((t) => t.id === 'service_emr_template')?.asked;
+  const entry = (JSON.parse(s.output ?? '[]') as OutputEntry[]).find((o) => o.template_id === asked && o.value);
+  if (!entry) return null;
+  const emr = JSON.parse(Buffer.from(entry.value, 'base64').toString('utf8')) as unknown;
+  return Value.Check(Emr, emr) ? (emr as Emr) : null;
+}
+
+/** The structurer's facts back from an EMR JSON, so the clinical notes of a signed note come from the same renderer. */
+function factsOf(emr: Emr): ClinicalFacts {
+  return {
+    locale: emr.language,
+    complaints: emr.chief_complaints,
+    history: emr.history,
+    vitals: emr.vitals,
+    examination: emr.examination,
+    diagnoses: emr.diagnoses.map((d) => {
+      const icd10 = d.codes.find((c) => c.system === 'ICD-10');
+      return { name: d.name, certainty: d.certainty, ...(d.evidence ? { evidence: d.evidence } : {}), ...(icd10 ? { icd10 } : {}) };
+    }),
+    medications: emr.medications,
+    investigations: emr.investigations.map((i) => {
+      const loinc = i.codes?.find((c) => c.system === 'LOINC')?.code;
+      return { name: i.name, ...(i.evidence ? { evidence: i.evidence } : {}), ...(loinc ? { loinc } : {}) };
+    }),
+    advice: emr.advice,
+    ...(emr.follow_up ? { follow_up: emr.follow_up } : {}),
+    evidence: { vitals: {}, advice: [], allergies: [] },
+    // Every flag of a signed note was resolved by the doctor: nothing is left to "check before use".
+    flags: [],
+  };
+}
+
+const FLAG_WARNING = new RegExp(`^(?:${FLAG_CODES.join('|')}) /`);
+const encode = (json: unknown) => Buffer.from(JSON.stringify(json), 'utf8').toString('base64');
+
+/**
+ * A session's data.output[] with a signed version in place of the scribe's draft: the EMR entry is the signed EMR
+ * JSON, the clinical notes are rendered from it; the transcript and the init's warnings are unchanged, the flag
+ * warnings go (the doctor resolved every flag, and the signed EMR's flags say how).
+ */
+export function signedOutput(s: SessionRow, emr: Emr): OutputEntry[] {
+  const request = s.request ? (JSON.parse(s.request) as SessionRequest) : null;
+  return (JSON.parse(s.output ?? '[]') as OutputEntry[]).map((o) => {
+    const t = request?.templates.find((x) => x.asked === o.template_id);
+    if (!t || t.id === 'transcript_template') return o;
+    const json = t.id === 'service_emr_template'
+      ? emr
+      : renderTemplate('clinical_notes_template', {
+        transcript: { text: '', language: emr.language, engine: '', segments: [] }, facts: factsOf(emr), codify: t.codify,
+      }).json;
+    return { ...o, value: encode(json), status: 'success', errors: [], warnings: o.warnings.filter((w) => !FLAG_WARNING.test(w)) };
+  });
+}
+
+/**
+ * The read side of notes that the scribe's status and history use: which version of a session is the latest, and
+ * any version's EMR JSON. Reads only; every change goes through noteService.
+ */
+export function noteReader(db: Db) {
+  const store = noteStore(db);
+  return {
+    /** The latest signed or amended version, or undefined while the note is a draft. */
+    latest(sessionId: string): VersionRow | undefined {
+      const n = store.note(sessionId);
+      return n && n.latest_version > 0 ? store.version(sessionId, n.latest_version) : undefined;
+    },
+    version: (sessionId: string, version: number) => store.version(sessionId, version),
+    note: (sessionId: string) => store.note(sessionId),
+    statusOf,
+    signedSessions: store.signedSessions,
+  };
+}
+export type NoteReader = ReturnType<typeof noteReader>;
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  audit: AuditLog;
+  auth: AuthService;
+  webhooks: WebhookService;
+  appointments: AppointmentService;
+  scribe: ScribeService;
+}
+
+/**
+ * Notes (issue 15): the doctor's working draft of a scribe session's EMR JSON, signing it (version 1, immutable,
+ * linked to the session, the patient and the appointment) and amending it (versions 2, 3, …, each with a reason).
+ * The scribe's own output is never changed; it stays readable as version 0. Only a doctor writes a note.
+ */
+export function noteService({ db, clock, audit, auth, webhooks, appointments, scribe }: Deps) {
+  const store = noteStore(db);
+
+  function requireDoctor(ctx: RequestContext, action: string, what: string) {
+    if (ctx.caller.kind === 'user' && ctx.caller.role === 'doctor') return;
+    audit.later(ctx, { action, resourceType: 'note', outcome: 'denied' });
+    throw new ServiceError(403, 'FORBIDDEN', `Only a doctor may ${what} a note`);
+  }
+
+  function sessionOf(ctx: RequestContext, txnId: string, action: string): SessionRow {
+    const s = scribe.session(ctx.caller.workspaceId, txnId);
+    if (!s) {
+      audit.later(ctx, { action, resourceType: 'note', outcome: 'not_found' });
+      throw notFound(txnId);
+    }
+    return s;
+  }
+
+  function finished(s: SessionRow) {
+    if (s.status !== 'completed' && s.status !== 'partial') {
+      throw new ServiceError(409, 'SESSION_NOT_READY', `Session ${s.txn_id} is ${s.status === 'failed' ? 'failed' : 'not finished'}: only a finished session's note can be edited or signed`);
+    }
+  }
+
+  /** Decided inside a transaction, thrown after it, so the refusal's audit entry is not rolled back with it. */
+  class Refusal {
+    constructor(readonly error: ServiceError, readonly outcome: 'conflict' | 'invalid') {}
+  }
+
+  function refuseAfter<T>(ctx: RequestContext, action: string, s: SessionRow, run: () => T | Refusal): T {
+    const r = db.transaction(run).immediate();
+    if (r instanceof Refusal) {
+      audit.later(ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: r.outcome });
+      throw r.error;
+    }
+    return r;
+  }
+
+  /** Resolutions of earlier saves, with the new ones: a resolution said again keeps when it was first said. */
+  function merge(ctx: RequestContext, earlier: RecordedResolution[], given: FlagResolution[] = []): RecordedResolution[] {
+    const at = isoNow(clock);
+    const out = new Map(earlier.map((r) => [flagKey(r), r]));
+    for (const g of given) {
+      const before = out.get(flagKey(g));
+      if (before?.resolution !== g.resolution) out.set(flagKey(g), { code: g.code, pointer: g.pointer, resolution: g.resolution, by: ctx.caller.id, at });
+    }
+    return [...out.values()];
+  }
+
+  /**
+   * The EMR JSON to store as a version: unknown fields dropped, and every flag (the submitted ones and those the
+   * scribe or an earlier version raised) carrying its resolution with who and when. A client cannot set those
+   * itself; an unresolved flag refuses the version.
+   */
+  function resolved(emr: Emr, carried: EmrFlag[], resolutions: RecordedResolution[]): Emr | Refusal {
+    const clean = Value.Clean(Emr, structuredClone(emr)) as Emr;
+    const flags = new Map<string, EmrFlag>();
+    for (const f of [...carried, ...(clean.flags ?? [])]) if (!flags.has(flagKey(f))) flags.set(flagKey(f), { code: f.code, message: f.message, pointer: f.pointer });
+    const byKey = new Map(resolutions.map((r) => [flagKey(r), r]));
+    const open: string[] = [];
+    const out = [...flags.values()].map((f) => {
+      const r = byKey.get(flagKey(f));
+      if (!r) open.push(flagKey(f));
+      return r ? { ...f, resolution: r.resolution, resolved_by: r.by, resolved_at: r.at } : f;
+    });
+    if (open.length) {
+      return new Refusal(new ServiceError(400, 'FLAGS_UNRESOLVED',
+        `Resolve every safety flag first (edit it, or keep it as is, in flag_resolutions): ${open.join('; ')}`), 'invalid');
+    }
+    return { ...clean, flags: out };
+  }
+
+  /** The resolutions a version records, to carry into the next one. */
+  const resolutionsIn = (emr: Emr): RecordedResolution[] => (emr.flags ?? []).flatMap((f) =>
+    f.resolution && f.resolved_by && f.resolved_at ? [{ code: f.code, pointer: f.pointer, resolution: f.resolution, by: f.resolved_by, at: f.resolved_at }] : []);
+
+  const draftOf = (n: NoteRow | undefined): StoredDraft | null => (n?.draft ? (JSON.parse(n.draft) as StoredDraft) : null);
+
+  /** The appointment a signed note is of: asked for by id (must be this clinic's, of the same patient), or the session's if it is one here. */
+  function appointmentFor(ctx: RequestContext, s: SessionRow, given: string | undefined) {
+    const named = (v: unknown) => (isPlainObject(v) && typeof v.appointment_id === 'string' ? v.appointment_id : undefined);
+    const id = given ?? named(JSON.parse(s.additional_data ?? '{}')) ?? named(JSON.parse(s.extra_data));
+    if (!id) return null;
+    let appt;
+    try {
+      appt = appointments.get(ctx, id, false).appointment;
+    } catch (e) {
+      if (!(e instanceof ServiceError) || e.status !== 404) throw e;
+    }
+    const fits = appt && (s.patient_id === null || appt.patient_id === s.patient_id);
+    if (!fits && given !== undefined) throw invalid(`appointment_id ${given} is not an appointment of this session's patient in your clinic`);
+    return fits ? appt! : null;
+  }
+
+  function event(s: SessionRow, n: { patient_id: string | null; appointment_id: string | null }, v: VersionRow, emr: Emr) {
+    return {
+      transaction_id: s.txn_id, session_id: s.txn_id, patient_id: n.patient_id, appointment_id: n.appointment_id,
+      version: v.version, signed_by: v.created_by, signed_at: v.created_at, ...(v.reason !== null ? { reason: v.reason } : {}), emr,
+    };
+  }
+
+  function saveDraft(ctx: RequestContext, txnId: string, body: DraftBody) {
+    const action = 'note.draft.save';
+    requireDoctor(ctx, action, 'edit');
+    const s = sessionOf(ctx, txnId, action);
+    finished(s);
+    refuseAfter(ctx, action, s, () => {
+      const n = store.note(s.id);
+      if (n && n.latest_version > 0) return new Refusal(new ServiceError(409, 'ALREADY_SIGNED', 'This note is signed: change it with an amendment (a reason is required)'), 'conflict');
+      const now = isoNow(clock);
+      store.ensure({ session_id: s.id, workspace_id: s.workspace_id, patient_id: s.patient_id, now });
+      const draft: StoredDraft = { emr: Value.Clean(Emr, structuredClone(body.emr)) as Emr, resolutions: merge(ctx, draftOf(n)?.resolutions ?? [], body.flag_resolutions) };
+      store.saveDraft({ session_id: s.id, draft: JSON.stringify(draft), by: ctx.caller.id, now });
+      audit.inTransaction(ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
+      return undefined;
+    });
+    return workingDraft(ctx, txnId);
+  }
+
+  function sign(ctx: RequestContext, txnId: string, body: SignBody) {
+    const action = 'note.sign';
+    requireDoctor(ctx, action, 'sign');
+    const s = sessionOf(ctx, txnId, action);
+    finished(s);
+    const appt = appointmentFor(ctx, s, body.appointment_id);
+    const v = refuseAfter(ctx, action, s, () => {
+      const n = store.note(s.id);
+      if (n && n.latest_version > 0) return new Refusal(new ServiceError(409, 'ALREADY_SIGNED', 'This note is already signed: change it with an amendment (a reason is required)'), 'conflict');
+      const draft = draftOf(n);
+      const ai = scribeDraftEmr(s);
+      const emr = body.emr ?? draft?.emr ?? ai;
+      if (!emr) return new Refusal(invalid('This session has no EMR JSON to sign (service_emr_template was not produced): send emr'), 'invalid');
+      const signed = resolved(emr, ai?.flags ?? [], merge(ctx, draft?.resolutions ?? [], body.flag_resolutions));
+      if (signed instanceof Refusal) return signed;
+      const now = isoNow(clock);
+      const patientId = s.patient_id ?? appt?.patient_id ?? null;
+      store.ensure({ session_id: s.id, workspace_id: s.workspace_id, patient_id: patientId, now });
+      store.sign({ session_id: s.id, patient_id: patientId, appointment_id: appt?.id ?? null, now });
+      const row: VersionRow = { session_id: s.id, version: 1, kind: 'signed', emr: JSON.stringify(signed), reason: null, created_by: ctx.caller.id, created_at: now };
+      store.insertVersion(row);
+      // With the doctor (ongoing): the consultation ends with the signature. Waiting, parked or done: left as it is.
+      if (appt?.status === 'OG') appointments.changeStatus(ctx, appt.id, false, 'CM');
+      audit.inTransaction(ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
+      webhooks.emit(s.workspace_id, 'note.signed', event(s, { patient_id: patientId, appointment_id: appt?.id ?? null }, row, signed));
+      return row;
+    });
+    return version(ctx, txnId, String(v.version));
+  }
+
+  function amend(ctx: RequestContext, txnId: string, body: AmendBody) {
+    const action = 'note.amend';
+    requireDoctor(ctx, action, 'amend');
+    const s = sessionOf(ctx, txnId, action);
+    const v = refuseAfter(ctx, action, s, () => {
+      const n = store.note(s.id);
+      if (!n || n.latest_version === 0) return new Refusal(new ServiceError(409, 'NOT_SIGNED', 'This note is not signed yet: edit the draft and sign it'), 'conflict');
+      const prev = JSON.parse(store.version(s.id, n.latest_version)!.emr) as Emr;
+      const amended = resolved(body.emr, prev.flags ?? [], merge(ctx, resolutionsIn(prev), body.flag_resolutions));
+      if (amended instanceof Refusal) return amended;
+      const now = isoNow(clock);
+      const row: VersionRow = {
+        session_id: s.id, version: n.latest_version + 1, kind: 'amendment', emr: JSON.stringify(amended), reason: body.reason.trim(), created_by: ctx.caller.id, created_at: now,
+      };
+      if (!store.amend({ session_id: s.id, version: row.version, now })) return new Refusal(new ServiceError(409, 'CONFLICT', 'The note changed meanwhile; read it again'), 'conflict');
+      store.insertVersion(row);
+      audit.inTransaction(ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
+      webhooks.emit(s.workspace_id, 'note.amended', event(s, n, row, amended));
+      return row;
+    });
+    return version(ctx, txnId, String(v.version));
+  }
+
+  const nameOf = (userId: string | null) => (userId ? auth.user(userId)?.display_name ?? null : null);
+
+  function summaries(s: SessionRow) {
+    const ai = scribeDraftEmr(s);
+    return [
+      ...(ai ? [{ version: 0, kind: 'draft' as const, reason: null, created_by: null, created_by_name: null, created_at: s.finished_at ?? s.updated_at }] : []),
+      ...store.versions(s.id).map((v) => ({ version: v.version, kind: v.kind, reason: v.reason, created_by: v.created_by, created_by_name: nameOf(v.created_by), created_at: v.created_at })),
+    ];
+  }
+
+  function versions(ctx: RequestContext, txnId: string) {
+    const s = sessionOf(ctx, txnId, 'note.read');
+    const n = store.note(s.id);
+    audit.later(ctx, { action: 'note.read', resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
+    return {
+      txn_id: s.txn_id, status: statusOf(n?.latest_version ?? 0), patient_id: n?.patient_id ?? s.patient_id, appointment_id: n?.appointment_id ?? null,
+      latest_version: n?.latest_version ?? 0, versions: summaries(s),
+    };
+  }
+
+  /** One version: "draft" or 0 the scribe's, 1 the signed one, 2… amendments, "latest" the newest of them. */
+  function version(ctx: RequestContext, txnId: string, which: string) {
+    const s = sessionOf(ctx, txnId, 'note.read');
+    const n = store.note(s.id);
+    const number = which === 'draft' ? 0 : which === 'latest' ? n?.latest_version ?? 0 : Number(which);
+    const summary = summaries(s).find((v) => v.version === number);
+    const emr = number === 0 ? scribeDraftEmr(s) : store.version(s.id, number)?.emr;
+    audit.later(ctx, { action: 'note.read', resourceType: 'note', resourceIds: [s.id], outcome: summary && emr ? 'success' : 'not_found' });
+    if (!summary || !emr) throw new ServiceError(404, 'NOT_FOUND', number === 0 ? `Session ${txnId} has no EMR draft` : `Note ${txnId} has no version ${number}`);
+    return { ...summary, txn_id: s.txn_id, emr: typeof emr === 'string' ? (JSON.parse(emr) as Emr) : emr };
+  }
+
+  /** The doctor's working draft, or the scribe's draft while nobody has saved edits. */
+  function workingDraft(ctx: RequestContext, txnId: string) {
+    const s = sessionOf(ctx, txnId, 'note.read');
+    const n = store.note(s.id);
+    const draft = draftOf(n);
+    const emr = draft?.emr ?? scribeDraftEmr(s);
+    audit.later(ctx, { action: 'note.read', resourceType: 'note', resourceIds: [s.id], outcome: emr ? 'success' : 'not_found' });
+    if (!emr) throw new ServiceError(404, 'NOT_FOUND', `Session ${txnId} has no EMR draft yet`);
+    return {
+      txn_id: s.txn_id, status: statusOf(n?.latest_version ?? 0), edited: draft !== null, updated_by: draft ? n!.draft_by : null,
+      updated_at: draft ? n!.draft_at : null, emr, flag_resolutions: draft?.resolutions ?? [],
+    };
+  }
+
+  return { saveDraft, sign, amend, versions, version, workingDraft };
+}
+export type NoteService = ReturnType<typeof noteService>;
+
+const instances = new WeakMap<object, NoteService>();
+
+/**
+ * The note service of a running service, made on first use. (createService does not build it yet: server/service.ts
+ * belongs to another change; once it holds `notes: noteService(…)`, callers use that and this goes.)
+ */
+export function notesOf(service: Deps & object): NoteService {
+  let n = instances.get(service);
+  if (!n) instances.set(service, (n = noteService(service)));
+  return n;
+}

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { Patient } from '../../preload/contract';
 import { clinic } from './clinic';
-import { Empty, ErrorNote, GENDER, Icon, Loading, age } from './ui';
+import { Empty, ErrorNote, GENDER, Icon, Loading, ageLabel } from './ui';
 
 /**
  * Search-as-you-type by 10-digit mobile, as two card bodies for the caller's card: the box, then the family on that
@@ -64,7 +64,7 @@ export function PatientSearch({ onPick, picked, onRegister, unknown, autoFocus =
                   <div className="avatar" aria-hidden="true">{p.first_name[0]}{p.last_name[0]}</div>
                   <div className="grow">
                     <div className="patient-name">{p.name}</div>
-                    <div className="meta"><span>{GENDER[p.gender]}, {age(p.dob)}</span><span>Born {p.dob}</span></div>
+                    <div className="meta"><span>{GENDER[p.gender]}, {ageLabel(p)}</span><span>{p.dob_estimated ? `Born about ${p.dob.slice(0, 4)}` : `Born ${p.dob}`}</span></div>
                   </div>
                 </div>
               ))}

@@ -1,6 +1,7 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ButtonHTMLAttributes, type ReactNode, useEffect, useId, useRef } from 'react';
 import type { AppointmentStatus } from '../../preload/contract';
-import { explain } from './clinic';
+import { ageOf } from '../../server/patients/birth';
+import { asFailure, explain } from './clinic';
 
 export function Icon({ name, size = 16 }: { name: 'search' | 'user' | 'calendar' | 'mic' | 'settings' | 'check' | 'alert' | 'inbox' | 'plus' | 'copy' | 'print' | 'clock' | 'x'; size?: number }) {
   const paths: Record<typeof name, ReactNode> = {
@@ -79,6 +80,35 @@ export function Field({ label, hint, error, children }: { label: string; hint?: 
 }
 
 /**
+ * The sentence for the field a failure is about, or null when it names none of `labels`' fields. The service starts a
+ * field's refusal with the field's path, then words (docs/API.md, Patient records): `body.first_name must be at most
+ * 100 characters` (schema checks, HTTP; `input.` / `patch.` over IPC) or `mobile: An Indian mobile number has …` (the
+ * service's own rules, already a sentence). Show it with <Field error>, next to its field.
+ */
+export function fieldProblem(error: unknown, labels: Record<string, string>): { field: string; sentence: string } | null {
+  if (!error) return null;
+  const m = /^(?:(?:body|input|patch)\.)?([a-z_]+)(: | )(.+)$/s.exec(asFailure(error).message);
+  const label = m ? labels[m[1]!] : undefined;
+  if (!m || !label) return null;
+  const text = m[2] === ': ' ? m[3]! : `${label} ${m[3]}`;
+  return { field: m[1]!, sentence: /[.!?]$/.test(text) ? text : `${text}.` };
+}
+
+/**
+ * A button that says why it is disabled: `why` (a sentence, or null when it is enabled) shows beside it, is its
+ * tooltip, and is linked with aria-describedby so a screen reader reads it with the button.
+ */
+export function ReasonedButton({ why, children, ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { why: string | null }) {
+  const id = useId();
+  return (
+    <>
+      {why && <span id={id} className="small muted" style={{ marginRight: 'auto', alignSelf: 'center' }} data-testid="disabled-reason">{why}</span>}
+      <button {...props} disabled={Boolean(why) || props.disabled} title={why ?? props.title} aria-describedby={why ? id : undefined}>{children}</button>
+    </>
+  );
+}
+
+/**
  * A modal. Without onClose it can be left only through its own buttons (no Escape, backdrop click or ×): for a
  * dialog whose content is lost once closed, such as a secret shown once.
  */
@@ -112,12 +142,9 @@ export function Progress({ value, label }: { value: number | null; label?: strin
 
 export const initials = (name: string) => name.split(/\s+/).filter(Boolean).slice(0, 2).map((w) => w[0]!.toUpperCase()).join('');
 
-export function age(dob: string, today = new Date()): string {
-  const d = new Date(`${dob}T00:00:00`);
-  let years = today.getFullYear() - d.getFullYear();
-  if (today < new Date(today.getFullYear(), d.getMonth(), d.getDate())) years--;
-  return years < 1 ? `${Math.max(0, Math.floor((today.getTime() - d.getTime()) / (30.4 * 86400_000)))} mo` : `${years} y`;
-}
+/** "45 y", "7 mo", and "(estimated)" when the date of birth was estimated from an age. */
+export const ageLabel = (p: { dob: string; dob_estimated?: boolean }) =>
+  `${ageOf(p.dob, Boolean(p.dob_estimated), new Date().toLocaleDateString('en-CA'))}${p.dob_estimated ? ' (estimated)' : ''}`;
 
 export const GENDER: Record<string, string> = { M: 'Male', F: 'Female', O: 'Other' };
 

@@ -4,7 +4,7 @@ import type { AppointmentStatus, ChangeStatusTarget, DayEntry, Patient, SessionI
 import { clinic } from '../clinic';
 import { PatientSearch } from '../PatientSearch';
 import { PatientForm } from './RegisterPatient';
-import { Dialog, Empty, ErrorNote, Field, GENDER, Icon, Loading, STATUS_LABEL, StatusChip, age, phone, time } from '../ui';
+import { Dialog, Empty, ErrorNote, Field, GENDER, Icon, Loading, STATUS_LABEL, StatusChip, ageLabel, phone, time } from '../ui';
 
 /** Today's date at the clinic (its time zone), YYYY-MM-DD. */
 export const clinicToday = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
@@ -87,13 +87,13 @@ function PatientCard({ patient, onEdit, onBook }: { patient: Patient; onEdit: ()
   return (
     <div className="card" aria-label="Selected patient">
       <div className="card-head">
-        <div className="row"><div className="avatar" aria-hidden="true">{patient.first_name[0]}{patient.last_name[0]}</div><div><h2>{patient.name}</h2><p className="small muted">{GENDER[patient.gender]}, {age(patient.dob)}</p></div></div>
+        <div className="row"><div className="avatar" aria-hidden="true">{patient.first_name[0]}{patient.last_name[0]}</div><div><h2>{patient.name}</h2><p className="small muted">{GENDER[patient.gender]}, {ageLabel(patient)}</p></div></div>
         <button className="btn sm" type="button" onClick={onEdit}>Edit</button>
       </div>
       <div className="card-body stack">
         <dl className="kv">
           <dt>Mobile</dt><dd className="num">{phone(patient.mobile)}</dd>
-          <dt>Date of birth</dt><dd>{patient.dob}</dd>
+          <dt>Date of birth</dt><dd>{patient.dob}{patient.dob_estimated && <span className="faint"> (estimated from an age)</span>}</dd>
           <dt>Email</dt><dd>{patient.email || <span className="faint">Not given</span>}</dd>
         </dl>
         <button className="btn primary" type="button" onClick={onBook}><Icon name="calendar" />Book appointment</button>

@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
-import type { Role, SaKey, Scope, SessionInfo, SpeechModel, User, WebhookState, WebhookSubscription } from '../../../preload/contract';
+import type { Patient, Role, SaKey, Scope, SessionInfo, SpeechModel, User, WebhookState, WebhookSubscription } from '../../../preload/contract';
 import { clinic } from '../clinic';
+import { PatientForm } from './RegisterPatient';
 import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, when } from '../ui';
 
-type Tab = 'server' | 'users' | 'clients' | 'keys' | 'webhooks' | 'push' | 'models' | 'assistants' | 'backups';
+type Tab = 'server' | 'users' | 'patients' | 'clients' | 'keys' | 'webhooks' | 'push' | 'models' | 'assistants' | 'backups';
 const TABS: [Tab, string][] = [
-  ['server', 'Server'], ['users', 'Users'], ['clients', 'API clients'], ['keys', 'API keys'], ['webhooks', 'Webhooks'],
+  ['server', 'Server'], ['users', 'Users'], ['patients', 'Mobiles to correct'], ['clients', 'API clients'], ['keys', 'API keys'], ['webhooks', 'Webhooks'],
   ['push', 'Push notifications'], ['models', 'Speech models'], ['assistants', 'AI assistants'], ['backups', 'Backups'],
 ];
 const SCOPES: [Scope, string][] = [
@@ -459,6 +460,42 @@ function BackupsPanel() {
   );
 }
 
+/**
+ * Patients registered before the mobile rule whose number search cannot find (or is not a mobile): each with what
+ * is wrong and an Edit that opens the patient form, so the number can be corrected with the patient. Nothing is
+ * changed until someone saves a correction.
+ */
+function MobileReviewPanel() {
+  const qc = useQueryClient();
+  const list = useQuery({ queryKey: ['mobile-review'], queryFn: () => clinic.mobileReview() });
+  const [editing, setEditing] = useState<Patient | null>(null);
+  const total = list.data?.total ?? 0;
+  return (
+    <Panel title="Mobiles to correct" intro="Patients whose mobile number search cannot find, or that is not a mobile. Ask the patient for their number at the next visit, or call them, and correct it here.">
+      {list.isPending && <Loading />}
+      {list.isError && <div className="card-body"><ErrorNote error={list.error} onRetry={() => void list.refetch()} /></div>}
+      {list.data && total === 0 && <Empty title="Every patient's mobile is fine" icon="user">Search by mobile finds every registered patient.</Empty>}
+      {list.data && total > 0 && (
+        <div className="card-body flush">
+          <p className="small muted" style={{ padding: '12px 16px 8px', margin: 0 }}>{total} patient{total === 1 ? '' : 's'} to correct{total > list.data.patients.length ? `; the oldest ${list.data.patients.length} are shown` : ''}.</p>
+          <table aria-label="Mobiles to correct">
+            <thead><tr><th>Patient</th><th>Mobile</th><th>What is wrong</th><th /></tr></thead>
+            <tbody>{list.data.patients.map((p) => (
+              <tr key={p.id} data-testid="mobile-review-row">
+                <td><strong>{p.name}</strong><div className="small muted">Born {p.dob}</div></td>
+                <td className="num nowrap">{p.mobile}</td>
+                <td className="small">{p.problem}</td>
+                <td><div className="actions"><button className="btn sm" type="button" aria-label={`Edit ${p.name}`} onClick={() => setEditing(p)}>Edit</button></div></td>
+              </tr>
+            ))}</tbody>
+          </table>
+        </div>
+      )}
+      {editing && <PatientForm patient={editing} onClose={() => setEditing(null)} onSaved={() => { setEditing(null); void qc.invalidateQueries({ queryKey: ['mobile-review'] }); }} />}
+    </Panel>
+  );
+}
+
 export default function Settings({ session }: { session: SessionInfo }) {
   const [tab, setTab] = useState<Tab>(() => (window.location.hash.split('/')[2] as Tab) || 'server');
   const go = (t: Tab) => { setTab(t); window.location.hash = `/settings/${t}`; };
@@ -474,6 +511,7 @@ export default function Settings({ session }: { session: SessionInfo }) {
         <div>
           {tab === 'server' && <ServerPanel />}
           {tab === 'users' && <UsersPanel session={session} />}
+          {tab === 'patients' && <MobileReviewPanel />}
           {tab === 'clients' && <ClientsPanel />}
           {tab === 'keys' && <KeysPanel />}
           {tab === 'webhooks' && <WebhooksPanel />}

@@ -6,30 +6,24 @@ import { formatMobile } from '../patients/mobile.js';
 import { fullName } from '../patients/service.js';
 import type { Service } from '../service.js';
 import {
-  AppointmentDetail, AppointmentParams, BookBody, ChangeStatusBody, DayList, DayQuery, OptionalPartnerQuery,
-  RequiredPartnerQuery, StatusChangeResult,
+  AppointmentDetail, AppointmentParams, Board, BookBody, CallNextQuery, ChangeStatusBody, DayList, DayQuery, OptionalPartnerQuery,
+  RequiredPartnerQuery, StatusChangeResult, UndoResult,
 } from './schemas.js';
-import type { AppointmentListRow, AppointmentRow } from './store.js';
+import { type StatusChange, toAppointment, undoUntil } from './service.js';
+import type { AppointmentListRow } from './store.js';
 
 const byPartner = (partnerId: string | undefined) => partnerId === '1';
 
-const toAppointment = (a: AppointmentRow) => ({
-  appointment_id: a.id,
-  partner_appointment_id: a.partner_appointment_id,
-  patient_id: a.patient_id,
-  doctor_id: a.doctor_id,
-  scheduled_at: a.scheduled_at,
-  date: a.local_date,
-  reason: a.reason,
-  status: a.status,
-  created_at: a.created_at,
-  updated_at: a.updated_at,
-});
+/** A live board stream ends after this long and the display reconnects, so a revoked token stops being served. */
+const STREAM_MAX_MS = 60 * 60_000;
+/** Comment lines keep the stream's connection from looking idle (the server's idle timeout, proxies). */
+const HEARTBEAT_MS = 15_000;
 
-const toDayEntry = (a: AppointmentListRow) => ({
+const toDayEntry = (a: AppointmentListRow, now: Date) => ({
   ...toAppointment(a),
   patient_name: fullName(a),
   patient_mobile: formatMobile({ cc: a.mobile_cc, national: a.mobile_national }),
+  undo_until: undoUntil(a, now),
 });
 
 /** Endpoints 2 and 3, and booking, reading and listing appointments. */
@@ -38,6 +32,14 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
   app.addHook('onRequest', authenticate(service));
   const change = requireScope('appointments:write', 'COMPLETE_NOT_ALLOWED', audit, 'appointment.write');
   const read = requireScope('appointments:read', 'UNAUTHORIZED_ACCESS', audit, 'appointment.read');
+  const boardRead = requireScope('queue:board', 'UNAUTHORIZED_ACCESS', audit, 'queue.board');
+  const changeResult = (partner: boolean, addressedAs: string, r: StatusChange) => ({
+    appointment_id: partner ? addressedAs : r.appointment.id,
+    partner_appointment_id: r.appointment.partner_appointment_id,
+    status: r.appointment.status,
+    previous_status: r.previous_status,
+    token: r.appointment.token,
+  });
 
   app.post('/dr/v1/appointment/:appointment_id/parked', {
     config: { errors: 'dr-bare' },
@@ -91,6 +93,9 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       operationId: 'bookAppointment',
       tags: ['appointments'],
       summary: 'Book an appointment (status BK)',
+      description: 'Refused with 409 SLOT_TAKEN when the doctor has another booked, checked-in, ongoing or parked appointment at an '
+        + 'overlapping time, and 409 PATIENT_DOUBLE_BOOKED when the patient has; overbook: true books anyway (recorded). '
+        + 'A time more than 5 minutes past is 400 TIME_IN_PAST unless walk_in (booked for now).',
       security,
       body: BookBody,
       response: { 201: DrEnvelope(AppointmentDetail), ...drErrors('envelope', [400, 401, 403, 404, 409, 500]) },
@@ -130,6 +135,100 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
     },
   }, async (request, reply) => {
     const { date, rows } = appointments.day(request.ctx, request.query.date);
-    return drOk(reply, 200, { date, appointments: rows.map(toDayEntry) });
+    const now = service.clock.now();
+    return drOk(reply, 200, { date, appointments: rows.map((a) => toDayEntry(a, now)) });
+  });
+
+  app.post('/dr/v1/appointment/:appointment_id/undo', {
+    config: { errors: 'dr-envelope' },
+    preHandler: change,
+    schema: {
+      operationId: 'undoAppointmentChange',
+      tags: ['appointments'],
+      summary: 'Undo the latest check-in, park or no-show (within 10 minutes)',
+      description: 'Restores exactly the state before the change (BK included) and records a correction in the history. '
+        + '409 NOTHING_TO_UNDO when the latest change is not a check-in, park or no-show (or is itself an undo); '
+        + '409 UNDO_WINDOW_PASSED after 10 minutes. Any request body is ignored.',
+      security,
+      params: AppointmentParams,
+      querystring: OptionalPartnerQuery,
+      response: { 200: DrEnvelope(UndoResult), ...drErrors('envelope', [400, 401, 403, 404, 409, 500]) },
+    },
+  }, async (request, reply) => {
+    const partner = byPartner(request.query.partner_id);
+    const r = appointments.undo(request.ctx, request.params.appointment_id, partner);
+    return drOk(reply, 200, changeResult(partner, request.params.appointment_id, r));
+  });
+
+  app.post('/dr/v1/queue/call-next', {
+    config: { errors: 'dr-envelope' },
+    preHandler: change,
+    schema: {
+      operationId: 'callNextPatient',
+      tags: ['appointments'],
+      summary: 'Call the next patient in to the doctor',
+      description: 'Moves the doctor\'s checked-in patient with the lowest token today to OG (with the doctor). '
+        + '409 NO_PATIENT_WAITING when nobody is checked in for the doctor; reception users get 403 COMPLETE_NOT_ALLOWED.',
+      security,
+      querystring: CallNextQuery,
+      response: { 200: DrEnvelope(UndoResult), ...drErrors('envelope', [400, 401, 403, 409, 500]) },
+    },
+  }, async (request, reply) => {
+    const r = appointments.callNext(request.ctx, request.query.doctor_id);
+    return drOk(reply, 200, changeResult(false, r.appointment.id, r));
+  });
+
+  app.get('/dr/v1/queue/board', {
+    config: { errors: 'dr-envelope' },
+    preHandler: boardRead,
+    schema: {
+      operationId: 'queueBoard',
+      tags: ['appointments'],
+      summary: 'Today\'s waiting-room board: per doctor, the tokens with the doctor now and next (first names only)',
+      security,
+      response: { 200: DrEnvelope(Board), ...drErrors('envelope', [401, 403, 500]) },
+    },
+  }, async (request, reply) => drOk(reply, 200, appointments.board(request.ctx)));
+
+  // Open board streams, ended when the server closes (an open response would otherwise hold close() up).
+  const streams = new Set<() => void>();
+  app.addHook('preClose', (done) => {
+    for (const end of streams) end();
+    done();
+  });
+
+  app.get('/dr/v1/queue/events', {
+    config: { errors: 'dr-envelope' },
+    preHandler: boardRead,
+    schema: {
+      operationId: 'queueBoardEvents',
+      tags: ['appointments'],
+      summary: 'The board as server-sent events: event "board" at once and after every change of the clinic\'s appointments',
+      description: 'text/event-stream; each event\'s data is the board of GET /dr/v1/queue/board. A comment line every 15 s keeps '
+        + 'the connection alive; the stream ends after an hour (reconnect: the token is checked again).',
+      security,
+      response: { 200: Type.String({ description: 'text/event-stream' }), ...drErrors('envelope', [401, 403, 500]) },
+    },
+  }, (request, reply) => {
+    const { ctx } = request;
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': request.id,
+      'x-content-type-options': 'nosniff',
+    });
+    const send = (audited: boolean) => res.write(`event: board\ndata: ${JSON.stringify(appointments.board(ctx, audited))}\n\n`);
+    send(true);
+    const off = appointments.onChange((workspaceId) => workspaceId === ctx.caller.workspaceId && send(false));
+    const beat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const end = () => res.end();
+    const limit = setTimeout(end, STREAM_MAX_MS);
+    streams.add(end);
+    res.on('close', () => {
+      off();
+      clearInterval(beat);
+      clearTimeout(limit);
+      streams.delete(end);
+    });
   });
 };

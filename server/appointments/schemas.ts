@@ -27,10 +27,19 @@ export const StatusChangeResult = Type.Object({
 
 export const BookBody = Type.Object({
   patient_id: Type.String({ minLength: 1, maxLength: 64 }),
-  scheduled_at: Type.String({ format: 'date-time', maxLength: 40, description: 'ISO 8601 date-time with offset' }),
+  scheduled_at: Type.Optional(Type.String({
+    format: 'date-time', maxLength: 40,
+    description: 'ISO 8601 date-time with offset. Required unless walk_in; more than 5 minutes in the past is 400 TIME_IN_PAST',
+  })),
   partner_appointment_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^\\S+$' })),
   doctor_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   reason: Type.Optional(Text({ maxLength: 500 })),
+  duration_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 240, description: 'How long the doctor\'s time is held (default 15)' })),
+  walk_in: Type.Optional(Type.Boolean({ description: 'The patient is here now: booked for the current time (scheduled_at may be left out)' })),
+  overbook: Type.Optional(Type.Boolean({
+    description: 'Book even though the doctor\'s slot is taken (409 SLOT_TAKEN) or the patient has an overlapping appointment '
+      + '(409 PATIENT_DOUBLE_BOOKED); recorded in the audit log and the appointment\'s history',
+  })),
 });
 export type BookBody = Static<typeof BookBody>;
 
@@ -45,6 +54,10 @@ export const Appointment = Type.Object({
   status: StatusSchema,
   created_at: Type.String(),
   updated_at: Type.String(),
+  duration_minutes: Type.Integer({ description: 'How long the booking holds the doctor\'s time' }),
+  walk_in: Type.Boolean(),
+  overbook: Type.Boolean({ description: 'Booked over a taken slot or an overlapping appointment of the patient, confirmed' }),
+  token: Type.Union([Type.Integer(), Type.Null()], { description: 'Waiting-room token, given at the first check-in: per doctor per day' }),
 });
 
 export const StatusHistoryEntry = Type.Object({
@@ -53,6 +66,9 @@ export const StatusHistoryEntry = Type.Object({
   changed_at: Type.String(),
   actor_type: Type.String(),
   actor_id: Type.String(),
+  correction: Type.Boolean({ description: 'This entry undoes the change before it' }),
+  overbook: Type.Boolean({ description: 'The booking was confirmed over a clash' }),
+  token: Type.Union([Type.Integer(), Type.Null()], { description: 'The token this change gave' }),
 });
 
 export const AppointmentDetail = Type.Intersect([Appointment, Type.Object({ status_history: Type.Array(StatusHistoryEntry) })]);
@@ -61,5 +77,34 @@ export const DayQuery = Type.Object({
   date: Type.Optional(Type.String({ format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'Defaults to today at the clinic' })),
 });
 
-export const DayEntry = Type.Intersect([Appointment, Type.Object({ patient_name: Type.String(), patient_mobile: Type.String() })]);
+export const DayEntry = Type.Intersect([Appointment, Type.Object({
+  patient_name: Type.String(),
+  patient_mobile: Type.String(),
+  undo_until: Type.Union([Type.String(), Type.Null()], {
+    description: 'Until when POST …/undo can reverse the latest change (a check-in, park or no-show); null when it cannot',
+  }),
+})]);
 export const DayList = Type.Object({ date: Type.String(), appointments: Type.Array(DayEntry) });
+
+export const UndoResult = Type.Object({
+  appointment_id: Type.String(),
+  partner_appointment_id: Type.Union([Type.String(), Type.Null()]),
+  status: StatusSchema,
+  previous_status: StatusSchema,
+  token: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+export const CallNextQuery = Type.Object({
+  doctor_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Default: the signed-in doctor' })),
+});
+
+const BoardEntry = Type.Object({ token: Type.Union([Type.Integer(), Type.Null()]), first_name: Type.String() });
+export const Board = Type.Object({
+  date: Type.String(),
+  doctors: Type.Array(Type.Object({
+    doctor_id: Type.Union([Type.String(), Type.Null()]),
+    doctor_name: Type.String(),
+    now: Type.Array(BoardEntry, { description: 'With the doctor (OG)' }),
+    next: Type.Array(BoardEntry, { description: 'Checked in and waiting (CK), by token' }),
+  })),
+});

@@ -8,16 +8,31 @@ import { isUniqueViolation } from '../patients/store.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import { type Clock, isoNow, localDate } from '../shared/time.js';
 import type { EventSink } from '../webhooks/outbox.js';
-import { type AppointmentRow, appointmentStore } from './store.js';
-import { type ChangeStatusTarget, type Status, describe, roleMayMoveTo, transitionError } from './states.js';
+import { type AppointmentListRow, type AppointmentRow, type ClashRow, type StatusChangeRow, appointmentStore } from './store.js';
+import {
+  CORRECTABLE, type ChangeStatusTarget, STATUS_NAMES, type Status, UNDO_WINDOW_MS, describe, roleMayMoveTo, transitionError,
+} from './states.js';
 
 export interface BookInput {
   patient_id: string;
-  scheduled_at: string;
+  /** Required unless walk_in: a walk-in is booked for now. */
+  scheduled_at?: string;
   partner_appointment_id?: string;
   doctor_id?: string;
   reason?: string;
+  duration_minutes?: number;
+  walk_in?: boolean;
+  /** Confirms booking over a taken doctor's slot or the patient's own overlapping appointment. */
+  overbook?: boolean;
 }
+
+/** The slot a booking holds when it does not say (the front desk books in 15-minute steps). */
+export const DEFAULT_DURATION_MIN = 15;
+/** How far back "now" reaches: a time picked a few minutes ago on the form is still now, not the past. */
+export const PAST_GRACE_MS = 5 * 60_000;
+/** A walk-in is for now: a time sent with it may differ from the service's clock by this much. */
+export const WALK_IN_SLACK_MS = 15 * 60_000;
+const LONGEST_MIN = 240;
 
 export interface StatusChange {
   appointment: AppointmentRow;
@@ -27,6 +42,52 @@ export interface StatusChange {
 
 const notFound = () => new ServiceError(404, 'APPOINTMENT_NOT_FOUND', 'The specified appointment ID does not exist');
 
+/** An appointment as every transport returns it (the interface's fields, then ours). */
+export const toAppointment = (a: AppointmentRow) => ({
+  appointment_id: a.id,
+  partner_appointment_id: a.partner_appointment_id,
+  patient_id: a.patient_id,
+  doctor_id: a.doctor_id,
+  scheduled_at: a.scheduled_at,
+  date: a.local_date,
+  reason: a.reason,
+  status: a.status,
+  created_at: a.created_at,
+  updated_at: a.updated_at,
+  duration_minutes: a.duration_min,
+  walk_in: a.walk_in === 1,
+  overbook: a.overbook === 1,
+  token: a.token,
+});
+
+/** Until when the latest change of a day-list row can be undone, or null when it cannot (any more). */
+export function undoUntil(a: AppointmentListRow, now: Date): string | null {
+  if (!a.undoable_change_at) return null;
+  const until = new Date(a.undoable_change_at).getTime() + UNDO_WINDOW_MS;
+  return until > now.getTime() ? new Date(until).toISOString() : null;
+}
+
+export const toHistoryEntry = (c: StatusChangeRow) => ({
+  from_status: c.from_status,
+  to_status: c.to_status,
+  changed_at: c.changed_at,
+  actor_type: c.actor_type,
+  actor_id: c.actor_id,
+  correction: c.correction === 1,
+  overbook: c.overbook === 1,
+  token: c.token,
+});
+
+/** The waiting-room board: per doctor, who is with the doctor now and the tokens waiting, by first name only. */
+export interface Board {
+  date: string;
+  doctors: { doctor_id: string | null; doctor_name: string; now: BoardEntry[]; next: BoardEntry[] }[];
+}
+export interface BoardEntry { token: number | null; first_name: string }
+
+const hhmm = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+
 export function appointmentService(
   db: Db, clock: Clock, auth: AuthService, patients: PatientService, audit: AuditLog, events?: EventSink,
 ) {
@@ -34,42 +95,104 @@ export function appointmentService(
 
   const timezone = (workspaceId: string) => auth.workspace(workspaceId)?.timezone ?? 'UTC';
 
-  function book(ctx: RequestContext, input: BookInput) {
+  /** A refusal decided inside a transaction and thrown after it, so that its audit entry is not rolled back. */
+  type Refusal = { refused: ServiceError; outcome: 'not_found' | 'denied' | 'invalid' | 'conflict'; appointmentId: string | null };
+  const refuse = (refused: ServiceError, outcome: Refusal['outcome'], appointmentId: string | null = null): Refusal =>
+    ({ refused, outcome, appointmentId });
+
+  /** When a booking is for, by the rules on the past and on walk-ins. */
+  function bookingTime(input: BookInput, allowPast: boolean): Date | Refusal {
+    const now = clock.now().getTime();
+    const at = input.scheduled_at === undefined ? null : new Date(input.scheduled_at);
+    if (at && Number.isNaN(at.getTime())) return refuse(invalid('scheduled_at is not a date-time'), 'invalid');
+    if (input.walk_in) {
+      if (!at) return new Date(now);
+      if (Math.abs(at.getTime() - now) > WALK_IN_SLACK_MS) {
+        return refuse(invalid('A walk-in is booked for now: leave scheduled_at out, or send the current time'), 'invalid');
+      }
+      return at;
+    }
+    if (!at) return refuse(invalid('scheduled_at is required unless walk_in is true'), 'invalid');
+    if (!allowPast && at.getTime() < now - PAST_GRACE_MS) {
+      return refuse(new ServiceError(400, 'TIME_IN_PAST', 'This time has already passed. Pick a later time, or book the patient as a walk-in (now)'), 'invalid');
+    }
+    return at;
+  }
+
+  /** The 409 for the first clash: the patient's own overlapping appointment first, then the doctor's taken slot. */
+  function clashError(ws: string, patientId: string, clashes: ClashRow[]): ServiceError {
+    const tz = timezone(ws);
+    const own = clashes.find((c) => c.patient_id === patientId);
+    const span = (c: ClashRow) => `${hhmm(c.scheduled_at, tz)}–${hhmm(new Date(new Date(c.scheduled_at).getTime() + c.duration_min * 60_000).toISOString(), tz)}`;
+    if (own) {
+      return new ServiceError(409, 'PATIENT_DOUBLE_BOOKED',
+        `This patient already has an appointment at ${span(own)} (${STATUS_NAMES[own.status]}). Send overbook: true to book both`);
+    }
+    const taken = clashes[0]!;
+    const doctor = taken.doctor_id ? auth.user(taken.doctor_id)?.display_name ?? 'The doctor' : 'The doctor';
+    return new ServiceError(409, 'SLOT_TAKEN',
+      `${doctor} already has a patient at ${span(taken)} (${STATUS_NAMES[taken.status]}). Pick another time, or send overbook: true to book over it`);
+  }
+
+  /** `allowPast`: for seeding a day that has already begun (the demo clinics); requests never pass it. */
+  function book(ctx: RequestContext, input: BookInput, { allowPast = false }: { allowPast?: boolean } = {}) {
     const ws = ctx.caller.workspaceId;
-    const when = new Date(input.scheduled_at);
-    if (Number.isNaN(when.getTime())) throw invalid('scheduled_at is not a date-time');
     patients.get(ctx, input.patient_id); // 404 PATIENT_NOT_FOUND, including another clinic's patient
     if (input.doctor_id) {
       const doctor = auth.user(input.doctor_id);
-      if (!doctor || doctor.workspace_id !== ws || doctor.role === 'reception') throw invalid('doctor_id is not a doctor of this clinic');
+      if (!doctor || doctor.workspace_id !== ws || !(doctor.role === 'doctor' || doctor.role === 'admin')) {
+        throw invalid('doctor_id is not a doctor of this clinic');
+      }
     }
-    const now = isoNow(clock);
-    const row: AppointmentRow = {
-      id: randomUUID(), workspace_id: ws, patient_id: input.patient_id,
-      partner_appointment_id: input.partner_appointment_id ?? null, doctor_id: input.doctor_id ?? null,
-      scheduled_at: when.toISOString(), local_date: localDate(when, timezone(ws)), reason: input.reason?.trim() ?? '',
-      status: 'BK', created_at: now, updated_at: now,
-    };
-    try {
-      db.transaction(() => {
-        store.insert(row);
-        record(ctx, row, null, 'BK', now);
-        audit.inTransaction(ctx, { action: 'appointment.book', resourceType: 'appointment', resourceIds: [row.id], outcome: 'success' });
-      })();
-    } catch (e) {
-      if (!isUniqueViolation(e)) throw e;
-      audit.later(ctx, { action: 'appointment.book', resourceType: 'appointment', outcome: 'conflict' });
-      throw new ServiceError(409, 'APPOINTMENT_ALREADY_EXISTS', 'An appointment with this partner_appointment_id already exists');
+    const result = db.transaction((): { appointment: AppointmentRow } | Refusal => {
+      const when = bookingTime(input, allowPast);
+      if (!(when instanceof Date)) return when;
+      if (input.partner_appointment_id && store.find(ws, input.partner_appointment_id, true)) {
+        return refuse(new ServiceError(409, 'APPOINTMENT_ALREADY_EXISTS', 'An appointment with this partner_appointment_id already exists'), 'conflict');
+      }
+      const duration = input.duration_minutes ?? DEFAULT_DURATION_MIN;
+      const end = new Date(when.getTime() + duration * 60_000);
+      const clashes = store.clashes({
+        ws, doctor: input.doctor_id ?? null, patient: input.patient_id, start: when.toISOString(), end: end.toISOString(),
+        earliest: new Date(when.getTime() - LONGEST_MIN * 60_000).toISOString(),
+      });
+      if (clashes.length > 0 && !input.overbook) return refuse(clashError(ws, input.patient_id, clashes), 'conflict');
+      const now = isoNow(clock);
+      const row: AppointmentRow = {
+        id: randomUUID(), workspace_id: ws, patient_id: input.patient_id,
+        partner_appointment_id: input.partner_appointment_id ?? null, doctor_id: input.doctor_id ?? null,
+        scheduled_at: when.toISOString(), local_date: localDate(when, timezone(ws)), reason: input.reason?.trim() ?? '',
+        status: 'BK', created_at: now, updated_at: now, duration_min: duration, walk_in: input.walk_in ? 1 : 0,
+        overbook: clashes.length > 0 ? 1 : 0, token: null,
+      };
+      store.insert(row);
+      record(ctx, row, null, 'BK', now, { overbook: row.overbook });
+      audit.inTransaction(ctx, { action: 'appointment.book', resourceType: 'appointment', resourceIds: [row.id], outcome: 'success' });
+      if (row.overbook) {
+        audit.inTransaction(ctx, {
+          action: 'appointment.overbook', resourceType: 'appointment', resourceIds: [row.id, ...clashes.map((c) => c.id)], outcome: 'success',
+        });
+      }
+      return { appointment: row };
+    }).immediate();
+    if ('refused' in result) {
+      audit.later(ctx, { action: 'appointment.book', resourceType: 'appointment', outcome: result.outcome });
+      throw result.refused;
     }
-    return { appointment: row, history: store.history(row.id) };
+    return { appointment: result.appointment, history: store.history(result.appointment.id).map(toHistoryEntry) };
   }
 
   /** Records a real status change and raises appointment.statuschange into the outbox, in the caller's transaction. */
-  function record(ctx: RequestContext, a: AppointmentRow, from: Status | null, to: Status, at: string) {
+  function record(
+    ctx: RequestContext, a: AppointmentRow, from: Status | null, to: Status, at: string,
+    extra: { correction?: 0 | 1; overbook?: 0 | 1; token?: number | null } = {},
+  ) {
     store.insertChange({
       appointment_id: a.id, workspace_id: a.workspace_id, from_status: from, to_status: to,
       actor_type: ctx.caller.kind, actor_id: ctx.caller.id, request_id: ctx.requestId, changed_at: at,
+      correction: extra.correction ?? 0, overbook: extra.overbook ?? 0, token: extra.token ?? null,
     });
+    changed(a.workspace_id);
     events?.emit(a.workspace_id, 'appointment.statuschange', {
       appointment_id: a.id, partner_appointment_id: a.partner_appointment_id, patient_id: a.patient_id,
       status: to, previous_status: from, changed_at: at,
@@ -80,11 +203,13 @@ export function appointmentService(
     const row = store.find(ctx.caller.workspaceId, id, byPartner);
     audit.later(ctx, { action: 'appointment.read', resourceType: 'appointment', resourceIds: [row?.id ?? id], outcome: row ? 'success' : 'not_found' });
     if (!row) throw notFound();
-    return { appointment: row, history: store.history(row.id) };
+    return { appointment: row, history: store.history(row.id).map(toHistoryEntry) };
   }
 
+  const today = (workspaceId: string) => localDate(clock.now(), timezone(workspaceId));
+
   function day(ctx: RequestContext, date?: string) {
-    const d = date ?? localDate(clock.now(), timezone(ctx.caller.workspaceId));
+    const d = date ?? today(ctx.caller.workspaceId);
     const rows = store.day(ctx.caller.workspaceId, d);
     audit.later(ctx, { action: 'appointment.list', resourceType: 'appointment', resourceIds: rows.map((r) => r.id), outcome: 'success' });
     return { date: d, rows };
@@ -96,7 +221,7 @@ export function appointmentService(
    */
   function transition(ctx: RequestContext, id: string, byPartner: boolean, to: Exclude<Status, 'BK'>, action: string): StatusChange {
     // Refusals are decided inside the transaction but thrown after it, so that their audit entry is not rolled back.
-    const result = db.transaction((): StatusChange | { refused: ServiceError; outcome: 'not_found' | 'denied' | 'invalid'; appointmentId: string } => {
+    const result = db.transaction((): StatusChange | Refusal => {
       const a = store.find(ctx.caller.workspaceId, id, byPartner);
       if (!a) return { refused: notFound(), outcome: 'not_found', appointmentId: id };
       if (!roleMayMoveTo(ctx.caller, to)) {
@@ -107,22 +232,127 @@ export function appointmentService(
       const why = transitionError(a.status, to);
       if (why) return { refused: invalid(why), outcome: 'invalid', appointmentId: a.id };
       const now = isoNow(clock);
-      store.setStatus(a.id, to, now);
-      record(ctx, a, a.status, to, now);
+      // The waiting-room token is given when the patient is first seen to be here: checked in, or taken straight in.
+      const given = a.token === null && (to === 'CK' || to === 'OG') ? store.nextToken(a.workspace_id, a.local_date, a.doctor_id) : null;
+      const token = given ?? a.token;
+      store.setStatus(a.id, to, token, now);
+      record(ctx, a, a.status, to, now, { token: given });
       audit.inTransaction(ctx, { action, resourceType: 'appointment', resourceIds: [a.id], outcome: 'success' });
-      return { appointment: { ...a, status: to, updated_at: now }, previous_status: a.status, changed: true };
+      return { appointment: { ...a, status: to, token, updated_at: now }, previous_status: a.status, changed: true };
     }).immediate();
     if ('refused' in result) {
-      audit.later(ctx, { action, resourceType: 'appointment', resourceIds: [result.appointmentId], outcome: result.outcome });
+      audit.later(ctx, { action, resourceType: 'appointment', resourceIds: result.appointmentId ? [result.appointmentId] : [], outcome: result.outcome });
       throw result.refused;
     }
     return result;
+  }
+
+  /**
+   * Undoes the latest change if it was a check-in, park or no-show made less than UNDO_WINDOW_MS ago: the
+   * appointment returns to exactly the state it left (booked included), a token that change gave is taken back,
+   * and the history gains a correction entry with who and when.
+   */
+  function undo(ctx: RequestContext, id: string, byPartner: boolean): StatusChange {
+    const action = 'appointment.undo';
+    const result = db.transaction((): StatusChange | Refusal => {
+      const a = store.find(ctx.caller.workspaceId, id, byPartner);
+      if (!a) return refuse(notFound(), 'not_found', id);
+      const last = store.lastChange(a.id);
+      if (!last || last.from_status === null || last.correction === 1 || !CORRECTABLE.includes(last.to_status)) {
+        const what = !last || last.from_status === null ? 'it has not changed since it was booked'
+          : last.correction === 1 ? 'its last change was itself an undo' : `its last change (to ${describe(last.to_status)}) is not a check-in, park or no-show`;
+        return refuse(new ServiceError(409, 'NOTHING_TO_UNDO', `Nothing to undo: ${what}`), 'conflict', a.id);
+      }
+      const age = clock.now().getTime() - new Date(last.changed_at).getTime();
+      if (age > UNDO_WINDOW_MS) {
+        return refuse(new ServiceError(409, 'UNDO_WINDOW_PASSED',
+          `The change to ${describe(last.to_status)} was made ${Math.floor(age / 60_000)} minutes ago; it can be undone for ${UNDO_WINDOW_MS / 60_000} minutes only`), 'conflict', a.id);
+      }
+      const now = isoNow(clock);
+      const restored = last.from_status;
+      const token = last.token !== null ? null : a.token;
+      store.setStatus(a.id, restored, token, now);
+      record(ctx, a, a.status, restored, now, { correction: 1 });
+      audit.inTransaction(ctx, { action, resourceType: 'appointment', resourceIds: [a.id], outcome: 'success' });
+      return { appointment: { ...a, status: restored, token, updated_at: now }, previous_status: a.status, changed: true };
+    }).immediate();
+    if ('refused' in result) {
+      audit.later(ctx, { action, resourceType: 'appointment', resourceIds: result.appointmentId ? [result.appointmentId] : [], outcome: result.outcome });
+      throw result.refused;
+    }
+    return result;
+  }
+
+  /** "Call next patient": the doctor's checked-in patient with the lowest token today goes in (OG). */
+  function callNext(ctx: RequestContext, doctorId?: string): StatusChange {
+    const ws = ctx.caller.workspaceId;
+    const self = ctx.caller.kind === 'user' && (ctx.caller.role === 'doctor' || ctx.caller.role === 'admin') ? ctx.caller.id : undefined;
+    const id = doctorId ?? self;
+    if (!id) throw invalid('doctor_id is required: whose next patient to call');
+    const doctor = auth.user(id);
+    if (!doctor || doctor.workspace_id !== ws || !(doctor.role === 'doctor' || doctor.role === 'admin')) {
+      throw invalid('doctor_id is not a doctor of this clinic');
+    }
+    if (!roleMayMoveTo(ctx.caller, 'OG')) {
+      audit.later(ctx, { action: 'appointment.call_next', resourceType: 'appointment', outcome: 'denied' });
+      throw new ServiceError(403, 'COMPLETE_NOT_ALLOWED', 'Your role may not call a patient in to the doctor');
+    }
+    const next = store.nextWaiting(ws, today(ws), id);
+    if (!next) {
+      audit.later(ctx, { action: 'appointment.call_next', resourceType: 'appointment', outcome: 'conflict' });
+      throw new ServiceError(409, 'NO_PATIENT_WAITING', `No checked-in patient is waiting for ${doctor.display_name} today`);
+    }
+    return transition(ctx, next.id, false, 'OG', 'appointment.call_next');
+  }
+
+  /** Today's board: each active doctor of the clinic (and anyone else with patients in), now and next. */
+  function board(ctx: RequestContext, audited = true): Board {
+    const ws = ctx.caller.workspaceId;
+    const date = today(ws);
+    const rows = store.board(ws, date);
+    const groups = new Map<string | null, Board['doctors'][number]>();
+    for (const u of auth.users(ws)) {
+      if (u.role === 'doctor' && !u.disabled_at) groups.set(u.id, { doctor_id: u.id, doctor_name: u.display_name, now: [], next: [] });
+    }
+    for (const r of rows) {
+      let g = groups.get(r.doctor_id);
+      if (!g) {
+        g = { doctor_id: r.doctor_id, doctor_name: r.doctor_name ?? 'Any doctor', now: [], next: [] };
+        groups.set(r.doctor_id, g);
+      }
+      (r.status === 'OG' ? g.now : g.next).push({ token: r.token, first_name: r.first_name });
+    }
+    if (audited) audit.later(ctx, { action: 'queue.board', resourceType: 'appointment', outcome: 'success' });
+    return { date, doctors: [...groups.values()].sort((x, y) => x.doctor_name.localeCompare(y.doctor_name)) };
+  }
+
+  // Listeners told, after the change has committed, that a clinic's appointments changed (the board's live stream).
+  const listeners = new Set<(workspaceId: string) => void>();
+  const pending = new Set<string>();
+  function changed(workspaceId: string) {
+    if (listeners.size === 0) return;
+    if (pending.size === 0) {
+      setImmediate(() => {
+        const list = [...pending];
+        pending.clear();
+        for (const w of list) for (const l of listeners) l(w);
+      });
+    }
+    pending.add(workspaceId);
+  }
+  function onChange(listener: (workspaceId: string) => void) {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
   }
 
   return {
     book,
     get,
     day,
+    undo,
+    callNext,
+    board,
+    onChange,
     park: (ctx: RequestContext, id: string, byPartner: boolean) => transition(ctx, id, byPartner, 'PK', 'appointment.park'),
     changeStatus: (ctx: RequestContext, id: string, byPartner: boolean, to: ChangeStatusTarget) =>
       transition(ctx, id, byPartner, to, 'appointment.change_status'),

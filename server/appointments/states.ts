@@ -45,3 +45,15 @@ export function transitionError(from: Status, to: Exclude<Status, 'BK'>): string
   if (ALLOWED_FROM[to].includes(from)) return null;
   return `Appointment is ${describe(from)}; it can become ${describe(to)} only from ${ALLOWED_FROM[to].join(', ')}`;
 }
+
+/**
+ * Corrections (ours; the interface's transitions above are unchanged). The front desk's own moves (check in, park,
+ * no-show) can be undone for UNDO_WINDOW_MS after they were made: the appointment goes back to exactly the state
+ * it left, booked included, and the history gains a correction entry. Only the latest change can be undone, and
+ * a correction is not itself undone (make the move again instead).
+ */
+export const CORRECTABLE: readonly Status[] = ['CK', 'PK', 'NS'];
+export const UNDO_WINDOW_MS = 10 * 60_000;
+
+/** The statuses in which an appointment holds its doctor's time and its patient: the others free the slot. */
+export const HOLDS_SLOT: readonly Status[] = ['BK', 'CK', 'OG', 'PK'];

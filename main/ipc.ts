@@ -1,8 +1,9 @@
 import type { IpcMainInvokeEvent } from 'electron';
 import { type TSchema, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { AppointmentParams, BookBody, ChangeStatusBody, DayQuery } from '../server/appointments/schemas.js';
-import type { AppointmentListRow, AppointmentRow } from '../server/appointments/store.js';
+import { AppointmentParams, BookBody, CallNextQuery, ChangeStatusBody, DayQuery } from '../server/appointments/schemas.js';
+import { type StatusChange as DomainStatusChange, toAppointment, undoUntil } from '../server/appointments/service.js';
+import type { AppointmentListRow } from '../server/appointments/store.js';
 import { appAccounts, needScope } from '../server/auth/app-accounts.js';
 import {
   ChangePasswordBody, ClientParams, KeyParams, NewApiClientBody, NewApiKeyBody, NewUserBody, ResetPasswordBody, SetupBody, SignInBody,
@@ -92,6 +93,9 @@ export const ARGS: { [K in keyof ClinicApi]: Arg[] } = {
   parkAppointment: [appointmentId],
   setAppointmentStatus: [appointmentId, arg('status', ChangeStatusBody.properties.status)],
   doctors: [],
+  undoAppointment: [appointmentId],
+  callNextPatient: [arg('doctorId', CallNextQuery.properties.doctor_id, true)],
+  queueBoard: [],
   serverStatus: [],
   users: [],
   createUser: [arg('input', NewUserBody)],
@@ -147,13 +151,12 @@ const toPatient = (p: PatientRow): Patient => ({
   mobile: formatMobile({ cc: p.mobile_cc, national: p.mobile_national }), email: p.email ?? '', created_at: p.created_at,
 });
 
-const toAppointment = (a: AppointmentRow): Appointment => ({
-  appointment_id: a.id, partner_appointment_id: a.partner_appointment_id, patient_id: a.patient_id, doctor_id: a.doctor_id,
-  scheduled_at: a.scheduled_at, date: a.local_date, reason: a.reason, status: a.status, created_at: a.created_at, updated_at: a.updated_at,
-});
+const toStatusChange = (r: DomainStatusChange) =>
+  ({ appointment_id: r.appointment.id, status: r.appointment.status, previous_status: r.previous_status, token: r.appointment.token });
 
-const toDayEntry = (a: AppointmentListRow): DayEntry => ({
+const toDayEntry = (a: AppointmentListRow, now: Date): DayEntry => ({
   ...toAppointment(a), patient_name: fullName(a), patient_mobile: formatMobile({ cc: a.mobile_cc, national: a.mobile_national }),
+  undo_until: undoUntil(a, now),
 });
 
 /** Any thrown value as the contract's failure: service errors keep their status and code; anything else is a 500. */
@@ -252,18 +255,16 @@ export function createHandlers(deps: IpcDeps): Handlers {
     async dayAppointments(e, date) {
       const r = appointments.day(ctx(e, 'appointments:read'), date);
       // The day list's rows carry the patient's name and mobile (a join in the store).
-      return { date: r.date, appointments: (r.rows as AppointmentListRow[]).map(toDayEntry) };
+      const now = service.clock.now();
+      return { date: r.date, appointments: (r.rows as AppointmentListRow[]).map((a) => toDayEntry(a, now)) };
     },
-    bookAppointment: async (e, input) => toAppointment(appointments.book(ctx(e, 'appointments:write'), input).appointment),
-    async parkAppointment(e, id) {
-      const r = appointments.park(ctx(e, 'appointments:write'), id, false);
-      return { appointment_id: r.appointment.id, status: r.appointment.status, previous_status: r.previous_status };
-    },
-    async setAppointmentStatus(e, id, status) {
-      const r = appointments.changeStatus(ctx(e, 'appointments:write'), id, false, status);
-      return { appointment_id: r.appointment.id, status: r.appointment.status, previous_status: r.previous_status };
-    },
+    bookAppointment: async (e, input): Promise<Appointment> => toAppointment(appointments.book(ctx(e, 'appointments:write'), input).appointment),
+    parkAppointment: async (e, id) => toStatusChange(appointments.park(ctx(e, 'appointments:write'), id, false)),
+    setAppointmentStatus: async (e, id, status) => toStatusChange(appointments.changeStatus(ctx(e, 'appointments:write'), id, false, status)),
     doctors: async (e) => accounts.doctors(ctx(e, 'appointments:read')),
+    undoAppointment: async (e, id) => toStatusChange(appointments.undo(ctx(e, 'appointments:write'), id, false)),
+    callNextPatient: async (e, doctorId) => toStatusChange(appointments.callNext(ctx(e, 'appointments:write'), doctorId)),
+    queueBoard: async (e) => appointments.board(ctx(e, 'queue:board')),
 
     serverStatus: async (e) => accounts.status(ctx(e, 'admin'), deps.info.baseUrl, deps.info.version),
     users: async (e) => accounts.users(ctx(e, 'admin')),

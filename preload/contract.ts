@@ -74,11 +74,20 @@ export interface Appointment {
   status: AppointmentStatus;
   created_at: string;
   updated_at: string;
+  /** How long the booking holds the doctor's time. */
+  duration_minutes: number;
+  walk_in: boolean;
+  /** Booked over a taken slot (or the patient's own overlapping booking), confirmed by whoever booked it. */
+  overbook: boolean;
+  /** Waiting-room token, given at the first check-in (per doctor per day); null before. */
+  token: number | null;
 }
 
 export interface DayEntry extends Appointment {
   patient_name: string;
   patient_mobile: string;
+  /** Until when undoAppointment can reverse the latest change (a check-in, park or no-show); null when it cannot. */
+  undo_until: string | null;
 }
 
 export interface DayList {
@@ -90,7 +99,15 @@ export interface StatusChange {
   appointment_id: string;
   status: AppointmentStatus;
   previous_status: AppointmentStatus;
+  token?: number | null;
 }
+
+/** The waiting-room board (GET /dr/v1/queue/board): per doctor, first names and tokens only. */
+export interface QueueBoard {
+  date: string;
+  doctors: { doctor_id: string | null; doctor_name: string; now: QueueBoardEntry[]; next: QueueBoardEntry[] }[];
+}
+export interface QueueBoardEntry { token: number | null; first_name: string }
 
 export interface Doctor { id: string; display_name: string; role: Role }
 
@@ -307,6 +324,11 @@ export interface ClinicApi {
   parkAppointment(appointmentId: string): Promise<StatusChange>;
   setAppointmentStatus(appointmentId: string, status: ChangeStatusTarget): Promise<StatusChange>;
   doctors(): Promise<Doctor[]>;
+  /** Undoes the latest check-in, park or no-show within 10 minutes (409 NOTHING_TO_UNDO / UNDO_WINDOW_PASSED). */
+  undoAppointment(appointmentId: string): Promise<StatusChange>;
+  /** The doctor's next checked-in patient goes in (OG); without a doctor id, the signed-in doctor's. */
+  callNextPatient(doctorId?: string): Promise<StatusChange>;
+  queueBoard(): Promise<QueueBoard>;
 
   // Settings (admin)
   serverStatus(): Promise<ServerStatus>;
@@ -373,6 +395,9 @@ export const CHANNELS = {
   parkAppointment: 'clinic:park-appointment',
   setAppointmentStatus: 'clinic:set-appointment-status',
   doctors: 'clinic:doctors',
+  undoAppointment: 'clinic:undo-appointment',
+  callNextPatient: 'clinic:call-next-patient',
+  queueBoard: 'clinic:queue-board',
   serverStatus: 'clinic:server-status',
   users: 'clinic:users',
   createUser: 'clinic:create-user',

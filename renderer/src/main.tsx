@@ -1,9 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, Suspense, lazy } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { asFailure } from './clinic';
 import './styles.css';
+
+// The waiting-room display (a TV's browser at /display) loads on its own, keeping the app's first paint small.
+const Display = lazy(() => import('./display/Display'));
+const onDisplay = window.location.pathname === '/display';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -18,7 +22,7 @@ const queryClient = new QueryClient({
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <App />
+      {onDisplay ? <Suspense fallback={null}><Display /></Suspense> : <App />}
     </QueryClientProvider>
   </StrictMode>,
 );

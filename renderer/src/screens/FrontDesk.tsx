@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import type { AppointmentStatus, ChangeStatusTarget, DayEntry, Patient, SessionInfo, StatusChange } from '../../../preload/contract';
-import { clinic } from '../clinic';
+import { useEffect, useRef, useState } from 'react';
+import type { Appointment, AppointmentStatus, ChangeStatusTarget, DayEntry, Patient, SessionInfo, StatusChange } from '../../../preload/contract';
+import { asFailure, clinic } from '../clinic';
 import { PatientSearch } from '../PatientSearch';
 import { PatientForm } from './RegisterPatient';
 import { Dialog, Empty, ErrorNote, Field, GENDER, Icon, Loading, STATUS_LABEL, StatusChip, ageLabel, phone, time } from '../ui';
@@ -28,7 +28,18 @@ const prettyDate = (date: string) => new Date(`${date}T12:00:00Z`).toLocaleDateS
 
 // ---------------------------------------------------------------------------------------------------------------
 
-function BookForm({ session, patient, onClose, onBooked }: { session: SessionInfo; patient: Patient; onClose: () => void; onBooked: () => void }) {
+/** A booking's clash or timing refusal, in a sentence, and whether booking anyway (an overbook) is on offer. */
+function bookingProblem(e: unknown, doctorName: string | undefined): { text: string; overbook: boolean } | null {
+  const f = asFailure(e);
+  if (f.code === 'SLOT_TAKEN') return { text: `This time is taken: ${doctorName ?? 'the doctor'} already has a patient then. Pick a free time, or book anyway as an overbook.`, overbook: true };
+  if (f.code === 'PATIENT_DOUBLE_BOOKED') return { text: 'This patient already has an appointment at an overlapping time. Pick another time, or book anyway as an overbook.', overbook: true };
+  if (f.code === 'TIME_IN_PAST') return { text: 'This time has already passed. Pick a later time, or tick "Walk-in" if the patient is here now.', overbook: false };
+  return null;
+}
+
+const HOLDS_SLOT: readonly AppointmentStatus[] = ['BK', 'CK', 'OG', 'PK'];
+
+function BookForm({ session, patient, onClose, onBooked }: { session: SessionInfo; patient: Patient; onClose: () => void; onBooked: (a: Appointment) => void }) {
   const qc = useQueryClient();
   const tz = session.workspace.timezone;
   const doctors = useQuery({ queryKey: ['doctors'], queryFn: () => clinic.doctors() });
@@ -41,32 +52,59 @@ function BookForm({ session, patient, onClose, onBooked }: { session: SessionInf
   });
   const [doctor, setDoctor] = useState('');
   const [reason, setReason] = useState('');
+  const [walkIn, setWalkIn] = useState(false);
   useEffect(() => {
     if (!doctor && doctors.data?.[0]) setDoctor(doctors.data.find((d) => d.role === 'doctor')?.id ?? doctors.data[0].id);
   }, [doctors.data, doctor]);
+  const day = useQuery({ queryKey: ['day', date], queryFn: () => clinic.dayAppointments(date), enabled: !walkIn && Boolean(date) });
+  const taken = (day.data?.appointments ?? []).filter((a) => a.doctor_id === doctor && HOLDS_SLOT.includes(a.status));
   const book = useMutation({
-    mutationFn: () => clinic.bookAppointment({ patient_id: patient.id, scheduled_at: clinicInstant(date, at, tz), doctor_id: doctor || undefined, reason: reason.trim() || undefined }),
-    onSuccess: () => {
+    mutationFn: (overbook: boolean) => clinic.bookAppointment({
+      patient_id: patient.id, doctor_id: doctor || undefined, reason: reason.trim() || undefined,
+      ...(walkIn ? { walk_in: true } : { scheduled_at: clinicInstant(date, at, tz) }), ...(overbook ? { overbook: true } : {}),
+    }),
+    onSuccess: (a) => {
       void qc.invalidateQueries({ queryKey: ['day'] });
-      onBooked();
+      onBooked(a);
     },
   });
+  const doctorName = doctors.data?.find((d) => d.id === doctor)?.display_name;
+  const problem = book.error ? bookingProblem(book.error, doctorName) : null;
   return (
     <Dialog title={`Book an appointment for ${patient.name}`} onClose={onClose}
-      footer={<><button className="btn" type="button" onClick={onClose}>Cancel</button><button className="btn primary" type="submit" form="book-form" disabled={book.isPending || !date || !at}>{book.isPending ? 'Booking…' : 'Book appointment'}</button></>}>
-      <form id="book-form" className="stack" onSubmit={(e) => { e.preventDefault(); book.mutate(); }}>
-        <div className="cols-2">
-          <Field label="Date"><input name="date" type="date" value={date} min={clinicToday(tz)} onChange={(e) => setDate(e.target.value)} /></Field>
-          <Field label="Time" hint={`Clinic time (${tz})`}><input name="time" type="time" step={300} value={at} onChange={(e) => setAt(e.target.value)} /></Field>
-        </div>
+      footer={<><button className="btn" type="button" onClick={onClose}>Cancel</button><button className="btn primary" type="submit" form="book-form" disabled={book.isPending || (!walkIn && (!date || !at))}>{book.isPending ? 'Booking…' : 'Book appointment'}</button></>}>
+      <form id="book-form" className="stack" onSubmit={(e) => { e.preventDefault(); book.mutate(false); }}>
+        <label className="row small"><input type="checkbox" name="walk_in" checked={walkIn} onChange={(e) => { setWalkIn(e.target.checked); book.reset(); }} />Walk-in: the patient is here now</label>
+        {!walkIn && (
+          <div className="cols-2">
+            <Field label="Date"><input name="date" type="date" value={date} min={clinicToday(tz)} onChange={(e) => { setDate(e.target.value); book.reset(); }} /></Field>
+            <Field label="Time" hint={`Clinic time (${tz})`}><input name="time" type="time" step={300} value={at} onChange={(e) => { setAt(e.target.value); book.reset(); }} /></Field>
+          </div>
+        )}
         <Field label="Doctor">
-          <select name="doctor" value={doctor} onChange={(e) => setDoctor(e.target.value)}>
+          <select name="doctor" value={doctor} onChange={(e) => { setDoctor(e.target.value); book.reset(); }}>
             {doctors.isPending && <option>Loading…</option>}
             {doctors.data?.map((d) => <option key={d.id} value={d.id}>{d.display_name}</option>)}
           </select>
         </Field>
+        {!walkIn && doctor && (
+          <div className="taken-slots" aria-label="Taken slots">
+            <span className="small muted">{taken.length ? `Taken on this day (${doctorName ?? 'doctor'}):` : `${doctorName ?? 'The doctor'} has no bookings on this day yet.`}</span>
+            {taken.map((a) => (
+              <span key={a.appointment_id} className="chip outline num" data-testid="taken-slot">
+                {time(a.scheduled_at, tz)}–{time(new Date(new Date(a.scheduled_at).getTime() + a.duration_minutes * 60_000).toISOString(), tz)}
+              </span>
+            ))}
+          </div>
+        )}
         <Field label="Reason (optional)"><input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} placeholder="e.g. Fever, follow-up" /></Field>
-        <ErrorNote error={book.error ?? doctors.error} />
+        {problem ? (
+          <div className="alert warn" role="alert">
+            <Icon name="alert" size={18} />
+            <div className="grow"><strong>Not booked</strong><span>{problem.text}</span></div>
+            {problem.overbook && <button className="btn sm" type="button" onClick={() => book.mutate(true)} disabled={book.isPending}>Book anyway (overbook)</button>}
+          </div>
+        ) : <ErrorNote error={book.error ?? doctors.error} />}
       </form>
     </Dialog>
   );
@@ -104,7 +142,8 @@ function PatientCard({ patient, onEdit, onBook }: { patient: Patient; onEdit: ()
 
 // ---------------------------------------------------------------------------------------------------------------
 
-interface Action { label: string; run: (a: DayEntry) => Promise<StatusChange>; kind?: 'primary' | 'danger' }
+/** A row's move: `label` is what the button shows; `says` (default: label) is its full meaning, read out and shown on hover. */
+interface Action { label: string; says?: string; run: (a: DayEntry) => Promise<StatusChange>; kind?: 'primary' | 'danger' }
 
 function actionsFor(status: AppointmentStatus, role: SessionInfo['user']['role']): Action[] {
   const to = (s: ChangeStatusTarget) => (a: DayEntry) => clinic.setAppointmentStatus(a.appointment_id, s);
@@ -114,39 +153,29 @@ function actionsFor(status: AppointmentStatus, role: SessionInfo['user']['role']
     case 'BK': return [{ label: 'Check in', run: to('CK'), kind: 'primary' }, { label: 'Park', run: park }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
     case 'CK': return [...(clinical ? [{ label: 'Start', run: to('OG'), kind: 'primary' as const }] : []), { label: 'Park', run: park }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
     case 'OG': return clinical ? [{ label: 'Complete', run: to('CM'), kind: 'primary' }, { label: 'Park', run: park }] : [];
-    case 'PK': return [...(clinical ? [{ label: 'Resume', run: to('OG'), kind: 'primary' as const }] : []), { label: 'Check in (back in waiting room)', run: to('CK') }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
-    case 'NS': return [{ label: 'Check in (arrived late)', run: to('CK') }];
+    case 'PK': return [...(clinical ? [{ label: 'Resume', run: to('OG'), kind: 'primary' as const }] : []), { label: 'Check in', says: 'Check in (back in waiting room)', run: to('CK') }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
+    case 'NS': return [{ label: 'Check in', says: 'Check in (arrived late)', run: to('CK') }];
     default: return [];
   }
 }
 
-/**
- * What the toast offers after a move. "Undo" only where checking in again truly restores the previous state:
- * change-status cannot return an appointment to BK, so a booked patient marked no-show is offered a check-in for
- * when they turn up after all, and parking a booked patient offers nothing.
- */
-function followUp(r: StatusChange): string | null {
-  if (r.previous_status === r.status) return null;
-  if ((r.status === 'NS' || r.status === 'PK') && r.previous_status === 'CK') return 'Undo';
-  return r.status === 'NS' ? 'Arrived after all? Check in' : null;
-}
+/** The front desk's own moves, which an undo within the window reverses exactly. */
+const UNDOABLE: readonly AppointmentStatus[] = ['CK', 'PK', 'NS'];
+const undoMove: Action = { label: 'Undo', run: (a) => clinic.undoAppointment(a.appointment_id) };
 
-function Queue({ session, onBookNew }: { session: SessionInfo; onBookNew: () => void }) {
+/** The queue's moves and their toast, shared by the table and the selected patient's card. */
+function useQueueActions() {
   const qc = useQueryClient();
-  const tz = session.workspace.timezone;
-  const [date, setDate] = useState(clinicToday(tz));
-  const day = useQuery({ queryKey: ['day', date], queryFn: () => clinic.dayAppointments(date), refetchInterval: 15_000 });
-  const [toast, setToast] = useState<{ text: string; offer?: { label: string; run: () => void } } | null>(null);
+  const [toast, setToast] = useState<{ text: string; offer?: () => void } | null>(null);
   const act = useMutation({
     mutationFn: async ({ a, action }: { a: DayEntry; action: Action }) => action.run(a),
-    onSuccess: (r, { a }) => {
+    onSuccess: (r, { a, action }) => {
       void qc.invalidateQueries({ queryKey: ['day'] });
-      const label = followUp(r);
-      const checkIn: Action = { label: 'Check in', run: (x) => clinic.setAppointmentStatus(x.appointment_id, 'CK') };
-      setToast({
-        text: r.status === 'NS' ? `${a.patient_name} marked no-show` : `${a.patient_name} is now ${STATUS_LABEL[r.status].toLowerCase()}`,
-        offer: label ? { label, run: () => act.mutate({ a: { ...a, status: r.status }, action: checkIn }) } : undefined,
-      });
+      const text = action === undoMove ? `Undone: ${a.patient_name} is ${STATUS_LABEL[r.status].toLowerCase()} again`
+        : r.status === 'NS' ? `${a.patient_name} marked no-show`
+          : `${a.patient_name} is now ${STATUS_LABEL[r.status].toLowerCase()}${r.status === 'CK' && r.token ? `, token ${r.token}` : ''}`;
+      const undoable = action !== undoMove && r.previous_status !== r.status && UNDOABLE.includes(r.status);
+      setToast({ text, offer: undoable ? () => act.mutate({ a: { ...a, status: r.status }, action: undoMove }) : undefined });
     },
   });
   useEffect(() => {
@@ -154,88 +183,197 @@ function Queue({ session, onBookNew }: { session: SessionInfo; onBookNew: () => 
     const t = setTimeout(() => setToast(null), 6000);
     return () => clearTimeout(t);
   }, [toast]);
-  const rows = day.data?.appointments ?? [];
-  const count = (s: AppointmentStatus) => rows.filter((r) => r.status === s).length;
+  const view = toast && (
+    <div className="toast" role="status">
+      <span>{toast.text}</span>
+      {toast.offer && <button className="btn sm" type="button" onClick={() => { toast.offer!(); setToast(null); }}>Undo</button>}
+      <button className="btn sm" type="button" aria-label="Dismiss" onClick={() => setToast(null)}><Icon name="x" size={14} /></button>
+    </div>
+  );
+  return { act, toast: view };
+}
+type QueueActions = ReturnType<typeof useQueueActions>['act'];
+
+/** A clock that moves every `ms`, so an undo offer disappears when its window passes. */
+function useNow(ms: number) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(t);
+  }, [ms]);
+  return now;
+}
+
+function RowActions({ a, role, act, tz }: { a: DayEntry; role: SessionInfo['user']['role']; act: QueueActions; tz: string }) {
   return (
-    <div className="card">
+    <div className="actions">
+      {actionsFor(a.status, role).map((action) => (
+        <button key={action.label} type="button" className={`btn sm ${action.kind ?? ''}`} disabled={act.isPending} title={action.says}
+          aria-label={`${action.says ?? action.label}: ${a.patient_name} at ${time(a.scheduled_at, tz)}`}
+          onClick={() => act.mutate({ a, action })}>{action.label}</button>
+      ))}
+    </div>
+  );
+}
+
+/** The undo of a row's latest move while its window lasts; once it has passed, the row says so. */
+function UndoOffer({ a, act, now, tz }: { a: DayEntry; act: QueueActions; now: number; tz: string }) {
+  if (!a.undo_until) return null;
+  const left = new Date(a.undo_until).getTime() - now;
+  if (left <= 0) return <div className="tiny faint" data-testid="undo-passed">Undo time passed</div>;
+  return (
+    <button type="button" className="link-btn tiny" disabled={act.isPending} title={`Undo the last change (until ${time(a.undo_until, tz)})`}
+      aria-label={`Undo: ${a.patient_name} at ${time(a.scheduled_at, tz)}`} onClick={() => act.mutate({ a, action: undoMove })}>
+      Undo · {Math.max(1, Math.ceil(left / 60_000))} min
+    </button>
+  );
+}
+
+const FILTER_STATUSES = ['BK', 'CK', 'OG', 'PK', 'CM', 'NS'] as const;
+
+function Queue({ session, onBookNew, highlight, act, date, setDate }: {
+  session: SessionInfo; onBookNew: () => void; highlight: string | null; act: QueueActions; date: string; setDate: (d: string) => void;
+}) {
+  const tz = session.workspace.timezone;
+  const role = session.user.role;
+  const qc = useQueryClient();
+  const now = useNow(15_000);
+  const day = useQuery({ queryKey: ['day', date], queryFn: () => clinic.dayAppointments(date), refetchInterval: 15_000 });
+  const doctors = useQuery({ queryKey: ['doctors'], queryFn: () => clinic.doctors() });
+  const doctorName = (id: string | null) => (id ? doctors.data?.find((d) => d.id === id)?.display_name ?? '—' : '—');
+  const [doctorFilter, setDoctorFilter] = useState('');
+  const [statusFilter, setStatusFilter] = useState<AppointmentStatus | null>(null);
+  const callFor = role === 'doctor' ? session.user.id : role === 'admin' && doctorFilter ? doctorFilter : null;
+  const callNext = useMutation({
+    mutationFn: () => clinic.callNextPatient(callFor ?? undefined),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['day'] }),
+  });
+  const all = day.data?.appointments ?? [];
+  const ofDoctor = doctorFilter ? all.filter((r) => r.doctor_id === doctorFilter) : all;
+  const rows = statusFilter ? ofDoctor.filter((r) => r.status === statusFilter) : ofDoctor;
+  const count = (s: AppointmentStatus) => ofDoctor.filter((r) => r.status === s).length;
+  const highlighted = useRef<HTMLTableRowElement>(null);
+  useEffect(() => {
+    if (highlight) highlighted.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  }, [highlight, rows.length]);
+  return (
+    <div className="card queue-card">
       <div className="card-head">
         <div><h2>{date === clinicToday(tz) ? "Today's queue" : 'Queue'}</h2><p className="small muted">{prettyDate(date)}</p></div>
         <div className="row">
-          <input aria-label="Queue date" type="date" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} style={{ width: 160 }} />
+          {callFor && date === clinicToday(tz) && (
+            <button className="btn primary" type="button" disabled={callNext.isPending} onClick={() => callNext.mutate()}>Call next patient</button>
+          )}
+          <input aria-label="Queue date" type="date" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} style={{ width: 150 }} />
           <button className="btn" type="button" onClick={onBookNew}><Icon name="plus" />Book</button>
         </div>
       </div>
-      {rows.length > 0 && (
-        <div className="card-body row wrap" style={{ paddingTop: 12, paddingBottom: 12, borderBottom: '1px solid var(--border)', gap: 16 }}>
-          {(['BK', 'CK', 'OG', 'PK', 'CM', 'NS'] as const).map((s) => (
-            <span key={s} className="row small"><StatusChip status={s} /><strong className="num">{count(s)}</strong></span>
+      <div className="card-body row wrap queue-filters">
+        <select aria-label="Doctor" value={doctorFilter} onChange={(e) => setDoctorFilter(e.target.value)} style={{ width: 'auto', maxWidth: 200 }}>
+          <option value="">All doctors</option>
+          {doctors.data?.map((d) => <option key={d.id} value={d.id}>{d.display_name}</option>)}
+        </select>
+        <div className="row wrap" role="group" aria-label="Filter by status">
+          {FILTER_STATUSES.map((s) => (
+            <button key={s} type="button" className="status-filter" aria-pressed={statusFilter === s}
+              aria-label={`${STATUS_LABEL[s]}: ${count(s)}`} onClick={() => setStatusFilter(statusFilter === s ? null : s)}>
+              <StatusChip status={s} /><strong className="num">{count(s)}</strong>
+            </button>
           ))}
         </div>
-      )}
+      </div>
       <div className="card-body flush">
         {day.isPending && <Loading label="Loading the queue…" />}
         {day.isError && <div className="card-body"><ErrorNote error={day.error} onRetry={() => void day.refetch()} /></div>}
-        {act.isError && <div className="card-body" style={{ paddingBottom: 0 }}><ErrorNote error={act.error} /></div>}
-        {day.data && rows.length === 0 && (
+        {(act.isError || callNext.isError) && <div className="card-body" style={{ paddingBottom: 0 }}><ErrorNote error={act.error ?? callNext.error} /></div>}
+        {day.data && all.length === 0 && (
           <Empty title="No appointments on this day" icon="calendar">Find a patient on the left and book one, or pick another day.</Empty>
         )}
+        {all.length > 0 && rows.length === 0 && <Empty title="No appointments match the filters" icon="calendar">Choose another doctor or status.</Empty>}
         {rows.length > 0 && (
-          <table aria-label="Appointments">
-            <thead><tr><th style={{ width: 90 }}>Time</th><th>Patient</th><th>Reason</th><th style={{ width: 130 }}>Status</th><th style={{ textAlign: 'right' }}>Actions</th></tr></thead>
+          <table aria-label="Appointments" className="queue-table">
+            <colgroup><col className="c-time" /><col /><col className="c-doctor" /><col className="c-status" /><col className="c-actions" /></colgroup>
+            <thead><tr><th>Time</th><th>Patient</th><th>Doctor</th><th>Status</th><th style={{ textAlign: 'right' }}>Actions</th></tr></thead>
             <tbody>
               {rows.map((a) => (
-                <tr key={a.appointment_id} data-testid="queue-row" data-status={a.status}>
-                  <td className="num nowrap"><strong>{time(a.scheduled_at, tz)}</strong></td>
-                  <td><div className="patient-name">{a.patient_name}</div><div className="small muted num">{phone(a.patient_mobile)}</div></td>
-                  <td className="muted">{a.reason || '—'}</td>
-                  <td><StatusChip status={a.status} /></td>
-                  <td>
-                    <div className="actions">
-                      {actionsFor(a.status, session.user.role).map((action) => (
-                        <button key={action.label} type="button" className={`btn sm ${action.kind ?? ''}`} disabled={act.isPending}
-                          aria-label={`${action.label}: ${a.patient_name} at ${time(a.scheduled_at, tz)}`}
-                          onClick={() => act.mutate({ a, action })}>{action.label}</button>
-                      ))}
-                    </div>
+                <tr key={a.appointment_id} data-testid="queue-row" data-status={a.status} ref={a.appointment_id === highlight ? highlighted : undefined}
+                  className={a.appointment_id === highlight ? 'highlight' : undefined}>
+                  <td className="num nowrap"><strong>{time(a.scheduled_at, tz)}</strong>{a.token !== null && <div className="small muted" aria-label={`Token ${a.token}`}>#{a.token}</div>}</td>
+                  <td className="clip">
+                    <div className="patient-name clip" title={a.patient_name}>{a.patient_name}</div>
+                    <div className="small muted clip" title={a.reason || undefined}>{a.reason || phone(a.patient_mobile)}{a.walk_in ? ' · walk-in' : ''}{a.overbook ? ' · overbooked' : ''}</div>
                   </td>
+                  <td className="clip small" title={doctorName(a.doctor_id)}>{doctorName(a.doctor_id)}</td>
+                  <td><StatusChip status={a.status} /><UndoOffer a={a} act={act} now={now} tz={tz} /></td>
+                  <td><RowActions a={a} role={role} act={act} tz={tz} /></td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
       </div>
-      {toast && (
-        <div className="toast" role="status">
-          <span>{toast.text}</span>
-          {toast.offer && <button className="btn sm" type="button" onClick={() => { toast.offer!.run(); setToast(null); }}>{toast.offer.label}</button>}
-          <button className="btn sm" type="button" aria-label="Dismiss" onClick={() => setToast(null)}><Icon name="x" size={14} /></button>
-        </div>
-      )}
     </div>
   );
 }
 
+/** The selected patient's appointments on the queue's day, with the same moves as their row. */
+function PatientToday({ session, patient, act, date }: { session: SessionInfo; patient: Patient; act: QueueActions; date: string }) {
+  const tz = session.workspace.timezone;
+  const now = useNow(15_000);
+  const day = useQuery({ queryKey: ['day', date], queryFn: () => clinic.dayAppointments(date), refetchInterval: 15_000 });
+  const mine = (day.data?.appointments ?? []).filter((a) => a.patient_id === patient.id);
+  if (mine.length === 0) return null;
+  return (
+    <div className="card" aria-label="Selected patient's appointments">
+      <div className="card-head"><h2>{date === clinicToday(tz) ? 'Today' : prettyDate(date)}</h2></div>
+      <div className="list">
+        {mine.map((a) => (
+          <div key={a.appointment_id} className="list-item" data-testid="patient-appointment" data-status={a.status}>
+            <div className="grow">
+              <div className="row"><strong className="num">{time(a.scheduled_at, tz)}</strong><StatusChip status={a.status} />{a.token !== null && <span className="small muted">Token {a.token}</span>}</div>
+              <UndoOffer a={a} act={act} now={now} tz={tz} />
+            </div>
+            <RowActions a={a} role={session.user.role} act={act} tz={tz} />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
 export function FrontDesk({ session }: { session: SessionInfo }) {
+  const tz = session.workspace.timezone;
   const [picked, setPicked] = useState<Patient | null>(null);
   const [form, setForm] = useState<{ kind: 'new'; mobile: string } | { kind: 'edit' } | { kind: 'book' } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [date, setDate] = useState(clinicToday(tz));
+  const [highlight, setHighlight] = useState<string | null>(null);
+  const { act, toast } = useQueueActions();
   return (
     <div className="page">
       <div className="page-head">
         <div><h1>Front desk</h1><p className="muted">Search, register, book, and keep the day's queue moving.</p></div>
       </div>
       {notice && <div className="alert ok" role="status"><Icon name="check" size={18} /><div className="grow">{notice}</div><button className="btn ghost sm" type="button" onClick={() => setNotice(null)}>Dismiss</button></div>}
-      <div className="grid-2">
+      <div className="grid-2 front-desk-grid">
         <div className="stack loose">
           <Search picked={picked} onPick={setPicked} onRegister={(mobile) => setForm({ kind: 'new', mobile })} />
           {picked ? <PatientCard patient={picked} onEdit={() => setForm({ kind: 'edit' })} onBook={() => setForm({ kind: 'book' })} />
             : <div className="card"><Empty title="No patient selected" icon="user">Type a mobile number above, then pick the patient to see their details and book.</Empty></div>}
+          {picked && <PatientToday session={session} patient={picked} act={act} date={date} />}
         </div>
-        <Queue session={session} onBookNew={() => (picked ? setForm({ kind: 'book' }) : setNotice('Pick a patient first: search by their mobile number, then book.'))} />
+        <Queue session={session} highlight={highlight} act={act} date={date} setDate={setDate}
+          onBookNew={() => (picked ? setForm({ kind: 'book' }) : setNotice('Pick a patient first: search by their mobile number, then book.'))} />
       </div>
+      {toast}
       {form?.kind === 'new' && <PatientForm mobile={form.mobile} onClose={() => setForm(null)} onSaved={(p) => { setPicked(p); setForm(null); setNotice(`${p.name} is registered.`); }} />}
       {form?.kind === 'edit' && picked && <PatientForm patient={picked} onClose={() => setForm(null)} onSaved={(p) => { setPicked(p); setForm(null); setNotice(`${p.name}'s details are saved.`); }} />}
-      {form?.kind === 'book' && picked && <BookForm session={session} patient={picked} onClose={() => setForm(null)} onBooked={() => { setForm(null); setNotice(`Appointment booked for ${picked.name}.`); }} />}
+      {form?.kind === 'book' && picked && (
+        <BookForm session={session} patient={picked} onClose={() => setForm(null)}
+          onBooked={(a) => { setForm(null); setDate(a.date); setHighlight(a.appointment_id); setNotice(`Appointment booked for ${picked.name}.`); }} />
+      )}
     </div>
   );
 }

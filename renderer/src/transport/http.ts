@@ -1,5 +1,5 @@
 import type {
-  Appointment, ClinicApi, ClinicFailure, DayList, Patient, PushCredentials, SessionInfo, StatusChange, WebhookDeliveries,
+  Appointment, ClinicApi, ClinicFailure, DayList, Patient, PushCredentials, QueueBoard, SessionInfo, StatusChange, WebhookDeliveries,
   WebhookState, WebhookSubscription,
 } from '../../../preload/contract';
 import {
@@ -159,6 +159,9 @@ export const httpClinic: ClinicApi = {
   },
   setAppointmentStatus: (id, status) => dr<StatusChange>('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/change-status?partner_id=0`, { status }),
   doctors: async () => (await api<{ doctors: Awaited<ReturnType<ClinicApi['doctors']>> }>('GET', '/api/v1/doctors')).doctors,
+  undoAppointment: (id) => dr<StatusChange>('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/undo`),
+  callNextPatient: (doctorId) => dr<StatusChange>('POST', `/dr/v1/queue/call-next${doctorId ? `?doctor_id=${encodeURIComponent(doctorId)}` : ''}`),
+  queueBoard: () => dr<QueueBoard>('GET', '/dr/v1/queue/board'),
 
   serverStatus: () => api('GET', '/api/v1/status'),
   users: async () => (await api<{ users: Awaited<ReturnType<ClinicApi['users']>> }>('GET', '/api/v1/users')).users,
@@ -241,3 +244,51 @@ export const httpClinic: ClinicApi = {
     return { available: true, value: readLanguages(a.body) };
   },
 };
+
+export type BoardLink = 'connecting' | 'live' | 'reconnecting' | 'signed-out';
+
+/**
+ * The waiting-room board as it changes, from the service's server-sent events (GET /dr/v1/queue/events), read with
+ * fetch because EventSource cannot send the auth header. After a drop, or the stream's hourly end, it connects again
+ * (the token is checked anew); a 401 or 403 stops it. Returns the function that stops it.
+ */
+export function watchQueueBoard(onBoard: (b: QueueBoard) => void, onLink: (l: BoardLink) => void): () => void {
+  const controller = new AbortController();
+  const parse = (block: string) => {
+    // Our stream sends `event: board` blocks with one data line, and comment lines (keep-alives).
+    const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+    if (data && /^event: board$/m.test(block)) onBoard(JSON.parse(data) as QueueBoard);
+  };
+  void (async () => {
+    while (!controller.signal.aborted) {
+      try {
+        const res = await fetch('/dr/v1/queue/events', { headers: { authorization: `Bearer ${token() ?? ''}` }, signal: controller.signal });
+        if (res.status === 401 || res.status === 403) {
+          if (res.status === 401) sessionStorage.removeItem(TOKEN_KEY);
+          onLink('signed-out');
+          return;
+        }
+        if (res.ok && res.body) {
+          onLink('live');
+          const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+          let buffer = '';
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buffer += value.replaceAll('\r\n', '\n');
+            let end: number;
+            while ((end = buffer.indexOf('\n\n')) >= 0) {
+              parse(buffer.slice(0, end));
+              buffer = buffer.slice(end + 2);
+            }
+          }
+        }
+      } catch {
+        if (controller.signal.aborted) return;
+      }
+      onLink('reconnecting');
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  })();
+  return () => controller.abort();
+}

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseFile } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
 import { migrate } from '../server/db/migrate.js';
 import { migrations } from '../server/db/migrations/index.js';
 import type { DemoWorkspace } from '../server/demo/demo.js';
+import { buildMcpServer } from '../server/mcp/server.js';
 import { auth, expectDrError, expectDrOk } from './helpers/dr.js';
 import { call, type RunningServer, startServer, tempDir } from './helpers/server.js';
 
@@ -208,5 +211,56 @@ describe('patients whose stored mobile breaks the rule', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the same rules through the MCP tool register_patient', () => {
+  // The tools bound to the front-desk user behind the demo token, over the SDK's in-memory transport: the OAuth
+  // flow that gives an assistant its /mcp token is test/mcp.test.ts's subject, and needs a browser.
+  let client: Client;
+  beforeAll(async () => {
+    const caller = srv.service.auth.authenticateToken(token)!;
+    const server = buildMcpServer({ service: srv.service, ctx: { caller, ip: null, requestId: 'mcp-test' } });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    client = new Client({ name: 'patients-mobile-test', version: '1.0.0' });
+    await client.connect(b);
+  });
+  afterAll(async () => client?.close());
+
+  type Result = { isError?: boolean; structuredContent?: any; content?: { text: string }[] };
+  const registerTool = (args: Record<string, unknown>) => client.callTool({
+    name: 'register_patient', arguments: { first_name: nextName(), last_name: 'Assistant', gender: 'M', ...args },
+  }) as Promise<Result>;
+
+  it.each([
+    ['9 digits', '987650001', /has 9 digits/],
+    ['11 digits', '98765000123', /has 11 digits/],
+    ['1234567890', '1234567890', /1234567890 does not/],
+    ['starting with 5', '5876543210', /starts with 6, 7, 8 or 9/],
+    ['a UK landline', '+44 20 7946 0958', /is not a mobile number/],
+  ])('refuses %s as an error result naming the field', async (_l, mobile, words) => {
+    const r = await registerTool({ dob: '1990-01-01', mobile });
+    expect(r.isError).toBe(true);
+    expect(r.content![0]!.text).toMatch(/^INVALID_REQUEST: mobile: /);
+    expect(r.content![0]!.text).toMatch(words);
+  });
+
+  it('registers a valid Indian or international mobile, and an age-only patient with an estimated dob', async () => {
+    const indian = await registerTool({ dob: '1990-01-01', mobile: '+91 70123 40400' });
+    expect(indian.structuredContent).toMatchObject({ mobile: '+917012340400', dob: '1990-01-01', dob_estimated: false });
+    const uk = await registerTool({ dob: '1990-01-01', mobile: '+44 7911 123457' });
+    expect(uk.structuredContent.mobile).toBe('+447911123457');
+    const aged = await registerTool({ age_years: 60, mobile: '7012340401' });
+    expect(aged.structuredContent).toMatchObject({ dob: '1966-07-01', dob_estimated: true });
+    const found = await client.callTool({ name: 'search_patients_by_mobile', arguments: { mobile: '7012340401' } }) as Result;
+    expect(found.structuredContent.patients[0]).toMatchObject({ patient_id: aged.structuredContent.patient_id, dob_estimated: true });
+  });
+
+  it('refuses a birth year before 1900 and schema slips in words', async () => {
+    const old = await registerTool({ dob: '1899-06-01', mobile: '7012340402' });
+    expect(old.content![0]!.text).toBe('INVALID_REQUEST: dob: The year of birth must be 1900 or later.');
+    const long = await registerTool({ first_name: 'a'.repeat(101), dob: '1990-01-01', mobile: '7012340402' });
+    expect(long.content![0]!.text).toBe('INVALID_REQUEST: input.first_name must be at most 100 characters');
   });
 });

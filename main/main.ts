@@ -8,6 +8,7 @@ import { recordingStore } from './recordings.js';
 import { embeddedHttp } from './scribe-http.js';
 import { appKek } from './kek.js';
 import { electronSqliteBinding } from './native.js';
+import { utilityWorker } from './worker-launch.js';
 import { RENDERER_URL, appContentSecurityPolicy } from './app-origin.js';
 import { grantMicrophoneToApp, guardEveryContents, registerAppScheme, serveRenderer } from './app-security.js';
 
@@ -29,6 +30,8 @@ async function start() {
     nativeBinding: electronSqliteBinding(app.getAppPath(), process.resourcesPath, app.isPackaged),
     // Sealed by the OS keychain (main/kek.ts); the headless service reads CLINIC_DESK_KEK or master.key instead.
     kek: appKek(dataDir),
+    // The RunAsNode fuse is off: the scribe's worker runs as a utility process, not a fork of the app.
+    scribe: { launchWorker: utilityWorker },
   });
   const rendererDir = join(app.getAppPath(), 'dist', 'renderer');
   // The same screens are served over HTTP, for a browser on a second front-desk PC (when CLINIC_DESK_HOST lets

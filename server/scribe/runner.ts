@@ -1,11 +1,13 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Db } from '../db/database.js';
 import { type Loop, startLoop } from '../shared/loop.js';
+import { PRIVATE_DIR_MODE } from '../shared/private-files.js';
 import type { Clock } from '../shared/time.js';
 import type { Transcript } from './contracts.js';
 import type { JobResult, JobSpec, ParentMessage, SessionRequest, SpeechSettings, WorkerMessage } from './job.js';
@@ -26,6 +28,11 @@ export interface RunnerOptions {
   pollIntervalMs?: number;
   /** The worker's entry module (worker.ts from source, run through tsx; a bundled build passes its .mjs). */
   workerEntry?: string;
+  /**
+   * Starts a worker process. Default: child_process.fork (headless Node). The desktop app passes an Electron
+   * utility process (main/worker-launch.ts): with the RunAsNode fuse off, a fork from Electron would start the app.
+   */
+  launchWorker?: LaunchWorker;
   /** Speech engine settings passed to every worker (Whisper model choice, PocketSphinx options). */
   speech?: SpeechSettings;
   /**
@@ -36,6 +43,68 @@ export interface RunnerOptions {
   /** Fault injection for tests and drills: the renderers of these templates fail (the session ends partial, 206). */
   failTemplates?: string[];
   onError?: (e: unknown) => void;
+}
+
+/** How the runner starts a worker: it reads stderr only; messages go over the launcher's own channel. */
+export interface LaunchOptions {
+  env: NodeJS.ProcessEnv;
+  execArgv: string[];
+  /** stdin, stdout, stderr. */
+  stdio: ['ignore', 'ignore', 'pipe'];
+}
+
+/** A worker process as the runner sees it, whatever started it. */
+export interface WorkerProcess {
+  /** Undefined until the process has started. */
+  readonly pid: number | undefined;
+  /** Its stderr, whose last line says why it died. */
+  readonly stderr: NodeJS.ReadableStream | null;
+  send(message: ParentMessage): void;
+  /**
+   * Ends it and what it started (ffmpeg, the recogniser). Also called once the worker's final message ('done' or
+   * 'error') has arrived: a worker whose channel cannot confirm delivery waits for this rather than exit first.
+   */
+  kill(): void;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  /** After the process has ended. */
+  on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+}
+
+export type LaunchWorker = (entry: string, opts: LaunchOptions) => WorkerProcess;
+
+/**
+ * The default launcher: a Node child process leading its own process group, so a kill reaches ffmpeg and the
+ * recogniser it started too.
+ */
+export const forkWorker: LaunchWorker = (entry, { env, execArgv, stdio }) => {
+  const child = fork(entry, [], { execArgv, detached: true, stdio: [...stdio, 'ipc'], serialization: 'json', env });
+  const events = new EventEmitter();
+  child.on('message', (m) => events.emit('message', m));
+  child.on('error', (e) => events.emit('error', e));
+  // 'close', not 'exit': it comes after the IPC channel has delivered everything the worker sent.
+  child.on('close', (code, signal) => events.emit('exit', code, signal));
+  return {
+    get pid() {
+      return child.pid;
+    },
+    stderr: child.stderr,
+    send: (message) => void child.send(message),
+    kill: () => killGroup(child),
+    on(event: string, listener: Parameters<EventEmitter['on']>[1]) {
+      events.on(event, listener);
+      return this;
+    },
+  };
+};
+
+function killGroup(child: ChildProcess) {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
 }
 
 interface Deps {
@@ -50,7 +119,7 @@ interface Deps {
 }
 
 interface Running {
-  child: ChildProcess;
+  child: WorkerProcess;
   job: JobSpec;
   sessionId: string;
   timer: NodeJS.Timeout;
@@ -90,6 +159,7 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
   const leaseMs = opts.leaseMs ?? 60_000;
   const jobTimeoutMs = opts.jobTimeoutMs ?? 60 * 60_000;
   const entry = opts.workerEntry ?? DEFAULT_ENTRY;
+  const launchWorker = opts.launchWorker ?? forkWorker;
   const onError = opts.onError ?? ((e: unknown) => console.error('clinic-desk scribe runner:', e instanceof Error ? e.message : e));
   const owner = randomUUID();
   const running = new Map<string, Running>();
@@ -148,37 +218,35 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
         run.outcome = 'done';
         const s = store.sessionById(run.sessionId);
         if (s && s.status === 'processing' && s.lease_owner === owner) deps.finish(s, owner, msg.result);
+        run.child.kill();
         return;
       }
       case 'error':
         run.outcome = 'error';
         run.error = String(msg.message).slice(0, 1000);
+        run.child.kill();
     }
   }
 
   function launch(s: SessionRow) {
     const job = jobFor(s);
-    mkdirSync(job.workDir, { recursive: true });
-    const child = fork(entry, [], {
+    mkdirSync(job.workDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    const child = launchWorker(entry, {
+      env: process.env,
       execArgv: entry.endsWith('.ts') ? ['--import', tsxImport()] : [],
-      // Its own process group, so a kill reaches ffmpeg and the recogniser it started too.
-      detached: true,
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'json',
-      // Inside Electron, process.execPath is the app: make the child a plain Node process.
-      env: process.versions.electron ? { ...process.env, ELECTRON_RUN_AS_NODE: '1' } : process.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     const run: Running = {
       child, job, sessionId: s.id, stderr: '', outcome: 'pending', error: null,
       timer: setTimeout(() => {
         run.error = `the run took longer than ${Math.round(jobTimeoutMs / 1000)} s and was stopped`;
-        killGroup(child);
+        child.kill();
       }, jobTimeoutMs),
     };
     run.timer.unref();
     running.set(s.id, run);
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (d: string) => {
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (d: string) => {
       run.stderr = (run.stderr + d).slice(-4000);
     });
     child.on('message', (m) => {
@@ -191,8 +259,7 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
     child.on('error', (e) => {
       run.error ??= `the worker could not be started: ${e.message}`;
     });
-    // 'close', not 'exit': it comes after the IPC channel has delivered everything the worker sent.
-    child.on('close', (code, signal) => {
+    child.on('exit', (code, signal) => {
       clearTimeout(run.timer);
       running.delete(s.id);
       if (!stopped) rmSync(job.workDir, { recursive: true, force: true });
@@ -208,15 +275,6 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
       }
       loop?.wake();
     });
-  }
-
-  function killGroup(child: ChildProcess) {
-    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
   }
 
   async function tick() {
@@ -275,7 +333,7 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
       const now = iso(clock.now().getTime());
       for (const run of running.values()) {
         clearTimeout(run.timer);
-        killGroup(run.child);
+        run.child.kill();
         if (db.open) store.giveBack(run.sessionId, owner, now);
       }
       running.clear();

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { LANGUAGES, TEMPLATE_IDS } from '../scribe/contracts.js';
 import { AUDIO_EXTENSIONS, isAudioName } from '../scribe/formats.js';
 import { ScribeValidationError } from '../scribe/service.js';
+import { PRIVATE_FILE_MODE } from '../shared/private-files.js';
 import { ToolError, type ToolScope, defineTool } from './tools.js';
 
 /** How long fetching an audio URL may take, in all. */
@@ -26,7 +27,7 @@ async function receive(source: Readable, dest: string, limit: number, limitReaso
       done(null, chunk);
     },
   });
-  await pipeline(source, meter, createWriteStream(dest, { flags: 'wx', flush: true } as never));
+  await pipeline(source, meter, createWriteStream(dest, { flags: 'wx', flush: true, mode: PRIVATE_FILE_MODE } as never));
   return { size, sha256: hash.digest('hex') };
 }
 

@@ -18,6 +18,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { basename, dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../shared/private-files.js';
 import { abortError } from '../audio/decode.js';
 
 export type ModelFileRole = 'encoder' | 'decoder' | 'tokens';
@@ -190,7 +191,7 @@ export class ModelManager {
       throw new ModelError('UNKNOWN_MODEL', `Unknown Whisper model "${id}" (known: ${this.specs.map((s) => s.id).join(', ')})`);
     }
     const dir = join(this.dir, id);
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const sha256: Partial<Record<ModelFileRole, string>> = {};
     const how: Verification[] = [];
     for (const [i, f] of spec.files.entries()) {
@@ -273,7 +274,7 @@ export class ModelManager {
         }
       };
       try {
-        await pipeline(body, count, createWriteStream(part, { flags: start > 0 ? 'a' : 'w' }), { signal });
+        await pipeline(body, count, createWriteStream(part, { flags: start > 0 ? 'a' : 'w', mode: PRIVATE_FILE_MODE }), { signal });
       } catch (e) {
         // The part file stays for a later resume.
         if (signal?.aborted) throw abortError(signal);
@@ -331,7 +332,7 @@ export class ModelManager {
       verification = 'pinned';
     }
     const dir = join(this.dir, id);
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const model: InstalledModel = { id, dir, ...paths, source: 'local', verification, sha256, installedAt: new Date().toISOString() };
     await writeManifest(dir, model);
     return model;
@@ -345,7 +346,7 @@ export class ModelManager {
 
 async function writeManifest(dir: string, model: InstalledModel): Promise<void> {
   const tmp = join(dir, `.${MANIFEST}.${randomUUID().slice(0, 8)}`);
-  await writeFile(tmp, `${JSON.stringify(model, null, 2)}\n`);
+  await writeFile(tmp, `${JSON.stringify(model, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   await rename(tmp, join(dir, MANIFEST));
 }
 

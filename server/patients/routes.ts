@@ -1,13 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Service } from '../service.js';
 import { authenticate, requireScope } from '../http/auth.js';
-import { DrEnvelope, drErrors, drOk, security } from '../http/dr.js';
+import { DrEnvelope, drErrorBody, drErrors, drOk, security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';
-import { ServiceError } from '../shared/errors.js';
 import { CreatePatientBody, MobileReview, PatientEntry, PatientParams, SearchQuery, UpdatePatientBody } from './schemas.js';
 import { toEntry } from './service.js';
 
+
+const NO_PATIENTS = drErrorBody('envelope', {
+  status: 404, code: 'PATIENTS_NOT_FOUND', message: 'No patients found with the provided mobile number',
+});
 
 /** Endpoint 1 and the patient record endpoints a front desk and integrations need, all in the dr envelope. */
 export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
@@ -34,7 +38,10 @@ export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
     },
   }, async (request, reply) => {
     const rows = patients.search(request.ctx, request.query.mobile);
-    if (rows.length === 0) throw new ServiceError(404, 'PATIENTS_NOT_FOUND', 'No patients found with the provided mobile number');
+    // A number nobody has is an everyday answer, not a failure: sent as it stands rather than thrown through the
+    // error handler (an Error's stack trace and the handler cost as much as the search itself). The type
+    // provider types a reply by the 200 schema only, hence the plain FastifyReply.
+    if (rows.length === 0) return (reply as FastifyReply).code(404).send(NO_PATIENTS);
     return drOk(reply, 200, { profiles: rows.map(toEntry) });
   });
 

@@ -2,8 +2,11 @@ import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { ScribeClient } from '../sdk/scribe-client.js';
+import { buildMcpServer } from '../server/mcp/server.js';
 import type { ParentMessage, WorkerMessage } from '../server/scribe/job.js';
 import type { LaunchWorker } from '../server/scribe/runner.js';
 import { exited, tempDir } from './helpers/server.js';
@@ -155,3 +158,27 @@ it('SIGTERM ends what the worker started, though the worker leads no process gro
   expect(await exited(worker)).toBe(1);
   await until(() => !alive(decoder!), 'the decoder to end', 2_000, 50);
 }, 90_000);
+
+it('audio handed to an assistant tool is stored 0600 from its first byte', async () => {
+  srv = await startScribeServer({ push: { sender: false }, scribe: { worker: false } });
+  const audioDir = tempDir('worker-launch-audio');
+  dirs.push(audioDir);
+  const wav = speak(audioDir, 'assistant.wav', 'Fever for three days.');
+  // The tools bound to the demo doctor over the SDK's in-memory transport, as test/patients-mobile.test.ts does:
+  // the OAuth flow that gives an assistant its /mcp token is test/mcp.test.ts's subject, and needs a browser.
+  const caller = srv.service.auth.authenticateToken(srv.demo.workspaces[0]!.users.doctor.auth_token)!;
+  const server = buildMcpServer({ service: srv.service, ctx: { caller, ip: null, requestId: 'worker-launch-test' } });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: 'scribe-worker-launch-test', version: '1.0.0' });
+  await client.connect(b);
+  try {
+    const res = await client.callTool({ name: 'start_scribe_session', arguments: { audio: wav, session_id: 'mcp-001', model_type: 'lite' } });
+    expect(res.isError, JSON.stringify(res)).toBeFalsy();
+  } finally {
+    await client.close();
+  }
+  const stored = srv.service.db.prepare(`SELECT s.id, f.stored_name FROM scribe_sessions s JOIN scribe_files f ON f.session_id = s.id
+    WHERE s.txn_id = 'mcp-001' AND f.kind = 'audio'`).get() as { id: string; stored_name: string };
+  expect(statSync(join(srv.dataDir, 'scribe', stored.id, stored.stored_name)).mode & 0o777).toBe(0o600);
+});

@@ -4,7 +4,7 @@ import type { Appointment, AppointmentStatus, ChangeStatusTarget, DayEntry, Pati
 import { asFailure, clinic } from '../clinic';
 import { PatientSearch } from '../PatientSearch';
 import { PatientForm } from './RegisterPatient';
-import { Dialog, Empty, ErrorNote, Field, GENDER, Icon, Loading, STATUS_LABEL, StatusChip, ageLabel, phone, time } from '../ui';
+import { Dialog, Empty, ErrorNote, Field, GENDER, Icon, Loading, ReasonedButton, STATUS_LABEL, StatusChip, ageLabel, phone, time } from '../ui';
 
 /** Today's date at the clinic (its time zone), YYYY-MM-DD. */
 export const clinicToday = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
@@ -72,7 +72,7 @@ function BookForm({ session, patient, onClose, onBooked }: { session: SessionInf
   const problem = book.error ? bookingProblem(book.error, doctorName) : null;
   return (
     <Dialog title={`Book an appointment for ${patient.name}`} onClose={onClose}
-      footer={<><button className="btn" type="button" onClick={onClose}>Cancel</button><button className="btn primary" type="submit" form="book-form" disabled={book.isPending || (!walkIn && (!date || !at))}>{book.isPending ? 'Booking…' : 'Book appointment'}</button></>}>
+      footer={<><button className="btn" type="button" onClick={onClose}>Cancel</button><ReasonedButton className="btn primary" type="submit" form="book-form" disabled={book.isPending} why={!walkIn && (!date || !at) ? 'Choose a day and a time, or tick walk-in.' : null}>{book.isPending ? 'Booking…' : 'Book appointment'}</ReasonedButton></>}>
       <form id="book-form" className="stack" onSubmit={(e) => { e.preventDefault(); book.mutate(false); }}>
         <label className="row small"><input type="checkbox" name="walk_in" checked={walkIn} onChange={(e) => { setWalkIn(e.target.checked); book.reset(); }} />Walk-in: the patient is here now</label>
         {!walkIn && (

@@ -240,4 +240,24 @@ describe('notes: edit, sign, amend', skipFor(skip), () => {
     const p2 = await api('GET', `${q}&order=signed_first&limit=1&cursor=${p1.json.next_cursor}`, doctor());
     expect([p1.json.data[0].txn_id, p2.json.data[0].txn_id, p2.json.next_cursor]).toStrictEqual([txn, draftTxn, null]);
   });
+
+  it("sets the doctor's qualification and registration number (themself or an admin) and the clinic's address, under the text rules", async () => {
+    const path = `/api/v1/users/${doctorId}/profile`;
+    const own = await api('PUT', path, doctor(), { qualification: 'MBBS, MD (General Medicine)' });
+    expect(own.status, own.text).toBe(200);
+    expect(own.json).toMatchObject({ id: doctorId, role: 'doctor', qualification: 'MBBS, MD (General Medicine)', registration_number: null });
+    const byAdmin = await api('PUT', path, A.users.admin.auth_token, { registration_number: 'KMC 12345' });
+    expect(byAdmin.json).toMatchObject({ qualification: 'MBBS, MD (General Medicine)', registration_number: 'KMC 12345' });
+    expect((await api('PUT', path, A.users.reception.auth_token, { registration_number: 'X' })).status).toBe(403);
+    expect((await api('PUT', path, B.users.admin.auth_token, { registration_number: 'X' })).status).toBe(404);
+    const bidi = await api('PUT', path, doctor(), { registration_number: 'KMC\u202E54321' });
+    expect(bidi.status).toBe(400);
+    expect(bidi.json.error.message).toMatch(/registration_number/);
+    expect((await api('GET', path, doctor())).json.registration_number).toBe('KMC 12345');
+
+    expect((await api('PUT', '/api/v1/clinic', doctor(), { address: '12 MG Road\nBengaluru 560001' })).status).toBe(403);
+    const clinic = await api('PUT', '/api/v1/clinic', A.users.admin.auth_token, { address: '12 MG Road\nBengaluru 560001' });
+    expect(clinic.status, clinic.text).toBe(200);
+    expect((await api('GET', '/api/v1/clinic', A.users.reception.auth_token)).json).toStrictEqual({ id: A.workspace_id, name: A.name, address: '12 MG Road\nBengaluru 560001' });
+  });
 });

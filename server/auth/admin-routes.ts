@@ -5,6 +5,7 @@ import { security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';
 import type { Service } from '../service.js';
 import { appAccounts } from './app-accounts.js';
+import { profileRoutes } from './profile.js';
 import {
   ApiClient, ApiKey, Backup, ClientParams, CreatedApiClient, CreatedApiKey, Doctor, KeyParams, NewApiClientBody, NewApiKeyBody,
   NewUserBody, ResetPasswordBody, ServerStatus, User, UserParams,
@@ -27,6 +28,8 @@ const StatusView = Type.Object({
  */
 export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version: string }> = async (app, { service, version }) => {
   const accounts = appAccounts(service);
+  // The prescription's profile fields: their own scope and hook, so that a user may read and set their own.
+  await app.register(profileRoutes, { service });
   app.addHook('onRequest', authenticate(service));
   const config = { errors: 'plain' as const };
   const admin = requireScope('admin', 'FORBIDDEN', service.audit, 'admin.access');

@@ -1,0 +1,124 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type Static, Type } from 'typebox';
+import { authenticate } from '../http/auth.js';
+import { security } from '../http/dr.js';
+import { plainErrors } from '../http/errors.js';
+import type { Service } from '../service.js';
+import { ServiceError } from '../shared/errors.js';
+import { Line, Text } from '../shared/text.js';
+import type { RequestContext } from './permissions.js';
+import { UserParams } from './app-schemas.js';
+
+/**
+ * What a prescription prints (issue 15): under the doctor's name their qualification and registration number, and
+ * at the top the clinic's name and address. A user sets their own; an admin sets anybody's in the clinic, and the
+ * clinic's address. Columns of migration 0011.
+ */
+
+const Nullable = <T extends ReturnType<typeof Line>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const Profile = Type.Object({
+  id: Type.String(),
+  display_name: Type.String(),
+  role: Type.String(),
+  qualification: Type.Union([Type.String(), Type.Null()], { description: 'e.g. MBBS, MD (General Medicine)' }),
+  registration_number: Type.Union([Type.String(), Type.Null()], { description: 'Medical council registration, e.g. KMC 12345' }),
+});
+export const ProfileBody = Type.Object({
+  qualification: Type.Optional(Nullable(Line({ minLength: 1, maxLength: 200, notBlank: true }))),
+  registration_number: Type.Optional(Nullable(Line({ minLength: 1, maxLength: 64, notBlank: true }))),
+});
+export type ProfileBody = Static<typeof ProfileBody>;
+
+export const Clinic = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  address: Type.Union([Type.String(), Type.Null()], { description: 'As printed at the top of a prescription; lines kept' }),
+});
+export const ClinicBody = Type.Object({ address: Type.Union([Text({ minLength: 1, maxLength: 500, notBlank: true }), Type.Null()]) });
+export type ClinicBody = Static<typeof ClinicBody>;
+
+interface ProfileRow { id: string; workspace_id: string; display_name: string; role: string; qualification: string | null; registration_number: string | null }
+
+/** Profiles over the auth domain's tables (the prescription's columns only; accounts live in app-accounts.ts). */
+export function profiles({ db, audit }: Pick<Service, 'db' | 'audit'>) {
+  const q = {
+    user: db.prepare('SELECT id, workspace_id, display_name, role, qualification, registration_number FROM users WHERE id = ?'),
+    setUser: db.prepare(`UPDATE users SET qualification = CASE WHEN @set_q THEN @qualification ELSE qualification END,
+      registration_number = CASE WHEN @set_r THEN @registration_number ELSE registration_number END WHERE id = @id`),
+    clinic: db.prepare('SELECT id, name, address FROM workspaces WHERE id = ?'),
+    setClinic: db.prepare('UPDATE workspaces SET address = ? WHERE id = ?'),
+  };
+  const isAdmin = (ctx: RequestContext) => ctx.caller.workspaceActive && ctx.caller.scopes.has('admin');
+
+  function userOf(ctx: RequestContext, userId: string, write: boolean): ProfileRow {
+    const self = ctx.caller.kind === 'user' && ctx.caller.id === userId;
+    if (!self && !isAdmin(ctx)) {
+      audit.later(ctx, { action: write ? 'user.profile.update' : 'user.profile.read', resourceType: 'user', resourceIds: [userId], outcome: 'denied' });
+      throw new ServiceError(403, 'FORBIDDEN', 'Only the user themself or an admin of the clinic may do this');
+    }
+    const u = q.user.get(userId) as ProfileRow | undefined;
+    if (!u || u.workspace_id !== ctx.caller.workspaceId) throw new ServiceError(404, 'NOT_FOUND', 'No such user in your clinic');
+    return u;
+  }
+  const view = (u: ProfileRow) => ({ id: u.id, display_name: u.display_name, role: u.role, qualification: u.qualification, registration_number: u.registration_number });
+
+  return {
+    get: (ctx: RequestContext, userId: string) => view(userOf(ctx, userId, false)),
+    set(ctx: RequestContext, userId: string, body: ProfileBody) {
+      const u = userOf(ctx, userId, true);
+      db.transaction(() => {
+        q.setUser.run({
+          id: u.id, set_q: body.qualification !== undefined ? 1 : 0, qualification: body.qualification?.trim() ?? null,
+          set_r: body.registration_number !== undefined ? 1 : 0, registration_number: body.registration_number?.trim() ?? null,
+        });
+        audit.inTransaction(ctx, { action: 'user.profile.update', resourceType: 'user', resourceIds: [u.id], outcome: 'success' });
+      })();
+      return view(q.user.get(u.id) as ProfileRow);
+    },
+    clinic: (ctx: RequestContext) => q.clinic.get(ctx.caller.workspaceId) as Static<typeof Clinic>,
+    setClinic(ctx: RequestContext, body: ClinicBody) {
+      if (!isAdmin(ctx)) {
+        audit.later(ctx, { action: 'workspace.update', resourceType: 'workspace', outcome: 'denied' });
+        throw new ServiceError(403, 'FORBIDDEN', 'Only an admin of the clinic may change its address');
+      }
+      db.transaction(() => {
+        q.setClinic.run(body.address?.trim() ?? null, ctx.caller.workspaceId);
+        audit.inTransaction(ctx, { action: 'workspace.update', resourceType: 'workspace', resourceIds: [ctx.caller.workspaceId], outcome: 'success' });
+      })();
+      return q.clinic.get(ctx.caller.workspaceId) as Static<typeof Clinic>;
+    },
+  };
+}
+
+/** GET/PUT /api/v1/users/{user_id}/profile and GET/PUT /api/v1/clinic; errors `{"error":{"code","message"}}`. */
+export const profileRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
+  const p = profiles(service);
+  const config = { errors: 'plain' as const };
+  const tags = ['admin'];
+  app.addHook('onRequest', authenticate(service));
+
+  app.get('/api/v1/users/:user_id/profile', {
+    config,
+    schema: { operationId: 'getUserProfile', tags, security, params: UserParams, summary: 'A user\'s prescription profile (the user or an admin)', response: { 200: Profile, ...plainErrors([400, 401, 403, 404, 500]) } },
+  }, async (request) => p.get(request.ctx, request.params.user_id));
+
+  app.put('/api/v1/users/:user_id/profile', {
+    config,
+    schema: {
+      operationId: 'setUserProfile', tags, security, params: UserParams, body: ProfileBody,
+      summary: 'Set qualification and registration number (the user themself or an admin); a field left out is unchanged, null clears it',
+      response: { 200: Profile, ...plainErrors([400, 401, 403, 404, 500]) },
+    },
+  }, async (request) => p.set(request.ctx, request.params.user_id, request.body));
+
+  app.get('/api/v1/clinic', {
+    config,
+    schema: { operationId: 'getClinic', tags, security, summary: 'The clinic\'s name and address, as a prescription prints them', response: { 200: Clinic, ...plainErrors([401, 500]) } },
+  }, async (request) => p.clinic(request.ctx));
+
+  app.put('/api/v1/clinic', {
+    config,
+    schema: { operationId: 'setClinic', tags, security, body: ClinicBody, summary: 'Set the clinic\'s address (admins)', response: { 200: Clinic, ...plainErrors([400, 401, 403, 500]) } },
+  }, async (request) => p.setClinic(request.ctx, request.body));
+};

@@ -109,8 +109,13 @@ describe('booking: POST /dr/v1/appointment', () => {
       status: 'BK',
       created_at: expect.stringMatching(ISO_MS_UTC),
       updated_at: data.created_at,
+      duration_minutes: 15,
+      walk_in: false,
+      overbook: false,
+      token: null,
       status_history: [{
         from_status: null, to_status: 'BK', changed_at: data.created_at, actor_type: 'user', actor_id: userId(srv, A, 'reception'),
+        correction: false, overbook: false, token: null,
       }],
     });
     expect(Date.parse(data.created_at)).toBeGreaterThanOrEqual(before - 1000);
@@ -266,7 +271,8 @@ describe('GET /dr/v1/appointment/:id and GET /dr/v1/appointments?date=', () => {
     expect(first.patient_name).toBe(`${patient.first_name} ${patient.last_name}`);
     expect(first.patient_mobile).toBe(`+91${patient.mobile}`);
     const { status_history: _h, ...withoutHistory } = demoFirst;
-    expect(first).toStrictEqual({ ...withoutHistory, patient_name: first.patient_name, patient_mobile: first.patient_mobile });
+    // Nothing has happened to a demo booking yet, so there is nothing to undo.
+    expect(first).toStrictEqual({ ...withoutHistory, patient_name: first.patient_name, patient_mobile: first.patient_mobile, undo_until: null });
     // Workspace B's demo appointments are not in A's list.
     expect(data.appointments.some((a: any) => a.partner_appointment_id?.startsWith('EMR-2'))).toBe(false);
     const rahul = data.appointments.find((a: any) => a.patient_id === A.patients[1]!.patient_id);
@@ -335,6 +341,7 @@ describe('endpoint 2: POST /dr/v1/appointment/:id/parked', () => {
     expect(after.status_history).toHaveLength(2);
     expect(after.status_history[1]).toStrictEqual({
       from_status: 'BK', to_status: 'PK', changed_at: expect.stringMatching(ISO_MS_UTC), actor_type: 'user', actor_id: userId(srv, A, 'doctor'),
+      correction: false, overbook: false, token: null,
     });
     expect(after.updated_at).toBe(after.status_history[1].changed_at);
     expect(after.created_at).toBe(a.created_at);
@@ -444,6 +451,7 @@ describe('endpoint 3: POST /dr/v1/appointment/:id/change-status', () => {
     expect(after.status_history).toHaveLength(2);
     expect(after.status_history[1]).toStrictEqual({
       from_status: 'BK', to_status: 'NS', changed_at: after.updated_at, actor_type: 'user', actor_id: userId(srv, A, 'reception'),
+      correction: false, overbook: false, token: null,
     });
     expect(after.updated_at).toMatch(ISO_MS_UTC);
   });
@@ -615,7 +623,12 @@ describe('endpoint 3: POST /dr/v1/appointment/:id/change-status', () => {
     expect([...times].sort()).toEqual(times);
     expect(new Set(times).size).toBe(times.length);
     expect(after.updated_at).toBe(times.at(-1));
-    for (const h of after.status_history) expect(Object.keys(h).sort()).toEqual(['actor_id', 'actor_type', 'changed_at', 'from_status', 'to_status']);
+    for (const h of after.status_history) {
+      expect(Object.keys(h).sort()).toEqual(['actor_id', 'actor_type', 'changed_at', 'correction', 'from_status', 'overbook', 'to_status', 'token']);
+    }
+    // The check-in gave the token; the later moves (back into OG included) keep it and give none.
+    expect(after.status_history.map((h: any) => h.token)).toEqual([null, 1, null, null, null, null]);
+    expect(after.token).toBe(1);
   });
 
   it('answers 404 APPOINTMENT_NOT_FOUND (bare) for an unknown id', async () => {
@@ -673,8 +686,12 @@ describe('the appointment state machine, every source and target', () => {
     }
     expect(after.status).toBe(to);
     expect(after.status_history).toHaveLength(before.status_history.length + 1);
+    // The first move into CK or OG gives the token (the day's first: each booked day holds one appointment); later moves keep it.
+    const givesToken = before.token === null && (to === 'CK' || to === 'OG');
+    expect(after.token).toBe(givesToken ? 1 : before.token);
     expect(after.status_history.at(-1)).toStrictEqual({
       from_status: from, to_status: to, changed_at: after.updated_at, actor_type: 'user', actor_id: userId(srv, A, 'doctor'),
+      correction: false, overbook: false, token: givesToken ? 1 : null,
     });
   });
 });

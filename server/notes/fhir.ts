@@ -28,8 +28,9 @@ export interface FhirExportInput {
    * 2… amendments; `date` when this version was made (signed), an ISO 8601 instant.
    */
   note: { id: string; version: number; date: string };
+  /** Without an id (a dictation no patient was named for) the document's patient is unnamed. */
   patient: {
-    id: string;
+    id?: string;
     first_name?: string;
     middle_name?: string;
     last_name?: string;
@@ -319,9 +320,9 @@ export function buildFhirBundle(input: FhirExportInput): Bundle {
   const p = input.patient;
   const given = [p.first_name, p.middle_name].filter((x): x is string => !!x);
   const fullName = [...given, p.last_name].filter(Boolean).join(' ');
-  const patient = add<Patient>(`patient/${p.id}`, {
+  const patient = add<Patient>(p.id ? `patient/${p.id}` : `${docKey}/patient`, {
     resourceType: 'Patient',
-    identifier: [{ ...uriIdentifier(p.id), type: { coding: [{ system: V2_0203, code: 'MR', display: 'Medical record number' }] } }],
+    ...(p.id ? { identifier: [{ ...uriIdentifier(p.id), type: { coding: [{ system: V2_0203, code: 'MR', display: 'Medical record number' }] } }] } : {}),
     ...(fullName ? { name: [{ text: fullName, ...(p.last_name ? { family: p.last_name } : {}), ...(given.length ? { given } : {}) }] } : {}),
     ...(p.gender ? { gender: ({ M: 'male', F: 'female', O: 'other' } as const)[p.gender] } : {}),
     ...(p.dob ? { birthDate: p.dob_estimated ? p.dob.slice(0, 4) : p.dob } : {}),

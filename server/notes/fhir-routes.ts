@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Bundle } from '@medplum/fhirtypes';
+import { Type } from 'typebox';
+import { authenticate, requireScope } from '../http/auth.js';
+import { security } from '../http/dr.js';
+import { plainErrors } from '../http/errors.js';
+import type { Service } from '../service.js';
+import { exportNoteFhir } from './fhir-export.js';
+import { NoteParams, VersionParams } from './schemas.js';
+
+const FhirQuery = Type.Object({
+  version: Type.Optional({ ...VersionParams.properties.version, description: 'latest (default: the newest signed version; 409 NOT_SIGNED before signing), 1, 2…, or draft' }),
+});
+
+// The bundle is FHIR's own JSON, described by the FHIR specification rather than by this schema.
+const FhirBundle = Type.Unsafe<Bundle>({
+  type: 'object',
+  additionalProperties: true,
+  description: 'A FHIR R4 Bundle of type document (docs/API.md, "FHIR export")',
+});
+
+/**
+ * GET /api/v1/notes/{txn_id}/fhir: the note as a FHIR R4 document Bundle, `application/fhir+json`. Credentials, scope
+ * and errors as the other notes routes (routes.ts).
+ */
+export const noteFhirRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
+  app.addHook('onRequest', authenticate(service));
+  app.get('/api/v1/notes/:txn_id/fhir', {
+    config: { errors: 'plain' },
+    preHandler: requireScope('scribe', 'FORBIDDEN', service.audit, 'note.access'),
+    schema: {
+      operationId: 'exportNoteFhir', tags: ['notes'], security, params: NoteParams, querystring: FhirQuery,
+      summary: 'The signed note as a FHIR R4 document Bundle (ABDM OPConsultRecord structure)',
+      description: 'Composition, Patient, Practitioner, Organization, Encounter, Condition (ICD-10), Observation (vitals, LOINC and UCUM), '
+        + 'MedicationRequest (dosage as FHIR Timing), ServiceRequest, AllergyIntolerance and a proposed follow-up Appointment. '
+        + 'The same version always gives the same bundle. 409 NOT_SIGNED while the note is unsigned (version=draft exports the scribe\'s draft, '
+        + 'Composition.status preliminary).',
+      response: { 200: FhirBundle, ...plainErrors([400, 401, 403, 404, 409, 500]) },
+    },
+  }, async (request, reply) => {
+    const bundle = exportNoteFhir(service, request.ctx, request.params.txn_id, request.query.version);
+    return reply.type('application/fhir+json; charset=utf-8').send(bundle);
+  });
+};

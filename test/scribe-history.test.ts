@@ -123,7 +123,7 @@ describe('GET /voice/api/v2/sessions', () => {
     const [pending, fromApp, newestSdk] = r.json.data;
     expect(pending).toEqual({
       txn_id: 'p1-pending', status: 'awaiting_init', stage: 'uploading', percent: 0, patient_id: p1, templates: [], errors: [],
-      created_at: expect.any(String), updated_at: expect.any(String),
+      note_status: null, note_version: 0, created_at: expect.any(String), updated_at: expect.any(String),
     });
     expect(fromApp).toMatchObject({ status: 'queued', stage: 'queued', percent: 0, patient_id: p1, templates: ['clinical_notes_template', 'transcript_template'] });
     expect(newestSdk).toMatchObject({ txn_id: 'p1-sdk-2', status: 'queued', patient_id: p1, templates: ['eka_emr_template'], errors: [] });
@@ -232,8 +232,8 @@ describe('GET /voice/api/v2/sessions', () => {
     const history = await embeddedHttp(srv.baseUrl).history(a.users.doctor.auth_token, p2);
     expect(history).toEqual({
       sessions: [
-        { txn_id: 'p2-sidecar', created_at: expect.any(String), status: 'queued', stage: 'queued', percent: 0, patient_id: p2, templates: ['transcript_template'], errors: [] },
-        { txn_id: 'p2-upstream', created_at: expect.any(String), status: 'queued', stage: 'queued', percent: 0, patient_id: p2, templates: ['transcript_template'], errors: [] },
+        { txn_id: 'p2-sidecar', created_at: expect.any(String), status: 'queued', stage: 'queued', percent: 0, patient_id: p2, templates: ['transcript_template'], errors: [], note_status: null, note_version: 0 },
+        { txn_id: 'p2-upstream', created_at: expect.any(String), status: 'queued', stage: 'queued', percent: 0, patient_id: p2, templates: ['transcript_template'], errors: [], note_status: null, note_version: 0 },
       ],
       next_cursor: null,
     });
@@ -265,7 +265,7 @@ describe('GET /voice/api/v2/sessions', () => {
     const doc = (await call(srv.baseUrl, 'GET', '/openapi.json')).json;
     const op = doc.paths['/voice/api/v2/sessions'].get;
     expect(op.operationId).toBe('scribeSessions');
-    expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['cursor', 'limit', 'patient_id', 'status']);
+    expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['cursor', 'limit', 'order', 'patient_id', 'status']);
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403']));
   });
 });

@@ -1,6 +1,8 @@
-// npm test: typecheck, build, then every test with Vitest, ending on the plain "N passed, N failed" line.
+// npm test: typecheck, build, then every test with Vitest; then each skipped test with its reason, ending on the
+// plain "N passed, N failed, N skipped" line.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 
 const run = (label, args) => {
   console.log(`== ${label}`);
@@ -15,6 +17,25 @@ const rc = run('tests', ['node_modules/vitest/vitest.mjs', 'run', '--reporter=de
 try {
   const r = JSON.parse(readFileSync('test-results/vitest.json', 'utf8'));
   const skipped = r.numPendingTests + r.numTodoTests;
+  // test/helpers/skip.ts keeps each skip's reason in the test's meta, which the JSON report carries. A suite skipped
+  // whole is one line, with its number of tests.
+  const groups = [];
+  for (const f of r.testResults) {
+    for (const t of f.assertionResults) {
+      if (t.status !== 'skipped' && t.status !== 'pending' && t.status !== 'todo') continue;
+      const suite = [relative(process.cwd(), f.name), ...t.ancestorTitles].join(' > ');
+      const reason = t.status === 'todo' ? 'todo' : t.meta?.skipReason ?? 'no reason given';
+      const last = groups.at(-1);
+      if (last && last.suite === suite && last.reason === reason) last.tests.push(t.title);
+      else groups.push({ suite, reason, tests: [t.title] });
+    }
+  }
+  if (groups.length > 0) {
+    console.log('skipped:');
+    for (const g of groups) {
+      console.log(`  ${g.suite}${g.tests.length === 1 ? ` > ${g.tests[0]}` : ` (${g.tests.length} tests)`}: ${g.reason}`);
+    }
+  }
   console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
 } catch {
   console.log('0 passed, 1 failed (no test report was written)');

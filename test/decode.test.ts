@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AudioDecodeError, BYTES_PER_SECOND, decodeToPcm, ffmpegPath } from '../server/scribe/audio/decode.js';
 import { NoSpeechError, assertSpeech, detectSpeech } from '../server/scribe/audio/speech.js';
+import { skipFor, skipNow } from './helpers/skip.js';
 import { TEST_DICTATIONS, ffmpeg, ffmpegToPipe, probeDuration, run, speak, tools } from './speech-audio.js';
 
 const ready = tools.espeak && tools.ffmpeg;
+const notReady = ready ? null : 'needs espeak-ng and ffmpeg (apt-get install -y espeak-ng ffmpeg)';
 let dir = '';
 let out = '';
 let wav = '';
@@ -42,7 +44,7 @@ const conversions: [string, string[]][] = [
   ['wav', ['-ar', '44100', '-ac', '2', '-c:a', 'pcm_s16le']],
 ];
 
-describe.skipIf(!ready)('decodeToPcm', () => {
+describe('decodeToPcm', skipFor(notReady), () => {
   it.each(conversions)('decodes .%s to 16 kHz mono with the right duration', async (ext, args) => {
     const src = join(dir, `in-${ext}.${ext}`);
     await ffmpeg('-i', wav, ...args, src);
@@ -68,7 +70,7 @@ describe.skipIf(!ready)('decodeToPcm', () => {
     // Debian's ffmpeg decodes AMR but has no AMR encoder; sox (libsox-fmt-all, opencore-amr) writes AMR-NB.
     const src = join(dir, 'in.amr');
     const made = tools.sox && (await run('sox', [wav, '-r', '8000', '-c', '1', '-t', 'amr-nb', src]).then(() => true, () => false));
-    if (!made) return ctx.skip('no AMR encoder here (needs sox with amr-nb support)');
+    if (!made) skipNow(ctx, 'no AMR encoder here (needs sox with amr-nb support: apt-get install -y sox libsox-fmt-all)');
     const pcm = await decodeToPcm(src, out);
     // AMR-NB's comfort-noise frames in pauses are not decoded by ffmpeg's native decoder, hence a looser bound.
     expect(Math.abs(pcm.durationS - refS)).toBeLessThan(0.6);
@@ -131,7 +133,7 @@ describe.skipIf(!ready)('decodeToPcm', () => {
   });
 });
 
-describe.skipIf(!ready)('no speech detected', () => {
+describe('no speech detected', skipFor(notReady), () => {
   it('silence decodes, then fails with "No speech detected" naming the file', async () => {
     const src = join(dir, 'silence.webm');
     await ffmpeg('-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', '-t', '4', '-c:a', 'libopus', src);

@@ -10,6 +10,7 @@ import { ensureDemo } from '../server/demo/demo.js';
 import { createService } from '../server/service.js';
 import { KEK_FILE } from '../server/shared/secret-box.js';
 import { ROOT, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 
 const exe: string | null = electronBinary();
 const native: string = electronSqliteNative();
@@ -20,7 +21,6 @@ const skipReason = !exe
     : !existsSync(join(ROOT, 'dist', 'main', 'main.mjs'))
       ? 'the app is not built (npm run build)'
       : null;
-if (skipReason) console.warn(`electron end-to-end test skipped: ${skipReason}`);
 
 /** A user-data folder holding the demo clinics (made with plain Node, same SQLite file), and its KEK. */
 async function seededUserData() {
@@ -32,7 +32,7 @@ async function seededUserData() {
   return { dir, demo, kek };
 }
 
-describe.skipIf(skipReason !== null)(`Electron app${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+describe('Electron app', skipFor(skipReason), () => {
   it('starts, signs in, searches and records a dictation through the preload bridge', async () => {
     const { dir, demo, kek } = await seededUserData();
     const ws = demo.workspaces[0]!;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs helper shared with npm start
 import { electronBinary } from '../scripts/electron-runtime.mjs';
 import { ROOT, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 
 /**
  * The packaged app's layout, checked without the Electron binary where it is not installed (it cannot be
@@ -21,7 +22,6 @@ import { ROOT, tempDir } from './helpers/server.js';
 const require = createRequire(import.meta.url);
 const built = existsSync(join(ROOT, 'dist', 'main', 'main.mjs')) && existsSync(join(ROOT, 'dist', 'renderer', 'index.html'));
 const skip = process.platform !== 'linux' ? 'the layout check runs the Linux target' : built ? null : 'dist/ is not built (node scripts/build.mjs; npm test builds first)';
-if (skip) console.warn(`packaging test skipped: ${skip}`);
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string; devDependencies: Record<string, string> };
 const ABI = '145'; // Electron 41
@@ -31,7 +31,7 @@ const executable = realElectron ? 'the real Electron 41 executable' : 'a stub ex
 /** Electron's fuse wire as it ships: version 1, 8 fuses, "1" on and "0" off in the order of FuseV1Options. */
 const DEFAULT_WIRE = Buffer.concat([Buffer.from(SENTINEL, 'ascii'), Buffer.from([1, 8]), Buffer.from('10110001', 'ascii')]);
 
-describe.skipIf(skip !== null)(`packaged layout (electron-builder --dir, stub Electron)${skip ? ` (skipped: ${skip})` : ''}`, () => {
+describe('packaged layout (electron-builder --dir, stub Electron)', skipFor(skip), () => {
   const stub = tempDir('electron-stub');
   const out = tempDir('release');
   const created: string[] = [];

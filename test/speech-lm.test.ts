@@ -13,6 +13,7 @@ import { generateDictationPhrases } from '../server/scribe/asr/lm/phrases.js';
 import { projectVocabulary } from '../server/scribe/asr/lm/vocabulary.js';
 import { normalizeSentences, normalizeWords } from '../server/scribe/asr/text.js';
 import { scoringWords, wordErrors } from '../server/scribe/asr/wer.js';
+import { skipFor } from './helpers/skip.js';
 import { tools } from './speech-audio.js';
 
 const dirs: string[] = [];
@@ -98,7 +99,7 @@ describe('the project corpus', () => {
     expect(generateDictationPhrases(v, 50)).toEqual(generateDictationPhrases(v, 50));
   });
 
-  it.skipIf(!existsSync(fixtures))('holds no sentence of the dev dictations (they are test data, never training data)', () => {
+  it('holds no sentence of the dev dictations (they are test data, never training data)', skipFor(existsSync(fixtures) ? null : `${fixtures} is absent`), () => {
     const corpus = buildCorpus(projectVocabulary()).map((s) => ` ${s.join(' ')} `);
     const joined = corpus.join('\n');
     const leaks: string[] = [];
@@ -114,7 +115,7 @@ describe('the project corpus', () => {
   });
 });
 
-describe.skipIf(!tools.espeak || !existsSync(DEFAULT_CMUDICT))('ensureDomainModel', () => {
+describe('ensureDomainModel', skipFor(!tools.espeak ? 'needs espeak-ng (apt-get install -y espeak-ng)' : existsSync(DEFAULT_CMUDICT) ? null : `${DEFAULT_CMUDICT} is absent (apt-get install -y pocketsphinx-en-us)`), () => {
   it('builds the LM and dictionary once, covering every LM word, then reuses the cache', async () => {
     const cacheDir = tmp();
     const vocabulary = { drugs: ['Nitrofurantoin', 'ondansetron 4 mg'], diagnoses: ['acute gastroenteritis'], investigations: ['urine routine'], phrases: ['start nitrofurantoin twice daily'] };

@@ -16,6 +16,7 @@ import { ModelManager } from '../server/scribe/asr/models.js';
 import { PocketSphinxEngine, hasDigitalSilence, parsePocketSphinxOutput } from '../server/scribe/asr/pocketsphinx.js';
 import { WhisperEngine, loadSherpa, planPieces, whisperLanguage } from '../server/scribe/asr/whisper.js';
 import { wordErrors } from '../server/scribe/asr/wer.js';
+import { skipFor } from './helpers/skip.js';
 import { TEST_DICTATIONS, speak, tools } from './speech-audio.js';
 
 let dir = '';
@@ -29,7 +30,7 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!tools.pocketsphinx || !tools.espeak || !tools.ffmpeg)('PocketSphinx with the domain model', () => {
+describe('PocketSphinx with the domain model', skipFor(tools.pocketsphinx && tools.espeak && tools.ffmpeg ? null : 'needs PocketSphinx, espeak-ng and ffmpeg (apt-get install -y pocketsphinx pocketsphinx-en-us espeak-ng ffmpeg)'), () => {
   let pcm: PcmAudio;
   let engine: PocketSphinxEngine;
   beforeAll(async () => {

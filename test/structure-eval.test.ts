@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { toAsrForm } from '../eval/asr-form.js';
 import { DEFAULT_FIXTURES, loadFixtures, runEval, type EvalReport } from '../eval/run.js';
 import { FIELDS, FLOORS } from '../eval/score.js';
+import { skipFor } from './helpers/skip.js';
 
 const present = DEFAULT_FIXTURES.every((f) => existsSync(f));
 
 // The dev fixtures live in ../shared beside the repository (as in CI); a checkout without them has nothing to score.
-describe.skipIf(!present)(`structurer on the 80 development dictations${present ? '' : ' (skipped: ../shared/fixtures is absent)'}`, () => {
+describe('structurer on the 80 development dictations', skipFor(present ? null : '../shared/fixtures (the 80 development dictations, beside the repository) is absent'), () => {
   let report: EvalReport;
   const eval80 = async (): Promise<EvalReport> => (report ??= await runEval({ modes: ['text', 'asr'], repeats: 1 }));
 

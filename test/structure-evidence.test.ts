@@ -14,6 +14,7 @@ import { ICD10 } from '../server/scribe/vocab/icd10.js';
 import { INVESTIGATIONS } from '../server/scribe/vocab/investigations.js';
 import { LAY_PHRASES, SITE_KINDS, SITE_PAIN_NAMES, SITES } from '../server/scribe/vocab/lay-phrases.js';
 import { SYMPTOMS } from '../server/scribe/vocab/symptoms.js';
+import { skipFor } from './helpers/skip.js';
 
 /**
  * Issue 12's check that every fact shows where it was said: for each item the structurer outputs on the dev
@@ -288,7 +289,7 @@ const KNOWN: Record<'text' | 'asr', string[]> = {
 };
 
 // The dev fixtures live in ../shared beside the repository (as in CI); a checkout without them has nothing to check.
-describe.skipIf(!present)(`evidence of every item on the 80 development dictations${present ? '' : ' (skipped: ../shared/fixtures is absent)'}`, () => {
+describe('evidence of every item on the 80 development dictations', skipFor(present ? null : '../shared/fixtures (the 80 development dictations, beside the repository) is absent'), () => {
   const rows: Fixture[] = present ? loadFixtures(DEFAULT_FIXTURES) : [];
   const found: Partial<Record<'text' | 'asr', string[]>> = {};
   const problemsIn = (mode: 'text' | 'asr'): string[] =>

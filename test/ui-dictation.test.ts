@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScribeClient } from '../sdk/scribe-client.js';
 import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
+import { skipFor, skipNow } from './helpers/skip.js';
 import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
 
 /**
@@ -15,7 +16,6 @@ import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
  */
 const ESPEAK = '/usr/bin/espeak-ng';
 const skip = uiSkipReason ?? (existsSync(ESPEAK) ? null : 'espeak-ng is not installed (apt-get install -y espeak-ng)');
-if (skip) console.warn(`UI dictation tests skipped: ${skip}`);
 
 const DICTATION = 'Patient has fever for three days. Diagnosis acute bronchitis. '
   + 'Tablet paracetamol six hundred fifty milligrams three times a day for five days. Review after five days.';
@@ -44,7 +44,7 @@ const elapsedSeconds = async (page: Page) => {
   return m! * 60 + s!;
 };
 
-describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${skip ? ` (skipped: ${skip})` : ''}`, () => {
+describe('dictation in Chromium with a fake microphone', skipFor(skip), () => {
   let srv: RunningServer;
   let browser: Browser;
   let page: Page;
@@ -107,10 +107,7 @@ describe.skipIf(skip !== null)(`dictation in Chromium with a fake microphone${sk
       const why = (await page.getByRole('alert').filter({ hasText: 'Transcription failed' }).textContent())!;
       expect(why).toMatch(/could not be produced|failed/);
       await shot(page, 'dictation-failed');
-      if (/not available yet/.test(why)) {
-        console.warn(`PENDING: the scribe pipeline is not complete on this server (${why.slice(0, 200)}); the structured result is not checked`);
-        ctx.skip();
-      }
+      if (/not available yet/.test(why)) skipNow(ctx, `the scribe pipeline is not complete on this server (${why.slice(0, 200)}); the structured result is not checked`);
       throw new Error(`transcription failed: ${why}`);
     }
     const result = page.getByTestId('scribe-result');

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelManager } from '../server/scribe/asr/models.js';
 import { loadSherpa } from '../server/scribe/asr/whisper.js';
 import { type RunningServer, startServer, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 import { tools } from './speech-audio.js';
 import { launch, openApp, signIn, uiSkipReason } from './ui-browser.js';
 
@@ -16,9 +17,8 @@ import { launch, openApp, signIn, uiSkipReason } from './ui-browser.js';
 const skip = uiSkipReason
   ?? (tools.pocketsphinx && tools.espeak ? null : 'PocketSphinx or espeak-ng is not installed (English would not be ready)')
   ?? (loadSherpa().module ? null : 'sherpa-onnx-node does not load here (no model download could help)');
-if (skip) console.warn(`UI language tests skipped: ${skip}`);
 
-describe.skipIf(skip !== null)(`the dictation language list in Chromium${skip ? ` (skipped: ${skip})` : ''}`, () => {
+describe('the dictation language list in Chromium', skipFor(skip), () => {
   let srv: RunningServer;
   let browser: Browser;
   let page: Page;

@@ -6,6 +6,7 @@ import type { DictationOptions } from '../preload/contract.js';
 import { uploadDictation } from '../preload/scribe-flow.js';
 import { ScribeClient } from '../sdk/scribe-client.js';
 import { type RunningServer, startServer, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 import { speak, tools } from './speech-audio.js';
 import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
 
@@ -16,7 +17,6 @@ import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
  * transcript when pressed. A session from before evidence and flags still reads as it did.
  */
 const skip = uiSkipReason ?? (tools.espeak && tools.pocketsphinx ? null : 'espeak-ng or PocketSphinx is not installed');
-if (skip) console.warn(`UI scribe flag tests skipped: ${skip}`);
 
 /** Grams for a tablet of paracetamol: the unit a doctor never means, which the safety checks must flag. */
 const SAID = 'The patient has fever for two days. Tablet paracetamol six fifty grams twice daily for three days.';
@@ -27,7 +27,7 @@ const OPTIONS: DictationOptions = {
 type J = Record<string, any>;
 const marks = (page: Page) => page.getByTestId('transcript').locator('mark').allTextContents().then((t) => t.join(''));
 
-describe.skipIf(skip !== null)(`flags and evidence in the dictation result, in Chromium${skip ? ` (skipped: ${skip})` : ''}`, () => {
+describe('flags and evidence in the dictation result, in Chromium', skipFor(skip), () => {
   let srv: RunningServer;
   let browser: Browser;
   let page: Page;

@@ -7,13 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpApp } from '../server/http/app.js';
 import { createService } from '../server/service.js';
 import { call, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 import { startModelMirror } from './model-mirror.js';
 import { launch, openApp, shot, uiSkipReason } from './ui-browser.js';
 
-if (uiSkipReason) console.warn(`UI settings tests skipped: ${uiSkipReason}`);
-
 /** First run on an empty database, then the admin's settings, in Chromium over the browser transport. */
-describe.skipIf(uiSkipReason !== null)(`first run and settings in Chromium${uiSkipReason ? ` (skipped: ${uiSkipReason})` : ''}`, () => {
+describe('first run and settings in Chromium', skipFor(uiSkipReason), () => {
   const dataDir = tempDir('ui-settings');
   const files = tempDir('ui-settings-files');
   let service: ReturnType<typeof createService>;

@@ -1,11 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
 
-if (uiSkipReason) console.warn(`UI tests skipped: ${uiSkipReason}`);
-
-describe.skipIf(uiSkipReason !== null)(`front desk in Chromium over the browser transport${uiSkipReason ? ` (skipped: ${uiSkipReason})` : ''}`, () => {
+describe('front desk in Chromium over the browser transport', skipFor(uiSkipReason), () => {
   let srv: RunningServer;
   let browser: Browser;
   let page: Page;

@@ -9,7 +9,8 @@ export const chromiumMissing = existsSync(CHROMIUM) ? null : `Chromium not found
 export const uiNotBuilt = existsSync(join(ROOT, 'dist', 'renderer', 'index.html')) ? null : 'the renderer is not built (node scripts/build.mjs; npm test builds it first)';
 export const uiSkipReason = chromiumMissing ?? uiNotBuilt;
 
-export const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+/** Where the tests' pictures go: ignored by git, so npm test leaves the tree as it was; npm run screenshots copies the README's pictures to docs/screenshots. */
+export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
 
 export async function launch(opts: { fakeAudioWav?: string } = {}): Promise<Browser> {
   const args = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -38,7 +39,7 @@ export async function signIn(page: Page, username: string, password: string) {
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
 }
 
-/** Saves docs/screenshots/<name>.png: the viewport, or just `part` of the page. */
+/** Saves test-results/screenshots/<name>.png: the viewport, or just `part` of the page. */
 export async function shot(page: Page, name: string, part?: Locator) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Let fonts and transitions settle so screenshots are stable.

@@ -1,15 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type RunningServer, startServer } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 import { launch, signIn, uiSkipReason } from './ui-browser.js';
-
-if (uiSkipReason) console.warn(`UI queue tests skipped: ${uiSkipReason}`);
 
 const SIZES = [{ width: 1024, height: 700 }, { width: 1280, height: 800 }] as const;
 const LONG_FIRST = 'Venkataramanasubrahmanyam';
 const LONG_LAST = `${'Chandrasekharan'.repeat(5)}Iyer`.slice(0, 100 - LONG_FIRST.length - 1);
 
-describe.skipIf(uiSkipReason !== null)(`the day's queue and the waiting-room display in Chromium${uiSkipReason ? ` (skipped: ${uiSkipReason})` : ''}`, () => {
+describe("the day's queue and the waiting-room display in Chromium", skipFor(uiSkipReason), () => {
   let srv: RunningServer;
   let browser: Browser;
   const contexts: BrowserContext[] = [];

@@ -77,7 +77,7 @@ export type LaunchWorker = (entry: string, opts: LaunchOptions) => WorkerProcess
  * The default launcher: a Node child process leading its own process group, so a kill reaches ffmpeg and the
  * recogniser it started too.
  */
-export const forkWorker: LaunchWorker = (entry, { env, execArgv, stdio }) => {
+const forkWorker: LaunchWorker = (entry, { env, execArgv, stdio }) => {
   const child = fork(entry, [], { execArgv, detached: true, stdio: [...stdio, 'ipc'], serialization: 'json', env });
   const events = new EventEmitter();
   child.on('message', (m) => events.emit('message', m));

@@ -66,6 +66,7 @@ async function finish(m: WorkerMessage, workDir: string, code: number) {
   // process.send confirmed delivery; postMessage cannot, and an exit could reach the runner before the message
   // does: a utility worker waits for the runner to end it, which it does on this message.
   if (!parentPort) process.exit(code);
+  // Also keeps the event loop alive until then; a launcher that never ends it is left after a minute.
   setTimeout(() => process.exit(code), 60_000);
 }
 

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { BrowserWindow, app, dialog, ipcMain } from 'electron';
 import { buildHttpApp, createService } from '../server/index.js';
 import { API_VERSION } from '../server/http/app.js';
+// Brings in the `baseUrl()` decoration's type (a module augmentation app.js's declarations do not carry).
+import type {} from '../server/http/host-guard.js';
 import { CHANNELS, type ClinicApi } from '../preload/contract.js';
 import { type IpcEvent, createHandlers, toFailure } from './ipc.js';
 import { recordingStore } from './recordings.js';

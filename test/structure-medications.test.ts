@@ -55,6 +55,14 @@ describe('strengths and doses as spoken', () => {
     expect(one(text).strength).toEqual({ value, unit: 'mg' });
   });
 
+  it('a strength said straight before "N times" is not part of the count', () => {
+    const m = one('tab paracetamol six fifty three times a day for three days');
+    expect(m.strength).toEqual({ value: 650, unit: 'mg' });
+    expect(m.frequency?.per_day).toBe(3);
+    // A count that could be one stays whole.
+    expect(one('salbutamol inhaler two puffs up to twelve times a day').frequency?.per_day).toBe(12);
+  });
+
   it('keeps mcg, IU, units, %, puffs and drops as said', () => {
     expect(one('levothyroxine 75 micrograms every morning on an empty stomach').strength).toEqual({ value: 75, unit: 'mcg' });
     expect(one('cholecalciferol sixty thousand I U once a week for six weeks').strength).toEqual({ value: 60000, unit: 'IU' });

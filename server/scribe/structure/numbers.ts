@@ -33,6 +33,9 @@ const READING_CUE = /\b(?:temp(?:erature)?|fever(?: of)?|pulse|heart rate|bp|pre
 
 // Count nouns after a number: in "six fifty one tablet" the "one" counts tablets, it does not make 651.
 const COUNT_NOUN = /^\s*(?:tablets?|tabs?|capsules?|caps?|puffs?|drops?|sachets?|spoons?|teaspoons?|units?|dose)\b/;
+// "six fifty three times a day": nobody takes a drug 653 times a day, so past this the last word counts the times.
+const TIMES_AFTER = /^\s*times\b/;
+const MAX_TIMES = 24;
 
 const digitOf = (w: string): number | undefined => (w === 'oh' ? 0 : UNITS[w]);
 
@@ -125,6 +128,11 @@ function convertRun(run: string, before: string, after: string): string {
   if (tokens.length > 1 && last !== undefined && UNITS[last] !== undefined && COUNT_NOUN.test(after)) {
     const head = convertRun(tokens.slice(0, -1).join(' '), before, '');
     if (/^\d+$/.test(head) && Number(head) >= 100) return `${head} ${UNITS[last]}`;
+  }
+  if (tokens.length > 1 && last !== undefined && UNITS[last] !== undefined && TIMES_AFTER.test(after)) {
+    const whole = convertRun(tokens.join(' '), before, '');
+    const head = convertRun(tokens.slice(0, -1).join(' '), before, '');
+    if (/^\d+$/.test(whole) && Number(whole) > MAX_TIMES && /^\d+$/.test(head)) return `${head} ${UNITS[last]}`;
   }
   const out: string[] = [];
   let i = 0;

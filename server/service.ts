@@ -9,6 +9,7 @@ import { type OidcOptions, oidcService } from './oidc/service.js';
 import { patientService } from './patients/service.js';
 import { type ScribeOptions, scribeService } from './scribe/service.js';
 import { type SpeechModelOptions, speechModelService } from './scribe/speech-models.js';
+import { type EnvironmentName, environment } from './shared/environment.js';
 import { loadKek, secretBox } from './shared/secret-box.js';
 import { type Clock, systemClock } from './shared/time.js';
 import { type WebhookOptions, webhookService } from './webhooks/service.js';
@@ -32,6 +33,8 @@ export interface ServiceOptions {
   scribe?: ScribeOptions;
   /** Speech models: the mirror model files are downloaded from (headless: --model-mirror). */
   speechModels?: SpeechModelOptions;
+  /** production (default) or sandbox: the prefix of the credentials it issues and the environment its webhooks name. */
+  environment?: EnvironmentName;
 }
 
 /**
@@ -40,17 +43,18 @@ export interface ServiceOptions {
  */
 export function createService(opts: ServiceOptions) {
   const clock = opts.clock ?? systemClock;
+  const env = environment(opts.environment ?? 'production');
   const db: Db = openDatabase({ file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding });
   const auditReadsDb = openDatabase({
     file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding, synchronous: 'NORMAL', migrate: false,
   });
   const audit = auditLog(db, clock, auditReadsDb);
   const box = secretBox(opts.kek ?? loadKek(opts.dataDir));
-  const auth = authService(db, clock);
-  const tokens = tokenService(db, clock, box, auth);
+  const auth = authService(db, clock, env);
+  const tokens = tokenService(db, clock, box, auth, env);
   const oidc = oidcService(db, clock, box, auth, audit, opts.oidc);
   const patients = patientService(db, clock, auth, audit);
-  const webhooks = webhookService(db, clock, box, audit, opts.webhooks);
+  const webhooks = webhookService(db, clock, box, audit, { ...opts.webhooks, environment: env.name });
   const appointments = appointmentService(db, clock, auth, patients, audit, webhooks.events);
   webhooks.start();
   const notifications = notificationService(db, clock, box, audit, { ...opts.push, fcmBaseUrl: opts.fcmBaseUrl ?? opts.push?.fcmBaseUrl });
@@ -62,6 +66,7 @@ export function createService(opts: ServiceOptions) {
     db,
     clock,
     dataDir: opts.dataDir,
+    environment: env,
     audit,
     box,
     auth,

@@ -263,7 +263,7 @@ function make(service: Service) {
 
   function createApiKey(ctx: RequestContext, body: NewApiKeyBody): CreatedApiKey {
     requireAdmin(ctx, 'create API keys');
-    const key = newToken('cdk');
+    const key = newToken(service.environment.prefix('cdk'));
     const row = { id: randomUUID(), workspace_id: ctx.caller.workspaceId, key_digest: tokenDigest(key), label: body.label.trim(), created_at: isoNow(clock) };
     store.insertApiKey(row);
     audit.later(ctx, { action: 'api_key.create', resourceType: 'api_key', resourceIds: [row.id], outcome: 'success' });

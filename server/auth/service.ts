@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.js';
+import { type Environment, environment } from '../shared/environment.js';
 import { hashSecret, newToken, tokenDigest, verifySecret } from '../shared/secrets.js';
 import { type Clock, isTimeZone, isoNow } from '../shared/time.js';
 import { type Caller, ROLE_SCOPES, type Role, type Scope, isScope } from './permissions.js';
@@ -15,8 +16,11 @@ export interface NewWorkspace {
 
 const parseScopes = (json: string): Scope[] => (JSON.parse(json) as string[]).filter(isScope);
 
-/** Workspaces, users, tokens, API keys and clients; and turning presented credentials into a Caller. */
-export function authService(db: Db, clock: Clock) {
+/**
+ * Workspaces, users, tokens, API keys and clients; and turning presented credentials into a Caller. Credentials
+ * carry `env`'s prefix, and a user token of the other environment is refused in words (shared/environment.ts).
+ */
+export function authService(db: Db, clock: Clock, env: Environment = environment('production')) {
   const store = authStore(db);
 
   function createWorkspace(input: NewWorkspace) {
@@ -63,7 +67,7 @@ export function authService(db: Db, clock: Clock) {
     if (!user) throw new AuthError('unknown user');
     const allowed = ROLE_SCOPES[user.role];
     if (scopes?.some((s) => !allowed.includes(s))) throw new AuthError(`role ${user.role} cannot grant ${scopes.join(' ')}`);
-    const token = newToken('cdt');
+    const token = newToken(env.prefix('cdt'));
     store.insertToken({
       id: randomUUID(), workspace_id: user.workspace_id, user_id: user.id, token_digest: tokenDigest(token), label,
       scopes: scopes ? JSON.stringify(scopes) : null, created_at: isoNow(clock),
@@ -87,7 +91,7 @@ export function authService(db: Db, clock: Clock) {
   const revokeAuthToken = (token: string) => store.revokeToken(tokenDigest(token), isoNow(clock));
 
   function createApiKey(workspaceId: string, label: string): string {
-    const key = newToken('cdk');
+    const key = newToken(env.prefix('cdk'));
     store.insertApiKey({ id: randomUUID(), workspace_id: workspaceId, key_digest: tokenDigest(key), label, created_at: isoNow(clock) });
     return key;
   }
@@ -96,8 +100,8 @@ export function authService(db: Db, clock: Clock) {
 
   async function createApiClient(workspaceId: string, name: string, scopes: Scope[]) {
     if (scopes.length === 0) throw new AuthError('an API client needs at least one scope');
-    const clientId = `cdc_${randomUUID().replaceAll('-', '')}`;
-    const clientSecret = newToken('cds');
+    const clientId = `${env.prefix('cdc')}_${randomUUID().replaceAll('-', '')}`;
+    const clientSecret = newToken(env.prefix('cds'));
     store.insertClient({
       id: randomUUID(), workspace_id: workspaceId, client_id: clientId, secret_hash: await hashSecret(clientSecret), name,
       scopes: JSON.stringify(scopes), created_at: isoNow(clock),
@@ -126,8 +130,9 @@ export function authService(db: Db, clock: Clock) {
     return (await verifySecret(clientSecret, row.secret_hash)) ? clientCaller(clientId) : null;
   }
 
-  /** Resolves a long-lived user token to its Caller; null when unknown, revoked or the user is disabled. */
+  /** Resolves a long-lived user token to its Caller; null when unknown, revoked or the user is disabled (the other environment's: its 401). */
   function authenticateToken(token: string): Caller | null {
+    env.refuseForeign(token);
     const p = store.tokenPrincipal(tokenDigest(token));
     if (!p) return null;
     const scopes = p.token_scopes ? parseScopes(p.token_scopes) : ROLE_SCOPES[p.role];

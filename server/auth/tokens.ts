@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type CryptoKey, type JWK, SignJWT, errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify } from 'jose';
+import { type CryptoKey, type JWK, SignJWT, decodeJwt, errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify } from 'jose';
 import type { Db } from '../db/database.js';
+import { type Environment, environment } from '../shared/environment.js';
 import { newToken, tokenDigest } from '../shared/secrets.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
@@ -11,7 +12,6 @@ import { tokenStore } from './token-store.js';
 
 export const ACCESS_TOKEN_TTL_S = 3600;
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
-export const ISSUER = 'clinic-desk';
 export const AUDIENCE = 'clinic-desk-api';
 const ALG = 'ES256';
 
@@ -41,8 +41,9 @@ const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-
  * Access and refresh tokens for API clients. Access tokens are ES256 JWTs (upstream SDKs read `exp` from them),
  * signed by a key the service generates, seals at rest and publishes as a JWKS; rotating it keeps the previous
  * key verifying until its last token expires, so nobody is logged out. Refresh tokens are opaque and rotate on use.
+ * `env` names the issuer and the refresh tokens' prefix; credentials of the other environment get its 401.
  */
-export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthService) {
+export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthService, env: Environment = environment('production')) {
   const store = tokenStore(db);
   const privateKeys = new Map<string, CryptoKey>();
   const publicKeys = new Map<string, CryptoKey>();
@@ -98,7 +99,7 @@ export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthSer
     const now = Math.floor(clock.now().getTime() / 1000);
     return new SignJWT({ b_id: caller.workspaceId, client_id: caller.id, scope: scopes.join(' ') })
       .setProtectedHeader({ alg: ALG, kid, typ: 'at+jwt' })
-      .setIssuer(ISSUER)
+      .setIssuer(env.issuer)
       .setAudience(AUDIENCE)
       .setSubject(caller.id)
       .setJti(randomUUID())
@@ -108,7 +109,7 @@ export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthSer
   }
 
   function newRefresh(caller: Caller, scopes: readonly Scope[], familyId: string) {
-    const token = newToken('cdr');
+    const token = newToken(env.prefix('cdr'));
     const now = clock.now();
     store.insertRefresh({
       id: randomUUID(), family_id: familyId, token_digest: tokenDigest(token), client_id: caller.id,
@@ -131,6 +132,7 @@ export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthSer
 
   /** client_credentials: `apiKey` (when given) must name the client's own workspace. */
   async function clientCredentials(clientId: string, clientSecret: string, apiKey: string | null): Promise<TokenResponse> {
+    for (const credential of [clientId, clientSecret, apiKey ?? '']) refuseForeign(credential);
     const caller = await auth.verifyClient(clientId, clientSecret);
     if (!caller) throw new OAuthError(401, 'invalid_client', 'Unknown client or wrong client secret');
     if (apiKey !== null && auth.workspaceForApiKey(apiKey) !== caller.workspaceId) {
@@ -142,6 +144,7 @@ export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthSer
   }
 
   async function refresh(refreshToken: string): Promise<TokenResponse> {
+    refuseForeign(refreshToken);
     const row = store.refresh(tokenDigest(refreshToken));
     const now = isoNow(clock);
     if (!row) throw new OAuthError(400, 'invalid_grant', 'Unknown refresh token');
@@ -166,11 +169,12 @@ export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthSer
   async function verifyAccessToken(token: string): Promise<Caller | null> {
     if (!looksLikeJwt(token)) return null;
     try {
+      env.refuseForeignIssuer(decodeJwt(token).iss);
       const { payload } = await jwtVerify(token, async (header) => {
         const key = header.kid ? await publicKey(header.kid) : null;
         if (!key) throw new joseErrors.JWKSNoMatchingKey();
         return key;
-      }, { issuer: ISSUER, audience: AUDIENCE, algorithms: [ALG], currentDate: clock.now(), typ: 'at+jwt' });
+      }, { issuer: env.issuer, audience: AUDIENCE, algorithms: [ALG], currentDate: clock.now(), typ: 'at+jwt' });
       const caller = typeof payload.client_id === 'string' ? auth.clientCaller(payload.client_id) : null;
       if (!caller || caller.workspaceId !== payload.b_id) return null;
       const granted = new Set(String(payload.scope ?? '').split(' ').filter(isScope));
@@ -178,6 +182,15 @@ export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthSer
     } catch (e) {
       if (e instanceof joseErrors.JOSEError) return null;
       throw e;
+    }
+  }
+
+  /** The token endpoint answers in OAuth's shape: the other environment's credential is an invalid client there. */
+  function refuseForeign(credential: string) {
+    try {
+      env.refuseForeign(credential);
+    } catch (e) {
+      throw new OAuthError(401, 'invalid_client', (e as Error).message);
     }
   }
 

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { ENVIRONMENT_HEADER, type EnvironmentName } from '../shared/environment.js';
 import { type Loop, startLoop } from '../shared/loop.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { Clock } from '../shared/time.js';
@@ -30,6 +31,8 @@ export interface DispatcherOptions {
   /** The longest Retry-After honoured, in ms; longer values are capped. Default 24 h. */
   maxRetryAfterMs?: number;
   onError?: (e: unknown) => void;
+  /** Named on every delivery (X-Clinic-Desk-Environment), so a receiver can tell sandbox events from live ones. Default production. */
+  environment?: EnvironmentName;
 }
 
 /** Parses Retry-After (delay seconds or an HTTP date) into a delay in ms, or null. */
@@ -71,6 +74,7 @@ export function webhookDispatcher(store: WebhookStore, clock: Clock, box: Secret
   const maxPerSub = opts.maxPerSubscription ?? DEFAULT_MAX_PER_SUBSCRIPTION;
   const maxRetryAfter = opts.maxRetryAfterMs ?? 24 * 3600 * 1000;
   const onError = opts.onError ?? ((e: unknown) => console.error('webhook dispatcher:', e));
+  const environment = opts.environment ?? 'production';
 
   // Claimed deliveries: a request in flight, or a result not yet written. Delivery id -> subscription id.
   const inFlight = new Map<string, string>();
@@ -131,7 +135,7 @@ export function webhookDispatcher(store: WebhookStore, clock: Clock, box: Secret
     let error: string | null = null;
     let retryAfter: number | null = null;
     try {
-      const headers = deliveryHeaders(d.event_id, t, d.payload, signingKey(d));
+      const headers = { ...deliveryHeaders(d.event_id, t, d.payload, signingKey(d)), [ENVIRONMENT_HEADER]: environment };
       const res = await fetch(d.endpoint, {
         method: 'POST', headers, body: d.payload, redirect: 'manual',
         signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping.signal]),

@@ -10,6 +10,7 @@ import { workspaceSettings } from './0008_workspace_settings.js';
 import { patientDobEstimated } from './0009_patient_dob_estimated.js';
 import { queue } from './0010_queue.js';
 import { notes } from './0011_notes.js';
+import { webhookFhir } from './0012_webhook_fhir.js';
 
 /**
  * Migrations are TypeScript modules holding SQL rather than loose .sql files so that the same list reaches
@@ -17,4 +18,4 @@ import { notes } from './0011_notes.js';
  * Append only: never edit one that has shipped.
  */
 export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, scribeHistory, workspaceSettings,
-  patientDobEstimated, queue, notes];
+  patientDobEstimated, queue, notes, webhookFhir];

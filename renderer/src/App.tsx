@@ -69,15 +69,41 @@ function ChangePassword({ onClose }: { onClose: () => void }) {
   );
 }
 
-function Shell({ session }: { session: SessionInfo }) {
+function useSignOut() {
   const qc = useQueryClient();
-  const [screen, go] = useHashScreen(session.user.role);
-  const [changing, setChanging] = useState(false);
-  const signOut = async () => {
+  return async () => {
     await clinic.signOut();
     qc.clear();
     qc.setQueryData(['session'], null);
   };
+}
+
+/**
+ * A display account reads the waiting-room board and nothing else, so the front desk would only meet 403s. In a
+ * browser the board is at /display (replace keeps this tab's session); the desktop app has no board screen, so it
+ * says where the board is.
+ */
+function DisplayAccount() {
+  const signOut = useSignOut();
+  const inBrowser = !window.clinic;
+  useEffect(() => {
+    if (inBrowser) window.location.replace('/display');
+  }, [inBrowser]);
+  const info = useQuery({ queryKey: ['service-info'], queryFn: () => clinic.serviceInfo(), enabled: !inBrowser });
+  if (inBrowser) return <div className="auth-page"><Loading label="Opening the waiting-room display…" /></div>;
+  return (
+    <div className="auth-page"><div className="auth-card card"><div className="card-body stack">
+      <h1>Waiting-room display account</h1>
+      <p>This account only shows the waiting-room board. Open <strong>{info.data ? `${info.data.baseUrl}/display` : '/display on the clinic server'}</strong> in the TV's browser and sign in there.</p>
+      <button className="btn primary" type="button" onClick={signOut}>Sign out</button>
+    </div></div></div>
+  );
+}
+
+function Shell({ session }: { session: SessionInfo }) {
+  const signOut = useSignOut();
+  const [screen, go] = useHashScreen(session.user.role);
+  const [changing, setChanging] = useState(false);
   return (
     <div className="shell">
       <header className="topbar">
@@ -126,5 +152,6 @@ export function App() {
   }
   if (setup.data?.needed) return <FirstRun />;
   if (!session.data) return <SignIn />;
+  if (session.data.user.role === 'display') return <DisplayAccount />;
   return <Shell session={session.data} />;
 }

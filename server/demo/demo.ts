@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RequestContext, Scope } from '../auth/permissions.js';
-import type { Role } from '../auth/permissions.js';
+import { ROLES, type Role } from '../auth/permissions.js';
 import type { Service } from '../service.js';
 import { localDate, wallClockToInstant } from '../shared/time.js';
 
@@ -62,7 +62,8 @@ async function createDemoWorkspace(service: Service, plan: Plan, index: number):
   const ws = auth.createWorkspace({ name: plan.name, country: plan.country, timezone: plan.timezone });
   const users = {} as Record<Role, DemoUser>;
   const ids = {} as Record<Role, string>;
-  for (const role of ['admin', 'doctor', 'reception'] as const) {
+  // Every role, the waiting-room display included: users is a Record<Role, …>, so a role added later gets its demo user too.
+  for (const role of ROLES) {
     const username = `${role}@${plan.slug}`;
     const pw = password();
     const user = await auth.createUser(ws.id, { username, password: pw, role, displayName: `${plan.name} ${role}` });

@@ -93,6 +93,8 @@ function ResetPassword({ user, onClose }: { user: User; onClose: () => void }) {
   );
 }
 
+const ROLE_LABEL: Record<Role, string> = { reception: 'Front desk', doctor: 'Doctor', admin: 'Admin', display: 'Display (waiting-room screen)' };
+
 function UsersPanel({ session }: { session: SessionInfo }) {
   const qc = useQueryClient();
   const users = useQuery({ queryKey: ['users'], queryFn: () => clinic.users() });
@@ -105,7 +107,7 @@ function UsersPanel({ session }: { session: SessionInfo }) {
   const toggle = useMutation({ mutationFn: ({ id, off }: { id: string; off: boolean }) => clinic.setUserDisabled(id, off), onSuccess: () => void qc.invalidateQueries({ queryKey: ['users'] }) });
   const [resetting, setResetting] = useState<User | null>(null);
   return (
-    <Panel title="Users" intro="Everyone who signs in: doctors, front desk and admins." action={<button className="btn primary" type="button" onClick={() => setAdding(true)}><Icon name="plus" />Add user</button>}>
+    <Panel title="Users" intro="Everyone who signs in: doctors, front desk, admins and waiting-room displays." action={<button className="btn primary" type="button" onClick={() => setAdding(true)}><Icon name="plus" />Add user</button>}>
       <div className="card-body flush">
         {users.isPending && <Loading />}
         <ErrorNote error={users.error ?? toggle.error} />
@@ -115,7 +117,7 @@ function UsersPanel({ session }: { session: SessionInfo }) {
             <tbody>{users.data.map((u) => (
               <tr key={u.id}>
                 <td><strong>{u.display_name}</strong></td><td className="mono">{u.username}</td>
-                <td style={{ textTransform: 'capitalize' }}>{u.role === 'reception' ? 'Front desk' : u.role}</td>
+                <td>{ROLE_LABEL[u.role]}</td>
                 <td>{u.disabled_at ? <span className="chip CN">Disabled</span> : <span className="chip CK">Active</span>}</td>
                 <td><div className="actions">{u.id !== session.user.id && <>
                   <button className="btn sm" type="button" onClick={() => setResetting(u)}>Reset password</button>
@@ -133,8 +135,11 @@ function UsersPanel({ session }: { session: SessionInfo }) {
             <Field label="Name"><input name="display_name" value={f.display_name} onChange={(e) => setF({ ...f, display_name: e.target.value })} /></Field>
             <div className="cols-2">
               <Field label="Username"><input name="username" value={f.username} onChange={(e) => setF({ ...f, username: e.target.value })} /></Field>
-              <Field label="Role"><select name="role" value={f.role} onChange={(e) => setF({ ...f, role: e.target.value as Role })}><option value="reception">Front desk</option><option value="doctor">Doctor</option><option value="admin">Admin</option></select></Field>
+              <Field label="Role"><select name="role" value={f.role} onChange={(e) => setF({ ...f, role: e.target.value as Role })}>
+                {Object.entries(ROLE_LABEL).map(([role, label]) => <option key={role} value={role}>{label}</option>)}
+              </select></Field>
             </div>
+            {f.role === 'display' && <p className="small muted">For the waiting-room TV: it signs in at <span className="mono">/display</span> on this server's address and shows each doctor's tokens and first names, nothing else.</p>}
             <Field label="Password" hint="At least 8 characters; tell them to keep it private."><input name="password" type="password" value={f.password} onChange={(e) => setF({ ...f, password: e.target.value })} /></Field>
             <ErrorNote error={create.error} />
           </form>

@@ -277,13 +277,16 @@ async function main() {
     const ws = creds.workspaces[0]!;
     const token = ws.users.admin.auth_token;
 
-    // Appointments, booked before subscribing so their bookings raise nothing.
+    // Appointments, booked before subscribing so their bookings raise nothing. One per booking's default length
+    // (15 minutes) apart: the demo's few patients take turns, and a patient's overlapping booking would be refused
+    // (409 PATIENT_DOUBLE_BOOKED); overbooking would measure something other than ordinary bookings.
     const ids: string[] = [];
     const day = Date.now() + 24 * 3600 * 1000;
+    const spacingMs = 15 * 60_000;
     for (let i = 0; i < params.appointments; i++) {
       const res = await fetch(`${server.baseUrl}/dr/v1/appointment`, {
         method: 'POST', headers: { auth: token, 'content-type': 'application/json' },
-        body: JSON.stringify({ patient_id: ws.patients[i % ws.patients.length]!.patient_id, scheduled_at: new Date(day + i * 60_000).toISOString() }),
+        body: JSON.stringify({ patient_id: ws.patients[i % ws.patients.length]!.patient_id, scheduled_at: new Date(day + i * spacingMs).toISOString() }),
       });
       const text = await res.text();
       if (res.status !== 201) throw new Error(`booking answered ${res.status}: ${text}`);

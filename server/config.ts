@@ -28,6 +28,16 @@ export interface Config {
   reset: boolean;
   /** `--help`: print the flags and exit. */
   help: boolean;
+  /** The sandbox (docs/API.md, Sandbox) on its own port, or null when it is off. */
+  sandbox: SandboxConfig | null;
+}
+
+export interface SandboxConfig {
+  /** 0 picks a free port. */
+  port: number;
+  publicUrl?: string;
+  /** Where sandbox pushes go (an integrator's stand-in); without it the sandbox sends none. */
+  fcmBaseUrl?: string;
 }
 
 export interface HttpConfig {
@@ -146,6 +156,10 @@ export const FLAGS: Flag[] = [
   { flag: 'scribe-max-file-mb', type: 'string', env: 'CLINIC_DESK_SCRIBE_MAX_FILE_MB', value: 'N', help: 'largest audio file, MiB' },
   { flag: 'scribe-max-transaction-mb', type: 'string', env: 'CLINIC_DESK_SCRIBE_MAX_TRANSACTION_MB', value: 'N', help: 'largest scribe transaction, MiB' },
   { flag: 'scribe-workers', type: 'string', env: 'CLINIC_DESK_SCRIBE_WORKERS', value: 'N', help: 'scribe sessions transcribed at once' },
+  { flag: 'sandbox', type: 'boolean', env: 'CLINIC_DESK_SANDBOX=1', help: 'serve the sandbox too: a synthetic clinic and sandbox credentials (cdk_test_…) on --port + 1; on with --demo (CLINIC_DESK_SANDBOX=0 keeps it off)' },
+  { flag: 'sandbox-port', type: 'string', env: 'CLINIC_DESK_SANDBOX_PORT', value: 'N', help: 'the sandbox\'s port (turns the sandbox on; 0 picks a free one)' },
+  { flag: 'sandbox-public-url', type: 'string', env: 'CLINIC_DESK_SANDBOX_PUBLIC_URL', value: 'URL', help: 'the sandbox\'s --public-url; else its listening address' },
+  { flag: 'sandbox-fcm-base-url', type: 'string', env: 'CLINIC_DESK_SANDBOX_FCM_BASE_URL', value: 'URL', help: 'where the sandbox sends pushes (your own FCM stand-in); without it the sandbox stores push credentials but sends nothing' },
   { flag: 'help', type: 'boolean', help: 'print this and exit' },
 ];
 
@@ -160,7 +174,7 @@ export function helpText(): string {
     '',
     ...FLAGS.map((f, i) => `${left[i]!.padEnd(width)}${f.help}${f.env ? ` [${f.env}]` : ''}`),
     '',
-    'Examples: npm run serve -- --demo          a demo clinic at http://127.0.0.1:4810',
+    'Examples: npm run serve -- --demo          a demo clinic at http://127.0.0.1:4810, its sandbox at :4811',
     '          npm run serve -- --demo --reset  the demo afresh',
   ].join('\n');
 }
@@ -207,11 +221,22 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     maxTxnBytes: mib(count('scribe-max-transaction-mb', 'CLINIC_DESK_SCRIBE_MAX_TRANSACTION_MB')),
     concurrency: count('scribe-workers', 'CLINIC_DESK_SCRIBE_WORKERS'),
   };
+  const demo = bool('demo') ?? env.CLINIC_DESK_DEMO === '1';
+  const sandboxPortText = str('sandbox-port') ?? env.CLINIC_DESK_SANDBOX_PORT;
+  const sandboxOn = bool('sandbox') ?? (sandboxPortText !== undefined || (env.CLINIC_DESK_SANDBOX !== undefined ? env.CLINIC_DESK_SANDBOX === '1' : demo));
+  // Beside the live port by default; a free one when the live port is picked freely too.
+  const sandboxPort = sandboxPortText !== undefined ? Number(sandboxPortText) : port === 0 ? 0 : port + 1;
+  if (sandboxOn && (!Number.isInteger(sandboxPort) || sandboxPort < 0 || sandboxPort > 65535 || (sandboxPort === port && port !== 0))) {
+    throw new Error(`--sandbox-port must be 0-65535 and not the --port, not ${sandboxPortText ?? sandboxPort}`);
+  }
+  const sandboxFcm = str('sandbox-fcm-base-url') ?? env.CLINIC_DESK_SANDBOX_FCM_BASE_URL;
+  if (sandboxFcm !== undefined && !HTTP_URL.test(sandboxFcm)) throw new Error('--sandbox-fcm-base-url must be an http(s) URL');
+  const sandboxPublic = publicUrlSetting(str('sandbox-public-url') ?? env.CLINIC_DESK_SANDBOX_PUBLIC_URL);
   return {
     host: str('host') ?? env.CLINIC_DESK_HOST ?? '127.0.0.1',
     port,
     dataDir: resolve(str('data-dir') ?? env.CLINIC_DESK_DATA_DIR ?? defaultDataDir()),
-    demo: bool('demo') ?? env.CLINIC_DESK_DEMO === '1',
+    demo,
     logLevel,
     logRequests: bool('log-requests') ?? env.CLINIC_DESK_LOG_REQUESTS === '1',
     webhookRetryScheduleMs,
@@ -223,6 +248,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     kekFile: str('kek-file') ?? env.CLINIC_DESK_KEK_FILE,
     reset: bool('reset') ?? false,
     help: bool('help') ?? false,
+    sandbox: sandboxOn ? { port: sandboxPort, publicUrl: sandboxPublic, fcmBaseUrl: sandboxFcm } : null,
   };
 }
 

@@ -2,19 +2,21 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { configFromArgs, databaseFile, helpText, type Config } from '../config.js';
 import { ensureDemo, demoCredentialsFile, readDemoCredentials, type DemoCredentials } from '../demo/demo.js';
-import { buildHttpApp } from '../http/app.js';
-import { createService, type Service } from '../service.js';
+import { type HttpOptions, buildHttpApp } from '../http/app.js';
+import { type Sandbox, describeServers, startSandbox } from '../sandbox/sandbox.js';
+import { createService, type Service, type ServiceOptions } from '../service.js';
 import { loadKek } from '../shared/secret-box.js';
 
-const openService = (config: Config): Service =>
-  createService({
-    dataDir: config.dataDir,
-    kek: loadKek(config.dataDir, { file: config.kekFile }),
-    webhooks: { retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs },
-    fcmBaseUrl: config.fcmBaseUrl,
-    speechModels: { mirror: config.modelMirror },
-    scribe: config.scribe,
-  });
+/** What the live service and the sandbox share: the key-encryption key, webhook timings, scribe limits. Loads the key. */
+const sharedOptions = (config: Config): Omit<ServiceOptions, 'dataDir'> => ({
+  kek: loadKek(config.dataDir, { file: config.kekFile }),
+  webhooks: { retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs },
+  speechModels: { mirror: config.modelMirror },
+  scribe: config.scribe,
+});
+
+const openService = (config: Config, shared = sharedOptions(config)): Service =>
+  createService({ ...shared, dataDir: config.dataDir, fcmBaseUrl: config.fcmBaseUrl });
 
 /**
  * `--demo --reset`: the demo's database, credentials and scribe files go, so the demo starts afresh. Refused when
@@ -29,17 +31,21 @@ function resetDemo(config: Config): void {
   if (others.length) throw new Error(`--reset refused: ${config.dataDir} holds ${others.length} clinic(s) that are not the demo's; use another --data-dir for the demo`);
   const db = databaseFile(config.dataDir);
   for (const f of [db, `${db}-wal`, `${db}-shm`, demoCredentialsFile(config.dataDir)]) rmSync(f, { force: true });
-  rmSync(join(config.dataDir, 'scribe'), { recursive: true, force: true });
+  for (const d of ['scribe', 'sandbox']) rmSync(join(config.dataDir, d), { recursive: true, force: true });
 }
 
 /** The lines a person starting the service reads: where the UI is, and with --demo who can sign in. */
-function startupLines(config: Config, listening: string, publicBase: string, demo: DemoCredentials | null | undefined): string[] {
+function startupLines(config: Config, listening: string, publicBase: string, demo: DemoCredentials | null | undefined, sandbox: Sandbox | null): string[] {
   const lines = [
     `clinic-desk listening on ${listening}`,
     `  app (browser):  ${publicBase}/`,
     `  API reference:  ${publicBase}/docs`,
     `  data folder:    ${config.dataDir}`,
   ];
+  if (sandbox) {
+    lines.push(`  sandbox:        ${sandbox.url}/ (synthetic data; API reference ${sandbox.url}/docs)`);
+    lines.push(`  sandbox credentials: ${join(config.dataDir, 'sandbox', 'sandbox-credentials.json')}`);
+  }
   if (demo) {
     for (const w of demo.workspaces) lines.push(`  demo sign-in:   ${w.name}: ${Object.values(w.users).map((u) => u.username).join(', ')}`);
     lines.push(`  passwords, API keys and client secrets: ${demoCredentialsFile(config.dataDir)}`);
@@ -63,30 +69,34 @@ async function main() {
     return;
   }
   if (config.demo && config.reset) resetDemo(config);
-  const service = openService(config);
-  const app = await buildHttpApp(service, {
-    logger: {
-      level: config.logLevel,
-      // Never log credentials; request URLs are logged without their query string (it can hold a mobile number).
-      redact: ['req.headers.auth', 'req.headers.authorization', 'req.headers["x-api-key"]'],
-      serializers: { req: (req) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }) },
-      // Fastify's own "Server listening at" line would land among the start-up lines below, which say it better.
-      hooks: {
-        logMethod(args, method) {
-          if (typeof args[0] === 'string' && args[0].startsWith('Server listening at')) return;
-          method.apply(this, args);
-        },
+  const shared = sharedOptions(config);
+  const service = openService(config, shared);
+  const logger: HttpOptions['logger'] = {
+    level: config.logLevel,
+    // Never log credentials; request URLs are logged without their query string (it can hold a mobile number).
+    redact: ['req.headers.auth', 'req.headers.authorization', 'req.headers["x-api-key"]'],
+    serializers: { req: (req) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }) },
+    // Fastify's own "Server listening at" line would land among the start-up lines below, which say it better.
+    hooks: {
+      logMethod(args, method) {
+        if (typeof args[0] === 'string' && args[0].startsWith('Server listening at')) return;
+        method.apply(this, args);
       },
     },
+  };
+  const app = await buildHttpApp(service, {
+    logger,
     logRequests: config.logRequests,
     ...config.http,
   });
 
+  let sandbox: Sandbox | null = null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info(`${signal}: shutting down`);
+    await sandbox?.close();
     await app.close();
     service.close();
     process.exit(0);
@@ -116,7 +126,21 @@ async function main() {
   // else the listening address (for a wildcard bind, the LAN address).
   const publicBase = app.baseUrl() ?? listening;
   const demo = config.demo ? await ensureDemo(service, publicBase) : undefined;
-  console.log(startupLines(config, listening, publicBase, demo).join('\n'));
+  if (config.sandbox) {
+    try {
+      sandbox = await startSandbox({
+        liveDataDir: config.dataDir, host: config.host, port: config.sandbox.port, publicUrl: config.sandbox.publicUrl,
+        fcmBaseUrl: config.sandbox.fcmBaseUrl, production: service.environment, productionUrl: publicBase,
+        service: shared, http: { logger, logRequests: config.logRequests, ...config.http },
+      });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+      console.error(`clinic-desk: the sandbox's port ${config.sandbox.port} is in use. Choose another with --sandbox-port N (or CLINIC_DESK_SANDBOX_PORT), or 0 for any free port.`);
+      process.exit(1);
+    }
+  }
+  describeServers(app, [{ url: publicBase, environment: 'production' }, ...(sandbox ? [{ url: sandbox.url, environment: 'sandbox' as const }] : [])]);
+  console.log(startupLines(config, listening, publicBase, demo, sandbox).join('\n'));
 }
 
 main().catch((e) => {

@@ -111,7 +111,7 @@ export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err, request, reply) => {
     const style = request.routeOptions.config.errors ?? 'plain';
     const parts = classify(err as Error, style);
-    if (parts.status >= 500 && parts.message === GENERIC_500) request.log.error({ err }, 'request failed');
+    if (parts.status >= 500 && parts.message === GENERIC_500) request.log.error({ err, reqId: request.id }, 'request failed');
     return sendError(request, reply, style, parts);
   });
 

@@ -72,9 +72,17 @@ export function guardHostNames(app: FastifyInstance, opts: { publicUrl?: string;
     else fixed.add(urlHost(a.address.toLowerCase()));
   });
   // Interfaces come and go (DHCP, VPN), so a wildcard bind asks the system on a miss rather than keeping a list.
+  // Host headers already found among the fixed names (which only grow), so a request does not parse a URL again:
+  // a handful of distinct values in practice, capped so a client sending many cannot grow it.
+  const seen = new Set<string>();
   const allowed = (header: string) => {
+    if (seen.has(header)) return true;
     const name = hostName(header);
-    return name !== null && (fixed.has(name) || (anyInterface && interfaceNames().includes(name)));
+    if (name !== null && fixed.has(name)) {
+      if (seen.size < 64) seen.add(header);
+      return true;
+    }
+    return name !== null && anyInterface && interfaceNames().includes(name);
   };
 
   app.decorate('baseUrl', () => opts.publicUrl ?? listeningUrl(app.server));

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (
@@ -35,5 +35,6 @@ export function newToken(prefix: string): string {
 
 /** Digest under which a high-entropy token is stored and looked up. */
 export function tokenDigest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // One call instead of a Hash object: it runs on every authenticated request (a third of the cost, Node ≥ 20.12).
+  return hash('sha256', token, 'hex');
 }

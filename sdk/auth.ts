@@ -5,6 +5,8 @@
  * login. Works in Node (≥ 20) and browsers: it needs only fetch.
  */
 
+import { type EnvironmentOptions, checkCredentials, environmentUrl } from './environment.js';
+
 export interface TokenSet {
   access_token: string;
   refresh_token?: string;
@@ -63,8 +65,8 @@ async function postJson(f: Fetch, url: string, body: unknown, headers: Record<st
   return json as TokenSet;
 }
 
-export interface ClientCredentials {
-  baseUrl: string;
+/** `baseUrl` is the clinic's service; `environment: 'sandbox'` sends every call to its sandbox (sdk/environment.ts). */
+export interface ClientCredentials extends EnvironmentOptions {
   clientId: string;
   clientSecret: string;
   /** Names the workspace when the client may reach several (upstream's api_key). */
@@ -90,7 +92,7 @@ export class ClinicAuth implements TokenProvider {
   constructor(private readonly opts: ClientCredentials) {
     this.clientId = opts.clientId;
     this.f = opts.fetch ?? ((...a) => fetch(...a));
-    this.base = opts.baseUrl.replace(/\/+$/, '');
+    this.base = environmentUrl(opts);
   }
 
   private now() {
@@ -105,6 +107,7 @@ export class ClinicAuth implements TokenProvider {
 
   /** POST /connect-auth/v1/account/login. */
   async login(): Promise<TokenSet> {
+    checkCredentials(this.opts.environment ?? 'production', { client_id: this.opts.clientId, client_secret: this.opts.clientSecret, api_key: this.opts.apiKey });
     const body: Record<string, string> = { client_id: this.opts.clientId, client_secret: this.opts.clientSecret };
     if (this.opts.apiKey) body.api_key = this.opts.apiKey;
     const t = await postJson(this.f, `${this.base}/connect-auth/v1/account/login`, body, { 'client-id': this.opts.clientId });
@@ -115,6 +118,7 @@ export class ClinicAuth implements TokenProvider {
   /** POST /connect-auth/v1/account/refresh with the current (or a given) refresh token. */
   async refresh(refreshToken = this.tokens?.refresh_token): Promise<TokenSet> {
     if (!refreshToken) throw new AuthError(0, null, 'No refresh token: log in first');
+    checkCredentials(this.opts.environment ?? 'production', { refresh_token: refreshToken });
     const t = await postJson(this.f, `${this.base}/connect-auth/v1/account/refresh`, { refresh_token: refreshToken }, { 'client-id': this.opts.clientId });
     this.keep(t);
     return t;

@@ -17,6 +17,7 @@
  * app's transports (renderer/src/transport/http.ts, main/scribe-http.ts) drive the scribe through this client.
  */
 import { type TokenProvider, staticToken } from './auth.js';
+import { type EnvironmentOptions, checkCredentials, environmentUrl } from './environment.js';
 import { nodeFiles } from './node-upload.js';
 
 export const V2_ACTIONS = ['scribe-v2', 'ekascribe-v2'];
@@ -148,8 +149,8 @@ function decodeValue(value: string): Record<string, unknown> | null {
   }
 }
 
-export interface ScribeClientOptions {
-  baseUrl: string;
+/** `baseUrl` is the clinic's service; `environment: 'sandbox'` sends every call to its sandbox (sdk/environment.ts). */
+export interface ScribeClientOptions extends EnvironmentOptions {
   /** A TokenProvider (e.g. ClinicAuth from sdk/auth.ts) or a fixed token. */
   auth: TokenProvider | string;
   fetch?: typeof fetch;
@@ -203,7 +204,8 @@ export class ScribeClient {
   private readonly postForm: FormPoster;
 
   constructor(opts: ScribeClientOptions) {
-    this.base = opts.baseUrl.replace(/\/+$/, '');
+    this.base = environmentUrl(opts);
+    if (typeof opts.auth === 'string') checkCredentials(opts.environment ?? 'production', { auth: opts.auth });
     this.auth = typeof opts.auth === 'string' ? staticToken(opts.auth) : opts.auth;
     this.f = opts.fetch ?? ((...a) => fetch(...a));
     this.postForm = opts.postForm ?? fetchPoster(this.f);

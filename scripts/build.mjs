@@ -18,8 +18,9 @@ await build({
   logLevel: 'warning',
 });
 
-// The scribe's worker runs in its own process (server/scribe/runner.ts forks it; under Electron, fork runs the
-// app's binary as Node). The runner looks for it beside the bundle that holds the runner: dist/main/.
+// The scribe's worker runs in its own process (server/scribe/runner.ts starts it: a child_process.fork headless,
+// an Electron utility process in the app (main/worker-launch.ts)). The runner looks for it beside the bundle that
+// holds the runner: dist/main/.
 await build({
   entryPoints: ['server/scribe/worker.ts'],
   outfile: 'dist/main/scribe-worker.mjs',

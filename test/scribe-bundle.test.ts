@@ -7,9 +7,10 @@ import { skipFor } from './helpers/skip.js';
 import { type ScribeServer, speak, startScribeServer } from './scribe-support.js';
 
 /**
- * The packaged app forks the bundled worker (dist/main/scribe-worker.mjs, built by scripts/build.mjs), not
- * worker.ts through tsx. This runs a dictation through that bundle, so a worker that only works from source
- * (a missing bundle entry, a file it reads relative to its own module) fails here rather than in a clinic.
+ * The packaged app starts the bundled worker (as a utility process): dist/main/scribe-worker.mjs, built by
+ * scripts/build.mjs, not worker.ts through tsx. This runs a dictation through that bundle, so a worker that only
+ * works from source (a missing bundle entry, a file it reads relative to its own module) fails here rather than in
+ * a clinic.
  */
 const WORKER = join(ROOT, 'dist', 'main', 'scribe-worker.mjs');
 // Skipped only where nothing is built: a build without the worker beside main.mjs fails.

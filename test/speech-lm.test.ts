@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_FIXTURES, loadFixtures } from '../eval/run.js';
 import { buildNgramModel, logProb, toArpa } from '../server/scribe/asr/lm/arpa.js';
 import { ipaToArpabet } from '../server/scribe/asr/lm/dict.js';
 import { DEFAULT_CMUDICT, buildCorpus, ensureDomainModel } from '../server/scribe/asr/lm/index.js';
@@ -91,7 +92,7 @@ describe('pronunciations', () => {
 });
 
 describe('the project corpus', () => {
-  const fixtures = '/work/shared/fixtures/dictations-dev.jsonl';
+  const present = DEFAULT_FIXTURES.every((f) => existsSync(f));
 
   it('is generated deterministically from the vocabulary', () => {
     const v = projectVocabulary();
@@ -99,12 +100,11 @@ describe('the project corpus', () => {
     expect(generateDictationPhrases(v, 50)).toEqual(generateDictationPhrases(v, 50));
   });
 
-  it('holds no sentence of the dev dictations (they are test data, never training data)', skipFor(existsSync(fixtures) ? null : `${fixtures} is absent`), () => {
+  it('holds no sentence of the dev dictations (they are test data, never training data)', skipFor(present ? null : `the dev dictations are not at ${DEFAULT_FIXTURES.join(', ')}`), () => {
     const corpus = buildCorpus(projectVocabulary()).map((s) => ` ${s.join(' ')} `);
     const joined = corpus.join('\n');
     const leaks: string[] = [];
-    for (const line of readFileSync(fixtures, 'utf8').split('\n').filter(Boolean)) {
-      const { transcript } = JSON.parse(line) as { transcript: string };
+    for (const { transcript } of loadFixtures(DEFAULT_FIXTURES)) {
       for (const s of normalizeSentences(transcript)) {
         // Short formulaic sentences ("review after three days") are the phrasing we mean to teach;
         // a whole dictated sentence of eight words or more must not be there.

@@ -109,26 +109,40 @@ describe('front desk in Chromium over the browser transport', skipFor(uiSkipReas
   const toast = (text: string) => page.locator('.toast').filter({ hasText: text });
   const buttonsOf = (row: ReturnType<typeof page.locator>) => row.getByRole('button').allTextContents();
 
-  it('offers a booked patient marked no-show a check-in, not an Undo (nothing can return them to booked)', async () => {
+  /** A row's Undo shows the minutes left of its window (10 at most; the row's clock ticks every 15 s, so allow 11). */
+  const ROW_UNDO = /^Undo · (10|11) min$/;
+
+  it('undoes a booked patient\'s no-show back to booked, from the toast or from the row; a late arrival checks in from the row', async () => {
     const target = await firstBooked();
     await target.getByRole('button', { name: /^No-show/ }).click();
     await expect.poll(() => target.getAttribute('data-status')).toBe('NS');
-    const note = toast('marked no-show');
-    await note.getByRole('button', { name: 'Arrived after all? Check in', exact: true }).waitFor();
-    expect(await note.getByRole('button', { name: 'Undo', exact: true }).count()).toBe(0);
-    expect(await buttonsOf(target)).toEqual(['Check in (arrived late)']);
-    await note.getByRole('button', { name: 'Arrived after all? Check in', exact: true }).click();
-    await expect.poll(() => target.getAttribute('data-status')).toBe('CK');
+    // The row: its undo while the window lasts, and a short "Check in" whose name and hover say it is a late arrival.
+    expect(await buttonsOf(target)).toEqual([expect.stringMatching(ROW_UNDO), 'Check in']);
+    const late = target.getByRole('button', { name: /^Check in \(arrived late\)/ });
+    expect(await late.getAttribute('title')).toBe('Check in (arrived late)');
+    await toast('marked no-show').getByRole('button', { name: 'Undo', exact: true }).click();
+    await expect.poll(() => target.getAttribute('data-status')).toBe('BK');
+    await toast('is booked again').waitFor();
+    // Back to exactly booked: the booked row's moves, and no undo of the undo.
+    expect(await buttonsOf(target)).toEqual(['Check in', 'Park', 'No-show']);
 
-    // The row's own action does the same once the toast is gone.
-    const other = await firstBooked();
-    await other.getByRole('button', { name: /^No-show/ }).click();
-    await expect.poll(() => other.getAttribute('data-status')).toBe('NS');
-    await other.getByRole('button', { name: /^Check in \(arrived late\)/ }).click();
-    await expect.poll(() => other.getAttribute('data-status')).toBe('CK');
+    // Once the toast is gone, the row's own Undo does the same.
+    await target.getByRole('button', { name: /^No-show/ }).click();
+    await expect.poll(() => target.getAttribute('data-status')).toBe('NS');
+    await toast('marked no-show').getByRole('button', { name: 'Dismiss' }).click();
+    const rowUndo = target.getByRole('button', { name: /^Undo: / });
+    expect(await rowUndo.textContent()).toMatch(ROW_UNDO);
+    await rowUndo.click();
+    await expect.poll(() => target.getAttribute('data-status')).toBe('BK');
+
+    // A patient who does arrive after a no-show is checked in from the row.
+    await target.getByRole('button', { name: /^No-show/ }).click();
+    await expect.poll(() => target.getAttribute('data-status')).toBe('NS');
+    await target.getByRole('button', { name: /^Check in \(arrived late\)/ }).click();
+    await expect.poll(() => target.getAttribute('data-status')).toBe('CK');
   });
 
-  it('undoes a no-show or a park of a checked-in patient (back to checked in); parking a booked one offers no Undo', async () => {
+  it('undoes a no-show or a park of a checked-in patient (back to checked in), and a park of a booked one (back to booked)', async () => {
     const target = await firstBooked();
     await target.getByRole('button', { name: /^Check in/ }).click();
     await expect.poll(() => target.getAttribute('data-status')).toBe('CK');
@@ -144,10 +158,13 @@ describe('front desk in Chromium over the browser transport', skipFor(uiSkipReas
     const booked = await firstBooked();
     await booked.getByRole('button', { name: /^Park/ }).click();
     await expect.poll(() => booked.getAttribute('data-status')).toBe('PK');
-    const parked = toast('is now parked');
-    expect(await parked.getByRole('button').count()).toBe(1); // Dismiss only: no Undo, nothing offered
-    expect(await parked.getByRole('button', { name: 'Dismiss' }).count()).toBe(1);
-    expect(await buttonsOf(booked)).toEqual(['Check in (back in waiting room)', 'No-show']);
+    // Front desk staff see a parked row's check-in (named for its meaning) and no-show, beside its undo.
+    expect(await buttonsOf(booked)).toEqual([expect.stringMatching(ROW_UNDO), 'Check in', 'No-show']);
+    expect(await booked.getByRole('button', { name: /^Check in \(back in waiting room\)/ }).getAttribute('title')).toBe('Check in (back in waiting room)');
+    await toast('is now parked').getByRole('button', { name: 'Undo', exact: true }).click();
+    await expect.poll(() => booked.getAttribute('data-status')).toBe('BK');
+    await booked.getByRole('button', { name: /^Park/ }).click();
+    await expect.poll(() => booked.getAttribute('data-status')).toBe('PK');
     await booked.getByRole('button', { name: /^Check in \(back in waiting room\)/ }).click();
     await expect.poll(() => booked.getAttribute('data-status')).toBe('CK');
     await toast('is now checked in').getByRole('button', { name: 'Dismiss' }).click();

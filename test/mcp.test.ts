@@ -236,7 +236,8 @@ describe('authorization per the MCP spec', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider }));
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
-      'get_scribe_documents', 'list_todays_appointments', 'mark_no_show', 'park_appointment', 'search_patients_by_mobile', 'start_scribe_session',
+      'export_note_fhir', 'get_scribe_documents', 'list_todays_appointments', 'mark_no_show', 'park_appointment', 'register_patient',
+      'search_patients_by_mobile', 'start_scribe_session',
     ]);
     const res = await tool(client, 'search_patients_by_mobile', { mobile: ws.patients[0]!.mobile });
     expect(res.structuredContent.count).toBeGreaterThan(0);

@@ -7,7 +7,6 @@ import type {} from '../server/http/host-guard.js';
 import { CHANNELS, type ClinicApi } from '../preload/contract.js';
 import { type IpcEvent, createHandlers, toFailure } from './ipc.js';
 import { recordingStore } from './recordings.js';
-import { embeddedHttp } from './scribe-http.js';
 import { appKek } from './kek.js';
 import { electronSqliteBinding } from './native.js';
 import { utilityWorker } from './worker-launch.js';
@@ -54,7 +53,7 @@ async function start() {
 
   const handlers = createHandlers({
     service, rendererUrl: RENDERER_URL, info: { baseUrl: shownUrl, version: API_VERSION },
-    recordings: recordingStore(join(dataDir, 'recordings')), http: embeddedHttp(baseUrl),
+    recordings: recordingStore(join(dataDir, 'recordings')),
   });
   // One channel per contract method; a failure travels as a value so its status and code arrive intact.
   for (const method of Object.keys(CHANNELS) as (keyof ClinicApi)[]) {

@@ -1,86 +1,42 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { CHANNELS, type ClinicApi, type IpcArgs, type IpcResult, UPLOAD_PROGRESS_CHANNEL, type UploadProgress } from './contract.js';
+import { APP_METHOD_ARITY, APP_METHOD_NAMES, PROGRESS_METHODS } from './app-methods.js';
+import { CHANNELS, type ClinicApi, type IpcResult, type ProgressEvent, UPLOAD_PROGRESS_CHANNEL } from './contract.js';
 
 /**
- * window.clinic over IPC. Named methods only: the renderer gets no generic invoke/send it could point at any
+ * window.clinic over IPC, one named method per declared app method (the names: app-methods.ts, generated from
+ * server/app-api.ts). Named methods only: the renderer gets no generic invoke/send it could point at any
  * channel. A failure comes back from main as a value ({ok:false,error}) and is rethrown here as a plain
  * {status, code, message} object, which (unlike an Error's own fields) survives the context bridge intact.
  */
-function call<K extends keyof ClinicApi>(method: K, ...args: IpcArgs<K>): ReturnType<ClinicApi[K]> {
-  return ipcRenderer.invoke(CHANNELS[method], ...args).then((result: IpcResult<unknown>) => {
+function call(method: keyof ClinicApi, args: unknown[]): Promise<unknown> {
+  // As many as the method takes: a method handed on as a callback (onClick={clinic.x}) does not send its caller's event.
+  return ipcRenderer.invoke(CHANNELS[method], ...args.slice(0, APP_METHOD_ARITY[method])).then((result: IpcResult<unknown>) => {
     if (!result || typeof result !== 'object' || !('ok' in result)) throw { status: 0, code: 'IPC_ERROR', message: 'The app did not answer as expected' };
     if (!result.ok) throw { ...result.error };
     return result.value;
-  }) as ReturnType<ClinicApi[K]>;
+  });
 }
 
-const clinic: ClinicApi = {
-  serviceInfo: () => call('serviceInfo'),
-  setupStatus: () => call('setupStatus'),
-  setup: (input) => call('setup', input),
-  signIn: (input) => call('signIn', input),
-  signOut: () => call('signOut'),
-  changePassword: (current, next) => call('changePassword', current, next),
-  session: () => call('session'),
-  searchPatients: (mobile) => call('searchPatients', mobile),
-  getPatient: (id) => call('getPatient', id),
-  createPatient: (input) => call('createPatient', input),
-  updatePatient: (id, patch) => call('updatePatient', id, patch),
-  mobileReview: () => call('mobileReview'),
-  dayAppointments: (...date) => call('dayAppointments', ...date),
-  bookAppointment: (input) => call('bookAppointment', input),
-  parkAppointment: (id) => call('parkAppointment', id),
-  setAppointmentStatus: (id, status) => call('setAppointmentStatus', id, status),
-  doctors: () => call('doctors'),
-  undoAppointment: (id) => call('undoAppointment', id),
-  callNextPatient: (...doctorId) => call('callNextPatient', ...doctorId),
-  queueBoard: () => call('queueBoard'),
-  serverStatus: () => call('serverStatus'),
-  users: () => call('users'),
-  createUser: (input) => call('createUser', input),
-  setUserDisabled: (id, disabled) => call('setUserDisabled', id, disabled),
-  resetUserPassword: (id, next) => call('resetUserPassword', id, next),
-  apiClients: () => call('apiClients'),
-  createApiClient: (input) => call('createApiClient', input),
-  revokeApiClient: (id) => call('revokeApiClient', id),
-  apiKeys: () => call('apiKeys'),
-  createApiKey: (input) => call('createApiKey', input),
-  revokeApiKey: (id) => call('revokeApiKey', id),
-  webhooks: () => call('webhooks'),
-  createWebhook: (input) => call('createWebhook', input),
-  deleteWebhook: (id) => call('deleteWebhook', id),
-  webhookDeliveries: (id) => call('webhookDeliveries', id),
-  redeliverWebhook: (id, deliveryId) => call('redeliverWebhook', id, deliveryId),
-  pushCredentials: () => call('pushCredentials'),
-  setPushCredentials: (saKey) => call('setPushCredentials', saKey),
-  deletePushCredentials: () => call('deletePushCredentials'),
-  backups: () => call('backups'),
-  backup: () => call('backup'),
-  connectedAssistants: () => call('connectedAssistants'),
-  disconnectAssistant: (id) => call('disconnectAssistant', id),
-  speechModels: () => call('speechModels'),
-  speechModelDownload: (id) => call('speechModelDownload', id),
-  speechModelSetDefault: (id) => call('speechModelSetDefault', id),
-  recordingStart: (meta) => call('recordingStart', meta),
-  recordingAppend: (id, seq, chunk) => call('recordingAppend', id, seq, chunk),
-  recordingFinish: (id, durationS) => call('recordingFinish', id, durationS),
-  recordings: () => call('recordings'),
-  recordingAudio: (id) => call('recordingAudio', id),
-  recordingDiscard: (id) => call('recordingDiscard', id),
-  async uploadDictation(recordingId, options, onProgress) {
-    const listener = (_e: unknown, p: UploadProgress & { recordingId: string }) => {
-      if (p.recordingId === recordingId) onProgress?.({ phase: p.phase, loaded: p.loaded, total: p.total });
+/** A method with progress: its callback (after the arguments) stays here and hears main's events for this call. */
+function withProgress(method: keyof ClinicApi) {
+  return async (...args: unknown[]) => {
+    const onProgress = typeof args.at(-1) === 'function' ? (args.pop() as (p: unknown) => void) : undefined;
+    const listener = (_e: unknown, p: ProgressEvent) => {
+      if (p.method === method && p.key === args[0]) onProgress?.(p.progress);
     };
     ipcRenderer.on(UPLOAD_PROGRESS_CHANNEL, listener);
     try {
-      return await call('uploadDictation', recordingId, options);
+      return await call(method, args);
     } finally {
       ipcRenderer.removeListener(UPLOAD_PROGRESS_CHANNEL, listener);
     }
-  },
-  dictationStatus: (txnId) => call('dictationStatus', txnId),
-  scribeHistory: (patientId, cursor) => call('scribeHistory', patientId, cursor),
-  dictationLanguages: () => call('dictationLanguages'),
-};
+  };
+}
+
+const progress: readonly string[] = PROGRESS_METHODS;
+const clinic = Object.fromEntries(APP_METHOD_NAMES.map((method) => [
+  method,
+  progress.includes(method) ? withProgress(method) : (...args: unknown[]) => call(method, args),
+])) as unknown as ClinicApi;
 
 contextBridge.exposeInMainWorld('clinic', clinic);

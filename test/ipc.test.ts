@@ -1,10 +1,16 @@
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARGS, ForbiddenSender, type Handlers, type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
+import { ForbiddenSender, type Handlers, type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
 import { recordingStore } from '../main/recordings.js';
-import { embeddedHttp } from '../main/scribe-http.js';
-import { CHANNELS, type ClinicApi } from '../preload/contract.js';
+import { APP_METHOD_ARITY, PROGRESS_METHODS } from '../preload/app-methods.js';
+import { CHANNELS, type ClinicApi, type DictationStatus, type ProgressEvent, UPLOAD_PROGRESS_CHANNEL } from '../preload/contract.js';
+import { APP_METHODS } from '../server/app-api.js';
 import { ServiceError } from '../server/shared/errors.js';
 import { type RunningServer, startServer, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
+import { speak, until } from './scribe-support.js';
+import { tools } from './speech-audio.js';
 
 const RENDERER = 'file:///opt/clinic-desk/resources/app.asar/dist/renderer/index.html';
 let nextWindow = 1;
@@ -84,15 +90,21 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
     srv = await startServer();
     handlers = createHandlers({
       service: srv.service, rendererUrl: RENDERER, info: { baseUrl: srv.baseUrl, version: '1.0' },
-      recordings: recordingStore(tempDir('recordings')), http: embeddedHttp(srv.baseUrl),
+      recordings: recordingStore(tempDir('recordings')),
     });
   });
   afterAll(() => srv.close());
 
-  it('has exactly one handler, one argument list and one channel per contract method', () => {
-    expect(Object.keys(handlers).sort()).toEqual(Object.keys(CHANNELS).sort());
-    expect(Object.keys(ARGS).sort()).toEqual(Object.keys(CHANNELS).sort());
-    expect(Object.keys(BAD).sort()).toEqual(Object.keys(CHANNELS).sort());
+  it('has exactly one handler and one channel per declared method, and the preload\'s generated list is current', () => {
+    const declared = Object.keys(APP_METHODS);
+    expect(Object.keys(handlers)).toEqual(declared);
+    expect(Object.keys(CHANNELS)).toEqual(declared);
+    expect(Object.keys(BAD).sort()).toEqual([...declared].sort());
+    // preload/app-methods.ts, written by `npx tsx scripts/app-methods.ts`: the preload sends each method this many arguments.
+    expect(APP_METHOD_ARITY).toEqual(Object.fromEntries(Object.entries(APP_METHODS).map(([name, m]) => [name, m.args.length])));
+    expect([...PROGRESS_METHODS]).toEqual(Object.entries(APP_METHODS).filter(([, m]) => 'progress' in m).map(([name]) => name));
+    // The channels as they were when each was written by hand: a renamed method is a renamed channel.
+    expect(CHANNELS.speechModelSetDefault).toBe('clinic:speech-model-set-default');
   });
 
   describe.each(Object.keys(CHANNELS) as (keyof ClinicApi)[])('%s', (method) => {
@@ -176,7 +188,8 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
     const ev = event(RENDERER, nextWindow++);
     const { username, password } = srv.demo.workspaces[0]!.users.admin;
     await call('signIn', ev, { username, password });
-    expect(((await call('users', ev)) as unknown[]).length).toBe(3);
+    // The demo makes one user per role.
+    expect(((await call('users', ev)) as unknown[]).length).toBe(Object.keys(srv.demo.workspaces[0]!.users).length);
     const c = (await call('createApiClient', ev, { name: 'Pharmacy', scopes: ['patients:read'] })) as { client_id: string; client_secret: string };
     expect(c.client_secret).toMatch(/^cds_/);
     await call('revokeApiClient', ev, c.client_id);
@@ -238,5 +251,69 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
     expect(await call('recordingAppend', ev, rec.id, 2, new Uint8Array([6])).catch(toFailure)).toMatchObject({ status: 409 });
     await call('recordingDiscard', ev, rec.id);
     expect(await call('recordingAudio', ev, rec.id).catch(toFailure)).toMatchObject({ status: 404 });
+  });
+
+  describe('dictation in-process: the recording on this computer goes to the scribe service without HTTP', skipFor(tools.espeak && tools.pocketsphinx && tools.ffmpeg ? null : 'needs espeak-ng, PocketSphinx and ffmpeg (apt-get install -y espeak-ng pocketsphinx pocketsphinx-en-us ffmpeg)'), () => {
+    const dir = tempDir('ipc-dictation');
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const options = { templates: ['transcript_template', 'clinical_notes_template'], language: 'en-IN', mode: 'dictation', model_type: 'lite', codify: false };
+
+    async function recorded(ev: IpcEvent, patientId: string) {
+      const wav = readFileSync(speak(dir, `${patientId}.wav`, 'Fever for two days. Start paracetamol six fifty three times a day for five days.'));
+      const rec = (await call('recordingStart', ev, { patient_id: patientId, mime_type: 'audio/wav' })) as { id: string };
+      // MediaRecorder's chunks, as the renderer sends them.
+      const half = Math.floor(wav.length / 2);
+      await call('recordingAppend', ev, rec.id, 0, new Uint8Array(wav.subarray(0, half)));
+      await call('recordingAppend', ev, rec.id, 1, new Uint8Array(wav.subarray(half)));
+      await call('recordingFinish', ev, rec.id, 4);
+      return { id: rec.id, bytes: wav.length };
+    }
+
+    it('uploads with progress events, transcribes, and the patient\'s history lists the session', async () => {
+      const win = nextWindow++;
+      const events: ProgressEvent[] = [];
+      const ev: IpcEvent = { senderFrame: { url: RENDERER } as never, sender: { id: win, send: (channel, p) => void (channel === UPLOAD_PROGRESS_CHANNEL && events.push(p as ProgressEvent)) } };
+      const ws = srv.demo.workspaces[0]!;
+      await call('signIn', ev, { username: ws.users.doctor.username, password: ws.users.doctor.password });
+      const patientId = ws.patients[0]!.patient_id;
+      const rec = await recorded(ev, patientId);
+
+      const { txn_id } = (await call('uploadDictation', ev, rec.id, options)) as { txn_id: string };
+      expect(events.every((e) => e.method === 'uploadDictation' && e.key === rec.id)).toBe(true);
+      const phases = events.map((e) => e.progress as { phase: string; loaded: number; total: number });
+      expect(phases[0]).toEqual({ phase: 'preparing', loaded: 0, total: rec.bytes });
+      expect(phases.at(-1)).toEqual({ phase: 'starting', loaded: rec.bytes, total: rec.bytes });
+      expect(((await call('recordings', ev)) as { id: string; txn_id: string | null }[]).find((r) => r.id === rec.id)?.txn_id).toBe(txn_id);
+
+      // The audio sits in the session's folder as the upload receiver leaves it: readable by the service's account only.
+      const session = srv.service.scribe.session(ws.workspace_id, txn_id)!;
+      const [audio] = srv.service.scribe.files(session.id);
+      expect(audio).toMatchObject({ kind: 'audio', name: 'dictation.wav', size: rec.bytes });
+      expect(statSync(join(srv.service.scribe.sessionDir(session.id), audio!.stored_name)).mode & 0o777).toBe(0o600);
+
+      const done = await until(async () => {
+        const st = (await call('dictationStatus', ev, txn_id)) as DictationStatus;
+        return st.state === 'processing' ? null : st;
+      }, 'the dictation to finish', 90_000, 250);
+      expect(done.state).toBe('completed');
+      expect(done.results.map((r) => r.name)).toEqual(['Transcript', 'Clinical notes']);
+      expect(JSON.stringify(done.results[0]!.json)).toMatch(/fever|paracetamol/i);
+
+      const history = (await call('scribeHistory', ev, patientId)) as { sessions: { txn_id: string; status: string }[] };
+      expect(history.sessions[0]).toMatchObject({ txn_id, status: 'completed' });
+    }, 120_000);
+
+    it('says why in the scribe\'s words when it cannot start, and keeps the recording for another try', async () => {
+      const ev = event(RENDERER, nextWindow++);
+      const ws = srv.demo.workspaces[0]!;
+      await call('signIn', ev, { username: ws.users.doctor.username, password: ws.users.doctor.password });
+      const rec = await recorded(ev, ws.patients[1]!.patient_id);
+      const refused = await call('uploadDictation', ev, rec.id, { ...options, language: 'ta' }).catch(toFailure);
+      expect(refused).toMatchObject({ status: 422, code: 'INVALID_REQUEST', message: expect.stringMatching(/^Transcription could not start: body\.input_language\.0: .*Tamil \(ta\)/) });
+      expect(((await call('recordings', ev)) as { id: string; txn_id: string | null }[]).find((r) => r.id === rec.id)?.txn_id).toBeNull();
+      expect(await call('dictationStatus', ev, 'no-such-txn').catch(toFailure)).toMatchObject({
+        status: 400, code: 'transaction_not_found', message: expect.stringMatching(/^The transcription status could not be read: /),
+      });
+    });
   });
 });

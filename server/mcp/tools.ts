@@ -3,14 +3,15 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Compile } from 'typebox/compile';
 import { z } from 'zod';
 import { STATUS_NAMES, type Status } from '../appointments/states.js';
+import { toDayEntry } from '../appointments/app-api.js';
 import type { AppointmentListRow } from '../appointments/store.js';
 import { type RequestContext, ROLE_SCOPES, type Scope, can } from '../auth/permissions.js';
 import type { AuditEntry } from '../audit/store.js';
 import type { AssistantInfo } from '../oidc/service.js';
 import type { PatientRow } from '../patients/store.js';
-import { formatMobile } from '../patients/mobile.js';
 import { CreatePatientBody } from '../patients/schemas.js';
-import { fullName, toEntry } from '../patients/service.js';
+import { fromEntry } from '../patients/app-shapes.js';
+import { toEntry } from '../patients/service.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import { type Violation, violationMessage } from '../shared/violations.js';
@@ -140,13 +141,10 @@ export const searchPatients = defineTool({
   },
 });
 
+// The app's flat patient (patients/app-shapes.ts), named by patient_id as every tool names its ids.
 function toolPatient(r: PatientRow): z.infer<typeof Patient> {
-  const e = toEntry(r);
-  const p = e.patient_profile;
-  return {
-    patient_id: r.id, name: e.name, first_name: p.first_name, middle_name: p.middle_name, last_name: p.last_name, dob: p.dob,
-    dob_estimated: p.dob_estimated, gender: p.gender, mobile: p.mobile, email: p.email ?? '', created_at: p.created_at,
-  };
+  const { id, ...p } = fromEntry(toEntry(r));
+  return { patient_id: id, ...p };
 }
 
 // The HTTP route's schema checks the arguments, so names, dates and email follow the same rules everywhere.
@@ -214,11 +212,15 @@ export const listTodaysAppointments = defineTool({
   run: ({ date }, { service, ctx }) => {
     if (date !== undefined && Number.isNaN(Date.parse(`${date}T00:00:00Z`))) throw new ToolError('INVALID_REQUEST', `${date} is not a calendar date`);
     const day = service.appointments.day(ctx, date);
-    const appointments = (day.rows as AppointmentListRow[]).map((a) => ({
-      appointment_id: a.id, partner_appointment_id: a.partner_appointment_id, patient_id: a.patient_id, patient_name: fullName(a),
-      patient_mobile: formatMobile({ cc: a.mobile_cc, national: a.mobile_national }), doctor_id: a.doctor_id,
-      scheduled_at: a.scheduled_at, status: a.status, status_name: STATUS_NAMES[a.status], reason: a.reason,
-    }));
+    const now = service.clock.now();
+    const appointments = (day.rows as AppointmentListRow[]).map((row) => {
+      const a = toDayEntry(row, now);
+      return {
+        appointment_id: a.appointment_id, partner_appointment_id: a.partner_appointment_id, patient_id: a.patient_id, patient_name: a.patient_name,
+        patient_mobile: a.patient_mobile, doctor_id: a.doctor_id, scheduled_at: a.scheduled_at, status: a.status, status_name: STATUS_NAMES[a.status],
+        reason: a.reason,
+      };
+    });
     return { date: day.date, count: appointments.length, appointments };
   },
 });

@@ -1,10 +1,15 @@
 import type {
-  Appointment, ClinicApi, ClinicFailure, DayList, Patient, PushCredentials, QueueBoard, SessionInfo, StatusChange, WebhookDeliveries,
-  WebhookState, WebhookSubscription,
+  Appointment, ClinicApi, ClinicFailure, DayList, QueueBoard, SessionInfo, SpeechModel, StatusChange, WebhookDeliveries, WebhookState,
+  WebhookSubscription,
 } from '../../../preload/contract';
-import {
-  NO_LANGUAGE_LIST, dictationStatus, readAssistants, readLanguages, readModel, readModels, scribeFailure, scribeHistory, uploadDictation,
-} from '../../../preload/scribe-flow';
+import { NO_LANGUAGE_LIST, dictationStatus, scribeFailure, scribeHistory, uploadDictation } from '../../../preload/scribe-flow';
+import { toPushCredentials } from '../../../server/notifications/app-shapes';
+import type { FcmCredsInfo } from '../../../server/notifications/schemas';
+import { toAppAssistant } from '../../../server/oidc/app-shapes';
+import type { ConnectedAssistant } from '../../../server/oidc/service';
+import { fromEntry } from '../../../server/patients/app-shapes';
+import type { PatientEntry } from '../../../server/patients/schemas';
+import { toDictationLanguages } from '../../../server/scribe/app-shapes';
 import { type FormPoster, ScribeClient, multipartForm } from '../../../sdk/scribe-client';
 import { browserRecordings } from './idb';
 
@@ -12,6 +17,10 @@ import { browserRecordings } from './idb';
  * window.clinic's interface over HTTP, for a plain browser that opened the clinic server's address (a second
  * front-desk PC). The user token from sign-in is kept for this tab only (sessionStorage) and sent as a bearer
  * token; dictation audio is kept in IndexedDB.
+ *
+ * The methods and their types come from their declarations (server/app-api.ts), whose implementations are service
+ * code a browser cannot run; so each method's route is written here, once, and the answers are read with the same
+ * mappers the app uses in-process (fromEntry, toPushCredentials, toAppAssistant, the scribe's app-shapes).
  */
 const TOKEN_KEY = 'clinic-desk.token';
 const token = () => sessionStorage.getItem(TOKEN_KEY);
@@ -63,15 +72,6 @@ const dr = async <T>(method: string, path: string, body?: unknown) => (await api
 const missingRoute = (a: Answer) =>
   a.status === 404 && /^No route/.test(String((a.body as { error?: { message?: string } } | undefined)?.error?.message ?? ''));
 
-interface PatientEntry {
-  name: string;
-  patient_id: string | null;
-  patient_profile: Omit<Patient, 'id' | 'name'> & { patient_id: string | null };
-}
-const toPatient = (e: PatientEntry): Patient => {
-  const { patient_id, ...p } = e.patient_profile;
-  return { ...p, id: e.patient_id ?? patient_id ?? '', name: e.name };
-};
 const toAppointment = (a: Appointment & { status_history?: unknown }): Appointment => {
   const { status_history: _h, ...rest } = a;
   return rest;
@@ -140,14 +140,14 @@ export const httpClinic: ClinicApi = {
     const a = await send('GET', `/dr/v1/business/patients/search?mobile=${encodeURIComponent(mobile)}`);
     if (a.status === 404) return [];
     if (a.status !== 200) throw failure(a);
-    return (a.body as { data: { profiles: PatientEntry[] } }).data.profiles.map(toPatient);
+    return (a.body as { data: { profiles: PatientEntry[] } }).data.profiles.map(fromEntry);
   },
-  getPatient: async (id) => toPatient(await dr<PatientEntry>('GET', `/dr/v1/patient/${encodeURIComponent(id)}`)),
-  createPatient: async (input) => toPatient(await dr<PatientEntry>('POST', '/dr/v1/patient', input)),
-  updatePatient: async (id, patch) => toPatient(await dr<PatientEntry>('PATCH', `/dr/v1/patient/${encodeURIComponent(id)}`, patch)),
+  getPatient: async (id) => fromEntry(await dr<PatientEntry>('GET', `/dr/v1/patient/${encodeURIComponent(id)}`)),
+  createPatient: async (input) => fromEntry(await dr<PatientEntry>('POST', '/dr/v1/patient', input)),
+  updatePatient: async (id, patch) => fromEntry(await dr<PatientEntry>('PATCH', `/dr/v1/patient/${encodeURIComponent(id)}`, patch)),
   async mobileReview() {
     const r = await api<{ data: (PatientEntry & { problem: string })[]; total: number }>('GET', '/api/v1/patients/mobile-review');
-    return { patients: r.data.map((e) => ({ ...toPatient(e), problem: e.problem })), total: r.total };
+    return { patients: r.data.map((e) => ({ ...fromEntry(e), problem: e.problem })), total: r.total };
   },
   dayAppointments: (date) => dr<DayList>('GET', `/dr/v1/appointments${date ? `?date=${encodeURIComponent(date)}` : ''}`),
   bookAppointment: async (input) => toAppointment(await dr<Appointment>('POST', '/dr/v1/appointment', input)),
@@ -195,8 +195,7 @@ export const httpClinic: ClinicApi = {
     const a = await send('GET', '/notification/fcm-creds');
     if (a.status === 404) return null;
     if (a.status !== 200) throw failure(a);
-    const c = a.body as { sa_key: PushCredentials; created_at: string; updated_at: string };
-    return { project_id: c.sa_key.project_id, client_email: c.sa_key.client_email, private_key_id: c.sa_key.private_key_id, token_uri: c.sa_key.token_uri, created_at: c.created_at, updated_at: c.updated_at };
+    return toPushCredentials(a.body as FcmCredsInfo);
   },
   async setPushCredentials(saKey) {
     await api('POST', '/notification/fcm-creds', { sa_key: saKey });
@@ -209,17 +208,17 @@ export const httpClinic: ClinicApi = {
     const a = await send('GET', '/api/v1/connected-assistants');
     if (missingRoute(a)) return { available: false, reason: 'Connecting AI assistants (the OIDC sign-in) is not installed on this clinic server yet.' };
     if (a.status !== 200) throw failure(a);
-    return { available: true, value: readAssistants(a.body) };
+    return { available: true, value: (a.body as { data: ConnectedAssistant[] }).data.map(toAppAssistant) };
   },
   disconnectAssistant: async (id) => void (await api('DELETE', `/api/v1/connected-assistants/${encodeURIComponent(id)}`)),
   async speechModels() {
     const a = await send('GET', '/api/v1/speech-models');
     if (missingRoute(a)) return { available: false, reason: 'Speech models are managed by the scribe service, which does not offer them here yet.' };
     if (a.status !== 200) throw failure(a);
-    return { available: true, value: readModels(a.body) };
+    return { available: true, value: (a.body as { models: SpeechModel[] }).models };
   },
-  speechModelDownload: async (id) => readModel(await api('POST', `/api/v1/speech-models/${encodeURIComponent(id)}/download`)),
-  speechModelSetDefault: async (id) => readModels(await api('PUT', '/api/v1/speech-models/default', { id })),
+  speechModelDownload: (id) => api('POST', `/api/v1/speech-models/${encodeURIComponent(id)}/download`),
+  speechModelSetDefault: async (id) => (await api<{ models: SpeechModel[] }>('PUT', '/api/v1/speech-models/default', { id })).models,
 
   recordingStart: (meta) => browserRecordings.start(meta),
   recordingAppend: (id, seq, chunk) => browserRecordings.append(id, seq, chunk),
@@ -241,7 +240,7 @@ export const httpClinic: ClinicApi = {
     const a = await send('GET', '/voice/api/v2/languages');
     if (missingRoute(a)) return { available: false, reason: NO_LANGUAGE_LIST };
     if (a.status !== 200) throw scribeFailure(a.status, a.body, 'The dictation languages could not be read');
-    return { available: true, value: readLanguages(a.body) };
+    return { available: true, value: toDictationLanguages((a.body as { languages: Record<string, unknown>[] }).languages) };
   },
 };
 

@@ -1,0 +1,30 @@
+import { appointmentMethods } from './appointments/app-api.js';
+import { authMethods } from './auth/app-api.js';
+import { notificationMethods } from './notifications/app-api.js';
+import { assistantMethods } from './oidc/app-api.js';
+import { patientMethods } from './patients/app-api.js';
+import { scribeMethods } from './scribe/app-api.js';
+import type { ApiOf, IpcArgsOf } from './shared/app-method.js';
+import { webhookMethods } from './webhooks/app-api.js';
+
+/**
+ * Every method of the desktop app, each declared once in its domain's app-api.ts (server/shared/app-method.ts).
+ * The order is the preload object's. Adding one: docs/ARCHITECTURE.md, "App methods".
+ */
+export const APP_METHODS = {
+  ...authMethods,
+  ...patientMethods,
+  ...appointmentMethods,
+  ...webhookMethods,
+  ...notificationMethods,
+  ...assistantMethods,
+  ...scribeMethods,
+};
+export type AppMethods = typeof APP_METHODS;
+export type MethodName = keyof AppMethods;
+
+/** The one contract between the renderer and the rest of the app: every method the UI may call, by name and type. */
+export type ClinicApi = ApiOf<AppMethods>;
+
+/** What a method's IPC channel carries. */
+export type IpcArgs<K extends MethodName> = IpcArgsOf<AppMethods[K]>;

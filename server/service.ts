@@ -4,6 +4,7 @@ import { authService } from './auth/service.js';
 import { tokenService } from './auth/tokens.js';
 import { databaseFile } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
+import { noteService } from './notes/service.js';
 import { type NotificationOptions, notificationService } from './notifications/service.js';
 import { type OidcOptions, oidcService } from './oidc/service.js';
 import { patientService } from './patients/service.js';
@@ -62,6 +63,7 @@ export function createService(opts: ServiceOptions) {
   const speechModels = speechModelService({ db, clock, audit, dataDir: opts.dataDir }, opts.speechModels);
   const scribe = scribeService({ db, clock, box, audit, webhooks, notifications, dataDir: opts.dataDir }, { defaultModel: speechModels.defaultFor, ...opts.scribe });
   scribe.start();
+  const notes = noteService({ db, clock, audit, auth, webhooks, appointments, scribe, patients });
   return {
     db,
     clock,
@@ -77,6 +79,7 @@ export function createService(opts: ServiceOptions) {
     webhooks,
     notifications,
     scribe,
+    notes,
     speechModels,
     /** Flushes queued work and closes the database. */
     close() {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { exportNoteFhir } from '../notes/fhir-export.js';
 import { type ToolScope, defineTool } from './tools.js';
 
 export const exportNoteFhirTool = defineTool({
@@ -20,7 +19,7 @@ export const exportNoteFhirTool = defineTool({
   readOnly: true,
   idempotent: true,
   // A Bundle is an interface without an index signature: copied into a record for the output schema's type.
-  run: ({ session_id, version }, { service, ctx }: ToolScope) => ({ bundle: Object.assign<Record<string, unknown>, object>({}, exportNoteFhir(service, ctx, session_id, version)) }),
+  run: ({ session_id, version }, { service, ctx }: ToolScope) => ({ bundle: Object.assign<Record<string, unknown>, object>({}, service.notes.exportFhir(ctx, session_id, version)) }),
 });
 
 export const FHIR_TOOLS = [exportNoteFhirTool];

@@ -1,40 +1,47 @@
 import type { Bundle } from '@medplum/fhirtypes';
+import type { AppointmentService } from '../appointments/service.js';
 import type { RequestContext } from '../auth/permissions.js';
-import type { UserRow, WorkspaceRow } from '../auth/store.js';
+import type { AuthService } from '../auth/service.js';
 import { formatMobile } from '../patients/mobile.js';
-import type { Service } from '../service.js';
+import type { PatientService } from '../patients/service.js';
+import type { SessionRow } from '../scribe/store.js';
 import { ServiceError } from '../shared/errors.js';
 import { buildFhirBundle } from './fhir.js';
-import { noteReader, notesOf } from './service.js';
+import type { Emr } from './schemas.js';
+
+/** Whom a note is of, as the note records it at signing. */
+export interface NoteLink {
+  patient_id: string | null;
+  appointment_id: string | null;
+}
+
+/** One version of a note: 0 the scribe's draft (nobody signed it), 1 signed, 2… amendments. */
+export interface BundleVersion {
+  version: number;
+  emr: Emr;
+  created_by: string | null;
+  created_at: string;
+}
 
 /**
- * A session's note as a FHIR R4 document (fhir.ts), with the patient, the doctor who signed, the clinic and the
- * appointment read through their services (so each read is audited as the caller's). `which` is a version as the
- * notes routes name them; "latest" is the newest signed version and refuses a note nobody has signed, since an
- * export stands for the clinical record: the scribe's draft is exported only when asked for ("draft" or 0).
+ * One version of a session's note as a FHIR R4 document (fhir.ts), with the patient, the doctor who signed, the
+ * clinic and the appointment read through their services (so each read is audited as the caller's). The export
+ * route, the MCP tool and the note events' fhir option all build it here, so they give the same document.
  */
-export function exportNoteFhir(service: Service, ctx: RequestContext, txnId: string, which = 'latest'): Bundle {
-  const notes = notesOf(service);
-  const v = notes.version(ctx, txnId, which);
-  if (which === 'latest' && v.version === 0) {
-    throw new ServiceError(409, 'NOT_SIGNED', `Note ${txnId} is not signed yet: sign it first, or ask for version=draft to export the scribe's draft as a preliminary document`);
-  }
-  const s = service.scribe.session(ctx.caller.workspaceId, txnId)!;
-  const n = noteReader(service.db).note(s.id);
-  const patientId = n?.patient_id ?? s.patient_id;
-  const appointmentId = n?.appointment_id ?? null;
-  // SELECT * rows: migration 0011's prescription columns are there, though WorkspaceRow and UserRow do not declare them yet.
-  const workspace = service.auth.workspace(ctx.caller.workspaceId)! as WorkspaceRow & { address?: string | null };
+export function noteBundle(
+  { auth, patients, appointments }: { auth: AuthService; patients: PatientService; appointments: AppointmentService },
+  ctx: RequestContext, s: SessionRow, link: NoteLink, v: BundleVersion,
+): Bundle {
+  const workspace = auth.workspace(s.workspace_id)!;
   let patient;
   try {
-    patient = patientId ? service.patients.get(ctx, patientId) : undefined;
+    patient = link.patient_id ? patients.get(ctx, link.patient_id) : undefined;
   } catch (e) {
     // A session may name a patient id of the caller's own system, unknown here: the document says it without a name.
     if (!(e instanceof ServiceError) || e.status !== 404) throw e;
   }
-  const appointment = appointmentId ? service.appointments.get(ctx, appointmentId, false).appointment : undefined;
-  const signer = v.created_by ? service.auth.user(v.created_by) as UserRow & { qualification?: string | null; registration_number?: string | null } | undefined : undefined;
-  service.audit.later(ctx, { action: 'note.export', resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
+  const appointment = link.appointment_id ? appointments.get(ctx, link.appointment_id, false).appointment : undefined;
+  const signer = v.created_by ? auth.user(v.created_by) : undefined;
   return buildFhirBundle({
     emr: v.emr,
     note: { id: s.id, version: v.version, date: v.created_at },
@@ -43,7 +50,7 @@ export function exportNoteFhir(service: Service, ctx: RequestContext, txnId: str
         id: patient.id, first_name: patient.first_name, middle_name: patient.middle_name, last_name: patient.last_name, gender: patient.gender,
         dob: patient.dob, dob_estimated: patient.dob_estimated === 1, mobile: formatMobile({ cc: patient.mobile_cc, national: patient.mobile_national }),
       }
-      : { ...(patientId ? { id: patientId } : {}) },
+      : { ...(link.patient_id ? { id: link.patient_id } : {}) },
     ...(signer ? {
       practitioner: {
         id: signer.id, name: signer.display_name,

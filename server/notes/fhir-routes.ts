@@ -5,7 +5,6 @@ import { authenticate, requireScope } from '../http/auth.js';
 import { security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';
 import type { Service } from '../service.js';
-import { exportNoteFhir } from './fhir-export.js';
 import { NoteParams, VersionParams } from './schemas.js';
 
 const FhirQuery = Type.Object({
@@ -38,7 +37,7 @@ export const noteFhirRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = a
       response: { 200: FhirBundle, ...plainErrors([400, 401, 403, 404, 409, 500]) },
     },
   }, async (request, reply) => {
-    const bundle = exportNoteFhir(service, request.ctx, request.params.txn_id, request.query.version);
+    const bundle = service.notes.exportFhir(request.ctx, request.params.txn_id, request.query.version);
     return reply.type('application/fhir+json; charset=utf-8').send(bundle);
   });
 };

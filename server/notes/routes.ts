@@ -4,7 +4,6 @@ import { security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';
 import type { Service } from '../service.js';
 import { AmendBody, DraftBody, NoteParams, SignBody, Version, VersionList, VersionParams, WorkingDraft } from './schemas.js';
-import { notesOf } from './service.js';
 
 const tags = ['notes'];
 
@@ -14,7 +13,7 @@ const tags = ['notes'];
  * needs a doctor besides (403 FORBIDDEN). Errors are `{"error":{"code","message"}}`; another clinic's session is 404.
  */
 export const noteRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
-  const notes = notesOf(service);
+  const { notes } = service;
   const config = { errors: 'plain' as const };
   app.addHook('onRequest', authenticate(service));
   const preHandler = requireScope('scribe', 'FORBIDDEN', service.audit, 'note.access');

@@ -165,7 +165,18 @@ export const VersionSummary = Type.Object({
   ...Who,
 });
 
-export const Version = Type.Object({ ...VersionSummary.properties, txn_id: Type.String(), emr: Emr });
+/**
+ * The EMR JSON in answers: the shape of Emr, but not checked against it when the answer is written, since the
+ * scribe's draft (version 0, and the working draft until the doctor saves one) is served as the scribe produced it,
+ * even where it breaks the schema (a dose 653 times a day): the doctor corrects it before signing. (Fastify's
+ * serializer would refuse such a value inside Emr's unions, and answer 500.)
+ */
+const EmrAnswer = Type.Unsafe<Emr>({
+  type: 'object', additionalProperties: true,
+  description: 'service_emr_template JSON, in the shape of the request bodies\' emr; the scribe\'s draft as produced, which may break that shape\'s limits until the doctor corrects it',
+});
+
+export const Version = Type.Object({ ...VersionSummary.properties, txn_id: Type.String(), emr: EmrAnswer });
 
 export const VersionList = Type.Object({
   txn_id: Type.String(),
@@ -182,7 +193,7 @@ export const WorkingDraft = Type.Object({
   edited: Type.Boolean({ description: 'false: nobody saved edits yet, emr is the scribe\'s draft' }),
   updated_by: Nullable(Type.String()),
   updated_at: Nullable(Type.String()),
-  emr: Emr,
+  emr: EmrAnswer,
   flag_resolutions: Type.Array(Type.Object({ ...FlagResolution.properties, by: Type.String(), at: Type.String() })),
 });
 

@@ -1,9 +1,12 @@
+import type { Bundle } from '@medplum/fhirtypes';
+import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
 import type { AppointmentService } from '../appointments/service.js';
 import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
 import type { Db } from '../db/database.js';
+import type { PatientService } from '../patients/service.js';
 import type { OutputEntry, SessionRequest } from '../scribe/job.js';
 import type { ScribeService } from '../scribe/service.js';
 import type { SessionRow } from '../scribe/store.js';
@@ -11,7 +14,9 @@ import type { ClinicalFacts } from '../scribe/structure/facts.js';
 import { renderTemplate } from '../scribe/templates/render.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import { type Clock, isoNow } from '../shared/time.js';
+import { type Violation, violationMessage } from '../shared/violations.js';
 import type { WebhookService } from '../webhooks/service.js';
+import { type NoteLink, noteBundle } from './fhir-export.js';
 import { type AmendBody, type DraftBody, Emr, type EmrFlag, FLAG_CODES, type FlagResolution, type SignBody } from './schemas.js';
 import { type NoteRow, type VersionRow, noteStore } from './store.js';
 
@@ -34,14 +39,25 @@ const flagKey = (f: { code: string; pointer: string }) => `${f.code} ${f.pointer
 const statusOf = (latest: number): NoteStatus => (latest === 0 ? 'draft' : latest === 1 ? 'signed' : 'amended');
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The EMR JSON of a session's own output (the scribe's draft), or null when the EMR template was not asked or failed. */
+/**
+ * The EMR JSON of a session's own output (the scribe's draft), or null when the EMR template was not asked or failed.
+ * Served as the scribe produced it, even where a value breaks the Emr schema (a dose 653 times a day): it is the
+ * doctor's starting point, and the schema applies to what the doctor saves and signs (`emrViolation`), so such a
+ * draft is corrected rather than lost.
+ */
 export function scribeDraftEmr(s: SessionRow): Emr | null {
   const request = s.request ? (JSON.parse(s.request) as SessionRequest) : null;
   const asked = request?.templates.find((t) => t.id === 'service_emr_template')?.asked;
   const entry = (JSON.parse(s.output ?? '[]') as OutputEntry[]).find((o) => o.template_id === asked && o.value);
   if (!entry) return null;
-  const emr = JSON.parse(Buffer.from(entry.value, 'base64').toString('utf8')) as unknown;
-  return Value.Check(Emr, emr) ? (emr as Emr) : null;
+  return JSON.parse(Buffer.from(entry.value, 'base64').toString('utf8')) as Emr;
+}
+
+const emrSchema = Compile(Emr);
+
+/** What is wrong with an EMR JSON, in the words of the routes' validation errors (`emr.medications.0.frequency.per_day must be at most 48`), or null. */
+function emrViolation(emr: unknown): string | null {
+  return emrSchema.Check(emr) ? null : violationMessage('emr', [...emrSchema.Errors(emr)] as Violation[]);
 }
 
 /** The structurer's facts back from an EMR JSON, so the clinical notes of a signed note come from the same renderer. */
@@ -119,6 +135,7 @@ interface Deps {
   webhooks: WebhookService;
   appointments: AppointmentService;
   scribe: ScribeService;
+  patients: PatientService;
 }
 
 /**
@@ -126,7 +143,7 @@ interface Deps {
  * linked to the session, the patient and the appointment) and amending it (versions 2, 3, …, each with a reason).
  * The scribe's own output is never changed; it stays readable as version 0. Only a doctor writes a note.
  */
-export function noteService({ db, clock, audit, auth, webhooks, appointments, scribe }: Deps) {
+export function noteService({ db, clock, audit, auth, webhooks, appointments, scribe, patients }: Deps) {
   const store = noteStore(db);
 
   function requireDoctor(ctx: RequestContext, action: string, what: string) {
@@ -220,10 +237,17 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
     return fits ? appt! : null;
   }
 
-  function event(s: SessionRow, n: { patient_id: string | null; appointment_id: string | null }, v: VersionRow, emr: Emr) {
+  const sources = { auth, patients, appointments };
+
+  /**
+   * A note event's data. Its FHIR bundle is built as the export route builds it, from the version as stored, with
+   * the signing doctor's reads, so that a subscription with the fhir option gets the document the route answers.
+   */
+  function event(ctx: RequestContext, s: SessionRow, n: NoteLink, v: VersionRow, emr: Emr) {
     return {
       transaction_id: s.txn_id, session_id: s.txn_id, patient_id: n.patient_id, appointment_id: n.appointment_id,
       version: v.version, signed_by: v.created_by, signed_at: v.created_at, ...(v.reason !== null ? { reason: v.reason } : {}), emr,
+      fhir: () => noteBundle(sources, ctx, s, n, { ...v, emr: JSON.parse(v.emr) as Emr }),
     };
   }
 
@@ -258,6 +282,9 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
       const ai = scribeDraftEmr(s);
       const emr = body.emr ?? draft?.emr ?? ai;
       if (!emr) return new Refusal(invalid('This session has no EMR JSON to sign (service_emr_template was not produced): send emr'), 'invalid');
+      // The scribe's draft is not checked when it is read (scribeDraftEmr): signed as it is, it is checked here.
+      const violation = emrViolation(emr);
+      if (violation) return new Refusal(invalid(`${violation}: correct the draft before signing`), 'invalid');
       const signed = resolved(emr, ai?.flags ?? [], merge(ctx, draft?.resolutions ?? [], body.flag_resolutions));
       if (signed instanceof Refusal) return signed;
       const now = isoNow(clock);
@@ -269,7 +296,7 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
       // With the doctor (ongoing): the consultation ends with the signature. Waiting, parked or done: left as it is.
       if (appt?.status === 'OG') appointments.changeStatus(ctx, appt.id, false, 'CM');
       audit.inTransaction(ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
-      webhooks.emit(s.workspace_id, 'note.signed', event(s, { patient_id: patientId, appointment_id: appt?.id ?? null }, row, signed));
+      webhooks.emit(s.workspace_id, 'note.signed', event(ctx, s, { patient_id: patientId, appointment_id: appt?.id ?? null }, row, signed));
       return row;
     });
     return version(ctx, txnId, String(v.version));
@@ -292,7 +319,7 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
       if (!store.amend({ session_id: s.id, version: row.version, now })) return new Refusal(new ServiceError(409, 'CONFLICT', 'The note changed meanwhile; read it again'), 'conflict');
       store.insertVersion(row);
       audit.inTransaction(ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
-      webhooks.emit(s.workspace_id, 'note.amended', event(s, n, row, amended));
+      webhooks.emit(s.workspace_id, 'note.amended', event(ctx, s, n, row, amended));
       return row;
     });
     return version(ctx, txnId, String(v.version));
@@ -344,18 +371,22 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
     };
   }
 
-  return { saveDraft, sign, amend, versions, version, workingDraft };
+  /**
+   * The note as a FHIR R4 document (fhir-export.ts). `which` is a version as the routes name them; "latest" is the
+   * newest signed version and refuses a note nobody has signed, since an export stands for the clinical record: the
+   * scribe's draft is exported only when asked for ("draft" or 0).
+   */
+  function exportFhir(ctx: RequestContext, txnId: string, which = 'latest'): Bundle {
+    const v = version(ctx, txnId, which);
+    if (which === 'latest' && v.version === 0) {
+      throw new ServiceError(409, 'NOT_SIGNED', `Note ${txnId} is not signed yet: sign it first, or ask for version=draft to export the scribe's draft as a preliminary document`);
+    }
+    const s = sessionOf(ctx, txnId, 'note.export');
+    const n = store.note(s.id);
+    audit.later(ctx, { action: 'note.export', resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
+    return noteBundle(sources, ctx, s, { patient_id: n?.patient_id ?? s.patient_id, appointment_id: n?.appointment_id ?? null }, v);
+  }
+
+  return { saveDraft, sign, amend, versions, version, workingDraft, exportFhir };
 }
 export type NoteService = ReturnType<typeof noteService>;
-
-const instances = new WeakMap<object, NoteService>();
-
-/**
- * The note service of a running service, made on first use. (createService does not build it yet: server/service.ts
- * belongs to another change; once it holds `notes: noteService(…)`, callers use that and this goes.)
- */
-export function notesOf(service: Deps & object): NoteService {
-  let n = instances.get(service);
-  if (!n) instances.set(service, (n = noteService(service)));
-  return n;
-}

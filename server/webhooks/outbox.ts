@@ -7,6 +7,9 @@ import type { WebhookStore } from './store.js';
 export const EVENT_NAMES = ['appointment.statuschange', 'v2rx.completed', 'v2rx.failed', 'note.signed', 'note.amended'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 export const isEventName = (s: string): s is EventName => (EVENT_NAMES as readonly string[]).includes(s);
+/** The events a subscription's fhir option applies to. */
+export const NOTE_EVENTS = ['note.signed', 'note.amended'] as const;
+export const isNoteEvent = (s: string): s is (typeof NOTE_EVENTS)[number] => (NOTE_EVENTS as readonly string[]).includes(s);
 
 /** What each event carries in `data`, as decisions.md defines it. */
 export interface EventData {
@@ -38,14 +41,23 @@ export interface NoteEventData {
   signed_by: string;
   signed_at: string;
   emr: unknown;
+  /**
+   * The note as a FHIR R4 document Bundle, for the subscriptions that asked for it (their `fhir` option). A function
+   * so that the bundle is built only when such a subscription exists, once for all of them.
+   */
+  fhir: () => unknown;
 }
 
-/** Where domains raise events. Call `emit` inside the transaction of the change that raises the event. */
+/**
+ * Where domains raise events. Call `emit` inside the transaction of the change that raises the event. It answers
+ * the ids of the events written: none when no subscription wants it, two for a note event that goes out both with
+ * and without its FHIR bundle.
+ */
 export interface EventSink {
-  emit<E extends EventName>(workspaceId: string, event: E, data: EventData[E]): string | null;
+  emit<E extends EventName>(workspaceId: string, event: E, data: EventData[E]): string[];
 }
 
-function body<E extends EventName>(event: E, data: EventData[E], timestamp: string): string {
+function body<E extends EventName>(event: E, data: EventData[E], timestamp: string, fhir?: unknown): string {
   if (event === 'v2rx.completed') {
     const d = data as EventData['v2rx.completed'];
     return encodeBody({ event, data: { transaction_id: d.transaction_id, status: 'completed', session_id: d.session_id }, timestamp });
@@ -61,6 +73,7 @@ function body<E extends EventName>(event: E, data: EventData[E], timestamp: stri
       data: {
         transaction_id: d.transaction_id, session_id: d.session_id, patient_id: d.patient_id, appointment_id: d.appointment_id,
         version: d.version, signed_by: d.signed_by, signed_at: d.signed_at, ...(d.reason !== undefined ? { reason: d.reason } : {}), emr: d.emr,
+        ...(fhir !== undefined ? { fhir } : {}),
       },
       timestamp,
     });
@@ -80,6 +93,8 @@ function body<E extends EventName>(event: E, data: EventData[E], timestamp: stri
  * The transactional outbox. `emit` writes the event and one pending delivery per live, active subscription of the
  * workspace that asked for it: fan-out happens here, at write time, so a subscription created later never receives
  * an earlier event, and a deleted one stops receiving at once. An event nobody subscribed to is not stored.
+ * A note event goes to the subscriptions with the fhir option as an event of its own (its own Webhook-Id), whose
+ * data also holds the bundle, and to the others without it: a delivery sends its event's stored bytes as they are.
  * `onWritten` is told so the dispatcher can look sooner (it runs after the surrounding transaction commits).
  */
 export function outbox(db: Db, clock: Clock, store: WebhookStore, onWritten: () => void): EventSink {
@@ -87,15 +102,23 @@ export function outbox(db: Db, clock: Clock, store: WebhookStore, onWritten: () 
     emit(workspaceId, event, data) {
       const subs = store.activeSubscriptions(workspaceId)
         .filter((s) => (JSON.parse(s.event_names) as string[]).includes(event));
-      if (subs.length === 0) return null;
+      if (subs.length === 0) return [];
+      const withFhir = isNoteEvent(event) ? subs.filter((s) => s.fhir === 1) : [];
+      const plain = subs.filter((s) => !withFhir.includes(s));
       const now = isoNow(clock);
-      const id = randomUUID();
+      const ids: string[] = [];
       db.transaction(() => {
-        store.insertEvent({ id, workspace_id: workspaceId, type: event, payload: body(event, data, now), created_at: now });
-        for (const s of subs) store.insertDelivery(randomUUID(), id, s.id, workspaceId, now);
+        const write = (to: typeof subs, payload: string) => {
+          const id = randomUUID();
+          store.insertEvent({ id, workspace_id: workspaceId, type: event, payload, created_at: now });
+          for (const s of to) store.insertDelivery(randomUUID(), id, s.id, workspaceId, now);
+          ids.push(id);
+        };
+        if (plain.length) write(plain, body(event, data, now));
+        if (withFhir.length) write(withFhir, body(event, data, now, (data as NoteEventData).fhir()));
       })();
       onWritten();
-      return id;
+      return ids;
     },
   };
 }

@@ -13,6 +13,9 @@ export const CreateSubscriptionBody = Type.Object({
     maxLength: 512, description: 'Secret for the HMAC-SHA256 signature; stored encrypted and never returned. Omit for unsigned deliveries',
   })),
   protocol: Type.Optional(Type.String({ maxLength: 10, description: 'https (http accepted for a loopback endpoint); the stored value is the endpoint\'s scheme' })),
+  fhir: Type.Optional(Type.Boolean({
+    description: 'Ours: note.signed and note.amended events carry the note as a FHIR R4 document Bundle in data.fhir (the same document as GET /api/v1/notes/{txn_id}/fhir). Default false',
+  })),
 });
 export type CreateSubscriptionBody = Static<typeof CreateSubscriptionBody>;
 
@@ -24,6 +27,7 @@ export const Subscription = Type.Object({
   endpoint: Type.String(),
   protocol: Type.String(),
   client_id: Type.String({ description: 'Who created it: the API client\'s client_id, or the user\'s id' }),
+  fhir: Type.Optional(Type.Literal(true, { description: 'Present when the subscription asked for FHIR bundles in note events' })),
   created_at: Type.String(),
   updated_at: Type.String(),
 });

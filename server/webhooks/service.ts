@@ -6,7 +6,7 @@ import { ServiceError, invalid } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import { type DispatcherOptions, subscriptionKeyContext, webhookDispatcher } from './dispatcher.js';
-import { EVENT_NAMES, type EventSink, isEventName, outbox } from './outbox.js';
+import { EVENT_NAMES, type EventSink, NOTE_EVENTS, isEventName, isNoteEvent, outbox } from './outbox.js';
 import { type DeliveryStatus, type SubscriptionRow, webhookStore } from './store.js';
 
 export interface WebhookOptions extends DispatcherOptions {
@@ -19,6 +19,7 @@ export interface CreateSubscriptionInput {
   endpoint: string;
   signing_key?: string;
   protocol?: string;
+  fhir?: boolean;
 }
 
 const notFound = () => new ServiceError(404, 'INVALID_REQUEST', 'No webhook subscription with this id');
@@ -52,6 +53,8 @@ const toSubscription = (s: SubscriptionRow) => ({
   endpoint: s.endpoint,
   protocol: s.protocol,
   client_id: s.client_id,
+  // Only when asked for: a list entry otherwise keeps the upstream platform's exact shape.
+  ...(s.fhir ? { fhir: true as const } : {}),
   created_at: s.created_at,
   updated_at: s.updated_at,
 });
@@ -73,6 +76,7 @@ export function webhookService(db: Db, clock: Clock, box: SecretBox, audit: Audi
     if (unknown.length) throw invalid(`Unknown event name ${unknown.map((n) => `"${n}"`).join(', ')}; known events: ${EVENT_NAMES.join(', ')}`);
     if (input.protocol !== undefined && !/^https?$/i.test(input.protocol)) throw invalid('protocol must be https (or http for a loopback endpoint)');
     if (input.signing_key === '') throw invalid('signing_key must not be empty; omit it for unsigned deliveries');
+    if (input.fhir && !names.some(isNoteEvent)) throw invalid(`fhir applies to ${NOTE_EVENTS.join(' and ')} events, and event_names names neither`);
     const { endpoint, protocol } = checkEndpoint(input.endpoint);
     const id = randomUUID();
     const now = isoNow(clock);
@@ -81,7 +85,7 @@ export function webhookService(db: Db, clock: Clock, box: SecretBox, audit: Audi
       if (store.endpointTaken(ws, endpoint)) return false;
       store.insertSubscription({
         id, workspace_id: ws, client_id: ctx.caller.id, event_names: JSON.stringify(names), endpoint, protocol,
-        signing_key_sealed: sealed, status: 'active', disabled_reason: null, created_at: now, updated_at: now, deleted_at: null,
+        signing_key_sealed: sealed, fhir: input.fhir ? 1 : 0, status: 'active', disabled_reason: null, created_at: now, updated_at: now, deleted_at: null,
       });
       audit.inTransaction(ctx, { action: 'webhook.create', resourceType: 'webhook_subscription', resourceIds: [id], outcome: 'success' });
       return true;

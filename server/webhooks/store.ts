@@ -10,6 +10,8 @@ export interface SubscriptionRow {
   endpoint: string;
   protocol: 'https' | 'http';
   signing_key_sealed: string | null;
+  /** 1: note events carry the note's FHIR bundle (data.fhir). */
+  fhir: 0 | 1;
   status: 'active' | 'disabled';
   disabled_reason: string | null;
   created_at: string;
@@ -76,13 +78,13 @@ export interface AttemptResult {
 export function webhookStore(db: Db) {
   const q = {
     insertSub: db.prepare(`INSERT INTO webhook_subscriptions (id, workspace_id, client_id, event_names, endpoint, protocol,
-      signing_key_sealed, status, disabled_reason, created_at, updated_at, deleted_at) VALUES (@id, @workspace_id, @client_id,
-      @event_names, @endpoint, @protocol, @signing_key_sealed, @status, @disabled_reason, @created_at, @updated_at, @deleted_at)`),
+      signing_key_sealed, fhir, status, disabled_reason, created_at, updated_at, deleted_at) VALUES (@id, @workspace_id, @client_id,
+      @event_names, @endpoint, @protocol, @signing_key_sealed, @fhir, @status, @disabled_reason, @created_at, @updated_at, @deleted_at)`),
     liveSubs: db.prepare(`SELECT * FROM webhook_subscriptions WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, id`),
     liveSub: db.prepare(`SELECT * FROM webhook_subscriptions WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL`),
     subById: db.prepare(`SELECT * FROM webhook_subscriptions WHERE id = ?`),
     liveByEndpoint: db.prepare(`SELECT id FROM webhook_subscriptions WHERE workspace_id = ? AND endpoint = ? AND deleted_at IS NULL`),
-    activeSubs: db.prepare(`SELECT id, event_names FROM webhook_subscriptions
+    activeSubs: db.prepare(`SELECT id, event_names, fhir FROM webhook_subscriptions
       WHERE workspace_id = ? AND status = 'active' AND deleted_at IS NULL`),
     deleteSub: db.prepare(`UPDATE webhook_subscriptions SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`),
     disableSub: db.prepare(`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ?, updated_at = ?
@@ -124,7 +126,7 @@ export function webhookStore(db: Db) {
     subscription: (workspaceId: string, id: string) => q.liveSub.get(id, workspaceId) as SubscriptionRow | undefined,
     subscriptionById: (id: string) => q.subById.get(id) as SubscriptionRow | undefined,
     endpointTaken: (workspaceId: string, endpoint: string) => q.liveByEndpoint.get(workspaceId, endpoint) !== undefined,
-    activeSubscriptions: (workspaceId: string) => q.activeSubs.all(workspaceId) as Pick<SubscriptionRow, 'id' | 'event_names'>[],
+    activeSubscriptions: (workspaceId: string) => q.activeSubs.all(workspaceId) as Pick<SubscriptionRow, 'id' | 'event_names' | 'fhir'>[],
     /** Soft-deletes a subscription and cancels its pending deliveries. */
     deleteSubscription: (id: string, at: string) => db.transaction(() => {
       const changed = q.deleteSub.run(at, at, id).changes > 0;

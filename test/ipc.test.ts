@@ -282,6 +282,10 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
       expect(events.every((e) => e.method === 'uploadDictation' && e.key === rec.id)).toBe(true);
       const phases = events.map((e) => e.progress as { phase: string; loaded: number; total: number });
       expect(phases[0]).toEqual({ phase: 'preparing', loaded: 0, total: rec.bytes });
+      const uploading = phases.slice(1, -1);
+      expect(rec.bytes).toBeGreaterThan(2 * 64 * 1024);
+      expect(uploading.length).toBeGreaterThan(1);
+      expect(uploading.every((p, i) => p.phase === 'uploading' && p.loaded < p.total && p.loaded > (uploading[i - 1]?.loaded ?? 0))).toBe(true);
       expect(phases.at(-1)).toEqual({ phase: 'starting', loaded: rec.bytes, total: rec.bytes });
       expect(((await call('recordings', ev)) as { id: string; txn_id: string | null }[]).find((r) => r.id === rec.id)?.txn_id).toBe(txn_id);
 

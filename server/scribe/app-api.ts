@@ -123,8 +123,8 @@ async function explained<T>(what: string, run: () => T | Promise<T>): Promise<T>
   }
 }
 
-/** Slices of the recording written per progress report. */
-const SLICE = 256 * 1024;
+/** Bytes of the recording written per progress report (as the SDK's Node poster sends them: sdk/node-upload.ts). */
+const SLICE = 64 * 1024;
 
 /**
  * Files the recording into the session's folder as the upload receiver would (uploads.ts): within the target's

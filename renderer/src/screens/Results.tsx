@@ -1,6 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, createContext, Fragment, useContext, useEffect, useRef, useState } from 'react';
 import type { DictationStatus, TemplateResult } from '../../../preload/contract';
-import { Icon, Note } from '../ui';
+import { clinic } from '../clinic';
+import { Editor } from '../notes/Editor';
+import type { Emr as EmrJson } from '../notes/emr';
+import { PrescriptionPreview } from '../notes/Prescription';
+import { type ShownFlag, unnamed, useNote } from '../notes/useNote';
+import { ErrorNote, Icon, Note, ReasonedButton, when } from '../ui';
 
 type J = Record<string, unknown>;
 const arr = (v: unknown): J[] => (Array.isArray(v) ? (v as J[]) : []);
@@ -22,8 +28,11 @@ const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60))
 
 /** Where an item was said: character offsets [start, end) into the transcript's text, seconds when from audio. */
 interface Span { start: number; end: number; start_s?: number }
-/** A safety flag of the EMR template: what to check, and the JSON pointer of the item it concerns. */
-interface Flag { code: string; message: string; pointer: string }
+/**
+ * A safety flag of the EMR template: what to check, and the JSON pointer of the item it concerns; `key` when the
+ * doctor can resolve it here (the note's working copy).
+ */
+interface Flag { code: string; message: string; pointer: string; key?: string }
 
 /** The flag's kind in a word or two, after "Check": the doctor reads the sentence, this says what to look at. */
 const FLAG_KIND: Record<string, string> = {
@@ -112,6 +121,8 @@ interface Evidence {
   select(pointer: string): void;
   flagsOn(item: string): Flag[];
   flagged(pointer: string): boolean;
+  /** Resolves a flag as checked and kept as it is; null when flags cannot be resolved here. */
+  keep: ((key: string) => void) | null;
 }
 const EvidenceContext = createContext<Evidence | null>(null);
 
@@ -129,6 +140,7 @@ function Said({ at: pointer, children }: { at: string; children: ReactNode }) {
 }
 
 function FlagNotes({ flags }: { flags: Flag[] }) {
+  const ev = useContext(EvidenceContext);
   if (flags.length === 0) return null;
   return (
     <ul className="flag-notes" data-testid="flag-notes">
@@ -136,6 +148,10 @@ function FlagNotes({ flags }: { flags: Flag[] }) {
         <li key={i} className={cls('flag-note', SERIOUS.has(f.code) && 'serious')}>
           <span className="flag-label"><Icon name="alert" size={12} />Check{FLAG_KIND[f.code] ? `: ${FLAG_KIND[f.code]}` : ''}</span>
           <span>{f.message}</span>
+          {ev?.keep && f.key && (
+            <button type="button" className="btn sm keep-btn no-print" title="You checked it and it is right: the flag is resolved, the item stays as it is"
+              onClick={(e) => { e.stopPropagation(); ev.keep!(f.key!); }}>Keep as is</button>
+          )}
         </li>
       ))}
     </ul>
@@ -188,15 +204,30 @@ function ClinicalNotes({ json }: { json: J }) {
   return <div>{sections.map((s, i) => <Section key={`${str(s.id)}-${i}`} title={str(s.title)}><p>{str(s.text)}</p></Section>)}</div>;
 }
 
+/** An item's place in the note: the summary jumps to it by id, its flags and selection show on it. */
+const placeOf = (ev: Evidence) => (pointer: string, className?: string) => ({
+  id: itemId(pointer),
+  tabIndex: -1,
+  className: cls(className, 'emr-item', ev.flagsOn(pointer).length > 0 && 'flagged',
+    (ev.selected === pointer || ev.selected?.startsWith(`${pointer}/`)) && 'selected'),
+});
+
+/** Under an item in the editor: where it was said (when known) and its flags. */
+function EditorNotes({ pointer }: { pointer: string }) {
+  const ev = useContext(EvidenceContext)!;
+  const flags = ev.flagsOn(pointer);
+  if (!ev.spanOf(pointer) && flags.length === 0) return null;
+  return (
+    <div className="ed-notes">
+      {ev.spanOf(pointer) && <Said at={pointer}><span className="small">Show where this was said</span></Said>}
+      <FlagNotes flags={flags} />
+    </div>
+  );
+}
+
 function Emr({ json }: { json: J }) {
   const ev = useContext(EvidenceContext)!;
-  /** An item's place in the note: the summary jumps to it by id, its flags and selection show on it. */
-  const place = (pointer: string, className?: string) => ({
-    id: itemId(pointer),
-    tabIndex: -1,
-    className: cls(className, 'emr-item', ev.flagsOn(pointer).length > 0 && 'flagged',
-      (ev.selected === pointer || ev.selected?.startsWith(`${pointer}/`)) && 'selected'),
-  });
+  const place = placeOf(ev);
   const complaints = arr(json.chief_complaints);
   const history = (json.history ?? {}) as J;
   const vitals = (json.vitals ?? {}) as J;
@@ -394,18 +425,47 @@ export const asText = (r: TemplateResult): string => {
   return JSON.stringify(j, null, 2);
 };
 
-/** A finished dictation: each template rendered for reading, the transcript beside it, copy and print. */
+/** The note's state in a line: signed (version, who, when) or draft, and how the working copy is saved. */
+function NoteBadge({ note }: { note: ReturnType<typeof useNote> }) {
+  const v = note.versions.data;
+  if (!v) return null;
+  const last = v.versions.at(-1);
+  if (v.status !== 'draft' && last) {
+    return (
+      <span className="row" data-testid="note-badge">
+        <span className="chip signed"><Icon name="check" size={12} />{v.status === 'amended' ? 'Amended' : 'Signed'} · version {v.latest_version}</span>
+        <span className="small muted">by {last.created_by_name ?? 'a doctor'}, {when(last.created_at)}{last.reason ? `: “${last.reason}”` : ''}</span>
+      </span>
+    );
+  }
+  const saving = note.save.isPending ? 'Saving…' : note.unsaved ? 'Changes not saved yet' : note.save.isSuccess || note.draft.data?.edited ? 'Draft saved' : null;
+  return (
+    <span className="row" data-testid="note-badge">
+      <span className="chip outline">Draft, not signed</span>
+      {saving && <span className="small muted" role="status">{saving}</span>}
+    </span>
+  );
+}
+
+/** A finished dictation: each template rendered for reading, the transcript beside it, copy and print; the doctor edits, signs and amends the note. */
 export function Results({ status, title }: { status: DictationStatus; title: string }) {
   const shown = status.results.filter((r) => r.template_id !== 'transcript_template');
   const transcript = status.results.find((r) => r.template_id === 'transcript_template');
+  const session = useQuery({ queryKey: ['session'], queryFn: () => clinic.session(), staleTime: Infinity });
+  const user = session.data?.user;
+  const isDoctor = user?.role === 'doctor';
   const [tab, setTab] = useState(0);
   const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
   const [selected, setSelected] = useState<string | null>(null);
   const [jump, setJump] = useState<string | null>(null);
+  const [printing, setPrinting] = useState(false);
   const current = shown[tab] ?? transcript;
   const emrTab = shown.findIndex((r) => r.json && r.template_id !== 'clinical_notes_template');
-  const emr = shown[emrTab]?.json ?? null;
-  const flags = emr && Array.isArray(emr.flags) ? readFlags(emr.flags) : flagsInWarnings(shown.flatMap((r) => r.warnings));
+  const statusEmr = (shown[emrTab]?.json ?? null) as EmrJson | null;
+  const note = useNote(status.txn_id, status.state === 'completed' || status.state === 'partial' ? statusEmr : null, isDoctor);
+  const emr = note.emr as J | null;
+  const noteFlags: Flag[] | null = note.work ? note.flags : null;
+  const flags = noteFlags ?? (emr && Array.isArray(emr.flags) ? readFlags(emr.flags).filter((f) => !(f as { resolution?: string }).resolution) : flagsInWarnings(shown.flatMap((r) => r.warnings)));
   const text = str(transcript?.json?.text);
   const spanOf = (pointer: string) => (emr ? evidenceAt(emr, pointer, text.length) : null);
   const evidence: Evidence = {
@@ -414,6 +474,7 @@ export function Results({ status, title }: { status: DictationStatus; title: str
     select: (pointer) => setSelected((s) => (s === pointer ? null : pointer)),
     flagsOn: (item) => flags.filter((f) => itemOf(f.pointer) === item),
     flagged: (pointer) => flags.some((f) => f.pointer === pointer),
+    keep: note.work && isDoctor ? note.keep : null,
   };
   const mark = selected ? spanOf(selected) : null;
   const openTab = (i: number) => {
@@ -439,9 +500,29 @@ export function Results({ status, title }: { status: DictationStatus; title: str
     setCopied(ok ? 'yes' : 'failed');
     setTimeout(() => setCopied('no'), ok ? 2000 : 6000);
   };
+  const editing = note.mode !== 'view' && !!note.work;
+  const edit = () => {
+    note.setMode('edit');
+    setTab(emrTab);
+  };
+  const amend = () => {
+    note.startAmendment();
+    setTab(emrTab);
+  };
+  const signed = note.versions.data && note.versions.data.status !== 'draft';
+  const blank = note.work ? unnamed(note.work.emr) : 0;
+  const unfinished = note.invalid.size > 0 ? 'Fix the fields marked in red first.'
+    : blank > 0 ? `${blank} ${blank === 1 ? 'row has' : 'rows have'} no name: name ${blank === 1 ? 'it' : 'them'} or remove ${blank === 1 ? 'it' : 'them'} first.` : null;
+  const whyNotSign = !isDoctor ? 'Only a doctor can sign a note.'
+    : !note.work ? 'Loading the note…'
+    : flags.length > 0 ? `Resolve ${flags.length === 1 ? 'the flagged item' : `the ${flags.length} flags`} first: edit it, or press Keep as is.`
+    : unfinished ?? (note.sign.isPending ? 'Signing…' : null);
+  const whyNotAmend = !note.reason.trim() ? 'Give the reason for the amendment first.'
+    : note.work?.rev === 0 ? 'Change the note first.' : unfinished ?? (note.amend.isPending ? 'Saving…' : null);
   // Flags are listed in the summary above: the warning note keeps only what they do not say.
   const otherWarnings = current?.warnings.filter((w) => !flagsInWarnings([w]).length) ?? [];
-  const hasEvidence = !!emr && current === shown[emrTab] && (
+  const onEmr = emrTab >= 0 && current === shown[emrTab];
+  const hasEvidence = !!emr && onEmr && (
     Object.keys((emr.evidence ?? {}) as J).some((p) => spanOf(p))
     || ['chief_complaints', 'diagnoses', 'medications', 'investigations'].some((k) => arr(emr[k]).some((_, i) => spanOf(`/${k}/${i}`)))
     || !!spanOf('/follow_up'));
@@ -456,19 +537,51 @@ export function Results({ status, title }: { status: DictationStatus; title: str
         )}
         <div className="card-body stack">
           <div className="row between no-print">
-            <span className="small muted">{status.state === 'partial' ? 'Some templates could not be made.' : 'Review before use: this was written by software from speech.'}</span>
+            <span className="small muted">{status.state === 'partial' ? 'Some templates could not be made.' : signed ? 'The signed note.' : 'Review before use: this was written by software from speech.'}</span>
             <div className="row">
               <button className="btn sm" type="button" onClick={copy} disabled={!current}><Icon name="copy" size={14} />{copied === 'yes' ? 'Copied' : 'Copy'}</button>
               <button className="btn sm" type="button" onClick={() => window.print()}><Icon name="print" size={14} />Print</button>
             </div>
           </div>
+          {note.versions.data && (
+            <div className="note-bar no-print" data-testid="note-bar">
+              <NoteBadge note={note} />
+              <div className="row wrap note-actions">
+                {!signed && isDoctor && note.work && (
+                  editing
+                    ? <button className="btn sm" type="button" onClick={() => note.setMode('view')}>Done editing</button>
+                    : <button className="btn sm" type="button" onClick={edit}>Edit note</button>
+                )}
+                {!signed && <ReasonedButton className="btn sm primary" type="button" why={whyNotSign} onClick={() => note.sign.mutate()}><Icon name="check" size={14} />Sign</ReasonedButton>}
+                {signed && isDoctor && note.mode !== 'amend' && <button className="btn sm" type="button" onClick={amend}>Amend</button>}
+                {signed && <button className="btn sm" type="button" onClick={() => setPrinting(true)}><Icon name="print" size={14} />Prescription</button>}
+              </div>
+            </div>
+          )}
+          {note.mode === 'amend' && note.work && (
+            <div className="amend-bar no-print" role="group" aria-label="Amendment">
+              <label className="field grow"><span>Reason for the amendment</span>
+                <input className="input" value={note.reason} maxLength={1000} onChange={(e) => note.setReason(e.target.value)} placeholder="e.g. dose corrected after the patient's call" />
+              </label>
+              <div className="row">
+                <button className="btn sm" type="button" onClick={note.cancelAmendment}>Cancel</button>
+                <ReasonedButton className="btn sm primary" type="button" why={whyNotAmend} onClick={() => note.amend.mutate()}>Save amendment</ReasonedButton>
+              </div>
+            </div>
+          )}
+          <ErrorNote error={note.sign.error ?? note.amend.error ?? note.save.error ?? (isDoctor ? note.draft.error : null)} />
           {copied === 'failed' && <Note kind="error" title="Could not copy">This window was not allowed to use the clipboard. Select the text below and press Ctrl+C.</Note>}
           {flags.length > 0 && <FlagSummary flags={flags} json={emr} onJump={emrTab >= 0 ? jumpTo : null} />}
           {current && current.status === 'failure' && <Note kind="error" title={`${current.name} could not be made`}>{current.errors.join(' ') || 'The service gave no reason.'}</Note>}
           {otherWarnings.length > 0 && <Note kind="warn" title="Check these">{otherWarnings.join(' ')}</Note>}
           {current?.json && current.template_id === 'clinical_notes_template' && <ClinicalNotes json={current.json} />}
-          {current?.json && current.template_id !== 'clinical_notes_template' && current.template_id !== 'transcript_template' && (
-            <EvidenceContext.Provider value={evidence}><Emr json={current.json} /></EvidenceContext.Provider>
+          {onEmr && emr && (
+            <EvidenceContext.Provider value={evidence}>
+              {editing && note.work
+                ? <Editor emr={note.work.emr} set={note.editing.set} add={note.editing.add} remove={note.editing.remove} valid={note.editing.valid}
+                    place={placeOf(evidence)} decorate={(p) => <EditorNotes pointer={p} />} />
+                : <Emr json={emr} />}
+            </EvidenceContext.Provider>
           )}
           {current?.json && current.template_id === 'transcript_template' && <Transcript json={current.json} />}
         </div>
@@ -484,6 +597,10 @@ export function Results({ status, title }: { status: DictationStatus; title: str
           <Transcript json={transcript?.json ?? null} mark={mark} />
         </div>
       </div>
+      {printing && session.data && (
+        <PrescriptionPreview txnId={status.txn_id} patientId={note.versions.data?.patient_id ?? null} me={session.data.user.id}
+          timeZone={session.data.workspace.timezone} clinicName={session.data.workspace.name} onClose={() => setPrinting(false)} />
+      )}
     </div>
   );
 }

@@ -1,0 +1,201 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { clinic } from '../clinic';
+import { type DraftBody, type NoteVersion, notesApi } from './api';
+import { type Emr, evidenceAfterRemoval, flagKey, flagsEditedBy, shiftAfterRemoval } from './emr';
+
+export type Resolution = 'edited' | 'kept';
+
+/** A flag as the doctor sees it: where it stands now (items may have been removed above it) and its service key. */
+export interface ShownFlag { code: string; message: string; pointer: string; key: string }
+
+/** The doctor's working copy of the note: the EMR JSON, what they said about each flag, and where each flag stands. */
+interface Work {
+  emr: Emr;
+  resolutions: Map<string, Resolution>;
+  at: Map<string, string | null>;
+  /** Bumped on every change: what the autosave waits on. */
+  rev: number;
+  base: 'draft' | 'amendment';
+}
+
+type Mode = 'view' | 'edit' | 'amend';
+
+const SAVE_AFTER_MS = 700;
+
+function setAt(emr: Emr, pointer: string, value: unknown): Emr {
+  const out = structuredClone(emr) as unknown as Record<string, unknown>;
+  const parts = pointer.split('/').slice(1);
+  let o = out as Record<string, unknown>;
+  for (const p of parts.slice(0, -1)) {
+    if (o[p] === undefined || o[p] === null) o[p] = {};
+    o = o[p] as Record<string, unknown>;
+  }
+  const last = parts.at(-1)!;
+  if (value === undefined && !Array.isArray(o)) delete o[last];
+  else o[last] = value;
+  return out as unknown as Emr;
+}
+
+function listAt(emr: Emr, list: string): unknown[] {
+  return list.split('/').reduce<unknown>((o, p) => (o as Record<string, unknown>)[p], emr) as unknown[];
+}
+
+/** Items without a name and blank lines are the doctor's unfinished rows: never part of what is saved. */
+function forSaving(emr: Emr): Emr {
+  const named = <T extends { name: string }>(xs: T[]) => xs.filter((x) => x.name.trim());
+  const lines = (xs: string[]) => xs.filter((x) => x.trim());
+  return {
+    ...emr,
+    chief_complaints: named(emr.chief_complaints), diagnoses: named(emr.diagnoses), medications: named(emr.medications), investigations: named(emr.investigations),
+    history: { ...emr.history, past: lines(emr.history.past), family: lines(emr.history.family), allergies: lines(emr.history.allergies) },
+    examination: lines(emr.examination), advice: lines(emr.advice),
+  };
+}
+
+/** Rows that have content but no name: signing would drop them, so the doctor is asked first. */
+export function unnamed(emr: Emr): number {
+  const blank = (x: { name: string } & Record<string, unknown>) => !x.name.trim() && Object.entries(x).some(([k, v]) => k !== 'name' && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0) && k !== 'certainty');
+  return [...emr.chief_complaints, ...emr.diagnoses, ...emr.medications, ...emr.investigations].filter((x) => blank(x as never)).length;
+}
+
+/** The resolutions as the service takes them (its schema's code and resolution unions are checked there). */
+const resolutionsOf = (work: Work) => [...work.resolutions].map(([key, resolution]) => {
+  const i = key.indexOf(' ');
+  return { code: key.slice(0, i), pointer: key.slice(i + 1), resolution };
+}) as unknown as DraftBody['flag_resolutions'];
+
+/**
+ * The note of a finished dictation: its versions, the working draft (saved as the doctor edits, a moment after the
+ * last change), the safety flags still to resolve, signing and amending. `statusEmr` is the EMR JSON the scribe's
+ * status gave (the scribe's draft, or the latest signed version once signed).
+ */
+export function useNote(txnId: string, statusEmr: Emr | null, isDoctor: boolean) {
+  const qc = useQueryClient();
+  const versions = useQuery({ queryKey: ['note-versions', txnId], queryFn: () => notesApi.noteVersions(txnId), enabled: !!statusEmr, retry: false });
+  const unsigned = versions.data?.status === 'draft';
+  const draft = useQuery({ queryKey: ['note-draft', txnId], queryFn: () => notesApi.noteDraft(txnId), enabled: unsigned && isDoctor, retry: false });
+  const [mode, setMode] = useState<Mode>('view');
+  const [work, setWork] = useState<Work | null>(null);
+  const [invalid, setInvalid] = useState<ReadonlySet<string>>(new Set());
+  const [reason, setReason] = useState('');
+
+  // The working copy starts from the doctor's saved edits, else from what the scribe made (as the status shows it);
+  // once: after signing, the draft's stale cache must not bring it back.
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current || !statusEmr || !unsigned || !draft.data) return;
+    started.current = true;
+    const d = draft.data;
+    setWork({
+      emr: d.edited ? d.emr : statusEmr, base: 'draft', rev: 0, at: new Map(),
+      resolutions: new Map(d.flag_resolutions.map((r) => [flagKey(r), r.resolution])),
+    });
+  }, [statusEmr, unsigned, draft.data]);
+
+  const save = useMutation({
+    mutationFn: (w: Work) => notesApi.saveNoteDraft(txnId, { emr: forSaving(w.emr), flag_resolutions: resolutionsOf(w) }),
+    onSuccess: (d) => qc.setQueryData(['note-draft', txnId], d),
+  });
+  const saved = useRef(0);
+  const latest = useRef(work);
+  latest.current = work;
+  const mutate = useRef(save.mutate);
+  mutate.current = save.mutate;
+  const flush = useCallback(() => {
+    const w = latest.current;
+    if (w && w.base === 'draft' && w.rev > saved.current) {
+      saved.current = w.rev;
+      mutate.current(w);
+    }
+  }, []);
+  useEffect(() => {
+    if (!work || work.base !== 'draft' || work.rev <= saved.current) return;
+    const t = setTimeout(flush, SAVE_AFTER_MS);
+    return () => clearTimeout(t);
+  }, [work, flush]);
+  // Leaving the result (another session, another screen) saves what was typed last.
+  useEffect(() => () => flush(), [flush]);
+
+  // Every flag of the working copy where it stands now (gone with a removed item), and those still to resolve.
+  const placed: ShownFlag[] = work ? (work.emr.flags ?? []).flatMap((f) => {
+    const key = flagKey(f);
+    const at = work.at.has(key) ? work.at.get(key)! : f.pointer;
+    return f.resolution || at === null ? [] : [{ code: f.code, message: f.message, pointer: at, key }];
+  }) : [];
+  const flags = placed.filter((f) => !work!.resolutions.has(f.key));
+
+  const change = (fn: (w: Work) => Work) => setWork((w) => (w ? { ...fn(w), rev: w.rev + 1 } : w));
+  const resolve = (keys: string[], r: Resolution) => (w: Work) => {
+    const resolutions = new Map(w.resolutions);
+    for (const k of keys) resolutions.set(k, r);
+    return { ...w, resolutions };
+  };
+  const editing = {
+    set(pointer: string, value: unknown) {
+      // A flag kept as is and then edited after all is "edited": what the doctor did last.
+      change((w) => resolve(flagsEditedBy(placed, pointer).map((f) => f.key), 'edited')({ ...w, emr: setAt(w.emr, pointer, value) }));
+    },
+    add(list: string, item: unknown) {
+      change((w) => ({ ...w, emr: setAt(w.emr, `/${list}/${listAt(w.emr, list).length}`, item) }));
+    },
+    remove(list: string, index: number) {
+      change((w) => {
+        const items = [...listAt(w.emr, list)];
+        items.splice(index, 1);
+        const gone = placed.filter((f) => f.pointer === `/${list}/${index}` || f.pointer.startsWith(`/${list}/${index}/`)).map((f) => f.key);
+        const at = shiftAfterRemoval(new Map((w.emr.flags ?? []).map((f) => [flagKey(f), w.at.has(flagKey(f)) ? w.at.get(flagKey(f))! : f.pointer])), list, index);
+        const emr = { ...setAt(w.emr, `/${list}`, items), evidence: evidenceAfterRemoval(w.emr.evidence, list, index) };
+        return resolve(gone, 'edited')({ ...w, emr, at });
+      });
+    },
+    valid: useCallback((pointer: string, ok: boolean) => setInvalid((s) => {
+      if (ok === !s.has(pointer)) return s;
+      const next = new Set(s);
+      if (ok) next.delete(pointer); else next.add(pointer);
+      return next;
+    }), []),
+  };
+  const keep = (key: string) => change(resolve([key], 'kept'));
+
+  const done = async (v: NoteVersion) => {
+    setWork(null);
+    save.reset();
+    setMode('view');
+    setReason('');
+    qc.setQueryData(['note-version', txnId, 'latest'], v);
+    // The dictation's status now serves the signed version (and its clinical notes); its query is fetched on demand,
+    // so fetch it, before the badge says signed over the draft's text.
+    await qc.fetchQuery({ queryKey: ['dictation', txnId], queryFn: () => clinic.dictationStatus(txnId) }).catch(() => undefined);
+    await Promise.all(['note-versions', 'note-draft', 'scribe-history'].map((k) => qc.invalidateQueries({ queryKey: [k] })));
+  };
+  const sign = useMutation({
+    mutationFn: () => {
+      // The signature carries the working copy: no autosave may follow it (it would be refused, the note being signed).
+      saved.current = work!.rev;
+      return notesApi.signNote(txnId, { emr: forSaving(work!.emr), flag_resolutions: resolutionsOf(work!) });
+    },
+    onSuccess: done,
+  });
+  const amend = useMutation({
+    mutationFn: () => notesApi.amendNote(txnId, { emr: forSaving(work!.emr), reason: reason.trim(), flag_resolutions: resolutionsOf(work!) }),
+    onSuccess: done,
+  });
+  const startAmendment = () => {
+    if (!statusEmr) return;
+    setWork({ emr: structuredClone(statusEmr), base: 'amendment', rev: 0, at: new Map(), resolutions: new Map() });
+    setMode('amend');
+  };
+  const cancelAmendment = () => {
+    setWork(null);
+    setMode('view');
+    setReason('');
+  };
+
+  return {
+    versions, draft, mode, setMode, work, flags, editing, keep, invalid, save, sign, amend, reason, setReason, startAmendment, cancelAmendment,
+    /** The EMR JSON to show: the working copy while there is one, else what the status gave. */
+    emr: work?.emr ?? statusEmr,
+    unsaved: !!work && work.base === 'draft' && work.rev > saved.current,
+  };
+}

@@ -17,7 +17,7 @@ import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
  */
 const skip = uiSkipReason ?? (tools.espeak && tools.pocketsphinx ? null : 'espeak-ng or PocketSphinx is not installed');
 
-const SAID = 'The patient has fever for two days. Tablet paracetamol six fifty grams twice daily for three days after food. Review after five days.';
+const SAID = 'The patient has fever for two days. Diagnosis viral fever. Tablet paracetamol six fifty grams twice daily for three days after food. Advise complete blood count. Drink plenty of fluids. Review after five days.';
 const OPTIONS: DictationOptions = {
   templates: ['clinical_notes_template', 'service_emr_template', 'transcript_template'], language: 'en-IN', mode: 'dictation', model_type: 'pro', codify: true,
 };
@@ -48,10 +48,6 @@ describe('editing, signing and amending a note, and its prescription, in Chromiu
     const appt = ws.appointments[0]!;
     apptId = appt.appointment_id;
     doctorToken = ws.users.doctor.auth_token;
-    // What the prescription prints at its top and under the doctor's name.
-    expect((await api('PUT', '/api/v1/clinic', ws.users.admin.auth_token, { address: ADDRESS })).status).toBe(200);
-    const me = await api('GET', '/api/v1/me', doctorToken);
-    expect((await api('PUT', `/api/v1/users/${me.body.user.id}/profile`, doctorToken, { qualification: 'MBBS, MD (General Medicine)', registration_number: 'KMC 45678' })).status).toBe(200);
     const wav = join(tempDir('ui-notes'), 'dictation.wav');
     await speak(SAID, wav);
     const client = new ScribeClient({ baseUrl: srv.baseUrl, auth: doctorToken });
@@ -64,8 +60,6 @@ describe('editing, signing and amending a note, and its prescription, in Chromiu
     expect(med, 'paracetamol among the medications').toBeGreaterThanOrEqual(0);
     expect((emr.flags as J[]).some((f) => f.code === 'DOSE_UNIT' && f.pointer === `/medications/${med}/strength`), JSON.stringify(emr.flags)).toBe(true);
     browser = await launch();
-    ({ page, errors } = await openApp(browser, srv.baseUrl));
-    await signIn(page, ws.users.doctor.username, ws.users.doctor.password);
   }, 150_000);
   afterAll(async () => {
     await browser?.close();
@@ -87,6 +81,28 @@ describe('editing, signing and amending a note, and its prescription, in Chromiu
     }
     throw new Error(`timed out waiting for ${what}`);
   };
+
+  it("sets what the prescription prints in Settings → Prescription: the clinic's address and the doctor's details (admin)", async () => {
+    const ws = srv.demo.workspaces[0]!;
+    const admin = await openApp(browser, srv.baseUrl);
+    await signIn(admin.page, ws.users.admin.username, ws.users.admin.password);
+    await admin.page.goto(`${srv.baseUrl}/#/settings/prescription`);
+    await admin.page.getByLabel('Clinic address').fill(ADDRESS);
+    await admin.page.getByRole('button', { name: 'Save address' }).click();
+    await admin.page.getByRole('form', { name: "The clinic's address" }).getByText('Saved').waitFor();
+    const doctor = admin.page.getByRole('form', { name: (await api('GET', '/api/v1/me', doctorToken)).body.user.display_name });
+    await doctor.getByLabel('Qualification').fill('MBBS, MD (General Medicine)');
+    await doctor.getByLabel('Registration number').fill('KMC 45678');
+    await doctor.getByRole('button', { name: 'Save' }).click();
+    await doctor.getByText('Saved').waitFor();
+    expect((await api('GET', '/api/v1/clinic', doctorToken)).body.address).toBe(ADDRESS);
+    const me = (await api('GET', '/api/v1/me', doctorToken)).body.user.id;
+    expect((await api('GET', `/api/v1/users/${me}/profile`, doctorToken)).body).toMatchObject({ qualification: 'MBBS, MD (General Medicine)', registration_number: 'KMC 45678' });
+    expect(admin.errors).toEqual([]);
+    await admin.context.close();
+    ({ page, errors } = await openApp(browser, srv.baseUrl));
+    await signIn(page, ws.users.doctor.username, ws.users.doctor.password);
+  });
 
   it('keeps the flag until it is resolved; Sign says why it waits; Keep as is resolves it and the draft records it', async () => {
     await openSession();
@@ -134,6 +150,13 @@ describe('editing, signing and amending a note, and its prescription, in Chromiu
     expect(await added.getByLabel('Medicine (generic)').inputValue()).toBe('pantoprazole');
     expect(await added.getByLabel('Brand').inputValue()).toBe('pantocid');
     await added.getByRole('button', { name: /^Remove medicine/ }).click();
+    // A diagnosis coded from the ICD-10 list: the name as the doctor wrote it, the code picked.
+    await editor.getByRole('button', { name: 'Add diagnosis' }).click();
+    const diagnosis = editor.getByRole('combobox', { name: 'Diagnosis' }).last();
+    await diagnosis.fill('viral fever');
+    await editor.getByRole('option', { name: /^B34\.9 Viral infection/ }).click();
+    expect(await diagnosis.inputValue()).toBe('viral fever');
+    await until(async () => (await draft()).emr.diagnoses.some((d: J) => d.codes[0]?.code === 'B34.9'), 'the coded diagnosis to be saved');
     expect(errors).toEqual([]);
   });
 
@@ -179,6 +202,7 @@ describe('editing, signing and amending a note, and its prescription, in Chromiu
     expect(text).toContain('Reg. No. KMC 45678');
     expect(text).toMatch(/Age\/Sex:\s*\d+/);
     expect(text).toContain('PARACETAMOL 500 mg');
+    expect(text).toContain('Viral fever [B34.9]');
     expect(text).toContain('1-0-1');
     expect(text).toContain('5 days');
     expect(text).toMatch(/Follow-up:\s*\d{1,2} \w{3} \d{4} \(after 5 days\)/);

@@ -60,7 +60,7 @@ export function ClinicAddressForm() {
   if (info.error) return <ErrorNote error={info.error} onRetry={() => void info.refetch()} />;
   const changed = address !== (info.data?.address ?? '');
   return (
-    <form className="stack tight" onSubmit={(e) => { e.preventDefault(); save.mutate(); }} aria-label="Clinic address">
+    <form className="stack tight" onSubmit={(e) => { e.preventDefault(); save.mutate(); }} aria-label="The clinic's address">
       <Field label="Clinic address" hint={`Printed under “${info.data?.name ?? ''}” on prescriptions; line breaks are kept.`}>
         <textarea className="input" rows={3} value={address} maxLength={500} onChange={(e) => setAddress(e.target.value)} />
       </Field>

@@ -2,13 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { Patient, Role, SaKey, Scope, SessionInfo, SpeechModel, User, WebhookState, WebhookSubscription } from '../../../preload/contract';
 import { clinic } from '../clinic';
+import { PrescriptionSettings } from '../notes/Profile';
 import { PatientForm } from './RegisterPatient';
 import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, when } from '../ui';
 
-type Tab = 'server' | 'users' | 'patients' | 'clients' | 'keys' | 'webhooks' | 'push' | 'models' | 'assistants' | 'backups';
+type Tab = 'server' | 'users' | 'patients' | 'clients' | 'keys' | 'webhooks' | 'push' | 'models' | 'assistants' | 'backups' | 'prescription';
 const TABS: [Tab, string][] = [
   ['server', 'Server'], ['users', 'Users'], ['patients', 'Mobiles to correct'], ['clients', 'API clients'], ['keys', 'API keys'], ['webhooks', 'Webhooks'],
-  ['push', 'Push notifications'], ['models', 'Speech models'], ['assistants', 'AI assistants'], ['backups', 'Backups'],
+  ['push', 'Push notifications'], ['models', 'Speech models'], ['assistants', 'AI assistants'], ['backups', 'Backups'], ['prescription', 'Prescription'],
 ];
 const SCOPES: [Scope, string][] = [
   ['patients:read', 'Read patients'], ['patients:write', 'Register and edit patients'], ['appointments:read', 'Read appointments'],
@@ -527,6 +528,11 @@ export default function Settings({ session }: { session: SessionInfo }) {
               render={(as) => <table aria-label="AI assistants"><thead><tr><th>Assistant</th><th>Access</th><th>Connected</th><th /></tr></thead><tbody>{as.map((a) => <tr key={a.id}><td><strong>{a.name}</strong></td><td><div className="row wrap" style={{ gap: 4 }}>{a.scopes.map((s) => <span key={s} className="chip">{s}</span>)}</div></td><td>{when(a.connected_at)}</td><td><div className="actions"><button className="btn sm danger" type="button" onClick={() => disconnect.mutate(a.id)}>Disconnect</button></div></td></tr>)}</tbody></table>} />
           )}
           {tab === 'backups' && <BackupsPanel />}
+          {tab === 'prescription' && (
+            <Panel title="Prescription" intro="What every prescription prints: the clinic's address at the top, and under each doctor's name their qualification and registration number.">
+              <div className="card-body"><PrescriptionSettings /></div>
+            </Panel>
+          )}
         </div>
       </div>
     </div>

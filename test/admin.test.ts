@@ -25,7 +25,7 @@ describe('admin routes: users, API clients, API keys, backups, status', () => {
 
   it('lists, adds, disables and enables users; a disabled user\'s token stops working', async () => {
     const list = await call(srv.baseUrl, 'GET', '/api/v1/users', { headers: admin });
-    expect(list.json.users.map((u: { role: string }) => u.role).sort()).toEqual(['admin', 'doctor', 'reception']);
+    expect(list.json.users.map((u: { role: string }) => u.role).sort()).toEqual(['admin', 'display', 'doctor', 'reception']);
     expect(JSON.stringify(list.json)).not.toMatch(/password|scrypt/);
     const created = await call(srv.baseUrl, 'POST', '/api/v1/users', { headers: admin, body: { username: 'dr.meera', password: 'a long password', display_name: 'Dr Meera Nair', role: 'doctor' } });
     expect(created.status).toBe(201);

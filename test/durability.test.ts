@@ -103,7 +103,7 @@ describe('demo start', () => {
       expect(ws.limited_client.client_id).toEqual(nonEmpty);
       expect(ws.limited_client.client_secret).toEqual(nonEmpty);
       expect(ws.limited_client.client_id).not.toBe(ws.client_id);
-      expect(keys(ws.users)).toEqual(['admin', 'doctor', 'reception']);
+      expect(keys(ws.users)).toEqual(['admin', 'display', 'doctor', 'reception']);
       for (const u of Object.values(ws.users)) {
         expect(keys(u)).toEqual(['auth_token', 'password', 'username']);
         for (const v of Object.values(u)) expect(v).toEqual(nonEmpty);
@@ -267,7 +267,8 @@ describe('kill -9 during writes', () => {
         headers,
         body: {
           patient_id: ws.patients[i % ws.patients.length]!.patient_id,
-          scheduled_at: new Date(Date.now() + (i + 1) * 3_600_000).toISOString(), partner_appointment_id: partner,
+          // Days ahead, an hour apart: clear of the demo's own bookings today (a patient's overlapping booking is 409).
+          scheduled_at: new Date(Date.now() + 3 * 86_400_000 + (i + 1) * 3_600_000).toISOString(), partner_appointment_id: partner,
         },
       });
       expect(r.status, r.text).toBe(201);
@@ -465,7 +466,7 @@ describe('flags and environment', () => {
     const home = dir('home');
     const envDir = dir('envdir');
     const srv = await serve(['--demo'], { CLINIC_DESK_DATA_DIR: envDir, HOME: home, USERPROFILE: home });
-    expect(srv.output()).toContain(`data: ${envDir}`);
+    expect(srv.output()).toContain(`data folder:    ${envDir}`);
     expect(existsSync(join(envDir, 'demo-credentials.json'))).toBe(true);
     expect(existsSync(dbFile(envDir))).toBe(true);
     expect(existsSync(join(home, '.clinic-desk'))).toBe(false);

@@ -1,8 +1,9 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedHttp } from '../main/scribe-http.js';
-import type { DictationOptions, Recording, UploadProgress } from '../preload/contract.js';
+import { type Handlers, type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
+import { recordingStore } from '../main/recordings.js';
+import type { DictationOptions, ProgressEvent, UploadProgress } from '../preload/contract.js';
 import { scribeHistory } from '../preload/scribe-flow.js';
 import { ScribeClient } from '../sdk/scribe-client.js';
 import { openDatabase } from '../server/db/database.js';
@@ -14,8 +15,8 @@ import { type ScribeServer, movableClock, silenceWav, startScribeServer, until }
 
 /**
  * GET /voice/api/v2/sessions, the past sessions of a workspace or of one patient, over HTTP against the real
- * service: sessions made through the upstream SDK flow, the app's own flow (main/scribe-http.ts, which also reads
- * the list) and upstream's init body; the patient id from extra_data, additional_data, patient_details or the
+ * service: sessions made through the upstream SDK flow, the desktop app's own in-process flow (main/ipc.ts over
+ * server/scribe/app-api.ts, which also reads the list) and upstream's init body; the patient id from extra_data, additional_data, patient_details or the
  * sidecar; newest first, pages by cursor, status filter, workspace isolation, the scribe error shapes; a failed
  * session's errors (the real worker); and the migration that records the patient of sessions made before it.
  */
@@ -35,6 +36,14 @@ let sdkB: ScribeClient;
 const made = { p1: [] as string[], p2: [] as string[], none: [] as string[] };
 /** What the app's upload reported on the way. */
 const appProgress: UploadProgress[] = [];
+const RENDERER = 'file:///opt/clinic-desk/resources/app.asar/dist/renderer/index.html';
+const appWindow = (id: number): IpcEvent => ({
+  senderFrame: { url: RENDERER } as never,
+  sender: { id, send: (_channel, e) => void appProgress.push((e as ProgressEvent).progress as UploadProgress) },
+});
+const doctorWindow = appWindow(1);
+const deskWindow = appWindow(2);
+let app: Handlers;
 let p1: string;
 let p2: string;
 
@@ -65,7 +74,11 @@ beforeAll(async () => {
   p2 = a.patients[1]!.patient_id;
   sdkA = new ScribeClient({ baseUrl: srv.baseUrl, auth: a.users.doctor.auth_token });
   sdkB = new ScribeClient({ baseUrl: srv.baseUrl, auth: b.users.doctor.auth_token });
-  const app = embeddedHttp(srv.baseUrl);
+  app = createHandlers({
+    service: srv.service, rendererUrl: RENDERER, info: { baseUrl: srv.baseUrl, version: '1.0' }, recordings: recordingStore(join(dir, 'recordings')),
+  });
+  await app.signIn(doctorWindow, { username: a.users.doctor.username, password: a.users.doctor.password });
+  await app.signIn(deskWindow, { username: a.users.reception.username, password: a.users.reception.password });
 
   const next = () => advance(1000);
   // p1: three through the upstream SDK flow (presign with extra_data, audio, sidecar, init) ...
@@ -75,13 +88,12 @@ beforeAll(async () => {
     await sdkA.upload([audio], { txnId, extraData: { mode: 'dictation', patient_id: p1 }, outputFormat: { output_template: [{ template_id: 'eka_emr_template' }] } });
     made.p1.push(txnId);
   }
-  // ... one through the app's own flow (main/scribe-http.ts: extra_data and additional_data carry patient_id) ...
+  // ... one through the desktop app's own flow, in-process (extra_data and additional_data carry patient_id) ...
   next();
-  const rec: Recording = {
-    id: 'rec-1', created_at: new Date().toISOString(), chunks: 1, bytes: 0, finished: true, duration_s: 0.5, txn_id: null, uploaded_at: null,
-    mime_type: 'audio/wav', patient_id: p1, appointment_id: a.appointments[0]!.appointment_id,
-  };
-  made.p1.push((await app.upload(a.users.doctor.auth_token, rec, readFileSync(audio), OPTIONS, (p) => appProgress.push(p))).txn_id);
+  const rec = await app.recordingStart(doctorWindow, { mime_type: 'audio/wav', patient_id: p1, appointment_id: a.appointments[0]!.appointment_id });
+  await app.recordingAppend(doctorWindow, rec.id, 0, new Uint8Array(readFileSync(audio)));
+  await app.recordingFinish(doctorWindow, rec.id, 0.5);
+  made.p1.push((await app.uploadDictation(doctorWindow, rec.id, OPTIONS)).txn_id);
   // ... and one presigned with its audio but never initialized.
   next();
   const pending = await sdkA.presign('p1-pending', 'scribe-v2', { patient_id: p1 });
@@ -219,17 +231,16 @@ describe('GET /voice/api/v2/sessions', () => {
     }
   });
 
-  it("the app's upload (main/scribe-http.ts through the SDK) reports preparing, the bytes going out, then starting", () => {
+  it("the app's upload (in-process) reports preparing, the bytes going in, then starting", () => {
     const size = readFileSync(audio).length;
     expect(appProgress[0]).toEqual({ phase: 'preparing', loaded: 0, total: size });
     const uploading = appProgress.slice(1, -1);
-    expect(uploading.length).toBeGreaterThan(1);
-    expect(uploading.every((p) => p.phase === 'uploading' && p.loaded < p.total && p.total > size)).toBe(true);
-    expect(appProgress.at(-1)).toEqual({ phase: 'starting', loaded: uploading[0]!.total, total: uploading[0]!.total });
+    expect(uploading.every((p) => p.phase === 'uploading' && p.loaded < p.total && p.total === size)).toBe(true);
+    expect(appProgress.at(-1)).toEqual({ phase: 'starting', loaded: size, total: size });
   });
 
-  it("the app's reader (main/scribe-http.ts) turns the answer into the history it shows", async () => {
-    const history = await embeddedHttp(srv.baseUrl).history(a.users.doctor.auth_token, p2);
+  it("the app's reader (in-process) turns the service's answer into the history it shows", async () => {
+    const history = await app.scribeHistory(doctorWindow, p2);
     expect(history).toEqual({
       sessions: [
         { txn_id: 'p2-sidecar', created_at: expect.any(String), status: 'queued', stage: 'queued', percent: 0, patient_id: p2, templates: ['transcript_template'], errors: [], note_status: null, note_version: 0 },
@@ -237,7 +248,7 @@ describe('GET /voice/api/v2/sessions', () => {
       ],
       next_cursor: null,
     });
-    await expect(embeddedHttp(srv.baseUrl).history(a.users.reception.auth_token, p2)).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+    expect(await app.scribeHistory(deskWindow, p2).catch(toFailure)).toMatchObject({ status: 403 });
   });
 
   it("the app's history pages through older sessions by cursor, none twice, none missed", async () => {
@@ -255,9 +266,9 @@ describe('GET /voice/api/v2/sessions', () => {
     expect(all.length).toBeGreaterThan(4);
     expect(pages).toBe(Math.ceil(all.length / 2));
     expect(seen).toEqual(all);
-    // The IPC path passes the cursor on: the page after the first is the same through main's reader.
+    // The IPC path passes the cursor on: main's reader (a page of 20) continues where the browser's pages left off.
     const first = await scribeHistory(sdkA, p1, undefined, 2);
-    const second = await embeddedHttp(srv.baseUrl).history(a.users.doctor.auth_token, p1, first.next_cursor!);
+    const second = await app.scribeHistory(doctorWindow, p1, first.next_cursor!);
     expect(second.sessions.map((s) => s.txn_id)[0]).toBe(seen[2]);
   });
 

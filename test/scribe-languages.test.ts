@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
 import { recordingStore } from '../main/recordings.js';
-import { embeddedHttp } from '../main/scribe-http.js';
 import { ScribeApiError, ScribeClient } from '../sdk/scribe-client.js';
 import { type LanguageSupport, type SpeechSurvey, languageSupport, servedLanguages } from '../server/scribe/asr/choose.js';
 import { ModelManager } from '../server/scribe/asr/models.js';
@@ -90,12 +89,12 @@ describe('GET /voice/api/v2/languages', () => {
   });
 });
 
-describe('the app\'s dictationLanguages (IPC → the embedded server)', () => {
+describe('the app\'s dictationLanguages (IPC → the scribe service in-process)', () => {
   it('gives the doctor each language with its status; the front desk may not ask', async () => {
     const renderer = 'file:///opt/clinic-desk/resources/app.asar/dist/renderer/index.html';
     const handlers = createHandlers({
       service: srv.service, rendererUrl: renderer, info: { baseUrl: srv.baseUrl, version: '1.0' },
-      recordings: recordingStore(join(dir, 'recordings')), http: embeddedHttp(srv.baseUrl),
+      recordings: recordingStore(join(dir, 'recordings')),
     });
     const window = (id: number): IpcEvent => ({ senderFrame: { url: renderer } as never, sender: { id, send: () => undefined } });
     const doctorWindow = window(101);

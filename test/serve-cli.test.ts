@@ -64,7 +64,8 @@ describe('npm run serve', () => {
     // The block is the listening line and the indented ones under it, with no JSON log line among them.
     const end = lines.findIndex((l, i) => i > start && !l.startsWith('  '));
     const block = lines.slice(start, end);
-    expect(block.length).toBe(7);
+    expect(block.length).toBe(9);
+    expect(block.join('\n')).toMatch(/sandbox: +http:\/\/127\.0\.0\.1:\d+\/ \(synthetic data/);
     expect(block.join('\n')).toContain(`app (browser):  ${first.baseUrl}/`);
     expect(block.join('\n')).toContain(`${creds.workspaces[0]!.name}: ${Object.values(creds.workspaces[0]!.users).map((u) => u.username).join(', ')}`);
     expect(block.join('\n')).toContain(`passwords, API keys and client secrets: ${join(dataDir, 'demo-credentials.json')}`);

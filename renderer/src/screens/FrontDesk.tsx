@@ -219,7 +219,9 @@ function RowActions({ a, role, act, tz }: { a: DayEntry; role: SessionInfo['user
 /** The undo of a row's latest move while its window lasts; once it has passed, the row says so. */
 function UndoOffer({ a, act, now, tz }: { a: DayEntry; act: QueueActions; now: number; tz: string }) {
   if (!a.undo_until) return null;
-  const left = new Date(a.undo_until).getTime() - now;
+  // `now` ticks every 15 s to re-render; the minutes left are read from the clock itself, so a fresh move never
+  // shows more than the window.
+  const left = new Date(a.undo_until).getTime() - Math.max(now, Date.now());
   if (left <= 0) return <div className="tiny faint" data-testid="undo-passed">Undo time passed</div>;
   return (
     <button type="button" className="link-btn tiny" disabled={act.isPending} title={`Undo the last change (until ${time(a.undo_until, tz)})`}

@@ -61,6 +61,16 @@ export const APP_METHOD_ARITY = {
   dictationStatus: 1,
   scribeHistory: 2,
   dictationLanguages: 0,
+  noteDraft: 1,
+  saveNoteDraft: 2,
+  signNote: 2,
+  amendNote: 2,
+  noteVersions: 1,
+  noteVersion: 2,
+  userProfile: 1,
+  setUserProfile: 2,
+  clinicProfile: 0,
+  setClinicProfile: 1,
 } as const;
 
 export const APP_METHOD_NAMES = Object.keys(APP_METHOD_ARITY) as (keyof typeof APP_METHOD_ARITY)[];

@@ -1,5 +1,6 @@
 import { appointmentMethods } from './appointments/app-api.js';
 import { authMethods } from './auth/app-api.js';
+import { noteMethods } from './notes/app-api.js';
 import { notificationMethods } from './notifications/app-api.js';
 import { assistantMethods } from './oidc/app-api.js';
 import { patientMethods } from './patients/app-api.js';
@@ -19,6 +20,7 @@ export const APP_METHODS = {
   ...notificationMethods,
   ...assistantMethods,
   ...scribeMethods,
+  ...noteMethods,
 };
 export type AppMethods = typeof APP_METHODS;
 export type MethodName = keyof AppMethods;

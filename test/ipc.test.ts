@@ -78,6 +78,16 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   dictationStatus: ['has spaces'],
   scribeHistory: ['p1', ''],
   dictationLanguages: [1],
+  noteDraft: [''],
+  saveNoteDraft: ['t1', { emr: { template_id: 'service_emr_template' } }],
+  signNote: ['t1', { appointment_id: '' }],
+  amendNote: ['t1', { emr: {}, reason: '' }],
+  noteVersions: ['x'.repeat(129)],
+  noteVersion: ['t1', 'previous'],
+  userProfile: [''],
+  setUserProfile: ['u1', { qualification: 'x'.repeat(201) }],
+  clinicProfile: [1],
+  setClinicProfile: [{ address: '' }],
 };
 
 describe('IPC handlers (main/ipc.ts) without Electron', () => {

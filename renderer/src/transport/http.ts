@@ -236,6 +236,16 @@ export const httpClinic: ClinicApi = {
   },
   dictationStatus: (txnId) => dictationStatus(scribe(), txnId),
   scribeHistory: (patientId, cursor) => scribeHistory(scribe(), patientId, cursor),
+  noteDraft: (txnId) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/draft`),
+  saveNoteDraft: (txnId, body) => api('PUT', `/api/v1/notes/${encodeURIComponent(txnId)}/draft`, body),
+  signNote: (txnId, body) => api('POST', `/api/v1/notes/${encodeURIComponent(txnId)}/sign`, body),
+  amendNote: (txnId, body) => api('POST', `/api/v1/notes/${encodeURIComponent(txnId)}/amendments`, body),
+  noteVersions: (txnId) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/versions`),
+  noteVersion: (txnId, version) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/versions/${encodeURIComponent(version)}`),
+  userProfile: (userId) => api('GET', `/api/v1/users/${encodeURIComponent(userId)}/profile`),
+  setUserProfile: (userId, body) => api('PUT', `/api/v1/users/${encodeURIComponent(userId)}/profile`, body),
+  clinicProfile: () => api('GET', '/api/v1/clinic'),
+  setClinicProfile: (body) => api('PUT', '/api/v1/clinic', body),
   async dictationLanguages() {
     const a = await send('GET', '/voice/api/v2/languages');
     if (missingRoute(a)) return { available: false, reason: NO_LANGUAGE_LIST };

@@ -1,0 +1,61 @@
+import { Clinic, ClinicBody, Profile, ProfileBody, profiles } from '../auth/profile.js';
+import { UserParams } from '../auth/app-schemas.js';
+import type { Service } from '../service.js';
+import { arg, appMethod } from '../shared/app-method.js';
+import { AmendBody, DraftBody, NoteParams, SignBody, Version, VersionList, VersionParams, WorkingDraft } from './schemas.js';
+
+const txnId = arg('txnId', NoteParams.properties.txn_id);
+
+/** The profile statements, prepared once per service. */
+const profilesOf = (() => {
+  const made = new WeakMap<Service, ReturnType<typeof profiles>>();
+  return (service: Service) => made.get(service) ?? made.set(service, profiles(service)).get(service)!;
+})();
+
+/**
+ * The doctor's note of a dictation (docs/API.md, "Notes: sign and amend") and what its prescription prints (the
+ * profile routes of server/auth/profile.ts), as app methods (server/shared/app-method.ts). Who may write is the
+ * note service's rule (doctors only), as over HTTP.
+ */
+export const noteMethods = {
+  noteDraft: appMethod({
+    args: [txnId], result: WorkingDraft, access: 'scribe',
+    run: (c, id) => c.service.notes.workingDraft(c.ctx, id),
+  }),
+  saveNoteDraft: appMethod({
+    args: [txnId, arg('body', DraftBody)], result: WorkingDraft, access: 'scribe',
+    run: (c, id, body) => c.service.notes.saveDraft(c.ctx, id, body),
+  }),
+  signNote: appMethod({
+    args: [txnId, arg('body', SignBody)], result: Version, access: 'scribe',
+    run: (c, id, body) => c.service.notes.sign(c.ctx, id, body),
+  }),
+  amendNote: appMethod({
+    args: [txnId, arg('body', AmendBody)], result: Version, access: 'scribe',
+    run: (c, id, body) => c.service.notes.amend(c.ctx, id, body),
+  }),
+  noteVersions: appMethod({
+    args: [txnId], result: VersionList, access: 'scribe',
+    run: (c, id) => c.service.notes.versions(c.ctx, id),
+  }),
+  noteVersion: appMethod({
+    args: [txnId, arg('version', VersionParams.properties.version)], result: Version, access: 'scribe',
+    run: (c, id, version) => c.service.notes.version(c.ctx, id, version),
+  }),
+  userProfile: appMethod({
+    args: [arg('userId', UserParams.properties.user_id)], result: Profile, access: 'signed-in',
+    run: (c, userId) => profilesOf(c.service).get(c.ctx, userId),
+  }),
+  setUserProfile: appMethod({
+    args: [arg('userId', UserParams.properties.user_id), arg('body', ProfileBody)], result: Profile, access: 'signed-in',
+    run: (c, userId, body) => profilesOf(c.service).set(c.ctx, userId, body),
+  }),
+  clinicProfile: appMethod({
+    args: [], result: Clinic, access: 'signed-in',
+    run: (c) => profilesOf(c.service).clinic(c.ctx),
+  }),
+  setClinicProfile: appMethod({
+    args: [arg('body', ClinicBody)], result: Clinic, access: 'signed-in',
+    run: (c, body) => profilesOf(c.service).setClinic(c.ctx, body),
+  }),
+};

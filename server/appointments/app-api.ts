@@ -4,26 +4,16 @@ import { Doctor } from '../auth/app-schemas.js';
 import { formatMobile } from '../patients/mobile.js';
 import { fullName } from '../patients/service.js';
 import { arg, appMethod, optionalArg } from '../shared/app-method.js';
-import { Appointment, AppointmentParams, Board, BookBody, CallNextQuery, DayEntry, DayQuery } from './schemas.js';
+import { Appointment, AppointmentParams, Board, BookBody, CallNextQuery, ChangeStatusBody, DayList, DayQuery, StatusSchema } from './schemas.js';
 import { type StatusChange, toAppointment, undoUntil } from './service.js';
-import { CHANGE_STATUS_TARGETS, STATUSES } from './states.js';
 import type { AppointmentListRow } from './store.js';
 
-/** A day-list row (the store joins the patient's name and mobile) as the interface shows it. */
+/** A day-list row (the store joins the patient's name and mobile) as GET /dr/v1/appointments, the app and the MCP tools show it. */
 export const toDayEntry = (a: AppointmentListRow, now: Date) => ({
   ...toAppointment(a),
   patient_name: fullName(a),
   patient_mobile: formatMobile({ cc: a.mobile_cc, national: a.mobile_national }),
   undo_until: undoUntil(a, now),
-});
-
-// The route schemas' status (a union built from a mapped array) types as never under Static<>; the same values as
-// an enum keep their literal types.
-const StatusSchema = Type.Enum(STATUSES);
-const AppointmentSchema = Type.Object({ ...Appointment.properties, status: StatusSchema });
-const DayListSchema = Type.Object({
-  date: Type.String(),
-  appointments: Type.Array(Type.Object({ ...AppointmentSchema.properties, ...DayEntry.allOf[1].properties })),
 });
 
 /** A change of status as the app shows it: the appointment's new status, the one it left and its token. */
@@ -42,15 +32,15 @@ const appointmentId = arg('appointmentId', AppointmentParams.properties.appointm
 /** The front desk's queue (server/shared/app-method.ts). The app addresses appointments by the service's ids. */
 export const appointmentMethods = {
   dayAppointments: appMethod({
-    args: [optionalArg('date', DayQuery.properties.date)], result: DayListSchema, access: 'appointments:read',
+    args: [optionalArg('date', DayQuery.properties.date)], result: DayList, access: 'appointments:read',
     run(c, date) {
       const r = c.service.appointments.day(c.ctx, date);
       const now = c.service.clock.now();
-      return { date: r.date, appointments: (r.rows as AppointmentListRow[]).map((a) => toDayEntry(a, now)) };
+      return { date: r.date, appointments: r.rows.map((a) => toDayEntry(a, now)) };
     },
   }),
   bookAppointment: appMethod({
-    args: [arg('input', BookBody)], result: AppointmentSchema, access: 'appointments:write',
+    args: [arg('input', BookBody)], result: Appointment, access: 'appointments:write',
     run: (c, input) => toAppointment(c.service.appointments.book(c.ctx, input).appointment),
   }),
   parkAppointment: appMethod({
@@ -58,7 +48,7 @@ export const appointmentMethods = {
     run: (c, id) => toStatusChange(c.service.appointments.park(c.ctx, id, false)),
   }),
   setAppointmentStatus: appMethod({
-    args: [appointmentId, arg('status', Type.Enum(CHANGE_STATUS_TARGETS))], result: StatusChangeSchema, access: 'appointments:write',
+    args: [appointmentId, arg('status', ChangeStatusBody.properties.status)], result: StatusChangeSchema, access: 'appointments:write',
     run: (c, id, status) => toStatusChange(c.service.appointments.changeStatus(c.ctx, id, false, status)),
   }),
   doctors: appMethod({

@@ -2,15 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authenticate, requireScope } from '../http/auth.js';
 import { DrEnvelope, drErrors, drOk, security } from '../http/dr.js';
-import { formatMobile } from '../patients/mobile.js';
-import { fullName } from '../patients/service.js';
 import type { Service } from '../service.js';
+import { toDayEntry } from './app-api.js';
 import {
   AppointmentDetail, AppointmentParams, Board, BookBody, CallNextQuery, ChangeStatusBody, DayList, DayQuery, OptionalPartnerQuery,
   RequiredPartnerQuery, StatusChangeResult, UndoResult,
 } from './schemas.js';
-import { type StatusChange, toAppointment, undoUntil } from './service.js';
-import type { AppointmentListRow } from './store.js';
+import { type StatusChange, toAppointment } from './service.js';
 
 const byPartner = (partnerId: string | undefined) => partnerId === '1';
 
@@ -18,13 +16,6 @@ const byPartner = (partnerId: string | undefined) => partnerId === '1';
 const STREAM_MAX_MS = 60 * 60_000;
 /** Comment lines keep the stream's connection from looking idle (the server's idle timeout, proxies). */
 const HEARTBEAT_MS = 15_000;
-
-const toDayEntry = (a: AppointmentListRow, now: Date) => ({
-  ...toAppointment(a),
-  patient_name: fullName(a),
-  patient_mobile: formatMobile({ cc: a.mobile_cc, national: a.mobile_national }),
-  undo_until: undoUntil(a, now),
-});
 
 /** Endpoints 2 and 3, and booking, reading and listing appointments. */
 export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {

@@ -2,7 +2,12 @@ import { type Static, Type } from 'typebox';
 import { Text } from '../shared/text.js';
 import { CHANGE_STATUS_TARGETS, STATUSES } from './states.js';
 
-const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
+/**
+ * One of the given strings. The published OpenAPI document has always shown these as a union of literals, so the
+ * schema stays that union; a union built from a mapped array types as never under Static<>, hence the declared type.
+ */
+const literals = <const T extends readonly string[]>(values: T) =>
+  Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v))));
 
 export const StatusSchema = literals(STATUSES);
 

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { open, rm } from 'node:fs/promises';
 import { Type } from 'typebox';
 import { Available, Nothing, arg, appMethod, optionalArg } from '../shared/app-method.js';
 import { ServiceError } from '../shared/errors.js';
@@ -9,8 +7,9 @@ import {
 import { LANGUAGES, TEMPLATE_IDS } from './contracts.js';
 import { PatientParams } from '../patients/schemas.js';
 import { HistoryQuery } from './schemas.js';
-import { ScribeError, type ScribeService, ScribeValidationError, type UploadTarget } from './service.js';
+import { ScribeValidationError } from './service.js';
 import { SpeechModel, SpeechModelId } from './speech-model-schemas.js';
+import { receiveUpload } from './uploads.js';
 
 // ---- The dictation's shapes (their types and mappers: app-shapes.ts) --------------------------------------------
 
@@ -127,27 +126,14 @@ async function explained<T>(what: string, run: () => T | Promise<T>): Promise<T>
 const SLICE = 64 * 1024;
 
 /**
- * Files the recording into the session's folder as the upload receiver would (uploads.ts): within the target's
- * limit, written 0600 and fsynced, then committed with its digest; the scratch file never outlives the call.
+ * The recording in slices for the upload receiver (uploads.ts), each reported once written: the receiver asks for
+ * the next slice only after its write of this one has finished.
  */
-async function storeAudio(scribe: ScribeService, target: UploadTarget, audio: Buffer, onWritten: (bytes: number) => void) {
-  if (audio.length > target.limit) throw new ScribeError(413, 'EntityTooLarge', `"${target.name}" is too large: ${target.limitReason}`);
-  const part = scribe.partPath(target);
-  try {
-    const fh = await open(part, 'wx', 0o600);
-    try {
-      for (let at = 0; at < audio.length; at += SLICE) {
-        const end = Math.min(audio.length, at + SLICE);
-        await fh.write(audio.subarray(at, end));
-        onWritten(end);
-      }
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    scribe.commitUpload(target, part, audio.length, createHash('sha256').update(audio).digest('hex'));
-  } finally {
-    await rm(part, { force: true });
+async function* slices(audio: Buffer, onWritten: (bytes: number) => void) {
+  for (let at = 0; at < audio.length; at += SLICE) {
+    const end = Math.min(audio.length, at + SLICE);
+    yield audio.subarray(at, end);
+    onWritten(end);
   }
 }
 
@@ -213,7 +199,7 @@ export const scribeMethods = {
         const presigned = scribe.presign(c.ctx, { txnId, extraData, uploadUrl: 'in-process' });
         const target = scribe.authorizeUpload({ ...presigned.uploadData.fields, key: `${presigned.folderPath}dictation.${extensionFor(rec.mime_type)}` });
         // Once the audio is in, what is left (init) is starting the transcription.
-        await storeAudio(scribe, target, audio, (loaded) => c.progress({ phase: loaded >= total ? 'starting' : 'uploading', loaded, total }));
+        await receiveUpload(scribe, target, slices(audio, (loaded) => c.progress({ phase: loaded >= total ? 'starting' : 'uploading', loaded, total })));
       });
       const format = outputFormatOf(options);
       await explained('Transcription could not start', async () => scribe.init(c.ctx, txnId, {

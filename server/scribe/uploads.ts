@@ -11,11 +11,13 @@ export const UPLOAD_PATH = '/v1/file-upload/objects';
 const ENVELOPE_SLACK = 1024 * 1024;
 
 /**
- * Streams one file part to a scratch file in the session's folder: written chunk by chunk (each write awaited, so
- * a slow disk slows the client instead of filling memory), hashed on the way, fsynced before it counts. Bytes
- * over the target's limit are read and dropped, so the client still gets our answer, then it is a 413.
+ * Streams one file to a scratch file (0600) in the session's folder: written chunk by chunk (each write awaited, so
+ * a slow disk slows the client instead of filling memory), hashed on the way, fsynced before it counts, then
+ * committed. Bytes over the target's limit are read and dropped, so the client still gets our answer, then it is
+ * a 413. The app's in-process dictation (app-api.ts) files its recordings through here too, so both paths keep
+ * the same limits and file rules.
  */
-async function receive(service: ScribeService, target: UploadTarget, file: AsyncIterable<Buffer>) {
+export async function receiveUpload(service: ScribeService, target: UploadTarget, file: AsyncIterable<Buffer>) {
   const part = service.partPath(target);
   const fh = await open(part, 'wx', 0o600);
   const hash = createHash('sha256');
@@ -122,7 +124,7 @@ export const uploadRoutes: FastifyPluginAsync<{ scribe: ScribeService }> = async
       }
       try {
         const target = scribe.authorizeUpload(fields);
-        await receive(scribe, target, part.file);
+        await receiveUpload(scribe, target, part.file);
         stored = true;
       } catch (e) {
         failure = e;

@@ -2,6 +2,10 @@
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 
+// preload/app-methods.ts (the names the preload's object and the IPC channels are made from) is generated from the
+// methods' declarations: written afresh first, so a build never ships a list older than the methods it bundles.
+execFileSync(process.execPath, ['--import', 'tsx', 'scripts/app-methods.ts'], { stdio: 'inherit' });
+
 execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
 
 // Main is ESM (Electron runs ESM main processes) with every npm package left to node_modules, where

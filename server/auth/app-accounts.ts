@@ -100,10 +100,10 @@ function make(service: Service) {
     if (!isTimeZone(timezone)) throw new ServiceError(400, 'INVALID_REQUEST', `${timezone} is not a time zone we know (for example Asia/Kolkata)`);
     const passwordHash = await hashSecret(body.admin.password);
     const now = isoNow(clock);
-    const workspace = { id: randomUUID(), name: body.clinic_name.trim(), country: body.country ?? 'IN', timezone, created_at: now };
+    const workspace = { id: randomUUID(), name: body.clinic_name.trim(), country: body.country ?? 'IN', timezone, created_at: now, address: null };
     const user: Omit<UserRow, 'disabled_at'> = {
       id: randomUUID(), workspace_id: workspace.id, username: body.admin.username, display_name: body.admin.display_name?.trim() || body.admin.username,
-      role: 'admin', password_hash: passwordHash, created_at: now,
+      role: 'admin', password_hash: passwordHash, created_at: now, qualification: null, registration_number: null,
     };
     db.transaction(() => {
       // Checked again inside the write: two first-run forms submitted at once make one clinic.

@@ -26,7 +26,7 @@ export function authService(db: Db, clock: Clock, env: Environment = environment
   function createWorkspace(input: NewWorkspace) {
     const timezone = input.timezone ?? 'Asia/Kolkata';
     if (!isTimeZone(timezone)) throw new AuthError(`unknown time zone ${timezone}`);
-    const row = { id: randomUUID(), name: input.name, country: input.country ?? 'IN', timezone, created_at: isoNow(clock) };
+    const row = { id: randomUUID(), name: input.name, country: input.country ?? 'IN', timezone, created_at: isoNow(clock), address: null };
     store.insertWorkspace(row);
     return { ...row, disabled_at: null };
   }
@@ -42,6 +42,8 @@ export function authService(db: Db, clock: Clock, env: Environment = environment
       role: input.role,
       password_hash: await hashSecret(input.password),
       created_at: isoNow(clock),
+      qualification: null,
+      registration_number: null,
     };
     store.insertUser(row);
     return row;

@@ -8,11 +8,8 @@ export interface WorkspaceRow {
   timezone: string;
   created_at: string;
   disabled_at: string | null;
-  /**
-   * What a prescription prints at its top (migration 0011, set by PUT /api/v1/clinic). Optional: a row built in code
-   * for its INSERT has none; a row read back always has it (null when unset).
-   */
-  address?: string | null;
+  /** What a prescription prints at its top (migration 0011, set by PUT /api/v1/clinic); null until set. */
+  address: string | null;
 }
 
 export interface UserRow {
@@ -24,9 +21,9 @@ export interface UserRow {
   password_hash: string;
   created_at: string;
   disabled_at: string | null;
-  /** What a prescription prints under the doctor's name (migration 0011, the profile routes); optional as WorkspaceRow.address. */
-  qualification?: string | null;
-  registration_number?: string | null;
+  /** What a prescription prints under the doctor's name (migration 0011, the profile routes); null until set. */
+  qualification: string | null;
+  registration_number: string | null;
 }
 
 export interface TokenPrincipalRow {

@@ -95,6 +95,14 @@ describe('the sandbox', () => {
     expect(openapi.json.servers).toEqual([expect.objectContaining({ url: sandbox.url, 'x-environment': 'sandbox' })]);
     expect(openapi.json.paths['/dr/v1/business/patients/search']).toBeDefined();
     expect((await call(sandbox.url, 'GET', '/docs/')).status).toBe(200);
+    expect((await call(sandbox.url, 'GET', '/docs/json')).json.servers).toEqual(openapi.json.servers);
+    // The live document names no sandbox it was not told of.
+    expect((await call(live.baseUrl, 'GET', '/openapi.json')).json.servers).toBeUndefined();
+    // What Node's HTTP parser refuses before any app sees it is answered in our error shape on the sandbox's port too.
+    const huge = await call(sandbox.url, 'GET', '/health', { headers: { 'x-padding': 'a'.repeat(20_000) } });
+    expect(huge.status).toBe(431);
+    expect(huge.json).toEqual({ error: { code: 'INVALID_REQUEST', message: 'Request headers too large' } });
+    expect(huge.headers.get('x-request-id')).toBeTruthy();
 
     // OIDC and MCP: the issuer and the protected resource are the sandbox's own address.
     const discovery = await call(sandbox.url, 'GET', '/.well-known/openid-configuration');
@@ -119,10 +127,15 @@ describe('the sandbox', () => {
       expect(r.status).toBe(401);
       expect(r.json.error.message).toMatch(new RegExp(`^This is a live \\(production\\) (auth|access) token; .* use it at ${live.baseUrl}`));
     }
-    // The notification family answers every 401 in its own fixed words (notifications/routes.ts).
+    // The notification family words its own 401s, but passes the other environment's refusal through in its shape.
     const fcm = await call(live.baseUrl, 'POST', '/notification/fcm-creds', { headers: bearer(sandboxToken), body: { sa_key: {} } });
     expect(fcm.status).toBe(401);
-    expect(fcm.json).toEqual({ message: expect.any(String), error_code: 401 });
+    expect(fcm.json).toEqual({ message: expect.stringMatching(`^This is a sandbox access token; use it with the sandbox at ${sandbox.url}`), error_code: 401 });
+    const liveInSandbox = await call(sandbox.url, 'GET', '/notification/fcm-creds', { headers: bearer(liveCreds().users.admin.auth_token) });
+    expect(liveInSandbox.status).toBe(401);
+    expect(liveInSandbox.json).toEqual({ message: expect.stringMatching(`^This is a live \\(production\\) auth token; .* use it at ${live.baseUrl}`), error_code: 401 });
+    const unknown = await call(sandbox.url, 'GET', '/notification/fcm-creds', { headers: bearer('cdt_test_not-a-token') });
+    expect(unknown.json).toEqual({ message: 'Unauthorized access: the bearer token is invalid, expired or revoked', error_code: 401 });
 
     const crossed = await login(live.baseUrl, creds);
     expect(crossed.status).toBe(401);

@@ -11,6 +11,7 @@ import { sessionRoutes } from '../auth/session-routes.js';
 import { staticUi } from './static.js';
 import { patientRoutes } from '../patients/routes.js';
 import type { Service } from '../service.js';
+import type { EnvironmentName } from '../shared/environment.js';
 import { ServiceError } from '../shared/errors.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import { notificationRoutes } from '../notifications/routes.js';
@@ -35,7 +36,25 @@ export interface HttpOptions {
   /** Unset ones come from the environment, else config.ts HTTP_DEFAULTS. */
   timeouts?: Partial<HttpConfig['timeouts']>;
   maxConnectionsPerAddress?: number;
+  /**
+   * The OpenAPI document's `servers`, each marked with its environment: a list, or a function read each time the
+   * document is served (the desktop app turns its sandbox on and off while it runs). None: no `servers` entry.
+   */
+  openapiServers?: OpenApiServer[] | (() => OpenApiServer[]);
 }
+
+export interface OpenApiServer {
+  url: string;
+  environment: EnvironmentName;
+}
+
+const SERVER_DESCRIPTIONS: Record<EnvironmentName, string> = {
+  production: 'Production: the clinic\'s data',
+  sandbox: 'Sandbox: synthetic data, sandbox credentials (…_test_…)',
+};
+
+/** A `servers` entry of the OpenAPI document; a vendor field names the environment. */
+export const openapiServerEntry = ({ url, environment }: OpenApiServer) => ({ url, description: SERVER_DESCRIPTIONS[environment], 'x-environment': environment });
 
 export const API_VERSION = '1.0';
 
@@ -50,7 +69,7 @@ const wellFormed = (v: unknown): boolean => {
  * Errors Node's HTTP parser meets before Fastify sees a request (a header block over 16 kB: 431; garbage: 400).
  * Answered in the plain error shape with a request id, like everything else.
  */
-function clientError(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex) {
+export function clientError(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex) {
   if (err.code === 'ECONNRESET' || !socket.writable) return;
   const [status, reason, code, message] = err.code === 'HPE_HEADER_OVERFLOW'
     ? [431, 'Request Header Fields Too Large', 'INVALID_REQUEST', 'Request headers too large']
@@ -160,9 +179,16 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // @fastify/swagger builds the document once and caches it; the servers are added to a shallow copy per answer,
+  // never written into that cached object, so a list that changes is served as it is now.
+  const servers = opts.openapiServers;
+  const withServers = <T extends object>(doc: T): T => servers === undefined ? doc : {
+    ...doc,
+    servers: (typeof servers === 'function' ? servers() : servers).map(openapiServerEntry),
+  };
+  await app.register(swaggerUi, { routePrefix: '/docs', transformSpecification: withServers, transformSpecificationClone: false });
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true } }, async () => withServers(app.swagger()));
 
   app.get('/health', {
     schema: {

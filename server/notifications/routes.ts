@@ -16,12 +16,14 @@ const errors = (statuses: number[]) => Object.fromEntries(statuses.map((s) => [s
 export const notificationRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
   const { audit, notifications } = service;
   const authn = authenticate(service);
-  // The shared hook words its 401s for the dr `auth` header; these routes speak of bearer tokens.
+  // The shared hook words its 401s for the dr `auth` header; these routes speak of bearer tokens. A credential
+  // of the other environment keeps its own words ("This is a sandbox …; use it with the sandbox at …":
+  // shared/environment.ts), which name the mistake and the right address.
   app.addHook('onRequest', async function (request, reply) {
     try {
       await runHook(authn, this, request, reply);
     } catch (e) {
-      if (!(e instanceof ServiceError) || e.status !== 401) throw e;
+      if (!(e instanceof ServiceError) || e.status !== 401 || e.message.startsWith('This is a')) throw e;
       throw new ServiceError(401, 'UNAUTHORIZED_ACCESS', e.message.startsWith('Missing')
         ? 'Unauthorized access: send Authorization: Bearer <access token>'
         : 'Unauthorized access: the bearer token is invalid, expired or revoked');

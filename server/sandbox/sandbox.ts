@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Type } from 'typebox';
 import { type HttpConfig, httpConfig } from '../config.js';
-import { type HttpApp, type HttpOptions, buildHttpApp } from '../http/app.js';
+import { type HttpApp, type HttpOptions, type OpenApiServer, buildHttpApp, clientError, openapiServerEntry } from '../http/app.js';
 import { authenticate } from '../http/auth.js';
 import { capConnectionsPerAddress } from '../http/connection-cap.js';
 import { plainErrors } from '../http/errors.js';
@@ -49,7 +49,7 @@ export interface SandboxOptions {
   service?: Omit<ServiceOptions, 'dataDir' | 'environment' | 'fcmBaseUrl'>;
   fcmBaseUrl?: string;
   /** The live app's HTTP options (logger, allowed hosts, timeouts, connection cap). */
-  http?: Omit<HttpOptions, 'publicUrl'>;
+  http?: Omit<HttpOptions, 'publicUrl' | 'openapiServers'>;
 }
 
 /** Settles an interrupted reset: the complete new folder if the swap had begun, else the old one. */
@@ -64,14 +64,12 @@ export function recover(dir: string) {
   rmSync(old, { recursive: true, force: true });
 }
 
-/** Adds the OpenAPI `servers` entry (a vendor field names the environment) to an app's document. */
-export function describeServers(app: HttpApp, servers: { url: string; environment: 'production' | 'sandbox' }[]) {
-  // @fastify/swagger builds the document once and serves that object to /openapi.json and /docs alike.
-  (app.swagger() as { servers?: object[] }).servers = servers.map(({ url, environment }) => ({
-    url,
-    description: environment === 'sandbox' ? 'Sandbox: synthetic data, sandbox credentials (…_test_…)' : 'Production: the clinic\'s data',
-    'x-environment': environment,
-  }));
+/**
+ * Writes the `servers` into an app's cached OpenAPI document, for server/cli/serve.ts's live app, which learns the
+ * sandbox's address after it is built; apps built knowing theirs take buildHttpApp's `openapiServers` instead.
+ */
+export function describeServers(app: HttpApp, servers: OpenApiServer[]) {
+  (app.swagger() as { servers?: object[] }).servers = servers.map(openapiServerEntry);
 }
 
 export async function startSandbox(opts: SandboxOptions) {
@@ -95,6 +93,8 @@ export async function startSandbox(opts: SandboxOptions) {
     connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(timeouts.headersMs / 4))), requireHostHeader: false,
   }, route);
   server.setTimeout(timeouts.idleMs);
+  // Node's own answer to a request its parser refuses has no body; ours is in the error shape, as on the live port.
+  server.on('clientError', clientError);
   // The cap only warns through the log: the current app's, whichever that is when it warns.
   const log = { warn: (obj: object, msg: string) => current?.app.log.warn(obj, msg) } as unknown as FastifyBaseLogger;
   capConnectionsPerAddress(server, opts.http?.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, log);
@@ -126,7 +126,7 @@ export async function startSandbox(opts: SandboxOptions) {
   async function open() {
     const service = createService(serviceOptions(dir));
     service.environment.peerUrl = opts.productionUrl;
-    const app = await buildHttpApp(service, { ...opts.http, publicUrl: url });
+    const app = await buildHttpApp(service, { ...opts.http, publicUrl: url, openapiServers: [{ url, environment: 'sandbox' }] });
     app.post('/api/v1/sandbox/reset', {
       onRequest: authenticate(service),
       config: { errors: 'plain' },
@@ -138,7 +138,6 @@ export async function startSandbox(opts: SandboxOptions) {
       },
     }, async () => reset());
     await app.ready();
-    describeServers(app, [{ url, environment: 'sandbox' }]);
     current = { service, app };
   }
 

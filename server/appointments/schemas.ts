@@ -1,15 +1,9 @@
 import { type Static, Type } from 'typebox';
+import { Literals } from '../shared/literals.js';
 import { Text } from '../shared/text.js';
 import { CHANGE_STATUS_TARGETS, STATUSES } from './states.js';
 
-/**
- * One of the given strings. The published OpenAPI document has always shown these as a union of literals, so the
- * schema stays that union; a union built from a mapped array types as never under Static<>, hence the declared type.
- */
-const literals = <const T extends readonly string[]>(values: T) =>
-  Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v))));
-
-export const StatusSchema = literals(STATUSES);
+export const StatusSchema = Literals(STATUSES);
 
 export const AppointmentParams = Type.Object({
   appointment_id: Type.String({ minLength: 1, maxLength: 128, description: 'Service id, or the partner\'s id when partner_id is 1' }),
@@ -20,7 +14,7 @@ export const OptionalPartnerQuery = Type.Object({ partner_id: Type.Optional(part
 export const RequiredPartnerQuery = Type.Object({ partner_id: partnerId });
 
 export const ChangeStatusBody = Type.Object({
-  status: literals(CHANGE_STATUS_TARGETS),
+  status: Literals(CHANGE_STATUS_TARGETS),
 });
 
 export const StatusChangeResult = Type.Object({

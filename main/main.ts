@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { BrowserWindow, app, dialog, ipcMain } from 'electron';
 import { buildHttpApp, createService } from '../server/index.js';
+import { desktopSandbox } from '../server/sandbox/desktop.js';
 import { API_VERSION } from '../server/http/app.js';
 // Brings in the `baseUrl()` decoration's type (a module augmentation app.js's declarations do not carry).
 import type {} from '../server/http/host-guard.js';
@@ -16,7 +17,11 @@ import { grantMicrophoneToApp, guardEveryContents, registerAppScheme, serveRende
 registerAppScheme();
 // Registered before any window exists, so no web contents escapes the guard; the addresses come once it listens.
 let serviceUrls: readonly string[] = [];
-guardEveryContents(() => serviceUrls);
+let sandboxUrl = (): string | null => null;
+guardEveryContents(() => {
+  const sandbox = sandboxUrl();
+  return sandbox ? [...serviceUrls, sandbox] : serviceUrls;
+});
 
 async function start() {
   if (!app.requestSingleInstanceLock()) {
@@ -26,18 +31,26 @@ async function start() {
   await app.whenReady();
 
   const dataDir = app.getPath('userData');
-  const service = createService({
-    dataDir,
+  // What the sandbox shares with the live service: the SQLite build, the key-encryption key and the scribe's launcher.
+  const shared = {
     nativeBinding: electronSqliteBinding(app.getAppPath(), process.resourcesPath, app.isPackaged),
     // Sealed by the OS keychain (main/kek.ts); the headless service reads CLINIC_DESK_KEK or master.key instead.
     kek: appKek(dataDir),
     // The RunAsNode fuse is off: the scribe's worker runs as a utility process, not a fork of the app.
     scribe: { launchWorker: utilityWorker },
-  });
+  };
+  const service = createService({ dataDir, ...shared });
   const rendererDir = join(app.getAppPath(), 'dist', 'renderer');
   // The same screens are served over HTTP, for a browser on a second front-desk PC (when CLINIC_DESK_HOST lets
   // it reach this one) and for local integrations.
-  const http = await buildHttpApp(service, { ui: { root: rendererDir } });
+  const http = await buildHttpApp(service, {
+    ui: { root: rendererDir },
+    // The API reference names this service and, while it runs, the sandbox (read when the document is served).
+    openapiServers: () => {
+      const sandboxAt = sandbox.state().url;
+      return [{ url: shownUrl, environment: 'production' }, ...(sandboxAt ? [{ url: sandboxAt, environment: 'sandbox' as const }] : [])];
+    },
+  });
   const host = process.env.CLINIC_DESK_HOST ?? '127.0.0.1';
   const port = Number(process.env.CLINIC_DESK_PORT ?? 4810);
   await http.listen({ host, port });
@@ -48,6 +61,13 @@ async function start() {
   const baseUrl = `http://127.0.0.1:${boundPort}`;
   const shownUrl = http.baseUrl() ?? baseUrl;
   serviceUrls = [baseUrl, shownUrl];
+  // Off until an admin turns it on (Settings → Sandbox); then on the next port, as headless (docs/API.md, Sandbox).
+  const sandbox = desktopSandbox(service, {
+    host, port: Number(process.env.CLINIC_DESK_SANDBOX_PORT ?? boundPort + 1), productionUrl: shownUrl, service: shared,
+    http: { ui: { root: rendererDir } },
+  });
+  sandboxUrl = () => sandbox.state().url;
+  void sandbox.startIfEnabled();
   serveRenderer(rendererDir, appContentSecurityPolicy(boundPort));
   grantMicrophoneToApp();
 
@@ -95,7 +115,7 @@ async function start() {
     // in SQLite and resume at the next start) and closes the database. A request still running after a few
     // seconds (an upload from another PC) is cut off rather than keep the app from quitting; its client retries.
     const cutOff = setTimeout(() => http.server.closeAllConnections(), 5000);
-    void http.close().then(() => service.close()).finally(() => {
+    void sandbox.close().catch(() => undefined).then(() => http.close()).then(() => service.close()).finally(() => {
       clearTimeout(cutOff);
       app.exit(0);
     });

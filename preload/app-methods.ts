@@ -71,6 +71,9 @@ export const APP_METHOD_ARITY = {
   setUserProfile: 2,
   clinicProfile: 0,
   setClinicProfile: 1,
+  sandboxStatus: 0,
+  setSandboxEnabled: 1,
+  resetSandbox: 0,
 } as const;
 
 export const APP_METHOD_NAMES = Object.keys(APP_METHOD_ARITY) as (keyof typeof APP_METHOD_ARITY)[];

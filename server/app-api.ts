@@ -4,6 +4,7 @@ import { noteMethods } from './notes/app-api.js';
 import { notificationMethods } from './notifications/app-api.js';
 import { assistantMethods } from './oidc/app-api.js';
 import { patientMethods } from './patients/app-api.js';
+import { sandboxMethods } from './sandbox/app-api.js';
 import { scribeMethods } from './scribe/app-api.js';
 import type { ApiOf, IpcArgsOf } from './shared/app-method.js';
 import { webhookMethods } from './webhooks/app-api.js';
@@ -21,6 +22,7 @@ export const APP_METHODS = {
   ...assistantMethods,
   ...scribeMethods,
   ...noteMethods,
+  ...sandboxMethods,
 };
 export type AppMethods = typeof APP_METHODS;
 export type MethodName = keyof AppMethods;

@@ -1,4 +1,5 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
+import { type AddressInfo, type Server, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForbiddenSender, type Handlers, type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
@@ -6,6 +7,7 @@ import { recordingStore } from '../main/recordings.js';
 import { APP_METHOD_ARITY, PROGRESS_METHODS } from '../preload/app-methods.js';
 import { CHANNELS, type ClinicApi, type DictationStatus, type ProgressEvent, UPLOAD_PROGRESS_CHANNEL } from '../preload/contract.js';
 import { APP_METHODS } from '../server/app-api.js';
+import { type DesktopSandbox, SANDBOX_SETTING_FILE, type SandboxState, desktopSandbox } from '../server/sandbox/desktop.js';
 import { ServiceError } from '../server/shared/errors.js';
 import { type RunningServer, startServer, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
@@ -88,6 +90,9 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   setUserProfile: ['u1', { qualification: 'x'.repeat(201) }],
   clinicProfile: [1],
   setClinicProfile: [{ address: '' }],
+  sandboxStatus: [1],
+  setSandboxEnabled: ['yes'],
+  resetSandbox: ['now'],
 };
 
 describe('IPC handlers (main/ipc.ts) without Electron', () => {
@@ -261,6 +266,96 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
     expect(await call('recordingAppend', ev, rec.id, 2, new Uint8Array([6])).catch(toFailure)).toMatchObject({ status: 409 });
     await call('recordingDiscard', ev, rec.id);
     expect(await call('recordingAudio', ev, rec.id).catch(toFailure)).toMatchObject({ status: 404 });
+  });
+
+  describe('Settings → Sandbox: the app\'s sandbox, started, reset and stopped by its handlers', () => {
+    let app: RunningServer;
+    let sandbox: DesktopSandbox;
+    let sandboxHandlers: Handlers;
+    let held: Server;
+    const callHere = (m: 'sandboxStatus' | 'setSandboxEnabled' | 'resetSandbox' | 'signIn', ev: IpcEvent, ...args: unknown[]) =>
+      (sandboxHandlers[m] as (e: IpcEvent, ...a: unknown[]) => Promise<unknown>)(ev, ...args);
+    const login = (base: string, c: { api_key: string; client_id: string; client_secret: string }) => fetch(`${base}/api/v1/auth/token`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': c.api_key },
+      body: JSON.stringify({ client_id: c.client_id, client_secret: c.client_secret, grant_type: 'client_credentials' }),
+    });
+
+    beforeAll(async () => {
+      app = await startServer();
+      // The port it asks for is taken, as by another program: it takes a free one instead.
+      held = createNetServer();
+      await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
+      const port = (held.address() as AddressInfo).port;
+      sandbox = desktopSandbox(app.service, { host: '127.0.0.1', port, productionUrl: app.baseUrl });
+      sandboxHandlers = createHandlers({
+        service: app.service, rendererUrl: RENDERER, info: { baseUrl: app.baseUrl, version: '1.0' },
+        recordings: recordingStore(tempDir('recordings')),
+      });
+    });
+    afterAll(async () => {
+      await sandbox?.close();
+      held?.close();
+      await app?.close();
+    });
+
+    it('is off until an admin turns it on; on, it answers at its address with its own credentials, refused live in words', async () => {
+      const ev = event(RENDERER, nextWindow++);
+      const ws = app.demo.workspaces[0]!;
+      await callHere('signIn', ev, { username: ws.users.reception.username, password: ws.users.reception.password });
+      expect(await callHere('sandboxStatus', ev).catch(toFailure)).toMatchObject({ status: 403 });
+      await callHere('signIn', ev, { username: ws.users.admin.username, password: ws.users.admin.password });
+      const file = join(app.dataDir, 'sandbox', 'sandbox-credentials.json');
+      expect(await callHere('sandboxStatus', ev)).toEqual({ available: true, value: { enabled: false, url: null, problem: null, credentialsFile: file, credentials: null } });
+
+      const on = (await callHere('setSandboxEnabled', ev, true)) as SandboxState;
+      expect(on).toMatchObject({ enabled: true, problem: null, credentialsFile: file, credentials: { api_key: expect.stringMatching(/^cdk_test_/), client_secret: expect.stringMatching(/^cds_test_/) } });
+      expect(on.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(on.url).not.toBe(`http://127.0.0.1:${(held.address() as AddressInfo).port}`);
+      expect(JSON.parse(readFileSync(join(app.dataDir, SANDBOX_SETTING_FILE), 'utf8'))).toEqual({ enabled: true });
+      expect(statSync(join(app.dataDir, SANDBOX_SETTING_FILE)).mode & 0o777).toBe(0o600);
+      expect((await login(on.url!, on.credentials!)).status).toBe(200);
+      const refused = await login(app.baseUrl, on.credentials!);
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error_description: string }).error_description).toMatch(`use it with the sandbox at ${on.url}`);
+      app.service.audit.flush();
+      expect(app.service.audit.recent(ws.workspace_id, 5).map((e) => e.action)).toContain('sandbox.enable');
+    });
+
+    it('resets from Settings: new credentials, the old ones refused; starts again at the app\'s next start; stops when turned off', async () => {
+      const ev = event(RENDERER, nextWindow++);
+      const { username, password } = app.demo.workspaces[0]!.users.admin;
+      await callHere('signIn', ev, { username, password });
+      const before = ((await callHere('sandboxStatus', ev)) as { value: SandboxState }).value;
+      const after = (await callHere('resetSandbox', ev)) as SandboxState;
+      expect(after.url).toBe(before.url);
+      expect(after.credentials!.api_key).not.toBe(before.credentials!.api_key);
+      expect((await login(after.url!, before.credentials!)).status).toBe(401);
+      expect((await login(after.url!, after.credentials!)).status).toBe(200);
+
+      // Quit and start again: the stored choice brings it back, with the same sandbox.
+      await sandbox.close();
+      expect(await fetch(`${after.url}/health`).then((r) => r.status, () => 'refused')).toBe('refused');
+      sandbox = desktopSandbox(app.service, { host: '127.0.0.1', port: 0, productionUrl: app.baseUrl });
+      await sandbox.startIfEnabled();
+      const again = ((await callHere('sandboxStatus', ev)) as { value: SandboxState }).value;
+      expect(again).toMatchObject({ enabled: true, credentials: after.credentials });
+      expect((await login(again.url!, after.credentials!)).status).toBe(200);
+
+      const off = (await callHere('setSandboxEnabled', ev, false)) as SandboxState;
+      expect(off).toMatchObject({ enabled: false, url: null, credentials: null });
+      expect(await fetch(`${again.url}/health`).then((r) => r.status, () => 'refused')).toBe('refused');
+      expect(app.service.environment.peerUrl).toBeNull();
+      expect(await callHere('resetSandbox', ev).catch(toFailure)).toMatchObject({ status: 409, code: 'SANDBOX_OFF' });
+      await sandbox.startIfEnabled();
+      expect(sandbox.state().url).toBeNull();
+    });
+
+    it('says where the sandbox is managed when the app process runs none (the service without the desktop app)', async () => {
+      const ev = event(RENDERER, nextWindow++);
+      const { username, password } = srv.demo.workspaces[0]!.users.admin;
+      await call('signIn', ev, { username, password });
+      expect(await call('sandboxStatus', ev).catch(toFailure)).toMatchObject({ status: 501, code: 'SANDBOX_NOT_HERE' });
+    });
   });
 
   describe('dictation in-process: the recording on this computer goes to the scribe service without HTTP', skipFor(tools.espeak && tools.pocketsphinx && tools.ffmpeg ? null : 'needs espeak-ng, PocketSphinx and ffmpeg (apt-get install -y espeak-ng pocketsphinx pocketsphinx-en-us ffmpeg)'), () => {

@@ -6,10 +6,11 @@ import { PrescriptionSettings } from '../notes/Profile';
 import { PatientForm } from './RegisterPatient';
 import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, when } from '../ui';
 
-type Tab = 'server' | 'users' | 'patients' | 'clients' | 'keys' | 'webhooks' | 'push' | 'models' | 'assistants' | 'backups' | 'prescription';
+type Tab = 'server' | 'users' | 'patients' | 'clients' | 'keys' | 'webhooks' | 'push' | 'models' | 'assistants' | 'backups' | 'prescription' | 'sandbox';
 const TABS: [Tab, string][] = [
   ['server', 'Server'], ['users', 'Users'], ['patients', 'Mobiles to correct'], ['clients', 'API clients'], ['keys', 'API keys'], ['webhooks', 'Webhooks'],
   ['push', 'Push notifications'], ['models', 'Speech models'], ['assistants', 'AI assistants'], ['backups', 'Backups'], ['prescription', 'Prescription'],
+  ['sandbox', 'Sandbox'],
 ];
 const SCOPES: [Scope, string][] = [
   ['patients:read', 'Read patients'], ['patients:write', 'Register and edit patients'], ['appointments:read', 'Read appointments'],
@@ -467,6 +468,68 @@ function BackupsPanel() {
 }
 
 /**
+ * Settings → Sandbox: the synthetic clinic integrators test against, at its own address with credentials of its own
+ * (docs/API.md, Sandbox). The desktop app runs it, off until an admin turns it on here; on and off take effect at
+ * once and the choice holds across restarts. A browser's transport says where it is managed instead.
+ */
+function SandboxPanel() {
+  const qc = useQueryClient();
+  const status = useQuery({
+    queryKey: ['sandbox'],
+    queryFn: () => clinic.sandboxStatus(),
+    // On but not answering yet and no failure: it is starting (the first start seeds it, a few seconds).
+    refetchInterval: (q) => (q.state.data?.available && q.state.data.value.enabled && !q.state.data.value.url && !q.state.data.value.problem ? 1000 : false),
+  });
+  const show = (value: Awaited<ReturnType<typeof clinic.resetSandbox>>) => qc.setQueryData(['sandbox'], { available: true, value });
+  const toggle = useMutation({ mutationFn: (on: boolean) => clinic.setSandboxEnabled(on), onSuccess: show });
+  const [confirming, setConfirming] = useState(false);
+  const reset = useMutation({ mutationFn: () => clinic.resetSandbox(), onSuccess: (v) => { show(v); setConfirming(false); } });
+  const data = status.data;
+  const s = data?.available ? data.value : null;
+  const busy = toggle.isPending || reset.isPending;
+  return (
+    <Panel title="Sandbox" intro="A second address with the same API over an invented clinic (patients, doctors, today's and tomorrow's appointments), where integrators build and test without touching a real patient. Its credentials work only there, and the clinic's only here."
+      action={s && (
+        <button className={`btn ${s.enabled ? '' : 'primary'}`} type="button" onClick={() => toggle.mutate(!s.enabled)} disabled={busy}>
+          {toggle.isPending ? <><span className="spinner" />{s.enabled ? 'Turning off…' : 'Starting…'}</> : s.enabled ? 'Turn off' : 'Turn on'}
+        </button>
+      )}>
+      <div className="card-body stack">
+        {status.isPending && <Loading />}
+        <ErrorNote error={status.error ?? toggle.error ?? reset.error} onRetry={status.error ? () => void status.refetch() : undefined} />
+        {data && !data.available && <Note kind="info" title="Managed in the desktop app">{data.reason}</Note>}
+        {s && !s.enabled && !toggle.isPending && <Note kind="info" title="Off">Turn it on to give an integrator a sandbox address and credentials. It stays on, across restarts, until you turn it off.</Note>}
+        {s?.problem && <Note kind="error" title="The sandbox is not running">{s.problem}</Note>}
+        {s?.enabled && !s.url && !s.problem && <Loading label="Starting the sandbox…" />}
+        {s?.url && (
+          <dl className="kv" aria-label="Sandbox">
+            <dt>Status</dt><dd><span className="chip CK"><span className="dot" />Running</span></dd>
+            <dt>Address</dt><dd><code data-testid="sandbox-address">{s.url}</code> · <a href={`${s.url}/docs`} target="_blank" rel="noreferrer">API reference</a></dd>
+            {s.credentials && <>
+              <dt>API key</dt><dd><code data-testid="sandbox-api-key">{s.credentials.api_key}</code></dd>
+              <dt>Client id</dt><dd><code>{s.credentials.client_id}</code></dd>
+              <dt>Client secret</dt><dd><code>{s.credentials.client_secret}</code></dd>
+              <dt>Seeded</dt><dd>{when(s.credentials.seeded_at)}</dd>
+            </>}
+            <dt>Every credential</dt><dd><code>{s.credentialsFile}</code><div className="small muted">Users of every role with passwords and auth tokens, the patients and the appointments.</div></dd>
+          </dl>
+        )}
+        {s?.url && !confirming && <div className="row"><button className="btn" type="button" onClick={() => setConfirming(true)} disabled={busy}>Reset sandbox</button></div>}
+        {s?.url && confirming && (
+          <Note kind="warn" title="Reset the sandbox?">
+            Every sandbox record goes and the invented clinic is seeded again; every sandbox key, secret and token stops working, and integrators need the new ones. The clinic's own data is not touched.
+            <div className="row" style={{ marginTop: 8 }}>
+              <button className="btn danger" type="button" onClick={() => reset.mutate()} disabled={busy}>{reset.isPending ? <><span className="spinner" />Resetting…</> : 'Reset'}</button>
+              <button className="btn" type="button" onClick={() => setConfirming(false)} disabled={busy}>Cancel</button>
+            </div>
+          </Note>
+        )}
+      </div>
+    </Panel>
+  );
+}
+
+/**
  * Patients registered before the mobile rule whose number search cannot find (or is not a mobile): each with what
  * is wrong and an Edit that opens the patient form, so the number can be corrected with the patient. Nothing is
  * changed until someone saves a correction.
@@ -528,6 +591,7 @@ export default function Settings({ session }: { session: SessionInfo }) {
               render={(as) => <table aria-label="AI assistants"><thead><tr><th>Assistant</th><th>Access</th><th>Connected</th><th /></tr></thead><tbody>{as.map((a) => <tr key={a.id}><td><strong>{a.name}</strong></td><td><div className="row wrap" style={{ gap: 4 }}>{a.scopes.map((s) => <span key={s} className="chip">{s}</span>)}</div></td><td>{when(a.connected_at)}</td><td><div className="actions"><button className="btn sm danger" type="button" onClick={() => disconnect.mutate(a.id)}>Disconnect</button></div></td></tr>)}</tbody></table>} />
           )}
           {tab === 'backups' && <BackupsPanel />}
+          {tab === 'sandbox' && <SandboxPanel />}
           {tab === 'prescription' && (
             <Panel title="Prescription" intro="What every prescription prints: the clinic's address at the top, and under each doctor's name their qualification and registration number.">
               <div className="card-body"><PrescriptionSettings /></div>

@@ -85,6 +85,9 @@ const keep = (s: SignedIn): SessionInfo => {
 
 const WEBHOOKS = '/notification/v1/connect/webhook/subscriptions';
 
+const SANDBOX_IN_APP = 'The sandbox is turned on, off and reset in the desktop app on the clinic computer (Settings → Sandbox); a service run headless starts it with --sandbox and resets it with POST /api/v1/sandbox/reset.';
+const sandboxInApp: ClinicFailure = { status: 501, code: 'SANDBOX_NOT_HERE', message: SANDBOX_IN_APP };
+
 /** The upload receiver's address as this browser can reach it (the server may name itself by its loopback address). */
 function reachable(url: string): string {
   const u = new URL(url, location.origin);
@@ -246,6 +249,10 @@ export const httpClinic: ClinicApi = {
   setUserProfile: (userId, body) => api('PUT', `/api/v1/users/${encodeURIComponent(userId)}/profile`, body),
   clinicProfile: () => api('GET', '/api/v1/clinic'),
   setClinicProfile: (body) => api('PUT', '/api/v1/clinic', body),
+  // The sandbox runs beside the desktop app's service, started and reset by the app process: a browser can only say so.
+  sandboxStatus: async () => ({ available: false, reason: SANDBOX_IN_APP }),
+  setSandboxEnabled: () => Promise.reject(sandboxInApp),
+  resetSandbox: () => Promise.reject(sandboxInApp),
   async dictationLanguages() {
     const a = await send('GET', '/voice/api/v2/languages');
     if (missingRoute(a)) return { available: false, reason: NO_LANGUAGE_LIST };

@@ -1,18 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { clinic } from '../clinic';
-import { type DraftBody, type NoteVersion, notesApi } from './api';
-import { type Emr, evidenceAfterRemoval, flagKey, flagsEditedBy, shiftAfterRemoval } from './emr';
+import { type NoteVersion, notesApi } from './api';
+import { type Emr, type FlagResolution, evidenceAfterRemoval, flagKey, flagsEditedBy, shiftAfterRemoval } from './emr';
 
-export type Resolution = 'edited' | 'kept';
+export type Resolution = FlagResolution['resolution'];
 
 /** A flag as the doctor sees it: where it stands now (items may have been removed above it) and its service key. */
 export interface ShownFlag { code: string; message: string; pointer: string; key: string }
 
-/** The doctor's working copy of the note: the EMR JSON, what they said about each flag, and where each flag stands. */
+/** The doctor's working copy of the note: the EMR JSON, what they said about each flag (by its key), and where each flag stands. */
 interface Work {
   emr: Emr;
-  resolutions: Map<string, Resolution>;
+  resolutions: Map<string, FlagResolution>;
   at: Map<string, string | null>;
   /** Bumped on every change: what the autosave waits on. */
   rev: number;
@@ -59,11 +59,7 @@ export function unnamed(emr: Emr): number {
   return [...emr.chief_complaints, ...emr.diagnoses, ...emr.medications, ...emr.investigations].filter((x) => blank(x as never)).length;
 }
 
-/** The resolutions as the service takes them (its schema's code and resolution unions are checked there). */
-const resolutionsOf = (work: Work) => [...work.resolutions].map(([key, resolution]) => {
-  const i = key.indexOf(' ');
-  return { code: key.slice(0, i), pointer: key.slice(i + 1), resolution };
-}) as unknown as DraftBody['flag_resolutions'];
+const resolutionsOf = (work: Work) => [...work.resolutions.values()];
 
 /**
  * The note of a finished dictation: its versions, the working draft (saved as the doctor edits, a moment after the
@@ -89,7 +85,7 @@ export function useNote(txnId: string, statusEmr: Emr | null, isDoctor: boolean)
     const d = draft.data;
     setWork({
       emr: d.edited ? d.emr : statusEmr, base: 'draft', rev: 0, at: new Map(),
-      resolutions: new Map(d.flag_resolutions.map((r) => [flagKey(r), r.resolution])),
+      resolutions: new Map(d.flag_resolutions.map(({ code, pointer, resolution }) => [flagKey({ code, pointer }), { code, pointer, resolution }])),
     });
   }, [statusEmr, unsigned, draft.data]);
 
@@ -126,9 +122,10 @@ export function useNote(txnId: string, statusEmr: Emr | null, isDoctor: boolean)
   const flags = placed.filter((f) => !work!.resolutions.has(f.key));
 
   const change = (fn: (w: Work) => Work) => setWork((w) => (w ? { ...fn(w), rev: w.rev + 1 } : w));
-  const resolve = (keys: string[], r: Resolution) => (w: Work) => {
+  const resolve = (keys: string[], resolution: Resolution) => (w: Work) => {
     const resolutions = new Map(w.resolutions);
-    for (const k of keys) resolutions.set(k, r);
+    // A resolution names the flag as the scribe gave it (its code and first pointer), wherever it stands now.
+    for (const f of (w.emr.flags ?? []).filter((f) => keys.includes(flagKey(f)))) resolutions.set(flagKey(f), { code: f.code, pointer: f.pointer, resolution });
     return { ...w, resolutions };
   };
   const editing = {

@@ -1,16 +1,23 @@
-import type { IpcMainInvokeEvent } from 'electron';
+import { writeFileSync } from 'node:fs';
+import type { IpcMainInvokeEvent, WebContents } from 'electron';
 import { Compile } from 'typebox/compile';
 import { APP_METHODS, type ClinicApi, type IpcArgs, type MethodName } from '../server/app-api.js';
 import { needScope } from '../server/auth/app-accounts.js';
 import type { RequestContext } from '../server/auth/permissions.js';
 import type { Service } from '../server/service.js';
-import type { AnyoneCall, AppHost, AppMethod, ArgSpec, ClinicFailure, SignedInCall, WindowSession } from '../server/shared/app-method.js';
+import type { AnyoneCall, AppHost, AppMethod, ArgSpec, ClinicFailure, SavedPdf, SignedInCall, WindowSession } from '../server/shared/app-method.js';
 import { ServiceError } from '../server/shared/errors.js';
+import { ensurePrivateFile } from '../server/shared/private-files.js';
 import { type Violation, violationMessage } from '../server/shared/violations.js';
 import { type ProgressEvent, UPLOAD_PROGRESS_CHANNEL } from '../preload/contract.js';
 
-/** What a handler sees of an IPC event: the frame that sent it and the window (for its session and progress events). */
-export type IpcEvent = Pick<IpcMainInvokeEvent, 'senderFrame'> & { sender: { id: number; send(channel: string, ...args: unknown[]): void } };
+/**
+ * What a handler sees of an IPC event: the frame that sent it and the window (for its session, progress events and,
+ * where it can, a PDF of its page).
+ */
+export type IpcEvent = Pick<IpcMainInvokeEvent, 'senderFrame'> & {
+  sender: { id: number; send(channel: string, ...args: unknown[]): void } & Partial<Pick<WebContents, 'printToPDF'>>;
+};
 
 /** One plain function per app method: the IPC layer, testable without Electron. */
 export type Handlers = { [K in MethodName]: (event: IpcEvent, ...args: IpcArgs<K>) => Promise<Awaited<ReturnType<ClinicApi[K]>>> };
@@ -55,10 +62,35 @@ export function toFailure(e: unknown): ClinicFailure {
   return { status: 500, code: 'SERVER_ERROR', message: 'Something went wrong inside Clinic Desk. Try again; if it keeps happening, restart the app.' };
 }
 
-export interface IpcDeps extends AppHost {
+export interface IpcDeps extends Pick<AppHost, 'info' | 'recordings'> {
   service: Service;
   /** The renderer page every call must come from. */
   rendererUrl: string;
+  /**
+   * Asks the person where to save a PDF, over the window whose web contents has this id, offering fileName; null
+   * when they cancel (main/print.ts, Electron's save dialog). Without it the windows cannot save PDFs.
+   */
+  choosePdfPath?(contentsId: number, fileName: string): Promise<string | null>;
+}
+
+/**
+ * The page as the print stylesheet lays it out: the @page size the page chose (the prescription's A5 or A4, margins
+ * its own) rather than Chromium's default Letter, with its coloured letterhead.
+ */
+const PDF_OPTIONS = { preferCSSPageSize: true, printBackground: true } as const;
+
+type PdfSender = IpcEvent['sender'] & Pick<WebContents, 'printToPDF'>;
+const canPrint = (sender: IpcEvent['sender']): sender is PdfSender => typeof sender.printToPDF === 'function';
+
+/** The calling window's page as a PDF, saved where the person chooses, readable by this account only (patient data). */
+async function savePagePdf(sender: PdfSender, choosePath: NonNullable<IpcDeps['choosePdfPath']>, fileName: string): Promise<SavedPdf> {
+  // Rendered before the dialog opens: the PDF is the page as it was when the person asked for it.
+  const pdf = await sender.printToPDF(PDF_OPTIONS);
+  const path = await choosePath(sender.id, fileName);
+  if (!path) return { saved: false, path: null };
+  ensurePrivateFile(path);
+  writeFileSync(path, pdf);
+  return { saved: true, path };
 }
 
 /**
@@ -70,6 +102,10 @@ export interface IpcDeps extends AppHost {
 export function createHandlers(deps: IpcDeps): Handlers {
   const { service } = deps;
   const host: AppHost = { info: deps.info, recordings: deps.recordings };
+  const { choosePdfPath } = deps;
+  // A PDF is of the calling window's own page, so the host that can make one is per call.
+  const hostFor = ({ sender }: IpcEvent): AppHost =>
+    choosePdfPath && canPrint(sender) ? { ...host, printToPdf: (fileName) => savePagePdf(sender, choosePdfPath, fileName) } : host;
   const tokens = new Map<number, string>();
 
   const sessionOf = (event: IpcEvent): WindowSession => ({
@@ -101,7 +137,7 @@ export function createHandlers(deps: IpcDeps): Handlers {
       assertOwnRenderer(event, deps.rendererUrl);
       checkArgs(name, specs, args);
       const base: AnyoneCall<unknown> = {
-        service, host, session: sessionOf(event),
+        service, host: hostFor(event), session: sessionOf(event),
         progress: (progress) => event.sender.send(UPLOAD_PROGRESS_CHANNEL, { method: name, key: args[0], progress } as ProgressEvent),
       };
       return method.run(method.access === 'anyone' ? base : { ...base, ...signedIn(event, method) }, ...args);

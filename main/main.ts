@@ -7,6 +7,7 @@ import { API_VERSION } from '../server/http/app.js';
 import type {} from '../server/http/host-guard.js';
 import { CHANNELS, type ClinicApi } from '../preload/contract.js';
 import { type IpcEvent, createHandlers, toFailure } from './ipc.js';
+import { choosePdfPath } from './print.js';
 import { recordingStore } from './recordings.js';
 import { appKek } from './kek.js';
 import { electronSqliteBinding } from './native.js';
@@ -73,7 +74,7 @@ async function start() {
 
   const handlers = createHandlers({
     service, rendererUrl: RENDERER_URL, info: { baseUrl: shownUrl, version: API_VERSION },
-    recordings: recordingStore(join(dataDir, 'recordings')),
+    recordings: recordingStore(join(dataDir, 'recordings')), choosePdfPath,
   });
   // One channel per contract method; a failure travels as a value so its status and code arrive intact.
   for (const method of Object.keys(CHANNELS) as (keyof ClinicApi)[]) {

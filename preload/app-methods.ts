@@ -71,6 +71,7 @@ export const APP_METHOD_ARITY = {
   setUserProfile: 2,
   clinicProfile: 0,
   setClinicProfile: 1,
+  printPrescriptionPdf: 1,
   sandboxStatus: 0,
   setSandboxEnabled: 1,
   resetSandbox: 0,

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, type Server, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { recordingStore } from '../main/recordings.js';
 import { APP_METHOD_ARITY, PROGRESS_METHODS } from '../preload/app-methods.js';
 import { CHANNELS, type ClinicApi, type DictationStatus, type ProgressEvent, UPLOAD_PROGRESS_CHANNEL } from '../preload/contract.js';
 import { APP_METHODS } from '../server/app-api.js';
+import { pdfFileName } from '../server/notes/app-shapes.js';
 import { type DesktopSandbox, SANDBOX_SETTING_FILE, type SandboxState, desktopSandbox } from '../server/sandbox/desktop.js';
 import { ServiceError } from '../server/shared/errors.js';
 import { type RunningServer, startServer, tempDir } from './helpers/server.js';
@@ -90,6 +91,7 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   setUserProfile: ['u1', { qualification: 'x'.repeat(201) }],
   clinicProfile: [1],
   setClinicProfile: [{ address: '' }],
+  printPrescriptionPdf: ['../Prescription.pdf'],
   sandboxStatus: [1],
   setSandboxEnabled: ['yes'],
   resetSandbox: ['now'],
@@ -249,6 +251,58 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
     await expect(call('session', here)).resolves.toBeNull();
     await expect(call('signIn', here, { username: 'ipc.pw', password: 'third, by admin' })).resolves.toMatchObject({ user: { username: 'ipc.pw' } });
     expect(await call('resetUserPassword', here, u.id, 'doctor tries it').catch(toFailure)).toMatchObject({ status: 403 });
+  });
+
+  it("saves the window's page as a PDF where the doctor chooses, readable by this account only; Cancel saves nothing", async () => {
+    const dir = tempDir('ipc-pdf');
+    const asked: [number, string][] = [];
+    let chosen: string | null = join(dir, 'chosen.pdf');
+    const withDialog = createHandlers({
+      service: srv.service, rendererUrl: RENDERER, info: { baseUrl: srv.baseUrl, version: '1.0' }, recordings: recordingStore(tempDir('recordings')),
+      choosePdfPath: async (contentsId, fileName) => (asked.push([contentsId, fileName]), chosen),
+    });
+    const printPdf = (ev: IpcEvent, name: string, on: Handlers = withDialog) => on.printPrescriptionPdf(ev, name);
+    // Electron's WebContents as far as main uses it here: its id, send, and printToPDF (Chromium's PDF of the page).
+    const printed: unknown[] = [];
+    const win = nextWindow++;
+    const ev: IpcEvent = {
+      senderFrame: { url: RENDERER } as never,
+      sender: { id: win, send: () => undefined, printToPDF: async (options) => (printed.push(options), Buffer.from(`%PDF-1.7 page ${printed.length}`)) },
+    };
+    const ws = srv.demo.workspaces[0]!;
+    // The renderer's name for it, from a name with characters no file name may hold: the schema takes it.
+    const name = pdfFileName('Priya / Sharma: "K"\u202E', '2026-03-12');
+    expect(name).toBe('Prescription - Priya Sharma K - 2026-03-12.pdf');
+
+    // Reception has no scribe permission: refused before anything is printed or asked.
+    await withDialog.signIn(ev, { username: ws.users.reception.username, password: ws.users.reception.password });
+    expect(await printPdf(ev, name).catch(toFailure)).toMatchObject({ status: 403 });
+    expect([printed.length, asked.length]).toEqual([0, 0]);
+
+    await withDialog.signIn(ev, { username: ws.users.doctor.username, password: ws.users.doctor.password });
+    expect(await printPdf(ev, name)).toEqual({ saved: true, path: join(dir, 'chosen.pdf') });
+    expect(printed).toEqual([{ preferCSSPageSize: true, printBackground: true }]);
+    expect(asked).toEqual([[win, name]]);
+    expect(readFileSync(join(dir, 'chosen.pdf'), 'latin1')).toBe('%PDF-1.7 page 1');
+    expect(statSync(join(dir, 'chosen.pdf')).mode & 0o777).toBe(0o600);
+
+    // Saved over a file others could read: replaced, and closed to them.
+    chosen = join(dir, 'old.pdf');
+    writeFileSync(chosen, 'an older, longer prescription');
+    chmodSync(chosen, 0o644);
+    expect(await printPdf(ev, name)).toEqual({ saved: true, path: chosen });
+    expect(readFileSync(chosen, 'latin1')).toBe('%PDF-1.7 page 2');
+    expect(statSync(chosen).mode & 0o777).toBe(0o600);
+
+    chosen = null;
+    expect(await printPdf(ev, name)).toEqual({ saved: false, path: null });
+    expect(printed.length).toBe(3);
+    expect(readdirSync(dir).sort()).toEqual(['chosen.pdf', 'old.pdf']);
+
+    // Without a save dialog (or from a sender that cannot print) there is no PDF to make: said in words.
+    const other = event(RENDERER, nextWindow++);
+    await handlers.signIn(other, { username: ws.users.doctor.username, password: ws.users.doctor.password });
+    expect(await printPdf(other, name, handlers).catch(toFailure)).toMatchObject({ status: 501, code: 'NOT_AVAILABLE', message: expect.stringMatching(/Save as PDF/) });
   });
 
   it('keeps dictation audio on disk in chunks as it arrives, readable after a "crash"', async () => {

@@ -207,6 +207,18 @@ describe('editing, signing and amending a note, and its prescription, in Chromiu
     expect(text).toContain('5 days');
     expect(text).toMatch(/Follow-up:\s*\d{1,2} \w{3} \d{4} \(after 5 days\)/);
     expect(text).toContain('amendment 1');
+    // In a browser the one button is the browser's print dialog, which saves PDFs too (stood in for: headless
+    // Chromium shows none); paper and PDF as separate buttons are the desktop app's (test/ipc.test.ts saves its PDF).
+    await page.evaluate(() => {
+      const w = window as unknown as { printed: number };
+      w.printed = 0;
+      window.print = () => void w.printed++;
+    });
+    const preview = page.getByRole('dialog', { name: 'Prescription' });
+    await preview.getByRole('button', { name: 'Print or save as PDF' }).click();
+    await until(async () => (await page.evaluate(() => (window as unknown as { printed: number }).printed)) === 1, 'the print dialog');
+    expect(await preview.getByRole('button', { name: 'Print', exact: true }).count()).toBe(0);
+    expect(await preview.getByRole('status').count()).toBe(0);
     await page.emulateMedia({ media: 'print' });
     // Printed, the sheet is the only thing on the page.
     expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);

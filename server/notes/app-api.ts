@@ -1,8 +1,9 @@
 import { Clinic, ClinicBody, Profile, ProfileBody, profiles } from '../auth/profile.js';
 import { UserParams } from '../auth/app-schemas.js';
 import type { Service } from '../service.js';
-import { arg, appMethod } from '../shared/app-method.js';
-import { AmendBody, DraftBody, NoteParams, SignBody, Version, VersionList, VersionParams, WorkingDraft } from './schemas.js';
+import { SavedPdf, arg, appMethod } from '../shared/app-method.js';
+import { ServiceError } from '../shared/errors.js';
+import { AmendBody, DraftBody, NoteParams, PdfFileName, SignBody, Version, VersionList, VersionParams, WorkingDraft } from './schemas.js';
 
 const txnId = arg('txnId', NoteParams.properties.txn_id);
 
@@ -57,5 +58,16 @@ export const noteMethods = {
   setClinicProfile: appMethod({
     args: [arg('body', ClinicBody)], result: Clinic, access: 'signed-in',
     run: (c, body) => profilesOf(c.service).setClinic(c.ctx, body),
+  }),
+  /**
+   * The prescription on screen (the calling window's page, laid out by the print stylesheet on the paper chosen) as a
+   * PDF where the doctor saves it. A browser has no such host: its transport opens the browser's print dialog instead.
+   */
+  printPrescriptionPdf: appMethod({
+    args: [arg('fileName', PdfFileName)], result: SavedPdf, access: 'scribe',
+    run: (c, fileName) => {
+      if (!c.host.printToPdf) throw new ServiceError(501, 'NOT_AVAILABLE', 'Saving as PDF works in the desktop app: here, print and choose "Save as PDF" as the printer');
+      return c.host.printToPdf(fileName);
+    },
   }),
 };

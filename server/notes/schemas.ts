@@ -199,6 +199,17 @@ export const WorkingDraft = Type.Object({
 });
 
 
+/**
+ * The name the desktop app's save dialog offers for a prescription's PDF: a file name alone, no folder, that
+ * Windows, macOS and Linux all accept (none of / \ : * ? " < > |, no control or bidi override characters, not
+ * starting with a dot or a space), ending in .pdf.
+ */
+export const PdfFileName = Type.String({
+  minLength: 5, maxLength: 150,
+  pattern: '^(?![. ])[^/\\\\:*?"<>|\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069]+\\.pdf$',
+  description: 'A file name ending in .pdf, without a folder',
+});
+
 /** What the scribe's status route takes for notes: which version to serve. */
 export const NoteStatusQuery = Type.Object({
   version: Type.Optional(Type.String({

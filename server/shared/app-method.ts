@@ -35,10 +35,19 @@ export interface ClinicFailure {
   message: string;
 }
 
+/** Where a PDF of the page went: saved at path, or not saved (the person closed the save dialog, or a browser printed it). */
+export const SavedPdf = Type.Object({ saved: Type.Boolean(), path: Type.Union([Type.String(), Type.Null()]) });
+export type SavedPdf = Static<typeof SavedPdf>;
+
 /** What the app process gives the implementations besides the service: its own facts and what it keeps on the computer. */
 export interface AppHost {
   info: { baseUrl: string; version: string };
   recordings: RecordingStore;
+  /**
+   * Saves the calling window's page as a PDF (its print stylesheet, @page sizes), where the person chooses, with
+   * fileName offered. Only the desktop app's windows can: absent elsewhere.
+   */
+  printToPdf?(fileName: string): Promise<SavedPdf>;
 }
 
 /** A window's sign-in: the user token stays in the app process, one per window, never in the page. */

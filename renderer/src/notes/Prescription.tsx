@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Fragment, useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { Patient } from '../../../preload/contract';
@@ -6,6 +6,7 @@ import { clinic } from '../clinic';
 import { ErrorNote, GENDER, Icon, ageLabel, phone } from '../ui';
 import { type NoteVersion, notesApi } from './api';
 import { type Emr, type Medication, dateAfter, durationWords, frequencyPattern, frequencyWords } from './emr';
+import { pdfFileName } from '../../../server/notes/app-shapes';
 import { DoctorProfileForm } from './Profile';
 
 export type PaperSize = 'a5' | 'a4';
@@ -119,9 +120,13 @@ export function PrescriptionSheet({ data, size }: { data: PrescriptionData; size
   );
 }
 
+// The preload's bridge is there in the desktop app only: it prints to paper and saves PDFs as separate things.
+const inDesktopApp = 'clinic' in window;
+
 /**
- * The prescription over the page, with paper size and print. Printing shows only the sheet (styles.css, print):
- * the browser's print dialog saves it as PDF; @page takes the size chosen here.
+ * The prescription over the page, with paper size, print and PDF. Printing shows only the sheet (styles.css, print)
+ * and @page takes the size chosen here, for paper and PDF alike: the desktop app saves the PDF itself
+ * (printPrescriptionPdf), a browser's print dialog saves it as one.
  */
 export function PrescriptionPreview({ txnId, patientId, me, timeZone, clinicName, onClose }: {
   txnId: string; patientId: string | null; me: string; timeZone: string; clinicName: string; onClose: () => void;
@@ -145,6 +150,9 @@ export function PrescriptionPreview({ txnId, patientId, me, timeZone, clinicName
     doctor: { name: latest.data!.created_by_name ?? '', qualification: profile.data?.qualification ?? null, registration_number: profile.data?.registration_number ?? null },
   } : null;
   const mine = signer === me;
+  const savePdf = useMutation({
+    mutationFn: () => clinic.printPrescriptionPdf(pdfFileName(patient.data?.name ?? null, ymd(latest.data!.created_at, timeZone))),
+  });
   return createPortal(
     <div className="rx-preview" role="dialog" aria-modal="true" aria-label="Prescription">
       <div className="rx-toolbar no-print">
@@ -152,11 +160,15 @@ export function PrescriptionPreview({ txnId, patientId, me, timeZone, clinicName
         <div className="seg" role="group" aria-label="Paper size">
           {(['a5', 'a4'] as const).map((s) => <button key={s} type="button" aria-pressed={size === s} onClick={() => setSize(s)}>{s.toUpperCase()}</button>)}
         </div>
-        <button className="btn primary sm" type="button" onClick={() => window.print()} disabled={!data}><Icon name="print" size={14} />Print or save as PDF</button>
+        {savePdf.data?.saved && <span className="small muted" role="status">Saved to {savePdf.data.path}</span>}
+        {inDesktopApp && <button className="btn sm" type="button" onClick={() => window.print()} disabled={!data}><Icon name="print" size={14} />Print</button>}
+        <button className="btn primary sm" type="button" onClick={() => savePdf.mutate()} disabled={!data || savePdf.isPending}>
+          <Icon name="print" size={14} />{inDesktopApp ? 'Save as PDF' : 'Print or save as PDF'}
+        </button>
         <button className="btn sm" type="button" onClick={onClose}>Close</button>
       </div>
       <div className="rx-stage">
-        <ErrorNote error={latest.error ?? clinicProfile.error} />
+        <ErrorNote error={latest.error ?? clinicProfile.error ?? savePdf.error} />
         {mine && profile.data && (!profile.data.qualification || !profile.data.registration_number) && (
           <div className="rx-missing no-print"><DoctorProfileForm userId={me} intro="Your qualification and registration number print under your name: add them here." /></div>
         )}

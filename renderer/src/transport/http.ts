@@ -249,6 +249,11 @@ export const httpClinic: ClinicApi = {
   setUserProfile: (userId, body) => api('PUT', `/api/v1/users/${encodeURIComponent(userId)}/profile`, body),
   clinicProfile: () => api('GET', '/api/v1/clinic'),
   setClinicProfile: (body) => api('PUT', '/api/v1/clinic', body),
+  // A browser's own print dialog saves PDFs too (the same print stylesheet lays the page out); what it saved, it keeps to itself.
+  printPrescriptionPdf: async () => {
+    window.print();
+    return { saved: false, path: null };
+  },
   // The sandbox runs beside the desktop app's service, started and reset by the app process: a browser can only say so.
   sandboxStatus: async () => ({ available: false, reason: SANDBOX_IN_APP }),
   setSandboxEnabled: () => Promise.reject(sandboxInApp),

@@ -245,7 +245,8 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     modelMirror,
     scribe: Object.fromEntries(Object.entries(scribe).filter(([, v]) => v !== undefined)),
     http: httpConfig(values as Partial<Record<HttpFlag, string>>, env),
-    kekFile: str('kek-file') ?? env.CLINIC_DESK_KEK_FILE,
+    // An empty variable means unset, as for the service's other settings read by secret-box.ts.
+    kekFile: str('kek-file') || env.CLINIC_DESK_KEK_FILE || undefined,
     reset: bool('reset') ?? false,
     help: bool('help') ?? false,
     sandbox: sandboxOn ? { port: sandboxPort, publicUrl: sandboxPublic, fcmBaseUrl: sandboxFcm } : null,

@@ -239,4 +239,23 @@ describe('editing, signing and amending a note, and its prescription, in Chromiu
     await page.getByRole('button', { name: 'Close' }).click();
     expect(errors).toEqual([]);
   });
+
+  it('lets a doctor keep their own prescription details in Settings, the one tab a doctor has there', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Prescription details' });
+    await form.getByLabel('Qualification').waitFor();
+    expect(await page.getByRole('tablist', { name: 'Settings' }).getByRole('tab').allTextContents()).toEqual(['My prescription details']);
+    await expect.poll(() => form.getByLabel('Qualification').inputValue()).toBe('MBBS, MD (General Medicine)');
+    await form.getByLabel('Registration number').fill('KMC 45679');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('Saved').waitFor();
+    const me = (await api('GET', '/api/v1/me', doctorToken)).body.user.id;
+    expect((await api('GET', `/api/v1/users/${me}/profile`, doctorToken)).body).toMatchObject({ qualification: 'MBBS, MD (General Medicine)', registration_number: 'KMC 45679' });
+    // An admin's tab by its address opens the doctor's own instead.
+    await page.goto(`${srv.baseUrl}/#/settings/users`);
+    await page.reload();
+    await page.getByRole('form', { name: 'Prescription details' }).waitFor();
+    expect(await page.getByRole('tab', { selected: true }).textContent()).toBe('My prescription details');
+    expect(errors).toEqual([]);
+  });
 });

@@ -16,7 +16,8 @@ type Screen = 'front-desk' | 'dictation' | 'settings';
 const SCREENS: { id: Screen; label: string; icon: 'calendar' | 'mic' | 'settings'; roles: Role[] }[] = [
   { id: 'front-desk', label: 'Front desk', icon: 'calendar', roles: ['reception', 'doctor', 'admin'] },
   { id: 'dictation', label: 'Dictation', icon: 'mic', roles: ['doctor', 'admin'] },
-  { id: 'settings', label: 'Settings', icon: 'settings', roles: ['admin'] },
+  // A doctor's Settings holds their own prescription details only (screens/Settings.tsx).
+  { id: 'settings', label: 'Settings', icon: 'settings', roles: ['admin', 'doctor'] },
 ];
 
 function useHashScreen(role: Role): [Screen, (s: Screen) => void] {

@@ -2,16 +2,18 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { Patient, Role, SaKey, Scope, SessionInfo, SpeechModel, User, WebhookState, WebhookSubscription } from '../../../preload/contract';
 import { clinic } from '../clinic';
-import { PrescriptionSettings } from '../notes/Profile';
+import { DoctorProfileForm, PrescriptionSettings } from '../notes/Profile';
 import { PatientForm } from './RegisterPatient';
 import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, when } from '../ui';
 
-type Tab = 'server' | 'users' | 'patients' | 'clients' | 'keys' | 'webhooks' | 'push' | 'models' | 'assistants' | 'backups' | 'prescription' | 'sandbox';
+type Tab = 'server' | 'users' | 'patients' | 'clients' | 'keys' | 'webhooks' | 'push' | 'models' | 'assistants' | 'backups' | 'prescription' | 'sandbox' | 'profile';
 const TABS: [Tab, string][] = [
   ['server', 'Server'], ['users', 'Users'], ['patients', 'Mobiles to correct'], ['clients', 'API clients'], ['keys', 'API keys'], ['webhooks', 'Webhooks'],
   ['push', 'Push notifications'], ['models', 'Speech models'], ['assistants', 'AI assistants'], ['backups', 'Backups'], ['prescription', 'Prescription'],
   ['sandbox', 'Sandbox'],
 ];
+/** A doctor's Settings: what prints under their name (everything else is the admins'). */
+const DOCTOR_TABS: [Tab, string][] = [['profile', 'My prescription details']];
 const SCOPES: [Scope, string][] = [
   ['patients:read', 'Read patients'], ['patients:write', 'Register and edit patients'], ['appointments:read', 'Read appointments'],
   ['appointments:write', 'Book and change appointments'], ['notifications', 'Push notifications'], ['webhooks', 'Webhooks'], ['scribe', 'Scribe (dictation)'],
@@ -566,16 +568,18 @@ function MobileReviewPanel() {
 }
 
 export default function Settings({ session }: { session: SessionInfo }) {
-  const [tab, setTab] = useState<Tab>(() => (window.location.hash.split('/')[2] as Tab) || 'server');
+  const admin = session.user.role === 'admin';
+  const tabs = admin ? TABS : DOCTOR_TABS;
+  const [tab, setTab] = useState<Tab>(() => tabs.find(([id]) => id === window.location.hash.split('/')[2])?.[0] ?? tabs[0]![0]);
   const go = (t: Tab) => { setTab(t); window.location.hash = `/settings/${t}`; };
   const qc = useQueryClient();
   const disconnect = useMutation({ mutationFn: (id: string) => clinic.disconnectAssistant(id), onSuccess: () => void qc.invalidateQueries({ queryKey: ['optional'] }) });
   return (
     <div className="page">
-      <div className="page-head"><div><h1>Settings</h1><p className="muted">{session.workspace.name} · for admins</p></div></div>
+      <div className="page-head"><div><h1>Settings</h1><p className="muted">{session.workspace.name} · {admin ? 'for admins' : session.user.display_name}</p></div></div>
       <div className="settings">
         <nav className="side-tabs card" style={{ padding: 8 }} role="tablist" aria-label="Settings">
-          {TABS.map(([id, label]) => <button key={id} type="button" role="tab" aria-selected={tab === id} onClick={() => go(id)}>{label}</button>)}
+          {tabs.map(([id, label]) => <button key={id} type="button" role="tab" aria-selected={tab === id} onClick={() => go(id)}>{label}</button>)}
         </nav>
         <div>
           {tab === 'server' && <ServerPanel />}
@@ -592,6 +596,11 @@ export default function Settings({ session }: { session: SessionInfo }) {
           )}
           {tab === 'backups' && <BackupsPanel />}
           {tab === 'sandbox' && <SandboxPanel />}
+          {tab === 'profile' && (
+            <Panel title="My prescription details" intro="Printed under your name on every prescription you sign.">
+              <div className="card-body"><DoctorProfileForm userId={session.user.id} /></div>
+            </Panel>
+          )}
           {tab === 'prescription' && (
             <Panel title="Prescription" intro="What every prescription prints: the clinic's address at the top, and under each doctor's name their qualification and registration number.">
               <div className="card-body"><PrescriptionSettings /></div>

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { configFromArgs, databaseFile, helpText, type Config } from '../config.js';
 import { ensureDemo, demoCredentialsFile, readDemoCredentials, type DemoCredentials } from '../demo/demo.js';
 import { type HttpOptions, buildHttpApp } from '../http/app.js';
-import { type Sandbox, describeServers, startSandbox } from '../sandbox/sandbox.js';
+import { type Sandbox, startSandbox } from '../sandbox/sandbox.js';
 import { createService, type Service, type ServiceOptions } from '../service.js';
 import { loadKek } from '../shared/secret-box.js';
 
@@ -84,13 +84,16 @@ async function main() {
       },
     },
   };
+  let sandbox: Sandbox | null = null;
+  // Known once listening; the OpenAPI document lists the live service and, when it runs, the sandbox.
+  let publicBase = '';
   const app = await buildHttpApp(service, {
     logger,
     logRequests: config.logRequests,
     ...config.http,
+    openapiServers: () => [{ url: publicBase, environment: 'production' }, ...(sandbox ? [{ url: sandbox.url, environment: 'sandbox' as const }] : [])],
   });
 
-  let sandbox: Sandbox | null = null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -124,7 +127,7 @@ async function main() {
   const listening = `http://${shownHost}:${port}`;
   // What clients are told (demo credentials, every absolute URL the service builds): the configured public URL,
   // else the listening address (for a wildcard bind, the LAN address).
-  const publicBase = app.baseUrl() ?? listening;
+  publicBase = app.baseUrl() ?? listening;
   const demo = config.demo ? await ensureDemo(service, publicBase) : undefined;
   if (config.sandbox) {
     try {
@@ -139,7 +142,6 @@ async function main() {
       process.exit(1);
     }
   }
-  describeServers(app, [{ url: publicBase, environment: 'production' }, ...(sandbox ? [{ url: sandbox.url, environment: 'sandbox' as const }] : [])]);
   console.log(startupLines(config, listening, publicBase, demo, sandbox).join('\n'));
 }
 

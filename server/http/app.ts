@@ -54,7 +54,7 @@ const SERVER_DESCRIPTIONS: Record<EnvironmentName, string> = {
 };
 
 /** A `servers` entry of the OpenAPI document; a vendor field names the environment. */
-export const openapiServerEntry = ({ url, environment }: OpenApiServer) => ({ url, description: SERVER_DESCRIPTIONS[environment], 'x-environment': environment });
+const openapiServerEntry = ({ url, environment }: OpenApiServer) => ({ url, description: SERVER_DESCRIPTIONS[environment], 'x-environment': environment });
 
 export const API_VERSION = '1.0';
 

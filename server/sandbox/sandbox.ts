@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Type } from 'typebox';
 import { type HttpConfig, httpConfig } from '../config.js';
-import { type HttpApp, type HttpOptions, type OpenApiServer, buildHttpApp, clientError, openapiServerEntry } from '../http/app.js';
+import { type HttpApp, type HttpOptions, type OpenApiServer, buildHttpApp, clientError } from '../http/app.js';
 import { authenticate } from '../http/auth.js';
 import { capConnectionsPerAddress } from '../http/connection-cap.js';
 import { plainErrors } from '../http/errors.js';
@@ -62,14 +62,6 @@ export function recover(dir: string) {
   }
   rmSync(next, { recursive: true, force: true });
   rmSync(old, { recursive: true, force: true });
-}
-
-/**
- * Writes the `servers` into an app's cached OpenAPI document, for server/cli/serve.ts's live app, which learns the
- * sandbox's address after it is built; apps built knowing theirs take buildHttpApp's `openapiServers` instead.
- */
-export function describeServers(app: HttpApp, servers: OpenApiServer[]) {
-  (app.swagger() as { servers?: object[] }).servers = servers.map(openapiServerEntry);
 }
 
 export async function startSandbox(opts: SandboxOptions) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Type } from 'typebox';
 import { type HttpConfig, httpConfig } from '../config.js';
-import { type HttpApp, type HttpOptions, type OpenApiServer, buildHttpApp, clientError } from '../http/app.js';
+import { type HttpApp, type HttpOptions, buildHttpApp, clientError } from '../http/app.js';
 import { authenticate } from '../http/auth.js';
 import { capConnectionsPerAddress } from '../http/connection-cap.js';
 import { plainErrors } from '../http/errors.js';

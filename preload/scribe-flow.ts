@@ -60,7 +60,7 @@ export async function dictationStatus(client: ScribeClient, txnId: string): Prom
 
 /** A page of a patient's past sessions, newest first. */
 export async function scribeHistory(client: ScribeClient, patientId: string, cursor?: string, limit = HISTORY_PAGE): Promise<ScribeHistoryPage> {
-  return toHistoryPage(await clinicFailures(client.listSessions({ patientId, cursor, limit })));
+  return toHistoryPage(await clinicFailures(client.listSessions({ patientId, cursor, limit, order: 'signed_first' })));
 }
 
 /** A failure from any of the scribe family's error shapes ({error,code}, {error:{code,msg}}, {error,message}, {details}). */

@@ -8,7 +8,7 @@
  *     4. POST /voice/api/v2/transaction/init/{txn_id}     (the Python SDK's body) → 201
  *   getSessionStatus(sessionId, action)  GET /voice/api/v3/status/{session_id}: 202 / 200 / 206, each output value
  *                                        Base64-decoded into `decoded`.
- *   listSessions({patientId, status, limit, cursor})  GET /voice/api/v2/sessions: past sessions, newest first (ours).
+ *   listSessions({patientId, status, limit, cursor, order})  GET /voice/api/v2/sessions: past sessions, newest first or signed notes first (ours).
  *
  * Runs in Node ≥ 20 (files by path; over 100 MB they are streamed from disk rather than read whole) and in
  * browsers (files as {name, data: Blob}). Uploads report progress; the multipart POST is pluggable (`postForm`) so
@@ -170,6 +170,9 @@ export interface SessionList {
     patient_id: string | null;
     templates: string[];
     errors: string[];
+    /** The doctor's note on the session (ours): null, draft, signed or amended, and its latest version. */
+    note_status: 'draft' | 'signed' | 'amended' | null;
+    note_version: number;
     created_at: string;
     updated_at: string;
   }[];
@@ -333,10 +336,11 @@ export class ScribeClient {
   }
 
   /** Past sessions of the caller's workspace, newest first, optionally of one patient or in one status (ours). */
-  async listSessions(q: { patientId?: string; status?: string; limit?: number; cursor?: string } = {}): Promise<SessionList> {
+  async listSessions(q: { patientId?: string; status?: string; limit?: number; cursor?: string; order?: 'newest' | 'signed_first' } = {}): Promise<SessionList> {
     const query = new URLSearchParams();
     if (q.patientId !== undefined) query.set('patient_id', q.patientId);
     if (q.status !== undefined) query.set('status', q.status);
+    if (q.order !== undefined) query.set('order', q.order);
     if (q.limit !== undefined) query.set('limit', String(q.limit));
     if (q.cursor !== undefined) query.set('cursor', q.cursor);
     const qs = query.toString();

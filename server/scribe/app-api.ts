@@ -83,9 +83,12 @@ export const ScribeSessionSummarySchema = Type.Object({
   patient_id: Type.Union([Type.String(), Type.Null()]),
   templates: Type.Array(Type.String()),
   errors: Type.Array(Type.String()),
+  /** The doctor's note on it: null before any, draft while edited, signed or amended once signed (docs/API.md, Notes). */
+  note_status: Type.Union([Type.Literal('draft'), Type.Literal('signed'), Type.Literal('amended'), Type.Null()]),
+  note_version: Type.Number(),
 });
 
-/** A page of a patient's past sessions; pass next_cursor back for older ones (null: no more). */
+/** A page of a patient's past sessions, signed notes first; pass next_cursor back for older ones (null: no more). */
 export const ScribeHistoryPageSchema = Type.Object({
   sessions: Type.Array(ScribeSessionSummarySchema),
   next_cursor: Type.Union([Type.String(), Type.Null()]),
@@ -223,7 +226,7 @@ export const scribeMethods = {
     args: [arg('patientId', PatientParams.properties.patient_id), optionalArg('cursor', HistoryQuery.properties.cursor)],
     result: ScribeHistoryPageSchema, access: 'scribe',
     run: (c, patientId, cursor) => explained('Past sessions could not be read', () =>
-      toHistoryPage(c.service.scribe.history(c.ctx, { patient_id: patientId, cursor, limit: HISTORY_PAGE }))),
+      toHistoryPage(c.service.scribe.history(c.ctx, { patient_id: patientId, cursor, limit: HISTORY_PAGE, order: 'signed_first' }))),
   }),
   /** Each language the dictation can be in, and whether the server recognises it now. */
   dictationLanguages: appMethod({

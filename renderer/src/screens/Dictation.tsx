@@ -27,6 +27,9 @@ const SESSION_STATUS: Record<string, [string, string]> = {
   completed: ['Done', 'CK'], partial: ['Partly done', 'PK'], failed: ['Failed', 'NS'],
 };
 
+/** Signed notes are the record; a draft is the scribe's (or the doctor's unfinished) and is marked as one. */
+const NOTE_LABEL: Record<NonNullable<ScribeSessionSummary['note_status']>, string> = { draft: 'Draft', signed: 'Signed', amended: 'Amended' };
+
 function HistoryRow({ h, onOpen }: { h: ScribeSessionSummary; onOpen: () => void }) {
   const [label, chip] = SESSION_STATUS[h.status] ?? [h.status, ''];
   const running = h.status === 'processing';
@@ -38,6 +41,7 @@ function HistoryRow({ h, onOpen }: { h: ScribeSessionSummary; onOpen: () => void
         {h.status === 'failed' && h.errors[0] ? <span style={{ color: 'var(--danger)' }}> · {h.errors[0]}</span> : null}
       </span>
       <span className={`chip ${chip}`}>{label}{running && h.percent !== null ? ` · ${h.stage ?? ''} ${h.percent}%` : ''}</span>
+      {h.note_status && <span className={`chip ${h.note_status === 'draft' ? '' : 'CM'}`} data-testid="note-badge">{NOTE_LABEL[h.note_status]}{h.note_version > 0 ? ` · v${h.note_version}` : ''}</span>}
       <button className="btn sm" type="button" disabled={h.status === 'awaiting_init'} onClick={onOpen}>Open</button>
     </div>
   );

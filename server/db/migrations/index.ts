@@ -11,6 +11,7 @@ import { patientDobEstimated } from './0009_patient_dob_estimated.js';
 import { queue } from './0010_queue.js';
 import { notes } from './0011_notes.js';
 import { webhookFhir } from './0012_webhook_fhir.js';
+import { patientAllergies } from './0013_patient_allergies.js';
 
 /**
  * Migrations are TypeScript modules holding SQL rather than loose .sql files so that the same list reaches
@@ -18,4 +19,4 @@ import { webhookFhir } from './0012_webhook_fhir.js';
  * Append only: never edit one that has shipped.
  */
 export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, scribeHistory, workspaceSettings,
-  patientDobEstimated, queue, notes, webhookFhir];
+  patientDobEstimated, queue, notes, webhookFhir, patientAllergies];

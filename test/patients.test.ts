@@ -447,7 +447,7 @@ describe('patient records: POST /dr/v1/patient, GET and PATCH /dr/v1/patient/:id
       patient_id: expect.stringMatching(/\S/),
       patient_profile: {
         patient_id: data.patient_id, first_name: 'Kiran', middle_name: 'Bala', last_name: 'Joshi', dob: '1995-08-15', dob_estimated: false, gender: 'F',
-        mobile: '+917033344556', email: 'kiran@example.org', created_at: expect.stringMatching(ISO_MS_UTC),
+        mobile: '+917033344556', email: 'kiran@example.org', created_at: expect.stringMatching(ISO_MS_UTC), allergies: [],
       },
     });
     const created = Date.parse(data.patient_profile.created_at);

@@ -14,6 +14,10 @@ export const PatientProfile = Type.Object({
   mobile: Type.String({ description: 'International form: plus sign, country code, number' }),
   email: Type.String({ description: 'Empty when not known' }),
   created_at: Type.String({ description: 'ISO 8601 UTC with milliseconds' }),
+  allergies: Type.Array(Type.String(), {
+    description: 'Allergies in the patient\'s record, as written; [] when none are recorded. Ours, additive (docs/API.md, Patient records): '
+      + 'the scribe checks the prescriptions of this patient\'s dictations against them',
+  }),
 });
 
 export const PatientEntry = Type.Object({
@@ -54,6 +58,9 @@ export const CreatePatientBody = Type.Object({
   gender,
   mobile,
   email: Type.Optional(email),
+  allergies: Type.Optional(Type.Array(Line({ minLength: 1, maxLength: 100, notBlank: true }), {
+    maxItems: 20, description: 'Drugs, classes or substances the patient is allergic to ("penicillin", "sulfa drugs"); on update the whole list, [] clears it',
+  })),
 }, { description: 'Exactly one of dob, age_years and age_months' });
 export type CreatePatientBody = Static<typeof CreatePatientBody>;
 

@@ -13,6 +13,33 @@ import { type PatientRow, isUniqueViolation, patientStore } from './store.js';
 export const fullName = (p: Pick<PatientRow, 'first_name' | 'middle_name' | 'last_name'>) =>
   [p.first_name, p.middle_name, p.last_name].map((s) => s.trim()).filter(Boolean).join(' ');
 
+const allergyList = (p: Pick<PatientRow, 'allergies'>): string[] => JSON.parse(p.allergies ?? '[]') as string[];
+
+/** The record's allergies as stored: each trimmed, and each once (a form's "penicillin, Penicillin" is one allergy). */
+function storedAllergies(list: string[]): string {
+  const seen = new Set<string>();
+  const kept = list.map((a) => a.trim()).filter((a) => {
+    const key = a.normalize('NFKC').toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return JSON.stringify(kept);
+}
+
+/**
+ * The allergies in a patient's record, for the scribe's safety net, like notes' noteReader: a read of one
+ * workspace's patients that needs no request context (the scribe session that asks is audited itself). An id that
+ * is no patient of the workspace (an integration's own patient id) has none.
+ */
+export function patientAllergyReader(db: Db) {
+  const store = patientStore(db);
+  return (workspaceId: string, patientId: string): string[] => {
+    const row = store.byId(workspaceId, patientId);
+    return row ? allergyList(row) : [];
+  };
+}
+
 /** The interface's patient profile entry. */
 export function toEntry(p: PatientRow): PatientEntry {
   return {
@@ -29,6 +56,7 @@ export function toEntry(p: PatientRow): PatientEntry {
       mobile: formatMobile({ cc: p.mobile_cc, national: p.mobile_national }),
       email: p.email ?? '',
       created_at: p.created_at,
+      allergies: allergyList(p),
     },
   };
 }
@@ -88,7 +116,7 @@ export function patientService(db: Db, clock: Clock, auth: AuthService, audit: A
       id: randomUUID(), workspace_id: ctx.caller.workspaceId,
       first_name: input.first_name.trim(), middle_name: (input.middle_name ?? '').trim(), last_name: input.last_name.trim(),
       dob: birth.dob, dob_estimated: birth.estimated ? 1 : 0, gender: input.gender, mobile_cc: m.cc, mobile_national: m.national, email: input.email || null,
-      created_at: now, updated_at: now,
+      allergies: storedAllergies(input.allergies ?? []), created_at: now, updated_at: now,
     };
     try {
       db.transaction(() => {
@@ -122,6 +150,7 @@ export function patientService(db: Db, clock: Clock, auth: AuthService, audit: A
           mobile_cc: m?.cc ?? current.mobile_cc,
           mobile_national: m?.national ?? current.mobile_national,
           email: patch.email === undefined ? current.email : patch.email || null,
+          allergies: patch.allergies === undefined ? current.allergies : storedAllergies(patch.allergies),
           updated_at: isoNow(clock),
         };
         store.update(next);

@@ -13,6 +13,8 @@ export interface PatientRow {
   mobile_cc: string;
   mobile_national: string;
   email: string | null;
+  /** JSON array of the record's allergies. Absent on bulk-imported rows: none recorded ('[]'). */
+  allergies?: string;
   created_at: string;
   updated_at: string;
 }
@@ -28,8 +30,8 @@ export const nameKey = (p: Pick<PatientRow, 'first_name' | 'last_name'>) =>
 export function patientStore(db: Db) {
   const q = {
     insert: db.prepare(`INSERT INTO patients
-      (id, workspace_id, first_name, middle_name, last_name, dob, dob_estimated, gender, mobile_cc, mobile_national, email, name_key, created_at, updated_at)
-      VALUES (@id, @workspace_id, @first_name, @middle_name, @last_name, @dob, @dob_estimated, @gender, @mobile_cc, @mobile_national, @email, @name_key, @created_at, @updated_at)`),
+      (id, workspace_id, first_name, middle_name, last_name, dob, dob_estimated, gender, mobile_cc, mobile_national, email, allergies, name_key, created_at, updated_at)
+      VALUES (@id, @workspace_id, @first_name, @middle_name, @last_name, @dob, @dob_estimated, @gender, @mobile_cc, @mobile_national, @email, @allergies, @name_key, @created_at, @updated_at)`),
     // Served by the patients_identity index; the handful of family members per number are sorted in memory.
     // rowid breaks ties between patients registered in the same millisecond: it grows with insertion.
     byMobile: db.prepare(`SELECT * FROM patients WHERE workspace_id = ? AND mobile_national = ?
@@ -37,7 +39,7 @@ export function patientStore(db: Db) {
     byId: db.prepare('SELECT * FROM patients WHERE id = ? AND workspace_id = ?'),
     update: db.prepare(`UPDATE patients SET first_name = @first_name, middle_name = @middle_name, last_name = @last_name,
       dob = @dob, dob_estimated = @dob_estimated, gender = @gender, mobile_cc = @mobile_cc, mobile_national = @mobile_national, email = @email,
-      name_key = @name_key, updated_at = @updated_at WHERE id = @id AND workspace_id = @workspace_id`),
+      allergies = @allergies, name_key = @name_key, updated_at = @updated_at WHERE id = @id AND workspace_id = @workspace_id`),
     // Bulk import: positional parameters (cheaper to bind than named ones). A row whose id or identity is taken
     // is skipped; ON CONFLICT (unlike OR IGNORE) covers only uniqueness, so a CHECK or NOT NULL breach still fails.
     insertOrIgnore: db.prepare(`INSERT INTO patients
@@ -49,7 +51,7 @@ export function patientStore(db: Db) {
       AND NOT (mobile_cc = '91' AND mobile_national GLOB '[6-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]')
       ORDER BY created_at, rowid`),
   };
-  const bind = (p: PatientRow) => ({ ...p, dob_estimated: p.dob_estimated ?? 0, name_key: nameKey(p) });
+  const bind = (p: PatientRow) => ({ ...p, dob_estimated: p.dob_estimated ?? 0, allergies: p.allergies ?? '[]', name_key: nameKey(p) });
   return {
     insert: (p: PatientRow) => q.insert.run(bind(p)),
     byMobile: (workspaceId: string, national: string) => q.byMobile.all(workspaceId, national) as PatientRow[],

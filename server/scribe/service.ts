@@ -7,6 +7,7 @@ import type { Db } from '../db/database.js';
 import type { NotificationService } from '../notifications/service.js';
 import type { Emr } from '../notes/schemas.js';
 import { noteReader, signedOutput } from '../notes/service.js';
+import { patientAllergyReader } from '../patients/service.js';
 import { ServiceError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
@@ -62,10 +63,12 @@ export class ScribeValidationError extends Error {
 
 /**
  * The request as stored: the session's request plus what init had to say about it (a language left out), which
- * every output entry carries as a warning. The worker reads it as a SessionRequest.
+ * every output entry carries as a warning, and the allergies in the session's patient's record at init, which the
+ * worker's safety net checks the prescriptions against (pipeline.ts).
  */
-interface StoredRequest extends SessionRequest {
+export interface StoredRequest extends SessionRequest {
   warnings?: string[];
+  patientAllergies?: string[];
 }
 
 /** Where an upload goes, once its policy and key have been checked. */
@@ -117,6 +120,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
   };
   const store = scribeStore(db);
   const notes = noteReader(db);
+  const allergiesOf = patientAllergyReader(db);
   const policies = uploadPolicies(store, box, clock);
   const root = join(deps.dataDir, 'scribe');
   const sessionDir = (sessionId: string) => join(root, sessionId);
@@ -415,6 +419,9 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
       throw new ScribeError(409, 'transaction_already_initialized', 'Transaction already initialized');
     }
     const { request, additional, patientId } = parseInit((body ?? {}) as Record<string, unknown>, s, txnId, survey);
+    // Read now, when the doctor sends the dictation, so that every run of the session (a retry too) checks the same list.
+    const patientAllergies = patientId ? allergiesOf(ws, patientId) : [];
+    if (patientAllergies.length) request.patientAllergies = patientAllergies;
     const ok = db.transaction(() => {
       const done = store.initialize({
         id: s!.id, request: JSON.stringify(request), additional_data: JSON.stringify(additional), patient_id: patientId,

@@ -235,6 +235,18 @@ function TranscriptionProgress({ txnId, onDone, recordingHere = true }: { txnId:
   return <Note kind="ok" title={s.state === 'partial' ? 'Transcribed, with some templates missing' : 'Transcribed'}>The result is below.</Note>;
 }
 
+/** The allergies in the patient's record, which the scribe checks this dictation's prescriptions against. */
+function RecordAllergies({ patientId }: { patientId: string }) {
+  const record = useQuery({ queryKey: ['patient', patientId], queryFn: () => clinic.getPatient(patientId), retry: false });
+  if (!record.data) return null;
+  const { allergies } = record.data;
+  return (
+    <span className="small" data-testid="patient-allergies">
+      {allergies.length ? <>Allergies: <strong style={{ color: 'var(--danger)' }}>{allergies.join(', ')}</strong></> : <span className="muted">Allergies: none recorded</span>}
+    </span>
+  );
+}
+
 export default function Dictation({ session }: { session: SessionInfo }) {
   const qc = useQueryClient();
   const tz = session.workspace.timezone;
@@ -353,6 +365,7 @@ export default function Dictation({ session }: { session: SessionInfo }) {
                   <button className="btn sm" type="button" disabled={busy} onClick={() => setFound(null)}>General dictation instead</button>
                 </div>
               )}
+              {patient && <RecordAllergies patientId={patient.patient_id} />}
               <span className="small muted">Not on today's list? Find the patient by mobile number:</span>
             </div>
             {/* While recording, the patient the recording was started for stays. */}

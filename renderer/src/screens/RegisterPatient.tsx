@@ -6,12 +6,20 @@ import { checkMobile } from '../../../server/patients/mobile';
 import { clinic } from '../clinic';
 import { Dialog, ErrorNote, Field, GENDER, ReasonedButton, fieldProblem } from '../ui';
 
-type Key = 'first_name' | 'middle_name' | 'last_name' | 'dob' | 'age_years' | 'age_months' | 'gender' | 'mobile' | 'email';
+type Key = 'first_name' | 'middle_name' | 'last_name' | 'dob' | 'age_years' | 'age_months' | 'gender' | 'mobile' | 'email' | 'allergies';
 const LABELS: Record<Key, string> = {
   first_name: 'First name', middle_name: 'Middle name', last_name: 'Last name', dob: 'Date of birth', age_years: 'Age', age_months: 'Age',
-  gender: 'Gender', mobile: 'Mobile', email: 'Email',
+  gender: 'Gender', mobile: 'Mobile', email: 'Email', allergies: 'Allergies',
 };
 const MAX_NAME = 100;
+// The service's limits on the record's allergies (server/patients/schemas.ts).
+const MAX_ALLERGIES = 20;
+const MAX_ALLERGY = 100;
+
+const allergyList = (text: string) => text.split(',').map((a) => a.trim()).filter(Boolean);
+const allergyProblem = (list: string[]) =>
+  list.length > MAX_ALLERGIES ? `List at most ${MAX_ALLERGIES} allergies.`
+    : list.some((a) => a.length > MAX_ALLERGY) ? `Each allergy must be at most ${MAX_ALLERGY} characters; separate them with commas.` : null;
 
 const nameProblem = (label: string, v: string, required: boolean) =>
   required && !v.trim() ? `Enter the ${label.toLowerCase()}.` : v.trim().length > MAX_NAME ? `${label} must be at most ${MAX_NAME} characters.` : null;
@@ -33,6 +41,7 @@ export function PatientForm({ patient, mobile, onClose, onSaved }: { patient?: P
     gender: patient?.gender ?? ('' as Patient['gender'] | ''),
     mobile: patient ? (ownCc && patient.mobile.startsWith(ownCc) ? patient.mobile.slice(ownCc.length) : patient.mobile) : (mobile ?? ''),
     email: patient?.email ?? '',
+    allergies: patient?.allergies.join(', ') ?? '',
   });
   // A field's problem shows once the person has left the field, or tried to submit.
   const [touched, setTouched] = useState<Partial<Record<Key, boolean>>>({});
@@ -45,6 +54,7 @@ export function PatientForm({ patient, mobile, onClose, onSaved }: { patient?: P
     : f.ageUnit === 'years' ? { age_years: f.age === '' ? undefined : Number(f.age) } : { age_months: f.age === '' ? undefined : Number(f.age) };
   const birth = birthChanged ? checkBirth(birthInput, today) : null;
   const checkedMobile = checkMobile(f.mobile, country);
+  const allergies = allergyList(f.allergies);
   const emailOk = !f.email.trim() || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(f.email.trim());
   const problems: Partial<Record<Key, string | null>> = {
     first_name: nameProblem(LABELS.first_name, f.first_name, true),
@@ -55,13 +65,14 @@ export function PatientForm({ patient, mobile, onClose, onSaved }: { patient?: P
     gender: f.gender ? null : 'Choose the gender.',
     mobile: checkedMobile.ok ? null : checkedMobile.reason,
     email: emailOk ? null : 'Email must be an email address, such as name@example.com, or left empty.',
+    allergies: allergyProblem(allergies),
   };
 
   const save = useMutation({
     mutationFn: () => {
       const body: CreatePatientBody = {
         first_name: f.first_name.trim(), middle_name: f.middle_name.trim(), last_name: f.last_name.trim(), gender: f.gender as Patient['gender'],
-        mobile: f.mobile.trim(), email: f.email.trim(), ...(birthChanged ? birthInput : {}),
+        mobile: f.mobile.trim(), email: f.email.trim(), allergies, ...(birthChanged ? birthInput : {}),
       };
       return patient ? clinic.updatePatient(patient.id, body) : clinic.createPatient(body);
     },
@@ -69,6 +80,7 @@ export function PatientForm({ patient, mobile, onClose, onSaved }: { patient?: P
       void qc.invalidateQueries({ queryKey: ['search'] });
       void qc.invalidateQueries({ queryKey: ['day'] });
       void qc.invalidateQueries({ queryKey: ['mobile-review'] });
+      void qc.invalidateQueries({ queryKey: ['patient'] });
       onSaved(p);
     },
   });
@@ -130,6 +142,15 @@ export function PatientForm({ patient, mobile, onClose, onSaved }: { patient?: P
           </Field>
           <Field label="Email (optional)" error={shown('email')}><input name="email" type="email" value={f.email} onChange={set('email')} onBlur={leave('email')} aria-invalid={Boolean(shown('email'))} /></Field>
         </div>
+        <Field label="Allergies (optional)" error={shown('allergies')}
+          hint="Separate with commas, e.g. penicillin, sulfa drugs. The scribe flags a dictated prescription that conflicts with them.">
+          <input name="allergies" value={f.allergies} onChange={set('allergies')} onBlur={leave('allergies')} aria-invalid={Boolean(shown('allergies'))} />
+        </Field>
+        {allergies.length > 0 && (
+          <div className="row wrap" role="list" aria-label="Allergies as they will be recorded" data-testid="allergy-chips">
+            {allergies.map((a, i) => <span className="chip NS" role="listitem" key={`${i}-${a}`}>{a}</span>)}
+          </div>
+        )}
         {!refused && <ErrorNote error={save.error} />}
       </form>
     </Dialog>

@@ -121,6 +121,7 @@ const Patient = z.object({
   gender: z.enum(['M', 'F', 'O']),
   mobile: z.string().describe('International form, e.g. +919876543210'),
   email: z.string(),
+  allergies: z.array(z.string()).describe("Allergies in the patient's record; [] when none are recorded"),
   created_at: z.string(),
 });
 

@@ -33,6 +33,8 @@ export interface SessionRequest {
   languages: Language[];
   templates: TemplateRequest[];
   outputLanguage: string | null;
+  /** The allergies in the session's patient's record at init, which the safety net checks prescriptions against. */
+  patientAllergies?: string[];
 }
 
 export interface JobSpec {

@@ -13,7 +13,6 @@ import { defaultStages, type Stages } from './stages.js';
 import { annotateFromAudio } from './structure/confidence.js';
 import type { ClinicalFacts } from './structure/facts.js';
 import type { StructureOptions } from './structure/structure.js';
-import type { StoredRequest } from './service.js';
 
 export interface PipelineHooks {
   signal?: AbortSignal;
@@ -127,7 +126,7 @@ export async function runPipeline(job: JobSpec, hooks: PipelineHooks = {}, stage
   if (needsFacts) {
     try {
       // The runner hands the request over as init stored it, with the patient record's allergies (service.ts).
-      const { patientAllergies } = job.request as StoredRequest;
+      const { patientAllergies } = job.request;
       const opts: StructureOptions = { locale: transcript.language, mode: job.request.mode, patientAllergies };
       // Seconds and the recogniser's doubts belong to the recording, so they are added once the facts exist.
       facts = annotateFromAudio((await stages.structure(transcript.text, opts)) as ClinicalFacts, transcript);

@@ -63,12 +63,10 @@ export class ScribeValidationError extends Error {
 
 /**
  * The request as stored: the session's request plus what init had to say about it (a language left out), which
- * every output entry carries as a warning, and the allergies in the session's patient's record at init, which the
- * worker's safety net checks the prescriptions against (pipeline.ts).
+ * every output entry carries as a warning.
  */
 export interface StoredRequest extends SessionRequest {
   warnings?: string[];
-  patientAllergies?: string[];
 }
 
 /** Where an upload goes, once its policy and key have been checked. */

@@ -133,6 +133,7 @@ function PatientCard({ patient, onEdit, onBook }: { patient: Patient; onEdit: ()
           <dt>Mobile</dt><dd className="num">{phone(patient.mobile)}</dd>
           <dt>Date of birth</dt><dd>{patient.dob}{patient.dob_estimated && <span className="faint"> (estimated from an age)</span>}</dd>
           <dt>Email</dt><dd>{patient.email || <span className="faint">Not given</span>}</dd>
+          <dt>Allergies</dt><dd>{patient.allergies.join(', ') || <span className="faint">None recorded</span>}</dd>
         </dl>
         <button className="btn primary" type="button" onClick={onBook}><Icon name="calendar" />Book appointment</button>
       </div>

@@ -1,0 +1,171 @@
+/**
+ * The service's database behind one interface, SQLite or PostgreSQL (issue 17).
+ *
+ * Stores write their SQL once with Kysely's `sql` tag, `sql<Row>\`SELECT … WHERE workspace_id = ${ws}\`.execute(db)`,
+ * because the tag compiles its placeholders per dialect at ~3 µs a query where the query builder costs ~24 µs (our
+ * patients search); the builder is fine where speed does not matter. The schema keeps SQLite's value types on both
+ * (ISO timestamps and JSON as TEXT, booleans as 0/1, ids and counts as JS numbers), so a row read through the tag is
+ * the same JS value on both and the interface's bytes never depend on the database. What the dialects cannot share
+ * is said once here, not in every store: the insertion order of tables without an integer key (`insertionOrder`),
+ * constraint errors (`dbErrorKind`) and transactions (`transaction`: SQLite takes the write lock at BEGIN, as
+ * better-sqlite3's `.immediate()` does, so a transaction that writes late cannot fail on a lock it could have waited
+ * for). Generated ids come back with RETURNING, never from a driver's last insert id, and a boolean expression must
+ * be selected as `CASE WHEN … THEN 1 ELSE 0 END` (PostgreSQL would answer true/false). On SQLite everything runs on
+ * the connection openDatabase opened (its pragmas, file modes and synchronous migrations unchanged), one query at a
+ * time through Kysely's mutex: while stores are being converted, a synchronous better-sqlite3 write made while an
+ * async transaction is open on that connection becomes part of that transaction, so convert a domain's writes
+ * together.
+ */
+import { Kysely, PostgresDialect, SqliteDialect, sql, type RawBuilder } from 'kysely';
+import pg from 'pg';
+import type { Db } from './database.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface SqlDatabase {
+  readonly dialect: Dialect;
+  readonly db: Kysely<any>;
+  /** Runs `fn` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (trx: Kysely<any>) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements (migrations) inside `trx`, a transaction of this database. */
+  script(trx: Kysely<any>, text: string): Promise<void>;
+  /** Ends the PostgreSQL pool. A SQLite connection stays open: it belongs to whoever called openDatabase. */
+  close(): Promise<void>;
+}
+
+export type OpenSqlOptions =
+  | { sqlite: Db; statementCacheSize?: number }
+  | { postgresUrl: string; poolSize?: number; onIdleClientError?: (e: Error) => void };
+
+export function openSql(opts: OpenSqlOptions): SqlDatabase {
+  if ('sqlite' in opts) return openSqlite(opts.sqlite, opts.statementCacheSize ?? 500);
+  return openPostgres(opts.postgresUrl, opts.poolSize ?? 10, opts.onIdleClientError);
+}
+
+function openSqlite(raw: Db, cacheSize: number): SqlDatabase {
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cachingStatements(raw, cacheSize) }) });
+  return {
+    dialect: 'sqlite',
+    db,
+    transaction: (fn) =>
+      db.connection().execute(async (conn) => {
+        await sql`BEGIN IMMEDIATE`.execute(conn);
+        try {
+          const result = await fn(conn);
+          await sql`COMMIT`.execute(conn);
+          return result;
+        } catch (e) {
+          // A failed COMMIT or a statement error may already have ended the transaction (SQLite rolls back on
+          // some errors by itself); rolling back again would hide the first error behind "no transaction".
+          if (raw.inTransaction) await sql`ROLLBACK`.execute(conn);
+          throw e;
+        }
+      }),
+    // better-sqlite3 prepares one statement at a time; exec runs a script, on the connection the transaction holds.
+    script: async (_trx, text) => {
+      raw.exec(text);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/**
+ * Kysely's SQLite driver prepares every query it runs (~20 µs with better-sqlite3); stores run the same few texts
+ * over and over, so each text is prepared once. The cap bounds memory for texts built per call (IN lists of varying
+ * length): past it the oldest statement is dropped, to be prepared again if it comes back.
+ */
+function cachingStatements(raw: Db, cap: number) {
+  const statements = new Map<string, ReturnType<Db['prepare']>>();
+  return {
+    prepare(text: string) {
+      let stmt = statements.get(text);
+      if (!stmt) {
+        stmt = raw.prepare(text);
+        if (statements.size >= cap) statements.delete(statements.keys().next().value!);
+        statements.set(text, stmt);
+      }
+      return stmt;
+    },
+    // The connection is the caller's (see SqlDatabase.close).
+    close() {},
+  };
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/**
+ * pg returns bigint and numeric as strings, so that no value loses precision; SQLite returns numbers. Ids, counts
+ * and sums are numbers on both, and a value beyond 2^53 fails loudly rather than coming back rounded.
+ */
+const numberTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === INT8_OID) {
+      return (text: string) => {
+        const n = Number(text);
+        if (!Number.isSafeInteger(n)) throw new RangeError(`bigint ${text} is beyond JavaScript's safe integers`);
+        return n;
+      };
+    }
+    if (oid === NUMERIC_OID) return (text: string) => Number(text);
+    return pg.types.getTypeParser(oid, format);
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+function openPostgres(url: string, poolSize: number, onIdleClientError?: (e: Error) => void): SqlDatabase {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: numberTypes, application_name: 'clinic-desk' });
+  // An idle pooled connection that breaks (a server restart, a network cut) is emitted here and dropped by the pool;
+  // without a listener Node would end the process. The next query opens a new connection.
+  pool.on('error', onIdleClientError ?? ((e) => console.error(`clinic-desk: an idle PostgreSQL connection failed: ${e.message}`)));
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    dialect: 'postgres',
+    db,
+    transaction: (fn) => db.transaction().execute(fn),
+    // Without parameters pg uses the simple query protocol, which takes several statements in one text.
+    script: async (trx, text) => {
+      await sql.raw(text).execute(trx);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/**
+ * The tables whose queries order by insertion: PostgreSQL's schema gives them a `seq` identity column where SQLite
+ * has the rowid (copying a clinic in carries the rowid over into seq).
+ */
+export const INSERTION_ORDERED_TABLES = ['workspaces', 'patients', 'webhook_deliveries'] as const;
+
+/**
+ * What stands for "inserted later" in an ORDER BY over one of INSERTION_ORDERED_TABLES: SQLite's rowid or
+ * PostgreSQL's seq. `table` is the name or alias the query gives the table, when it needs one.
+ */
+export function insertionOrder(dialect: Dialect, table?: string): RawBuilder<number> {
+  const column = dialect === 'sqlite' ? 'rowid' : 'seq';
+  return sql.ref(table ? `${table}.${column}` : column);
+}
+
+export type DbErrorKind = 'unique' | 'foreign_key' | 'check' | 'not_null';
+
+const SQLITE_KINDS: Record<string, DbErrorKind> = {
+  SQLITE_CONSTRAINT_UNIQUE: 'unique',
+  SQLITE_CONSTRAINT_PRIMARYKEY: 'unique',
+  SQLITE_CONSTRAINT_FOREIGNKEY: 'foreign_key',
+  SQLITE_CONSTRAINT_CHECK: 'check',
+  SQLITE_CONSTRAINT_NOTNULL: 'not_null',
+};
+
+// SQLSTATE class 23, integrity constraint violation (PostgreSQL's errcodes.txt).
+const POSTGRES_KINDS: Record<string, DbErrorKind> = {
+  '23505': 'unique',
+  '23503': 'foreign_key',
+  '23514': 'check',
+  '23502': 'not_null',
+};
+
+/** Which constraint a database error broke, whichever the database; null for any other error. */
+export function dbErrorKind(e: unknown): DbErrorKind | null {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  return SQLITE_KINDS[code] ?? POSTGRES_KINDS[code] ?? null;
+}

@@ -1,0 +1,22 @@
+import type { Migration } from '../migrate.js';
+import { initial } from './0001_initial.js';
+import { tokens } from './0002_tokens.js';
+import { webhooks } from './0003_webhooks.js';
+import { notifications } from './0004_notifications.js';
+import { scribe } from './0005_scribe.js';
+import { oidc } from './0006_oidc.js';
+import { scribeHistory } from './0007_scribe_history.js';
+import { workspaceSettings } from './0008_workspace_settings.js';
+import { patientDobEstimated } from './0009_patient_dob_estimated.js';
+import { queue } from './0010_queue.js';
+import { notes } from './0011_notes.js';
+import { webhookFhir } from './0012_webhook_fhir.js';
+import { patientAllergies } from './0013_patient_allergies.js';
+
+/**
+ * PostgreSQL's migrations: the same versions and names as SQLite's (../migrations), each reaching the schema SQLite's
+ * reaches at that version, so a clinic's data can move between them. A new SQLite migration gets its twin here with
+ * the same number. Append only, as SQLite's: the runner refuses an applied migration whose text changed.
+ */
+export const postgresMigrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, scribeHistory,
+  workspaceSettings, patientDobEstimated, queue, notes, webhookFhir, patientAllergies];

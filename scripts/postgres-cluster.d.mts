@@ -8,7 +8,7 @@ export interface PostgresCluster {
   dir: string;
   bin: string;
   startMs: number;
-  /** pg_ctl stop -m fast, then removes the folder. */
+  /** pg_ctl stop -m fast, then removes the folder; synchronous (so it can run on process exit), and only once. */
   stop(): void;
 }
 

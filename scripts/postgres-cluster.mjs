@@ -123,7 +123,7 @@ export async function startPostgresCluster({ bin, settings = {} } = {}) {
         dir,
         bin: found.bin,
         startMs: Date.now() - started,
-        stop: () => stopCluster(run, tool('pg_ctl'), data, dir),
+        stop: once(() => stopCluster(run, tool('pg_ctl'), data, dir)),
       };
     }
     throw lastError;
@@ -139,6 +139,15 @@ export async function startPostgresCluster({ bin, settings = {} } = {}) {
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
+}
+
+function once(fn) {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
 }
 
 function stopCluster(run, pgCtl, data, dir) {

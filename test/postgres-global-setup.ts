@@ -37,7 +37,9 @@ export default async function setup(project: TestProject) {
     const cluster = await startPostgresCluster({ bin: found.bin });
     console.log(`PostgreSQL for tests: ${found.bin}, 127.0.0.1:${cluster.port}, started in ${(cluster.startMs / 1000).toFixed(1)} s`);
     provide({ url: cluster.url, skipReason: null });
-    return () => cluster.stop();
+    // Ctrl-C ends vitest through process.exit without running teardowns; the exit event still comes.
+    process.once('exit', cluster.stop);
+    return cluster.stop;
   } catch (e) {
     provide({ url: null, skipReason: `PostgreSQL could not start here: ${(e as Error).message}` });
   }

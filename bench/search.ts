@@ -74,7 +74,7 @@ async function dbServer() {
   const store = patientStore(openDatabase({ file: databaseFile(process.env.BENCH_DATA_DIR!), migrate: false }));
   const app = Fastify({ logger: false });
   app.get(SEARCH, async (request, reply) => {
-    const rows = store.byMobile(workspaceId, (request.query as { mobile?: string }).mobile ?? '');
+    const rows = await store.byMobile(workspaceId, (request.query as { mobile?: string }).mobile ?? '');
     if (rows.length === 0) return reply.code(404).send(missBody);
     return { data: { profiles: rows.map(toEntry) }, status_code: 200, success: true };
   });
@@ -200,14 +200,14 @@ async function main() {
     console.log(`data: ${dataDir}${values.keep ? ' (kept)' : ''}`);
 
     // 1. Clinic and patients.
-    const service = createService({ dataDir });
+    const service = await createService({ dataDir });
     const demo = (await ensureDemo(service, 'http://127.0.0.1:0'))!;
     const ws = demo.workspaces[0]!;
     const token = ws.users.reception.auth_token;
     console.log(`seeding ${fmtInt(params.patients)} patients into "${ws.name}" ...`);
     const step = Math.max(1, Math.ceil(params.patients / 10));
     let shown = 0;
-    const seed = seedPatients(service, {
+    const seed = await seedPatients(service, {
       workspaceId: ws.workspace_id, patients: params.patients, seed: seedFromText(params.seed), sampleMobiles: 20_000,
       onProgress: (n, s) => {
         if (Math.floor(n / step) === Math.floor(shown / step) && n < params.patients) return;
@@ -230,14 +230,14 @@ async function main() {
     const paths = mobiles.map((m) => `${SEARCH}?mobile=${m}`);
 
     // 2. In-process search: database and domain code only.
-    const caller = service.auth.authenticateToken(token)!;
+    const caller = (await service.auth.authenticateToken(token))!;
     const ctx: RequestContext = { caller, ip: '127.0.0.1', requestId: 'bench' };
     const inProcessSamples: number[] = [];
     let inProcessHits = 0;
     for (let i = 0; i < 25_000; i++) {
       const m = mobiles[i % mobiles.length]!;
       const t = process.hrtime.bigint();
-      const rows = service.patients.search(ctx, m);
+      const rows = await service.patients.search(ctx, m);
       const dt = Number(process.hrtime.bigint() - t) / 1e6;
       if (i >= 5_000) inProcessSamples.push(dt); // the first 5,000 warm up
       if (rows.length) inProcessHits++;
@@ -247,7 +247,7 @@ async function main() {
     const inProcess = summarise(inProcessSamples);
     console.log(`in-process search (no HTTP): p50 ${fmtMs(inProcess.p50)} ms, p99 ${fmtMs(inProcess.p99)} ms, max ${fmtMs(inProcess.max)} ms`
       + ` (${fmtInt(inProcess.n)} calls, ${Math.round((inProcessHits / 25_000) * 100)}% hits)`);
-    service.close();
+    await service.close();
 
     // 3. The servers. The bare one answers with a real search result of median size; the db one must answer
     // what ours answers, hits and misses alike, or its throughput would not be comparable.

@@ -94,7 +94,7 @@ async function searchInChromium(runs: number, uiRoot: string) {
   const dataDir = join(tmpdir(), `clinic-desk-bench-ui-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
-  const service = createService({ dataDir });
+  const service = await createService({ dataDir });
   const app = await buildHttpApp(service, { ui: { root: uiRoot } });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const a = app.server.address();
@@ -154,7 +154,7 @@ async function searchInChromium(runs: number, uiRoot: string) {
   } finally {
     await browser.close();
     await app.close();
-    service.close();
+    await service.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

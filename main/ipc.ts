@@ -116,10 +116,10 @@ export function createHandlers(deps: IpcDeps): Handlers {
     clear: () => void tokens.delete(event.sender.id),
   });
 
-  function signedIn(event: IpcEvent, method: AppMethod): { ctx: RequestContext; token: string } {
+  async function signedIn(event: IpcEvent, method: AppMethod): Promise<{ ctx: RequestContext; token: string }> {
     const token = tokens.get(event.sender.id);
     if (!token) throw new ServiceError(401, 'UNAUTHORIZED_ACCESS', 'You are signed out. Sign in again to continue.');
-    const caller = service.auth.authenticateToken(token);
+    const caller = await service.auth.authenticateToken(token);
     if (!caller) {
       tokens.delete(event.sender.id);
       throw new ServiceError(401, 'UNAUTHORIZED_ACCESS', 'Your session has ended (signed out, or the account was disabled). Sign in again.');
@@ -140,7 +140,7 @@ export function createHandlers(deps: IpcDeps): Handlers {
         service, host: hostFor(event), session: sessionOf(event),
         progress: (progress) => event.sender.send(UPLOAD_PROGRESS_CHANNEL, { method: name, key: args[0], progress } as ProgressEvent),
       };
-      return method.run(method.access === 'anyone' ? base : { ...base, ...signedIn(event, method) }, ...args);
+      return method.run(method.access === 'anyone' ? base : { ...base, ...(await signedIn(event, method)) }, ...args);
     };
   }
   return handlers as unknown as Handlers;

@@ -40,7 +40,7 @@ async function start() {
     // The RunAsNode fuse is off: the scribe's worker runs as a utility process, not a fork of the app.
     scribe: { launchWorker: utilityWorker },
   };
-  const service = createService({ dataDir, ...shared });
+  const service = await createService({ dataDir, ...shared });
   const rendererDir = join(app.getAppPath(), 'dist', 'renderer');
   // The same screens are served over HTTP, for a browser on a second front-desk PC (when CLINIC_DESK_HOST lets
   // it reach this one) and for local integrations.

@@ -42,7 +42,7 @@ export interface ServiceOptions {
  * The clinic service without any transport: database, domain services and background work. The HTTP app and
  * the Electron IPC handlers are both thin layers over what this returns.
  */
-export function createService(opts: ServiceOptions) {
+export async function createService(opts: ServiceOptions) {
   const clock = opts.clock ?? systemClock;
   const env = environment(opts.environment ?? 'production');
   const db: Db = openDatabase({ file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding });
@@ -53,7 +53,7 @@ export function createService(opts: ServiceOptions) {
   const box = secretBox(opts.kek ?? loadKek(opts.dataDir));
   const auth = authService(db, clock, env);
   const tokens = tokenService(db, clock, box, auth, env);
-  const oidc = oidcService(db, clock, box, auth, audit, opts.oidc);
+  const oidc = await oidcService(db, clock, box, auth, audit, opts.oidc);
   const patients = patientService(db, clock, auth, audit);
   const webhooks = webhookService(db, clock, box, audit, { ...opts.webhooks, environment: env.name });
   const appointments = appointmentService(db, clock, auth, patients, audit, webhooks.events);
@@ -82,18 +82,18 @@ export function createService(opts: ServiceOptions) {
     notes,
     speechModels,
     /** Flushes queued work and closes the database. */
-    close() {
+    async close() {
       // First: kills the scribe's workers and puts their sessions back in the queue, while the database is open.
-      scribe.stop();
+      await scribe.stop();
       speechModels.stop();
-      webhooks.stop();
+      await webhooks.stop();
       oidc.close();
-      // Synchronous: the push sender touches the database no more once this returns (requests in flight are aborted).
-      void notifications.stopSender();
-      audit.flush();
+      // The push sender touches the database no more once this resolves (requests in flight are aborted).
+      await notifications.stopSender();
+      await audit.flush();
       auditReadsDb.close();
       db.close();
     },
   };
 }
-export type Service = ReturnType<typeof createService>;
+export type Service = Awaited<ReturnType<typeof createService>>;

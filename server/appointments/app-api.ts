@@ -33,23 +33,23 @@ const appointmentId = arg('appointmentId', AppointmentParams.properties.appointm
 export const appointmentMethods = {
   dayAppointments: appMethod({
     args: [optionalArg('date', DayQuery.properties.date)], result: DayList, access: 'appointments:read',
-    run(c, date) {
-      const r = c.service.appointments.day(c.ctx, date);
+    async run(c, date) {
+      const r = await c.service.appointments.day(c.ctx, date);
       const now = c.service.clock.now();
       return { date: r.date, appointments: r.rows.map((a) => toDayEntry(a, now)) };
     },
   }),
   bookAppointment: appMethod({
     args: [arg('input', BookBody)], result: Appointment, access: 'appointments:write',
-    run: (c, input) => toAppointment(c.service.appointments.book(c.ctx, input).appointment),
+    run: async (c, input) => toAppointment((await c.service.appointments.book(c.ctx, input)).appointment),
   }),
   parkAppointment: appMethod({
     args: [appointmentId], result: StatusChangeSchema, access: 'appointments:write',
-    run: (c, id) => toStatusChange(c.service.appointments.park(c.ctx, id, false)),
+    run: async (c, id) => toStatusChange(await c.service.appointments.park(c.ctx, id, false)),
   }),
   setAppointmentStatus: appMethod({
     args: [appointmentId, arg('status', ChangeStatusBody.properties.status)], result: StatusChangeSchema, access: 'appointments:write',
-    run: (c, id, status) => toStatusChange(c.service.appointments.changeStatus(c.ctx, id, false, status)),
+    run: async (c, id, status) => toStatusChange(await c.service.appointments.changeStatus(c.ctx, id, false, status)),
   }),
   doctors: appMethod({
     args: [], result: Type.Array(Doctor), access: 'appointments:read',
@@ -58,12 +58,12 @@ export const appointmentMethods = {
   /** Undoes the latest check-in, park or no-show within 10 minutes (409 NOTHING_TO_UNDO / UNDO_WINDOW_PASSED). */
   undoAppointment: appMethod({
     args: [appointmentId], result: StatusChangeSchema, access: 'appointments:write',
-    run: (c, id) => toStatusChange(c.service.appointments.undo(c.ctx, id, false)),
+    run: async (c, id) => toStatusChange(await c.service.appointments.undo(c.ctx, id, false)),
   }),
   /** The doctor's next checked-in patient goes in (OG); without a doctor id, the signed-in doctor's. */
   callNextPatient: appMethod({
     args: [optionalArg('doctorId', CallNextQuery.properties.doctor_id)], result: StatusChangeSchema, access: 'appointments:write',
-    run: (c, doctorId) => toStatusChange(c.service.appointments.callNext(c.ctx, doctorId)),
+    run: async (c, doctorId) => toStatusChange(await c.service.appointments.callNext(c.ctx, doctorId)),
   }),
   /** The waiting-room board (GET /dr/v1/queue/board): per doctor, first names and tokens only. */
   queueBoard: appMethod({ args: [], result: Board, access: 'queue:board', run: (c) => c.service.appointments.board(c.ctx) }),

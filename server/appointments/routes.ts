@@ -46,7 +46,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       response: { 204: Type.Null({ description: 'Parked' }), ...drErrors('bare', [400, 401, 403, 404, 500]) },
     },
   }, async (request, reply) => {
-    appointments.park(request.ctx, request.params.appointment_id, byPartner(request.query.partner_id));
+    await appointments.park(request.ctx, request.params.appointment_id, byPartner(request.query.partner_id));
     return reply.code(204).send(null);
   });
 
@@ -67,7 +67,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
     },
   }, async (request, reply) => {
     const partner = byPartner(request.query.partner_id);
-    const r = appointments.changeStatus(request.ctx, request.params.appointment_id, partner, request.body.status);
+    const r = await appointments.changeStatus(request.ctx, request.params.appointment_id, partner, request.body.status);
     return drOk(reply, 200, {
       // The interface's appointment_id is the id the caller addressed it by: the partner's when partner_id is 1.
       appointment_id: partner ? request.params.appointment_id : r.appointment.id,
@@ -92,7 +92,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       response: { 201: DrEnvelope(AppointmentDetail), ...drErrors('envelope', [400, 401, 403, 404, 409, 500]) },
     },
   }, async (request, reply) => {
-    const { appointment, history } = appointments.book(request.ctx, request.body);
+    const { appointment, history } = await appointments.book(request.ctx, request.body);
     return drOk(reply, 201, { ...toAppointment(appointment), status_history: history });
   });
 
@@ -109,7 +109,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       response: { 200: DrEnvelope(AppointmentDetail), ...drErrors('envelope', [401, 403, 404, 500]) },
     },
   }, async (request, reply) => {
-    const { appointment, history } = appointments.get(request.ctx, request.params.appointment_id, byPartner(request.query.partner_id));
+    const { appointment, history } = await appointments.get(request.ctx, request.params.appointment_id, byPartner(request.query.partner_id));
     return drOk(reply, 200, { ...toAppointment(appointment), status_history: history });
   });
 
@@ -125,7 +125,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       response: { 200: DrEnvelope(DayList), ...drErrors('envelope', [400, 401, 403, 500]) },
     },
   }, async (request, reply) => {
-    const { date, rows } = appointments.day(request.ctx, request.query.date);
+    const { date, rows } = await appointments.day(request.ctx, request.query.date);
     const now = service.clock.now();
     return drOk(reply, 200, { date, appointments: rows.map((a) => toDayEntry(a, now)) });
   });
@@ -147,7 +147,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
     },
   }, async (request, reply) => {
     const partner = byPartner(request.query.partner_id);
-    const r = appointments.undo(request.ctx, request.params.appointment_id, partner);
+    const r = await appointments.undo(request.ctx, request.params.appointment_id, partner);
     return drOk(reply, 200, changeResult(partner, request.params.appointment_id, r));
   });
 
@@ -165,7 +165,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       response: { 200: DrEnvelope(UndoResult), ...drErrors('envelope', [400, 401, 403, 409, 500]) },
     },
   }, async (request, reply) => {
-    const r = appointments.callNext(request.ctx, request.query.doctor_id);
+    const r = await appointments.callNext(request.ctx, request.query.doctor_id);
     return drOk(reply, 200, changeResult(false, r.appointment.id, r));
   });
 
@@ -179,7 +179,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       security,
       response: { 200: DrEnvelope(Board), ...drErrors('envelope', [401, 403, 500]) },
     },
-  }, async (request, reply) => drOk(reply, 200, appointments.board(request.ctx)));
+  }, async (request, reply) => drOk(reply, 200, await appointments.board(request.ctx)));
 
   // Open board streams, ended when the server closes (an open response would otherwise hold close() up).
   const streams = new Set<() => void>();
@@ -208,9 +208,16 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': request.id,
       'x-content-type-options': 'nosniff',
     });
-    const send = (audited: boolean) => res.write(`event: board\ndata: ${JSON.stringify(appointments.board(ctx, audited))}\n\n`);
+    // The board is read after the change that prompts it; the stream may have closed by the time it is there. A board
+    // that cannot be read ends the stream (the client reconnects) rather than leave it silent.
+    const send = (audited: boolean) => void appointments.board(ctx, audited).then(
+      (board) => void (res.writableEnded || res.write(`event: board\ndata: ${JSON.stringify(board)}\n\n`)),
+      () => res.end(),
+    );
     send(true);
-    const off = appointments.onChange((workspaceId) => workspaceId === ctx.caller.workspaceId && send(false));
+    const off = appointments.onChange((workspaceId) => {
+      if (workspaceId === ctx.caller.workspaceId) send(false);
+    });
     const beat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
     const end = () => res.end();
     const limit = setTimeout(end, STREAM_MAX_MS);

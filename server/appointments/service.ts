@@ -3,6 +3,7 @@ import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
 import type { Db } from '../db/database.js';
+import { type Executor, type Tx, transaction } from '../db/tx.js';
 import type { PatientService } from '../patients/service.js';
 import { isUniqueViolation } from '../patients/store.js';
 import { ServiceError, invalid } from '../shared/errors.js';
@@ -93,7 +94,7 @@ export function appointmentService(
 ) {
   const store = appointmentStore(db);
 
-  const timezone = (workspaceId: string) => auth.workspace(workspaceId)?.timezone ?? 'UTC';
+  const timezone = async (workspaceId: string, e?: Executor) => (await auth.workspace(workspaceId, e))?.timezone ?? 'UTC';
 
   /** A refusal decided inside a transaction and thrown after it, so that its audit entry is not rolled back. */
   type Refusal = { refused: ServiceError; outcome: 'not_found' | 'denied' | 'invalid' | 'conflict'; appointmentId: string | null };
@@ -120,8 +121,7 @@ export function appointmentService(
   }
 
   /** The 409 for the first clash: the patient's own overlapping appointment first, then the doctor's taken slot. */
-  function clashError(ws: string, patientId: string, clashes: ClashRow[]): ServiceError {
-    const tz = timezone(ws);
+  async function clashError(tx: Tx, ws: string, tz: string, patientId: string, clashes: ClashRow[]): Promise<ServiceError> {
     const own = clashes.find((c) => c.patient_id === patientId);
     const span = (c: ClashRow) => `${hhmm(c.scheduled_at, tz)}–${hhmm(new Date(new Date(c.scheduled_at).getTime() + c.duration_min * 60_000).toISOString(), tz)}`;
     if (own) {
@@ -129,88 +129,90 @@ export function appointmentService(
         `This patient already has an appointment at ${span(own)} (${STATUS_NAMES[own.status]}). Send overbook: true to book both`);
     }
     const taken = clashes[0]!;
-    const doctor = taken.doctor_id ? auth.user(taken.doctor_id)?.display_name ?? 'The doctor' : 'The doctor';
+    const doctor = taken.doctor_id ? (await auth.user(taken.doctor_id, tx))?.display_name ?? 'The doctor' : 'The doctor';
     return new ServiceError(409, 'SLOT_TAKEN',
       `${doctor} already has a patient at ${span(taken)} (${STATUS_NAMES[taken.status]}). Pick another time, or send overbook: true to book over it`);
   }
 
   /** `allowPast`: for seeding a day that has already begun (the demo clinics); requests never pass it. */
-  function book(ctx: RequestContext, input: BookInput, { allowPast = false }: { allowPast?: boolean } = {}) {
+  async function book(ctx: RequestContext, input: BookInput, { allowPast = false }: { allowPast?: boolean } = {}) {
     const ws = ctx.caller.workspaceId;
-    patients.get(ctx, input.patient_id); // 404 PATIENT_NOT_FOUND, including another clinic's patient
+    await patients.get(ctx, input.patient_id); // 404 PATIENT_NOT_FOUND, including another clinic's patient
     if (input.doctor_id) {
-      const doctor = auth.user(input.doctor_id);
+      const doctor = await auth.user(input.doctor_id);
       if (!doctor || doctor.workspace_id !== ws || !(doctor.role === 'doctor' || doctor.role === 'admin')) {
         throw invalid('doctor_id is not a doctor of this clinic');
       }
     }
-    const result = db.transaction((): { appointment: AppointmentRow } | Refusal => {
+    const tz = await timezone(ws);
+    const result = await transaction(db, async (tx): Promise<{ appointment: AppointmentRow } | Refusal> => {
+      const inTx = appointmentStore(tx);
       const when = bookingTime(input, allowPast);
       if (!(when instanceof Date)) return when;
-      if (input.partner_appointment_id && store.find(ws, input.partner_appointment_id, true)) {
+      if (input.partner_appointment_id && (await inTx.find(ws, input.partner_appointment_id, true))) {
         return refuse(new ServiceError(409, 'APPOINTMENT_ALREADY_EXISTS', 'An appointment with this partner_appointment_id already exists'), 'conflict');
       }
       const duration = input.duration_minutes ?? DEFAULT_DURATION_MIN;
       const end = new Date(when.getTime() + duration * 60_000);
-      const clashes = store.clashes({
+      const clashes = await inTx.clashes({
         ws, doctor: input.doctor_id ?? null, patient: input.patient_id, start: when.toISOString(), end: end.toISOString(),
         earliest: new Date(when.getTime() - LONGEST_MIN * 60_000).toISOString(),
       });
-      if (clashes.length > 0 && !input.overbook) return refuse(clashError(ws, input.patient_id, clashes), 'conflict');
+      if (clashes.length > 0 && !input.overbook) return refuse(await clashError(tx, ws, tz, input.patient_id, clashes), 'conflict');
       const now = isoNow(clock);
       const row: AppointmentRow = {
         id: randomUUID(), workspace_id: ws, patient_id: input.patient_id,
         partner_appointment_id: input.partner_appointment_id ?? null, doctor_id: input.doctor_id ?? null,
-        scheduled_at: when.toISOString(), local_date: localDate(when, timezone(ws)), reason: input.reason?.trim() ?? '',
+        scheduled_at: when.toISOString(), local_date: localDate(when, tz), reason: input.reason?.trim() ?? '',
         status: 'BK', created_at: now, updated_at: now, duration_min: duration, walk_in: input.walk_in ? 1 : 0,
         overbook: clashes.length > 0 ? 1 : 0, token: null,
       };
-      store.insert(row);
-      record(ctx, row, null, 'BK', now, { overbook: row.overbook });
-      audit.inTransaction(ctx, { action: 'appointment.book', resourceType: 'appointment', resourceIds: [row.id], outcome: 'success' });
+      await inTx.insert(row);
+      await record(tx, ctx, row, null, 'BK', now, { overbook: row.overbook });
+      await audit.inTransaction(tx, ctx, { action: 'appointment.book', resourceType: 'appointment', resourceIds: [row.id], outcome: 'success' });
       if (row.overbook) {
-        audit.inTransaction(ctx, {
+        await audit.inTransaction(tx, ctx, {
           action: 'appointment.overbook', resourceType: 'appointment', resourceIds: [row.id, ...clashes.map((c) => c.id)], outcome: 'success',
         });
       }
       return { appointment: row };
-    }).immediate();
+    });
     if ('refused' in result) {
       audit.later(ctx, { action: 'appointment.book', resourceType: 'appointment', outcome: result.outcome });
       throw result.refused;
     }
-    return { appointment: result.appointment, history: store.history(result.appointment.id).map(toHistoryEntry) };
+    return { appointment: result.appointment, history: (await store.history(result.appointment.id)).map(toHistoryEntry) };
   }
 
   /** Records a real status change and raises appointment.statuschange into the outbox, in the caller's transaction. */
-  function record(
-    ctx: RequestContext, a: AppointmentRow, from: Status | null, to: Status, at: string,
+  async function record(
+    tx: Tx, ctx: RequestContext, a: AppointmentRow, from: Status | null, to: Status, at: string,
     extra: { correction?: 0 | 1; overbook?: 0 | 1; token?: number | null } = {},
   ) {
-    store.insertChange({
+    await appointmentStore(tx).insertChange({
       appointment_id: a.id, workspace_id: a.workspace_id, from_status: from, to_status: to,
       actor_type: ctx.caller.kind, actor_id: ctx.caller.id, request_id: ctx.requestId, changed_at: at,
       correction: extra.correction ?? 0, overbook: extra.overbook ?? 0, token: extra.token ?? null,
     });
     changed(a.workspace_id);
-    events?.emit(a.workspace_id, 'appointment.statuschange', {
+    await events?.emit(tx, a.workspace_id, 'appointment.statuschange', {
       appointment_id: a.id, partner_appointment_id: a.partner_appointment_id, patient_id: a.patient_id,
       status: to, previous_status: from, changed_at: at,
     });
   }
 
-  function get(ctx: RequestContext, id: string, byPartner: boolean) {
-    const row = store.find(ctx.caller.workspaceId, id, byPartner);
+  async function get(ctx: RequestContext, id: string, byPartner: boolean) {
+    const row = await store.find(ctx.caller.workspaceId, id, byPartner);
     audit.later(ctx, { action: 'appointment.read', resourceType: 'appointment', resourceIds: [row?.id ?? id], outcome: row ? 'success' : 'not_found' });
     if (!row) throw notFound();
-    return { appointment: row, history: store.history(row.id).map(toHistoryEntry) };
+    return { appointment: row, history: (await store.history(row.id)).map(toHistoryEntry) };
   }
 
-  const today = (workspaceId: string) => localDate(clock.now(), timezone(workspaceId));
+  const today = async (workspaceId: string) => localDate(clock.now(), await timezone(workspaceId));
 
-  function day(ctx: RequestContext, date?: string) {
-    const d = date ?? today(ctx.caller.workspaceId);
-    const rows = store.day(ctx.caller.workspaceId, d);
+  async function day(ctx: RequestContext, date?: string) {
+    const d = date ?? (await today(ctx.caller.workspaceId));
+    const rows = await store.day(ctx.caller.workspaceId, d);
     audit.later(ctx, { action: 'appointment.list', resourceType: 'appointment', resourceIds: rows.map((r) => r.id), outcome: 'success' });
     return { date: d, rows };
   }
@@ -219,10 +221,13 @@ export function appointmentService(
    * Moves an appointment to `to` in one transaction with its history row and audit entry. Moving to the state it
    * is already in changes nothing and succeeds, so an integration can safely retry.
    */
-  function transition(ctx: RequestContext, id: string, byPartner: boolean, to: Exclude<Status, 'BK'>, action: string): StatusChange {
+  async function transition(
+    e: Executor, ctx: RequestContext, id: string, byPartner: boolean, to: Exclude<Status, 'BK'>, action: string,
+  ): Promise<StatusChange> {
     // Refusals are decided inside the transaction but thrown after it, so that their audit entry is not rolled back.
-    const result = db.transaction((): StatusChange | Refusal => {
-      const a = store.find(ctx.caller.workspaceId, id, byPartner);
+    const result = await transaction(e, async (tx): Promise<StatusChange | Refusal> => {
+      const inTx = appointmentStore(tx);
+      const a = await inTx.find(ctx.caller.workspaceId, id, byPartner);
       if (!a) return { refused: notFound(), outcome: 'not_found', appointmentId: id };
       if (!roleMayMoveTo(ctx.caller, to)) {
         const refused = new ServiceError(403, 'COMPLETE_NOT_ALLOWED', `Your role may not set an appointment to ${describe(to)}`);
@@ -233,13 +238,13 @@ export function appointmentService(
       if (why) return { refused: invalid(why), outcome: 'invalid', appointmentId: a.id };
       const now = isoNow(clock);
       // The waiting-room token is given when the patient is first seen to be here: checked in, or taken straight in.
-      const given = a.token === null && (to === 'CK' || to === 'OG') ? store.nextToken(a.workspace_id, a.local_date, a.doctor_id) : null;
+      const given = a.token === null && (to === 'CK' || to === 'OG') ? await inTx.nextToken(a.workspace_id, a.local_date, a.doctor_id) : null;
       const token = given ?? a.token;
-      store.setStatus(a.id, to, token, now);
-      record(ctx, a, a.status, to, now, { token: given });
-      audit.inTransaction(ctx, { action, resourceType: 'appointment', resourceIds: [a.id], outcome: 'success' });
+      await inTx.setStatus(a.id, to, token, now);
+      await record(tx, ctx, a, a.status, to, now, { token: given });
+      await audit.inTransaction(tx, ctx, { action, resourceType: 'appointment', resourceIds: [a.id], outcome: 'success' });
       return { appointment: { ...a, status: to, token, updated_at: now }, previous_status: a.status, changed: true };
-    }).immediate();
+    });
     if ('refused' in result) {
       audit.later(ctx, { action, resourceType: 'appointment', resourceIds: result.appointmentId ? [result.appointmentId] : [], outcome: result.outcome });
       throw result.refused;
@@ -252,12 +257,13 @@ export function appointmentService(
    * appointment returns to exactly the state it left (booked included), a token that change gave is taken back,
    * and the history gains a correction entry with who and when.
    */
-  function undo(ctx: RequestContext, id: string, byPartner: boolean): StatusChange {
+  async function undo(ctx: RequestContext, id: string, byPartner: boolean): Promise<StatusChange> {
     const action = 'appointment.undo';
-    const result = db.transaction((): StatusChange | Refusal => {
-      const a = store.find(ctx.caller.workspaceId, id, byPartner);
+    const result = await transaction(db, async (tx): Promise<StatusChange | Refusal> => {
+      const inTx = appointmentStore(tx);
+      const a = await inTx.find(ctx.caller.workspaceId, id, byPartner);
       if (!a) return refuse(notFound(), 'not_found', id);
-      const last = store.lastChange(a.id);
+      const last = await inTx.lastChange(a.id);
       if (!last || last.from_status === null || last.correction === 1 || !CORRECTABLE.includes(last.to_status)) {
         const what = !last || last.from_status === null ? 'it has not changed since it was booked'
           : last.correction === 1 ? 'its last change was itself an undo' : `its last change (to ${describe(last.to_status)}) is not a check-in, park or no-show`;
@@ -271,11 +277,11 @@ export function appointmentService(
       const now = isoNow(clock);
       const restored = last.from_status;
       const token = last.token !== null ? null : a.token;
-      store.setStatus(a.id, restored, token, now);
-      record(ctx, a, a.status, restored, now, { correction: 1 });
-      audit.inTransaction(ctx, { action, resourceType: 'appointment', resourceIds: [a.id], outcome: 'success' });
+      await inTx.setStatus(a.id, restored, token, now);
+      await record(tx, ctx, a, a.status, restored, now, { correction: 1 });
+      await audit.inTransaction(tx, ctx, { action, resourceType: 'appointment', resourceIds: [a.id], outcome: 'success' });
       return { appointment: { ...a, status: restored, token, updated_at: now }, previous_status: a.status, changed: true };
-    }).immediate();
+    });
     if ('refused' in result) {
       audit.later(ctx, { action, resourceType: 'appointment', resourceIds: result.appointmentId ? [result.appointmentId] : [], outcome: result.outcome });
       throw result.refused;
@@ -284,12 +290,12 @@ export function appointmentService(
   }
 
   /** "Call next patient": the doctor's checked-in patient with the lowest token today goes in (OG). */
-  function callNext(ctx: RequestContext, doctorId?: string): StatusChange {
+  async function callNext(ctx: RequestContext, doctorId?: string): Promise<StatusChange> {
     const ws = ctx.caller.workspaceId;
     const self = ctx.caller.kind === 'user' && (ctx.caller.role === 'doctor' || ctx.caller.role === 'admin') ? ctx.caller.id : undefined;
     const id = doctorId ?? self;
     if (!id) throw invalid('doctor_id is required: whose next patient to call');
-    const doctor = auth.user(id);
+    const doctor = await auth.user(id);
     if (!doctor || doctor.workspace_id !== ws || !(doctor.role === 'doctor' || doctor.role === 'admin')) {
       throw invalid('doctor_id is not a doctor of this clinic');
     }
@@ -297,21 +303,21 @@ export function appointmentService(
       audit.later(ctx, { action: 'appointment.call_next', resourceType: 'appointment', outcome: 'denied' });
       throw new ServiceError(403, 'COMPLETE_NOT_ALLOWED', 'Your role may not call a patient in to the doctor');
     }
-    const next = store.nextWaiting(ws, today(ws), id);
+    const next = await store.nextWaiting(ws, await today(ws), id);
     if (!next) {
       audit.later(ctx, { action: 'appointment.call_next', resourceType: 'appointment', outcome: 'conflict' });
       throw new ServiceError(409, 'NO_PATIENT_WAITING', `No checked-in patient is waiting for ${doctor.display_name} today`);
     }
-    return transition(ctx, next.id, false, 'OG', 'appointment.call_next');
+    return transition(db, ctx, next.id, false, 'OG', 'appointment.call_next');
   }
 
   /** Today's board: each active doctor of the clinic (and anyone else with patients in), now and next. */
-  function board(ctx: RequestContext, audited = true): Board {
+  async function board(ctx: RequestContext, audited = true): Promise<Board> {
     const ws = ctx.caller.workspaceId;
-    const date = today(ws);
-    const rows = store.board(ws, date);
+    const date = await today(ws);
+    const rows = await store.board(ws, date);
     const groups = new Map<string | null, Board['doctors'][number]>();
-    for (const u of auth.users(ws)) {
+    for (const u of await auth.users(ws)) {
       if (u.role === 'doctor' && !u.disabled_at) groups.set(u.id, { doctor_id: u.id, doctor_name: u.display_name, now: [], next: [] });
     }
     for (const r of rows) {
@@ -353,9 +359,12 @@ export function appointmentService(
     callNext,
     board,
     onChange,
-    park: (ctx: RequestContext, id: string, byPartner: boolean) => transition(ctx, id, byPartner, 'PK', 'appointment.park'),
+    park: (ctx: RequestContext, id: string, byPartner: boolean) => transition(db, ctx, id, byPartner, 'PK', 'appointment.park'),
     changeStatus: (ctx: RequestContext, id: string, byPartner: boolean, to: ChangeStatusTarget) =>
-      transition(ctx, id, byPartner, to, 'appointment.change_status'),
+      transition(db, ctx, id, byPartner, to, 'appointment.change_status'),
+    /** changeStatus inside the transaction `tx` of another change (a signed note completes its appointment). */
+    changeStatusIn: (tx: Tx, ctx: RequestContext, id: string, byPartner: boolean, to: ChangeStatusTarget) =>
+      transition(tx, ctx, id, byPartner, to, 'appointment.change_status'),
   };
 }
 export type AppointmentService = ReturnType<typeof appointmentService>;

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../auth/permissions.js';
 import type { Db } from '../db/database.js';
+import type { Tx } from '../db/tx.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import { type AuditEntry, auditStore } from './store.js';
 
@@ -28,6 +29,8 @@ export function auditLog(db: Db, clock: Clock, readsDb: Db = db) {
   const readsStore = readsDb === db ? store : auditStore(readsDb);
   let pending: AuditEntry[] = [];
   let scheduled = false;
+  // The batch being written, so that a flush awaited at close also waits for one a timer started.
+  let writing: Promise<void> = Promise.resolve();
 
   const entry = (ctx: RequestContext | AnonymousContext, e: AuditEvent): AuditEntry => ({
     at: isoNow(clock),
@@ -42,23 +45,27 @@ export function auditLog(db: Db, clock: Clock, readsDb: Db = db) {
     request_id: ctx.requestId,
   });
 
-  function flush() {
+  /** Writes the queued entries; resolves when they (and any batch already being written) are stored. */
+  function flush(): Promise<void> {
     scheduled = false;
-    if (pending.length === 0) return;
+    if (pending.length === 0) return writing;
     const batch = pending;
     pending = [];
-    readsStore.insertMany(batch);
+    const write = () => readsStore.insertMany(batch);
+    // A failed batch fails its own flush (a timer's: an unhandled rejection, as a throw was) and not the next ones.
+    writing = writing.then(write, write);
+    return writing;
   }
 
   return {
     /** Writes now; call inside the transaction of the change being audited. */
-    inTransaction: (ctx: RequestContext, e: AuditEvent) => void store.insert(entry(ctx, e)),
+    inTransaction: (tx: Tx, ctx: RequestContext, e: AuditEvent) => auditStore(tx).insert(entry(ctx, e)),
     /** Queues an entry for the next batch. */
     later(ctx: RequestContext | AnonymousContext, e: AuditEvent) {
       pending.push(entry(ctx, e));
       if (!scheduled) {
         scheduled = true;
-        setTimeout(flush, 20).unref();
+        setTimeout(() => void flush(), 20).unref();
       }
     },
     flush,

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import { type Executor, perConnection, transaction } from '../db/tx.js';
 
 export interface AuditEntry {
   at: string;
@@ -13,20 +13,26 @@ export interface AuditEntry {
   request_id: string | null;
 }
 
-export function auditStore(db: Db) {
+const statements = perConnection((db) => ({
   // Positional parameters: binding them costs a fifth less than named ones, and every search writes a row.
-  const insert = db.prepare(`INSERT INTO audit_log
+  insert: db.prepare(`INSERT INTO audit_log
     (at, workspace_id, actor_type, actor_id, action, resource_type, resource_ids, outcome, ip, request_id)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insertOne = (e: AuditEntry) =>
-    insert.run(e.at, e.workspace_id, e.actor_type, e.actor_id, e.action, e.resource_type, e.resource_ids, e.outcome, e.ip, e.request_id);
-  const insertAll = db.transaction((entries: AuditEntry[]) => {
-    for (const e of entries) insertOne(e);
-  });
-  const list = db.prepare('SELECT * FROM audit_log WHERE workspace_id = ? ORDER BY id DESC LIMIT ?');
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+  list: db.prepare('SELECT * FROM audit_log WHERE workspace_id = ? ORDER BY id DESC LIMIT ?'),
+}));
+
+export function auditStore(e: Executor) {
+  const q = statements(e);
+  const insertOne = (entry: AuditEntry) => {
+    q.insert.run(entry.at, entry.workspace_id, entry.actor_type, entry.actor_id, entry.action, entry.resource_type,
+      entry.resource_ids, entry.outcome, entry.ip, entry.request_id);
+  };
   return {
-    insert: insertOne,
-    insertMany: (entries: AuditEntry[]) => void insertAll(entries),
-    recent: (workspaceId: string, limit: number) => list.all(workspaceId, limit) as (AuditEntry & { id: number })[],
+    insert: async (entry: AuditEntry) => insertOne(entry),
+    /** All of them in one transaction (nested in `e`'s when it is one). */
+    insertMany: (entries: AuditEntry[]) => transaction(e, async () => {
+      for (const entry of entries) insertOne(entry);
+    }),
+    recent: async (workspaceId: string, limit: number) => q.list.all(workspaceId, limit) as (AuditEntry & { id: number })[],
   };
 }

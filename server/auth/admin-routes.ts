@@ -37,7 +37,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
   app.get('/api/v1/users', {
     config, preHandler: admin,
     schema: { operationId: 'listUsers', tags, summary: 'The clinic\'s users', security, response: { 200: Type.Object({ users: Type.Array(User) }), ...plainErrors([401, 403, 500]) } },
-  }, async (request) => ({ users: accounts.users(request.ctx) }));
+  }, async (request) => ({ users: await accounts.users(request.ctx) }));
 
   app.post('/api/v1/users', {
     config, preHandler: admin,
@@ -78,12 +78,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
       operationId: 'listDoctors', tags: ['appointments'], summary: 'Doctors (and admins) of the clinic, for booking', security,
       response: { 200: Type.Object({ doctors: Type.Array(Doctor) }), ...plainErrors([401, 403, 500]) },
     },
-  }, async (request) => ({ doctors: accounts.doctors(request.ctx) }));
+  }, async (request) => ({ doctors: await accounts.doctors(request.ctx) }));
 
   app.get('/api/v1/api-clients', {
     config, preHandler: admin,
     schema: { operationId: 'listApiClients', tags, summary: 'API clients (never their secrets)', security, response: { 200: Type.Object({ clients: Type.Array(ApiClient) }), ...plainErrors([401, 403, 500]) } },
-  }, async (request) => ({ clients: accounts.apiClients(request.ctx) }));
+  }, async (request) => ({ clients: await accounts.apiClients(request.ctx) }));
 
   app.post('/api/v1/api-clients', {
     config, preHandler: admin,
@@ -98,14 +98,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
     config, preHandler: admin,
     schema: { operationId: 'revokeApiClient', tags, summary: 'Revoke an API client', security, params: ClientParams, response: { 204: Type.Null(), ...plainErrors([400, 401, 403, 404, 500]) } },
   }, async (request, reply) => {
-    accounts.revokeApiClient(request.ctx, request.params.client_id);
+    await accounts.revokeApiClient(request.ctx, request.params.client_id);
     return reply.code(204).send(null);
   });
 
   app.get('/api/v1/api-keys', {
     config, preHandler: admin,
     schema: { operationId: 'listApiKeys', tags, summary: 'API keys (X-API-KEY; never the keys themselves)', security, response: { 200: Type.Object({ keys: Type.Array(ApiKey) }), ...plainErrors([401, 403, 500]) } },
-  }, async (request) => ({ keys: accounts.apiKeys(request.ctx) }));
+  }, async (request) => ({ keys: await accounts.apiKeys(request.ctx) }));
 
   app.post('/api/v1/api-keys', {
     config, preHandler: admin,
@@ -114,20 +114,20 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
       summary: 'Create an API key; the answer holds the key, which is shown this once',
       response: { 201: CreatedApiKey, ...plainErrors([400, 401, 403, 500]) },
     },
-  }, async (request, reply) => reply.code(201).header('cache-control', 'no-store').send(accounts.createApiKey(request.ctx, request.body)));
+  }, async (request, reply) => reply.code(201).header('cache-control', 'no-store').send(await accounts.createApiKey(request.ctx, request.body)));
 
   app.delete('/api/v1/api-keys/:key_id', {
     config, preHandler: admin,
     schema: { operationId: 'revokeApiKey', tags, summary: 'Revoke an API key', security, params: KeyParams, response: { 204: Type.Null(), ...plainErrors([400, 401, 403, 404, 500]) } },
   }, async (request, reply) => {
-    accounts.revokeApiKey(request.ctx, request.params.key_id);
+    await accounts.revokeApiKey(request.ctx, request.params.key_id);
     return reply.code(204).send(null);
   });
 
   app.get('/api/v1/backups', {
     config, preHandler: admin,
     schema: { operationId: 'listBackups', tags, summary: 'Backups in the data folder, newest first (admins of the clinic that owns the installation)', security, response: { 200: Type.Object({ backups: Type.Array(Backup) }), ...plainErrors([401, 403, 500]) } },
-  }, async (request) => ({ backups: accounts.backups(request.ctx) }));
+  }, async (request) => ({ backups: await accounts.backups(request.ctx) }));
 
   app.post('/api/v1/backups', {
     config, preHandler: admin,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { AnonymousContext } from '../audit/service.js';
 import { databaseFile } from '../config.js';
 import { backupDatabase } from '../db/backup.js';
+import { ping, transaction } from '../db/tx.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import { ensurePrivateDir } from '../shared/private-files.js';
@@ -85,17 +86,17 @@ function make(service: Service) {
     }
   }
 
-  function signedIn(user: UserRow, label: string): SignedIn {
-    const ws = auth.workspace(user.workspace_id)!;
-    return { token: auth.issueAuthToken(user.id, label), ...toSessionInfo(user, ws) };
+  async function signedIn(user: UserRow, label: string): Promise<SignedIn> {
+    const ws = (await auth.workspace(user.workspace_id))!;
+    return { token: await auth.issueAuthToken(user.id, label), ...toSessionInfo(user, ws) };
   }
 
-  const setupStatus = (): SetupStatus => ({ needed: auth.workspaces().length === 0 });
+  const setupStatus = async (): Promise<SetupStatus> => ({ needed: (await auth.workspaces()).length === 0 });
 
   /** First run: creates the clinic and its admin, and signs the admin in. Refused once any clinic exists. */
   async function setup(body: SetupBody, ip: string | null): Promise<SignedIn> {
     const done = () => new ServiceError(409, 'ALREADY_SET_UP', 'This clinic is already set up: sign in instead');
-    if (!setupStatus().needed) throw done();
+    if (!(await setupStatus()).needed) throw done();
     const timezone = body.timezone ?? 'Asia/Kolkata';
     if (!isTimeZone(timezone)) throw new ServiceError(400, 'INVALID_REQUEST', `${timezone} is not a time zone we know (for example Asia/Kolkata)`);
     const passwordHash = await hashSecret(body.admin.password);
@@ -105,14 +106,15 @@ function make(service: Service) {
       id: randomUUID(), workspace_id: workspace.id, username: body.admin.username, display_name: body.admin.display_name?.trim() || body.admin.username,
       role: 'admin', password_hash: passwordHash, created_at: now, qualification: null, registration_number: null,
     };
-    db.transaction(() => {
+    await transaction(db, async (tx) => {
+      const inTx = authStore(tx);
       // Checked again inside the write: two first-run forms submitted at once make one clinic.
-      if (auth.workspaces().length > 0) throw done();
-      store.insertWorkspace(workspace);
-      store.insertUser(user);
-    }).immediate();
-    const result = signedIn({ ...user, disabled_at: null }, 'app sign-in');
-    audit.later({ caller: auth.authenticateToken(result.token)!, ip, requestId: null }, { action: 'clinic.setup', resourceType: 'workspace', resourceIds: [workspace.id], outcome: 'success' });
+      if ((await inTx.workspaces()).length > 0) throw done();
+      await inTx.insertWorkspace(workspace);
+      await inTx.insertUser(user);
+    });
+    const result = await signedIn({ ...user, disabled_at: null }, 'app sign-in');
+    audit.later({ caller: (await auth.authenticateToken(result.token))!, ip, requestId: null }, { action: 'clinic.setup', resourceType: 'workspace', resourceIds: [workspace.id], outcome: 'success' });
     return result;
   }
 
@@ -137,14 +139,14 @@ function make(service: Service) {
       throw new ServiceError(401, 'INVALID_CREDENTIALS', 'That username and password do not match. Check both (passwords are case-sensitive) and try again.');
     }
     limiter.succeeded(body.username, ip ?? DESKTOP);
-    const result = signedIn(user, 'app sign-in');
-    audit.later({ caller: auth.authenticateToken(result.token)!, ip, requestId }, { action: 'session.sign_in', resourceType: 'user', resourceIds: [user.id], outcome: 'success' });
+    const result = await signedIn(user, 'app sign-in');
+    audit.later({ caller: (await auth.authenticateToken(result.token))!, ip, requestId }, { action: 'session.sign_in', resourceType: 'user', resourceIds: [user.id], outcome: 'success' });
     return result;
   }
 
   /** Revokes a user token (sign-out). Returns false when it was unknown or already revoked. */
-  function signOut(token: string, ctx?: RequestContext): boolean {
-    const revoked = auth.revokeAuthToken(token);
+  async function signOut(token: string, ctx?: RequestContext): Promise<boolean> {
+    const revoked = await auth.revokeAuthToken(token);
     if (ctx) audit.later(ctx, { action: 'session.sign_out', resourceType: 'user', resourceIds: [ctx.caller.id], outcome: revoked ? 'success' : 'not_found' });
     return revoked;
   }
@@ -155,7 +157,7 @@ function make(service: Service) {
    * revoked (other devices must sign in with the new password); `keepToken`, the session making the change, stays.
    */
   async function changePassword(ctx: RequestContext, keepToken: string, body: ChangePasswordBody): Promise<void> {
-    const user = ctx.caller.kind === 'user' ? auth.user(ctx.caller.id) : undefined;
+    const user = ctx.caller.kind === 'user' ? await auth.user(ctx.caller.id) : undefined;
     if (!user) throw new ServiceError(400, 'INVALID_REQUEST', 'Only a signed-in clinic user can change their password');
     const denied = () => audit.later(ctx, { action: 'user.password_change', resourceType: 'user', resourceIds: [user.id], outcome: 'denied' });
     try {
@@ -181,7 +183,7 @@ function make(service: Service) {
    */
   async function resetPassword(ctx: RequestContext, userId: string, body: ResetPasswordBody): Promise<void> {
     requireAdmin(ctx, 'reset passwords');
-    const user = auth.user(userId);
+    const user = await auth.user(userId);
     if (!user || user.workspace_id !== ctx.caller.workspaceId) throw new ServiceError(404, 'NOT_FOUND', 'No such user in your clinic');
     if (user.id === ctx.caller.id) throw new ServiceError(400, 'INVALID_REQUEST', 'To change your own password, use Change password (it asks for your current one)');
     await auth.setPassword(user.id, body.new_password);
@@ -190,9 +192,9 @@ function make(service: Service) {
   }
 
   /** Who a caller is, for the app: only users have a session. */
-  function session(caller: Caller): SessionInfo {
-    const user = caller.kind === 'user' ? auth.user(caller.id) : undefined;
-    const ws = auth.workspace(caller.workspaceId);
+  async function session(caller: Caller): Promise<SessionInfo> {
+    const user = caller.kind === 'user' ? await auth.user(caller.id) : undefined;
+    const ws = await auth.workspace(caller.workspaceId);
     if (!user || !ws) throw new ServiceError(401, 'UNAUTHORIZED_ACCESS', 'Sign in as a clinic user (an API client has no app session)');
     return toSessionInfo(user, ws);
   }
@@ -200,9 +202,9 @@ function make(service: Service) {
   /** The user behind a token that is still valid, or undefined. */
   const tokenUser = (token: string) => store.tokenOwner(tokenDigest(token));
 
-  function users(ctx: RequestContext): User[] {
+  async function users(ctx: RequestContext): Promise<User[]> {
     requireAdmin(ctx, 'see the user list');
-    return auth.users(ctx.caller.workspaceId).map(toUser);
+    return (await auth.users(ctx.caller.workspaceId)).map(toUser);
   }
 
   async function createUser(ctx: RequestContext, body: NewUserBody): Promise<User> {
@@ -217,28 +219,28 @@ function make(service: Service) {
     }
   }
 
-  function setUserDisabled(ctx: RequestContext, userId: string, disabled: boolean): User {
+  async function setUserDisabled(ctx: RequestContext, userId: string, disabled: boolean): Promise<User> {
     requireAdmin(ctx, 'disable or enable users');
-    const user = auth.user(userId);
+    const user = await auth.user(userId);
     if (!user || user.workspace_id !== ctx.caller.workspaceId) throw new ServiceError(404, 'NOT_FOUND', 'No such user in your clinic');
     if (disabled && user.id === ctx.caller.id) throw new ServiceError(400, 'INVALID_REQUEST', 'You cannot disable your own account; ask another admin');
-    if (disabled) store.disableUser(ctx.caller.workspaceId, userId, isoNow(clock));
-    else store.enableUser(ctx.caller.workspaceId, userId);
+    if (disabled) await store.disableUser(ctx.caller.workspaceId, userId, isoNow(clock));
+    else await store.enableUser(ctx.caller.workspaceId, userId);
     audit.later(ctx, { action: disabled ? 'user.disable' : 'user.enable', resourceType: 'user', resourceIds: [userId], outcome: 'success' });
-    return toUser(auth.user(userId)!);
+    return toUser((await auth.user(userId))!);
   }
 
   /** Doctors (and admins, who may consult) of the caller's clinic, for booking. */
-  function doctors(ctx: RequestContext): Doctor[] {
+  async function doctors(ctx: RequestContext): Promise<Doctor[]> {
     needScope(ctx, 'appointments:read');
-    return auth.users(ctx.caller.workspaceId)
+    return (await auth.users(ctx.caller.workspaceId))
       .filter((u) => (u.role === 'doctor' || u.role === 'admin') && !u.disabled_at)
       .map((u) => ({ id: u.id, display_name: u.display_name, role: u.role }));
   }
 
-  function apiClients(ctx: RequestContext): ApiClient[] {
+  async function apiClients(ctx: RequestContext): Promise<ApiClient[]> {
     requireAdmin(ctx, 'see API clients');
-    return store.clientsOf(ctx.caller.workspaceId).map((c) => ({
+    return (await store.clientsOf(ctx.caller.workspaceId)).map((c) => ({
       client_id: c.client_id, name: c.name, scopes: (JSON.parse(c.scopes) as string[]).filter(isScope), created_at: c.created_at, revoked_at: c.revoked_at,
     }));
   }
@@ -250,46 +252,44 @@ function make(service: Service) {
     return { ...c, name: body.name.trim() };
   }
 
-  function revokeApiClient(ctx: RequestContext, clientId: string) {
+  async function revokeApiClient(ctx: RequestContext, clientId: string) {
     requireAdmin(ctx, 'revoke API clients');
-    if (!auth.revokeApiClient(ctx.caller.workspaceId, clientId)) throw new ServiceError(404, 'NOT_FOUND', 'No active API client with this id in your clinic');
+    if (!(await auth.revokeApiClient(ctx.caller.workspaceId, clientId))) throw new ServiceError(404, 'NOT_FOUND', 'No active API client with this id in your clinic');
     audit.later(ctx, { action: 'api_client.revoke', resourceType: 'api_client', resourceIds: [clientId], outcome: 'success' });
   }
 
-  function apiKeys(ctx: RequestContext): ApiKey[] {
+  async function apiKeys(ctx: RequestContext): Promise<ApiKey[]> {
     requireAdmin(ctx, 'see API keys');
     return store.apiKeysOf(ctx.caller.workspaceId);
   }
 
-  function createApiKey(ctx: RequestContext, body: NewApiKeyBody): CreatedApiKey {
+  async function createApiKey(ctx: RequestContext, body: NewApiKeyBody): Promise<CreatedApiKey> {
     requireAdmin(ctx, 'create API keys');
     const key = newToken(service.environment.prefix('cdk'));
     const row = { id: randomUUID(), workspace_id: ctx.caller.workspaceId, key_digest: tokenDigest(key), label: body.label.trim(), created_at: isoNow(clock) };
-    store.insertApiKey(row);
+    await store.insertApiKey(row);
     audit.later(ctx, { action: 'api_key.create', resourceType: 'api_key', resourceIds: [row.id], outcome: 'success' });
     return { id: row.id, label: row.label, api_key: key };
   }
 
-  function revokeApiKey(ctx: RequestContext, keyId: string) {
+  async function revokeApiKey(ctx: RequestContext, keyId: string) {
     requireAdmin(ctx, 'revoke API keys');
-    if (!store.revokeApiKey(ctx.caller.workspaceId, keyId, isoNow(clock))) throw new ServiceError(404, 'NOT_FOUND', 'No active API key with this id in your clinic');
+    if (!(await store.revokeApiKey(ctx.caller.workspaceId, keyId, isoNow(clock)))) throw new ServiceError(404, 'NOT_FOUND', 'No active API key with this id in your clinic');
     audit.later(ctx, { action: 'api_key.revoke', resourceType: 'api_key', resourceIds: [keyId], outcome: 'success' });
   }
 
   const backupDir = () => join(service.dataDir, 'backups');
-  // The first clinic ever created (rowid order: created_at can tie, and ids are random).
-  const ownerWorkspace = db.prepare('SELECT id FROM workspaces ORDER BY rowid LIMIT 1').pluck();
 
-  function requireInstallationOwner(ctx: RequestContext, what: string) {
+  async function requireInstallationOwner(ctx: RequestContext, what: string) {
     requireAdmin(ctx, what);
-    if (!ownsInstallation(ctx.caller, ownerWorkspace.get() as string | undefined)) {
+    if (!ownsInstallation(ctx.caller, await store.ownerWorkspace())) {
       audit.later(ctx, { action: 'admin.access', outcome: 'denied' });
       throw new ServiceError(403, 'FORBIDDEN', `Only the admins of the clinic that set up this installation may ${what}: backups hold every clinic's data`);
     }
   }
 
-  function backups(ctx: RequestContext): Backup[] {
-    requireInstallationOwner(ctx, 'see backups');
+  async function backups(ctx: RequestContext): Promise<Backup[]> {
+    await requireInstallationOwner(ctx, 'see backups');
     const dir = backupDir();
     if (!existsSync(dir)) return [];
     return readdirSync(dir)
@@ -306,7 +306,7 @@ function make(service: Service) {
    * clinic's data but not the key-encryption key, which is kept apart on purpose: keep both, separately.
    */
   async function backup(ctx: RequestContext): Promise<Backup> {
-    requireInstallationOwner(ctx, 'make backups');
+    await requireInstallationOwner(ctx, 'make backups');
     ensurePrivateDir(backupDir());
     const stamp = isoNow(clock).replace(/[:.]/g, '-');
     const name = `clinic-desk-${stamp}.sqlite`;
@@ -318,14 +318,14 @@ function make(service: Service) {
   }
 
   /** The service's status; the data folder and the database's size (every clinic's) only for the installation owner. */
-  function status(ctx: RequestContext, baseUrl: string, version: string): StatusView {
+  async function status(ctx: RequestContext, baseUrl: string, version: string): Promise<StatusView> {
     requireAdmin(ctx, 'see the server status');
-    db.prepare('SELECT 1').get();
+    await ping(db);
     const view: StatusView = {
       status: 'ok', version, base_url: baseUrl,
       started_at: startedAt.toISOString(), uptime_s: Math.max(0, Math.round((clock.now().getTime() - startedAt.getTime()) / 1000)),
     };
-    if (!ownsInstallation(ctx.caller, ownerWorkspace.get() as string | undefined)) return view;
+    if (!ownsInstallation(ctx.caller, await store.ownerWorkspace())) return view;
     const file = databaseFile(service.dataDir);
     const size = (f: string) => (existsSync(f) ? statSync(f).size : 0);
     return { ...view, data_dir: service.dataDir, database_bytes: size(file) + size(`${file}-wal`) };

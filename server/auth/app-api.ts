@@ -42,12 +42,12 @@ export const authMethods = {
   }),
   signOut: appMethod({
     args: [], result: Nothing, access: 'anyone',
-    run(c) {
+    async run(c) {
       const t = c.session.token;
       c.session.clear();
       if (!t) return;
-      const caller = c.service.auth.authenticateToken(t);
-      appAccounts(c.service).signOut(t, caller ? { caller, ip: null, requestId: null } : undefined);
+      const caller = await c.service.auth.authenticateToken(t);
+      await appAccounts(c.service).signOut(t, caller ? { caller, ip: null, requestId: null } : undefined);
     },
   }),
   /** The signed-in user's own password; other sessions of the user end, this one stays (401 INVALID_CREDENTIALS: wrong current). */
@@ -59,8 +59,8 @@ export const authMethods = {
   /** The signed-in user, or null (the browser keeps its session per tab; the app per window). */
   session: appMethod({
     args: [], result: Type.Union([SessionInfo, Type.Null()]), access: 'anyone',
-    run(c) {
-      const caller = c.session.token ? c.service.auth.authenticateToken(c.session.token) : null;
+    async run(c) {
+      const caller = c.session.token ? await c.service.auth.authenticateToken(c.session.token) : null;
       return caller ? appAccounts(c.service).session(caller) : null;
     },
   }),

@@ -6,7 +6,9 @@ import { plainErrors } from '../http/errors.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import { Line, Text } from '../shared/text.js';
+import { transaction } from '../db/tx.js';
 import type { RequestContext } from './permissions.js';
+import { type ProfileRow, authStore } from './store.js';
 import { UserParams } from './app-schemas.js';
 
 /**
@@ -38,55 +40,48 @@ export const Clinic = Type.Object({
 export const ClinicBody = Type.Object({ address: Type.Union([Text({ minLength: 1, maxLength: 500, notBlank: true }), Type.Null()]) });
 export type ClinicBody = Static<typeof ClinicBody>;
 
-interface ProfileRow { id: string; workspace_id: string; display_name: string; role: string; qualification: string | null; registration_number: string | null }
-
 /** Profiles over the auth domain's tables (the prescription's columns only; accounts live in app-accounts.ts). */
 export function profiles({ db, audit }: Pick<Service, 'db' | 'audit'>) {
-  const q = {
-    user: db.prepare('SELECT id, workspace_id, display_name, role, qualification, registration_number FROM users WHERE id = ?'),
-    setUser: db.prepare(`UPDATE users SET qualification = CASE WHEN @set_q THEN @qualification ELSE qualification END,
-      registration_number = CASE WHEN @set_r THEN @registration_number ELSE registration_number END WHERE id = @id`),
-    clinic: db.prepare('SELECT id, name, address FROM workspaces WHERE id = ?'),
-    setClinic: db.prepare('UPDATE workspaces SET address = ? WHERE id = ?'),
-  };
+  const store = authStore(db);
   const isAdmin = (ctx: RequestContext) => ctx.caller.workspaceActive && ctx.caller.scopes.has('admin');
 
-  function userOf(ctx: RequestContext, userId: string, write: boolean): ProfileRow {
+  async function userOf(ctx: RequestContext, userId: string, write: boolean): Promise<ProfileRow> {
     const self = ctx.caller.kind === 'user' && ctx.caller.id === userId;
     if (!self && !isAdmin(ctx)) {
       audit.later(ctx, { action: write ? 'user.profile.update' : 'user.profile.read', resourceType: 'user', resourceIds: [userId], outcome: 'denied' });
       throw new ServiceError(403, 'FORBIDDEN', 'Only the user themself or an admin of the clinic may do this');
     }
-    const u = q.user.get(userId) as ProfileRow | undefined;
+    const u = await store.profile(userId);
     if (!u || u.workspace_id !== ctx.caller.workspaceId) throw new ServiceError(404, 'NOT_FOUND', 'No such user in your clinic');
     return u;
   }
   const view = (u: ProfileRow) => ({ id: u.id, display_name: u.display_name, role: u.role, qualification: u.qualification, registration_number: u.registration_number });
+  const clinic = async (workspaceId: string) => (await store.clinic(workspaceId)) as Static<typeof Clinic>;
 
   return {
-    get: (ctx: RequestContext, userId: string) => view(userOf(ctx, userId, false)),
-    set(ctx: RequestContext, userId: string, body: ProfileBody) {
-      const u = userOf(ctx, userId, true);
-      db.transaction(() => {
-        q.setUser.run({
-          id: u.id, set_q: body.qualification !== undefined ? 1 : 0, qualification: body.qualification?.trim() ?? null,
-          set_r: body.registration_number !== undefined ? 1 : 0, registration_number: body.registration_number?.trim() ?? null,
+    get: async (ctx: RequestContext, userId: string) => view(await userOf(ctx, userId, false)),
+    async set(ctx: RequestContext, userId: string, body: ProfileBody) {
+      const u = await userOf(ctx, userId, true);
+      await transaction(db, async (tx) => {
+        await authStore(tx).setProfile(u.id, {
+          qualification: body.qualification === undefined ? undefined : body.qualification?.trim() ?? null,
+          registration_number: body.registration_number === undefined ? undefined : body.registration_number?.trim() ?? null,
         });
-        audit.inTransaction(ctx, { action: 'user.profile.update', resourceType: 'user', resourceIds: [u.id], outcome: 'success' });
-      })();
-      return view(q.user.get(u.id) as ProfileRow);
+        await audit.inTransaction(tx, ctx, { action: 'user.profile.update', resourceType: 'user', resourceIds: [u.id], outcome: 'success' });
+      });
+      return view((await store.profile(u.id))!);
     },
-    clinic: (ctx: RequestContext) => q.clinic.get(ctx.caller.workspaceId) as Static<typeof Clinic>,
-    setClinic(ctx: RequestContext, body: ClinicBody) {
+    clinic: (ctx: RequestContext) => clinic(ctx.caller.workspaceId),
+    async setClinic(ctx: RequestContext, body: ClinicBody) {
       if (!isAdmin(ctx)) {
         audit.later(ctx, { action: 'workspace.update', resourceType: 'workspace', outcome: 'denied' });
         throw new ServiceError(403, 'FORBIDDEN', 'Only an admin of the clinic may change its address');
       }
-      db.transaction(() => {
-        q.setClinic.run(body.address?.trim() ?? null, ctx.caller.workspaceId);
-        audit.inTransaction(ctx, { action: 'workspace.update', resourceType: 'workspace', resourceIds: [ctx.caller.workspaceId], outcome: 'success' });
-      })();
-      return q.clinic.get(ctx.caller.workspaceId) as Static<typeof Clinic>;
+      await transaction(db, async (tx) => {
+        await authStore(tx).setClinicAddress(ctx.caller.workspaceId, body.address?.trim() ?? null);
+        await audit.inTransaction(tx, ctx, { action: 'workspace.update', resourceType: 'workspace', resourceIds: [ctx.caller.workspaceId], outcome: 'success' });
+      });
+      return clinic(ctx.caller.workspaceId);
     },
   };
 }

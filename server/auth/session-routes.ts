@@ -78,7 +78,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
     if (request.ctx.caller.kind !== 'user' || service.tokens.looksLikeJwt(token)) {
       throw new ServiceError(400, 'INVALID_REQUEST', 'Only a user token from sign-in can be signed out; access tokens simply expire');
     }
-    accounts.signOut(token, request.ctx);
+    await accounts.signOut(token, request.ctx);
     return reply.code(204).send(null);
   });
 

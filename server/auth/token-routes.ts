@@ -130,5 +130,5 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asyn
 
   app.get('/.well-known/jwks.json', {
     schema: { tags: ['auth'], summary: 'Public keys that verify access tokens' },
-  }, async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(tokens.jwks()));
+  }, async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(await tokens.jwks()));
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CryptoKey, type JWK, SignJWT, decodeJwt, errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify } from 'jose';
 import type { Db } from '../db/database.js';
+import { transaction } from '../db/tx.js';
 import { type Environment, environment } from '../shared/environment.js';
 import { newToken, tokenDigest } from '../shared/secrets.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -50,10 +51,10 @@ export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthSer
   const sealContext = (kid: string) => `signing_key:${kid}`;
 
   async function signingKey(): Promise<{ kid: string; key: CryptoKey }> {
-    let row = store.activeKey();
+    let row = await store.activeKey();
     if (!row) {
       await rotate();
-      row = store.activeKey()!;
+      row = (await store.activeKey())!;
     }
     let key = privateKeys.get(row.kid);
     if (!key) {
@@ -70,24 +71,25 @@ export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthSer
     const now = isoNow(clock);
     const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALG, use: 'sig' };
     const sealed = box.seal(JSON.stringify(await exportJWK(privateKey)), sealContext(kid));
-    db.transaction(() => {
-      store.insertKey({ kid, alg: ALG, public_jwk: JSON.stringify(publicJwk), private_jwk_sealed: sealed, created_at: now });
-      store.retireOthers(kid, now);
-    })();
+    await transaction(db, async (tx) => {
+      const inTx = tokenStore(tx);
+      await inTx.insertKey({ kid, alg: ALG, public_jwk: JSON.stringify(publicJwk), private_jwk_sealed: sealed, created_at: now });
+      await inTx.retireOthers(kid, now);
+    });
     privateKeys.set(kid, privateKey);
     return kid;
   }
 
   /** Public keys that may have signed a live token: the JWKS document. */
-  function jwks() {
+  async function jwks() {
     const since = new Date(clock.now().getTime() - ACCESS_TOKEN_TTL_S * 1000).toISOString();
-    return { keys: store.verifyingKeys(since).map((k) => JSON.parse(k.public_jwk) as JWK) };
+    return { keys: (await store.verifyingKeys(since)).map((k) => JSON.parse(k.public_jwk) as JWK) };
   }
 
   async function publicKey(kid: string): Promise<CryptoKey | null> {
     const cached = publicKeys.get(kid);
     if (cached) return cached;
-    const row = store.key(kid);
+    const row = await store.key(kid);
     if (!row) return null;
     const key = (await importJWK(JSON.parse(row.public_jwk) as JWK, ALG)) as CryptoKey;
     publicKeys.set(kid, key);
@@ -108,10 +110,10 @@ export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthSer
       .sign(key);
   }
 
-  function newRefresh(caller: Caller, scopes: readonly Scope[], familyId: string) {
+  async function newRefresh(caller: Caller, scopes: readonly Scope[], familyId: string) {
     const token = newToken(env.prefix('cdr'));
     const now = clock.now();
-    store.insertRefresh({
+    await store.insertRefresh({
       id: randomUUID(), family_id: familyId, token_digest: tokenDigest(token), client_id: caller.id,
       workspace_id: caller.workspaceId, scopes: JSON.stringify(scopes), created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + REFRESH_TOKEN_TTL_S * 1000).toISOString(),
@@ -135,31 +137,31 @@ export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthSer
     for (const credential of [clientId, clientSecret, apiKey ?? '']) refuseForeign(credential);
     const caller = await auth.verifyClient(clientId, clientSecret);
     if (!caller) throw new OAuthError(401, 'invalid_client', 'Unknown client or wrong client secret');
-    if (apiKey !== null && auth.workspaceForApiKey(apiKey) !== caller.workspaceId) {
+    if (apiKey !== null && (await auth.workspaceForApiKey(apiKey)) !== caller.workspaceId) {
       throw new OAuthError(401, 'invalid_client', 'The API key does not belong to this client\'s workspace');
     }
     if (!caller.workspaceActive) throw new OAuthError(400, 'invalid_grant', 'The workspace is disabled');
     const scopes = [...caller.scopes];
-    return respond(caller, scopes, newRefresh(caller, scopes, randomUUID()));
+    return respond(caller, scopes, await newRefresh(caller, scopes, randomUUID()));
   }
 
   async function refresh(refreshToken: string): Promise<TokenResponse> {
     refuseForeign(refreshToken);
-    const row = store.refresh(tokenDigest(refreshToken));
+    const row = await store.refresh(tokenDigest(refreshToken));
     const now = isoNow(clock);
     if (!row) throw new OAuthError(400, 'invalid_grant', 'Unknown refresh token');
     if (row.revoked_at) throw new OAuthError(400, 'invalid_grant', 'Refresh token revoked');
-    if (row.rotated_at || !store.rotate(row.id, now)) {
+    if (row.rotated_at || !(await store.rotate(row.id, now))) {
       // A rotated token presented again means two parties hold it: end the family so neither keeps access.
-      store.revokeFamily(row.family_id, now);
+      await store.revokeFamily(row.family_id, now);
       throw new OAuthError(400, 'invalid_grant', 'Refresh token already used; its session has been revoked');
     }
     if (row.expires_at <= now) throw new OAuthError(400, 'invalid_grant', 'Refresh token expired');
-    const caller = auth.clientCaller(row.client_id);
+    const caller = await auth.clientCaller(row.client_id);
     if (!caller || !caller.workspaceActive) throw new OAuthError(400, 'invalid_grant', 'The client is revoked or its workspace disabled');
     // Never more than the client holds now: narrowing a client's scopes applies at its next refresh.
     const scopes = (JSON.parse(row.scopes) as string[]).filter(isScope).filter((s) => caller.scopes.has(s));
-    return respond(caller, scopes, newRefresh(caller, scopes, row.family_id));
+    return respond(caller, scopes, await newRefresh(caller, scopes, row.family_id));
   }
 
   /**
@@ -175,7 +177,7 @@ export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthSer
         if (!key) throw new joseErrors.JWKSNoMatchingKey();
         return key;
       }, { issuer: env.issuer, audience: AUDIENCE, algorithms: [ALG], currentDate: clock.now(), typ: 'at+jwt' });
-      const caller = typeof payload.client_id === 'string' ? auth.clientCaller(payload.client_id) : null;
+      const caller = typeof payload.client_id === 'string' ? await auth.clientCaller(payload.client_id) : null;
       if (!caller || caller.workspaceId !== payload.b_id) return null;
       const granted = new Set(String(payload.scope ?? '').split(' ').filter(isScope));
       return { ...caller, scopes: new Set([...caller.scopes].filter((s) => granted.has(s))) };

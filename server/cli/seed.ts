@@ -200,7 +200,7 @@ export interface SeedResult {
 
 const CACHE_KIB_DURING_IMPORT = 1024 * 1024;
 
-export function seedPatients(service: Service, opts: SeedOptions): SeedResult {
+export async function seedPatients(service: Service, opts: SeedOptions): Promise<SeedResult> {
   const { db, patients } = service;
   const batchSize = opts.batchSize ?? 50_000;
   const gen = patientGenerator(opts.seed, opts.now);
@@ -244,7 +244,7 @@ export function seedPatients(service: Service, opts: SeedOptions): SeedResult {
       }
       // In id order the primary key's B-tree fills from left to right within a batch: about a third faster.
       chunk.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
-      inserted += patients.importPatients(opts.workspaceId, chunk, batchSize);
+      inserted += await patients.importPatients(opts.workspaceId, chunk, batchSize);
       opts.onProgress?.(inserted, seconds());
     }
   } finally {
@@ -284,16 +284,16 @@ export function parseSeedArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
 /** The workspace to seed: the one named, or the first by creation, creating the demo clinics in an empty database. */
 export async function seedWorkspace(service: Service, wanted?: string) {
   if (wanted) {
-    const ws = service.auth.workspace(wanted);
+    const ws = await service.auth.workspace(wanted);
     if (!ws) throw new Error(`no workspace ${wanted} in this database`);
     return { workspace: ws, createdDemo: false };
   }
   let createdDemo = false;
-  if (service.auth.workspaces().length === 0) {
+  if ((await service.auth.workspaces()).length === 0) {
     await ensureDemo(service, `http://127.0.0.1:${DEFAULT_PORT}`);
     createdDemo = true;
   }
-  const first = service.auth.workspaces()[0];
+  const first = (await service.auth.workspaces())[0];
   if (!first) throw new Error(`no workspace in this database, and ${service.dataDir}/demo-credentials.json names clinics it does not hold`);
   return { workspace: first, createdDemo };
 }
@@ -308,7 +308,7 @@ async function main() {
     console.error(`clinic-desk seed: ${(e as Error).message}`);
     process.exit(2);
   }
-  const service = createService({ dataDir: args.dataDir });
+  const service = await createService({ dataDir: args.dataDir });
   try {
     const { workspace, createdDemo } = await seedWorkspace(service, args.workspace);
     if (createdDemo) console.log(`empty database: created the demo clinics (credentials in ${args.dataDir}/demo-credentials.json)`);
@@ -316,7 +316,7 @@ async function main() {
     console.log(`seeding ${fmt(args.patients)} patients into "${workspace.name}" (${workspace.id}), seed ${args.seedText}`);
     const step = Math.max(1, Math.ceil(args.patients / 20));
     let shown = 0;
-    const result = seedPatients(service, {
+    const result = await seedPatients(service, {
       workspaceId: workspace.id, patients: args.patients, seed: args.seed,
       onProgress: (n, s) => {
         if (Math.floor(n / step) === Math.floor(shown / step) && n < args.patients) return;
@@ -331,7 +331,7 @@ async function main() {
     console.log(`seeded ${fmt(result.inserted)} patients in ${result.seconds.toFixed(1)} s (${fmt(result.inserted / result.seconds)} rows/s)`
       + (skipped ? `; ${fmt(skipped)} generated ${skipped === 1 ? 'row was' : 'rows were'} already there and skipped` : ''));
   } finally {
-    service.close();
+    await service.close();
   }
 }
 

@@ -15,19 +15,19 @@ const sharedOptions = (config: Config): Omit<ServiceOptions, 'dataDir'> => ({
   scribe: config.scribe,
 });
 
-const openService = (config: Config, shared = sharedOptions(config)): Service =>
+const openService = (config: Config, shared = sharedOptions(config)): Promise<Service> =>
   createService({ ...shared, dataDir: config.dataDir, fcmBaseUrl: config.fcmBaseUrl });
 
 /**
  * `--demo --reset`: the demo's database, credentials and scribe files go, so the demo starts afresh. Refused when
  * the folder holds any clinic the demo did not create: a reset must never cost a real clinic its data.
  */
-function resetDemo(config: Config): void {
+async function resetDemo(config: Config): Promise<void> {
   const creds = readDemoCredentials(config.dataDir);
-  const service = openService(config);
+  const service = await openService(config);
   const demoIds = new Set(creds?.workspaces.map((w) => w.workspace_id) ?? []);
-  const others = service.auth.workspaces().filter((w) => !demoIds.has(w.id));
-  service.close();
+  const others = (await service.auth.workspaces()).filter((w) => !demoIds.has(w.id));
+  await service.close();
   if (others.length) throw new Error(`--reset refused: ${config.dataDir} holds ${others.length} clinic(s) that are not the demo's; use another --data-dir for the demo`);
   const db = databaseFile(config.dataDir);
   for (const f of [db, `${db}-wal`, `${db}-shm`, demoCredentialsFile(config.dataDir)]) rmSync(f, { force: true });
@@ -68,9 +68,9 @@ async function main() {
     console.log(helpText());
     return;
   }
-  if (config.demo && config.reset) resetDemo(config);
+  if (config.demo && config.reset) await resetDemo(config);
   const shared = sharedOptions(config);
-  const service = openService(config, shared);
+  const service = await openService(config, shared);
   const logger: HttpOptions['logger'] = {
     level: config.logLevel,
     // Never log credentials; request URLs are logged without their query string (it can hold a mobile number).
@@ -101,7 +101,7 @@ async function main() {
     app.log.info(`${signal}: shutting down`);
     await sandbox?.close();
     await app.close();
-    service.close();
+    await service.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

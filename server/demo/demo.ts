@@ -59,7 +59,7 @@ const password = () => randomBytes(12).toString('base64url');
 
 async function createDemoWorkspace(service: Service, plan: Plan, index: number): Promise<DemoWorkspace> {
   const { auth, patients, appointments, clock } = service;
-  const ws = auth.createWorkspace({ name: plan.name, country: plan.country, timezone: plan.timezone });
+  const ws = await auth.createWorkspace({ name: plan.name, country: plan.country, timezone: plan.timezone });
   const users = {} as Record<Role, DemoUser>;
   const ids = {} as Record<Role, string>;
   // Every role, the waiting-room display included: users is a Record<Role, …>, so a role added later gets its demo user too.
@@ -68,30 +68,32 @@ async function createDemoWorkspace(service: Service, plan: Plan, index: number):
     const pw = password();
     const user = await auth.createUser(ws.id, { username, password: pw, role, displayName: `${plan.name} ${role}` });
     ids[role] = user.id;
-    users[role] = { username, password: pw, auth_token: auth.issueAuthToken(user.id, 'demo') };
+    users[role] = { username, password: pw, auth_token: await auth.issueAuthToken(user.id, 'demo') };
   }
   const client = await auth.createApiClient(ws.id, 'Demo integration', FULL_CLIENT_SCOPES);
   const limited = await auth.createApiClient(ws.id, 'Demo scribe-only integration', ['scribe']);
-  const api_key = auth.createApiKey(ws.id, 'demo');
+  const api_key = await auth.createApiKey(ws.id, 'demo');
 
-  const caller = auth.authenticateToken(users.reception.auth_token)!;
+  const caller = (await auth.authenticateToken(users.reception.auth_token))!;
   const ctx: RequestContext = { caller, ip: null, requestId: 'demo-setup' };
-  const created = plan.patients.map(([first_name, middle_name, last_name, dob, gender, suffix]) => {
-    const row = patients.create(ctx, { first_name, middle_name, last_name, dob, gender, mobile: `+91${plan.mobilePrefix}${suffix}` });
-    return { patient_id: row.id, mobile: `${plan.mobilePrefix}${suffix}`, first_name, last_name };
-  });
+  const created = [];
+  for (const [first_name, middle_name, last_name, dob, gender, suffix] of plan.patients) {
+    const row = await patients.create(ctx, { first_name, middle_name, last_name, dob, gender, mobile: `+91${plan.mobilePrefix}${suffix}` });
+    created.push({ patient_id: row.id, mobile: `${plan.mobilePrefix}${suffix}`, first_name, last_name });
+  }
 
   const today = localDate(clock.now(), plan.timezone);
-  const booked = Array.from({ length: 6 }, (_, i) => {
+  const booked = [];
+  for (let i = 0; i < 6; i++) {
     const patient = created[i % created.length]!;
     const at = wallClockToInstant(today, 9 + Math.floor(i / 2), (i % 2) * 30, plan.timezone);
     const partnerId = `EMR-${index + 1}${String(i + 1).padStart(3, '0')}`;
-    const { appointment } = appointments.book(ctx, {
+    const { appointment } = await appointments.book(ctx, {
       patient_id: patient.patient_id, scheduled_at: at.toISOString(), partner_appointment_id: partnerId, doctor_id: ids.doctor,
       reason: 'Consultation',
     }, { allowPast: true });
-    return { appointment_id: appointment.id, partner_appointment_id: partnerId, patient_id: patient.patient_id, status: appointment.status };
-  });
+    booked.push({ appointment_id: appointment.id, partner_appointment_id: partnerId, patient_id: patient.patient_id, status: appointment.status });
+  }
 
   return {
     workspace_id: ws.id, name: ws.name, api_key, client_id: client.client_id, client_secret: client.client_secret,
@@ -123,7 +125,7 @@ export async function ensureDemo(service: Service, baseUrl: string): Promise<Dem
     if (existing.base_url !== baseUrl) write(file, { ...existing, base_url: baseUrl });
     return { ...existing, base_url: baseUrl };
   }
-  if (service.auth.workspaces().length > 0) return null;
+  if ((await service.auth.workspaces()).length > 0) return null;
   const workspaces: DemoWorkspace[] = [];
   for (const [i, plan] of PLANS.entries()) workspaces.push(await createDemoWorkspace(service, plan, i));
   const creds = { base_url: baseUrl, workspaces };

@@ -21,6 +21,7 @@ import { frameworkError, installErrorHandling } from './errors.js';
 import { mcpRoutes } from '../mcp/routes.js';
 import { oidcRoutes } from '../oidc/routes.js';
 import { type HttpConfig, httpConfig, publicUrlSetting } from '../config.js';
+import { ping } from '../db/tx.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
 import { guardHostNames } from './host-guard.js';
 
@@ -197,7 +198,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
       response: { 200: Type.Object({ status: Type.Literal('ok'), version: Type.String() }) },
     },
   }, async () => {
-    service.db.prepare('SELECT 1').get();
+    await ping(service.db);
     return { status: 'ok' as const, version: API_VERSION };
   });
 

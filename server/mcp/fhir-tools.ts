@@ -19,7 +19,7 @@ export const exportNoteFhirTool = defineTool({
   readOnly: true,
   idempotent: true,
   // A Bundle is an interface without an index signature: copied into a record for the output schema's type.
-  run: ({ session_id, version }, { service, ctx }: ToolScope) => ({ bundle: Object.assign<Record<string, unknown>, object>({}, service.notes.exportFhir(ctx, session_id, version)) }),
+  run: async ({ session_id, version }, { service, ctx }: ToolScope) => ({ bundle: Object.assign<Record<string, unknown>, object>({}, await service.notes.exportFhir(ctx, session_id, version)) }),
 });
 
 export const FHIR_TOOLS = [exportNoteFhirTool];

@@ -105,8 +105,8 @@ export const startScribeSession = defineTool({
     const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
     const src = await open(args.audio, service.dataDir, signal);
     const txnId = args.session_id ?? randomUUID();
-    const presigned = scribe.presign(ctx, { txnId, action: 'scribe-v2', extraData: { mode: args.mode, model_type: args.model_type }, uploadUrl: '' });
-    const target = scribe.authorizeUpload({
+    const presigned = await scribe.presign(ctx, { txnId, action: 'scribe-v2', extraData: { mode: args.mode, model_type: args.model_type }, uploadUrl: '' });
+    const target = await scribe.authorizeUpload({
       key: `${presigned.folderPath}${src.name}`, policy: presigned.uploadData.fields.policy, signature: presigned.uploadData.fields.signature,
     });
     if (src.size !== undefined && src.size > target.limit) {
@@ -122,9 +122,9 @@ export const startScribeSession = defineTool({
       if (e instanceof ToolError) throw e;
       throw new ToolError('FETCH_FAILED', `Could not read the audio: ${(e as Error).message}`);
     }
-    scribe.commitUpload(target, part, file.size, file.sha256);
+    await scribe.commitUpload(target, part, file.size, file.sha256);
     try {
-      scribe.init(ctx, txnId, {
+      await scribe.init(ctx, txnId, {
         mode: args.mode, model_type: args.model_type, input_language: args.languages,
         output_format_template: args.templates.map((template_id) => ({ template_id, codification_needed: false })),
       }, await scribe.speechSurvey());
@@ -164,8 +164,8 @@ export const getScribeDocuments = defineTool({
   deniedAction: 'scribe.access',
   readOnly: true,
   idempotent: true,
-  run: ({ session_id }, { service, ctx }: ToolScope) => {
-    const { body } = service.scribe.status(ctx, session_id);
+  run: async ({ session_id }, { service, ctx }: ToolScope) => {
+    const { body } = await service.scribe.status(ctx, session_id);
     const extra = body.data.additional_data as { status?: unknown; stage?: unknown; percent?: unknown; errors?: unknown };
     const documents = body.data.output.map((o) => {
       let content: Record<string, unknown> | null = null;

@@ -136,8 +136,8 @@ export const searchPatients = defineTool({
   deniedAction: 'patient.read',
   readOnly: true,
   idempotent: true,
-  run: ({ mobile }, { service, ctx }) => {
-    const patients = service.patients.search(ctx, mobile).map(toolPatient);
+  run: async ({ mobile }, { service, ctx }) => {
+    const patients = (await service.patients.search(ctx, mobile)).map(toolPatient);
     return { mobile, count: patients.length, patients };
   },
 });
@@ -175,9 +175,9 @@ export const registerPatient = defineTool({
   deniedAction: 'patient.write',
   readOnly: false,
   idempotent: false,
-  run: (args, { service, ctx }) => {
+  run: async (args, { service, ctx }) => {
     if (!registerBody.Check(args)) throw new ToolError('INVALID_REQUEST', violationMessage('input', [...registerBody.Errors(args)] as Violation[]));
-    return toolPatient(service.patients.create(ctx, args));
+    return toolPatient(await service.patients.create(ctx, args));
   },
 });
 
@@ -210,9 +210,9 @@ export const listTodaysAppointments = defineTool({
   deniedAction: 'appointment.read',
   readOnly: true,
   idempotent: true,
-  run: ({ date }, { service, ctx }) => {
+  run: async ({ date }, { service, ctx }) => {
     if (date !== undefined && Number.isNaN(Date.parse(`${date}T00:00:00Z`))) throw new ToolError('INVALID_REQUEST', `${date} is not a calendar date`);
-    const day = service.appointments.day(ctx, date);
+    const day = await service.appointments.day(ctx, date);
     const now = service.clock.now();
     const appointments = (day.rows as AppointmentListRow[]).map((row) => {
       const a = toDayEntry(row, now);
@@ -250,8 +250,8 @@ export const parkAppointment = defineTool({
   deniedAction: 'appointment.write',
   readOnly: false,
   idempotent: true,
-  run: ({ appointment_id, id_type }, { service, ctx }) => {
-    const r = service.appointments.park(ctx, appointment_id, id_type === 'partner');
+  run: async ({ appointment_id, id_type }, { service, ctx }) => {
+    const r = await service.appointments.park(ctx, appointment_id, id_type === 'partner');
     return {
       appointment_id: r.appointment.id, partner_appointment_id: r.appointment.partner_appointment_id, status: r.appointment.status,
       previous_status: r.previous_status, changed: r.changed,
@@ -269,8 +269,8 @@ export const markNoShow = defineTool({
   deniedAction: 'appointment.write',
   readOnly: false,
   idempotent: true,
-  run: ({ appointment_id, id_type }, { service, ctx }) => {
-    const r = service.appointments.changeStatus(ctx, appointment_id, id_type === 'partner', 'NS');
+  run: async ({ appointment_id, id_type }, { service, ctx }) => {
+    const r = await service.appointments.changeStatus(ctx, appointment_id, id_type === 'partner', 'NS');
     return {
       appointment_id: r.appointment.id, partner_appointment_id: r.appointment.partner_appointment_id, status: r.appointment.status,
       previous_status: r.previous_status, changed: r.changed,

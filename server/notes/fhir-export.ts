@@ -28,20 +28,20 @@ export interface BundleVersion {
  * clinic and the appointment read through their services (so each read is audited as the caller's). The export
  * route, the MCP tool and the note events' fhir option all build it here, so they give the same document.
  */
-export function noteBundle(
+export async function noteBundle(
   { auth, patients, appointments }: { auth: AuthService; patients: PatientService; appointments: AppointmentService },
   ctx: RequestContext, s: SessionRow, link: NoteLink, v: BundleVersion,
-): Bundle {
-  const workspace = auth.workspace(s.workspace_id)!;
+): Promise<Bundle> {
+  const workspace = (await auth.workspace(s.workspace_id))!;
   let patient;
   try {
-    patient = link.patient_id ? patients.get(ctx, link.patient_id) : undefined;
+    patient = link.patient_id ? await patients.get(ctx, link.patient_id) : undefined;
   } catch (e) {
     // A session may name a patient id of the caller's own system, unknown here: the document says it without a name.
     if (!(e instanceof ServiceError) || e.status !== 404) throw e;
   }
-  const appointment = link.appointment_id ? appointments.get(ctx, link.appointment_id, false).appointment : undefined;
-  const signer = v.created_by ? auth.user(v.created_by) : undefined;
+  const appointment = link.appointment_id ? (await appointments.get(ctx, link.appointment_id, false)).appointment : undefined;
+  const signer = v.created_by ? await auth.user(v.created_by) : undefined;
   return buildFhirBundle({
     emr: v.emr,
     note: { id: s.id, version: v.version, date: v.created_at },

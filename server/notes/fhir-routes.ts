@@ -37,7 +37,7 @@ export const noteFhirRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = a
       response: { 200: FhirBundle, ...plainErrors([400, 401, 403, 404, 409, 500]) },
     },
   }, async (request, reply) => {
-    const bundle = service.notes.exportFhir(request.ctx, request.params.txn_id, request.query.version);
+    const bundle = await service.notes.exportFhir(request.ctx, request.params.txn_id, request.query.version);
     return reply.type('application/fhir+json; charset=utf-8').send(bundle);
   });
 };

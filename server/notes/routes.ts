@@ -47,7 +47,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async
         + 'An ongoing appointment of the note becomes completed. Raises note.signed. 409 ALREADY_SIGNED on a second sign.',
       response: { 201: Version, ...plainErrors([400, 401, 403, 404, 409, 500]) },
     },
-  }, async (request, reply) => reply.code(201).send(notes.sign(request.ctx, request.params.txn_id, request.body ?? {})));
+  }, async (request, reply) => reply.code(201).send(await notes.sign(request.ctx, request.params.txn_id, request.body ?? {})));
 
   app.post('/api/v1/notes/:txn_id/amendments', {
     config, preHandler,
@@ -57,7 +57,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async
       description: 'Raises note.amended. 409 NOT_SIGNED before signing.',
       response: { 201: Version, ...plainErrors([400, 401, 403, 404, 409, 500]) },
     },
-  }, async (request, reply) => reply.code(201).send(notes.amend(request.ctx, request.params.txn_id, request.body)));
+  }, async (request, reply) => reply.code(201).send(await notes.amend(request.ctx, request.params.txn_id, request.body)));
 
   app.get('/api/v1/notes/:txn_id/versions', {
     config, preHandler,

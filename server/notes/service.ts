@@ -6,6 +6,7 @@ import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
 import type { Db } from '../db/database.js';
+import { type Tx, transaction } from '../db/tx.js';
 import type { PatientService } from '../patients/service.js';
 import type { OutputEntry, SessionRequest } from '../scribe/job.js';
 import type { ScribeService } from '../scribe/service.js';
@@ -115,8 +116,8 @@ export function noteReader(db: Db) {
   const store = noteStore(db);
   return {
     /** The latest signed or amended version, or undefined while the note is a draft. */
-    latest(sessionId: string): VersionRow | undefined {
-      const n = store.note(sessionId);
+    async latest(sessionId: string): Promise<VersionRow | undefined> {
+      const n = await store.note(sessionId);
       return n && n.latest_version > 0 ? store.version(sessionId, n.latest_version) : undefined;
     },
     version: (sessionId: string, version: number) => store.version(sessionId, version),
@@ -152,8 +153,8 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
     throw new ServiceError(403, 'FORBIDDEN', `Only a doctor may ${what} a note`);
   }
 
-  function sessionOf(ctx: RequestContext, txnId: string, action: string): SessionRow {
-    const s = scribe.session(ctx.caller.workspaceId, txnId);
+  async function sessionOf(ctx: RequestContext, txnId: string, action: string): Promise<SessionRow> {
+    const s = await scribe.session(ctx.caller.workspaceId, txnId);
     if (!s) {
       audit.later(ctx, { action, resourceType: 'note', outcome: 'not_found' });
       throw notFound(txnId);
@@ -172,8 +173,8 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
     constructor(readonly error: ServiceError, readonly outcome: 'conflict' | 'invalid') {}
   }
 
-  function refuseAfter<T>(ctx: RequestContext, action: string, s: SessionRow, run: () => T | Refusal): T {
-    const r = db.transaction(run).immediate();
+  async function refuseAfter<T>(ctx: RequestContext, action: string, s: SessionRow, run: (tx: Tx) => Promise<T | Refusal>): Promise<T> {
+    const r = await transaction(db, run);
     if (r instanceof Refusal) {
       audit.later(ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: r.outcome });
       throw r.error;
@@ -222,13 +223,13 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
   const draftOf = (n: NoteRow | undefined): StoredDraft | null => (n?.draft ? (JSON.parse(n.draft) as StoredDraft) : null);
 
   /** The appointment a signed note is of: asked for by id (must be this clinic's, of the same patient), or the session's if it is one here. */
-  function appointmentFor(ctx: RequestContext, s: SessionRow, given: string | undefined) {
+  async function appointmentFor(ctx: RequestContext, s: SessionRow, given: string | undefined) {
     const named = (v: unknown) => (isPlainObject(v) && typeof v.appointment_id === 'string' ? v.appointment_id : undefined);
     const id = given ?? named(JSON.parse(s.additional_data ?? '{}')) ?? named(JSON.parse(s.extra_data));
     if (!id) return null;
     let appt;
     try {
-      appt = appointments.get(ctx, id, false).appointment;
+      appt = (await appointments.get(ctx, id, false)).appointment;
     } catch (e) {
       if (!(e instanceof ServiceError) || e.status !== 404) throw e;
     }
@@ -251,32 +252,34 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
     };
   }
 
-  function saveDraft(ctx: RequestContext, txnId: string, body: DraftBody) {
+  async function saveDraft(ctx: RequestContext, txnId: string, body: DraftBody) {
     const action = 'note.draft.save';
     requireDoctor(ctx, action, 'edit');
-    const s = sessionOf(ctx, txnId, action);
+    const s = await sessionOf(ctx, txnId, action);
     finished(s);
-    refuseAfter(ctx, action, s, () => {
-      const n = store.note(s.id);
+    await refuseAfter(ctx, action, s, async (tx) => {
+      const inTx = noteStore(tx);
+      const n = await inTx.note(s.id);
       if (n && n.latest_version > 0) return new Refusal(new ServiceError(409, 'ALREADY_SIGNED', 'This note is signed: change it with an amendment (a reason is required)'), 'conflict');
       const now = isoNow(clock);
-      store.ensure({ session_id: s.id, workspace_id: s.workspace_id, patient_id: s.patient_id, now });
+      await inTx.ensure({ session_id: s.id, workspace_id: s.workspace_id, patient_id: s.patient_id, now });
       const draft: StoredDraft = { emr: Value.Clean(Emr, structuredClone(body.emr)) as Emr, resolutions: merge(ctx, draftOf(n)?.resolutions ?? [], body.flag_resolutions) };
-      store.saveDraft({ session_id: s.id, draft: JSON.stringify(draft), by: ctx.caller.id, now });
-      audit.inTransaction(ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
+      await inTx.saveDraft({ session_id: s.id, draft: JSON.stringify(draft), by: ctx.caller.id, now });
+      await audit.inTransaction(tx, ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
       return undefined;
     });
     return workingDraft(ctx, txnId);
   }
 
-  function sign(ctx: RequestContext, txnId: string, body: SignBody) {
+  async function sign(ctx: RequestContext, txnId: string, body: SignBody) {
     const action = 'note.sign';
     requireDoctor(ctx, action, 'sign');
-    const s = sessionOf(ctx, txnId, action);
+    const s = await sessionOf(ctx, txnId, action);
     finished(s);
-    const appt = appointmentFor(ctx, s, body.appointment_id);
-    const v = refuseAfter(ctx, action, s, () => {
-      const n = store.note(s.id);
+    const appt = await appointmentFor(ctx, s, body.appointment_id);
+    const v = await refuseAfter(ctx, action, s, async (tx) => {
+      const inTx = noteStore(tx);
+      const n = await inTx.note(s.id);
       if (n && n.latest_version > 0) return new Refusal(new ServiceError(409, 'ALREADY_SIGNED', 'This note is already signed: change it with an amendment (a reason is required)'), 'conflict');
       const draft = draftOf(n);
       const ai = scribeDraftEmr(s);
@@ -289,78 +292,83 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
       if (signed instanceof Refusal) return signed;
       const now = isoNow(clock);
       const patientId = s.patient_id ?? appt?.patient_id ?? null;
-      store.ensure({ session_id: s.id, workspace_id: s.workspace_id, patient_id: patientId, now });
-      store.sign({ session_id: s.id, patient_id: patientId, appointment_id: appt?.id ?? null, now });
+      await inTx.ensure({ session_id: s.id, workspace_id: s.workspace_id, patient_id: patientId, now });
+      await inTx.sign({ session_id: s.id, patient_id: patientId, appointment_id: appt?.id ?? null, now });
       const row: VersionRow = { session_id: s.id, version: 1, kind: 'signed', emr: JSON.stringify(signed), reason: null, created_by: ctx.caller.id, created_at: now };
-      store.insertVersion(row);
+      await inTx.insertVersion(row);
       // With the doctor (ongoing): the consultation ends with the signature. Waiting, parked or done: left as it is.
-      if (appt?.status === 'OG') appointments.changeStatus(ctx, appt.id, false, 'CM');
-      audit.inTransaction(ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
-      webhooks.emit(s.workspace_id, 'note.signed', event(ctx, s, { patient_id: patientId, appointment_id: appt?.id ?? null }, row, signed));
+      if (appt?.status === 'OG') await appointments.changeStatusIn(tx, ctx, appt.id, false, 'CM');
+      await audit.inTransaction(tx, ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
+      await webhooks.emit(tx, s.workspace_id, 'note.signed', event(ctx, s, { patient_id: patientId, appointment_id: appt?.id ?? null }, row, signed));
       return row;
     });
     return version(ctx, txnId, String(v.version));
   }
 
-  function amend(ctx: RequestContext, txnId: string, body: AmendBody) {
+  async function amend(ctx: RequestContext, txnId: string, body: AmendBody) {
     const action = 'note.amend';
     requireDoctor(ctx, action, 'amend');
-    const s = sessionOf(ctx, txnId, action);
-    const v = refuseAfter(ctx, action, s, () => {
-      const n = store.note(s.id);
+    const s = await sessionOf(ctx, txnId, action);
+    const v = await refuseAfter(ctx, action, s, async (tx) => {
+      const inTx = noteStore(tx);
+      const n = await inTx.note(s.id);
       if (!n || n.latest_version === 0) return new Refusal(new ServiceError(409, 'NOT_SIGNED', 'This note is not signed yet: edit the draft and sign it'), 'conflict');
-      const prev = JSON.parse(store.version(s.id, n.latest_version)!.emr) as Emr;
+      const prev = JSON.parse((await inTx.version(s.id, n.latest_version))!.emr) as Emr;
       const amended = resolved(body.emr, prev.flags ?? [], merge(ctx, resolutionsIn(prev), body.flag_resolutions));
       if (amended instanceof Refusal) return amended;
       const now = isoNow(clock);
       const row: VersionRow = {
         session_id: s.id, version: n.latest_version + 1, kind: 'amendment', emr: JSON.stringify(amended), reason: body.reason.trim(), created_by: ctx.caller.id, created_at: now,
       };
-      if (!store.amend({ session_id: s.id, version: row.version, now })) return new Refusal(new ServiceError(409, 'CONFLICT', 'The note changed meanwhile; read it again'), 'conflict');
-      store.insertVersion(row);
-      audit.inTransaction(ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
-      webhooks.emit(s.workspace_id, 'note.amended', event(ctx, s, n, row, amended));
+      if (!(await inTx.amend({ session_id: s.id, version: row.version, now }))) return new Refusal(new ServiceError(409, 'CONFLICT', 'The note changed meanwhile; read it again'), 'conflict');
+      await inTx.insertVersion(row);
+      await audit.inTransaction(tx, ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
+      await webhooks.emit(tx, s.workspace_id, 'note.amended', event(ctx, s, n, row, amended));
       return row;
     });
     return version(ctx, txnId, String(v.version));
   }
 
-  const nameOf = (userId: string | null) => (userId ? auth.user(userId)?.display_name ?? null : null);
+  const nameOf = async (userId: string | null) => (userId ? (await auth.user(userId))?.display_name ?? null : null);
 
-  function summaries(s: SessionRow) {
+  async function summaries(s: SessionRow) {
     const ai = scribeDraftEmr(s);
+    const signed = [];
+    for (const v of await store.versions(s.id)) {
+      signed.push({ version: v.version, kind: v.kind, reason: v.reason, created_by: v.created_by, created_by_name: await nameOf(v.created_by), created_at: v.created_at });
+    }
     return [
       ...(ai ? [{ version: 0, kind: 'draft' as const, reason: null, created_by: null, created_by_name: null, created_at: s.finished_at ?? s.updated_at }] : []),
-      ...store.versions(s.id).map((v) => ({ version: v.version, kind: v.kind, reason: v.reason, created_by: v.created_by, created_by_name: nameOf(v.created_by), created_at: v.created_at })),
+      ...signed,
     ];
   }
 
-  function versions(ctx: RequestContext, txnId: string) {
-    const s = sessionOf(ctx, txnId, 'note.read');
-    const n = store.note(s.id);
+  async function versions(ctx: RequestContext, txnId: string) {
+    const s = await sessionOf(ctx, txnId, 'note.read');
+    const n = await store.note(s.id);
     audit.later(ctx, { action: 'note.read', resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
     return {
       txn_id: s.txn_id, status: statusOf(n?.latest_version ?? 0), patient_id: n?.patient_id ?? s.patient_id, appointment_id: n?.appointment_id ?? null,
-      latest_version: n?.latest_version ?? 0, versions: summaries(s),
+      latest_version: n?.latest_version ?? 0, versions: await summaries(s),
     };
   }
 
   /** One version: "draft" or 0 the scribe's, 1 the signed one, 2… amendments, "latest" the newest of them. */
-  function version(ctx: RequestContext, txnId: string, which: string) {
-    const s = sessionOf(ctx, txnId, 'note.read');
-    const n = store.note(s.id);
+  async function version(ctx: RequestContext, txnId: string, which: string) {
+    const s = await sessionOf(ctx, txnId, 'note.read');
+    const n = await store.note(s.id);
     const number = which === 'draft' ? 0 : which === 'latest' ? n?.latest_version ?? 0 : Number(which);
-    const summary = summaries(s).find((v) => v.version === number);
-    const emr = number === 0 ? scribeDraftEmr(s) : store.version(s.id, number)?.emr;
+    const summary = (await summaries(s)).find((v) => v.version === number);
+    const emr = number === 0 ? scribeDraftEmr(s) : (await store.version(s.id, number))?.emr;
     audit.later(ctx, { action: 'note.read', resourceType: 'note', resourceIds: [s.id], outcome: summary && emr ? 'success' : 'not_found' });
     if (!summary || !emr) throw new ServiceError(404, 'NOT_FOUND', number === 0 ? `Session ${txnId} has no EMR draft` : `Note ${txnId} has no version ${number}`);
     return { ...summary, txn_id: s.txn_id, emr: typeof emr === 'string' ? (JSON.parse(emr) as Emr) : emr };
   }
 
   /** The doctor's working draft, or the scribe's draft while nobody has saved edits. */
-  function workingDraft(ctx: RequestContext, txnId: string) {
-    const s = sessionOf(ctx, txnId, 'note.read');
-    const n = store.note(s.id);
+  async function workingDraft(ctx: RequestContext, txnId: string) {
+    const s = await sessionOf(ctx, txnId, 'note.read');
+    const n = await store.note(s.id);
     const draft = draftOf(n);
     const emr = draft?.emr ?? scribeDraftEmr(s);
     audit.later(ctx, { action: 'note.read', resourceType: 'note', resourceIds: [s.id], outcome: emr ? 'success' : 'not_found' });
@@ -376,13 +384,13 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
    * newest signed version and refuses a note nobody has signed, since an export stands for the clinical record: the
    * scribe's draft is exported only when asked for ("draft" or 0).
    */
-  function exportFhir(ctx: RequestContext, txnId: string, which = 'latest'): Bundle {
-    const v = version(ctx, txnId, which);
+  async function exportFhir(ctx: RequestContext, txnId: string, which = 'latest'): Promise<Bundle> {
+    const v = await version(ctx, txnId, which);
     if (which === 'latest' && v.version === 0) {
       throw new ServiceError(409, 'NOT_SIGNED', `Note ${txnId} is not signed yet: sign it first, or ask for version=draft to export the scribe's draft as a preliminary document`);
     }
-    const s = sessionOf(ctx, txnId, 'note.export');
-    const n = store.note(s.id);
+    const s = await sessionOf(ctx, txnId, 'note.export');
+    const n = await store.note(s.id);
     audit.later(ctx, { action: 'note.export', resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
     return noteBundle(sources, ctx, s, { patient_id: n?.patient_id ?? s.patient_id, appointment_id: n?.appointment_id ?? null }, v);
   }

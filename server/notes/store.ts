@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { type Executor, perConnection } from '../db/tx.js';
 import type { SessionRow } from '../scribe/store.js';
 
 export interface NoteRow {
@@ -24,40 +25,43 @@ export interface VersionRow {
   created_at: string;
 }
 
+const statements = perConnection((db) => ({
+  note: db.prepare('SELECT * FROM notes WHERE session_id = ?'),
+  insert: db.prepare(`INSERT INTO notes (session_id, workspace_id, patient_id, appointment_id, created_at, updated_at)
+    VALUES (@session_id, @workspace_id, @patient_id, NULL, @now, @now) ON CONFLICT (session_id) DO NOTHING`),
+  saveDraft: db.prepare(`UPDATE notes SET draft = @draft, draft_by = @by, draft_at = @now, updated_at = @now
+    WHERE session_id = @session_id AND latest_version = 0`),
+  sign: db.prepare(`UPDATE notes SET latest_version = 1, patient_id = @patient_id, appointment_id = @appointment_id, updated_at = @now
+    WHERE session_id = @session_id AND latest_version = 0`),
+  amend: db.prepare(`UPDATE notes SET latest_version = @version, updated_at = @now
+    WHERE session_id = @session_id AND latest_version = @version - 1`),
+  insertVersion: db.prepare(`INSERT INTO note_versions (session_id, version, kind, emr, reason, created_by, created_at)
+    VALUES (@session_id, @version, @kind, @emr, @reason, @created_by, @created_at)`),
+  version: db.prepare('SELECT * FROM note_versions WHERE session_id = ? AND version = ?'),
+  versions: db.prepare('SELECT session_id, version, kind, reason, created_by, created_at FROM note_versions WHERE session_id = ? ORDER BY version'),
+  db,
+  signedStatements: new Map<string, ReturnType<Db['prepare']>>(),
+}));
+
 /** All SQL of the notes domain. */
-export function noteStore(db: Db) {
-  const q = {
-    note: db.prepare('SELECT * FROM notes WHERE session_id = ?'),
-    insert: db.prepare(`INSERT INTO notes (session_id, workspace_id, patient_id, appointment_id, created_at, updated_at)
-      VALUES (@session_id, @workspace_id, @patient_id, NULL, @now, @now) ON CONFLICT (session_id) DO NOTHING`),
-    saveDraft: db.prepare(`UPDATE notes SET draft = @draft, draft_by = @by, draft_at = @now, updated_at = @now
-      WHERE session_id = @session_id AND latest_version = 0`),
-    sign: db.prepare(`UPDATE notes SET latest_version = 1, patient_id = @patient_id, appointment_id = @appointment_id, updated_at = @now
-      WHERE session_id = @session_id AND latest_version = 0`),
-    amend: db.prepare(`UPDATE notes SET latest_version = @version, updated_at = @now
-      WHERE session_id = @session_id AND latest_version = @version - 1`),
-    insertVersion: db.prepare(`INSERT INTO note_versions (session_id, version, kind, emr, reason, created_by, created_at)
-      VALUES (@session_id, @version, @kind, @emr, @reason, @created_by, @created_at)`),
-    version: db.prepare('SELECT * FROM note_versions WHERE session_id = ? AND version = ?'),
-    versions: db.prepare('SELECT session_id, version, kind, reason, created_by, created_at FROM note_versions WHERE session_id = ? ORDER BY version'),
-  };
-  const signedStatements = new Map<string, ReturnType<Db['prepare']>>();
+export function noteStore(e: Executor) {
+  const q = statements(e);
   /**
    * The sessions with a signed note, newest first (created_at, then txn_id, both descending, as the scribe's list),
    * optionally of one patient and in one status, strictly after `after`: the signed part of a history that lists
    * signed notes first.
    */
-  function signedSessions(p: { workspaceId: string; patientId?: string; status?: string; after?: { created_at: string; txn_id: string }; limit: number }) {
+  async function signedSessions(p: { workspaceId: string; patientId?: string; status?: string; after?: { created_at: string; txn_id: string }; limit: number }) {
     const key = `${p.patientId !== undefined}/${p.status !== undefined}/${p.after !== undefined}`;
-    let stmt = signedStatements.get(key);
+    let stmt = q.signedStatements.get(key);
     if (!stmt) {
-      stmt = db.prepare(`SELECT s.* FROM notes n JOIN scribe_sessions s ON s.id = n.session_id
+      stmt = q.db.prepare(`SELECT s.* FROM notes n JOIN scribe_sessions s ON s.id = n.session_id
         WHERE n.workspace_id = @workspace_id AND n.latest_version > 0
         ${p.patientId !== undefined ? 'AND s.patient_id = @patient_id' : ''}
         ${p.status !== undefined ? 'AND s.status = @status' : ''}
         ${p.after !== undefined ? 'AND (s.created_at, s.txn_id) < (@after_created_at, @after_txn_id)' : ''}
         ORDER BY s.created_at DESC, s.txn_id DESC LIMIT @limit`);
-      signedStatements.set(key, stmt);
+      q.signedStatements.set(key, stmt);
     }
     return stmt.all({
       workspace_id: p.workspaceId, limit: p.limit,
@@ -69,18 +73,18 @@ export function noteStore(db: Db) {
 
   return {
     signedSessions,
-    note: (sessionId: string) => q.note.get(sessionId) as NoteRow | undefined,
+    note: async (sessionId: string) => q.note.get(sessionId) as NoteRow | undefined,
     /** Makes the session's note row if it has none (first edit or sign). */
-    ensure: (p: { session_id: string; workspace_id: string; patient_id: string | null; now: string }) => void q.insert.run(p),
+    ensure: async (p: { session_id: string; workspace_id: string; patient_id: string | null; now: string }) => void q.insert.run(p),
     /** false when the note was signed meanwhile (drafts end at signing). */
-    saveDraft: (p: { session_id: string; draft: string; by: string; now: string }) => q.saveDraft.run(p).changes > 0,
+    saveDraft: async (p: { session_id: string; draft: string; by: string; now: string }) => q.saveDraft.run(p).changes > 0,
     /** false when it was already signed. */
-    sign: (p: { session_id: string; patient_id: string | null; appointment_id: string | null; now: string }) => q.sign.run(p).changes > 0,
+    sign: async (p: { session_id: string; patient_id: string | null; appointment_id: string | null; now: string }) => q.sign.run(p).changes > 0,
     /** false when `version` is not the next one (a concurrent amendment won). */
-    amend: (p: { session_id: string; version: number; now: string }) => q.amend.run(p).changes > 0,
-    insertVersion: (row: VersionRow) => void q.insertVersion.run(row),
-    version: (sessionId: string, version: number) => q.version.get(sessionId, version) as VersionRow | undefined,
-    versions: (sessionId: string) => q.versions.all(sessionId) as Omit<VersionRow, 'emr'>[],
+    amend: async (p: { session_id: string; version: number; now: string }) => q.amend.run(p).changes > 0,
+    insertVersion: async (row: VersionRow) => void q.insertVersion.run(row),
+    version: async (sessionId: string, version: number) => q.version.get(sessionId, version) as VersionRow | undefined,
+    versions: async (sessionId: string) => q.versions.all(sessionId) as Omit<VersionRow, 'emr'>[],
   };
 }
 export type NoteStore = ReturnType<typeof noteStore>;

@@ -19,9 +19,9 @@ export const notificationMethods = {
   /** The stored credentials, or null when there are none. */
   pushCredentials: appMethod({
     args: [], result: Type.Union([PushCredentialsSchema, Type.Null()]), access: 'notifications',
-    run(c) {
+    async run(c) {
       try {
-        return toPushCredentials(c.service.notifications.credentials(c.ctx));
+        return toPushCredentials(await c.service.notifications.credentials(c.ctx));
       } catch (err) {
         if (err instanceof ServiceError && err.status === 404) return null;
         throw err;
@@ -30,9 +30,9 @@ export const notificationMethods = {
   }),
   setPushCredentials: appMethod({
     args: [arg('saKey', SaKey)], result: PushCredentialsSchema, access: 'notifications',
-    run(c, saKey) {
-      c.service.notifications.setCredentials(c.ctx, saKey);
-      return toPushCredentials(c.service.notifications.credentials(c.ctx));
+    async run(c, saKey) {
+      await c.service.notifications.setCredentials(c.ctx, saKey);
+      return toPushCredentials(await c.service.notifications.credentials(c.ctx));
     },
   }),
   deletePushCredentials: appMethod({

@@ -46,7 +46,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ service: Service }>
       response: { 200: Message, ...errors([400, 401, 403, 500]) },
     },
   }, async (request) => {
-    notifications.setCredentials(request.ctx, request.body.sa_key);
+    await notifications.setCredentials(request.ctx, request.body.sa_key);
     return { message: 'FCM credentials added successfully' };
   });
 
@@ -74,7 +74,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ service: Service }>
       response: { 200: Message, ...errors([401, 403, 404, 500]) },
     },
   }, async (request) => {
-    notifications.deleteCredentials(request.ctx);
+    await notifications.deleteCredentials(request.ctx);
     return { message: 'FCM credentials deleted successfully' };
   });
 
@@ -92,7 +92,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ service: Service }>
       response: { 200: Success, ...errors([400, 401, 403, 500]) },
     },
   }, async (request) => {
-    notifications.addDevice(request.ctx, request.body.devicePayload);
+    await notifications.addDevice(request.ctx, request.body.devicePayload);
     return { success: true as const };
   });
 
@@ -108,7 +108,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ service: Service }>
       response: { 200: Success, ...errors([400, 401, 403, 404, 500]) },
     },
   }, async (request) => {
-    notifications.deleteDevice(request.ctx, request.headers['device-id']);
+    await notifications.deleteDevice(request.ctx, request.headers['device-id']);
     return { success: true as const };
   });
 
@@ -122,5 +122,5 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ service: Service }>
       security,
       response: { 200: Type.Object({ devices: Type.Array(DeviceInfo) }), ...errors([401, 403, 500]) },
     },
-  }, async (request) => ({ devices: notifications.devices(request.ctx) }));
+  }, async (request) => ({ devices: await notifications.devices(request.ctx) }));
 };

@@ -1,8 +1,9 @@
 import type { Db } from '../db/database.js';
+import { transaction } from '../db/tx.js';
 import { type Loop, startLoop } from '../shared/loop.js';
 import type { Clock } from '../shared/time.js';
 import type { FcmAccount, FcmClient, SendOutcome } from './fcm.js';
-import type { JobRow, NotificationStore } from './store.js';
+import { type JobRow, type NotificationStore, notificationStore } from './store.js';
 
 export interface RetryPolicy {
   /** Delay after the first failed attempt; doubles per attempt. */
@@ -43,7 +44,7 @@ interface Deps {
   clock: Clock;
   fcm: FcmClient;
   /** The workspace's service account, or null when it has none. Throws when the sealed key cannot be opened. */
-  account: (workspaceId: string) => FcmAccount | null;
+  account: (workspaceId: string) => Promise<FcmAccount | null>;
 }
 
 /**
@@ -68,33 +69,34 @@ export function pushSender(deps: Deps, opts: SenderOptions = {}) {
   const iso = (ms: number) => new Date(ms).toISOString();
   const usable = () => !stopped && db.open;
 
-  function record(job: JobRow, attempt: number, deviceId: string, deviceToken: string, outcome: SendOutcome) {
+  async function record(job: JobRow, attempt: number, deviceId: string, deviceToken: string, outcome: SendOutcome) {
     const nowMs = clock.now().getTime();
     const now = iso(nowMs);
     switch (outcome.kind) {
       case 'sent':
-        store.finish(job.id, 'sent', now, null, outcome.messageId);
+        await store.finish(job.id, 'sent', now, null, outcome.messageId);
         return;
       case 'failed':
-        store.finish(job.id, 'failed', now, outcome.error, null);
+        await store.finish(job.id, 'failed', now, outcome.error, null);
         return;
       case 'unregistered':
-        db.transaction(() => {
+        await transaction(db, async (tx) => {
+          const inTx = notificationStore(tx);
           // Only if the device still has the token FCM refused; a device that re-registered keeps its new one,
           // and this push goes to it at once.
-          if (store.deleteDeviceIfToken(deviceId, deviceToken)) {
-            store.finish(job.id, 'failed', now, `${outcome.error} (device removed)`, null);
-            store.cancelForDevice(deviceId, now, 'device removed: FCM reported its token unregistered');
+          if (await inTx.deleteDeviceIfToken(deviceId, deviceToken)) {
+            await inTx.finish(job.id, 'failed', now, `${outcome.error} (device removed)`, null);
+            await inTx.cancelForDevice(deviceId, now, 'device removed: FCM reported its token unregistered');
           } else {
-            store.retry(job.id, now, now, outcome.error);
+            await inTx.retry(job.id, now, now, outcome.error);
           }
-        })();
+        });
         return;
       case 'retry':
         if (attempt >= retry.maxAttempts) {
-          store.finish(job.id, 'failed', now, `gave up after ${attempt} attempts: ${outcome.error}`, null);
+          await store.finish(job.id, 'failed', now, `gave up after ${attempt} attempts: ${outcome.error}`, null);
         } else {
-          store.retry(job.id, now, iso(nowMs + backoffMs(retry, attempt, outcome.retryAfterMs)), outcome.error);
+          await store.retry(job.id, now, iso(nowMs + backoffMs(retry, attempt, outcome.retryAfterMs)), outcome.error);
         }
     }
   }
@@ -102,11 +104,11 @@ export function pushSender(deps: Deps, opts: SenderOptions = {}) {
   async function deliver(job: JobRow) {
     const attempt = job.attempts + 1;
     const now = () => clock.now().toISOString();
-    const device = store.device(job.device_row_id);
+    const device = await store.device(job.device_row_id);
     if (!device) return store.finish(job.id, 'cancelled', now(), 'device removed', null);
     let account: FcmAccount | null;
     try {
-      account = deps.account(job.workspace_id);
+      account = await deps.account(job.workspace_id);
     } catch {
       return store.finish(job.id, 'failed', now(), 'the stored FCM credentials cannot be opened with this key-encryption key', null);
     }
@@ -119,7 +121,7 @@ export function pushSender(deps: Deps, opts: SenderOptions = {}) {
       // Interrupted by shutdown: give the job back for the next start, without counting it against the push.
       return store.retry(job.id, now(), now(), 'interrupted by shutdown');
     }
-    record(job, attempt, device.id, device.fcm_token, outcome);
+    await record(job, attempt, device.id, device.fcm_token, outcome);
   }
 
   async function pool(jobs: JobRow[]) {
@@ -141,9 +143,10 @@ export function pushSender(deps: Deps, opts: SenderOptions = {}) {
     // Bounded per tick so a large backlog does not starve shutdown; the loop comes straight back when woken.
     for (let round = 0; round < 20 && usable(); round++) {
       const nowMs = clock.now().getTime();
-      const due = store.due(iso(nowMs), batchSize);
+      const due = await store.due(iso(nowMs), batchSize);
       if (due.length === 0) break;
-      const claimed = due.filter((j) => store.lease(j.id, iso(nowMs), iso(nowMs + leaseMs)));
+      const claimed: JobRow[] = [];
+      for (const j of due) if (await store.lease(j.id, iso(nowMs), iso(nowMs + leaseMs))) claimed.push(j);
       await pool(claimed);
       if (due.length < batchSize) break;
     }
@@ -151,7 +154,7 @@ export function pushSender(deps: Deps, opts: SenderOptions = {}) {
       const nowMs = clock.now().getTime();
       if (nowMs - lastPruneMs > 3600_000) {
         lastPruneMs = nowMs;
-        store.prune(iso(nowMs - retainMs));
+        await store.prune(iso(nowMs - retainMs));
       }
     }
   }

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuditLog } from '../audit/service.js';
 import type { Db } from '../db/database.js';
+import { type Executor, type Tx, transaction } from '../db/tx.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
@@ -134,8 +135,8 @@ export function notificationService(db: Db, clock: Clock, box: SecretBox, audit:
   // Parsed keys by credentials id; a replaced or deleted set is dropped here and in the token cache.
   const accounts = new Map<string, FcmAccount>();
 
-  function account(workspaceId: string): FcmAccount | null {
-    const row = store.credentials(workspaceId);
+  async function account(workspaceId: string): Promise<FcmAccount | null> {
+    const row = await store.credentials(workspaceId);
     if (!row) return null;
     let acc = accounts.get(row.id);
     if (!acc) {
@@ -158,7 +159,7 @@ export function notificationService(db: Db, clock: Clock, box: SecretBox, audit:
   const sender = pushSender({ db, store, clock, fcm, account }, opts);
 
   /** POST /notification/fcm-creds: validates the key for real and stores it, replacing any earlier set. */
-  function setCredentials(ctx: RequestContext, sa: SaKey): void {
+  async function setCredentials(ctx: RequestContext, sa: SaKey): Promise<void> {
     if (sa.type !== 'service_account') throw invalid('sa_key.type must be service_account');
     if (!PROJECT_ID.test(sa.project_id)) throw invalid('sa_key.project_id is not a valid project id');
     if (!EMAIL.test(sa.client_email)) throw invalid('sa_key.client_email is not an e-mail address');
@@ -171,9 +172,9 @@ export function notificationService(db: Db, clock: Clock, box: SecretBox, audit:
     const workspaceId = ctx.caller.workspaceId;
     const now = isoNow(clock);
     const id = randomUUID();
-    const previous = store.credentials(workspaceId);
-    db.transaction(() => {
-      store.upsertCredentials({
+    const previous = await store.credentials(workspaceId);
+    await transaction(db, async (tx) => {
+      await notificationStore(tx).upsertCredentials({
         workspace_id: workspaceId,
         id,
         project_id: sa.project_id,
@@ -189,16 +190,16 @@ export function notificationService(db: Db, clock: Clock, box: SecretBox, audit:
         created_at: previous?.created_at ?? now,
         updated_at: now,
       });
-      audit.inTransaction(ctx, {
+      await audit.inTransaction(tx, ctx, {
         action: previous ? 'notification.credentials.replace' : 'notification.credentials.add',
         resourceType: 'fcm_credentials', resourceIds: [id], outcome: 'success',
       });
-    })();
+    });
     forget(previous);
   }
 
-  function credentials(ctx: RequestContext): FcmCredsInfo {
-    const row = store.credentials(ctx.caller.workspaceId);
+  async function credentials(ctx: RequestContext): Promise<FcmCredsInfo> {
+    const row = await store.credentials(ctx.caller.workspaceId);
     audit.later(ctx, {
       action: 'notification.credentials.read', resourceType: 'fcm_credentials', resourceIds: row ? [row.id] : [],
       outcome: row ? 'success' : 'not_found',
@@ -208,20 +209,21 @@ export function notificationService(db: Db, clock: Clock, box: SecretBox, audit:
   }
 
   /** Removes the credentials; pushes still queued for the workspace are cancelled (nothing could send them). */
-  function deleteCredentials(ctx: RequestContext): void {
+  async function deleteCredentials(ctx: RequestContext): Promise<void> {
     const workspaceId = ctx.caller.workspaceId;
-    const row = store.credentials(workspaceId);
+    const row = await store.credentials(workspaceId);
     if (!row) {
       audit.later(ctx, { action: 'notification.credentials.delete', resourceType: 'fcm_credentials', outcome: 'not_found' });
       throw notFound('No FCM credentials are stored for this workspace');
     }
-    db.transaction(() => {
-      store.deleteCredentials(workspaceId);
-      store.cancelForWorkspace(workspaceId, isoNow(clock), 'FCM credentials deleted');
-      audit.inTransaction(ctx, {
+    await transaction(db, async (tx) => {
+      const inTx = notificationStore(tx);
+      await inTx.deleteCredentials(workspaceId);
+      await inTx.cancelForWorkspace(workspaceId, isoNow(clock), 'FCM credentials deleted');
+      await audit.inTransaction(tx, ctx, {
         action: 'notification.credentials.delete', resourceType: 'fcm_credentials', resourceIds: [row.id], outcome: 'success',
       });
-    })();
+    });
     forget(row);
   }
 
@@ -232,63 +234,67 @@ export function notificationService(db: Db, clock: Clock, box: SecretBox, audit:
    * workspace moves here: the app instance now belongs to this caller. An owner keeps at most
    * MAX_DEVICES_PER_OWNER devices.
    */
-  function addDevice(ctx: RequestContext, p: DevicePayload): DeviceInfo {
+  async function addDevice(ctx: RequestContext, p: DevicePayload): Promise<DeviceInfo> {
     const workspaceId = ctx.caller.workspaceId;
     const [ownerType, ownerId] = owner(ctx);
     const now = isoNow(clock);
-    return db.transaction(() => {
-      const row = store.upsertDevice({
+    return transaction(db, async (tx) => {
+      const inTx = notificationStore(tx);
+      const row = await inTx.upsertDevice({
         id: randomUUID(), workspace_id: workspaceId, owner_type: ownerType, owner_id: ownerId, device_id: p.did,
         fcm_token: p['fcm-id'], app_version: p['app-version'], platform: p['app-platform'] ?? p['app-id'] ?? null,
         created_at: now, updated_at: now,
       });
-      const dropped = store.otherDevicesWithToken(workspaceId, row.fcm_token, row.id);
-      const devices = store.devicesOf(workspaceId, ownerType, ownerId);
+      const dropped = await inTx.otherDevicesWithToken(workspaceId, row.fcm_token, row.id);
+      const devices = await inTx.devicesOf(workspaceId, ownerType, ownerId);
       dropped.push(...devices.slice(MAX_DEVICES_PER_OWNER).map((d) => d.id));
       for (const id of dropped) {
-        store.deleteDevice(id);
-        store.cancelForDevice(id, now, 'device replaced');
+        await inTx.deleteDevice(id);
+        await inTx.cancelForDevice(id, now, 'device replaced');
       }
-      audit.inTransaction(ctx, { action: 'notification.device.add', resourceType: 'push_device', resourceIds: [row.id], outcome: 'success' });
+      await audit.inTransaction(tx, ctx, { action: 'notification.device.add', resourceType: 'push_device', resourceIds: [row.id], outcome: 'success' });
       return toDeviceInfo(row);
-    })();
+    });
   }
 
   /** Removes one of the caller's devices by its did; another caller's device is not found. */
-  function deleteDevice(ctx: RequestContext, did: string): void {
+  async function deleteDevice(ctx: RequestContext, did: string): Promise<void> {
     const [ownerType, ownerId] = owner(ctx);
-    const row = store.ownDevice(ctx.caller.workspaceId, ownerType, ownerId, did);
+    const row = await store.ownDevice(ctx.caller.workspaceId, ownerType, ownerId, did);
     if (!row) {
       audit.later(ctx, { action: 'notification.device.delete', resourceType: 'push_device', outcome: 'not_found' });
       throw notFound('No device with this device-id is registered for you');
     }
-    db.transaction(() => {
-      store.deleteDevice(row.id);
-      store.cancelForDevice(row.id, isoNow(clock), 'device removed');
-      audit.inTransaction(ctx, { action: 'notification.device.delete', resourceType: 'push_device', resourceIds: [row.id], outcome: 'success' });
-    })();
+    await transaction(db, async (tx) => {
+      const inTx = notificationStore(tx);
+      await inTx.deleteDevice(row.id);
+      await inTx.cancelForDevice(row.id, isoNow(clock), 'device removed');
+      await audit.inTransaction(tx, ctx, { action: 'notification.device.delete', resourceType: 'push_device', resourceIds: [row.id], outcome: 'success' });
+    });
   }
 
-  function devices(ctx: RequestContext): DeviceInfo[] {
+  async function devices(ctx: RequestContext): Promise<DeviceInfo[]> {
     const [ownerType, ownerId] = owner(ctx);
-    return store.devicesOf(ctx.caller.workspaceId, ownerType, ownerId).map(toDeviceInfo);
+    return (await store.devicesOf(ctx.caller.workspaceId, ownerType, ownerId)).map(toDeviceInfo);
   }
 
-  function enqueueFor(workspaceId: string, ownerType: OwnerType, ownerId: string, msg: PushMessage): EnqueueResult {
+  /** Queues in its own transaction, or within `e`'s when it is one (the scribe's outcome). */
+  async function enqueueFor(e: Executor, workspaceId: string, ownerType: OwnerType, ownerId: string, msg: PushMessage): Promise<EnqueueResult> {
     const data = checkMessage(msg);
     const now = isoNow(clock);
-    const result = db.transaction((): EnqueueResult => {
-      if (!store.credentials(workspaceId)) return { queued: 0, skipped: 'no_credentials' };
-      const targets = store.devicesOf(workspaceId, ownerType, ownerId);
+    const result = await transaction(e, async (tx): Promise<EnqueueResult> => {
+      const inTx = notificationStore(tx);
+      if (!(await inTx.credentials(workspaceId))) return { queued: 0, skipped: 'no_credentials' };
+      const targets = await inTx.devicesOf(workspaceId, ownerType, ownerId);
       if (targets.length === 0) return { queued: 0, skipped: 'no_devices' };
       for (const d of targets) {
-        store.insertJob({
+        await inTx.insertJob({
           id: randomUUID(), workspace_id: workspaceId, device_row_id: d.id, title: msg.title, body: msg.body,
           data: JSON.stringify(data), next_attempt_at: now, created_at: now,
         });
       }
       return { queued: targets.length };
-    })();
+    });
     if (result.queued) sender.wake();
     return result;
   }
@@ -304,11 +310,13 @@ export function notificationService(db: Db, clock: Clock, box: SecretBox, audit:
      * Queues a push to every device of a user (e.g. the scribe: "your session is ready"). Durable: the sender
      * delivers it after a restart too. Nothing is queued when the workspace has no credentials or the user no device.
      */
-    enqueueForUser: (workspaceId: string, userId: string, msg: PushMessage) => enqueueFor(workspaceId, 'user', userId, msg),
+    enqueueForUser: (workspaceId: string, userId: string, msg: PushMessage) => enqueueFor(db, workspaceId, 'user', userId, msg),
     /** Queues a push to every device an API client registered. */
-    enqueueForClient: (workspaceId: string, clientId: string, msg: PushMessage) => enqueueFor(workspaceId, 'client', clientId, msg),
+    enqueueForClient: (workspaceId: string, clientId: string, msg: PushMessage) => enqueueFor(db, workspaceId, 'client', clientId, msg),
+    /** Either of those inside the transaction `tx` of the change it tells about (a savepoint: a refusal leaves `tx` going). */
+    enqueueIn: (tx: Tx, workspaceId: string, ownerType: OwnerType, ownerId: string, msg: PushMessage) => enqueueFor(tx, workspaceId, ownerType, ownerId, msg),
     /** The workspace's most recent pushes and their state, newest first (support and tests). */
-    pushes: (workspaceId: string, limit = 100): JobRow[] => store.jobs(workspaceId, limit),
+    pushes: (workspaceId: string, limit = 100): Promise<JobRow[]> => store.jobs(workspaceId, limit),
     /** Starts the queue worker; createService does this. */
     startSender: () => sender.start(),
     /** Stops the queue worker at once (no database access after this returns); resolves when its tick unwound. */

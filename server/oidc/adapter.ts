@@ -25,7 +25,7 @@ export function sqliteAdapter(store: OidcStore, box: SecretBox) {
   const context = (model: string, key: string) => `oidc:${model}:${key}`;
 
   /** The stored payload as the library wrote it (with its id restored), or undefined when gone or expired. */
-  function load(model: string, row: ReturnType<OidcStore['find']>, id?: string): Payload | undefined {
+  function load(model: string, row: Awaited<ReturnType<OidcStore['find']>>, id?: string): Payload | undefined {
     if (!row) return undefined;
     if (row.expires_at !== null && row.expires_at <= now()) return undefined;
     const payload = JSON.parse(row.payload) as Payload & { jti_sealed?: string };
@@ -49,7 +49,7 @@ export function sqliteAdapter(store: OidcStore, box: SecretBox) {
         stored.jti_sealed = box.seal(id, context(this.model, key));
       }
       const at = now();
-      store.upsert({
+      await store.upsert({
         model: this.model,
         key,
         payload: JSON.stringify(stored),
@@ -65,31 +65,31 @@ export function sqliteAdapter(store: OidcStore, box: SecretBox) {
     }
 
     async find(id: string) {
-      return load(this.model, store.find(this.model, keyOf(this.model, id)), id);
+      return load(this.model, await store.find(this.model, keyOf(this.model, id)), id);
     }
 
     async findByUid(uid: string) {
-      return load(this.model, store.findByUid(this.model, uid));
+      return load(this.model, await store.findByUid(this.model, uid));
     }
 
     async findByUserCode(userCode: string) {
-      return load(this.model, store.findByUserCode(this.model, userCode));
+      return load(this.model, await store.findByUserCode(this.model, userCode));
     }
 
     async consume(id: string) {
       const key = keyOf(this.model, id);
-      const row = store.find(this.model, key);
+      const row = await store.find(this.model, key);
       if (!row) return;
       const at = now();
-      store.consume(this.model, key, at, JSON.stringify({ ...JSON.parse(row.payload), consumed: at }));
+      await store.consume(this.model, key, at, JSON.stringify({ ...JSON.parse(row.payload), consumed: at }));
     }
 
     async destroy(id: string) {
-      store.destroy(this.model, keyOf(this.model, id));
+      await store.destroy(this.model, keyOf(this.model, id));
     }
 
     async revokeByGrantId(grantId: string) {
-      store.revokeByGrant(this.model, grantId);
+      await store.revokeByGrant(this.model, grantId);
     }
   };
 }

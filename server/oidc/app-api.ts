@@ -15,7 +15,7 @@ export const AppAssistantSchema = Type.Object({
 export const assistantMethods = {
   connectedAssistants: appMethod({
     args: [], result: Available(Type.Array(AppAssistantSchema)), access: 'admin',
-    run: (c) => ({ available: true as const, value: c.service.oidc.connectedAssistants(c.ctx).map(toAppAssistant) }),
+    run: async (c) => ({ available: true as const, value: (await c.service.oidc.connectedAssistants(c.ctx)).map(toAppAssistant) }),
   }),
   disconnectAssistant: appMethod({
     args: [arg('assistantId', Type.String({ minLength: 1, maxLength: 128 }))], result: Nothing, access: 'admin',

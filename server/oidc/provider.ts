@@ -129,14 +129,14 @@ export function createProvider(service: Service, issuer: string): Provider {
       url: async (_ctx, interaction) => `${OAUTH_PREFIX}/interaction/${interaction.uid}`,
     },
     findAccount: async (_ctx, sub) => {
-      const user = auth.user(sub);
+      const user = await auth.user(sub);
       if (!user || user.disabled_at) return undefined;
       return { accountId: sub, claims: async () => ({ sub, name: user.display_name, preferred_username: user.username }) };
     },
     // The workspace (as our other tokens carry it) and the grant, which the API checks is still live.
     extraTokenClaims: async (_ctx, token) => {
       const accountId = 'accountId' in token ? token.accountId : undefined;
-      const user = typeof accountId === 'string' ? auth.user(accountId) : undefined;
+      const user = typeof accountId === 'string' ? await auth.user(accountId) : undefined;
       return user ? { b_id: user.workspace_id, grant_id: (token as { grantId?: string }).grantId } : undefined;
     },
     // Browser-based MCP clients may call the token endpoint from their redirect origin.

@@ -168,11 +168,11 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
       'Clinic Desk takes its sign-in and consent forms only from its own pages. Go back to your assistant and connect again.'));
   }
 
-  function consentView(found: NonNullable<Awaited<ReturnType<typeof interaction>>>) {
+  async function consentView(found: NonNullable<Awaited<ReturnType<typeof interaction>>>) {
     const accountId = found.details.session?.accountId;
-    const user = accountId ? auth.user(accountId) : undefined;
+    const user = accountId ? await auth.user(accountId) : undefined;
     if (!user || user.disabled_at) return null;
-    const caller = oidc.userCaller(user.id)!;
+    const caller = (await oidc.userCaller(user.id))!;
     const details = found.details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
     const asked = new Set<string>((details.missingOIDCScope ?? []).filter((s) => s !== 'openid'));
     const resourceAsked = new Set<string>();
@@ -181,7 +181,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
     const beyondRole = [...resourceAsked].filter((s) => !isApiScope(s) || !caller.scopes.has(s as never));
     return {
       user, caller, details, granted, beyondRole,
-      clinic: auth.workspace(user.workspace_id)?.name ?? '',
+      clinic: (await auth.workspace(user.workspace_id))?.name ?? '',
     };
   }
 
@@ -189,7 +189,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
     const found = await interaction(request, reply);
     if (!found) return expired(reply);
     if (found.details.prompt.name === 'login') return page(reply, 200, loginPage({ uid: found.details.uid, client: found.view }), found.origin);
-    const c = consentView(found);
+    const c = await consentView(found);
     if (!c) return expired(reply);
     return page(reply, 200, consentPage({
       uid: found.details.uid, client: found.view, granted: c.granted, beyondRole: c.beyondRole,
@@ -227,7 +227,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
       return now ? limited(now) : show(401, { error: 'Wrong username or password.' });
     }
     oidc.limiter.succeeded(username, ip);
-    const caller = oidc.userCaller(user.id);
+    const caller = await oidc.userCaller(user.id);
     const ctx = { caller: caller!, ip, requestId: request.id };
     if (!caller?.workspaceActive) {
       audit.later(ctx, { action: 'oidc.sign_in', outcome: 'denied' });
@@ -245,7 +245,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
   }, async (request, reply) => {
     const found = await interaction(request, reply);
     if (!found || found.details.prompt.name !== 'consent') return expired(reply);
-    const c = consentView(found);
+    const c = await consentView(found);
     if (!c) return expired(reply);
     const ctx = { caller: c.caller, ip: request.ip, requestId: request.id };
     const audited = { action: 'oidc.consent', resourceType: 'oidc_client', resourceIds: [found.view.clientId] };
@@ -294,7 +294,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
         security,
         response: { 200: Type.Object({ data: Type.Array(ConnectedAssistant) }), 401: PlainError, 403: PlainError, 500: PlainError },
       },
-    }, async (request, reply) => reply.header('cache-control', 'no-store').send({ data: oidc.connectedAssistants(request.ctx) }));
+    }, async (request, reply) => reply.header('cache-control', 'no-store').send({ data: await oidc.connectedAssistants(request.ctx) }));
 
     api.delete('/api/v1/connected-assistants/:id', {
       config,
@@ -307,7 +307,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
         response: { 204: Type.Null(), 401: PlainError, 403: PlainError, 404: PlainError, 500: PlainError },
       },
     }, async (request, reply) => {
-      oidc.revokeAssistant(request.ctx, request.params.id);
+      await oidc.revokeAssistant(request.ctx, request.params.id);
       return reply.code(204).send(null);
     });
   });

@@ -3,6 +3,7 @@ import type { AuditLog } from '../audit/service.js';
 import { type Caller, ROLE_SCOPES, type RequestContext, type Scope } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
 import type { Db } from '../db/database.js';
+import { transaction } from '../db/tx.js';
 import { ServiceError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
@@ -48,9 +49,9 @@ const iso = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOS
  * tokens it issues, sign-in rate limiting, and each user's connected assistants (grants). The provider itself
  * (oidc-provider, HTTP only) is built over this in provider.ts.
  */
-export function oidcService(db: Db, clock: Clock, box: SecretBox, auth: AuthService, audit: AuditLog, opts: OidcOptions = {}) {
+export async function oidcService(db: Db, clock: Clock, box: SecretBox, auth: AuthService, audit: AuditLog, opts: OidcOptions = {}) {
   const store = oidcStore(db);
-  const keys = loadProviderKeys(store, box, () => isoNow(clock));
+  const keys = await loadProviderKeys(store, box, () => isoNow(clock));
   const jwks = createLocalJWKSet({ keys: keys.verifying });
   const Adapter = sqliteAdapter(store, box);
   const limiter = signInLimiter(clock, opts.signInLimits);
@@ -59,10 +60,11 @@ export function oidcService(db: Db, clock: Clock, box: SecretBox, auth: AuthServ
 
   const purge = () => {
     const now = Math.floor(Date.now() / 1000);
-    store.purge(now, now - 30 * DAY_S);
+    return store.purge(now, now - 30 * DAY_S);
   };
-  purge();
-  const timer = setInterval(purge, 3600_000);
+  await purge();
+  // A failed hourly purge is tried again the next hour; an unhandled rejection would end the service.
+  const timer = setInterval(() => void purge().catch((e: unknown) => console.error('clinic-desk oidc purge:', e)), 3600_000);
   timer.unref();
 
   /** The resource indicators of this service: the clinic API (the base URL) and the MCP endpoint. */
@@ -75,10 +77,10 @@ export function oidcService(db: Db, clock: Clock, box: SecretBox, auth: AuthServ
    * A user's Caller with the scopes of their role, narrowed to `granted` when given; null when the user is
    * unknown or disabled.
    */
-  function userCaller(userId: string, granted?: Iterable<string>): Caller | null {
-    const user = auth.user(userId);
+  async function userCaller(userId: string, granted?: Iterable<string>): Promise<Caller | null> {
+    const user = await auth.user(userId);
     if (!user || user.disabled_at) return null;
-    const ws = auth.workspace(user.workspace_id);
+    const ws = await auth.workspace(user.workspace_id);
     const allowed = new Set<string>(granted ?? ROLE_SCOPES[user.role]);
     return {
       kind: 'user', id: user.id, workspaceId: user.workspace_id, workspaceActive: !!ws && !ws.disabled_at, role: user.role,
@@ -110,12 +112,12 @@ export function oidcService(db: Db, clock: Clock, box: SecretBox, auth: AuthServ
     if (!payload) return null;
     const { sub, jti, client_id: clientId, grant_id: grantId, b_id: workspaceId } = payload as JWTPayload & Record<string, unknown>;
     if (typeof sub !== 'string' || typeof jti !== 'string' || typeof clientId !== 'string' || typeof grantId !== 'string') return null;
-    if (store.isRevoked(jti)) return null;
-    const grant = store.find('Grant', grantId);
+    if (await store.isRevoked(jti)) return null;
+    const grant = await store.find('Grant', grantId);
     const now = Math.floor(Date.now() / 1000);
     if (!grant || (grant.expires_at !== null && grant.expires_at <= now) || grant.account_id !== sub || grant.client_id !== clientId) return null;
     const scopes = String(payload.scope ?? '').split(' ').filter(isApiScope);
-    const caller = userCaller(sub, scopes);
+    const caller = await userCaller(sub, scopes);
     if (!caller || caller.workspaceId !== workspaceId) return null;
     assistants.set(caller, { clientId, grantId });
     return caller;
@@ -130,7 +132,7 @@ export function oidcService(db: Db, clock: Clock, box: SecretBox, auth: AuthServ
     if (!res) return false;
     const payload = await verified(token, [res.api, res.mcp]);
     if (!payload || payload.client_id !== clientId || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return false;
-    store.revokeJti(payload.jti, payload.exp);
+    await store.revokeJti(payload.jti, payload.exp);
     return true;
   }
 
@@ -142,9 +144,9 @@ export function oidcService(db: Db, clock: Clock, box: SecretBox, auth: AuthServ
   }
 
   /** The assistants the calling user has connected (their live grants), newest first. */
-  function connectedAssistants(ctx: RequestContext): ConnectedAssistant[] {
+  async function connectedAssistants(ctx: RequestContext): Promise<ConnectedAssistant[]> {
     ownGrantsOnly(ctx);
-    const rows = store.grantsOf(ctx.caller.id, Math.floor(Date.now() / 1000));
+    const rows = await store.grantsOf(ctx.caller.id, Math.floor(Date.now() / 1000));
     audit.later(ctx, { action: 'oidc.grant.list', resourceType: 'oidc_grant', resourceIds: rows.map((r) => r.grant_id), outcome: 'success' });
     return rows.map((r) => {
       const grant = JSON.parse(r.grant_payload) as { clientId: string; openid?: { scope?: string }; resources?: Record<string, string> };
@@ -166,17 +168,17 @@ export function oidcService(db: Db, clock: Clock, box: SecretBox, auth: AuthServ
   }
 
   /** Disconnects one of the calling user's assistants: its grant and every token issued under it. */
-  function revokeAssistant(ctx: RequestContext, grantId: string) {
+  async function revokeAssistant(ctx: RequestContext, grantId: string) {
     ownGrantsOnly(ctx);
-    const grant = store.find('Grant', grantId);
+    const grant = await store.find('Grant', grantId);
     if (!grant || grant.account_id !== ctx.caller.id) {
       audit.later(ctx, { action: 'oidc.grant.revoke', resourceType: 'oidc_grant', resourceIds: [grantId], outcome: 'not_found' });
       throw new ServiceError(404, 'NOT_FOUND', 'No connected assistant with this id');
     }
-    db.transaction(() => {
-      store.revokeGrant(grantId);
-      audit.inTransaction(ctx, { action: 'oidc.grant.revoke', resourceType: 'oidc_grant', resourceIds: [grantId], outcome: 'success' });
-    })();
+    await transaction(db, async (tx) => {
+      await oidcStore(tx).revokeGrant(grantId);
+      await audit.inTransaction(tx, ctx, { action: 'oidc.grant.revoke', resourceType: 'oidc_grant', resourceIds: [grantId], outcome: 'success' });
+    });
   }
 
   return {
@@ -201,4 +203,4 @@ export function oidcService(db: Db, clock: Clock, box: SecretBox, auth: AuthServ
     },
   };
 }
-export type OidcService = ReturnType<typeof oidcService>;
+export type OidcService = Awaited<ReturnType<typeof oidcService>>;

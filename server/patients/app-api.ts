@@ -26,25 +26,25 @@ const patientId = arg('patientId', PatientParams.properties.patient_id);
 export const patientMethods = {
   searchPatients: appMethod({
     args: [arg('mobile', SearchQuery.properties.mobile)], result: Type.Array(PatientSchema), access: 'patients:read',
-    run: (c, mobile) => c.service.patients.search(c.ctx, mobile).map(toPatient),
+    run: async (c, mobile) => (await c.service.patients.search(c.ctx, mobile)).map(toPatient),
   }),
   getPatient: appMethod({
     args: [patientId], result: PatientSchema, access: 'patients:read',
-    run: (c, id) => toPatient(c.service.patients.get(c.ctx, id)),
+    run: async (c, id) => toPatient(await c.service.patients.get(c.ctx, id)),
   }),
   createPatient: appMethod({
     args: [arg('input', CreatePatientBody)], result: PatientSchema, access: 'patients:write',
-    run: (c, input) => toPatient(c.service.patients.create(c.ctx, input)),
+    run: async (c, input) => toPatient(await c.service.patients.create(c.ctx, input)),
   }),
   updatePatient: appMethod({
     args: [patientId, arg('patch', UpdatePatientBody)], result: PatientSchema, access: 'patients:write',
-    run: (c, id, patch) => toPatient(c.service.patients.update(c.ctx, id, patch)),
+    run: async (c, id, patch) => toPatient(await c.service.patients.update(c.ctx, id, patch)),
   }),
   /** Admins: patients whose stored mobile breaks the mobile rule (search cannot find them), for correction. */
   mobileReview: appMethod({
     args: [], result: MobileReviewSchema, access: 'admin',
-    run(c) {
-      const { items, total } = c.service.patients.mobileReview(c.ctx);
+    async run(c) {
+      const { items, total } = await c.service.patients.mobileReview(c.ctx);
       return { patients: items.map((i) => ({ ...toPatient(i.patient), problem: i.problem })), total };
     },
   }),

@@ -37,7 +37,7 @@ export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       },
     },
   }, async (request, reply) => {
-    const rows = patients.search(request.ctx, request.query.mobile);
+    const rows = await patients.search(request.ctx, request.query.mobile);
     // A number nobody has is an everyday answer, not a failure: sent as it stands rather than thrown through the
     // error handler (an Error's stack trace and the handler cost as much as the search itself). The type
     // provider types a reply by the 200 schema only, hence the plain FastifyReply.
@@ -57,7 +57,7 @@ export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       body: CreatePatientBody,
       response: { 201: DrEnvelope(PatientEntry), ...drErrors('envelope', [400, 401, 403, 409, 500]) },
     },
-  }, async (request, reply) => drOk(reply, 201, toEntry(patients.create(request.ctx, request.body))));
+  }, async (request, reply) => drOk(reply, 201, toEntry(await patients.create(request.ctx, request.body))));
 
   app.get('/dr/v1/patient/:patient_id', {
     config,
@@ -70,7 +70,7 @@ export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       params: PatientParams,
       response: { 200: DrEnvelope(PatientEntry), ...drErrors('envelope', [401, 403, 404, 500]) },
     },
-  }, async (request, reply) => drOk(reply, 200, toEntry(patients.get(request.ctx, request.params.patient_id))));
+  }, async (request, reply) => drOk(reply, 200, toEntry(await patients.get(request.ctx, request.params.patient_id))));
 
   app.patch('/dr/v1/patient/:patient_id', {
     config,
@@ -86,7 +86,7 @@ export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       response: { 200: DrEnvelope(PatientEntry), ...drErrors('envelope', [400, 401, 403, 404, 409, 500]) },
     },
   }, async (request, reply) =>
-    drOk(reply, 200, toEntry(patients.update(request.ctx, request.params.patient_id, request.body))));
+    drOk(reply, 200, toEntry(await patients.update(request.ctx, request.params.patient_id, request.body))));
 
   app.get('/api/v1/patients/mobile-review', {
     config: { errors: 'plain' },
@@ -101,7 +101,7 @@ export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       response: { 200: MobileReview, ...plainErrors([401, 403, 500]) },
     },
   }, async (request) => {
-    const { items, total } = patients.mobileReview(request.ctx);
+    const { items, total } = await patients.mobileReview(request.ctx);
     return { data: items.map((i) => ({ ...toEntry(i.patient), problem: i.problem })), total };
   });
 };

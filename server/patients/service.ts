@@ -3,6 +3,7 @@ import type { AuthService } from '../auth/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuditLog } from '../audit/service.js';
 import type { Db } from '../db/database.js';
+import { transaction } from '../db/tx.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import { type Clock, isoNow, localDate } from '../shared/time.js';
 import { type Birth, type BirthInput, checkBirth } from './birth.js';
@@ -34,8 +35,8 @@ function storedAllergies(list: string[]): string {
  */
 export function patientAllergyReader(db: Db) {
   const store = patientStore(db);
-  return (workspaceId: string, patientId: string): string[] => {
-    const row = store.byId(workspaceId, patientId);
+  return async (workspaceId: string, patientId: string): Promise<string[]> => {
+    const row = await store.byId(workspaceId, patientId);
     return row ? allergyList(row) : [];
   };
 }
@@ -74,26 +75,26 @@ export interface MobileReviewItem {
 export function patientService(db: Db, clock: Clock, auth: AuthService, audit: AuditLog) {
   const store = patientStore(db);
 
-  const country = (workspaceId: string) => auth.workspace(workspaceId)?.country ?? 'IN';
-  const today = (workspaceId: string) => localDate(clock.now(), auth.workspace(workspaceId)?.timezone ?? 'Asia/Kolkata');
+  const country = async (workspaceId: string) => (await auth.workspace(workspaceId))?.country ?? 'IN';
+  const today = async (workspaceId: string) => localDate(clock.now(), (await auth.workspace(workspaceId))?.timezone ?? 'Asia/Kolkata');
 
   // Refusals start with the field's name, then a sentence (docs/API.md, Patient records): the app shows the
   // sentence next to that field.
-  function mobileOf(input: string, workspaceId: string) {
-    const m = checkMobile(input, country(workspaceId));
+  async function mobileOf(input: string, workspaceId: string) {
+    const m = checkMobile(input, await country(workspaceId));
     if (!m.ok) throw invalid(`mobile: ${m.reason}`);
     return m.mobile;
   }
 
-  function birthOf(input: BirthInput, workspaceId: string): Birth {
-    const b = checkBirth(input, today(workspaceId));
+  async function birthOf(input: BirthInput, workspaceId: string): Promise<Birth> {
+    const b = checkBirth(input, await today(workspaceId));
     if (!b.ok) throw invalid(`${b.field}: ${b.reason}`);
     return b.birth;
   }
 
   /** Patients whose national mobile number is these 10 digits, newest first. */
-  function search(ctx: RequestContext, mobile10: string): PatientRow[] {
-    const rows = store.byMobile(ctx.caller.workspaceId, mobile10);
+  async function search(ctx: RequestContext, mobile10: string): Promise<PatientRow[]> {
+    const rows = await store.byMobile(ctx.caller.workspaceId, mobile10);
     audit.later(ctx, {
       action: 'patient.search', resourceType: 'patient', resourceIds: rows.map((r) => r.id),
       outcome: rows.length ? 'success' : 'not_found',
@@ -101,16 +102,16 @@ export function patientService(db: Db, clock: Clock, auth: AuthService, audit: A
     return rows;
   }
 
-  function get(ctx: RequestContext, id: string): PatientRow {
-    const row = store.byId(ctx.caller.workspaceId, id);
+  async function get(ctx: RequestContext, id: string): Promise<PatientRow> {
+    const row = await store.byId(ctx.caller.workspaceId, id);
     audit.later(ctx, { action: 'patient.read', resourceType: 'patient', resourceIds: [id], outcome: row ? 'success' : 'not_found' });
     if (!row) throw notFound();
     return row;
   }
 
-  const create = (ctx: RequestContext, input: CreatePatientBody): PatientRow => {
-    const birth = birthOf(input, ctx.caller.workspaceId);
-    const m = mobileOf(input.mobile, ctx.caller.workspaceId);
+  const create = async (ctx: RequestContext, input: CreatePatientBody): Promise<PatientRow> => {
+    const birth = await birthOf(input, ctx.caller.workspaceId);
+    const m = await mobileOf(input.mobile, ctx.caller.workspaceId);
     const now = isoNow(clock);
     const row: PatientRow = {
       id: randomUUID(), workspace_id: ctx.caller.workspaceId,
@@ -119,10 +120,10 @@ export function patientService(db: Db, clock: Clock, auth: AuthService, audit: A
       allergies: storedAllergies(input.allergies ?? []), created_at: now, updated_at: now,
     };
     try {
-      db.transaction(() => {
-        store.insert(row);
-        audit.inTransaction(ctx, { action: 'patient.create', resourceType: 'patient', resourceIds: [row.id], outcome: 'success' });
-      })();
+      await transaction(db, async (tx) => {
+        await patientStore(tx).insert(row);
+        await audit.inTransaction(tx, ctx, { action: 'patient.create', resourceType: 'patient', resourceIds: [row.id], outcome: 'success' });
+      });
     } catch (e) {
       if (!isUniqueViolation(e)) throw e;
       audit.later(ctx, { action: 'patient.create', resourceType: 'patient', outcome: 'conflict' });
@@ -131,13 +132,14 @@ export function patientService(db: Db, clock: Clock, auth: AuthService, audit: A
     return row;
   };
 
-  const update = (ctx: RequestContext, id: string, patch: UpdatePatientBody): PatientRow => {
+  const update = async (ctx: RequestContext, id: string, patch: UpdatePatientBody): Promise<PatientRow> => {
     const changesBirth = patch.dob !== undefined || patch.age_years !== undefined || patch.age_months !== undefined;
-    const birth = changesBirth ? birthOf(patch, ctx.caller.workspaceId) : undefined;
-    const m = patch.mobile !== undefined ? mobileOf(patch.mobile, ctx.caller.workspaceId) : undefined;
+    const birth = changesBirth ? await birthOf(patch, ctx.caller.workspaceId) : undefined;
+    const m = patch.mobile !== undefined ? await mobileOf(patch.mobile, ctx.caller.workspaceId) : undefined;
     try {
-      return db.transaction(() => {
-        const current = store.byId(ctx.caller.workspaceId, id);
+      return await transaction(db, async (tx) => {
+        const inTx = patientStore(tx);
+        const current = await inTx.byId(ctx.caller.workspaceId, id);
         if (!current) throw notFound();
         const next: PatientRow = {
           ...current,
@@ -153,10 +155,10 @@ export function patientService(db: Db, clock: Clock, auth: AuthService, audit: A
           allergies: patch.allergies === undefined ? current.allergies : storedAllergies(patch.allergies),
           updated_at: isoNow(clock),
         };
-        store.update(next);
-        audit.inTransaction(ctx, { action: 'patient.update', resourceType: 'patient', resourceIds: [id], outcome: 'success' });
+        await inTx.update(next);
+        await audit.inTransaction(tx, ctx, { action: 'patient.update', resourceType: 'patient', resourceIds: [id], outcome: 'success' });
         return next;
-      })();
+      });
     } catch (e) {
       const outcome = isUniqueViolation(e) ? 'conflict' : e instanceof ServiceError ? 'not_found' : 'error';
       audit.later(ctx, { action: 'patient.update', resourceType: 'patient', resourceIds: [id], outcome });
@@ -171,22 +173,26 @@ export function patientService(db: Db, clock: Clock, auth: AuthService, audit: A
    * context and no audit entry per row: the tool that imports says what it did. A batch commits with the
    * connection's durability settings; a failure rolls back only the batch it happened in.
    */
-  function importPatients(workspaceId: string, rows: Iterable<Omit<PatientRow, 'workspace_id'>>, batchSize = 50_000): number {
+  async function importPatients(
+    workspaceId: string, rows: Iterable<Omit<PatientRow, 'workspace_id'>> | AsyncIterable<Omit<PatientRow, 'workspace_id'>>, batchSize = 50_000,
+  ): Promise<number> {
     let inserted = 0;
     let batch: PatientRow[] = [];
-    const commit = db.transaction((list: PatientRow[]) => {
+    // The batch is gathered first: rows may come from an async source, which a transaction must not await.
+    const commit = (list: PatientRow[]) => transaction(db, async (tx) => {
+      const inTx = patientStore(tx);
       let n = 0;
-      for (const row of list) if (store.insertOrIgnore(row)) n++;
+      for (const row of list) if (await inTx.insertOrIgnore(row)) n++;
       return n;
     });
-    for (const row of rows) {
+    for await (const row of rows) {
       batch.push({ ...row, workspace_id: workspaceId });
       if (batch.length >= batchSize) {
-        inserted += commit.immediate(batch);
+        inserted += await commit(batch);
         batch = [];
       }
     }
-    if (batch.length) inserted += commit.immediate(batch);
+    if (batch.length) inserted += await commit(batch);
     return inserted;
   }
 
@@ -194,11 +200,11 @@ export function patientService(db: Db, clock: Clock, auth: AuthService, audit: A
    * Patients registered before the mobile rule (or imported) whose mobile search cannot find or is not a mobile,
    * oldest first, at most `limit` of them, and how many there are in all. Read only: nothing is changed.
    */
-  function mobileReview(ctx: RequestContext, limit = 500): { items: MobileReviewItem[]; total: number } {
-    const c = country(ctx.caller.workspaceId);
+  async function mobileReview(ctx: RequestContext, limit = 500): Promise<{ items: MobileReviewItem[]; total: number }> {
+    const c = await country(ctx.caller.workspaceId);
     const items: MobileReviewItem[] = [];
     let total = 0;
-    for (const row of store.mobileReviewCandidates(ctx.caller.workspaceId)) {
+    for await (const row of store.mobileReviewCandidates(ctx.caller.workspaceId)) {
       const check = checkMobile(formatMobile({ cc: row.mobile_cc, national: row.mobile_national }), c);
       if (check.ok) continue;
       total++;

@@ -105,18 +105,18 @@ export async function startSandbox(opts: SandboxOptions) {
   async function build(next: string): Promise<SandboxCredentials> {
     rmSync(next, { recursive: true, force: true });
     mkdirSync(next, { recursive: true, mode: 0o700 });
-    const service = createService({ ...serviceOptions(next), webhooks: { dispatch: false }, push: { sender: false }, scribe: { worker: false } });
+    const service = await createService({ ...serviceOptions(next), webhooks: { dispatch: false }, push: { sender: false }, scribe: { worker: false } });
     try {
       const creds = await seedSandbox(service, url);
       writeSandboxCredentials(next, creds);
       return creds;
     } finally {
-      service.close();
+      await service.close();
     }
   }
 
   async function open() {
-    const service = createService(serviceOptions(dir));
+    const service = await createService(serviceOptions(dir));
     service.environment.peerUrl = opts.productionUrl;
     const app = await buildHttpApp(service, { ...opts.http, publicUrl: url, openapiServers: [{ url, environment: 'sandbox' }] });
     app.post('/api/v1/sandbox/reset', {
@@ -139,7 +139,7 @@ export async function startSandbox(opts: SandboxOptions) {
     current = null;
     if (old) {
       await old.app.close();
-      old.service.close();
+      await old.service.close();
     }
     if (existsSync(dir)) renameSync(dir, `${dir}.old`);
     renameSync(next, dir);
@@ -186,7 +186,7 @@ export async function startSandbox(opts: SandboxOptions) {
       });
       if (current) {
         await current.app.close();
-        current.service.close();
+        await current.service.close();
         current = null;
       }
     },

@@ -75,31 +75,32 @@ const password = () => randomBytes(12).toString('base64url');
 /** Seeds an empty sandbox service (environment sandbox, so every credential made here carries `_test_`). */
 export async function seedSandbox(service: Service, baseUrl: string): Promise<SandboxCredentials> {
   const { auth, patients, appointments, clock } = service;
-  const ws = auth.createWorkspace({ name: 'Sandbox Clinic (synthetic data)', country: 'IN', timezone: 'Asia/Kolkata' });
+  const ws = await auth.createWorkspace({ name: 'Sandbox Clinic (synthetic data)', country: 'IN', timezone: 'Asia/Kolkata' });
   const user = async (username: string, role: Role, displayName: string): Promise<SandboxUser> => {
     const pw = password();
     const row = await auth.createUser(ws.id, { username, password: pw, role, displayName });
-    return { user_id: row.id, username, password: pw, auth_token: auth.issueAuthToken(row.id, 'sandbox seed') };
+    return { user_id: row.id, username, password: pw, auth_token: await auth.issueAuthToken(row.id, 'sandbox seed') };
   };
   const doctors: SandboxUser[] = [];
   for (const [username, name] of DOCTORS) doctors.push(await user(`${username}@sandbox`, 'doctor', name));
   const users = {} as Record<Role, SandboxUser>;
   for (const role of ROLES) users[role] = role === 'doctor' ? doctors[0]! : await user(`${role}@sandbox`, role, `Sandbox ${role}`);
   const client = await auth.createApiClient(ws.id, 'Sandbox integration', CLIENT_SCOPES);
-  const api_key = auth.createApiKey(ws.id, 'sandbox');
+  const api_key = await auth.createApiKey(ws.id, 'sandbox');
 
-  const ctx: RequestContext = { caller: auth.authenticateToken(users.admin.auth_token)!, ip: null, requestId: 'sandbox-seed' };
-  const created = PATIENTS.map(([first_name, middle_name, last_name, dob, gender, mobile]) => {
-    const row = patients.create(ctx, { first_name, middle_name, last_name, dob, gender, mobile: `+91${mobile}` });
-    return { patient_id: row.id, mobile, first_name, last_name };
-  });
+  const ctx: RequestContext = { caller: (await auth.authenticateToken(users.admin.auth_token))!, ip: null, requestId: 'sandbox-seed' };
+  const created: SandboxCredentials['patients'] = [];
+  for (const [first_name, middle_name, last_name, dob, gender, mobile] of PATIENTS) {
+    const row = await patients.create(ctx, { first_name, middle_name, last_name, dob, gender, mobile: `+91${mobile}` });
+    created.push({ patient_id: row.id, mobile, first_name, last_name });
+  }
 
   const today = localDate(clock.now(), ws.timezone);
   const tomorrow = localDate(new Date(clock.now().getTime() + 24 * 3600_000), ws.timezone);
-  const book = (day: 'today' | 'tomorrow', n: number, [p, d, hour, minute]: readonly [number, number, number, number, ...unknown[]]) => {
+  const book = async (day: 'today' | 'tomorrow', n: number, [p, d, hour, minute]: readonly [number, number, number, number, ...unknown[]]) => {
     const at = wallClockToInstant(day === 'today' ? today : tomorrow, hour, minute, ws.timezone);
     const partner = `SBX-${day === 'today' ? 'T' : 'M'}${String(n + 1).padStart(3, '0')}`;
-    const { appointment } = appointments.book(ctx, {
+    const { appointment } = await appointments.book(ctx, {
       patient_id: created[p]!.patient_id, scheduled_at: at.toISOString(), partner_appointment_id: partner, doctor_id: doctors[d]!.user_id,
       reason: 'Consultation',
     }, { allowPast: true });
@@ -107,14 +108,14 @@ export async function seedSandbox(service: Service, baseUrl: string): Promise<Sa
   };
   const booked: SandboxCredentials['appointments'] = [];
   for (const [n, plan] of TODAY.entries()) {
-    const a = book('today', n, plan);
+    const a = await book('today', n, plan);
     for (const to of PATH[plan[4]]) {
-      if (to === 'PK') appointments.park(ctx, a.appointment_id, false);
-      else appointments.changeStatus(ctx, a.appointment_id, false, to);
+      if (to === 'PK') await appointments.park(ctx, a.appointment_id, false);
+      else await appointments.changeStatus(ctx, a.appointment_id, false, to);
     }
     booked.push({ ...a, status: plan[4] });
   }
-  for (const [n, plan] of TOMORROW.entries()) booked.push({ ...book('tomorrow', n, plan), status: 'BK' });
+  for (const [n, plan] of TOMORROW.entries()) booked.push({ ...(await book('tomorrow', n, plan)), status: 'BK' });
 
   return {
     environment: 'sandbox', base_url: baseUrl, seeded_at: clock.now().toISOString(), workspace_id: ws.id, name: ws.name,

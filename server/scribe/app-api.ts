@@ -199,8 +199,8 @@ export const scribeMethods = {
       // The patient goes in the extra data, which the service keeps as the session's additional_data: the patient's history lists it.
       const extraData = uploadExtraData(rec, options);
       await explained('The audio could not be uploaded', async () => {
-        const presigned = scribe.presign(c.ctx, { txnId, extraData, uploadUrl: 'in-process' });
-        const target = scribe.authorizeUpload({ ...presigned.uploadData.fields, key: `${presigned.folderPath}dictation.${extensionFor(rec.mime_type)}` });
+        const presigned = await scribe.presign(c.ctx, { txnId, extraData, uploadUrl: 'in-process' });
+        const target = await scribe.authorizeUpload({ ...presigned.uploadData.fields, key: `${presigned.folderPath}dictation.${extensionFor(rec.mime_type)}` });
         // Once the audio is in, what is left (init) is starting the transcription.
         await receiveUpload(scribe, target, slices(audio, (loaded) => c.progress({ phase: loaded >= total ? 'starting' : 'uploading', loaded, total })));
       });
@@ -215,8 +215,8 @@ export const scribeMethods = {
   }),
   dictationStatus: appMethod({
     args: [arg('txnId', TxnIdSchema)], result: DictationStatusSchema, access: 'scribe',
-    run: (c, txnId) => explained('The transcription status could not be read', () => {
-      const { code, body } = c.service.scribe.status(c.ctx, txnId);
+    run: (c, txnId) => explained('The transcription status could not be read', async () => {
+      const { code, body } = await c.service.scribe.status(c.ctx, txnId);
       const output = body.data.output.map((o) => ({ ...o, decoded: o.value ? (JSON.parse(Buffer.from(o.value, 'base64').toString('utf8')) as Record<string, unknown>) : null }));
       return toDictationStatus(txnId, { httpStatus: code, data: { ...body.data, output } });
     }),
@@ -225,8 +225,8 @@ export const scribeMethods = {
   scribeHistory: appMethod({
     args: [arg('patientId', PatientParams.properties.patient_id), optionalArg('cursor', HistoryQuery.properties.cursor)],
     result: ScribeHistoryPageSchema, access: 'scribe',
-    run: (c, patientId, cursor) => explained('Past sessions could not be read', () =>
-      toHistoryPage(c.service.scribe.history(c.ctx, { patient_id: patientId, cursor, limit: HISTORY_PAGE, order: 'signed_first' }))),
+    run: (c, patientId, cursor) => explained('Past sessions could not be read', async () =>
+      toHistoryPage(await c.service.scribe.history(c.ctx, { patient_id: patientId, cursor, limit: HISTORY_PAGE, order: 'signed_first' }))),
   }),
   /** Each language the dictation can be in, and whether the server recognises it now. */
   dictationLanguages: appMethod({

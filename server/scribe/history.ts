@@ -83,8 +83,8 @@ function decodeCursor(cursor: string): { created_at: string; txn_id: string; par
   return { created_at: v[0], txn_id: v[1], ...(v.length === 3 ? { part: v[2] as 's' | 'u' } : {}) };
 }
 
-function summary(s: SessionRow, notes: NoteReader): SessionSummary {
-  const latest = notes.note(s.id)?.latest_version ?? 0;
+async function summary(s: SessionRow, notes: NoteReader): Promise<SessionSummary> {
+  const latest = (await notes.note(s.id))?.latest_version ?? 0;
   const finished = s.status === 'completed' || s.status === 'partial';
   const request = s.request ? (JSON.parse(s.request) as SessionRequest) : null;
   return {
@@ -108,36 +108,38 @@ function summary(s: SessionRow, notes: NoteReader): SessionSummary {
  */
 export function sessionHistory(store: ScribeStore, notes: NoteReader, audit: AuditLog) {
   /** The unsigned part of a signed-first list: the scribe's list without the signed sessions, read in batches. */
-  function unsigned(p: Parameters<ScribeStore['list']>[0]): SessionRow[] {
+  async function unsigned(p: Parameters<ScribeStore['list']>[0]): Promise<SessionRow[]> {
     const out: SessionRow[] = [];
     let after = p.after;
     for (;;) {
-      const batch = store.list({ ...p, after, limit: p.limit });
-      out.push(...batch.filter((s) => !((notes.note(s.id)?.latest_version ?? 0) > 0)));
+      const batch = await store.list({ ...p, after, limit: p.limit });
+      for (const s of batch) if (!(((await notes.note(s.id))?.latest_version ?? 0) > 0)) out.push(s);
       if (out.length >= p.limit || batch.length < p.limit) return out.slice(0, p.limit);
       after = batch.at(-1)!;
     }
   }
 
-  return function list(ctx: RequestContext, q: HistoryQuery): { data: SessionSummary[]; next_cursor: string | null } {
+  return async function list(ctx: RequestContext, q: HistoryQuery): Promise<{ data: SessionSummary[]; next_cursor: string | null }> {
     const limit = q.limit ?? HISTORY_LIMIT.default;
     const cursor = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
     const filter = { workspaceId: ctx.caller.workspaceId, patientId: q.patient_id, status: q.status && sessionStatus(q.status) };
     let page: SessionRow[];
     let next: string | null;
     if (q.order === 'signed_first') {
-      const signed = cursor?.part === 'u' ? [] : notes.signedSessions({ ...filter, after: cursor, limit: limit + 1 });
-      const rest = signed.length > limit ? [] : unsigned({ ...filter, after: cursor?.part === 'u' ? cursor : undefined, limit: limit + 1 - signed.length });
+      const signed = cursor?.part === 'u' ? [] : await notes.signedSessions({ ...filter, after: cursor, limit: limit + 1 });
+      const rest = signed.length > limit ? [] : await unsigned({ ...filter, after: cursor?.part === 'u' ? cursor : undefined, limit: limit + 1 - signed.length });
       const rows = [...signed, ...rest];
       page = rows.slice(0, limit);
       const last = page.at(-1);
       next = rows.length > limit && last ? encodeCursor(last, page.length <= signed.length ? 's' : 'u') : null;
     } else {
-      const rows = store.list({ ...filter, after: cursor, limit: limit + 1 });
+      const rows = await store.list({ ...filter, after: cursor, limit: limit + 1 });
       page = rows.slice(0, limit);
       next = rows.length > limit ? encodeCursor(page.at(-1)!) : null;
     }
     audit.later(ctx, { action: 'scribe.session.list', resourceType: 'scribe_session', resourceIds: page.map((s) => s.id), outcome: 'success' });
-    return { data: page.map((s) => summary(s, notes)), next_cursor: next };
+    const data: SessionSummary[] = [];
+    for (const s of page) data.push(await summary(s, notes));
+    return { data, next_cursor: next };
   };
 }

@@ -32,28 +32,28 @@ const keyContext = (name: string) => `scribe_keys:${name}`;
 export function uploadPolicies(store: ScribeStore, box: SecretBox, clock: Clock) {
   let key: Buffer | null = null;
 
-  function hmacKey(): Buffer {
+  async function hmacKey(): Promise<Buffer> {
     if (key) return key;
-    let sealed = store.key(KEY_NAME);
+    let sealed = await store.key(KEY_NAME);
     if (!sealed) {
-      store.insertKey(KEY_NAME, box.seal(randomBytes(32).toString('base64'), keyContext(KEY_NAME)), clock.now().toISOString());
-      sealed = store.key(KEY_NAME)!;
+      await store.insertKey(KEY_NAME, box.seal(randomBytes(32).toString('base64'), keyContext(KEY_NAME)), clock.now().toISOString());
+      sealed = (await store.key(KEY_NAME))!;
     }
     key = Buffer.from(box.open(sealed, keyContext(KEY_NAME)), 'base64');
     return key;
   }
 
-  const sign = (encoded: string) => createHmac('sha256', hmacKey()).update(encoded).digest('hex');
+  const sign = async (encoded: string) => createHmac('sha256', await hmacKey()).update(encoded).digest('hex');
 
   return {
     /** The `policy` and `signature` form fields for a policy. */
-    issue(p: Omit<UploadPolicy, 'v'>): { policy: string; signature: string } {
+    async issue(p: Omit<UploadPolicy, 'v'>): Promise<{ policy: string; signature: string }> {
       const encoded = Buffer.from(JSON.stringify({ v: 1, ...p })).toString('base64url');
-      return { policy: encoded, signature: sign(encoded) };
+      return { policy: encoded, signature: await sign(encoded) };
     },
     /** The policy, if the signature is ours and it has not expired; otherwise a PolicyError saying which. */
-    verify(encoded: string, signature: string): UploadPolicy {
-      const expected = Buffer.from(sign(encoded), 'hex');
+    async verify(encoded: string, signature: string): Promise<UploadPolicy> {
+      const expected = Buffer.from(await sign(encoded), 'hex');
       const given = /^[0-9a-f]{64}$/i.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
         throw new PolicyError('The upload policy signature does not match: the policy was altered or not issued by this service');

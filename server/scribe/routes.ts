@@ -92,7 +92,7 @@ export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asy
       },
     }, async (request, reply) => {
       try {
-        return reply.code(201).send(scribe.init(request.ctx, request.params.txn_id, request.body, await scribe.speechSurvey()));
+        return reply.code(201).send(await scribe.init(request.ctx, request.params.txn_id, request.body, await scribe.speechSurvey()));
       } catch (e) {
         if (e instanceof ScribeValidationError) return reply.code(422).send({ details: e.details });
         throw e;
@@ -130,7 +130,7 @@ export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asy
         response: { 200: StatusResponse, 202: StatusResponse, 206: StatusResponse, 400: StatusError, 401: Unauthorized, 403: StatusError, 500: StatusError },
       },
     }, async (request, reply) => {
-      const { code, body } = scribe.status(request.ctx, request.params.session_id, request.query.version);
+      const { code, body } = await scribe.status(request.ctx, request.params.session_id, request.query.version);
       return reply.code(code).send(body);
     });
     api.get('/voice/api/v2/sessions', {

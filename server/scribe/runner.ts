@@ -6,12 +6,13 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Db } from '../db/database.js';
+import { transaction } from '../db/tx.js';
 import { type Loop, startLoop } from '../shared/loop.js';
 import { PRIVATE_DIR_MODE } from '../shared/private-files.js';
 import type { Clock } from '../shared/time.js';
 import type { Transcript } from './contracts.js';
 import type { JobResult, JobSpec, ParentMessage, SessionRequest, SpeechSettings, WorkerMessage } from './job.js';
-import type { ScribeStore, SessionRow } from './store.js';
+import { type ScribeStore, type SessionRow, scribeStore } from './store.js';
 
 export interface RunnerOptions {
   /** Sessions processed at once, each in its own worker process. Default 1 (recognition uses a whole core). */
@@ -39,7 +40,7 @@ export interface RunnerOptions {
    * The default speech model of a clinic, asked as each run starts (the worker never opens the database), so a
    * choice made in the settings reaches the next session without a restart.
    */
-  defaultModel?: (workspaceId: string) => string | undefined;
+  defaultModel?: (workspaceId: string) => Promise<string | undefined>;
   /** Fault injection for tests and drills: the renderers of these templates fail (the session ends partial, 206). */
   failTemplates?: string[];
   onError?: (e: unknown) => void;
@@ -115,7 +116,7 @@ interface Deps {
   /** Where a session's files live: <data-dir>/scribe/<session id>. */
   sessionDir: (sessionId: string) => string;
   /** Records the outcome (status, output, events, push) in one transaction; false if the run was no longer ours. */
-  finish: (session: SessionRow, owner: string, result: JobResult) => boolean;
+  finish: (session: SessionRow, owner: string, result: JobResult) => Promise<boolean>;
 }
 
 interface Running {
@@ -166,13 +167,14 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
   let loop: Loop | null = null;
   let heartbeat: NodeJS.Timeout | null = null;
   let stopped = false;
+  let starting: Promise<void> = Promise.resolve();
 
   const iso = (ms: number) => new Date(ms).toISOString();
   const usable = () => !stopped && db.open;
 
-  function jobFor(s: SessionRow): JobSpec {
+  async function jobFor(s: SessionRow): Promise<JobSpec> {
     const dir = deps.sessionDir(s.id);
-    const files = store.files(s.id).filter((f) => f.kind === 'audio').map((f) => ({ name: f.name, path: join(dir, f.stored_name) }));
+    const files = (await store.files(s.id)).filter((f) => f.kind === 'audio').map((f) => ({ name: f.name, path: join(dir, f.stored_name) }));
     return {
       sessionId: s.id,
       txnId: s.txn_id,
@@ -181,27 +183,27 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
       request: JSON.parse(s.request ?? '{}') as SessionRequest,
       transcript: s.checkpoint ? (JSON.parse(s.checkpoint) as Transcript) : null,
       dataDir: deps.dataDir,
-      speech: { ...opts.speech, defaultModel: opts.defaultModel?.(s.workspace_id) ?? opts.speech?.defaultModel },
+      speech: { ...opts.speech, defaultModel: (await opts.defaultModel?.(s.workspace_id)) ?? opts.speech?.defaultModel },
       failTemplates: opts.failTemplates ?? [],
     };
   }
 
   /** A run ended without a result: retry later, or fail the session once it has had its runs. */
-  function failedRun(sessionId: string, why: string) {
+  async function failedRun(sessionId: string, why: string) {
     if (!usable()) return;
-    const s = store.sessionById(sessionId);
+    const s = await store.sessionById(sessionId);
     if (!s || s.status !== 'processing' || s.lease_owner !== owner) return;
     const nowMs = clock.now().getTime();
     if (s.attempts >= maxAttempts) {
-      deps.finish(s, owner, { status: 'failed', errors: [`Processing failed after ${s.attempts} attempts: ${why}`], output: [] });
+      await deps.finish(s, owner, { status: 'failed', errors: [`Processing failed after ${s.attempts} attempts: ${why}`], output: [] });
       return;
     }
-    store.retry({
+    await store.retry({
       id: s.id, owner, now: iso(nowMs), last_error: why, next_attempt_at: iso(nowMs + retryDelayMs * 2 ** Math.max(0, s.attempts - 1)),
     });
   }
 
-  function onMessage(run: Running, msg: WorkerMessage) {
+  async function onMessage(run: Running, msg: WorkerMessage) {
     if (!usable()) return;
     const now = iso(clock.now().getTime());
     switch (msg.type) {
@@ -209,15 +211,15 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
         run.child.send({ type: 'run', job: run.job } satisfies ParentMessage);
         return;
       case 'progress':
-        store.progress(run.sessionId, owner, String(msg.stage).slice(0, 40), Math.max(0, Math.min(100, Math.round(msg.percent))), now);
+        await store.progress(run.sessionId, owner, String(msg.stage).slice(0, 40), Math.max(0, Math.min(100, Math.round(msg.percent))), now);
         return;
       case 'transcript':
-        store.checkpoint(run.sessionId, owner, JSON.stringify(msg.transcript), now);
+        await store.checkpoint(run.sessionId, owner, JSON.stringify(msg.transcript), now);
         return;
       case 'done': {
         run.outcome = 'done';
-        const s = store.sessionById(run.sessionId);
-        if (s && s.status === 'processing' && s.lease_owner === owner) deps.finish(s, owner, msg.result);
+        const s = await store.sessionById(run.sessionId);
+        if (s && s.status === 'processing' && s.lease_owner === owner) await deps.finish(s, owner, msg.result);
         run.child.kill();
         return;
       }
@@ -228,8 +230,8 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
     }
   }
 
-  function launch(s: SessionRow) {
-    const job = jobFor(s);
+  async function launch(s: SessionRow) {
+    const job = await jobFor(s);
     mkdirSync(job.workDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const child = launchWorker(entry, {
       env: process.env,
@@ -250,11 +252,7 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
       run.stderr = (run.stderr + d).slice(-4000);
     });
     child.on('message', (m) => {
-      try {
-        onMessage(run, m as WorkerMessage);
-      } catch (e) {
-        onError(e);
-      }
+      onMessage(run, m as WorkerMessage).catch(onError);
     });
     child.on('error', (e) => {
       run.error ??= `the worker could not be started: ${e.message}`;
@@ -267,11 +265,8 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
         const lastLine = run.stderr.trim().split('\n').at(-1)?.slice(0, 300);
         const why = run.error
           ?? `the worker exited (${signal ? `signal ${signal}` : `code ${code}`})${lastLine ? `: ${lastLine}` : ''}`;
-        try {
-          failedRun(s.id, why);
-        } catch (e) {
-          onError(e);
-        }
+        failedRun(s.id, why).catch(onError).finally(() => loop?.wake());
+        return;
       }
       loop?.wake();
     });
@@ -282,22 +277,22 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
     const free = concurrency - running.size;
     if (free <= 0) return;
     const nowMs = clock.now().getTime();
-    for (const id of store.due(iso(nowMs), free)) {
+    for (const id of await store.due(iso(nowMs), free)) {
       if (running.has(id)) continue;
-      if (!store.claim(id, owner, iso(nowMs), iso(nowMs + leaseMs))) continue;
-      const s = store.sessionById(id)!;
+      if (!(await store.claim(id, owner, iso(nowMs), iso(nowMs + leaseMs)))) continue;
+      const s = (await store.sessionById(id))!;
       try {
-        launch(s);
+        await launch(s);
       } catch (e) {
-        failedRun(id, `the worker could not be started: ${e instanceof Error ? e.message : String(e)}`);
+        await failedRun(id, `the worker could not be started: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
   }
 
-  function renew() {
+  async function renew() {
     if (!usable()) return;
     const nowMs = clock.now().getTime();
-    for (const id of running.keys()) store.renew(id, owner, iso(nowMs), iso(nowMs + leaseMs));
+    for (const id of running.keys()) await store.renew(id, owner, iso(nowMs), iso(nowMs + leaseMs));
   }
 
   return {
@@ -308,35 +303,40 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
       stopped = false;
       // Runs of an earlier instance of the service (killed, crashed) are nobody's now: claim them again at once.
       const now = iso(clock.now().getTime());
-      db.transaction(() => {
-        for (const id of store.orphans(owner)) store.release(id, owner, now);
-      })();
-      heartbeat = setInterval(renew, Math.max(1000, Math.floor(leaseMs / 4)));
+      heartbeat = setInterval(() => void renew().catch(onError), Math.max(1000, Math.floor(leaseMs / 4)));
       heartbeat.unref();
-      loop = startLoop({ intervalMs: opts.pollIntervalMs ?? 2_000, tick, onError });
+      // The loop starts once the orphans are released, so its first tick can claim them.
+      starting = transaction(db, async (tx) => {
+        const inTx = scribeStore(tx);
+        for (const id of await inTx.orphans(owner)) await inTx.release(id, owner, now);
+      }).catch(onError).then(() => {
+        if (!stopped) loop = startLoop({ intervalMs: opts.pollIntervalMs ?? 2_000, tick, onError });
+      });
     },
     /** A session was queued: look now rather than at the next poll. */
     wake: () => loop?.wake(),
     /** Sessions being processed by this instance right now. */
     active: () => [...running.keys()],
     /**
-     * Stops at once and synchronously: no new claims; workers are killed; their sessions go back to the queue
-     * without counting the interrupted run (a shutdown is not the session's fault). Nothing touches the database
-     * after this returns.
+     * Stops: no new claims; workers are killed; their sessions go back to the queue without counting the
+     * interrupted run (a shutdown is not the session's fault). Nothing touches the database after it resolves.
      */
-    stop() {
+    async stop() {
       if (stopped) return;
       stopped = true;
       if (heartbeat) clearInterval(heartbeat);
-      void loop?.stop();
+      await starting;
+      const ticking = loop?.stop();
       loop = null;
       const now = iso(clock.now().getTime());
-      for (const run of running.values()) {
+      const interrupted = [...running.values()];
+      running.clear();
+      for (const run of interrupted) {
         clearTimeout(run.timer);
         run.child.kill();
-        if (db.open) store.giveBack(run.sessionId, owner, now);
+        if (db.open) await store.giveBack(run.sessionId, owner, now);
       }
-      running.clear();
+      await ticking;
     },
   };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { Db } from '../db/database.js';
+import { transaction } from '../db/tx.js';
 import type { NotificationService } from '../notifications/service.js';
 import type { Emr } from '../notes/schemas.js';
 import { noteReader, signedOutput } from '../notes/service.js';
@@ -131,7 +132,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
    * POST /v1/file-upload: makes (or finds) the transaction's session and hands out a policy for uploading into
    * its folder. Presigning again before init returns the same folder with a fresh policy.
    */
-  function presign(ctx: RequestContext, input: { txnId?: string; action?: string; extraData: unknown; uploadUrl: string }) {
+  async function presign(ctx: RequestContext, input: { txnId?: string; action?: string; extraData: unknown; uploadUrl: string }) {
     const ws = ctx.caller.workspaceId;
     const action = input.action || 'scribe-v2';
     if (!isAction(action)) throw badUpload('invalid_action', `action must be scribe-v2 (or ekascribe-v2), not ${JSON.stringify(action)}`);
@@ -143,25 +144,26 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     const extra = JSON.stringify(input.extraData ?? {});
     if (extra.length > 64 * 1024) throw badUpload('invalid_extra_data', 'extra_data is larger than 64 KiB');
     const now = clock.now();
-    const session = db.transaction(() => {
-      const existing = store.session(ws, txnId);
+    const session = await transaction(db, async (tx) => {
+      const inTx = scribeStore(tx);
+      const existing = await inTx.session(ws, txnId);
       if (existing) {
         if (existing.status !== 'uploading') {
           throw new ScribeError(409, 'transaction_already_initialized', `Transaction ${txnId} was already initialized; use a new txn_id for new audio`);
         }
-        if (input.extraData !== undefined) store.updateExtraData(existing.id, extra, patientIdOf(input.extraData), action, isoNow(clock));
+        if (input.extraData !== undefined) await inTx.updateExtraData(existing.id, extra, patientIdOf(input.extraData), action, isoNow(clock));
         return existing;
       }
       const id = randomUUID();
-      store.insertSession({
+      await inTx.insertSession({
         id, workspace_id: ws, txn_id: txnId, action, folder_path: `${ws}/${txnId}/${folderStamp(now)}/`, extra_data: extra,
         patient_id: patientIdOf(input.extraData),
         created_by_type: ctx.caller.kind, created_by: ctx.caller.id, created_at: now.toISOString(),
       });
-      audit.inTransaction(ctx, { action: 'scribe.session.create', resourceType: 'scribe_session', resourceIds: [id], outcome: 'success' });
-      return store.sessionById(id)!;
-    }).immediate();
-    const { policy, signature } = policies.issue({
+      await audit.inTransaction(tx, ctx, { action: 'scribe.session.create', resourceType: 'scribe_session', resourceIds: [id], outcome: 'success' });
+      return (await inTx.sessionById(id))!;
+    });
+    const { policy, signature } = await policies.issue({
       ws, txn: txnId, sid: session.id, folder: session.folder_path, exp: now.getTime() + limits.policyTtlMs, max: limits.maxFileBytes,
     });
     return {
@@ -184,13 +186,13 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
   // ------------------------------------------------------------------------------------------------------------
 
   /** Checks a file part's form fields (policy, signature, key) before a byte of it is stored. */
-  function authorizeUpload(fields: Record<string, string>): UploadTarget {
+  async function authorizeUpload(fields: Record<string, string>): Promise<UploadTarget> {
     if (!fields.policy || !fields.signature) {
       throw denied('The upload needs the policy and signature fields that POST /v1/file-upload returned, before the file part');
     }
     let p;
     try {
-      p = policies.verify(fields.policy, fields.signature);
+      p = await policies.verify(fields.policy, fields.signature);
     } catch (e) {
       if (e instanceof PolicyError) throw denied(e.message);
       throw e;
@@ -202,7 +204,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     if (!name || name === '.' || name === '..' || /[/\\\u0000-\u001f\u007f]/.test(name) || Buffer.byteLength(name) > 255) {
       throw badUpload('InvalidArgument', 'The key must be the folder followed by a plain file name (no slashes, at most 255 bytes)');
     }
-    const session = store.sessionById(p.sid);
+    const session = await store.sessionById(p.sid);
     if (!session || session.workspace_id !== p.ws || session.txn_id !== p.txn) throw denied('The upload policy names no transaction of this service');
     if (session.status !== 'uploading') {
       throw new ScribeError(409, 'transaction_already_initialized', `Transaction ${session.txn_id} was already initialized; its audio can no longer change`);
@@ -215,7 +217,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
       throw badUpload('unsupported_file_type',
         `"${name}" is not an audio file this service accepts${ext ? ` (.${ext})` : ' (no extension)'}: audio is recognised by its extension, one of ${AUDIO_EXTENSIONS.join(', ')}`);
     }
-    const used = store.usage(session.id, name);
+    const used = await store.usage(session.id, name);
     if (used.count >= limits.maxFilesPerTxn) {
       throw new ScribeError(400, 'too_many_files', `A transaction takes at most ${audioFiles(limits.maxFilesPerTxn)}; ${session.txn_id} already has ${used.count}`);
     }
@@ -241,7 +243,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
    * Files a fully received, fsynced upload: moves it to its place and records it, replacing an earlier upload of
    * the same key. Throws (and removes the file) when the session changed meanwhile or the limits no longer allow it.
    */
-  function commitUpload(target: UploadTarget, part: string, size: number, sha256: string): void {
+  async function commitUpload(target: UploadTarget, part: string, size: number, sha256: string): Promise<void> {
     const id = randomUUID();
     const ext = target.kind === 'sidecar' ? 'json' : extensionOf(target.name);
     const storedName = `${id}.${ext}`;
@@ -257,23 +259,24 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     renameSync(part, final);
     let replaced: FileRow | undefined;
     try {
-      db.transaction(() => {
-        const s = store.sessionById(target.session.id);
+      await transaction(db, async (tx) => {
+        const inTx = scribeStore(tx);
+        const s = await inTx.sessionById(target.session.id);
         if (!s || s.status !== 'uploading') {
           throw new ScribeError(409, 'transaction_already_initialized', `Transaction ${target.session.txn_id} was initialized while the file was uploading`);
         }
         if (target.kind === 'audio') {
-          const used = store.usage(s.id, target.name);
+          const used = await inTx.usage(s.id, target.name);
           if (used.count >= limits.maxFilesPerTxn) throw new ScribeError(400, 'too_many_files', `A transaction takes at most ${audioFiles(limits.maxFilesPerTxn)}`);
           if (used.bytes + size > limits.maxTxnBytes) throw new ScribeError(413, 'transaction_too_large', `A transaction takes at most ${mib(limits.maxTxnBytes)} of audio`);
         }
-        replaced = store.file(s.id, target.name);
-        if (replaced) store.deleteFile(replaced.id);
-        store.insertFile({
+        replaced = await inTx.file(s.id, target.name);
+        if (replaced) await inTx.deleteFile(replaced.id);
+        await inTx.insertFile({
           id, session_id: s.id, kind: target.kind, name: target.name, stored_name: storedName, content_type: target.contentType,
           size, sha256, created_at: isoNow(clock),
         });
-      }).immediate();
+      });
     } catch (e) {
       rmSync(final, { force: true });
       throw e;
@@ -285,8 +288,8 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
   // 3. Init
   // ------------------------------------------------------------------------------------------------------------
 
-  function sidecarOf(s: SessionRow): Record<string, unknown> {
-    const f = store.files(s.id).find((x) => x.kind === 'sidecar');
+  async function sidecarOf(s: SessionRow): Promise<Record<string, unknown>> {
+    const f = (await store.files(s.id)).find((x) => x.kind === 'sidecar');
     if (!f) return {};
     try {
       const v = JSON.parse(readFileSync(join(sessionDir(s.id), f.stored_name), 'utf8')) as unknown;
@@ -304,11 +307,11 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
    * none of whose languages an engine here recognises is a problem (the session would only fail later); a mixed
    * one keeps the languages one engine covers, and the rest become warnings.
    */
-  function parseInit(body: Record<string, unknown>, s: SessionRow | undefined, txnId: string, survey?: SpeechSurvey): { request: StoredRequest; additional: Record<string, unknown>; patientId: string | null } {
+  async function parseInit(body: Record<string, unknown>, s: SessionRow | undefined, txnId: string, survey?: SpeechSurvey): Promise<{ request: StoredRequest; additional: Record<string, unknown>; patientId: string | null }> {
     const details: ScribeValidationError['details'] = [];
     const problem = (loc: (string | number)[], msg: string, type = 'value_error') => details.push({ loc, msg, type });
     const extra = s ? (JSON.parse(s.extra_data) as Record<string, unknown>) : {};
-    const sidecar = s ? sidecarOf(s) : {};
+    const sidecar = s ? await sidecarOf(s) : {};
     const sidecarFormat = isPlainObject(sidecar.output_format) ? sidecar.output_format : {};
 
     const mode = body.mode ?? extra.mode ?? 'dictation';
@@ -377,7 +380,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     const outputLanguage = body.output_language ?? null;
     if (outputLanguage !== null && typeof outputLanguage !== 'string') problem(['body', 'output_language'], 'output_language must be a string');
 
-    const audio = s ? store.files(s.id).filter((f) => f.kind === 'audio') : [];
+    const audio = s ? (await store.files(s.id)).filter((f) => f.kind === 'audio') : [];
     if (audio.length === 0) {
       problem(['path', 'txn_id'], `No audio files were uploaded for transaction ${txnId}: presign with POST /v1/file-upload and upload them first`);
     } else if (body.client_generated_files !== undefined && body.client_generated_files !== null) {
@@ -406,28 +409,28 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
    * session. `survey` (speechSurvey(), which the caller awaits) checks the languages against the engines here;
    * without it a language no engine recognises fails the session when it runs.
    */
-  function init(ctx: RequestContext, txnId: string, body: unknown, survey?: SpeechSurvey) {
+  async function init(ctx: RequestContext, txnId: string, body: unknown, survey?: SpeechSurvey) {
     const ws = ctx.caller.workspaceId;
     if (body !== undefined && body !== null && !isPlainObject(body)) {
       throw new ScribeValidationError([{ loc: ['body'], msg: 'The body must be a JSON object', type: 'type_error' }]);
     }
-    const s = TXN_ID.test(txnId) ? store.session(ws, txnId) : undefined;
+    const s = TXN_ID.test(txnId) ? await store.session(ws, txnId) : undefined;
     if (s && s.status !== 'uploading') {
       audit.later(ctx, { action: 'scribe.session.init', resourceType: 'scribe_session', resourceIds: [s.id], outcome: 'conflict' });
       throw new ScribeError(409, 'transaction_already_initialized', 'Transaction already initialized');
     }
-    const { request, additional, patientId } = parseInit((body ?? {}) as Record<string, unknown>, s, txnId, survey);
+    const { request, additional, patientId } = await parseInit((body ?? {}) as Record<string, unknown>, s, txnId, survey);
     // Read now, when the doctor sends the dictation, so that every run of the session (a retry too) checks the same list.
-    const patientAllergies = patientId ? allergiesOf(ws, patientId) : [];
+    const patientAllergies = patientId ? await allergiesOf(ws, patientId) : [];
     if (patientAllergies.length) request.patientAllergies = patientAllergies;
-    const ok = db.transaction(() => {
-      const done = store.initialize({
+    const ok = await transaction(db, async (tx) => {
+      const done = await scribeStore(tx).initialize({
         id: s!.id, request: JSON.stringify(request), additional_data: JSON.stringify(additional), patient_id: patientId,
         started_by_type: ctx.caller.kind, started_by: ctx.caller.id, now: isoNow(clock),
       });
-      if (done) audit.inTransaction(ctx, { action: 'scribe.session.init', resourceType: 'scribe_session', resourceIds: [s!.id], outcome: 'success' });
+      if (done) await audit.inTransaction(tx, ctx, { action: 'scribe.session.init', resourceType: 'scribe_session', resourceIds: [s!.id], outcome: 'success' });
       return done;
-    }).immediate();
+    });
     if (!ok) throw new ScribeError(409, 'transaction_already_initialized', 'Transaction already initialized');
     runner.wake();
     return { status: 'success' as const, message: 'Transaction initialized successfully', txn_id: txnId, b_id: ws };
@@ -450,8 +453,8 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
    * Once a doctor signed the note, the EMR and clinical notes entries are the latest signed version (server/notes);
    * `version` "draft" (or 0) asks for the scribe's own output as it was produced, a number for that signed version.
    */
-  function status(ctx: RequestContext, sessionId: string, version?: string): { code: 200 | 202 | 206; body: { data: { output: OutputEntry[]; additional_data: Record<string, unknown> } } } {
-    const s = TXN_ID.test(sessionId) ? store.session(ctx.caller.workspaceId, sessionId) : undefined;
+  async function status(ctx: RequestContext, sessionId: string, version?: string): Promise<{ code: 200 | 202 | 206; body: { data: { output: OutputEntry[]; additional_data: Record<string, unknown> } } }> {
+    const s = TXN_ID.test(sessionId) ? await store.session(ctx.caller.workspaceId, sessionId) : undefined;
     audit.later(ctx, { action: 'scribe.session.read', resourceType: 'scribe_session', resourceIds: s ? [s.id] : [], outcome: s ? 'success' : 'not_found' });
     if (!s) throw notFound(sessionId);
     const client = s.additional_data ? (JSON.parse(s.additional_data) as Record<string, unknown>) : (JSON.parse(s.extra_data) as Record<string, unknown>);
@@ -460,9 +463,9 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
       return { code: 202, body: { data: { output: [], additional_data: { ...client, ...progress } } } };
     }
     const errors = JSON.parse(s.errors) as string[];
-    const latest = notes.note(s.id)?.latest_version ?? 0;
+    const latest = (await notes.note(s.id))?.latest_version ?? 0;
     const asked = version === undefined ? latest : version === 'draft' ? 0 : Number(version);
-    const signed = asked > 0 ? notes.version(s.id, asked) : undefined;
+    const signed = asked > 0 ? await notes.version(s.id, asked) : undefined;
     if (asked > 0 && !signed) throw new ScribeError(400, 'version_not_found', `Transaction ${sessionId} has no signed note version ${version ?? asked}`);
     const output = signed ? signedOutput(s, JSON.parse(signed.emr) as Emr) : (JSON.parse(s.output ?? '[]') as OutputEntry[]);
     const note = latest > 0 ? { note: { status: notes.statusOf(latest), version: asked, latest_version: latest } } : {};
@@ -475,21 +478,21 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
   // ------------------------------------------------------------------------------------------------------------
 
   /** Records a run's result, raises v2rx.completed or v2rx.failed and queues the push, all in one transaction. */
-  function finish(s: SessionRow, owner: string, result: JobResult): boolean {
+  async function finish(s: SessionRow, owner: string, result: JobResult): Promise<boolean> {
     const initWarnings = requestOf(s)?.warnings ?? [];
     const output = (result.status === 'failed' && result.output.length === 0 ? failureEntries(s, result.errors) : result.output)
       .map((o) => (initWarnings.length ? { ...o, warnings: [...initWarnings, ...o.warnings] } : o));
     const status = result.status;
-    return db.transaction(() => {
-      const ok = store.finish({
+    return transaction(db, async (tx) => {
+      const ok = await scribeStore(tx).finish({
         id: s.id, owner, status, stage: status === 'failed' ? 'failed' : 'completed', output: JSON.stringify(output),
         errors: JSON.stringify(result.errors), now: isoNow(clock),
       });
       if (!ok) return false;
       if (status === 'failed') {
-        webhooks.emit(s.workspace_id, 'v2rx.failed', { transaction_id: s.txn_id, session_id: s.txn_id, errors: result.errors });
+        await webhooks.emit(tx, s.workspace_id, 'v2rx.failed', { transaction_id: s.txn_id, session_id: s.txn_id, errors: result.errors });
       } else {
-        webhooks.emit(s.workspace_id, 'v2rx.completed', { transaction_id: s.txn_id, session_id: s.txn_id });
+        await webhooks.emit(tx, s.workspace_id, 'v2rx.completed', { transaction_id: s.txn_id, session_id: s.txn_id });
       }
       const push = {
         title: status === 'failed' ? 'Dictation could not be processed' : 'Dictation ready',
@@ -500,14 +503,13 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
       };
       const starter = s.started_by ?? s.created_by;
       try {
-        if ((s.started_by_type ?? s.created_by_type) === 'client') notifications.enqueueForClient(s.workspace_id, starter, push);
-        else notifications.enqueueForUser(s.workspace_id, starter, push);
+        await notifications.enqueueIn(tx, s.workspace_id, s.started_by_type ?? s.created_by_type, starter, push);
       } catch (e) {
         // A push that cannot be queued must not undo the session's outcome or its webhook event.
         opts.onError?.(e);
       }
       return true;
-    }).immediate();
+    });
   }
 
   const runner = scribeRunner({ db, store, clock, dataDir: deps.dataDir, sessionDir, finish }, opts);

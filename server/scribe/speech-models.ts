@@ -12,6 +12,7 @@ import { stat } from 'node:fs/promises';
 import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { Db } from '../db/database.js';
+import { transaction } from '../db/tx.js';
 import { settingsStore } from '../settings/store.js';
 import { ServiceError } from '../shared/errors.js';
 import { type Clock, isoNow } from '../shared/time.js';
@@ -67,8 +68,8 @@ export function speechModelService(deps: Deps, opts: SpeechModelOptions = {}) {
   const stopping = new AbortController();
 
   /** The clinic's default model id; the built-in engine until an admin chooses another. */
-  function defaultFor(workspaceId: string): string {
-    const v = settings.get(workspaceId, DEFAULT_SETTING);
+  async function defaultFor(workspaceId: string): Promise<string> {
+    const v = await settings.get(workspaceId, DEFAULT_SETTING);
     return typeof v === 'string' ? v : BUILT_IN_MODEL;
   }
 
@@ -103,7 +104,7 @@ export function speechModelService(deps: Deps, opts: SpeechModelOptions = {}) {
   }
 
   async function models(workspaceId: string): Promise<SpeechModel[]> {
-    const def = defaultFor(workspaceId);
+    const def = await defaultFor(workspaceId);
     const installed = new Map((await manager.installed()).map((m) => [m.id, m]));
     const catalogue = manager.catalogue();
     const out: SpeechModel[] = [{
@@ -192,10 +193,10 @@ export function speechModelService(deps: Deps, opts: SpeechModelOptions = {}) {
         audit.later(ctx, { action: 'speech_model.set_default', resourceType: 'speech_model', resourceIds: [id], outcome: 'conflict' });
         throw new ServiceError(409, 'MODEL_NOT_INSTALLED', `Whisper ${id} is not downloaded yet: download it first, then make it the default`);
       }
-      db.transaction(() => {
-        settings.set({ workspace_id: ctx.caller.workspaceId, name: DEFAULT_SETTING, value: id, updated_at: isoNow(clock), updated_by: ctx.caller.id });
-        audit.inTransaction(ctx, { action: 'speech_model.set_default', resourceType: 'speech_model', resourceIds: [id], outcome: 'success' });
-      }).immediate();
+      await transaction(db, async (tx) => {
+        await settingsStore(tx).set({ workspace_id: ctx.caller.workspaceId, name: DEFAULT_SETTING, value: id, updated_at: isoNow(clock), updated_by: ctx.caller.id });
+        await audit.inTransaction(tx, ctx, { action: 'speech_model.set_default', resourceType: 'speech_model', resourceIds: [id], outcome: 'success' });
+      });
       return models(ctx.caller.workspaceId);
     },
 

@@ -50,7 +50,7 @@ export async function receiveUpload(service: ScribeService, target: UploadTarget
     throw new ScribeError(400, 'empty_file', `"${target.name}" is empty`);
   }
   try {
-    service.commitUpload(target, part, size, hash.digest('hex'));
+    await service.commitUpload(target, part, size, hash.digest('hex'));
   } finally {
     await rm(part, { force: true });
   }
@@ -123,7 +123,7 @@ export const uploadRoutes: FastifyPluginAsync<{ scribe: ScribeService }> = async
         continue;
       }
       try {
-        const target = scribe.authorizeUpload(fields);
+        const target = await scribe.authorizeUpload(fields);
         await receiveUpload(scribe, target, part.file);
         stored = true;
       } catch (e) {

@@ -25,22 +25,24 @@ const subscriptionId = arg('subscriptionId', SubscriptionParams.properties.id);
 export const webhookMethods = {
   webhooks: appMethod({
     args: [], result: Type.Array(WebhookSubscriptionSchema), access: 'webhooks',
-    run(c) {
+    async run(c) {
       const { webhooks } = c.service;
       // The list's shape is the HTTP API's (no state); the deliveries read, limited to one row, adds it.
-      return webhooks.list(c.ctx).map((s) => {
-        const { status, disabled_reason } = webhooks.deliveries(c.ctx, s.id, { limit: 1 }).subscription;
-        return { ...s, status, disabled_reason };
-      });
+      const out = [];
+      for (const s of await webhooks.list(c.ctx)) {
+        const { status, disabled_reason } = (await webhooks.deliveries(c.ctx, s.id, { limit: 1 })).subscription;
+        out.push({ ...s, status, disabled_reason });
+      }
+      return out;
     },
   }),
   createWebhook: appMethod({
     args: [arg('input', CreateSubscriptionBody)], result: Type.Object({ id: Type.String() }), access: 'webhooks',
-    run: (c, input) => ({ id: c.service.webhooks.create(c.ctx, input) }),
+    run: async (c, input) => ({ id: await c.service.webhooks.create(c.ctx, input) }),
   }),
   deleteWebhook: appMethod({
     args: [subscriptionId], result: Nothing, access: 'webhooks',
-    run: (c, id) => void c.service.webhooks.remove(c.ctx, id),
+    run: async (c, id) => void (await c.service.webhooks.remove(c.ctx, id)),
   }),
   webhookDeliveries: appMethod({
     args: [subscriptionId], result: WebhookDeliveriesSchema, access: 'webhooks',
@@ -48,6 +50,6 @@ export const webhookMethods = {
   }),
   redeliverWebhook: appMethod({
     args: [subscriptionId, arg('deliveryId', DeliveryParams.properties.delivery_id)], result: Nothing, access: 'webhooks',
-    run: (c, id, deliveryId) => void c.service.webhooks.redeliver(c.ctx, id, deliveryId),
+    run: async (c, id, deliveryId) => void (await c.service.webhooks.redeliver(c.ctx, id, deliveryId)),
   }),
 };

@@ -4,7 +4,9 @@ import { type Loop, startLoop } from '../shared/loop.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { Clock } from '../shared/time.js';
 import { deliveryHeaders } from './signing.js';
-import type { AttemptResult, DueDelivery, WebhookStore } from './store.js';
+import type { Db } from '../db/database.js';
+import { transaction } from '../db/tx.js';
+import { type AttemptResult, type DueDelivery, webhookStore } from './store.js';
 
 /** How long finished attempts wait to be written together. */
 const FLUSH_DELAY_MS = 5;
@@ -65,7 +67,8 @@ function describeError(e: unknown, timeoutMs: number): string {
  * kill mid-attempt leaves them due, and the next start sends them again: delivery is at least once, and receivers
  * deduplicate on Webhook-Id. One dispatcher per database is assumed (one service per data directory).
  */
-export function webhookDispatcher(store: WebhookStore, clock: Clock, box: SecretBox, opts: DispatcherOptions = {}) {
+export function webhookDispatcher(db: Db, clock: Clock, box: SecretBox, opts: DispatcherOptions = {}) {
+  const store = webhookStore(db);
   const schedule = opts.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
   const jitter = opts.jitter ?? 0.1;
   const timeoutMs = opts.timeoutMs ?? 15_000;
@@ -93,12 +96,14 @@ export function webhookDispatcher(store: WebhookStore, clock: Clock, box: Secret
   const settled = new Set<() => void>();
   const results: { d: DueDelivery; r: AttemptResult }[] = [];
   let flushTimer: NodeJS.Timeout | null = null;
+  // Batches are written one after the other; stop waits for the last.
+  let writing: Promise<void> = Promise.resolve();
 
   const wake = () => loop?.wake();
 
   /** Wakes the loop when the earliest pending delivery falls due, if that is before the next poll. */
-  function wakeAtNextDue(now: string) {
-    const due = store.nextDueAfter(now);
+  async function wakeAtNextDue(now: string) {
+    const due = await store.nextDueAfter(now);
     if (!due) return;
     const at = Date.parse(due);
     const inMs = at - clock.now().getTime();
@@ -186,16 +191,22 @@ export function webhookDispatcher(store: WebhookStore, clock: Clock, box: Secret
    * many deliveries, so a burst does not queue the API's own writes behind the dispatcher's. A delivery stays
    * claimed until its result is written, so it is never claimed twice.
    */
-  function flush() {
+  function flush(): Promise<void> {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = null;
-    if (results.length === 0) return;
+    if (results.length === 0) return writing;
     const batch = results.splice(0);
+    writing = writing.then(() => write(batch));
+    return writing;
+  }
+
+  async function write(batch: typeof results) {
     try {
-      store.transaction(() => {
+      await transaction(db, async (tx) => {
+        const inTx = webhookStore(tx);
         for (const { d, r } of batch) {
-          store.recordAttempt(r);
-          if (r.status === 410) store.disableSubscription(d.subscription_id, 'endpoint answered 410 Gone', r.at);
+          await inTx.recordAttempt(r);
+          if (r.status === 410) await inTx.disableSubscription(d.subscription_id, 'endpoint answered 410 Gone', r.at);
         }
       });
     } catch (e) {
@@ -221,7 +232,7 @@ export function webhookDispatcher(store: WebhookStore, clock: Clock, box: Secret
         if (r === null) return release(d);
         if (r.status === 410) gone.add(d.subscription_id);
         results.push({ d, r });
-        flushTimer ??= setTimeout(flush, FLUSH_DELAY_MS);
+        flushTimer ??= setTimeout(() => void flush(), FLUSH_DELAY_MS);
         wake();
       },
       (e: unknown) => {
@@ -237,19 +248,19 @@ export function webhookDispatcher(store: WebhookStore, clock: Clock, box: Secret
   async function tick() {
     if (stopped) return;
     const now = clock.now().toISOString();
-    for (const { subscription_id: sub } of store.dueSubscriptions(now)) {
+    for (const { subscription_id: sub } of await store.dueSubscriptions(now)) {
       const free = maxConcurrent - sending;
       if (free <= 0) break;
       const room = Math.min(maxPerSub - (sendingPerSub.get(sub) ?? 0), free);
       if (room <= 0 || gone.has(sub)) continue;
       // Claimed rows are still pending and due: ask for enough to skip past them.
-      for (const d of store.dueFor(sub, now, room + (claimedPerSub.get(sub) ?? 0))) {
+      for (const d of await store.dueFor(sub, now, room + (claimedPerSub.get(sub) ?? 0))) {
         if (inFlight.has(d.id)) continue;
         if ((sendingPerSub.get(sub) ?? 0) >= maxPerSub || sending >= maxConcurrent) break;
         launch(d);
       }
     }
-    wakeAtNextDue(now);
+    await wakeAtNextDue(now);
   }
 
   return {
@@ -277,17 +288,16 @@ export function webhookDispatcher(store: WebhookStore, clock: Clock, box: Secret
       });
     },
     /**
-     * Stops at once, synchronously, so the database can close right after: writes the results already in,
-     * aborts attempts in flight and writes nothing more. Aborted deliveries are still pending and go out again on
-     * the next start.
+     * Stops, so the database can close once it resolves: writes the results already in, aborts attempts in flight
+     * and writes nothing more. Aborted deliveries are still pending and go out again on the next start.
      */
-    stop() {
+    async stop() {
       if (stopped) return;
-      flush();
       stopped = true;
       if (soonTimer) clearTimeout(soonTimer);
       stopping.abort();
-      void loop?.stop();
+      await flush();
+      await loop?.stop();
     },
   };
 }

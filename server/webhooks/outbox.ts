@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/database.js';
+import type { Tx } from '../db/tx.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import { encodeBody } from './signing.js';
-import type { WebhookStore } from './store.js';
+import { webhookStore } from './store.js';
 
 export const EVENT_NAMES = ['appointment.statuschange', 'v2rx.completed', 'v2rx.failed', 'note.signed', 'note.amended'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
@@ -45,16 +45,16 @@ export interface NoteEventData {
    * The note as a FHIR R4 document Bundle, for the subscriptions that asked for it (their `fhir` option). A function
    * so that the bundle is built only when such a subscription exists, once for all of them.
    */
-  fhir: () => unknown;
+  fhir: () => Promise<unknown>;
 }
 
 /**
- * Where domains raise events. Call `emit` inside the transaction of the change that raises the event. It answers
- * the ids of the events written: none when no subscription wants it, two for a note event that goes out both with
- * and without its FHIR bundle.
+ * Where domains raise events, inside the transaction `tx` of the change that raises the event. It answers the ids
+ * of the events written: none when no subscription wants it, two for a note event that goes out both with and
+ * without its FHIR bundle.
  */
 export interface EventSink {
-  emit<E extends EventName>(workspaceId: string, event: E, data: EventData[E]): string[];
+  emit<E extends EventName>(tx: Tx, workspaceId: string, event: E, data: EventData[E]): Promise<string[]>;
 }
 
 function body<E extends EventName>(event: E, data: EventData[E], timestamp: string, fhir?: unknown): string {
@@ -97,26 +97,25 @@ function body<E extends EventName>(event: E, data: EventData[E], timestamp: stri
  * data also holds the bundle, and to the others without it: a delivery sends its event's stored bytes as they are.
  * `onWritten` is told so the dispatcher can look sooner (it runs after the surrounding transaction commits).
  */
-export function outbox(db: Db, clock: Clock, store: WebhookStore, onWritten: () => void): EventSink {
+export function outbox(clock: Clock, onWritten: () => void): EventSink {
   return {
-    emit(workspaceId, event, data) {
-      const subs = store.activeSubscriptions(workspaceId)
+    async emit(tx, workspaceId, event, data) {
+      const store = webhookStore(tx);
+      const subs = (await store.activeSubscriptions(workspaceId))
         .filter((s) => (JSON.parse(s.event_names) as string[]).includes(event));
       if (subs.length === 0) return [];
       const withFhir = isNoteEvent(event) ? subs.filter((s) => s.fhir === 1) : [];
       const plain = subs.filter((s) => !withFhir.includes(s));
       const now = isoNow(clock);
       const ids: string[] = [];
-      db.transaction(() => {
-        const write = (to: typeof subs, payload: string) => {
-          const id = randomUUID();
-          store.insertEvent({ id, workspace_id: workspaceId, type: event, payload, created_at: now });
-          for (const s of to) store.insertDelivery(randomUUID(), id, s.id, workspaceId, now);
-          ids.push(id);
-        };
-        if (plain.length) write(plain, body(event, data, now));
-        if (withFhir.length) write(withFhir, body(event, data, now, (data as NoteEventData).fhir()));
-      })();
+      const write = async (to: typeof subs, payload: string) => {
+        const id = randomUUID();
+        await store.insertEvent({ id, workspace_id: workspaceId, type: event, payload, created_at: now });
+        for (const s of to) await store.insertDelivery(randomUUID(), id, s.id, workspaceId, now);
+        ids.push(id);
+      };
+      if (plain.length) await write(plain, body(event, data, now));
+      if (withFhir.length) await write(withFhir, body(event, data, now, await (data as NoteEventData).fhir()));
       onWritten();
       return ids;
     },

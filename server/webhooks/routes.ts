@@ -30,7 +30,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       response: { 201: Created, ...errors([400, 401, 403, 500]) },
     },
   }, async (request, reply) => {
-    const id = webhooks.create(request.ctx, request.body);
+    const id = await webhooks.create(request.ctx, request.body);
     return reply.code(201).send({ id, status: 'success' as const });
   });
 
@@ -44,7 +44,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       security,
       response: { 200: SubscriptionList, ...errors([401, 403, 500]) },
     },
-  }, async (request) => ({ data: webhooks.list(request.ctx), msg: 'success' as const }));
+  }, async (request) => ({ data: await webhooks.list(request.ctx), msg: 'success' as const }));
 
   app.delete(`${BASE}/:id`, {
     config,
@@ -58,7 +58,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       response: { 200: Deleted, ...errors([401, 403, 404, 500]) },
     },
   }, async (request) => {
-    webhooks.remove(request.ctx, request.params.id);
+    await webhooks.remove(request.ctx, request.params.id);
     return { status: 'webhook deleted successfully' as const, msg: 'success' as const };
   });
 
@@ -76,7 +76,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
     },
   }, async (request) => {
     const { limit, status } = request.query;
-    const { subscription, deliveries } = webhooks.deliveries(request.ctx, request.params.id, { limit: limit ? Number(limit) : undefined, status });
+    const { subscription, deliveries } = await webhooks.deliveries(request.ctx, request.params.id, { limit: limit ? Number(limit) : undefined, status });
     return { subscription, data: deliveries, msg: 'success' as const };
   });
 
@@ -92,7 +92,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       response: { 202: Redelivered, ...errors([400, 401, 403, 404, 500]) },
     },
   }, async (request, reply) => {
-    webhooks.redeliver(request.ctx, request.params.id, request.params.delivery_id);
+    await webhooks.redeliver(request.ctx, request.params.id, request.params.delivery_id);
     return reply.code(202).send({ id: request.params.delivery_id, status: 'queued' as const, msg: 'success' as const });
   });
 };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { Db } from '../db/database.js';
+import { transaction } from '../db/tx.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
@@ -65,10 +66,10 @@ const toSubscription = (s: SubscriptionRow) => ({
  */
 export function webhookService(db: Db, clock: Clock, box: SecretBox, audit: AuditLog, opts: WebhookOptions = {}) {
   const store = webhookStore(db);
-  const dispatcher = webhookDispatcher(store, clock, box, opts);
-  const events: EventSink = outbox(db, clock, store, () => dispatcher.wake());
+  const dispatcher = webhookDispatcher(db, clock, box, opts);
+  const events: EventSink = outbox(clock, () => dispatcher.wake());
 
-  function create(ctx: RequestContext, input: CreateSubscriptionInput) {
+  async function create(ctx: RequestContext, input: CreateSubscriptionInput) {
     const ws = ctx.caller.workspaceId;
     const names = [...new Set(input.event_names)];
     if (names.length === 0) throw invalid('event_names must name at least one event');
@@ -81,15 +82,16 @@ export function webhookService(db: Db, clock: Clock, box: SecretBox, audit: Audi
     const id = randomUUID();
     const now = isoNow(clock);
     const sealed = input.signing_key === undefined ? null : box.seal(input.signing_key, subscriptionKeyContext(id));
-    const created = db.transaction(() => {
-      if (store.endpointTaken(ws, endpoint)) return false;
-      store.insertSubscription({
+    const created = await transaction(db, async (tx) => {
+      const inTx = webhookStore(tx);
+      if (await inTx.endpointTaken(ws, endpoint)) return false;
+      await inTx.insertSubscription({
         id, workspace_id: ws, client_id: ctx.caller.id, event_names: JSON.stringify(names), endpoint, protocol,
         signing_key_sealed: sealed, fhir: input.fhir ? 1 : 0, status: 'active', disabled_reason: null, created_at: now, updated_at: now, deleted_at: null,
       });
-      audit.inTransaction(ctx, { action: 'webhook.create', resourceType: 'webhook_subscription', resourceIds: [id], outcome: 'success' });
+      await audit.inTransaction(tx, ctx, { action: 'webhook.create', resourceType: 'webhook_subscription', resourceIds: [id], outcome: 'success' });
       return true;
-    }).immediate();
+    });
     if (!created) {
       audit.later(ctx, { action: 'webhook.create', resourceType: 'webhook_subscription', outcome: 'conflict' });
       throw invalid('A webhook subscription for this endpoint already exists in this workspace');
@@ -97,32 +99,33 @@ export function webhookService(db: Db, clock: Clock, box: SecretBox, audit: Audi
     return id;
   }
 
-  const list = (ctx: RequestContext) => store.subscriptions(ctx.caller.workspaceId).map(toSubscription);
+  const list = async (ctx: RequestContext) => (await store.subscriptions(ctx.caller.workspaceId)).map(toSubscription);
 
-  function live(ctx: RequestContext, id: string) {
-    const s = store.subscription(ctx.caller.workspaceId, id);
+  async function live(ctx: RequestContext, id: string) {
+    const s = await store.subscription(ctx.caller.workspaceId, id);
     if (!s) throw notFound();
     return s;
   }
 
-  function remove(ctx: RequestContext, id: string) {
-    const s = live(ctx, id);
-    const removed = db.transaction(() => {
-      const ok = store.deleteSubscription(s.id, isoNow(clock));
-      if (ok) audit.inTransaction(ctx, { action: 'webhook.delete', resourceType: 'webhook_subscription', resourceIds: [s.id], outcome: 'success' });
+  async function remove(ctx: RequestContext, id: string) {
+    const s = await live(ctx, id);
+    const removed = await transaction(db, async (tx) => {
+      const ok = await webhookStore(tx).deleteSubscription(s.id, isoNow(clock));
+      if (ok) await audit.inTransaction(tx, ctx, { action: 'webhook.delete', resourceType: 'webhook_subscription', resourceIds: [s.id], outcome: 'success' });
       return ok;
-    })();
+    });
     if (!removed) throw notFound();
     dispatcher.forget(s.id);
   }
 
   /** Recent deliveries of a subscription, newest first, each with its attempts. */
-  function deliveries(ctx: RequestContext, id: string, query: { limit?: number; status?: DeliveryStatus } = {}) {
-    const s = live(ctx, id);
-    const rows = store.recentDeliveries(s.id, query.limit ?? 50, query.status);
+  async function deliveries(ctx: RequestContext, id: string, query: { limit?: number; status?: DeliveryStatus } = {}) {
+    const s = await live(ctx, id);
+    const rows = await store.recentDeliveries(s.id, query.limit ?? 50, query.status);
+    const attempts = await Promise.all(rows.map((d) => store.attempts(d.id)));
     return {
       subscription: { id: s.id, status: s.status, disabled_reason: s.disabled_reason },
-      deliveries: rows.map((d) => ({
+      deliveries: rows.map((d, i) => ({
         id: d.id,
         event_id: d.event_id,
         event_name: d.event_type,
@@ -134,22 +137,22 @@ export function webhookService(db: Db, clock: Clock, box: SecretBox, audit: Audi
         created_at: d.created_at,
         updated_at: d.updated_at,
         delivered_at: d.delivered_at,
-        attempt_log: store.attempts(d.id).map((a) => ({ at: a.at, status: a.status, latency_ms: a.latency_ms, error: a.error })),
+        attempt_log: attempts[i]!.map((a) => ({ at: a.at, status: a.status, latency_ms: a.latency_ms, error: a.error })),
       })),
     };
   }
 
   /** Sends a delivered, failed or disabled delivery again, with the same Webhook-Id and body, from retry step 0. */
-  function redeliver(ctx: RequestContext, id: string, deliveryId: string) {
-    const s = live(ctx, id);
+  async function redeliver(ctx: RequestContext, id: string, deliveryId: string) {
+    const s = await live(ctx, id);
     if (s.status !== 'active') throw invalid('This subscription is disabled (its endpoint answered 410 Gone); delete it and subscribe again');
-    const d = store.delivery(s.id, deliveryId);
+    const d = await store.delivery(s.id, deliveryId);
     if (!d) throw new ServiceError(404, 'INVALID_REQUEST', 'No delivery with this id for this subscription');
-    const requeued = db.transaction(() => {
-      const ok = store.requeue(d.id, isoNow(clock));
-      if (ok) audit.inTransaction(ctx, { action: 'webhook.redeliver', resourceType: 'webhook_delivery', resourceIds: [d.id], outcome: 'success' });
+    const requeued = await transaction(db, async (tx) => {
+      const ok = await webhookStore(tx).requeue(d.id, isoNow(clock));
+      if (ok) await audit.inTransaction(tx, ctx, { action: 'webhook.redeliver', resourceType: 'webhook_delivery', resourceIds: [d.id], outcome: 'success' });
       return ok;
-    })();
+    });
     if (!requeued) throw invalid(`The delivery is ${d.status}; only a delivered, failed or disabled delivery can be redelivered`);
     dispatcher.wake();
   }
@@ -160,7 +163,7 @@ export function webhookService(db: Db, clock: Clock, box: SecretBox, audit: Audi
     remove,
     deliveries,
     redeliver,
-    /** Raise an event (inside the transaction of the change that raised it). */
+    /** Raise an event, inside the transaction of the change that raised it. */
     emit: events.emit,
     events,
     dispatcher,

@@ -48,12 +48,12 @@ const auditActions = (id: string) =>
 beforeAll(async () => {
   srv = await startServer({ clock });
   ws = srv.demo.workspaces[0]!;
-  doctorA = srv.service.auth.users(ws.workspace_id).find((u) => u.role === 'doctor')!.id;
+  doctorA = (await srv.service.auth.users(ws.workspace_id)).find((u) => u.role === 'doctor')!.id;
   const b = await srv.service.auth.createUser(ws.workspace_id, { username: 'second-doctor@sunrise', password: 'second-doctor-pw', role: 'doctor', displayName: 'Dr Second' });
   doctorB = b.id;
   doctorC = (await srv.service.auth.createUser(ws.workspace_id, { username: 'third-doctor@sunrise', password: 'third-doctor-pw', role: 'doctor', displayName: 'Dr Third' })).id;
   const tv = await srv.service.auth.createUser(ws.workspace_id, { username: 'tv@sunrise', password: 'waiting-room-tv', role: 'display', displayName: 'Waiting room TV' });
-  displayToken = srv.service.auth.issueAuthToken(tv.id, 'tv');
+  displayToken = await srv.service.auth.issueAuthToken(tv.id, 'tv');
 });
 afterAll(async () => {
   await srv?.close();
@@ -145,7 +145,7 @@ describe('undo means undo', () => {
     const got = await getAppt(a.appointment_id);
     expect(got.status).toBe(back);
     expect(got.status_history.at(-1)).toMatchObject({
-      from_status: to, to_status: back, correction: true, actor_type: 'user', actor_id: srv.service.auth.users(ws.workspace_id).find((u) => u.role === 'reception')!.id,
+      from_status: to, to_status: back, correction: true, actor_type: 'user', actor_id: (await srv.service.auth.users(ws.workspace_id)).find((u) => u.role === 'reception')!.id,
     });
     expect(got.status_history.at(-1).changed_at).toMatch(/Z$/);
     await expect.poll(() => auditActions(a.appointment_id)).toContain('appointment.undo');
@@ -229,7 +229,7 @@ describe('tokens and calling the next patient', () => {
 
   it('"call next" takes the doctor\'s lowest waiting token in; 409 NO_PATIENT_WAITING when nobody waits; reception may not', async () => {
     const doc = await srv.service.auth.createUser(ws.workspace_id, { username: 'caller@sunrise', password: 'caller-doctor-pw', role: 'doctor', displayName: 'Dr Caller' });
-    const docToken = srv.service.auth.issueAuthToken(doc.id, 'test');
+    const docToken = await srv.service.auth.issueAuthToken(doc.id, 'test');
     const mk = async (m: number) => booked({ patient_id: await newPatient('Call'), doctor_id: doc.id, scheduled_at: inMinutes(m) });
     const [late, early] = [await mk(90), await mk(20)];
     expect((await setStatus(late.appointment_id, 'CK')).status).toBe(200);
@@ -273,7 +273,7 @@ describe('the waiting-room board and the display role', () => {
     // Not listed among the doctors a booking can name, and not bookable as one.
     const doctors = (await call(srv.baseUrl, 'GET', '/api/v1/doctors', { headers: { authorization: `Bearer ${reception()}` } })).json.doctors as { role: string }[];
     expect(doctors.map((d) => d.role)).not.toContain('display');
-    const tv = srv.service.auth.users(ws.workspace_id).find((u) => u.role === 'display')!;
+    const tv = (await srv.service.auth.users(ws.workspace_id)).find((u) => u.role === 'display')!;
     expectDrError(await book({ patient_id: ws.patients[0]!.patient_id, doctor_id: tv.id, scheduled_at: inMinutes(61) }), 400, 'INVALID_REQUEST', /not a doctor/);
     // Another clinic's board is not reachable: the board is the caller's clinic's.
     const other = srv.demo.workspaces[1]!;
@@ -327,7 +327,7 @@ describe('the waiting-room board and the display role', () => {
 
   it('refuses the stream without a token (401) and to a caller without queue:board (403)', async () => {
     expectDrError(await call(srv.baseUrl, 'GET', '/dr/v1/queue/events'), 401, 'UNAUTHORIZED_ACCESS');
-    const narrow = srv.service.auth.issueAuthToken(srv.service.auth.users(ws.workspace_id).find((u) => u.role === 'reception')!.id, 'narrow', ['appointments:read']);
+    const narrow = await srv.service.auth.issueAuthToken((await srv.service.auth.users(ws.workspace_id)).find((u) => u.role === 'reception')!.id, 'narrow', ['appointments:read']);
     expectDrError(await call(srv.baseUrl, 'GET', '/dr/v1/queue/events', { headers: auth(narrow) }), 403, 'UNAUTHORIZED_ACCESS');
     await sleep(0);
   });

@@ -16,8 +16,8 @@ function expectParked(res: Res) {
 let partnerSeq = 0;
 const freshPartnerId = (prefix = 'T') => `${prefix}-${process.pid}-${++partnerSeq}`;
 
-const userId = (srv: RunningServer, ws: DemoWorkspace, role: Role) =>
-  srv.service.auth.users(ws.workspace_id).find((u) => u.role === role)!.id;
+const userId = async (srv: RunningServer, ws: DemoWorkspace, role: Role) =>
+  (await srv.service.auth.users(ws.workspace_id)).find((u) => u.role === role)!.id;
 
 interface BookBody { patient_id: string; scheduled_at: string; partner_appointment_id?: string; doctor_id?: string; reason?: string }
 
@@ -217,7 +217,7 @@ describe('booking: POST /dr/v1/appointment', () => {
     const body = { patient_id: A.patients[0]!.patient_id, scheduled_at: '2031-06-03T04:00:00Z' };
     expectDrError(await call(srv.baseUrl, 'POST', '/dr/v1/appointment', { body }), 401, 'UNAUTHORIZED_ACCESS');
     expectDrError(await call(srv.baseUrl, 'POST', '/dr/v1/appointment', { headers: bearer('nope'), body }), 401, 'UNAUTHORIZED_ACCESS');
-    const readOnly = srv.service.auth.issueAuthToken(userId(srv, A, 'reception'), 'read-only', ['appointments:read', 'patients:read']);
+    const readOnly = await srv.service.auth.issueAuthToken(await userId(srv, A, 'reception'), 'read-only', ['appointments:read', 'patients:read']);
     expectDrError(await call(srv.baseUrl, 'POST', '/dr/v1/appointment', { headers: auth(readOnly), body }), 403, 'COMPLETE_NOT_ALLOWED');
     const day = expectDrOk(await call(srv.baseUrl, 'GET', '/dr/v1/appointments?date=2031-06-03', { headers: auth(readOnly) }), 200);
     expect(day.appointments).toEqual([]);
@@ -251,7 +251,7 @@ describe('GET /dr/v1/appointment/:id and GET /dr/v1/appointments?date=', () => {
     const id = A.appointments[0]!.appointment_id;
     expectDrError(await call(srv.baseUrl, 'GET', `/dr/v1/appointment/${id}`, {}), 401, 'UNAUTHORIZED_ACCESS');
     expectDrError(await call(srv.baseUrl, 'GET', '/dr/v1/appointments', { headers: { auth: 'bad' } }), 401, 'UNAUTHORIZED_ACCESS');
-    const patientsOnly = srv.service.auth.issueAuthToken(userId(srv, A, 'reception'), 'patients-only', ['patients:read']);
+    const patientsOnly = await srv.service.auth.issueAuthToken(await userId(srv, A, 'reception'), 'patients-only', ['patients:read']);
     expectDrError(await call(srv.baseUrl, 'GET', `/dr/v1/appointment/${id}`, { headers: auth(patientsOnly) }), 403, 'UNAUTHORIZED_ACCESS');
     expectDrError(await call(srv.baseUrl, 'GET', '/dr/v1/appointments', { headers: bearer(patientsOnly) }), 403, 'UNAUTHORIZED_ACCESS');
   });
@@ -735,9 +735,9 @@ describe('authentication and permissions on parked and change-status', () => {
 
   it('refuses a revoked token with 401 in both header forms', async () => {
     const a = await book(srv, A);
-    const token = srv.service.auth.issueAuthToken(userId(srv, A, 'doctor'), 'soon-revoked');
+    const token = await srv.service.auth.issueAuthToken(await userId(srv, A, 'doctor'), 'soon-revoked');
     expect(expectDrOk(await changeStatus(srv, token, a.appointment_id, 'CK'), 200).status).toBe('CK');
-    srv.service.auth.revokeAuthToken(token);
+    await srv.service.auth.revokeAuthToken(token);
     for (const headers of [auth(token), bearer(token)]) {
       expectDrError(await park(srv, token, a.appointment_id, '', headers), 401, 'UNAUTHORIZED_ACCESS');
       expectDrError(await changeStatus(srv, token, a.appointment_id, 'OG', '?partner_id=0', headers), 401, 'UNAUTHORIZED_ACCESS');
@@ -748,7 +748,7 @@ describe('authentication and permissions on parked and change-status', () => {
 
   it('answers 403 COMPLETE_NOT_ALLOWED (bare) to a token narrowed to appointments:read, which may still read', async () => {
     const a = await book(srv, A);
-    const token = srv.service.auth.issueAuthToken(userId(srv, A, 'doctor'), 'read-only', ['appointments:read']);
+    const token = await srv.service.auth.issueAuthToken(await userId(srv, A, 'doctor'), 'read-only', ['appointments:read']);
     for (const headers of [auth(token), bearer(token)]) {
       expectBareError(await park(srv, token, a.appointment_id, '', headers), 403, 'COMPLETE_NOT_ALLOWED');
       expectBareError(await park(srv, token, a.partner_appointment_id, '?partner_id=1', headers), 403, 'COMPLETE_NOT_ALLOWED');
@@ -826,7 +826,7 @@ describe('a disabled workspace', () => {
   it('answers 403 UNAUTHORIZED_ACCESS to its users on every appointment endpoint, and the other workspace carries on', async () => {
     const [A, B] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
     const demo = A.appointments[0]!;
-    expect(srv.service.auth.disableWorkspace(A.workspace_id)).toBe(true);
+    expect(await srv.service.auth.disableWorkspace(A.workspace_id)).toBe(true);
     for (const role of ['admin', 'doctor', 'reception'] as const) {
       const t = A.users[role].auth_token;
       for (const headers of [auth(t), bearer(t)]) {
@@ -877,7 +877,7 @@ describe('errors, request ids and the audit trail', () => {
   it('puts a distinct x-request-id on every response: 204, 200, 201, 400, 401, 403, 404, 500', async () => {
     const doctor = A.users.doctor.auth_token;
     const a = await book(srv, A);
-    const narrowed = srv.service.auth.issueAuthToken(userId(srv, A, 'reception'), 'narrow', ['appointments:read']);
+    const narrowed = await srv.service.auth.issueAuthToken(await userId(srv, A, 'reception'), 'narrow', ['appointments:read']);
     const responses = [
       await park(srv, doctor, a.appointment_id),
       await changeStatus(srv, doctor, a.appointment_id, 'NS'),
@@ -935,7 +935,7 @@ describe('errors, request ids and the audit trail', () => {
     expect(missingRows).toHaveLength(1);
     expect(missingRows[0]).toMatchObject({ action: 'appointment.park', outcome: 'not_found' });
 
-    const narrowed = srv.service.auth.issueAuthToken(userId(srv, A, 'reception'), 'narrow', ['appointments:read']);
+    const narrowed = await srv.service.auth.issueAuthToken(await userId(srv, A, 'reception'), 'narrow', ['appointments:read']);
     const denied = await park(srv, narrowed, a.appointment_id);
     expect(denied.status).toBe(403);
     const deniedRows = await auditRowsOf(srv, denied.headers.get('x-request-id')!);

@@ -25,9 +25,9 @@ const skipReason = !exe
 /** A user-data folder holding the demo clinics (made with plain Node, same SQLite file), and its KEK. */
 async function seededUserData() {
   const dir = tempDir('electron-userdata');
-  const service = createService({ dataDir: dir });
+  const service = await createService({ dataDir: dir });
   const demo = (await ensureDemo(service, 'http://127.0.0.1:48123'))!;
-  service.close();
+  await service.close();
   const kek = readFileSync(join(dir, KEK_FILE), 'utf8').trim();
   return { dir, demo, kek };
 }

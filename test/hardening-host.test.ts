@@ -74,7 +74,7 @@ afterAll(() => srv?.close());
 describe('Host allowlist (DNS rebinding)', () => {
   it('a fresh install refuses setup under a foreign Host (421), and sets up under its own', async () => {
     const dataDir = tempDir('host-setup');
-    const service = createService({ dataDir, scribe: { worker: false } });
+    const service = await createService({ dataDir, scribe: { worker: false } });
     const app = await buildHttpApp(service, { ui: false });
     try {
       await app.listen({ host: '127.0.0.1', port: 0 });
@@ -87,7 +87,7 @@ describe('Host allowlist (DNS rebinding)', () => {
       expect((await send(base, 'POST', '/api/v1/setup', { body: JSON.stringify(SETUP) })).status).toBe(201);
     } finally {
       await app.close();
-      service.close();
+      await service.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

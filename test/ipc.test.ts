@@ -371,8 +371,8 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
       const refused = await login(app.baseUrl, on.credentials!);
       expect(refused.status).toBe(401);
       expect(((await refused.json()) as { error_description: string }).error_description).toMatch(`use it with the sandbox at ${on.url}`);
-      app.service.audit.flush();
-      expect(app.service.audit.recent(ws.workspace_id, 5).map((e) => e.action)).toContain('sandbox.enable');
+      await app.service.audit.flush();
+      expect((await app.service.audit.recent(ws.workspace_id, 5)).map((e) => e.action)).toContain('sandbox.enable');
     });
 
     it('resets from Settings: new credentials, the old ones refused; starts again at the app\'s next start; stops when turned off', async () => {
@@ -449,8 +449,8 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
       expect(((await call('recordings', ev)) as { id: string; txn_id: string | null }[]).find((r) => r.id === rec.id)?.txn_id).toBe(txn_id);
 
       // The audio sits in the session's folder as the upload receiver leaves it: readable by the service's account only.
-      const session = srv.service.scribe.session(ws.workspace_id, txn_id)!;
-      const [audio] = srv.service.scribe.files(session.id);
+      const session = (await srv.service.scribe.session(ws.workspace_id, txn_id))!;
+      const [audio] = await srv.service.scribe.files(session.id);
       expect(audio).toMatchObject({ kind: 'audio', name: 'dictation.wav', size: rec.bytes });
       expect(statSync(join(srv.service.scribe.sessionDir(session.id), audio!.stored_name)).mode & 0o777).toBe(0o600);
 

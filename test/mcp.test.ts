@@ -11,7 +11,7 @@ import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoCredentials, type DemoWorkspace, ensureDemo } from '../server/demo/demo.js';
 import { buildHttpApp } from '../server/http/app.js';
-import { createService } from '../server/service.js';
+import { createService, type Service } from '../server/service.js';
 import { call, tempDir } from './helpers/server.js';
 
 /**
@@ -26,7 +26,7 @@ const SCOPE = 'openid profile offline_access patients:read patients:write appoin
 
 let base: string;
 let dataDir: string;
-let service: ReturnType<typeof createService>;
+let service: Service;
 let app: Awaited<ReturnType<typeof buildHttpApp>>;
 let demo: DemoCredentials;
 let ws: DemoWorkspace;
@@ -123,8 +123,8 @@ function failure(res: Tool) {
   return { code: text.slice(0, i), message: text.slice(i + 2) };
 }
 
-function auditRows(action: string) {
-  service.audit.flush();
+async function auditRows(action: string) {
+  await service.audit.flush();
   return service.db.prepare('SELECT * FROM audit_log WHERE action = ? ORDER BY id').all(action) as {
     actor_type: string; actor_id: string; workspace_id: string; resource_ids: string | null; outcome: string; request_id: string;
   }[];
@@ -133,7 +133,7 @@ function auditRows(action: string) {
 beforeAll(async () => {
   dataDir = tempDir('mcp');
   // The scribe worker stays off: these tests check what the tools hand to the scribe, not the recognition itself.
-  service = createService({ dataDir, scribe: { worker: false } });
+  service = await createService({ dataDir, scribe: { worker: false } });
   app = await buildHttpApp(service);
   await app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -153,7 +153,7 @@ afterAll(async () => {
   await browser?.close();
   await new Promise((r) => audioServer?.close(r));
   await app?.close();
-  service?.close();
+  await service?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -322,9 +322,9 @@ describe('tools, as the signed-in doctor', () => {
     expect(fromPath.isError, JSON.stringify(fromPath.content)).toBeFalsy();
     expect(fromPath.structuredContent).toMatchObject({ status: 'queued', file: { name: 'dictation.wav', bytes: wav().length }, languages: ['en-IN'] });
     const sessionId = fromPath.structuredContent.session_id as string;
-    const session = service.scribe.session(ws.workspace_id, sessionId)!;
+    const session = (await service.scribe.session(ws.workspace_id, sessionId))!;
     expect(session.status).toBe('queued');
-    expect(service.scribe.files(session.id).map((f) => [f.name, f.size])).toEqual([['dictation.wav', wav().length]]);
+    expect((await service.scribe.files(session.id)).map((f) => [f.name, f.size])).toEqual([['dictation.wav', wav().length]]);
 
     const fromUrl = await tool(client, 'start_scribe_session', { audio: `${audioBase}/dictation.wav`, session_id: 'visit-42', mode: 'consultation' });
     expect(fromUrl.isError, JSON.stringify(fromUrl.content)).toBeFalsy();
@@ -356,11 +356,11 @@ describe('tools, as the signed-in doctor', () => {
 
   it('records every call in the audit log under the user: the domain\'s own row and one per tool call', async () => {
     await tool(client, 'search_patients_by_mobile', { mobile: ws.patients[2]!.mobile });
-    const searches = auditRows('patient.search').filter((r) => r.actor_id !== null && r.resource_ids?.includes(ws.patients[2]!.patient_id));
+    const searches = (await auditRows('patient.search')).filter((r) => r.actor_id !== null && r.resource_ids?.includes(ws.patients[2]!.patient_id));
     expect(searches.length).toBeGreaterThan(0);
     const doctorId = searches.at(-1)!.actor_id;
     expect(searches.at(-1)).toMatchObject({ actor_type: 'user', workspace_id: ws.workspace_id, outcome: 'success' });
-    const calls = auditRows('mcp.tool_call').filter((r) => r.actor_id === doctorId);
+    const calls = (await auditRows('mcp.tool_call')).filter((r) => r.actor_id === doctorId);
     const names = calls.map((r) => JSON.parse(r.resource_ids!)[0]);
     for (const name of ['search_patients_by_mobile', 'list_todays_appointments', 'park_appointment', 'mark_no_show', 'start_scribe_session', 'get_scribe_documents']) {
       expect(names, name).toContain(name);
@@ -370,8 +370,8 @@ describe('tools, as the signed-in doctor', () => {
     // The search's own row and its tool-call row share the MCP request's id.
     expect(searches.at(-1)!.request_id).toBe(last.request_id);
     expect(calls.some((r) => r.outcome === 'not_found')).toBe(true);
-    expect(auditRows('appointment.park').some((r) => r.actor_id === doctorId && r.outcome === 'success')).toBe(true);
-    expect(auditRows('scribe.session.init').some((r) => r.actor_id === doctorId)).toBe(true);
+    expect((await auditRows('appointment.park')).some((r) => r.actor_id === doctorId && r.outcome === 'success')).toBe(true);
+    expect((await auditRows('scribe.session.init')).some((r) => r.actor_id === doctorId)).toBe(true);
   });
 });
 
@@ -387,9 +387,9 @@ describe('a reception user\'s assistant', () => {
     const read = await tool(client, 'get_scribe_documents', { session_id: 'visit-42' });
     expect(failure(read).code).toBe('FORBIDDEN');
     await client.close();
-    const denied = auditRows('scribe.access').filter((r) => r.outcome === 'denied');
+    const denied = (await auditRows('scribe.access')).filter((r) => r.outcome === 'denied');
     expect(denied.length).toBeGreaterThanOrEqual(2);
-    expect(auditRows('mcp.tool_call').filter((r) => r.outcome === 'denied').length).toBeGreaterThanOrEqual(2);
+    expect((await auditRows('mcp.tool_call')).filter((r) => r.outcome === 'denied').length).toBeGreaterThanOrEqual(2);
     // And on the HTTP API, the same token gets 403 on the scribe.
     const http = await call(base, 'GET', '/voice/api/v3/status/visit-42', { headers: { authorization: `Bearer ${token}` } });
     expect(http.status).toBe(403);

@@ -92,7 +92,7 @@ describe('notes: a draft out of the schema, and the fhir option of note events',
 
   it("keeps a scribe draft whose EMR breaks the schema (653 a day) as the draft, and refuses to sign or save it as it is, naming the field", async () => {
     // The scribe's output as it would be if the structurer had heard 653 doses a day: rewritten in the session's row.
-    const row = srv.service.scribe.session(A.workspace_id, txn)!;
+    const row = (await srv.service.scribe.session(A.workspace_id, txn))!;
     const output = JSON.parse(row.output!) as J[];
     const entry = output.find((o) => o.template_id === 'service_emr_template');
     const emr = decode(entry.value);

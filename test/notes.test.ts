@@ -206,9 +206,9 @@ describe('notes: edit, sign, amend', skipFor(skip), () => {
     expect(early.status).toBe(409);
   });
 
-  it('the audit log shows draft → signed → amended for the session', () => {
-    srv.service.audit.flush();
-    const id = srv.service.scribe.session(A.workspace_id, txn)!.id;
+  it('the audit log shows draft → signed → amended for the session', async () => {
+    await srv.service.audit.flush();
+    const id = (await srv.service.scribe.session(A.workspace_id, txn))!.id;
     const rows = srv.service.db.prepare(`SELECT action, actor_id FROM audit_log WHERE resource_type = 'note' AND outcome = 'success'
       AND resource_ids = ? AND action <> 'note.read' ORDER BY id`).all(JSON.stringify([id])) as { action: string; actor_id: string }[];
     expect(rows.map((r) => r.action)).toStrictEqual(['note.draft.save', 'note.sign', 'note.amend']);

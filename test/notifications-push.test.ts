@@ -141,7 +141,7 @@ const PUSH_TEST_OPTIONS: ServiceOptions['push'] = {
 interface Running { baseUrl: string; service: Service; demo: DemoWorkspace[]; closeHttp(): Promise<void>; close(): Promise<void> }
 
 async function start(dataDir: string, fake: ReturnType<typeof standIn>): Promise<Running> {
-  const service = createService({ dataDir, clock, fcmBaseUrl: fake.base, push: PUSH_TEST_OPTIONS });
+  const service = await createService({ dataDir, clock, fcmBaseUrl: fake.base, push: PUSH_TEST_OPTIONS });
   const app = await buildHttpApp(service);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -151,7 +151,7 @@ async function start(dataDir: string, fake: ReturnType<typeof standIn>): Promise
     closeHttp: () => app.close(),
     async close() {
       await app.close();
-      service.close();
+      await service.close();
     },
   };
 }
@@ -169,10 +169,10 @@ function serviceAccount(fake: ReturnType<typeof standIn>, name: string) {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-async function waitFor<T>(what: string, fn: () => T | undefined | null | false, timeoutMs = 10_000): Promise<T> {
+async function waitFor<T>(what: string, fn: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const v = fn();
+    const v = await fn();
     if (v) return v;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
@@ -191,12 +191,12 @@ async function addDevice(token: string, did: string, fcmId: string, base = srv.b
   expect(res.status, res.text).toBe(200);
 }
 
-const job = (id: string) => srv.service.notifications.pushes(ws.workspace_id, 1000).find((j) => j.device_row_id === id);
+const job = async (id: string) => (await srv.service.notifications.pushes(ws.workspace_id, 1000)).find((j) => j.device_row_id === id);
 const deviceRowId = (fcmToken: string) =>
   (srv.service.db.prepare('SELECT id FROM push_devices WHERE fcm_token = ?').get(fcmToken) as { id: string } | undefined)?.id;
-const pushesTo = (fcmToken: string) => {
+const pushesTo = async (fcmToken: string) => {
   const id = deviceRowId(fcmToken);
-  return srv.service.notifications.pushes(ws.workspace_id, 1000).filter((j) => j.device_row_id === id);
+  return (await srv.service.notifications.pushes(ws.workspace_id, 1000)).filter((j) => j.device_row_id === id);
 };
 
 beforeAll(async () => {
@@ -205,7 +205,7 @@ beforeAll(async () => {
   dataDirs.push(dir);
   srv = await start(dir, fake);
   ws = srv.demo[0]!;
-  doctorId = srv.service.auth.authenticateToken(ws.users.doctor.auth_token)!.id;
+  doctorId = (await srv.service.auth.authenticateToken(ws.users.doctor.auth_token))!.id;
   sa = serviceAccount(fake, 'sunrise');
   const res = await call(srv.baseUrl, 'POST', '/notification/fcm-creds', { headers: bearer(ws.users.admin.auth_token), body: { sa_key: sa } });
   expect(res.status, res.text).toBe(200);
@@ -221,21 +221,21 @@ afterAll(async () => {
   for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
 });
 
-describe('sending a push', () => {
+describe('sending a push', async () => {
   it('a user\'s push reaches every device of that user through token_uri and messages:send', async () => {
     await addDevice(ws.users.doctor.auth_token, 'doc-phone', 'tok-doc-phone');
     await addDevice(ws.users.doctor.auth_token, 'doc-tablet', 'tok-doc-tablet');
     await addDevice(ws.users.reception.auth_token, 'desk', 'tok-desk');
     const before = fake.sent.length;
 
-    const result = srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, {
+    const result = await srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, {
       title: 'Transcription ready', body: 'Your scribe session is complete', data: { session_id: 'txn-1', status: 'completed' },
     });
     expect(result).toEqual({ queued: 2 });
     // Queued, not sent inline: nothing has reached FCM when enqueue returns.
     expect(fake.sent.length).toBe(before);
 
-    await waitFor('both pushes sent', () => pushesTo('tok-doc-phone')[0]?.status === 'sent' && pushesTo('tok-doc-tablet')[0]?.status === 'sent');
+    await waitFor('both pushes sent', async () => (await pushesTo('tok-doc-phone'))[0]?.status === 'sent' && (await pushesTo('tok-doc-tablet'))[0]?.status === 'sent');
     const phone = fake.sentTo('tok-doc-phone');
     expect(phone).toHaveLength(1);
     expect(phone[0]!.project).toBe('sunrise-project');
@@ -248,7 +248,7 @@ describe('sending a push', () => {
       },
     });
     expect(fake.sentTo('tok-desk')).toHaveLength(0);
-    const row = pushesTo('tok-doc-phone')[0]!;
+    const row = (await pushesTo('tok-doc-phone'))[0]!;
     expect(row).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
     expect(row.fcm_message_id).toMatch(/^projects\/sunrise-project\/messages\/\d+$/);
     // The assertion named the key it was signed with.
@@ -260,23 +260,23 @@ describe('sending a push', () => {
       headers: { 'x-api-key': ws.api_key }, body: { client_id: ws.client_id, client_secret: ws.client_secret, grant_type: 'client_credentials' },
     });
     await addDevice(tok.json.access_token, 'integration-box', 'tok-client-box');
-    expect(srv.service.notifications.enqueueForClient(ws.workspace_id, ws.client_id, { title: 'Done', body: 'Session failed', data: { status: 'failed' } }))
+    expect(await srv.service.notifications.enqueueForClient(ws.workspace_id, ws.client_id, { title: 'Done', body: 'Session failed', data: { status: 'failed' } }))
       .toEqual({ queued: 1 });
     await waitFor('client push sent', () => fake.sentTo('tok-client-box').length === 1);
     expect(fake.sentTo('tok-client-box')[0]!.body.message.notification).toEqual({ title: 'Done', body: 'Session failed' });
   });
 
-  it('nothing is queued without credentials or without devices, and bad messages are refused', () => {
+  it('nothing is queued without credentials or without devices, and bad messages are refused', async () => {
     const other = srv.demo[1]!;
-    const otherDoctor = srv.service.auth.authenticateToken(other.users.doctor.auth_token)!.id;
-    expect(srv.service.notifications.enqueueForUser(other.workspace_id, otherDoctor, { title: 't', body: 'b' })).toEqual({ queued: 0, skipped: 'no_credentials' });
-    const admin = srv.service.auth.authenticateToken(ws.users.admin.auth_token)!.id;
-    expect(srv.service.notifications.enqueueForUser(ws.workspace_id, admin, { title: 't', body: 'b' })).toEqual({ queued: 0, skipped: 'no_devices' });
+    const otherDoctor = (await srv.service.auth.authenticateToken(other.users.doctor.auth_token))!.id;
+    expect(await srv.service.notifications.enqueueForUser(other.workspace_id, otherDoctor, { title: 't', body: 'b' })).toEqual({ queued: 0, skipped: 'no_credentials' });
+    const admin = (await srv.service.auth.authenticateToken(ws.users.admin.auth_token))!.id;
+    expect(await srv.service.notifications.enqueueForUser(ws.workspace_id, admin, { title: 't', body: 'b' })).toEqual({ queued: 0, skipped: 'no_devices' });
     // A user of workspace A named with workspace B's id reaches no device.
-    expect(srv.service.notifications.enqueueForUser(other.workspace_id, doctorId, { title: 't', body: 'b' }).queued).toBe(0);
-    expect(() => srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 't', body: 'b', data: { n: 1 as unknown as string } })).toThrow(/string/);
-    expect(() => srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 't', body: 'x'.repeat(5000) })).toThrow(/4 KB/);
-    expect(() => srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 't', body: 'b', data: { from: 'x' } })).toThrow(/reserved/);
+    expect((await srv.service.notifications.enqueueForUser(other.workspace_id, doctorId, { title: 't', body: 'b' })).queued).toBe(0);
+    await expect(srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 't', body: 'b', data: { n: 1 as unknown as string } })).rejects.toThrow(/string/);
+    await expect(srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 't', body: 'x'.repeat(5000) })).rejects.toThrow(/4 KB/);
+    await expect(srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 't', body: 'b', data: { from: 'x' } })).rejects.toThrow(/reserved/);
   });
 });
 
@@ -286,18 +286,18 @@ describe('the access token', () => {
     const n = fake.tokenRequests.length;
     const sentBefore = fake.sentTo('tok-doc-phone').length;
     for (let i = 0; i < 3; i++) {
-      srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: `cached ${i}`, body: 'b' });
+      await srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: `cached ${i}`, body: 'b' });
       await waitFor(`push ${i}`, () => fake.sentTo('tok-doc-phone').length === sentBefore + i + 1);
     }
     expect(fake.tokenRequests.length).toBe(n); // the token from the first test still serves
 
     advance(HOUR_MS - 90_000); // 90 s before expiry: still cached
-    srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 'still cached', body: 'b' });
+    await srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 'still cached', body: 'b' });
     await waitFor('push before expiry', () => fake.sentTo('tok-doc-phone').some((s) => s.body.message.notification.title === 'still cached'));
     expect(fake.tokenRequests.length).toBe(n);
 
     advance(40_000); // 50 s before expiry: inside the refresh margin
-    srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 'new token', body: 'b' });
+    await srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 'new token', body: 'b' });
     await waitFor('push with a new token', () => fake.sentTo('tok-doc-phone').some((s) => s.body.message.notification.title === 'new token'));
     expect(fake.tokenRequests.length).toBe(n + 1);
     // The new assertion was made at the moved clock's time.
@@ -309,7 +309,7 @@ describe('the access token', () => {
     sa = serviceAccount(fake, 'sunrise2');
     const res = await call(srv.baseUrl, 'POST', '/notification/fcm-creds', { headers: bearer(ws.users.admin.auth_token), body: { sa_key: sa } });
     expect(res.status).toBe(200);
-    srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 'rotated', body: 'b' });
+    await srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 'rotated', body: 'b' });
     await waitFor('push after rotation', () => fake.sentTo('tok-doc-phone').some((s) => s.body.message.notification.title === 'rotated'));
     expect(fake.tokenRequests.length).toBe(n + 1);
     expect(fake.tokenRequests.at(-1)!.iss).toBe(sa.client_email);
@@ -319,22 +319,22 @@ describe('the access token', () => {
   it('an access token FCM no longer accepts (401) is replaced and the push retried', async () => {
     const n = fake.tokenRequests.length;
     await addDevice(ws.users.reception.auth_token, 'desk', 'tok-desk');
-    const reception = srv.service.auth.authenticateToken(ws.users.reception.auth_token)!.id;
+    const reception = (await srv.service.auth.authenticateToken(ws.users.reception.auth_token))!.id;
     fake.scripts.set('tok-desk', [{ status: 401, body: { error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } } }]);
-    srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'after 401', body: 'b' });
-    await waitFor('push after 401', () => pushesTo('tok-desk')[0]?.status === 'sent');
+    await srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'after 401', body: 'b' });
+    await waitFor('push after 401', async () => (await pushesTo('tok-desk'))[0]?.status === 'sent');
     expect(fake.sentTo('tok-desk')).toHaveLength(1);
     expect(fake.tokenRequests.length).toBe(n + 1);
-    expect(pushesTo('tok-desk')[0]).toMatchObject({ status: 'sent', attempts: 2 });
+    expect((await pushesTo('tok-desk'))[0]).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
   it('token_uri refusing the service account fails the push without retrying', async () => {
     fake.tokenScript.push({ status: 400, body: { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' } });
     await call(srv.baseUrl, 'POST', '/notification/fcm-creds', { headers: bearer(ws.users.admin.auth_token), body: { sa_key: sa } }); // fresh set: no cached token
     await addDevice(ws.users.reception.auth_token, 'desk', 'tok-desk-2');
-    const reception = srv.service.auth.authenticateToken(ws.users.reception.auth_token)!.id;
-    srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'refused', body: 'b' });
-    const j = await waitFor('failed push', () => pushesTo('tok-desk-2').find((p) => p.status === 'failed'));
+    const reception = (await srv.service.auth.authenticateToken(ws.users.reception.auth_token))!.id;
+    await srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'refused', body: 'b' });
+    const j = await waitFor('failed push', async () => (await pushesTo('tok-desk-2')).find((p) => p.status === 'failed'));
     expect(j.attempts).toBe(1);
     expect(j.last_error).toMatch(/token_uri refused the service account: 400 invalid_grant/);
     expect(fake.sentTo('tok-desk-2')).toHaveLength(0);
@@ -343,9 +343,9 @@ describe('the access token', () => {
   it('token_uri failing with 503 is retried', async () => {
     fake.tokenScript.push({ status: 503, body: { error: 'unavailable' } });
     await call(srv.baseUrl, 'POST', '/notification/fcm-creds', { headers: bearer(ws.users.admin.auth_token), body: { sa_key: sa } });
-    const reception = srv.service.auth.authenticateToken(ws.users.reception.auth_token)!.id;
-    srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'token retry', body: 'b' });
-    const j = await waitFor('push after token 503', () => pushesTo('tok-desk-2').find((p) => p.title === 'token retry' && p.status === 'sent'));
+    const reception = (await srv.service.auth.authenticateToken(ws.users.reception.auth_token))!.id;
+    await srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'token retry', body: 'b' });
+    const j = await waitFor('push after token 503', async () => (await pushesTo('tok-desk-2')).find((p) => p.title === 'token retry' && p.status === 'sent'));
     expect(fake.sentTo('tok-desk-2').filter((s) => s.body.message.notification.title === 'token retry')).toHaveLength(1);
     expect(j).toMatchObject({ status: 'sent', attempts: 2 });
   });
@@ -355,8 +355,8 @@ describe('dead tokens and retries', () => {
   it('a token FCM reports UNREGISTERED removes the device; its push is failed', async () => {
     await addDevice(ws.users.doctor.auth_token, 'old-phone', 'dead-token-1');
     const id = deviceRowId('dead-token-1')!;
-    srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 'to a dead phone', body: 'b' });
-    const j = await waitFor('unregistered push', () => { const r = job(id); return r?.status === 'failed' ? r : null; });
+    await srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 'to a dead phone', body: 'b' });
+    const j = await waitFor('unregistered push', async () => { const r = job(id); return (await r)?.status === 'failed' ? r : null; });
     expect(j.last_error).toMatch(/UNREGISTERED.*device removed/);
     expect(j.attempts).toBe(1);
     const list = await call(srv.baseUrl, 'GET', '/notification/devices', { headers: bearer(ws.users.doctor.auth_token) });
@@ -368,48 +368,48 @@ describe('dead tokens and retries', () => {
   it('INVALID_ARGUMENT about the token removes the device too', async () => {
     await addDevice(ws.users.doctor.auth_token, 'garbled', 'bogus-token-1');
     const id = deviceRowId('bogus-token-1')!;
-    srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 'to a bad token', body: 'b' });
-    const j = await waitFor('invalid-token push', () => { const r = job(id); return r?.status === 'failed' ? r : null; });
+    await srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 'to a bad token', body: 'b' });
+    const j = await waitFor('invalid-token push', async () => { const r = job(id); return (await r)?.status === 'failed' ? r : null; });
     expect(j.last_error).toMatch(/INVALID_ARGUMENT/);
     expect(deviceRowId('bogus-token-1')).toBeUndefined();
   });
 
   it('500 then 429 then success: retried with backoff, sent on the third attempt', async () => {
     await addDevice(ws.users.reception.auth_token, 'flaky', 'tok-flaky');
-    const reception = srv.service.auth.authenticateToken(ws.users.reception.auth_token)!.id;
+    const reception = (await srv.service.auth.authenticateToken(ws.users.reception.auth_token))!.id;
     fake.scripts.set('tok-flaky', [
       fake.fcmError(500, 'INTERNAL', 'INTERNAL', 'Internal error'),
       fake.fcmError(429, 'RESOURCE_EXHAUSTED', 'QUOTA_EXCEEDED', 'Quota exceeded'),
     ]);
-    srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'flaky', body: 'b' });
-    await waitFor('flaky push sent', () => pushesTo('tok-flaky')[0]?.status === 'sent');
+    await srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'flaky', body: 'b' });
+    await waitFor('flaky push sent', async () => (await pushesTo('tok-flaky'))[0]?.status === 'sent');
     expect(fake.attempts.get('tok-flaky')).toBe(3);
-    expect(pushesTo('tok-flaky')[0]).toMatchObject({ status: 'sent', attempts: 3 });
-    expect(pushesTo('tok-flaky')[0]!.last_error).toMatch(/429/); // the last failure stays visible
+    expect((await pushesTo('tok-flaky'))[0]).toMatchObject({ status: 'sent', attempts: 3 });
+    expect((await pushesTo('tok-flaky'))[0]!.last_error).toMatch(/429/); // the last failure stays visible
   });
 
   it('Retry-After is honoured: no attempt before it has passed', async () => {
     await addDevice(ws.users.reception.auth_token, 'busy', 'tok-busy');
-    const reception = srv.service.auth.authenticateToken(ws.users.reception.auth_token)!.id;
+    const reception = (await srv.service.auth.authenticateToken(ws.users.reception.auth_token))!.id;
     fake.scripts.set('tok-busy', [{ ...fake.fcmError(503, 'UNAVAILABLE', 'UNAVAILABLE', 'Try later'), headers: { 'retry-after': '120' } }]);
     const t0 = clock.now().getTime();
-    srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'busy', body: 'b' });
-    const j = await waitFor('first attempt', () => { const r = pushesTo('tok-busy')[0]; return r?.attempts === 1 && r.lease_until === null ? r : null; });
+    await srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'busy', body: 'b' });
+    const j = await waitFor('first attempt', async () => { const r = (await pushesTo('tok-busy'))[0]; return r?.attempts === 1 && r.lease_until === null ? r : null; });
     expect(j.status).toBe('pending');
     expect(Date.parse(j.next_attempt_at) - t0).toBeGreaterThanOrEqual(120_000);
     await new Promise((r) => setTimeout(r, 300)); // several poll intervals
     expect(fake.attempts.get('tok-busy')).toBe(1);
     advance(121_000);
-    await waitFor('sent after Retry-After', () => pushesTo('tok-busy')[0]?.status === 'sent');
+    await waitFor('sent after Retry-After', async () => (await pushesTo('tok-busy'))[0]?.status === 'sent');
     expect(fake.attempts.get('tok-busy')).toBe(2);
   });
 
   it('a push that keeps failing is failed after the last attempt', async () => {
     await addDevice(ws.users.reception.auth_token, 'down', 'tok-down');
-    const reception = srv.service.auth.authenticateToken(ws.users.reception.auth_token)!.id;
+    const reception = (await srv.service.auth.authenticateToken(ws.users.reception.auth_token))!.id;
     fake.scripts.set('tok-down', Array.from({ length: 10 }, () => fake.fcmError(503, 'UNAVAILABLE', 'UNAVAILABLE', 'down')));
-    srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'never', body: 'b' });
-    const j = await waitFor('failed after retries', () => { const r = pushesTo('tok-down')[0]; return r?.status === 'failed' ? r : null; });
+    await srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'never', body: 'b' });
+    const j = await waitFor('failed after retries', async () => { const r = (await pushesTo('tok-down'))[0]; return r?.status === 'failed' ? r : null; });
     expect(j.attempts).toBe(4);
     expect(j.last_error).toMatch(/gave up after 4 attempts: FCM 503/);
     expect(fake.attempts.get('tok-down')).toBe(4);
@@ -418,10 +418,10 @@ describe('dead tokens and retries', () => {
 
   it('a permanent error other than a dead token fails at once and keeps the device', async () => {
     await addDevice(ws.users.reception.auth_token, 'wrong-project', 'tok-mismatch');
-    const reception = srv.service.auth.authenticateToken(ws.users.reception.auth_token)!.id;
+    const reception = (await srv.service.auth.authenticateToken(ws.users.reception.auth_token))!.id;
     fake.scripts.set('tok-mismatch', [fake.fcmError(403, 'PERMISSION_DENIED', 'SENDER_ID_MISMATCH', 'SenderId mismatch')]);
-    srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'mismatch', body: 'b' });
-    const j = await waitFor('failed', () => { const r = pushesTo('tok-mismatch')[0]; return r?.status === 'failed' ? r : null; });
+    await srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'mismatch', body: 'b' });
+    const j = await waitFor('failed', async () => { const r = (await pushesTo('tok-mismatch'))[0]; return r?.status === 'failed' ? r : null; });
     expect(j).toMatchObject({ attempts: 1 });
     expect(j.last_error).toMatch(/SENDER_ID_MISMATCH/);
     expect(deviceRowId('tok-mismatch')).toBeDefined();
@@ -429,11 +429,11 @@ describe('dead tokens and retries', () => {
 
   it('removing a device or the credentials cancels what is still queued for them', async () => {
     await addDevice(ws.users.reception.auth_token, 'leaving', 'tok-leaving');
-    const reception = srv.service.auth.authenticateToken(ws.users.reception.auth_token)!.id;
+    const reception = (await srv.service.auth.authenticateToken(ws.users.reception.auth_token))!.id;
     fake.scripts.set('tok-leaving', [{ ...fake.fcmError(503, 'UNAVAILABLE', 'UNAVAILABLE', 'later'), headers: { 'retry-after': '3600' } }]);
     const id = deviceRowId('tok-leaving')!;
-    srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'leaving', body: 'b' });
-    await waitFor('first attempt', () => job(id)?.attempts === 1 && job(id)?.lease_until === null);
+    await srv.service.notifications.enqueueForUser(ws.workspace_id, reception, { title: 'leaving', body: 'b' });
+    await waitFor('first attempt', async () => (await job(id))?.attempts === 1 && (await job(id))?.lease_until === null);
     const del = await call(srv.baseUrl, 'DELETE', '/notification/delete-device', { headers: { ...bearer(ws.users.reception.auth_token), 'device-id': 'leaving' } });
     expect(del.status).toBe(200);
     expect(job(id)).toMatchObject({ status: 'cancelled', last_error: 'device removed' });
@@ -450,15 +450,15 @@ describe('the queue is durable', () => {
     expect((await call(first.baseUrl, 'POST', '/notification/fcm-creds', { headers: bearer(w.users.admin.auth_token), body: { sa_key: acct } })).status).toBe(200);
     await addDevice(w.users.doctor.auth_token, 'r-phone', 'tok-restart-1', first.baseUrl);
     await addDevice(w.users.doctor.auth_token, 'r-tablet', 'tok-restart-2', first.baseUrl);
-    const doc = first.service.auth.authenticateToken(w.users.doctor.auth_token)!.id;
+    const doc = (await first.service.auth.authenticateToken(w.users.doctor.auth_token))!.id;
     // One push waits for a retry (FCM asked for an hour)...
     fake.scripts.set('tok-restart-2', [{ ...fake.fcmError(503, 'UNAVAILABLE', 'UNAVAILABLE', 'later'), headers: { 'retry-after': '3600' } }]);
-    first.service.notifications.enqueueForUser(w.workspace_id, doc, { title: 'before restart', body: 'b' });
+    await first.service.notifications.enqueueForUser(w.workspace_id, doc, { title: 'before restart', body: 'b' });
     await waitFor('first attempts', () => fake.sentTo('tok-restart-1').length === 1 && fake.attempts.get('tok-restart-2') === 1);
-    await waitFor('retry recorded', () => first.service.notifications.pushes(w.workspace_id).every((j) => j.lease_until === null));
+    await waitFor('retry recorded', async () => (await first.service.notifications.pushes(w.workspace_id)).every((j) => j.lease_until === null));
     // ...and another is queued and the service closed at once, before the sender could look at it.
-    expect(first.service.notifications.enqueueForUser(w.workspace_id, doc, { title: 'queued at close', body: 'b' })).toEqual({ queued: 2 });
-    first.service.close(); // synchronously, before the sender's next turn
+    expect(await first.service.notifications.enqueueForUser(w.workspace_id, doc, { title: 'queued at close', body: 'b' })).toEqual({ queued: 2 });
+    await first.service.close(); // synchronously, before the sender's next turn
     await first.closeHttp();
     expect(fake.sentTo('tok-restart-2')).toHaveLength(0);
     const sentBefore = fake.sent.length;
@@ -469,10 +469,10 @@ describe('the queue is durable', () => {
       expect(fake.sentTo('tok-restart-2')[0]!.body.message.notification.title).toBe('queued at close');
       // The retry FCM asked for still waits for its time; then it goes too.
       advance(3601_000);
-      await waitFor('the retried push', () => second.service.notifications.pushes(w.workspace_id).every((j) => j.status === 'sent'));
+      await waitFor('the retried push', async () => (await second.service.notifications.pushes(w.workspace_id)).every((j) => j.status === 'sent'));
       expect(fake.sentTo('tok-restart-2')).toHaveLength(2);
       expect(fake.sent.length).toBe(sentBefore + 3);
-      const rows = second.service.notifications.pushes(w.workspace_id);
+      const rows = await second.service.notifications.pushes(w.workspace_id);
       expect(rows.map((j) => j.status).sort()).toEqual(['sent', 'sent', 'sent', 'sent']);
       expect(rows.find((j) => j.title === 'before restart' && j.attempts === 2)).toBeDefined();
     } finally {

@@ -211,10 +211,10 @@ describe('authentication and permission', () => {
   });
 
   it('a revoked user token is refused', async () => {
-    const userId = srv.service.auth.authenticateToken(ws0.users.reception.auth_token)!.id;
-    const token = srv.service.auth.issueAuthToken(userId, 'to-revoke');
+    const userId = (await srv.service.auth.authenticateToken(ws0.users.reception.auth_token))!.id;
+    const token = await srv.service.auth.issueAuthToken(userId, 'to-revoke');
     expect((await req('GET', DEVICES, token)).status).toBe(200);
-    srv.service.auth.revokeAuthToken(token);
+    await srv.service.auth.revokeAuthToken(token);
     expectError(await req('GET', DEVICES, token), 401);
   });
 
@@ -222,8 +222,8 @@ describe('authentication and permission', () => {
     const limited = await clientToken(ws0, ws0.limited_client);
     for (const [method, path, opts] of routes) expectError(await req(method, path, limited, opts), 403, /notifications/);
     // A user token narrowed to patient search only.
-    const userId = srv.service.auth.authenticateToken(ws0.users.doctor.auth_token)!.id;
-    const narrowed = srv.service.auth.issueAuthToken(userId, 'search only', ['patients:read']);
+    const userId = (await srv.service.auth.authenticateToken(ws0.users.doctor.auth_token))!.id;
+    const narrowed = await srv.service.auth.issueAuthToken(userId, 'search only', ['patients:read']);
     expectError(await req('GET', CREDS, narrowed), 403);
   });
 });
@@ -353,7 +353,7 @@ describe('DELETE /notification/fcm-creds', () => {
 describe('the private key at rest and in answers', () => {
   it('is in no response, and not in the database files in plain text (it is sealed)', async () => {
     // Every stored key passed through POSTs above; the database must hold them only sealed.
-    srv.service.audit.flush();
+    await srv.service.audit.flush();
     const files = readdirSync(srv.dataDir).filter((f) => f.startsWith('clinic-desk.sqlite'));
     expect(files).toContain('clinic-desk.sqlite');
     const bytes = Buffer.concat(files.map((f) => readFileSync(join(srv.dataDir, f))));
@@ -373,8 +373,8 @@ describe('the private key at rest and in answers', () => {
   });
 
   it('every credentials change is audited, without the key', async () => {
-    srv.service.audit.flush();
-    const actions = srv.service.audit.recent(ws0.workspace_id, 500).map((e) => e.action);
+    await srv.service.audit.flush();
+    const actions = (await srv.service.audit.recent(ws0.workspace_id, 500)).map((e) => e.action);
     expect(actions).toContain('notification.credentials.add');
     expect(actions).toContain('notification.credentials.replace');
     expect(actions).toContain('notification.device.add');

@@ -9,7 +9,7 @@ import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoWorkspace } from '../server/demo/demo.js';
 import { buildHttpApp } from '../server/http/app.js';
-import { createService } from '../server/service.js';
+import { createService, type Service } from '../server/service.js';
 import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
 
 /**
@@ -362,7 +362,7 @@ describe('the whole flow', () => {
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('code')).toBeNull();
     expect(back.searchParams.get('state')).toBe(flow.state);
-    srv.service.audit.flush();
+    await srv.service.audit.flush();
     const consents = srv.service.db.prepare("SELECT outcome, resource_ids FROM audit_log WHERE action = 'oidc.consent'").all() as { outcome: string; resource_ids: string }[];
     expect(consents.some((r) => r.outcome === 'denied' && JSON.parse(r.resource_ids).includes(clientId))).toBe(true);
     expect(consents.some((r) => r.outcome === 'success')).toBe(true);
@@ -404,7 +404,7 @@ describe('sign-in failures', () => {
     await signIn(other.page, lakeview.users.admin.username, lakeview.users.admin.password);
     expect(await text(other.page, 'h1')).toBe('Allow this assistant to act for you?');
     await other.done();
-    srv.service.audit.flush();
+    await srv.service.audit.flush();
     const rows = srv.service.db.prepare("SELECT outcome FROM audit_log WHERE action = 'oidc.sign_in'").all() as { outcome: string }[];
     expect(rows.filter((r) => r.outcome === 'denied').length).toBeGreaterThanOrEqual(6);
   });
@@ -453,7 +453,7 @@ describe('roles and connected assistants', () => {
     expect(refresh.json.error).toBe('invalid_grant');
     const again = await call(base, 'GET', '/api/v1/connected-assistants', { headers: { auth: user.auth_token } });
     expect((again.json.data as { id: string }[]).some((a) => a.id === mine.id)).toBe(false);
-    srv.service.audit.flush();
+    await srv.service.audit.flush();
     const audit = srv.service.db.prepare("SELECT actor_id FROM audit_log WHERE action = 'oidc.grant.revoke' AND outcome = 'success'").all() as { actor_id: string }[];
     expect(audit.length).toBeGreaterThan(0);
   });
@@ -471,7 +471,7 @@ describe('roles and connected assistants', () => {
 describe('configuration', () => {
   it('a configured public URL (behind a TLS proxy) is the issuer, the MCP resource and the base of every endpoint', async () => {
     const dataDir = tempDir('oidc-public');
-    const service = createService({ dataDir, scribe: { worker: false } });
+    const service = await createService({ dataDir, scribe: { worker: false } });
     const app = await buildHttpApp(service, { publicUrl: 'https://clinic.example', ui: false });
     try {
       const headers = { host: 'clinic.example', 'x-forwarded-proto': 'https' };
@@ -482,7 +482,7 @@ describe('configuration', () => {
       expect(prm).toMatchObject({ resource: 'https://clinic.example/mcp', authorization_servers: ['https://clinic.example'] });
     } finally {
       await app.close();
-      service.close();
+      await service.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
@@ -497,13 +497,13 @@ describe('restart', () => {
     srv = first;
     base = first.baseUrl;
     let second: Awaited<ReturnType<typeof buildHttpApp>> | undefined;
-    let service: ReturnType<typeof createService> | undefined;
+    let service: Service | undefined;
     try {
       const { client_id } = await register('Survives restarts');
       const t = await connect(client_id, first.demo.workspaces[0]!.users.doctor);
       await first.close();
 
-      service = createService({ dataDir });
+      service = await createService({ dataDir });
       second = await buildHttpApp(service);
       await second.listen({ host: '127.0.0.1', port: Number(port) });
       const mobile = first.demo.workspaces[0]!.patients[0]!.mobile;
@@ -516,7 +516,7 @@ describe('restart', () => {
       expect((await call(base, 'GET', `${SEARCH}?mobile=${mobile}`, { headers: bearer(res.json.access_token) })).status).toBe(200);
     } finally {
       await second?.close();
-      service?.close();
+      await service?.close();
       srv = saved.srv;
       base = saved.base;
       rmSync(dataDir, { recursive: true, force: true });

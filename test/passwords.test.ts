@@ -135,7 +135,7 @@ describe('passwords: POST /api/v1/session/password and POST /api/v1/users/{user_
   });
 
   it('audits changes and resets without any password in the audit log', async () => {
-    srv.service.audit.flush();
+    await srv.service.audit.flush();
     const rows = srv.service.db.prepare('SELECT * FROM audit_log').all() as Record<string, unknown>[];
     const actions = rows.map((r) => `${r.action}:${r.outcome}`);
     expect(actions).toContain('user.password_change:success');

@@ -219,7 +219,7 @@ describe('the same rules through the MCP tool register_patient', () => {
   // flow that gives an assistant its /mcp token is test/mcp.test.ts's subject, and needs a browser.
   let client: Client;
   beforeAll(async () => {
-    const caller = srv.service.auth.authenticateToken(token)!;
+    const caller = (await srv.service.auth.authenticateToken(token))!;
     const server = buildMcpServer({ service: srv.service, ctx: { caller, ip: null, requestId: 'mcp-test' } });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await server.connect(a);

@@ -53,8 +53,8 @@ async function createPatient(srv: RunningServer, token: string, body: Partial<Ne
   return data as any;
 }
 
-const userId = (srv: RunningServer, ws: DemoWorkspace, role: 'admin' | 'doctor' | 'reception') =>
-  srv.service.auth.users(ws.workspace_id).find((u) => u.role === role)!.id;
+const userId = async (srv: RunningServer, ws: DemoWorkspace, role: 'admin' | 'doctor' | 'reception') =>
+  (await srv.service.auth.users(ws.workspace_id)).find((u) => u.role === role)!.id;
 
 /** Audit rows of one request; read entries are written in batches a moment later, so wait for them. */
 async function auditRowsOf(srv: RunningServer, requestId: string): Promise<any[]> {
@@ -214,9 +214,9 @@ describe('endpoint 1: GET /dr/v1/business/patients/search', () => {
     });
 
     it('refuses a revoked token, in both header forms, and only that token', async () => {
-      const token = srv.service.auth.issueAuthToken(userId(srv, A, 'reception'), 'to-revoke');
+      const token = await srv.service.auth.issueAuthToken(await userId(srv, A, 'reception'), 'to-revoke');
       expect(profilesOf(await call(srv.baseUrl, 'GET', `${SEARCH}?mobile=9876543210`, { headers: auth(token) }))).toHaveLength(2);
-      expect(srv.service.auth.revokeAuthToken(token)).toBe(true);
+      expect(await srv.service.auth.revokeAuthToken(token)).toBe(true);
       expectDrError(await call(srv.baseUrl, 'GET', `${SEARCH}?mobile=9876543210`, { headers: auth(token) }), 401, 'UNAUTHORIZED_ACCESS');
       expectDrError(await call(srv.baseUrl, 'GET', `${SEARCH}?mobile=9876543210`, { headers: bearer(token) }), 401, 'UNAUTHORIZED_ACCESS');
       // The user's other token still works.
@@ -229,7 +229,7 @@ describe('endpoint 1: GET /dr/v1/business/patients/search', () => {
   });
 
   it('answers 403 UNAUTHORIZED_ACCESS to a token without the patients:read permission', async () => {
-    const token = srv.service.auth.issueAuthToken(userId(srv, A, 'reception'), 'appointments-only', ['appointments:read']);
+    const token = await srv.service.auth.issueAuthToken(await userId(srv, A, 'reception'), 'appointments-only', ['appointments:read']);
     for (const headers of [auth(token), bearer(token)]) {
       const res = await call(srv.baseUrl, 'GET', `${SEARCH}?mobile=9876543210`, { headers });
       expectDrError(res, 403, 'UNAUTHORIZED_ACCESS');
@@ -244,7 +244,7 @@ describe('endpoint 1: GET /dr/v1/business/patients/search', () => {
   });
 
   it('a read-only patients token may search but not register', async () => {
-    const token = srv.service.auth.issueAuthToken(userId(srv, A, 'reception'), 'search-only', ['patients:read']);
+    const token = await srv.service.auth.issueAuthToken(await userId(srv, A, 'reception'), 'search-only', ['patients:read']);
     expect(profilesOf(await call(srv.baseUrl, 'GET', `${SEARCH}?mobile=9876543210`, { headers: auth(token) }))).toHaveLength(2);
     const mobile = freshMobile();
     const post = await call(srv.baseUrl, 'POST', '/dr/v1/patient', {
@@ -351,7 +351,7 @@ describe('endpoint 1: GET /dr/v1/business/patients/search', () => {
     expect(missRows).toHaveLength(1);
     expect(missRows[0]).toMatchObject({ action: 'patient.search', outcome: 'not_found', workspace_id: A.workspace_id });
 
-    const narrowed = srv.service.auth.issueAuthToken(userId(srv, A, 'doctor'), 'narrow', ['appointments:read']);
+    const narrowed = await srv.service.auth.issueAuthToken(await userId(srv, A, 'doctor'), 'narrow', ['appointments:read']);
     const denied = await call(srv.baseUrl, 'GET', `${SEARCH}?mobile=${mobile}`, { headers: auth(narrowed) });
     expect(denied.status).toBe(403);
     const deniedRows = await auditRowsOf(srv, denied.headers.get('x-request-id')!);
@@ -406,7 +406,7 @@ describe('endpoint 1: disabled workspace', () => {
   it('answers 403 UNAUTHORIZED_ACCESS to every user of a disabled workspace, and nothing to the other workspace', async () => {
     const [A, B] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
     expect(profilesOf(await call(srv.baseUrl, 'GET', `${SEARCH}?mobile=9876543210`, { headers: auth(A.users.admin.auth_token) }))).toHaveLength(2);
-    expect(srv.service.auth.disableWorkspace(A.workspace_id)).toBe(true);
+    expect(await srv.service.auth.disableWorkspace(A.workspace_id)).toBe(true);
     for (const role of ['admin', 'doctor', 'reception'] as const) {
       for (const headers of [auth(A.users[role].auth_token), bearer(A.users[role].auth_token)]) {
         expectDrError(await call(srv.baseUrl, 'GET', `${SEARCH}?mobile=9876543210`, { headers }), 403, 'UNAUTHORIZED_ACCESS');

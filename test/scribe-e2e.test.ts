@@ -153,13 +153,13 @@ describe('a dictation through the upstream flow', () => {
     });
 
     // A push to the devices of the user who started it (queued; the sender delivers it).
-    const pushes = srv.service.notifications.pushes(ws.workspace_id).filter((p) => JSON.parse(p.data).session_id === 'e2e-consult-1');
+    const pushes = (await srv.service.notifications.pushes(ws.workspace_id)).filter((p) => JSON.parse(p.data).session_id === 'e2e-consult-1');
     expect(pushes).toHaveLength(1);
     expect(pushes[0]).toMatchObject({ title: 'Dictation ready', body: 'Transaction e2e-consult-1 is ready to review', status: 'pending' });
     expect(JSON.parse(pushes[0]!.data)).toEqual({ event: 'v2rx.completed', session_id: 'e2e-consult-1', transaction_id: 'e2e-consult-1', status: 'completed' });
     // The recording is kept.
-    const s = srv.service.scribe.session(ws.workspace_id, 'e2e-consult-1')!;
-    expect(srv.service.scribe.files(s.id).filter((f) => f.kind === 'audio')).toHaveLength(1);
+    const s = (await srv.service.scribe.session(ws.workspace_id, 'e2e-consult-1'))!;
+    expect((await srv.service.scribe.files(s.id)).filter((f) => f.kind === 'audio')).toHaveLength(1);
   });
 });
 
@@ -194,7 +194,7 @@ describe('sessions that fail', () => {
       expect(event!.body).toEqual({
         event: 'v2rx.failed', data: { transaction_id: txn, status: 'failed', session_id: txn, errors: [expect.stringMatching(pattern)] }, timestamp: expect.stringMatching(ISO_MS),
       });
-      const push = srv.service.notifications.pushes(ws.workspace_id).find((p) => JSON.parse(p.data).session_id === txn);
+      const push = (await srv.service.notifications.pushes(ws.workspace_id)).find((p) => JSON.parse(p.data).session_id === txn);
       expect(push).toMatchObject({ title: 'Dictation could not be processed' });
     }
   });

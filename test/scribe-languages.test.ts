@@ -120,7 +120,7 @@ describe('init with languages no engine here recognises', () => {
     const details = ((err as ScribeApiError).body as { details: { loc: unknown[]; msg: string; type: string }[] }).details;
     expect(details).toEqual([{ loc: ['body', 'input_language', 0], msg: expect.stringContaining('Tamil (ta)'), type: 'value_error.language_unavailable' }]);
     if (whisperLoads) expect(details[0]!.msg).toMatch(/Settings → Speech models.*--model-mirror/);
-    expect(srv.service.scribe.session(ws.workspace_id, 'lang-ta')!.status).toBe('uploading');
+    expect((await srv.service.scribe.session(ws.workspace_id, 'lang-ta'))!.status).toBe('uploading');
 
     // Listed with the body's other problems.
     const withMode = await call(srv.baseUrl, 'POST', '/voice/api/v2/transaction/init/lang-ta', {
@@ -156,7 +156,7 @@ describe('init with languages no engine here recognises', () => {
     }
     const transcript = done.data.output.find((o) => o.template_id === 'transcript_template')!.decoded as Record<string, unknown>;
     expect(JSON.stringify(transcript)).toMatch(/review|blood|pressure|tablets/i);
-    expect(JSON.parse(srv.service.scribe.session(ws.workspace_id, 'lang-mixed')!.request!).languages).toEqual(['en-IN']);
+    expect(JSON.parse((await srv.service.scribe.session(ws.workspace_id, 'lang-mixed'))!.request!).languages).toEqual(['en-IN']);
   });
 });
 
@@ -176,7 +176,7 @@ describe('a model installed while the service runs', () => {
 
       const c = new ScribeClient({ baseUrl: other.baseUrl, auth: token });
       await c.upload([wav], { txnId: 'lang-hi', outputFormat: { input_language: ['hi'], output_template: [{ template_id: 'transcript_template' }] } });
-      expect(other.service.scribe.session(other.demo.workspaces[0]!.workspace_id, 'lang-hi')!.status).toBe('queued');
+      expect((await other.service.scribe.session(other.demo.workspaces[0]!.workspace_id, 'lang-hi'))!.status).toBe('queued');
     } finally {
       await other.close();
     }

@@ -106,8 +106,8 @@ describe('ScribeClient', () => {
     expect(byNode.length).toBeGreaterThan(Math.ceil(data.size / 65536));
     expect(byNode.map((p) => p.loaded)).toEqual([...byNode.map((p) => p.loaded)].sort((x, y) => x - y));
     expect(byNode.at(-1)!.loaded).toBe(total);
-    const s = srv.service.scribe.session(ws.workspace_id, 'progress-node')!;
-    const stored = srv.service.scribe.files(s.id).find((f) => f.kind === 'audio')!;
+    const s = (await srv.service.scribe.session(ws.workspace_id, 'progress-node'))!;
+    const stored = (await srv.service.scribe.files(s.id)).find((f) => f.kind === 'audio')!;
     expect(stored).toMatchObject({ size: data.size, sha256: createHash('sha256').update(readFileSync(wav)).digest('hex') });
   });
 

@@ -42,7 +42,7 @@ export interface ScribeServer {
 /** The real service and HTTP app on a loopback port, with the demo clinics and the given options. */
 export async function startScribeServer(opts: Omit<ServiceOptions, 'dataDir'> & { dataDir?: string } = {}): Promise<ScribeServer> {
   const dataDir = opts.dataDir ?? tempDir('scribe');
-  const service = createService({ ...opts, dataDir });
+  const service = await createService({ ...opts, dataDir });
   const app = await buildHttpApp(service);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as AddressInfo).port;
@@ -52,7 +52,7 @@ export async function startScribeServer(opts: Omit<ServiceOptions, 'dataDir'> & 
     baseUrl, service, demo, dataDir,
     async close() {
       await app.close();
-      service.close();
+      await service.close();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

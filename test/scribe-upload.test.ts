@@ -125,14 +125,14 @@ describe('the upstream flow through the SDK', () => {
       extraData: { mode: 'dictation', model_type: 'lite', visit: 'V-17' },
       outputFormat: { input_language: ['en-IN'], output_template: [{ template_id: 'eka_emr_template', codification_needed: true }] },
     });
-    const session = srv.service.scribe.session(ws.workspace_id, 'flow-001')!;
+    const session = (await srv.service.scribe.session(ws.workspace_id, 'flow-001'))!;
     expect(results).toEqual([
       { key: `${session.folder_path}visit.wav`, contentType: 'audio/wav', size: statSync(speech).size, status: 'success', txn_id: 'flow-001', streamed: false },
       { key: `${session.folder_path}second part.mp3.wav`, contentType: 'audio/wav', size: statSync(second).size, status: 'success', txn_id: 'flow-001', streamed: false },
     ]);
 
     // Stored on disk byte for byte, under our own names; the sidecar is kept beside them.
-    const files = srv.service.scribe.files(session.id);
+    const files = await srv.service.scribe.files(session.id);
     expect(files.map((f) => [f.kind, f.name, f.content_type])).toEqual([
       ['audio', 'visit.wav', 'audio/wav'], ['audio', 'second part.mp3.wav', 'audio/wav'], ['sidecar', 'flow-001.json', 'application/json'],
     ]);
@@ -183,7 +183,7 @@ describe('the upstream flow through the SDK', () => {
     expect(bad.json.details[2]).toEqual({ loc: ['body', 'input_language', 1], msg: expect.stringContaining('Unsupported language id "or"'), type: 'value_error' });
     expect(bad.json.details[4].msg).toContain('Unknown template_id "discharge_summary"');
     // Nothing was queued by the refused init.
-    expect(srv.service.scribe.session(ws.workspace_id, 'flow-003')!.status).toBe('uploading');
+    expect((await srv.service.scribe.session(ws.workspace_id, 'flow-003'))!.status).toBe('uploading');
 
     const noAudio = await call(srv.baseUrl, 'POST', '/voice/api/v2/transaction/init/never-uploaded', { headers: bearer(ws.users.doctor.auth_token), body: {} });
     expect(noAudio.status).toBe(422);
@@ -239,7 +239,7 @@ describe('the upload receiver', () => {
       expect([403, 400]).toContain(res.status);
       expect(res.json).toEqual({ error: expect.any(String), code: res.status === 403 ? 'AccessDenied' : 'InvalidArgument' });
     }
-    expect(srv.service.scribe.files(srv.service.scribe.session(ws.workspace_id, 'recv-002')!.id)).toEqual([]);
+    expect(srv.service.scribe.files((await srv.service.scribe.session(ws.workspace_id, 'recv-002'))!.id)).toEqual([]);
   });
 
   it('an expired policy is 403 (and presigning again gives a fresh one)', async () => {
@@ -268,8 +268,8 @@ describe('the upload receiver', () => {
     expect(third.json).toEqual({ error: 'A transaction takes at most 2 audio files; recv-004 already has 2', code: 'too_many_files' });
     // Re-uploading a key replaces it (an object store's semantics): still two files, the new bytes kept.
     expect((await post(p.uploadData.url, withKey(p, 'one.wav'), { name: 'one.wav', data: kb(50) })).status).toBe(204);
-    const s = srv.service.scribe.session(ws.workspace_id, 'recv-004')!;
-    expect(srv.service.scribe.files(s.id).map((f) => [f.name, f.size])).toEqual([['two.wav', 300 * 1024], ['one.wav', 50 * 1024]]);
+    const s = (await srv.service.scribe.session(ws.workspace_id, 'recv-004'))!;
+    expect((await srv.service.scribe.files(s.id)).map((f) => [f.name, f.size])).toEqual([['two.wav', 300 * 1024], ['one.wav', 50 * 1024]]);
     // No partial files are left behind by the refused uploads.
     expect(readdirSync(srv.service.scribe.sessionDir(s.id)).filter((n) => n.endsWith('.part'))).toEqual([]);
     expect(readdirSync(srv.service.scribe.sessionDir(s.id))).toHaveLength(2);
@@ -336,8 +336,8 @@ describe('large files', () => {
     expect(progress.loaded).toBe(progress.total);
     // Client and server share this process: neither held the file (300 MB) nor a large part of it.
     expect(peakRss - before.rss).toBeLessThan(120 * 1024 * 1024);
-    const s = big.service.scribe.session(w.workspace_id, 'big-001')!;
-    const stored = big.service.scribe.files(s.id).find((f) => f.kind === 'audio')!;
+    const s = (await big.service.scribe.session(w.workspace_id, 'big-001'))!;
+    const stored = (await big.service.scribe.files(s.id)).find((f) => f.kind === 'audio')!;
     expect(stored.size).toBe(size);
     expect(stored.sha256).toBe(expected);
     expect(statSync(join(big.service.scribe.sessionDir(s.id), stored.stored_name)).size).toBe(size);

@@ -166,7 +166,7 @@ it('audio handed to an assistant tool is stored 0600 from its first byte', async
   const wav = speak(audioDir, 'assistant.wav', 'Fever for three days.');
   // The tools bound to the demo doctor over the SDK's in-memory transport, as test/patients-mobile.test.ts does:
   // the OAuth flow that gives an assistant its /mcp token is test/mcp.test.ts's subject, and needs a browser.
-  const caller = srv.service.auth.authenticateToken(srv.demo.workspaces[0]!.users.doctor.auth_token)!;
+  const caller = (await srv.service.auth.authenticateToken(srv.demo.workspaces[0]!.users.doctor.auth_token))!;
   const server = buildMcpServer({ service: srv.service, ctx: { caller, ip: null, requestId: 'worker-launch-test' } });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);

@@ -1,23 +1,24 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpApp } from '../server/http/app.js';
-import { createService } from '../server/service.js';
+import { createService, type Service } from '../server/service.js';
 import { SIGN_IN_LIMITS } from '../server/auth/app-accounts.js';
 import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
 
 describe('first run: GET/POST /api/v1/setup', () => {
   const dataDir = tempDir('setup');
-  const service = createService({ dataDir });
+  let service: Service;
   let base = '';
   let close = async () => {};
   beforeAll(async () => {
+    service = await createService({ dataDir });
     const app = await buildHttpApp(service, { ui: false });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const a = app.server.address();
     base = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
     close = async () => {
       await app.close();
-      service.close();
+      await service.close();
       rmSync(dataDir, { recursive: true, force: true });
     };
   });
@@ -50,19 +51,19 @@ describe('first run: GET/POST /api/v1/setup', () => {
     const again = await call(base, 'POST', '/api/v1/setup', { body: { ...body, admin: { ...body.admin, username: 'mallory' } } });
     expect(again.status).toBe(409);
     expect(again.json.error.code).toBe('ALREADY_SET_UP');
-    expect(service.auth.workspaces()).toHaveLength(1);
+    expect(await service.auth.workspaces()).toHaveLength(1);
   });
 
   it('makes one clinic when two first-run forms race', async () => {
     const d2 = tempDir('setup-race');
-    const s2 = createService({ dataDir: d2 });
+    const s2 = await createService({ dataDir: d2 });
     const app2 = await buildHttpApp(s2, { ui: false });
     const post = (u: string) => app2.inject({ method: 'POST', url: '/api/v1/setup', payload: { ...body, admin: { ...body.admin, username: u } } });
     const [a, b] = await Promise.all([post('one'), post('two')]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
-    expect(s2.auth.workspaces()).toHaveLength(1);
+    expect(await s2.auth.workspaces()).toHaveLength(1);
     await app2.close();
-    s2.close();
+    await s2.close();
     rmSync(d2, { recursive: true, force: true });
   });
 });

@@ -468,7 +468,7 @@ describe('token endpoint, aliases, refresh rotation, scopes, isolation, forged t
       const tokens = await tokensFor(ws0, client);
       expect((await search(tokens.access_token, ws0.patients[0]!.mobile)).status).toBe(200);
 
-      expect(srv.service.auth.revokeApiClient(ws0.workspace_id, client.client_id)).toBe(true);
+      expect(await srv.service.auth.revokeApiClient(ws0.workspace_id, client.client_id)).toBe(true);
 
       expectDrEnvelopeError(await search(tokens.access_token, ws0.patients[0]!.mobile), 401, 'UNAUTHORIZED_ACCESS');
       expectDrEnvelopeError(await search(tokens.access_token, ws0.patients[0]!.mobile, bearer(tokens.access_token)), 401, 'UNAUTHORIZED_ACCESS');
@@ -480,7 +480,7 @@ describe('token endpoint, aliases, refresh rotation, scopes, isolation, forged t
     it('refresh after the client was revoked: 400 invalid_grant (fresh, never-used refresh token)', async () => {
       const client = await srv.service.auth.createApiClient(ws1.workspace_id, 'revoked before refresh', ['patients:read', 'appointments:read']);
       const tokens = await tokensFor(ws1, client);
-      srv.service.auth.revokeApiClient(ws1.workspace_id, client.client_id);
+      await srv.service.auth.revokeApiClient(ws1.workspace_id, client.client_id);
       expectOAuthError(await post(REFRESH, json({ refresh_token: tokens.refresh_token })), 400, 'invalid_grant');
     });
   });
@@ -613,8 +613,8 @@ describe('token endpoint, aliases, refresh rotation, scopes, isolation, forged t
   describe('secrets at rest', () => {
     let fileBytes: Buffer;
 
-    beforeAll(() => {
-      srv.service.audit.flush();
+    beforeAll(async () => {
+      await srv.service.audit.flush();
       srv.service.db.pragma('wal_checkpoint(TRUNCATE)');
       const base = join(srv.dataDir, 'clinic-desk.sqlite');
       fileBytes = Buffer.concat([base, `${base}-wal`, `${base}-journal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpApp } from '../server/http/app.js';
-import { createService } from '../server/service.js';
+import { createService, type Service } from '../server/service.js';
 import { call, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { startModelMirror } from './model-mirror.js';
@@ -15,7 +15,7 @@ import { launch, openApp, shot, uiSkipReason } from './ui-browser.js';
 describe('first run and settings in Chromium', skipFor(uiSkipReason), () => {
   const dataDir = tempDir('ui-settings');
   const files = tempDir('ui-settings-files');
-  let service: ReturnType<typeof createService>;
+  let service: Service;
   let mirror: Awaited<ReturnType<typeof startModelMirror>>;
   let app: Awaited<ReturnType<typeof buildHttpApp>>;
   let base = '';
@@ -46,7 +46,7 @@ describe('first run and settings in Chromium', skipFor(uiSkipReason), () => {
 
   beforeAll(async () => {
     mirror = await startModelMirror();
-    service = createService({ dataDir, webhooks: { retryScheduleMs: [200, 400] }, speechModels: { mirror: mirror.url } });
+    service = await createService({ dataDir, webhooks: { retryScheduleMs: [200, 400] }, speechModels: { mirror: mirror.url } });
     app = await buildHttpApp(service);
     await app.listen({ host: '127.0.0.1', port: 0 });
     const a = app.server.address();
@@ -60,7 +60,7 @@ describe('first run and settings in Chromium', skipFor(uiSkipReason), () => {
     await browser?.close();
     for (const r of receivers) r.close();
     await app?.close();
-    service?.close();
+    await service?.close();
     await mirror?.close();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(files, { recursive: true, force: true });

@@ -3,17 +3,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpApp } from '../server/http/app.js';
 import { UI_CSP } from '../server/http/static.js';
-import { createService } from '../server/service.js';
+import { createService, type Service } from '../server/service.js';
 import { tempDir } from './helpers/server.js';
 
 describe('the browser UI served at / (server/http/static.ts)', () => {
   const dataDir = tempDir('static');
   const root = tempDir('static-root');
-  const service = createService({ dataDir });
+  let service: Service;
   let app: Awaited<ReturnType<typeof buildHttpApp>>;
   const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
   beforeAll(async () => {
+    service = await createService({ dataDir });
     mkdirSync(join(root, 'assets'));
     writeFileSync(join(root, 'index.html'), '<!doctype html><title>Clinic Desk</title><div id="root"></div>');
     writeFileSync(join(root, 'assets', 'index-abc123.js'), 'console.log(1)');
@@ -21,7 +22,7 @@ describe('the browser UI served at / (server/http/static.ts)', () => {
   });
   afterAll(async () => {
     await app.close();
-    service.close();
+    await service.close();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(root, { recursive: true, force: true });
   });
@@ -74,12 +75,12 @@ describe('the browser UI served at / (server/http/static.ts)', () => {
   });
 
   it('says how to build the UI when it is not built', async () => {
-    const s2 = createService({ dataDir: tempDir('static-unbuilt') });
+    const s2 = await createService({ dataDir: tempDir('static-unbuilt') });
     const a2 = await buildHttpApp(s2, { ui: { root: join(root, 'nothing-here') } });
     const r = await a2.inject({ method: 'GET', url: '/' });
     expect(r.statusCode).toBe(503);
     expect(r.body).toContain('npm run build');
     await a2.close();
-    s2.close();
+    await s2.close();
   });
 });

@@ -11,6 +11,7 @@ import { createService, type Service } from '../server/service.js';
 import { DEFAULT_MAX_PER_SUBSCRIPTION } from '../server/webhooks/dispatcher.js';
 import { verifySignature } from '../server/webhooks/signing.js';
 import type { WebhookOptions } from '../server/webhooks/service.js';
+import { transaction } from '../server/db/tx.js';
 import { ROOT, call, tempDir } from './helpers/server.js';
 
 /**
@@ -64,9 +65,9 @@ function demoTemplate(): Promise<string> {
   template ??= (async () => {
     const dir = tempDir('webhooks-template');
     dirs.push(dir);
-    const service = createService({ dataDir: dir, webhooks: { dispatch: false } });
+    const service = await createService({ dataDir: dir, webhooks: { dispatch: false } });
     await ensureDemo(service, 'http://127.0.0.1:0');
-    service.close();
+    await service.close();
     return dir;
   })();
   return template;
@@ -75,7 +76,7 @@ function demoTemplate(): Promise<string> {
 async function start(webhooks: WebhookOptions = {}, clock?: { now(): Date }): Promise<Running> {
   const dataDir = tempDir('webhooks');
   cpSync(await demoTemplate(), dataDir, { recursive: true });
-  const service = createService({ dataDir, clock, webhooks: { pollIntervalMs: 100, ...webhooks } });
+  const service = await createService({ dataDir, clock, webhooks: { pollIntervalMs: 100, ...webhooks } });
   const app = await buildHttpApp(service);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -86,7 +87,7 @@ async function start(webhooks: WebhookOptions = {}, clock?: { now(): Date }): Pr
     async close() {
       running.delete(r);
       await app.close();
-      service.close();
+      await service.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -317,7 +318,7 @@ describe('webhook subscriptions (endpoint 5)', () => {
     expect(res.status, res.text).toBe(201);
     const list = await call(s.baseUrl, 'GET', SUBS, { headers: bearer(ws0.users.admin.auth_token) });
     const entry = (list.json.data as { id: string; client_id: string; protocol: string }[]).find((d) => d.id === res.json.id)!;
-    expect(entry.client_id).toBe(s.service.auth.authenticateToken(ws0.users.admin.auth_token)!.id);
+    expect(entry.client_id).toBe((await s.service.auth.authenticateToken(ws0.users.admin.auth_token))!.id);
     expect(entry.protocol).toBe('https');
     const row = s.service.db.prepare('SELECT signing_key_sealed FROM webhook_subscriptions WHERE id = ?').get(res.json.id) as { signing_key_sealed: string | null };
     expect(row.signing_key_sealed).toBeNull();
@@ -488,10 +489,10 @@ describe('webhook delivery', () => {
     expect(p.headers['webhook-timestamp']).toMatch(/^\d+$/);
 
     // The scribe raises these inside its own transaction; here they are raised directly.
-    s.service.db.transaction(() => {
-      s.service.webhooks.emit(ws.workspace_id, 'v2rx.completed', { transaction_id: 'txn-1', session_id: 'txn-1' });
-      s.service.webhooks.emit(ws.workspace_id, 'v2rx.failed', { transaction_id: 'txn-2', session_id: 'txn-2', errors: [{ code: 'bad_audio', msg: 'Fichier illisible: café.wav — 日本' }] });
-    })();
+    await transaction(s.service.db, async (tx) => {
+      await s.service.webhooks.emit(tx, ws.workspace_id, 'v2rx.completed', { transaction_id: 'txn-1', session_id: 'txn-1' });
+      await s.service.webhooks.emit(tx, ws.workspace_id, 'v2rx.failed', { transaction_id: 'txn-2', session_id: 'txn-2', errors: [{ code: 'bad_audio', msg: 'Fichier illisible: café.wav — 日本' }] });
+    });
     await until(() => scribe.hits.length === 2, 'both scribe events');
     expect(scribe.hits.every((h) => h.verified)).toBe(true);
     const byEvent = Object.fromEntries(scribe.hits.map((h) => [JSON.parse(h.raw.toString('utf8')).event, h]));

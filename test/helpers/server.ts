@@ -25,7 +25,7 @@ export interface RunningServer {
  */
 export async function startServer(opts: { clock?: Clock; dataDir?: string; http?: HttpOptions } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir('srv');
-  const service = createService({ dataDir, clock: opts.clock });
+  const service = await createService({ dataDir, clock: opts.clock });
   const app = await buildHttpApp(service, opts.http);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -35,7 +35,7 @@ export async function startServer(opts: { clock?: Clock; dataDir?: string; http?
     baseUrl, service, demo, dataDir,
     async close() {
       await app.close();
-      service.close();
+      await service.close();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

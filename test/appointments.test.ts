@@ -89,7 +89,7 @@ describe('booking: POST /dr/v1/appointment', () => {
 
   it('books: 201 with the exact appointment, status BK and one history entry, readable by GET', async () => {
     const patient = A.patients[2]!;
-    const doctor = userId(srv, A, 'doctor');
+    const doctor = await userId(srv, A, 'doctor');
     const partner = freshPartnerId('BOOK');
     const before = Date.now();
     const res = await call(srv.baseUrl, 'POST', '/dr/v1/appointment', {
@@ -114,7 +114,7 @@ describe('booking: POST /dr/v1/appointment', () => {
       overbook: false,
       token: null,
       status_history: [{
-        from_status: null, to_status: 'BK', changed_at: data.created_at, actor_type: 'user', actor_id: userId(srv, A, 'reception'),
+        from_status: null, to_status: 'BK', changed_at: data.created_at, actor_type: 'user', actor_id: await userId(srv, A, 'reception'),
         correction: false, overbook: false, token: null,
       }],
     });
@@ -132,7 +132,7 @@ describe('booking: POST /dr/v1/appointment', () => {
     const data = expectDrOk(res, 201);
     expect(data).toMatchObject({ partner_appointment_id: null, doctor_id: null, reason: '', status: 'BK', scheduled_at: '2031-02-01T06:00:00.000Z', date: '2031-02-01' });
     expect(data.status_history).toHaveLength(1);
-    expect(data.status_history[0]).toMatchObject({ actor_id: userId(srv, A, 'doctor'), from_status: null, to_status: 'BK' });
+    expect(data.status_history[0]).toMatchObject({ actor_id: await userId(srv, A, 'doctor'), from_status: null, to_status: 'BK' });
   });
 
   it('dates an appointment by the clinic\'s calendar day (Asia/Kolkata), not UTC\'s', async () => {
@@ -205,7 +205,7 @@ describe('booking: POST /dr/v1/appointment', () => {
   });
 
   it('answers 400 INVALID_REQUEST for a doctor_id that is not a doctor of this clinic', async () => {
-    for (const doctor_id of [userId(srv, B, 'doctor'), userId(srv, A, 'reception'), 'no-such-user']) {
+    for (const doctor_id of [await userId(srv, B, 'doctor'), await userId(srv, A, 'reception'), 'no-such-user']) {
       const res = await call(srv.baseUrl, 'POST', '/dr/v1/appointment', {
         headers: auth(A.users.reception.auth_token), body: { patient_id: A.patients[0]!.patient_id, scheduled_at: '2031-06-02T04:00:00Z', doctor_id },
       });
@@ -340,7 +340,7 @@ describe('endpoint 2: POST /dr/v1/appointment/:id/parked', () => {
     expect(after.status).toBe('PK');
     expect(after.status_history).toHaveLength(2);
     expect(after.status_history[1]).toStrictEqual({
-      from_status: 'BK', to_status: 'PK', changed_at: expect.stringMatching(ISO_MS_UTC), actor_type: 'user', actor_id: userId(srv, A, 'doctor'),
+      from_status: 'BK', to_status: 'PK', changed_at: expect.stringMatching(ISO_MS_UTC), actor_type: 'user', actor_id: await userId(srv, A, 'doctor'),
       correction: false, overbook: false, token: null,
     });
     expect(after.updated_at).toBe(after.status_history[1].changed_at);
@@ -388,7 +388,7 @@ describe('endpoint 2: POST /dr/v1/appointment/:id/parked', () => {
     expectParked(await park(srv, A.users.reception.auth_token, a.appointment_id));
     const after = await getAppt(srv, doctor, a.appointment_id);
     expect(after.status).toBe('PK');
-    expect(after.status_history.at(-1)).toMatchObject({ from_status: from, to_status: 'PK', actor_id: userId(srv, A, 'reception') });
+    expect(after.status_history.at(-1)).toMatchObject({ from_status: from, to_status: 'PK', actor_id: await userId(srv, A, 'reception') });
   });
 
   it('parking a parked appointment is a 204 no-op: no new history, no new updated_at', async () => {
@@ -450,7 +450,7 @@ describe('endpoint 3: POST /dr/v1/appointment/:id/change-status', () => {
     expect(after.status).toBe('NS');
     expect(after.status_history).toHaveLength(2);
     expect(after.status_history[1]).toStrictEqual({
-      from_status: 'BK', to_status: 'NS', changed_at: after.updated_at, actor_type: 'user', actor_id: userId(srv, A, 'reception'),
+      from_status: 'BK', to_status: 'NS', changed_at: after.updated_at, actor_type: 'user', actor_id: await userId(srv, A, 'reception'),
       correction: false, overbook: false, token: null,
     });
     expect(after.updated_at).toMatch(ISO_MS_UTC);
@@ -571,10 +571,10 @@ describe('endpoint 3: POST /dr/v1/appointment/:id/change-status', () => {
     expectBareError(await changeStatus(srv, reception, a.appointment_id, 'CM'), 403, 'COMPLETE_NOT_ALLOWED');
     const history = (await getAppt(srv, doctor, a.appointment_id)).status_history;
     expect(history.map((h: any) => [h.from_status, h.to_status, h.actor_id])).toEqual([
-      [null, 'BK', userId(srv, A, 'reception')],
-      ['BK', 'CK', userId(srv, A, 'reception')],
-      ['CK', 'OG', userId(srv, A, 'doctor')],
-      ['OG', 'CM', userId(srv, A, 'doctor')],
+      [null, 'BK', await userId(srv, A, 'reception')],
+      ['BK', 'CK', await userId(srv, A, 'reception')],
+      ['CK', 'OG', await userId(srv, A, 'doctor')],
+      ['OG', 'CM', await userId(srv, A, 'doctor')],
     ]);
   });
 
@@ -609,7 +609,7 @@ describe('endpoint 3: POST /dr/v1/appointment/:id/change-status', () => {
     await changeStatus(srv, doctor, a.appointment_id, 'CM', '?partner_id=0', bearer(doctor));
     const after = await getAppt(srv, reception, a.appointment_id);
     expect(after.status).toBe('CM');
-    const ids = { reception: userId(srv, A, 'reception'), doctor: userId(srv, A, 'doctor'), admin: userId(srv, A, 'admin') };
+    const ids = { reception: await userId(srv, A, 'reception'), doctor: await userId(srv, A, 'doctor'), admin: await userId(srv, A, 'admin') };
     expect(after.status_history.map((h: any) => ({ from: h.from_status, to: h.to_status, actor: h.actor_id, type: h.actor_type }))).toEqual([
       { from: null, to: 'BK', actor: ids.reception, type: 'user' },
       { from: 'BK', to: 'CK', actor: ids.reception, type: 'user' },
@@ -690,7 +690,7 @@ describe('the appointment state machine, every source and target', () => {
     const givesToken = before.token === null && (to === 'CK' || to === 'OG');
     expect(after.token).toBe(givesToken ? 1 : before.token);
     expect(after.status_history.at(-1)).toStrictEqual({
-      from_status: from, to_status: to, changed_at: after.updated_at, actor_type: 'user', actor_id: userId(srv, A, 'doctor'),
+      from_status: from, to_status: to, changed_at: after.updated_at, actor_type: 'user', actor_id: await userId(srv, A, 'doctor'),
       correction: false, overbook: false, token: givesToken ? 1 : null,
     });
   });
@@ -906,7 +906,7 @@ describe('errors, request ids and the audit trail', () => {
     const okRows = await auditRowsOf(srv, ok.headers.get('x-request-id')!);
     expect(okRows).toHaveLength(1);
     expect(okRows[0]).toMatchObject({
-      workspace_id: A.workspace_id, actor_type: 'user', actor_id: userId(srv, A, 'doctor'), action: 'appointment.park',
+      workspace_id: A.workspace_id, actor_type: 'user', actor_id: await userId(srv, A, 'doctor'), action: 'appointment.park',
       resource_type: 'appointment', outcome: 'success', ip: '127.0.0.1',
     });
     expect(JSON.parse(okRows[0].resource_ids)).toEqual([a.appointment_id]);
@@ -926,7 +926,7 @@ describe('errors, request ids and the audit trail', () => {
     expect(refused.status).toBe(400);
     const refusedRows = await auditRowsOf(srv, refused.headers.get('x-request-id')!);
     expect(refusedRows).toHaveLength(1);
-    expect(refusedRows[0]).toMatchObject({ action: 'appointment.park', outcome: 'invalid', actor_id: userId(srv, A, 'doctor') });
+    expect(refusedRows[0]).toMatchObject({ action: 'appointment.park', outcome: 'invalid', actor_id: await userId(srv, A, 'doctor') });
     expect(JSON.parse(refusedRows[0].resource_ids)).toEqual([b.appointment_id]);
 
     const missing = await park(srv, doctor, 'no-such-appointment');
@@ -940,7 +940,7 @@ describe('errors, request ids and the audit trail', () => {
     expect(denied.status).toBe(403);
     const deniedRows = await auditRowsOf(srv, denied.headers.get('x-request-id')!);
     expect(deniedRows).toHaveLength(1);
-    expect(deniedRows[0]).toMatchObject({ outcome: 'denied', actor_id: userId(srv, A, 'reception'), workspace_id: A.workspace_id });
+    expect(deniedRows[0]).toMatchObject({ outcome: 'denied', actor_id: await userId(srv, A, 'reception'), workspace_id: A.workspace_id });
 
     // A search too, so the log holds patient ids next to appointment ids.
     const search = await call(srv.baseUrl, 'GET', '/dr/v1/business/patients/search?mobile=9876543210', { headers: auth(doctor) });

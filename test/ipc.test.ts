@@ -218,6 +218,11 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
     expect(listed).toMatchObject({ status: 'active', disabled_reason: null });
     expect(await call('webhookDeliveries', ev, id)).toMatchObject({ subscription: { id, status: 'active' }, deliveries: [] });
     await call('deleteWebhook', ev, id);
+    // Done when the call resolves, and a refusal reaches the window: an implementation that did not await the
+    // service would answer success for a subscription that no longer exists.
+    expect(((await call('webhooks', ev)) as { id: string }[]).some((w) => w.id === id)).toBe(false);
+    expect(await call('deleteWebhook', ev, id).catch(toFailure)).toMatchObject({ status: 404 });
+    expect(await call('redeliverWebhook', ev, id, 'no-such-delivery').catch(toFailure)).toMatchObject({ status: 404 });
     expect(await call('pushCredentials', ev)).toBeNull();
     const b = (await call('backup', ev)) as { name: string };
     expect(((await call('backups', ev)) as { name: string }[])[0]!.name).toBe(b.name);

@@ -356,7 +356,7 @@ describe('dead tokens and retries', () => {
     await addDevice(ws.users.doctor.auth_token, 'old-phone', 'dead-token-1');
     const id = deviceRowId('dead-token-1')!;
     await srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 'to a dead phone', body: 'b' });
-    const j = await waitFor('unregistered push', async () => { const r = job(id); return (await r)?.status === 'failed' ? r : null; });
+    const j = await waitFor('unregistered push', async () => { const r = await job(id); return r?.status === 'failed' ? r : null; });
     expect(j.last_error).toMatch(/UNREGISTERED.*device removed/);
     expect(j.attempts).toBe(1);
     const list = await call(srv.baseUrl, 'GET', '/notification/devices', { headers: bearer(ws.users.doctor.auth_token) });
@@ -369,7 +369,7 @@ describe('dead tokens and retries', () => {
     await addDevice(ws.users.doctor.auth_token, 'garbled', 'bogus-token-1');
     const id = deviceRowId('bogus-token-1')!;
     await srv.service.notifications.enqueueForUser(ws.workspace_id, doctorId, { title: 'to a bad token', body: 'b' });
-    const j = await waitFor('invalid-token push', async () => { const r = job(id); return (await r)?.status === 'failed' ? r : null; });
+    const j = await waitFor('invalid-token push', async () => { const r = await job(id); return r?.status === 'failed' ? r : null; });
     expect(j.last_error).toMatch(/INVALID_ARGUMENT/);
     expect(deviceRowId('bogus-token-1')).toBeUndefined();
   });
@@ -436,7 +436,7 @@ describe('dead tokens and retries', () => {
     await waitFor('first attempt', async () => (await job(id))?.attempts === 1 && (await job(id))?.lease_until === null);
     const del = await call(srv.baseUrl, 'DELETE', '/notification/delete-device', { headers: { ...bearer(ws.users.reception.auth_token), 'device-id': 'leaving' } });
     expect(del.status).toBe(200);
-    expect(job(id)).toMatchObject({ status: 'cancelled', last_error: 'device removed' });
+    expect(await job(id)).toMatchObject({ status: 'cancelled', last_error: 'device removed' });
   });
 });
 

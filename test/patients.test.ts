@@ -339,7 +339,7 @@ describe('endpoint 1: GET /dr/v1/business/patients/search', () => {
     const rows = await auditRowsOf(srv, found.headers.get('x-request-id')!);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
-      workspace_id: A.workspace_id, actor_type: 'user', actor_id: userId(srv, A, 'reception'), action: 'patient.search',
+      workspace_id: A.workspace_id, actor_type: 'user', actor_id: await userId(srv, A, 'reception'), action: 'patient.search',
       resource_type: 'patient', outcome: 'success', ip: '127.0.0.1',
     });
     expect(JSON.parse(rows[0].resource_ids)).toEqual([created.patient_id]);
@@ -356,7 +356,7 @@ describe('endpoint 1: GET /dr/v1/business/patients/search', () => {
     expect(denied.status).toBe(403);
     const deniedRows = await auditRowsOf(srv, denied.headers.get('x-request-id')!);
     expect(deniedRows).toHaveLength(1);
-    expect(deniedRows[0]).toMatchObject({ outcome: 'denied', actor_id: userId(srv, A, 'doctor'), workspace_id: A.workspace_id });
+    expect(deniedRows[0]).toMatchObject({ outcome: 'denied', actor_id: await userId(srv, A, 'doctor'), workspace_id: A.workspace_id });
 
     // No audit row anywhere holds a mobile number or a patient's name.
     const all = JSON.stringify(srv.service.db.prepare('SELECT * FROM audit_log').all());

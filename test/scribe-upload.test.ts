@@ -239,7 +239,7 @@ describe('the upload receiver', () => {
       expect([403, 400]).toContain(res.status);
       expect(res.json).toEqual({ error: expect.any(String), code: res.status === 403 ? 'AccessDenied' : 'InvalidArgument' });
     }
-    expect(srv.service.scribe.files((await srv.service.scribe.session(ws.workspace_id, 'recv-002'))!.id)).toEqual([]);
+    expect(await srv.service.scribe.files((await srv.service.scribe.session(ws.workspace_id, 'recv-002'))!.id)).toEqual([]);
   });
 
   it('an expired policy is 403 (and presigning again gives a fresh one)', async () => {

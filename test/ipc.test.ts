@@ -95,6 +95,10 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   sandboxStatus: [1],
   setSandboxEnabled: ['yes'],
   resetSandbox: ['now'],
+  clinicServerChoice: [1],
+  useClinicServer: [42],
+  joinClinicServerChoice: [1],
+  joinClinicServer: [42],
 };
 
 describe('IPC handlers (main/ipc.ts) without Electron', () => {

@@ -3,6 +3,7 @@ import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { Patient, Role, SaKey, Scope, SessionInfo, SpeechModel, User, WebhookState, WebhookSubscription } from '../../../preload/contract';
 import { clinic } from '../clinic';
 import { DoctorProfileForm, PrescriptionSettings } from '../notes/Profile';
+import { ClinicServerForm } from './ClinicServerForm';
 import { PatientForm } from './RegisterPatient';
 import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, when } from '../ui';
 
@@ -64,6 +65,24 @@ function ServerPanel() {
             {d.database_bytes !== undefined && <><dt>Database</dt><dd>{bytes(d.database_bytes)}</dd></>}
           </dl>
         )}
+      </div>
+    </Panel>
+  );
+}
+
+/**
+ * Settings → Server in the desktop app only (a browser's transport answers available: false, and there is nothing
+ * to show): points this app at a chain's clinic server instead of the clinic on this computer. The app checks the
+ * address and that a Clinic Desk server answers there, then restarts on that server's own screens and sign-in.
+ */
+function ClinicServerPanel() {
+  const choice = useQuery({ queryKey: ['clinic-server-choice'], queryFn: () => clinic.clinicServerChoice() });
+  if (!choice.data?.available) return null;
+  return (
+    <Panel title="Use a clinic server" intro="For a clinic chain: this app then works on the chain's clinic server (its patients, appointments and dictations) instead of the clinic kept on this computer, whose service stops.">
+      <div className="card-body stack">
+        <ClinicServerForm connect={(to) => clinic.useClinicServer(to)} />
+        <p className="small muted">The choice is kept in <code>{choice.data.value.choiceFile}</code>. To come back to this computer's own clinic: the app's menu, Clinic server → Use this computer's own clinic.</p>
       </div>
     </Panel>
   );
@@ -582,7 +601,7 @@ export default function Settings({ session }: { session: SessionInfo }) {
           {tabs.map(([id, label]) => <button key={id} type="button" role="tab" aria-selected={tab === id} onClick={() => go(id)}>{label}</button>)}
         </nav>
         <div>
-          {tab === 'server' && <ServerPanel />}
+          {tab === 'server' && <div className="stack loose"><ServerPanel /><ClinicServerPanel /></div>}
           {tab === 'users' && <UsersPanel session={session} />}
           {tab === 'patients' && <MobileReviewPanel />}
           {tab === 'clients' && <ClientsPanel />}

@@ -39,6 +39,8 @@ import type { RequestContext } from '../server/auth/permissions.js';
 import { rng, seedFromText, seedPatients } from '../server/cli/seed.js';
 import { databaseFile } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
+import { openSql } from '../server/db/sql.js';
+import { rootExecutor } from '../server/db/tx.js';
 import { toEntry } from '../server/patients/service.js';
 import { patientStore } from '../server/patients/store.js';
 import { createService } from '../server/service.js';
@@ -71,7 +73,8 @@ async function dbServer() {
   const { default: Fastify } = await import('fastify');
   const workspaceId = process.env.BENCH_WORKSPACE_ID!;
   const missBody = JSON.parse(process.env.BENCH_MISS_BODY!) as unknown;
-  const store = patientStore(openDatabase({ file: databaseFile(process.env.BENCH_DATA_DIR!), migrate: false }));
+  const sqlite = openDatabase({ file: databaseFile(process.env.BENCH_DATA_DIR!), migrate: false });
+  const store = patientStore(rootExecutor(openSql({ sqlite }), sqlite));
   const app = Fastify({ logger: false });
   app.get(SEARCH, async (request, reply) => {
     const rows = await store.byMobile(workspaceId, (request.query as { mobile?: string }).mobile ?? '');

@@ -4,6 +4,8 @@ import { authService } from './auth/service.js';
 import { tokenService } from './auth/tokens.js';
 import { databaseFile } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
+import { openSql } from './db/sql.js';
+import { rootExecutor } from './db/tx.js';
 import { noteService } from './notes/service.js';
 import { type NotificationOptions, notificationService } from './notifications/service.js';
 import { type OidcOptions, oidcService } from './oidc/service.js';
@@ -45,11 +47,14 @@ export interface ServiceOptions {
 export async function createService(opts: ServiceOptions) {
   const clock = opts.clock ?? systemClock;
   const env = environment(opts.environment ?? 'production');
-  const db: Db = openDatabase({ file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding });
+  const sqlite: Db = openDatabase({ file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding });
+  const database = openSql({ sqlite });
+  const db = rootExecutor(database, sqlite);
   const auditReadsDb = openDatabase({
     file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding, synchronous: 'NORMAL', migrate: false,
   });
-  const audit = auditLog(db, clock, auditReadsDb);
+  const auditReads = openSql({ sqlite: auditReadsDb });
+  const audit = auditLog(db, clock, rootExecutor(auditReads, auditReadsDb));
   const box = secretBox(opts.kek ?? loadKek(opts.dataDir));
   const auth = authService(db, clock, env);
   const tokens = tokenService(db, clock, box, auth, env);
@@ -65,7 +70,13 @@ export async function createService(opts: ServiceOptions) {
   scribe.start();
   const notes = noteService({ db, clock, audit, auth, webhooks, appointments, scribe, patients });
   return {
-    db,
+    /**
+     * SQLite's connection (SQLite only): for the seeder's bulk pragmas and tests that look at the file itself. Domain
+     * code goes through `sql`.
+     */
+    db: sqlite,
+    /** The database's executor (server/db/tx.ts), what the domain services run on. */
+    sql: db,
     clock,
     dataDir: opts.dataDir,
     environment: env,
@@ -91,8 +102,10 @@ export async function createService(opts: ServiceOptions) {
       // The push sender touches the database no more once this resolves (requests in flight are aborted).
       await notifications.stopSender();
       await audit.flush();
+      await auditReads.close();
       auditReadsDb.close();
-      db.close();
+      await database.close();
+      sqlite.close();
     },
   };
 }

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../server/db/database.js';
-import { type Tx, connectionOf, transaction } from '../server/db/tx.js';
+import { openSql } from '../server/db/sql.js';
+import { type Executor, type Tx, connectionOf, rootExecutor, transaction } from '../server/db/tx.js';
 import { tempDir } from './helpers/server.js';
 
 /**
@@ -10,18 +11,20 @@ import { tempDir } from './helpers/server.js';
  */
 describe('transaction (server/db/tx.ts)', () => {
   let db: Db;
-  const insert = (tx: Tx | Db, v: string) => connectionOf(tx).prepare('INSERT INTO t (v) VALUES (?)').run(v);
+  let e: Executor;
+  const insert = (tx: Tx | Executor, v: string) => connectionOf(tx).prepare('INSERT INTO t (v) VALUES (?)').run(v);
   const values = () => (db.prepare('SELECT v FROM t ORDER BY id').all() as { v: string }[]).map((r) => r.v);
 
   beforeAll(() => {
     db = openDatabase({ file: join(tempDir('tx'), 'tx.sqlite'), migrate: false });
     db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)');
+    e = rootExecutor(openSql({ sqlite: db }), db);
   });
   afterAll(() => db.close());
 
   it('commits what the body did when it resolves, and answers its result', async () => {
     db.exec('DELETE FROM t');
-    expect(await transaction(db, async (tx) => {
+    expect(await transaction(e, async (tx) => {
       insert(tx, 'a');
       return 'done';
     })).toBe('done');
@@ -31,7 +34,7 @@ describe('transaction (server/db/tx.ts)', () => {
 
   it('rolls everything back and rethrows when the body throws', async () => {
     db.exec('DELETE FROM t');
-    await expect(transaction(db, async (tx) => {
+    await expect(transaction(e, async (tx) => {
       insert(tx, 'a');
       await Promise.resolve();
       insert(tx, 'b');
@@ -43,7 +46,7 @@ describe('transaction (server/db/tx.ts)', () => {
 
   it('nests through the handle: a failed inner part is undone, the outer transaction goes on and commits', async () => {
     db.exec('DELETE FROM t');
-    await transaction(db, async (tx) => {
+    await transaction(e, async (tx) => {
       insert(tx, 'outer');
       await expect(transaction(tx, async (inner) => {
         insert(inner, 'inner');
@@ -63,13 +66,13 @@ describe('transaction (server/db/tx.ts)', () => {
     const order: string[] = [];
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const first = transaction(db, async (tx) => {
+    const first = transaction(e, async (tx) => {
       order.push('first begins');
       insert(tx, 'first');
       await held;
       order.push('first ends');
     });
-    const second = transaction(db, async (tx) => {
+    const second = transaction(e, async (tx) => {
       order.push('second begins');
       // It sees the first one's row as committed, and its own failure cannot take that row with it.
       expect(values()).toEqual(['first']);
@@ -87,10 +90,10 @@ describe('transaction (server/db/tx.ts)', () => {
 
   it('goes on after a failed transaction: the queue is not left waiting on it', async () => {
     db.exec('DELETE FROM t');
-    await expect(transaction(db, async () => {
+    await expect(transaction(e, async () => {
       throw new Error('first fails');
     })).rejects.toThrow('first fails');
-    await transaction(db, async (tx) => void insert(tx, 'after'));
+    await transaction(e, async (tx) => void insert(tx, 'after'));
     expect(values()).toEqual(['after']);
   });
 });

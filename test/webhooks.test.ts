@@ -489,7 +489,7 @@ describe('webhook delivery', () => {
     expect(p.headers['webhook-timestamp']).toMatch(/^\d+$/);
 
     // The scribe raises these inside its own transaction; here they are raised directly.
-    await transaction(s.service.db, async (tx) => {
+    await transaction(s.service.sql, async (tx) => {
       await s.service.webhooks.emit(tx, ws.workspace_id, 'v2rx.completed', { transaction_id: 'txn-1', session_id: 'txn-1' });
       await s.service.webhooks.emit(tx, ws.workspace_id, 'v2rx.failed', { transaction_id: 'txn-2', session_id: 'txn-2', errors: [{ code: 'bad_audio', msg: 'Fichier illisible: café.wav — 日本' }] });
     });

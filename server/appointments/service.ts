@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
-import type { Db } from '../db/database.js';
-import { type Executor, type Tx, transaction } from '../db/tx.js';
+import { type Executor, transaction, type Tx } from '../db/tx.js';
 import type { PatientService } from '../patients/service.js';
 import { isUniqueViolation } from '../patients/store.js';
 import { ServiceError, invalid } from '../shared/errors.js';
@@ -90,7 +89,7 @@ const hhmm = (iso: string, timeZone: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 
 export function appointmentService(
-  db: Db, clock: Clock, auth: AuthService, patients: PatientService, audit: AuditLog, events?: EventSink,
+  db: Executor, clock: Clock, auth: AuthService, patients: PatientService, audit: AuditLog, events?: EventSink,
 ) {
   const store = appointmentStore(db);
 

@@ -1,6 +1,5 @@
 import type { RequestContext } from '../auth/permissions.js';
-import type { Db } from '../db/database.js';
-import type { Tx } from '../db/tx.js';
+import type { Executor, Tx } from '../db/tx.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import { type AuditEntry, auditStore } from './store.js';
 
@@ -24,7 +23,7 @@ export interface AnonymousContext {
  * a second connection without an fsync per commit: a search must not pay for a disk flush. A crash of the
  * process can lose the last few milliseconds of read entries; a power loss, those since the last checkpoint.
  */
-export function auditLog(db: Db, clock: Clock, readsDb: Db = db) {
+export function auditLog(db: Executor, clock: Clock, readsDb: Executor = db) {
   const store = auditStore(db);
   const readsStore = readsDb === db ? store : auditStore(readsDb);
   let pending: AuditEntry[] = [];

@@ -69,7 +69,7 @@ export function appAccounts(service: Service) {
 }
 
 function make(service: Service) {
-  const { auth, audit, clock, db } = service;
+  const { auth, audit, clock, sql: db } = service;
   const store = authStore(db);
   const startedAt = clock.now();
   const { limiter } = service.oidc;
@@ -311,7 +311,7 @@ function make(service: Service) {
     const stamp = isoNow(clock).replace(/[:.]/g, '-');
     const name = `clinic-desk-${stamp}.sqlite`;
     const path = join(backupDir(), name);
-    await backupDatabase(db, path);
+    await backupDatabase(service.db, path);
     audit.later(ctx, { action: 'database.backup', outcome: 'success' });
     const st = statSync(path);
     return { name, path, size_bytes: st.size, created_at: st.mtime.toISOString() };

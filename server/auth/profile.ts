@@ -41,7 +41,7 @@ export const ClinicBody = Type.Object({ address: Type.Union([Text({ minLength: 1
 export type ClinicBody = Static<typeof ClinicBody>;
 
 /** Profiles over the auth domain's tables (the prescription's columns only; accounts live in app-accounts.ts). */
-export function profiles({ db, audit }: Pick<Service, 'db' | 'audit'>) {
+export function profiles({ sql: db, audit }: Pick<Service, 'sql' | 'audit'>) {
   const store = authStore(db);
   const isAdmin = (ctx: RequestContext) => ctx.caller.workspaceActive && ctx.caller.scopes.has('admin');
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/database.js';
 import { type Executor, transaction } from '../db/tx.js';
 import { type Environment, environment } from '../shared/environment.js';
 import { hashSecret, newToken, tokenDigest, verifySecret } from '../shared/secrets.js';
@@ -21,7 +20,7 @@ const parseScopes = (json: string): Scope[] => (JSON.parse(json) as string[]).fi
  * Workspaces, users, tokens, API keys and clients; and turning presented credentials into a Caller. Credentials
  * carry `env`'s prefix, and a user token of the other environment is refused in words (shared/environment.ts).
  */
-export function authService(db: Db, clock: Clock, env: Environment = environment('production')) {
+export function authService(db: Executor, clock: Clock, env: Environment = environment('production')) {
   const store = authStore(db);
 
   async function createWorkspace(input: NewWorkspace) {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CryptoKey, type JWK, SignJWT, decodeJwt, errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify } from 'jose';
-import type { Db } from '../db/database.js';
-import { transaction } from '../db/tx.js';
+import { type Executor, transaction } from '../db/tx.js';
 import { type Environment, environment } from '../shared/environment.js';
 import { newToken, tokenDigest } from '../shared/secrets.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -44,7 +43,7 @@ const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-
  * key verifying until its last token expires, so nobody is logged out. Refresh tokens are opaque and rotate on use.
  * `env` names the issuer and the refresh tokens' prefix; credentials of the other environment get its 401.
  */
-export function tokenService(db: Db, clock: Clock, box: SecretBox, auth: AuthService, env: Environment = environment('production')) {
+export function tokenService(db: Executor, clock: Clock, box: SecretBox, auth: AuthService, env: Environment = environment('production')) {
   const store = tokenStore(db);
   const privateKeys = new Map<string, CryptoKey>();
   const publicKeys = new Map<string, CryptoKey>();

@@ -31,6 +31,8 @@ export interface SqlDatabase {
   script(trx: Kysely<any>, text: string): Promise<void>;
   /** Ends the PostgreSQL pool. A SQLite connection stays open: it belongs to whoever called openDatabase. */
   close(): Promise<void>;
+  /** True once close() was called: background loops ask before touching the database while the service stops. */
+  readonly closed: boolean;
 }
 
 export type OpenSqlOptions =
@@ -44,6 +46,7 @@ export function openSql(opts: OpenSqlOptions): SqlDatabase {
 
 function openSqlite(raw: Db, cacheSize: number): SqlDatabase {
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cachingStatements(raw, cacheSize) }) });
+  let closed = false;
   return {
     dialect: 'sqlite',
     db,
@@ -65,7 +68,13 @@ function openSqlite(raw: Db, cacheSize: number): SqlDatabase {
     script: async (_trx, text) => {
       raw.exec(text);
     },
-    close: () => db.destroy(),
+    get closed() {
+      return closed;
+    },
+    async close() {
+      closed = true;
+      await db.destroy();
+    },
   };
 }
 
@@ -118,6 +127,7 @@ function openPostgres(url: string, poolSize: number, onIdleClientError?: (e: Err
   // without a listener Node would end the process. The next query opens a new connection.
   pool.on('error', onIdleClientError ?? ((e) => console.error(`clinic-desk: an idle PostgreSQL connection failed: ${e.message}`)));
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
   return {
     dialect: 'postgres',
     db,
@@ -126,7 +136,13 @@ function openPostgres(url: string, poolSize: number, onIdleClientError?: (e: Err
     script: async (trx, text) => {
       await sql.raw(text).execute(trx);
     },
-    close: () => db.destroy(),
+    get closed() {
+      return closed;
+    },
+    async close() {
+      closed = true;
+      await db.destroy();
+    },
   };
 }
 

@@ -1,25 +1,56 @@
+import { type Kysely, sql } from 'kysely';
 import type { Db } from './database.js';
+import type { Dialect, SqlDatabase } from './sql.js';
 
 /**
- * The handle of an open transaction (issue 17). Code that must run inside the transaction of a change takes it as
- * its first parameter (audit.inTransaction, events.emit, …), and stores built from it (`xStore(tx)`) run their
- * statements in that transaction. Today it wraps the one better-sqlite3 connection; once stores run through Kysely
- * it becomes Kysely's transaction, and on PostgreSQL that is one pooled connection: a statement of the transaction
- * that went through the service's `db` instead would run on another connection, outside it.
+ * What a store runs its statements on (issue 17): the service's database, or one open transaction of it (`Tx`).
+ * Stores write their SQL with Kysely's `sql` tag and run it on `k` (server/db/sql.ts says how); `dialect` is for the
+ * few statements the two databases spell differently. Code that must run inside the transaction of a change takes
+ * the `Tx` as its first parameter (audit.inTransaction, events.emit, …) and builds its stores from it (`xStore(tx)`):
+ * on PostgreSQL a transaction is one pooled connection, and a statement sent through the service's executor instead
+ * would run on another connection, outside it — on SQLite it would wait for the transaction to end, for ever.
  */
-export class Tx {
-  /** Made by `transaction` only. `depth` counts the savepoints open inside the transaction. */
-  constructor(readonly connection: Db, readonly depth: number) {}
+export class Executor {
+  constructor(
+    readonly database: SqlDatabase,
+    /** The database's Kysely, or the open transaction's. */
+    readonly k: Kysely<any>,
+    /**
+     * SQLite's connection, for the stores still written with better-sqlite3 statements (`perConnection`); null on
+     * PostgreSQL, where such a store cannot run.
+     */
+    readonly raw: Db | null,
+  ) {}
+
+  get dialect(): Dialect {
+    return this.database.dialect;
+  }
+
+  /** False once the service began closing its database: background loops stop touching it. */
+  get open(): boolean {
+    return !this.database.closed && (this.raw?.open ?? true);
+  }
 }
 
-/** What a store runs its statements on: the service's connection, or an open transaction. */
-export type Executor = Db | Tx;
+/** An open transaction's executor. Made by `transaction` only; `depth` counts the savepoints open inside it. */
+export class Tx extends Executor {
+  constructor(database: SqlDatabase, k: Kysely<any>, raw: Db | null, readonly depth: number) {
+    super(database, k, raw);
+  }
+}
 
-export const connectionOf = (e: Executor): Db => (e instanceof Tx ? e.connection : e);
+/** The executor of a database: what createService hands the domain services. */
+export const rootExecutor = (database: SqlDatabase, raw: Db | null) => new Executor(database, database.db, raw);
+
+/** SQLite's connection behind an executor, for a store still written with better-sqlite3 statements. */
+export function connectionOf(e: Executor): Db {
+  if (!e.raw) throw new Error('this store still runs better-sqlite3 statements, which PostgreSQL cannot run');
+  return e.raw;
+}
 
 /**
- * `build` once per connection, whichever executor of it asks: stores prepare their statements here, so a store
- * made from a transaction handle (once per transaction) prepares nothing.
+ * `build` once per connection, whichever executor of it asks: stores still written with better-sqlite3 statements
+ * prepare them here, so a store made from a transaction handle (once per transaction) prepares nothing.
  */
 export function perConnection<T>(build: (db: Db) => T): (e: Executor) => T {
   const made = new WeakMap<Db, T>();
@@ -31,74 +62,41 @@ export function perConnection<T>(build: (db: Db) => T): (e: Executor) => T {
   };
 }
 
-const control = perConnection((db) => ({
-  begin: db.prepare('BEGIN IMMEDIATE'),
-  commit: db.prepare('COMMIT'),
-  rollback: db.prepare('ROLLBACK'),
-  ping: db.prepare('SELECT 1'),
-  // The end of the promise chain of transactions waiting for this connection.
-  tail: Promise.resolve(),
-}));
-
 /**
  * Runs `body` in one transaction: committed when it resolves, rolled back when it throws (the error is rethrown).
- * Given a connection, it opens a transaction with BEGIN IMMEDIATE, which takes SQLite's write lock at once, so a
- * transaction that writes late cannot fail on a lock it could have waited for (better-sqlite3's `.immediate()`).
- * Given a transaction handle, it nests: a SAVEPOINT, released on success and rolled back to on error, so the outer
- * transaction goes on (as better-sqlite3 nests its transactions).
+ * Given the database's executor it opens a transaction (SQLite: BEGIN IMMEDIATE, see sql.ts); given a transaction's,
+ * it nests: a SAVEPOINT, released on success and rolled back to on error, so the outer transaction goes on.
  *
- * One connection serves every request, so transactions of different promise chains (two requests, a request and
- * the webhook dispatcher) take turns: a call made while another chain's transaction is open waits for it to end
- * rather than running inside it. Hence a body must never call `transaction(db, …)` with the connection it is
- * already in: that call would wait for itself. Nesting goes through `tx`.
- *
- * A body must not await real I/O (a timer, a file, the network, scrypt) between BEGIN and COMMIT: compute hashes
- * and read files before. Then a transaction ends within the macrotask that began it, since on SQLite a store call
- * resolves without I/O. That is what makes the one connection safe without a lock on every statement: a chain
- * started in a later macrotask (another request, a timer) cannot run before COMMIT, so none of its statements can
- * land inside another chain's transaction. Only chains already queued in the same macrotask can (work started
- * without being awaited, Promise.all over store calls); no statement of those may depend on running outside the
- * transaction. Running through Kysely (server/db/sql.ts) removes this condition: its SQLite driver serialises
- * every query and transaction on the connection.
+ * On SQLite one connection serves every request and Kysely's driver lends it to one holder at a time: another
+ * chain's transaction, or its statement through `k`, waits until this one ends. A statement run straight on `raw`
+ * (a store not yet converted) does not wait, so a body must not await real I/O (a timer, a file, the network,
+ * scrypt) between BEGIN and COMMIT — compute hashes and read files before. A body must also never use the service's
+ * executor for a statement of its own transaction: on SQLite that waits for the transaction to end, which never
+ * comes.
  */
 export async function transaction<T>(e: Executor, body: (tx: Tx) => Promise<T>): Promise<T> {
   if (e instanceof Tx) return savepoint(e, body);
-  const c = control(e);
-  const before = c.tail;
-  let release!: () => void;
-  c.tail = new Promise((resolve) => (release = resolve));
-  try {
-    await before;
-    c.begin.run();
-    try {
-      const result = await body(new Tx(e, 0));
-      c.commit.run();
-      return result;
-    } catch (err) {
-      // A failed COMMIT or some statement errors end the transaction already; a second ROLLBACK would hide the error.
-      if (e.inTransaction) c.rollback.run();
-      throw err;
-    }
-  } finally {
-    release();
-  }
+  return e.database.transaction((trx) => body(new Tx(e.database, trx, e.raw, 0)));
 }
 
 async function savepoint<T>(tx: Tx, body: (tx: Tx) => Promise<T>): Promise<T> {
-  const db = tx.connection;
-  const name = `nested_${tx.depth + 1}`;
-  db.exec(`SAVEPOINT ${name}`);
+  const name = sql.raw(`nested_${tx.depth + 1}`);
+  await sql`SAVEPOINT ${name}`.execute(tx.k);
   try {
-    const result = await body(new Tx(db, tx.depth + 1));
-    db.exec(`RELEASE ${name}`);
+    const result = await body(new Tx(tx.database, tx.k, tx.raw, tx.depth + 1));
+    await sql`RELEASE ${name}`.execute(tx.k);
     return result;
   } catch (err) {
-    if (db.inTransaction) db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+    // SQLite ends the whole transaction on some errors by itself; then there is no savepoint left to go back to.
+    if (!tx.raw || tx.raw.inTransaction) {
+      await sql`ROLLBACK TO ${name}`.execute(tx.k);
+      await sql`RELEASE ${name}`.execute(tx.k);
+    }
     throw err;
   }
 }
 
 /** A statement's round trip: the health checks' proof that the database answers. */
 export async function ping(e: Executor): Promise<void> {
-  control(e).ping.get();
+  await sql`SELECT 1`.execute(e.k);
 }

@@ -198,7 +198,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
       response: { 200: Type.Object({ status: Type.Literal('ok'), version: Type.String() }) },
     },
   }, async () => {
-    await ping(service.db);
+    await ping(service.sql);
     return { status: 'ok' as const, version: API_VERSION };
   });
 

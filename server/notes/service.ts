@@ -5,8 +5,7 @@ import type { AppointmentService } from '../appointments/service.js';
 import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
-import type { Db } from '../db/database.js';
-import { type Tx, transaction } from '../db/tx.js';
+import { type Executor, transaction, type Tx } from '../db/tx.js';
 import type { PatientService } from '../patients/service.js';
 import type { OutputEntry, SessionRequest } from '../scribe/job.js';
 import type { ScribeService } from '../scribe/service.js';
@@ -112,7 +111,7 @@ export function signedOutput(s: SessionRow, emr: Emr): OutputEntry[] {
  * The read side of notes that the scribe's status and history use: which version of a session is the latest, and
  * any version's EMR JSON. Reads only; every change goes through noteService.
  */
-export function noteReader(db: Db) {
+export function noteReader(db: Executor) {
   const store = noteStore(db);
   return {
     /** The latest signed or amended version, or undefined while the note is a draft. */
@@ -129,7 +128,7 @@ export function noteReader(db: Db) {
 export type NoteReader = ReturnType<typeof noteReader>;
 
 interface Deps {
-  db: Db;
+  db: Executor;
   clock: Clock;
   audit: AuditLog;
   auth: AuthService;

@@ -1,5 +1,4 @@
-import type { Db } from '../db/database.js';
-import { transaction } from '../db/tx.js';
+import { type Executor, transaction } from '../db/tx.js';
 import { type Loop, startLoop } from '../shared/loop.js';
 import type { Clock } from '../shared/time.js';
 import type { FcmAccount, FcmClient, SendOutcome } from './fcm.js';
@@ -39,7 +38,7 @@ export function backoffMs(policy: RetryPolicy, failedAttempts: number, retryAfte
 }
 
 interface Deps {
-  db: Db;
+  db: Executor;
   store: NotificationStore;
   clock: Clock;
   fcm: FcmClient;

@@ -2,8 +2,7 @@ import { type KeyObject, createPrivateKey, randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuditLog } from '../audit/service.js';
-import type { Db } from '../db/database.js';
-import { type Executor, type Tx, transaction } from '../db/tx.js';
+import { type Executor, transaction, type Tx } from '../db/tx.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
@@ -128,7 +127,7 @@ function checkMessage(msg: PushMessage): Record<string, string> {
  * API clients, and the durable queue the sender works through. Nothing here sends inline: enqueue* writes rows
  * and wakes the sender.
  */
-export function notificationService(db: Db, clock: Clock, box: SecretBox, audit: AuditLog, opts: NotificationOptions = {}) {
+export function notificationService(db: Executor, clock: Clock, box: SecretBox, audit: AuditLog, opts: NotificationOptions = {}) {
   const store = notificationStore(db);
   const fcm = fcmClient({ clock, baseUrl: opts.fcmBaseUrl, timeoutMs: opts.requestTimeoutMs });
   const sealContext = (workspaceId: string) => `fcm_private_key:${workspaceId}`;

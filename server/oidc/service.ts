@@ -2,8 +2,7 @@ import { type JWTPayload, createLocalJWKSet, errors as joseErrors, jwtVerify } f
 import type { AuditLog } from '../audit/service.js';
 import { type Caller, ROLE_SCOPES, type RequestContext, type Scope } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
-import type { Db } from '../db/database.js';
-import { transaction } from '../db/tx.js';
+import { type Executor, transaction } from '../db/tx.js';
 import { ServiceError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
@@ -49,7 +48,7 @@ const iso = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOS
  * tokens it issues, sign-in rate limiting, and each user's connected assistants (grants). The provider itself
  * (oidc-provider, HTTP only) is built over this in provider.ts.
  */
-export async function oidcService(db: Db, clock: Clock, box: SecretBox, auth: AuthService, audit: AuditLog, opts: OidcOptions = {}) {
+export async function oidcService(db: Executor, clock: Clock, box: SecretBox, auth: AuthService, audit: AuditLog, opts: OidcOptions = {}) {
   const store = oidcStore(db);
   const keys = await loadProviderKeys(store, box, () => isoNow(clock));
   const jwks = createLocalJWKSet({ keys: keys.verifying });

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuthService } from '../auth/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuditLog } from '../audit/service.js';
-import type { Db } from '../db/database.js';
-import { transaction } from '../db/tx.js';
+import { type Executor, transaction } from '../db/tx.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import { type Clock, isoNow, localDate } from '../shared/time.js';
 import { type Birth, type BirthInput, checkBirth } from './birth.js';
@@ -33,7 +32,7 @@ function storedAllergies(list: string[]): string {
  * workspace's patients that needs no request context (the scribe session that asks is audited itself). An id that
  * is no patient of the workspace (an integration's own patient id) has none.
  */
-export function patientAllergyReader(db: Db) {
+export function patientAllergyReader(db: Executor) {
   const store = patientStore(db);
   return async (workspaceId: string, patientId: string): Promise<string[]> => {
     const row = await store.byId(workspaceId, patientId);
@@ -72,7 +71,7 @@ export interface MobileReviewItem {
   problem: string;
 }
 
-export function patientService(db: Db, clock: Clock, auth: AuthService, audit: AuditLog) {
+export function patientService(db: Executor, clock: Clock, auth: AuthService, audit: AuditLog) {
   const store = patientStore(db);
 
   const country = async (workspaceId: string) => (await auth.workspace(workspaceId))?.country ?? 'IN';

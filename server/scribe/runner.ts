@@ -5,8 +5,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Db } from '../db/database.js';
-import { transaction } from '../db/tx.js';
+import { type Executor, transaction } from '../db/tx.js';
 import { type Loop, startLoop } from '../shared/loop.js';
 import { PRIVATE_DIR_MODE } from '../shared/private-files.js';
 import type { Clock } from '../shared/time.js';
@@ -109,7 +108,7 @@ function killGroup(child: ChildProcess) {
 }
 
 interface Deps {
-  db: Db;
+  db: Executor;
   store: ScribeStore;
   clock: Clock;
   dataDir: string;

@@ -3,8 +3,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
-import type { Db } from '../db/database.js';
-import { transaction } from '../db/tx.js';
+import { type Executor, transaction } from '../db/tx.js';
 import type { NotificationService } from '../notifications/service.js';
 import type { Emr } from '../notes/schemas.js';
 import { noteReader, signedOutput } from '../notes/service.js';
@@ -94,7 +93,7 @@ const folderStamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace('T
 const mib = (n: number) => `${Math.round((n / 1024 ** 2) * 10) / 10} MiB`;
 
 interface Deps {
-  db: Db;
+  db: Executor;
   clock: Clock;
   box: SecretBox;
   audit: AuditLog;

@@ -11,8 +11,7 @@
 import { stat } from 'node:fs/promises';
 import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
-import type { Db } from '../db/database.js';
-import { transaction } from '../db/tx.js';
+import { type Executor, transaction } from '../db/tx.js';
 import { settingsStore } from '../settings/store.js';
 import { ServiceError } from '../shared/errors.js';
 import { type Clock, isoNow } from '../shared/time.js';
@@ -30,7 +29,7 @@ export interface SpeechModelOptions {
 }
 
 interface Deps {
-  db: Db;
+  db: Executor;
   clock: Clock;
   audit: AuditLog;
   dataDir: string;

@@ -4,8 +4,7 @@ import { type Loop, startLoop } from '../shared/loop.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { Clock } from '../shared/time.js';
 import { deliveryHeaders } from './signing.js';
-import type { Db } from '../db/database.js';
-import { transaction } from '../db/tx.js';
+import { type Executor, transaction } from '../db/tx.js';
 import { type AttemptResult, type DueDelivery, webhookStore } from './store.js';
 
 /** How long finished attempts wait to be written together. */
@@ -67,7 +66,7 @@ function describeError(e: unknown, timeoutMs: number): string {
  * kill mid-attempt leaves them due, and the next start sends them again: delivery is at least once, and receivers
  * deduplicate on Webhook-Id. One dispatcher per database is assumed (one service per data directory).
  */
-export function webhookDispatcher(db: Db, clock: Clock, box: SecretBox, opts: DispatcherOptions = {}) {
+export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, opts: DispatcherOptions = {}) {
   const store = webhookStore(db);
   const schedule = opts.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
   const jitter = opts.jitter ?? 0.1;

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
-import type { Db } from '../db/database.js';
-import { transaction } from '../db/tx.js';
+import { type Executor, transaction } from '../db/tx.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
@@ -64,7 +63,7 @@ const toSubscription = (s: SubscriptionRow) => ({
  * Webhook subscriptions, the outbox that domains raise events into, and the dispatcher that delivers them.
  * Subscriptions belong to a workspace: every lookup is by (workspace, id), and another workspace's id is a 404.
  */
-export function webhookService(db: Db, clock: Clock, box: SecretBox, audit: AuditLog, opts: WebhookOptions = {}) {
+export function webhookService(db: Executor, clock: Clock, box: SecretBox, audit: AuditLog, opts: WebhookOptions = {}) {
   const store = webhookStore(db);
   const dispatcher = webhookDispatcher(db, clock, box, opts);
   const events: EventSink = outbox(clock, () => dispatcher.wake());

@@ -200,11 +200,13 @@ export function appointmentService(
     });
   }
 
-  async function get(ctx: RequestContext, id: string, byPartner: boolean) {
-    const row = await store.find(ctx.caller.workspaceId, id, byPartner);
+  /** `tx`: read inside that transaction (a note event's FHIR bundle is built in the signing's). */
+  async function get(ctx: RequestContext, id: string, byPartner: boolean, tx?: Tx) {
+    const s = tx ? appointmentStore(tx) : store;
+    const row = await s.find(ctx.caller.workspaceId, id, byPartner);
     audit.later(ctx, { action: 'appointment.read', resourceType: 'appointment', resourceIds: [row?.id ?? id], outcome: row ? 'success' : 'not_found' });
     if (!row) throw notFound();
-    return { appointment: row, history: (await store.history(row.id)).map(toHistoryEntry) };
+    return { appointment: row, history: (await s.history(row.id)).map(toHistoryEntry) };
   }
 
   const today = async (workspaceId: string) => localDate(clock.now(), await timezone(workspaceId));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuthService } from '../auth/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuditLog } from '../audit/service.js';
-import { type Executor, transaction } from '../db/tx.js';
+import { type Executor, type Tx, transaction } from '../db/tx.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import { type Clock, isoNow, localDate } from '../shared/time.js';
 import { type Birth, type BirthInput, checkBirth } from './birth.js';
@@ -101,8 +101,9 @@ export function patientService(db: Executor, clock: Clock, auth: AuthService, au
     return rows;
   }
 
-  async function get(ctx: RequestContext, id: string): Promise<PatientRow> {
-    const row = await store.byId(ctx.caller.workspaceId, id);
+  /** `tx`: read inside that transaction (a note event's FHIR bundle is built in the signing's). */
+  async function get(ctx: RequestContext, id: string, tx?: Tx): Promise<PatientRow> {
+    const row = await (tx ? patientStore(tx) : store).byId(ctx.caller.workspaceId, id);
     audit.later(ctx, { action: 'patient.read', resourceType: 'patient', resourceIds: [id], outcome: row ? 'success' : 'not_found' });
     if (!row) throw notFound();
     return row;

@@ -1,11 +1,8 @@
-import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Migration } from './migrate.js';
+import { type Migration, checksum } from './migrate.js';
 import { migrations as sqliteMigrations } from './migrations/index.js';
 import { postgresMigrations } from './migrations-postgres/index.js';
 import type { SqlDatabase } from './sql.js';
-
-const checksum = (text: string) => createHash('sha256').update(text).digest('hex');
 
 // Any fixed number, the same for every instance of the service ("clinic" in ASCII).
 const MIGRATION_LOCK = 0x636c696e6963;

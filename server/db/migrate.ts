@@ -8,7 +8,8 @@ export interface Migration {
   sql: string;
 }
 
-const checksum = (sql: string) => createHash('sha256').update(sql).digest('hex');
+/** What schema_migrations keeps of a migration, to notice one edited after it was applied. */
+export const checksum = (sql: string) => createHash('sha256').update(sql).digest('hex');
 
 /**
  * Applies pending migrations, all of them in one transaction: a start-up either reaches the newest schema or

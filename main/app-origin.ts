@@ -53,11 +53,14 @@ export function rendererFile(rendererDir: string, url: string): string | null {
 }
 
 /**
- * The one permission the app grants: the microphone (dictation), asked by our own page. A request naming video
- * (camera) is refused; a check that names no media type (Chromium asks before listing devices) is not.
+ * The one permission the app grants: the microphone (dictation), asked by our own page (app://clinic-desk, or the
+ * clinic server's pages when the app uses one: main/connection.ts isServerUrl). A request naming video (camera) is
+ * refused; a check that names no media type (Chromium asks before listing devices) is not.
  */
-export function allowsPermission(permission: string, origin: string | undefined, mediaTypes: readonly string[] = []): boolean {
-  return permission === 'media' && isAppUrl(origin) && mediaTypes.every((t) => t === 'audio');
+export function allowsPermission(
+  permission: string, origin: string | undefined, mediaTypes: readonly string[] = [], isOurPage: (url: string | undefined) => boolean = isAppUrl,
+): boolean {
+  return permission === 'media' && isOurPage(origin) && mediaTypes.every((t) => t === 'audio');
 }
 
 /**

@@ -38,25 +38,31 @@ export function serveRenderer(rendererDir: string, csp: string) {
   });
 }
 
-/** The microphone for our own page; every other permission, and every other page, refused. */
-export function grantMicrophoneToApp() {
+type PageTest = (url: string | undefined) => boolean;
+
+/**
+ * The microphone for our own page (the app's, or the clinic server's the app uses); every other permission, and
+ * every other page, refused.
+ */
+export function grantMicrophoneToApp(isOurPage: PageTest = isAppUrl) {
   session.defaultSession.setPermissionRequestHandler((_wc, permission, callback, details) => {
-    callback(allowsPermission(permission, details.requestingUrl, 'mediaTypes' in details ? details.mediaTypes : undefined));
+    callback(allowsPermission(permission, details.requestingUrl, 'mediaTypes' in details ? details.mediaTypes : undefined, isOurPage));
   });
   session.defaultSession.setPermissionCheckHandler((_wc, permission, origin, details) => (
-    allowsPermission(permission, origin, details.mediaType === 'video' ? ['video'] : undefined)
+    allowsPermission(permission, origin, details.mediaType === 'video' ? ['video'] : undefined, isOurPage)
   ));
 }
 
 /**
  * For every web contents the app ever creates (windows, frames' contents, anything a future change adds): no
- * navigation or redirect off our origin, no new windows (a vetted link goes to the system browser, main/links.ts),
- * no <webview>. `serviceUrls` gives the embedded service's addresses once it listens (its API reference may open).
+ * navigation or redirect off our origin (app://clinic-desk, or the clinic server's when the app uses one), no new
+ * windows (a vetted link goes to the system browser, main/links.ts), no <webview>. `serviceUrls` gives the
+ * service's addresses (the embedded one once it listens, or the clinic server): its API reference may open.
  */
-export function guardEveryContents(serviceUrls: () => readonly string[]) {
+export function guardEveryContents(serviceUrls: () => readonly string[], isOurPage: PageTest = isAppUrl) {
   app.on('web-contents-created', (_event, contents) => {
     const stayOnOrigin = (e: { url: string; preventDefault(): void }) => {
-      if (!isAppUrl(e.url)) e.preventDefault();
+      if (!isOurPage(e.url)) e.preventDefault();
     };
     contents.on('will-navigate', stayOnOrigin);
     contents.on('will-frame-navigate', stayOnOrigin);

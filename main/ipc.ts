@@ -62,7 +62,7 @@ export function toFailure(e: unknown): ClinicFailure {
   return { status: 500, code: 'SERVER_ERROR', message: 'Something went wrong inside Clinic Desk. Try again; if it keeps happening, restart the app.' };
 }
 
-export interface IpcDeps extends Pick<AppHost, 'info' | 'recordings'> {
+export interface IpcDeps extends Pick<AppHost, 'info' | 'recordings' | 'clinicServer'> {
   service: Service;
   /** The renderer page every call must come from. */
   rendererUrl: string;
@@ -101,7 +101,7 @@ async function savePagePdf(sender: PdfSender, choosePath: NonNullable<IpcDeps['c
  */
 export function createHandlers(deps: IpcDeps): Handlers {
   const { service } = deps;
-  const host: AppHost = { info: deps.info, recordings: deps.recordings };
+  const host: AppHost = { info: deps.info, recordings: deps.recordings, clinicServer: deps.clinicServer };
   const { choosePdfPath } = deps;
   // A PDF is of the calling window's own page, so the host that can make one is per call.
   const hostFor = ({ sender }: IpcEvent): AppHost =>

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { BrowserWindow, app, dialog, ipcMain } from 'electron';
+import { BrowserWindow, Menu, app, dialog, ipcMain, net } from 'electron';
 import { buildHttpApp, createService } from '../server/index.js';
 import { desktopSandbox } from '../server/sandbox/desktop.js';
 import { API_VERSION } from '../server/http/app.js';
@@ -14,15 +14,110 @@ import { electronSqliteBinding } from './native.js';
 import { utilityWorker } from './worker-launch.js';
 import { RENDERER_URL, appContentSecurityPolicy } from './app-origin.js';
 import { grantMicrophoneToApp, guardEveryContents, registerAppScheme, serveRenderer } from './app-security.js';
+import { clearServerChoice, clinicServerSwitch, insecureOriginToTrust, isServerUrl, startPlan } from './connection.js';
 
 registerAppScheme();
+const dataDir = app.getPath('userData');
+// The app's own clinic, or the chain's clinic server chosen in Settings (main/connection.ts). Read before ready:
+// Chromium takes the secure-origin switch only now, so a choice made later applies at the restart that follows it.
+const plan = startPlan(dataDir);
+if (plan.mode === 'server') {
+  const trust = insecureOriginToTrust(plan.origin);
+  if (trust) app.commandLine.appendSwitch('unsafely-treat-insecure-origin-as-secure', trust);
+}
 // Registered before any window exists, so no web contents escapes the guard; the addresses come once it listens.
 let serviceUrls: readonly string[] = [];
 let sandboxUrl = (): string | null => null;
-guardEveryContents(() => {
-  const sandbox = sandboxUrl();
-  return sandbox ? [...serviceUrls, sandbox] : serviceUrls;
-});
+if (plan.mode === 'server') {
+  const { origin } = plan;
+  guardEveryContents(() => [origin], (url) => isServerUrl(url, origin));
+} else {
+  guardEveryContents(() => {
+    const sandbox = sandboxUrl();
+    return sandbox ? [...serviceUrls, sandbox] : serviceUrls;
+  });
+}
+
+/** A moment for Settings to say where the app is going before the window closes. */
+const RESTART_DELAY_MS = 1500;
+
+/** Quits (through before-quit: the embedded service stops as at any quit) and starts again, reading the choice anew. */
+function restartApp() {
+  app.relaunch();
+  app.quit();
+}
+
+const webPreferences = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  webSecurity: true,
+  devTools: !app.isPackaged,
+} as const;
+
+/** The way back from a clinic server: forget it and restart on this computer's own clinic, once the person agrees. */
+async function useOwnClinic(win: BrowserWindow, origin: string) {
+  const { response } = await dialog.showMessageBox(win, {
+    type: 'question',
+    message: "Use this computer's own clinic?",
+    detail: `Clinic Desk stops using the clinic server at ${origin} and restarts with the clinic kept on this computer. Recordings not yet uploaded to that server stay here and show again if you connect to it later.`,
+    buttons: ["Use this computer's own clinic", 'Cancel'],
+    defaultId: 0,
+    cancelId: 1,
+  });
+  if (response !== 0) return;
+  clearServerChoice(dataDir);
+  restartApp();
+}
+
+/**
+ * On a clinic server: no embedded service, sandbox or key is started. The window shows the server's own screens
+ * (the browser transport, its sign-in, recordings in IndexedDB uploaded to it) without the preload, so a page from
+ * another machine never gets the IPC bridge; it stays sandboxed and on that origin, which alone gets the microphone.
+ * The app menu holds the way back.
+ */
+async function startOnServer(origin: string) {
+  grantMicrophoneToApp((url) => isServerUrl(url, origin));
+  const win = new BrowserWindow({ width: 1280, height: 820, title: `Clinic Desk · ${origin}`, webPreferences });
+  Menu.setApplicationMenu(Menu.buildFromTemplate([
+    ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
+    { role: 'fileMenu' }, { role: 'editMenu' }, { role: 'viewMenu' },
+    {
+      label: 'Clinic server',
+      submenu: [
+        { label: `Using ${origin}`, enabled: false },
+        { type: 'separator' },
+        { label: "Use this computer's own clinic…", click: () => void useOwnClinic(win, origin) },
+      ],
+    },
+    { role: 'windowMenu' },
+  ]));
+  app.on('second-instance', () => {
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+  app.on('window-all-closed', () => app.quit());
+  for (;;) {
+    try {
+      await win.loadURL(`${origin}/`);
+      return;
+    } catch {
+      const { response } = await dialog.showMessageBox(win, {
+        type: 'warning',
+        message: `The clinic server at ${origin} is not answering.`,
+        detail: 'Check that this computer is on the clinic\'s network and that the server is running, then try again.',
+        buttons: ['Try again', "Use this computer's own clinic", 'Quit'],
+        defaultId: 0,
+        cancelId: 2,
+      });
+      if (response === 2) return app.quit();
+      if (response === 1) {
+        clearServerChoice(dataDir);
+        return restartApp();
+      }
+    }
+  }
+}
 
 async function start() {
   if (!app.requestSingleInstanceLock()) {
@@ -30,8 +125,7 @@ async function start() {
     return;
   }
   await app.whenReady();
-
-  const dataDir = app.getPath('userData');
+  if (plan.mode === 'server') return startOnServer(plan.origin);
   // What the sandbox shares with the live service: the SQLite build, the key-encryption key and the scribe's launcher.
   const shared = {
     nativeBinding: electronSqliteBinding(app.getAppPath(), process.resourcesPath, app.isPackaged),
@@ -75,6 +169,8 @@ async function start() {
   const handlers = createHandlers({
     service, rendererUrl: RENDERER_URL, info: { baseUrl: shownUrl, version: API_VERSION },
     recordings: recordingStore(join(dataDir, 'recordings')), choosePdfPath,
+    // Probed through Chromium's network stack (its certificates and proxy), as the window will load the server.
+    clinicServer: clinicServerSwitch(dataDir, { fetch: (url, init) => net.fetch(url, init), restart: () => void setTimeout(restartApp, RESTART_DELAY_MS) }),
   });
   // One channel per contract method; a failure travels as a value so its status and code arrive intact.
   for (const method of Object.keys(CHANNELS) as (keyof ClinicApi)[]) {
@@ -92,14 +188,7 @@ async function start() {
     width: 1280,
     height: 820,
     title: 'Clinic Desk',
-    webPreferences: {
-      preload: join(app.getAppPath(), 'dist', 'preload', 'preload.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      devTools: !app.isPackaged,
-    },
+    webPreferences: { ...webPreferences, preload: join(app.getAppPath(), 'dist', 'preload', 'preload.cjs') },
   });
   app.on('second-instance', () => {
     if (win.isMinimized()) win.restore();

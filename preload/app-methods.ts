@@ -75,6 +75,8 @@ export const APP_METHOD_ARITY = {
   sandboxStatus: 0,
   setSandboxEnabled: 1,
   resetSandbox: 0,
+  clinicServerChoice: 0,
+  useClinicServer: 1,
 } as const;
 
 export const APP_METHOD_NAMES = Object.keys(APP_METHOD_ARITY) as (keyof typeof APP_METHOD_ARITY)[];

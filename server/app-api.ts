@@ -1,5 +1,6 @@
 import { appointmentMethods } from './appointments/app-api.js';
 import { authMethods } from './auth/app-api.js';
+import { desktopMethods } from './desktop/app-api.js';
 import { noteMethods } from './notes/app-api.js';
 import { notificationMethods } from './notifications/app-api.js';
 import { assistantMethods } from './oidc/app-api.js';
@@ -23,6 +24,7 @@ export const APP_METHODS = {
   ...scribeMethods,
   ...noteMethods,
   ...sandboxMethods,
+  ...desktopMethods,
 };
 export type AppMethods = typeof APP_METHODS;
 export type MethodName = keyof AppMethods;

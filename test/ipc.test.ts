@@ -95,6 +95,8 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   sandboxStatus: [1],
   setSandboxEnabled: ['yes'],
   resetSandbox: ['now'],
+  clinicServerChoice: [1],
+  useClinicServer: [42],
 };
 
 describe('IPC handlers (main/ipc.ts) without Electron', () => {

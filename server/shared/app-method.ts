@@ -48,6 +48,11 @@ export interface AppHost {
    * fileName offered. Only the desktop app's windows can: absent elsewhere.
    */
   printToPdf?(fileName: string): Promise<SavedPdf>;
+  /**
+   * Settings → "Use a clinic server" (main/connection.ts): checks that a Clinic Desk server answers at an address,
+   * keeps it as the app's choice (in choiceFile) and restarts the app on it. Only the desktop app can: absent elsewhere.
+   */
+  clinicServer?: { choiceFile: string; use(address: string): Promise<{ url: string }> };
 }
 
 /** A window's sign-in: the user token stays in the app process, one per window, never in the page. */

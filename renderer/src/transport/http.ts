@@ -88,6 +88,8 @@ const WEBHOOKS = '/notification/v1/connect/webhook/subscriptions';
 const SANDBOX_IN_APP = 'The sandbox is turned on, off and reset in the desktop app on the clinic computer (Settings → Sandbox); a service run headless starts it with --sandbox and resets it with POST /api/v1/sandbox/reset.';
 const sandboxInApp: ClinicFailure = { status: 501, code: 'SANDBOX_NOT_HERE', message: SANDBOX_IN_APP };
 
+const CLINIC_SERVER_IN_APP = 'This browser uses the clinic server whose address it opened; the desktop app is the one that chooses a clinic server, in its Settings.';
+
 /** The upload receiver's address as this browser can reach it (the server may name itself by its loopback address). */
 function reachable(url: string): string {
   const u = new URL(url, location.origin);
@@ -258,6 +260,9 @@ export const httpClinic: ClinicApi = {
   sandboxStatus: async () => ({ available: false, reason: SANDBOX_IN_APP }),
   setSandboxEnabled: () => Promise.reject(sandboxInApp),
   resetSandbox: () => Promise.reject(sandboxInApp),
+  // A tab is on the server whose address it opened; only the desktop app chooses a clinic server (and restarts on it).
+  clinicServerChoice: async () => ({ available: false, reason: CLINIC_SERVER_IN_APP }),
+  useClinicServer: () => Promise.reject({ status: 501, code: 'NOT_AVAILABLE', message: CLINIC_SERVER_IN_APP } satisfies ClinicFailure),
   async dictationLanguages() {
     const a = await send('GET', '/voice/api/v2/languages');
     if (missingRoute(a)) return { available: false, reason: NO_LANGUAGE_LIST };

@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs helper shared with npm start
 import { electronBinary, electronSqliteNative } from '../scripts/electron-runtime.mjs';
 import { RENDERER_URL } from '../main/app-origin.js';
+import { saveServerChoice } from '../main/connection.js';
 import { CHANNELS } from '../preload/contract.js';
 import { ensureDemo } from '../server/demo/demo.js';
 import { createService } from '../server/service.js';
 import { KEK_FILE } from '../server/shared/secret-box.js';
-import { ROOT, tempDir } from './helpers/server.js';
+import { ROOT, startServer, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 
 const exe: string | null = electronBinary();
@@ -78,6 +79,35 @@ describe('Electron app', skipFor(skipReason), () => {
       expect(readdirSync(join(recordings, folders[0]!)).filter((f) => f.endsWith('.part')).length).toBeGreaterThanOrEqual(2);
     } finally {
       await app.close();
+    }
+  }, 90_000);
+
+  it('on a saved clinic server: starts no service of its own and shows that server\'s screens without the bridge, kept on its origin', async () => {
+    const chain = await startServer();
+    const dir = tempDir('electron-userdata');
+    saveServerChoice(dir, chain.baseUrl);
+    // No CLINIC_DESK_KEK: the embedded service would need its key and refuse to start without a keychain.
+    const app = await electron.launch({
+      executablePath: exe!,
+      args: [ROOT, `--user-data-dir=${dir}`],
+      env: { ...process.env, CLINIC_DESK_PORT: '48124', ELECTRON_ENABLE_LOGGING: '1', HOME: tempDir('electron-home') },
+    });
+    try {
+      const win = await app.firstWindow();
+      await expect.poll(() => win.url(), { timeout: 10_000 }).toBe(`${chain.baseUrl}/`);
+      expect(await win.evaluate(() => typeof (window as { clinic?: unknown }).clinic)).toBe('undefined');
+      await win.evaluate(() => { window.location.href = 'https://example.invalid/'; });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(new URL(win.url()).origin).toBe(chain.baseUrl);
+      await expect(fetch('http://127.0.0.1:48124/health')).rejects.toThrow();
+      const ws = chain.demo.workspaces[0]!;
+      await win.getByLabel('Username').fill(ws.users.reception.username);
+      await win.getByLabel('Password').fill(ws.users.reception.password);
+      await win.getByRole('button', { name: 'Sign in' }).click();
+      await win.getByRole('navigation', { name: 'Main' }).waitFor();
+    } finally {
+      await app.close();
+      await chain.close();
     }
   }, 90_000);
 });

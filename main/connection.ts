@@ -89,6 +89,8 @@ export async function probeClinicServer(origin: string, opts: { fetch?: Fetch; t
     throw none(unreachable(e, new URL(origin), timeoutMs));
   }
   if (status >= 300 && status < 400) throw none(`it sends the app elsewhere (answered ${status}); give the address it sends to`);
+  // A Clinic Desk service answers 421 to a Host it was not told is its own (DNS rebinding guard, docs/API.md).
+  if (status === 421) throw none(`it does not take the name ${new URL(origin).hostname}; the server's administrator adds it with --allowed-hosts (or --public-url)`);
   if (status !== 200 || !/^application\/json\b/.test(type)) throw notOurs;
   let body: unknown;
   try {

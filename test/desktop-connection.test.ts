@@ -90,6 +90,7 @@ describe('the health probe', () => {
     ['a web page', (res: import('node:http').ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>It works</h1>'), /something answers there, but not as a Clinic Desk service/],
     ['a 404', (res: import('node:http').ServerResponse) => res.writeHead(404, { 'content-type': 'application/json' }).end('{}'), /not as a Clinic Desk service/],
     ['another service\'s health', (res: import('node:http').ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"UP"}'), /not as a Clinic Desk service/],
+    ['421, as a Clinic Desk service does to a name it was not given', (res: import('node:http').ServerResponse) => res.writeHead(421, { 'content-type': 'application/json' }).end('{"error":{"code":"MISDIRECTED_REQUEST"}}'), /it does not take the name 127\.0\.0\.1; the server's administrator adds it with --allowed-hosts/],
     ['a version this app does not speak', (res: import('node:http').ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","version":"2.0"}'), /speaks API version 2\.0 and this app speaks 1\.0/],
   ])('refuses an HTTP server answering %s', async (_what, answer, sentence) => {
     const url = await other(answer);

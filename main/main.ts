@@ -41,8 +41,14 @@ if (plan.mode === 'server') {
 /** A moment for Settings to say where the app is going before the window closes. */
 const RESTART_DELAY_MS = 1500;
 
-/** Quits (through before-quit: the embedded service stops as at any quit) and starts again, reading the choice anew. */
+/**
+ * Quits (through before-quit: the embedded service stops as at any quit) and starts again, reading the choice anew.
+ * Once: each app.relaunch() call starts another instance at exit.
+ */
+let restarting = false;
 function restartApp() {
+  if (restarting) return;
+  restarting = true;
   app.relaunch();
   app.quit();
 }

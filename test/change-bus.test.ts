@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -34,6 +35,8 @@ function collect<T extends keyof ChangeTopics>(bus: ChangeBus, topic: T, opts: {
 
 /** One service instance's database handle, on the same SQLite file or PostgreSQL database as the others. */
 interface Place {
+  /** The PostgreSQL database's URL. */
+  url?: string;
   open(opts?: ChangeBusOptions): { database: SqlDatabase; bus: ChangeBus };
   dispose(): Promise<void>;
 }
@@ -69,6 +72,7 @@ async function place(name: 'sqlite' | 'postgres'): Promise<Place> {
   await sql`CREATE TABLE flags (id TEXT PRIMARY KEY, v INTEGER NOT NULL)`.execute(setup.db);
   await setup.close();
   return {
+    url: pgDb.url,
     open(opts) {
       const database = openSql({ postgresUrl: pgDb.url, poolSize: 4 });
       const o = { database, bus: changeBus(database, { postgresUrl: pgDb.url, ...opts }) };
@@ -79,6 +83,46 @@ async function place(name: 'sqlite' | 'postgres'): Promise<Place> {
       await disposeAll();
       await pgDb.drop();
     },
+  };
+}
+
+/**
+ * A loopback TCP relay to the database whose open connections can be frozen: bytes stop flowing both ways while the
+ * sockets stay open, as on a network cut that no one reports. New connections still pass.
+ */
+async function freezableRelay(target: URL) {
+  const pairs: [Socket, Socket][] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((inbound) => {
+    const outbound = connect(Number(target.port), target.hostname);
+    inbound.pipe(outbound);
+    outbound.pipe(inbound);
+    const close = () => {
+      inbound.destroy();
+      outbound.destroy();
+    };
+    inbound.on('error', close).on('close', close);
+    outbound.on('error', close).on('close', close);
+    pairs.push([inbound, outbound]);
+    for (const socket of [inbound, outbound]) sockets.add(socket.once('close', () => sockets.delete(socket)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target);
+  url.port = String((server.address() as { port: number }).port);
+  return {
+    url: url.toString(),
+    freeze() {
+      for (const [inbound, outbound] of pairs.splice(0)) {
+        inbound.unpipe(outbound);
+        outbound.unpipe(inbound);
+        inbound.pause();
+        outbound.pause();
+      }
+    },
+    close: () => new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    }),
   };
 }
 
@@ -167,12 +211,14 @@ for (const { name, skip } of DATABASES) {
 
 describe('change bus across instances (postgres)', skipFor(postgresSkipReason()), () => {
   let where: Place;
+  let url: string;
   let a: { database: SqlDatabase; bus: ChangeBus };
   let b: { database: SqlDatabase; bus: ChangeBus };
   const logged: string[] = [];
   const unsubscribe: (() => void)[] = [];
   beforeAll(async () => {
     where = await place('postgres');
+    url = where.url!;
     a = where.open({ instanceId: 'instance-a', log: (l) => logged.push(l) });
     b = where.open({ instanceId: 'instance-b', log: (l) => logged.push(l), reconnectMinMs: 50 });
     await Promise.all([a.bus.ready(), b.bus.ready()]);
@@ -257,42 +303,82 @@ describe('change bus across instances (postgres)', skipFor(postgresSkipReason())
     expect(onB.got[0]!.payload).toStrictEqual({ reason: 'user_tokens_revoked' });
   });
 
-  it('delivers 1,000 committed messages from A to B in order; latency p50/p99 printed (postgres)', async () => {
+  it('replaces a listening connection that stops answering without breaking, found by its health query (postgres)', async () => {
+    const relay = await freezableRelay(new URL(url));
+    try {
+      const c = where.open({ instanceId: 'instance-c', postgresUrl: relay.url, healthCheckMs: 100, healthTimeoutMs: 300, reconnectMinMs: 50, log: (l) => logged.push(l) });
+      const onC = watch(c.bus, 'principals');
+      await c.bus.ready();
+      expect(onC.resyncs.count).toBe(1);
+      relay.freeze();
+      await a.bus.publish('principals', { reason: 'token_revoked' });
+      await until('C to resync on a new connection', () => onC.resyncs.count === 2, 5000);
+      expect(onC.got, 'the message sent while frozen is lost, which is what the resync covers').toStrictEqual([]);
+      expect(logged.some((l) => l.startsWith('change bus instance-c: listener lost (health check failed'))).toBe(true);
+      await a.bus.publish('principals', { reason: 'user_disabled' });
+      await until('C to receive a publish on its new connection', () => onC.got.length === 1);
+      expect(onC.got[0]!.payload).toStrictEqual({ reason: 'user_disabled' });
+      await c.bus.close();
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('delivers 1,000 committed messages from A to B in order; latency p50/p99 printed, one at a time and in a burst (postgres)', async () => {
     const order: string[] = [];
-    let arrived: (at: number) => void = () => undefined;
+    const arrivedAt = new Map<string, number>();
+    let arrived: () => void = () => undefined;
     unsubscribe.push(b.bus.subscribe('webhook-subscriptions', (p) => {
       order.push(p.subscription_id);
-      arrived(performance.now());
+      arrivedAt.set(p.subscription_id, performance.now());
+      arrived();
     }));
-    const latencies: number[] = [];
+    const percentiles = (label: string, latencies: number[]) => {
+      latencies.sort((x, y) => x - y);
+      const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2);
+      console.log(`change bus latency, publish on A to handler on B, 1,000 messages ${label}: p50 ${p(0.5)} ms, p99 ${p(0.99)} ms`);
+    };
+
+    const oneByOne: number[] = [];
     for (let i = 0; i < 1000; i++) {
-      const at = new Promise<number>((resolve, reject) => {
+      const id = `s${i}`;
+      const got = new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`message ${i} did not reach B within 5 s`)), 5000);
-        arrived = (t) => {
+        arrived = () => {
           clearTimeout(timer);
-          resolve(t);
+          resolve();
         };
       });
       const t0 = performance.now();
-      await a.bus.publish('webhook-subscriptions', { subscription_id: `s${i}`, change: 'deleted' });
-      latencies.push((await at) - t0);
+      await a.bus.publish('webhook-subscriptions', { subscription_id: id, change: 'deleted' });
+      await got;
+      oneByOne.push(arrivedAt.get(id)! - t0);
     }
-    latencies.sort((x, y) => x - y);
-    const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2);
-    console.log(`change bus latency, publish on A to handler on B (1,000 messages, one at a time): p50 ${p(0.5)} ms, p99 ${p(0.99)} ms`);
+    percentiles('one at a time', oneByOne);
     expect(order).toStrictEqual(Array.from({ length: 1000 }, (_, i) => `s${i}`));
+
+    arrived = () => undefined;
+    const sentAt = new Map<string, number>();
+    for (let i = 0; i < 1000; i++) {
+      const id = `burst${i}`;
+      sentAt.set(id, performance.now());
+      await a.bus.publish('webhook-subscriptions', { subscription_id: id, change: 'deleted' });
+    }
+    await until('the burst to reach B', () => order.length === 2000);
+    percentiles('in a burst (published back to back)', [...sentAt].map(([id, t0]) => arrivedAt.get(id)! - t0));
+    expect(order.slice(1000)).toStrictEqual([...sentAt.keys()]);
   });
 
   it('stops listening when closed (postgres)', async () => {
-    const c = where.open({ instanceId: 'instance-c' });
+    const c = where.open({ instanceId: 'instance-d' });
     await c.bus.ready();
     await c.bus.close();
     const listeners = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE application_name = ${'clinic-desk-bus:instance-c'}`.execute(a.database.db)).rows[0]!.n;
+      WHERE application_name = ${'clinic-desk-bus:instance-d'}`.execute(a.database.db)).rows[0]!.n;
     let n = await listeners();
     // The backend goes away just after the client's goodbye.
     for (let tries = 0; n > 0 && tries < 100; tries++) n = await new Promise((r) => setTimeout(r, 20)).then(listeners);
     expect(n).toBe(0);
-    await expect(c.bus.publish('principals', { reason: 'token_revoked' })).rejects.toThrow('change bus instance-c is closed');
+    await expect(c.bus.publish('principals', { reason: 'token_revoked' })).rejects.toThrow('change bus instance-d is closed');
   });
 });

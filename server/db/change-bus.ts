@@ -21,7 +21,7 @@
  * cleared it: count messages and resyncs in the cache and keep a read's result only if the count did not move.
  *
  * Payloads carry ids and digests only, never a secret, a token or patient data: NOTIFY payloads are readable by any
- * session of the database (pg_notify is not audited) and the bus may name topics in logs. It never logs a payload.
+ * session of the database that LISTENs, and the bus may name topics in logs. It never logs a payload.
  * They are at most MAX_PAYLOAD_BYTES of JSON, refused loudly above (PostgreSQL's own limit is 8000 bytes); a
  * subscriber reads anything bigger from the database. PostgreSQL folds identical notifications sent in one
  * transaction into one, which suits invalidations.
@@ -181,7 +181,7 @@ export function changeBus(database: SqlDatabase, opts: ChangeBusOptions = {}): C
     const maxMs = opts.reconnectMaxMs ?? 5000;
     const healthTimeoutMs = opts.healthTimeoutMs ?? 5000;
     // The connection in use and how to give it up; `listening` once its LISTEN succeeded.
-    let current: { client: pg.Client; lose(why: string): void } | null = null;
+    let current: { client: pg.Client; lose(why: string): void; checking: boolean } | null = null;
     let listening = false;
     let failures = 0;
     let retryTimer: NodeJS.Timeout | null = null;
@@ -219,7 +219,7 @@ export function changeBus(database: SqlDatabase, opts: ChangeBusOptions = {}): C
         client.end().catch(() => undefined);
         if (!closed) log(`change bus ${instanceId}: listener lost (${why}); reconnecting in ${retry()} ms`);
       };
-      current = { client, lose };
+      current = { client, lose, checking: false };
       client.on('error', (e) => lose(e.message));
       client.on('end', () => lose('the connection ended'));
       client.on('notification', (n) => {
@@ -242,8 +242,13 @@ export function changeBus(database: SqlDatabase, opts: ChangeBusOptions = {}): C
 
     const health = setInterval(() => {
       const used = current;
-      if (!used || !listening) return;
-      used.client.query('SELECT 1').catch((e: unknown) => used.lose(`health check failed: ${(e as Error).message}`));
+      // A check still waiting (healthTimeoutMs above healthCheckMs) is the one that decides.
+      if (!used || !listening || used.checking) return;
+      used.checking = true;
+      used.client.query('SELECT 1').then(
+        () => void (used.checking = false),
+        (e: unknown) => used.lose(`health check failed: ${(e as Error).message}`),
+      );
     }, opts.healthCheckMs ?? 10_000);
     health.unref();
 

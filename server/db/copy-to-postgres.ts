@@ -82,15 +82,6 @@ const SEALED: Record<string, SealedSite> = {
 };
 const looksSealed = (column: string) => column === 'sealed' || column.endsWith('_sealed');
 
-/**
- * Values PostgreSQL cannot hold as SQLite has them. patients.name_key separates first and last name with U+0000
- * (server/patients/store.ts, nameKey), and PostgreSQL's text refuses that character: there the separator is U+001F,
- * which names cannot contain either (server/shared/text.ts), so keys stay as distinct as they were.
- */
-const TO_POSTGRES: Record<string, (value: string) => string> = {
-  'patients.name_key': (value) => value.replaceAll('\u0000', '\u001f'),
-};
-
 interface TablePlan {
   name: string;
   /** The SQLite columns, copied under the same names. */
@@ -120,9 +111,8 @@ type Row = (string | null)[];
 function sqliteText(value: unknown, where: string): string | null {
   if (value === null) return null;
   if (typeof value === 'string') {
-    const text = TO_POSTGRES[where]?.(value) ?? value;
-    if (text.includes('\u0000')) throw new Error(`${where} holds a U+0000 character, which PostgreSQL's text cannot store`);
-    return text;
+    if (value.includes('\u0000')) throw new Error(`${where} holds a U+0000 character, which PostgreSQL's text cannot store`);
+    return value;
   }
   if (typeof value === 'bigint' || typeof value === 'number') return String(value);
   throw new Error(`${where} holds a ${value instanceof Uint8Array ? 'binary' : typeof value} value, which the PostgreSQL schema has no column for`);

@@ -22,9 +22,9 @@ export interface PatientRow {
 export const isUniqueViolation = (e: unknown) =>
   e instanceof Error && (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 
-/** The duplicate rule's view of a name: Unicode-normalised and case-folded, first and last apart. */
+/** The duplicate rule's view of a name: Unicode-normalised and case-folded, first and last apart (U+001F: migration 14). */
 export const nameKey = (p: Pick<PatientRow, 'first_name' | 'last_name'>) =>
-  `${p.first_name.normalize('NFKC').toLowerCase()}\u0000${p.last_name.normalize('NFKC').toLowerCase()}`;
+  `${p.first_name.normalize('NFKC').toLowerCase()}\u001f${p.last_name.normalize('NFKC').toLowerCase()}`;
 
 /** All SQL of the patients domain. */
 export function patientStore(db: Db) {

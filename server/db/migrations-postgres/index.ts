@@ -12,6 +12,7 @@ import { queue } from './0010_queue.js';
 import { notes } from './0011_notes.js';
 import { webhookFhir } from './0012_webhook_fhir.js';
 import { patientAllergies } from './0013_patient_allergies.js';
+import { nameKeySeparator } from './0014_name_key_separator.js';
 
 /**
  * PostgreSQL's migrations: the same versions and names as SQLite's (../migrations), each reaching the schema SQLite's
@@ -19,4 +20,5 @@ import { patientAllergies } from './0013_patient_allergies.js';
  * the same number. Append only, as SQLite's: the runner refuses an applied migration whose text changed.
  */
 export const postgresMigrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, scribeHistory,
-  workspaceSettings, patientDobEstimated, queue, notes, webhookFhir, patientAllergies];
+  workspaceSettings, patientDobEstimated, queue, notes, webhookFhir, patientAllergies,
+  nameKeySeparator];

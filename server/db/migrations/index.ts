@@ -12,6 +12,7 @@ import { queue } from './0010_queue.js';
 import { notes } from './0011_notes.js';
 import { webhookFhir } from './0012_webhook_fhir.js';
 import { patientAllergies } from './0013_patient_allergies.js';
+import { nameKeySeparator } from './0014_name_key_separator.js';
 
 /**
  * Migrations are TypeScript modules holding SQL rather than loose .sql files so that the same list reaches
@@ -19,4 +20,5 @@ import { patientAllergies } from './0013_patient_allergies.js';
  * Append only: never edit one that has shipped.
  */
 export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, scribeHistory, workspaceSettings,
-  patientDobEstimated, queue, notes, webhookFhir, patientAllergies];
+  patientDobEstimated, queue, notes, webhookFhir, patientAllergies,
+  nameKeySeparator];

@@ -77,6 +77,8 @@ export const APP_METHOD_ARITY = {
   resetSandbox: 0,
   clinicServerChoice: 0,
   useClinicServer: 1,
+  joinClinicServerChoice: 0,
+  joinClinicServer: 1,
 } as const;
 
 export const APP_METHOD_NAMES = Object.keys(APP_METHOD_ARITY) as (keyof typeof APP_METHOD_ARITY)[];

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -10,6 +10,8 @@ import {
 } from '../main/connection.js';
 import { type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
 import { recordingStore } from '../main/recordings.js';
+import { CLINIC_EXISTS } from '../server/desktop/app-api.js';
+import { type Service, createService } from '../server/service.js';
 import { ServiceError } from '../server/shared/errors.js';
 import { type RunningServer, startServer, tempDir } from './helpers/server.js';
 
@@ -222,6 +224,96 @@ describe('Settings → Use a clinic server through main\'s handlers', () => {
     await handlers.signIn(admin, { username: ws.users.admin.username, password: ws.users.admin.password });
     expect(await handlers.clinicServerChoice(admin)).toMatchObject({ available: false });
     expect(await handlers.useClinicServer(admin, chain.baseUrl).catch(toFailure)).toMatchObject({ status: 501, code: 'NOT_AVAILABLE' });
+  });
+});
+
+describe('First run → Join a clinic server through main\'s handlers', () => {
+  // A new branch computer: the app's own service over a database with no clinic yet.
+  const dataDir = tempDir('desktop-first-run');
+  let service: Service;
+  let chain: RunningServer;
+  const ev = (id: number): IpcEvent => ({ senderFrame: { url: RENDERER_URL } as never, sender: { id, send: () => undefined } });
+  const handlersWith = (userData: string, restarts: string[]) => createHandlers({
+    service, rendererUrl: RENDERER_URL, info: { baseUrl: 'http://127.0.0.1:4810', version: '1.0' }, recordings: recordingStore(tempDir('recordings')),
+    clinicServer: clinicServerSwitch(userData, { restart: (origin) => void restarts.push(origin) }),
+  });
+  const joinAudit = () => {
+    service.audit.flush();
+    return service.db.prepare("SELECT workspace_id, actor_type, actor_id, resource_ids, outcome FROM audit_log WHERE action = 'app.use_clinic_server' ORDER BY id").all();
+  };
+
+  beforeAll(async () => {
+    service = createService({ dataDir });
+    chain = await startServer();
+  });
+  afterAll(async () => {
+    service?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    await chain?.close();
+  });
+
+  it('is anyone\'s while this computer has no clinic: the same checks, nothing saved on failure, then saved, restarted and audited as anonymous', async () => {
+    const userData = tempDir('desktop-userdata');
+    const restarts: string[] = [];
+    const handlers = handlersWith(userData, restarts);
+    const win = ev(1);
+    expect(await handlers.setupStatus(win)).toEqual({ needed: true });
+    expect(await handlers.session(win)).toBeNull();
+    expect(await handlers.joinClinicServerChoice(win)).toEqual({ available: true, value: { choiceFile: join(userData, SERVER_CHOICE_FILE) } });
+
+    expect(await handlers.joinClinicServer(win, 'http://admin:secret@127.0.0.1:4810').catch(toFailure)).toMatchObject({ status: 400, code: 'INVALID_ADDRESS' });
+    const closed = createServer();
+    const closedUrl = await listen(closed);
+    await closeServer(closed);
+    expect(await handlers.joinClinicServer(win, closedUrl).catch(toFailure)).toEqual({
+      status: 422, code: 'NO_CLINIC_SERVER', message: `No Clinic Desk server answers at ${closedUrl}: nothing is listening at that address and port.`,
+    });
+    expect(existsSync(join(userData, SERVER_CHOICE_FILE))).toBe(false);
+    expect(restarts).toEqual([]);
+
+    await expect(handlers.joinClinicServer(win, ` ${chain.baseUrl}/`)).resolves.toEqual({ url: chain.baseUrl });
+    expect(restarts).toEqual([chain.baseUrl]);
+    expect(startPlan(userData)).toEqual({ mode: 'server', origin: chain.baseUrl });
+    // Nobody to name, and the checked address only: the refused tries' text (a password among them) is not kept.
+    expect(joinAudit()).toEqual([
+      { workspace_id: null, actor_type: 'anonymous', actor_id: null, resource_ids: null, outcome: 'invalid' },
+      { workspace_id: null, actor_type: 'anonymous', actor_id: null, resource_ids: null, outcome: 'error' },
+      { workspace_id: null, actor_type: 'anonymous', actor_id: null, resource_ids: JSON.stringify([chain.baseUrl]), outcome: 'success' },
+    ]);
+    // Joining made no clinic here: the way back (the app menu) leads to this first run again.
+    expect(await handlers.setupStatus(win)).toEqual({ needed: true });
+  });
+
+  it('is refused with 403 once a clinic exists here, even to its admin: only Settings → Server switches then', async () => {
+    const userData = tempDir('desktop-userdata');
+    const restarts: string[] = [];
+    const handlers = handlersWith(userData, restarts);
+    const admin = ev(2);
+    await handlers.setup(admin, { clinic_name: 'Branch Clinic', admin: { username: 'branch.admin', password: 'branch admin 2026' } });
+    const before = joinAudit().length;
+
+    expect(await handlers.joinClinicServerChoice(ev(3))).toEqual({ available: false, reason: CLINIC_EXISTS });
+    for (const win of [ev(3), admin]) {
+      expect(await handlers.joinClinicServer(win, chain.baseUrl).catch(toFailure)).toEqual({ status: 403, code: 'FORBIDDEN', message: CLINIC_EXISTS });
+    }
+    expect(existsSync(join(userData, SERVER_CHOICE_FILE))).toBe(false);
+    expect(restarts).toEqual([]);
+    expect(joinAudit().slice(before)).toEqual([
+      { workspace_id: null, actor_type: 'anonymous', actor_id: null, resource_ids: null, outcome: 'denied' },
+      { workspace_id: null, actor_type: 'anonymous', actor_id: null, resource_ids: null, outcome: 'denied' },
+    ]);
+
+    await expect(handlers.useClinicServer(admin, chain.baseUrl)).resolves.toEqual({ url: chain.baseUrl });
+    expect(restarts).toEqual([chain.baseUrl]);
+    const settings = joinAudit().at(-1) as { actor_type: string; workspace_id: string; resource_ids: string; outcome: string };
+    expect(settings).toMatchObject({ actor_type: 'user', resource_ids: JSON.stringify([chain.baseUrl]), outcome: 'success' });
+    expect(settings.workspace_id).toBe(service.auth.workspaces()[0]!.id);
+  });
+
+  it('is not offered where the app process cannot switch', async () => {
+    const handlers = createHandlers({ service, rendererUrl: RENDERER_URL, info: { baseUrl: 'http://127.0.0.1:4810', version: '1.0' }, recordings: recordingStore(tempDir('recordings')) });
+    expect(await handlers.joinClinicServerChoice(ev(4))).toMatchObject({ available: false });
+    expect(await handlers.joinClinicServer(ev(4), chain.baseUrl).catch(toFailure)).toMatchObject({ status: 501, code: 'NOT_AVAILABLE' });
   });
 });
 

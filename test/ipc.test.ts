@@ -97,6 +97,8 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   resetSandbox: ['now'],
   clinicServerChoice: [1],
   useClinicServer: [42],
+  joinClinicServerChoice: [1],
+  joinClinicServer: [42],
 };
 
 describe('IPC handlers (main/ipc.ts) without Electron', () => {

@@ -263,6 +263,8 @@ export const httpClinic: ClinicApi = {
   // A tab is on the server whose address it opened; only the desktop app chooses a clinic server (and restarts on it).
   clinicServerChoice: async () => ({ available: false, reason: CLINIC_SERVER_IN_APP }),
   useClinicServer: () => Promise.reject({ status: 501, code: 'NOT_AVAILABLE', message: CLINIC_SERVER_IN_APP } satisfies ClinicFailure),
+  joinClinicServerChoice: async () => ({ available: false, reason: CLINIC_SERVER_IN_APP }),
+  joinClinicServer: () => Promise.reject({ status: 501, code: 'NOT_AVAILABLE', message: CLINIC_SERVER_IN_APP } satisfies ClinicFailure),
   async dictationLanguages() {
     const a = await send('GET', '/voice/api/v2/languages');
     if (missingRoute(a)) return { available: false, reason: NO_LANGUAGE_LIST };

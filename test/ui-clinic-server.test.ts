@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -7,12 +8,15 @@ import { clinicServerSwitch, startPlan } from '../main/connection.js';
 import { type Handlers, type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
 import { recordingStore } from '../main/recordings.js';
 import { APP_METHOD_ARITY } from '../preload/app-methods.js';
+import { buildHttpApp } from '../server/http/app.js';
+import { type Service, createService } from '../server/service.js';
 import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
 
 /**
- * Settings → "Use a clinic server" (issue 17 item 5) in Chromium, then what the app shows after its restart.
+ * Settings → "Use a clinic server" (issue 17 item 5) in Chromium, then what the app shows after its restart; and
+ * the first-run screen's "Join a clinic server" on a computer with no clinic yet.
  *
  * The section exists only where window.clinic is the desktop bridge, which needs Electron (not runnable here). So
  * the page gets the one part Electron would give it, the preload's pipe: window.clinic's named methods, each sent
@@ -57,13 +61,13 @@ describe('using a clinic server, in Chromium', skipFor(uiSkipReason), () => {
     await chain?.close();
   });
 
-  /** The app's window before the switch: our screens with window.clinic over main's handlers. */
-  async function appWindow(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  /** The app's window before the switch: our screens served from `at`, with window.clinic over main's handlers `over`. */
+  async function appWindow(over: Handlers = handlers, at = here.baseUrl): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
     const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
     const event: IpcEvent = { senderFrame: { url: RENDERER_URL } as never, sender: { id: 1, send: () => undefined } };
     await context.exposeFunction('clinicIpc', async (method: keyof Handlers, args: unknown[]) => {
       try {
-        return { ok: true, value: await (handlers[method] as (e: IpcEvent, ...a: unknown[]) => Promise<unknown>)(event, ...args) };
+        return { ok: true, value: await (over[method] as (e: IpcEvent, ...a: unknown[]) => Promise<unknown>)(event, ...args) };
       } catch (e) {
         return { ok: false, error: toFailure(e) };
       }
@@ -78,7 +82,7 @@ describe('using a clinic server, in Chromium', skipFor(uiSkipReason), () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-    await page.goto(here.baseUrl);
+    await page.goto(at);
     return { context, page, errors };
   }
 
@@ -168,6 +172,79 @@ describe('using a clinic server, in Chromium', skipFor(uiSkipReason), () => {
     expect((await search(here)).text).not.toContain('Chain');
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  describe('on a new branch computer, before it has a clinic', () => {
+    const firstRunData = tempDir('ui-first-run');
+    const firstRunUserData = tempDir('ui-first-run-userdata');
+    const joins: string[] = [];
+    let empty: Service;
+    let emptyApp: Awaited<ReturnType<typeof buildHttpApp>>;
+    let emptyBase: string;
+    let firstRunHandlers: Handlers;
+
+    beforeAll(async () => {
+      empty = createService({ dataDir: firstRunData });
+      emptyApp = await buildHttpApp(empty);
+      await emptyApp.listen({ host: '127.0.0.1', port: 0 });
+      emptyBase = `http://127.0.0.1:${(emptyApp.server.address() as AddressInfo).port}`;
+      firstRunHandlers = createHandlers({
+        service: empty, rendererUrl: RENDERER_URL, info: { baseUrl: emptyBase, version: '1.0' },
+        recordings: recordingStore(tempDir('ui-first-run-recordings')),
+        clinicServer: clinicServerSwitch(firstRunUserData, { restart: (origin) => void joins.push(origin) }),
+      });
+    });
+    afterAll(async () => {
+      await emptyApp?.close();
+      empty?.close();
+      rmSync(firstRunData, { recursive: true, force: true });
+    });
+
+    it('the first-run screen joins a clinic server instead of creating a clinic: the same checks and sentences, then a restart on it', async () => {
+      const { context, page, errors } = await appWindow(firstRunHandlers, emptyBase);
+      await page.getByRole('form', { name: 'Set up your clinic' }).waitFor();
+      const join = page.getByRole('region', { name: 'Join a clinic server' });
+      await join.getByRole('button', { name: 'Join a clinic server' }).click();
+      expect(await join.textContent()).toContain(`${firstRunUserData}/clinic-server.json`);
+      const field = join.getByLabel('Clinic server address');
+      const connect = join.getByRole('button', { name: /Connect|Checking/ });
+      const sentence = join.locator('label.field .err');
+
+      await field.fill('file:///etc/passwd');
+      await connect.click();
+      await expect.poll(() => sentence.textContent()).toMatch(/^Write the address with https:\/\/ \(or http:\/\/ on the clinic's own network\) in front/);
+
+      const webPage = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>It works</h1>'));
+      plain.push(webPage);
+      const webUrl = await listen(webPage);
+      await field.fill(webUrl);
+      await connect.click();
+      await expect.poll(() => sentence.textContent()).toBe(`No Clinic Desk server answers at ${webUrl}: something answers there, but not as a Clinic Desk service.`);
+      expect(joins).toEqual([]);
+      expect(startPlan(firstRunUserData)).toEqual({ mode: 'embedded' });
+
+      await field.fill('http://192.168.1.20:4810');
+      await join.getByText('Not encrypted').waitFor();
+      await field.fill(chain.baseUrl);
+      await shot(page, 'first-run-join-clinic-server');
+      await connect.click();
+      await join.getByText(`Restarting on ${chain.baseUrl}`).waitFor();
+      expect(joins).toEqual([chain.baseUrl]);
+      expect(startPlan(firstRunUserData)).toEqual({ mode: 'server', origin: chain.baseUrl });
+      // No clinic and no admin were made here on the way.
+      expect(await firstRunHandlers.setupStatus({ senderFrame: { url: RENDERER_URL } as never, sender: { id: 9, send: () => undefined } })).toEqual({ needed: true });
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it('a browser tab at a server without a clinic is offered the setup only', async () => {
+      const { context, page } = await openApp(browser, emptyBase);
+      await page.getByRole('form', { name: 'Set up your clinic' }).getByLabel('Clinic name').waitFor();
+      // The question is answered before the screen settles; give a wrongly offered section the time to appear.
+      await page.waitForTimeout(300);
+      expect(await page.getByRole('button', { name: 'Join a clinic server' }).count()).toBe(0);
+      await context.close();
+    });
   });
 
   it('a browser tab on a server is not offered the switch: only the desktop app chooses its server', async () => {

@@ -1,12 +1,41 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { clinic } from '../clinic';
 import { ErrorNote, Field } from '../ui';
+import { ClinicServerForm } from './ClinicServerForm';
 
 const ZONES = ['Asia/Kolkata', 'Asia/Dubai', 'Asia/Singapore', 'Asia/Dhaka', 'Asia/Kathmandu', 'Asia/Colombo', 'Europe/London', 'America/New_York', 'UTC'];
 const COUNTRIES: [string, string][] = [['IN', 'India'], ['AE', 'United Arab Emirates'], ['SG', 'Singapore'], ['BD', 'Bangladesh'], ['NP', 'Nepal'], ['LK', 'Sri Lanka'], ['GB', 'United Kingdom'], ['US', 'United States']];
 
-/** First run: the database has no clinic yet. Creates the clinic and its admin, then signs the admin in. */
+/**
+ * A new branch computer of a clinic chain joins the chain's server instead of creating a clinic of its own: offered
+ * in the desktop app while this computer has no clinic (afterwards only an admin's Settings → Server switches).
+ */
+function JoinClinicServer() {
+  const choice = useQuery({ queryKey: ['join-clinic-server-choice'], queryFn: () => clinic.joinClinicServerChoice() });
+  const [open, setOpen] = useState(false);
+  if (!choice.data?.available) return null;
+  return (
+    <section className="stack" aria-label="Join a clinic server">
+      <div className="divider" />
+      {open ? (
+        <>
+          <h2>Join a clinic server</h2>
+          <p className="muted">For a branch of a clinic chain: this computer then works on the chain's clinic server (its patients, appointments and dictations), with the accounts the server's administrator gives, and needs no clinic of its own.</p>
+          <ClinicServerForm connect={(address) => clinic.joinClinicServer(address)} />
+          <p className="small muted">The choice is kept in <code>{choice.data.value.choiceFile}</code>. To set up a clinic on this computer after all: the app's menu, Clinic server → Use this computer's own clinic.</p>
+        </>
+      ) : (
+        <div className="row between">
+          <span className="muted">Part of a clinic chain with its own server?</span>
+          <button className="btn" type="button" onClick={() => setOpen(true)}>Join a clinic server</button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** First run: the database has no clinic yet. Creates the clinic and its admin, then signs the admin in (or joins a chain's server). */
 export function FirstRun() {
   const qc = useQueryClient();
   const [step, setStep] = useState<1 | 2>(1);
@@ -38,61 +67,64 @@ export function FirstRun() {
   };
   return (
     <div className="auth-page">
-      <form className="auth-card wide card" onSubmit={submit} aria-label="Set up your clinic">
+      <div className="auth-card wide card">
         <div className="card-body stack loose">
-          <div className="auth-brand">
-            <div className="brand-mark" aria-hidden="true">+</div>
-            <div><h1>Welcome to Clinic Desk</h1><p className="muted">Two steps to set up this clinic. You can change these later.</p></div>
-          </div>
-          <div className="steps" aria-label={`Step ${step} of 2`}><div className="done" /><div className={step === 2 ? 'done' : ''} /></div>
-          {step === 1 ? (
-            <div className="stack">
-              <h2>Your clinic</h2>
-              <Field label="Clinic name" hint="As patients know it; shown on screens and printouts.">
-                <input name="clinic_name" autoFocus value={clinicName} onChange={(e) => setClinicName(e.target.value)} placeholder="e.g. Sunrise Family Clinic" />
-              </Field>
-              <div className="cols-2">
-                <Field label="Country" hint="How 10-digit mobile numbers are read.">
-                  <select name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
-                    {COUNTRIES.map(([c, n]) => <option key={c} value={c}>{n}</option>)}
-                  </select>
-                </Field>
-                <Field label="Time zone" hint="What “today” means for the queue.">
-                  <select name="timezone" value={timezone} onChange={(e) => setTimezone(e.target.value)}>
-                    {ZONES.map((z) => <option key={z}>{z}</option>)}
-                  </select>
-                </Field>
-              </div>
+          <form className="stack loose" onSubmit={submit} aria-label="Set up your clinic">
+            <div className="auth-brand">
+              <div className="brand-mark" aria-hidden="true">+</div>
+              <div><h1>Welcome to Clinic Desk</h1><p className="muted">Two steps to set up this clinic. You can change these later.</p></div>
             </div>
-          ) : (
-            <div className="stack">
-              <h2>The admin account</h2>
-              <p className="muted">The admin adds doctors and front-desk staff, and manages integrations and backups.</p>
-              <Field label="Your name">
-                <input name="display_name" autoFocus value={displayName} onChange={(e) => setDisplayName(e.target.value)} placeholder="e.g. Dr Asha Rao" />
-              </Field>
-              <Field label="Username" error={problems.username}>
-                <input name="username" autoComplete="username" value={username} aria-invalid={!!problems.username} onChange={(e) => setUsername(e.target.value)} />
-              </Field>
-              <div className="cols-2">
-                <Field label="Password" error={problems.password} hint="At least 8 characters">
-                  <input name="password" type="password" autoComplete="new-password" value={password} aria-invalid={!!problems.password} onChange={(e) => setPassword(e.target.value)} />
+            <div className="steps" aria-label={`Step ${step} of 2`}><div className="done" /><div className={step === 2 ? 'done' : ''} /></div>
+            {step === 1 ? (
+              <div className="stack">
+                <h2>Your clinic</h2>
+                <Field label="Clinic name" hint="As patients know it; shown on screens and printouts.">
+                  <input name="clinic_name" autoFocus value={clinicName} onChange={(e) => setClinicName(e.target.value)} placeholder="e.g. Sunrise Family Clinic" />
                 </Field>
-                <Field label="Password again" error={problems.again}>
-                  <input name="password_again" type="password" autoComplete="new-password" value={again} aria-invalid={!!problems.again} onChange={(e) => setAgain(e.target.value)} />
-                </Field>
+                <div className="cols-2">
+                  <Field label="Country" hint="How 10-digit mobile numbers are read.">
+                    <select name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
+                      {COUNTRIES.map(([c, n]) => <option key={c} value={c}>{n}</option>)}
+                    </select>
+                  </Field>
+                  <Field label="Time zone" hint="What “today” means for the queue.">
+                    <select name="timezone" value={timezone} onChange={(e) => setTimezone(e.target.value)}>
+                      {ZONES.map((z) => <option key={z}>{z}</option>)}
+                    </select>
+                  </Field>
+                </div>
               </div>
+            ) : (
+              <div className="stack">
+                <h2>The admin account</h2>
+                <p className="muted">The admin adds doctors and front-desk staff, and manages integrations and backups.</p>
+                <Field label="Your name">
+                  <input name="display_name" autoFocus value={displayName} onChange={(e) => setDisplayName(e.target.value)} placeholder="e.g. Dr Asha Rao" />
+                </Field>
+                <Field label="Username" error={problems.username}>
+                  <input name="username" autoComplete="username" value={username} aria-invalid={!!problems.username} onChange={(e) => setUsername(e.target.value)} />
+                </Field>
+                <div className="cols-2">
+                  <Field label="Password" error={problems.password} hint="At least 8 characters">
+                    <input name="password" type="password" autoComplete="new-password" value={password} aria-invalid={!!problems.password} onChange={(e) => setPassword(e.target.value)} />
+                  </Field>
+                  <Field label="Password again" error={problems.again}>
+                    <input name="password_again" type="password" autoComplete="new-password" value={again} aria-invalid={!!problems.again} onChange={(e) => setAgain(e.target.value)} />
+                  </Field>
+                </div>
+              </div>
+            )}
+            <ErrorNote error={setup.error} />
+            <div className="row between">
+              {step === 2 ? <button className="btn" type="button" onClick={() => setStep(1)}>Back</button> : <span />}
+              <button className="btn primary lg" type="submit" disabled={step === 1 ? !clinicName.trim() : !ready2 || setup.isPending}>
+                {step === 1 ? 'Continue' : setup.isPending ? 'Creating…' : 'Create clinic'}
+              </button>
             </div>
-          )}
-          <ErrorNote error={setup.error} />
-          <div className="row between">
-            {step === 2 ? <button className="btn" type="button" onClick={() => setStep(1)}>Back</button> : <span />}
-            <button className="btn primary lg" type="submit" disabled={step === 1 ? !clinicName.trim() : !ready2 || setup.isPending}>
-              {step === 1 ? 'Continue' : setup.isPending ? 'Creating…' : 'Create clinic'}
-            </button>
-          </div>
+          </form>
+          {step === 1 && <JoinClinicServer />}
         </div>
-      </form>
+      </div>
     </div>
   );
 }

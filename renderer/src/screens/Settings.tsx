@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { Patient, Role, SaKey, Scope, SessionInfo, SpeechModel, User, WebhookState, WebhookSubscription } from '../../../preload/contract';
-import { asFailure, clinic } from '../clinic';
+import { clinic } from '../clinic';
 import { DoctorProfileForm, PrescriptionSettings } from '../notes/Profile';
+import { ClinicServerForm } from './ClinicServerForm';
 import { PatientForm } from './RegisterPatient';
 import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, when } from '../ui';
 
@@ -69,8 +70,6 @@ function ServerPanel() {
   );
 }
 
-const LOOPBACK_HTTP = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\/?$/i;
-
 /**
  * Settings → Server in the desktop app only (a browser's transport answers available: false, and there is nothing
  * to show): points this app at a chain's clinic server instead of the clinic on this computer. The app checks the
@@ -78,32 +77,11 @@ const LOOPBACK_HTTP = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\/?$/i;
  */
 function ClinicServerPanel() {
   const choice = useQuery({ queryKey: ['clinic-server-choice'], queryFn: () => clinic.clinicServerChoice() });
-  const [address, setAddress] = useState('');
-  const use = useMutation({ mutationFn: (to: string) => clinic.useClinicServer(to) });
   if (!choice.data?.available) return null;
-  const failure = use.error ? asFailure(use.error) : null;
-  // The address's own refusals and "no server answers there" belong next to the field; anything else is a plain error.
-  const fieldError = failure && ['INVALID_ADDRESS', 'NO_CLINIC_SERVER', 'INVALID_REQUEST'].includes(failure.code) ? failure.message : null;
-  const typed = address.trim();
-  const plainHttp = /^http:\/\//i.test(typed) && !LOOPBACK_HTTP.test(typed);
   return (
     <Panel title="Use a clinic server" intro="For a clinic chain: this app then works on the chain's clinic server (its patients, appointments and dictations) instead of the clinic kept on this computer, whose service stops.">
       <div className="card-body stack">
-        {use.data ? (
-          <Note kind="ok" title={`Restarting on ${use.data.url}`}>Clinic Desk stops this computer's clinic service and opens the clinic server's sign-in. Sign in there with the account the server's administrator gave you.</Note>
-        ) : (
-          <form className="stack" onSubmit={(e) => { e.preventDefault(); if (typed) use.mutate(typed); }}>
-            <Field label="Clinic server address" hint="As the server's administrator gives it, e.g. https://clinic.example.org or http://192.168.1.20:4810." error={fieldError}>
-              <input name="clinic_server" inputMode="url" autoComplete="url" spellCheck={false} placeholder="https://clinic.example.org" value={address}
-                onChange={(e) => { setAddress(e.target.value); use.reset(); }} />
-            </Field>
-            {plainHttp && <Note kind="warn" title="Not encrypted">With http:// the sign-in, patient details and recordings cross the network readable by anyone on it. Use it only on the clinic's own network; anywhere else, ask for the server's https:// address.</Note>}
-            {failure && !fieldError && <ErrorNote error={use.error} />}
-            <div className="row end">
-              <button className="btn primary" type="submit" disabled={use.isPending || !typed}>{use.isPending ? <><span className="spinner" />Checking the server…</> : 'Connect'}</button>
-            </div>
-          </form>
-        )}
+        <ClinicServerForm connect={(to) => clinic.useClinicServer(to)} />
         <p className="small muted">The choice is kept in <code>{choice.data.value.choiceFile}</code>. To come back to this computer's own clinic: the app's menu, Clinic server → Use this computer's own clinic.</p>
       </div>
     </Panel>

@@ -28,6 +28,12 @@ export interface Config {
   reset: boolean;
   /** `--help`: print the flags and exit. */
   help: boolean;
+  /** PostgreSQL instead of the SQLite file in the data folder (docs/ARCHITECTURE.md, "From one clinic to a chain"). */
+  databaseUrl?: string;
+  /** Where uploaded audio is kept (default `<dataDir>/scribe`); a folder every instance of a chain mounts. */
+  storageDir?: string;
+  /** Run the background work only (scribe, webhook deliveries, pushes): no HTTP service. */
+  workersOnly: boolean;
   /** The sandbox (docs/API.md, Sandbox) on its own port, or null when it is off. */
   sandbox: SandboxConfig | null;
 }
@@ -137,6 +143,9 @@ export const FLAGS: Flag[] = [
   { flag: 'host', type: 'string', env: 'CLINIC_DESK_HOST', value: 'ADDR', help: 'address to listen on (default 127.0.0.1; 0.0.0.0 for other computers of the clinic)' },
   { flag: 'data-dir', type: 'string', env: 'CLINIC_DESK_DATA_DIR', value: 'DIR', help: 'where the database and files live (default ~/.clinic-desk; created 0700)' },
   { flag: 'kek-file', type: 'string', env: 'CLINIC_DESK_KEK_FILE', value: 'FILE', help: 'the key-encryption key file, kept outside the data folder (default <data-dir>/master.key); CLINIC_DESK_KEK gives the key itself' },
+  { flag: 'database-url', type: 'string', env: 'CLINIC_DESK_DATABASE_URL', value: 'URL', help: 'run on PostgreSQL (postgres://user:password@host/db) instead of the SQLite file in the data folder; several instances may share it' },
+  { flag: 'storage-dir', type: 'string', env: 'CLINIC_DESK_STORAGE_DIR', value: 'DIR', help: 'where uploaded audio is kept (default <data-dir>/scribe); every instance of a chain must see the same folder' },
+  { flag: 'workers-only', type: 'boolean', env: 'CLINIC_DESK_WORKERS_ONLY=1', help: 'run only the background work (transcription, webhook deliveries, pushes) on --database-url, no HTTP service' },
   { flag: 'demo', type: 'boolean', env: 'CLINIC_DESK_DEMO=1', help: 'create two demo clinics on first start (credentials in <data-dir>/demo-credentials.json)' },
   { flag: 'reset', type: 'boolean', help: 'with --demo: start the demo afresh (refused when the data folder holds clinics that are not the demo\'s)' },
   { flag: 'public-url', type: 'string', env: 'CLINIC_DESK_PUBLIC_URL', value: 'URL', help: 'base of every absolute URL handed out (behind a proxy, or a name for the LAN); else the listening address' },
@@ -222,6 +231,15 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     concurrency: count('scribe-workers', 'CLINIC_DESK_SCRIBE_WORKERS'),
   };
   const demo = bool('demo') ?? env.CLINIC_DESK_DEMO === '1';
+  const databaseUrl = str('database-url') || env.CLINIC_DESK_DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/[^/?#]/.test(databaseUrl)) {
+    throw new Error('--database-url must be a postgres:// URL, e.g. postgres://clinic:secret@db.example.org/clinic_desk');
+  }
+  const workersOnly = bool('workers-only') ?? env.CLINIC_DESK_WORKERS_ONLY === '1';
+  if (workersOnly && databaseUrl === undefined) {
+    throw new Error('--workers-only takes the background work of instances sharing a PostgreSQL database: give --database-url too');
+  }
+  if (databaseUrl !== undefined && bool('reset')) throw new Error('--reset starts the SQLite demo afresh; it does not drop a PostgreSQL database');
   const sandboxPortText = str('sandbox-port') ?? env.CLINIC_DESK_SANDBOX_PORT;
   const sandboxOn = bool('sandbox') ?? (sandboxPortText !== undefined || (env.CLINIC_DESK_SANDBOX !== undefined ? env.CLINIC_DESK_SANDBOX === '1' : demo));
   // Beside the live port by default; a free one when the live port is picked freely too.
@@ -249,6 +267,9 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     kekFile: str('kek-file') || env.CLINIC_DESK_KEK_FILE || undefined,
     reset: bool('reset') ?? false,
     help: bool('help') ?? false,
+    databaseUrl,
+    storageDir: (str('storage-dir') || env.CLINIC_DESK_STORAGE_DIR) ? resolve((str('storage-dir') || env.CLINIC_DESK_STORAGE_DIR)!) : undefined,
+    workersOnly,
     sandbox: sandboxOn ? { port: sandboxPort, publicUrl: sandboxPublic, fcmBaseUrl: sandboxFcm } : null,
   };
 }

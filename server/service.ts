@@ -4,6 +4,7 @@ import { authService } from './auth/service.js';
 import { tokenService } from './auth/tokens.js';
 import { databaseFile } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
+import { migrateSql } from './db/migrate-sql.js';
 import { openSql } from './db/sql.js';
 import { rootExecutor } from './db/tx.js';
 import { noteService } from './notes/service.js';
@@ -19,6 +20,12 @@ import { type WebhookOptions, webhookService } from './webhooks/service.js';
 
 export interface ServiceOptions {
   dataDir: string;
+  /**
+   * PostgreSQL instead of the SQLite file in dataDir (docs/ARCHITECTURE.md, "From one clinic to a chain"): migrated
+   * at start (under an advisory lock, so instances starting together migrate once); dataDir then keeps only what is
+   * this machine's (the key file unless kekFile says otherwise, speech models).
+   */
+  databaseUrl?: string;
   clock?: Clock;
   /** better_sqlite3.node for the running ABI; only the Electron main process passes one. */
   nativeBinding?: string;
@@ -47,14 +54,20 @@ export interface ServiceOptions {
 export async function createService(opts: ServiceOptions) {
   const clock = opts.clock ?? systemClock;
   const env = environment(opts.environment ?? 'production');
-  const sqlite: Db = openDatabase({ file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding });
-  const database = openSql({ sqlite });
+  const sqlite: Db | null = opts.databaseUrl ? null : openDatabase({ file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding });
+  const database = sqlite ? openSql({ sqlite }) : openSql({ postgresUrl: opts.databaseUrl! });
+  if (!sqlite) await migrateSql(database).catch(async (e: unknown) => {
+    await database.close();
+    throw e;
+  });
   const db = rootExecutor(database, sqlite);
-  const auditReadsDb = openDatabase({
+  // On SQLite, read entries go through a second connection without an fsync per commit (audit/service.ts); a
+  // PostgreSQL pool already writes them beside the requests.
+  const auditReadsDb = sqlite && openDatabase({
     file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding, synchronous: 'NORMAL', migrate: false,
   });
-  const auditReads = openSql({ sqlite: auditReadsDb });
-  const audit = auditLog(db, clock, rootExecutor(auditReads, auditReadsDb));
+  const auditReads = auditReadsDb && openSql({ sqlite: auditReadsDb });
+  const audit = auditLog(db, clock, auditReads ? rootExecutor(auditReads, auditReadsDb) : db);
   const box = secretBox(opts.kek ?? loadKek(opts.dataDir));
   const auth = authService(db, clock, env);
   const tokens = tokenService(db, clock, box, auth, env);
@@ -74,7 +87,10 @@ export async function createService(opts: ServiceOptions) {
      * SQLite's connection (SQLite only): for the seeder's bulk pragmas and tests that look at the file itself. Domain
      * code goes through `sql`.
      */
-    db: sqlite,
+    get db(): Db {
+      if (!sqlite) throw new Error('service.db is the SQLite connection, and this service runs on PostgreSQL');
+      return sqlite;
+    },
     /** The database's executor (server/db/tx.ts), what the domain services run on. */
     sql: db,
     clock,
@@ -102,10 +118,10 @@ export async function createService(opts: ServiceOptions) {
       // The push sender touches the database no more once this resolves (requests in flight are aborted).
       await notifications.stopSender();
       await audit.flush();
-      await auditReads.close();
-      auditReadsDb.close();
+      await auditReads?.close();
+      auditReadsDb?.close();
       await database.close();
-      sqlite.close();
+      sqlite?.close();
     },
   };
 }

@@ -16,7 +16,32 @@ const sharedOptions = (config: Config): Omit<ServiceOptions, 'dataDir'> => ({
 });
 
 const openService = (config: Config, shared = sharedOptions(config)): Promise<Service> =>
-  createService({ ...shared, dataDir: config.dataDir, fcmBaseUrl: config.fcmBaseUrl });
+  createService({ ...shared, dataDir: config.dataDir, databaseUrl: config.databaseUrl, fcmBaseUrl: config.fcmBaseUrl });
+
+/** A database URL as it may be printed: without its password. */
+export function shownDatabaseUrl(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}
+
+/**
+ * `--workers-only`: the background work of a chain's instances (transcription, webhook deliveries, pushes), claimed
+ * from the shared database like the API instances claim it, without an HTTP service. Stops on SIGINT/SIGTERM,
+ * giving its claimed work back (a kill -9 leaves it to the leases).
+ */
+async function workersOnly(config: Config, service: Service) {
+  console.log(`clinic-desk workers running (scribe, webhooks, push) on ${shownDatabaseUrl(config.databaseUrl!)}`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await service.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
 
 /**
  * `--demo --reset`: the demo's database, credentials and scribe files go, so the demo starts afresh. Refused when
@@ -41,6 +66,7 @@ function startupLines(config: Config, listening: string, publicBase: string, dem
     `  app (browser):  ${publicBase}/`,
     `  API reference:  ${publicBase}/docs`,
     `  data folder:    ${config.dataDir}`,
+    ...(config.databaseUrl ? [`  database:       ${shownDatabaseUrl(config.databaseUrl)} (PostgreSQL)`] : []),
   ];
   if (sandbox) {
     lines.push(`  sandbox:        ${sandbox.url}/ (synthetic data; API reference ${sandbox.url}/docs)`);
@@ -71,6 +97,7 @@ async function main() {
   if (config.demo && config.reset) await resetDemo(config);
   const shared = sharedOptions(config);
   const service = await openService(config, shared);
+  if (config.workersOnly) return workersOnly(config, service);
   const logger: HttpOptions['logger'] = {
     level: config.logLevel,
     // Never log credentials; request URLs are logged without their query string (it can hold a mobile number).

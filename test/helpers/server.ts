@@ -6,6 +6,7 @@ import { type DemoCredentials, ensureDemo } from '../../server/demo/demo.js';
 import { type HttpOptions, buildHttpApp } from '../../server/http/app.js';
 import { createService, type Service } from '../../server/service.js';
 import type { Clock } from '../../server/shared/time.js';
+import { type TestDatabase, freshPostgresDatabase } from './postgres.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -20,12 +21,14 @@ export interface RunningServer {
 }
 
 /**
- * The real service and HTTP app, in this process, on a loopback port, over a fresh SQLite file, with the two
- * demo clinics. Tests speak HTTP to `baseUrl`.
+ * The real service and HTTP app, in this process, on a loopback port, over a fresh SQLite file (or, with `database`
+ * postgres, a fresh PostgreSQL database: suites run on both through DATABASES), with the two demo clinics. Tests
+ * speak HTTP to `baseUrl`.
  */
-export async function startServer(opts: { clock?: Clock; dataDir?: string; http?: HttpOptions } = {}): Promise<RunningServer> {
+export async function startServer(opts: { clock?: Clock; dataDir?: string; http?: HttpOptions; database?: TestDatabase } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir('srv');
-  const service = await createService({ dataDir, clock: opts.clock });
+  const pg = opts.database?.name === 'postgres' ? await freshPostgresDatabase('srv') : null;
+  const service = await createService({ dataDir, clock: opts.clock, databaseUrl: pg?.url });
   const app = await buildHttpApp(service, opts.http);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -36,6 +39,7 @@ export async function startServer(opts: { clock?: Clock; dataDir?: string; http?
     async close() {
       await app.close();
       await service.close();
+      await pg?.drop();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -48,8 +52,11 @@ export interface ServerProcess {
   demo: () => DemoCredentials;
 }
 
-/** `npm run serve` as a separate process (for signal and crash tests); resolves once it prints its address. */
-export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+/**
+ * `npm run serve` as a separate process (for signal and crash tests); resolves once it prints its address, or
+ * once its output matches `ready` (a `--workers-only` process listens nowhere).
+ */
+export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}, ready = /listening on (http:\/\/127\.0\.0\.1:\d+)/): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/serve.ts'), '--port', '0', ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -58,12 +65,12 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promis
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      const m = ready.exec(out);
       if (m) {
         clearTimeout(timer);
         const dataDir = args[args.indexOf('--data-dir') + 1]!;
         resolvePromise({
-          child, baseUrl: m[1]!, output: () => out,
+          child, baseUrl: m[1] ?? '', output: () => out,
           demo: () => JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials,
         });
       }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { ChangeBus, ChangeTopics } from '../db/change-bus.js';
 import type { Clock } from './time.js';
 
 export interface SignInLimits {
@@ -23,15 +25,24 @@ const MAX_KEYS = 10_000;
  * stops one source spraying usernames; the much higher per-username cap stops a guesser spread over many
  * addresses, at the price that such a guesser can lock the user out too. Only failures count; a success clears
  * its own pair. In memory: a restart forgives, which costs an attacker a restart of the service per few guesses.
+ *
+ * Several instances of a chain count together through `bus` (server/db/change-bus.ts): each failure, success and
+ * pardon goes to the others, keyed by digests of the username and the address (the bus carries no names). A message
+ * lost while an instance's listener reconnects costs a few extra guesses there, or a lockout ending with the window:
+ * nothing to resync.
  */
-export function signInLimiter(clock: Clock, limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS) {
+export function signInLimiter(clock: Clock, limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS, bus?: ChangeBus) {
   const failures = new Map<string, number[]>();
-  const name = (username: string) => username.trim().toLowerCase();
-  const keys = (username: string, ip: string): [string, number][] => [
-    [`p\n${name(username)}\n${ip}`, limits.perUser],
-    [`a\n${ip}`, limits.perAddress],
-    [`u\n${name(username)}`, limits.perUserAnyAddress],
+  const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
+  const userKey = (username: string) => digest(`user\n${username.trim().toLowerCase()}`);
+  const addressKey = (ip: string) => digest(`address\n${ip}`);
+  const keys = (user: string, address: string): [string, number][] => [
+    [`p\n${user}\n${address}`, limits.perUser],
+    [`a\n${address}`, limits.perAddress],
+    [`u\n${user}`, limits.perUserAnyAddress],
   ];
+  const share = (payload: ChangeTopics['sign-in']) =>
+    void bus?.publish('sign-in', payload).catch((e: unknown) => console.error(`clinic-desk: sign-in limiter: ${(e as Error).message}`));
 
   function recent(key: string, now: number): number[] {
     const list = (failures.get(key) ?? []).filter((t) => t > now - limits.windowMs);
@@ -44,27 +55,47 @@ export function signInLimiter(clock: Clock, limits: SignInLimits = DEFAULT_SIGN_
   const wait = (list: number[], limit: number, now: number) =>
     list.length < limit ? 0 : Math.max(1, Math.ceil((list[list.length - limit]! + limits.windowMs - now) / 1000));
 
+  function fail(user: string, address: string, at: number) {
+    const now = clock.now().getTime();
+    for (const [key] of keys(user, address)) {
+      if (!failures.has(key) && failures.size >= MAX_KEYS) failures.delete(failures.keys().next().value!);
+      failures.set(key, [...recent(key, now), at].sort((x, y) => x - y));
+    }
+  }
+  const succeed = (user: string, address: string) => void failures.delete(keys(user, address)[0]![0]);
+  function pardon(user: string) {
+    for (const key of [...failures.keys()]) if (key === `u\n${user}` || key.startsWith(`p\n${user}\n`)) failures.delete(key);
+  }
+
+  bus?.subscribe('sign-in', (m) => {
+    if (m.event === 'failed') fail(m.user, m.address, m.at);
+    else if (m.event === 'succeeded') succeed(m.user, m.address);
+    else pardon(m.user);
+  }, { ignoreOwn: true });
+
   return {
     limits,
     /** 0 when a sign-in may be tried now; otherwise the seconds to wait. */
     retryAfter(username: string, ip: string): number {
       const now = clock.now().getTime();
-      return Math.max(...keys(username, ip).map(([key, limit]) => wait(recent(key, now), limit, now)));
+      return Math.max(...keys(userKey(username), addressKey(ip)).map(([key, limit]) => wait(recent(key, now), limit, now)));
     },
     failed(username: string, ip: string) {
-      const now = clock.now().getTime();
-      for (const [key] of keys(username, ip)) {
-        if (!failures.has(key) && failures.size >= MAX_KEYS) failures.delete(failures.keys().next().value!);
-        failures.set(key, [...recent(key, now), now]);
-      }
+      const at = clock.now().getTime();
+      const [user, address] = [userKey(username), addressKey(ip)];
+      fail(user, address, at);
+      share({ event: 'failed', user, address, at });
     },
     succeeded(username: string, ip: string) {
-      failures.delete(keys(username, ip)[0]![0]);
+      const [user, address] = [userKey(username), addressKey(ip)];
+      succeed(user, address);
+      share({ event: 'succeeded', user, address });
     },
     /** Lifts every lockout of a username (an admin set a new password): its pairs and its all-address count. */
     forgive(username: string) {
-      const n = name(username);
-      for (const key of [...failures.keys()]) if (key === `u\n${n}` || key.startsWith(`p\n${n}\n`)) failures.delete(key);
+      const user = userKey(username);
+      pardon(user);
+      share({ event: 'forgiven', user });
     },
   };
 }

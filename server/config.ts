@@ -34,6 +34,12 @@ export interface Config {
   storageDir?: string;
   /** Run the background work only (scribe, webhook deliveries, pushes): no HTTP service. */
   workersOnly: boolean;
+  /**
+   * How long a process holds claimed background work before another may take it over, and how often it looks for
+   * work, in ms (unset: each worker's default). Shorter leases fail over sooner after a crash, at the cost of more
+   * renewals; tests and benchmarks shorten them.
+   */
+  jobs: { scribeLeaseMs?: number; scribeRetryDelayMs?: number; scribePollMs?: number; webhookPollMs?: number; pushLeaseMs?: number };
   /** The sandbox (docs/API.md, Sandbox) on its own port, or null when it is off. */
   sandbox: SandboxConfig | null;
 }
@@ -146,6 +152,11 @@ export const FLAGS: Flag[] = [
   { flag: 'database-url', type: 'string', env: 'CLINIC_DESK_DATABASE_URL', value: 'URL', help: 'run on PostgreSQL (postgres://user:password@host/db) instead of the SQLite file in the data folder; several instances may share it' },
   { flag: 'storage-dir', type: 'string', env: 'CLINIC_DESK_STORAGE_DIR', value: 'DIR', help: 'where uploaded audio is kept (default <data-dir>/scribe); every instance of a chain must see the same folder' },
   { flag: 'workers-only', type: 'boolean', env: 'CLINIC_DESK_WORKERS_ONLY=1', help: 'run only the background work (transcription, webhook deliveries, pushes) on --database-url, no HTTP service' },
+  { flag: 'scribe-lease-ms', type: 'string', env: 'CLINIC_DESK_SCRIBE_LEASE_MS', value: 'MS', help: 'how long a process holds a claimed transcription before another may take it over (default 60000)' },
+  { flag: 'scribe-retry-delay-ms', type: 'string', env: 'CLINIC_DESK_SCRIBE_RETRY_DELAY_MS', value: 'MS', help: 'first delay before a failed transcription is tried again, doubling (default 5000)' },
+  { flag: 'scribe-poll-ms', type: 'string', env: 'CLINIC_DESK_SCRIBE_POLL_INTERVAL_MS', value: 'MS', help: 'how often a process looks for queued transcriptions (default 2000)' },
+  { flag: 'webhook-poll-ms', type: 'string', env: 'CLINIC_DESK_WEBHOOK_POLL_INTERVAL_MS', value: 'MS', help: 'how often a process looks for due webhook deliveries (default 1000)' },
+  { flag: 'push-lease-ms', type: 'string', env: 'CLINIC_DESK_PUSH_LEASE_MS', value: 'MS', help: 'how long a process holds a claimed push before another may take it over (default 60000)' },
   { flag: 'demo', type: 'boolean', env: 'CLINIC_DESK_DEMO=1', help: 'create two demo clinics on first start (credentials in <data-dir>/demo-credentials.json)' },
   { flag: 'reset', type: 'boolean', help: 'with --demo: start the demo afresh (refused when the data folder holds clinics that are not the demo\'s)' },
   { flag: 'public-url', type: 'string', env: 'CLINIC_DESK_PUBLIC_URL', value: 'URL', help: 'base of every absolute URL handed out (behind a proxy, or a name for the LAN); else the listening address' },
@@ -224,6 +235,13 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     return n;
   };
   const mib = (n: number | undefined) => (n === undefined ? undefined : n * 1024 * 1024);
+  const jobs = {
+    scribeLeaseMs: count('scribe-lease-ms', 'CLINIC_DESK_SCRIBE_LEASE_MS'),
+    scribeRetryDelayMs: count('scribe-retry-delay-ms', 'CLINIC_DESK_SCRIBE_RETRY_DELAY_MS'),
+    scribePollMs: count('scribe-poll-ms', 'CLINIC_DESK_SCRIBE_POLL_INTERVAL_MS'),
+    webhookPollMs: count('webhook-poll-ms', 'CLINIC_DESK_WEBHOOK_POLL_INTERVAL_MS'),
+    pushLeaseMs: count('push-lease-ms', 'CLINIC_DESK_PUSH_LEASE_MS'),
+  };
   const scribe = {
     maxFilesPerTxn: count('scribe-max-files', 'CLINIC_DESK_SCRIBE_MAX_FILES'),
     maxFileBytes: mib(count('scribe-max-file-mb', 'CLINIC_DESK_SCRIBE_MAX_FILE_MB')),
@@ -270,6 +288,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     databaseUrl,
     storageDir: (str('storage-dir') || env.CLINIC_DESK_STORAGE_DIR) ? resolve((str('storage-dir') || env.CLINIC_DESK_STORAGE_DIR)!) : undefined,
     workersOnly,
+    jobs: Object.fromEntries(Object.entries(jobs).filter(([, v]) => v !== undefined)),
     sandbox: sandboxOn ? { port: sandboxPort, publicUrl: sandboxPublic, fcmBaseUrl: sandboxFcm } : null,
   };
 }

@@ -4,6 +4,7 @@ import { authService } from './auth/service.js';
 import { tokenService } from './auth/tokens.js';
 import { databaseFile } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
+import { changeBus } from './db/change-bus.js';
 import { migrateSql } from './db/migrate-sql.js';
 import { openSql } from './db/sql.js';
 import { rootExecutor } from './db/tx.js';
@@ -61,6 +62,9 @@ export async function createService(opts: ServiceOptions) {
     throw e;
   });
   const db = rootExecutor(database, sqlite);
+  // What one instance changes that others cache (revocations, sign-in failures, webhook subscriptions): delivered
+  // in-process on SQLite, through LISTEN/NOTIFY between a chain's instances on PostgreSQL.
+  const bus = changeBus(database, { postgresUrl: opts.databaseUrl });
   // On SQLite, read entries go through a second connection without an fsync per commit (audit/service.ts); a
   // PostgreSQL pool already writes them beside the requests.
   const auditReadsDb = sqlite && openDatabase({
@@ -93,6 +97,7 @@ export async function createService(opts: ServiceOptions) {
     },
     /** The database's executor (server/db/tx.ts), what the domain services run on. */
     sql: db,
+    bus,
     clock,
     dataDir: opts.dataDir,
     environment: env,
@@ -118,6 +123,7 @@ export async function createService(opts: ServiceOptions) {
       // The push sender touches the database no more once this resolves (requests in flight are aborted).
       await notifications.stopSender();
       await audit.flush();
+      await bus.close();
       await auditReads?.close();
       auditReadsDb?.close();
       await database.close();

@@ -65,6 +65,16 @@ function describeError(e: unknown, timeoutMs: number): string {
  * In-flight rows stay `pending` in the table; only this process's memory knows they are taken. So a crash or
  * kill mid-attempt leaves them due, and the next start sends them again: delivery is at least once, and receivers
  * deduplicate on Webhook-Id. One dispatcher per database is assumed (one service per data directory).
+ *
+ * The store runs on SQLite and PostgreSQL alike, but the claim is still this process's: with several instances on
+ * one PostgreSQL each would send the same due rows. What lives only here and would have to be shared (or held in
+ * the database) then: the claims (`inFlight`, `claimedPerSub`: which pending rows are taken, until their result is
+ * written), the per-subscription and total send limits (`sendingPerSub`, `sending`: each instance would apply them
+ * alone, so a receiver could see N times maxPerSubscription), the 410 Gone set (`gone`, until the disabling is
+ * written), the opened signing keys (`keys`: a key never changes for a subscription id, and `forget` on delete only
+ * frees memory, since deleted subscriptions are no longer due) and the wake-ups (`wake` after an event is written
+ * reaches only this process; others find it at their next poll). store.dueFor takes `skipLocked` for a claim made
+ * with row locks (FOR UPDATE OF d SKIP LOCKED on PostgreSQL) inside a transaction.
  */
 export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, opts: DispatcherOptions = {}) {
   const store = webhookStore(db);

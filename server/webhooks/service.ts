@@ -121,10 +121,11 @@ export function webhookService(db: Executor, clock: Clock, box: SecretBox, audit
   async function deliveries(ctx: RequestContext, id: string, query: { limit?: number; status?: DeliveryStatus } = {}) {
     const s = await live(ctx, id);
     const rows = await store.recentDeliveries(s.id, query.limit ?? 50, query.status);
-    const attempts = await Promise.all(rows.map((d) => store.attempts(d.id)));
+    // One query for all rows' attempts, not one per row: on PostgreSQL each would be a round trip of its own.
+    const attempts = await store.attemptsOf(rows.map((d) => d.id));
     return {
       subscription: { id: s.id, status: s.status, disabled_reason: s.disabled_reason },
-      deliveries: rows.map((d, i) => ({
+      deliveries: rows.map((d) => ({
         id: d.id,
         event_id: d.event_id,
         event_name: d.event_type,
@@ -136,7 +137,7 @@ export function webhookService(db: Executor, clock: Clock, box: SecretBox, audit
         created_at: d.created_at,
         updated_at: d.updated_at,
         delivered_at: d.delivered_at,
-        attempt_log: attempts[i]!.map((a) => ({ at: a.at, status: a.status, latency_ms: a.latency_ms, error: a.error })),
+        attempt_log: attempts.get(d.id)!.map((a) => ({ at: a.at, status: a.status, latency_ms: a.latency_ms, error: a.error })),
       })),
     };
   }

@@ -1,4 +1,6 @@
-import { type Executor, perConnection, transaction } from '../db/tx.js';
+import { sql } from 'kysely';
+import { insertionOrder } from '../db/sql.js';
+import { type Executor, transaction } from '../db/tx.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'disabled' | 'cancelled';
 
@@ -74,91 +76,144 @@ export interface AttemptResult {
   next: { status: 'delivered' | 'failed' | 'disabled' | 'pending'; retryStep: number; nextAttemptAt: string | null };
 }
 
-const statements = perConnection((db) => ({
-  insertSub: db.prepare(`INSERT INTO webhook_subscriptions (id, workspace_id, client_id, event_names, endpoint, protocol,
-    signing_key_sealed, fhir, status, disabled_reason, created_at, updated_at, deleted_at) VALUES (@id, @workspace_id, @client_id,
-    @event_names, @endpoint, @protocol, @signing_key_sealed, @fhir, @status, @disabled_reason, @created_at, @updated_at, @deleted_at)`),
-  liveSubs: db.prepare(`SELECT * FROM webhook_subscriptions WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, id`),
-  liveSub: db.prepare(`SELECT * FROM webhook_subscriptions WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL`),
-  subById: db.prepare(`SELECT * FROM webhook_subscriptions WHERE id = ?`),
-  liveByEndpoint: db.prepare(`SELECT id FROM webhook_subscriptions WHERE workspace_id = ? AND endpoint = ? AND deleted_at IS NULL`),
-  activeSubs: db.prepare(`SELECT id, event_names, fhir FROM webhook_subscriptions
-    WHERE workspace_id = ? AND status = 'active' AND deleted_at IS NULL`),
-  deleteSub: db.prepare(`UPDATE webhook_subscriptions SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`),
-  disableSub: db.prepare(`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ?, updated_at = ?
-    WHERE id = ? AND status = 'active'`),
-  endPending: db.prepare(`UPDATE webhook_deliveries SET status = ?, next_attempt_at = NULL, last_error = COALESCE(?, last_error),
-    updated_at = ? WHERE subscription_id = ? AND status = 'pending'`),
-  insertEvent: db.prepare(`INSERT INTO webhook_events (id, workspace_id, type, payload, created_at)
-    VALUES (@id, @workspace_id, @type, @payload, @created_at)`),
-  insertDelivery: db.prepare(`INSERT INTO webhook_deliveries (id, event_id, subscription_id, workspace_id, status, attempts,
-    retry_step, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?)`),
-  dueSubs: db.prepare(`SELECT subscription_id, MIN(next_attempt_at) AS due FROM webhook_deliveries
-    WHERE status = 'pending' AND next_attempt_at <= ? GROUP BY subscription_id ORDER BY due`),
-  dueFor: db.prepare(`SELECT d.id, d.event_id, d.subscription_id, d.retry_step, e.payload, s.endpoint, s.signing_key_sealed
-    FROM webhook_deliveries d
-    JOIN webhook_events e ON e.id = d.event_id
-    JOIN webhook_subscriptions s ON s.id = d.subscription_id
-    WHERE d.subscription_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?
-      AND s.status = 'active' AND s.deleted_at IS NULL
-    ORDER BY d.next_attempt_at, d.rowid LIMIT ?`),
-  nextDue: db.prepare(`SELECT MIN(next_attempt_at) AS due FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ?`),
-  insertAttempt: db.prepare(`INSERT INTO webhook_attempts (delivery_id, at, status, latency_ms, error) VALUES (?, ?, ?, ?, ?)`),
-  settle: db.prepare(`UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, retry_step = @retry_step,
-    next_attempt_at = @next_attempt_at, last_status = @last_status, last_error = @last_error, updated_at = @at,
-    delivered_at = CASE WHEN @status = 'delivered' THEN @at ELSE delivered_at END
-    WHERE id = @id AND status = 'pending'`),
-  recent: db.prepare(`SELECT d.*, e.type AS event_type FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-    WHERE d.subscription_id = ? ORDER BY d.created_at DESC, d.rowid DESC LIMIT ?`),
-  recentWithStatus: db.prepare(`SELECT d.*, e.type AS event_type FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-    WHERE d.subscription_id = ? AND d.status = ? ORDER BY d.created_at DESC, d.rowid DESC LIMIT ?`),
-  delivery: db.prepare(`SELECT * FROM webhook_deliveries WHERE id = ? AND subscription_id = ?`),
-  attempts: db.prepare(`SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY id`),
-  requeue: db.prepare(`UPDATE webhook_deliveries SET status = 'pending', retry_step = 0, next_attempt_at = ?, updated_at = ?
-    WHERE id = ? AND status IN ('delivered', 'failed', 'disabled')`),
-}));
+// The columns of webhook_subscriptions and webhook_deliveries in SQLite's table order, named rather than `*`: on
+// PostgreSQL webhook_deliveries also has `seq` (the rowid's stand-in), which no row of this domain carries.
+const SUB_COLUMNS = sql.raw(`id, workspace_id, client_id, event_names, endpoint, protocol, signing_key_sealed, status,
+  disabled_reason, created_at, updated_at, deleted_at, fhir`);
+const deliveryColumns = (alias: string) =>
+  sql.raw(['id', 'event_id', 'subscription_id', 'workspace_id', 'status', 'attempts', 'retry_step', 'next_attempt_at', 'last_status',
+    'last_error', 'created_at', 'updated_at', 'delivered_at'].map((c) => `${alias}.${c}`).join(', '));
+const DELIVERY_COLUMNS = deliveryColumns('d');
 
-/** All SQL of the webhooks domain. */
+/** How many rows an UPDATE changed: Kysely answers a bigint on both databases. */
+const changed = (r: { numAffectedRows?: bigint }) => (r.numAffectedRows ?? 0n) > 0n;
+
+export interface DueForOptions {
+  /**
+   * PostgreSQL: lock the rows returned (FOR UPDATE OF d SKIP LOCKED) until the caller's transaction ends, so that
+   * another instance's claim skips them; run it on a transaction's executor. SQLite has no row locks and needs none
+   * (one process, and a transaction holds the database's write lock from BEGIN IMMEDIATE): nothing is added there.
+   */
+  skipLocked?: boolean;
+}
+
+/**
+ * All SQL of the webhooks domain, for SQLite and PostgreSQL alike (server/db/sql.ts says how): every statement runs
+ * on `e.k`, the database's Kysely or the open transaction's, so a store made from a transaction (`webhookStore(tx)`)
+ * writes inside it.
+ */
 export function webhookStore(e: Executor) {
-  const q = statements(e);
+  const k = e.k;
+  const seq = insertionOrder(e.dialect, 'd');
+
+  /** Ends a subscription's pending deliveries as `status` (cancelled or disabled), keeping an earlier error when `error` is null. */
+  const endPending = (tx: Executor, subscriptionId: string, status: 'cancelled' | 'disabled', error: string | null, at: string) =>
+    sql`UPDATE webhook_deliveries SET status = ${status}, next_attempt_at = NULL, last_error = COALESCE(${error}, last_error),
+      updated_at = ${at} WHERE subscription_id = ${subscriptionId} AND status = 'pending'`.execute(tx.k);
 
   return {
-    insertSubscription: async (s: SubscriptionRow) => void q.insertSub.run(s),
-    subscriptions: async (workspaceId: string) => q.liveSubs.all(workspaceId) as SubscriptionRow[],
-    subscription: async (workspaceId: string, id: string) => q.liveSub.get(id, workspaceId) as SubscriptionRow | undefined,
-    subscriptionById: async (id: string) => q.subById.get(id) as SubscriptionRow | undefined,
-    endpointTaken: async (workspaceId: string, endpoint: string) => q.liveByEndpoint.get(workspaceId, endpoint) !== undefined,
-    activeSubscriptions: async (workspaceId: string) => q.activeSubs.all(workspaceId) as Pick<SubscriptionRow, 'id' | 'event_names' | 'fhir'>[],
+    insertSubscription: async (s: SubscriptionRow) =>
+      void (await sql`INSERT INTO webhook_subscriptions (id, workspace_id, client_id, event_names, endpoint, protocol,
+        signing_key_sealed, fhir, status, disabled_reason, created_at, updated_at, deleted_at) VALUES (${s.id}, ${s.workspace_id},
+        ${s.client_id}, ${s.event_names}, ${s.endpoint}, ${s.protocol}, ${s.signing_key_sealed}, ${s.fhir}, ${s.status},
+        ${s.disabled_reason}, ${s.created_at}, ${s.updated_at}, ${s.deleted_at})`.execute(k)),
+    subscriptions: async (workspaceId: string) =>
+      (await sql<SubscriptionRow>`SELECT ${SUB_COLUMNS} FROM webhook_subscriptions
+        WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL ORDER BY created_at, id`.execute(k)).rows,
+    subscription: async (workspaceId: string, id: string) =>
+      (await sql<SubscriptionRow>`SELECT ${SUB_COLUMNS} FROM webhook_subscriptions
+        WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL`.execute(k)).rows[0],
+    subscriptionById: async (id: string) =>
+      (await sql<SubscriptionRow>`SELECT ${SUB_COLUMNS} FROM webhook_subscriptions WHERE id = ${id}`.execute(k)).rows[0],
+    endpointTaken: async (workspaceId: string, endpoint: string) =>
+      (await sql`SELECT id FROM webhook_subscriptions WHERE workspace_id = ${workspaceId} AND endpoint = ${endpoint}
+        AND deleted_at IS NULL`.execute(k)).rows.length > 0,
+    /**
+     * The subscriptions an event may fan out to, by endpoint: the order SQLite always gave (it reads them through the
+     * endpoint index), now said, so PostgreSQL writes the deliveries in the same order.
+     */
+    activeSubscriptions: async (workspaceId: string) =>
+      (await sql<Pick<SubscriptionRow, 'id' | 'event_names' | 'fhir'>>`SELECT id, event_names, fhir FROM webhook_subscriptions
+        WHERE workspace_id = ${workspaceId} AND status = 'active' AND deleted_at IS NULL ORDER BY endpoint`.execute(k)).rows,
     /** Soft-deletes a subscription and cancels its pending deliveries. */
-    deleteSubscription: (id: string, at: string) => transaction(e, async () => {
-      const changed = q.deleteSub.run(at, at, id).changes > 0;
-      if (changed) q.endPending.run('cancelled', 'subscription deleted', at, id);
-      return changed;
+    deleteSubscription: (id: string, at: string) => transaction(e, async (tx) => {
+      const ok = changed(await sql`UPDATE webhook_subscriptions SET deleted_at = ${at}, updated_at = ${at}
+        WHERE id = ${id} AND deleted_at IS NULL`.execute(tx.k));
+      if (ok) await endPending(tx, id, 'cancelled', 'subscription deleted', at);
+      return ok;
     }),
     /** Disables a subscription (410 Gone) and stops its pending deliveries. */
-    disableSubscription: (id: string, reason: string, at: string) => transaction(e, async () => {
-      if (q.disableSub.run(reason, at, id).changes > 0) q.endPending.run('disabled', reason, at, id);
+    disableSubscription: (id: string, reason: string, at: string) => transaction(e, async (tx) => {
+      const ok = changed(await sql`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ${reason}, updated_at = ${at}
+        WHERE id = ${id} AND status = 'active'`.execute(tx.k));
+      if (ok) await endPending(tx, id, 'disabled', reason, at);
     }),
-    insertEvent: async (event: EventRow) => void q.insertEvent.run(event),
+    insertEvent: async (event: EventRow) =>
+      void (await sql`INSERT INTO webhook_events (id, workspace_id, type, payload, created_at)
+        VALUES (${event.id}, ${event.workspace_id}, ${event.type}, ${event.payload}, ${event.created_at})`.execute(k)),
     insertDelivery: async (id: string, eventId: string, subscriptionId: string, workspaceId: string, at: string) =>
-      void q.insertDelivery.run(id, eventId, subscriptionId, workspaceId, at, at, at),
-    dueSubscriptions: async (now: string) => q.dueSubs.all(now) as { subscription_id: string; due: string }[],
-    dueFor: async (subscriptionId: string, now: string, limit: number) => q.dueFor.all(subscriptionId, now, limit) as DueDelivery[],
+      void (await sql`INSERT INTO webhook_deliveries (id, event_id, subscription_id, workspace_id, status, attempts, retry_step,
+        next_attempt_at, created_at, updated_at) VALUES (${id}, ${eventId}, ${subscriptionId}, ${workspaceId}, 'pending', 0, 0,
+        ${at}, ${at}, ${at})`.execute(k)),
+    /** The subscriptions with a pending delivery due at `now`, the longest-waiting first. */
+    dueSubscriptions: async (now: string) =>
+      (await sql<{ subscription_id: string; due: string }>`SELECT subscription_id, MIN(next_attempt_at) AS due FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at <= ${now} GROUP BY subscription_id ORDER BY due, subscription_id`.execute(k)).rows,
+    /**
+     * A subscription's due deliveries, oldest due first and then in insertion order, with what sending needs. One
+     * table's rows (d) are what a claim takes, so the query can lock them alone (`skipLocked`, PostgreSQL).
+     */
+    dueFor: async (subscriptionId: string, now: string, limit: number, opts: DueForOptions = {}) =>
+      (await sql<DueDelivery>`SELECT d.id, d.event_id, d.subscription_id, d.retry_step, ev.payload, s.endpoint, s.signing_key_sealed
+        FROM webhook_deliveries d
+        JOIN webhook_events ev ON ev.id = d.event_id
+        JOIN webhook_subscriptions s ON s.id = d.subscription_id
+        WHERE d.subscription_id = ${subscriptionId} AND d.status = 'pending' AND d.next_attempt_at <= ${now}
+          AND s.status = 'active' AND s.deleted_at IS NULL
+        ORDER BY d.next_attempt_at, ${seq} LIMIT ${limit}${
+          opts.skipLocked && e.dialect === 'postgres' ? sql` FOR UPDATE OF d SKIP LOCKED` : sql``}`.execute(k)).rows,
     /** The earliest time a pending delivery falls due after `now`. */
-    nextDueAfter: async (now: string) => (q.nextDue.get(now) as { due: string | null }).due,
+    nextDueAfter: async (now: string) =>
+      (await sql<{ due: string | null }>`SELECT MIN(next_attempt_at) AS due FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at > ${now}`.execute(k)).rows[0]!.due,
     /** Logs an attempt and moves its delivery on; a delivery no longer pending (deleted meanwhile) stays as it is. */
     async recordAttempt(r: AttemptResult) {
-      q.insertAttempt.run(r.deliveryId, r.at, r.status, r.latencyMs, r.error);
-      q.settle.run({
-        id: r.deliveryId, status: r.next.status, retry_step: r.next.retryStep, next_attempt_at: r.next.nextAttemptAt,
-        last_status: r.status, last_error: r.error, at: r.at,
-      });
+      await sql`INSERT INTO webhook_attempts (delivery_id, at, status, latency_ms, error)
+        VALUES (${r.deliveryId}, ${r.at}, ${r.status}, ${r.latencyMs}, ${r.error})`.execute(k);
+      // delivered_at is this attempt's time when it delivered, and stays as it was otherwise.
+      await sql`UPDATE webhook_deliveries SET status = ${r.next.status}, attempts = attempts + 1, retry_step = ${r.next.retryStep},
+        next_attempt_at = ${r.next.nextAttemptAt}, last_status = ${r.status}, last_error = ${r.error}, updated_at = ${r.at},
+        delivered_at = COALESCE(${r.next.status === 'delivered' ? r.at : null}, delivered_at)
+        WHERE id = ${r.deliveryId} AND status = 'pending'`.execute(k);
     },
+    /** A subscription's deliveries, newest first (insertion order among those written at the same instant). */
     recentDeliveries: async (subscriptionId: string, limit: number, status?: DeliveryStatus) =>
-      (status ? q.recentWithStatus.all(subscriptionId, status, limit) : q.recent.all(subscriptionId, limit)) as (DeliveryRow & { event_type: string })[],
-    delivery: async (subscriptionId: string, id: string) => q.delivery.get(id, subscriptionId) as DeliveryRow | undefined,
-    attempts: async (deliveryId: string) => q.attempts.all(deliveryId) as AttemptRow[],
-    requeue: async (id: string, at: string) => q.requeue.run(at, at, id).changes > 0,
+      (await sql<DeliveryRow & { event_type: string }>`SELECT ${DELIVERY_COLUMNS}, ev.type AS event_type
+        FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
+        WHERE d.subscription_id = ${subscriptionId}${status ? sql` AND d.status = ${status}` : sql``}
+        ORDER BY d.created_at DESC, ${seq} DESC LIMIT ${limit}`.execute(k)).rows,
+    delivery: async (subscriptionId: string, id: string) =>
+      (await sql<DeliveryRow>`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
+        WHERE d.id = ${id} AND d.subscription_id = ${subscriptionId}`.execute(k)).rows[0],
+    attempts: async (deliveryId: string) =>
+      (await sql<AttemptRow>`SELECT id, delivery_id, at, status, latency_ms, error FROM webhook_attempts
+        WHERE delivery_id = ${deliveryId} ORDER BY id`.execute(k)).rows,
+    /** The attempts of several deliveries in one query: delivery id -> its attempts, oldest first ([] for none). */
+    async attemptsOf(deliveryIds: readonly string[]): Promise<Map<string, AttemptRow[]>> {
+      const out = new Map<string, AttemptRow[]>(deliveryIds.map((id) => [id, []]));
+      if (deliveryIds.length === 0) return out;
+      // The list padded to a power of two with its last id (harmless in IN): a page of up to 200 deliveries then
+      // makes at most 9 texts, not 200, for SQLite's statement cache.
+      const ids = [...deliveryIds];
+      while (ids.length & (ids.length - 1)) ids.push(ids[ids.length - 1]!);
+      const { rows } = await sql<AttemptRow>`SELECT id, delivery_id, at, status, latency_ms, error FROM webhook_attempts
+        WHERE delivery_id IN (${sql.join(ids)}) ORDER BY id`.execute(k);
+      for (const a of rows) out.get(a.delivery_id)!.push(a);
+      return out;
+    },
+    requeue: async (id: string, at: string) =>
+      changed(await sql`UPDATE webhook_deliveries SET status = 'pending', retry_step = 0, next_attempt_at = ${at}, updated_at = ${at}
+        WHERE id = ${id} AND status IN ('delivered', 'failed', 'disabled')`.execute(k)),
   };
 }
 export type WebhookStore = ReturnType<typeof webhookStore>;

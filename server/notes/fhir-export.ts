@@ -2,6 +2,7 @@ import type { Bundle } from '@medplum/fhirtypes';
 import type { AppointmentService } from '../appointments/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
+import type { Tx } from '../db/tx.js';
 import { formatMobile } from '../patients/mobile.js';
 import type { PatientService } from '../patients/service.js';
 import type { SessionRow } from '../scribe/store.js';
@@ -26,22 +27,25 @@ export interface BundleVersion {
 /**
  * One version of a session's note as a FHIR R4 document (fhir.ts), with the patient, the doctor who signed, the
  * clinic and the appointment read through their services (so each read is audited as the caller's). The export
- * route, the MCP tool and the note events' fhir option all build it here, so they give the same document.
+ * route, the MCP tool and the note events' fhir option all build it here, so they give the same document. A note
+ * event's bundle is built inside the signing's transaction (`tx`), and every read goes through it: on SQLite a
+ * read through the service's executor would wait for that transaction to end, for ever, and on PostgreSQL it would
+ * run on another connection, not seeing the note's own changes.
  */
 export async function noteBundle(
   { auth, patients, appointments }: { auth: AuthService; patients: PatientService; appointments: AppointmentService },
-  ctx: RequestContext, s: SessionRow, link: NoteLink, v: BundleVersion,
+  ctx: RequestContext, s: SessionRow, link: NoteLink, v: BundleVersion, tx?: Tx,
 ): Promise<Bundle> {
-  const workspace = (await auth.workspace(s.workspace_id))!;
+  const workspace = (await auth.workspace(s.workspace_id, tx))!;
   let patient;
   try {
-    patient = link.patient_id ? await patients.get(ctx, link.patient_id) : undefined;
+    patient = link.patient_id ? await patients.get(ctx, link.patient_id, tx) : undefined;
   } catch (e) {
     // A session may name a patient id of the caller's own system, unknown here: the document says it without a name.
     if (!(e instanceof ServiceError) || e.status !== 404) throw e;
   }
-  const appointment = link.appointment_id ? (await appointments.get(ctx, link.appointment_id, false)).appointment : undefined;
-  const signer = v.created_by ? await auth.user(v.created_by) : undefined;
+  const appointment = link.appointment_id ? (await appointments.get(ctx, link.appointment_id, false, tx)).appointment : undefined;
+  const signer = v.created_by ? await auth.user(v.created_by, tx) : undefined;
   return buildFhirBundle({
     emr: v.emr,
     note: { id: s.id, version: v.version, date: v.created_at },

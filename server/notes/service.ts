@@ -242,12 +242,13 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
   /**
    * A note event's data. Its FHIR bundle is built as the export route builds it, from the version as stored, with
    * the signing doctor's reads, so that a subscription with the fhir option gets the document the route answers.
+   * The bundle is built while the event is written, inside the signing's transaction: its reads go through `tx`.
    */
-  function event(ctx: RequestContext, s: SessionRow, n: NoteLink, v: VersionRow, emr: Emr) {
+  function event(tx: Tx, ctx: RequestContext, s: SessionRow, n: NoteLink, v: VersionRow, emr: Emr) {
     return {
       transaction_id: s.txn_id, session_id: s.txn_id, patient_id: n.patient_id, appointment_id: n.appointment_id,
       version: v.version, signed_by: v.created_by, signed_at: v.created_at, ...(v.reason !== null ? { reason: v.reason } : {}), emr,
-      fhir: () => noteBundle(sources, ctx, s, n, { ...v, emr: JSON.parse(v.emr) as Emr }),
+      fhir: () => noteBundle(sources, ctx, s, n, { ...v, emr: JSON.parse(v.emr) as Emr }, tx),
     };
   }
 
@@ -298,7 +299,7 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
       // With the doctor (ongoing): the consultation ends with the signature. Waiting, parked or done: left as it is.
       if (appt?.status === 'OG') await appointments.changeStatusIn(tx, ctx, appt.id, false, 'CM');
       await audit.inTransaction(tx, ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
-      await webhooks.emit(tx, s.workspace_id, 'note.signed', event(ctx, s, { patient_id: patientId, appointment_id: appt?.id ?? null }, row, signed));
+      await webhooks.emit(tx, s.workspace_id, 'note.signed', event(tx, ctx, s, { patient_id: patientId, appointment_id: appt?.id ?? null }, row, signed));
       return row;
     });
     return version(ctx, txnId, String(v.version));
@@ -322,7 +323,7 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
       if (!(await inTx.amend({ session_id: s.id, version: row.version, now }))) return new Refusal(new ServiceError(409, 'CONFLICT', 'The note changed meanwhile; read it again'), 'conflict');
       await inTx.insertVersion(row);
       await audit.inTransaction(tx, ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
-      await webhooks.emit(tx, s.workspace_id, 'note.amended', event(ctx, s, n, row, amended));
+      await webhooks.emit(tx, s.workspace_id, 'note.amended', event(tx, ctx, s, n, row, amended));
       return row;
     });
     return version(ctx, txnId, String(v.version));

@@ -1,5 +1,5 @@
-import type { Db } from '../db/database.js';
-import { type Executor, perConnection } from '../db/tx.js';
+import { type RawBuilder, sql } from 'kysely';
+import type { Executor } from '../db/tx.js';
 import type { SessionRow } from '../scribe/store.js';
 
 export interface NoteRow {
@@ -25,66 +25,60 @@ export interface VersionRow {
   created_at: string;
 }
 
-const statements = perConnection((db) => ({
-  note: db.prepare('SELECT * FROM notes WHERE session_id = ?'),
-  insert: db.prepare(`INSERT INTO notes (session_id, workspace_id, patient_id, appointment_id, created_at, updated_at)
-    VALUES (@session_id, @workspace_id, @patient_id, NULL, @now, @now) ON CONFLICT (session_id) DO NOTHING`),
-  saveDraft: db.prepare(`UPDATE notes SET draft = @draft, draft_by = @by, draft_at = @now, updated_at = @now
-    WHERE session_id = @session_id AND latest_version = 0`),
-  sign: db.prepare(`UPDATE notes SET latest_version = 1, patient_id = @patient_id, appointment_id = @appointment_id, updated_at = @now
-    WHERE session_id = @session_id AND latest_version = 0`),
-  amend: db.prepare(`UPDATE notes SET latest_version = @version, updated_at = @now
-    WHERE session_id = @session_id AND latest_version = @version - 1`),
-  insertVersion: db.prepare(`INSERT INTO note_versions (session_id, version, kind, emr, reason, created_by, created_at)
-    VALUES (@session_id, @version, @kind, @emr, @reason, @created_by, @created_at)`),
-  version: db.prepare('SELECT * FROM note_versions WHERE session_id = ? AND version = ?'),
-  versions: db.prepare('SELECT session_id, version, kind, reason, created_by, created_at FROM note_versions WHERE session_id = ? ORDER BY version'),
-  db,
-  signedStatements: new Map<string, ReturnType<Db['prepare']>>(),
-}));
+/** Whether an UPDATE touched a row (Kysely counts them as a bigint on both databases). */
+const changed = (r: { numAffectedRows?: bigint }) => (r.numAffectedRows ?? 0n) > 0n;
 
-/** All SQL of the notes domain. */
+/**
+ * All SQL of the notes domain, for both databases (server/db/sql.ts): nothing here is spelled differently. notes and
+ * note_versions have no `seq` on PostgreSQL, so `SELECT *` gives the same columns on both, and the note's draft is
+ * created with ON CONFLICT DO NOTHING, which both accept.
+ */
 export function noteStore(e: Executor) {
-  const q = statements(e);
+  const k = e.k;
+
   /**
    * The sessions with a signed note, newest first (created_at, then txn_id, both descending, as the scribe's list),
    * optionally of one patient and in one status, strictly after `after`: the signed part of a history that lists
-   * signed notes first.
+   * signed notes first. Only the filters given are in the text (at most eight texts), as in the scribe's list.
    */
   async function signedSessions(p: { workspaceId: string; patientId?: string; status?: string; after?: { created_at: string; txn_id: string }; limit: number }) {
-    const key = `${p.patientId !== undefined}/${p.status !== undefined}/${p.after !== undefined}`;
-    let stmt = q.signedStatements.get(key);
-    if (!stmt) {
-      stmt = q.db.prepare(`SELECT s.* FROM notes n JOIN scribe_sessions s ON s.id = n.session_id
-        WHERE n.workspace_id = @workspace_id AND n.latest_version > 0
-        ${p.patientId !== undefined ? 'AND s.patient_id = @patient_id' : ''}
-        ${p.status !== undefined ? 'AND s.status = @status' : ''}
-        ${p.after !== undefined ? 'AND (s.created_at, s.txn_id) < (@after_created_at, @after_txn_id)' : ''}
-        ORDER BY s.created_at DESC, s.txn_id DESC LIMIT @limit`);
-      q.signedStatements.set(key, stmt);
-    }
-    return stmt.all({
-      workspace_id: p.workspaceId, limit: p.limit,
-      ...(p.patientId !== undefined ? { patient_id: p.patientId } : {}),
-      ...(p.status !== undefined ? { status: p.status } : {}),
-      ...(p.after !== undefined ? { after_created_at: p.after.created_at, after_txn_id: p.after.txn_id } : {}),
-    }) as SessionRow[];
+    const where: RawBuilder<unknown>[] = [sql`n.workspace_id = ${p.workspaceId}`, sql`n.latest_version > 0`];
+    if (p.patientId !== undefined) where.push(sql`s.patient_id = ${p.patientId}`);
+    if (p.status !== undefined) where.push(sql`s.status = ${p.status}`);
+    if (p.after !== undefined) where.push(sql`(s.created_at, s.txn_id) < (${p.after.created_at}, ${p.after.txn_id})`);
+    const { rows } = await sql<SessionRow>`SELECT s.* FROM notes n JOIN scribe_sessions s ON s.id = n.session_id
+      WHERE ${sql.join(where, sql` AND `)}
+      ORDER BY s.created_at DESC, s.txn_id DESC LIMIT ${p.limit}`.execute(k);
+    return rows;
   }
 
   return {
     signedSessions,
-    note: async (sessionId: string) => q.note.get(sessionId) as NoteRow | undefined,
+    note: async (sessionId: string) => (await sql<NoteRow>`SELECT * FROM notes WHERE session_id = ${sessionId}`.execute(k)).rows[0],
     /** Makes the session's note row if it has none (first edit or sign). */
-    ensure: async (p: { session_id: string; workspace_id: string; patient_id: string | null; now: string }) => void q.insert.run(p),
+    ensure: async (p: { session_id: string; workspace_id: string; patient_id: string | null; now: string }) =>
+      void (await sql`INSERT INTO notes (session_id, workspace_id, patient_id, appointment_id, created_at, updated_at)
+        VALUES (${p.session_id}, ${p.workspace_id}, ${p.patient_id}, NULL, ${p.now}, ${p.now}) ON CONFLICT (session_id) DO NOTHING`.execute(k)),
     /** false when the note was signed meanwhile (drafts end at signing). */
-    saveDraft: async (p: { session_id: string; draft: string; by: string; now: string }) => q.saveDraft.run(p).changes > 0,
+    saveDraft: async (p: { session_id: string; draft: string; by: string; now: string }) =>
+      changed(await sql`UPDATE notes SET draft = ${p.draft}, draft_by = ${p.by}, draft_at = ${p.now}, updated_at = ${p.now}
+        WHERE session_id = ${p.session_id} AND latest_version = 0`.execute(k)),
     /** false when it was already signed. */
-    sign: async (p: { session_id: string; patient_id: string | null; appointment_id: string | null; now: string }) => q.sign.run(p).changes > 0,
+    sign: async (p: { session_id: string; patient_id: string | null; appointment_id: string | null; now: string }) =>
+      changed(await sql`UPDATE notes SET latest_version = 1, patient_id = ${p.patient_id}, appointment_id = ${p.appointment_id}, updated_at = ${p.now}
+        WHERE session_id = ${p.session_id} AND latest_version = 0`.execute(k)),
     /** false when `version` is not the next one (a concurrent amendment won). */
-    amend: async (p: { session_id: string; version: number; now: string }) => q.amend.run(p).changes > 0,
-    insertVersion: async (row: VersionRow) => void q.insertVersion.run(row),
-    version: async (sessionId: string, version: number) => q.version.get(sessionId, version) as VersionRow | undefined,
-    versions: async (sessionId: string) => q.versions.all(sessionId) as Omit<VersionRow, 'emr'>[],
+    amend: async (p: { session_id: string; version: number; now: string }) =>
+      changed(await sql`UPDATE notes SET latest_version = ${p.version}, updated_at = ${p.now}
+        WHERE session_id = ${p.session_id} AND latest_version = ${p.version - 1}`.execute(k)),
+    insertVersion: async (row: VersionRow) =>
+      void (await sql`INSERT INTO note_versions (session_id, version, kind, emr, reason, created_by, created_at)
+        VALUES (${row.session_id}, ${row.version}, ${row.kind}, ${row.emr}, ${row.reason}, ${row.created_by}, ${row.created_at})`.execute(k)),
+    version: async (sessionId: string, version: number) =>
+      (await sql<VersionRow>`SELECT * FROM note_versions WHERE session_id = ${sessionId} AND version = ${version}`.execute(k)).rows[0],
+    versions: async (sessionId: string) =>
+      (await sql<Omit<VersionRow, 'emr'>>`SELECT session_id, version, kind, reason, created_by, created_at FROM note_versions
+        WHERE session_id = ${sessionId} ORDER BY version`.execute(k)).rows,
   };
 }
 export type NoteStore = ReturnType<typeof noteStore>;

@@ -16,11 +16,12 @@ const PLAIN_ID = new Set(['Client', 'Grant', 'ReplayDetection']);
 const now = () => Math.floor(Date.now() / 1000);
 
 /**
- * The oidc-provider adapter over SQLite (the library's Adapter interface: one instance per model name).
+ * The oidc-provider adapter over the service's database, SQLite or PostgreSQL (the library's Adapter interface: one
+ * instance per model name).
  * Times are the library's own (wall-clock unix seconds), not the service's injectable clock: the library reads
  * Date.now() for every expiry it checks, so the adapter agrees with it.
  */
-export function sqliteAdapter(store: OidcStore, box: SecretBox) {
+export function modelAdapter(store: OidcStore, box: SecretBox) {
   const keyOf = (model: string, id: string) => (PLAIN_ID.has(model) ? id : tokenDigest(id));
   const context = (model: string, key: string) => `oidc:${model}:${key}`;
 
@@ -38,7 +39,7 @@ export function sqliteAdapter(store: OidcStore, box: SecretBox) {
     return payload;
   }
 
-  return class SqliteAdapter {
+  return class ModelAdapter {
     constructor(readonly model: string) {}
 
     async upsert(id: string, payload: Payload, expiresIn?: number) {

@@ -6,7 +6,7 @@ import { type Executor, transaction } from '../db/tx.js';
 import { ServiceError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
-import { sqliteAdapter } from './adapter.js';
+import { modelAdapter } from './adapter.js';
 import { SIGNING_ALG, loadProviderKeys } from './keys.js';
 import { type SignInLimits, signInLimiter } from '../shared/sign-in-limiter.js';
 import { isApiScope } from './scopes.js';
@@ -43,7 +43,7 @@ const DAY_S = 24 * 3600;
 const iso = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOString());
 
 /**
- * The OpenID provider's state and the parts of it the rest of the service uses: its SQLite adapter and keys,
+ * The OpenID provider's state and the parts of it the rest of the service uses: its database adapter and keys,
  * the issuer (the service's public base URL, known once the HTTP app listens), verification of the access
  * tokens it issues, sign-in rate limiting, and each user's connected assistants (grants). The provider itself
  * (oidc-provider, HTTP only) is built over this in provider.ts.
@@ -52,7 +52,7 @@ export async function oidcService(db: Executor, clock: Clock, box: SecretBox, au
   const store = oidcStore(db);
   const keys = await loadProviderKeys(store, box, () => isoNow(clock));
   const jwks = createLocalJWKSet({ keys: keys.verifying });
-  const Adapter = sqliteAdapter(store, box);
+  const Adapter = modelAdapter(store, box);
   const limiter = signInLimiter(clock, opts.signInLimits);
   const assistants = new WeakMap<Caller, AssistantInfo>();
   let issuer: string | null = null;

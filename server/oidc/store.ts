@@ -1,4 +1,5 @@
-import { type Executor, perConnection, transaction } from '../db/tx.js';
+import { sql } from 'kysely';
+import { type Executor, transaction } from '../db/tx.js';
 
 export interface ModelRow {
   model: string;
@@ -32,56 +33,60 @@ export interface GrantListRow {
   last_used_at: number | null;
 }
 
-const statements = perConnection((db) => ({
-  upsert: db.prepare(`INSERT INTO oidc_models
-    (model, key, payload, grant_id, uid, user_code, account_id, client_id, created_at, expires_at, consumed_at)
-    VALUES (@model, @key, @payload, @grant_id, @uid, @user_code, @account_id, @client_id, @created_at, @expires_at, @consumed_at)
-    ON CONFLICT (model, key) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
-      user_code = excluded.user_code, account_id = excluded.account_id, client_id = excluded.client_id,
-      expires_at = excluded.expires_at, consumed_at = excluded.consumed_at`),
-  find: db.prepare('SELECT * FROM oidc_models WHERE model = ? AND key = ?'),
-  findByUid: db.prepare('SELECT * FROM oidc_models WHERE model = ? AND uid = ?'),
-  findByUserCode: db.prepare('SELECT * FROM oidc_models WHERE model = ? AND user_code = ?'),
-  consume: db.prepare('UPDATE oidc_models SET consumed_at = ?, payload = ? WHERE model = ? AND key = ?'),
-  destroy: db.prepare('DELETE FROM oidc_models WHERE model = ? AND key = ?'),
-  revokeByGrant: db.prepare('DELETE FROM oidc_models WHERE model = ? AND grant_id = ?'),
-  revokeGrantEverything: db.prepare(`DELETE FROM oidc_models WHERE grant_id = ? OR (model = 'Grant' AND key = ?)`),
-  grantsOf: db.prepare(`SELECT g.key AS grant_id, g.payload AS grant_payload, c.payload AS client_payload, g.created_at, g.expires_at,
-      (SELECT MAX(t.created_at) FROM oidc_models t WHERE t.grant_id = g.key) AS last_used_at
-    FROM oidc_models g LEFT JOIN oidc_models c ON c.model = 'Client' AND c.key = g.client_id
-    WHERE g.model = 'Grant' AND g.account_id = ? AND (g.expires_at IS NULL OR g.expires_at > ?)
-    ORDER BY g.created_at DESC, g.key`),
-  purgeExpired: db.prepare('DELETE FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at <= ?'),
-  // A dynamically registered client nobody has approved for a month is registration litter.
-  purgeIdleClients: db.prepare(`DELETE FROM oidc_models WHERE model = 'Client' AND created_at <= ?
-    AND NOT EXISTS (SELECT 1 FROM oidc_models g WHERE g.model = 'Grant' AND g.client_id = oidc_models.key)`),
-  keys: db.prepare('SELECT * FROM oidc_keys WHERE kind = ? AND retired_at IS NULL ORDER BY created_at DESC, kid'),
-  insertKey: db.prepare('INSERT INTO oidc_keys (kid, kind, sealed, created_at) VALUES (@kid, @kind, @sealed, @created_at)'),
-  revokeJti: db.prepare('INSERT OR IGNORE INTO oidc_revoked_tokens (jti, expires_at) VALUES (?, ?)'),
-  isRevoked: db.prepare('SELECT 1 FROM oidc_revoked_tokens WHERE jti = ?'),
-  purgeRevoked: db.prepare('DELETE FROM oidc_revoked_tokens WHERE expires_at <= ?'),
-}));
+/** How many rows a statement changed, as a number (Kysely counts them as a bigint on both databases). */
+const count = (r: { numAffectedRows?: bigint }) => Number(r.numAffectedRows ?? 0n);
 
-/** All SQL of the OpenID provider's persistence (migration 0006). */
+/**
+ * All SQL of the OpenID provider's persistence (migration 0006), for both databases (server/db/sql.ts). The one
+ * spelling they do not share was SQLite's INSERT OR IGNORE for a revoked jti: ON CONFLICT (jti) DO NOTHING, which
+ * both accept, ignores the same rows (a jti and an expiry are never NULL). Unix seconds are BIGINT on PostgreSQL,
+ * read back as numbers (sql.ts), so a row is the same JS value on both.
+ */
 export function oidcStore(e: Executor) {
-  const q = statements(e);
+  const k = e.k;
   return {
-    upsert: async (row: ModelRow) => void q.upsert.run(row),
-    find: async (model: string, key: string) => q.find.get(model, key) as ModelRow | undefined,
-    findByUid: async (model: string, uid: string) => q.findByUid.get(model, uid) as ModelRow | undefined,
-    findByUserCode: async (model: string, code: string) => q.findByUserCode.get(model, code) as ModelRow | undefined,
-    consume: async (model: string, key: string, at: number, payload: string) => void q.consume.run(at, payload, model, key),
-    destroy: async (model: string, key: string) => void q.destroy.run(model, key),
-    revokeByGrant: async (model: string, grantId: string) => void q.revokeByGrant.run(model, grantId),
+    upsert: async (row: ModelRow) =>
+      void (await sql`INSERT INTO oidc_models
+        (model, key, payload, grant_id, uid, user_code, account_id, client_id, created_at, expires_at, consumed_at)
+        VALUES (${row.model}, ${row.key}, ${row.payload}, ${row.grant_id}, ${row.uid}, ${row.user_code}, ${row.account_id}, ${row.client_id},
+          ${row.created_at}, ${row.expires_at}, ${row.consumed_at})
+        ON CONFLICT (model, key) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
+          user_code = excluded.user_code, account_id = excluded.account_id, client_id = excluded.client_id,
+          expires_at = excluded.expires_at, consumed_at = excluded.consumed_at`.execute(k)),
+    find: async (model: string, key: string) =>
+      (await sql<ModelRow>`SELECT * FROM oidc_models WHERE model = ${model} AND key = ${key}`.execute(k)).rows[0],
+    findByUid: async (model: string, uid: string) =>
+      (await sql<ModelRow>`SELECT * FROM oidc_models WHERE model = ${model} AND uid = ${uid}`.execute(k)).rows[0],
+    findByUserCode: async (model: string, code: string) =>
+      (await sql<ModelRow>`SELECT * FROM oidc_models WHERE model = ${model} AND user_code = ${code}`.execute(k)).rows[0],
+    consume: async (model: string, key: string, at: number, payload: string) =>
+      void (await sql`UPDATE oidc_models SET consumed_at = ${at}, payload = ${payload} WHERE model = ${model} AND key = ${key}`.execute(k)),
+    destroy: async (model: string, key: string) => void (await sql`DELETE FROM oidc_models WHERE model = ${model} AND key = ${key}`.execute(k)),
+    revokeByGrant: async (model: string, grantId: string) =>
+      void (await sql`DELETE FROM oidc_models WHERE model = ${model} AND grant_id = ${grantId}`.execute(k)),
     /** The grant and every code, token and refresh token issued under it. */
-    revokeGrant: async (grantId: string) => q.revokeGrantEverything.run(grantId, grantId).changes > 0,
-    grantsOf: async (accountId: string, now: number) => q.grantsOf.all(accountId, now) as GrantListRow[],
-    purge: (now: number, idleClientsBefore: number) => transaction(e, async () =>
-      q.purgeExpired.run(now).changes + q.purgeRevoked.run(now).changes + q.purgeIdleClients.run(idleClientsBefore).changes),
-    keys: async (kind: KeyRow['kind']) => q.keys.all(kind) as KeyRow[],
-    insertKey: async (row: Omit<KeyRow, 'retired_at'>) => void q.insertKey.run(row),
-    revokeJti: async (jti: string, exp: number) => void q.revokeJti.run(jti, exp),
-    isRevoked: async (jti: string) => q.isRevoked.get(jti) !== undefined,
+    revokeGrant: async (grantId: string) =>
+      count(await sql`DELETE FROM oidc_models WHERE grant_id = ${grantId} OR (model = 'Grant' AND key = ${grantId})`.execute(k)) > 0,
+    grantsOf: async (accountId: string, now: number) =>
+      (await sql<GrantListRow>`SELECT g.key AS grant_id, g.payload AS grant_payload, c.payload AS client_payload, g.created_at, g.expires_at,
+          (SELECT MAX(t.created_at) FROM oidc_models t WHERE t.grant_id = g.key) AS last_used_at
+        FROM oidc_models g LEFT JOIN oidc_models c ON c.model = 'Client' AND c.key = g.client_id
+        WHERE g.model = 'Grant' AND g.account_id = ${accountId} AND (g.expires_at IS NULL OR g.expires_at > ${now})
+        ORDER BY g.created_at DESC, g.key`.execute(k)).rows,
+    /** Expired models and revoked jtis, and idle registrations, in one transaction: how many rows went. */
+    purge: (now: number, idleClientsBefore: number) => transaction(e, async (tx) =>
+      count(await sql`DELETE FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at <= ${now}`.execute(tx.k))
+      + count(await sql`DELETE FROM oidc_revoked_tokens WHERE expires_at <= ${now}`.execute(tx.k))
+      // A dynamically registered client nobody has approved for a month is registration litter.
+      + count(await sql`DELETE FROM oidc_models WHERE model = 'Client' AND created_at <= ${idleClientsBefore}
+        AND NOT EXISTS (SELECT 1 FROM oidc_models g WHERE g.model = 'Grant' AND g.client_id = oidc_models.key)`.execute(tx.k))),
+    keys: async (kind: KeyRow['kind']) =>
+      (await sql<KeyRow>`SELECT * FROM oidc_keys WHERE kind = ${kind} AND retired_at IS NULL ORDER BY created_at DESC, kid`.execute(k)).rows,
+    insertKey: async (row: Omit<KeyRow, 'retired_at'>) =>
+      void (await sql`INSERT INTO oidc_keys (kid, kind, sealed, created_at) VALUES (${row.kid}, ${row.kind}, ${row.sealed}, ${row.created_at})`.execute(k)),
+    revokeJti: async (jti: string, exp: number) =>
+      void (await sql`INSERT INTO oidc_revoked_tokens (jti, expires_at) VALUES (${jti}, ${exp}) ON CONFLICT (jti) DO NOTHING`.execute(k)),
+    isRevoked: async (jti: string) => (await sql`SELECT 1 AS one FROM oidc_revoked_tokens WHERE jti = ${jti}`.execute(k)).rows.length > 0,
   };
 }
 export type OidcStore = ReturnType<typeof oidcStore>;

@@ -89,6 +89,8 @@ export function authService(db: Executor, clock: Clock, env: Environment = envir
       if (!(await inTx.setPasswordHash(userId, hash))) throw new AuthError('unknown user');
       await inTx.revokeUserTokens(userId, isoNow(clock), keepToken ? tokenDigest(keepToken) : null);
     });
+    // Again once committed: a principal read meanwhile (outside the transaction, on PostgreSQL) saw the old tokens.
+    store.invalidatePrincipals();
   }
 
   const revokeAuthToken = (token: string) => store.revokeToken(tokenDigest(token), isoNow(clock));

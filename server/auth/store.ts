@@ -1,5 +1,7 @@
-import type { Db } from '../db/database.js';
-import { type Executor, Tx, connectionOf, perConnection } from '../db/tx.js';
+import { type RawBuilder, sql } from 'kysely';
+import type { SqlDatabase } from '../db/sql.js';
+import { insertionOrder } from '../db/sql.js';
+import { type Executor, Tx } from '../db/tx.js';
 import type { Role } from './permissions.js';
 
 export interface WorkspaceRow {
@@ -54,13 +56,46 @@ export interface ApiKeyRow {
 }
 
 /**
- * Token → principal answers, per database: every API request presents a token, and the join behind it costs about
- * as much as the patient search itself. Cleared whole by any write that could end a token's validity (revocation,
- * revoking a user's tokens after a password change, disabling a user or a workspace), through whichever store instance makes it; only positive answers are kept,
- * and nothing read inside a transaction, which could still roll back. Roles and token scopes never change in place.
+ * Token → principal answers, per database (every executor of it, a transaction's included, shares them): every API
+ * request presents a token, and the join behind it costs about as much as the patient search itself. Cleared whole
+ * by any write that could end a token's validity (revocation, revoking a user's tokens after a password change,
+ * disabling a user or a workspace), through whichever store instance makes it, and again once the transaction that
+ * made it has committed (`invalidatePrincipals`, which is also what a change-bus subscriber of another instance's
+ * writes calls). Only positive answers are kept, and nothing read inside a transaction, which could still roll back.
+ * A read that was under way while the cache was cleared is not kept either (`generation`): on PostgreSQL it may have
+ * seen the row before the revocation committed. Roles and token scopes never change in place.
  */
-const principals = new WeakMap<Db, Map<string, TokenPrincipalRow>>();
+interface PrincipalCache {
+  readonly rows: Map<string, TokenPrincipalRow>;
+  /** Counts clearings: a read keeps its answer only if no clearing happened while it ran. */
+  generation: number;
+}
+const principals = new WeakMap<SqlDatabase, PrincipalCache>();
 const PRINCIPALS_MAX = 10_000;
+
+function principalCache(database: SqlDatabase): PrincipalCache {
+  let cache = principals.get(database);
+  if (!cache) principals.set(database, (cache = { rows: new Map(), generation: 0 }));
+  return cache;
+}
+
+/**
+ * Drops every cached principal of `database`: after a change that may have ended some token's validity has
+ * committed, here or (through the change bus's `principals` topic and its resync) on another instance.
+ */
+export function invalidatePrincipals(database: SqlDatabase): void {
+  const cache = principalCache(database);
+  cache.generation++;
+  cache.rows.clear();
+}
+
+// Column lists in SQLite's table order: PostgreSQL's workspaces also has `seq` (sql.ts insertionOrder), which rows
+// must not carry, and both databases then give the same keys in the same order.
+const WORKSPACE_COLUMNS = sql.raw('id, name, country, timezone, created_at, disabled_at, address');
+const USER_COLUMNS = sql.raw(
+  'id, workspace_id, username, display_name, role, password_hash, created_at, disabled_at, qualification, registration_number');
+
+const changed = (r: { numAffectedRows?: bigint }) => (r.numAffectedRows ?? 0n) > 0n;
 
 /** A user's name, role and what a prescription prints under the name (profile.ts). */
 export interface ProfileRow {
@@ -72,67 +107,32 @@ export interface ProfileRow {
   registration_number: string | null;
 }
 
-const statements = perConnection((db) => ({
-  insertWorkspace: db.prepare(
-    'INSERT INTO workspaces (id, name, country, timezone, created_at) VALUES (@id, @name, @country, @timezone, @created_at)'),
-  workspace: db.prepare('SELECT * FROM workspaces WHERE id = ?'),
-  workspaces: db.prepare('SELECT * FROM workspaces ORDER BY created_at, id'),
-  disableWorkspace: db.prepare('UPDATE workspaces SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL'),
-  insertUser: db.prepare(`INSERT INTO users (id, workspace_id, username, display_name, role, password_hash, created_at)
-    VALUES (@id, @workspace_id, @username, @display_name, @role, @password_hash, @created_at)`),
-  userByName: db.prepare('SELECT * FROM users WHERE username = ?'),
-  user: db.prepare('SELECT * FROM users WHERE id = ?'),
-  usersOf: db.prepare('SELECT * FROM users WHERE workspace_id = ? ORDER BY created_at, id'),
-  insertToken: db.prepare(`INSERT INTO auth_tokens (id, workspace_id, user_id, token_digest, label, scopes, created_at)
-    VALUES (@id, @workspace_id, @user_id, @token_digest, @label, @scopes, @created_at)`),
-  tokenPrincipal: db.prepare(`
-    SELECT u.id AS user_id, u.workspace_id, u.role, t.scopes AS token_scopes, w.disabled_at AS workspace_disabled_at
-    FROM auth_tokens t JOIN users u ON u.id = t.user_id JOIN workspaces w ON w.id = u.workspace_id
-    WHERE t.token_digest = ? AND t.revoked_at IS NULL AND u.disabled_at IS NULL`),
-  revokeToken: db.prepare('UPDATE auth_tokens SET revoked_at = ? WHERE token_digest = ? AND revoked_at IS NULL'),
-  insertApiKey: db.prepare(`INSERT INTO api_keys (id, workspace_id, key_digest, label, created_at)
-    VALUES (@id, @workspace_id, @key_digest, @label, @created_at)`),
-  apiKeyWorkspace: db.prepare('SELECT workspace_id FROM api_keys WHERE key_digest = ? AND revoked_at IS NULL'),
-  insertClient: db.prepare(`INSERT INTO api_clients (id, workspace_id, client_id, secret_hash, name, scopes, created_at)
-    VALUES (@id, @workspace_id, @client_id, @secret_hash, @name, @scopes, @created_at)`),
-  client: db.prepare('SELECT * FROM api_clients WHERE client_id = ?'),
-  revokeClient: db.prepare('UPDATE api_clients SET revoked_at = ? WHERE client_id = ? AND workspace_id = ? AND revoked_at IS NULL'),
-  // Settings screens (admin): lists without secrets, and switching things off.
-  clientsOf: db.prepare(`SELECT client_id, name, scopes, created_at, revoked_at FROM api_clients WHERE workspace_id = ?
-    ORDER BY created_at DESC, id`),
-  apiKeysOf: db.prepare('SELECT id, label, created_at, revoked_at FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC, id'),
-  revokeApiKey: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND workspace_id = ? AND revoked_at IS NULL'),
-  disableUser: db.prepare('UPDATE users SET disabled_at = ? WHERE id = ? AND workspace_id = ? AND disabled_at IS NULL'),
-  enableUser: db.prepare('UPDATE users SET disabled_at = NULL WHERE id = ? AND workspace_id = ? AND disabled_at IS NOT NULL'),
-  tokenOwner: db.prepare('SELECT user_id FROM auth_tokens WHERE token_digest = ? AND revoked_at IS NULL'),
-  setPasswordHash: db.prepare('UPDATE users SET password_hash = ? WHERE id = ?'),
-  revokeUserTokens: db.prepare('UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND token_digest IS NOT ? AND revoked_at IS NULL'),
-  // The first clinic ever created (rowid order: created_at can tie, and ids are random).
-  ownerWorkspace: db.prepare('SELECT id FROM workspaces ORDER BY rowid LIMIT 1').pluck(),
-  profile: db.prepare('SELECT id, workspace_id, display_name, role, qualification, registration_number FROM users WHERE id = ?'),
-  setProfile: db.prepare(`UPDATE users SET qualification = CASE WHEN @set_q THEN @qualification ELSE qualification END,
-    registration_number = CASE WHEN @set_r THEN @registration_number ELSE registration_number END WHERE id = @id`),
-  clinic: db.prepare('SELECT id, name, address FROM workspaces WHERE id = ?'),
-  setClinicAddress: db.prepare('UPDATE workspaces SET address = ? WHERE id = ?'),
-}));
-
 /** All SQL of the auth domain. */
 export function authStore(e: Executor) {
-  const q = statements(e);
-  const db = connectionOf(e);
-  let cache = principals.get(db);
-  if (!cache) principals.set(db, (cache = new Map()));
-  const cached = cache;
+  const k = e.k;
+  // NULL-safe inequality: SQLite's IS NOT is PostgreSQL's IS DISTINCT FROM.
+  const isDistinctFrom = sql.raw(e.dialect === 'sqlite' ? 'IS NOT' : 'IS DISTINCT FROM');
+  const cache = principalCache(e.database);
+  const cached = cache.rows;
   /** A write's result, after dropping every cached principal when it changed something. */
-  const invalidating = (changed: boolean) => {
-    if (changed) cached.clear();
-    return changed;
+  const invalidating = (didChange: boolean) => {
+    if (didChange) invalidatePrincipals(e.database);
+    return didChange;
   };
+  const first = async <T>(q: RawBuilder<T>): Promise<T | undefined> => (await q.execute(k)).rows[0];
+  const all = async <T>(q: RawBuilder<T>): Promise<T[]> => (await q.execute(k)).rows;
+  /** Whether a write changed a row: Kysely's numAffectedRows (a bigint) on both. */
+  const run = async (q: RawBuilder<unknown>) => changed(await q.execute(k));
+
   async function tokenPrincipal(digest: string): Promise<TokenPrincipalRow | undefined> {
     const hit = cached.get(digest);
     if (hit) return hit;
-    const row = q.tokenPrincipal.get(digest) as TokenPrincipalRow | undefined;
-    if (row && !(e instanceof Tx) && !db.inTransaction) {
+    const generation = cache.generation;
+    const row = await first(sql<TokenPrincipalRow>`
+      SELECT u.id AS user_id, u.workspace_id, u.role, t.scopes AS token_scopes, w.disabled_at AS workspace_disabled_at
+      FROM auth_tokens t JOIN users u ON u.id = t.user_id JOIN workspaces w ON w.id = u.workspace_id
+      WHERE t.token_digest = ${digest} AND t.revoked_at IS NULL AND u.disabled_at IS NULL`);
+    if (row && !(e instanceof Tx) && cache.generation === generation) {
       if (cached.size >= PRINCIPALS_MAX) cached.clear();
       cached.set(digest, row);
     }
@@ -140,45 +140,82 @@ export function authStore(e: Executor) {
   }
 
   return {
-    insertWorkspace: async (w: Omit<WorkspaceRow, 'disabled_at'>) => void q.insertWorkspace.run(w),
-    workspace: async (id: string) => q.workspace.get(id) as WorkspaceRow | undefined,
-    workspaces: async () => q.workspaces.all() as WorkspaceRow[],
-    disableWorkspace: async (id: string, at: string) => invalidating(q.disableWorkspace.run(at, id).changes > 0),
-    insertUser: async (u: Omit<UserRow, 'disabled_at'>) => void q.insertUser.run(u),
-    userByName: async (username: string) => q.userByName.get(username) as UserRow | undefined,
-    user: async (id: string) => q.user.get(id) as UserRow | undefined,
-    usersOf: async (workspaceId: string) => q.usersOf.all(workspaceId) as UserRow[],
+    insertWorkspace: async (w: Omit<WorkspaceRow, 'disabled_at'>) => void await sql`
+      INSERT INTO workspaces (id, name, country, timezone, created_at)
+      VALUES (${w.id}, ${w.name}, ${w.country}, ${w.timezone}, ${w.created_at})`.execute(k),
+    workspace: async (id: string) => first(sql<WorkspaceRow>`SELECT ${WORKSPACE_COLUMNS} FROM workspaces WHERE id = ${id}`),
+    workspaces: async () => all(sql<WorkspaceRow>`SELECT ${WORKSPACE_COLUMNS} FROM workspaces ORDER BY created_at, id`),
+    disableWorkspace: async (id: string, at: string) =>
+      invalidating(await run(sql`UPDATE workspaces SET disabled_at = ${at} WHERE id = ${id} AND disabled_at IS NULL`)),
+    insertUser: async (u: Omit<UserRow, 'disabled_at'>) => void await sql`
+      INSERT INTO users (id, workspace_id, username, display_name, role, password_hash, created_at)
+      VALUES (${u.id}, ${u.workspace_id}, ${u.username}, ${u.display_name}, ${u.role}, ${u.password_hash}, ${u.created_at})`.execute(k),
+    /** By name regardless of case: `username` is COLLATE NOCASE on SQLite and the `nocase` collation on PostgreSQL. */
+    userByName: async (username: string) => first(sql<UserRow>`SELECT ${USER_COLUMNS} FROM users WHERE username = ${username}`),
+    user: async (id: string) => first(sql<UserRow>`SELECT ${USER_COLUMNS} FROM users WHERE id = ${id}`),
+    usersOf: async (workspaceId: string) =>
+      all(sql<UserRow>`SELECT ${USER_COLUMNS} FROM users WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`),
     insertToken: async (t: { id: string; workspace_id: string; user_id: string; token_digest: string; label: string; scopes: string | null; created_at: string }) =>
-      void q.insertToken.run(t),
+      void await sql`INSERT INTO auth_tokens (id, workspace_id, user_id, token_digest, label, scopes, created_at)
+        VALUES (${t.id}, ${t.workspace_id}, ${t.user_id}, ${t.token_digest}, ${t.label}, ${t.scopes}, ${t.created_at})`.execute(k),
     /** The principal of a token from the cache, without a promise: undefined when it is not cached (ask tokenPrincipal). */
     cachedPrincipal: (digest: string) => cached.get(digest),
     tokenPrincipal,
-    revokeToken: async (digest: string, at: string) => invalidating(q.revokeToken.run(at, digest).changes > 0),
-    insertApiKey: async (k: { id: string; workspace_id: string; key_digest: string; label: string; created_at: string }) => void q.insertApiKey.run(k),
-    apiKeyWorkspace: async (digest: string) => (q.apiKeyWorkspace.get(digest) as { workspace_id: string } | undefined)?.workspace_id,
-    insertClient: async (c: Omit<ClientRow, 'revoked_at'>) => void q.insertClient.run(c),
-    client: async (clientId: string) => q.client.get(clientId) as ClientRow | undefined,
-    revokeClient: async (workspaceId: string, clientId: string, at: string) => q.revokeClient.run(at, clientId, workspaceId).changes > 0,
-    clientsOf: async (workspaceId: string) => q.clientsOf.all(workspaceId) as Omit<ClientRow, 'id' | 'workspace_id' | 'secret_hash'>[],
-    apiKeysOf: async (workspaceId: string) => q.apiKeysOf.all(workspaceId) as ApiKeyRow[],
-    revokeApiKey: async (workspaceId: string, id: string, at: string) => q.revokeApiKey.run(at, id, workspaceId).changes > 0,
-    disableUser: async (workspaceId: string, userId: string, at: string) => invalidating(q.disableUser.run(at, userId, workspaceId).changes > 0),
-    enableUser: async (workspaceId: string, userId: string) => q.enableUser.run(userId, workspaceId).changes > 0,
-    tokenOwner: async (digest: string) => (q.tokenOwner.get(digest) as { user_id: string } | undefined)?.user_id,
-    setPasswordHash: async (userId: string, hash: string) => q.setPasswordHash.run(hash, userId).changes > 0,
-    /** Revokes every live token of a user except the one whose digest is `keepDigest` (null: all of them). */
-    revokeUserTokens: async (userId: string, at: string, keepDigest: string | null) =>
-      invalidating(q.revokeUserTokens.run(at, userId, keepDigest).changes > 0),
+    /** Drops every cached principal of this database (invalidatePrincipals): after a revoking transaction commits. */
+    invalidatePrincipals: () => invalidatePrincipals(e.database),
+    revokeToken: async (digest: string, at: string) =>
+      invalidating(await run(sql`UPDATE auth_tokens SET revoked_at = ${at} WHERE token_digest = ${digest} AND revoked_at IS NULL`)),
+    insertApiKey: async (r: { id: string; workspace_id: string; key_digest: string; label: string; created_at: string }) =>
+      void await sql`INSERT INTO api_keys (id, workspace_id, key_digest, label, created_at)
+        VALUES (${r.id}, ${r.workspace_id}, ${r.key_digest}, ${r.label}, ${r.created_at})`.execute(k),
+    apiKeyWorkspace: async (digest: string) =>
+      (await first(sql<{ workspace_id: string }>`SELECT workspace_id FROM api_keys WHERE key_digest = ${digest} AND revoked_at IS NULL`))?.workspace_id,
+    insertClient: async (c: Omit<ClientRow, 'revoked_at'>) => void await sql`
+      INSERT INTO api_clients (id, workspace_id, client_id, secret_hash, name, scopes, created_at)
+      VALUES (${c.id}, ${c.workspace_id}, ${c.client_id}, ${c.secret_hash}, ${c.name}, ${c.scopes}, ${c.created_at})`.execute(k),
+    client: async (clientId: string) => first(sql<ClientRow>`
+      SELECT id, workspace_id, client_id, secret_hash, name, scopes, created_at, revoked_at FROM api_clients WHERE client_id = ${clientId}`),
+    revokeClient: async (workspaceId: string, clientId: string, at: string) => run(sql`
+      UPDATE api_clients SET revoked_at = ${at} WHERE client_id = ${clientId} AND workspace_id = ${workspaceId} AND revoked_at IS NULL`),
+    // Settings screens (admin): lists without secrets, and switching things off.
+    clientsOf: async (workspaceId: string) => all(sql<Omit<ClientRow, 'id' | 'workspace_id' | 'secret_hash'>>`
+      SELECT client_id, name, scopes, created_at, revoked_at FROM api_clients WHERE workspace_id = ${workspaceId}
+      ORDER BY created_at DESC, id`),
+    apiKeysOf: async (workspaceId: string) => all(sql<ApiKeyRow>`
+      SELECT id, label, created_at, revoked_at FROM api_keys WHERE workspace_id = ${workspaceId} ORDER BY created_at DESC, id`),
+    revokeApiKey: async (workspaceId: string, id: string, at: string) => run(sql`
+      UPDATE api_keys SET revoked_at = ${at} WHERE id = ${id} AND workspace_id = ${workspaceId} AND revoked_at IS NULL`),
+    disableUser: async (workspaceId: string, userId: string, at: string) => invalidating(await run(sql`
+      UPDATE users SET disabled_at = ${at} WHERE id = ${userId} AND workspace_id = ${workspaceId} AND disabled_at IS NULL`)),
+    enableUser: async (workspaceId: string, userId: string) => run(sql`
+      UPDATE users SET disabled_at = NULL WHERE id = ${userId} AND workspace_id = ${workspaceId} AND disabled_at IS NOT NULL`),
+    tokenOwner: async (digest: string) =>
+      (await first(sql<{ user_id: string }>`SELECT user_id FROM auth_tokens WHERE token_digest = ${digest} AND revoked_at IS NULL`))?.user_id,
+    setPasswordHash: async (userId: string, hash: string) => run(sql`UPDATE users SET password_hash = ${hash} WHERE id = ${userId}`),
+    /**
+     * Revokes every live token of a user except the one whose digest is `keepDigest` (null: all of them). Inside a
+     * transaction, call invalidatePrincipals again once it has committed.
+     */
+    revokeUserTokens: async (userId: string, at: string, keepDigest: string | null) => invalidating(await run(sql`
+      UPDATE auth_tokens SET revoked_at = ${at}
+      WHERE user_id = ${userId} AND token_digest ${isDistinctFrom} ${keepDigest} AND revoked_at IS NULL`)),
     /** The id of the first clinic set up on this installation (its admins own the installation). */
-    ownerWorkspace: async () => q.ownerWorkspace.get() as string | undefined,
-    profile: async (userId: string) => q.profile.get(userId) as ProfileRow | undefined,
+    // Insertion order: created_at can tie, and ids are random.
+    ownerWorkspace: async () =>
+      (await first(sql<{ id: string }>`SELECT id FROM workspaces ORDER BY ${insertionOrder(e.dialect)} LIMIT 1`))?.id,
+    profile: async (userId: string) => first(sql<ProfileRow>`
+      SELECT id, workspace_id, display_name, role, qualification, registration_number FROM users WHERE id = ${userId}`),
     /** Sets the fields given (undefined: left as it is; null: cleared). */
-    setProfile: async (userId: string, p: { qualification?: string | null; registration_number?: string | null }) => void q.setProfile.run({
-      id: userId, set_q: p.qualification !== undefined ? 1 : 0, qualification: p.qualification ?? null,
-      set_r: p.registration_number !== undefined ? 1 : 0, registration_number: p.registration_number ?? null,
-    }),
-    clinic: async (workspaceId: string) => q.clinic.get(workspaceId) as Pick<WorkspaceRow, 'id' | 'name' | 'address'> | undefined,
-    setClinicAddress: async (workspaceId: string, address: string | null) => void q.setClinicAddress.run(address, workspaceId),
+    setProfile: async (userId: string, p: { qualification?: string | null; registration_number?: string | null }) => void await sql`
+      UPDATE users SET
+        qualification = CASE WHEN ${p.qualification !== undefined ? 1 : 0} = 1 THEN ${p.qualification ?? null} ELSE qualification END,
+        registration_number = CASE WHEN ${p.registration_number !== undefined ? 1 : 0} = 1 THEN ${p.registration_number ?? null}
+          ELSE registration_number END
+      WHERE id = ${userId}`.execute(k),
+    clinic: async (workspaceId: string) =>
+      first(sql<Pick<WorkspaceRow, 'id' | 'name' | 'address'>>`SELECT id, name, address FROM workspaces WHERE id = ${workspaceId}`),
+    setClinicAddress: async (workspaceId: string, address: string | null) =>
+      void await sql`UPDATE workspaces SET address = ${address} WHERE id = ${workspaceId}`.execute(k),
   };
 }
 export type AuthStore = ReturnType<typeof authStore>;

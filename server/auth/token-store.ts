@@ -1,4 +1,5 @@
-import { type Executor, perConnection } from '../db/tx.js';
+import { type RawBuilder, sql } from 'kysely';
+import type { Executor } from '../db/tx.js';
 
 export interface SigningKeyRow {
   kid: string;
@@ -22,34 +23,32 @@ export interface RefreshTokenRow {
   revoked_at: string | null;
 }
 
-const statements = perConnection((db) => ({
-  insertKey: db.prepare(`INSERT INTO signing_keys (kid, alg, public_jwk, private_jwk_sealed, created_at)
-    VALUES (@kid, @alg, @public_jwk, @private_jwk_sealed, @created_at)`),
-  activeKey: db.prepare('SELECT * FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1'),
-  key: db.prepare('SELECT * FROM signing_keys WHERE kid = ?'),
-  verifyingKeys: db.prepare('SELECT * FROM signing_keys WHERE retired_at IS NULL OR retired_at > ? ORDER BY created_at DESC'),
-  retireOthers: db.prepare('UPDATE signing_keys SET retired_at = ? WHERE kid <> ? AND retired_at IS NULL'),
-  insertRefresh: db.prepare(`INSERT INTO refresh_tokens (id, family_id, token_digest, client_id, workspace_id, scopes,
-    created_at, expires_at) VALUES (@id, @family_id, @token_digest, @client_id, @workspace_id, @scopes, @created_at, @expires_at)`),
-  refresh: db.prepare('SELECT * FROM refresh_tokens WHERE token_digest = ?'),
-  rotate: db.prepare('UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL'),
-  revokeFamily: db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL'),
-}));
-
 /** SQL of signing keys and refresh tokens. */
 export function tokenStore(e: Executor) {
-  const q = statements(e);
+  const k = e.k;
+  const first = async <T>(q: RawBuilder<T>): Promise<T | undefined> => (await q.execute(k)).rows[0];
+  /** How many rows a write changed: Kysely's numAffectedRows, a bigint, on both databases. */
+  const changes = async (q: RawBuilder<unknown>) => Number((await q.execute(k)).numAffectedRows ?? 0n);
   return {
-    insertKey: async (k: Omit<SigningKeyRow, 'retired_at'>) => void q.insertKey.run(k),
-    activeKey: async () => q.activeKey.get() as SigningKeyRow | undefined,
-    key: async (kid: string) => q.key.get(kid) as SigningKeyRow | undefined,
+    insertKey: async (r: Omit<SigningKeyRow, 'retired_at'>) => void await sql`
+      INSERT INTO signing_keys (kid, alg, public_jwk, private_jwk_sealed, created_at)
+      VALUES (${r.kid}, ${r.alg}, ${r.public_jwk}, ${r.private_jwk_sealed}, ${r.created_at})`.execute(k),
+    activeKey: async () => first(sql<SigningKeyRow>`SELECT * FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1`),
+    key: async (kid: string) => first(sql<SigningKeyRow>`SELECT * FROM signing_keys WHERE kid = ${kid}`),
     /** Keys whose tokens may still be live: active ones and those retired after `since`. */
-    verifyingKeys: async (since: string) => q.verifyingKeys.all(since) as SigningKeyRow[],
-    retireOthers: async (kid: string, at: string) => void q.retireOthers.run(at, kid),
-    insertRefresh: async (r: Omit<RefreshTokenRow, 'rotated_at' | 'revoked_at'>) => void q.insertRefresh.run(r),
-    refresh: async (digest: string) => q.refresh.get(digest) as RefreshTokenRow | undefined,
+    verifyingKeys: async (since: string) => (await sql<SigningKeyRow>`
+      SELECT * FROM signing_keys WHERE retired_at IS NULL OR retired_at > ${since} ORDER BY created_at DESC`.execute(k)).rows,
+    retireOthers: async (kid: string, at: string) =>
+      void await sql`UPDATE signing_keys SET retired_at = ${at} WHERE kid <> ${kid} AND retired_at IS NULL`.execute(k),
+    insertRefresh: async (r: Omit<RefreshTokenRow, 'rotated_at' | 'revoked_at'>) => void await sql`
+      INSERT INTO refresh_tokens (id, family_id, token_digest, client_id, workspace_id, scopes, created_at, expires_at)
+      VALUES (${r.id}, ${r.family_id}, ${r.token_digest}, ${r.client_id}, ${r.workspace_id}, ${r.scopes}, ${r.created_at}, ${r.expires_at})`
+      .execute(k),
+    refresh: async (digest: string) => first(sql<RefreshTokenRow>`SELECT * FROM refresh_tokens WHERE token_digest = ${digest}`),
     /** Marks a refresh token used; false when someone else used it first. */
-    rotate: async (id: string, at: string) => q.rotate.run(at, id).changes === 1,
-    revokeFamily: async (familyId: string, at: string) => q.revokeFamily.run(at, familyId).changes,
+    rotate: async (id: string, at: string) => (await changes(sql`
+      UPDATE refresh_tokens SET rotated_at = ${at} WHERE id = ${id} AND rotated_at IS NULL AND revoked_at IS NULL`)) === 1,
+    revokeFamily: async (familyId: string, at: string) =>
+      changes(sql`UPDATE refresh_tokens SET revoked_at = ${at} WHERE family_id = ${familyId} AND revoked_at IS NULL`),
   };
 }

@@ -148,8 +148,9 @@ function tsxImport(): string {
  *
  * Crashes: a worker that dies, hangs past the job timeout or reports an error is retried with backoff until
  * maxAttempts runs, then the session fails saying why. If the whole service dies (kill -9, power loss), its runs
- * stay `processing` under its boot id; the next start releases them at once (one service per data directory) and
- * they run again, resuming after recognition when the transcript was already checkpointed.
+ * stay `processing` under its boot id; on SQLite the next start releases them at once (one service per data
+ * directory), on PostgreSQL any instance claims them once their lease has run out; they run again, resuming after
+ * recognition when the transcript was already checkpointed.
  */
 export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
   const { db, store, clock } = deps;
@@ -276,14 +277,19 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
     const free = concurrency - running.size;
     if (free <= 0) return;
     const nowMs = clock.now().getTime();
-    for (const id of await store.due(iso(nowMs), free)) {
-      if (running.has(id)) continue;
-      if (!(await store.claim(id, owner, iso(nowMs), iso(nowMs + leaseMs)))) continue;
-      const s = (await store.sessionById(id))!;
+    // One statement claims them all (on PostgreSQL passing over sessions another instance is claiming right now);
+    // a session this runner still runs is not taken again, even when its lease ran out.
+    const claimed = await store.claimDue({ owner, now: iso(nowMs), leaseUntil: iso(nowMs + leaseMs), limit: free, exclude: [...running.keys()] });
+    for (const s of claimed) {
+      if (stopped) {
+        // stop() began while these were being claimed: they go back at once rather than wait for their lease.
+        if (db.open) await store.giveBack(s.id, owner, iso(nowMs));
+        continue;
+      }
       try {
         await launch(s);
       } catch (e) {
-        await failedRun(id, `the worker could not be started: ${e instanceof Error ? e.message : String(e)}`);
+        await failedRun(s.id, `the worker could not be started: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
   }
@@ -300,15 +306,21 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
     start() {
       if (loop) return;
       stopped = false;
-      // Runs of an earlier instance of the service (killed, crashed) are nobody's now: claim them again at once.
       const now = iso(clock.now().getTime());
       heartbeat = setInterval(() => void renew().catch(onError), Math.max(1000, Math.floor(leaseMs / 4)));
       heartbeat.unref();
-      // The loop starts once the orphans are released, so its first tick can claim them.
-      starting = transaction(db, async (tx) => {
-        const inTx = scribeStore(tx);
-        for (const id of await inTx.orphans(owner)) await inTx.release(id, owner, now);
-      }).catch(onError).then(() => {
+      // On SQLite (one service per data directory) runs of an earlier instance of the service (killed, crashed) are
+      // nobody's now: they are released, and the loop starts once they are, so its first tick claims them again.
+      // On PostgreSQL several instances share the table and a run under another owner may be a live instance's:
+      // releasing it would steal that work and run the session twice at once. There only the lease frees a run,
+      // once its owner stopped renewing it (killed, crashed, cut off) for leaseMs.
+      const releasing = db.dialect === 'postgres'
+        ? Promise.resolve()
+        : transaction(db, async (tx) => {
+          const inTx = scribeStore(tx);
+          for (const id of await inTx.orphans(owner)) await inTx.release(id, owner, now);
+        });
+      starting = releasing.catch(onError).then(() => {
         if (!stopped) loop = startLoop({ intervalMs: opts.pollIntervalMs ?? 2_000, tick, onError });
       });
     },

@@ -502,7 +502,9 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
       };
       const starter = s.started_by ?? s.created_by;
       try {
-        await notifications.enqueueIn(tx, s.workspace_id, s.started_by_type ?? s.created_by_type, starter, push);
+        // In a savepoint of its own: on PostgreSQL a failed statement spoils the whole transaction until it is
+        // rolled back to a savepoint, so without one the COMMIT would undo the outcome after all.
+        await transaction(tx, (inner) => notifications.enqueueIn(inner, s.workspace_id, s.started_by_type ?? s.created_by_type, starter, push));
       } catch (e) {
         // A push that cannot be queued must not undo the session's outcome or its webhook event.
         opts.onError?.(e);

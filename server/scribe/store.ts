@@ -1,5 +1,5 @@
-import type { Db } from '../db/database.js';
-import { type Executor, perConnection } from '../db/tx.js';
+import { type QueryResult, type RawBuilder, sql } from 'kysely';
+import type { Executor } from '../db/tx.js';
 
 export type SessionStatus = 'uploading' | 'queued' | 'processing' | 'completed' | 'partial' | 'failed';
 export type OwnerType = 'user' | 'client';
@@ -49,123 +49,159 @@ export interface FileRow {
   created_at: string;
 }
 
-const statements = perConnection((db) => ({
-  session: db.prepare('SELECT * FROM scribe_sessions WHERE workspace_id = ? AND txn_id = ?'),
-  sessionById: db.prepare('SELECT * FROM scribe_sessions WHERE id = ?'),
-  insertSession: db.prepare(`INSERT INTO scribe_sessions
-    (id, workspace_id, txn_id, action, folder_path, extra_data, patient_id, created_by_type, created_by, status, stage, created_at, updated_at)
-    VALUES (@id, @workspace_id, @txn_id, @action, @folder_path, @extra_data, @patient_id, @created_by_type, @created_by, 'uploading', 'uploading', @created_at, @created_at)`),
-  updateExtraData: db.prepare(`UPDATE scribe_sessions SET extra_data = @extra_data, patient_id = @patient_id, action = @action, updated_at = @now
-    WHERE id = @id AND status = 'uploading'`),
-  initialize: db.prepare(`UPDATE scribe_sessions SET status = 'queued', stage = 'queued', percent = 0, request = @request,
-    additional_data = @additional_data, patient_id = @patient_id, started_by_type = @started_by_type, started_by = @started_by,
-    initialized_at = @now, next_attempt_at = @now, updated_at = @now
-    WHERE id = @id AND status = 'uploading'`),
-  files: db.prepare('SELECT * FROM scribe_files WHERE session_id = ? ORDER BY created_at, id'),
-  file: db.prepare('SELECT * FROM scribe_files WHERE session_id = ? AND name = ?'),
-  usage: db.prepare(`SELECT COUNT(*) AS count, COALESCE(SUM(size), 0) AS bytes FROM scribe_files
-    WHERE session_id = ? AND kind = 'audio' AND name <> ?`),
-  deleteFile: db.prepare('DELETE FROM scribe_files WHERE id = ?'),
-  insertFile: db.prepare(`INSERT INTO scribe_files (id, session_id, kind, name, stored_name, content_type, size, sha256, created_at)
-    VALUES (@id, @session_id, @kind, @name, @stored_name, @content_type, @size, @sha256, @created_at)`),
-  due: db.prepare(`SELECT id FROM scribe_sessions
-    WHERE (status = 'queued' AND next_attempt_at <= @now)
-       OR (status = 'processing' AND (lease_until IS NULL OR lease_until <= @now))
-    ORDER BY next_attempt_at, initialized_at, id LIMIT @limit`),
-  claim: db.prepare(`UPDATE scribe_sessions SET status = 'processing', attempts = attempts + 1, lease_until = @lease_until,
-    lease_owner = @owner, started_at = COALESCE(started_at, @now), stage = CASE WHEN checkpoint IS NULL THEN 'starting' ELSE stage END,
-    updated_at = @now
-    WHERE id = @id AND ((status = 'queued' AND next_attempt_at <= @now)
-      OR (status = 'processing' AND (lease_until IS NULL OR lease_until <= @now)))`),
-  renew: db.prepare(`UPDATE scribe_sessions SET lease_until = @lease_until, updated_at = @now
-    WHERE id = @id AND status = 'processing' AND lease_owner = @owner`),
-  progress: db.prepare(`UPDATE scribe_sessions SET stage = @stage, percent = @percent, updated_at = @now
-    WHERE id = @id AND status = 'processing' AND lease_owner = @owner`),
-  checkpoint: db.prepare(`UPDATE scribe_sessions SET checkpoint = @checkpoint, updated_at = @now
-    WHERE id = @id AND status = 'processing' AND lease_owner = @owner`),
-  finish: db.prepare(`UPDATE scribe_sessions SET status = @status, stage = @stage, percent = 100, output = @output, errors = @errors,
-    lease_until = NULL, lease_owner = NULL, next_attempt_at = NULL, finished_at = @now, updated_at = @now
-    WHERE id = @id AND status = 'processing' AND lease_owner = @owner`),
-  retry: db.prepare(`UPDATE scribe_sessions SET status = 'queued', stage = 'queued', lease_until = NULL, lease_owner = NULL,
-    next_attempt_at = @next_attempt_at, last_error = @last_error, updated_at = @now
-    WHERE id = @id AND status = 'processing' AND lease_owner = @owner`),
-  giveBack: db.prepare(`UPDATE scribe_sessions SET status = 'queued', stage = 'queued', attempts = MAX(0, attempts - 1),
-    lease_until = NULL, lease_owner = NULL, next_attempt_at = @now, updated_at = @now
-    WHERE id = @id AND status = 'processing' AND lease_owner = @owner`),
-  /** Runs a previous instance of the service left in processing: nobody runs them now (one service per data directory). */
-  orphans: db.prepare(`SELECT id FROM scribe_sessions WHERE status = 'processing' AND (lease_owner IS NULL OR lease_owner <> ?)`),
-  release: db.prepare(`UPDATE scribe_sessions SET lease_until = NULL, updated_at = @now
-    WHERE id = @id AND status = 'processing' AND (lease_owner IS NULL OR lease_owner <> @owner)`),
-  key: db.prepare('SELECT sealed FROM scribe_keys WHERE name = ?'),
-  insertKey: db.prepare('INSERT OR IGNORE INTO scribe_keys (name, sealed, created_at) VALUES (?, ?, ?)'),
-  db,
-  // One statement per combination of filters (at most eight, prepared on first use): an optional filter written
-  // as "(@x IS NULL OR col = @x)" would keep SQLite from using the indexes of migration 0007.
-  listStatements: new Map<string, ReturnType<Db['prepare']>>(),
-}));
+/** Whether an UPDATE or DELETE touched a row (Kysely counts them as a bigint on both databases). */
+const changed = (r: QueryResult<unknown>) => (r.numAffectedRows ?? 0n) > 0n;
 
-/** All SQL of the scribe, in one place. */
+/**
+ * A session a runner may claim at `now`: queued and due, or processing under a lease that ran out (its runner died
+ * or lost touch). The same condition picks the candidates and guards the claim, so the claim is a compare-and-set.
+ */
+const claimable = (now: string) => sql`((status = 'queued' AND next_attempt_at <= ${now})
+  OR (status = 'processing' AND (lease_until IS NULL OR lease_until <= ${now})))`;
+
+/** The order due sessions are taken in; NULLS FIRST is SQLite's default for ASC and must be said to PostgreSQL. */
+const dueOrder = sql`ORDER BY next_attempt_at NULLS FIRST, initialized_at NULLS FIRST, id`;
+
+/** The same order in JS, for the rows an UPDATE … RETURNING gives back in no particular order (ids are ASCII). */
+function byDueOrder(a: SessionRow, b: SessionRow): number {
+  for (const k of ['next_attempt_at', 'initialized_at', 'id'] as const) {
+    const x = a[k];
+    const y = b[k];
+    if (x === y) continue;
+    if (x === null) return -1;
+    if (y === null) return 1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * All SQL of the scribe, in one place, for both databases (server/db/sql.ts). They differ here in two places only:
+ * claims lock their candidates with FOR UPDATE SKIP LOCKED on PostgreSQL (several instances share the table), and
+ * keys are inserted with ON CONFLICT DO NOTHING, which both accept.
+ */
 export function scribeStore(e: Executor) {
-  const q = statements(e);
+  const k = e.k;
+  const postgres = e.dialect === 'postgres';
+
   /**
    * A workspace's sessions newest first (created_at, then txn_id, both descending), optionally of one patient
-   * and in one status, strictly after the cursor `after` (the last row of the previous page).
+   * and in one status, strictly after the cursor `after` (the last row of the previous page). Only the filters
+   * given are in the text (at most eight texts, each prepared once): an optional filter written as
+   * "(? IS NULL OR col = ?)" would keep the database from using the indexes of migration 0007.
    */
   async function list(p: { workspaceId: string; patientId?: string; status?: SessionStatus; after?: { created_at: string; txn_id: string }; limit: number }) {
-    const key = `${p.patientId !== undefined}/${p.status !== undefined}/${p.after !== undefined}`;
-    let stmt = q.listStatements.get(key);
-    if (!stmt) {
-      stmt = q.db.prepare(`SELECT * FROM scribe_sessions WHERE workspace_id = @workspace_id
-        ${p.patientId !== undefined ? 'AND patient_id = @patient_id' : ''}
-        ${p.status !== undefined ? 'AND status = @status' : ''}
-        ${p.after !== undefined ? 'AND (created_at, txn_id) < (@after_created_at, @after_txn_id)' : ''}
-        ORDER BY created_at DESC, txn_id DESC LIMIT @limit`);
-      q.listStatements.set(key, stmt);
-    }
-    return stmt.all({
-      workspace_id: p.workspaceId, limit: p.limit,
-      ...(p.patientId !== undefined ? { patient_id: p.patientId } : {}),
-      ...(p.status !== undefined ? { status: p.status } : {}),
-      ...(p.after !== undefined ? { after_created_at: p.after.created_at, after_txn_id: p.after.txn_id } : {}),
-    }) as SessionRow[];
+    const where: RawBuilder<unknown>[] = [sql`workspace_id = ${p.workspaceId}`];
+    if (p.patientId !== undefined) where.push(sql`patient_id = ${p.patientId}`);
+    if (p.status !== undefined) where.push(sql`status = ${p.status}`);
+    if (p.after !== undefined) where.push(sql`(created_at, txn_id) < (${p.after.created_at}, ${p.after.txn_id})`);
+    const { rows } = await sql<SessionRow>`SELECT * FROM scribe_sessions WHERE ${sql.join(where, sql` AND `)}
+      ORDER BY created_at DESC, txn_id DESC LIMIT ${p.limit}`.execute(k);
+    return rows;
   }
 
   return {
-    session: async (workspaceId: string, txnId: string) => q.session.get(workspaceId, txnId) as SessionRow | undefined,
-    sessionById: async (id: string) => q.sessionById.get(id) as SessionRow | undefined,
+    session: async (workspaceId: string, txnId: string) =>
+      (await sql<SessionRow>`SELECT * FROM scribe_sessions WHERE workspace_id = ${workspaceId} AND txn_id = ${txnId}`.execute(k)).rows[0],
+    sessionById: async (id: string) => (await sql<SessionRow>`SELECT * FROM scribe_sessions WHERE id = ${id}`.execute(k)).rows[0],
     insertSession: async (row: Pick<SessionRow, 'id' | 'workspace_id' | 'txn_id' | 'action' | 'folder_path' | 'extra_data' | 'patient_id' | 'created_by_type' | 'created_by' | 'created_at'>) =>
-      void q.insertSession.run(row),
+      void (await sql`INSERT INTO scribe_sessions
+        (id, workspace_id, txn_id, action, folder_path, extra_data, patient_id, created_by_type, created_by, status, stage, created_at, updated_at)
+        VALUES (${row.id}, ${row.workspace_id}, ${row.txn_id}, ${row.action}, ${row.folder_path}, ${row.extra_data}, ${row.patient_id},
+          ${row.created_by_type}, ${row.created_by}, 'uploading', 'uploading', ${row.created_at}, ${row.created_at})`.execute(k)),
     updateExtraData: async (id: string, extraData: string, patientId: string | null, action: string, now: string) =>
-      q.updateExtraData.run({ id, extra_data: extraData, patient_id: patientId, action, now }).changes > 0,
+      changed(await sql`UPDATE scribe_sessions SET extra_data = ${extraData}, patient_id = ${patientId}, action = ${action}, updated_at = ${now}
+        WHERE id = ${id} AND status = 'uploading'`.execute(k)),
     /** uploading → queued; false when the session was already initialized (a concurrent init won). */
     initialize: async (p: { id: string; request: string; additional_data: string; patient_id: string | null; started_by_type: OwnerType; started_by: string; now: string }) =>
-      q.initialize.run(p).changes > 0,
+      changed(await sql`UPDATE scribe_sessions SET status = 'queued', stage = 'queued', percent = 0, request = ${p.request},
+        additional_data = ${p.additional_data}, patient_id = ${p.patient_id}, started_by_type = ${p.started_by_type}, started_by = ${p.started_by},
+        initialized_at = ${p.now}, next_attempt_at = ${p.now}, updated_at = ${p.now}
+        WHERE id = ${p.id} AND status = 'uploading'`.execute(k)),
     list,
-    files: async (sessionId: string) => q.files.all(sessionId) as FileRow[],
-    file: async (sessionId: string, name: string) => q.file.get(sessionId, name) as FileRow | undefined,
+    files: async (sessionId: string) =>
+      (await sql<FileRow>`SELECT * FROM scribe_files WHERE session_id = ${sessionId} ORDER BY created_at, id`.execute(k)).rows,
+    file: async (sessionId: string, name: string) =>
+      (await sql<FileRow>`SELECT * FROM scribe_files WHERE session_id = ${sessionId} AND name = ${name}`.execute(k)).rows[0],
     /** Audio files and bytes already held by a session, leaving out `exceptName` (a file about to be replaced). */
-    usage: async (sessionId: string, exceptName: string) => q.usage.get(sessionId, exceptName) as { count: number; bytes: number },
-    deleteFile: async (id: string) => void q.deleteFile.run(id),
-    insertFile: async (row: FileRow) => void q.insertFile.run(row),
-    due: async (now: string, limit: number) => (q.due.all({ now, limit }) as { id: string }[]).map((r) => r.id),
-    /** Takes a due session for this runner until `leaseUntil`, counting the run; false if it is not due (any more). */
+    usage: async (sessionId: string, exceptName: string) =>
+      (await sql<{ count: number; bytes: number }>`SELECT COUNT(*) AS count, COALESCE(SUM(size), 0) AS bytes FROM scribe_files
+        WHERE session_id = ${sessionId} AND kind = 'audio' AND name <> ${exceptName}`.execute(k)).rows[0]!,
+    deleteFile: async (id: string) => void (await sql`DELETE FROM scribe_files WHERE id = ${id}`.execute(k)),
+    insertFile: async (row: FileRow) =>
+      void (await sql`INSERT INTO scribe_files (id, session_id, kind, name, stored_name, content_type, size, sha256, created_at)
+        VALUES (${row.id}, ${row.session_id}, ${row.kind}, ${row.name}, ${row.stored_name}, ${row.content_type}, ${row.size}, ${row.sha256},
+          ${row.created_at})`.execute(k)),
+    /** The ids of sessions claimable at `now`, in the order they are taken (support and tests; runners use claimDue). */
+    due: async (now: string, limit: number) =>
+      (await sql<{ id: string }>`SELECT id FROM scribe_sessions WHERE ${claimable(now)} ${dueOrder} LIMIT ${limit}`.execute(k)).rows.map((r) => r.id),
+    /**
+     * Takes up to `limit` claimable sessions for `owner` until `leaseUntil`, counting the run, leaving out `exclude`
+     * (sessions this runner still runs), and returns them as claimed, in due order. One statement: the UPDATE takes
+     * only rows still claimable (compare-and-set). On PostgreSQL, where several instances claim from one table,
+     * the candidates are locked with FOR UPDATE SKIP LOCKED, so an instance passes over rows another is claiming
+     * at that moment and takes the next ones, rather than waiting for them and then finding them gone.
+     */
+    claimDue: async (p: { owner: string; now: string; leaseUntil: string; limit: number; exclude?: readonly string[] }) => {
+      const exclude = p.exclude?.length ? sql`AND id NOT IN (${sql.join(p.exclude)})` : sql``;
+      // PostgreSQL would plan "id IN (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)" as a semi join that runs the
+      // subquery again for each row, taking every due session; a MATERIALIZED CTE picks the candidates once.
+      const { rows } = await sql<SessionRow>`WITH picked AS ${postgres ? sql`MATERIALIZED` : sql``} (
+          SELECT id FROM scribe_sessions WHERE ${claimable(p.now)} ${exclude} ${dueOrder} LIMIT ${p.limit}
+          ${postgres ? sql`FOR UPDATE SKIP LOCKED` : sql``})
+        UPDATE scribe_sessions SET status = 'processing', attempts = attempts + 1,
+        lease_until = ${p.leaseUntil}, lease_owner = ${p.owner}, started_at = COALESCE(started_at, ${p.now}),
+        stage = CASE WHEN checkpoint IS NULL THEN 'starting' ELSE stage END, updated_at = ${p.now}
+        WHERE id IN (SELECT id FROM picked) AND ${claimable(p.now)}
+        RETURNING *`.execute(k);
+      return rows.sort(byDueOrder);
+    },
+    /** Takes one session if it is claimable, as claimDue does; false if it is not (any more). */
     claim: async (id: string, owner: string, now: string, leaseUntil: string) =>
-      q.claim.run({ id, owner, now, lease_until: leaseUntil }).changes > 0,
+      changed(await sql`UPDATE scribe_sessions SET status = 'processing', attempts = attempts + 1, lease_until = ${leaseUntil},
+        lease_owner = ${owner}, started_at = COALESCE(started_at, ${now}), stage = CASE WHEN checkpoint IS NULL THEN 'starting' ELSE stage END,
+        updated_at = ${now}
+        WHERE id = ${id} AND ${claimable(now)}`.execute(k)),
     renew: async (id: string, owner: string, now: string, leaseUntil: string) =>
-      q.renew.run({ id, owner, now, lease_until: leaseUntil }).changes > 0,
+      changed(await sql`UPDATE scribe_sessions SET lease_until = ${leaseUntil}, updated_at = ${now}
+        WHERE id = ${id} AND status = 'processing' AND lease_owner = ${owner}`.execute(k)),
     progress: async (id: string, owner: string, stage: string, percent: number, now: string) =>
-      void q.progress.run({ id, owner, stage, percent, now }),
-    checkpoint: async (id: string, owner: string, checkpoint: string, now: string) => void q.checkpoint.run({ id, owner, checkpoint, now }),
+      void (await sql`UPDATE scribe_sessions SET stage = ${stage}, percent = ${percent}, updated_at = ${now}
+        WHERE id = ${id} AND status = 'processing' AND lease_owner = ${owner}`.execute(k)),
+    checkpoint: async (id: string, owner: string, checkpoint: string, now: string) =>
+      void (await sql`UPDATE scribe_sessions SET checkpoint = ${checkpoint}, updated_at = ${now}
+        WHERE id = ${id} AND status = 'processing' AND lease_owner = ${owner}`.execute(k)),
     finish: async (p: { id: string; owner: string; status: 'completed' | 'partial' | 'failed'; stage: string; output: string; errors: string; now: string }) =>
-      q.finish.run(p).changes > 0,
-    retry: async (p: { id: string; owner: string; next_attempt_at: string; last_error: string; now: string }) => q.retry.run(p).changes > 0,
+      changed(await sql`UPDATE scribe_sessions SET status = ${p.status}, stage = ${p.stage}, percent = 100, output = ${p.output}, errors = ${p.errors},
+        lease_until = NULL, lease_owner = NULL, next_attempt_at = NULL, finished_at = ${p.now}, updated_at = ${p.now}
+        WHERE id = ${p.id} AND status = 'processing' AND lease_owner = ${p.owner}`.execute(k)),
+    retry: async (p: { id: string; owner: string; next_attempt_at: string; last_error: string; now: string }) =>
+      changed(await sql`UPDATE scribe_sessions SET status = 'queued', stage = 'queued', lease_until = NULL, lease_owner = NULL,
+        next_attempt_at = ${p.next_attempt_at}, last_error = ${p.last_error}, updated_at = ${p.now}
+        WHERE id = ${p.id} AND status = 'processing' AND lease_owner = ${p.owner}`.execute(k)),
     /** An interrupted run (the service is stopping) goes back to the queue without counting against the session. */
-    giveBack: async (id: string, owner: string, now: string) => void q.giveBack.run({ id, owner, now }),
-    orphans: async (owner: string) => (q.orphans.all(owner) as { id: string }[]).map((r) => r.id),
+    giveBack: async (id: string, owner: string, now: string) =>
+      void (await sql`UPDATE scribe_sessions SET status = 'queued', stage = 'queued',
+        attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END,
+        lease_until = NULL, lease_owner = NULL, next_attempt_at = ${now}, updated_at = ${now}
+        WHERE id = ${id} AND status = 'processing' AND lease_owner = ${owner}`.execute(k)),
+    /**
+     * Runs in processing under another owner. On SQLite (one service per data directory) they are a previous
+     * instance's, left by a crash, and nobody runs them now; with several instances on PostgreSQL they may be
+     * another live instance's (the runner does not ask there: runner.ts start).
+     */
+    orphans: async (owner: string) =>
+      (await sql<{ id: string }>`SELECT id FROM scribe_sessions WHERE status = 'processing' AND (lease_owner IS NULL OR lease_owner <> ${owner})
+        ORDER BY id`.execute(k)).rows.map((r) => r.id),
     /** Makes a run left by a dead instance claimable at once (its lease no longer protects anybody). */
-    release: async (id: string, owner: string, now: string) => void q.release.run({ id, owner, now }),
-    key: async (name: string) => (q.key.get(name) as { sealed: string } | undefined)?.sealed,
-    insertKey: async (name: string, sealed: string, now: string) => void q.insertKey.run(name, sealed, now),
+    release: async (id: string, owner: string, now: string) =>
+      void (await sql`UPDATE scribe_sessions SET lease_until = NULL, updated_at = ${now}
+        WHERE id = ${id} AND status = 'processing' AND (lease_owner IS NULL OR lease_owner <> ${owner})`.execute(k)),
+    key: async (name: string) => (await sql<{ sealed: string }>`SELECT sealed FROM scribe_keys WHERE name = ${name}`.execute(k)).rows[0]?.sealed,
+    /** Keeps the first key stored under `name`: a concurrent insert (another request, another instance) loses quietly. */
+    insertKey: async (name: string, sealed: string, now: string) =>
+      void (await sql`INSERT INTO scribe_keys (name, sealed, created_at) VALUES (${name}, ${sealed}, ${now})
+        ON CONFLICT (name) DO NOTHING`.execute(k)),
   };
 }
 export type ScribeStore = ReturnType<typeof scribeStore>;

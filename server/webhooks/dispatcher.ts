@@ -31,6 +31,11 @@ export interface DispatcherOptions {
   maxPerSubscription?: number;
   /** The longest Retry-After honoured, in ms; longer values are capped. Default 24 h. */
   maxRetryAfterMs?: number;
+  /**
+   * PostgreSQL: how long this process holds a delivery it is sending before another may take it (it died, or hung).
+   * Default the larger of 60 s and twice the attempt timeout, so a live attempt always ends (and is written) first.
+   */
+  leaseMs?: number;
   onError?: (e: unknown) => void;
   /** Named on every delivery (X-Clinic-Desk-Environment), so a receiver can tell sandbox events from live ones. Default production. */
   environment?: EnvironmentName;
@@ -62,19 +67,15 @@ function describeError(e: unknown, timeoutMs: number): string {
  * arrives its slot is free at once and the loop is woken to fill it; the result joins the next batch write (attempt
  * log + delivery state), and until that write the row stays claimed so it is never sent twice.
  *
- * In-flight rows stay `pending` in the table; only this process's memory knows they are taken. So a crash or
- * kill mid-attempt leaves them due, and the next start sends them again: delivery is at least once, and receivers
- * deduplicate on Webhook-Id. One dispatcher per database is assumed (one service per data directory).
- *
- * The store runs on SQLite and PostgreSQL alike, but the claim is still this process's: with several instances on
- * one PostgreSQL each would send the same due rows. What lives only here and would have to be shared (or held in
- * the database) then: the claims (`inFlight`, `claimedPerSub`: which pending rows are taken, until their result is
- * written), the per-subscription and total send limits (`sendingPerSub`, `sending`: each instance would apply them
- * alone, so a receiver could see N times maxPerSubscription), the 410 Gone set (`gone`, until the disabling is
- * written), the opened signing keys (`keys`: a key never changes for a subscription id, and `forget` on delete only
- * frees memory, since deleted subscriptions are no longer due) and the wake-ups (`wake` after an event is written
- * reaches only this process; others find it at their next poll). store.dueFor takes `skipLocked` for a claim made
- * with row locks (FOR UPDATE OF d SKIP LOCKED on PostgreSQL) inside a transaction.
+ * On PostgreSQL a claim is a lease in the table (`lease_until`, issue 17): a delivery being sent is not due for
+ * anybody else until its result is written or the lease runs out, so several instances (and worker processes) share
+ * the work and no delivery is sent by two at once. On SQLite (one process) claims stay in memory. A process killed
+ * mid-attempt leaves its deliveries pending (on PostgreSQL, until its leases run out) and they go out again:
+ * delivery is at least once, and receivers deduplicate on Webhook-Id. What stays per process: the send limits
+ * (`sendingPerSub`, `sending`: each instance applies them alone, so a receiver may see N times maxPerSubscription
+ * from N instances), the 410 Gone set until the disabling is written, the opened signing keys (a key never changes
+ * for a subscription id) and the wake-ups (`wake` after an event is written reaches this process; others find it at
+ * their next poll).
  */
 export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, opts: DispatcherOptions = {}) {
   const store = webhookStore(db);
@@ -82,6 +83,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
   const jitter = opts.jitter ?? 0.1;
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const pollMs = opts.pollIntervalMs ?? 1000;
+  const leaseMs = opts.leaseMs ?? Math.max(60_000, 2 * timeoutMs);
   const maxConcurrent = opts.maxConcurrent ?? 32;
   const maxPerSub = opts.maxPerSubscription ?? DEFAULT_MAX_PER_SUBSCRIPTION;
   const maxRetryAfter = opts.maxRetryAfterMs ?? 24 * 3600 * 1000;
@@ -247,10 +249,32 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
       (e: unknown) => {
         sent(d);
         release(d);
+        // Not written: give it back now rather than when its lease runs out.
+        if (db.dialect === 'postgres') void store.releaseClaims([d.id]).catch(onError);
         onError(e);
         if (!stopped) wake();
       },
     );
+  }
+
+  /**
+   * Up to `limit` of a subscription's due deliveries, taken for this process. On PostgreSQL, where several instances
+   * share the table, each is leased in it, the candidates locked (SKIP LOCKED) in the claim's transaction so that
+   * instances claiming at once take different rows. A SQLite database has one process: its claims stay in memory
+   * (`inFlight`), which costs no write (an fsync per claim would slow a burst's deliveries several times over).
+   */
+  async function claimDue(sub: string, now: string, limit: number): Promise<DueDelivery[]> {
+    if (db.dialect === 'sqlite') {
+      // Claimed rows are still due in the table: ask for enough to skip past them.
+      const due = await store.dueFor(sub, now, limit + (claimedPerSub.get(sub) ?? 0));
+      return due.filter((d) => !inFlight.has(d.id)).slice(0, limit);
+    }
+    return transaction(db, async (tx) => {
+      const inTx = webhookStore(tx);
+      const due = await inTx.dueFor(sub, now, limit, { skipLocked: true });
+      const taken = await inTx.claim(due.map((d) => d.id), now, new Date(Date.parse(now) + leaseMs).toISOString());
+      return due.filter((d) => taken.has(d.id));
+    });
   }
 
   /** Claims and starts due deliveries; never waits for one to finish. */
@@ -262,12 +286,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
       if (free <= 0) break;
       const room = Math.min(maxPerSub - (sendingPerSub.get(sub) ?? 0), free);
       if (room <= 0 || gone.has(sub)) continue;
-      // Claimed rows are still pending and due: ask for enough to skip past them.
-      for (const d of await store.dueFor(sub, now, room + (claimedPerSub.get(sub) ?? 0))) {
-        if (inFlight.has(d.id)) continue;
-        if ((sendingPerSub.get(sub) ?? 0) >= maxPerSub || sending >= maxConcurrent) break;
-        launch(d);
-      }
+      for (const d of await claimDue(sub, now, room)) launch(d);
     }
     await wakeAtNextDue(now);
   }
@@ -307,6 +326,8 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
       stopping.abort();
       await flush();
       await loop?.stop();
+      // Aborted attempts are written nowhere: their deliveries go back to whoever claims next, now.
+      if (db.dialect === 'postgres' && db.open) await store.releaseClaims([...inFlight.keys()]).catch(onError);
     },
   };
 }

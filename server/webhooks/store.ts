@@ -158,7 +158,8 @@ export function webhookStore(e: Executor) {
     /** The subscriptions with a pending delivery due at `now`, the longest-waiting first. */
     dueSubscriptions: async (now: string) =>
       (await sql<{ subscription_id: string; due: string }>`SELECT subscription_id, MIN(next_attempt_at) AS due FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= ${now} GROUP BY subscription_id ORDER BY due, subscription_id`.execute(k)).rows,
+        WHERE status = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})
+        GROUP BY subscription_id ORDER BY due, subscription_id`.execute(k)).rows,
     /**
      * A subscription's due deliveries, oldest due first and then in insertion order, with what sending needs. One
      * table's rows (d) are what a claim takes, so the query can lock them alone (`skipLocked`, PostgreSQL).
@@ -169,9 +170,24 @@ export function webhookStore(e: Executor) {
         JOIN webhook_events ev ON ev.id = d.event_id
         JOIN webhook_subscriptions s ON s.id = d.subscription_id
         WHERE d.subscription_id = ${subscriptionId} AND d.status = 'pending' AND d.next_attempt_at <= ${now}
-          AND s.status = 'active' AND s.deleted_at IS NULL
+          AND (d.lease_until IS NULL OR d.lease_until <= ${now}) AND s.status = 'active' AND s.deleted_at IS NULL
         ORDER BY d.next_attempt_at, ${seq} LIMIT ${limit}${
           opts.skipLocked && e.dialect === 'postgres' ? sql` FOR UPDATE OF d SKIP LOCKED` : sql``}`.execute(k)).rows,
+    /**
+     * Takes due deliveries for this process until `leaseUntil` (issue 17: several instances): only those still
+     * pending, due and not held by another lease; answers the ids taken. With dueFor's row locks inside one
+     * transaction on PostgreSQL, two instances never take the same row; the compare here keeps that true anywhere.
+     */
+    async claim(ids: string[], now: string, leaseUntil: string): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const { rows } = await sql<{ id: string }>`UPDATE webhook_deliveries SET lease_until = ${leaseUntil}
+        WHERE id IN (${sql.join(ids)}) AND status = 'pending' AND next_attempt_at <= ${now}
+          AND (lease_until IS NULL OR lease_until <= ${now}) RETURNING id`.execute(k);
+      return new Set(rows.map((r) => r.id));
+    },
+    /** Gives deliveries back before their lease runs out (an attempt aborted by a stop). */
+    releaseClaims: async (ids: string[]) =>
+      void (ids.length && await sql`UPDATE webhook_deliveries SET lease_until = NULL WHERE id IN (${sql.join(ids)})`.execute(k)),
     /** The earliest time a pending delivery falls due after `now`. */
     nextDueAfter: async (now: string) =>
       (await sql<{ due: string | null }>`SELECT MIN(next_attempt_at) AS due FROM webhook_deliveries
@@ -182,7 +198,7 @@ export function webhookStore(e: Executor) {
         VALUES (${r.deliveryId}, ${r.at}, ${r.status}, ${r.latencyMs}, ${r.error})`.execute(k);
       // delivered_at is this attempt's time when it delivered, and stays as it was otherwise.
       await sql`UPDATE webhook_deliveries SET status = ${r.next.status}, attempts = attempts + 1, retry_step = ${r.next.retryStep},
-        next_attempt_at = ${r.next.nextAttemptAt}, last_status = ${r.status}, last_error = ${r.error}, updated_at = ${r.at},
+        next_attempt_at = ${r.next.nextAttemptAt}, last_status = ${r.status}, last_error = ${r.error}, updated_at = ${r.at}, lease_until = NULL,
         delivered_at = COALESCE(${r.next.status === 'delivered' ? r.at : null}, delivered_at)
         WHERE id = ${r.deliveryId} AND status = 'pending'`.execute(k);
     },

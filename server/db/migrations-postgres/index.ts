@@ -13,6 +13,7 @@ import { notes } from './0011_notes.js';
 import { webhookFhir } from './0012_webhook_fhir.js';
 import { patientAllergies } from './0013_patient_allergies.js';
 import { nameKeySeparator } from './0014_name_key_separator.js';
+import { webhookDeliveryLease } from './0015_webhook_delivery_lease.js';
 
 /**
  * PostgreSQL's migrations: the same versions and names as SQLite's (../migrations), each reaching the schema SQLite's
@@ -21,4 +22,4 @@ import { nameKeySeparator } from './0014_name_key_separator.js';
  */
 export const postgresMigrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, scribeHistory,
   workspaceSettings, patientDobEstimated, queue, notes, webhookFhir, patientAllergies,
-  nameKeySeparator];
+  nameKeySeparator, webhookDeliveryLease];

@@ -47,10 +47,12 @@ interface Deps {
 }
 
 /**
- * The push queue worker: claims due jobs from push_jobs (durable, in SQLite) on a startLoop, sends each through
- * FCM, and records the outcome. Retries are rows with a later next_attempt_at, never sleeps, so a restart loses
- * nothing. The database is never touched once it is closed: an answer arriving after that is dropped and its
- * job, still leased, is sent again after the next start.
+ * The push queue worker: claims due jobs from push_jobs (durable, in the service's database) on a startLoop, sends
+ * each through FCM, and records the outcome. Several instances may share a PostgreSQL database: each claims with a
+ * lease, so a job is sent by one of them at a time, and by another once the lease of one that died runs out.
+ * Retries are rows with a later next_attempt_at, never sleeps, so a restart loses nothing. The database is never
+ * touched once it is closed: an answer arriving after that is dropped and its job, still leased, is sent again once
+ * the lease runs out (after the next start, or by another instance).
  */
 export function pushSender(deps: Deps, opts: SenderOptions = {}) {
   const { db, store, clock, fcm } = deps;
@@ -142,12 +144,12 @@ export function pushSender(deps: Deps, opts: SenderOptions = {}) {
     // Bounded per tick so a large backlog does not starve shutdown; the loop comes straight back when woken.
     for (let round = 0; round < 20 && usable(); round++) {
       const nowMs = clock.now().getTime();
-      const due = await store.due(iso(nowMs), batchSize);
-      if (due.length === 0) break;
-      const claimed: JobRow[] = [];
-      for (const j of due) if (await store.lease(j.id, iso(nowMs), iso(nowMs + leaseMs))) claimed.push(j);
+      // One transaction: the due candidates (row-locked with SKIP LOCKED on PostgreSQL, so instances sharing the
+      // database claim different jobs) and their compare-and-set lease, which also holds where there are no locks.
+      const { due, claimed } = await store.claimDue(iso(nowMs), iso(nowMs + leaseMs), batchSize);
+      if (due === 0) break;
       await pool(claimed);
-      if (due.length < batchSize) break;
+      if (due < batchSize) break;
     }
     if (usable()) {
       const nowMs = clock.now().getTime();

@@ -1,6 +1,7 @@
 import { appointmentService } from './appointments/service.js';
 import { auditLog } from './audit/service.js';
 import { authService } from './auth/service.js';
+import { announcePrincipalChanges, invalidatePrincipals } from './auth/store.js';
 import { tokenService } from './auth/tokens.js';
 import { databaseFile } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
@@ -65,6 +66,12 @@ export async function createService(opts: ServiceOptions) {
   // What one instance changes that others cache (revocations, sign-in failures, webhook subscriptions): delivered
   // in-process on SQLite, through LISTEN/NOTIFY between a chain's instances on PostgreSQL.
   const bus = changeBus(database, { postgresUrl: opts.databaseUrl });
+  // Another instance revoked a token or disabled a user or clinic: drop what this one cached; after a reconnection
+  // of the listener (messages may have been missed), too.
+  const dropPrincipals = () => invalidatePrincipals(database);
+  bus.subscribe('principals', dropPrincipals, { onResync: dropPrincipals, ignoreOwn: true });
+  announcePrincipalChanges(database, () => void bus.publish('principals', { reason: 'token_revoked' }).catch((e: unknown) =>
+    console.error(`clinic-desk: could not tell the other instances of a revocation: ${(e as Error).message}`)));
   // On SQLite, read entries go through a second connection without an fsync per commit (audit/service.ts); a
   // PostgreSQL pool already writes them beside the requests.
   const auditReadsDb = sqlite && openDatabase({

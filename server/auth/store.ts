@@ -89,6 +89,23 @@ export function invalidatePrincipals(database: SqlDatabase): void {
   cache.rows.clear();
 }
 
+const announcers = new WeakMap<SqlDatabase, () => void>();
+
+/**
+ * What tells the other instances of a chain that this one changed a token's validity (createService: a publish on
+ * the change bus, whose subscribers there call invalidatePrincipals). A local clearing only, as a subscriber's, does
+ * not announce.
+ */
+export function announcePrincipalChanges(database: SqlDatabase, announce: () => void): void {
+  announcers.set(database, announce);
+}
+
+/** Clears here and tells the other instances: after this instance's own write. */
+function principalsChanged(database: SqlDatabase): void {
+  invalidatePrincipals(database);
+  announcers.get(database)?.();
+}
+
 // Column lists in SQLite's table order: PostgreSQL's workspaces also has `seq` (sql.ts insertionOrder), which rows
 // must not carry, and both databases then give the same keys in the same order.
 const WORKSPACE_COLUMNS = sql.raw('id, name, country, timezone, created_at, disabled_at, address');
@@ -116,7 +133,7 @@ export function authStore(e: Executor) {
   const cached = cache.rows;
   /** A write's result, after dropping every cached principal when it changed something. */
   const invalidating = (didChange: boolean) => {
-    if (didChange) invalidatePrincipals(e.database);
+    if (didChange) principalsChanged(e.database);
     return didChange;
   };
   const first = async <T>(q: RawBuilder<T>): Promise<T | undefined> => (await q.execute(k)).rows[0];
@@ -162,7 +179,7 @@ export function authStore(e: Executor) {
     cachedPrincipal: (digest: string) => cached.get(digest),
     tokenPrincipal,
     /** Drops every cached principal of this database (invalidatePrincipals): after a revoking transaction commits. */
-    invalidatePrincipals: () => invalidatePrincipals(e.database),
+    invalidatePrincipals: () => principalsChanged(e.database),
     revokeToken: async (digest: string, at: string) =>
       invalidating(await run(sql`UPDATE auth_tokens SET revoked_at = ${at} WHERE token_digest = ${digest} AND revoked_at IS NULL`)),
     insertApiKey: async (r: { id: string; workspace_id: string; key_digest: string; label: string; created_at: string }) =>

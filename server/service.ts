@@ -82,7 +82,7 @@ export async function createService(opts: ServiceOptions) {
   const box = secretBox(opts.kek ?? loadKek(opts.dataDir));
   const auth = authService(db, clock, env);
   const tokens = tokenService(db, clock, box, auth, env);
-  const oidc = await oidcService(db, clock, box, auth, audit, opts.oidc);
+  const oidc = await oidcService(db, clock, box, auth, audit, { ...opts.oidc, bus });
   const patients = patientService(db, clock, auth, audit);
   const webhooks = webhookService(db, clock, box, audit, { ...opts.webhooks, environment: env.name });
   const appointments = appointmentService(db, clock, auth, patients, audit, webhooks.events);

@@ -8,6 +8,7 @@ import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import { modelAdapter } from './adapter.js';
 import { SIGNING_ALG, loadProviderKeys } from './keys.js';
+import type { ChangeBus } from '../db/change-bus.js';
 import { type SignInLimits, signInLimiter } from '../shared/sign-in-limiter.js';
 import { isApiScope } from './scopes.js';
 import { oidcStore } from './store.js';
@@ -15,6 +16,8 @@ import { oidcStore } from './store.js';
 export interface OidcOptions {
   /** Failed sign-in limits of the browser sign-in page (tests lower them). */
   signInLimits?: SignInLimits;
+  /** The change bus through which a chain's instances count sign-in failures together (createService gives it). */
+  bus?: ChangeBus;
 }
 
 /** The assistant behind a Caller resolved from one of our provider's access tokens. */
@@ -53,7 +56,7 @@ export async function oidcService(db: Executor, clock: Clock, box: SecretBox, au
   const keys = await loadProviderKeys(store, box, () => isoNow(clock));
   const jwks = createLocalJWKSet({ keys: keys.verifying });
   const Adapter = modelAdapter(store, box);
-  const limiter = signInLimiter(clock, opts.signInLimits);
+  const limiter = signInLimiter(clock, opts.signInLimits, opts.bus);
   const assistants = new WeakMap<Caller, AssistantInfo>();
   let issuer: string | null = null;
 

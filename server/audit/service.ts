@@ -19,9 +19,11 @@ export interface AnonymousContext {
 
 /**
  * The audit trail. Changes are audited inside the transaction that makes them (`inTransaction`), so a change
- * and its audit row commit together. Reads are queued and written in batches a moment later through `readsDb`,
- * a second connection without an fsync per commit: a search must not pay for a disk flush. A crash of the
- * process can lose the last few milliseconds of read entries; a power loss, those since the last checkpoint.
+ * and its audit row commit together. Reads are queued and written in batches a moment later through `readsDb`:
+ * a search must not pay for a disk flush. On SQLite that is a second connection without an fsync per commit; a crash
+ * of the process can lose the last few milliseconds of read entries, a power loss those since the last checkpoint.
+ * On PostgreSQL it is the service's own pool (createService), and a batch is one multi-row INSERT (audit/store.ts)
+ * committed like any other write, so the same crash loses only the entries still queued.
  */
 export function auditLog(db: Executor, clock: Clock, readsDb: Executor = db) {
   const store = auditStore(db);

@@ -20,9 +20,10 @@
  * domains so that nothing can ever reach a real person; registration times spread over the past ten years, more
  * of them recent, never before the patient was born.
  *
- * Speed: rows go in through one prepared statement in transactions of 50,000, sorted by id within each, with a
- * 1 GiB page cache for the duration (restored afterwards). Durability is untouched: every batch commits with the synchronous=FULL of the
- * normal open, so an interrupted seed leaves whole batches, never a damaged database. Running it against the data
+ * Speed: rows go in through multi-row INSERTs of 500 (patients/store.ts, insertManyOrIgnore) in transactions of
+ * 50,000, sorted by id within each, with a 1 GiB page cache for the duration (restored afterwards). Durability is
+ * untouched: every batch commits with the synchronous=FULL of the normal open, so an interrupted seed leaves whole
+ * batches, never a damaged database. Running it against the data
  * directory of a live service works (WAL), but each batch holds the write lock for a second or so.
  */
 import { createHash, randomBytes } from 'node:crypto';

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { AuthService } from '../auth/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuditLog } from '../audit/service.js';
+import { dbErrorKind } from '../db/sql.js';
 import { type Executor, type Tx, transaction } from '../db/tx.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import { type Clock, isoNow, localDate } from '../shared/time.js';
 import { type Birth, type BirthInput, checkBirth } from './birth.js';
 import { checkMobile, formatMobile } from './mobile.js';
 import type { CreatePatientBody, PatientEntry, UpdatePatientBody } from './schemas.js';
-import { type PatientRow, isUniqueViolation, patientStore } from './store.js';
+import { type PatientRow, patientStore } from './store.js';
 
 export const fullName = (p: Pick<PatientRow, 'first_name' | 'middle_name' | 'last_name'>) =>
   [p.first_name, p.middle_name, p.last_name].map((s) => s.trim()).filter(Boolean).join(' ');
@@ -125,7 +126,7 @@ export function patientService(db: Executor, clock: Clock, auth: AuthService, au
         await audit.inTransaction(tx, ctx, { action: 'patient.create', resourceType: 'patient', resourceIds: [row.id], outcome: 'success' });
       });
     } catch (e) {
-      if (!isUniqueViolation(e)) throw e;
+      if (dbErrorKind(e) !== 'unique') throw e;
       audit.later(ctx, { action: 'patient.create', resourceType: 'patient', outcome: 'conflict' });
       throw duplicate();
     }
@@ -160,9 +161,10 @@ export function patientService(db: Executor, clock: Clock, auth: AuthService, au
         return next;
       });
     } catch (e) {
-      const outcome = isUniqueViolation(e) ? 'conflict' : e instanceof ServiceError ? 'not_found' : 'error';
+      const taken = dbErrorKind(e) === 'unique';
+      const outcome = taken ? 'conflict' : e instanceof ServiceError ? 'not_found' : 'error';
       audit.later(ctx, { action: 'patient.update', resourceType: 'patient', resourceIds: [id], outcome });
-      throw isUniqueViolation(e) ? duplicate() : e;
+      throw taken ? duplicate() : e;
     }
   };
 
@@ -179,12 +181,7 @@ export function patientService(db: Executor, clock: Clock, auth: AuthService, au
     let inserted = 0;
     let batch: PatientRow[] = [];
     // The batch is gathered first: rows may come from an async source, which a transaction must not await.
-    const commit = (list: PatientRow[]) => transaction(db, async (tx) => {
-      const inTx = patientStore(tx);
-      let n = 0;
-      for (const row of list) if (await inTx.insertOrIgnore(row)) n++;
-      return n;
-    });
+    const commit = (list: PatientRow[]) => transaction(db, (tx) => patientStore(tx).insertManyOrIgnore(list));
     for await (const row of rows) {
       batch.push({ ...row, workspace_id: workspaceId });
       if (batch.length >= batchSize) {

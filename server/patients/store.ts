@@ -1,4 +1,6 @@
-import { type Executor, perConnection } from '../db/tx.js';
+import { sql } from 'kysely';
+import { dbErrorKind, insertionOrder } from '../db/sql.js';
+import type { Executor } from '../db/tx.js';
 
 export interface PatientRow {
   id: string;
@@ -19,63 +21,97 @@ export interface PatientRow {
   updated_at: string;
 }
 
-export const isUniqueViolation = (e: unknown) =>
-  e instanceof Error && (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+/** A uniqueness breach, on either database. Kept for appointments/service.ts; new code asks dbErrorKind(e) === 'unique'. */
+export const isUniqueViolation = (e: unknown) => dbErrorKind(e) === 'unique';
 
 /** The duplicate rule's view of a name: Unicode-normalised and case-folded, first and last apart (U+001F: migration 14). */
 export const nameKey = (p: Pick<PatientRow, 'first_name' | 'last_name'>) =>
   `${p.first_name.normalize('NFKC').toLowerCase()}\u001f${p.last_name.normalize('NFKC').toLowerCase()}`;
 
-const statements = perConnection((db) => ({
-  insert: db.prepare(`INSERT INTO patients
-    (id, workspace_id, first_name, middle_name, last_name, dob, dob_estimated, gender, mobile_cc, mobile_national, email, allergies, name_key, created_at, updated_at)
-    VALUES (@id, @workspace_id, @first_name, @middle_name, @last_name, @dob, @dob_estimated, @gender, @mobile_cc, @mobile_national, @email, @allergies, @name_key, @created_at, @updated_at)`),
-  // Served by the patients_identity index; the handful of family members per number are sorted in memory.
-  // rowid breaks ties between patients registered in the same millisecond: it grows with insertion.
-  byMobile: db.prepare(`SELECT * FROM patients WHERE workspace_id = ? AND mobile_national = ?
-    ORDER BY created_at DESC, rowid DESC LIMIT 200`),
-  byId: db.prepare('SELECT * FROM patients WHERE id = ? AND workspace_id = ?'),
-  update: db.prepare(`UPDATE patients SET first_name = @first_name, middle_name = @middle_name, last_name = @last_name,
-    dob = @dob, dob_estimated = @dob_estimated, gender = @gender, mobile_cc = @mobile_cc, mobile_national = @mobile_national, email = @email,
-    allergies = @allergies, name_key = @name_key, updated_at = @updated_at WHERE id = @id AND workspace_id = @workspace_id`),
-  // Bulk import: positional parameters (cheaper to bind than named ones). A row whose id or identity is taken
-  // is skipped; ON CONFLICT (unlike OR IGNORE) covers only uniqueness, so a CHECK or NOT NULL breach still fails.
-  insertOrIgnore: db.prepare(`INSERT INTO patients
-    (id, workspace_id, first_name, middle_name, last_name, dob, gender, mobile_cc, mobile_national, email, name_key, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
-  // Candidates for the mobile review: every row except the Indian mobiles that plainly pass (10 digits from 6-9),
-  // which are nearly all rows of an Indian clinic; the service applies the whole rule to the few left.
-  // Read in pages after the last row of the previous one: a million-row clinic is never in memory at once.
-  mobileReviewCandidates: db.prepare(`SELECT rowid AS page_key, * FROM patients WHERE workspace_id = @ws
-    AND NOT (mobile_cc = '91' AND mobile_national GLOB '[6-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]')
-    AND (created_at, rowid) > (@created_at, @rowid)
-    ORDER BY created_at, rowid LIMIT @limit`),
-}));
+// A row's columns in SQLite's table order (what its `SELECT *` gave, name_key included), named rather than `*`: on
+// PostgreSQL patients also has `seq` (the rowid's stand-in), which no row of this domain carries.
+const COLUMNS = sql.raw(`id, workspace_id, first_name, middle_name, last_name, dob, gender, mobile_cc, mobile_national, email,
+  name_key, created_at, updated_at, dob_estimated, allergies`);
+
+// The bulk import's columns; a multi-row INSERT takes at most IMPORT_ROWS rows (13 parameters each, well under both
+// databases' limits on parameters), so its texts are few: the full chunk and the batches' remainders.
+const IMPORT_ROWS = 500;
 
 const REVIEW_PAGE = 1000;
 
-/** All SQL of the patients domain. */
+/**
+ * All SQL of the patients domain, for SQLite and PostgreSQL alike (server/db/sql.ts says how): every statement runs on
+ * `e.k`, the database's Kysely or the open transaction's, so a store made from a transaction (`patientStore(tx)`)
+ * reads and writes inside it.
+ */
 export function patientStore(e: Executor) {
-  const q = statements(e);
-  const bind = (p: PatientRow) => ({ ...p, dob_estimated: p.dob_estimated ?? 0, allergies: p.allergies ?? '[]', name_key: nameKey(p) });
+  const k = e.k;
+  // rowid (SQLite) or seq (PostgreSQL): breaks ties between patients registered in the same millisecond.
+  const order = insertionOrder(e.dialect);
+  // Indian mobiles that plainly pass the mobile rule: 10 digits from 6-9 (GLOB on SQLite, a regular expression on
+  // PostgreSQL, which has no GLOB; both are case-sensitive and anchored).
+  const plainIndianMobile = e.dialect === 'sqlite'
+    ? sql`mobile_national GLOB '[6-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]'`
+    : sql`mobile_national ~ '^[6-9][0-9]{9}$'`;
+
+  const insertOrIgnoreChunk = async (rows: readonly PatientRow[]) =>
+    // A row whose id or identity is taken is skipped, including a later row of the same chunk that repeats an earlier
+    // one; ON CONFLICT (unlike OR IGNORE) covers only uniqueness, so a CHECK or NOT NULL breach still fails.
+    Number((await sql`INSERT INTO patients
+      (id, workspace_id, first_name, middle_name, last_name, dob, gender, mobile_cc, mobile_national, email, name_key, created_at, updated_at)
+      VALUES ${sql.join(rows.map((p) => sql`(${p.id}, ${p.workspace_id}, ${p.first_name}, ${p.middle_name}, ${p.last_name}, ${p.dob},
+        ${p.gender}, ${p.mobile_cc}, ${p.mobile_national}, ${p.email}, ${nameKey(p)}, ${p.created_at}, ${p.updated_at})`))}
+      ON CONFLICT DO NOTHING`.execute(k)).numAffectedRows ?? 0n);
+
   return {
-    insert: async (p: PatientRow) => void q.insert.run(bind(p)),
-    byMobile: async (workspaceId: string, national: string) => q.byMobile.all(workspaceId, national) as PatientRow[],
-    byId: async (workspaceId: string, id: string) => q.byId.get(id, workspaceId) as PatientRow | undefined,
-    update: async (p: PatientRow) => void q.update.run(bind(p)),
+    insert: async (p: PatientRow) =>
+      void (await sql`INSERT INTO patients (id, workspace_id, first_name, middle_name, last_name, dob, dob_estimated, gender,
+        mobile_cc, mobile_national, email, allergies, name_key, created_at, updated_at) VALUES (${p.id}, ${p.workspace_id},
+        ${p.first_name}, ${p.middle_name}, ${p.last_name}, ${p.dob}, ${p.dob_estimated ?? 0}, ${p.gender}, ${p.mobile_cc},
+        ${p.mobile_national}, ${p.email}, ${p.allergies ?? '[]'}, ${nameKey(p)}, ${p.created_at}, ${p.updated_at})`.execute(k)),
+    /**
+     * Patients with this national mobile number, newest first. Served by the patients_identity index; the handful of
+     * family members per number are sorted in memory. The hot path of search: one statement and nothing else.
+     */
+    byMobile: async (workspaceId: string, national: string) =>
+      (await sql<PatientRow>`SELECT ${COLUMNS} FROM patients WHERE workspace_id = ${workspaceId} AND mobile_national = ${national}
+        ORDER BY created_at DESC, ${order} DESC LIMIT 200`.execute(k)).rows,
+    byId: async (workspaceId: string, id: string) =>
+      (await sql<PatientRow>`SELECT ${COLUMNS} FROM patients WHERE id = ${id} AND workspace_id = ${workspaceId}`.execute(k)).rows[0],
+    update: async (p: PatientRow) =>
+      void (await sql`UPDATE patients SET first_name = ${p.first_name}, middle_name = ${p.middle_name}, last_name = ${p.last_name},
+        dob = ${p.dob}, dob_estimated = ${p.dob_estimated ?? 0}, gender = ${p.gender}, mobile_cc = ${p.mobile_cc},
+        mobile_national = ${p.mobile_national}, email = ${p.email}, allergies = ${p.allergies ?? '[]'}, name_key = ${nameKey(p)},
+        updated_at = ${p.updated_at} WHERE id = ${p.id} AND workspace_id = ${p.workspace_id}`.execute(k)),
     /** Inserts unless the id or the identity (mobile, names, dob) is taken; true when a row was added. */
-    insertOrIgnore: async (p: PatientRow) =>
-      q.insertOrIgnore.run(p.id, p.workspace_id, p.first_name, p.middle_name, p.last_name, p.dob, p.gender, p.mobile_cc,
-        p.mobile_national, p.email, nameKey(p), p.created_at, p.updated_at).changes > 0,
-    /** Rows whose mobile may break the mobile rule, oldest first (see the statement). */
+    insertOrIgnore: async (p: PatientRow) => (await insertOrIgnoreChunk([p])) > 0,
+    /**
+     * Bulk import: `insertOrIgnore` for many rows, a few hundred to a statement (one round trip each on PostgreSQL);
+     * returns how many were added. Rows go in in the order given (their insertion order). Run it in a transaction
+     * when the rows must go in together.
+     */
+    async insertManyOrIgnore(rows: readonly PatientRow[]): Promise<number> {
+      let added = 0;
+      for (let i = 0; i < rows.length; i += IMPORT_ROWS) added += await insertOrIgnoreChunk(rows.slice(i, i + IMPORT_ROWS));
+      return added;
+    },
+    /**
+     * Candidates for the mobile review, oldest first: every row except the Indian mobiles that plainly pass, which are
+     * nearly all rows of an Indian clinic; the service applies the whole rule to the few left. Read in pages after
+     * the last row of the previous one (by registration time, then insertion order): a million-row clinic is never
+     * in memory at once.
+     */
     async *mobileReviewCandidates(workspaceId: string): AsyncGenerator<PatientRow> {
-      let after = { created_at: '', rowid: 0 };
+      let after = { createdAt: '', key: 0 };
       for (;;) {
-        const page = q.mobileReviewCandidates.all({ ws: workspaceId, ...after, limit: REVIEW_PAGE }) as (PatientRow & { page_key: number })[];
+        const { rows: page } = await sql<PatientRow & { page_key: number }>`SELECT ${order} AS page_key, ${COLUMNS} FROM patients
+          WHERE workspace_id = ${workspaceId} AND NOT (mobile_cc = '91' AND ${plainIndianMobile})
+          AND (created_at, ${order}) > (${after.createdAt}, ${after.key})
+          ORDER BY created_at, ${order} LIMIT ${REVIEW_PAGE}`.execute(k);
         for (const { page_key: _key, ...row } of page) yield row;
         if (page.length < REVIEW_PAGE) return;
         const last = page.at(-1)!;
-        after = { created_at: last.created_at, rowid: last.page_key };
+        after = { createdAt: last.created_at, key: last.page_key };
       }
     },
   };

@@ -14,6 +14,7 @@ const sharedOptions = (config: Config): Omit<ServiceOptions, 'dataDir'> => ({
   speechModels: { mirror: config.modelMirror },
   scribe: {
     ...config.scribe, leaseMs: config.jobs.scribeLeaseMs, retryDelayMs: config.jobs.scribeRetryDelayMs, pollIntervalMs: config.jobs.scribePollMs,
+    storageDir: config.storageDir,
   },
   push: { leaseMs: config.jobs.pushLeaseMs },
 });

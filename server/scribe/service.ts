@@ -49,6 +49,11 @@ const audioFiles = (n: number) => `${n} audio file${n === 1 ? '' : 's'}`;
 export interface ScribeOptions extends RunnerOptions, Partial<ScribeLimits> {
   /** false: sessions are queued but nothing processes them (one-shot CLI tools, some tests). Default true. */
   worker?: boolean;
+  /**
+   * Where uploaded audio is kept (default `<dataDir>/scribe`). Instances of a chain on one database share it (a
+   * mounted folder): a file uploaded through one is transcribed by whichever process claims its session.
+   */
+  storageDir?: string;
 }
 
 /** A failure the scribe routes render in the upstream shapes; `code` is upstream's (transaction_not_found, …). */
@@ -120,7 +125,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
   const notes = noteReader(db);
   const allergiesOf = patientAllergyReader(db);
   const policies = uploadPolicies(store, box, clock);
-  const root = join(deps.dataDir, 'scribe');
+  const root = opts.storageDir ?? join(deps.dataDir, 'scribe');
   const sessionDir = (sessionId: string) => join(root, sessionId);
 
   // ------------------------------------------------------------------------------------------------------------

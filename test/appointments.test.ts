@@ -1,6 +1,10 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoWorkspace } from '../server/demo/demo.js';
+import { DATABASES } from './helpers/postgres.js';
 import { call, type RunningServer, startServer } from './helpers/server.js';
+import { rowOf, rowsOf } from './helpers/service.js';
+import { skipFor } from './helpers/skip.js';
 import { ISO_MS_UTC, type Res, auth, bearer, expectBareError, expectDrError, expectDrOk, sleep } from './helpers/dr.js';
 
 type Status = 'BK' | 'CK' | 'OG' | 'PK' | 'CM' | 'CN' | 'NS';
@@ -68,7 +72,7 @@ async function drive(srv: RunningServer, token: string, id: string, to: Exclude<
 
 async function auditRowsOf(srv: RunningServer, requestId: string): Promise<any[]> {
   for (let i = 0; i < 100; i++) {
-    const rows = srv.service.db.prepare('SELECT * FROM audit_log WHERE request_id = ? ORDER BY id').all(requestId);
+    const rows = await rowsOf(srv.service, sql`SELECT * FROM audit_log WHERE request_id = ${requestId} ORDER BY id`);
     if (rows.length > 0) return rows;
     await sleep(20);
   }
@@ -77,15 +81,15 @@ async function auditRowsOf(srv: RunningServer, requestId: string): Promise<any[]
 
 // ---------------------------------------------------------------------------------------------------------------
 
-describe('booking: POST /dr/v1/appointment', () => {
+for (const db of DATABASES) describe(`booking: POST /dr/v1/appointment (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   let A: DemoWorkspace;
   let B: DemoWorkspace;
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
     [A, B] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => srv?.close());
 
   it('books: 201 with the exact appointment, status BK and one history entry, readable by GET', async () => {
     const patient = A.patients[2]!;
@@ -224,15 +228,15 @@ describe('booking: POST /dr/v1/appointment', () => {
   });
 });
 
-describe('GET /dr/v1/appointment/:id and GET /dr/v1/appointments?date=', () => {
+for (const db of DATABASES) describe(`GET /dr/v1/appointment/:id and GET /dr/v1/appointments?date= (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   let A: DemoWorkspace;
   let B: DemoWorkspace;
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
     [A, B] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => srv?.close());
 
   it('reads by service id, and by partner id only with partner_id=1', async () => {
     const a = await book(srv, A);
@@ -320,16 +324,16 @@ describe('GET /dr/v1/appointment/:id and GET /dr/v1/appointments?date=', () => {
   });
 });
 
-describe('endpoint 2: POST /dr/v1/appointment/:id/parked', () => {
+for (const db of DATABASES) describe(`endpoint 2: POST /dr/v1/appointment/:id/parked (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   let A: DemoWorkspace;
   let doctor: string;
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
     A = srv.demo.workspaces[0]!;
     doctor = A.users.doctor.auth_token;
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => srv?.close());
 
   it('parks a booked appointment: 204 with an empty body, recorded in the history with the actor', async () => {
     const a = await book(srv, A);
@@ -428,18 +432,18 @@ describe('endpoint 2: POST /dr/v1/appointment/:id/parked', () => {
   });
 });
 
-describe('endpoint 3: POST /dr/v1/appointment/:id/change-status', () => {
+for (const db of DATABASES) describe(`endpoint 3: POST /dr/v1/appointment/:id/change-status (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   let A: DemoWorkspace;
   let doctor: string;
   let reception: string;
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
     A = srv.demo.workspaces[0]!;
     doctor = A.users.doctor.auth_token;
     reception = A.users.reception.auth_token;
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => srv?.close());
 
   it('marks a no-show by service id: 200 with {appointment_id, partner_appointment_id, status, previous_status}', async () => {
     const a = await book(srv, A);
@@ -637,14 +641,14 @@ describe('endpoint 3: POST /dr/v1/appointment/:id/change-status', () => {
   });
 });
 
-describe('the appointment state machine, every source and target', () => {
+for (const db of DATABASES) describe(`the appointment state machine, every source and target (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   let A: DemoWorkspace;
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
     A = srv.demo.workspaces[0]!;
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => srv?.close());
 
   const FROM: Status[] = ['BK', 'CK', 'OG', 'PK', 'CM', 'CN', 'NS'];
   const TO: Exclude<Status, 'BK'>[] = ['PK', 'NS', 'CK', 'OG', 'CM', 'CN'];
@@ -696,14 +700,14 @@ describe('the appointment state machine, every source and target', () => {
   });
 });
 
-describe('authentication and permissions on parked and change-status', () => {
+for (const db of DATABASES) describe(`authentication and permissions on parked and change-status (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   let A: DemoWorkspace;
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
     A = srv.demo.workspaces[0]!;
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => srv?.close());
 
   const invalidHeaders: [string, Record<string, string>][] = [
     ['no token', {}],
@@ -762,15 +766,15 @@ describe('authentication and permissions on parked and change-status', () => {
   });
 });
 
-describe('workspace isolation for appointments', () => {
+for (const db of DATABASES) describe(`workspace isolation for appointments (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   let A: DemoWorkspace;
   let B: DemoWorkspace;
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
     [A, B] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => srv?.close());
 
   async function expectInvisible(owner: DemoWorkspace, other: DemoWorkspace, appt: { appointment_id: string; partner_appointment_id: string }) {
     const before = await getAppt(srv, owner.users.admin.auth_token, appt.appointment_id);
@@ -816,12 +820,12 @@ describe('workspace isolation for appointments', () => {
   });
 });
 
-describe('a disabled workspace', () => {
+for (const db of DATABASES) describe(`a disabled workspace (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => srv?.close());
 
   it('answers 403 UNAUTHORIZED_ACCESS to its users on every appointment endpoint, and the other workspace carries on', async () => {
     const [A, B] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
@@ -840,20 +844,20 @@ describe('a disabled workspace', () => {
         expectDrError(await call(srv.baseUrl, 'GET', `/dr/v1/business/patients/search?mobile=${A.patients[0]!.mobile}`, { headers }), 403, 'UNAUTHORIZED_ACCESS');
       }
     }
-    const status = srv.service.db.prepare('SELECT status FROM appointments WHERE id = ?').get(demo.appointment_id) as { status: string };
+    const status = (await rowOf<{ status: string }>(srv.service, sql`SELECT status FROM appointments WHERE id = ${demo.appointment_id}`))!;
     expect(status.status).toBe('BK');
     expectParked(await park(srv, B.users.doctor.auth_token, B.appointments[0]!.appointment_id));
   });
 });
 
-describe('errors, request ids and the audit trail', () => {
+for (const db of DATABASES) describe(`errors, request ids and the audit trail (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   let A: DemoWorkspace;
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
     A = srv.demo.workspaces[0]!;
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => srv?.close());
 
   it('answers unknown /dr paths with 500 SERVER_ERROR "Wrong API URL" in the dr envelope', async () => {
     const id = A.appointments[0]!.appointment_id;
@@ -948,8 +952,8 @@ describe('errors, request ids and the audit trail', () => {
     const searchRows = await auditRowsOf(srv, search.headers.get('x-request-id')!);
     expect(searchRows).toMatchObject([{ action: 'patient.search', outcome: 'success' }]);
 
-    const all = JSON.stringify(srv.service.db.prepare('SELECT * FROM audit_log').all());
-    const patients = srv.service.db.prepare('SELECT first_name, middle_name, last_name, mobile_national FROM patients').all() as any[];
+    const all = JSON.stringify(await rowsOf(srv.service, sql`SELECT * FROM audit_log`));
+    const patients = await rowsOf(srv.service, sql`SELECT first_name, middle_name, last_name, mobile_national FROM patients`);
     for (const p of patients) {
       expect(all).not.toContain(p.mobile_national);
       for (const name of [p.first_name, p.middle_name, p.last_name]) if (name) expect(all.toLowerCase()).not.toContain(name.toLowerCase());

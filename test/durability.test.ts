@@ -2,17 +2,24 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { openSql } from '../server/db/sql.js';
 import type { DemoCredentials } from '../server/demo/demo.js';
+import { DATABASES, type TestDatabase, freshPostgresDatabase } from './helpers/postgres.js';
 import { ROOT, type ServerProcess, call, exited, spawnServer, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 
 /**
  * The service as a real process over real files: demo start, signals, kill -9 in the middle of writes, online
- * backup while writing, and flag/env handling. Every child is killed after each test, pass or fail.
+ * backup while writing, and flag/env handling. Every child is killed after each test, pass or fail. On PostgreSQL
+ * the process is started with --database-url (a fresh database per test) and the same --data-dir, which then holds
+ * the key file and the demo's credentials; the SQLite backup stays SQLite's (PostgreSQL's: backup-postgres.test.ts).
  */
 
 const children = new Set<ChildProcess>();
 const dirs: string[] = [];
+const databases: (() => Promise<void>)[] = [];
 
 const alive = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
 
@@ -25,7 +32,8 @@ afterEach(async () => {
   }
   children.clear();
 });
-afterAll(() => {
+afterAll(async () => {
+  for (const drop of databases) await drop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -39,6 +47,39 @@ async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Serve
   const s = await spawnServer(args, env);
   children.add(s.child);
   return s;
+}
+
+/**
+ * Where a test's service keeps its data: the data folder, and on PostgreSQL a fresh database (dropped after the
+ * file), with the serve arguments that name both.
+ */
+async function store(db: TestDatabase, name: string) {
+  const d = dir(name);
+  const pg = db.name === 'postgres' ? await freshPostgresDatabase(`durability_${name}`) : null;
+  if (pg) databases.push(pg.drop);
+  return { d, url: pg?.url, args: ['--data-dir', d, ...(pg ? ['--database-url', pg.url] : [])] };
+}
+
+/**
+ * Reads what a stopped (or killed) service left, through Kysely's `sql` tag on either database: SQLite's file,
+ * opened afresh (read-only unless told), or the PostgreSQL database.
+ */
+async function inspect<T>(target: { d: string; url?: string }, read: (k: Kysely<any>) => Promise<T>, opts: { writable?: boolean } = {}): Promise<T> {
+  const raw = target.url ? null : new Database(dbFile(target.d), { readonly: !opts.writable });
+  const database = raw ? openSql({ sqlite: raw }) : openSql({ postgresUrl: target.url!, poolSize: 1 });
+  try {
+    return await read(database.db);
+  } finally {
+    await database.close();
+    raw?.close();
+  }
+}
+
+/** The ids of `ids` that are not in patients. */
+async function missingPatients(k: Kysely<any>, ids: string[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (const id of ids) if ((await sql`SELECT 1 AS one FROM patients WHERE id = ${id}`.execute(k)).rows.length === 0) missing.push(id);
+  return missing;
 }
 
 const readCreds = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
@@ -80,10 +121,10 @@ const patientBody = (mobile: string, n: number) => ({
   first_name: `Dura${n}`, middle_name: '', last_name: `Bility${n}`, dob: '1980-05-17', gender: 'O', mobile,
 });
 
-describe('demo start', () => {
+for (const db of DATABASES) describe(`demo start (${db.name})`, skipFor(db.skip), () => {
   it('prints the listening line and writes demo-credentials.json in the documented shape, mode 0600', async () => {
-    const d = dir('demo');
-    const srv = await serve(['--data-dir', d, '--demo']);
+    const { d, args } = await store(db, 'demo');
+    const srv = await serve([...args, '--demo']);
     expect(srv.output()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
     const file = join(d, 'demo-credentials.json');
     expect(existsSync(file)).toBe(true);
@@ -148,13 +189,16 @@ describe('demo start', () => {
     const health = await call(srv.baseUrl, 'GET', '/health');
     expect(health.status).toBe(200);
     expect(health.json.status).toBe('ok');
+    // PostgreSQL's service keeps no SQLite file beside its key file.
+    expect(existsSync(dbFile(d))).toBe(db.name === 'sqlite');
   });
 });
 
-describe('signals and restart', () => {
+for (const db of DATABASES) describe(`signals and restart (${db.name})`, skipFor(db.skip), () => {
   it('SIGTERM and SIGINT each stop cleanly with exit code 0; restarts keep the data and do not recreate the demo', async () => {
-    const d = dir('signals');
-    const first = await serve(['--data-dir', d, '--demo']);
+    const target = await store(db, 'signals');
+    const { d, args } = target;
+    const first = await serve([...args, '--demo']);
     const creds1 = readCreds(d);
     const ws = creds1.workspaces[0]!;
     const headers = { auth: ws.users.reception.auth_token };
@@ -165,7 +209,7 @@ describe('signals and restart', () => {
     expect(await exited(first.child)).toBe(0);
     expect(first.output()).toMatch(/SIGTERM/);
 
-    const second = await serve(['--data-dir', d, '--demo']);
+    const second = await serve([...args, '--demo']);
     const creds2 = readCreds(d);
     expect(creds2.workspaces.map((w) => w.workspace_id)).toEqual(creds1.workspaces.map((w) => w.workspace_id));
     expect(creds2.workspaces).toEqual(creds1.workspaces); // same secrets, tokens, patients and appointments
@@ -183,7 +227,7 @@ describe('signals and restart', () => {
     second.child.kill('SIGINT');
     expect(await exited(second.child)).toBe(0);
 
-    const third = await serve(['--data-dir', d, '--demo']);
+    const third = await serve([...args, '--demo']);
     expect(readCreds(d).workspaces.map((w) => w.workspace_id)).toEqual(creds1.workspaces.map((w) => w.workspace_id));
     for (const [mobile, id] of [[m1, p1.json.data.patient_id], [m2, p2.json.data.patient_id]]) {
       const s = await call(third.baseUrl, 'GET', `/dr/v1/business/patients/search?mobile=${mobile}`, { headers });
@@ -196,23 +240,22 @@ describe('signals and restart', () => {
     expect(await exited(third.child)).toBe(0);
 
     // Exactly the two demo clinics, and their patients once each plus ours.
-    const db = new Database(dbFile(d), { readonly: true });
-    try {
-      const { n } = db.prepare('SELECT count(*) AS n FROM workspaces').get() as { n: number };
+    await inspect(target, async (k) => {
+      const { n } = (await sql<{ n: number }>`SELECT count(*) AS n FROM workspaces`.execute(k)).rows[0]!;
       expect(n).toBe(2);
-      const ids = (db.prepare('SELECT id FROM workspaces ORDER BY id').all() as { id: string }[]).map((r) => r.id);
+      // Sorted here: the databases' text collations need not agree on an order of ids.
+      const ids = (await sql<{ id: string }>`SELECT id FROM workspaces`.execute(k)).rows.map((r) => r.id).sort();
       expect(ids).toEqual(creds1.workspaces.map((w) => w.workspace_id).sort());
-      const { p } = db.prepare('SELECT count(*) AS p FROM patients WHERE workspace_id = ?').get(ws.workspace_id) as { p: number };
+      const { p } = (await sql<{ p: number }>`SELECT count(*) AS p FROM patients WHERE workspace_id = ${ws.workspace_id}`.execute(k)).rows[0]!;
       expect(p).toBe(ws.patients.length + 2);
-    } finally {
-      db.close();
-    }
-    expect(integrity(dbFile(d))).toBe('ok');
+    });
+    if (db.name === 'sqlite') expect(integrity(dbFile(d))).toBe('ok');
   });
 
   it('SIGTERM during a write burst exits 0 and keeps every acknowledged write', async () => {
-    const d = dir('sigterm-burst');
-    const srv = await serve(['--data-dir', d, '--demo']);
+    const target = await store(db, 'sigterm-burst');
+    const { d, args } = target;
+    const srv = await serve([...args, '--demo']);
     const ws = readCreds(d).workspaces[1]!;
     const headers = { auth: ws.users.reception.auth_token };
     const acked: { id: string; mobile: string }[] = [];
@@ -240,22 +283,17 @@ describe('signals and restart', () => {
     stopped = true;
     await Promise.allSettled(workers);
     expect(code).toBe(0);
-    expect(integrity(dbFile(d))).toBe('ok');
-    const db = new Database(dbFile(d), { readonly: true });
-    try {
-      const has = db.prepare('SELECT 1 FROM patients WHERE id = ?');
-      const missing = acked.filter((a) => !has.get(a.id));
-      expect(missing, `${missing.length} of ${acked.length} acknowledged patients lost`).toEqual([]);
-    } finally {
-      db.close();
-    }
+    if (db.name === 'sqlite') expect(integrity(dbFile(d))).toBe('ok');
+    const missing = await inspect(target, (k) => missingPatients(k, acked.map((a) => a.id)));
+    expect(missing, `${missing.length} of ${acked.length} acknowledged patients lost`).toEqual([]);
   });
 });
 
-describe('kill -9 during writes', () => {
+for (const db of DATABASES) describe(`kill -9 during writes (${db.name})`, skipFor(db.skip), () => {
   it('every request answered 2xx before the kill is there after a restart, and the file passes integrity_check', async () => {
-    const d = dir('crash');
-    const srv = await serve(['--data-dir', d, '--demo']);
+    const target = await store(db, 'crash');
+    const { d, args } = target;
+    const srv = await serve([...args, '--demo']);
     const ws = readCreds(d).workspaces[0]!;
     const headers = { auth: ws.users.reception.auth_token };
 
@@ -333,19 +371,24 @@ describe('kill -9 during writes', () => {
     expect(next, 'the burst was cut short').toBeLessThan(jobs.length);
     expect(ackedStatus.length).toBeGreaterThan(0);
 
-    // The file straight after the crash, with the process dead.
-    expect(existsSync(`${dbFile(d)}-wal`)).toBe(true);
-    const raw = new Database(dbFile(d));
-    try {
-      expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
-      expect(raw.pragma('foreign_key_check')).toEqual([]);
-      const has = raw.prepare('SELECT 1 FROM patients WHERE id = ?');
-      expect(ackedPatients.filter((p) => !has.get(p.id))).toEqual([]);
-    } finally {
-      raw.close();
+    // The database straight after the crash, with the process dead: SQLite's file (with its write-ahead log,
+    // intact, every foreign key resolved), or PostgreSQL's database, which a dead client cannot have harmed
+    // (PostgreSQL checks its foreign keys as it writes) but which must hold every acknowledged write.
+    if (db.name === 'sqlite') {
+      expect(existsSync(`${dbFile(d)}-wal`)).toBe(true);
+      const raw = new Database(dbFile(d));
+      try {
+        expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(raw.pragma('foreign_key_check')).toEqual([]);
+      } finally {
+        raw.close();
+      }
     }
+    expect(await inspect(target, (k) => missingPatients(k, ackedPatients.map((p) => p.id)), { writable: true })).toEqual([]);
+    expect(await inspect(target, async (k) => (await sql<{ id: string }>`SELECT id FROM appointments WHERE status = 'NS' AND id IN (${sql.join(ackedStatus)})`.execute(k)).rows.length))
+      .toBe(new Set(ackedStatus).size);
 
-    const again = await serve(['--data-dir', d, '--demo']);
+    const again = await serve([...args, '--demo']);
     expect(readCreds(d).workspaces[0]!.workspace_id).toBe(ws.workspace_id);
     const lostPatients: string[] = [];
     for (const p of ackedPatients) {
@@ -369,11 +412,12 @@ describe('kill -9 during writes', () => {
     expect(health.status).toBe(200);
     again.child.kill('SIGTERM');
     expect(await exited(again.child)).toBe(0);
-    expect(integrity(dbFile(d))).toBe('ok');
+    if (db.name === 'sqlite') expect(integrity(dbFile(d))).toBe('ok');
   });
 });
 
-describe('online backup', () => {
+for (const db of DATABASES) describe(`online backup (${db.name})`, skipFor(db.name === 'postgres'
+  ? 'npm run backup copies the SQLite file; PostgreSQL\'s backups (pg_dump) are tested in backup-postgres.test.ts' : db.skip), () => {
   it('copies a consistent database while the server runs and is written to', async () => {
     const d = dir('backup');
     const out = join(dir('backup-out'), 'nested', 'copy.sqlite');
@@ -439,15 +483,15 @@ describe('online backup', () => {
   });
 });
 
-describe('flags and environment', () => {
+for (const db of DATABASES) describe(`flags and environment (${db.name})`, skipFor(db.skip), () => {
   it('a bad --port (or CLINIC_DESK_PORT) exits non-zero with a message and never listens', async () => {
-    const d = dir('flags');
+    const { args } = await store(db, 'flags');
     const runs = await Promise.all([
-      runCli('server/cli/serve.ts', ['--data-dir', d, '--port', 'abc']),
-      runCli('server/cli/serve.ts', ['--data-dir', d, '--port', '70000']),
-      runCli('server/cli/serve.ts', ['--data-dir', d, '--port']),
-      runCli('server/cli/serve.ts', ['--data-dir', d], { CLINIC_DESK_PORT: 'eighty' }),
-      runCli('server/cli/serve.ts', ['--data-dir', d, '--no-such-flag']),
+      runCli('server/cli/serve.ts', [...args, '--port', 'abc']),
+      runCli('server/cli/serve.ts', [...args, '--port', '70000']),
+      runCli('server/cli/serve.ts', [...args, '--port']),
+      runCli('server/cli/serve.ts', args, { CLINIC_DESK_PORT: 'eighty' }),
+      runCli('server/cli/serve.ts', [...args, '--no-such-flag']),
     ]);
     for (const r of runs) {
       const all = r.stdout + r.stderr;
@@ -465,10 +509,13 @@ describe('flags and environment', () => {
   it('CLINIC_DESK_DATA_DIR is honoured without --data-dir, and --data-dir wins over it', async () => {
     const home = dir('home');
     const envDir = dir('envdir');
-    const srv = await serve(['--demo'], { CLINIC_DESK_DATA_DIR: envDir, HOME: home, USERPROFILE: home });
+    // On PostgreSQL the data folder holds the key file and the demo's credentials, and no SQLite file.
+    const databaseArgs = async () => (await store(db, 'flag-db')).args.slice(2);
+    const srv = await serve(['--demo', ...await databaseArgs()], { CLINIC_DESK_DATA_DIR: envDir, HOME: home, USERPROFILE: home });
     expect(srv.output()).toContain(`data folder:    ${envDir}`);
     expect(existsSync(join(envDir, 'demo-credentials.json'))).toBe(true);
-    expect(existsSync(dbFile(envDir))).toBe(true);
+    expect(existsSync(join(envDir, 'master.key'))).toBe(true);
+    expect(existsSync(dbFile(envDir))).toBe(db.name === 'sqlite');
     expect(existsSync(join(home, '.clinic-desk'))).toBe(false);
     expect(readCreds(envDir).base_url).toBe(srv.baseUrl);
     srv.child.kill('SIGTERM');
@@ -477,11 +524,13 @@ describe('flags and environment', () => {
     // a port already taken: a clear failure, not a hang
     const flagDir = dir('flagdir');
     const other = dir('otherdir');
-    const srv2 = await serve(['--data-dir', flagDir], { CLINIC_DESK_DATA_DIR: other, HOME: home });
-    expect(existsSync(dbFile(flagDir))).toBe(true);
+    const srv2 = await serve(['--data-dir', flagDir, ...await databaseArgs()], { CLINIC_DESK_DATA_DIR: other, HOME: home });
+    expect(existsSync(join(flagDir, 'master.key'))).toBe(true);
+    expect(existsSync(dbFile(flagDir))).toBe(db.name === 'sqlite');
+    expect(existsSync(join(other, 'master.key'))).toBe(false);
     expect(existsSync(dbFile(other))).toBe(false);
     const port = new URL(srv2.baseUrl).port;
-    const clash = await runCli('server/cli/serve.ts', ['--data-dir', dir('clash'), '--port', port], { HOME: home });
+    const clash = await runCli('server/cli/serve.ts', ['--data-dir', dir('clash'), ...await databaseArgs(), '--port', port], { HOME: home });
     expect(clash.code).not.toBe(0);
     expect(typeof clash.code).toBe('number');
     expect(clash.stderr).toMatch(/EADDRINUSE|in use/i);

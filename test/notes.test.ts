@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DictationOptions } from '../preload/contract.js';
 import { uploadDictation } from '../preload/scribe-flow.js';
 import { ScribeClient } from '../sdk/scribe-client.js';
 import type { DemoWorkspace } from '../server/demo/demo.js';
+import { DATABASES, freshPostgresDatabase } from './helpers/postgres.js';
 import { skipFor } from './helpers/skip.js';
 import { call, tempDir } from './helpers/server.js';
+import { rowsOf } from './helpers/service.js';
 import { type ScribeServer, startScribeServer, until, webhookReceiver } from './scribe-support.js';
 import { speak, tools } from './speech-audio.js';
 
@@ -30,8 +33,9 @@ type J = any;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const decode = (entry: { value: string }) => JSON.parse(Buffer.from(entry.value, 'base64').toString('utf8')) as J;
 
-describe('notes: edit, sign, amend', skipFor(skip), () => {
+for (const db of DATABASES) describe(`notes: edit, sign, amend (${db.name})`, skipFor(skip ?? db.skip), () => {
   let srv: ScribeServer;
+  let pg: Awaited<ReturnType<typeof freshPostgresDatabase>> | null = null;
   let A: DemoWorkspace;
   let B: DemoWorkspace;
   let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
@@ -58,7 +62,8 @@ describe('notes: edit, sign, amend', skipFor(skip), () => {
   }
 
   beforeAll(async () => {
-    srv = await startScribeServer();
+    pg = db.name === 'postgres' ? await freshPostgresDatabase('notes') : null;
+    srv = await startScribeServer({ databaseUrl: pg?.url });
     [A, B] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
     receiver = await webhookReceiver(KEY);
     const sub = await api('POST', SUBS, A.users.admin.auth_token, { event_names: ['note.signed', 'note.amended'], endpoint: receiver.url, signing_key: KEY });
@@ -88,6 +93,7 @@ describe('notes: edit, sign, amend', skipFor(skip), () => {
   afterAll(async () => {
     await receiver?.close();
     await srv?.close();
+    await pg?.drop();
   });
 
   it('the scribe raised a flag on the wrong unit: the premise of resolving one', () => {
@@ -209,8 +215,8 @@ describe('notes: edit, sign, amend', skipFor(skip), () => {
   it('the audit log shows draft → signed → amended for the session', async () => {
     await srv.service.audit.flush();
     const id = (await srv.service.scribe.session(A.workspace_id, txn))!.id;
-    const rows = srv.service.db.prepare(`SELECT action, actor_id FROM audit_log WHERE resource_type = 'note' AND outcome = 'success'
-      AND resource_ids = ? AND action <> 'note.read' ORDER BY id`).all(JSON.stringify([id])) as { action: string; actor_id: string }[];
+    const rows = await rowsOf<{ action: string; actor_id: string }>(srv.service, sql`SELECT action, actor_id FROM audit_log
+      WHERE resource_type = 'note' AND outcome = 'success' AND resource_ids = ${JSON.stringify([id])} AND action <> 'note.read' ORDER BY id`);
     expect(rows.map((r) => r.action)).toStrictEqual(['note.draft.save', 'note.sign', 'note.amend']);
     expect(new Set(rows.map((r) => r.actor_id))).toStrictEqual(new Set([doctorId]));
   });

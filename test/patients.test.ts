@@ -1,6 +1,10 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoWorkspace } from '../server/demo/demo.js';
+import { DATABASES } from './helpers/postgres.js';
 import { call, type RunningServer, startServer } from './helpers/server.js';
+import { rowsOf } from './helpers/service.js';
+import { skipFor } from './helpers/skip.js';
 import { ISO_MS_UTC, type Res, auth, bearer, expectDrError, expectDrOk, sleep } from './helpers/dr.js';
 
 const SEARCH = '/dr/v1/business/patients/search';
@@ -59,7 +63,7 @@ const userId = async (srv: RunningServer, ws: DemoWorkspace, role: 'admin' | 'do
 /** Audit rows of one request; read entries are written in batches a moment later, so wait for them. */
 async function auditRowsOf(srv: RunningServer, requestId: string): Promise<any[]> {
   for (let i = 0; i < 100; i++) {
-    const rows = srv.service.db.prepare('SELECT * FROM audit_log WHERE request_id = ? ORDER BY id').all(requestId);
+    const rows = await rowsOf(srv.service, sql`SELECT * FROM audit_log WHERE request_id = ${requestId} ORDER BY id`);
     if (rows.length > 0) return rows;
     await sleep(20);
   }
@@ -68,16 +72,16 @@ async function auditRowsOf(srv: RunningServer, requestId: string): Promise<any[]
 
 // ---------------------------------------------------------------------------------------------------------------
 
-describe('endpoint 1: GET /dr/v1/business/patients/search', () => {
+for (const db of DATABASES) describe(`endpoint 1: GET /dr/v1/business/patients/search (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   let A: DemoWorkspace;
   let B: DemoWorkspace;
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
     A = srv.demo.workspaces[0]!;
     B = srv.demo.workspaces[1]!;
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => srv?.close());
 
   it('returns the exact profile entry for a registered patient', async () => {
     const created = await createPatient(srv, A.users.reception.auth_token, {
@@ -359,8 +363,8 @@ describe('endpoint 1: GET /dr/v1/business/patients/search', () => {
     expect(deniedRows[0]).toMatchObject({ outcome: 'denied', actor_id: await userId(srv, A, 'doctor'), workspace_id: A.workspace_id });
 
     // No audit row anywhere holds a mobile number or a patient's name.
-    const all = JSON.stringify(srv.service.db.prepare('SELECT * FROM audit_log').all());
-    const patients = srv.service.db.prepare('SELECT first_name, last_name, mobile_national FROM patients').all() as any[];
+    const all = JSON.stringify(await rowsOf(srv.service, sql`SELECT * FROM audit_log`));
+    const patients = await rowsOf(srv.service, sql`SELECT first_name, last_name, mobile_national FROM patients`);
     expect(patients.length).toBeGreaterThan(8);
     for (const p of patients) {
       expect(all).not.toContain(p.mobile_national);
@@ -372,15 +376,15 @@ describe('endpoint 1: GET /dr/v1/business/patients/search', () => {
   });
 });
 
-describe('endpoint 1: newest first among family members registered in the same millisecond', () => {
+for (const db of DATABASES) describe(`endpoint 1: newest first among family members registered in the same millisecond (${db.name})`, skipFor(db.skip), () => {
   // A frozen clock: every patient gets the same created_at, as happens when a family is registered in one batch.
   // "Newest first" must then still mean the most recently registered first, every time.
   let srv: RunningServer;
   beforeAll(async () => {
     const fixed = new Date('2026-03-02T04:05:06.789Z');
-    srv = await startServer({ clock: { now: () => new Date(fixed) } });
+    srv = await startServer({ database: db, clock: { now: () => new Date(fixed) } });
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => srv?.close());
 
   it('returns the family in reverse registration order', async () => {
     const A = srv.demo.workspaces[0]!;
@@ -396,12 +400,12 @@ describe('endpoint 1: newest first among family members registered in the same m
   });
 });
 
-describe('endpoint 1: disabled workspace', () => {
+for (const db of DATABASES) describe(`endpoint 1: disabled workspace (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => srv?.close());
 
   it('answers 403 UNAUTHORIZED_ACCESS to every user of a disabled workspace, and nothing to the other workspace', async () => {
     const [A, B] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
@@ -422,16 +426,16 @@ describe('endpoint 1: disabled workspace', () => {
   });
 });
 
-describe('patient records: POST /dr/v1/patient, GET and PATCH /dr/v1/patient/:id', () => {
+for (const db of DATABASES) describe(`patient records: POST /dr/v1/patient, GET and PATCH /dr/v1/patient/:id (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   let A: DemoWorkspace;
   let token: string;
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
     A = srv.demo.workspaces[0]!;
     token = A.users.reception.auth_token;
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => srv?.close());
 
   it('registers a patient: 201 with the exact profile entry, readable by id and findable by search', async () => {
     const before = Date.now();

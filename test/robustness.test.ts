@@ -1,6 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, type RunningServer, call, startServer } from './helpers/server.js';
+import { DATABASES } from './helpers/postgres.js';
+import { skipFor } from './helpers/skip.js';
 
 /**
  * Hostile input over real HTTP. Every answer, whatever the input, must be one of the documented statuses and
@@ -80,7 +82,7 @@ function raw(baseUrl: string, method: string, path: string, headers: Record<stri
   });
 }
 
-describe('hostile input over HTTP', () => {
+for (const db of DATABASES) describe(`hostile input over HTTP (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   let base: string;
   let token: string;
@@ -98,7 +100,7 @@ describe('hostile input over HTTP', () => {
   const postRaw = (path: string, rawBody: string, headers = jsonAuth) => call(base, 'POST', path, { headers, rawBody });
 
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
     base = srv.baseUrl;
     const ws = srv.demo.workspaces[0]!;
     token = ws.users.reception.auth_token;

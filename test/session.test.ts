@@ -1,25 +1,27 @@
-import { rmSync } from 'node:fs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpApp } from '../server/http/app.js';
-import { createService, type Service } from '../server/service.js';
+import type { Service } from '../server/service.js';
 import { SIGN_IN_LIMITS } from '../server/auth/app-accounts.js';
-import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
+import { DATABASES } from './helpers/postgres.js';
+import { type RunningServer, call, startServer } from './helpers/server.js';
+import { rowOf, startService } from './helpers/service.js';
+import { skipFor } from './helpers/skip.js';
 
-describe('first run: GET/POST /api/v1/setup', () => {
-  const dataDir = tempDir('setup');
+for (const db of DATABASES) describe(`first run: GET/POST /api/v1/setup (${db.name})`, skipFor(db.skip), () => {
   let service: Service;
   let base = '';
   let close = async () => {};
   beforeAll(async () => {
-    service = await createService({ dataDir });
+    const s = await startService(db, 'setup');
+    service = s.service;
     const app = await buildHttpApp(service, { ui: false });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const a = app.server.address();
     base = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
     close = async () => {
       await app.close();
-      await service.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await s.close();
     };
   });
   afterAll(() => close());
@@ -55,23 +57,21 @@ describe('first run: GET/POST /api/v1/setup', () => {
   });
 
   it('makes one clinic when two first-run forms race', async () => {
-    const d2 = tempDir('setup-race');
-    const s2 = await createService({ dataDir: d2 });
+    const { service: s2, close: close2 } = await startService(db, 'setup-race');
     const app2 = await buildHttpApp(s2, { ui: false });
     const post = (u: string) => app2.inject({ method: 'POST', url: '/api/v1/setup', payload: { ...body, admin: { ...body.admin, username: u } } });
     const [a, b] = await Promise.all([post('one'), post('two')]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
     expect(await s2.auth.workspaces()).toHaveLength(1);
     await app2.close();
-    await s2.close();
-    rmSync(d2, { recursive: true, force: true });
+    await close2();
   });
 });
 
-describe('sign-in: POST/DELETE /api/v1/session, GET /api/v1/me', () => {
+for (const db of DATABASES) describe(`sign-in: POST/DELETE /api/v1/session, GET /api/v1/me (${db.name})`, skipFor(db.skip), () => {
   let srv: RunningServer;
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ database: db });
   });
   afterAll(() => srv.close());
 
@@ -81,7 +81,7 @@ describe('sign-in: POST/DELETE /api/v1/session, GET /api/v1/me', () => {
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ user: { username, role: 'reception' }, workspace: { name: 'Sunrise Family Clinic' } });
     expect(r.json.token).toMatch(/^cdt_/);
-    const label = srv.service.db.prepare("SELECT label FROM auth_tokens WHERE user_id = ? ORDER BY created_at DESC LIMIT 1").get(r.json.user.id) as { label: string };
+    const label = (await rowOf<{ label: string }>(srv.service, sql`SELECT label FROM auth_tokens WHERE user_id = ${r.json.user.id} ORDER BY created_at DESC LIMIT 1`))!;
     expect(label.label).toBe('app sign-in');
     const search = await call(srv.baseUrl, 'GET', `/dr/v1/business/patients/search?mobile=${srv.demo.workspaces[0]!.patients[0]!.mobile}`, { headers: { auth: r.json.token } });
     expect(search.status).toBe(200);

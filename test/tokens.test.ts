@@ -5,10 +5,14 @@ import {
   type JWK, type JWTPayload, SignJWT, UnsecuredJWT, createLocalJWKSet, decodeJwt, decodeProtectedHeader, exportJWK,
   generateKeyPair, importJWK, jwtVerify,
 } from 'jose';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoWorkspace } from '../server/demo/demo.js';
 import type { Clock } from '../server/shared/time.js';
 import { ROOT, type RunningServer, call, startServer } from './helpers/server.js';
+import { DATABASES } from './helpers/postgres.js';
+import { rowOf, rowsOf } from './helpers/service.js';
+import { skipFor } from './helpers/skip.js';
 
 /**
  * Access tokens over real HTTP: the OAuth token endpoint (interface endpoint 6), the upstream SDKs' login and
@@ -110,7 +114,7 @@ function expectTokens(res: Res): Tokens {
 
 const b64urlJson = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-describe('token endpoint, aliases, refresh rotation, scopes, isolation, forged tokens, secrets at rest', () => {
+for (const db of DATABASES) describe(`token endpoint, aliases, refresh rotation, scopes, isolation, forged tokens, secrets at rest (${db.name})`, skipFor(db.skip), () => {
   const t = manualClock();
   let srv: RunningServer;
   let ws0: DemoWorkspace;
@@ -139,7 +143,7 @@ describe('token endpoint, aliases, refresh rotation, scopes, isolation, forged t
   };
 
   beforeAll(async () => {
-    srv = await startServer({ clock: t.clock });
+    srv = await startServer({ database: db, clock: t.clock });
     [ws0, ws1] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
   });
   afterAll(async () => {
@@ -538,7 +542,7 @@ describe('token endpoint, aliases, refresh rotation, scopes, isolation, forged t
       genuine = await tokensFor(ws0);
       claims = decodeJwt(genuine.access_token);
       kid = decodeProtectedHeader(genuine.access_token).kid!;
-      const row = srv.service.db.prepare('SELECT private_jwk_sealed FROM signing_keys WHERE kid = ?').get(kid) as { private_jwk_sealed: string };
+      const row = (await rowOf<{ private_jwk_sealed: string }>(srv.service, sql`SELECT private_jwk_sealed FROM signing_keys WHERE kid = ${kid}`))!;
       const privateJwk = JSON.parse(srv.service.box.open(row.private_jwk_sealed, `signing_key:${kid}`)) as JWK;
       const key = await importJWK(privateJwk, 'ES256');
       const genuineHeader = decodeProtectedHeader(genuine.access_token);
@@ -615,9 +619,22 @@ describe('token endpoint, aliases, refresh rotation, scopes, isolation, forged t
 
     beforeAll(async () => {
       await srv.service.audit.flush();
-      srv.service.db.pragma('wal_checkpoint(TRUNCATE)');
-      const base = join(srv.dataDir, 'clinic-desk.sqlite');
-      fileBytes = Buffer.concat([base, `${base}-wal`, `${base}-journal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)));
+      if (db.name === 'sqlite') {
+        // The database file itself, with its write-ahead log folded in.
+        srv.service.db.pragma('wal_checkpoint(TRUNCATE)');
+        const base = join(srv.dataDir, 'clinic-desk.sqlite');
+        fileBytes = Buffer.concat([base, `${base}-wal`, `${base}-journal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)));
+      } else {
+        // PostgreSQL's files are the server's (and may be elsewhere, or compressed): every row of every table, as text.
+        const tables = await rowsOf<{ name: string }>(srv.service, sql`SELECT table_name AS name FROM information_schema.tables
+          WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`);
+        expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['signing_keys', 'refresh_tokens', 'api_clients', 'workspaces']));
+        const parts: string[] = [];
+        for (const t of tables) {
+          for (const r of await rowsOf<{ r: string }>(srv.service, sql`SELECT t::text AS r FROM ${sql.table(t.name)} t`)) parts.push(r.r);
+        }
+        fileBytes = Buffer.from(parts.join('\n'), 'utf8');
+      }
       expect(fileBytes.length).toBeGreaterThan(0);
     });
 
@@ -628,8 +645,8 @@ describe('token endpoint, aliases, refresh rotation, scopes, isolation, forged t
       expect(inFile(ws0.client_id)).toBe(true);
     });
 
-    it('signing keys: private half sealed ("v1:…"), no "d" in the column, the private scalar nowhere in the file', () => {
-      const rows = srv.service.db.prepare('SELECT kid, public_jwk, private_jwk_sealed FROM signing_keys').all() as { kid: string; public_jwk: string; private_jwk_sealed: string }[];
+    it('signing keys: private half sealed ("v1:…"), no "d" in the column, the private scalar nowhere in the file', async () => {
+      const rows = await rowsOf<{ kid: string; public_jwk: string; private_jwk_sealed: string }>(srv.service, sql`SELECT kid, public_jwk, private_jwk_sealed FROM signing_keys`);
       expect(rows.length).toBeGreaterThanOrEqual(1);
       for (const row of rows) {
         expect(row.private_jwk_sealed.startsWith('v1:')).toBe(true);
@@ -643,17 +660,17 @@ describe('token endpoint, aliases, refresh rotation, scopes, isolation, forged t
       if (existsSync(kekFile)) expect(inFile(readFileSync(kekFile, 'utf8').trim())).toBe(false);
     });
 
-    it('refresh tokens are stored only as digests; access tokens are not stored', () => {
+    it('refresh tokens are stored only as digests; access tokens are not stored', async () => {
       expect(refreshTokensSeen.length).toBeGreaterThan(10);
       for (const token of refreshTokensSeen) expect(inFile(token), `refresh token ${token.slice(0, 8)}… in the database file`).toBe(false);
       for (const token of accessTokensSeen) expect(inFile(token)).toBe(false);
       // The digest is what is there (so the check above is not vacuous about what gets written).
       const digest = createHash('sha256').update(refreshTokensSeen[0]!).digest('hex');
-      const row = srv.service.db.prepare('SELECT COUNT(*) AS n FROM refresh_tokens WHERE token_digest = ?').get(digest) as { n: number };
+      const row = (await rowOf<{ n: number }>(srv.service, sql`SELECT COUNT(*) AS n FROM refresh_tokens WHERE token_digest = ${digest}`))!;
       expect(row.n).toBe(1);
     });
 
-    it('client secrets (and the other demo secrets) never appear in the file', () => {
+    it('client secrets (and the other demo secrets) never appear in the file', async () => {
       for (const ws of [ws0, ws1]) {
         for (const secret of [ws.client_secret, ws.limited_client.client_secret, ws.api_key]) {
           expect(inFile(secret), `secret ${secret.slice(0, 6)}… in the database file`).toBe(false);
@@ -663,13 +680,13 @@ describe('token endpoint, aliases, refresh rotation, scopes, isolation, forged t
           expect(inFile(user.auth_token)).toBe(false);
         }
       }
-      const hashes = srv.service.db.prepare('SELECT secret_hash FROM api_clients').all() as { secret_hash: string }[];
+      const hashes = await rowsOf<{ secret_hash: string }>(srv.service, sql`SELECT secret_hash FROM api_clients`);
       for (const h of hashes) expect(h.secret_hash).toMatch(/^(scrypt|\$argon2)/);
     });
   });
 });
 
-describe('expiry under an injected clock', () => {
+for (const db of DATABASES) describe(`expiry under an injected clock (${db.name})`, skipFor(db.skip), () => {
   const t = manualClock();
   let srv: RunningServer;
   let ws0: DemoWorkspace;
@@ -681,7 +698,7 @@ describe('expiry under an injected clock', () => {
   const search = (headers: Record<string, string>) => call(srv.baseUrl, 'GET', `${SEARCH}?mobile=${ws0.patients[0]!.mobile}`, { headers });
 
   beforeAll(async () => {
-    srv = await startServer({ clock: t.clock });
+    srv = await startServer({ database: db, clock: t.clock });
     ws0 = srv.demo.workspaces[0]!;
   });
   afterAll(async () => {
@@ -730,7 +747,7 @@ describe('expiry under an injected clock', () => {
   });
 });
 
-describe('signing-key rotation and the JWKS', () => {
+for (const db of DATABASES) describe(`signing-key rotation and the JWKS (${db.name})`, skipFor(db.skip), () => {
   const t = manualClock();
   let srv: RunningServer;
   let ws0: DemoWorkspace;
@@ -747,7 +764,7 @@ describe('signing-key rotation and the JWKS', () => {
     jwtVerify(token, createLocalJWKSet(set), { currentDate: t.clock.now(), algorithms: ['ES256'] }).then(() => true, () => false);
 
   beforeAll(async () => {
-    srv = await startServer({ clock: t.clock });
+    srv = await startServer({ database: db, clock: t.clock });
     ws0 = srv.demo.workspaces[0]!;
   });
   afterAll(async () => {

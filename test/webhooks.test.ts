@@ -4,6 +4,7 @@ import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoCredentials, type DemoWorkspace, ensureDemo } from '../server/demo/demo.js';
 import { buildHttpApp } from '../server/http/app.js';
@@ -12,7 +13,10 @@ import { DEFAULT_MAX_PER_SUBSCRIPTION } from '../server/webhooks/dispatcher.js';
 import { verifySignature } from '../server/webhooks/signing.js';
 import type { WebhookOptions } from '../server/webhooks/service.js';
 import { transaction } from '../server/db/tx.js';
+import { DATABASES, type TestDatabase, freshPostgresDatabase } from './helpers/postgres.js';
 import { ROOT, call, tempDir } from './helpers/server.js';
+import { copyPostgresDatabase, rowOf } from './helpers/service.js';
+import { skipFor } from './helpers/skip.js';
 
 /**
  * Webhooks over real HTTP: subscriptions (endpoint 5) with their shapes, errors and workspace isolation, and
@@ -58,25 +62,37 @@ interface Running {
 
 const running = new Set<Running>();
 const dirs: string[] = [];
+const dropAtEnd: (() => Promise<void>)[] = [];
 
-// Creating the demo clinics costs seconds of scrypt; it is done once, and each service starts on a copy.
-let template: Promise<string> | null = null;
-function demoTemplate(): Promise<string> {
-  template ??= (async () => {
-    const dir = tempDir('webhooks-template');
-    dirs.push(dir);
-    const service = await createService({ dataDir: dir, webhooks: { dispatch: false } });
-    await ensureDemo(service, 'http://127.0.0.1:0');
-    await service.close();
-    return dir;
-  })();
+// Creating the demo clinics costs seconds of scrypt; it is done once per database, and each service starts on a
+// copy: of the data folder (SQLite's file, or on PostgreSQL the key file its secrets are sealed with) and, on
+// PostgreSQL, of the database.
+interface Template { dataDir: string; databaseUrl?: string }
+const templates = new Map<TestDatabase['name'], Promise<Template>>();
+function demoTemplate(db: TestDatabase): Promise<Template> {
+  let template = templates.get(db.name);
+  if (!template) {
+    template = (async () => {
+      const dir = tempDir('webhooks-template');
+      dirs.push(dir);
+      const pg = db.name === 'postgres' ? await freshPostgresDatabase('webhooks_template') : null;
+      if (pg) dropAtEnd.push(pg.drop);
+      const service = await createService({ dataDir: dir, databaseUrl: pg?.url, webhooks: { dispatch: false } });
+      await ensureDemo(service, 'http://127.0.0.1:0');
+      await service.close();
+      return { dataDir: dir, databaseUrl: pg?.url };
+    })();
+    templates.set(db.name, template);
+  }
   return template;
 }
 
-async function start(webhooks: WebhookOptions = {}, clock?: { now(): Date }): Promise<Running> {
+async function start(db: TestDatabase, webhooks: WebhookOptions = {}, clock?: { now(): Date }): Promise<Running> {
+  const template = await demoTemplate(db);
   const dataDir = tempDir('webhooks');
-  cpSync(await demoTemplate(), dataDir, { recursive: true });
-  const service = await createService({ dataDir, clock, webhooks: { pollIntervalMs: 100, ...webhooks } });
+  cpSync(template.dataDir, dataDir, { recursive: true });
+  const pg = template.databaseUrl ? await copyPostgresDatabase(template.databaseUrl, 'webhooks') : null;
+  const service = await createService({ dataDir, clock, databaseUrl: pg?.url, webhooks: { pollIntervalMs: 100, ...webhooks } });
   const app = await buildHttpApp(service);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -88,6 +104,7 @@ async function start(webhooks: WebhookOptions = {}, clock?: { now(): Date }): Pr
       running.delete(r);
       await app.close();
       await service.close();
+      await pg?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -97,6 +114,7 @@ async function start(webhooks: WebhookOptions = {}, clock?: { now(): Date }): Pr
 
 afterAll(async () => {
   for (const r of [...running]) await r.close();
+  for (const drop of dropAtEnd) await drop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -263,7 +281,7 @@ afterEach(async () => {
 // Subscriptions: shapes, errors, isolation
 // ---------------------------------------------------------------------------------------------------------------
 
-describe('webhook subscriptions (endpoint 5)', () => {
+for (const db of DATABASES) describe(`webhook subscriptions (endpoint 5) (${db.name})`, skipFor(db.skip), () => {
   let s: Running;
   let ws0: DemoWorkspace;
   let ws1: DemoWorkspace;
@@ -271,7 +289,7 @@ describe('webhook subscriptions (endpoint 5)', () => {
   let token1: string;
 
   beforeAll(async () => {
-    s = await start({ dispatch: false });
+    s = await start(db, { dispatch: false });
     [ws0, ws1] = s.demo.workspaces as [DemoWorkspace, DemoWorkspace];
     token0 = await accessToken(s, ws0, ws0);
     token1 = await accessToken(s, ws1, ws1);
@@ -300,7 +318,7 @@ describe('webhook subscriptions (endpoint 5)', () => {
     });
 
     // Sealed at rest, bound to this subscription: the database never holds the key in the clear.
-    const row = s.service.db.prepare('SELECT * FROM webhook_subscriptions WHERE id = ?').get(id) as Record<string, string>;
+    const row = (await rowOf<Record<string, string>>(s.service, sql`SELECT * FROM webhook_subscriptions WHERE id = ${id}`))!;
     expect(JSON.stringify(row)).not.toContain('whsec-do-not-echo-1234');
     expect(s.service.box.open(row.signing_key_sealed!, `webhook_signing_key:${id}`)).toBe('whsec-do-not-echo-1234');
     expect(() => s.service.box.open(row.signing_key_sealed!, 'webhook_signing_key:another-id')).toThrow();
@@ -320,7 +338,7 @@ describe('webhook subscriptions (endpoint 5)', () => {
     const entry = (list.json.data as { id: string; client_id: string; protocol: string }[]).find((d) => d.id === res.json.id)!;
     expect(entry.client_id).toBe((await s.service.auth.authenticateToken(ws0.users.admin.auth_token))!.id);
     expect(entry.protocol).toBe('https');
-    const row = s.service.db.prepare('SELECT signing_key_sealed FROM webhook_subscriptions WHERE id = ?').get(res.json.id) as { signing_key_sealed: string | null };
+    const row = (await rowOf<{ signing_key_sealed: string | null }>(s.service, sql`SELECT signing_key_sealed FROM webhook_subscriptions WHERE id = ${res.json.id}`))!;
     expect(row.signing_key_sealed).toBeNull();
   });
 
@@ -412,11 +430,11 @@ describe('webhook subscriptions (endpoint 5)', () => {
 // Delivery
 // ---------------------------------------------------------------------------------------------------------------
 
-describe('webhook delivery', () => {
+for (const db of DATABASES) describe(`webhook delivery (${db.name})`, skipFor(db.skip), () => {
   const KEY = 'whsec_test_signing_key_0123456789';
 
   it('appointment.statuschange after change-status: compact JSON, both signature headers, valid HMAC over the raw bytes', async () => {
-    const s = await start();
+    const s = await start(db);
     const ws = s.demo.workspaces[0]!;
     const token = await accessToken(s, ws, ws);
     const rx = await newReceiver({ key: KEY });
@@ -473,7 +491,7 @@ describe('webhook delivery', () => {
   });
 
   it('unsigned without a key; only subscribed events; v2rx bodies exactly as the interface, non-ASCII escaped', async () => {
-    const s = await start();
+    const s = await start(db);
     const ws = s.demo.workspaces[0]!;
     const token = await accessToken(s, ws, ws);
     const plain = await newReceiver();
@@ -517,7 +535,7 @@ describe('webhook delivery', () => {
   });
 
   it('500, then a timeout, then connection refused, then recovery: each event delivered exactly once, same Webhook-Id, every attempt logged', async () => {
-    const s = await start({ retryScheduleMs: Array(40).fill(60), timeoutMs: 400, pollIntervalMs: 50 });
+    const s = await start(db, { retryScheduleMs: Array(40).fill(60), timeoutMs: 400, pollIntervalMs: 50 });
     const ws = s.demo.workspaces[0]!;
     const token = await accessToken(s, ws, ws);
     let phase: 'error' | 'hang' | 'ok' = 'error';
@@ -567,7 +585,7 @@ describe('webhook delivery', () => {
 
   it('Retry-After (seconds or HTTP date) sets the next attempt, without jitter; moving the clock past it delivers', async () => {
     const clock = movableClock();
-    const s = await start({ retryScheduleMs: [50, 50, 50] }, clock);
+    const s = await start(db, { retryScheduleMs: [50, 50, 50] }, clock);
     const ws = s.demo.workspaces[0]!;
     const token = ws.users.admin.auth_token; // long-lived: an access token would expire as the clock moves hours on
     const rx = await newReceiver({
@@ -613,7 +631,7 @@ describe('webhook delivery', () => {
   });
 
   it('the schedule ends in failed; a failed delivery can be redelivered by hand with the same Webhook-Id and body', async () => {
-    const s = await start({ retryScheduleMs: [30, 30] });
+    const s = await start(db, { retryScheduleMs: [30, 30] });
     const ws = s.demo.workspaces[0]!;
     const token = await accessToken(s, ws, ws);
     let healthy = false;
@@ -653,7 +671,7 @@ describe('webhook delivery', () => {
   });
 
   it('410 Gone disables the subscription: its pending deliveries stop and new events are not queued for it', async () => {
-    const s = await start({ retryScheduleMs: [30, 30, 30], maxPerSubscription: 1 });
+    const s = await start(db, { retryScheduleMs: [30, 30, 30], maxPerSubscription: 1 });
     const ws = s.demo.workspaces[0]!;
     const token = await accessToken(s, ws, ws);
     const rx = await newReceiver({ reply: () => ({ status: 410, delayMs: 300 }) });
@@ -681,7 +699,7 @@ describe('webhook delivery', () => {
   });
 
   it('deleting a subscription cancels its pending deliveries', async () => {
-    const s = await start({ retryScheduleMs: Array(20).fill(50) });
+    const s = await start(db, { retryScheduleMs: Array(20).fill(50) });
     const ws = s.demo.workspaces[0]!;
     const token = await accessToken(s, ws, ws);
     const rx = await newReceiver({ reply: () => ({ status: 500 }) });
@@ -693,13 +711,13 @@ describe('webhook delivery', () => {
     const n = rx.hits.length;
     await sleep(300);
     expect(rx.hits.length).toBe(n);
-    const row = s.service.db.prepare('SELECT status FROM webhook_deliveries WHERE subscription_id = ?').get(subId) as { status: string };
+    const row = (await rowOf<{ status: string }>(s.service, sql`SELECT status FROM webhook_deliveries WHERE subscription_id = ${subId}`))!;
     expect(row.status).toBe('cancelled');
     await s.close();
   });
 
   it('a dead receiver slows neither the API nor delivery to a healthy receiver', async () => {
-    const s = await start({ retryScheduleMs: [60_000] }); // the real 15 s timeout
+    const s = await start(db, { retryScheduleMs: [60_000] }); // the real 15 s timeout
     const ws = s.demo.workspaces[0]!;
     const token = await accessToken(s, ws, ws);
     const hanging = await newReceiver({ reply: () => 'hang' });
@@ -736,7 +754,7 @@ describe('webhook delivery', () => {
 // npm run webhook-receiver
 // ---------------------------------------------------------------------------------------------------------------
 
-describe('webhook-receiver command', () => {
+for (const db of DATABASES) describe(`webhook-receiver command (${db.name})`, skipFor(db.skip), () => {
   let child: ChildProcess | null = null;
   afterEach(() => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
@@ -753,7 +771,7 @@ describe('webhook-receiver command', () => {
     child.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
     const url = (await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 'the receiver to listen', 30_000)) as string;
 
-    const s = await start();
+    const s = await start(db);
     const ws = s.demo.workspaces[0]!;
     const token = await accessToken(s, ws, ws);
     await subscribeOk(s, token, { endpoint: `${url}/webhook`, signing_key: key });

@@ -7,7 +7,8 @@ import { databaseFile } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { changeBus } from './db/change-bus.js';
 import { migrateSql } from './db/migrate-sql.js';
-import { openSql } from './db/sql.js';
+import { sql } from 'kysely';
+import { type SqlDatabase, openSql } from './db/sql.js';
 import { rootExecutor } from './db/tx.js';
 import { noteService } from './notes/service.js';
 import { type NotificationOptions, notificationService } from './notifications/service.js';
@@ -50,6 +51,19 @@ export interface ServiceOptions {
 }
 
 /**
+ * Lists ordered by text ids (scribe transactions, their pages) follow SQLite's byte order only where PostgreSQL
+ * compares text the same way: a database made with the C collation. Another one works, with some lists in another
+ * order, so this says so at every start rather than refusing.
+ */
+async function warnOfCollation(database: SqlDatabase) {
+  const { rows } = await sql<{ collation: string }>`SELECT datcollate AS collation FROM pg_database WHERE datname = current_database()`.execute(database.db);
+  const collation = rows[0]?.collation ?? '';
+  if (collation !== 'C' && collation !== 'POSIX') {
+    console.warn(`clinic-desk: this PostgreSQL database compares text with the ${collation} collation; lists ordered by transaction id may differ from a desktop clinic's. Create the database with LC_COLLATE 'C' (createdb --locale=C --template=template0) for the same order (docs/ARCHITECTURE.md, "From one clinic to a chain").`);
+  }
+}
+
+/**
  * The clinic service without any transport: database, domain services and background work. The HTTP app and
  * the Electron IPC handlers are both thin layers over what this returns.
  */
@@ -62,6 +76,7 @@ export async function createService(opts: ServiceOptions) {
     await database.close();
     throw e;
   });
+  if (!sqlite) await warnOfCollation(database);
   const db = rootExecutor(database, sqlite);
   // What one instance changes that others cache (revocations, sign-in failures, webhook subscriptions): delivered
   // in-process on SQLite, through LISTEN/NOTIFY between a chain's instances on PostgreSQL.

@@ -50,12 +50,14 @@ describe('npm run serve on PostgreSQL (postgres)', skipFor(postgresSkipReason())
       expect(a.output()).toMatch(/database: {7}postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/\S+ \(PostgreSQL\)/);
       expect(a.output() + w.output()).not.toContain('not-shown-anywhere');
       const reception = a.demo().workspaces[0]!.users.reception;
+      // A number the demo's patients do not have.
+      const mobile = `7${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
       const created = await call(a.baseUrl, 'POST', '/dr/v1/patient', {
         headers: { auth: reception.auth_token },
-        body: { first_name: 'Chain', last_name: 'Patient', dob: '1990-01-01', gender: 'F', mobile: '9876501234' },
+        body: { first_name: 'Chain', last_name: 'Patient', dob: '1990-01-01', gender: 'F', mobile },
       });
       expect(created.status, created.text).toBe(201);
-      const found = await call(a.baseUrl, 'GET', '/dr/v1/business/patients/search?mobile=9876501234', { headers: { auth: reception.auth_token } });
+      const found = await call(a.baseUrl, 'GET', `/dr/v1/business/patients/search?mobile=${mobile}`, { headers: { auth: reception.auth_token } });
       expect(found.status).toBe(200);
       expect(found.json.data.profiles.map((p: { patient_id: string }) => p.patient_id)).toEqual([created.json.data.patient_id]);
     } finally {

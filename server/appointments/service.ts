@@ -4,7 +4,6 @@ import type { RequestContext } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
 import { type Executor, transaction, type Tx } from '../db/tx.js';
 import type { PatientService } from '../patients/service.js';
-import { isUniqueViolation } from '../patients/store.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import { type Clock, isoNow, localDate } from '../shared/time.js';
 import type { EventSink } from '../webhooks/outbox.js';
@@ -148,9 +147,11 @@ export function appointmentService(
       const inTx = appointmentStore(tx);
       const when = bookingTime(input, allowPast);
       if (!(when instanceof Date)) return when;
-      if (input.partner_appointment_id && (await inTx.find(ws, input.partner_appointment_id, true))) {
-        return refuse(new ServiceError(409, 'APPOINTMENT_ALREADY_EXISTS', 'An appointment with this partner_appointment_id already exists'), 'conflict');
-      }
+      const exists = () =>
+        refuse(new ServiceError(409, 'APPOINTMENT_ALREADY_EXISTS', 'An appointment with this partner_appointment_id already exists'), 'conflict');
+      // Another instance booking the same patient or doctor now waits here until this booking ends (PostgreSQL).
+      await inTx.lockForBooking(input.patient_id, input.doctor_id ?? null);
+      if (input.partner_appointment_id && (await inTx.find(ws, input.partner_appointment_id, true))) return exists();
       const duration = input.duration_minutes ?? DEFAULT_DURATION_MIN;
       const end = new Date(when.getTime() + duration * 60_000);
       const clashes = await inTx.clashes({
@@ -166,7 +167,7 @@ export function appointmentService(
         status: 'BK', created_at: now, updated_at: now, duration_min: duration, walk_in: input.walk_in ? 1 : 0,
         overbook: clashes.length > 0 ? 1 : 0, token: null,
       };
-      await inTx.insert(row);
+      if (!(await inTx.insert(row))) return exists(); // the partner id was taken meanwhile (another instance's booking)
       await record(tx, ctx, row, null, 'BK', now, { overbook: row.overbook });
       await audit.inTransaction(tx, ctx, { action: 'appointment.book', resourceType: 'appointment', resourceIds: [row.id], outcome: 'success' });
       if (row.overbook) {
@@ -180,10 +181,14 @@ export function appointmentService(
       audit.later(ctx, { action: 'appointment.book', resourceType: 'appointment', outcome: result.outcome });
       throw result.refused;
     }
+    changed(result.appointment.workspace_id);
     return { appointment: result.appointment, history: (await store.history(result.appointment.id)).map(toHistoryEntry) };
   }
 
-  /** Records a real status change and raises appointment.statuschange into the outbox, in the caller's transaction. */
+  /**
+   * Records a real status change and raises appointment.statuschange into the outbox, in the caller's transaction.
+   * The board's listeners are told by the caller once that transaction has committed (`changed`).
+   */
   async function record(
     tx: Tx, ctx: RequestContext, a: AppointmentRow, from: Status | null, to: Status, at: string,
     extra: { correction?: 0 | 1; overbook?: 0 | 1; token?: number | null } = {},
@@ -193,7 +198,6 @@ export function appointmentService(
       actor_type: ctx.caller.kind, actor_id: ctx.caller.id, request_id: ctx.requestId, changed_at: at,
       correction: extra.correction ?? 0, overbook: extra.overbook ?? 0, token: extra.token ?? null,
     });
-    changed(a.workspace_id);
     await events?.emit(tx, a.workspace_id, 'appointment.statuschange', {
       appointment_id: a.id, partner_appointment_id: a.partner_appointment_id, patient_id: a.patient_id,
       status: to, previous_status: from, changed_at: at,
@@ -228,7 +232,8 @@ export function appointmentService(
     // Refusals are decided inside the transaction but thrown after it, so that their audit entry is not rolled back.
     const result = await transaction(e, async (tx): Promise<StatusChange | Refusal> => {
       const inTx = appointmentStore(tx);
-      const a = await inTx.find(ctx.caller.workspaceId, id, byPartner);
+      // Locked: a change of the same appointment through another instance waits, then finds this one's result.
+      const a = await inTx.find(ctx.caller.workspaceId, id, byPartner, { lock: true });
       if (!a) return { refused: notFound(), outcome: 'not_found', appointmentId: id };
       if (!roleMayMoveTo(ctx.caller, to)) {
         const refused = new ServiceError(403, 'COMPLETE_NOT_ALLOWED', `Your role may not set an appointment to ${describe(to)}`);
@@ -239,9 +244,9 @@ export function appointmentService(
       if (why) return { refused: invalid(why), outcome: 'invalid', appointmentId: a.id };
       const now = isoNow(clock);
       // The waiting-room token is given when the patient is first seen to be here: checked in, or taken straight in.
-      const given = a.token === null && (to === 'CK' || to === 'OG') ? await inTx.nextToken(a.workspace_id, a.local_date, a.doctor_id) : null;
+      const given = a.token === null && (to === 'CK' || to === 'OG') ? await inTx.setStatusGivingToken(a, to, now) : null;
       const token = given ?? a.token;
-      await inTx.setStatus(a.id, to, token, now);
+      if (given === null) await inTx.setStatus(a.id, to, token, now);
       await record(tx, ctx, a, a.status, to, now, { token: given });
       await audit.inTransaction(tx, ctx, { action, resourceType: 'appointment', resourceIds: [a.id], outcome: 'success' });
       return { appointment: { ...a, status: to, token, updated_at: now }, previous_status: a.status, changed: true };
@@ -250,6 +255,7 @@ export function appointmentService(
       audit.later(ctx, { action, resourceType: 'appointment', resourceIds: result.appointmentId ? [result.appointmentId] : [], outcome: result.outcome });
       throw result.refused;
     }
+    if (result.changed) changed(result.appointment.workspace_id);
     return result;
   }
 
@@ -262,7 +268,7 @@ export function appointmentService(
     const action = 'appointment.undo';
     const result = await transaction(db, async (tx): Promise<StatusChange | Refusal> => {
       const inTx = appointmentStore(tx);
-      const a = await inTx.find(ctx.caller.workspaceId, id, byPartner);
+      const a = await inTx.find(ctx.caller.workspaceId, id, byPartner, { lock: true });
       if (!a) return refuse(notFound(), 'not_found', id);
       const last = await inTx.lastChange(a.id);
       if (!last || last.from_status === null || last.correction === 1 || !CORRECTABLE.includes(last.to_status)) {
@@ -287,6 +293,7 @@ export function appointmentService(
       audit.later(ctx, { action, resourceType: 'appointment', resourceIds: result.appointmentId ? [result.appointmentId] : [], outcome: result.outcome });
       throw result.refused;
     }
+    if (result.changed) changed(result.appointment.workspace_id);
     return result;
   }
 
@@ -334,6 +341,11 @@ export function appointmentService(
   }
 
   // Listeners told, after the change has committed, that a clinic's appointments changed (the board's live stream).
+  // Called after `transaction` resolves: on PostgreSQL a listener reading the board on another connection before the
+  // COMMIT would see the board as it was. changeStatusIn runs inside another domain's transaction, whose commit this
+  // service cannot see: there the call comes when its savepoint is released, and the listeners run on the next turn
+  // of the event loop, which on SQLite is after that COMMIT (a transaction body awaits no I/O) but on PostgreSQL may
+  // be before it. Listeners hear this instance's changes only (other instances' need the change bus).
   const listeners = new Set<(workspaceId: string) => void>();
   const pending = new Set<string>();
   function changed(workspaceId: string) {

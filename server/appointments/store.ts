@@ -1,4 +1,5 @@
-import { type Executor, perConnection } from '../db/tx.js';
+import { sql } from 'kysely';
+import { type Executor, Tx, transaction } from '../db/tx.js';
 import type { Status } from './states.js';
 
 export interface AppointmentRow {
@@ -64,60 +65,134 @@ export interface BoardRow {
   scheduled_at: string;
 }
 
-const statements = perConnection((db) => ({
-  insert: db.prepare(`INSERT INTO appointments (id, workspace_id, patient_id, partner_appointment_id, doctor_id,
-    scheduled_at, local_date, reason, status, created_at, updated_at, duration_min, walk_in, overbook, token)
-    VALUES (@id, @workspace_id, @patient_id, @partner_appointment_id, @doctor_id, @scheduled_at, @local_date, @reason,
-    @status, @created_at, @updated_at, @duration_min, @walk_in, @overbook, @token)`),
-  byId: db.prepare('SELECT * FROM appointments WHERE id = ? AND workspace_id = ?'),
-  byPartnerId: db.prepare('SELECT * FROM appointments WHERE partner_appointment_id = ? AND workspace_id = ?'),
-  setStatus: db.prepare('UPDATE appointments SET status = ?, token = ?, updated_at = ? WHERE id = ?'),
-  day: db.prepare(`SELECT a.*, p.first_name, p.middle_name, p.last_name, p.mobile_cc, p.mobile_national,
-    (SELECT CASE WHEN c.from_status IS NOT NULL AND c.correction = 0 AND c.to_status IN ('CK', 'PK', 'NS') THEN c.changed_at END
-      FROM appointment_status_changes c WHERE c.appointment_id = a.id ORDER BY c.id DESC LIMIT 1) AS undoable_change_at
-    FROM appointments a JOIN patients p ON p.id = a.patient_id
-    WHERE a.workspace_id = ? AND a.local_date = ? ORDER BY a.scheduled_at, a.id`),
-  insertChange: db.prepare(`INSERT INTO appointment_status_changes (appointment_id, workspace_id, from_status,
-    to_status, actor_type, actor_id, request_id, changed_at, correction, overbook, token) VALUES (@appointment_id,
-    @workspace_id, @from_status, @to_status, @actor_type, @actor_id, @request_id, @changed_at, @correction, @overbook, @token)`),
-  history: db.prepare(`SELECT * FROM appointment_status_changes WHERE appointment_id = ? ORDER BY id`),
-  lastChange: db.prepare(`SELECT * FROM appointment_status_changes WHERE appointment_id = ? ORDER BY id DESC LIMIT 1`),
-  // Overlap of [start, end) with each booking's own [scheduled_at, + duration_min); the lower bound on
-  // scheduled_at (end minus the longest booking) keeps the scan to the day around it.
-  clashes: db.prepare(`SELECT id, patient_id, doctor_id, scheduled_at, duration_min, status FROM appointments
-    WHERE workspace_id = @ws AND (doctor_id = @doctor OR patient_id = @patient)
-      AND scheduled_at < @end AND scheduled_at >= @earliest
-      AND strftime('%Y-%m-%dT%H:%M:%fZ', scheduled_at, '+' || duration_min || ' minutes') > @start
-      AND status IN ('BK', 'CK', 'OG', 'PK')
-    ORDER BY scheduled_at`),
-  nextToken: db.prepare(`SELECT coalesce(max(token), 0) + 1 AS n FROM appointments
-    WHERE workspace_id = ? AND local_date = ? AND ifnull(doctor_id, '') = ifnull(?, '')`),
-  nextWaiting: db.prepare(`SELECT * FROM appointments WHERE workspace_id = ? AND local_date = ? AND doctor_id = ?
-    AND status = 'CK' ORDER BY token, scheduled_at LIMIT 1`),
-  board: db.prepare(`SELECT a.doctor_id, u.display_name AS doctor_name, a.status, a.token, p.first_name, a.scheduled_at
-    FROM appointments a JOIN patients p ON p.id = a.patient_id LEFT JOIN users u ON u.id = a.doctor_id
-    WHERE a.workspace_id = ? AND a.local_date = ? AND a.status IN ('CK', 'OG')
-    ORDER BY a.token IS NULL, a.token, a.scheduled_at`),
-}));
+/** How many rows a statement changed: Kysely answers a bigint on both databases. */
+const changed = (r: { numAffectedRows?: bigint }) => (r.numAffectedRows ?? 0n) > 0n;
 
-/** All SQL of the appointments domain. */
+export interface FindOptions {
+  /**
+   * Lock the row until the caller's transaction ends (PostgreSQL: FOR NO KEY UPDATE), so that two instances changing
+   * one appointment at once take turns and the second reads what the first wrote. SQLite needs nothing: a transaction
+   * holds the database's write lock from BEGIN IMMEDIATE. Run it on a transaction's executor.
+   */
+  lock?: boolean;
+}
+
+/**
+ * All SQL of the appointments domain, for SQLite and PostgreSQL alike (server/db/sql.ts says how): every statement
+ * runs on `e.k`, the database's Kysely or the open transaction's, so a store made from a transaction
+ * (`appointmentStore(tx)`) reads and writes inside it. appointments has no `seq` on PostgreSQL (nothing orders it by
+ * insertion), so `a.*` is the same row on both.
+ *
+ * What several instances on one PostgreSQL need, and SQLite's write lock gave for free: a status change reads its
+ * appointment locked (`find(…, { lock: true })`); a booking locks its patient and doctor first (`lockForBooking`), so
+ * that two bookings of one slot cannot both see it free; a token is counted under a lock on the row that owns the
+ * numbering (`setStatusGivingToken`); a partner id taken meanwhile by another booking is a refused insert (`insert`
+ * answers false), not an error.
+ */
 export function appointmentStore(e: Executor) {
-  const q = statements(e);
-  return {
-    insert: async (a: AppointmentRow) => void q.insert.run(a),
-    find: async (workspaceId: string, id: string, byPartner: boolean) =>
-      (byPartner ? q.byPartnerId : q.byId).get(id, workspaceId) as AppointmentRow | undefined,
-    setStatus: async (id: string, status: Status, token: number | null, at: string) => void q.setStatus.run(status, token, at, id),
-    day: async (workspaceId: string, date: string) => q.day.all(workspaceId, date) as AppointmentListRow[],
-    insertChange: async (c: StatusChangeRow) => void q.insertChange.run(c),
-    history: async (id: string) => q.history.all(id) as (StatusChangeRow & { id: number })[],
-    lastChange: async (id: string) => q.lastChange.get(id) as (StatusChangeRow & { id: number }) | undefined,
-    clashes: async (p: { ws: string; doctor: string | null; patient: string; start: string; end: string; earliest: string }) =>
-      q.clashes.all(p) as ClashRow[],
-    nextToken: async (workspaceId: string, date: string, doctorId: string | null) =>
-      (q.nextToken.get(workspaceId, date, doctorId) as { n: number }).n,
+  const k = e.k;
+  const postgres = e.dialect === 'postgres';
+
+  const setStatus = async (id: string, status: Status, token: number | null, at: string) =>
+    void (await sql`UPDATE appointments SET status = ${status}, token = ${token}, updated_at = ${at} WHERE id = ${id}`.execute(k));
+  const nextToken = async (workspaceId: string, date: string, doctorId: string | null) =>
+    (await sql<{ n: number }>`SELECT coalesce(max(token), 0) + 1 AS n FROM appointments
+      WHERE workspace_id = ${workspaceId} AND local_date = ${date} AND coalesce(doctor_id, '') = coalesce(${doctorId}, '')`.execute(k)).rows[0]!.n;
+
+  const self = {
+    /**
+     * Inserts a booking; false when its partner_appointment_id was taken meanwhile (by another instance's booking
+     * that committed after this one looked: the caller answers the same 409 as when it saw it). Other constraint
+     * errors throw.
+     */
+    insert: async (a: AppointmentRow) =>
+      changed(await sql`INSERT INTO appointments (id, workspace_id, patient_id, partner_appointment_id, doctor_id,
+        scheduled_at, local_date, reason, status, created_at, updated_at, duration_min, walk_in, overbook, token)
+        VALUES (${a.id}, ${a.workspace_id}, ${a.patient_id}, ${a.partner_appointment_id}, ${a.doctor_id}, ${a.scheduled_at},
+        ${a.local_date}, ${a.reason}, ${a.status}, ${a.created_at}, ${a.updated_at}, ${a.duration_min}, ${a.walk_in},
+        ${a.overbook}, ${a.token})
+        ON CONFLICT (workspace_id, partner_appointment_id) WHERE partner_appointment_id IS NOT NULL DO NOTHING`.execute(k)),
+    find: async (workspaceId: string, id: string, byPartner: boolean, opts: FindOptions = {}) =>
+      (await sql<AppointmentRow>`SELECT * FROM appointments
+        WHERE ${sql.ref(byPartner ? 'partner_appointment_id' : 'id')} = ${id} AND workspace_id = ${workspaceId}${
+          opts.lock && postgres ? sql` FOR NO KEY UPDATE` : sql``}`.execute(k)).rows[0],
+    setStatus,
+    /**
+     * Sets the status and gives the appointment the next token of its doctor's day (of the clinic's, without a
+     * doctor); answers the token. On PostgreSQL instances give tokens at the same moment: each first locks the row
+     * that owns the numbering (the doctor's user row, or the clinic's workspace row without a doctor; FOR NO KEY
+     * UPDATE, which foreign-key checks do not wait for) until its transaction ends, so the next one counts after
+     * the previous one's commit (READ COMMITTED: each statement sees what committed before it). Retrying on the
+     * unique index instead costs a wasted round per competitor: with twelve check-ins at once, up to eleven. The
+     * index appointments_token still refuses a duplicate whatever happens. SQLite: the transaction's write lock.
+     */
+    async setStatusGivingToken(a: Pick<AppointmentRow, 'id' | 'workspace_id' | 'local_date' | 'doctor_id'>, status: Status, at: string) {
+      const give = async (x: Executor) => {
+        if (postgres) {
+          await (a.doctor_id !== null
+            ? sql`SELECT id FROM users WHERE id = ${a.doctor_id} FOR NO KEY UPDATE`
+            : sql`SELECT id FROM workspaces WHERE id = ${a.workspace_id} FOR NO KEY UPDATE`).execute(x.k);
+        }
+        const s = x === e ? self : appointmentStore(x);
+        const n = await s.nextToken(a.workspace_id, a.local_date, a.doctor_id);
+        await s.setStatus(a.id, status, n, at);
+        return n;
+      };
+      // A lock outside a transaction would end with its statement: on the database's executor, one of its own.
+      return postgres && !(e instanceof Tx) ? transaction(e, give) : give(e);
+    },
+    day: async (workspaceId: string, date: string) =>
+      (await sql<AppointmentListRow>`SELECT a.*, p.first_name, p.middle_name, p.last_name, p.mobile_cc, p.mobile_national,
+        (SELECT CASE WHEN c.from_status IS NOT NULL AND c.correction = 0 AND c.to_status IN ('CK', 'PK', 'NS') THEN c.changed_at END
+          FROM appointment_status_changes c WHERE c.appointment_id = a.id ORDER BY c.id DESC LIMIT 1) AS undoable_change_at
+        FROM appointments a JOIN patients p ON p.id = a.patient_id
+        WHERE a.workspace_id = ${workspaceId} AND a.local_date = ${date} ORDER BY a.scheduled_at, a.id`.execute(k)).rows,
+    insertChange: async (c: StatusChangeRow) =>
+      void (await sql`INSERT INTO appointment_status_changes (appointment_id, workspace_id, from_status, to_status,
+        actor_type, actor_id, request_id, changed_at, correction, overbook, token) VALUES (${c.appointment_id},
+        ${c.workspace_id}, ${c.from_status}, ${c.to_status}, ${c.actor_type}, ${c.actor_id}, ${c.request_id}, ${c.changed_at},
+        ${c.correction}, ${c.overbook}, ${c.token})`.execute(k)),
+    history: async (id: string) =>
+      (await sql<StatusChangeRow & { id: number }>`SELECT * FROM appointment_status_changes
+        WHERE appointment_id = ${id} ORDER BY id`.execute(k)).rows,
+    lastChange: async (id: string) =>
+      (await sql<StatusChangeRow & { id: number }>`SELECT * FROM appointment_status_changes
+        WHERE appointment_id = ${id} ORDER BY id DESC LIMIT 1`.execute(k)).rows[0],
+    /**
+     * Locks what a booking checks for clashes (PostgreSQL: the patient's row, then the doctor's, FOR NO KEY UPDATE,
+     * always in that order) until the caller's transaction ends, so that a second booking of the same patient or
+     * doctor waits and then sees the first. Nothing on SQLite, whose transaction holds the write lock.
+     */
+    async lockForBooking(patientId: string, doctorId: string | null) {
+      if (!postgres) return;
+      await sql`SELECT id FROM patients WHERE id = ${patientId} FOR NO KEY UPDATE`.execute(k);
+      if (doctorId !== null) await sql`SELECT id FROM users WHERE id = ${doctorId} FOR NO KEY UPDATE`.execute(k);
+    },
+    /**
+     * Bookings of the doctor or the patient in HOLDS_SLOT states overlapping [start, end), each holding its own
+     * [scheduled_at, + duration_min): the query takes those starting in [earliest, end) (earliest: end minus the
+     * longest booking, which keeps the scan to the day around it) and the end of each is compared here, in
+     * milliseconds, the same on both databases (SQLite's strftime date arithmetic has no PostgreSQL spelling that
+     * is not another).
+     */
+    clashes: async (p: { ws: string; doctor: string | null; patient: string; start: string; end: string; earliest: string }) => {
+      const rows = (await sql<ClashRow>`SELECT id, patient_id, doctor_id, scheduled_at, duration_min, status FROM appointments
+        WHERE workspace_id = ${p.ws} AND (doctor_id = ${p.doctor} OR patient_id = ${p.patient})
+          AND scheduled_at < ${p.end} AND scheduled_at >= ${p.earliest}
+          AND status IN ('BK', 'CK', 'OG', 'PK')
+        ORDER BY scheduled_at, id`.execute(k)).rows;
+      const start = new Date(p.start).getTime();
+      return rows.filter((r) => new Date(r.scheduled_at).getTime() + r.duration_min * 60_000 > start);
+    },
+    nextToken,
     nextWaiting: async (workspaceId: string, date: string, doctorId: string) =>
-      q.nextWaiting.get(workspaceId, date, doctorId) as AppointmentRow | undefined,
-    board: async (workspaceId: string, date: string) => q.board.all(workspaceId, date) as BoardRow[],
+      (await sql<AppointmentRow>`SELECT * FROM appointments WHERE workspace_id = ${workspaceId} AND local_date = ${date}
+        AND doctor_id = ${doctorId} AND status = 'CK' ORDER BY token NULLS FIRST, scheduled_at, id LIMIT 1`.execute(k)).rows[0],
+    board: async (workspaceId: string, date: string) =>
+      (await sql<BoardRow>`SELECT a.doctor_id, u.display_name AS doctor_name, a.status, a.token, p.first_name, a.scheduled_at
+        FROM appointments a JOIN patients p ON p.id = a.patient_id LEFT JOIN users u ON u.id = a.doctor_id
+        WHERE a.workspace_id = ${workspaceId} AND a.local_date = ${date} AND a.status IN ('CK', 'OG')
+        ORDER BY CASE WHEN a.token IS NULL THEN 1 ELSE 0 END, a.token, a.scheduled_at, a.id`.execute(k)).rows,
   };
+  return self;
 }

@@ -26,6 +26,7 @@
  * batches, never a damaged database. Running it against the data
  * directory of a live service works (WAL), but each batch holds the write lock for a second or so.
  */
+import { sql } from 'kysely';
 import { createHash, randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -202,7 +203,9 @@ export interface SeedResult {
 const CACHE_KIB_DURING_IMPORT = 1024 * 1024;
 
 export async function seedPatients(service: Service, opts: SeedOptions): Promise<SeedResult> {
-  const { db, patients } = service;
+  const { patients } = service;
+  // SQLite's page cache and write-ahead log are tuned around the import; PostgreSQL manages its own.
+  const db = service.sql.dialect === 'sqlite' ? service.db : null;
   const batchSize = opts.batchSize ?? 50_000;
   const gen = patientGenerator(opts.seed, opts.now);
   const sampler = rng(opts.seed ^ 0x5eed);
@@ -214,8 +217,8 @@ export async function seedPatients(service: Service, opts: SeedOptions): Promise
 
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
-  const previousCache = db.pragma('cache_size', { simple: true }) as number;
-  db.pragma(`cache_size = -${CACHE_KIB_DURING_IMPORT}`);
+  const previousCache = db?.pragma('cache_size', { simple: true }) as number;
+  db?.pragma(`cache_size = -${CACHE_KIB_DURING_IMPORT}`);
   let inserted = 0;
   let generated = 0;
   let pendingFamily: NewPatient[] = [];
@@ -249,12 +252,14 @@ export async function seedPatients(service: Service, opts: SeedOptions): Promise
       opts.onProgress?.(inserted, seconds());
     }
   } finally {
-    db.pragma(`cache_size = ${previousCache}`);
+    db?.pragma(`cache_size = ${previousCache}`);
   }
   // Fold the write-ahead log back into the database so it does not stay hundreds of megabytes long, and let
-  // SQLite refresh its planner statistics for the new table size.
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.pragma('optimize');
+  // the planner's statistics catch up with the new table size.
+  if (db) {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma('optimize');
+  } else await sql`ANALYZE patients`.execute(service.sql.k);
   return { inserted, generated, seconds: seconds(), sampleMobiles: sample };
 }
 

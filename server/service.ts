@@ -100,7 +100,7 @@ export async function createService(opts: ServiceOptions) {
   const oidc = await oidcService(db, clock, box, auth, audit, { ...opts.oidc, bus });
   const patients = patientService(db, clock, auth, audit);
   const webhooks = webhookService(db, clock, box, audit, { ...opts.webhooks, environment: env.name });
-  const appointments = appointmentService(db, clock, auth, patients, audit, webhooks.events);
+  const appointments = appointmentService(db, clock, auth, patients, audit, webhooks.events, bus);
   webhooks.start();
   const notifications = notificationService(db, clock, box, audit, { ...opts.push, fcmBaseUrl: opts.fcmBaseUrl ?? opts.push?.fcmBaseUrl });
   if (opts.push?.sender !== false) notifications.startSender();

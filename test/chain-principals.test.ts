@@ -47,4 +47,21 @@ describe('token principals across instances (postgres)', skipFor(postgresSkipRea
     expect(await a.auth.authenticateToken(token)).toBeNull();
     expect(await until(async () => b.auth.cachedCaller(token) == null && (await b.auth.authenticateToken(token)) === null)).toBe(true);
   });
+
+  it('a booking on one instance reaches the live boards of the other (the waiting-room display)', async () => {
+    const [a, b] = services as [Service, Service];
+    const demo = (await ensureDemo(a, 'http://127.0.0.1:0'))!;
+    const ws = demo.workspaces[0]!;
+    const caller = (await a.auth.authenticateToken(ws.users.reception.auth_token))!;
+    const ctx = { caller, ip: null, requestId: 'chain-board' };
+    const heard: string[] = [];
+    const off = b.appointments.onChange((w) => heard.push(w));
+    try {
+      const patient = await a.patients.create(ctx, { first_name: 'Board', last_name: 'Test', dob: '1985-05-05', gender: 'M', mobile: '7000012345' });
+      await a.appointments.book(ctx, { patient_id: patient.id, walk_in: true });
+      expect(await until(async () => heard.includes(ws.workspace_id))).toBe(true);
+    } finally {
+      off();
+    }
+  });
 });

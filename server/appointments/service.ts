@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ChangeBus } from '../db/change-bus.js';
 import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
@@ -88,7 +89,7 @@ const hhmm = (iso: string, timeZone: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 
 export function appointmentService(
-  db: Executor, clock: Clock, auth: AuthService, patients: PatientService, audit: AuditLog, events?: EventSink,
+  db: Executor, clock: Clock, auth: AuthService, patients: PatientService, audit: AuditLog, events?: EventSink, bus?: ChangeBus,
 ) {
   const store = appointmentStore(db);
 
@@ -345,10 +346,16 @@ export function appointmentService(
   // COMMIT would see the board as it was. changeStatusIn runs inside another domain's transaction, whose commit this
   // service cannot see: there the call comes when its savepoint is released, and the listeners run on the next turn
   // of the event loop, which on SQLite is after that COMMIT (a transaction body awaits no I/O) but on PostgreSQL may
-  // be before it. Listeners hear this instance's changes only (other instances' need the change bus).
+  // be before it. Other instances of a chain hear of it through the change bus, and this one of theirs.
   const listeners = new Set<(workspaceId: string) => void>();
   const pending = new Set<string>();
   function changed(workspaceId: string) {
+    void bus?.publish('appointments', { workspace_id: workspaceId }).catch((e: unknown) =>
+      console.error(`clinic-desk: could not tell the other instances of an appointment change: ${(e as Error).message}`));
+    tell(workspaceId);
+  }
+  bus?.subscribe('appointments', (m) => tell(m.workspace_id), { ignoreOwn: true });
+  function tell(workspaceId: string) {
     if (listeners.size === 0) return;
     if (pending.size === 0) {
       setImmediate(() => {

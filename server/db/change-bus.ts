@@ -42,6 +42,8 @@ export interface ChangeTopics {
    * disabled): a principal cache drops everything it holds. Rare (admin actions, sign-outs).
    */
   principals: { reason: 'token_revoked' | 'user_tokens_revoked' | 'user_disabled' | 'workspace_disabled' };
+  /** A clinic's appointments changed (committed): live boards of that clinic on every instance read it again. */
+  appointments: { workspace_id: string };
   /** A subscription was deleted or disabled: a dispatcher forgets its opened signing key and its state. */
   'webhook-subscriptions': { subscription_id: string; change: 'deleted' | 'disabled' };
   /**

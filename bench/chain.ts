@@ -341,7 +341,9 @@ async function main() {
       const dataDir = join(root, label);
       mkdirSync(dataDir);
       const c = await startChild(`instance ${label}`, ['server/cli/serve.ts', '--port', '0', '--database-url', databaseUrl, '--data-dir', dataDir,
-        '--kek-file', kekFile, '--storage-dir', storageDir, '--log-level', 'warn', ...extra], { CLINIC_DESK_SANDBOX: '0' })
+        // The load comes from this one address: the per-address connection cap (a LAN client's) must not cut it off.
+        '--kek-file', kekFile, '--storage-dir', storageDir, '--log-level', 'warn', '--max-connections-per-address', '4096', ...extra],
+        { CLINIC_DESK_SANDBOX: '0' })
         .catch((e: Error) => {
           throw new Error(`instance ${label} did not start on PostgreSQL (serve needs --database-url and --storage-dir, issue 17): ${e.message}`);
         });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnonymousContext } from '../audit/service.js';
@@ -21,6 +22,9 @@ import { authStore, type UserRow, type WorkspaceRow } from './store.js';
 
 /** The sign-in limits (shared/sign-in-limiter.ts): per username and address, per address, per username overall. */
 export const SIGN_IN_LIMITS = DEFAULT_SIGN_IN_LIMITS;
+
+// Any fixed number, distinct from the migrations' and the copy's locks ("setup" in ASCII).
+const FIRST_RUN_LOCK = 0x7365747570;
 
 // The limiter's address for sign-ins through the desktop app's IPC, which have no network address.
 const DESKTOP = 'desktop app';
@@ -108,7 +112,10 @@ function make(service: Service) {
     };
     await transaction(db, async (tx) => {
       const inTx = authStore(tx);
-      // Checked again inside the write: two first-run forms submitted at once make one clinic.
+      // Checked again inside the write: two first-run forms submitted at once make one clinic. SQLite's BEGIN
+      // IMMEDIATE already makes them take turns; PostgreSQL's transactions would both see no clinic, so there they
+      // queue on a lock held until commit.
+      if (tx.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${FIRST_RUN_LOCK})`.execute(tx.k);
       if ((await inTx.workspaces()).length > 0) throw done();
       await inTx.insertWorkspace(workspace);
       await inTx.insertUser(user);

@@ -1,4 +1,5 @@
 import { type JWTPayload, createLocalJWKSet, errors as joseErrors, jwtVerify } from 'jose';
+import { sql } from 'kysely';
 import type { AuditLog } from '../audit/service.js';
 import { type Caller, ROLE_SCOPES, type RequestContext, type Scope } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
@@ -12,6 +13,9 @@ import type { ChangeBus } from '../db/change-bus.js';
 import { type SignInLimits, signInLimiter } from '../shared/sign-in-limiter.js';
 import { isApiScope } from './scopes.js';
 import { oidcStore } from './store.js';
+
+// Any fixed number, distinct from the service's other advisory locks ("oidckey" in ASCII).
+const PROVIDER_KEYS_LOCK = 0x6f6964636b6579;
 
 export interface OidcOptions {
   /** Failed sign-in limits of the browser sign-in page (tests lower them). */
@@ -53,7 +57,12 @@ const iso = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOS
  */
 export async function oidcService(db: Executor, clock: Clock, box: SecretBox, auth: AuthService, audit: AuditLog, opts: OidcOptions = {}) {
   const store = oidcStore(db);
-  const keys = await loadProviderKeys(store, box, () => isoNow(clock));
+  // Instances of a chain starting together on an empty database must make one set of keys, or each would sign
+  // tokens the other cannot verify: on PostgreSQL they queue on a lock held while the first makes them.
+  const keys = await transaction(db, async (tx) => {
+    if (tx.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${PROVIDER_KEYS_LOCK})`.execute(tx.k);
+    return loadProviderKeys(oidcStore(tx), box, () => isoNow(clock));
+  });
   const jwks = createLocalJWKSet({ keys: keys.verifying });
   const Adapter = modelAdapter(store, box);
   const limiter = signInLimiter(clock, opts.signInLimits, opts.bus);

@@ -248,7 +248,7 @@ function foreignKeyOrder(plans: TablePlan[]): TablePlan[] {
 async function refuseSameClinicOrUsers(sqlite: Db, client: pg.Client): Promise<{ id: string; name: string }[]> {
   const workspaces = sqlite.prepare('SELECT id, name FROM workspaces ORDER BY rowid').all() as { id: string; name: string }[];
   const { rows: present } = await client.query<{ id: string; name: string }>(
-    'SELECT id, name FROM workspaces WHERE id = ANY($1::text[]) ORDER BY id', [workspaces.map((w) => w.id)]);
+    'SELECT id, name FROM workspaces WHERE id = ANY($1::text[]) ORDER BY seq', [workspaces.map((w) => w.id)]);
   if (present.length > 0) {
     throw new CopyRefused(`this clinic is already in PostgreSQL: ${present.map((w) => `${w.name} (${w.id})`).join(', ')}; `
       + 'nothing was written');

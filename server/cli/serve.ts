@@ -1,8 +1,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import pino from 'pino';
 import { configFromArgs, databaseFile, helpText, type Config } from '../config.js';
 import { ensureDemo, demoCredentialsFile, readDemoCredentials, type DemoCredentials } from '../demo/demo.js';
-import { type HttpOptions, buildHttpApp } from '../http/app.js';
+import { buildHttpApp } from '../http/app.js';
 import { type Sandbox, startSandbox } from '../sandbox/sandbox.js';
 import { createService, type Service, type ServiceOptions } from '../service.js';
 import { loadKek } from '../shared/secret-box.js';
@@ -102,11 +104,16 @@ async function main() {
   const shared = sharedOptions(config);
   const service = await openService(config, shared);
   if (config.workersOnly) return workersOnly(config, service);
-  const logger: HttpOptions['logger'] = {
+  // pino, as Fastify would make it, with Fastify's serializers for a request's lines (--log-requests).
+  const logger = pino({
     level: config.logLevel,
     // Never log credentials; request URLs are logged without their query string (it can hold a mobile number).
     redact: ['req.headers.auth', 'req.headers.authorization', 'req.headers["x-api-key"]'],
-    serializers: { req: (req) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }) },
+    serializers: {
+      req: (req: FastifyRequest) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }),
+      res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
+      err: pino.stdSerializers.err,
+    },
     // Fastify's own "Server listening at" line would land among the start-up lines below, which say it better.
     hooks: {
       logMethod(args, method) {
@@ -114,7 +121,7 @@ async function main() {
         method.apply(this, args);
       },
     },
-  };
+  });
   let sandbox: Sandbox | null = null;
   // Known once listening; the OpenAPI document lists the live service and, when it runs, the sandbox.
   let publicBase = '';
@@ -129,7 +136,7 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info(`${signal}: shutting down`);
+    logger.info(`${signal}: shutting down`);
     await sandbox?.close();
     await app.close();
     await service.close();

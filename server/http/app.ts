@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { Type } from 'typebox';
 import { appointmentRoutes } from '../appointments/routes.js';
 import { tokenRoutes } from '../auth/token-routes.js';
@@ -17,16 +17,19 @@ import { webhookRoutes } from '../webhooks/routes.js';
 import { notificationRoutes } from '../notifications/routes.js';
 import { scribeRoutes } from '../scribe/routes.js';
 import { speechModelRoutes } from '../scribe/speech-model-routes.js';
-import { frameworkError, installErrorHandling } from './errors.js';
+import { frameworkError, installErrorHandling, installNotFound } from './errors.js';
 import { mcpRoutes } from '../mcp/routes.js';
 import { oidcRoutes } from '../oidc/routes.js';
 import { type HttpConfig, httpConfig, publicUrlSetting } from '../config.js';
 import { ping } from '../db/tx.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
-import { guardHostNames } from './host-guard.js';
+import { closeStalledConnections } from './stall-guard.js';
+import { hostGuard } from './host-guard.js';
 
 export interface HttpOptions {
-  logger?: FastifyServerOptions['logger'];
+  /** Where the service's log lines go (serve.ts makes it); none: nothing is logged. */
+  logger?: FastifyBaseLogger;
+  /** A line per request, through `logger`. */
   logRequests?: boolean;
   /** The browser UI at / (built renderer); `false` leaves it out, `{ root }` serves another build folder. */
   ui?: false | { root?: string };
@@ -99,11 +102,12 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   const publicUrl = opts.publicUrl !== undefined ? publicUrlSetting(opts.publicUrl) : env.publicUrl;
   const timeouts = { ...env.timeouts, ...opts.timeouts };
   const app = Fastify({
-    logger: opts.logger ?? false,
+    // Fastify given a logger does work on every request even when it logs none (a child logger, response listeners
+    // and timings): about a tenth of a search (bench/search.ts). So it has one only to log requests; otherwise the
+    // few lines the service logs (errors.ts, the connection cap, the OpenID provider) go to `log` and name their
+    // request themselves.
+    ...(opts.logRequests && opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: !opts.logRequests }),
-    // Without request logging a per-request child logger (a pino child per request, on the hot path) buys nothing:
-    // the few lines a request can still log name its id themselves (errors.ts).
-    ...(opts.logRequests ? {} : { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -113,10 +117,10 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     routerOptions: { maxParamLength: 256 },
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
-    // Slow clients (docs/API.md, Hardening): silence on the socket (a stalled body) ends it after idleMs; a whole
-    // request, however it trickles, gets requestMs, and its headers headersMs (408). Node checks the latter two
-    // every connectionsCheckingInterval, so that interval is a fraction of the shorter one.
-    connectionTimeout: timeouts.idleMs,
+    // Slow clients (docs/API.md, Hardening): silence on the socket (a stalled body) ends it after idleMs
+    // (closeStalledConnections, below); a whole request, however it trickles, gets requestMs, and its headers
+    // headersMs (408). Node checks the latter two every connectionsCheckingInterval, so that interval is a fraction
+    // of the shorter one.
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     http: {
@@ -130,13 +134,16 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Before every other hook and route: the request id, so that every answer carries it, a refusal too, then the Host
+  // check.
+  const hostRefusal = hostGuard(app, { publicUrl, allowedHosts: opts.allowedHosts ?? env.allowedHosts });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    done();
+    done(hostRefusal(request) ?? undefined);
   });
-  // Before every other hook and route (only the request id above runs first, so a refusal carries it).
-  guardHostNames(app, { publicUrl, allowedHosts: opts.allowedHosts ?? env.allowedHosts });
-  capConnectionsPerAddress(app.server, opts.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, app.log);
+  const log = opts.logger ?? app.log;
+  capConnectionsPerAddress(app.server, opts.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, log);
+  closeStalledConnections(app.server, timeouts.idleMs);
 
   // JSON only, app-wide: a form or text/plain body is what a web page can post cross-site without a CORS
   // preflight, so those types get 415 (Fastify's built-in text/plain parser goes too). The few routes a standard
@@ -162,7 +169,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
       return done(null, value);
     });
   });
-  installErrorHandling(app);
+  installErrorHandling(app, log);
 
   await app.register(swagger, {
     openapi: {
@@ -214,10 +221,10 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(sessionRoutes, { service });
   await app.register(adminRoutes, { service, version: API_VERSION });
   // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root) and the MCP endpoint.
-  await app.register(oidcRoutes, { service });
+  await app.register(oidcRoutes, { service, log });
   await app.register(mcpRoutes, { service });
   // Last: the UI's page fallback answers only browser page requests for paths no API route owns.
-  if (opts.ui !== false) await staticUi(app, opts.ui || {});
+  installNotFound(app, opts.ui === false ? null : await staticUi(app, opts.ui || {}));
   return app;
 }
 export type HttpApp = Awaited<ReturnType<typeof buildHttpApp>>;

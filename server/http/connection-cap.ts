@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
  * one client (a slow-body attacker, a runaway integration) cannot hold every socket the process has. Counted on
  * the server's 'connection' event and released on the socket's 'close'.
  */
-export function capConnectionsPerAddress(server: Server, max: number, log: FastifyBaseLogger) {
+export function capConnectionsPerAddress(server: Server, max: number, log?: FastifyBaseLogger) {
   const open = new Map<string, number>();
   // One warning per address while it stays over the cap, not one per refused connection.
   const warned = new Set<string>();
@@ -18,7 +18,7 @@ export function capConnectionsPerAddress(server: Server, max: number, log: Fasti
     if (count >= max) {
       if (!warned.has(address)) {
         warned.add(address);
-        log.warn({ address, max }, 'connection refused: too many open connections from one address');
+        log?.warn({ address, max }, 'connection refused: too many open connections from one address');
       }
       socket.destroy();
       return;

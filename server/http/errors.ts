@@ -1,9 +1,10 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { OAuthError } from '../auth/tokens.js';
 import { ServiceError } from '../shared/errors.js';
 import { violationMessage } from '../shared/violations.js';
 import { type ErrorParts, drErrorBody } from './dr.js';
+import type { UiPage } from './static.js';
 
 /** How a route family shapes its errors; set per route in `config.errors`. */
 /**
@@ -107,15 +108,24 @@ export function frameworkError(err: FastifyError, request: FastifyRequest, reply
   return sendError(request, reply, styleForPath(path), { status: 400, code: 'INVALID_REQUEST', message });
 }
 
-export function installErrorHandling(app: FastifyInstance) {
+/** `log`: where an unexpected error is logged, with its request's id (http/app.ts says why not request.log). */
+export function installErrorHandling(app: FastifyInstance, log: FastifyBaseLogger) {
   app.setErrorHandler((err, request, reply) => {
     const style = request.routeOptions.config.errors ?? 'plain';
     const parts = classify(err as Error, style);
-    if (parts.status >= 500 && parts.message === GENERIC_500) request.log.error({ err, reqId: request.id }, 'request failed');
+    if (parts.status >= 500 && parts.message === GENERIC_500) log.error({ err, reqId: request.id }, 'request failed');
     return sendError(request, reply, style, parts);
   });
+}
 
+/**
+ * Answers a request no route owns: the UI's page (`page`, http/static.ts) when it is a browser's navigation to one
+ * of the app's screens, else an error in the shape of the path's family.
+ */
+export function installNotFound(app: FastifyInstance, page: UiPage | null) {
   app.setNotFoundHandler((request, reply) => {
+    const answered = page?.(request, reply);
+    if (answered) return answered;
     const path = request.url.split('?')[0] ?? '';
     if (path === '/dr' || path.startsWith('/dr/')) {
       return sendError(request, reply, 'dr-envelope', { status: 500, code: 'SERVER_ERROR', message: 'Wrong API URL' });

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../shared/errors.js';
 
 declare module 'fastify' {
@@ -51,13 +51,14 @@ export function listeningUrl(server: Server): string | null {
 }
 
 /**
- * Refuses, before any route runs, a request whose Host is not one of this service's names: loopback, the address
- * it listens on (every interface's address for a wildcard bind), the public URL's host, and the configured extra
- * names. A DNS-rebinding page reaches us under its own name, so it is refused (421), and so is an HTTP/1.1
- * request without Host (400). Ports are not compared: the name is what a rebinding attacker controls. Also sets
- * the app's baseUrl from the same configuration.
+ * The refusal, to give before any route runs, of a request whose Host is not one of this service's names: loopback,
+ * the address it listens on (every interface's address for a wildcard bind), the public URL's host, and the
+ * configured extra names. A DNS-rebinding page reaches us under its own name, so it is refused (421), and so is an
+ * HTTP/1.1 request without Host (400). Ports are not compared: the name is what a rebinding attacker controls. Also
+ * sets the app's baseUrl from the same configuration. The caller runs the check in its first hook (http/app.ts): one
+ * hook less on every request.
  */
-export function guardHostNames(app: FastifyInstance, opts: { publicUrl?: string; allowedHosts: string[] }) {
+export function hostGuard(app: FastifyInstance, opts: { publicUrl?: string; allowedHosts: string[] }): (request: FastifyRequest) => ServiceError | null {
   const fixed = new Set(LOOPBACK_NAMES);
   for (const entry of [...opts.allowedHosts, ...(opts.publicUrl ? [new URL(opts.publicUrl).host] : [])]) {
     const name = hostName(entry);
@@ -87,15 +88,15 @@ export function guardHostNames(app: FastifyInstance, opts: { publicUrl?: string;
 
   app.decorate('baseUrl', () => opts.publicUrl ?? listeningUrl(app.server));
 
-  app.addHook('onRequest', (request, _reply, done) => {
+  return (request) => {
     const host = request.headers.host;
     if (host === undefined) {
       // HTTP/1.0 has no Host to rebind (and browsers always send one); HTTP/1.1 requires it (RFC 9112 §3.2).
-      if (request.raw.httpVersion === '1.0') return done();
-      return done(new ServiceError(400, 'INVALID_REQUEST', 'A Host header is required'));
+      if (request.raw.httpVersion === '1.0') return null;
+      return new ServiceError(400, 'INVALID_REQUEST', 'A Host header is required');
     }
-    if (allowed(host)) return done();
-    return done(new ServiceError(421, 'MISDIRECTED_REQUEST',
-      'This service does not answer to that host name; use its own address (an admin can add names: CLINIC_DESK_ALLOWED_HOSTS)'));
-  });
+    if (allowed(host)) return null;
+    return new ServiceError(421, 'MISDIRECTED_REQUEST',
+      'This service does not answer to that host name; use its own address (an admin can add names: CLINIC_DESK_ALLOWED_HOSTS)');
+  };
 }

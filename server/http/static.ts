@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Where `npm run build` puts the renderer (Vite). */
 export const RENDERER_DIR = resolve(import.meta.dirname, '..', '..', 'dist', 'renderer');
@@ -28,12 +28,17 @@ function uiHeaders(reply: FastifyReply) {
   reply.header('permissions-policy', 'camera=(), geolocation=(), microphone=(self)');
 }
 
+/** The app's page for a request no route owns, if it is a browser navigating to one of its screens; else null. */
+export type UiPage = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null;
+
 /**
- * Serves the built renderer at / (call at the root, after the API routes) for a plain browser (a second front-desk PC opening the embedded server's
- * address): hashed assets cached for a year, index.html never cached, and a browser's page request for any other
- * non-API path answered with index.html (the app's own screens). Where the renderer is not built, / says how to build it.
+ * Serves the built renderer at / (call at the root, after the API routes) for a plain browser (a second front-desk PC
+ * opening the embedded server's address): hashed assets cached for a year, index.html never cached. Returns what
+ * answers a browser's page request for any other non-API path with index.html (the app's own screens), for the
+ * not-found handler (http/errors.ts): a hook would run on every request. Where the renderer is not built, / says how
+ * to build it, and there is no such page.
  */
-export async function staticUi(app: FastifyInstance, opts: { root?: string } = {}) {
+export async function staticUi(app: FastifyInstance, opts: { root?: string } = {}): Promise<UiPage | null> {
   const root = opts.root ?? RENDERER_DIR;
   const index = join(root, 'index.html');
   if (!existsSync(index)) {
@@ -42,7 +47,7 @@ export async function staticUi(app: FastifyInstance, opts: { root?: string } = {
       return reply.code(503).type('text/html; charset=utf-8')
         .send('<!doctype html><title>Clinic Desk</title><p>The clinic service is running, but its screens are not built. Run <code>npm run build</code> and reload.</p>');
     });
-    return;
+    return null;
   }
   await app.register(fastifyStatic, {
     root,
@@ -57,12 +62,12 @@ export async function staticUi(app: FastifyInstance, opts: { root?: string } = {
   });
   // The app's own screens for a browser navigating to a path no route owns (Accept: text/html, as browsers send
   // for pages). Other clients keep the API's own not-found answers.
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD')) return;
+  return (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return null;
     const path = request.url.split('?')[0] ?? '/';
-    if (isApiPath(path) || /\.[A-Za-z0-9]{1,8}$/.test(path) || !/text\/html/.test(request.headers.accept ?? '')) return;
+    if (isApiPath(path) || /\.[A-Za-z0-9]{1,8}$/.test(path) || !/text\/html/.test(request.headers.accept ?? '')) return null;
     uiHeaders(reply);
     reply.header('cache-control', 'no-cache');
     return reply.code(200).sendFile('index.html');
-  });
+  };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -14,6 +14,8 @@ import { isApiScope } from './scopes.js';
 
 export interface OidcRouteOptions {
   service: Service;
+  /** Where the provider's own errors are logged. */
+  log: FastifyBaseLogger;
 }
 
 /** The issuer: the service's base URL (app.baseUrl: the configured public URL, else the listening address). */
@@ -57,7 +59,7 @@ const UidParams = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 128 
  * neither parses nor answers them; other /oauth2 paths are plain 404s), discovery at the root, the sign-in and
  * consent pages, and the connected-assistants routes the desktop settings use.
  */
-export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, { service }) => {
+export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, { service, log }) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const { oidc, auth, audit } = service;
   const issuer = () => issuerOf(parent, oidc);
@@ -84,7 +86,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
       if (!iss) throw new ServiceError(503, 'NOT_READY', 'The sign-in service starts once the server listens');
       provider = createProvider(service, iss);
       provider.proxy = true;
-      provider.on('server_error', (_ctx: unknown, err: Error) => parent.log.error({ err }, 'OpenID provider error'));
+      provider.on('server_error', (_ctx: unknown, err: Error) => log.error({ err }, 'OpenID provider error'));
       handler = provider.callback();
     }
     return { provider, handler: handler! };

@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { join } from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
 import { Type } from 'typebox';
 import { type HttpConfig, httpConfig } from '../config.js';
 import { type HttpApp, type HttpOptions, buildHttpApp, clientError } from '../http/app.js';
 import { authenticate } from '../http/auth.js';
 import { capConnectionsPerAddress } from '../http/connection-cap.js';
+import { closeStalledConnections } from '../http/stall-guard.js';
 import { plainErrors } from '../http/errors.js';
 import { listeningUrl } from '../http/host-guard.js';
 import { type Service, type ServiceOptions, createService } from '../service.js';
@@ -84,12 +84,10 @@ export async function startSandbox(opts: SandboxOptions) {
     requestTimeout: timeouts.requestMs, headersTimeout: timeouts.headersMs, keepAliveTimeout: timeouts.keepAliveMs,
     connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(timeouts.headersMs / 4))), requireHostHeader: false,
   }, route);
-  server.setTimeout(timeouts.idleMs);
+  closeStalledConnections(server, timeouts.idleMs);
   // Node's own answer to a request its parser refuses has no body; ours is in the error shape, as on the live port.
   server.on('clientError', clientError);
-  // The cap only warns through the log: the current app's, whichever that is when it warns.
-  const log = { warn: (obj: object, msg: string) => current?.app.log.warn(obj, msg) } as unknown as FastifyBaseLogger;
-  capConnectionsPerAddress(server, opts.http?.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, log);
+  capConnectionsPerAddress(server, opts.http?.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, opts.http?.logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());

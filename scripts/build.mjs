@@ -37,6 +37,19 @@ await build({
   logLevel: 'warning',
 });
 
+// The read-audit writer thread (server/audit/reads-writer.ts starts it): found beside the bundle that starts it.
+await build({
+  entryPoints: ['server/audit/reads-worker.ts'],
+  outfile: 'dist/main/audit-reads-worker.mjs',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+
 // A sandboxed preload cannot be an ES module.
 await build({
   entryPoints: ['preload/preload.ts'],
@@ -48,4 +61,4 @@ await build({
   external: ['electron'],
   logLevel: 'warning',
 });
-console.log('built dist/renderer, dist/main/main.mjs, dist/main/scribe-worker.mjs, dist/preload/preload.cjs');
+console.log('built dist/renderer, dist/main/main.mjs, dist/main/scribe-worker.mjs, dist/main/audit-reads-worker.mjs, dist/preload/preload.cjs');

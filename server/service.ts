@@ -1,5 +1,7 @@
 import { appointmentService } from './appointments/service.js';
+import { auditReadsWriter } from './audit/reads-writer.js';
 import { auditLog } from './audit/service.js';
+import { auditStore } from './audit/store.js';
 import { authService } from './auth/service.js';
 import { announcePrincipalChanges, invalidatePrincipals } from './auth/store.js';
 import { tokenService } from './auth/tokens.js';
@@ -87,13 +89,12 @@ export async function createService(opts: ServiceOptions) {
   bus.subscribe('principals', dropPrincipals, { onResync: dropPrincipals, ignoreOwn: true });
   announcePrincipalChanges(database, () => void bus.publish('principals', { reason: 'token_revoked' }).catch((e: unknown) =>
     console.error(`clinic-desk: could not tell the other instances of a revocation: ${(e as Error).message}`)));
-  // On SQLite, read entries go through a second connection without an fsync per commit (audit/service.ts); a
-  // PostgreSQL pool already writes them beside the requests.
-  const auditReadsDb = sqlite && openDatabase({
-    file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding, synchronous: 'NORMAL', migrate: false,
+  // On SQLite, read entries go through a writer thread with a connection of its own, without an fsync per commit
+  // (audit/reads-writer.ts); a PostgreSQL pool already writes them beside the requests.
+  const auditReads = sqlite && auditReadsWriter({
+    file: databaseFile(opts.dataDir), nativeBinding: opts.nativeBinding, insertSql: auditStore(db).insertSql(),
   });
-  const auditReads = auditReadsDb && openSql({ sqlite: auditReadsDb });
-  const audit = auditLog(db, clock, auditReads ? rootExecutor(auditReads, auditReadsDb) : db);
+  const audit = auditLog(db, clock, auditReads || db);
   const box = secretBox(opts.kek ?? loadKek(opts.dataDir));
   const auth = authService(db, clock, env);
   const tokens = tokenService(db, clock, box, auth, env);
@@ -147,7 +148,6 @@ export async function createService(opts: ServiceOptions) {
       await audit.flush();
       await bus.close();
       await auditReads?.close();
-      auditReadsDb?.close();
       await database.close();
       sqlite?.close();
     },

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../auth/permissions.js';
 import type { Executor, Tx } from '../db/tx.js';
 import { type Clock, isoNow } from '../shared/time.js';
+import type { ReadsWriter } from './reads-writer.js';
 import { type AuditEntry, auditStore } from './store.js';
 
 export interface AuditEvent {
@@ -19,15 +20,19 @@ export interface AnonymousContext {
 
 /**
  * The audit trail. Changes are audited inside the transaction that makes them (`inTransaction`), so a change
- * and its audit row commit together. Reads are queued and written in batches a moment later through `readsDb`:
- * a search must not pay for a disk flush. On SQLite that is a second connection without an fsync per commit; a crash
- * of the process can lose the last few milliseconds of read entries, a power loss those since the last checkpoint.
- * On PostgreSQL it is the service's own pool (createService), and a batch is one multi-row INSERT (audit/store.ts)
- * committed like any other write, so the same crash loses only the entries still queued.
+ * and its audit row commit together. Reads are queued and written in batches a moment later through `reads`:
+ * a search must not pay for a disk flush. On SQLite that is a writer thread (audit/reads-worker.ts): each batch goes
+ * to a journal file without an fsync per commit, and from there into audit_log every few seconds, and whenever the
+ * log is flushed (reading it, a backup, closing); a crash of the process can lose the last few milliseconds of read
+ * entries, a power loss those since the last checkpoint. On PostgreSQL it is the service's own pool (createService),
+ * and a batch is one multi-row INSERT (audit/store.ts) committed like any other write, so the same crash loses only
+ * the entries still queued.
  */
-export function auditLog(db: Executor, clock: Clock, readsDb: Executor = db) {
+export function auditLog(db: Executor, clock: Clock, reads: Executor | ReadsWriter = db) {
   const store = auditStore(db);
-  const readsStore = readsDb === db ? store : auditStore(readsDb);
+  const writeReads = 'write' in reads
+    ? reads.write
+    : (entries: readonly AuditEntry[]) => (reads === db ? store : auditStore(reads)).insertMany(entries);
   let pending: AuditEntry[] = [];
   let scheduled = false;
   // The batch being written, so that a flush awaited at close also waits for one a timer started.
@@ -46,13 +51,16 @@ export function auditLog(db: Executor, clock: Clock, readsDb: Executor = db) {
     request_id: ctx.requestId,
   });
 
-  /** Writes the queued entries; resolves when they (and any batch already being written) are stored. */
-  function flush(): Promise<void> {
+  /**
+   * Writes the queued entries; resolves when they (and any batch already being written) are stored, and with
+   * `settle` in audit_log itself (a writer thread's journal moved).
+   */
+  function flush(settle: boolean): Promise<void> {
     scheduled = false;
-    if (pending.length === 0) return writing;
+    if (pending.length === 0 && !(settle && 'write' in reads)) return writing;
     const batch = pending;
     pending = [];
-    const write = () => readsStore.insertMany(batch);
+    const write = () => writeReads(batch, settle);
     // A failed batch fails its own flush (a timer's: an unhandled rejection, as a throw was) and not the next ones.
     writing = writing.then(write, write);
     return writing;
@@ -66,11 +74,16 @@ export function auditLog(db: Executor, clock: Clock, readsDb: Executor = db) {
       pending.push(entry(ctx, e));
       if (!scheduled) {
         scheduled = true;
-        setTimeout(() => void flush(), 20).unref();
+        setTimeout(() => void flush(false), 20).unref();
       }
     },
-    flush,
-    recent: store.recent,
+    /** Everything queued, in audit_log. */
+    flush: () => flush(true),
+    /** A workspace's latest entries, newest first, the reads queued until now included. */
+    async recent(workspaceId: string, limit: number) {
+      await flush(true);
+      return store.recent(workspaceId, limit);
+    },
   };
 }
 export type AuditLog = ReturnType<typeof auditLog>;

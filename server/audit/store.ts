@@ -17,9 +17,17 @@ export interface AuditEntry {
 // Named columns, in the table's order on both databases (what `SELECT *` gave on SQLite).
 const COLUMNS = sql.raw('id, at, workspace_id, actor_type, actor_id, action, resource_type, resource_ids, outcome, ip, request_id');
 
-const values = (a: AuditEntry) =>
-  sql`(${a.at}, ${a.workspace_id}, ${a.actor_type}, ${a.actor_id}, ${a.action}, ${a.resource_type}, ${a.resource_ids}, ${a.outcome},
-    ${a.ip}, ${a.request_id})`;
+/** An entry's values in the order of the INSERT's columns. */
+export const auditRow = (a: AuditEntry) =>
+  [a.at, a.workspace_id, a.actor_type, a.actor_id, a.action, a.resource_type, a.resource_ids, a.outcome, a.ip, a.request_id];
+
+const values = (a: AuditEntry) => sql`(${sql.join(auditRow(a))})`;
+
+// Any entry: only the INSERT's text is wanted of it.
+const ROW_SHAPE: AuditEntry = {
+  at: '', workspace_id: null, actor_type: 'system', actor_id: null, action: '', resource_type: null, resource_ids: null,
+  outcome: 'success', ip: null, request_id: null,
+};
 
 /** The most rows one INSERT of a read batch takes (10 parameters each). */
 const MAX_ROWS = 128;
@@ -45,10 +53,16 @@ function chunks<T>(list: readonly T[]): T[][] {
  * both (triggers refuse UPDATE and DELETE, and TRUNCATE on PostgreSQL): this store only inserts and reads.
  */
 export function auditStore(e: Executor) {
-  const insertRows = (x: Executor, entries: readonly AuditEntry[]) =>
+  const insertQuery = (entries: readonly AuditEntry[]) =>
     sql`INSERT INTO audit_log (at, workspace_id, actor_type, actor_id, action, resource_type, resource_ids, outcome, ip, request_id)
-      VALUES ${sql.join(entries.map(values))}`.execute(x.k);
+      VALUES ${sql.join(entries.map(values))}`;
+  const insertRows = (x: Executor, entries: readonly AuditEntry[]) => insertQuery(entries).execute(x.k);
   return {
+    /**
+     * The one-row INSERT as this database's SQL text, its parameters in `auditRow`'s order: for the read-audit writer
+     * thread (audit/reads-writer.ts), which prepares it on its own connection.
+     */
+    insertSql: () => insertQuery([ROW_SHAPE]).compile(e.k).sql,
     insert: async (entry: AuditEntry) => void (await insertRows(e, [entry])),
     /** All of them, in order, together: one INSERT, or several in one transaction (nested in `e`'s when it is one). */
     async insertMany(entries: readonly AuditEntry[]): Promise<void> {

@@ -318,6 +318,8 @@ function make(service: Service) {
     const stamp = isoNow(clock).replace(/[:.]/g, '-');
     const name = `clinic-desk-${stamp}.sqlite`;
     const path = join(backupDir(), name);
+    // Read entries waiting in the audit journal (audit/reads-worker.ts) go into the database first, so the copy has them.
+    await audit.flush();
     await backupDatabase(service.db, path);
     audit.later(ctx, { action: 'database.backup', outcome: 'success' });
     const st = statSync(path);

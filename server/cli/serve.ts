@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
+import { readsJournalFile } from '../audit/reads-writer.js';
 import { configFromArgs, databaseFile, helpText, type Config } from '../config.js';
 import { ensureDemo, demoCredentialsFile, readDemoCredentials, type DemoCredentials } from '../demo/demo.js';
 import { buildHttpApp } from '../http/app.js';
@@ -61,7 +62,8 @@ async function resetDemo(config: Config): Promise<void> {
   await service.close();
   if (others.length) throw new Error(`--reset refused: ${config.dataDir} holds ${others.length} clinic(s) that are not the demo's; use another --data-dir for the demo`);
   const db = databaseFile(config.dataDir);
-  for (const f of [db, `${db}-wal`, `${db}-shm`, demoCredentialsFile(config.dataDir)]) rmSync(f, { force: true });
+  const journal = readsJournalFile(db);
+  for (const f of [db, `${db}-wal`, `${db}-shm`, journal, `${journal}-wal`, `${journal}-shm`, demoCredentialsFile(config.dataDir)]) rmSync(f, { force: true });
   for (const d of ['scribe', 'sandbox']) rmSync(join(config.dataDir, d), { recursive: true, force: true });
 }
 

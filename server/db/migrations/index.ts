@@ -14,6 +14,7 @@ import { webhookFhir } from './0012_webhook_fhir.js';
 import { patientAllergies } from './0013_patient_allergies.js';
 import { nameKeySeparator } from './0014_name_key_separator.js';
 import { webhookDeliveryLease } from './0015_webhook_delivery_lease.js';
+import { auditReadsMoved } from './0016_audit_reads_moved.js';
 
 /**
  * Migrations are TypeScript modules holding SQL rather than loose .sql files so that the same list reaches
@@ -22,4 +23,4 @@ import { webhookDeliveryLease } from './0015_webhook_delivery_lease.js';
  */
 export const migrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, scribeHistory, workspaceSettings,
   patientDobEstimated, queue, notes, webhookFhir, patientAllergies,
-  nameKeySeparator, webhookDeliveryLease];
+  nameKeySeparator, webhookDeliveryLease, auditReadsMoved];

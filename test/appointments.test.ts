@@ -70,13 +70,10 @@ async function drive(srv: RunningServer, token: string, id: string, to: Exclude<
   else expect((await changeStatus(srv, token, id, to)).status).toBe(200);
 }
 
+/** Audit rows of one request: read entries are queued and written in batches, so the log is flushed first. */
 async function auditRowsOf(srv: RunningServer, requestId: string): Promise<any[]> {
-  for (let i = 0; i < 100; i++) {
-    const rows = await rowsOf(srv.service, sql`SELECT * FROM audit_log WHERE request_id = ${requestId} ORDER BY id`);
-    if (rows.length > 0) return rows;
-    await sleep(20);
-  }
-  return [];
+  await srv.service.audit.flush();
+  return rowsOf(srv.service, sql`SELECT * FROM audit_log WHERE request_id = ${requestId} ORDER BY id`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -60,14 +60,10 @@ async function createPatient(srv: RunningServer, token: string, body: Partial<Ne
 const userId = async (srv: RunningServer, ws: DemoWorkspace, role: 'admin' | 'doctor' | 'reception') =>
   (await srv.service.auth.users(ws.workspace_id)).find((u) => u.role === role)!.id;
 
-/** Audit rows of one request; read entries are written in batches a moment later, so wait for them. */
+/** Audit rows of one request: read entries are queued and written in batches, so the log is flushed first. */
 async function auditRowsOf(srv: RunningServer, requestId: string): Promise<any[]> {
-  for (let i = 0; i < 100; i++) {
-    const rows = await rowsOf(srv.service, sql`SELECT * FROM audit_log WHERE request_id = ${requestId} ORDER BY id`);
-    if (rows.length > 0) return rows;
-    await sleep(20);
-  }
-  return [];
+  await srv.service.audit.flush();
+  return rowsOf(srv.service, sql`SELECT * FROM audit_log WHERE request_id = ${requestId} ORDER BY id`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditReadsWriter, readsJournalFile } from '../server/audit/reads-writer.js';
 import { auditLog } from '../server/audit/service.js';
-import { type AuditEntry, auditStore } from '../server/audit/store.js';
+import { type AuditEntry, auditRow, auditStore } from '../server/audit/store.js';
 import type { RequestContext } from '../server/auth/permissions.js';
 import { openDatabase } from '../server/db/database.js';
 import { openSql } from '../server/db/sql.js';
@@ -54,25 +54,28 @@ describe('read-audit writer thread', () => {
     const { file, e, raw } = await database();
     const writer = auditReadsWriter({ file, insertSql: auditStore(e).insertSql() });
     const log = auditLog(e, clock, writer);
-    for (let i = 0; i < 300; i++) {
+    // More than the first buffer of a batch holds (it grows), and text that is more than one byte a character.
+    for (let i = 0; i < 600; i++) {
       log.later(ctx(i), { action: 'patient.search', resourceType: 'patient', resourceIds: i % 5 ? [`p${i}`, `q${i}`] : [], outcome: i % 5 ? 'success' : 'not_found' });
     }
     log.later({ caller: null, ip: null, requestId: null }, { action: 'patient.search', outcome: 'denied' });
+    log.later(ctx(601), { action: 'patient.read', resourceType: 'patient', resourceIds: ['Élodie-пациент-患者-🩺'], outcome: 'success' });
     await log.flush();
     const stored = rows(raw);
-    expect(stored).toHaveLength(301);
-    expect(stored.map((r) => r.request_id)).toEqual([...Array.from({ length: 300 }, (_, i) => `req-${i}`), null]);
+    expect(stored).toHaveLength(602);
+    expect(stored.map((r) => r.request_id)).toEqual([...Array.from({ length: 600 }, (_, i) => `req-${i}`), null, 'req-601']);
+    expect(JSON.parse(stored[601]!.resource_ids!)).toEqual(['Élodie-пациент-患者-🩺']);
     expect(stored[1]).toEqual({
       id: 2, at: '2031-03-03T03:03:03.003Z', workspace_id: 'w1', actor_type: 'user', actor_id: 'u1', action: 'patient.search',
       resource_type: 'patient', resource_ids: '["p1","q1"]', outcome: 'success', ip: '127.0.0.1', request_id: 'req-1',
     });
     expect(stored[0]).toMatchObject({ resource_ids: null, outcome: 'not_found' });
-    expect(stored[300]).toMatchObject({ workspace_id: null, actor_type: 'anonymous', actor_id: null, ip: null, outcome: 'denied' });
+    expect(stored[600]).toMatchObject({ workspace_id: null, actor_type: 'anonymous', actor_id: null, ip: null, outcome: 'denied' });
     // Written by the thread, not through this connection: the same rows again after another batch and the close.
-    log.later(ctx(300), { action: 'patient.read', resourceType: 'patient', resourceIds: ['p300'], outcome: 'success' });
+    log.later(ctx(602), { action: 'patient.search', resourceType: 'patient', resourceIds: ['p602'], outcome: 'success' });
     await log.flush();
     await writer.close();
-    expect(rows(raw).map((r) => r.action).slice(-2)).toEqual(['patient.search', 'patient.read']);
+    expect(rows(raw).map((r) => r.action).slice(-2)).toEqual(['patient.read', 'patient.search']);
   });
 
   it('writes on the main thread, and says why once, when the thread cannot start: no entry is lost', async () => {
@@ -107,10 +110,13 @@ describe('read-audit writer thread', () => {
     // A process queues two batches in the journal (not yet moved: its move interval is long) and is killed.
     const script = `
       import { auditReadsWriter } from './server/audit/reads-writer.js';
+      import { auditRow } from './server/audit/store.js';
       const w = auditReadsWriter({ file: ${JSON.stringify(file)}, insertSql: ${JSON.stringify(insertSql)}, moveEveryMs: 600000 });
       const entries = ${JSON.stringify(entries(0, 30))};
-      await w.write(entries.slice(0, 20), false);
-      await w.write(entries.slice(20), false);
+      for (const e of entries.slice(0, 20)) w.add(auditRow(e));
+      await w.write(false);
+      for (const e of entries.slice(20)) w.add(auditRow(e));
+      await w.write(false);
       console.log('queued');
       setInterval(() => {}, 1000);`;
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -127,7 +133,8 @@ describe('read-audit writer thread', () => {
 
     // The next writer moves them at its start, once.
     const next = auditReadsWriter({ file, insertSql });
-    await next.write(entries(30, 5), true);
+    for (const e of entries(30, 5)) next.add(auditRow(e));
+    await next.write(true);
     await next.close();
     expect(rows(raw).map((r) => r.request_id)).toEqual(Array.from({ length: 35 }, (_, i) => `req-${i}`));
 
@@ -135,7 +142,8 @@ describe('read-audit writer thread', () => {
     for (const suffix of ['', '-wal']) if (existsSync(`${kept}${suffix}`)) copyFileSync(`${kept}${suffix}`, `${journal}${suffix}`);
     rmSync(`${journal}-shm`, { force: true });
     const again = auditReadsWriter({ file, insertSql });
-    await again.write(entries(35, 1), true);
+    for (const e of entries(35, 1)) again.add(auditRow(e));
+    await again.write(true);
     await again.close();
     expect(rows(raw).map((r) => r.request_id)).toEqual(Array.from({ length: 36 }, (_, i) => `req-${i}`));
   });

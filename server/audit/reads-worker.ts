@@ -40,10 +40,10 @@ export interface ReadsWorkerData {
 }
 
 /**
- * A batch: its rows as JSON (one string crosses threads cheaper than ten values an entry, and is what the journal
- * keeps), and whether to move the journal into audit_log before answering; or the end (after a last move).
+ * A batch: its rows, each entry's values as a JSON array, comma-separated, in UTF-8 (made as the entries came:
+ * reads-writer.ts); and whether to move the journal into audit_log before answering. Or the end (after a last move).
  */
-export type ReadsWorkerMessage = { id: number; rows: string | null; move: boolean } | { close: true };
+export type ReadsWorkerMessage = { id: number; rows: Uint8Array | null; move: boolean } | { close: true };
 /** A batch stored (and moved, if asked), or why not. */
 export interface ReadsWorkerReply { id: number; error?: string }
 
@@ -69,6 +69,7 @@ const journalId = (journal.prepare('SELECT id FROM journal').pluck().get() as st
   return id;
 })();
 
+const utf8 = new TextDecoder();
 const append = journal.prepare('INSERT INTO batches (rows) VALUES (?)');
 const queued = journal.prepare('SELECT id, rows FROM batches ORDER BY id');
 const drop = journal.prepare('DELETE FROM batches WHERE id <= ?');
@@ -128,7 +129,10 @@ port.on('message', (m: ReadsWorkerMessage) => {
   }
   let error: string | undefined;
   try {
-    if (m.rows !== null) retried(() => append.run(m.rows));
+    if (m.rows !== null) {
+      const rows = `[${utf8.decode(m.rows)}]`;
+      retried(() => append.run(rows));
+    }
     if (m.move) move();
   } catch (e) {
     error = (e as Error).message;

@@ -7,14 +7,17 @@ import { ensurePrivateFile, tightenIfPresent } from '../shared/private-files.js'
 import { openSql } from '../db/sql.js';
 import { rootExecutor } from '../db/tx.js';
 import type { ReadsWorkerData, ReadsWorkerMessage, ReadsWorkerReply } from './reads-worker.js';
-import { type AuditEntry, auditRow, auditStore } from './store.js';
+import { type AuditRow, auditEntry, auditStore } from './store.js';
 
-/**
- * Where a batch of read entries goes (audit/service.ts): resolves once the batch is stored, and with `settle` once
- * it and every batch before it are in audit_log.
- */
+/** Where read entries go (audit/service.ts), in batches. */
 export interface ReadsWriter {
-  write(entries: readonly AuditEntry[], settle: boolean): Promise<void>;
+  /** Queues one entry's values for the next batch. */
+  add(row: AuditRow): void;
+  /**
+   * Hands over what was queued as a batch: resolves once it is stored, and with `settle` once it and every batch
+   * before it are in audit_log.
+   */
+  write(settle: boolean): Promise<void>;
   /** Writes nothing more; waits for what was handed over. */
   close(): Promise<void>;
 }
@@ -26,6 +29,9 @@ const SOURCE = fileURLToPath(new URL('./reads-worker.ts', import.meta.url));
  * cache once (reads-worker.ts), so seconds apart rather than at every batch.
  */
 const MOVE_EVERY_MS = 5000;
+
+/** A batch's first buffer: about 200 entries (twice as many when it fills). */
+const BATCH_BYTES = 64 * 1024;
 
 let sourceScript: Promise<URL> | undefined;
 
@@ -46,10 +52,14 @@ function workerScript(): Promise<URL> {
 }
 
 interface Waiting {
-  entries: readonly AuditEntry[];
+  /** The batch as sent, kept to be written here should the thread go. */
+  rows: Uint8Array;
   resolve: () => void;
   reject: (e: Error) => void;
 }
+
+/** A batch's rows: the JSON arrays of its entries, comma-separated (the thread adds the brackets). */
+const parseRows = (rows: Uint8Array) => JSON.parse(`[${Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength).toString('utf8')}]`) as AuditRow[];
 
 /** The read-audit journal of a clinic's database file (audit/reads-worker.ts): beside it, as its -wal and -shm are. */
 export const readsJournalFile = (databaseFile: string) => `${databaseFile}-reads`;
@@ -74,16 +84,21 @@ export function auditReadsWriter(opts: {
   let closing = false;
   let nextId = 1;
   const waiting = new Map<number, Waiting>();
+  // The batch being queued: each entry serialised as it comes, into memory off the JavaScript heap. Entry objects
+  // kept until the batch went were copied by every young-generation collection in between: the largest share of the
+  // garbage collector's time per search (bench/search.ts).
+  let rows = Buffer.allocUnsafe(BATCH_BYTES);
+  let length = 0;
 
   // On this thread: a connection of its own, opened the first time it is needed.
-  let here: { write: (entries: readonly AuditEntry[]) => Promise<void>; close: () => Promise<void> } | null = null;
+  let here: { write: (batch: Uint8Array) => Promise<void>; close: () => Promise<void> } | null = null;
   const onThisThread = () => {
     if (here) return here;
     const conn = openDatabase({ file: opts.file, nativeBinding: opts.nativeBinding, synchronous: 'NORMAL', migrate: false });
     const database = openSql({ sqlite: conn });
     const store = auditStore(rootExecutor(database, conn));
     here = {
-      write: (entries) => store.insertMany(entries),
+      write: (batch) => store.insertMany(parseRows(batch).map(auditEntry)),
       close: async () => {
         await database.close();
         conn.close();
@@ -101,7 +116,7 @@ export function auditReadsWriter(opts: {
     console.error(`clinic-desk: the read-audit writer thread stopped (${reason}); read entries are written on the main thread from now on`);
     const held = [...waiting.values()];
     waiting.clear();
-    for (const w of held) onThisThread().write(w.entries).then(w.resolve, w.reject);
+    for (const w of held) onThisThread().write(w.rows).then(w.resolve, w.reject);
   };
 
   const start = async (): Promise<Worker | null> => {
@@ -138,16 +153,32 @@ export function auditReadsWriter(opts: {
   };
 
   return {
-    async write(entries, settle) {
-      if (entries.length === 0 && !worker) return;
+    add(row) {
+      const text = JSON.stringify(row);
+      // At most three bytes a UTF-16 unit, and the comma.
+      if (length + text.length * 3 + 1 > rows.length) {
+        const bigger = Buffer.allocUnsafe(Math.max(rows.length * 2, length + text.length * 3 + 1));
+        rows.copy(bigger, 0, 0, length);
+        rows = bigger;
+      }
+      if (length > 0) rows[length++] = 0x2c;
+      length += rows.write(text, length);
+    },
+    async write(settle) {
+      const batch = rows.subarray(0, length);
+      if (length > 0) {
+        rows = Buffer.allocUnsafe(BATCH_BYTES);
+        length = 0;
+      }
+      if (batch.length === 0 && !(settle && worker)) return;
       const w = await (started ??= start());
       // Gone since it started, or closing: this thread writes.
-      if (!w || w !== worker || closing) return onThisThread().write(entries);
+      if (!w || w !== worker || closing) return onThisThread().write(batch);
       return new Promise<void>((resolve, reject) => {
         const id = nextId++;
-        waiting.set(id, { entries, resolve, reject });
+        waiting.set(id, { rows: batch, resolve, reject });
         if (waiting.size === 1) w.ref();
-        w.postMessage({ id, rows: entries.length ? JSON.stringify(entries.map(auditRow)) : null, move: settle } satisfies ReadsWorkerMessage);
+        w.postMessage({ id, rows: batch.length ? batch : null, move: settle } satisfies ReadsWorkerMessage);
       });
     },
     async close() {

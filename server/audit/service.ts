@@ -2,7 +2,7 @@ import type { RequestContext } from '../auth/permissions.js';
 import type { Executor, Tx } from '../db/tx.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import type { ReadsWriter } from './reads-writer.js';
-import { type AuditEntry, auditStore } from './store.js';
+import { type AuditEntry, type AuditRow, auditEntry, auditStore } from './store.js';
 
 export interface AuditEvent {
   action: string;
@@ -30,26 +30,17 @@ export interface AnonymousContext {
  */
 export function auditLog(db: Executor, clock: Clock, reads: Executor | ReadsWriter = db) {
   const store = auditStore(db);
-  const writeReads = 'write' in reads
-    ? reads.write
-    : (entries: readonly AuditEntry[]) => (reads === db ? store : auditStore(reads)).insertMany(entries);
-  let pending: AuditEntry[] = [];
+  const writer = 'write' in reads ? reads : storeWriter(reads === db ? store : auditStore(reads));
+  // Entries queued since the last flush: what the writer holds is not counted there.
+  let queued = 0;
   let scheduled = false;
   // The batch being written, so that a flush awaited at close also waits for one a timer started.
   let writing: Promise<void> = Promise.resolve();
 
-  const entry = (ctx: RequestContext | AnonymousContext, e: AuditEvent): AuditEntry => ({
-    at: isoNow(clock),
-    workspace_id: ctx.caller?.workspaceId ?? null,
-    actor_type: ctx.caller ? ctx.caller.kind : 'anonymous',
-    actor_id: ctx.caller?.id ?? null,
-    action: e.action,
-    resource_type: e.resourceType ?? null,
-    resource_ids: e.resourceIds?.length ? JSON.stringify(e.resourceIds) : null,
-    outcome: e.outcome,
-    ip: ctx.ip,
-    request_id: ctx.requestId,
-  });
+  const row = (ctx: RequestContext | AnonymousContext, e: AuditEvent): AuditRow => [
+    isoNow(clock), ctx.caller?.workspaceId ?? null, ctx.caller ? ctx.caller.kind : 'anonymous', ctx.caller?.id ?? null, e.action,
+    e.resourceType ?? null, e.resourceIds?.length ? JSON.stringify(e.resourceIds) : null, e.outcome, ctx.ip, ctx.requestId,
+  ];
 
   /**
    * Writes the queued entries; resolves when they (and any batch already being written) are stored, and with
@@ -57,10 +48,9 @@ export function auditLog(db: Executor, clock: Clock, reads: Executor | ReadsWrit
    */
   function flush(settle: boolean): Promise<void> {
     scheduled = false;
-    if (pending.length === 0 && !(settle && 'write' in reads)) return writing;
-    const batch = pending;
-    pending = [];
-    const write = () => writeReads(batch, settle);
+    if (queued === 0 && !(settle && writer === reads)) return writing;
+    queued = 0;
+    const write = () => writer.write(settle);
     // A failed batch fails its own flush (a timer's: an unhandled rejection, as a throw was) and not the next ones.
     writing = writing.then(write, write);
     return writing;
@@ -68,10 +58,11 @@ export function auditLog(db: Executor, clock: Clock, reads: Executor | ReadsWrit
 
   return {
     /** Writes now; call inside the transaction of the change being audited. */
-    inTransaction: (tx: Tx, ctx: RequestContext, e: AuditEvent) => auditStore(tx).insert(entry(ctx, e)),
+    inTransaction: (tx: Tx, ctx: RequestContext, e: AuditEvent) => auditStore(tx).insert(auditEntry(row(ctx, e))),
     /** Queues an entry for the next batch. */
     later(ctx: RequestContext | AnonymousContext, e: AuditEvent) {
-      pending.push(entry(ctx, e));
+      writer.add(row(ctx, e));
+      queued++;
       if (!scheduled) {
         scheduled = true;
         setTimeout(() => void flush(false), 20).unref();
@@ -87,3 +78,17 @@ export function auditLog(db: Executor, clock: Clock, reads: Executor | ReadsWrit
   };
 }
 export type AuditLog = ReturnType<typeof auditLog>;
+
+/** Read batches written through an executor (PostgreSQL's pool; tests): the entries kept until their batch goes. */
+function storeWriter(store: ReturnType<typeof auditStore>): ReadsWriter {
+  let pending: AuditEntry[] = [];
+  return {
+    add: (row) => void pending.push(auditEntry(row)),
+    write() {
+      const batch = pending;
+      pending = [];
+      return store.insertMany(batch);
+    },
+    close: async () => undefined,
+  };
+}

@@ -18,8 +18,16 @@ export interface AuditEntry {
 const COLUMNS = sql.raw('id, at, workspace_id, actor_type, actor_id, action, resource_type, resource_ids, outcome, ip, request_id');
 
 /** An entry's values in the order of the INSERT's columns. */
-export const auditRow = (a: AuditEntry) =>
+export type AuditRow = [
+  at: string, workspace_id: string | null, actor_type: AuditEntry['actor_type'], actor_id: string | null, action: string,
+  resource_type: string | null, resource_ids: string | null, outcome: AuditEntry['outcome'], ip: string | null, request_id: string | null,
+];
+
+export const auditRow = (a: AuditEntry): AuditRow =>
   [a.at, a.workspace_id, a.actor_type, a.actor_id, a.action, a.resource_type, a.resource_ids, a.outcome, a.ip, a.request_id];
+
+export const auditEntry = ([at, workspace_id, actor_type, actor_id, action, resource_type, resource_ids, outcome, ip, request_id]: AuditRow): AuditEntry =>
+  ({ at, workspace_id, actor_type, actor_id, action, resource_type, resource_ids, outcome, ip, request_id });
 
 const values = (a: AuditEntry) => sql`(${sql.join(auditRow(a))})`;
 

@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { type Figure, RESULTS_DIR, ROOT } from './common.js';
 
 const PARTS = {
-  search: { full: [], quick: ['--patients', '50000', '--duration', '2', '--rounds', '2', '--latency-requests', '500'] },
+  search: { full: [], quick: ['--patients', '50000', '--duration', '2', '--rounds', '2', '--warmup', '2', '--latency-requests', '500'] },
   webhooks: { full: [], quick: ['--events', '300'] },
   // Needs a PostgreSQL (a throwaway cluster, or --database-url given to bench/chain.ts alone); its full seed of
   // 1,000,000 patients takes about 40 s here.

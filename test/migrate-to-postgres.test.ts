@@ -5,10 +5,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditReadsWriter } from '../server/audit/reads-writer.js';
+import { auditStore } from '../server/audit/store.js';
 import { databaseFile } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
 import { migrate } from '../server/db/migrate.js';
 import { migrations } from '../server/db/migrations/index.js';
+import { openSql } from '../server/db/sql.js';
+import { rootExecutor } from '../server/db/tx.js';
 import { createService } from '../server/service.js';
 import { secretBox } from '../server/shared/secret-box.js';
 import type { Clock } from '../server/shared/time.js';
@@ -246,6 +250,30 @@ describe('npm run migrate-to-postgres', skipFor(postgresSkipReason()), () => {
     const newest = migrations.at(-1)!.version;
     expect(run.out).toContain(`is at schema version ${newest - 1}, older than this Clinic Desk's ${newest}: start the desktop app `
       + 'or `npm run serve -- --data-dir <its folder>` once on it to upgrade it');
+  }, 60_000);
+
+  it('refuses a clinic whose read-audit journal still holds entries (a service that did not stop cleanly), saying what to do', async () => {
+    const dir = tempDir('journal-left');
+    dirs.push(dir);
+    const file = databaseFile(dir);
+    const raw = openDatabase({ file });
+    const sqlDb = openSql({ sqlite: raw });
+    // Queued in the journal and not moved (its move interval is long), as a killed service leaves them.
+    const writer = auditReadsWriter({ file, insertSql: auditStore(rootExecutor(sqlDb, raw)).insertSql(), moveEveryMs: 600_000 });
+    writer.add(['2031-01-01T00:00:00.000Z', null, 'anonymous', null, 'patient.search', null, null, 'denied', null, 'left-1']);
+    await writer.write(false);
+    try {
+      const run = await migrateToPostgres(['--data-dir', dir, '--database-url', url]);
+      expect(run.code).toBe(1);
+      expect(run.out).toContain('has read-audit entries still waiting in');
+      expect(run.out).toContain('once and stop it, which moves them into the audit log, then copy');
+    } finally {
+      await writer.close();
+      await sqlDb.close();
+      raw.close();
+    }
+    // Closing moved them: nothing waits any more.
+    expect(new Database(file, { readonly: true }).prepare(`SELECT count(*) AS n FROM audit_log WHERE request_id = 'left-1'`).get()).toEqual({ n: 1 });
   }, 60_000);
 
   it('re-seals secrets under the server\'s key with --target-kek-file', async () => {

@@ -9,9 +9,11 @@
  * (docs/OPERATIONS.md).
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { secretBox, type SecretBox } from '../shared/secret-box.js';
 import { subscriptionKeyContext } from '../webhooks/dispatcher.js';
+import { readsJournalFile } from '../audit/reads-writer.js';
 import { openDatabase, type Db } from './database.js';
 import { migrateSql } from './migrate-sql.js';
 import { migrations } from './migrations/index.js';
@@ -126,6 +128,7 @@ export async function copyToPostgres(opts: CopyOptions): Promise<CopyResult> {
     sqlite.exec('BEGIN');
     // The first read fixes the snapshot every later read of this transaction sees.
     checkSchemaVersion(sqlite, opts.sqliteFile);
+    checkReadsJournal(opts.sqliteFile);
     const pgDatabase = openSql({ postgresUrl: opts.postgresUrl, poolSize: 1 });
     try {
       await migrateSql(pgDatabase);
@@ -147,6 +150,26 @@ export async function copyToPostgres(opts: CopyOptions): Promise<CopyResult> {
   } finally {
     if (sqlite.inTransaction) sqlite.exec('COMMIT');
     sqlite.close();
+  }
+}
+
+/**
+ * Read entries a service that did not stop cleanly left in its audit journal (audit/reads-worker.ts) are not in
+ * audit_log yet: the copy waits for the next start of the service, which moves them.
+ */
+function checkReadsJournal(file: string) {
+  const journal = readsJournalFile(file);
+  if (!existsSync(journal)) return;
+  const j = openDatabase({ file: journal, readonly: true });
+  try {
+    const waiting = j.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'batches'`).get()
+      && j.prepare('SELECT 1 FROM batches LIMIT 1').get();
+    if (waiting) {
+      throw new CopyRefused(`${file} has read-audit entries still waiting in ${journal} (the service did not stop cleanly): `
+        + 'start the desktop app or `npm run serve -- --data-dir <its folder>` once and stop it, which moves them into the audit log, then copy');
+    }
+  } finally {
+    j.close();
   }
 }
 

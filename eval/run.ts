@@ -44,7 +44,20 @@ export interface Fixture {
   gold: Gold;
 }
 
-export function loadFixtures(paths: string[]): Fixture[] {
+export type Split = 'all' | 'dev' | 'holdout';
+export const SPLITS: readonly Split[] = ['all', 'dev', 'holdout'];
+const HOLDOUT = new Set<string>((JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'splits.json'), 'utf8')) as { holdout: string[] }).holdout);
+
+/** True for a case of our own held-out split ("r19" and its recogniser twin "r19-asr"). */
+export function isHeldOut(id: string): boolean {
+  return HOLDOUT.has(id.replace(/-asr$/, ''));
+}
+
+export function loadFixtures(paths: string[], split: Split = 'all'): Fixture[] {
+  return loadAll(paths).filter((r) => split === 'all' || isHeldOut(r.id) === (split === 'holdout'));
+}
+
+function loadAll(paths: string[]): Fixture[] {
   return paths.flatMap((p) =>
     readFileSync(p, 'utf8')
       .split('\n')
@@ -147,11 +160,13 @@ export interface EvalOptions {
   spoken?: SpokenOptions;
   /** Timed runs of structure() per transcript, the median kept (default 5; 1 when only the scores matter). */
   repeats?: number;
+  /** Which cases: all (default), our dev split, or our held-out split (eval/splits.json). */
+  split?: Split;
 }
 
 export async function runEval(opts: EvalOptions = {}): Promise<EvalReport> {
   const fixtures = opts.fixtures ?? DEFAULT_FIXTURES;
-  const rows = loadFixtures(fixtures);
+  const rows = loadFixtures(fixtures, opts.split);
   const modes = opts.modes ?? ['text', 'asr'];
   const transcriptOf = (r: Fixture, text: string): Transcript => ({ text, language: r.locale as Language, engine: 'fixture', segments: [] });
   const repeats = Math.max(1, opts.repeats ?? 5);
@@ -268,6 +283,7 @@ async function main(): Promise<void> {
       options: {
         fixtures: { type: 'string' },
         mode: { type: 'string' },
+        split: { type: 'string', default: 'all' },
         spoken: { type: 'boolean', default: false },
         'spoken-limit': { type: 'string' },
         'per-dictation': { type: 'boolean', default: false },
@@ -277,6 +293,7 @@ async function main(): Promise<void> {
       strict: true,
     }));
     if (values.mode && !MODES.includes(values.mode as Mode)) throw new Error(`--mode must be one of ${MODES.join(', ')}`);
+    if (!SPLITS.includes(values.split as Split)) throw new Error(`--split must be one of ${SPLITS.join(', ')}`);
     if (values['spoken-limit'] !== undefined && !(Number(values['spoken-limit']) >= 1)) throw new Error('--spoken-limit must be a number ≥ 1');
   } catch (e) {
     console.error(`eval: ${(e as Error).message}`);
@@ -286,6 +303,7 @@ async function main(): Promise<void> {
   const report = await runEval({
     fixtures: values.fixtures ? values.fixtures.split(',').map((f) => resolve(f)) : undefined,
     modes,
+    split: values.split as Split,
     spokenLimit: values['spoken-limit'] ? Math.floor(Number(values['spoken-limit'])) : undefined,
   });
   if (values.json) console.log(JSON.stringify(report, null, 2));

@@ -106,3 +106,34 @@ describe('advice', () => {
     expect(f.advice).toEqual(['salt restriction discussed', 'home bp log explained', 'do not stop the tablets suddenly']);
   });
 });
+
+describe('report headings and numbered lists', () => {
+  const sections = (raw: string) => buildDoc(raw).sentences.map((s) => [s.section, s.text]);
+
+  it.each([
+    ['a report export with its stray commas', 'SUBJECTIVE:,  Cough for a week.,PAST MEDICAL HISTORY:,  Asthma.,CURRENT MEDICATIONS:,  Albuterol.,OBJECTIVE:,Lungs:  Clear.,ASSESSMENT AND ,PLAN:,  Bronchitis.',
+      [['history', 'subjective: cough for a week'], ['past_history', 'past medical history: asthma'], ['medications', 'current medications: albuterol'],
+        ['exam', 'objective:'], ['exam', 'lungs: clear'], ['assessment', 'assessment and ,plan: bronchitis']]],
+    ['a body system inside a review of systems stays there', 'REVIEW OF SYSTEMS: Skin: no rash. Neck: no stiffness. EXAM: Skin: warm.',
+      [['review', 'review of systems:'], ['review', 'skin: no rash'], ['review', 'neck: no stiffness'], ['exam', 'exam:'], ['exam', 'skin: warm']]],
+    ['a family of history headings', 'Tobacco history: quit in 2010. Plan: stop smoking.',
+      [['past_history', 'tobacco history: quit in 2010'], ['plan', 'plan: stop smoking']]],
+    ['a dictated heading after a paragraph command', 'he is better. paragraph, plan. continue the inhaler.',
+      [[null, 'he is better'], [null, 'paragraph'], ['plan', 'plan'], ['plan', 'continue the inhaler']]],
+    ['a heading word without its command is not a heading', 'came for follow up. cough is better.',
+      [[null, 'came for follow up'], [null, 'cough is better']]],
+  ])('%s', (_, raw, expected) => {
+    expect(sections(raw)).toEqual(expected);
+  });
+
+  it('makes each numbered item a sentence, but keeps decimals and report vitals whole', () => {
+    expect(texts('PLAN:,1.  Duricef 1 g daily for seven days.,2.  Cold packs to the area.')).toEqual(['plan:', 'duricef 1 g daily for 7 days', 'cold packs to the area']);
+    expect(texts('Vitals: T: 98. P: 90. Temperature ninety eight point six full stop warm.')).toEqual(['vitals: t: 98', 'p: 90', 'temperature 98.6', 'warm']);
+  });
+
+  it('does not read a heading as a speaker, so a report is not a consultation', () => {
+    const doc = buildDoc('SUBJECTIVE: Sore throat.\nOBJECTIVE: Red throat.\nPLAN: Fluids.');
+    expect(doc.consultation).toBe(false);
+    expect(doc.sentences.every((s) => s.speaker === null)).toBe(true);
+  });
+});

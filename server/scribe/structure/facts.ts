@@ -39,6 +39,8 @@ export interface Duration {
 
 export interface Complaint {
   name: string;
+  /** Provenance: ids of the rules (context rules, cue lists, extractor rules) that produced or modified this fact. */
+  rules?: string[];
   evidence?: Span;
   duration?: Duration;
   notes?: string;
@@ -63,6 +65,8 @@ export interface CodeRef {
 
 export interface Diagnosis {
   name: string;
+  /** Provenance: ids of the rules (context rules, cue lists, extractor rules) that produced or modified this fact. */
+  rules?: string[];
   certainty: 'confirmed' | 'suspected';
   evidence?: Span;
   /** The best ICD-10 entry for the name, or undefined when none fits; templates show it only when codifying. */
@@ -90,6 +94,8 @@ export type MedicationField = 'name' | 'strength' | 'dose' | 'form' | 'route' | 
 
 export interface Medication {
   name: string;
+  /** Provenance: ids of the rules (context rules, cue lists, extractor rules) that produced or modified this fact. */
+  rules?: string[];
   /** Absent means exact. For fuzzy and unrecognised names, `heard` holds the words as transcribed. */
   match?: DrugMatch;
   heard?: string;
@@ -109,6 +115,8 @@ export interface Medication {
 
 export interface Investigation {
   name: string;
+  /** Provenance: ids of the rules (context rules, cue lists, extractor rules) that produced or modified this fact. */
+  rules?: string[];
   evidence?: Span;
   loinc?: string;
 }

@@ -3,11 +3,91 @@
  * note moves from history to findings to plan. Dictations rarely say "history" or "plan" aloud, so the parts are
  * found from cue phrases and from what a sentence holds (a vital sign, a diagnosis cue).
  */
+import { Type } from 'typebox';
+import HEADINGS_FILE from '../vocab/section-headings.json' with { type: 'json' };
+import { checkedData, Provenance } from '../vocab/data-file.js';
 import type { Span } from './facts.js';
 import { normalizeMapped, tokenize, type Token } from './lexicon.js';
 import { Mapped } from './mapped.js';
 
 export type Speaker = 'doctor' | 'patient' | null;
+
+const SECTION_KINDS = [
+  'complaint', 'history', 'past_history', 'medications', 'allergies', 'family', 'social', 'review', 'vitals', 'exam',
+  'results', 'assessment', 'plan',
+] as const;
+/** The part of a note a heading names: what the sentences under it can hold (a drug under "medications" is history). */
+export type SectionKind = (typeof SECTION_KINDS)[number];
+
+const HeadingsSchema = Type.Object({
+  ...Provenance,
+  about: Type.String(),
+  kinds: Type.Array(Type.String()),
+  headings: Type.Array(
+    Type.Object({
+      kind: Type.Union(SECTION_KINDS.map((k) => Type.Literal(k))),
+      subheading: Type.Optional(Type.Boolean()),
+      names: Type.Optional(Type.Array(Type.String({ minLength: 2 }))),
+      pattern: Type.Optional(Type.String({ minLength: 1 })),
+    }),
+  ),
+});
+const HEADINGS = checkedData('section-headings.json', HeadingsSchema, HEADINGS_FILE).headings;
+
+interface Heading {
+  kind: SectionKind;
+  subheading: boolean;
+}
+const HEADING_BY_NAME = new Map<string, Heading>();
+for (const h of HEADINGS) for (const n of h.names ?? []) HEADING_BY_NAME.set(headingKey(n), { kind: h.kind, subheading: !!h.subheading });
+const HEADING_PATTERNS = HEADINGS.flatMap((h) => (h.pattern ? [{ re: new RegExp(`^(?:${h.pattern})$`), heading: { kind: h.kind, subheading: !!h.subheading } }] : []));
+
+/** A heading's words as compared: lower case, report exports' stray commas and spacing around "/" gone. */
+function headingKey(name: string): string {
+  return name.toLowerCase().replace(/\s*\/\s*/g, '/').replace(/[\s,]+/g, ' ').trim();
+}
+
+const nameSource = (n: string): string => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s*\/\s*/g, String.raw`\s*/\s*`).replace(/\s+/g, String.raw`[\s,]+`);
+const HEADING_NAMES = [...new Set(HEADINGS.flatMap((h) => h.names ?? []))].sort((a, b) => b.length - a.length).map(nameSource);
+const HEADING_NAME = [...HEADING_NAMES, ...HEADINGS.flatMap((h) => (h.pattern ? [h.pattern] : []))].join('|');
+/** A heading said or written: its name then a colon, at the start of a line, a sentence or a list part. */
+const HEADING = new RegExp(String.raw`(?:^|(?<=[.,;:!?]\s*)|(?<=\s\s))(${HEADING_NAME})\s*:\s*,?`, 'g');
+const HEADING_AT_START = new RegExp(String.raw`^(${HEADING_NAME})\s*:`);
+/** A heading dictated after a paragraph command, without a colon ("paragraph, plan."). */
+const HEADING_SENTENCE = new RegExp(String.raw`^(?:(?:new |next )?paragraph\s*,?\s*)?(${HEADING_NAMES.join('|')})$`);
+const PARAGRAPH = /^(?:new |next )?paragraph\b/;
+// A numbered list's item marker ("1.  Duricef …", "2) cold packs"): each item is a sentence of its own.
+const LIST_ITEM = /(^\s*|(?<!\d)[.;]\s*|,\s*)\d{1,2}[.)]\s+(?=[a-z])/g;
+
+export function headingOf(words: string): Heading | undefined {
+  const key = headingKey(words);
+  return HEADING_BY_NAME.get(key) ?? HEADING_PATTERNS.find((p) => p.re.test(key))?.heading;
+}
+
+/** The section a heading opens, given the one it appears in: a body system stays inside a review of systems. */
+function sectionAfter(h: Heading, current: SectionKind | null): SectionKind {
+  return h.subheading && (current === 'review' || current === 'exam') ? current : h.kind;
+}
+
+/**
+ * The text cut before its headings: each piece with the section it falls under (`current` before the first
+ * heading). A heading stays at its piece's start, where it is also a cue ("assessment: influenza a").
+ */
+function sectioned(text: Mapped, current: SectionKind | null): { piece: Mapped; section: SectionKind | null }[] {
+  const out: { piece: Mapped; section: SectionKind | null }[] = [];
+  let section = current;
+  let pos = 0;
+  HEADING.lastIndex = 0;
+  for (let m = HEADING.exec(text.text); m; m = HEADING.exec(text.text)) {
+    const h = headingOf(m[1]!);
+    if (!h) continue;
+    out.push({ piece: text.slice(pos, m.index), section });
+    section = sectionAfter(h, section);
+    pos = m.index;
+  }
+  out.push({ piece: text.slice(pos), section });
+  return out.filter((p) => p.piece.text.trim());
+}
 
 export interface Sentence {
   index: number;
@@ -15,6 +95,8 @@ export interface Sentence {
   tokens: Token[];
   speaker: Speaker;
   turn: number;
+  /** The heading (written or dictated) the sentence falls under, or null where none was given. */
+  section: SectionKind | null;
   /** The transcript span of text[from, to): evidence for a fact found there. */
   span(from: number, to: number): Span;
 }
@@ -188,6 +270,7 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
   const sentences: Sentence[] = [];
   let turn = 0;
   let speakers = 0;
+  let section: SectionKind | null = null;
   const lines = [...raw.matchAll(/[^\r\n]+/g)];
   const labelled = lines.filter((l) => speakerLabel(l[0])).length;
   const unlabelledConsultation = opts.mode === 'consultation' && labelled < 2;
@@ -202,20 +285,30 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
       speakers++;
     }
     turn++;
-    const parts = normalizeMapped(body).replace(BOUNDARY, '\n').split(SENTENCE_END);
-    for (const part of unlabelledConsultation ? parts.flatMap(turns) : parts) {
-      const m = applyCorrections(part.trim()).replace(/[.!;]+$/, '').trim();
-      if (!m.text) continue;
-      const who = unlabelledConsultation ? whoSays(m.text, sentences[sentences.length - 1]) : speaker;
-      if (unlabelledConsultation && who !== sentences[sentences.length - 1]?.speaker) turn++;
-      sentences.push({
-        index: sentences.length,
-        text: m.text,
-        tokens: tokenize(m.text),
-        speaker: who,
-        turn,
-        span: (from, to) => m.source(from, to),
-      });
+    for (const { piece, section: under } of sectioned(normalizeMapped(body), section)) {
+      section = under;
+      const text = piece.replace(/^[\s,;:.]+/, '').replace(/^([^:]{2,40}:)\s*,\s*/, '$1 ');
+      // The heading itself is not cut at the section words inside it ("current medications:").
+      const at = HEADING_AT_START.exec(text.text);
+      const head = at && headingOf(at[1]!) ? at[0].length : 0;
+      const parts = Mapped.concat([text.slice(0, head), text.slice(head).replace(LIST_ITEM, '$1\n').replace(BOUNDARY, '\n')]).split(SENTENCE_END);
+      for (const part of unlabelledConsultation ? parts.flatMap(turns) : parts) {
+        const m = applyCorrections(part.trim()).replace(/^[,;:]+\s*/, '').replace(/[.!;,]+$/, '').trim();
+        if (!m.text) continue;
+        const said = HEADING_SENTENCE.exec(m.text);
+        if (said && (PARAGRAPH.test(m.text) || PARAGRAPH.test(sentences[sentences.length - 1]?.text ?? ''))) section = sectionAfter(headingOf(said[1]!)!, section);
+        const who = unlabelledConsultation ? whoSays(m.text, sentences[sentences.length - 1]) : speaker;
+        if (unlabelledConsultation && who !== sentences[sentences.length - 1]?.speaker) turn++;
+        sentences.push({
+          index: sentences.length,
+          text: m.text,
+          tokens: tokenize(m.text),
+          speaker: who,
+          turn,
+          section,
+          span: (from, to) => m.source(from, to),
+        });
+      }
     }
   }
   const consultation = speakers >= 2 || unlabelledConsultation;
@@ -230,21 +323,30 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
   // No diagnosis said: the plan starts with the first prescription, order or instruction after the findings.
   if (planStart < 0) planStart = sentences.findIndex((s, i) => i >= Math.max(0, findingsStart) && s.speaker !== 'patient' && PLAN_START.test(s.text));
   if (planStart < 0) planStart = sentences.length;
+  // A report's headings say where its parts are: a cue word in the history or an examination ("consistent with")
+  // does not start the plan there.
+  const headedPlan = sentences.findIndex((s) => s.section === 'assessment' || s.section === 'plan');
+  if (headedPlan >= 0) planStart = headedPlan;
+  const headedFindings = sentences.findIndex((s) => s.section === 'vitals' || s.section === 'exam' || s.section === 'results');
+  if (headedFindings >= 0) findingsStart = headedFindings;
   if (findingsStart < 0 || findingsStart > planStart) findingsStart = planStart;
   if (consultation) findingsStart = sentences.length;
   return { sentences, consultation, female, findingsStart, planStart };
 }
 
-// Section words at a line's start are headings, not speakers ("Diagnosis: acute bronchitis").
+// Section words at a line's start are headings, not speakers ("Diagnosis: acute bronchitis", "SUBJECTIVE:").
 const NOT_A_SPEAKER = new RegExp(String.raw`^\s*${SECTION}\s*:`, 'i');
 
 function speakerLabel(line: string): RegExpExecArray | null {
   const sm = SPEAKER.exec(line);
-  return sm && sm[1]!.split(/\s+/).length <= 3 && !NOT_A_SPEAKER.test(line) ? sm : null;
+  return sm && sm[1]!.split(/\s+/).length <= 3 && !NOT_A_SPEAKER.test(line) && !headingOf(sm[1]!) ? sm : null;
 }
+
+// Under a heading, only these parts tell the present complaint; the rest is background, findings or plan.
+const STORY: ReadonlySet<SectionKind | null> = new Set<SectionKind | null>([null, 'complaint', 'history']);
 
 /** Sentences where the patient's complaints are told. */
 export function historySentences(doc: Doc): Sentence[] {
   if (doc.consultation) return doc.sentences.filter((s) => s.speaker === 'patient' && s.index < doc.planStart);
-  return doc.sentences.slice(0, Math.min(doc.findingsStart, doc.planStart));
+  return doc.sentences.slice(0, Math.min(doc.findingsStart, doc.planStart)).filter((s) => STORY.has(s.section));
 }

@@ -347,8 +347,11 @@ export function unsafeMedications(gold: Gold, predicted: Predicted, flags: EmrFl
     .filter((u) => u.reasons.length && !flagged(u.index));
 }
 
-/** A figure of one mode that a target or floor is set on: an F1, ICD-10 exact, unsafe items or flags per dictation. */
-export type Figure = Field | 'overall' | 'icd10Exact' | 'unsafe' | 'flagsPerDictation';
+/**
+ * A figure of one mode that a target or floor is set on: an F1, ICD-10 exact, unsafe items, flags per dictation,
+ * advice precision or the most advice items one case got.
+ */
+export type Figure = Field | 'overall' | 'icd10Exact' | 'unsafe' | 'flagsPerDictation' | 'advicePrecision' | 'adviceItemsMax';
 
 export interface Target {
   label: string;
@@ -358,17 +361,36 @@ export interface Target {
   value: number;
 }
 
-/** The targets issues 11 and 12 set on the 80 development dictations (structuring time is added by run.ts). */
+/** The targets issues 11, 12 and 23 set on our own 80 development dictations (structuring time is added by run.ts). */
 export const TARGETS: Target[] = [
-  { label: 'text overall F1', mode: 'text', figure: 'overall', op: '>=', value: 0.92 },
+  { label: 'text overall F1', mode: 'text', figure: 'overall', op: '>=', value: 0.95 },
   { label: 'text every field F1', mode: 'text', figure: 'every field', op: '>=', value: 0.85 },
-  { label: 'asr overall F1', mode: 'asr', figure: 'overall', op: '>=', value: 0.88 },
+  { label: 'asr overall F1', mode: 'asr', figure: 'overall', op: '>=', value: 0.92 },
   { label: 'spoken overall F1', mode: 'spoken', figure: 'overall', op: '>=', value: 0.55 },
   { label: 'text ICD-10 exact', mode: 'text', figure: 'icd10Exact', op: '>=', value: 0.9 },
   { label: 'text unsafe items', mode: 'text', figure: 'unsafe', op: '<=', value: 0 },
   { label: 'asr unsafe items', mode: 'asr', figure: 'unsafe', op: '<=', value: 0 },
   { label: 'spoken unsafe items', mode: 'spoken', figure: 'unsafe', op: '<=', value: 2 },
   { label: 'text flags per dictation', mode: 'text', figure: 'flagsPerDictation', op: '<', value: 1 },
+];
+
+/** Issue 23's targets on the real development cases (dictations-real-dev.jsonl), as written and in recogniser form. */
+export const REAL_TARGETS: Target[] = [
+  { label: 'text overall F1', mode: 'text', figure: 'overall', op: '>=', value: 0.85 },
+  { label: 'text every field F1', mode: 'text', figure: 'every field', op: '>=', value: 0.75 },
+  { label: 'asr overall F1', mode: 'asr', figure: 'overall', op: '>=', value: 0.8 },
+  { label: 'text advice precision', mode: 'text', figure: 'advicePrecision', op: '>=', value: 0.7 },
+  { label: 'text advice items in a case', mode: 'text', figure: 'adviceItemsMax', op: '<=', value: 6 },
+  { label: 'asr advice items in a case', mode: 'asr', figure: 'adviceItemsMax', op: '<=', value: 6 },
+  { label: 'text unsafe items', mode: 'text', figure: 'unsafe', op: '<=', value: 0 },
+  { label: 'asr unsafe items', mode: 'asr', figure: 'unsafe', op: '<=', value: 0 },
+];
+
+/** Issue 23's targets on a real recogniser's own output of real encounters (dictations-real-dev-asr.jsonl). */
+export const REAL_ASR_TARGETS: Target[] = [
+  { label: 'overall F1', mode: 'text', figure: 'overall', op: '>=', value: 0.75 },
+  { label: 'advice items in a case', mode: 'text', figure: 'adviceItemsMax', op: '<=', value: 6 },
+  { label: 'unsafe items', mode: 'text', figure: 'unsafe', op: '<=', value: 0 },
 ];
 
 export function meets(value: number, op: Target['op'], bound: number): boolean {

@@ -47,3 +47,13 @@ describe('structurer on the 80 development dictations', skipFor(present ? null :
     expect(r.modes.asr!.ms.mean).toBeLessThan(20);
   }, 300_000);
 });
+
+describe('our held-out split of the real cases', () => {
+  it('holds a case and its recogniser-output twin out together, and only real cases', async () => {
+    const { isHeldOut } = await import('../eval/run.js');
+    expect(isHeldOut('r19')).toBe(true);
+    expect(isHeldOut('r19-asr')).toBe(true);
+    expect(isHeldOut('r20')).toBe(false);
+    expect(isHeldOut('d01')).toBe(false);
+  });
+});

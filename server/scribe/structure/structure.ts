@@ -64,12 +64,15 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
   const ordered = new Set(doc.sentences.filter((s) => investigationMatches(s).length).map((s) => s.index));
   // The story told before the findings, without the prescriptions a dictation may start with.
   const history = historySentences(doc).filter((s) => !firstMed.has(s.index) && !ordered.has(s.index) && !PLAN_WORDS.test(s.text));
+  // The findings: under an examination heading when the note has one, else between the story and the plan. A
+  // sentence naming a drug is a prescription or history said there, never a finding (it would reach the signed note).
+  const examHeaded = doc.sentences.some((s) => s.section === 'exam');
   const exam = doc.consultation
     ? []
     : doc.sentences
-        .slice(doc.findingsStart, doc.planStart)
-        .filter((s) => !FAMILY_SENTENCE.test(s.text))
-        .flatMap((s) => s.text.split(/\s*[,;]\s*/))
+        .filter((s) => (examHeaded ? s.section === 'exam' : s.index >= doc.findingsStart && s.index < doc.planStart))
+        .filter((s) => !FAMILY_SENTENCE.test(s.text) && !DRUG_INDEX.findAll(s.tokens).length)
+        .flatMap((s) => s.text.replace(/^[a-z /]{2,40}:\s*/, '').split(/\s*[,;]\s*/))
         .filter((c) => c.split(' ').length >= 2 && !VITAL_CLAUSE.test(c));
   const follow = extractFollowUp(doc);
   const vitals = extractVitals(doc);

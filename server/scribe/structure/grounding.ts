@@ -6,8 +6,9 @@
 import type { Amount, ClinicalFacts, Medication, Span, Vitals } from './facts.js';
 import { normalizeText } from './lexicon.js';
 
-// A converted reading ("165 pounds" → 74.8 kg, "5 feet 6" → 168 cm) was said in another unit.
-const CONVERTED = /\b(?:pounds?|lbs?|feet|ft|inch(?:es)?|met(?:er|re)s?|m)\b/;
+// A converted reading ("165 pounds" → 74.8 kg, "5 feet 6" → 168 cm, 5' 5", "11 stone 4", glucose in mmol) was
+// said in another unit.
+const CONVERTED = /\b(?:pounds?|lbs?|stones?|st|feet|foot|ft|inch(?:es)?|in|met(?:er|re)s?|m|mmol)\b|\d\s*['"]/;
 
 const FRACTIONS: Record<string, string> = { half: '0.5', quarter: '0.25' };
 
@@ -17,7 +18,8 @@ const FRACTIONS: Record<string, string> = { half: '0.5', quarter: '0.25' };
  * a value counts as said when its digits are part of a number there.
  */
 function numbersIn(text: string): string[] {
-  const t = normalizeText(text).replace(/(\d),(?=\d{3}\b)/g, '$1');
+  // A recogniser may end a sentence at a decimal point ("ninety eight. four"); the vitals reader joins it back.
+  const t = normalizeText(text).replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/(\d)\.\s+(\d)\b/g, '$1.$2');
   return [...t.matchAll(/\d+(?:\.\d+)?|\b(?:half|quarter)\b/g)].map((m) => FRACTIONS[m[0]] ?? m[0]);
 }
 

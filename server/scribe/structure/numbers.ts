@@ -152,10 +152,15 @@ function convertRun(run: string, before: string, after: string): string {
   return out.join(' ');
 }
 
+// "spo two ninety eight": the "two" is the name's (SpO2), not the hundreds of 298.
+const NAME_ENDING_IN_TWO = /\bsp\s?o\s*$/;
+
 /** A String.replace callback over RUN matches: number words → digits, read in their context. */
 export function numberWords(run: string, offset: number, text: string): string {
   const before = text.slice(Math.max(0, offset - 40), offset).toLowerCase();
   const after = text.slice(offset + run.length, offset + run.length + 20).toLowerCase();
+  const name = NAME_ENDING_IN_TWO.test(before) && /^two[\s-]+(\S[\s\S]*)$/i.exec(run);
+  if (name) return `2 ${convertRun(name[1]!, `${before}2 `, after)}`;
   // "point two five mg": a decimal said without its leading zero.
   if (/^point\b/i.test(run)) return convertRun(`zero ${run}`, before, after);
   return convertRun(run, before, after);

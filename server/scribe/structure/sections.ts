@@ -9,6 +9,7 @@ import { checkedData, Provenance } from '../vocab/data-file.js';
 import type { Span } from './facts.js';
 import { normalizeMapped, tokenize, type Token } from './lexicon.js';
 import { Mapped } from './mapped.js';
+import { isVitalLabel } from './vitals.js';
 
 export type Speaker = 'doctor' | 'patient' | null;
 
@@ -334,12 +335,12 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
   return { sentences, consultation, female, findingsStart, planStart };
 }
 
-// Section words at a line's start are headings, not speakers ("Diagnosis: acute bronchitis", "SUBJECTIVE:").
+// Section words and vital labels at a line's start are not speakers ("Diagnosis: acute bronchitis", "SUBJECTIVE:", "BP: 112/74").
 const NOT_A_SPEAKER = new RegExp(String.raw`^\s*${SECTION}\s*:`, 'i');
 
 function speakerLabel(line: string): RegExpExecArray | null {
   const sm = SPEAKER.exec(line);
-  return sm && sm[1]!.split(/\s+/).length <= 3 && !NOT_A_SPEAKER.test(line) && !headingOf(sm[1]!) ? sm : null;
+  return sm && sm[1]!.split(/\s+/).length <= 3 && !NOT_A_SPEAKER.test(line) && !headingOf(sm[1]!) && !isVitalLabel(sm[1]!) ? sm : null;
 }
 
 // Under a heading, only these parts tell the present complaint; the rest is background, findings or plan.

@@ -75,7 +75,7 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
         .flatMap((s) => s.text.replace(/^[a-z /]{2,40}:\s*/, '').split(/\s*[,;]\s*/))
         .filter((c) => c.split(' ').length >= 2 && !VITAL_CLAUSE.test(c));
   const follow = extractFollowUp(doc);
-  const vitals = extractVitals(doc);
+  const vitals = extractVitals(doc, opts.locale);
   const complaints = extractComplaints(doc);
   const diagnoses = extractDiagnoses(doc);
   // Advice is what is left of the plan once every other fact has taken its words. A prescription's line is the

@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { extractInvestigations, findInvestigationMatches } from '../server/scribe/structure/investigations.js';
 import { buildDoc } from '../server/scribe/structure/sections.js';
-import { INVESTIGATIONS } from '../server/scribe/vocab/investigations.js';
+import { checkedData, DataFileError } from '../server/scribe/vocab/data-file.js';
+import { INVESTIGATIONS, InvestigationsSchema } from '../server/scribe/vocab/investigations.js';
+import FILE from '../server/scribe/vocab/investigations.json' with { type: 'json' };
 
 const tests = (text: string) => extractInvestigations(buildDoc(text), findInvestigationMatches);
 const names = (text: string): string[] => tests(text).map((i) => i.name);
@@ -31,6 +33,18 @@ describe('investigation vocabulary', () => {
       }
       if (t.loinc) expect(loincCheckDigitOk(t.loinc), `${t.name} ${t.loinc}`).toBe(true);
     }
+  });
+
+  it('is a data file with its source and licence, checked by its schema', () => {
+    expect(FILE.source.length).toBeGreaterThan(20);
+    expect(FILE.licence.length).toBeGreaterThan(5);
+    expect(() => checkedData('investigations.json', InvestigationsSchema, FILE)).not.toThrow();
+    const bad = { ...FILE, groups: [{ group: 'x', tests: [{ name: 'cbc', aliases: ['=~cbc'], loinc: '58410' }] }] };
+    expect(() => checkedData('investigations.json', InvestigationsSchema, bad)).toThrow(DataFileError);
+  });
+
+  it('shows every alias with a name of its own under a non-empty name', () => {
+    for (const t of INVESTIGATIONS) for (const [alias, shown] of Object.entries(t.shownAs)) expect(shown.length, `${t.name}: ${alias}`).toBeGreaterThan(2);
   });
 
   it('gives the full name and the code for spoken abbreviations', () => {
@@ -149,5 +163,95 @@ describe('recogniser form (lower case, no punctuation, numbers as words)', () =>
 
   it('splits spelled abbreviations the recogniser ran together', () => {
     expect(names('send c b c l f t k f t today')).toEqual(['complete blood count', 'liver function test', 'kidney function test']);
+  });
+});
+
+/** Table-driven: each row a sentence written for the rule it checks, and the tests that must come out of it. */
+function table(rows: [string, string[]][]): void {
+  for (const [text, expected] of rows) it(text.replace(/\n/g, ' / '), () => expect(names(text)).toEqual(expected));
+}
+
+describe('US and UK names, shown by their full names', () => {
+  table([
+    ['Bloods today: FBC, U&Es and LFTs.', ['complete blood count', 'urea and electrolytes (U&E)', 'liver function test']],
+    ['Order an EKG and an echo.', ['electrocardiogram (EKG)', 'echocardiogram']],
+    ['We will do an ECG and PFTs.', ['electrocardiogram (ECG)', 'pulmonary function test']],
+    ['Check TSH, A1c and a UA.', ['thyroid stimulating hormone (TSH)', 'glycated haemoglobin (hba1c)', 'urinalysis']],
+    ['we will get a hemoglobin a one c today', ['hemoglobin a1c']],
+    ['I will do a urine dip and a throat swab.', ['urine dipstick', 'throat swab culture']],
+    ['Set him up for a sleep study and a Holter monitor.', ['sleep study', 'holter monitor']],
+    ['Send a Lyme titer as well as a Western blot.', ['lyme titer', 'western blot']],
+    ['She needs a stress test and allergy testing.', ['stress test', 'allergy skin testing']],
+    ['Order an EMG and nerve conduction studies of the arm.', ['EMG / nerve conduction study']],
+    ['Checking the hep C RNA and the HCV genotype.', ['hepatitis C RNA (HCV RNA)', 'hepatitis C genotype (HCV genotype)']],
+    ['I will ask for thick and thin blood films to check for malaria, and inflammatory markers.', ['peripheral smear for malarial parasite', 'inflammatory markers']],
+  ]);
+});
+
+describe('ordered now, also when done later or elsewhere', () => {
+  table([
+    ['Recheck CBC, iron and ferritin in 12 weeks.', ['complete blood count', 'serum iron', 'serum ferritin']],
+    ['Plan for an EGD and colonoscopy.', ['upper gi endoscopy', 'colonoscopy']],
+    ["I'm going to order a chest x-ray.", ['chest x-ray']],
+    ["i'm gonna order an x ray of your right knee to rule out a fracture", ['x-ray right knee']],
+    ['I advised her to have a chest x-ray and an EKG done before her next appointment.', ['chest x-ray', 'electrocardiogram (EKG)']],
+    ["The paramedics will put stickers on your chest and do an ECG, OK?", ['electrocardiogram (ECG)']],
+    ["It's probably worth having a couple of basic blood tests.", ['blood tests (blood work)']],
+  ]);
+});
+
+describe('done at this visit', () => {
+  table([
+    ['Rapid strep test in the office today is negative.', ['rapid strep test']],
+    ['Pap smear done.', ['pap smear']],
+    ['I looked at the EKG we did in the office, no signs of ischemia.', ['electrocardiogram (EKG)']],
+    ['You had a chest x-ray when you came in and it was normal.', ['chest x-ray']],
+    ['LABORATORY: Strep test is negative. Urinalysis shows trace protein.', ['strep test', 'urinalysis']],
+    ['RECTAL: Stool is guaiac negative.', ['stool guaiac test']],
+    ['lab tests hgb 12.1 ua trace protein', ['haemoglobin', 'urinalysis']],
+  ]);
+});
+
+describe('not investigations', () => {
+  table([
+    ['Her last A1c was 7.', []],
+    ['I reviewed the results of your x-ray, which shows no fracture.', []],
+    ['Her CMP and CBC were essentially unremarkable.', []],
+    ['If inconclusive, capsule endoscopy.', []],
+    ['We could consider an MRI of the knee.', []],
+    ['If she is not better in two weeks, we will get an ultrasound.', []],
+    ["we'll get you an mri if it's still not improving", []],
+    ['Have you had a chest x-ray?', []],
+    ['We will try to get hold of the echocardiogram from her cardiologist.', []],
+    ['We will continue to follow her urinalysis over the next year.', []],
+    ['Her blood sugars are running a little bit high.', []],
+    ['HISTORY OF PRESENT ILLNESS: She had an MRI of the knee.', []],
+    ['RADIOLOGY: Lumbar x-ray 3/2/2021. Lumbar x-ray reveals mild disc narrowing.', []],
+    ['Room air oximetry is 98 percent.', []],
+    ['I will refer her to cardiology. Ear exam is normal.', []],
+    ["The x-ray didn't show anything.", []],
+    ['The ultrasound they did at the hospital was fine.', []],
+    ['Your blood tests from the GP were normal.', []],
+    ['We usually do an x-ray when someone falls like this.', []],
+    ['An MRI would tell us more.', []],
+    ["I don't think you need an x-ray.", []],
+    ['Her mammogram is up to date.', []],
+    ['did they do any x rays at the urgent care', []],
+    ['PAST SURGICAL HISTORY: Colonoscopy two years ago.', []],
+  ]);
+});
+
+describe('lists and kinds', () => {
+  table([
+    ['Screening lab work including CBC, TSH and a lipid profile.', ['complete blood count', 'thyroid stimulating hormone (TSH)', 'lipid profile']],
+    ['Some additional blood work that includes the hep C RNA.', ['hepatitis C RNA (HCV RNA)']],
+    ['stool routine examination blood tests are not needed now', ['stool routine examination']],
+    ["I reviewed your x-ray and it is normal, I also want to order an MRI.", ['mri']],
+    ["I'm looking at your chest x-ray right now.", ['chest x-ray']],
+  ]);
+
+  it('reads an order from a turn the recogniser labelled as the patient', () => {
+    expect(names("Doctor: let's talk about the plan.\nPatient: i'm also gonna go ahead and send a lyme titer.\nDoctor: okay")).toEqual(['lyme titer']);
+    expect(names("Doctor: any tests?\nPatient: I had a lyme titer last year.\nDoctor: okay")).toEqual([]);
   });
 });

@@ -118,6 +118,76 @@ describe('allergies', () => {
   });
 });
 
+describe('real clinical language', () => {
+  it('reads a report\'s numbered assessment list, a symptom included, and leaves written codes out', () => {
+    const note = 'HISTORY OF PRESENT ILLNESS: Tired for two months.\nASSESSMENT:\n1. Iron deficiency anaemia.\n2. Pelvic pain (625.9).\nPLAN: Ferrous sulfate 325 mg daily.';
+    expect(codes(note)).toEqual(['D50.9', 'R10.2']);
+    expect(codes('IMPRESSION / DIAGNOSIS, 1. Plantar fasciitis / heel spur. 2. Obesity.')).toEqual(['M72.2', 'E66.9']);
+  });
+
+  it('reads a problem-oriented plan, a symptom treated as the problem included', () => {
+    const text = 'Doctor: so for your first problem, the shortness of breath, I want a chest x-ray. for your second problem of your asthma, continue the inhaler.';
+    expect(codes(text)).toEqual(['R06.0', 'J45.9']);
+  });
+
+  it.each([
+    ['I believe what you have is something called plantar fasciitis.', 'M72.2', 'confirmed'],
+    ['it seems like you may have something, uh, called sinusitis.', 'J01.9', 'suspected'],
+    ['my suspicion is you have gout in that toe.', 'M10.9', 'suspected'],
+    ['your symptoms indicate the possibility of, um, a kidney stone.', 'N20.0', 'suspected'],
+    ['what you are describing might be something called gout.', 'M10.9', 'suspected'],
+    ["I'm not sure whether you have asthma, so we'll do a breathing test.", 'J45.9', 'suspected'],
+  ])('plain speech to the patient: %s', (text, code, certainty) => {
+    expect(dx(`Doctor: ${text} We can talk about what that means.\nPatient: okay.`)).toEqual([[code, certainty]]);
+  });
+
+  it('builds no diagnosis from everyday words next to each other', () => {
+    expect(codes('your blood pressure is 130 over 80 and your blood sugar is fine today.')).toEqual([]);
+    expect(codes('I will give you something called sudocrem for it.')).toEqual([]);
+    expect(codes('could you come back on friday, I called the lab.')).toEqual([]);
+  });
+
+  it('keeps history the plan does not address out, and takes a long-term condition the plan addresses', () => {
+    expect(codes('he has a history of asthma and gout. assessment: acute bronchitis.')).toEqual(['J20.9']);
+    expect(codes('her mother has diabetes. assessment: acute bronchitis.')).toEqual(['J20.9']);
+    expect(codes('ASSESSMENT: Acute bronchitis.\nPLAN: For his hypertension, continue lisinopril 10 mg daily. For the itching, cetirizine at night.')).toEqual(['J20.9', 'I10']);
+  });
+
+  it('codes diabetes without a type as E14, with the type said anywhere in the note as that type', () => {
+    expect(codes('assessment: diabetes, not well controlled.')).toEqual(['E14.9']);
+    expect(codes('type 2 diabetic for ten years. assessment: diabetes, not well controlled.')).toEqual(['E11.9']);
+  });
+
+  it('codes a condition after a birth in the puerperium chapter', () => {
+    expect(codes('she had a baby two weeks ago. assessment: external hemorrhoids.')).toEqual(['O87.2']);
+    expect(codes('assessment: external hemorrhoids.')).toEqual(['K64.9']);
+  });
+
+  it('keeps one diagnosis for a condition said twice, the more specific name kept', () => {
+    expect(codes('so this is a bladder infection, acute cystitis.')).toEqual(['N30.0']);
+  });
+});
+
+describe('allergies on real text', () => {
+  const allergies = (text: string) => run(text).history.allergies;
+  it('reads non-drug allergies given in answer, even after a no to drug allergies', () => {
+    expect(allergies('Doctor: do you have any allergies at all? medication?\nPatient: no, just peanuts and latex.')).toEqual(['peanuts', 'latex']);
+    expect(allergies('Doctor: ok do you have any allergies to any medication\nPatient: uh no just hay fever')).toEqual(['pollen']);
+    expect(allergies('Doctor: any allergies?\nPatient: no.')).toEqual([]);
+  });
+
+  it('reads an ALLERGIES section and says none for NKDA', () => {
+    expect(allergies('MEDICATIONS: Prenatal vitamins.\nALLERGIES: She thinks to penicillin.\nFAMILY HISTORY: Noncontributory.')).toEqual(['penicillin']);
+    expect(allergies('ALLERGIES: Eggs and peanuts.')).toEqual(['eggs', 'peanuts']);
+    expect(allergies('ALLERGIES: NKDA.')).toEqual([]);
+  });
+
+  it('takes neither an intolerance nor an allergy medicine as an allergy', () => {
+    expect(allergies('she is lactose intolerant.')).toEqual([]);
+    expect(allergies('continue the one-a-day allergy medicine he was given last time.')).toEqual([]);
+  });
+});
+
 describe('evidence', () => {
   it('points each diagnosis at its words', () => {
     const text = 'Impression: acute otitis media and tinea corporis.';

@@ -6,7 +6,7 @@
  */
 import { doubleMetaphone } from 'double-metaphone';
 import { distance } from 'fastest-levenshtein';
-import { ICD10, type IcdEntry } from '../vocab/icd10.js';
+import { ICD10, NEVER_SNAP, type IcdEntry } from '../vocab/icd10.js';
 import type { CodeRef } from './facts.js';
 import { normalizeText, tokenize } from './lexicon.js';
 
@@ -17,6 +17,11 @@ export function foldWord(w: string): string {
   if (s.length > 3 && s.endsWith('s') && !/(?:ss|is|us|ps)$/.test(s)) s = s.slice(0, -1);
   return s;
 }
+
+// Words that make a name abnormal: a phrase without them names the normal thing ("blood pressure" is not "low blood
+// pressure", "blood sugar" not "low blood sugar", "vitamin d" not "vitamin d deficiency"), so a partial match may not
+// leave one out.
+const ABNORMAL = new Set('low high raised elevated reduced increased decreased poor abnormal excess excessive deficiency deficient loss failure insufficiency overload'.split(' '));
 
 // Words that never decide a code: laterality, articles, links.
 const IGNORED = new Set('of the a an in on at to with and or for due left right side sided type class'.split(' '));
@@ -121,7 +126,7 @@ export interface IcdMatch {
 const SNAPPED = new Map<string, string>();
 
 function vocabWord(w: string): string {
-  if (DF.has(w)) return w;
+  if (DF.has(w) || NEVER_SNAP.has(w)) return w;
   let snapped = SNAPPED.get(w);
   if (snapped === undefined) {
     if (SNAPPED.size > 20_000) SNAPPED.clear();
@@ -162,7 +167,12 @@ export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined 
       seen.add(i);
       const s = SYNS[i]!;
       let inter = 0;
-      for (const sw of new Set(s.words)) if (qset.has(sw)) inter += idf(sw);
+      let missesAbnormal = false;
+      for (const sw of new Set(s.words)) {
+        if (qset.has(sw)) inter += idf(sw);
+        else if (ABNORMAL.has(sw)) missesAbnormal = true;
+      }
+      if (missesAbnormal) continue;
       const p = inter / s.weight;
       const r = inter / qWeight;
       // A synonym wholly inside the phrase is the usual case ("acute otitis media" in "left acute suppurative
@@ -181,6 +191,11 @@ export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined 
 export function isIcdWord(token: string): boolean {
   if (IGNORED.has(token) || /^[,;:?]$/.test(token)) return false;
   return DF.has(vocabWord(foldWord(token)));
+}
+
+/** isIcdWord without guessing at a misheard word: for scans that only look for names said exactly. */
+export function isExactIcdWord(token: string): boolean {
+  return !IGNORED.has(token) && DF.has(foldWord(token));
 }
 
 /** The entry with this code, for rules that move a diagnosis to a related code (anaemia in pregnancy). */

@@ -58,8 +58,13 @@ function fold(w: string): string {
   return s;
 }
 
+// "two weeks" and "2 weeks" are the same words to a reader.
+const NUMBER_WORDS: Record<string, string> = Object.fromEntries(
+  'one two three four five six seven eight nine ten eleven twelve'.split(' ').map((w, i) => [w, String(i + 1)]),
+);
+
 function words(s: string): string[] {
-  let t = s.toLowerCase().replace(/[-_]/g, ' ');
+  let t = s.toLowerCase().replace(/[-_]/g, ' ').replace(/\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/g, (w) => NUMBER_WORDS[w]!);
   for (const [re, to] of SYNONYMS) t = t.replace(re, to);
   return t
     .replace(/[^a-z0-9+/ ]/g, ' ')

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { normalizeText, tokenize } from '../server/scribe/structure/lexicon.js';
 import { structure } from '../server/scribe/structure/structure.js';
 import { COMMON_WORD_BRANDS, FORMULARY, parseStrength, usualStrengthUnit, type Drug } from '../server/scribe/vocab/formulary.js';
+import { classMemberNamed } from '../server/scribe/vocab/drug-knowledge.js';
+import US_UK from '../server/scribe/vocab/drugs-us-uk.json' with { type: 'json' };
 import { CARDIO } from '../server/scribe/vocab/formulary/cardio.js';
 import { ENDOCRINE } from '../server/scribe/vocab/formulary/endocrine.js';
 import { EYE_ENT } from '../server/scribe/vocab/formulary/eye-ent.js';
@@ -186,4 +188,78 @@ describe('brands through the structurer', () => {
   it('does not read a brand that is an ordinary word as a drug', () => {
     expect(meds('she wants a pause from work and walks by the tide twice daily')).toEqual([]);
   });
+});
+
+describe('US and UK names (drugs-us-uk.json)', () => {
+  const owner = new Map<string, Drug>();
+  for (const d of FORMULARY) for (const n of namesOf(d)) if (!owner.has(key(n))) owner.set(key(n), d);
+  const drugOf = (name: string): string | undefined => owner.get(key(name))?.name;
+
+  it('names its source and licence and writes every row in six fields', () => {
+    expect(US_UK.source).toMatch(/labelling/);
+    expect(US_UK.licence).toBeTruthy();
+    expect([...US_UK.rows, ...US_UK.classes].filter((r) => r.split('|').length !== 6)).toEqual([]);
+  });
+
+  it.each([
+    ['zantac', 'ranitidine'], ['duricef', 'cefadroxil'], ['keflex', 'cephalexin'], ['tylenol', 'paracetamol'],
+    ['benadryl', 'diphenhydramine'], ['claritin', 'loratadine'], ['zyrtec', 'cetirizine'], ['singulair', 'montelukast'],
+    ['piriton', 'chlorpheniramine'], ['nurofen', 'ibuprofen'], ['calpol', 'paracetamol'], ['sudafed', 'pseudoephedrine'],
+    ['solu-medrol', 'methylprednisolone'], ['depo-medrol', 'methylprednisolone'], ['k-dur', 'potassium chloride'],
+    ['hctz', 'hydrochlorothiazide'], ['maxzide', 'triamterene + hydrochlorothiazide'],
+    ['lemsip', 'paracetamol + phenylephrine'], ['co-codamol', 'paracetamol + codeine'], ['co-dydramol', 'paracetamol + dihydrocodeine'],
+    ['gaviscon', 'sodium alginate + sodium bicarbonate + calcium carbonate'], ['aquaphor', 'white soft paraffin'],
+    ['sanctura xr', 'trospium'], ['micronor', 'norethisterone'], ['proctofoam hc', 'hydrocortisone + pramocaine'],
+    ['levall', 'carbetapentane + guaifenesin + phenylephrine'], ['advil cold & sinus', 'ibuprofen + pseudoephedrine'],
+    ['dioralyte', 'oral rehydration salts'], ['clarityn', 'loratadine'], ['zirtek', 'cetirizine'], ['eumovate', 'clobetasone butyrate'],
+    ['daktacort', 'hydrocortisone + miconazole'], ['movicol', 'polyethylene glycol'], ['beclometasone', 'beclomethasone'],
+    ['colecalciferol', 'cholecalciferol'], ['lustral', 'sertraline'], ['tritace', 'ramipril'], ['dilaudid', 'hydromorphone'],
+    ['restoril', 'temazepam'], ['bendroflumethiazide', 'bendroflumethiazide'], ['tylenol with codeine', 'paracetamol + codeine'],
+    ['steroid creams', 'topical steroid (steroid cream)'], ['antihistamines', 'antihistamine'], ['emollients', 'emollient'],
+    ['a little cough syrup', undefined], ['cough syrup', 'cough syrup'], ['anti-inflammatories', 'anti inflammatory'],
+  ])('%s is %s', (name, generic) => {
+    expect(drugOf(name)).toBe(generic);
+  });
+
+  it('adds to a drug the tables already have rather than listing it twice', () => {
+    const paraffin = FORMULARY.filter((d) => d.name === 'white soft paraffin');
+    expect(paraffin).toHaveLength(1);
+    expect(paraffin[0]!.us).toBe('petrolatum');
+    expect(paraffin[0]!.brands).toEqual(expect.arrayContaining(['vaseline', 'aquaphor']));
+  });
+
+  it('marks the classes prescribed without a named drug', () => {
+    const classes = FORMULARY.filter((d) => d.kind === 'class').map((d) => d.name);
+    expect(classes).toEqual(expect.arrayContaining(['antihistamine', 'topical steroid (steroid cream)', 'cough syrup', 'anti inflammatory']));
+    expect(FORMULARY.find((d) => d.name === 'cetirizine')?.kind).toBeUndefined();
+  });
+
+  it.each([
+    ['antihistamine', 'chlorpheniramine', true],
+    ['antihistamine', 'loratadine', true],
+    ['topical steroid (steroid cream)', 'chlorpheniramine', false],
+    ['topical steroid (steroid cream)', 'hydrocortisone', true],
+    ['anti inflammatory', 'ibuprofen', true],
+    ['anti inflammatory', 'acetaminophen', false],
+    ['cough syrup', 'dextromethorphan', false],
+    ['cetirizine', 'loratadine', false],
+  ])('a %s is named by %s: %s', (entry, generic, named) => {
+    expect(classMemberNamed(FORMULARY.find((d) => d.name === entry)!, generic)).toBe(named);
+  });
+
+  it('gives British names only to drugs it has, and gives them to them', () => {
+    expect(Object.keys(US_UK.ukNames).filter((n) => !FORMULARY.some((d) => d.name === n))).toEqual([]);
+    expect(Object.keys(US_UK.classMembers).filter((n) => FORMULARY.find((d) => d.name === n)?.kind !== 'class')).toEqual([]);
+    expect(FORMULARY.find((d) => d.name === 'chlorpheniramine')?.uk).toBe('chlorphenamine');
+    expect(FORMULARY.find((d) => d.name === 'nitroglycerin')?.uk).toBe('glyceryl trinitrate');
+  });
+
+  // A brand that is an everyday word would turn a sentence into a prescription; these need a drug context ("~").
+  it.each(['bandy', 'sonata', 'ivy', 'bid', 'pause', 'tide', 'night nurse', 'plan b', 'deep heat', 'commit', 'halls', 'blink', 'one a day', 'may', 'will', 'iron', 'steroid', 'cream', 'inhaler'])(
+    '"%s" is not a drug name without context',
+    (word) => {
+      expect(drugOf(word) === undefined || COMMON_WORD_BRANDS.has(word)).toBe(true);
+      expect(FORMULARY.some((d) => [d.name, ...(d.us ? [d.us] : []), ...d.aliases, ...d.brands].map(key).includes(key(word)))).toBe(false);
+    },
+  );
 });

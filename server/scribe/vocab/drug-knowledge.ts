@@ -5,7 +5,7 @@
  * textbook figures are listed, and where labels differ (US, BNF, Indian practice) the higher maximum.
  */
 import { normalizeText, PhraseIndex, tokenize } from '../structure/lexicon.js';
-import { FORMULARY } from './formulary.js';
+import { FORMULARY, type Drug } from './formulary.js';
 
 export interface DrugClass {
   id: string;
@@ -38,7 +38,7 @@ export const CLASSES: readonly DrugClass[] = [
   cls('macrolide', 'macrolide', 'both', 'macrolide, macrolides', 'azithromycin, clarithromycin, erythromycin, roxithromycin'),
   cls('fluoroquinolone', 'fluoroquinolone', 'both', 'quinolone, quinolones, fluoroquinolone, fluoroquinolones',
     'ciprofloxacin, ofloxacin, levofloxacin, moxifloxacin, norfloxacin, gatifloxacin, gemifloxacin, prulifloxacin, nadifloxacin, besifloxacin, delafloxacin, sparfloxacin'),
-  cls('tetracycline', 'tetracycline', 'both', 'tetracyclines', 'doxycycline, minocycline, tetracycline, oxytetracycline, demeclocycline, omadacycline, sarecycline'),
+  cls('tetracycline', 'tetracycline', 'both', 'tetracyclines', 'doxycycline, minocycline, tetracycline, oxytetracycline, demeclocycline, omadacycline, sarecycline, lymecycline'),
   cls('aminoglycoside', 'aminoglycoside', 'allergy', 'aminoglycoside, aminoglycosides', 'gentamicin, amikacin, tobramycin, neomycin, streptomycin, netilmicin, framycetin'),
   cls('nitroimidazole', 'nitroimidazole', 'duplicate', '', 'metronidazole, tinidazole, ornidazole, secnidazole'),
   cls('nsaid', 'NSAID', 'both',
@@ -64,7 +64,7 @@ export const CLASSES: readonly DrugClass[] = [
     'atenolol, metoprolol, bisoprolol, nebivolol, carvedilol, propranolol, labetalol, nadolol, sotalol, esmolol, metoprolol succinate, metoprolol tartrate'),
   cls('ccb', 'calcium channel blocker', 'duplicate', 'calcium channel blockers',
     'amlodipine, s amlodipine, cilnidipine, nifedipine, felodipine, lercanidipine, benidipine, azelnidipine, nicardipine, isradipine, nitrendipine, diltiazem, verapamil'),
-  cls('thiazide', 'thiazide diuretic', 'duplicate', '', 'hydrochlorothiazide, chlorthalidone, indapamide, metolazone, chlorothiazide'),
+  cls('thiazide', 'thiazide diuretic', 'duplicate', '', 'hydrochlorothiazide, chlorthalidone, indapamide, metolazone, chlorothiazide, bendroflumethiazide'),
   cls('loop', 'loop diuretic', 'duplicate', '', 'furosemide, torsemide, bumetanide'),
   cls('mra', 'aldosterone antagonist', 'duplicate', '', 'spironolactone, eplerenone, finerenone'),
   cls('alpha_blocker', 'alpha blocker', 'duplicate', '', 'tamsulosin, silodosin, alfuzosin, doxazosin, prazosin, terazosin'),
@@ -87,7 +87,7 @@ export const CLASSES: readonly DrugClass[] = [
     'sertraline, escitalopram, fluoxetine, paroxetine, citalopram, fluvoxamine, venlafaxine, desvenlafaxine, duloxetine, milnacipran, levomilnacipran, vortioxetine'),
   cls('tca', 'tricyclic antidepressant', 'duplicate', '', 'amitriptyline, nortriptyline, imipramine, clomipramine, dosulepin, doxepin, desipramine, trimipramine'),
   cls('antihistamine', 'antihistamine', 'duplicate', 'antihistamines',
-    'cetirizine, levocetirizine, fexofenadine, loratadine, desloratadine, bilastine, rupatadine, ebastine, chlorpheniramine, pheniramine, hydroxyzine, diphenhydramine, cyproheptadine, promethazine'),
+    'cetirizine, levocetirizine, fexofenadine, loratadine, desloratadine, bilastine, rupatadine, ebastine, chlorpheniramine, pheniramine, hydroxyzine, diphenhydramine, cyproheptadine, promethazine, brompheniramine, triprolidine, acrivastine'),
   cls('leukotriene', 'leukotriene antagonist', 'duplicate', '', 'montelukast, zafirlukast'),
   cls('corticosteroid', 'corticosteroid', 'duplicate', 'steroids, corticosteroids',
     'prednisolone, prednisone, methylprednisolone, deflazacort, dexamethasone, betamethasone, hydrocortisone, budesonide, fluticasone, beclomethasone, mometasone, ciclesonide, triamcinolone, clobetasol propionate, clobetasol, clobetasone, halobetasol, desonide, fluocinolone, fluocinonide, loteprednol, fluorometholone, difluprednate, desoximetasone'),
@@ -163,6 +163,16 @@ for (const c of CLASSES) for (const m of c.members) CLASSES_OF.set(m, [...(CLASS
 /** The classes of one molecule (component). */
 export function classesOf(component: string): DrugClass[] {
   return CLASSES_OF.get(component) ?? CLASSES_OF.get(molecule(component)) ?? [];
+}
+
+/**
+ * Whether a drug (generic, US name or "a + b") is one the class entry stands for: "take antihistamines … Piriton,
+ * loratadine" names the antihistamine meant, while a steroid cream followed by Piriton still needs its own entry.
+ * False for a class entry that stands for no listed class ("cough syrup") and for an entry that is no class.
+ */
+export function classMemberNamed(classEntry: Drug, generic: string): boolean {
+  const id = classEntry.classOf;
+  return !!id && components(generic).some((c) => classesOf(c).some((k) => k.id === id));
 }
 
 /**

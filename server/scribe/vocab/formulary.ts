@@ -19,7 +19,14 @@
  *   strength; a single drug's number after its brand is the strength ("telma 40"). A brand marked "~" is also an
  *   ordinary English word ("pause", "tide"): it goes to `contextBrands` and COMMON_WORD_BRANDS, not `brands`, so it
  *   is a drug only where the parser sees a drug context.
+ *
+ * drugs-us-uk.json adds US and UK generics and brands in the same row format (a row naming a drug already here adds
+ * to it), drug classes prescribed without a named drug ("antihistamine", "steroid cream") with the class of drugs they stand for, and
+ * British names.
  */
+import { Type } from 'typebox';
+import { checkedData, Provenance } from './data-file.js';
+import US_UK_FILE from './drugs-us-uk.json' with { type: 'json' };
 import { CARDIO } from './formulary/cardio.js';
 import { ENDOCRINE } from './formulary/endocrine.js';
 import { EYE_ENT } from './formulary/eye-ent.js';
@@ -37,6 +44,12 @@ import { WOMEN } from './formulary/women.js';
 export interface Drug {
   name: string;
   us?: string;
+  /** The British Approved Name where it differs ("chlorphenamine", "glyceryl trinitrate"), for UK English notes. */
+  uk?: string;
+  /** A class prescribed without a named drug ("antihistamine", "steroid cream"): named by the class. */
+  kind?: 'class';
+  /** For a class: the id of the drug-knowledge.ts class whose members it stands for (see `classMemberNamed`). */
+  classOf?: string;
   /** The generics a combination is made of, in the name's order; a single drug's own name. */
   parts: string[];
   aliases: string[];
@@ -89,7 +102,34 @@ function orders(parts: string[]): string[][] {
   return parts.flatMap((p, i) => orders([...parts.slice(0, i), ...parts.slice(i + 1)]).map((rest) => [p, ...rest]));
 }
 
-const rows = TABLES.flatMap((t) => t.trim().split('\n')).map((line) => line.split('|').map((f) => f.trim()));
+const ROW = String.raw`^[^|~]+(?:\|[^|]*){5}$`;
+const UsUkSchema = Type.Object({
+  ...Provenance,
+  about: Type.String(),
+  rows: Type.Array(Type.String({ pattern: ROW })),
+  classes: Type.Array(Type.String({ pattern: ROW })),
+  ukNames: Type.Record(Type.String(), Type.String()),
+  classMembers: Type.Record(Type.String(), Type.String()),
+});
+const US_UK = checkedData('drugs-us-uk.json', UsUkSchema, US_UK_FILE);
+const CLASS_NAMES = new Set(US_UK.classes.map((r) => r.split('|')[0]!.trim()));
+
+const split = (line: string): string[] => line.split('|').map((f) => f.trim());
+const joinLists = (a = '', b = ''): string => [...new Set([...list(a), ...list(b)])].join(',');
+
+/** The tables' rows, with the rows of drugs-us-uk.json that name the same drug merged into them. */
+function mergedRows(): string[][] {
+  const byName = new Map<string, string[]>();
+  for (const line of [...TABLES.flatMap((t) => t.trim().split('\n')), ...US_UK.rows, ...US_UK.classes]) {
+    const row = split(line);
+    const old = byName.get(row[0]!);
+    if (!old) byName.set(row[0]!, row);
+    else byName.set(row[0]!, [old[0]!, old[1] || row[1]!, ...[2, 3, 4, 5].map((i) => joinLists(old[i], row[i]))]);
+  }
+  return [...byName.values()];
+}
+
+const rows = mergedRows();
 const usOf = new Map(rows.filter(([, us]) => us).map(([name, us]) => [name!, us!]));
 const namesOf = new Map(rows.map(([name = '', us, aliases]) => [name, [name, ...(us ? [us] : []), ...list(aliases)]]));
 
@@ -113,11 +153,15 @@ export const FORMULARY: readonly Drug[] = rows.map(([name = '', us, aliases, for
   const amounts = list(strengths);
   const marked = list(brands);
   const own = new Set([name, usName]);
+  const uk = US_UK.ukNames[name];
   return {
     name,
     us: usName,
+    ...(uk ? { uk } : {}),
+    ...(CLASS_NAMES.has(name) ? { kind: 'class' as const } : {}),
+    ...(US_UK.classMembers[name] ? { classOf: US_UK.classMembers[name] } : {}),
     parts,
-    aliases: [...new Set([...list(aliases), ...combinationNames(parts), ...(usName ? combinationNames(usName.split(' + ')) : [])])].filter((n) => !own.has(n)),
+    aliases: [...new Set([...list(aliases), ...(uk ? [uk] : []), ...combinationNames(parts), ...(usName ? combinationNames(usName.split(' + ')) : [])])].filter((n) => !own.has(n)),
     forms: list(forms),
     strengths: amounts.filter((a) => !a.includes('/')),
     concentrations: amounts.filter((a) => a.includes('/')),

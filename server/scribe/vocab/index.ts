@@ -10,9 +10,9 @@ import { SYMPTOMS } from './symptoms.js';
 
 const unique = (xs: Iterable<string>): string[] => [...new Set(xs)];
 
-/** Generic names, US names, other spellings and brand names of the formulary's drugs. */
+/** Generic names, US and British names, other spellings and brand names of the formulary's drugs. */
 export function drugNames(): string[] {
-  return unique(FORMULARY.flatMap((d) => [d.name, ...(d.us ? [d.us] : []), ...d.aliases, ...d.brands]));
+  return unique(FORMULARY.flatMap((d) => [d.name, ...(d.us ? [d.us] : []), ...(d.uk ? [d.uk] : []), ...d.aliases, ...d.brands]));
 }
 
 /** Display texts, synonyms and lay names of the coded diagnoses. */

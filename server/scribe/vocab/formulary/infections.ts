@@ -105,7 +105,7 @@ nystatin|||suspension,cream,tablet|100000IU,100000IU/ml,100000IU/g|mycostatin,ny
 permethrin|||cream,lotion|5%,1%|permite,scabper,perlice,elimite,nix
 crotamiton|||cream,lotion|10%|crotorax,eurax
 ivermectin|||tablet,lotion,cream|3,6,12,0.5%,1%|ivecop,scabo,stromectol,soolantra,sklice
-albendazole|||tablet,chewable tablet,suspension|200,400,200mg/5ml|zentel,bandy,albenza
+albendazole|||tablet,chewable tablet,suspension|200,400,200mg/5ml|zentel,~bandy,albenza
 mebendazole|||tablet,chewable tablet,suspension|100,500|mebex,vermox,emverm
 pyrantel pamoate|||suspension,tablet|250|nemocid,combantrin
 praziquantel|||tablet|600|biltricide

@@ -2,7 +2,7 @@
 export const NUTRITION = `
 thiamine||vitamin b1,vit b1|tablet,injection|50,75,100,100mg/ml|
 vitamin b complex||b complex,vit b complex,b complex vitamins,vitamin b complex with zinc|capsule,tablet,syrup,injection||becosules,becosules z,becozinc,neurobion,neurobion forte,polybion
-multivitamin||multivitamins,multivitamin and minerals,multivitamins and minerals,multi vitamin|capsule,tablet,syrup,drops||zincovit,supradyn,revital,revital h,a to z,centrum,one a day
+multivitamin||multivitamins,multivitamin and minerals,multivitamins and minerals,multi vitamin|capsule,tablet,syrup,drops||zincovit,supradyn,revital,revital h,a to z,centrum,~one a day
 prenatal multivitamin||prenatal vitamins,prenatal vitamin|tablet,capsule||prenate,vitafol
 cholecalciferol||vitamin d3,vitamin d,vit d3,vit d,d3|sachet,capsule,tablet,drops,granules,injection|400IU,800IU,1000IU,2000IU,5000IU,50000IU,60000IU,400IU/ml,800IU/ml,60000IU/g,600000IU/ml|calcirol,uprise,uprise d3,uprise d3 60k,d rise,tayo,tayo 60k,arachitol,d3 must,arachitol nano
 ergocalciferol||vitamin d2|capsule|50000IU|drisdol

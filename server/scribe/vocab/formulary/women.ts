@@ -11,7 +11,7 @@ desogestrel|||tablet|0.075|cerazette
 drospirenone|||tablet|4|slynd
 cyproterone|||tablet|50|
 norgestimate|||tablet||
-levonorgestrel|||tablet,intrauterine device|0.75,1.5,52|unwanted 72,i pill,plan b,plan b one step,mirena,kyleena
+levonorgestrel|||tablet,intrauterine device|0.75,1.5,52|unwanted 72,i pill,~plan b,plan b one step,mirena,kyleena
 ulipristal|||tablet|30|~ella
 etonogestrel|||implant|68|nexplanon
 norethisterone|norethindrone||tablet|0.35,5|primolut n,regestrone,noristerat,aygestin

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Medication, Span } from '../server/scribe/structure/facts.js';
+import type { ConditionalMedication, Medication, Span } from '../server/scribe/structure/facts.js';
+import { extractMedications } from '../server/scribe/structure/medications.js';
+import { buildDoc } from '../server/scribe/structure/sections.js';
 import { structure } from '../server/scribe/structure/structure.js';
 
 const meds = (text: string, locale = 'en-IN'): Medication[] => structure(text, { locale }).medications;
@@ -210,5 +212,112 @@ describe('evidence', () => {
     expect(said(text, ev.frequency)).toBe('three times a day');
     expect(said(text, ev.timing)).toBe('after food');
     expect(said(text, ev.duration)).toBe('for 5 days');
+  });
+});
+
+describe('medication status (context rules)', () => {
+  const all = (text: string, mode = 'dictation') => {
+    const conditional: ConditionalMedication[] = [];
+    const medications = extractMedications(buildDoc(text, { mode }), 'en-US', () => () => false, new Map(), conditional);
+    return { medications, conditional };
+  };
+  const named = (text: string, mode?: string) => all(text, mode).medications.map((m) => [m.name, m.status]);
+
+  it.each([
+    ['start lisinopril 10 mg once daily.', [['lisinopril', 'new']]],
+    ['continue the albuterol inhaler.', [['albuterol', 'continued']]],
+    ['decrease the sertraline from 100 mg to 50 mg daily.', [['sertraline', 'changed']]],
+    ['you may use ibuprofen for the pain.', [['ibuprofen', 'new']]],
+    ['she was on lisinopril 20 mg in the past.', []],
+    ['have you taken naproxen before?', []],
+    ["i don't think you need azithromycin.", []],
+    ['we usually give ondansetron 4 mg for this.', [['ondansetron', 'new']]],
+  ])('%s', (text, expected) => {
+    expect(named(text)).toEqual(expected);
+  });
+
+  it('keeps the old strength of a changed drug', () => {
+    const [m] = all('decrease the sertraline from 100 mg to 50 mg daily.').medications;
+    expect(m).toMatchObject({ status: 'changed', strength: { value: 50, unit: 'mg' }, previous_strength: { value: 100, unit: 'mg' } });
+  });
+
+  it('a drug from the history list is history, continued with its attributes when the plan says so', () => {
+    expect(named('MEDICATIONS: atorvastatin 40 mg nightly, aspirin 81 mg daily.\nASSESSMENT: hyperlipidaemia.')).toEqual([]);
+    const ms = all('MEDICATIONS: atorvastatin 40 mg nightly, aspirin 81 mg daily.\nPLAN: she will continue her current medication. return in 6 months.').medications;
+    expect(ms.map((m) => [m.name, m.status, m.strength?.value])).toEqual([
+      ['atorvastatin', 'continued', 40],
+      ['aspirin', 'continued', 81],
+    ]);
+    expect(ms[0]!.rules).toContain('continued.all');
+  });
+
+  it('"continue the X" takes what the history said about X', () => {
+    const [m] = all('she takes metoprolol 25 mg twice a day. plan: continue the metoprolol.').medications;
+    expect(m).toMatchObject({ name: 'metoprolol', status: 'continued', strength: { value: 25, unit: 'mg' } });
+  });
+
+  it('a continue said of "that" continues the drug the patient just named', () => {
+    const ms = all('Patient: I take my levothyroxine 50 micrograms every morning.\nDoctor: Good, keep taking that.', 'consultation').medications;
+    expect(ms.map((m) => [m.name, m.status])).toEqual([['levothyroxine', 'continued']]);
+  });
+
+  it('a list of drug names with nothing said about them is what the patient takes', () => {
+    expect(named('current medicines lisinopril, metformin, omeprazole and simvastatin')).toEqual([]);
+  });
+
+  it('puts drugs that wait on a result or a decision in the conditional list, with the condition', () => {
+    const a = all('if the urine culture is positive, nitrofurantoin 100 mg twice daily for five days.');
+    expect(a.medications).toEqual([]);
+    expect(a.conditional.map((m) => [m.name, m.condition])).toEqual([['nitrofurantoin', 'if the urine culture is positive']]);
+    const b = all('we may add empagliflozin at the next visit.');
+    expect(b.conditional.map((m) => m.name)).toEqual(['empagliflozin']);
+  });
+
+  it('alternatives offered now are each an entry naming the others', () => {
+    const ms = all('you can take either cetirizine or loratadine once a day.').medications;
+    expect(ms.map((m) => [m.name, m.alternatives])).toEqual([
+      ['cetirizine', ['loratadine']],
+      ['loratadine', ['cetirizine']],
+    ]);
+  });
+
+  it('a class the doctor then names a drug for is that drug', () => {
+    expect(named('i will give you a course of antibiotics. it is called amoxicillin, 500 mg three times a day.').map(([n]) => n)).toEqual(['amoxicillin']);
+  });
+
+  it('a cue after the drug decides when none comes before it', () => {
+    expect(named('Patient: ok.\nDoctor: there are steroid creams i can give you for the itch.\nPatient: ok.', 'consultation')).toEqual([['topical steroid (steroid cream)', 'new']]);
+  });
+
+  it('reads a drug named in the plural', () => {
+    expect(named('continue with the cetirizines at night.').map(([n]) => n)).toEqual(['cetirizine']);
+  });
+
+  it('a history heading said without a colon covers every drug of its list', () => {
+    expect(named('medications lisinopril 20 mg daily metoprolol 50 mg twice daily aspirin 81 mg daily allergies none')).toEqual([]);
+  });
+
+  it('a question about a drug is not a prescription', () => {
+    expect(named('and what happens when you take cefuroxime?')).toEqual([]);
+  });
+
+  it('records the rules that decided each drug', () => {
+    const [m] = all('stop the ibuprofen. start naproxen 250 mg twice daily.').medications;
+    expect(m!.rules).toEqual(expect.arrayContaining(['new.start', 'med.line']));
+  });
+});
+
+describe('status flags', () => {
+  const flags = (text: string) => structure(text, { locale: 'en-US' }).flags.map((f) => f.code);
+
+  it('flags a new antibiotic without a strength, not a continued one nor a cream', () => {
+    expect(flags('start amoxicillin three times a day for seven days.')).toContain('STRENGTH_MISSING');
+    expect(flags('continue the doxycycline.')).not.toContain('STRENGTH_MISSING');
+    expect(flags('start amoxicillin 500 mg three times a day for seven days.')).not.toContain('STRENGTH_MISSING');
+  });
+
+  it('flags a strength whose unit was not said and is not one the drug comes in', () => {
+    expect(flags('tab amlodipine 7 once daily.')).toContain('UNIT_NOT_SAID');
+    expect(flags('tab amlodipine 5 once daily.')).not.toContain('UNIT_NOT_SAID');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ClinicalFacts, Medication } from '../server/scribe/structure/facts.js';
+import { STATUS_UNCLEAR_RULE, type ClinicalFacts, type Medication } from '../server/scribe/structure/facts.js';
 import { checkSafety, type SafetyOptions } from '../server/scribe/structure/safety.js';
 import { extractFacts, structure } from '../server/scribe/structure/structure.js';
 import { allergyConflict, CLASSES, DOSE_TABLE, doseKnowledge } from '../server/scribe/vocab/drug-knowledge.js';
@@ -152,7 +152,7 @@ describe('allergies', () => {
   });
 
   it("uses the patient's record, brands and classes", () => {
-    const r = checkSafety(factsWith([{ name: 'sulfamethoxazole + trimethoprim', brand: 'septran' }]), { patientAllergies: ['Sulfa drugs (rash)'] });
+    const r = checkSafety(factsWith([{ name: 'sulfamethoxazole + trimethoprim', brand: 'septran', strength: { value: 960, unit: 'mg' } }]), { patientAllergies: ['Sulfa drugs (rash)'] });
     expect(codes(r)).toEqual(['ALLERGY_CONFLICT']);
     expect(r.flags[0]!.message).toContain("the patient's record");
     expect(allergyConflict('augmentin', 'amoxicillin')).toBe('same drug');
@@ -251,5 +251,23 @@ describe('drug knowledge table', () => {
   it('keeps each class member under one spelling', () => {
     const members = CLASSES.flatMap((c) => c.members);
     expect(members.filter((m) => /sulph|amoxycillin|frusemide|acetaminophen|albuterol/.test(m))).toEqual([]);
+  });
+});
+
+describe('status and unit flags', () => {
+  it('flags a prescription kept although its status was unclear', () => {
+    const r = checkSafety(factsWith([{ name: 'paracetamol', rules: ['med.default-new', STATUS_UNCLEAR_RULE] }]));
+    expect(r.flags).toEqual([expect.objectContaining({ code: 'STATUS_UNCLEAR', pointer: '/medications/0' })]);
+  });
+
+  it('flags a strength whose unit the structurer supplied', () => {
+    const r = checkSafety(factsWith([{ name: 'cetirizine', strength: { value: 7, unit: 'mg' }, inferred: ['strength'] }]));
+    expect(r.flags.map((f) => [f.code, f.pointer])).toContainEqual(['UNIT_NOT_SAID', '/medications/0/strength']);
+  });
+
+  it('asks for the strength of a new antibiotic, not of a continued one or an eye drop', () => {
+    expect(codes(checkSafety(factsWith([{ name: 'cefuroxime', status: 'new' }])))).toEqual(['STRENGTH_MISSING']);
+    expect(codes(checkSafety(factsWith([{ name: 'cefuroxime', status: 'continued' }])))).toEqual([]);
+    expect(codes(checkSafety(factsWith([{ name: 'moxifloxacin', form: 'eye drops' }])))).toEqual([]);
   });
 });

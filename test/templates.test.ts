@@ -60,7 +60,7 @@ describe('service_emr_template', () => {
     });
     for (const m of meds) {
       for (const k of Object.keys(m)) {
-        expect(['name', 'brand', 'form', 'strength', 'dose', 'route', 'frequency', 'timing', 'duration', 'instructions', 'match', 'heard', 'evidence', 'field_evidence']).toContain(k);
+        expect(['name', 'brand', 'form', 'strength', 'dose', 'route', 'frequency', 'timing', 'duration', 'instructions', 'match', 'heard', 'evidence', 'field_evidence', 'status', 'previous_strength', 'alternatives', 'inferred', 'rules']).toContain(k);
       }
     }
     expect(Object.keys(meds[0]!.field_evidence as object).sort()).toEqual(['duration', 'form', 'frequency', 'name', 'strength', 'timing']);
@@ -102,5 +102,36 @@ describe('clinical_notes_template', () => {
       facts: structure('review after one week.', { locale: 'en-IN' }),
     });
     expect((json.sections as { id: string }[]).map((s) => s.id)).toEqual(['follow_up']);
+  });
+});
+
+describe('medication status in the templates', () => {
+  const base = structure('review after one week.', { locale: 'en-US' });
+  const facts = {
+    ...base,
+    medications: [
+      { name: 'sertraline', status: 'changed' as const, strength: { value: 50, unit: 'mg' }, previous_strength: { value: 100, unit: 'mg' } },
+      { name: 'metformin', status: 'continued' as const, strength: { value: 500, unit: 'mg' } },
+      { name: 'nitrofurantoin', status: 'new' as const, alternatives: ['trimethoprim'] },
+      { name: 'trimethoprim', status: 'new' as const, alternatives: ['nitrofurantoin'] },
+    ],
+    conditional_medications: [{ name: 'amoxicillin', status: 'conditional' as const, strength: { value: 500, unit: 'mg' }, condition: 'if the strep test is positive' }],
+  };
+  const render = (id: 'service_emr_template' | 'clinical_notes_template') => renderTemplate(id, { ...input(false), facts }).json;
+
+  it('the EMR lists conditional drugs apart from the prescription, with their condition', () => {
+    const json = render('service_emr_template');
+    expect((json.medications as { name: string }[]).map((m) => m.name)).toEqual(['sertraline', 'metformin', 'nitrofurantoin', 'trimethoprim']);
+    expect(json.conditional_medications).toEqual([expect.objectContaining({ name: 'amoxicillin', condition: 'if the strep test is positive' })]);
+    expect(renderTemplate('service_emr_template', input(false)).json).not.toHaveProperty('conditional_medications');
+  });
+
+  it('the note says what changed, what continues and what is an alternative, and what waits', () => {
+    const sections = render('clinical_notes_template').sections as { id: string; text: string }[];
+    const byId = Object.fromEntries(sections.map((s) => [s.id, s.text]));
+    expect(byId.medications).toContain('1. sertraline 50 mg (changed from 100 mg)');
+    expect(byId.medications).toContain('2. metformin 500 mg (continue)');
+    expect(byId.medications).toContain('3. nitrofurantoin (or trimethoprim)');
+    expect(byId.conditional_medications).toBe('- amoxicillin 500 mg: if the strep test is positive');
   });
 });

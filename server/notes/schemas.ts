@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { LANGUAGES } from '../scribe/contracts.js';
+import { FLAG_CODES, MEDICATION_STATUSES } from '../scribe/structure/facts.js';
 import { Literals } from '../shared/literals.js';
 import { Line, Text } from '../shared/text.js';
 
@@ -35,9 +36,7 @@ const CodeRef = Type.Object({
   display: Line({ maxLength: 300 }),
 });
 
-export const FLAG_CODES = [
-  'DOSE_UNIT', 'DOSE_RANGE', 'DAILY_MAX', 'ALLERGY_CONFLICT', 'DUPLICATE_THERAPY', 'LOW_CONFIDENCE', 'FUZZY_MATCH', 'UNRECOGNISED_DRUG',
-] as const;
+// The structurer's flag codes, declared once in facts.ts.
 const FlagCode = Literals(FLAG_CODES);
 const Pointer = Type.String({ pattern: '^(/[A-Za-z0-9_]+)+$', maxLength: 120, description: 'JSON pointer into this EMR JSON' });
 
@@ -57,6 +56,9 @@ const Flag = Type.Object({
 
 const Medication = Type.Object({
   name: Name,
+  status: Type.Optional(Literals(MEDICATION_STATUSES, { description: 'new (absent means new), continued, or changed from previous_strength' })),
+  previous_strength: Type.Optional(Amount),
+  alternatives: Type.Optional(List(Name, 10)),
   match: Type.Optional(Type.Union([Type.Literal('exact'), Type.Literal('fuzzy'), Type.Literal('unrecognised')])),
   heard: Type.Optional(Short),
   evidence: Type.Optional(Span),
@@ -110,6 +112,7 @@ export const Emr = Type.Object({
     evidence: Type.Optional(Span),
   })),
   medications: List(Medication),
+  conditional_medications: Type.Optional(List(Type.Object({ ...Medication.properties, condition: Line({ maxLength: 300 }) }), 50)),
   investigations: List(Type.Object({ name: Name, codes: Type.Optional(List(CodeRef, 10)), evidence: Type.Optional(Span) })),
   advice: List(Free),
   follow_up: Type.Optional(Type.Object({ after: Duration, notes: Type.Optional(Free), evidence: Type.Optional(Span) })),

@@ -10,14 +10,14 @@ import type { PatientService } from '../patients/service.js';
 import type { OutputEntry, SessionRequest } from '../scribe/job.js';
 import type { ScribeService } from '../scribe/service.js';
 import type { SessionRow } from '../scribe/store.js';
-import type { ClinicalFacts } from '../scribe/structure/facts.js';
+import { type ClinicalFacts, FLAG_CODES } from '../scribe/structure/facts.js';
 import { renderTemplate } from '../scribe/templates/render.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import { type Violation, violationMessage } from '../shared/violations.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { type NoteLink, noteBundle } from './fhir-export.js';
-import { type AmendBody, type DraftBody, Emr, type EmrFlag, FLAG_CODES, type FlagResolution, type SignBody } from './schemas.js';
+import { type AmendBody, type DraftBody, Emr, type EmrFlag, type FlagResolution, type SignBody } from './schemas.js';
 import { type NoteRow, type VersionRow, noteStore } from './store.js';
 
 /** A flag resolution as recorded: what the doctor said about it, who and when. */

@@ -11,16 +11,19 @@ export interface Span {
   end_s?: number;
 }
 
-/** Codes of the safety flags (issue: clinical safety net); each one is also a string in data.output[].warnings. */
-export type FlagCode =
-  | 'DOSE_UNIT'
-  | 'DOSE_RANGE'
-  | 'DAILY_MAX'
-  | 'ALLERGY_CONFLICT'
-  | 'DUPLICATE_THERAPY'
-  | 'LOW_CONFIDENCE'
-  | 'FUZZY_MATCH'
-  | 'UNRECOGNISED_DRUG';
+/**
+ * Codes of the safety flags, declared once: the notes' EMR schema (server/notes/schemas.ts) validates with this list.
+ * Each one is also a string in data.output[].warnings.
+ *   UNIT_NOT_SAID     the strength's unit was not said; the structurer took it from the drug's usual strengths.
+ *   STRENGTH_MISSING  a new prescription of a drug that needs a strength (an antibiotic) has none.
+ *   STATUS_UNCLEAR    what the doctor meant by the drug (prescribe, continue, history, stop) could not be told.
+ *   VITAL_UNIT        a vital's unit was not said and was assumed by the note's conventions (a US weight in pounds).
+ */
+export const FLAG_CODES = [
+  'DOSE_UNIT', 'DOSE_RANGE', 'DAILY_MAX', 'ALLERGY_CONFLICT', 'DUPLICATE_THERAPY', 'LOW_CONFIDENCE', 'FUZZY_MATCH',
+  'UNRECOGNISED_DRUG', 'UNIT_NOT_SAID', 'STRENGTH_MISSING', 'STATUS_UNCLEAR', 'VITAL_UNIT',
+] as const;
+export type FlagCode = (typeof FLAG_CODES)[number];
 
 export interface Flag {
   code: FlagCode;
@@ -92,8 +95,23 @@ export type DrugMatch = 'exact' | 'fuzzy' | 'unrecognised';
 
 export type MedicationField = 'name' | 'strength' | 'dose' | 'form' | 'route' | 'frequency' | 'timing' | 'duration' | 'instructions';
 
+/**
+ * What the note does with a drug. Only new, continued and changed drugs are prescriptions (`medications`);
+ * conditional ones wait on a result or a decision (`conditional_medications`); the others are never printed.
+ */
+export const MEDICATION_STATUSES = ['new', 'continued', 'changed', 'stopped', 'history', 'considered', 'conditional'] as const;
+export type MedicationStatus = (typeof MEDICATION_STATUSES)[number];
+
 export interface Medication {
   name: string;
+  /** new, continued or changed for a prescription; absent in facts made before statuses existed (read as new). */
+  status?: MedicationStatus;
+  /** For a changed drug: the strength it was on before ("decrease from 7.5 mg to 5 mg"). */
+  previous_strength?: Amount;
+  /** One of drugs offered as alternatives ("either nitrofurantoin or trimethoprim"): the others share the group. */
+  alternatives?: string[];
+  /** Attributes the structurer filled in rather than heard: 'strength' when the strength's unit was not said. */
+  inferred?: MedicationField[];
   /** Provenance: ids of the rules (context rules, cue lists, extractor rules) that produced or modified this fact. */
   rules?: string[];
   /** Absent means exact. For fuzzy and unrecognised names, `heard` holds the words as transcribed. */
@@ -113,6 +131,15 @@ export interface Medication {
   instructions?: string;
 }
 
+/** Provenance id of a prescription kept although what the doctor meant by it was ambiguous: safety flags it. */
+export const STATUS_UNCLEAR_RULE = 'med.status-unclear';
+
+/** A drug to be given only on a later result or decision ("if the culture is positive, amoxicillin"). */
+export interface ConditionalMedication extends Medication {
+  /** The condition as said ("if the strep test is positive", "we may add"). */
+  condition: string;
+}
+
 export interface Investigation {
   name: string;
   /** Provenance: ids of the rules (context rules, cue lists, extractor rules) that produced or modified this fact. */
@@ -129,6 +156,8 @@ export interface ClinicalFacts {
   examination: string[];
   diagnoses: Diagnosis[];
   medications: Medication[];
+  /** Drugs that wait on a later result or decision: shown to the doctor, never part of the prescription. */
+  conditional_medications?: ConditionalMedication[];
   investigations: Investigation[];
   advice: string[];
   follow_up?: { after: Duration; notes?: string; evidence?: Span };

@@ -42,7 +42,9 @@ export function grounded(facts: ClinicalFacts, transcript: string): ClinicalFact
     if (text === undefined) continue;
     const v = facts.vitals[key]!;
     const values = typeof v === 'number' ? [v] : 'systolic' in v ? [v.systolic, v.diastolic] : [v.value];
-    if (!CONVERTED.test(normalizeText(text)) && !values.every((n) => saysNumber(span, n))) continue;
+    // A reading converted from a unit that was not said, only by the note's conventions, carries its VITAL_UNIT flag.
+    const assumed = facts.flags.some((f) => f.code === 'VITAL_UNIT' && f.pointer === `/vitals/${key}`);
+    if (!assumed && !CONVERTED.test(normalizeText(text)) && !values.every((n) => saysNumber(span, n))) continue;
     (vitals as Record<string, unknown>)[key] = v;
     vitalsEvidence[key] = span;
   }
@@ -74,5 +76,6 @@ export function grounded(facts: ClinicalFacts, transcript: string): ClinicalFact
     evidence: { vitals: vitalsEvidence, advice: adviceEvidence, allergies: allergyEvidence },
   };
   if (out.follow_up && !has(out.follow_up)) delete out.follow_up;
+  out.flags = facts.flags.filter((f) => !f.pointer.startsWith('/vitals/') || f.pointer.slice(8) in vitals);
   return out;
 }

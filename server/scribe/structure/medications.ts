@@ -13,8 +13,9 @@ import { doubleMetaphone } from 'double-metaphone';
 import { FORMULARY, type Drug } from '../vocab/formulary.js';
 import { snapWord } from './codify.js';
 import { findInvestigationMatches } from './investigations.js';
-import type { Amount, Duration, Frequency, Medication, MedicationField, Span } from './facts.js';
-import { PhraseIndex, type Token } from './lexicon.js';
+import { contextOf, sentenceModifiers, type ContextCategory, type ContextModifier } from './context.js';
+import { STATUS_UNCLEAR_RULE, type Amount, type ConditionalMedication, type Duration, type Frequency, type Medication, type MedicationField, type MedicationStatus, type Span } from './facts.js';
+import { PhraseIndex, tokenize, type Token } from './lexicon.js';
 import type { Doc, Sentence } from './sections.js';
 
 export interface DrugRef {
@@ -57,36 +58,9 @@ const FORM_AFTER = new RegExp(
   String.raw`^\s*,?\s*(?:(?!(?:once|twice|daily|for|if|when|and|then|with|in|the|at|after|before|to|on|of)\b)[a-z]+\s+)?(?:(?:\d+(?:\.\d+)?|point \d+)\s*(?:mg|mcg|micrograms?|g|percent|%)\s*,?\s+)?(?:(?:hfa|mdi|dpi|respimat|handihaler|diskus|accuhaler|ds|forte|xr|sr|er|cr|plus)\s+)*((?:${FORM_MODIFIER})\s+)?(${FORM_WORDS})\b`,
 );
 const DEVICE_FORM: [RegExp, string][] = [[/\b(?:handihaler|respimat|hfa|mdi|diskus|accuhaler)\b/, 'inhaler'], [/\bemulgel\b/, 'gel']];
+const DOSE_BEFORE = /\b(?:tablets?|tabs?|capsules?|caps?|mg|mcg|ml|\d+)\s*,?\s*$/;
 const SHORT_BRAND_CONTEXT = /\b(?:tab|tabs|tablet|cap|capsule|syp|syrup|inj|injection|start|continue|give)\s*$/;
 
-// What the words before a drug say about it; the cue nearest the drug decides.
-type Intent = 'prescribe' | 'stop' | 'past' | 'consider' | 'allergy';
-const CUES: [Intent, RegExp][] = [
-  [
-    'prescribe',
-    /\b(?:start|starting|begin|add|adding|continue|continuing|give|take|use|apply|instil|instill|insert|inhale|spray|put|increase|increasing|reduce|reducing|decrease|decreasing|taper|restart|resume|switch(?:ed)? to|change(?:d)? to|replace with|prescribe|prescribing|rx|advised|keep (?:taking|using|on)|stay on|go on|cut|dispense|i am starting|we are starting|plan)\b|\binstead\b(?!\s+of)|\bdo not stop\b|\bdon't stop\b/g,
-  ],
-  [
-    'stop',
-    /\b(?:stop|stopped|stopping|discontinue|discontinued|hold|withhold|held|withdraw|don't take|do not take|do not restart|don't restart|do not give|don't give|do not use|don't use|never|no more|instead of|switch(?:ed)? from|come off|leave off|avoid)\b|\b(?:no|not)\b(?=(?:\s+[a-z]+){0,2}\s*$)/g,
-  ],
-  [
-    'past',
-    /\b(?:was on|were on|is on|are on|been on|already on|currently on|still on|remains on|^on|takes|taking|took|had taken|had been given|was given|were given|received|needed|tried|previously|earlier|started|was started|while on|while taking|current (?:regimen|medications?|meds)|home medications?|got|bought|from the (?:chemist|pharmacy|medical (?:shop|store))|(?:ic|ive|oid|tic) on|known case of [a-z ]{1,30}?on)\b/g,
-  ],
-  [
-    'consider',
-    /\b(?:may|might|could|would)\s+(?:(?:also|then|later|need to|have to|want to|like to)\s+)*(?:add|start|give|switch|change|begin|try|put|use|increase|consider|need|go)\b|\bconsider(?:ing|ed)?\b|\b(?:option of|discussed|thinking of|think about)\b|\bif\b[^.;]*?\b(?:we|i)\s*(?:'ll|will|shall|would|can)\s+(?:\w+\s+)?(?:add|start|give|switch|change|begin|try|put|use|increase|step up)\b|\bafter the (?:report|results?)\b/g,
-  ],
-  ['allergy', /\b(?:allergic to|allergy to|reaction to|intolerant to|sensitive to)\b/g],
-];
-// Drugs for someone else ("all family members should take albendazole"): the whole sentence before the drug counts.
-const SOMEONE_ELSE =
-  /\b(?:everyone|everybody|all family members|family members|other members|household contacts|others at home|rest of the family|all at home)\b|\b(?:husband|wife|partner|friend|neighbou?r|brother|sister)\b(?:'s)?\s+(?:also\s+)?(?:should|must|can|needs? to|takes|is taking|uses|is on|was on|has been on)\b/;
-const AFTER_ALLERGY = /^\s*(?:allergy|allergic|reaction|intolerance|sensitivity)\b/;
-const AFTER_STOPPED = /^\s*(?:is|was|has been|to be|will be|should be)?\s*(?:stopped|discontinued|withheld|held|off)\b/;
-const CONTINUE = /\b(?:continue|continued|same dose|the same|keep taking|keep using)\b/;
-const RESTART = /\b(?:restart|resume|start again|switch(?:ed)? to|change(?:d)? to|instead)\b/;
 // A sentence cannot end on these words: the segmenter cut a clause ("… we may | give injection …").
 const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|then|if|not)\s*$/;
 const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as)\s*$/;
@@ -304,6 +278,13 @@ function prefixAt(tokens: Token[], i: number, floor: number): { form: string; at
   return undefined;
 }
 
+/** "continue with the ibuprofens": a one-word drug name said in the plural. */
+function pluralMatch(tokens: Token[], i: number): ReturnType<typeof DRUG_INDEX.matchAt> {
+  const t = tokens[i]!;
+  const ref = t.text.length > 5 && t.text.endsWith('s') ? SINGLE_WORDS.get(t.text.slice(0, -1)) : undefined;
+  return ref ? { from: i, to: i + 1, start: t.start, end: t.end, payload: ref, key: t.text.slice(0, -1) } : undefined;
+}
+
 /** An unknown word run prescribed like a drug: the words from token i up to a number, dosing word or drug. */
 function unknownName(s: Sentence, i: number, prefixed: boolean, planPart: boolean): number {
   const tokens = s.tokens;
@@ -330,12 +311,14 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
     const floor = out.length ? out[out.length - 1]!.end : 0;
     const prefix = prefixAt(tokens, i, floor);
     const prev = tokens[i - 1]?.text ?? '';
-    const exact = DRUG_INDEX.matchAt(tokens, i);
+    const exact = DRUG_INDEX.matchAt(tokens, i) ?? pluralMatch(tokens, i);
     let mention: Mention | undefined;
     if (exact) {
       if (blocked(exact.start, exact.end, exact.to - exact.from)) continue;
       // Short brand names ("pan", "o2") are ordinary words unless a drug context surrounds them.
       if (exact.key.length <= 3 && !SHORT_BRAND_CONTEXT.test(s.text.slice(0, exact.start)) && !/^\s*\d/.test(s.text.slice(exact.end))) continue;
+      // "1 tablet one a day": a brand spelled like a dose ("one a day") right after a dose or form word is the dose.
+      if (/^\d/.test(exact.key) && DOSE_BEFORE.test(s.text.slice(0, exact.start))) continue;
       mention = { ref: exact.payload, key: exact.key, from: exact.from, to: exact.to, start: exact.start, end: exact.end, formStart: exact.start };
     } else {
       const w = tokens[i]!;
@@ -369,19 +352,6 @@ function lineStart(text: string, formStart: number, floor: number): number {
   return m && m[0].trim() ? floor + m.index + (m[0].length - m[0].trimStart().length) : formStart;
 }
 
-function intentOf(before: string): Intent | undefined {
-  let best: { intent: Intent; end: number; len: number } | undefined;
-  for (const [intent, re] of CUES) {
-    re.lastIndex = 0;
-    for (let m = re.exec(before); m; m = re.exec(before)) {
-      const end = m.index + m[0].length;
-      // The cue nearest the drug wins; at a tie the longer one ("if … we will add" over "add").
-      if (!best || end > best.end || (end === best.end && m[0].length > best.len)) best = { intent, end, len: m[0].length };
-    }
-  }
-  return best?.intent;
-}
-
 type Parsed = Omit<Medication, 'name' | 'brand' | 'match' | 'heard' | 'evidence'> & { field_evidence: Partial<Record<MedicationField, Span>> };
 
 /** Attributes of one step, read from text[from, to) of the sentence; evidence offsets are the sentence's. */
@@ -399,6 +369,8 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   const strength = STRENGTH.exec(t);
   if (fromTo) {
     med.strength = { value: numberOf(fromTo[3]!), unit: unitName(fromTo[4] ?? fromTo[2] ?? 'mg') };
+    // "decrease from 7.5 mg to 5 mg": the strength it was on, so the old one is never read as a second drug.
+    med.previous_strength = { value: numberOf(fromTo[1]!), unit: unitName(fromTo[2] ?? fromTo[4] ?? 'mg') };
     mark('strength', { from: fromTo.index, to: fromTo.index + fromTo[0].length });
   } else if (strength) {
     const unit = unitName(strength[3]!);
@@ -416,6 +388,8 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
     if (keyNumber && (!combination || labelled(Number(keyNumber[1])))) {
       med.strength = { value: Number(keyNumber[1]), unit: unitOf(drug, keyNumber[1]!) };
       mark('strength', { from: afterName - keyNumber[1]!.length, to: afterName });
+      // A unit not said and not confirmed by one of the drug's labelled strengths is the structurer's guess.
+      if (!labelled(Number(keyNumber[1]))) med.inferred = ['strength'];
     } else if (bare && !keyNumber) {
       const at = { from: afterName + bare.index + bare[0].length - bare[0].trimStart().length, to: afterName + bare[0].length };
       const k = bare[2] ? 1000 : 1;
@@ -425,6 +399,7 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
       else if (k === 1 || labelled(value)) {
         med.strength = { value, unit: k > 1 && /calciferol|vitamin d/.test(drug.name) ? 'IU' : unitOf(drug, String(value)) };
         mark('strength', at);
+        if (!labelled(value)) med.inferred = ['strength'];
       }
     }
   }
@@ -535,19 +510,18 @@ export function extractMedications(
   locale: string,
   blocked: (s: Sentence) => (start: number, end: number, len: number) => boolean,
   firstMed: Map<number, number>,
+  conditional?: ConditionalMedication[],
 ): Medication[] {
   const us = locale.toLowerCase() === 'en-us';
-  type Out = Medication & { bare: boolean; sentence: number; id: string; restart: boolean };
   const meds: Out[] = [];
   const stopped: { id: string; brand?: string }[] = [];
-  let previousText = '';
+  let previous: Sentence | undefined;
   for (const s of doc.sentences) {
-    if (s.speaker === 'patient') continue;
-    const previous = previousText;
-    previousText = s.text;
     // Corrected numbers are blanked, not removed, so offsets stay the sentence's.
     const corrected = s.text.replace(NUMBER_CORRECTION, (x) => ' '.repeat(x.length));
     const { text, mentions } = mergeMentions(corrected, mentionsIn(s, blocked(s), s.index >= doc.planStart));
+    const before = previous;
+    previous = s;
     const tests = mentions.length ? findInvestigationMatches(s) : [];
     const lines = mentions.map((m, k) => {
       const floor = k > 0 ? mentions[k - 1]!.end : 0;
@@ -567,61 +541,295 @@ export function extractMedications(
         lines[k + 1]!.condition = { from: m.end + tail.index, to: nextStart };
       }
     });
-    let inherited: Intent | undefined;
+    const list = isDrugList(text, mentions);
+    let inherited: Decided | undefined;
     mentions.forEach((m, k) => {
       const floor = k > 0 ? mentions[k - 1]!.end : 0;
       const line = lines[k]!;
       const after = text.slice(m.end, line.end);
-      const before = text.slice(floor, m.formStart);
-      const window = (k === 0 && DANGLING.test(previous) ? `${previous} ` : '') + cueWindow(text, m, floor);
-      const own = intentOf(window);
-      // A list ("stop A and B", "continue A 10 mg daily, B 20 mg …") shares its verb; a new line does not.
-      const listed = LIST_LINK.test(before);
-      let intent: Intent = own ?? (k > 0 && listed && inherited !== 'allergy' ? (inherited ?? 'prescribe') : 'prescribe');
-      if (SOMEONE_ELSE.test(text.slice(0, m.formStart))) return;
-      if (AFTER_ALLERGY.test(text.slice(m.end, m.end + 30))) intent = 'allergy';
-      else if (AFTER_STOPPED.test(after) || /^\s*[,;]?\s*(?:stop|discontinue|withdraw)\s+(?:it|this|that|them)\b/.test(after)) intent = 'stop';
-      if (intent === 'past' && CONTINUE.test(text.slice(line.start, line.end))) intent = 'prescribe';
-      inherited = intent;
+      const lead = text.slice(floor, m.formStart);
+      const { mods, floor: cueFloor } = drugContext(s, m, floor, k === 0 ? before : undefined);
+      if (mods.some((x) => x.category === 'OTHER_PERSON')) return;
+      let decided = decide(s, m, mods, cueFloor, line, k > 0 ? inherited : undefined, LIST_LINK.test(lead));
+      if (list && !decided.explicit) decided = { ...decided, decision: 'current', rules: ['med.drug-list'], unclear: false };
+      inherited = decided;
       const variant = m.ref?.brand ? BRAND_VARIANT.exec(after)?.[1] : undefined;
       if (variant) {
         m.ref = { ...m.ref!, brand: `${m.ref!.brand} ${variant}` };
         m.end += after.indexOf(variant) + variant.length;
       }
       const id = m.ref ? m.ref.drug.name : m.key;
-      if (intent === 'stop') stopped.push({ id, brand: m.ref?.brand });
-      if (intent !== 'prescribe') return;
+      const { decision } = decided;
+      if (decision === 'stopped') stopped.push({ id, brand: m.ref?.brand });
+      const status = STATUS_OF[decision];
+      if (!status || status === 'stopped') return;
+      const prescribed = PRESCRIBED.has(status);
       const condition =
-        line.condition ?? (!m.prefixForm ? LEADING_CONDITION.exec(before) : null) ? (line.condition ?? { from: floor + LEADING_CONDITION.exec(before)!.index, to: m.formStart }) : undefined;
+        prescribed && (line.condition ?? (!m.prefixForm ? LEADING_CONDITION.exec(lead) : null))
+          ? (line.condition ?? { from: floor + LEADING_CONDITION.exec(lead)!.index, to: m.formStart })
+          : undefined;
+      const alternatives = mods.filter((x) => x.category === 'ALTERNATIVE');
       for (const med of prescription(s, text, m, line, condition, us)) {
-        meds.push({ ...med, sentence: s.index, id, restart: own === 'prescribe' && RESTART.test(window) });
-        if (!med.bare && !firstMed.has(s.index)) firstMed.set(s.index, line.start);
+        meds.push({
+          ...med,
+          status,
+          rules: [...decided.rules, 'med.line'],
+          sentence: s.index,
+          mention: k,
+          id,
+          restart: decided.restart,
+          current: decision === 'current',
+          explicit: decided.explicit,
+          unclear: decided.unclear,
+          groups: alternatives.map((x) => `${s.index}:${x.start}`),
+          condition: decided.cue,
+          recognised: !!m.ref,
+          isClass: m.ref?.drug.kind === 'class',
+        });
+        if (prescribed && (!med.bare || decided.explicit) && !firstMed.has(s.index)) firstMed.set(s.index, line.start);
       }
     });
   }
-  // A drug named without any instruction is only mentioned ("before starting methotrexate"). One the history names
-  // and the plan prescribes again ("on amlodipine 5 … increase amlodipine to 10 mg") is the plan's. A drug the note
-  // stops is not also prescribed, unless it is explicitly restarted.
-  // A drug prescribed in two places ("continue glycomet gp 1 twice daily" after the history's list) is listed once, as
-  // it was said last.
-  const planned = new Set(meds.filter((m) => !m.bare && m.sentence >= doc.planStart).map((m) => m.name));
-  const kept = meds.filter(
-    (m) =>
-      !m.bare &&
-      !(m.sentence < doc.planStart && planned.has(m.name)) &&
-      (m.restart || !stopped.some((x) => x.id === m.id && (!x.brand || x.brand === m.brand))),
+  const isStopped = (m: Out): boolean => !m.restart && stopped.some((x) => x.id === m.id && (!x.brand || x.brand === m.brand));
+  // A drug named without any instruction is only mentioned ("before starting methotrexate"), unless a cue prescribes
+  // it by name ("continue the albuterol inhaler", "you may use ibuprofen"): drugs without a spoken strength are
+  // prescriptions too.
+  const named = (m: Out): boolean => !m.bare || (m.explicit && m.recognised);
+  const history = meds.filter((m) => m.status === 'history' && !isStopped(m));
+  let prescribed = meds.filter((m) => PRESCRIBED.has(m.status!) && named(m) && !isStopped(m));
+  // "Continue current medications": every drug the patient is said to take now is continued, as the history gave it.
+  const continueAll = doc.sentences.find((s) => s.speaker !== 'patient' && sentenceModifiers(s).some((x) => x.category === 'CONTINUED_ALL'));
+  if (continueAll) {
+    const rule = sentenceModifiers(continueAll).find((x) => x.category === 'CONTINUED_ALL')!.rule.id;
+    const current = history.filter((m) => m.current && m.recognised && !prescribed.some((x) => x.name === m.name));
+    prescribed = [...prescribed, ...current.map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), rule], sentence: continueAll.index }))];
+  }
+  // "on tab thyronorm 75 mcg once daily. Continue the same.", "I take my metformin. – Keep taking that.": a continue
+  // said of "that" continues the drugs of the sentence or two before.
+  for (const s of doc.sentences) {
+    if (s.speaker === 'patient' || meds.some((m) => m.sentence === s.index)) continue;
+    const cue = sentenceModifiers(s).find((x) => x.category === 'CONTINUED' && ANAPHORA.test(s.text.slice(x.end)));
+    if (!cue) continue;
+    const said = history.filter((m) => m.sentence < s.index && m.sentence >= s.index - 2 && m.recognised && !prescribed.some((x) => x.name === m.name));
+    prescribed = [...prescribed, ...said.map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), cue.rule.id, 'med.continue-that'], sentence: s.index }))];
+  }
+  // One the history names and the plan prescribes again ("on amlodipine 5 … increase amlodipine to 10 mg") is the
+  // plan's; one prescribed in two places is listed once, as it was said last, keeping what the later one does not
+  // restate. A drug continued or changed by name takes what the history said about it.
+  const planned = new Set(prescribed.filter((m) => !m.bare && m.sentence >= doc.planStart).map((m) => m.name));
+  const kept = prescribed.filter((m) => !(m.sentence < doc.planStart && planned.has(m.name) && !m.bare));
+  const deduped = kept.filter((m, k) => {
+    const later = kept.slice(k + 1).find((x) => x.name === m.name && (x.sentence !== m.sentence || (x.mention !== m.mention && sameOrNoStrength(x, m))));
+    if (!later) return true;
+    fill(later, m);
+    return false;
+  });
+  for (const m of deduped) {
+    const said = [...history].reverse().find((h) => h.name === m.name && (h.sentence < m.sentence || (h.sentence === m.sentence && h.mention < m.mention)));
+    if (!said || m.status === 'new') continue;
+    if (m.status === 'changed') {
+      if (!m.previous_strength && said.strength && m.strength && !sameAmount(said.strength, m.strength)) m.previous_strength = said.strength;
+    } else if (fill(m, said)) m.rules = [...(m.rules ?? []), 'med.history-attributes'];
+  }
+  // "anti-inflammatories, Motrin 600 mg", "a course of antibiotics … something called nitrofurantoin": a class the
+  // doctor then names a drug for is that drug, not an entry of its own.
+  const namedLater = (m: Out): boolean =>
+    deduped.some(
+      (x) =>
+        !x.isClass &&
+        ((x.sentence === m.sentence && x.mention > m.mention) ||
+          (x.sentence > m.sentence && x.sentence - m.sentence <= CLASS_NAMED_WITHIN && !!x.rules?.includes(NAMED_CUE))),
+    );
+  const listed = deduped.filter((m) => !m.isClass || !namedLater(m));
+  markAlternatives(listed);
+  for (const m of listed) {
+    if (m.bare) m.rules = [...(m.rules ?? []), 'med.named-without-strength'];
+    // Nothing said makes it a prescription: no prescribing cue, not in the plan, no dose, frequency or course. A
+    // drug named in the story or an explanation is then more likely history than a prescription: kept, flagged.
+    if (m.rules?.includes('med.default-new') && m.sentence < doc.planStart && !m.frequency && !m.duration && !m.dose) m.unclear = true;
+    if (m.unclear) m.rules = [...(m.rules ?? []), STATUS_UNCLEAR_RULE];
+  }
+  const names = new Set(listed.map((m) => m.name));
+  conditional?.push(
+    ...meds
+      .filter((m, k) => CONDITIONAL.has(m.status!) && m.recognised && !names.has(m.name) && meds.findIndex((x) => x.name === m.name && CONDITIONAL.has(x.status!)) === k)
+      .map((m) => ({ ...strip(m), condition: m.condition ?? m.status! })),
   );
-  return kept
-    .filter((m, k) => {
-      const later = kept.slice(k + 1).find((x) => x.name === m.name && x.sentence !== m.sentence);
-      if (!later) return true;
-      // "on tab X 5 mg daily … continue X": the later mention keeps what it does not restate.
-      for (const f of ['strength', 'dose', 'form', 'route', 'frequency', 'timing'] as const) {
-        if (later[f] === undefined && m[f] !== undefined) Object.assign(later, { [f]: m[f] });
+  return listed.map(strip);
+}
+
+type Out = Medication & {
+  bare: boolean;
+  sentence: number;
+  mention: number;
+  id: string;
+  restart: boolean;
+  current: boolean;
+  explicit: boolean;
+  unclear: boolean;
+  /** The alternative cues ("either", "or") whose scope holds the drug: drugs sharing one are alternatives. */
+  groups: string[];
+  condition?: string;
+  recognised: boolean;
+  isClass: boolean;
+};
+// Sentences after a drug class within which a drug the doctor names ("something called …") is the one it meant.
+const CLASS_NAMED_WITHIN = 2;
+const NAMED_CUE = 'new.called';
+
+
+function strip(m: Out): Medication {
+  const { bare: _b, sentence: _s, mention: _m, id: _i, restart: _r, current: _c, explicit: _e, unclear: _u, groups: _g, condition: _d, recognised: _n, isClass: _k, ...med } = m;
+  return med;
+}
+
+const sameAmount = (a: Amount, b: Amount): boolean => a.value === b.value && a.unit === b.unit;
+const sameOrNoStrength = (a: Medication, b: Medication): boolean => !a.strength || !b.strength || sameAmount(a.strength, b.strength);
+
+/** Copies into `to` the attributes it lacks; true when any was copied. */
+function fill(to: Medication, from: Medication): boolean {
+  let any = false;
+  for (const f of ['strength', 'dose', 'form', 'route', 'frequency', 'timing'] as const) {
+    if (to[f] === undefined && from[f] !== undefined) {
+      Object.assign(to, { [f]: from[f] });
+      any = true;
+    }
+  }
+  if (!to.brand && from.brand) to.brand = from.brand;
+  return any;
+}
+
+/** Drugs offered as alternatives in one breath ("either nitrofurantoin or trimethoprim") name each other. */
+function markAlternatives(meds: Out[]): void {
+  for (const m of meds) {
+    if (!m.groups.length) continue;
+    // Drugs linked through shared cues, transitively ("either A, B or C").
+    const linked = new Set<Out>([m]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const x of meds) {
+        if (!linked.has(x) && x.groups.some((g) => [...linked].some((y) => y.groups.includes(g)))) {
+          linked.add(x);
+          grew = true;
+        }
       }
-      return false;
-    })
-    .map(({ bare: _bare, sentence: _sentence, id: _id, restart: _restart, ...m }) => m);
+    }
+    const others = [...new Set([...linked].map((x) => x.name))].filter((n) => n !== m.name);
+    if (!others.length) continue;
+    m.alternatives = others;
+    m.rules = [...(m.rules ?? []), 'med.alternatives'];
+  }
+}
+
+// What the note does with a drug, from the category of the cue that decides it. CURRENT is history the patient
+// takes now (a plan may continue it); ALLERGY, ASKED, NEGATED and OTHER_PERSON are never prescriptions.
+type Decision = MedicationStatus | 'current' | 'allergy' | 'asked' | 'negated';
+const DECISION: Partial<Record<ContextCategory, Decision>> = {
+  NEW: 'new', CONTINUED: 'continued', CHANGED: 'changed', STOPPED: 'stopped', HISTORICAL: 'history', CURRENT: 'current',
+  CONSIDERED: 'considered', CONDITIONAL: 'conditional', ALLERGY: 'allergy', ASKED: 'asked', NEGATED: 'negated',
+};
+const STATUS_OF: Partial<Record<Decision, MedicationStatus>> = {
+  new: 'new', continued: 'continued', changed: 'changed', stopped: 'stopped', history: 'history', current: 'history',
+  considered: 'considered', conditional: 'conditional',
+};
+const PRESCRIBED = new Set<MedicationStatus>(['new', 'continued', 'changed']);
+const CONDITIONAL = new Set<MedicationStatus>(['considered', 'conditional']);
+// Cues after the drug that overrule the one before it ("amlodipine is stopped", "penicillin allergy").
+const OVERRULING = new Set<Decision>(['allergy', 'stopped', 'negated', 'asked', 'continued']);
+const RESTARTS = new Set(['new.restart', 'new.switch']);
+const HISTORY = new Set<Decision>(['history', 'current']);
+// Where a drug said without any cue is what the patient takes or took, not what the plan gives.
+const HISTORY_SECTIONS = new Set(['complaint', 'history', 'past_history', 'medications', 'allergies', 'family', 'social', 'review', 'vitals', 'exam', 'results']);
+// Sections where a drug the patient "is taking" is the current treatment of an assessed problem: continued.
+const PLAN_SECTIONS = new Set(['assessment', 'plan']);
+
+// Characters between such a cue and the drug within which the cue may still be meant for it.
+const UNCLEAR_WITHIN = 40;
+
+const sectionOf = (s: Sentence): string | null => (s as Sentence & { section?: string | null }).section ?? null;
+
+interface Decided {
+  decision: Decision;
+  rules: string[];
+  /** A cue of the drug's own decided it (not a default). */
+  explicit: boolean;
+  restart: boolean;
+  unclear: boolean;
+  cue?: string;
+  /** Where the cue before the drug that decided it starts: a later drug in its scope may share it. */
+  cueAt?: number;
+}
+
+/**
+ * What the note does with the drug of mention m. The cue nearest before the drug and after the drug before it
+ * decides; a cue after the drug that stops, continues or refuses it overrules; a list ("stop A and B") shares the
+ * verb of its first drug; without any, a patient's words and the history sections are history, the rest is new.
+ */
+function decide(
+  s: Sentence,
+  m: Mention,
+  mods: ContextModifier[],
+  floor: number,
+  line: { start: number; end: number },
+  inherited: Decided | undefined,
+  listed: boolean,
+): Decided {
+  const status = (x: ContextModifier): Decision | undefined => DECISION[x.category];
+  const own = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor);
+  const back = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && OVERRULING.has(status(x)!));
+  // "steroid creams I can give you": a cue after the drug decides when none comes before it.
+  const after = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && status(x));
+  const section = sectionOf(s);
+  // Only under an assessment or plan heading: where no heading was said, where the plan starts is a guess.
+  const inPlan = !!section && PLAN_SECTIONS.has(section);
+  let out: Decided;
+  if (back) out = { decision: status(back)!, rules: [back.rule.id], explicit: true, restart: false, unclear: false, cue: back.text };
+  else if (own) out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue: own.text, cueAt: own.start };
+  else if (inherited && listed && inherited.decision !== 'allergy') out = { ...inherited, rules: [...inherited.rules, 'med.list-shares-verb'] };
+  else if (inherited?.cueAt !== undefined && HISTORY.has(inherited.decision) && mods.some((x) => x.start === inherited.cueAt)) {
+    // A history cue whose scope holds several drugs said without commas ("medications lisinopril 20 mg metoprolol 50
+    // mg …") is all of theirs; a prescribing cue is not shared this way, so a misread list never prints a drug.
+    out = { ...inherited, rules: [...inherited.rules, 'med.shared-cue'] };
+  } else if (after) out = { decision: status(after)!, rules: [after.rule.id], explicit: true, restart: false, unclear: !!after.rule.uncertain, cue: after.text };
+  else if (s.speaker === 'patient' || (section && HISTORY_SECTIONS.has(section))) out = { decision: 'current', rules: ['med.history-section'], explicit: false, restart: false, unclear: false };
+  else {
+    // A cue further back (before another drug) that would make it history or a plan for later: kept, flagged.
+    const far = mods.find((x) => status(x) && x.end <= m.formStart && m.formStart - x.end <= UNCLEAR_WITHIN && !PRESCRIBED.has(STATUS_OF[status(x)!]!));
+    out = { decision: 'new', rules: ['med.default-new'], explicit: false, restart: false, unclear: !!far };
+  }
+  if (s.speaker === 'patient' && PRESCRIBED.has(STATUS_OF[out.decision]!)) out = { ...out, decision: 'current', rules: [...out.rules, 'med.patient-says'] };
+  if (out.decision === 'history' || out.decision === 'current') {
+    const cont = sentenceModifiers(s).find((x) => x.category === 'CONTINUED' && x.start >= m.end && x.start < line.end);
+    if (cont) out = { ...out, decision: 'continued', rules: [...out.rules, cont.rule.id], explicit: true };
+    else if (out.decision === 'current' && inPlan && s.speaker !== 'patient') {
+      out = { ...out, decision: 'continued', rules: [...out.rules, 'med.current-treatment-in-plan'], explicit: true };
+    }
+  }
+  return out;
+}
+
+const ANAPHORA = /^\s*(?:with\s+)?(?:the same|same|that|it|them|those|these|this)\b(?!\s+(?:is|was|has|test|report|one))/;
+
+// Three drugs or more named one after another with nothing said about any: the patient's list of medications.
+const LIST_GAP = /^[\s,;]*(?:(?:and|also|plus)\s+)?$/;
+function isDrugList(text: string, mentions: Mention[]): boolean {
+  if (mentions.length < 3) return false;
+  const gaps = mentions.slice(1).map((m, k) => text.slice(mentions[k]!.end, m.formStart));
+  return gaps.every((g) => LIST_GAP.test(g)) && !/\d/.test(text.slice(mentions[0]!.formStart));
+}
+
+/**
+ * The cues that modify the drug of mention m, in the sentence's offsets, and the offset from which a cue is the
+ * drug's own. "… we may | give injection …": a sentence cut after a dangling word is read with the one before it,
+ * whose cues then have negative offsets.
+ */
+function drugContext(s: Sentence, m: Mention, floor: number, previous: Sentence | undefined): { mods: ContextModifier[]; floor: number } {
+  if (!previous || !DANGLING.test(previous.text)) return { mods: contextOf(s, m.formStart, m.end, 'drug'), floor };
+  const off = previous.text.length + 1;
+  const text = `${previous.text} ${s.text}`;
+  const joined = { text, tokens: tokenize(text) };
+  const mods = contextOf(joined, off + m.formStart, off + m.end, 'drug').map((x) => ({ ...x, start: x.start - off, end: x.end - off }));
+  return { mods, floor: -off };
 }
 
 /**
@@ -651,14 +859,6 @@ function mergeMentions(original: string, all: Mention[]): { text: string; mentio
     out.push(m);
   }
   return { text, mentions: out };
-}
-
-/** Where the words that say what the doctor means by a drug can be: the clause before it, or right before its form word. */
-function cueWindow(text: string, m: Mention, floor: number): string {
-  const from = Math.max(floor, m.formStart - (m.prefixForm ? 40 : 90));
-  const before = text.slice(from, m.formStart);
-  const cut = Math.max(before.lastIndexOf('.'), before.lastIndexOf(';'), before.lastIndexOf('?'));
-  return before.slice(cut + 1);
 }
 
 /** One entry per step of the prescription line (a taper has several), with the evidence of each attribute. */
@@ -713,6 +913,8 @@ function prescription(s: Sentence, text: string, m: Mention, line: { start: numb
       ...(timing ? { timing } : {}),
       ...(parsed.duration ? { duration: parsed.duration } : {}),
       ...(parsed.instructions ? { instructions: parsed.instructions } : {}),
+      ...(n === 0 && parsed.previous_strength ? { previous_strength: parsed.previous_strength } : {}),
+      ...(parsed.inferred && parsed.strength ? { inferred: parsed.inferred } : {}),
     };
     previous = med;
     // A condition alone ("if the sertraline isn't enough") does not make a drug prescribed.

@@ -15,7 +15,7 @@ import {
   type FormGroup,
   type Strength,
 } from '../vocab/drug-knowledge.js';
-import type { Amount, ClinicalFacts, Flag, Medication } from './facts.js';
+import { STATUS_UNCLEAR_RULE, type Amount, type ClinicalFacts, type Flag, type Medication } from './facts.js';
 
 export interface SafetyOptions {
   /** Allergies in the patient's record, as written there. */
@@ -284,6 +284,29 @@ function liquidVolumeFlag(med: Medication): Omit<Flag, 'pointer'> | undefined {
   return { code: 'DOSE_RANGE', message: `${med.dose.value} ml of ${med.name} ${med.form} at one time is more than any usual dose (at most ${max} ml) — check the number.` };
 }
 
+// Drugs that are never prescribed without a strength: an antibiotic's dose decides whether it treats the infection.
+const NEEDS_STRENGTH = new Set(['penicillin', 'cephalosporin', 'carbapenem', 'sulfonamide', 'macrolide', 'fluoroquinolone', 'tetracycline', 'aminoglycoside', 'nitroimidazole']);
+const LOCAL_GROUPS = new Set<FormGroup>(['topical', 'eye', 'ear', 'nasal', 'vaginal']);
+
+/** A new systemic prescription of such a drug without a strength: a request to the doctor, not a removal. */
+function strengthMissing(med: Medication, groups: FormGroup[] | undefined): Omit<Flag, 'pointer'> | undefined {
+  if (med.strength || (med.status && med.status !== 'new') || med.match === 'unrecognised') return undefined;
+  if (groups?.some((g) => LOCAL_GROUPS.has(g))) return undefined;
+  if (!components(med.name).some((c) => classesOf(c).some((k) => NEEDS_STRENGTH.has(k.id)))) return undefined;
+  return { code: 'STRENGTH_MISSING', message: `${med.name} is prescribed without a strength — add it.` };
+}
+
+/** A strength whose unit the speaker did not say ("amoxicillin 500"): the unit shown is the structurer's reading. */
+function unitNotSaid(med: Medication): Omit<Flag, 'pointer'> | undefined {
+  if (!med.strength || !med.inferred?.includes('strength')) return undefined;
+  return { code: 'UNIT_NOT_SAID', message: `Strength heard as ${med.strength.value} without a unit; shown as ${show(med.strength)} — check.` };
+}
+
+function statusUnclear(med: Medication): Omit<Flag, 'pointer'> | undefined {
+  if (!med.rules?.includes(STATUS_UNCLEAR_RULE)) return undefined;
+  return { code: 'STATUS_UNCLEAR', message: `${med.name}: it is not clear that this is to be taken now (it was said near history or plans for later) — check.` };
+}
+
 export function checkSafety(facts: ClinicalFacts, opts: SafetyOptions = {}): { medications: Medication[]; flags: Flag[] } {
   const flags: Flag[] = [];
   const weightKg = opts.weightKg ?? facts.vitals.weight_kg;
@@ -316,6 +339,12 @@ export function checkSafety(facts: ClinicalFacts, opts: SafetyOptions = {}): { m
       const daily = checkDaily(med, s.usable ? med.strength : undefined, k, groups, child);
       if (daily) flags.push({ ...daily, pointer: at });
     }
+    const unit = flags.some((f) => f.pointer === `${at}/strength`) ? undefined : unitNotSaid(med);
+    if (unit) flags.push({ ...unit, pointer: `${at}/strength` });
+    const missing = strengthMissing(med, groups);
+    if (missing) flags.push({ ...missing, pointer: `${at}/strength` });
+    const unclear = statusUnclear(med);
+    if (unclear) flags.push({ ...unclear, pointer: at });
     const volume = liquidVolumeFlag(med);
     if (volume) flags.push({ ...volume, pointer: `${at}/dose` });
     for (const allergy of allergies) {

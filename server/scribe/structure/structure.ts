@@ -5,7 +5,7 @@
 import { extractComplaints } from './complaints.js';
 import { extractDiagnoses, extractFamilyHistory, extractPastHistory, findAllergies } from './diagnoses.js';
 import { extractAdvice } from './advice.js';
-import type { ClinicalFacts, Span } from './facts.js';
+import type { ClinicalFacts, ConditionalMedication, Span } from './facts.js';
 import { extractFollowUp } from './followup.js';
 import { extractInvestigations, findInvestigationMatches } from './investigations.js';
 import { normalizeText, type Match } from './lexicon.js';
@@ -47,6 +47,7 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
   investigationCache = new WeakMap();
   const doc = buildDoc(text, { mode: opts.mode });
   const firstMed = new Map<number, number>();
+  const conditional: ConditionalMedication[] = [];
   const medications = extractMedications(
     doc,
     opts.locale,
@@ -59,6 +60,7 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
       };
     },
     firstMed,
+    conditional,
   );
   const investigations = extractInvestigations(doc, investigationMatches);
   const ordered = new Set(doc.sentences.filter((s) => investigationMatches(s).length).map((s) => s.index));
@@ -116,7 +118,9 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
     advice: advice.advice,
     ...(follow ? { follow_up: follow } : {}),
     evidence: { vitals: vitals.evidence, advice: advice.evidence, allergies: allergies.map((a) => a.sentence.span(a.from, a.to)) },
-    flags: [],
+    ...(conditional.length ? { conditional_medications: conditional } : {}),
+    // A unit the recording did not say is shown as assumed, never silently (the rest of the flags are safety.ts's).
+    flags: Object.entries(vitals.assumed).map(([key, why]) => ({ code: 'VITAL_UNIT' as const, pointer: `/vitals/${key}`, message: `Unit not said: ${why}. Check it.` })),
   };
   return facts;
 }
@@ -130,5 +134,5 @@ export function structure(text: string, opts: StructureOptions): ClinicalFacts {
     weightKg: facts.vitals.weight_kg,
     ageYears: age ? Number(age[1]) / (age[2]!.startsWith('month') ? 12 : 1) : undefined,
   });
-  return { ...facts, medications: safety.medications, flags: safety.flags };
+  return { ...facts, medications: safety.medications, flags: [...facts.flags, ...safety.flags] };
 }

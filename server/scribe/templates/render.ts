@@ -4,7 +4,7 @@
  * codes list and gets a warning.
  */
 import type { RenderedTemplate, RenderInput, TemplateId } from '../contracts.js';
-import type { ClinicalFacts, Duration, Flag, Medication, Span } from '../structure/facts.js';
+import type { ClinicalFacts, ConditionalMedication, Duration, Flag, Medication, Span } from '../structure/facts.js';
 
 const plural = (d: Duration): string => `${d.value} ${d.unit}${d.value === 1 ? '' : 's'}`;
 const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -61,6 +61,8 @@ function emrTemplate(input: RenderInput, f: ClinicalFacts): RenderedTemplate {
       examination: f.examination,
       diagnoses,
       medications: f.medications.map((m) => ({ ...m })),
+      // Drugs that wait on a result or a decision: beside the prescription, never in it (templates.md).
+      ...(f.conditional_medications?.length ? { conditional_medications: f.conditional_medications.map((m) => ({ ...m })) } : {}),
       investigations,
       advice: f.advice,
       ...(f.follow_up ? { follow_up: f.follow_up } : {}),
@@ -73,8 +75,16 @@ function emrTemplate(input: RenderInput, f: ClinicalFacts): RenderedTemplate {
 
 const FORM_ABBREV: Record<string, string> = { tablet: 'Tab', capsule: 'Cap', syrup: 'Syp', injection: 'Inj', suspension: 'Susp', ointment: 'Oint' };
 
-function medicationLine(m: Medication, n: number): string {
-  const strength = m.strength ? ` ${m.strength.value} ${m.strength.unit}` : '';
+const amountText = (a: { value: number; unit: string }): string => `${a.value} ${a.unit}`;
+
+/** What the note does with a prescription, when it is not simply new: continued, or changed from a strength. */
+function statusNote(m: Medication): string {
+  if (m.status === 'changed') return m.previous_strength ? `changed from ${amountText(m.previous_strength)}` : 'dose changed';
+  return m.status === 'continued' ? 'continue' : '';
+}
+
+function medicationText(m: Medication): string {
+  const strength = m.strength ? ` ${amountText(m.strength)}` : '';
   const form = m.form ? (FORM_ABBREV[m.form] ?? capital(m.form)) : '';
   const what = m.brand ? `${capital(m.brand)} (${m.name}${strength})` : `${m.name}${strength}`;
   const parts = [
@@ -84,8 +94,12 @@ function medicationLine(m: Medication, n: number): string {
     m.duration ? `for ${plural(m.duration)}` : '',
     m.instructions ?? '',
   ].filter(Boolean);
-  return `${n}. ${[form, what].filter(Boolean).join(' ')}${parts.length ? `, ${parts.join(' ')}` : ''}`;
+  const notes = [statusNote(m), m.alternatives?.length ? `or ${m.alternatives.join(' or ')}` : ''].filter(Boolean);
+  return `${[form, what].filter(Boolean).join(' ')}${parts.length ? `, ${parts.join(' ')}` : ''}${notes.length ? ` (${notes.join('; ')})` : ''}`;
 }
+
+const medicationLine = (m: Medication, n: number): string => `${n}. ${medicationText(m)}`;
+const conditionalLine = (m: ConditionalMedication): string => `- ${medicationText(m)}: ${m.condition}`;
 
 function vitalsText(v: ClinicalFacts['vitals']): string {
   return [
@@ -122,6 +136,7 @@ function notesTemplate(input: RenderInput, f: ClinicalFacts): RenderedTemplate {
         .join('; '),
     ],
     ['medications', 'Medications', f.medications.map((m, i) => medicationLine(m, i + 1)).join('\n')],
+    ['conditional_medications', 'Not prescribed: only if needed later', (f.conditional_medications ?? []).map(conditionalLine).join('\n')],
     ['investigations', 'Investigations', f.investigations.map((i) => capital(i.name)).join(', ')],
     ['advice', 'Advice', f.advice.map(sentence).join(' ')],
     ['follow_up', 'Follow-up', f.follow_up ? `After ${plural(f.follow_up.after)}${f.follow_up.notes ? `, ${f.follow_up.notes}` : ''}` : ''],

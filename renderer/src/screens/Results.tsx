@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, createContext, Fragment, useContext, useEffect, useRef, useState } from 'react';
 import type { DictationStatus, TemplateResult } from '../../../preload/contract';
+import type { FlagCode } from '../../../server/scribe/structure/facts';
 import { clinic } from '../clinic';
 import { Editor } from '../notes/Editor';
 import type { Emr as EmrJson } from '../notes/emr';
@@ -15,6 +16,15 @@ const qty = (v: unknown): string => {
   if (!v || typeof v !== 'object') return str(v);
   const q = v as J;
   return [str(q.value), str(q.unit)].filter(Boolean).join(' ');
+};
+/** What the prescription does with a drug that is not simply new: continued, changed, or one of alternatives. */
+const statusNote = (m: J): string => {
+  const was = qty(m.previous_strength);
+  const alternatives = Array.isArray(m.alternatives) ? (m.alternatives as unknown[]).map(str).filter(Boolean) : [];
+  return [
+    m.status === 'continued' ? 'continue' : m.status === 'changed' ? (was ? `changed from ${was}` : 'dose changed') : '',
+    alternatives.length ? `or ${alternatives.join(' or ')}` : '',
+  ].filter(Boolean).join('; ');
 };
 const plural = (v: unknown): string => {
   const q = v as J | undefined;
@@ -35,10 +45,13 @@ interface Span { start: number; end: number; start_s?: number }
 interface Flag { code: string; message: string; pointer: string; key?: string }
 
 /** The flag's kind in a word or two, after "Check": the doctor reads the sentence, this says what to look at. */
-const FLAG_KIND: Record<string, string> = {
+const FLAG_KINDS: Record<FlagCode, string> = {
   DOSE_UNIT: 'unit', DOSE_RANGE: 'dose', DAILY_MAX: 'daily total', ALLERGY_CONFLICT: 'allergy', DUPLICATE_THERAPY: 'duplicate',
   LOW_CONFIDENCE: 'unclear audio', FUZZY_MATCH: 'name guessed', UNRECOGNISED_DRUG: 'not in formulary',
+  UNIT_NOT_SAID: 'unit not said', STRENGTH_MISSING: 'strength', STATUS_UNCLEAR: 'prescribed now?', VITAL_UNIT: 'unit assumed',
 };
+// Read by code strings from the service: a code this build does not know has no kind.
+const FLAG_KIND: Record<string, string | undefined> = FLAG_KINDS;
 /** Flags that can harm if missed are shown in the danger colour; the others ask for a second look. */
 const SERIOUS = new Set(['DOSE_UNIT', 'DOSE_RANGE', 'DAILY_MAX', 'ALLERGY_CONFLICT']);
 /** A flag as data.output[].warnings carries it: "CODE /pointer: sentence". */
@@ -233,6 +246,7 @@ function Emr({ json }: { json: J }) {
   const vitals = (json.vitals ?? {}) as J;
   const diagnoses = arr(json.diagnoses);
   const meds = arr(json.medications);
+  const conditional = arr(json.conditional_medications);
   const inv = arr(json.investigations);
   const advice = Array.isArray(json.advice) ? (json.advice as unknown[]).map(str) : [];
   const exam = Array.isArray(json.examination) ? (json.examination as unknown[]).map(str) : [];
@@ -323,6 +337,7 @@ function Emr({ json }: { json: J }) {
                         {str(m.brand) && str(m.name) ? <div className="small muted">{str(m.name)}</div> : null}
                         {str(m.form) ? <div className="small faint">{str(m.form)}{str(m.route) ? `, ${str(m.route)}` : ''}</div> : null}
                         {heard && heard.toLowerCase() !== str(m.name).toLowerCase() ? <div className="small muted">heard “{heard}”</div> : null}
+                        {statusNote(m) ? <div className="small muted">{statusNote(m)}</div> : null}
                       </td>
                       {cell('strength', qty(m.strength) || '—', 'nowrap')}
                       {cell('dose', qty(m.dose) || '—', 'nowrap')}
@@ -340,6 +355,15 @@ function Emr({ json }: { json: J }) {
               })}
             </tbody>
           </table>
+        </Section>
+      )}
+      {conditional.length > 0 && (
+        <Section title="Not prescribed: only if needed later">
+          <ul aria-label="Conditional medications">
+            {conditional.map((m, i) => (
+              <li key={i}><strong>{str(m.brand) || str(m.name)}</strong>{qty(m.strength) ? ` ${qty(m.strength)}` : ''}: {str(m.condition)}</li>
+            ))}
+          </ul>
         </Section>
       )}
       {inv.length > 0 && (

@@ -170,7 +170,8 @@ export interface Predicted {
 
 const DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
 type Dur = { value: number; unit: string } | undefined;
-const days = (d: Dur): number | null => (d ? Math.round(d.value * (DAYS[d.unit] ?? 1)) : null);
+// Hours are days to three places, as the fixtures write them ("a couple of hours" → 0.083).
+const days = (d: Dur): number | null => (d ? Math.round(d.value * (DAYS[d.unit] ?? 1) * 1000) / 1000 : null);
 // Counting units ("1 tablet") are how much to take, not a strength; ml, drops, puffs and units are (README).
 const COUNT_UNIT = /^(?:tablet|capsule|sachet|lozenge|pessary|suppository|patch|teaspoon)$/;
 

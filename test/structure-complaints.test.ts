@@ -180,3 +180,125 @@ describe('evidence', () => {
     expect(text.slice(cs[1]!.evidence!.start, cs[1]!.evidence!.end)).toMatch(/dizzy/);
   });
 });
+
+describe('reports with headings: only the history tells complaints', () => {
+  it('past history, examination and family history are not complaints', () => {
+    const text = [
+      'HISTORY OF PRESENT ILLNESS:, A 40-year-old man with a sore throat for 2 days.',
+      'PAST MEDICAL HISTORY:, Asthma as a child, hay fever, a heart attack in 2015.',
+      'FAMILY HISTORY:, Father had chest pain and diabetes.',
+      'PHYSICAL EXAMINATION:, Nasal mucosa swollen. Tender cervical nodes. Erythema of the pharynx.',
+    ].join(' ');
+    expect(names(text)).toEqual(['sore throat']);
+  });
+
+  it('a tender red area told in the history is the complaint', () => {
+    expect(names('SUBJECTIVE:, She noticed a tender red lump on her left forearm 3 days ago.')).toEqual([
+      expect.stringMatching(/lump/),
+    ]);
+  });
+});
+
+describe('negated lists and symptoms that have gone', () => {
+  it.each([
+    ['She denies fever, chills, orthopnea, wheeze, or nausea.', []],
+    ['No gross hematuria, dysuria or frequency.', []],
+    ['Nausea, vomiting, diarrhea times zero. He has a cough.', ['cough']],
+    ['He has not been particularly constipated.', []],
+    ['Patient: I haven’t had any more pain in my knee.', []],
+    ['She does not appear anxious or depressed.', []],
+    ['Patient: the cough has gone away but my nose is still blocked.', ['nasal blockage']],
+    ['Patient: I was sick at the start but now I’ve stopped vomiting. My belly hurts.', ['abdominal pain']],
+    ['He had a fever only on the first day; he still has a runny nose.', ['runny nose']],
+  ])('%s → %j', (text, want) => {
+    expect(names(text)).toEqual(want);
+  });
+
+  it('a denial about now removes a symptom told of the time before a hospital stay', () => {
+    const text = [
+      'Patient: before I went in my legs were swollen and I got short of breath.',
+      'Doctor: any shortness of breath since you have been home?',
+      'Patient: no shortness of breath now.',
+    ].join('\n');
+    expect(names(text)).not.toContain('shortness of breath');
+  });
+});
+
+describe('a patient’s own words beside the clinical name', () => {
+  it.each([
+    ['Patient: my ears are buzzing all day.', 'ringing in ears (ears are buzzing)'],
+    ['Patient: it stings when I pee.', 'dysuria (stings when i pee)'],
+    ['Patient: I keep coughing up blood.', 'haemoptysis (coughing up blood)'],
+    ['Patient: I just don’t feel well.', "feeling unwell (don't feel well)"],
+  ])('%s → %s', (text, name) => {
+    expect(names(`Doctor: what brings you in?\n${text}`)).toContain(name);
+  });
+
+  it('keeps the plain name when the words say the same', () => {
+    expect(names('Patient: my throat hurts.')).toEqual(['sore throat']);
+  });
+});
+
+describe('durations in real speech', () => {
+  it.each([
+    ['for three to four days', 4],
+    ['three, four months ago', 120],
+    ['for a couple of weeks', 14],
+    ['a five-day history of', 5],
+    ['probably 3 weeks or so', 21],
+  ])('%s → %d days', (spoken, n) => {
+    const hits = findDurations(normalizeText(spoken));
+    expect(hits).toHaveLength(1);
+    expect(durationDays(hits[0]!.duration!)).toBe(n);
+  });
+
+  it('hours are days to three places; vague amounts and story times have no value', () => {
+    expect(findDurations(normalizeText('for the last couple of hours'))[0]!.duration).toEqual({ value: 0.083, unit: 'day' });
+    expect(findDurations(normalizeText('in the last hour'))[0]!.duration).toEqual({ value: 0.042, unit: 'day' });
+    expect(findDurations(normalizeText('for a few days'))[0]!.duration).toBeUndefined();
+    expect(findDurations(normalizeText('several months ago'))[0]!.duration).toBeUndefined();
+    expect(findDurations(normalizeText('about two hours later'))).toEqual([]);
+    expect(findDurations(normalizeText('up 6 kg from the last year'))).toEqual([]);
+  });
+
+  it('"since the bite" takes the bite’s duration', () => {
+    const text = [
+      'Patient: I got a tick bite on my ankle about a week ago.',
+      'Patient: and I have had a headache since the bite.',
+    ].join('\n');
+    expect(days(text, 'headache')).toBe(7);
+  });
+
+  it('the doctor’s summary gives its duration to the symptoms it lists', () => {
+    const text = [
+      'Doctor: what brings you in?',
+      'Patient: I have diarrhoea and my tummy cramps.',
+      'Doctor: so just to recap, for the last 4 days you have been having diarrhoea and tummy cramps.',
+    ].join('\n');
+    expect(days(text, 'loose stools')).toBe(4);
+  });
+
+  it('how long before anything is named goes to what is told next; an earlier episode’s time goes nowhere', () => {
+    const text = [
+      'Doctor: how long have you been feeling like this?',
+      'Patient: about 10 days.',
+      'Doctor: tell me what is going on.',
+      'Patient: I wake up with a cough.',
+      'Doctor: have you ever had this before?',
+      'Patient: once, about 2 years ago.',
+    ].join('\n');
+    expect(days(text, 'cough')).toBe(10);
+  });
+
+  it('a pain told without its site takes the site the answer to "where" gives', () => {
+    const text = [
+      'Patient: I was lifting boxes at work and I have had some pain ever since.',
+      'Doctor: how long ago was that?',
+      'Patient: about 5 days ago.',
+      'Doctor: where exactly is it?',
+      'Patient: in my right shoulder.',
+    ].join('\n');
+    expect(names(text)).toEqual(['right shoulder pain']);
+    expect(days(text, 'right shoulder pain')).toBe(5);
+  });
+});

@@ -11,8 +11,8 @@ import { SYMPTOMS } from '../vocab/symptoms.js';
 import type { Complaint, Duration } from './facts.js';
 import { findDurations, type DurationHit } from './durations.js';
 import { PhraseIndex, RELATIVE, type Token } from './lexicon.js';
-import { endsScope, negationCues } from './negation.js';
-import { DIAGNOSIS_CUE, historySentences, type Doc, type Sentence } from './sections.js';
+import { endsScope, negationCues, postNegationCues } from './negation.js';
+import { DIAGNOSIS_CUE, historySentences, type Doc, type SectionKind, type Sentence } from './sections.js';
 
 // Words a complaint does not need: articles, pronouns, hedges, "complains of", intensifiers.
 const FILLER = new Set(
@@ -49,11 +49,11 @@ for (const k of SITE_KINDS) for (const w of k.words) KIND.set(w, k.name);
 const KIND_NOUN: Record<string, string> = {
   '{site} pain': 'pain', 'swelling of {site}': 'swelling', 'redness of {site}': 'redness', 'itching of {site}': 'itching',
   'numbness of {site}': 'numbness', 'tingling in {site}': 'tingling', 'weakness of {site}': 'weakness',
-  '{site} stiffness': 'stiffness', 'burning {site}': 'burning', '{site} cramps': 'cramps',
+  '{site} stiffness': 'stiffness', 'burning {site}': 'burning', '{site} cramps': 'cramps', '{site} tightness': 'tightness',
 };
 const NOUN_KIND = new Map(Object.entries(KIND_NOUN).map(([kind, noun]) => [noun, kind]));
 // Bare kinds that are no complaint until a site is told.
-const NEEDS_SITE = new Set(['pain', 'redness', 'burning']);
+const NEEDS_SITE = new Set(['pain', 'redness', 'burning', 'tightness']);
 
 // Symptom words that make a phrase a complaint even when the vocabulary lacks the whole phrase.
 const HEAD = new Set(
@@ -70,11 +70,16 @@ const MODIFIER = new Set(
     'increasing persistent itchy scaly frothy foul smelling smelly bloody painful').split(' '),
 );
 const CONNECTOR = new Set(['and', 'with', 'after', 'then', 'plus', 'along', 'associated', 'or', 'but', 'also', 'for', 'because']);
-// Words that keep a negation's scope running over a list: "no fever, cough or vomiting", "denies any h/o fits".
+// Words that keep a negation's scope running over a list: "no fever, cough or vomiting", "denies any h/o fits",
+// "no gross hematuria", "not particularly constipated", "haven't had any more pain".
 const LIST_WORD = new Set(
   (', and or nor any other such h/o history of signs symptoms complaints episodes prior previous past known recent ' +
-    'high low grade significant obvious major').split(' '),
+    'high low grade significant obvious major gross frank visible particular particularly specific much more further ' +
+    'new associated real true overt definite actual feel feels feeling felt think notice noticed get getting appear appears seem seems look looks').split(' '),
 );
+// In a written list ("denies chest pain, shortness of breath, pnd, ankle swelling, or dizziness") an item the
+// vocabulary does not know keeps the scope running when it is one word between commas.
+const LIST_ITEM = /^,\s*[a-z0-9/]+\s*,?$/;
 const NEGATION_WORD = /^(?:no|not|denies|denied|without|never|nil|non|nor)$/;
 
 const FAMILY = new RegExp(String.raw`${RELATIVE}(?:'s)?\s+(?:also\s+)?(?:has|had|is|was|have|suffers|died|with|h\/o)\b|\bfamily history\b|\bruns in the family\b`);
@@ -85,14 +90,40 @@ const OTHERS = /\b(?:husband|wife|roommate|room mate|friend|friends|colleague|co
 // A reaction to a drug is an allergy (so is the answer to a question about allergies), and an earlier episode is
 // history: neither is a complaint now.
 const ALLERGY = /\b(?:allerg\w*|reactions?|anaphyla\w*|gave (?:me|her|him|them)|made (?:my|her|his))\b/;
+// Within a sentence, what follows a drug allergy is the reaction; "seasonal allergies" are a complaint's context.
+const ALLERGY_CLAUSE = /\b(?:allerg\w* (?:to|from)|reactions? (?:to|from|with)|anaphyla\w*|gave (?:me|her|him|them)|made (?:my|her|his))\b/;
+// A symptom that has gone is no complaint now: "the cough has gone away", "the vomiting stopped", fever "only on
+// the first day", "a temperature when the symptoms started". Said after the symptom, in its clause.
+const RESOLVED_AFTER =
+  /^[^,;:.?]{0,40}?\b(?:(?:has|have|had|is|are|was|were)\s+(?:now\s+|all\s+|completely\s+)?)?(?:gone(?: away)?|went away|resolved|settled(?: down)?|cleared(?: up)?|disappeared|subsided|stopped(?=\s*(?:$|[,;.]|now|completely|since|after|by itself|on its own|and|but))|not been (?:there )?since|only (?:on|for) the first (?:day|night|couple of days)|at the (?:start|beginning)|when (?:the symptoms|it|this|they|all this|it all) (?:started|began|first started))\b/;
+// …or said before it: "i've stopped vomiting", "got rid of the rash".
+const RESOLVED_BEFORE = /\b(?:stopped|got rid of|recovered from|used to (?:have|get))\s+(?:[a-z']+\s+){0,2}$/;
 const PAST =
   /\b(?:similar episode|in the past|last time|(?<!since )last year|years? ago|as a (?:small |little |young )?(?:child|baby|kid)|when (?:i|he|she) was (?:little|young|small)|days? of life|at birth|after birth)\b/;
-const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been like this|been going on|been coming|it started|this started|they started|this has been|since then|so (?:about )?\d)/;
+const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been like this|(?:been )?feeling like this|this way|been going on|been coming|it started|this started|they started|this has been|since then|so (?:about )?\d)/;
 const NO = /^(?:no|not|none|nothing|never|nope|nah)\b/;
-const HOW_LONG = /\b(?:since when|how long|when did (?:it|this|they|that) start|for how many days)\b/;
+// A denial about the present: "since I've been home", "at the moment".
+const NOW = /\b(?:since (?:you've|you have|i've|i have) been|now|anymore|any more|these days|at the moment|currently|at present)\b/;
+// The doctor asking where a pain is: the answer's site completes it.
+const WHERE = /\b(?:where|whereabouts|which (?:side|part))\b/;
+// A question about earlier episodes: what the answer tells is history ("have you had this before?" "once, 3 years ago").
+const PAST_QUESTION = /\b(?:ever|before|in the past|previously|prior to|did it last|last time)\b/;
+const HOW_LONG = /\b(?:since when|how long|when did (?:it|this|they|that|it all|this all|all this) (?:start|begin|come on)|when (?:it|this|they) (?:started|began)|for how many days)\b/;
 // A question said without punctuation starts like one.
 const QUESTION = /^(?:any|anything else|do you|does (?:he|she|it|the)|did (?:you|he|she)|are you|is (?:he|she|there)|how|what|when|where|which|why|can you|could you|tell me)\b/;
-const AFFIRMATIVE = /^(?:yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|occasionally|since|for|it does|i do|he does|she does)\b|\b(?:yes|yeah)\b/;
+const AFFIRMATIVE = /^(?:yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|occasionally|since|for|it does|i do|he does|she does|it has|it is|it was|it did|that's right|correct)\b|\b(?:yes|yeah)\b/;
+// A question said inside a longer sentence without its question mark: "… okay and has that been since the bite".
+const ASKS = /\b(?:has|have|is|was|did|does|do|are|were) (?:that|it|this|they|you|he|she)\b[^,.]{0,60}$/;
+// "Since the tick bite": as long as the complaint named by the event's words.
+const SINCE_EVENT = /\bsince (?:the|that|my|his|her|this) ([a-z]+(?: [a-z]+)?)/;
+// The doctor's summary of the story ("just to recap, for the last 3 days you've been having …"): its duration is
+// that of every symptom it lists.
+const RECAP =
+  /\b(?:to recap|recap|to summari[sz]e|summari[sz]ing|in summary|so (?:for )?(?:the )?(?:last|past) \d+ \w+,? you|(?<!have )you(?:'ve| have) been having|so you(?:'ve| have) had|you(?: also)? mentioned|you(?:'ve| have) mentioned|you said)\b/;
+// "What happens when you take it?" after an allergy is asked: the answer is the reaction.
+const REACTION_QUESTION = /\bwhat (?:happens|happened|kind of reaction|reaction|does it do|did it do)\b/;
+// A symptom the speaker is not sure of is no complaint: "concern about possible spider bite".
+const HEDGED = /\b(?:possible|possibly|probable|suspected|query)\s+(?:[a-z]+\s+)?$/;
 // Tails that describe a complaint but are not its name.
 const TAIL = /\s+(?:radiating|which|that|when|where|worse|better|worst|increases|increased|increasing|aggravated|relieved|gradually|on and off|off and on|lasting|about|around|slowly|spreading|since|from|\d).*$/;
 // How long it has been worse is not how long the complaint has lasted.
@@ -203,12 +234,24 @@ function negated(s: Sentence, it: Item, tokens: Token[], spans: { start: number;
     .filter(([a, b]) => !spans.some((m) => a >= m.start && b <= m.end))
     .pop();
   if (!cue || endsScope(s.text.slice(cue[1], it.start))) return false;
-  return tokens
-    .filter((t) => t.start >= cue[1] && t.end <= it.start)
-    .every((t) => FILLER.has(t.text) || SIDE.has(t.text) || SITES[t.text] || LIST_WORD.has(t.text) || MODIFIER.has(t.text) || spans.some((m) => t.start >= m.start && t.end <= m.end));
+  return listUpTo(s, cue[1], it.start, tokens, spans);
 }
 
-function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: string): Item[] {
+/** True when the words in [from, to) are only a list of findings and its joining words ("cough, pnd, or fever"). */
+function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans: { start: number; end: number }[]): boolean {
+  const known = (t: Token): boolean =>
+    FILLER.has(t.text) || SIDE.has(t.text) || !!SITES[t.text] || LIST_WORD.has(t.text) || MODIFIER.has(t.text) || spans.some((m) => t.start >= m.start && t.end <= m.end);
+  const between = tokens.filter((t) => t.start >= from && t.end <= to);
+  return between.every((t, k) => known(t) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
+}
+
+/** A symptom said to have gone, after it in its clause or just before it. */
+function resolved(s: Sentence, it: Item, next: number): boolean {
+  return RESOLVED_AFTER.test(s.text.slice(it.end, next)) || RESOLVED_BEFORE.test(s.text.slice(Math.max(0, it.start - 40), it.start));
+}
+
+/** The complaints of a sentence; a kind said without its site ("some pain") goes to `bare`, for a site said later. */
+function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: string, bare?: Item[], denied?: Item[]): Item[] {
   const inScope = (a: number, b: number): boolean => a >= scope.from && b <= scope.to && !scope.masked.some(([x, y]) => a < y && b > x);
   const durations = complaintDurations(s, scope);
   const allDurations = durationsOf(s);
@@ -329,10 +372,20 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
     }
   });
   const spans = [...matches, ...items];
-  return items
-    .filter((it) => !NEEDS_SITE.has(it.name))
-    .map((it) => (female ? { ...it, name: it.name.replace(/\bgenital itching\b/, 'vulval itching') } : it))
-    .filter((it) => !negated(s, it, tokens, spans.filter((m) => m.start !== it.start)));
+  const after = postNegationCues(s.text);
+  const nextStart = (it: Item): number => items.find((n) => n.start >= it.end)?.start ?? s.text.length;
+  const named = items.map((it) => (female ? { ...it, name: it.name.replace(/\bgenital itching\b/, 'vulval itching') } : it));
+  const isNegated = (it: Item): boolean => {
+    const others = spans.filter((m) => m.start !== it.start);
+    return negated(s, it, tokens, others) || after.some(([a]) => a >= it.end && listUpTo(s, it.end, a, tokens, others));
+  };
+  denied?.push(...named.filter(isNegated));
+  const kept = named
+    .filter((it) => !isNegated(it))
+    .filter((it) => !resolved(s, it, nextStart(it)))
+    .filter((it) => !HEDGED.test(s.text.slice(Math.max(0, it.start - 30), it.start)));
+  bare?.push(...kept.filter((it) => NEEDS_SITE.has(it.name)));
+  return kept.filter((it) => !NEEDS_SITE.has(it.name));
 }
 
 /**
@@ -389,27 +442,49 @@ function othersFrom(s: Sentence, consultation: boolean): number {
   return family && (!consultation || CONTACT.test(s.text)) ? family.index : -1;
 }
 
+// Sections of a report whose sentences tell the present complaints: background history, the review of systems,
+// findings and the plan do not (a positive review item is also told in the history when it is a complaint).
+const COMPLAINT_SECTIONS = new Set<SectionKind>(['complaint', 'history']);
+// Inside a headed history only an explicit turn to the examination ends the story: "tender red area" is the complaint.
+const EXAM_SAID_FIRST = /^(?:on examination|on exam|o\/e|examination|exam|physical exam\w*)\b/;
+const SAID_EXAM = /\b(?:on examination|o\/e|on exam|examination)\b/;
+
+/** A diagnosis said, not a past "diagnosed" nor the story told back ("you have been having …"). */
+function statesDiagnosis(s: Sentence): boolean {
+  return DIAGNOSIS_CUE.test(s.text.replace(/\bdiagnosed\b|\byou(?:'ve| have) been\b/g, ''));
+}
+
 /**
- * The sentences complaints are told in, each with the part of it that may hold them. A dictation's history is read up
- * to the diagnosis, leaving out vital signs and what follows an examination cue; a consultation's from the patient's
- * (or relative's) turns. A past "diagnosed" is not the diagnosis.
+ * The sentences complaints are told in, each with the part of it that may hold them. A report with headings is read
+ * under its complaint and history headings. Otherwise a dictation's history is read up to the diagnosis, leaving out
+ * vital signs and what follows an examination cue; a consultation's from the patient's (or relative's) turns. A past
+ * "diagnosed" is not the diagnosis.
  */
 function complaintSentences(doc: Doc): { s: Sentence; scope: Scope }[] {
+  const headed = doc.sentences.some((s) => s.section !== null);
   const history = new Set(historySentences(doc).map((s) => s.index));
   const firstPatient = doc.sentences.find((s) => s.speaker === 'patient')?.index ?? 0;
   let end = doc.sentences.findIndex(
-    (s) => s.speaker !== 'patient' && s.index >= firstPatient && DIAGNOSIS_CUE.test(s.text.replace(/\bdiagnosed\b/g, '')) && !isQuestion(s),
+    (s) => s.speaker !== 'patient' && s.index >= firstPatient && statesDiagnosis(s) && !isQuestion(s),
   );
   if (end < 0) end = doc.sentences.length;
+  // A dictation without headings that turns to the examination ("on exam she is alert …") tells no more complaints.
+  const examAt = doc.consultation ? -1 : doc.sentences.findIndex((s) => s.section === null && EXAM_SAID_FIRST.test(s.text));
+  if (examAt >= 0) end = Math.min(end, examAt);
+  const told = (s: Sentence): boolean => {
+    if (doc.consultation) return s.speaker === 'patient' && s.index < end && (s.section === null || COMPLAINT_SECTIONS.has(s.section));
+    if (headed && s.section !== null) return COMPLAINT_SECTIONS.has(s.section);
+    return s.index < end && (history.has(s.index) || s.speaker !== 'doctor');
+  };
   const out: { s: Sentence; scope: Scope }[] = [];
-  for (const s of doc.sentences.slice(0, end)) {
-    if (doc.consultation ? s.speaker !== 'patient' : !(history.has(s.index) || s.speaker !== 'doctor')) continue;
+  for (const s of doc.sentences) {
+    if (!told(s)) continue;
     const masked: [number, number][] = [];
     let to = s.text.length;
     if (!doc.consultation) {
       VITAL_CLAUSE.lastIndex = 0;
       for (let m = VITAL_CLAUSE.exec(s.text); m; m = VITAL_CLAUSE.exec(s.text)) masked.push([m.index, m.index + m[0].length]);
-      const exam = EXAM_START.exec(s.text);
+      const exam = (s.section !== null ? SAID_EXAM : EXAM_START).exec(s.text);
       if (exam) to = exam.index;
     }
     if (to > 0) out.push({ s, scope: { from: 0, to, masked } });
@@ -421,6 +496,7 @@ function complaintSentences(doc: Doc): { s: Sentence; scope: Scope }[] {
 export function extractComplaints(doc: Doc): Complaint[] {
   const out: Complaint[] = [];
   const byName = new Map<string, Complaint>();
+  const said = new Map<Complaint, string>();
   let lastItems: Complaint[] = [];
   let lastSite: string | undefined;
   let lastTurn = -1;
@@ -433,12 +509,15 @@ export function extractComplaints(doc: Doc): Complaint[] {
     afters.forEach((d) => d && taken.add(d));
     items.forEach((it, k) => {
       const before = [...durations].reverse().find((d) => d.end <= it.start && (!taken.has(d) || !/\S/.test(s.text.slice(0, d.start))));
-      it.duration = answer ?? (afters[k] ?? before)?.duration;
+      it.duration = answer ?? (afters[k] ?? before)?.duration ?? it.duration;
     });
     const told: Complaint[] = [];
     for (const it of items) {
-      // "breathlessness" and later "breathlessness on exertion" are one complaint, named the fuller way.
-      const existing = byName.get(it.name) ?? [...byName.values()].find((c) => it.name.startsWith(`${c.name} `) || c.name.startsWith(`${it.name} `));
+      // "breathlessness" and later "breathlessness on exertion" (or "cough" and "dry cough") are one complaint, named
+      // the fuller way.
+      const existing =
+        byName.get(it.name) ??
+        [...byName.values()].find((c) => it.name.startsWith(`${c.name} `) || c.name.startsWith(`${it.name} `) || it.name.endsWith(` ${c.name}`) || c.name.endsWith(` ${it.name}`));
       if (existing) {
         if (it.name.length > existing.name.length) {
           byName.delete(existing.name);
@@ -446,19 +525,43 @@ export function extractComplaints(doc: Doc): Complaint[] {
           byName.set(it.name, existing);
         }
         if (it.duration) existing.duration ??= it.duration;
+        // Told again, it is among what "it's been 2 months" that follows speaks of.
+        told.push(existing);
         continue;
       }
       const c: Complaint = { name: it.name, evidence: s.span(it.start, it.end), ...(it.duration ? { duration: it.duration } : {}) };
+      said.set(c, s.text.slice(it.start, it.end));
       byName.set(it.name, c);
       out.push(c);
       told.push(c);
     }
     if (told.length) lastItems = told;
   };
+  // An event's duration ("since the tick bite"): that of the complaint its words name.
+  const sinceEvent = (text: string): Duration | undefined => {
+    const m = SINCE_EVENT.exec(text);
+    const word = m?.[1]!.split(' ').pop();
+    return word ? out.find((c) => c.duration && c.name.split(' ').includes(word))?.duration : undefined;
+  };
   const selected = complaintSentences(doc);
   const chosen = new Set(selected.map(({ s }) => s.index));
+  let allergyAt = -10;
+  let pending: { item: Item; s: Sentence; duration?: Duration } | undefined;
+  let floating: Duration | undefined;
+  let recapTurn = -1;
+  let recapDuration: Duration | undefined;
   for (const s of doc.sentences) {
     if (isQuestion(s)) asked = s;
+    if (ALLERGY.test(s.text)) allergyAt = s.index;
+    if (doc.consultation && s.speaker === 'doctor' && !isQuestion(s) && (RECAP.test(s.text) || recapTurn === s.turn) && !statesDiagnosis(s)) {
+      if (recapTurn !== s.turn) recapDuration = undefined;
+      recapTurn = s.turn;
+      const whole = { from: 0, to: s.text.length, masked: [] };
+      recapDuration ??= complaintDurations(s, whole).find((d) => d.duration)?.duration;
+      const others = othersFrom(s, doc.consultation);
+      attach(s, segmentItems(s, doc.female, whole).filter((it) => others < 0 || it.start < others), [], recapDuration);
+      continue;
+    }
     if (!chosen.has(s.index)) continue;
     const { scope } = selected.find((x) => x.s === s)!;
     if (s.turn !== lastTurn) {
@@ -466,27 +569,115 @@ export function extractComplaints(doc: Doc): Complaint[] {
       lastSite = undefined;
     }
     const question = doc.sentences[s.index - 1];
-    // The answer to a question about allergies tells reactions, not complaints, for the whole answer; in a note, what
-    // follows an allergy is the reaction.
-    if (isQuestion(s) || (asked && ALLERGY.test(asked.text) && s.index - asked.index <= 3)) continue;
-    const allergy = ALLERGY.exec(s.text);
+    // The answer to a question about allergies (or about what an allergy does) tells reactions, not complaints, for
+    // the whole answer; in a note, what follows an allergy is the reaction.
+    const aboutAllergy = asked && (ALLERGY.test(asked.text) || (REACTION_QUESTION.test(asked.text) && asked.index - allergyAt <= 3));
+    if (isQuestion(s) || (aboutAllergy && s.index - asked!.index <= 3)) continue;
+    const allergy = ALLERGY_CLAUSE.exec(s.text);
     if (allergy) scope.to = Math.min(scope.to, allergy.index);
     const others = othersFrom(s, doc.consultation);
     const durations = complaintDurations(s, scope);
-    const items = segmentItems(s, doc.female, scope, lastSite).filter((it) => others < 0 || it.start < others);
+    const bare: Item[] = [];
+    const denied: Item[] = [];
+    const items = segmentItems(s, doc.female, scope, lastSite, bare, denied).filter((it) => others < 0 || it.start < others);
+    // "No shortness of breath since I've been home": a symptom told earlier (before a hospital stay) has gone.
+    if (doc.consultation && denied.length && (NOW.test(s.text) || (question && NOW.test(question.text)))) {
+      for (const d of denied) {
+        const k = out.findIndex((c) => c.name === d.name);
+        if (k >= 0) byName.delete(out.splice(k, 1)[0]!.name);
+      }
+    }
     const mention = [...s.text.slice(scope.from, scope.to).matchAll(SITE_MENTION)].pop()?.[0];
     if (mention) lastSite = mention.replace(/\w+$/, (w) => SITES[w] ?? w);
-    // An answer that says yes (or only when) takes the symptoms the doctor asked about.
-    if (!items.length && question && isQuestion(question) && !NO.test(s.text) && (AFFIRMATIVE.test(s.text) || (durations.length && !HOW_LONG.test(question.text)))) {
-      const askedItems = segmentItems(question, doc.female, { from: 0, to: question.text.length, masked: [] });
+    const asking = question && question.speaker !== 'patient' && (isQuestion(question) || ASKS.test(question.text));
+    if (!items.length && ((asking && PAST_QUESTION.test(question.text)) || (asked && PAST_QUESTION.test(asked.text) && s.index - asked.index <= 2))) continue;
+    // "I've been having some pain ever since" … "where is it?" … "in the back of my neck": the site completes the kind.
+    if (doc.consultation && bare.length && !items.length) {
+      pending = { item: bare[0]!, s, duration: durations.find((d) => d.duration)?.duration };
+      continue;
+    }
+    if (pending && !items.length && mention && asked && WHERE.test(asked.text) && s.index - asked.index <= 2 && s.index - pending.s.index <= 12) {
+      const kind = bareKind(pending.item.name);
+      if (kind) {
+        const site = lastSite!;
+        attach(s, [{ ...pending.item, name: siteName(kind, site), start: s.text.lastIndexOf(mention), end: s.text.lastIndexOf(mention) + mention.length, site, duration: pending.duration }], []);
+        pending = undefined;
+        continue;
+      }
+    }
+    // An answer that says yes (or only when) takes the symptoms the doctor asked about; "it has" to "has that been
+    // since the bite" takes the bite's duration.
+    if (!items.length && asking && !NO.test(s.text) && (AFFIRMATIVE.test(s.text) || (durations.length && !HOW_LONG.test(question.text)))) {
+      const since = sinceEvent(question.text);
+      if (since) for (const c of lastItems) c.duration ??= since;
+      const askedItems = itemsAsked(question, doc.female);
       attach(question, askedItems, [], durations[0]?.duration);
       continue;
     }
-    if (!items.length && durations.length && (ANAPHORA.test(s.text) || (question && HOW_LONG.test(question.text)) || /^\d/.test(s.text))) {
-      for (const c of lastItems) if (durations[0]!.duration) c.duration ??= durations[0]!.duration;
+    // An answer that names what was asked: "any blood in your urine?" … "there was a little bit of blood earlier".
+    if (!items.length && doc.consultation && !NO.test(s.text)) {
+      const said = (it: Item): boolean => it.name.split(' ').some((w) => w.length > 3 && new RegExp(String.raw`\b${w}\b`).test(s.text));
+      const repeated = askedInTurn(doc, s).map((q) => ({ q, items: itemsAsked(q, doc.female).filter(said) }));
+      for (const { q, items: named } of repeated) if (named.length) attach(q, named, [], durations[0]?.duration);
+      if (repeated.some((r) => r.items.length)) continue;
+    }
+    const howLong = (question && HOW_LONG.test(question.text)) || (asked && HOW_LONG.test(asked.text) && s.index - asked.index <= 3);
+    if (!items.length && durations.length && (ANAPHORA.test(s.text) || howLong || /^\d/.test(s.text))) {
+      const d = durations.find((x) => x.duration)?.duration;
+      for (const c of lastItems) if (d) c.duration ??= d;
+      if (pending && d) pending.duration ??= d;
+      // "How long have you been feeling unwell?" before anything was named: the complaints told next take it.
+      if (!lastItems.length && !pending) floating = d;
       continue;
     }
+    if (floating && items.length) {
+      for (const it of items) it.duration ??= floating;
+      floating = undefined;
+    }
+    const since = sinceEvent(s.text);
+    if (since) for (const it of items) it.duration ??= since;
     attach(s, items, durations);
   }
+  if (doc.consultation) for (const c of out) c.name = withWording(c.name, said.get(c) ?? '');
+  return out;
+}
+
+/** Words of the patient's or note's wording that say nothing of the symptom. */
+const WORDING_FILLER = /^(?:feel|feels|feeling|felt|been|getting|gets|get|got|kind|sort|of|bit|is|are|am|was|a|the|my|his|her|really|very|so|quite|just|some|it|its|it's|i|i'm|i've|to|have|has|had)$/;
+
+/**
+ * The name with the words it was said in, when they differ from it: "haemoptysis (coughing up blood)", "swelling of
+ * eyes (eyes puffy)". A vocabulary name stands alone when the wording shares a word's stem with it ("coughing",
+ * "short of breath") or is one word of a clinical synonym ("temperature").
+ */
+function withWording(name: string, wording: string): string {
+  const all = wording.split(/[^a-z0-9']+/).filter(Boolean);
+  let a = 0;
+  let b = all.length;
+  while (a < b && WORDING_FILLER.test(all[a]!)) a++;
+  while (b > a && WORDING_FILLER.test(all[b - 1]!)) b--;
+  const kept = all.slice(a, b);
+  const words = kept.filter((w) => !WORDING_FILLER.test(w));
+  if (words.length < 2 || kept.length > 6 || /^\d/.test(kept[kept.length - 1] ?? '') || /^(?:or|and|to)$/.test(kept[kept.length - 1] ?? '')) return name;
+  // Every word for pain is the same word here ("throat hurts" is the sore throat).
+  const stem = (w: string): string => (KIND.get(w) === '{site} pain' || w === 'ache' ? 'pain' : w.replace(/'s$/, '').slice(0, 5));
+  // A site both share ("eyes") does not make them say the same thing.
+  const nameStems = new Set(name.split(' ').filter((w) => !SITES[w]).map(stem));
+  if (words.some((w) => !SITES[w] && nameStems.has(stem(w)))) return name;
+  return `${name} (${kept.join(' ')})`;
+}
+
+const askedCache = new WeakMap<Sentence, Item[]>();
+/** The symptoms a question names (copies: the caller sets their durations). */
+function itemsAsked(q: Sentence, female: boolean): Item[] {
+  let items = askedCache.get(q);
+  if (!items) askedCache.set(q, (items = segmentItems(q, female, { from: 0, to: q.text.length, masked: [] })));
+  return items.map((it) => ({ ...it }));
+}
+
+/** The doctor's questions just before a patient's sentence, since the patient last spoke. */
+function askedInTurn(doc: Doc, s: Sentence): Sentence[] {
+  const out: Sentence[] = [];
+  for (let i = s.index - 1; i >= 0 && doc.sentences[i]!.speaker !== 'patient'; i--) if (isQuestion(doc.sentences[i]!)) out.push(doc.sentences[i]!);
   return out;
 }

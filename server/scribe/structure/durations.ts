@@ -1,54 +1,69 @@
 /**
  * Spoken durations: "since 3 days", "for the last 2 weeks", "since yesterday", "4 months back", "x 5 days",
- * "for a couple of months", "over the past month", "2 to 3 weeks" (the longer), "a fortnight".
+ * "for a couple of months", "over the past month", "2 to 3 weeks" (the longer), "a fortnight", "a 4-day history of",
+ * "for the last couple of hours" (in days, to 3 places). A vague amount ("a few days", "several months") is a length
+ * of time without a value.
  */
 import type { Duration, DurationUnit } from './facts.js';
 
 export interface DurationHit {
   start: number;
   end: number;
-  /** Absent for hours and minutes ("stiffness for 10 minutes"): a length of time, but not one a note records in days. */
+  /**
+   * Absent for vague amounts ("a few days") and for minutes or an episode's length ("stiffness lasting 10 minutes"):
+   * a length of time, but not how long the complaint has lasted.
+   */
   duration?: Duration;
 }
 
 const NUMBER = String.raw`\d+(?:\.\d+)?`;
-const COUNT = String.raw`(${NUMBER}(?:\s*(?:to|-|or)\s*${NUMBER})?|an?|one|few|a few|couple of|a couple of|several)`;
-// "18 months old" is an age.
-const UNIT = String.raw`(day|week|month|year|fortnight|night|hour|hr|minute|min)s?(?!\s+old\b)`;
+// A range said "2 to 3", "3 or 4", "3-4", or "3, 4".
+const RANGE_SEP = String.raw`(?:\s*(?:to|-|or|,)\s*|\s+)`;
+const COUNT = String.raw`(${NUMBER}(?:${RANGE_SEP}${NUMBER})?|an?|one|few|a few|couple of|a couple of|several)`;
+// "18 months old" is an age; "2 hours later" a time in the story, not how long.
+const UNIT = String.raw`(day|week|month|year|fortnight|night|hour|hr|minute|min)s?(?!\s+(?:old|later|after|afterwards)\b)`;
 const LEAD = String.raw`(?:since|for|from|x|over|past|last|lasting|of)`;
 const HEDGE = String.raw`(?:(?:about|around|almost|nearly|over|more than|approximately|at least|the last|the past|last|past|only|a good)\s+)*`;
 const PATTERNS: { re: RegExp; fixedDays?: number; one?: boolean }[] = [
   { re: new RegExp(String.raw`\b${LEAD}\s*${HEDGE}${COUNT}\s*${UNIT}\b`, 'g') },
-  { re: new RegExp(String.raw`\b${COUNT}\s*${UNIT}\s+(?:ago|back)\b`, 'g') },
-  { re: new RegExp(String.raw`\b(?:about|around|almost|nearly|approximately)\s+${COUNT}\s*${UNIT}\b`, 'g') },
+  { re: new RegExp(String.raw`\b${COUNT}\s*${UNIT}\s+(?:ago|back|history)\b`, 'g') },
+  { re: new RegExp(String.raw`\b(?:about|around|almost|nearly|approximately|probably|maybe|roughly|like|over|under|less than|more than|at least)\s+${COUNT}\s*${UNIT}\b`, 'g') },
   // "lost 4 kg in 3 months": only a number and a plural unit, so "3 times in a day" is a frequency.
   { re: new RegExp(String.raw`\bin\s+(?:the\s+(?:last|past)\s+)?(${NUMBER})\s*(days|weeks|months|years)\b`, 'g') },
   // "the last two weeks or so", and a bare answer to "since when?": "2 months".
   { re: new RegExp(String.raw`\bthe\s+(?:last|past)\s+${COUNT}\s*${UNIT}\b`, 'g') },
   { re: new RegExp(String.raw`^${COUNT}\s*${UNIT}\b`, 'g') },
   // "over the past month", "since last week": one of the unit.
-  { re: /\b(?:(?:since|for|over|in|during)\s+)?(?:the\s+)?(?:last|past)\s+(day|week|month|year|fortnight)\b(?!\s+of\b)/g, one: true },
+  // Not "up 14 pounds from the last year": a comparison, not how long.
+  { re: /(?<!\bfrom\s+(?:the\s+)?)\b(?:(?:since|for|over|in|during)\s+)?(?:the\s+)?(?:last|past)\s+(day|week|month|year|fortnight|hour)\b(?!\s+of\b)/g, one: true },
   {
     re: /\b(?:since|from|started|starting|began|beginning)\s+(?:the\s+)?(?:yesterday(?:\s+(?:night|morning|evening|afternoon))?|last night|this morning|today|morning|tonight|overnight)\b|\bovernight\b|\blast night\b/g,
     fixedDays: 1,
   },
+  // "I was in my yard yesterday … my back started tightening up": yesterday said with the onset.
+  { re: /\byesterday\b(?=[^.?!]*\b(?:started|starting|began|came on|developed|woke up|noticed)\b)/g, fixedDays: 1 },
 ];
 
-function count(word: string): number {
-  const range = /(\d+(?:\.\d+)?)\s*(?:to|-|or)\s*(\d+(?:\.\d+)?)/.exec(word);
+// Ranges take the upper bound: "2 to 3", "3, 4", "3 or 4".
+const RANGE = new RegExp(String.raw`^(${NUMBER})${RANGE_SEP}(${NUMBER})$`);
+
+/** How many units a count says, or undefined for a vague one ("a few", "several"). */
+function count(word: string): number | undefined {
+  const range = RANGE.exec(word);
   if (range) return Number(range[2]);
   if (/^\d/.test(word)) return Number(word);
   if (/couple/.test(word)) return 2;
-  if (/few|several/.test(word)) return 3;
+  if (/few|several/.test(word)) return undefined;
   return 1;
 }
 
-function unitOf(word: string): DurationUnit | 'fortnight' | 'short' {
+function unitOf(word: string): DurationUnit | 'fortnight' | 'hour' | 'short' {
   if (word.startsWith('day') || word.startsWith('night')) return 'day';
   if (word.startsWith('week')) return 'week';
   if (word.startsWith('fortnight')) return 'fortnight';
   if (word.startsWith('month')) return 'month';
   if (word.startsWith('year')) return 'year';
+  if (word.startsWith('hour') || word.startsWith('hr')) return 'hour';
   return 'short';
 }
 
@@ -66,7 +81,9 @@ export function findDurations(text: string): DurationHit[] {
       }
       const n = one ? 1 : count(m[1] ?? '1');
       const unit = unitOf(one ? m[1]! : m[2] ?? '');
-      if (unit === 'short') hits.push(span);
+      const episode = /^lasting\b/.test(m[0]);
+      if (n === undefined || unit === 'short' || (episode && unit === 'hour')) hits.push(span);
+      else if (unit === 'hour') hits.push({ ...span, duration: { value: Math.round((n / 24) * 1000) / 1000, unit: 'day' } });
       else hits.push({ ...span, duration: unit === 'fortnight' ? { value: 2 * n, unit: 'week' } : { value: n, unit } });
     }
   }

@@ -18,7 +18,7 @@ daytime sleepiness|sleeping lot during day,sleepy during day,sleepy all day,slee
 sleepiness|sleepy,drowsy,drowsiness
 weight loss|lost weight,losing weight,clothes become loose,clothes loose,clothes getting loose,become thin,became thin,getting thinner,lost kilos,lost kg
 weight gain|put on weight,gained weight,put on kilos,put on kg,gaining weight,weight gone up,weight going up,weight increased,up kilos,getting fat,become fat
-decreased appetite|not eating much,eating less,eats less,don't feel hungry,not hungry,no hunger,not feeling hungry,doesn't feel hungry,appetite is less,appetite less,appetite down,appetite gone,not eating anything,not able to eat,can't eat,cannot eat,unable to eat,doesn't want to eat,won't eat,not interested in food,off food,off his food,off her food
+decreased appetite|not eating much,hardly eating,eating less,eats less,don't feel hungry,not hungry,no hunger,not feeling hungry,doesn't feel hungry,appetite is less,appetite less,appetite down,appetite gone,not eating anything,not able to eat,can't eat,cannot eat,unable to eat,doesn't want to eat,won't eat,not interested in food,off food,off his food,off her food
 poor feeding|not feeding well,not feeding,feeding less,not taking feeds,not drinking milk,refusing feeds,refuses feeds,poor feeds
 picky eating|picky eater,fussy eater,only eats,eats only,won't eat anything except,refuses to eat vegetables
 excessive thirst|thirsty all time,always thirsty,very thirsty,thirsty,feel thirsty,lot of thirst,drinking lot of water,drinks lot of water,mouth always dry
@@ -54,9 +54,9 @@ ear pain|pulling at ear,pulling at ears,pulling ear,pulls at ear,pulls ear,tuggi
 ear discharge|ear is leaking,ear leaking,water coming from ear,pus from ear,pus coming from ear,fluid from ear,discharge from ear,ear is running,ear running
 heaviness in ear|ear feels blocked,ear blocked,ear is blocked,ear feels full,fullness in ear,ear feels heavy,ear heavy
 reduced hearing|can't hear well,cannot hear well,can't hear properly,hearing is less,hearing less,hard of hearing,doesn't hear well,not hearing well,hearing has gone down,hearing gone down,hearing is poor
-ringing in ears|ringing in ear,buzzing in ear,buzzing in ears,ringing sound,buzzing sound,whistling in ear,noise in ear
+ringing in ears|ears buzzing,ears are buzzing,ear buzzing,ear is buzzing,ears ringing,ears are ringing,ear ringing,ringing in ear,buzzing in ear,buzzing in ears,ringing sound,buzzing sound,whistling in ear,noise in ear
 redness of eyes|eyes are red,eyes red,eye is red,eye red,red eyes,red eye,eyes have turned red,eyes turned red,eyes look red,pink eye
-watering of eyes|eyes watering,eye watering,eyes are watering,watery eyes,watery eye,tears coming,tears keep coming,eyes keep watering,watering
+watering of eyes|eyes watering,eye watering,eyes are watering,tears coming,tears keep coming,eyes keep watering,watering
 itching of eyes|eyes itchy,eye itchy,itchy eyes,eyes itch,eyes itching,eye itching
 sticky eye discharge|eyelids stuck together,eyelids are stuck together,lids stuck together,lids were stuck together,eyes stuck shut,eyes glued shut,sticky yellow stuff,sticky stuff in eyes,sticky discharge,eye discharge,discharge from eyes,yellow discharge from eyes,crusting of eyelids,crusty eyes
 foreign body sensation in eyes|sand in eyes,sand inside,like there is sand,feels like sand,something in eye,something in eyes,something in my eye
@@ -64,14 +64,14 @@ gritty sensation in eyes|gritty feeling,gritty eyes,eyes feel gritty,gritty
 blurry vision|vision is blurry,vision blurry,vision seems blurry,blurry,things look blurry,blurry eyesight
 blurring of vision|can't see clearly,cannot see clearly,vision is hazy,hazy vision,vision is not clear,vision not clear,vision unclear,vision is dim,dim vision,misty vision,foggy vision,eyesight gone down,eyesight is weak
 double vision|seeing double,see double,seeing two of everything,diplopia
-photophobia|light hurts eyes,light hurts,light bothers,bright light bothers,discomfort in bright light,sensitive to light,light sensitivity,can't stand light,cannot stand light,light makes worse,light makes it worse,bright light hurts
+photophobia|light hurting eyes,light hurting,lights hurting eyes,light hurts eyes,light hurts,light bothers,bright light bothers,discomfort in bright light,sensitive to light,light sensitivity,can't stand light,cannot stand light,light makes worse,light makes it worse,bright light hurts
 phonophobia|noise bothers,sensitive to noise,sensitive to sound,can't stand noise,noise makes worse,noise makes it worse,loud noise bothers
 photophobia;phonophobia|light and noise make worse,light and noise make it worse,light and sound make worse,light and noise bother,light and noise,light and sound
 retro orbital pain|eyes pain from behind,pain behind eyes,pain behind eye,eyes hurt from behind,behind eyes pain,pain behind my eyes,hurts behind eyes
 eye pain|eyes pain,eye pain,eye hurts,eyes hurt,eyes hurting,eye hurting,eye paining,eyes paining
 headache|head is pounding,head pounding,head hurts,head hurting,head is paining,head paining,head is aching,head aching,head is splitting,splitting head,head feels heavy,head is heavy,heavy head,head is bursting,pain in head,head pains
 giddiness|head is spinning,head spinning,head spins,reeling
-dizziness|giddy,feel giddy,feels giddy,dizzy,feel dizzy,feels dizzy,lightheaded,light headed,woozy,everything goes dark,goes dark,vision goes dark,blacks out,feel like blacking out,feel like fainting,feel faint,feels faint
+dizziness|giddy,feel giddy,feels giddy,dizzy,feel dizzy,feels dizzy,woozy,everything goes dark,goes dark,vision goes dark,blacks out,feel like blacking out,feel like fainting,feel faint,feels faint
 vertigo|room is spinning,room spins,room spinning,room is going round,room goes round,everything spins,everything spinning,everything is spinning,world is spinning,spinning
 fainting|passed out,passes out,blacked out,fainted,faints,fainting spells,collapsed,lost consciousness,fell unconscious
 falls|fallen,fell down,fell,falling,had fall,keeps falling,tripped and fell
@@ -82,7 +82,7 @@ weakness of limbs|arm is weak,arm weak,leg is weak,leg weak,can't lift arm,canno
 numbness|numb,feels numb,gone numb,goes numb,no feeling,lost feeling,dead feeling
 tingling|pins and needles,pricking sensation,crawling sensation,tingles,tingly
 burning feet|feet are burning,feet burning,burning in feet,burning of feet,burning sensation in feet,soles burning,soles are burning,burning soles
-tremors|hands shake,hands shaking,shaky hands,shaking hands,shakiness,shaky,trembling hands,hands tremble
+tremors|hands shake,hands shaking,shaky hands,shaking hands,trembling hands,hands tremble
 difficulty walking|can't walk far,cannot walk far,can't walk much,difficulty in walking,trouble walking,hard to walk,difficult to walk,walking is difficult,unable to walk,can't walk,cannot walk
 excessive worry|worry about everything,worry lot,worries lot,worry too much,worries too much,worrying lot,worrying all time,worry all time,can't stop worrying,cannot stop worrying,worries constantly,worry constantly,constant worry,always worried,always worrying,worrying,wound up,on edge
 anxiety|anxious,nervous,nervousness,tense,panicky,panic,restless,restlessness,uneasy
@@ -94,7 +94,7 @@ difficulty falling asleep|can't fall asleep,cannot fall asleep,takes long to fal
 inability to sleep|can't sleep,cannot sleep,not able to sleep,unable to sleep,no sleep,sleep is poor,sleep poor,not sleeping,not sleeping well,sleep badly,sleeping badly,hardly sleep,can't sleep properly,sleeplessness
 irritability|irritable,cranky,fussy,gets angry easily,short tempered,snapping at everyone
 muscle tension|neck and shoulders are tight,neck and shoulders tight,shoulders tight,shoulders are tight,neck is tight,tight muscles,muscles tight,muscles are tight,muscle tightness
-nausea|feel like vomiting,feels like vomiting,feeling like vomiting,like vomiting,want to vomit,feel sick,feels sick,feel sick to stomach,sick to stomach,queasy,queasiness,urge to vomit,nauseous,nauseated,want to throw up,feel like throwing up,retching
+nausea|feeling sick,felt sick,need to vomit,going to vomit,going to be sick,about to vomit,feel like vomiting,feels like vomiting,feeling like vomiting,like vomiting,want to vomit,feel sick,feels sick,feel sick to stomach,sick to stomach,queasy,queasiness,urge to vomit,nauseous,nauseated,want to throw up,feel like throwing up,retching
 vomiting|can't keep anything down,cannot keep anything down,not able to keep anything down,unable to keep anything down,cannot keep food down,not keeping anything down,can't keep food down,can't keep down,throwing up,threw up,throws up,puking,puked,vomited,vomits,vomit,brings up food,bringing up food,whatever eats vomits,whatever she eats vomits,whatever he eats vomits,eats vomits
 loose stools|loose motions,loose motion,runny stools,watery stools,watery motions,stools are watery,motions are watery,going to toilet many times,diarrhoea,diarrhea,loose potty,watery potty,frequent stools,stomach is running,loosies
 constipation|hasn't pooped,has not pooped,haven't pooped,not pooped,hasn't passed stool,not passed stool,not passing stool,no motion,no bowel movement,hasn't had bowel movement,bowels not moving,bowels not open,hard stools,hard stool,stools are hard,straining,strains,strain to pass stool,constipated,blocked up,goes once every,only goes every,poop is hard
@@ -111,6 +111,9 @@ periumbilical abdominal pain|pain around navel,pain around belly button,pain nea
 suprapubic pressure|pressure down low,pressure in lower tummy,pressure in lower belly,pressure above pubic bone,pressure in bladder,pressure low down
 suprapubic discomfort|discomfort down low,discomfort in lower tummy,discomfort in lower belly,discomfort above pubic bone,pain above pubic bone,pain in lower tummy,pain in lower belly,lower tummy pain,lower belly pain,suprapubic pain
 jaundice|yellow eyes,eyes are yellow,eyes yellow,eyes turned yellow,eyes have turned yellow,skin is yellow,skin yellow,skin turned yellow,yellowish eyes,yellow skin,yellowness
+dysuria|hurts when pee,hurting when pee,hurts to pee,pain when pee,painful to pee,stinging when pee,stings when pee,hurts when urinate,hurting when urinate,pain when urinate,painful to urinate,hurts when passing urine,pain on passing urine,pain passing urine,pain when passing urine,bothers me when pee
+foul smelling urine|urine smells,smelly urine,smells weird,smells funny,smells bad,smells strong,strong smelling urine,offensive smelling urine
+feeling unwell|don't feel well,not feeling well,not feel well,feel unwell,feeling unwell,feel poorly,feeling poorly,under weather,feel ill,feeling ill,feel rough,feeling rough,generally unwell
 burning micturition|burning when pee,burns when pee,burning when peeing,burns when peeing,burning when urinate,burns when urinate,burning when urinates,burns when urinates,burning when passing urine,burning while passing urine,burning while urinating,burning when passing water,burning passing water,burning while peeing,stinging when pee,stings when pee,stinging when passing urine,pain when pee,hurts when pee,hurts to pee,pain when peeing,painful to pee,pee burns,urine burns,burning urine,burning in urine,burning sensation in urine,burning while passing water
 urinary frequency|passing water again and again,passing urine again and again,urinating again and again,peeing again and again,peeing often,pee often,urinate often,urinating often,urinating more often,urinate more often,going to bathroom every hour,going to bathroom lot,going to toilet lot,go to bathroom every hour,have to go every hour,have to go every half hour,go every half hour,go every hour,going every hour,frequent urge to pee,frequent urge to urinate,frequent urination,frequency of urination,increased frequency,increased frequency of urination,passing urine frequently,frequent micturition,urine frequently,running to toilet,running to bathroom
 urinary urgency|can't hold urine,cannot hold urine,can't hold it,have to rush to toilet,have to rush to bathroom,urgency,sudden urge to pee,urgent need to pee
@@ -127,7 +130,7 @@ frothy urine|urine is frothy,foamy urine,urine is foamy,bubbles in urine,froth i
 dark urine|urine is dark,urine dark,dark yellow urine,tea coloured urine,cola coloured urine
 heavy menstrual bleeding|periods are heavy,periods heavy,heavy periods,heavy bleeding,bleeding heavily,bleeding lot during periods,flooding,soaking pads,soaking through pads,changing pad every hour,passing clots,clots during periods,heavy flow
 irregular periods|periods irregular,periods are irregular,periods not regular,periods come late,periods are late,periods coming late,periods not on time,cycles irregular,irregular cycles,irregular menses
-missed periods|missed period,missed periods,period is late,period late,no periods,periods stopped,haven't had period,hasn't had period
+missed periods|missed period,missed periods,period is late,period late,no periods,periods stopped,haven't had periods,hasn't had periods
 painful periods|periods are painful,periods painful,pain during periods,cramps during periods,period cramps,period pain
 vaginal discharge|white discharge,discharge down there,discharge from vagina,white water,discharge per vaginum,smelly discharge
 genital itching|itching down there,itchy down there,itching in private parts,itching in private part,private parts itch,private part itching,itching in vagina

@@ -13,7 +13,11 @@ cold|common cold,coryza
 running nose|rhinorrhoea,rhinorrhea,watery nasal discharge
 runny nose|runny nose
 nasal discharge|nasal discharge
-nasal congestion|stuffy nose,congested nose
+nasal congestion|stuffy nose,congested nose,congestion
+stuffiness|stuffy
+nasal drainage|nose drainage
+postnasal drip|post nasal drip,postnasal drainage
+sinus pressure|sinus pressure,pressure in sinuses,sinus pain
 nasal blockage|blocked nose,nose block,nasal obstruction
 sneezing|sneezes,sneeze
 sore throat|throat irritation,scratchy throat,throat ache,painful throat
@@ -22,6 +26,7 @@ painful swallowing|pain on swallowing,swallowing is painful,pain while swallowin
 difficulty swallowing|dysphagia,trouble swallowing,difficulty in swallowing,food sticking
 hoarseness of voice|hoarseness,voice is hoarse,change in voice,voice change,hoarse
 hoarse voice|hoarse voice
+paroxysmal nocturnal dyspnoea|pnd,paroxysmal nocturnal dyspnea
 breathlessness|difficulty breathing,difficulty in breathing,dyspnoea,dyspnea,breathing difficulty,trouble breathing,breathing problem,breathless
 shortness of breath|short of breath,sob
 wheezing|whistling sound in chest
@@ -33,7 +38,9 @@ chest heaviness|heaviness in chest
 palpitations|palpitation,racing heart,heart racing,fluttering in chest
 headache|head ache,pain in head,head pain,heaviness of head,head heaviness
 giddiness|giddy,reeling
-dizziness|dizzy,lightheadedness,light headedness
+dizziness|dizzy
+lightheadedness|light headedness,lightheaded,light headed
+unsteadiness|unsteady,off balance,loss of balance,difficulty keeping balance,difficulty with balance,imbalance
 vertigo|spinning sensation
 fainting|syncope,blackout,blackouts,passed out,loss of consciousness
 seizure|fits,fit,convulsion,convulsions,seizures,jerking of limbs,jerky movements,jerking,epileptic attack
@@ -56,19 +63,27 @@ poor appetite|not eating well
 decreased appetite|reduced appetite,appetite reduced,appetite decreased
 weight loss|loss of weight,losing weight,weight reduction unintentional
 weight gain|gaining weight,increase in weight
-fatigue|lethargy,malaise,exhaustion
+fatigue|lethargy,exhaustion
 tiredness|tiredness all the time
 weakness|generalised weakness,generalized weakness
 easy fatigability|easy fatiguability
 easy fatigue|easy fatigue
 irritability|irritable,irritated,anger outbursts
+loss of enjoyment|no enjoyment,not enjoyable,nothing enjoyable,not enjoying anything
 low mood|sadness,depressed mood,hopelessness
+mood swings|mood changes,mood swing
+tearfulness|tearful,crying spells
+difficulty concentrating|poor concentration,trouble concentrating,impaired concentration
+shakiness|shaky,feeling shaky
+photophobia|sensitivity to light,light sensitivity
 anxiety|anxiety
 excessive worry|worry,excessive worrying
 difficulty falling asleep|can't fall asleep,cannot fall asleep,cant fall asleep,trouble falling asleep,unable to fall asleep,difficulty in falling asleep
-inability to sleep|not able to sleep,unable to sleep,cannot sleep,can't sleep,cant sleep,sleeplessness,insomnia,poor sleep,disturbed sleep,lack of sleep,difficulty sleeping,trouble sleeping
+insomnia|sleeplessness
+inability to sleep|not able to sleep,unable to sleep,cannot sleep,can't sleep,cant sleep,poor sleep,disturbed sleep,lack of sleep,difficulty sleeping,trouble sleeping
 snoring|snores,snore
-body aches|body ache,body pain,bodyache,body pains,myalgia,muscle aches,muscle pain,aches
+body aches|body ache,body pain,bodyache,body pains,aches
+muscle aches|myalgia,muscle ache,muscle pain,muscle pains,aching muscles
 joint pain|joint pains,arthralgia,pain in joints,pain in the joints,joints pain
 back pain|backache,back ache,pain in back
 low back pain|lower back pain,pain in lower back,lumbar pain
@@ -85,10 +100,11 @@ ringing in ears|tinnitus,buzzing in ears,noise in ears
 tooth pain|toothache,tooth ache,dental pain,pain in tooth,pain in teeth
 eye pain|pain in eye,pain in eyes
 redness of eyes|red eye,red eyes,eye redness,redness in eyes
-watering of eyes|watery eyes,eye watering,tearing
+watering of eyes|eye watering,tearing
+watery eyes|watery eye
 itching of eyes|itchy eyes,eye itching
 blurring of vision|diminished vision,decreased vision,vision changes,visual disturbance
-blurred vision|blurred vision
+blurred vision|vision blurred,vision is blurred,vision blurry,vision is blurry,vision has been blurry,vision has been blurred,vision went blurry
 blurry vision|blurry vision
 facial pain|pain in face,face pain
 puffiness of face|facial puffiness,puffy face,swelling of face,facial swelling,puffiness,face is puffy,puffy eyes
@@ -126,7 +142,9 @@ lump|lump
 numbness|loss of sensation,decreased sensation
 tingling|pins and needles,paraesthesia,paresthesia,tingling sensation
 tremors|tremor,shaking of hands,trembling
-sweating|excessive sweating,perspiration,diaphoresis,sweats,night sweats
+sweating|excessive sweating,perspiration,diaphoresis,sweats
+night sweats|night sweat,sweating at night,sweating during night,sweating in night,sweats at night,sweaty at night
+hot flashes|hot flushes,hot flash,hot flush
 weakness of limbs|limb weakness,weakness in arm,weakness in leg,paralysis
 confusion|disorientation,altered sensorium
 excessive thirst|polydipsia,increased thirst
@@ -139,6 +157,12 @@ drooling|drooling of saliva
 stiffness|joint stiffness
 morning stiffness|morning stiffness
 cramps|muscle cramps
+tick bite|tick bites,bitten by tick
+insect bite|insect bites,bug bite,bug bites
+animal bite|dog bite,cat bite
+visual aura|aura,zigzag lines,zig zag lines,flashing lights
+urinary urgency|urgency,urgency of urination
+feeling unwell|generally unwell,unwell,malaise
 `;
 
 export interface Symptom {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileContextRules, CONTEXT_RULES, contextOf, sentenceModifiers, type TargetType } from '../server/scribe/structure/context.js';
 import { normalizeText, tokenize } from '../server/scribe/structure/lexicon.js';
+import { isNegated, negationCues, postNegationCues } from '../server/scribe/structure/negation.js';
 import RULES_FILE from '../server/scribe/vocab/context-rules.json' with { type: 'json' };
 import { DataFileError } from '../server/scribe/vocab/data-file.js';
 
@@ -113,5 +114,27 @@ describe('scope, as medspaCy defines it', () => {
 
   it('a target never modifies itself', () => {
     expect(cats('no', 'no')).toEqual([]);
+  });
+});
+
+describe('negation of findings reads the same rules (structure/negation.ts over the NEGATED and terminate rules)', () => {
+  it.each([
+    ['no fever, chills or cough', 'cough', true],
+    ['fever and chills times zero', 'fever', true],
+    ["she hasn't had any headaches", 'headaches', true],
+    ['no fever but has a cough', 'cough', false],
+    ['no vomiting since she started the syrup, now has diarrhoea', 'diarrhoea', false],
+    ['pneumonia is not ruled out', 'pneumonia', false],
+  ])('"%s": %s negated is %s', (raw, finding, negated) => {
+    const text = normalizeText(raw);
+    const at = text.indexOf(finding);
+    const before = negationCues(text.slice(0, at)).length > 0 && isNegated(text, at);
+    const after = postNegationCues(text).some(([start]) => start > at);
+    expect(before || after).toBe(negated);
+  });
+
+  it('a terminate rule for findings does not end a drug negation ("no need for … antibiotics")', () => {
+    expect(categories('there is no need for antibiotics with this cold', 'antibiotics', 'drug')).toContain('NEGATED');
+    expect(categories('there is no need for treatment with antibiotics', 'antibiotics', 'drug')).toContain('NEGATED');
   });
 });

@@ -34,6 +34,7 @@ const RuleSchema = Type.Object(
     terminated_by: Type.Optional(Type.Array(Category)),
     terminates: Type.Optional(Type.Array(Category)),
     uncertain: Type.Optional(Type.Boolean()),
+    absorbs: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   },
   { additionalProperties: false },
 );
@@ -56,6 +57,8 @@ export interface ContextRule {
   terminates?: ContextCategory[];
   /** The cue decides its category with low confidence ("we usually give …"): keep the target, flag it. */
   uncertain?: boolean;
+  /** Words that, straight after the cue, are part of it ("hasn't had any"). */
+  absorbs?: string[];
 }
 
 /** A cue found in a sentence: where it is (characters and tokens) and the tokens [scopeFrom, scopeTo) it governs. */
@@ -170,7 +173,10 @@ function resolveOverlaps(all: Candidate[]): Candidate[] {
 
 function limits(self: ContextRule, other: ContextRule): boolean {
   if (other.direction === 'pseudo') return false;
-  if (other.direction === 'terminate') return !other.terminates || other.terminates.includes(self.category);
+  if (other.direction === 'terminate') {
+    const forTargets = !other.allowed_types || !self.allowed_types || self.allowed_types.some((t) => other.allowed_types!.includes(t));
+    return forTargets && (!other.terminates || other.terminates.includes(self.category));
+  }
   return other.category === self.category || !!self.terminated_by?.includes(other.category);
 }
 

@@ -1,3 +1,5 @@
+import { CONTEXT_RULES, type ContextRule } from './context.js';
+
 /**
  * NegEx-style negation: a finding is negated when a negation cue comes before it in the same sentence and nothing
  * ends the cue's scope in between, or when a negation said after a list ("nausea, vomiting times zero", "chills:
@@ -5,29 +7,36 @@
  * vocabulary entries of their own and are matched before this check runs, so they are never negated.
  */
 
-// Cues said before the finding. An auxiliary straight after a cue is part of it ("hasn't had", "not been",
-// "haven't noticed any"), so the "had" that elsewhere starts a new assertion does not end its scope.
-const PRE_CUES = [
-  'no', 'not', 'denies', 'denied', 'deny', 'denying', 'without', 'negative for', 'never', 'nil', 'absent', 'absence of',
-  'free of', 'non', 'nor', 'neither', "don't", "doesn't", "didn't", 'does not', 'did not', 'do not', "haven't",
-  "hasn't", "hadn't", 'have not', 'has not', 'had not', "isn't", "aren't", "wasn't", "weren't", 'no h/o',
-  'no history of', 'no known', 'ruled out', 'rules out', 'no sign of', 'no signs of', 'no evidence of',
-];
-const AUXILIARY = ['had', 'have', 'been', 'got', 'noticed', 'experienced', 'felt', 'seen', 'reported', 'complained of', 'any'];
+// The cues are the context rules' (vocab/context-rules.json): the NEGATED rules for findings, read before the finding
+// (forward), after a list of findings ("fever, chills times zero", backward), or either way; the words a cue absorbs
+// ("hasn't had any"); and the terminate rules that end a negation's scope. This module applies them NegEx-style to a
+// finding's offset in its sentence, as the complaint and diagnosis readers ask.
+const FINDING_RULES = CONTEXT_RULES.filter((r) => !r.allowed_types || r.allowed_types.includes('symptom'));
+const NEGATED = FINDING_RULES.filter((r) => r.category === 'NEGATED');
+const phrasesOf = (rules: readonly ContextRule[]): string[] => rules.flatMap((r) => r.phrases ?? []);
 const alternation = (words: string[]): string =>
-  [...words].sort((a, b) => b.length - a.length).map((w) => w.replace(/[/]/g, '\\/')).join('|');
-const CUE = new RegExp(String.raw`\b(?:${alternation(PRE_CUES)})\b(?:\s+(?:${alternation(AUXILIARY)})\b)*`, 'g');
+  [...new Set(words)].sort((a, b) => b.length - a.length).map((w) => w.replace(/[/.]/g, '\\$&')).join('|');
+const PRE = NEGATED.filter((r) => r.direction === 'forward' || r.direction === 'bidirectional');
+const CUE = new RegExp(String.raw`\b(?:${alternation(phrasesOf(PRE))})\b(?:\s+(?:${alternation(PRE.flatMap((r) => r.absorbs ?? []))})\b)*`, 'g');
+// "negative for", "to", "of" after a backward cue make it a forward one.
+const POST = NEGATED.filter((r) => r.direction === 'backward' || r.direction === 'bidirectional');
+const POST_CUE = new RegExp(String.raw`(?:\s*[:,-]?\s*)\b(?:${alternation(phrasesOf(POST))})\b(?!\s+(?:for|to|of)\b)`, 'g');
+// Scope ends at a terminate cue for findings, or at a clause mark.
+const TERMINATE = FINDING_RULES.filter((r) => r.direction === 'terminate' && (!r.terminates || r.terminates.includes('NEGATED')));
+const TERMINATOR = new RegExp(String.raw`\b(?:${alternation(phrasesOf(TERMINATE))})\b|[:;]`);
 
-// Cues said after a list of findings: "fever, chills times zero", "nausea and vomiting: negative", "dysuria x0".
-const POST_CUE = /(?:\s*[:,-]?\s*)\b(?:times 0|times zero|x 0|x0|negative|none|absent|denied)\b(?!\s+(?:for|to|of)\b)/g;
+// Longer phrases holding a cue word that are not negations ("not ruled out", "gram negative").
+const PSEUDO = new RegExp(String.raw`\b(?:${alternation(phrasesOf(NEGATED.filter((r) => r.direction === 'pseudo')))})\b`, 'g');
 
-// Scope ends at a contrast, or where the sentence turns to a new assertion.
-const TERMINATOR = /\b(?:but|however|although|though|except|apart from|aside from|which|who|yet|still|now has|has|have|had|complains|complaining|with|since|for|started|presents?|presented)\b|[:;]/;
 /** The negation cues of a sentence, left to right, as [start, end) offsets. */
 export function negationCues(sentence: string): [number, number][] {
+  const pseudo = [...sentence.matchAll(PSEUDO)].map((m) => [m.index, m.index + m[0].length]);
   const out: [number, number][] = [];
   CUE.lastIndex = 0;
-  for (let m = CUE.exec(sentence); m; m = CUE.exec(sentence)) out.push([m.index, m.index + m[0].length]);
+  for (let m = CUE.exec(sentence); m; m = CUE.exec(sentence)) {
+    const [a, b] = [m.index, m.index + m[0].length];
+    if (!pseudo.some(([p, q]) => p! < b && a < q!)) out.push([a, b]);
+  }
   return out;
 }
 

@@ -25,7 +25,7 @@ import { decodeToPcm } from '../server/scribe/audio/decode.js';
 import { assertSpeech } from '../server/scribe/audio/speech.js';
 import { PocketSphinxEngine } from '../server/scribe/asr/pocketsphinx.js';
 import { wordErrors } from '../server/scribe/asr/wer.js';
-import { structure } from '../server/scribe/structure/structure.js';
+import { structure } from '../server/clinical-nlp/structure.js';
 import { speak as speakTo } from '../eval/spoken.js';
 import { figure, round, summarise, writeResults } from './common.js';
 

@@ -21,9 +21,9 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Language, Transcript } from '../server/scribe/contracts.js';
-import { annotateFromAudio } from '../server/scribe/structure/confidence.js';
-import type { ClinicalFacts } from '../server/scribe/structure/facts.js';
-import { structure, type StructureOptions } from '../server/scribe/structure/structure.js';
+import { annotateFromAudio } from '../server/clinical-nlp/confidence.js';
+import type { ClinicalFacts } from '../server/clinical-nlp/facts.js';
+import { structure, type StructureOptions } from '../server/clinical-nlp/structure.js';
 import { renderTemplate } from '../server/scribe/templates/render.js';
 import { toAsrForm } from './asr-form.js';
 import {

@@ -5,7 +5,7 @@
  * the other's or they mostly overlap; a medication matches on its generic name or its brand. Also the safety
  * score (unsafe medications) and the targets.
  */
-import { allergyConflict } from '../server/scribe/vocab/drug-knowledge.js';
+import { allergyConflict } from '../server/clinical-nlp/vocab/drug-knowledge.js';
 
 export interface GoldMedication {
   name: string;
@@ -411,7 +411,7 @@ export interface Floors {
 }
 
 /**
- * What test/structure-eval.test.ts holds the structurer to on the 80 dev dictations, per mode: the figures measured
+ * What test/clinical-nlp/eval.test.ts holds the structurer to on the 80 dev dictations, per mode: the figures measured
  * when the floors were last set (commit 861d04d), less 0.02. Raise them as the structurer improves; never lower
  * them to pass.
  */

@@ -10,7 +10,7 @@ import { uploadDictation } from '../preload/scribe-flow.js';
 import { ScribeClient } from '../sdk/scribe-client.js';
 import type { DemoWorkspace } from '../server/demo/demo.js';
 import type { Language } from '../server/scribe/contracts.js';
-import { structure } from '../server/scribe/structure/structure.js';
+import { structure } from '../server/clinical-nlp/structure.js';
 import { renderTemplate } from '../server/scribe/templates/render.js';
 import { buildFhirBundle, dosageOf, type FhirExportInput } from '../server/notes/fhir.js';
 import type { Emr } from '../server/notes/schemas.js';

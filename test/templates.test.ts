@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RenderInput } from '../server/scribe/contracts.js';
-import { structure } from '../server/scribe/structure/structure.js';
+import { structure } from '../server/clinical-nlp/structure.js';
 import { renderTemplate } from '../server/scribe/templates/render.js';
 
 const TEXT =

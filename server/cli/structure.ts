@@ -18,7 +18,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { LANGUAGES, TEMPLATE_IDS, type Language, type TemplateId } from '../scribe/contracts.js';
 import { TEMPLATE_ALIASES } from '../scribe/formats.js';
-import { structure } from '../scribe/structure/structure.js';
+import { structure } from '../clinical-nlp/structure.js';
 import { renderTemplate } from '../scribe/templates/render.js';
 
 const MODES = ['dictation', 'consultation'] as const;

@@ -14,7 +14,7 @@ import type {
   Encounter, Identifier, MedicationRequest, Observation, Organization, Patient, Practitioner, Quantity, Reference, Resource, ServiceRequest,
   TimingRepeat,
 } from '@medplum/fhirtypes';
-import type { Duration, DurationUnit } from '../scribe/structure/facts.js';
+import type { Duration, DurationUnit } from '../clinical-nlp/facts.js';
 import type { Emr } from './schemas.js';
 
 type Medication = Emr['medications'][number];

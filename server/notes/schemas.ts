@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { LANGUAGES } from '../scribe/contracts.js';
-import { FLAG_CODES, MEDICATION_STATUSES } from '../scribe/structure/facts.js';
+import { FLAG_CODES, MEDICATION_STATUSES } from '../clinical-nlp/facts.js';
 import { Literals } from '../shared/literals.js';
 import { Line, Text } from '../shared/text.js';
 

@@ -10,7 +10,7 @@ import type { PatientService } from '../patients/service.js';
 import type { OutputEntry, SessionRequest } from '../scribe/job.js';
 import type { ScribeService } from '../scribe/service.js';
 import type { SessionRow } from '../scribe/store.js';
-import { type ClinicalFacts, FLAG_CODES } from '../scribe/structure/facts.js';
+import { type ClinicalFacts, FLAG_CODES } from '../clinical-nlp/facts.js';
 import { renderTemplate } from '../scribe/templates/render.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import { type Clock, isoNow } from '../shared/time.js';

@@ -10,9 +10,9 @@ import type { Language, PcmAudio, RecognitionRequest, Segment, TemplateId, Trans
 import type { JobResult, JobSpec, OutputEntry, TemplateRequest } from './job.js';
 import { TEMPLATE_NAMES } from './formats.js';
 import { defaultStages, type Stages } from './stages.js';
-import { annotateFromAudio } from './structure/confidence.js';
-import type { ClinicalFacts } from './structure/facts.js';
-import type { StructureOptions } from './structure/structure.js';
+import { annotateFromAudio } from '../clinical-nlp/confidence.js';
+import type { ClinicalFacts } from '../clinical-nlp/facts.js';
+import type { StructureOptions } from '../clinical-nlp/structure.js';
 
 export interface PipelineHooks {
   signal?: AbortSignal;

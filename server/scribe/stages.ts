@@ -7,7 +7,7 @@ import { NoEngineError } from './asr/engine.js';
 import { AudioDecodeError, decodeToPcm } from './audio/decode.js';
 import { NoSpeechError, assertSpeech } from './audio/speech.js';
 import type { AsrEngine, PcmAudio, RecognitionRequest, RenderedTemplate, RenderInput, TemplateId } from './contracts.js';
-import { structure, type StructureOptions } from './structure/structure.js';
+import { structure, type StructureOptions } from '../clinical-nlp/structure.js';
 import { renderTemplate } from './templates/render.js';
 
 export interface Stages {

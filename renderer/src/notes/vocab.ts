@@ -1,13 +1,13 @@
-import type { Drug } from '../../../server/scribe/vocab/formulary';
-import type { IcdEntry } from '../../../server/scribe/vocab/icd10';
+import type { Drug } from '../../../server/clinical-nlp/vocab/formulary';
+import type { IcdEntry } from '../../../server/clinical-nlp/vocab/icd10';
 
 /**
  * Search over the code list and formulary the scribe ships. They are about 140 KB of text, so they are imported on
  * first use into a chunk of their own (not the initial bundle), and searched here: no round trip per keystroke, and
  * the same in the desktop app and in a browser.
  */
-const icd = () => import('../../../server/scribe/vocab/icd10').then((m) => m.ICD10);
-const drugs = () => import('../../../server/scribe/vocab/formulary').then((m) => m.FORMULARY);
+const icd = () => import('../../../server/clinical-nlp/vocab/icd10').then((m) => m.ICD10);
+const drugs = () => import('../../../server/clinical-nlp/vocab/formulary').then((m) => m.FORMULARY);
 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9.+]+/g, ' ').trim();
 

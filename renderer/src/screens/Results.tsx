@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, createContext, Fragment, useContext, useEffect, useRef, useState } from 'react';
 import type { DictationStatus, TemplateResult } from '../../../preload/contract';
-import type { FlagCode } from '../../../server/scribe/structure/facts';
+import type { FlagCode } from '../../../server/clinical-nlp/facts';
 import { clinic } from '../clinic';
 import { Editor } from '../notes/Editor';
 import type { Emr as EmrJson } from '../notes/emr';

@@ -4,7 +4,7 @@
  * codes list and gets a warning.
  */
 import type { RenderedTemplate, RenderInput, TemplateId } from '../contracts.js';
-import type { ClinicalFacts, ConditionalMedication, Duration, Flag, Medication, Span } from '../structure/facts.js';
+import type { ClinicalFacts, ConditionalMedication, Duration, Flag, Medication, Span } from '../../clinical-nlp/facts.js';
 
 const plural = (d: Duration): string => `${d.value} ${d.unit}${d.value === 1 ? '' : 's'}`;
 const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

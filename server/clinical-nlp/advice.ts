@@ -1,0 +1,465 @@
+/**
+ * Advice: the instructions the patient is given in the plan, each a complete instruction, at most MAX_ITEMS.
+ *
+ * An instruction starts at a cue (vocab/advice-cues.json): after a lead-in that is dropped ("I want you to [go to the
+ * hospital]", "she is to [drink extra fluids]"), at an imperative ("push fluids and rest"), at a recommended gerund
+ * ("keeping a headache diary would be important" → "keep a headache diary") or a referral ("I'll refer you to
+ * cardiology" → "referral to cardiology"). It runs to its clause's end, or in a recogniser's run-on turn to the first
+ * word that starts another clause ("okay", "because", "I'll …"), and keeps the condition said before it ("if it is not
+ * better in a week, come back"). A short plan item without a verb ("cold packs to the area", "soft diet") is advice
+ * too, where the note lists its plan. Nothing is advice that another fact was read from (a prescription, a test, a
+ * diagnosis, a vital, the follow-up), the doctor's own intention ("we may start …"), an explanation, the patient's
+ * words, a question, small talk or an examination command ("take a deep breath").
+ */
+import { Type } from 'typebox';
+import CUES_FILE from './vocab/advice-cues.json' with { type: 'json' };
+import { checkedData, Provenance } from './vocab/data-file.js';
+import type { Span } from './facts.js';
+import { DIAGNOSIS_CUE, type Doc, type Sentence } from './sections.js';
+
+const Phrases = Type.Object({ about: Type.String(), phrases: Type.Array(Type.String({ minLength: 1 })) });
+const Patterns = Type.Object({ about: Type.String(), patterns: Type.Array(Type.String({ minLength: 1 })) });
+const CuesSchema = Type.Object({
+  ...Provenance,
+  about: Type.String(),
+  leadIns: Patterns,
+  imperatives: Phrases,
+  gerunds: Phrases,
+  advisableAfter: Patterns,
+  notInstructions: Patterns,
+  clauseEnds: Phrases,
+  fillers: Phrases,
+  planOnsets: Patterns,
+  referrals: Patterns,
+  careNouns: Phrases,
+  negativeLeadIns: Patterns,
+  softPrefixes: Patterns,
+  careOrders: Patterns,
+  counselling: Patterns,
+  thirdParties: Phrases,
+});
+export const ADVICE_CUES = checkedData('advice-cues.json', CuesSchema, CUES_FILE);
+
+/** More would be the transcript again: a doctor gives a few instructions, and the note lists the firmest. */
+export const MAX_ITEMS = 6;
+/** An instruction longer than this in a run-on turn has lost its end: it is not kept. */
+const MAX_WORDS = 22;
+
+const escape = (p: string): string => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const phrases = (list: string[]): string => [...list].sort((a, b) => b.length - a.length).map(escape).join('|');
+const patterns = (list: string[]): string => list.map((p) => `(?:${p})`).join('|');
+
+// Not a lead-in when it is the doctor's own plan or a purpose: "let's try and flush it", "to make sure you tolerate it".
+const LEAD_IN = new RegExp(
+  String.raw`(?<![a-z'])(?<!\b(?:let's|to|we|i|they|can|could|will|we'll|i'll|would|and then we|so we)\s)(?:${patterns(ADVICE_CUES.leadIns.patterns)})(?![a-z'])\s*`,
+  'g',
+);
+// Lead-ins said one after another: "what I want you to do is let's rest it", "I want you to try and …".
+const CHAINED = new RegExp(String.raw`^(?:let's\s+|do is(?: to)?\s+|(?:${LEAD_IN.source}))`);
+// What an instruction after a lead-in cannot start with: "I'd recommend [that in the first days] …" is no instruction.
+const NOT_AN_ACTION = /^(?:the|a|an|in|on|at|for|that|this|it|some|any|to|of|with|by|from|what|which|so|and|or|but|if|you|i|we|he|she|they|my|your|his|her|there|here|first|second|is|are|be|as|because|well|think|know|understand|have (?:been|had|gotten|got|done|taken|seen))\b/;
+const CARE_NOUN = new RegExp(String.raw`\b(?:${phrases(ADVICE_CUES.careNouns.phrases)})s?\b`);
+const NEGATIVE_LEAD_IN = new RegExp(String.raw`(?<![a-z'])(?:${patterns(ADVICE_CUES.negativeLeadIns.patterns)})(?![a-z'])\s*`, 'g');
+// A cue is whole words: "recommend" is not the start of "recommended".
+const cue = (list: { patterns: string[] }): RegExp => new RegExp(String.raw`(?<![a-z'])(?:${patterns(list.patterns)})(?:(?<=\s)|(?![a-z']))\s*`, 'g');
+// Counselling on results, risks or options is the doctor's account of the visit, not an instruction.
+const NOT_A_TOPIC = /\b(?:risks?|benefits?|results?|options?|findings?|history|diagnosis|labs?|x rays?|plan|treatment|medications?|this|that|it)\b/;
+/** Acts of the doctor that are advice, each written with its head word; `what` must hold for the words after it. */
+const ACTS: { re: RegExp; head: string; what?: RegExp; named?: boolean }[] = [
+  { re: cue(ADVICE_CUES.referrals), head: 'referral ' },
+  { re: cue(ADVICE_CUES.careOrders), head: '', what: CARE_NOUN, named: true },
+  { re: cue(ADVICE_CUES.counselling), head: '', what: new RegExp(String.raw`^(?!.*${NOT_A_TOPIC.source})`) },
+];
+const THIRD_PARTY = new RegExp(String.raw`^(?:the\s+)?(?:${phrases(ADVICE_CUES.thirdParties.phrases)})\b`);
+// Words that open a clause without being the instruction: "so", "and then", "okay".
+const OPENERS = String.raw`(?:(?:plan|advice|advised|recommendations?|instructions?|so|and|also|then|okay|ok|alright|all right|now|just|well|um|uh|but|or|right|yeah|first|firstly|secondly|finally|at this point|for now|right now|in the meantime|meanwhile|definitely|certainly|really|please|probably)\s*,?\s+)*`;
+// "let's cut milk down": the doctor speaking for both, an imperative all the same.
+const IMPERATIVE = new RegExp(String.raw`^${OPENERS}(?:let's\s+)?(?=(?:${phrases(ADVICE_CUES.imperatives.phrases)})(?![a-z']))`);
+const GERUNDS = phrases(ADVICE_CUES.gerunds.phrases);
+const LEADING_GERUND = new RegExp(String.raw`^${OPENERS}(${GERUNDS})(?![a-z'])`);
+const GERUND = new RegExp(String.raw`(?<![a-z'])(${GERUNDS})\s+(.{2,60}?)\s+(?:${patterns(ADVICE_CUES.advisableAfter.patterns)})(?![a-z])`);
+// Care said as what will help: "warm salt water gargles will help", "cranberry juice can sometimes help".
+const HELPS = new RegExp(String.raw`^${OPENERS}(.{3,60}?)\s+(?:${patterns(ADVICE_CUES.advisableAfter.patterns)})(?![a-z])`);
+const SOFT_PREFIX = new RegExp(String.raw`^(?:(?:${patterns(ADVICE_CUES.softPrefixes.patterns)})\s+)+(?=[a-z])`);
+const SOONER = /^(?:or |and )?(?=(?:earlier|sooner) (?:if|in case)\b)/;
+const NOT_INSTRUCTION = new RegExp(patterns(ADVICE_CUES.notInstructions.patterns));
+// "I" starts a clause, but not as a letter of a spelled abbreviation ("i v fluids").
+const CLAUSE_END = new RegExp(String.raw`\s*[,;:]?\s+(?:(?:${phrases(ADVICE_CUES.clauseEnds.phrases)})(?![a-z'])|i(?=\s+[a-z']{2,}))|\s*[;:]`, 'g');
+const FILLER = new RegExp(String.raw`(?<![a-z'])(?:${phrases(ADVICE_CUES.fillers.phrases)})(?![a-z'])\s*,?\s*`, 'g');
+const PLAN_ONSET = new RegExp(patterns(ADVICE_CUES.planOnsets.patterns));
+
+// A gerund's imperative: "keeping" → "keep", "taking" → "take", "using" → "use".
+const IMPERATIVE_WORDS = new Set(ADVICE_CUES.imperatives.phrases.filter((p) => !p.includes(' ')));
+function imperativeOf(gerund: string): string {
+  const stem = gerund.replace(/ing$/, '');
+  if (IMPERATIVE_WORDS.has(stem)) return stem;
+  if (IMPERATIVE_WORDS.has(`${stem}e`)) return `${stem}e`;
+  return /(.)\1$/.test(stem) ? stem.slice(0, -1) : stem;
+}
+
+const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;
+// A return said with its condition ("come back if not better", "call sooner if …") is advice; the follow-up is not.
+const NOT_ADVICE =
+  /\b(?:diagnosis|impression|assessment|this is|review|follow[ -]?up(?! with)|recheck|see me|show me|investigations?|imaging|tests? (?:needed|required)|reports?)\b(?!.*\b(?:if|sooner|earlier|immediately|straight away|anytime|any time)\b)|\b(?:come back|return)\b(?!.*\b(?:if|sooner|earlier|immediately|straight away|anytime|any time)\b)|^(?:plan|advice|advised|rx|number \d+)\s*:?\s*$|^number \d+\b/;
+// Why, not what to do: "since she is allergic to penicillin", "it can make you drowsy", "hypertension is controlled".
+const EXPLANATION =
+  /^(?:since|because|as|which|who|so that|that's|that is|it's|it is|it can|it will|it may|it takes|this is|this can|there is|there's|no change|for the short term|for the|no (?:sign|signs|evidence|need)|no antibiotics?|okay|ok|thank you|thanks|\d+ to \d+ times)\b|\b(?:is|are) not (?:needed|required|indicated)\b|\b(?:no|do not|don't) need\b|^for [a-z]+(?: [a-z]+)?$|\b(?:should|will)$|^(?:[a-z]+\s+){0,3}(?:is|are)\s+(?:controlled|stable|normal|fine|better|worse|expected)\b/;
+const CONTRACTIONS: [RegExp, string][] = [
+  [/\bdon't\b/g, 'do not'], [/\bdoesn't\b/g, 'does not'], [/\bcan't\b/g, 'cannot'], [/\bwon't\b/g, 'will not'],
+  [/\bshouldn't\b/g, 'should not'], [/\bisn't\b/g, 'is not'], [/\byou're\b/g, 'you are'], [/\bhasn't\b/g, 'has not'],
+  [/\bhaven't\b/g, 'have not'], [/\baren't\b/g, 'are not'], [/\bit's\b/g, 'it is'], [/\bdidn't\b/g, 'did not'],
+  [/\bwanna\b/g, 'want to'], [/\bgonna\b/g, 'going to'],
+];
+const DOCTOR_INTENT = /^(?:if\b.*\b(?:we|i)\s+(?:will|may|might|can|could)\b|(?:we|i)\s*(?:will|'ll|may|might|can|could|am going to|'m going to|'m gonna|am gonna|wanna|want to|would like to|'d like to|did|have|had|'ve)\b|we'll\b|i'll\b|let's\b|let me\b)/;
+const DRUG_AMOUNT = /\b\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|ml|units?|iu|tablets?|capsules?|puffs?|doses?)\b|\brepeat (?:it|the dose)\b|\b(?:tab|tabs|tablet|cap|capsule|syrup|syp|inj|injection)\s+[a-z]/;
+// Where a clause is only the rest of the one before: "or drooling", "trouble breathing" after "for stridor at rest".
+const FRAGMENT = /^(?:or|nor)\b/;
+// In a consultation a plan item without a verb names no one: "he", "her" there are the talk about someone.
+const THIRD_PERSON = /\b(?:he|she|him|her|they|them)\b/;
+// A report's statement about the patient, or an assessment read on past its heading: "he denies any blood thinners".
+const REPORTED = /\b(?:he|she|they|patient)\s+(?!should\b|to\b|also\b)[a-z]+s\b|^(?:assessment|impression|diagnosis)\b|^plan (?!for\b|to\b)/;
+// A plan item without a verb says no one's words and states nothing: "cold packs to the area", not "she was cautioned".
+const STATEMENT =
+  /\b(?:i|we|me|my|us|our|you|it|this|that|there|these|those|is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|did|does|gonna|going|okay|yeah|yes|um|uh|know|think|thank|thanks|if)\b|\(\s*\d|\d{3}\.\d/;
+// Words a complete instruction does not end on.
+const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|me|it|once|after|before|while|because|since|where|do)$/;
+const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch|see`;
+// "drink plenty of water and urinate after intercourse": two instructions joined by "and".
+// Without punctuation (a recogniser's text) each instruction starts at its verb or at "no …":
+// "stop the pill use condoms instead keep walking elevate the leg", "walk at every stop no driving when drowsy".
+// A determiner or possessive makes the next word a noun: "after each use", "at every rest stop", "your walk".
+const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what`;
+// Counselling reported as done ends its clause: "kick counts reviewed preterm labour warning signs reviewed".
+const SPLIT = new RegExp(
+  String.raw`\s*[,;:]\s*(?:and\s+)?|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
+    String.raw`|(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_VERB})(?![a-z0-9']))[a-z0-9']+)\s+(?=(?:${CARE_IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
+  'g',
+);
+
+interface Clause {
+  from: number;
+  to: number;
+}
+
+function clausesOf(s: Sentence): Clause[] {
+  const out: Clause[] = [];
+  const re = new RegExp(SPLIT.source, 'g');
+  let from = 0;
+  for (let m = re.exec(s.text); ; m = re.exec(s.text)) {
+    const to = m ? m.index : s.text.length;
+    if (to > from) out.push({ from, to });
+    if (!m) break;
+    from = m.index + m[0].length;
+  }
+  // A fragment stays with its clause.
+  const merged: Clause[] = [];
+  for (const c of out) {
+    const prev = merged[merged.length - 1];
+    const text = s.text.slice(c.from, c.to);
+    const prevText = prev ? s.text.slice(prev.from, prev.to) : '';
+    // "iron rich food, jaggery and dates": a short pair without a verb belongs to the list before it.
+    const pair = text.split(' ').length <= 4 && /\band\b/.test(text) && !new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`).test(text);
+    // "come back if the headaches | get worse": a verb after an open condition is the condition's, not an instruction.
+    const conditionGoesOn = /\b(?:if|when|unless|until|once)\b(?:\s+\S+){1,3}$/.test(prevText) && text.split(' ').length <= 4 && prev !== undefined && !/\S/.test(s.text.slice(prev.to, c.from));
+    if (prev && (FRAGMENT.test(text) || pair || conditionGoesOn || (text.split(' ').length <= 3 && /\b(?:for|like|such as|including)\b/.test(prevText)))) prev.to = c.to;
+    else merged.push({ ...c });
+  }
+  return merged;
+}
+
+const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
+
+// What a patient is told to do besides taking the drug, said on its prescription line: "keep a gap …", "gargle
+// after each use", "rush to hospital if …". Not the verbs of taking or changing a drug (take, use, apply, continue).
+const CARE_VERB = /^(?:do not |never )?(?:keep|avoid|drink|gargle|rinse|wash|rush|go|call|watch|wear|stay|elevate|sleep|eat|sip|limit|check|bring)\b/;
+
+// A drug named as the context of an instruction ("hygiene while on empagliflozin", "a gap between thyronorm and
+// calcium") leaves it advice; one the clause acts on ("stop the excedrin", "because of the amoxicillin allergy") does not.
+const DRUG_AS_CONTEXT = /\b(?:while on|while taking|on|with|after|before|between|and any|from|of|if)\s+(?:the\s+|your\s+)?$/;
+// Holding or not taking a drug that was not prescribed now is an instruction: "hold the norvasc for now".
+const DRUG_WITHHELD = /^(?:hold(?: off)?(?: on)?|do not take|don't take|stop taking|avoid)\b/;
+
+/** Where prescriptions were read: their whole lines, and within them the words each attribute came from. */
+export interface Prescribed {
+  lines: Span[];
+  attributes: Span[];
+}
+
+/** One instruction found in a clause: where its words are in the sentence, how it is written, how firm its cue. */
+interface Candidate {
+  text: string;
+  /** 3 a lead-in ("I want you to"), 2 an imperative or a referral, 1 a plan item without a verb. */
+  strength: number;
+  span: Span;
+  order: number;
+}
+
+/** Where the instruction that starts at `from` ends: the clause's end or the next clause's first word. */
+function endOf(text: string, from: number, to: number): number {
+  const re = new RegExp(CLAUSE_END.source, 'g');
+  re.lastIndex = from;
+  for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
+    // The cue's own first words never end it ("so that" after "keep it dry" does, "okay" as the first word does not).
+    if (text.slice(from, m.index).trim().split(/\s+/).length >= 2) return m.index;
+  }
+  return to;
+}
+
+/** A condition of an instruction: its words, and where they were said (in the sentence, or a span before it). */
+interface Condition {
+  text: string;
+  from?: number;
+  span?: Span;
+}
+
+/** The condition said just before an instruction in the same sentence: "if it is not better in a week, [come back]". */
+function conditionBefore(text: string, at: number): Condition | null {
+  const from = Math.max(0, at - 200);
+  const m = /(?:^|[\s,])(if|unless|when|once)\s+((?:(?!\bif\b)[^.;?])*?)\s*,?\s*(?:then\s+)?$/.exec(text.slice(from, at));
+  if (!m || !ownCondition(m[2]!)) return null;
+  // Only what is left once a lead-in of the instruction's own is taken off: "if x i want you to" → "if x".
+  return { text: `${m[1]} ${m[2]!.replace(new RegExp(`(?:${LEAD_IN.source})$`), '').trim()}`, from: from + m.index + m[0].indexOf(m[1]!) };
+}
+
+// A condition is the patient's: "if we need to make any adjustments" is the doctor's own plan; a few words at most.
+function ownCondition(words: string): boolean {
+  const n = words.trim().split(/\s+/).length;
+  return n >= 2 && n <= 22 && !/^(?:we|i)\b/.test(words) && !/\b(?:we|i)(?:'ll| will| may| might| can| could| would)\b/.test(words);
+}
+
+/** A condition cut off at a sentence's end before its instruction: "… if she is unimproved in 5 days | follow up …". */
+function conditionEnding(s: Sentence): Condition | null {
+  const c = conditionBefore(s.text, s.text.length);
+  if (!c || c.from === undefined) return null;
+  // "I want you to come back if …" is that instruction's condition already.
+  const before = s.text.slice(0, c.from);
+  if (new RegExp(LEAD_IN.source).test(before) || new RegExp(NEGATIVE_LEAD_IN.source).test(before) || IMPERATIVE.test(before)) return null;
+  return { text: c.text, span: s.span(c.from, s.text.length) };
+}
+
+/** The words of an instruction as written: no fillers, no contractions, no dangling end. */
+function written(words: string): string {
+  let t = words.replace(FILLER, ' ').replace(/[^a-z0-9'.,\s-]/g, ' ').replace(/\s+/g, ' ').trim();
+  // A recogniser keeps a speaker's repeats: "the the pop", "to to relax".
+  t = t.replace(/\b([a-z']+)(?: \1\b)+/g, '$1').replace(SOFT_PREFIX, '');
+  t = CONTRACTIONS.reduce((x, [re, to]) => x.replace(re, to), t);
+  t = t.replace(/^[,.\s]+|[,.\s]+$/g, '');
+  for (let guard = 0; guard < 4 && DANGLING.test(t); guard++) t = t.replace(DANGLING, '');
+  return t;
+}
+
+/** Where a plan item without a verb is read: 'any' in a listed plan, 'care' (naming care) in a doctor's short line. */
+type PlanItem = 'any' | 'care' | 'none';
+
+// A plan item reported as done is a record, not an instruction: "samples provided", "mother signed consent".
+const DONE = /\b(?!(?:need|bed|red|fed|seed|speed|feed|bleed|advanced|informed|reviewed|discussed|explained|counselled|counseled|taught|balanced|mixed|boiled|cooled|dried|frozen|fried|salted|sweetened|added|combined|recommended|supervised|marked|raised|elevated)\b)[a-z]{2,}ed\b|\b(?:done|given|written|seen|taken|made|sent|drawn|obtained|signed|shown|told)\b/;
+
+interface Found {
+  /** The words said, in the sentence: the instruction and a condition said before it in the same sentence. */
+  from: number;
+  to: number;
+  /** A condition said in the sentence before. */
+  also?: Span;
+  text: string;
+  strength: number;
+}
+
+/** The instructions in a clause of sentence text `t`: a run-on turn gives several ("wear it at night, I want you to …"). */
+function instructionsIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: Condition | null, subjectSaid: boolean): Found[] {
+  const out: Found[] = [];
+  for (let at = c.from, first = true; at < c.to; first = false) {
+    const { found, next } = instructionIn(t, { from: at, to: c.to }, first ? planItem : 'none', first ? conditionSaid : null, first && subjectSaid);
+    if (found) out.push(found);
+    if (next <= at) break;
+    at = next;
+  }
+  return out;
+}
+
+/** The first instruction in a clause, if one reads as complete, and where to look for the next. */
+function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: Condition | null, subjectSaid: boolean): { found: Found | null; next: number } {
+  const clause = t.slice(c.from, c.to);
+  let start = -1;
+  let strength = 0;
+  let head = '';
+  const negative = new RegExp(NEGATIVE_LEAD_IN.source, 'g').exec(clause);
+  const positive = new RegExp(LEAD_IN.source, 'g').exec(clause);
+  const lead = negative && (!positive || negative.index <= positive.index) ? negative : positive;
+  const imperative = IMPERATIVE.exec(clause);
+  const whole = (found: Found | null): { found: Found | null; next: number } => ({ found, next: c.to });
+  // The doctor's own act that is advice: a referral, care ordered, counselling given; the earliest cue in the clause.
+  const act = ACTS.map((a) => ({ ...a, m: new RegExp(a.re.source, 'g').exec(clause) }))
+    .filter((a) => a.m && (!lead || a.m.index <= lead.index) && !(imperative && imperative[0].length <= a.m.index))
+    .sort((a, b) => a.m!.index - b.m!.index)[0];
+  if (act) {
+    start = c.from + act.m!.index + act.m![0].length;
+    const end = endOf(t, start, c.to);
+    const what = written(t.slice(start, end));
+    // "I'll prescribe that, I'm also going to prescribe some physical therapy": the care is a thing named.
+    if (act.named && NOT_AN_ACTION.test(what)) return { found: null, next: start };
+    if (act.what && !act.what.test(what)) return { found: null, next: end };
+    return { found: complete(t, start, end, `${act.head}${what}`, 2), next: Math.max(end, start + 1) };
+  } else if (lead && !(imperative && imperative[0].length <= lead.index)) {
+    start = c.from + lead.index + lead[0].length;
+    for (let m = CHAINED.exec(t.slice(start, c.to)); m && m[0]; m = CHAINED.exec(t.slice(start, c.to))) start += m[0].length;
+    if (NOT_AN_ACTION.test(t.slice(start, c.to))) return { found: null, next: start };
+    strength = 3;
+    // "Parents will call in two weeks": someone other than the patient is named with the instruction.
+    const who = THIRD_PARTY.exec(lead[0]);
+    if (lead === negative) head = 'do not ';
+    else if (who) head = `${who[0]} to `;
+  } else if (imperative || subjectSaid) {
+    start = c.from + (imperative?.[0].length ?? 0);
+    strength = 2;
+  } else if (SOONER.test(clause)) {
+    // "review after 5 days, earlier if unable to swallow": the return said with its condition.
+    start = c.from + SOONER.exec(clause)![0].length;
+    strength = 2;
+    head = 'come ';
+  } else {
+    const leadingGerund = LEADING_GERUND.exec(clause);
+    const gerund = leadingGerund ? null : GERUND.exec(clause);
+    const helps = leadingGerund || gerund ? null : HELPS.exec(clause);
+    if (leadingGerund) {
+      start = c.from + leadingGerund[0].length - leadingGerund[1]!.length;
+      strength = 2;
+    } else if (gerund) {
+      const to = c.from + gerund.index + gerund[1]!.length + 1 + gerund[2]!.length;
+      return whole(complete(t, c.from + gerund.index, to, `${imperativeOf(gerund[1]!)} ${gerund[2]}`, 2));
+    } else if (helps) {
+      return whole(complete(t, c.from, c.from + helps[1]!.length, helps[1]!, 2, { verbless: true }));
+    } else if (planItem !== 'none') {
+      const opener = new RegExp(`^${OPENERS}`).exec(clause)![0].length;
+      return whole(complete(t, c.from + opener, c.to, clause.slice(opener), 1, { needsCare: planItem === 'care' }));
+    }
+  }
+  if (start < 0) return { found: null, next: c.to };
+  const end = endOf(t, start, c.to);
+  const condition = strength > 1 && !/\bif\b/.test(t.slice(start, end)) ? (conditionBefore(t, c.from + (lead && strength === 3 ? lead.index : 0)) ?? conditionSaid) : null;
+  // "I recommend increasing …": the gerund is written as the imperative.
+  const words = t.slice(start, end).replace(new RegExp(String.raw`^(${GERUNDS})(?![a-z'])`), (g) => imperativeOf(g));
+  const found = complete(t, start, end, `${head}${words}`, strength, { condition: condition?.text });
+  if (found && condition) {
+    if (condition.from !== undefined) found.from = Math.min(found.from, condition.from);
+    found.also = condition.span;
+  }
+  return { found, next: Math.max(end, start + 1) };
+}
+
+interface Reading {
+  /** A plan item without a verb in talk: only one that names care ('steam inhalation') is advice. */
+  needsCare?: boolean;
+  /** Care without a verb, said as what will help. */
+  verbless?: boolean;
+  /** The condition said before the instruction, written after it. */
+  condition?: string;
+}
+
+/** An instruction as written, if it reads as complete and is advice. */
+function complete(t: string, from: number, to: number, words: string, strength: number, how: Reading = {}): Found | null {
+  const { needsCare = false, verbless = false } = how;
+  const said = written(words);
+  const text = how.condition ? `${said} ${written(how.condition)}` : said;
+  const n = text.split(' ').length;
+  if (n < 2 || n > MAX_WORDS || (said.match(/[a-z]{2,}/g) ?? []).length < 2) return null;
+  // The instruction's words decide; a condition may name a dose ("if it does not go away after 2 tablets").
+  if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || DRUG_AMOUNT.test(said)) return null;
+  if (NOT_ADVICE.test(text)) return null;
+  if ((strength === 1 || verbless) && (n > 8 || STATEMENT.test(t.slice(from, to)) || REPORTED.test(text) || DONE.test(text) || (needsCare && (!CARE_NOUN.test(text) || THIRD_PERSON.test(text))))) return null;
+  return { from, to, text, strength };
+}
+
+/**
+ * Where a consultation's plan starts: the doctor's first words of assessment or plan after the history ("so for your
+ * first problem", "what I'd recommend"), at a sentence and a character in it. A report's plan is its headed part.
+ */
+function planStart(doc: Doc): { sentence: number; at: number } {
+  if (!doc.consultation) return { sentence: doc.planStart, at: 0 };
+  const n = doc.sentences.length;
+  // Words of assessment in the greeting or the history ("the nurse told me you have …") are not yet the plan.
+  const early = Math.floor(n / 5);
+  const onset = doc.sentences.find((s) => s.index >= early && s.speaker !== 'patient' && !s.text.endsWith('?') && PLAN_ONSET.test(s.text));
+  const said = doc.planStart >= early && doc.planStart < n;
+  if (onset && !(said && doc.planStart < onset.index)) return { sentence: onset.index, at: PLAN_ONSET.exec(onset.text)!.index };
+  return said ? { sentence: doc.planStart, at: 0 } : { sentence: Math.floor(n / 2), at: 0 };
+}
+
+/** Words past which a sentence is a recogniser's run-on turn rather than one sentence. */
+const RUN_ON_WORDS = 40;
+const DOCTOR_SUBJECT_END = /(?:^|\s)(?:i|we|i'll|we'll|i'm|we're|(?:i|we) (?:will|would|are going to|am going to|are gonna|am gonna))$/;
+// The patient's subject cut off the same way is a report's lead-in: "he'll | continue his home exercise program".
+const PATIENT_SUBJECT_END = /^(?:(?:and|also|then)\s+)?(?:he|she|they|the patient|patient|he'll|she'll|they'll)(?:\s+(?:will|should|is to|needs to|will need to|also))*$/;
+
+/** Two items that say the same: one's words hold the other's. */
+function sameItem(a: string, b: string): boolean {
+  const A = new Set(a.split(' '));
+  const B = new Set(b.split(' '));
+  const inter = [...A].filter((w) => B.has(w)).length;
+  return inter >= Math.min(A.size, B.size) * 0.8;
+}
+
+/**
+ * `used` are the spans other facts were read from, `named` where drugs are named; an instruction touching a used span
+ * is not advice, nor one that acts on a named drug (unless it withholds one not prescribed), nor one on a
+ * prescription's line unless it has a cue of its own (or a care verb) and none of the drug's attributes were read from.
+ */
+export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, named: (s: Sentence) => { start: number; end: number }[]): { advice: string[]; evidence: Span[] } {
+  const start = planStart(doc);
+  const candidates: Candidate[] = [];
+  for (const s of doc.sentences.slice(start.sentence)) {
+    // A run-on turn that names the diagnosis goes on to the plan: there only the clause naming it is not advice.
+    const runOn = s.tokens.length > RUN_ON_WORDS;
+    if (s.speaker === 'patient' || s.text.endsWith('?') || (!runOn && DIAGNOSIS_CUE.test(s.text))) continue;
+    if (s.section && s.section !== 'plan' && s.section !== 'assessment') continue;
+    // A plan item without a verb is read where a plan is listed: a report's plan, a dictation, a doctor's short line.
+    const planItem: PlanItem = s.section === 'plan' || (!s.section && !doc.consultation) ? 'any' : !s.section && s.text.split(' ').length <= 14 ? 'care' : 'none';
+    const from = s.index === start.sentence ? start.at : 0;
+    const taken = takenWords(s, runOn, used, prescribed, named(s));
+    // A sentence cut off its subject at a section word ("we'll | follow up with him") does not open with an imperative.
+    const prev = doc.sentences[s.index - 1];
+    const subjectBefore = prev?.turn === s.turn && DOCTOR_SUBJECT_END.test(prev.text);
+    const patientBefore = prev?.turn === s.turn && PATIENT_SUBJECT_END.test(prev.text);
+    const clauses = clausesOf(s);
+    for (const [k, c] of clauses.entries()) {
+      if (c.to <= from || (k === 0 && subjectBefore)) continue;
+      // Only filler before it in the sentence ("uh, you know, I want you to …"): the instruction is the first said.
+      const first = clauses.slice(0, k).every((b) => written(s.text.slice(b.from, b.to)).split(' ').filter(Boolean).length <= 1);
+      const condition = first && prev?.turn === s.turn ? conditionEnding(prev) : null;
+      for (const found of instructionsIn(s.text, { from: Math.max(c.from, from), to: c.to }, planItem, condition, k === 0 && patientBefore)) {
+        if ((runOn && DIAGNOSIS_CUE.test(found.text)) || taken(found)) continue;
+        // A condition said in the sentence before is part of the evidence, not of the words that decide.
+        const span = s.span(found.from, found.to);
+        const evidence = found.also ? { start: Math.min(span.start, found.also.start), end: Math.max(span.end, found.also.end) } : span;
+        candidates.push({ text: found.text, strength: found.strength, span: evidence, order: candidates.length });
+      }
+    }
+  }
+  return pick(candidates);
+}
+
+/** Whether another fact took an instruction's words: a test, diagnosis, vital or follow-up, a prescription, a drug. */
+function takenWords(s: Sentence, runOn: boolean, used: Span[], prescribed: Prescribed, drugs: { start: number; end: number }[]): (found: Found) => boolean {
+  return (found) => {
+    const span = s.span(found.from, found.to);
+    if (used.some((u) => overlaps(u, span))) return true;
+    // A run-on turn is one "line" from its first drug to its end: there only the drug's own words count. On a
+    // prescription's line of a dictation, an instruction with a cue of its own or a care verb is advice.
+    const onLine = !runOn && prescribed.lines.some((u) => overlaps(u, span));
+    if (onLine && found.strength < 2 && !CARE_VERB.test(found.text)) return true;
+    if ((runOn || onLine) && prescribed.attributes.some((u) => overlaps(u, span))) return true;
+    const drug = drugs.find((d) => d.start < found.to && d.end > found.from);
+    return !!drug && !DRUG_AS_CONTEXT.test(s.text.slice(found.from, Math.max(found.from, drug.start))) && !DRUG_WITHHELD.test(found.text);
+  };
+}
+
+/** The firmest instructions, one per thing said, at most MAX_ITEMS, in the order they were said. */
+function pick(candidates: Candidate[]): { advice: string[]; evidence: Span[] } {
+  const kept: Candidate[] = [];
+  for (const c of [...candidates].sort((a, b) => b.strength - a.strength || a.order - b.order)) {
+    if (kept.length >= MAX_ITEMS) break;
+    if (kept.some((k) => sameItem(k.text, c.text))) continue;
+    kept.push(c);
+  }
+  kept.sort((a, b) => a.order - b.order);
+  return { advice: kept.map((k) => k.text), evidence: kept.map((k) => k.span) };
+}

@@ -1,0 +1,216 @@
+/**
+ * Codification: a diagnosis phrase → the best ICD-10 entry of the project's list, and misheard words → the nearest
+ * vocabulary word. Matching is by weighted word overlap (rare words such as "maxillary" count more than "acute"),
+ * after British/American spelling is folded and words the recogniser got slightly wrong are snapped to the
+ * vocabulary by edit distance or by sound (double metaphone).
+ */
+import { doubleMetaphone } from 'double-metaphone';
+import { distance } from 'fastest-levenshtein';
+import { ICD10, NEVER_SNAP, type IcdEntry } from './vocab/icd10.js';
+import type { CodeRef } from './facts.js';
+import { normalizeText, tokenize } from './lexicon.js';
+
+/** Folds British spellings and plurals so "haemorrhoids" meets "hemorrhoid" and "oedema" meets "edema". */
+export function foldWord(w: string): string {
+  let s = w;
+  if (s.length > 4) s = s.replace(/ae/g, 'e').replace(/oe/g, 'e').replace(/our$/, 'or').replace(/isation$/, 'ization');
+  if (s.length > 3 && s.endsWith('s') && !/(?:ss|is|us|ps)$/.test(s)) s = s.slice(0, -1);
+  return s;
+}
+
+// Words that make a name abnormal: a phrase without them names the normal thing ("blood pressure" is not "low blood
+// pressure", "blood sugar" not "low blood sugar", "vitamin d" not "vitamin d deficiency"), so a partial match may not
+// leave one out.
+const ABNORMAL = new Set('low high raised elevated reduced increased decreased poor abnormal excess excessive deficiency deficient loss failure insufficiency overload'.split(' '));
+
+// Words that never decide a code: laterality, articles, links.
+const IGNORED = new Set('of the a an in on at to with and or for due left right side sided type class'.split(' '));
+
+function words(phrase: string): string[] {
+  return tokenize(normalizeText(phrase))
+    .map((t) => t.text)
+    .filter((w) => !/^[,;:?]$/.test(w) && !IGNORED.has(w))
+    .map(foldWord);
+}
+
+interface Syn {
+  entry: IcdEntry;
+  words: string[];
+  weight: number;
+}
+
+const SYNS: Syn[] = [];
+const EXACT = new Map<string, IcdEntry>();
+const POSTINGS = new Map<string, number[]>();
+const DF = new Map<string, number>();
+const BY_CODE = new Map(ICD10.map((e) => [e.code, e]));
+
+for (const entry of ICD10) {
+  for (const name of [...entry.synonyms, entry.display.toLowerCase()]) {
+    const ws = words(name);
+    if (ws.length === 0) continue;
+    const key = ws.join(' ');
+    if (!EXACT.has(key)) EXACT.set(key, entry);
+    SYNS.push({ entry, words: ws, weight: 0 });
+  }
+}
+SYNS.forEach((s, i) => {
+  for (const w of new Set(s.words)) {
+    DF.set(w, (DF.get(w) ?? 0) + 1);
+    const list = POSTINGS.get(w) ?? [];
+    list.push(i);
+    POSTINGS.set(w, list);
+  }
+});
+const idf = (w: string): number => Math.log(1 + SYNS.length / (DF.get(w) ?? 0.5));
+for (const s of SYNS) s.weight = s.words.reduce((a, w) => a + idf(w), 0);
+
+const VOCAB_WORDS = [...DF.keys()].filter((w) => w.length >= 4 && !/\d/.test(w));
+const byMetaphone = new Map<string, string[]>();
+for (const w of VOCAB_WORDS) {
+  const [code] = doubleMetaphone(w);
+  byMetaphone.set(code, [...(byMetaphone.get(code) ?? []), w]);
+}
+
+/**
+ * The vocabulary word a misheard word most likely was: within a small edit distance (one edit for short words, two
+ * for long ones), or sounding the same and within three edits. Undefined when nothing is close enough.
+ */
+export function snapWord(word: string, vocab: readonly string[], phonetic: Map<string, string[]>): string | undefined {
+  if (word.length < 5 || /\d/.test(word)) return undefined;
+  const limit = word.length >= 8 ? 2 : 1;
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const v of vocab) {
+    if (Math.abs(v.length - word.length) > limit) continue;
+    const d = distance(word, v);
+    if (d <= limit && d < bestD) {
+      best = v;
+      bestD = d;
+    }
+  }
+  if (best) return best;
+  const [code] = doubleMetaphone(word);
+  for (const v of phonetic.get(code) ?? []) {
+    const d = distance(word, v);
+    if (d <= 3 && d < bestD) {
+      best = v;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
+/** "gastro enteritis" → "gastroenteritis": the recogniser sometimes splits a long word in two. */
+function joinSplitWords(ws: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    const joined = foldWord(`${ws[i]}${ws[i + 1] ?? ''}`);
+    if (i + 1 < ws.length && DF.has(joined)) {
+      out.push(joined);
+      i++;
+    } else out.push(ws[i]!);
+  }
+  return out;
+}
+
+export interface IcdMatch {
+  entry: IcdEntry;
+  /** 0..1: how well the phrase and the entry's best synonym cover each other. */
+  score: number;
+  /** Share of the phrase's weight the synonym covers. */
+  coverage: number;
+}
+
+// Snapping a word scans the vocabulary; a diagnosis list is scored prefix by prefix, so each word is snapped once.
+const SNAPPED = new Map<string, string>();
+
+function vocabWord(w: string): string {
+  if (DF.has(w) || NEVER_SNAP.has(w)) return w;
+  let snapped = SNAPPED.get(w);
+  if (snapped === undefined) {
+    if (SNAPPED.size > 20_000) SNAPPED.clear();
+    snapped = snapWord(w, VOCAB_WORDS, byMetaphone) ?? w;
+    SNAPPED.set(w, snapped);
+  }
+  return snapped;
+}
+
+/**
+ * The entry one of whose names is exactly these words (spelling and plurals folded, link words left out), with no
+ * guess at a misheard word: a name said in passing, outside any diagnosis list, counts only when said whole.
+ */
+export function exactIcdTokens(tokens: readonly string[]): IcdEntry | undefined {
+  const ws = tokens.filter((w) => !IGNORED.has(w)).map(foldWord);
+  return ws.length ? EXACT.get(ws.join(' ')) : undefined;
+}
+
+/** The ICD-10 entry that best fits a diagnosis phrase, or undefined below a useful score. */
+export function matchIcd(phrase: string): IcdMatch | undefined {
+  return matchIcdTokens(tokenize(normalizeText(phrase)).map((t) => t.text));
+}
+
+/** matchIcd for words already normalised (a sentence's tokens), without normalising them again. */
+export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined {
+  const raw = joinSplitWords(tokens.filter((w) => !/^[,;:?]$/.test(w) && !IGNORED.has(w)).map(foldWord));
+  if (raw.length === 0) return undefined;
+  const ws = raw.map(vocabWord);
+  const exact = EXACT.get(ws.join(' '));
+  if (exact) return { entry: exact, score: 1, coverage: 1 };
+  const qset = new Set(ws);
+  const qWeight = [...qset].reduce((a, w) => a + idf(w), 0);
+  const seen = new Set<number>();
+  let best: IcdMatch | undefined;
+  for (const w of qset) {
+    for (const i of POSTINGS.get(w) ?? []) {
+      if (seen.has(i)) continue;
+      seen.add(i);
+      const s = SYNS[i]!;
+      let inter = 0;
+      let missesAbnormal = false;
+      for (const sw of new Set(s.words)) {
+        if (qset.has(sw)) inter += idf(sw);
+        else if (ABNORMAL.has(sw)) missesAbnormal = true;
+      }
+      if (missesAbnormal) continue;
+      const p = inter / s.weight;
+      const r = inter / qWeight;
+      // A synonym wholly inside the phrase is the usual case ("acute otitis media" in "left acute suppurative
+      // otitis media"), so the synonym's coverage weighs more than the phrase's.
+      const score = p < 0.6 || r === 0 ? 0 : (1.5 * p * r) / (0.5 * p + r);
+      if (!best || score > best.score) best = { entry: s.entry, score, coverage: r };
+    }
+  }
+  return best && best.score >= 0.6 ? best : undefined;
+}
+
+/**
+ * True when a sentence's token is, or was misheard for, a word of some diagnosis name (not a link word such as "of"
+ * or "left"): a diagnosis name starts and ends with one.
+ */
+export function isIcdWord(token: string): boolean {
+  if (IGNORED.has(token) || /^[,;:?]$/.test(token)) return false;
+  return DF.has(vocabWord(foldWord(token)));
+}
+
+/** isIcdWord without guessing at a misheard word: for scans that only look for names said exactly. */
+export function isExactIcdWord(token: string): boolean {
+  return !IGNORED.has(token) && DF.has(foldWord(token));
+}
+
+/** The entry with this code, for rules that move a diagnosis to a related code (anaemia in pregnancy). */
+export function icdByCode(code: string): IcdEntry | undefined {
+  return BY_CODE.get(code);
+}
+
+export function icdRef(entry: IcdEntry): CodeRef {
+  return { system: 'ICD-10', code: entry.code, display: entry.display };
+}
+
+/**
+ * True when the code is a category's unspecified one (.9), so a sibling code says more. Not every display that says
+ * "unspecified" is one: J44.1 is the exacerbation, only its organism is unspecified.
+ */
+export function isUnspecified(entry: IcdEntry): boolean {
+  return /\.9$/.test(entry.code);
+}

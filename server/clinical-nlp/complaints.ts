@@ -1,0 +1,683 @@
+/**
+ * Chief complaints: symptoms the patient has now, with how long. A complaint is found by the complaint vocabulary
+ * and the lay-phrase lexicon ("my ankles swell up" → ankle swelling, "can't keep anything down" → vomiting), by a
+ * body site said with a kind of trouble ("my knee is killing me" → knee pain), or by a symptom word ("patches").
+ * The name is the note's wording, not the sentence around it: "referred with a letter for breathlessness" is
+ * breathlessness. Negated ones, other people's, allergic reactions and the doctor's unanswered questions are left
+ * out; a "yes" to the doctor's question takes the symptoms asked about.
+ */
+import { LAY_PHRASES, SITE_KINDS, SITE_PAIN_NAMES, SITES } from './vocab/lay-phrases.js';
+import { SYMPTOMS } from './vocab/symptoms.js';
+import type { Complaint, Duration } from './facts.js';
+import { findDurations, type DurationHit } from './durations.js';
+import { PhraseIndex, RELATIVE, type Token } from './lexicon.js';
+import { endsScope, negationCues, postNegationCues } from './negation.js';
+import { DIAGNOSIS_CUE, historySentences, type Doc, type SectionKind, type Sentence } from './sections.js';
+
+// Words a complaint does not need: articles, pronouns, hedges, "complains of", intensifiers.
+const FILLER = new Set(
+  ('the a an his her my your their its our some mild little slight occasional occasionally sometimes also just ' +
+    'complains complaining complained complaint c/o has have having had is are was were keeps keep noticed ' +
+    'developed presents presented presenting came sudden onset new severe moderate episodes episode he she it i ' +
+    'patient child baby any lot bit very quite much still am so really actually honestly basically literally crazy ' +
+    'lately recently been being me him them myself herself himself we they you that this these those like ' +
+    "i'm i've i'd he'd she'd we've they've you're").split(' '),
+);
+const SIDE = new Set(['left', 'right', 'both', 'bilateral']);
+const POSITION = new Set(['upper', 'lower', 'inner', 'outer', 'front', 'middle', 'mid']);
+
+// The vocabulary and the lay phrases, matched without filler words, sides and numbers on both sides; a phrase's
+// last word is also found in the plural ("headaches").
+const INDEX = new PhraseIndex<string[]>();
+const key = (p: string): string => p.split(' ').filter((w) => !FILLER.has(w) && !SIDE.has(w) && !/^\d/.test(w)).join(' ');
+const addPhrase = (phrase: string, names: string[]): void => {
+  const k = key(phrase);
+  INDEX.add(k, names);
+  if (!/s$/.test(k)) INDEX.add(`${k}s`, names);
+};
+for (const s of SYMPTOMS) {
+  addPhrase(s.name, [s.name]);
+  for (const v of s.variants) addPhrase(v, [s.name]);
+}
+for (const l of LAY_PHRASES) {
+  if (l.names.length === 1) addPhrase(l.names[0]!, l.names);
+  for (const p of l.phrases) addPhrase(p, l.names);
+}
+const KIND = new Map<string, string>();
+for (const k of SITE_KINDS) for (const w of k.words) KIND.set(w, k.name);
+// A kind said without a site, as a bare complaint until a site is told: "painful redness and swelling of the leg".
+const KIND_NOUN: Record<string, string> = {
+  '{site} pain': 'pain', 'swelling of {site}': 'swelling', 'redness of {site}': 'redness', 'itching of {site}': 'itching',
+  'numbness of {site}': 'numbness', 'tingling in {site}': 'tingling', 'weakness of {site}': 'weakness',
+  '{site} stiffness': 'stiffness', 'burning {site}': 'burning', '{site} cramps': 'cramps', '{site} tightness': 'tightness',
+};
+const NOUN_KIND = new Map(Object.entries(KIND_NOUN).map(([kind, noun]) => [noun, kind]));
+// Bare kinds that are no complaint until a site is told.
+const NEEDS_SITE = new Set(['pain', 'redness', 'burning', 'tightness']);
+
+// Symptom words that make a phrase a complaint even when the vocabulary lacks the whole phrase.
+const HEAD = new Set(
+  ('pain pains ache aches swelling swellings itching patches patch blisters rash rashes discharge lesions lesion ' +
+    'ulcer ulcers spots lump lumps heaviness tingling numbness burning redness bleeding stiffness weakness cramps ' +
+    'tremors tremor puffiness boils boil wound growth papules plaques nodules bumps rings warts').split(' '),
+);
+// Skin lesions are named as described ("itchy red ring shaped patches in the groin"), so their words are kept.
+const LESION = /\b(?:patch(?:es)?|papules?|rash(?:es)?|lesions?|spots|plaques?|pimples|blisters|bumps|ulcers?|boils?|nodules|lumps?|rings|warts|moles)$/;
+// Words describing a symptom that the note keeps with its name ("dry cough", "yellow green sputum").
+const MODIFIER = new Set(
+  ('thick thin yellow green white brown red pink clear watery sticky dry wet productive barking whooping colicky ' +
+    'cramping throbbing dull sharp stabbing shooting burning constant intermittent recurrent worsening increased ' +
+    'increasing persistent itchy scaly frothy foul smelling smelly bloody painful').split(' '),
+);
+const CONNECTOR = new Set(['and', 'with', 'after', 'then', 'plus', 'along', 'associated', 'or', 'but', 'also', 'for', 'because']);
+// Words that keep a negation's scope running over a list: "no fever, cough or vomiting", "denies any h/o fits",
+// "no gross hematuria", "not particularly constipated", "haven't had any more pain".
+const LIST_WORD = new Set(
+  (', and or nor any other such h/o history of signs symptoms complaints episodes prior previous past known recent ' +
+    'high low grade significant obvious major gross frank visible particular particularly specific much more further ' +
+    'new associated real true overt definite actual feel feels feeling felt think notice noticed get getting appear appears seem seems look looks').split(' '),
+);
+// In a written list ("denies chest pain, shortness of breath, pnd, ankle swelling, or dizziness") an item the
+// vocabulary does not know keeps the scope running when it is one word between commas.
+const LIST_ITEM = /^,\s*[a-z0-9/]+\s*,?$/;
+const NEGATION_WORD = /^(?:no|not|denies|denied|without|never|nil|non|nor)$/;
+
+const FAMILY = new RegExp(String.raw`${RELATIVE}(?:'s)?\s+(?:also\s+)?(?:has|had|is|was|have|suffers|died|with|h\/o)\b|\bfamily history\b|\bruns in the family\b`);
+// In a consultation a relative may be the one speaking about the patient ("my son has had fever"): only a relative
+// said to have the same thing, or their history, is someone else's.
+const CONTACT = /\b(?:also|too|same|similar|as well|died|history|treated for)\b/;
+const OTHERS = /\b(?:husband|wife|roommate|room mate|friend|friends|colleague|colleagues|kids|children|neighbou?rs?|classmates?|people|anyone|everyone|someone|others)(?:'s)?\s+(?:also\s+)?(?:has|had|have|is|was|were|with|got|caught)\b/;
+// A reaction to a drug is an allergy (so is the answer to a question about allergies), and an earlier episode is
+// history: neither is a complaint now.
+const ALLERGY = /\b(?:allerg\w*|reactions?|anaphyla\w*|gave (?:me|her|him|them)|made (?:my|her|his))\b/;
+// Within a sentence, what follows a drug allergy is the reaction; "seasonal allergies" are a complaint's context.
+const ALLERGY_CLAUSE = /\b(?:allerg\w* (?:to|from)|reactions? (?:to|from|with)|anaphyla\w*|gave (?:me|her|him|them)|made (?:my|her|his))\b/;
+// A symptom that has gone is no complaint now: "the cough has gone away", "the vomiting stopped", fever "only on
+// the first day", "a temperature when the symptoms started". Said after the symptom, in its clause.
+const RESOLVED_AFTER =
+  /^[^,;:.?]{0,40}?\b(?:(?:has|have|had|is|are|was|were)\s+(?:now\s+|all\s+|completely\s+)?)?(?:gone(?: away)?|went away|resolved|settled(?: down)?|cleared(?: up)?|disappeared|subsided|stopped(?=\s*(?:$|[,;.]|now|completely|since|after|by itself|on its own|and|but))|not been (?:there )?since|only (?:on|for) the first (?:day|night|couple of days)|at the (?:start|beginning)|when (?:the symptoms|it|this|they|all this|it all) (?:started|began|first started))\b/;
+// …or said before it: "i've stopped vomiting", "got rid of the rash".
+const RESOLVED_BEFORE = /\b(?:stopped|got rid of|recovered from|used to (?:have|get))\s+(?:[a-z']+\s+){0,2}$/;
+const PAST =
+  /\b(?:similar episode|in the past|last time|(?<!since )last year|years? ago|as a (?:small |little |young )?(?:child|baby|kid)|when (?:i|he|she) was (?:little|young|small)|days? of life|at birth|after birth)\b/;
+const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been like this|(?:been )?feeling like this|this way|been going on|been coming|it started|this started|they started|this has been|since then|so (?:about )?\d)/;
+const NO = /^(?:no|not|none|nothing|never|nope|nah)\b/;
+// A denial about the present: "since I've been home", "at the moment".
+const NOW = /\b(?:since (?:you've|you have|i've|i have) been|now|anymore|any more|these days|at the moment|currently|at present)\b/;
+// The doctor asking where a pain is: the answer's site completes it.
+const WHERE = /\b(?:where|whereabouts|which (?:side|part))\b/;
+// A question about earlier episodes: what the answer tells is history ("have you had this before?" "once, 3 years ago").
+const PAST_QUESTION = /\b(?:ever|before|in the past|previously|prior to|did it last|last time)\b/;
+const HOW_LONG = /\b(?:since when|how long|when did (?:it|this|they|that|it all|this all|all this) (?:start|begin|come on)|when (?:it|this|they) (?:started|began)|for how many days)\b/;
+// A question said without punctuation starts like one.
+const QUESTION = /^(?:any|anything else|do you|does (?:he|she|it|the)|did (?:you|he|she)|are you|is (?:he|she|there)|how|what|when|where|which|why|can you|could you|tell me)\b/;
+const AFFIRMATIVE = /^(?:yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|occasionally|since|for|it does|i do|he does|she does|it has|it is|it was|it did|that's right|correct)\b|\b(?:yes|yeah)\b/;
+// A question said inside a longer sentence without its question mark: "… okay and has that been since the bite".
+const ASKS = /\b(?:has|have|is|was|did|does|do|are|were) (?:that|it|this|they|you|he|she)\b[^,.]{0,60}$/;
+// "Since the tick bite": as long as the complaint named by the event's words.
+const SINCE_EVENT = /\bsince (?:the|that|my|his|her|this) ([a-z]+(?: [a-z]+)?)/;
+// The doctor's summary of the story ("just to recap, for the last 3 days you've been having …"): its duration is
+// that of every symptom it lists.
+const RECAP =
+  /\b(?:to recap|recap|to summari[sz]e|summari[sz]ing|in summary|so (?:for )?(?:the )?(?:last|past) \d+ \w+,? you|(?<!have )you(?:'ve| have) been having|so you(?:'ve| have) had|you(?: also)? mentioned|you(?:'ve| have) mentioned|you said)\b/;
+// "What happens when you take it?" after an allergy is asked: the answer is the reaction.
+const REACTION_QUESTION = /\bwhat (?:happens|happened|kind of reaction|reaction|does it do|did it do)\b/;
+// A symptom the speaker is not sure of is no complaint: "concern about possible spider bite".
+const HEDGED = /\b(?:possible|possibly|probable|suspected|query)\s+(?:[a-z]+\s+)?$/;
+// Tails that describe a complaint but are not its name.
+const TAIL = /\s+(?:radiating|which|that|when|where|worse|better|worst|increases|increased|increasing|aggravated|relieved|gradually|on and off|off and on|lasting|about|around|slowly|spreading|since|from|\d).*$/;
+// How long it has been worse is not how long the complaint has lasted.
+const WORSE = /\b(?:worse|worsened|worsening|increased|better|bad)\s+$/;
+const STAIRS = /\b(?:climb\w*|stairs?|steps|flights?)\b/;
+const EXERTION = /\b(?:walk\w*|exert\w*|exercis\w*|running|effort|activity|hurry\w*|uphill)\b/;
+const EXERTIONAL = new Set(['breathlessness', 'shortness of breath', 'chest tightness', 'chest pain']);
+const STANDING = /\b(?:stand\w*|gets? up|getting up|sits? up|sitting up)\b/;
+const POSTURAL = new Set(['dizziness', 'giddiness']);
+
+// Weight said as kilos gained or lost ("lost about 4 kg", "put on almost 4 kilos", "up 2 kilos").
+const WEIGHT_CHANGE: { re: RegExp; name: string }[] = [
+  { re: /\b(?:lost|losing|lose)\b(?:\s+[a-z0-9.]+){0,3}?\s+(?:kg|kgs|kilos?|kilograms?|pounds|lbs|weight)\b/g, name: 'weight loss' },
+  { re: /\b(?:put on|gained|gaining|(?<!\bi )up)\b(?:\s+[a-z0-9.]+){0,3}?\s+(?:kg|kgs|kilos?|kilograms?|pounds|lbs)\b/g, name: 'weight gain' },
+];
+// A vital sign's label with its value is not the symptom ("temperature 99.8").
+const VITAL_CLAUSE =
+  /\b(?:bp|blood pressure|pulse(?: rate)?|heart rate|temperature|temp|spo2|oxygen saturation|saturation|sats|respiratory rate|weight|height|random (?:blood )?sugar|fasting sugar|sugar|glucose)\b(?!\s+(?:loss|gain|rise))(?:\s+[a-z]+){0,4}?\s+\d[\d./]*(?:\s*(?:over|by|\/)\s*\d+)?(?:\s+(?:kg|kgs|kilos?|kilograms|cm|f|c|degrees?(?: celsius| fahrenheit)?|percent|per minute|mm hg|bpm))?/g;
+// Where a dictation turns to the examination: what follows in the sentence is a finding, not a complaint.
+const EXAM_START = new RegExp(
+  String.raw`\b(?:on examination|examination|o\/e|on exam|exam|tender(?:ness)?|palpable|crepitations|crackles|auscultation|reflexes|` +
+    String.raw`pallor|icterus|pitting|erythema|effusion|crepitus|nystagmus|sunken|dix hallpike|straight leg raise|congested|` +
+    String.raw`chest (?:is )?clear|wheezes|polyphonic|expiratory|scattered|rhonchi|murmur|jvp|mucosa|fundus|eardrum|tonsils|` +
+    String.raw`lymph nodes|nodes|organomegaly|guarding|retractions|indrawing|bowel sounds|skin pinch|well demarcated|maceration|` +
+    String.raw`erythematous|grouped vesicles|dermatome|fontanelle)\b`,
+);
+
+interface Item {
+  name: string;
+  start: number;
+  end: number;
+  site?: string;
+  duration?: Duration;
+  /** A duration said right after it: a negated finding has none, so the complaint is asserted. */
+  timed?: boolean;
+}
+
+/** Where in a sentence complaints may be found: a range, without vital-sign clauses. */
+interface Scope {
+  from: number;
+  to: number;
+  masked: [number, number][];
+}
+
+const isQuestion = (s: Sentence): boolean => s.speaker !== 'patient' && (s.text.endsWith('?') || QUESTION.test(s.text));
+
+const SITE_MENTION = new RegExp(
+  String.raw`\b(?:(?:left|right|both|upper|lower)\s+)*(?:${Object.keys(SITES).filter((k) => k !== 'side' && k !== 'body').join('|')})\b`,
+  'g',
+);
+const SITE_WORDS = new Set(Object.values(SITES));
+const hasSite = (name: string): boolean => name.split(' ').some((w) => SITE_WORDS.has(w));
+
+/** The site said with a site word: its side and position words before it ("left lower leg", "both feet"). */
+function siteAt(words: Token[], i: number): string {
+  let k = i;
+  while (k > 0 && (SIDE.has(words[k - 1]!.text) || POSITION.has(words[k - 1]!.text))) k--;
+  return [...words.slice(k, i).map((t) => t.text), SITES[words[i]!.text]!].join(' ');
+}
+
+/** A name with the side said before it: "ear pain" + left → "left ear pain". */
+function withSide(name: string, side: string | undefined): string {
+  if (!side || name.includes(side)) return name;
+  const words = name.split(' ');
+  const at = words.findIndex((w) => SITE_WORDS.has(w));
+  if (at < 0) return name;
+  words.splice(at, 0, side);
+  return words.join(' ');
+}
+
+function siteName(kind: string, site: string): string {
+  if (kind === '{site} pain') {
+    const bare = site.replace(/^(?:(?:left|right|both|bilateral)\s+)+/, '');
+    const named = SITE_PAIN_NAMES[bare];
+    if (named) return withSide(named, site.slice(0, site.length - bare.length).trim() || undefined);
+  }
+  return kind.replace('{site}', site);
+}
+
+/** The kind of a complaint said without its site ("swelling", "painful redness"), which a site completes. */
+function bareKind(name: string): string | undefined {
+  if (hasSite(name)) return undefined;
+  const last = name.split(' ').pop()!;
+  return KIND.get(last) ?? NOUN_KIND.get(last);
+}
+
+const durationCache = new WeakMap<Sentence, DurationHit[]>();
+function durationsOf(s: Sentence): DurationHit[] {
+  let hits = durationCache.get(s);
+  if (!hits) durationCache.set(s, (hits = findDurations(s.text)));
+  return hits;
+}
+
+function complaintDurations(s: Sentence, scope: Scope): DurationHit[] {
+  return durationsOf(s).filter(
+    (d) => d.start >= scope.from && d.end <= scope.to && !scope.masked.some(([x, y]) => d.start < y && d.end > x) && !WORSE.test(s.text.slice(0, d.start)),
+  );
+}
+
+/**
+ * Negation for a complaint: a cue before it whose scope runs over a list of findings only ("no fever, cough or
+ * vomiting"), so in unpunctuated speech "no blood vomiting since yesterday" or "no fever at home passing less urine"
+ * asserts the second. A cue inside a complaint's own phrase ("not eating well") negates nothing after it.
+ */
+function negated(s: Sentence, it: Item, tokens: Token[], spans: { start: number; end: number }[]): boolean {
+  if (it.timed) return false;
+  const cue = negationCues(s.text.slice(0, it.start))
+    .filter(([a, b]) => !spans.some((m) => a >= m.start && b <= m.end))
+    .pop();
+  if (!cue || endsScope(s.text.slice(cue[1], it.start))) return false;
+  return listUpTo(s, cue[1], it.start, tokens, spans);
+}
+
+/** True when the words in [from, to) are only a list of findings and its joining words ("cough, pnd, or fever"). */
+function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans: { start: number; end: number }[]): boolean {
+  const known = (t: Token): boolean =>
+    FILLER.has(t.text) || SIDE.has(t.text) || !!SITES[t.text] || LIST_WORD.has(t.text) || MODIFIER.has(t.text) || spans.some((m) => t.start >= m.start && t.end <= m.end);
+  const between = tokens.filter((t) => t.start >= from && t.end <= to);
+  return between.every((t, k) => known(t) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
+}
+
+/** A symptom said to have gone, after it in its clause or just before it. */
+function resolved(s: Sentence, it: Item, next: number): boolean {
+  return RESOLVED_AFTER.test(s.text.slice(it.end, next)) || RESOLVED_BEFORE.test(s.text.slice(Math.max(0, it.start - 40), it.start));
+}
+
+/** The complaints of a sentence; a kind said without its site ("some pain") goes to `bare`, for a site said later. */
+function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: string, bare?: Item[], denied?: Item[]): Item[] {
+  const inScope = (a: number, b: number): boolean => a >= scope.from && b <= scope.to && !scope.masked.some(([x, y]) => a < y && b > x);
+  const durations = complaintDurations(s, scope);
+  const allDurations = durationsOf(s);
+  const inDuration = (t: Token): boolean => allDurations.some((d) => t.start >= d.start && t.end <= d.end);
+  // "throat's", "mom's": the possessive or "is" is not part of the word.
+  const tokens = s.tokens.filter((t) => inScope(t.start, t.end) && !inDuration(t)).map((t) => ({ ...t, text: t.text.replace(/'s$/, '') }));
+  const content = tokens.filter((t) => !FILLER.has(t.text) && !SIDE.has(t.text) && !/^(?:[,;:?]|\d.*)$/.test(t.text));
+  // "temperature 101" is a vital sign, "fever of 102" a complaint.
+  const matches = INDEX.findAll(content).filter((m) => !(/^temp/.test(m.key) && /^\s*(?:\S+\s+){0,2}\d/.test(s.text.slice(m.end))));
+  const inMatch = (t: Token): boolean => matches.some((m) => t.start >= m.start && t.end <= m.end);
+  // Segments end at punctuation, connectors and durations that are not inside a vocabulary match.
+  const segments: Token[][] = [[]];
+  let lastEnd = -1;
+  for (const t of tokens) {
+    const afterDuration = allDurations.some((d) => d.start >= lastEnd && d.end <= t.start);
+    lastEnd = t.end;
+    if (afterDuration && segments[segments.length - 1]!.length) segments.push([]);
+    if ((/^[,;:?]$/.test(t.text) || CONNECTOR.has(t.text)) && !inMatch(t)) {
+      if (segments[segments.length - 1]!.length) segments.push([]);
+      continue;
+    }
+    segments[segments.length - 1]!.push(t);
+  }
+  const items: Item[] = [];
+  for (const seg of segments) {
+    if (!seg.length) continue;
+    const segStart = seg[0]!.start;
+    const segEnd = seg[seg.length - 1]!.end;
+    const segText = s.text.slice(segStart, segEnd);
+    if (PAST.test(segText)) continue;
+    const segMatches = matches.filter((m) => m.start >= segStart && m.end <= segEnd);
+    const words = seg.filter((t) => !FILLER.has(t.text));
+    if (!words.length) continue;
+    const sites = words.map((t, i) => (SITES[t.text] && !inMatch(t) ? i : -1)).filter((i) => i >= 0);
+    // "The left side of the chest" is the chest.
+    const siteIdx = sites.find((i) => words[i]!.text !== 'side') ?? sites[0] ?? -1;
+    const found: Item[] = [];
+    for (const { re, name } of WEIGHT_CHANGE) {
+      re.lastIndex = 0;
+      const m = re.exec(segText);
+      if (m) found.push({ name, start: segStart + m.index, end: segStart + m.index + m[0].length });
+    }
+    if (words.some((t) => LESION.test(t.text)) || segMatches.some((m) => m.payload.some((n) => LESION.test(n)))) {
+      const item = describedLesion(words, segMatches);
+      if (item) items.push({ ...item, ...(siteIdx >= 0 ? { site: siteAt(words, siteIdx) } : {}) });
+      continue;
+    }
+    const used = new Set<Token>();
+    for (const m of segMatches) {
+      if (found.some((f) => f.start <= m.start && f.end >= m.end)) continue;
+      const at = words.findIndex((t) => t.start === m.start);
+      // Modifiers and a side just before the phrase belong to it ("dry cough", "left ear pain").
+      let k = at;
+      while (k > 0 && (MODIFIER.has(words[k - 1]!.text) || SIDE.has(words[k - 1]!.text))) k--;
+      const before = words.slice(Math.max(0, k), Math.max(0, at));
+      before.forEach((t) => used.add(t));
+      const inside = words.filter((t) => t.start >= m.start && t.end <= m.end);
+      const side = [...before, ...inside].find((t) => SIDE.has(t.text))?.text;
+      const mods = before.filter((t) => MODIFIER.has(t.text)).map((t) => t.text);
+      const after = s.text.slice(m.end, segEnd);
+      for (const n of m.payload) {
+        let name = withSide(n, side);
+        if (mods.length && !name.startsWith(mods.join(' '))) name = `${mods.join(' ')} ${name}`;
+        if (EXERTIONAL.has(n) && STAIRS.test(after)) name += ' on climbing stairs';
+        else if (EXERTIONAL.has(n) && EXERTION.test(after)) name += ' on exertion';
+        if (POSTURAL.has(n) && STANDING.test(after)) name += ' on standing';
+        found.push({ name, start: before.length ? before[0]!.start : m.start, end: m.end });
+      }
+    }
+    // A site with kinds of trouble, said in either order: "my knee is killing me", "redness pain and watering in
+    // the right eye", "swelling of the left leg"; "it hurts" is the site last spoken of. A pain word names the kind
+    // over a describing one ("burning pain").
+    const kinds = words.filter((t) => KIND.has(t.text) && !inMatch(t) && !used.has(t));
+    const painWord = kinds.find((t) => KIND.get(t.text) === '{site} pain');
+    const kindToks = kinds.filter((t) => !(painWord && t !== painWord && MODIFIER.has(t.text)));
+    if (siteIdx >= 0 && !found.length && !kinds.length && words.every((t) => SITES[t.text] || SIDE.has(t.text) || POSITION.has(t.text))) {
+      // "pain in the chest and back": a site alone after "and" is one more site of the complaint before.
+      const prev = items[items.length - 1];
+      if (prev?.site) {
+        prev.name += ` and ${siteAt(words, siteIdx)}`;
+        prev.end = segEnd;
+      }
+      continue;
+    }
+    const site = siteIdx >= 0 ? siteAt(words, siteIdx) : /\bit\b/.test(segText) ? lastSite : undefined;
+    for (const f of found) {
+      const kind = site ? bareKind(f.name) : undefined;
+      if (kind) f.name = siteName(kind, site!);
+      if (site) f.site = site;
+      if (siteIdx >= 0) f.end = Math.max(f.end, words[siteIdx]!.end);
+    }
+    const named = new Set(found.map((f) => f.name));
+    const matched = found.length > 0;
+    for (const t of kindToks) {
+      const kind = KIND.get(t.text)!;
+      const mods = t === painWord ? kinds.filter((x) => x !== t && MODIFIER.has(x.text) && x.start < t.start).map((x) => x.text) : [];
+      const name = [...mods, site ? siteName(kind, site) : KIND_NOUN[kind]!].join(' ');
+      if (named.has(name) || (!site && matched && NEEDS_SITE.has(name))) continue;
+      named.add(name);
+      const from = siteIdx >= 0 ? Math.min(words[siteIdx]!.start, t.start) : t.start;
+      const to = siteIdx >= 0 ? Math.max(words[siteIdx]!.end, t.end) : t.end;
+      found.push({ name, start: from, end: to, ...(site ? { site } : {}) });
+    }
+    if (!found.length && words.some((t) => HEAD.has(t.text))) {
+      const item = described(words);
+      if (item) found.push(item);
+    }
+    for (const f of found) f.timed = durations.some((d) => d.start >= f.end && !/\S/.test(s.text.slice(segEnd, d.start).replace(/[,]/g, '')) && d.start - f.end < 40);
+    items.push(...found.sort((a, b) => a.start - b.start));
+  }
+  // "painful redness and swelling of the left lower leg": a bare kind shares the next complaint's site.
+  items.forEach((it, k) => {
+    const next = items.slice(k + 1).find((n) => n.site);
+    const kind = bareKind(it.name);
+    if (kind && next?.site) {
+      it.name = [...it.name.split(' ').slice(0, -1), siteName(kind, next.site)].join(' ');
+      it.site = next.site;
+    }
+  });
+  const spans = [...matches, ...items];
+  const after = postNegationCues(s.text);
+  const nextStart = (it: Item): number => items.find((n) => n.start >= it.end)?.start ?? s.text.length;
+  const named = items.map((it) => (female ? { ...it, name: it.name.replace(/\bgenital itching\b/, 'vulval itching') } : it));
+  const isNegated = (it: Item): boolean => {
+    const others = spans.filter((m) => m.start !== it.start);
+    return negated(s, it, tokens, others) || after.some(([a]) => a >= it.end && listUpTo(s, it.end, a, tokens, others));
+  };
+  denied?.push(...named.filter(isNegated));
+  const kept = named
+    .filter((it) => !isNegated(it))
+    .filter((it) => !resolved(s, it, nextStart(it)))
+    .filter((it) => !HEDGED.test(s.text.slice(Math.max(0, it.start - 30), it.start)));
+  bare?.push(...kept.filter((it) => NEEDS_SITE.has(it.name)));
+  return kept.filter((it) => !NEEDS_SITE.has(it.name));
+}
+
+/**
+ * A complaint named by its own words around the symptom word: "thick white vaginal discharge", "bleeding from the
+ * gums", at most four words before it and its site after it.
+ */
+function described(words: Token[]): Item | undefined {
+  const h = words.findIndex((t) => HEAD.has(t.text));
+  let from = Math.max(0, h - 4);
+  while (from < h && (NEGATION_WORD.test(words[from]!.text) || /^[,;:?]$/.test(words[from]!.text))) from++;
+  let to = h;
+  while (to + 1 < words.length && to - h < 4 && /^(?:of|in|on|over|from|at|left|right|both|upper|lower)$|^[a-z]+$/.test(words[to + 1]!.text) && (SITES[words[to + 1]!.text] || /^(?:of|in|on|over|from|at|left|right|both|upper|lower)$/.test(words[to + 1]!.text))) to++;
+  const kept = words.slice(from, to + 1);
+  const name = tidy(kept.map((t) => t.text).join(' '));
+  if (!name) return undefined;
+  return { name, start: kept[0]!.start, end: kept[kept.length - 1]!.end };
+}
+
+/** A skin lesion as described, with lay words for the lesion in the note's wording ("round rings" → ring shaped rash). */
+function describedLesion(words: Token[], matches: { start: number; end: number; payload: string[] }[]): Item | undefined {
+  const first = words.findIndex((t) => !NEGATION_WORD.test(t.text));
+  if (first < 0) return undefined;
+  const kept = words.slice(first);
+  const parts: string[] = [];
+  for (const t of kept) {
+    const m = matches.find((x) => x.start === t.start);
+    if (m && !(MODIFIER.has(t.text) && m.end === t.end)) parts.push(m.payload.join(' and '));
+    else if (!matches.some((x) => t.start > x.start && t.end <= x.end)) parts.push(t.text);
+  }
+  const name = tidy(parts.join(' '));
+  if (!name) return undefined;
+  return { name, start: kept[0]!.start, end: kept[kept.length - 1]!.end };
+}
+
+function tidy(name: string): string {
+  const n = name
+    .replace(/^(?:of|in|on|at|to)\s+/, '')
+    .replace(TAIL, '')
+    .replace(/^(?:since|for|from|in|on|at)\s+.*$/, '')
+    .replace(/\s+(?:and|in|on|of|over|at|to)$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return /^\d/.test(n) ? '' : n;
+}
+
+/**
+ * Where in the sentence other people's troubles start ("my wife's had enough", "my husband also has itching"), or -1.
+ * What comes before is still the patient's: an unpunctuated note runs the story and the family history together.
+ */
+function othersFrom(s: Sentence, consultation: boolean): number {
+  const other = OTHERS.exec(s.text);
+  if (other) return other.index;
+  const family = FAMILY.exec(s.text);
+  return family && (!consultation || CONTACT.test(s.text)) ? family.index : -1;
+}
+
+// Sections of a report whose sentences tell the present complaints: background history, the review of systems,
+// findings and the plan do not (a positive review item is also told in the history when it is a complaint).
+const COMPLAINT_SECTIONS = new Set<SectionKind>(['complaint', 'history']);
+// Inside a headed history only an explicit turn to the examination ends the story: "tender red area" is the complaint.
+const EXAM_SAID_FIRST = /^(?:on examination|on exam|o\/e|examination|exam|physical exam\w*)\b/;
+const SAID_EXAM = /\b(?:on examination|o\/e|on exam|examination)\b/;
+
+/** A diagnosis said, not a past "diagnosed" nor the story told back ("you have been having …"). */
+function statesDiagnosis(s: Sentence): boolean {
+  return DIAGNOSIS_CUE.test(s.text.replace(/\bdiagnosed\b|\byou(?:'ve| have) been\b/g, ''));
+}
+
+/**
+ * The sentences complaints are told in, each with the part of it that may hold them. A report with headings is read
+ * under its complaint and history headings. Otherwise a dictation's history is read up to the diagnosis, leaving out
+ * vital signs and what follows an examination cue; a consultation's from the patient's (or relative's) turns. A past
+ * "diagnosed" is not the diagnosis.
+ */
+function complaintSentences(doc: Doc): { s: Sentence; scope: Scope }[] {
+  const headed = doc.sentences.some((s) => s.section !== null);
+  const history = new Set(historySentences(doc).map((s) => s.index));
+  const firstPatient = doc.sentences.find((s) => s.speaker === 'patient')?.index ?? 0;
+  let end = doc.sentences.findIndex(
+    (s) => s.speaker !== 'patient' && s.index >= firstPatient && statesDiagnosis(s) && !isQuestion(s),
+  );
+  if (end < 0) end = doc.sentences.length;
+  // A dictation without headings that turns to the examination ("on exam she is alert …") tells no more complaints.
+  const examAt = doc.consultation ? -1 : doc.sentences.findIndex((s) => s.section === null && EXAM_SAID_FIRST.test(s.text));
+  if (examAt >= 0) end = Math.min(end, examAt);
+  const told = (s: Sentence): boolean => {
+    if (doc.consultation) return s.speaker === 'patient' && s.index < end && (s.section === null || COMPLAINT_SECTIONS.has(s.section));
+    if (headed && s.section !== null) return COMPLAINT_SECTIONS.has(s.section);
+    return s.index < end && (history.has(s.index) || s.speaker !== 'doctor');
+  };
+  const out: { s: Sentence; scope: Scope }[] = [];
+  for (const s of doc.sentences) {
+    if (!told(s)) continue;
+    const masked: [number, number][] = [];
+    let to = s.text.length;
+    if (!doc.consultation) {
+      VITAL_CLAUSE.lastIndex = 0;
+      for (let m = VITAL_CLAUSE.exec(s.text); m; m = VITAL_CLAUSE.exec(s.text)) masked.push([m.index, m.index + m[0].length]);
+      const exam = (s.section !== null ? SAID_EXAM : EXAM_START).exec(s.text);
+      if (exam) to = exam.index;
+    }
+    if (to > 0) out.push({ s, scope: { from: 0, to, masked } });
+  }
+  return out;
+}
+
+/** Current complaints with durations and evidence, in the order told. */
+export function extractComplaints(doc: Doc): Complaint[] {
+  const out: Complaint[] = [];
+  const byName = new Map<string, Complaint>();
+  const said = new Map<Complaint, string>();
+  let lastItems: Complaint[] = [];
+  let lastSite: string | undefined;
+  let lastTurn = -1;
+  let asked: Sentence | undefined;
+  // Each item takes the duration said after it; else one said before it that no other complaint took, or one that
+  // opens the sentence ("for the last 10 days he feels giddy"). An answer's duration is the whole answer's.
+  const attach = (s: Sentence, items: Item[], durations: DurationHit[], answer?: Duration): void => {
+    const taken = new Set<DurationHit>();
+    const afters = items.map((it) => durations.find((d) => d.start >= it.end));
+    afters.forEach((d) => d && taken.add(d));
+    items.forEach((it, k) => {
+      const before = [...durations].reverse().find((d) => d.end <= it.start && (!taken.has(d) || !/\S/.test(s.text.slice(0, d.start))));
+      it.duration = answer ?? (afters[k] ?? before)?.duration ?? it.duration;
+    });
+    const told: Complaint[] = [];
+    for (const it of items) {
+      // "breathlessness" and later "breathlessness on exertion" (or "cough" and "dry cough") are one complaint, named
+      // the fuller way.
+      const existing =
+        byName.get(it.name) ??
+        [...byName.values()].find((c) => it.name.startsWith(`${c.name} `) || c.name.startsWith(`${it.name} `) || it.name.endsWith(` ${c.name}`) || c.name.endsWith(` ${it.name}`));
+      if (existing) {
+        if (it.name.length > existing.name.length) {
+          byName.delete(existing.name);
+          existing.name = it.name;
+          byName.set(it.name, existing);
+        }
+        if (it.duration) existing.duration ??= it.duration;
+        // Told again, it is among what "it's been 2 months" that follows speaks of.
+        told.push(existing);
+        continue;
+      }
+      const c: Complaint = { name: it.name, evidence: s.span(it.start, it.end), ...(it.duration ? { duration: it.duration } : {}) };
+      said.set(c, s.text.slice(it.start, it.end));
+      byName.set(it.name, c);
+      out.push(c);
+      told.push(c);
+    }
+    if (told.length) lastItems = told;
+  };
+  // An event's duration ("since the tick bite"): that of the complaint its words name.
+  const sinceEvent = (text: string): Duration | undefined => {
+    const m = SINCE_EVENT.exec(text);
+    const word = m?.[1]!.split(' ').pop();
+    return word ? out.find((c) => c.duration && c.name.split(' ').includes(word))?.duration : undefined;
+  };
+  const selected = complaintSentences(doc);
+  const chosen = new Set(selected.map(({ s }) => s.index));
+  let allergyAt = -10;
+  let pending: { item: Item; s: Sentence; duration?: Duration } | undefined;
+  let floating: Duration | undefined;
+  let recapTurn = -1;
+  let recapDuration: Duration | undefined;
+  for (const s of doc.sentences) {
+    if (isQuestion(s)) asked = s;
+    if (ALLERGY.test(s.text)) allergyAt = s.index;
+    if (doc.consultation && s.speaker === 'doctor' && !isQuestion(s) && (RECAP.test(s.text) || recapTurn === s.turn) && !statesDiagnosis(s)) {
+      if (recapTurn !== s.turn) recapDuration = undefined;
+      recapTurn = s.turn;
+      const whole = { from: 0, to: s.text.length, masked: [] };
+      recapDuration ??= complaintDurations(s, whole).find((d) => d.duration)?.duration;
+      const others = othersFrom(s, doc.consultation);
+      attach(s, segmentItems(s, doc.female, whole).filter((it) => others < 0 || it.start < others), [], recapDuration);
+      continue;
+    }
+    if (!chosen.has(s.index)) continue;
+    const { scope } = selected.find((x) => x.s === s)!;
+    if (s.turn !== lastTurn) {
+      lastTurn = s.turn;
+      lastSite = undefined;
+    }
+    const question = doc.sentences[s.index - 1];
+    // The answer to a question about allergies (or about what an allergy does) tells reactions, not complaints, for
+    // the whole answer; in a note, what follows an allergy is the reaction.
+    const aboutAllergy = asked && (ALLERGY.test(asked.text) || (REACTION_QUESTION.test(asked.text) && asked.index - allergyAt <= 3));
+    if (isQuestion(s) || (aboutAllergy && s.index - asked!.index <= 3)) continue;
+    const allergy = ALLERGY_CLAUSE.exec(s.text);
+    if (allergy) scope.to = Math.min(scope.to, allergy.index);
+    const others = othersFrom(s, doc.consultation);
+    const durations = complaintDurations(s, scope);
+    const bare: Item[] = [];
+    const denied: Item[] = [];
+    const items = segmentItems(s, doc.female, scope, lastSite, bare, denied).filter((it) => others < 0 || it.start < others);
+    // "No shortness of breath since I've been home": a symptom told earlier (before a hospital stay) has gone.
+    if (doc.consultation && denied.length && (NOW.test(s.text) || (question && NOW.test(question.text)))) {
+      for (const d of denied) {
+        const k = out.findIndex((c) => c.name === d.name);
+        if (k >= 0) byName.delete(out.splice(k, 1)[0]!.name);
+      }
+    }
+    const mention = [...s.text.slice(scope.from, scope.to).matchAll(SITE_MENTION)].pop()?.[0];
+    if (mention) lastSite = mention.replace(/\w+$/, (w) => SITES[w] ?? w);
+    const asking = question && question.speaker !== 'patient' && (isQuestion(question) || ASKS.test(question.text));
+    if (!items.length && ((asking && PAST_QUESTION.test(question.text)) || (asked && PAST_QUESTION.test(asked.text) && s.index - asked.index <= 2))) continue;
+    // "I've been having some pain ever since" … "where is it?" … "in the back of my neck": the site completes the kind.
+    if (doc.consultation && bare.length && !items.length) {
+      pending = { item: bare[0]!, s, duration: durations.find((d) => d.duration)?.duration };
+      continue;
+    }
+    if (pending && !items.length && mention && asked && WHERE.test(asked.text) && s.index - asked.index <= 2 && s.index - pending.s.index <= 12) {
+      const kind = bareKind(pending.item.name);
+      if (kind) {
+        const site = lastSite!;
+        attach(s, [{ ...pending.item, name: siteName(kind, site), start: s.text.lastIndexOf(mention), end: s.text.lastIndexOf(mention) + mention.length, site, duration: pending.duration }], []);
+        pending = undefined;
+        continue;
+      }
+    }
+    // An answer that says yes (or only when) takes the symptoms the doctor asked about; "it has" to "has that been
+    // since the bite" takes the bite's duration.
+    if (!items.length && asking && !NO.test(s.text) && (AFFIRMATIVE.test(s.text) || (durations.length && !HOW_LONG.test(question.text)))) {
+      const since = sinceEvent(question.text);
+      if (since) for (const c of lastItems) c.duration ??= since;
+      const askedItems = itemsAsked(question, doc.female);
+      attach(question, askedItems, [], durations[0]?.duration);
+      continue;
+    }
+    // An answer that names what was asked: "any blood in your urine?" … "there was a little bit of blood earlier".
+    if (!items.length && doc.consultation && !NO.test(s.text)) {
+      const said = (it: Item): boolean => it.name.split(' ').some((w) => w.length > 3 && new RegExp(String.raw`\b${w}\b`).test(s.text));
+      const repeated = askedInTurn(doc, s).map((q) => ({ q, items: itemsAsked(q, doc.female).filter(said) }));
+      for (const { q, items: named } of repeated) if (named.length) attach(q, named, [], durations[0]?.duration);
+      if (repeated.some((r) => r.items.length)) continue;
+    }
+    const howLong = (question && HOW_LONG.test(question.text)) || (asked && HOW_LONG.test(asked.text) && s.index - asked.index <= 3);
+    if (!items.length && durations.length && (ANAPHORA.test(s.text) || howLong || /^\d/.test(s.text))) {
+      const d = durations.find((x) => x.duration)?.duration;
+      for (const c of lastItems) if (d) c.duration ??= d;
+      if (pending && d) pending.duration ??= d;
+      // "How long have you been feeling unwell?" before anything was named: the complaints told next take it.
+      if (!lastItems.length && !pending) floating = d;
+      continue;
+    }
+    if (floating && items.length) {
+      for (const it of items) it.duration ??= floating;
+      floating = undefined;
+    }
+    const since = sinceEvent(s.text);
+    if (since) for (const it of items) it.duration ??= since;
+    attach(s, items, durations);
+  }
+  if (doc.consultation) for (const c of out) c.name = withWording(c.name, said.get(c) ?? '');
+  return out;
+}
+
+/** Words of the patient's or note's wording that say nothing of the symptom. */
+const WORDING_FILLER = /^(?:feel|feels|feeling|felt|been|getting|gets|get|got|kind|sort|of|bit|is|are|am|was|a|the|my|his|her|really|very|so|quite|just|some|it|its|it's|i|i'm|i've|to|have|has|had)$/;
+
+/**
+ * The name with the words it was said in, when they differ from it: "haemoptysis (coughing up blood)", "swelling of
+ * eyes (eyes puffy)". A vocabulary name stands alone when the wording shares a word's stem with it ("coughing",
+ * "short of breath") or is one word of a clinical synonym ("temperature").
+ */
+function withWording(name: string, wording: string): string {
+  const all = wording.split(/[^a-z0-9']+/).filter(Boolean);
+  let a = 0;
+  let b = all.length;
+  while (a < b && WORDING_FILLER.test(all[a]!)) a++;
+  while (b > a && WORDING_FILLER.test(all[b - 1]!)) b--;
+  const kept = all.slice(a, b);
+  const words = kept.filter((w) => !WORDING_FILLER.test(w));
+  if (words.length < 2 || kept.length > 6 || /^\d/.test(kept[kept.length - 1] ?? '') || /^(?:or|and|to)$/.test(kept[kept.length - 1] ?? '')) return name;
+  // Every word for pain is the same word here ("throat hurts" is the sore throat).
+  const stem = (w: string): string => (KIND.get(w) === '{site} pain' || w === 'ache' ? 'pain' : w.replace(/'s$/, '').slice(0, 5));
+  // A site both share ("eyes") does not make them say the same thing.
+  const nameStems = new Set(name.split(' ').filter((w) => !SITES[w]).map(stem));
+  if (words.some((w) => !SITES[w] && nameStems.has(stem(w)))) return name;
+  return `${name} (${kept.join(' ')})`;
+}
+
+const askedCache = new WeakMap<Sentence, Item[]>();
+/** The symptoms a question names (copies: the caller sets their durations). */
+function itemsAsked(q: Sentence, female: boolean): Item[] {
+  let items = askedCache.get(q);
+  if (!items) askedCache.set(q, (items = segmentItems(q, female, { from: 0, to: q.text.length, masked: [] })));
+  return items.map((it) => ({ ...it }));
+}
+
+/** The doctor's questions just before a patient's sentence, since the patient last spoke. */
+function askedInTurn(doc: Doc, s: Sentence): Sentence[] {
+  const out: Sentence[] = [];
+  for (let i = s.index - 1; i >= 0 && doc.sentences[i]!.speaker !== 'patient'; i--) if (isQuestion(doc.sentences[i]!)) out.push(doc.sentences[i]!);
+  return out;
+}

@@ -1,0 +1,861 @@
+/**
+ * Diagnoses with certainty, and the history around them (past illnesses, family history, allergies).
+ *
+ * A diagnosis list follows a cue ("diagnosis", "impression", "assessment", "this is", "I think it's", "this sounds
+ * like"); it runs until the plan starts (a drug form, an order verb, "plan") and its items are split at commas,
+ * semicolons, "also", spoken numbering ("number one … number two", "first … second"), and where one codable name
+ * ends and the next begins ("primary osteoarthritis of both knees obesity and hypertension"), so it needs no
+ * punctuation. A list goes on into the next sentences while they read as items ("Assessment: A; B; C", "One, A.
+ * Two, B."). Outside a list, hedged phrases ("rule out …", "could be …", "probably …"), conditions said to be
+ * controlled or not ("the hypertension is controlled"), known chronic conditions ("known hypertensive on telma")
+ * and routine visits (well-child, antenatal) are diagnoses too, but only when they code well and are not symptoms:
+ * a complaint is not a diagnosis because of where it was said. Family members' illnesses go to history.family.
+ *
+ * Real notes and consultations add: a report's assessment section, one problem a line, where a symptom the doctor
+ * lists is the problem (R code); a problem-oriented plan ("for your second problem of hypertension …"); what is
+ * said to the patient ("I believe what you have is something called …", "my suspicion is you have …"); and a
+ * long-term condition the plan takes up ("for his hypertension, continue lisinopril"). History the plan does not
+ * take up ("a history of asthma", sections PMH, family, medications, review of systems) is not a diagnosis. Cue
+ * phrases are data (vocab/diagnosis-cues.json), and so are the allergens (vocab/allergens.json). A name is only
+ * made from a vocabulary entry or after an explicit cue. Codes are made more specific from the whole note: the
+ * diabetes' type said elsewhere, a kidney disease's stage, the puerperium's chapter XV codes.
+ */
+import { Type } from 'typebox';
+import ALLERGENS_FILE from './vocab/allergens.json' with { type: 'json' };
+import CUES_FILE from './vocab/diagnosis-cues.json' with { type: 'json' };
+import { checkedData, Provenance } from './vocab/data-file.js';
+import { isChronic, puerperalCode, restatementRank, type IcdEntry } from './vocab/icd10.js';
+import { CLASSES } from './vocab/drug-knowledge.js';
+import { exactIcdTokens, icdByCode, icdRef, isExactIcdWord, isIcdWord, isUnspecified, matchIcdTokens, type IcdMatch } from './codify.js';
+import type { Diagnosis } from './facts.js';
+import { BODY_PART, PhraseIndex, RELATIVE } from './lexicon.js';
+import { DRUG_INDEX } from './medications.js';
+import { isNegated } from './negation.js';
+import type { Doc, Sentence } from './sections.js';
+
+type Certainty = Diagnosis['certainty'];
+
+const Phrases = Type.Array(Type.String({ minLength: 1 }));
+const CUES = checkedData(
+  'diagnosis-cues.json',
+  Type.Object({
+    ...Provenance,
+    about: Type.String(),
+    suspected: Phrases,
+    fillers: Phrases,
+    naming: Phrases,
+    problemNouns: Phrases,
+    ordinals: Phrases,
+    planAddressed: Phrases,
+  }),
+  CUES_FILE,
+);
+/** A regex alternation of phrases, longest first, a space matching any run of spaces. */
+const alternation = (phrases: readonly string[]): string =>
+  [...phrases]
+    .sort((a, b) => b.length - a.length)
+    .map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/ /g, String.raw`\s+`))
+    .join('|');
+
+const STRONG_CUE =
+  /\b(?:(?:provisional|final|working|differential|clinical)\s+)?(?:diagnosis|diagnoses|dx)\b(?:\s+(?:is|of|as|was))?|\bdiagnosed\s+(?:as|with)\b|\bimpressions?\b|\b(?:assessment|impression)\b(?:\s*(?:and|\/|&)?\s*plan\b|\s+is\b)?|\b(?:this|that)\s+(?:is|was)\b|\bthese\s+are\b|\b(?:(?:this|it|that)\s+)?(?:looks|seems|sounds)\s+like\b|\bsuggestive\s+of\b|\bindicative\s+of\b|\bconsistent\s+with\b|\bi\s+(?:think|believe)\s+(?:that\s+)?(?:(?:this|it|that)\s+is|it's|that's|these\s+are|(?:you|he|she)\s+(?:(?:might|may|could|probably|possibly)\s+)?(?:have|has|'ve\s+got))\b|\bwhat\s+(?:i\s+think\s+is\s+going\s+on\s+is\s+(?:that\s+)?(?:you|he|she)\s+(?:have|has)|(?:you|he|she)\s+(?:have|has)\s+is|(?:you're|you\s+are|he's|she's)\s+suffering\s+from\s+(?:at\s+the\s+moment\s+)?is)\b|\bnewly\s+diagnosed\s+with\b/g;
+// Weaker cues: what follows is a diagnosis only when it codes well and is not a symptom ("you have fever" is not).
+const WEAK_CUE =
+  /\b(?<!\b(?:do|did|does|any|if)\s+)(?:you|he|she)\s+(?:(?:also|does|do|still|now|probably)\s+)?(?:have|has|'ve)(?:\s+got)?\b(?!\s+(?:had|been|to)\b)|\b(?:it\s+is|it's)\b|\bsuffering\s+from\b|\bwhat\s+(?:we|doctors)\s+(?:would\s+)?call\b|\bsomething\s+(?:that\s+)?(?:we\s+|is\s+)?called\b/g;
+// A cue that is a heading of the problem list: a symptom named there is the problem ("impression: pelvic pain").
+const LIST_HEADING_CUE = /diagnos|impression|assessment|\bdx\b/;
+const SUSPECT_WORDS = alternation(CUES.suspected);
+const SUSPECT = new RegExp(String.raw`\b(?:${SUSPECT_WORDS})\b`);
+const HEDGED_LIST = new RegExp(String.raw`^(?:(?:so|and|then|okay|ok)\s*[,:]?\s*)*(?=(?:${SUSPECT_WORDS})\b)`);
+const SUSPECT_AT_START = new RegExp(String.raw`^(?:${SUSPECT_WORDS})\b`);
+const SUSPECT_SCAN = new RegExp(String.raw`\b(?:${SUSPECT_WORDS})\b`, 'g');
+// A problem-oriented plan: "for your second problem of hypertension", "the first diagnosis that we talk about is …".
+const PROBLEM_CUE = new RegExp(
+  String.raw`\b(?:(?:${alternation(CUES.planAddressed)})\s+)?(?:the|your|his|her|this|my|our)\s+(?:${alternation(CUES.ordinals)})\s+(?:${alternation(CUES.problemNouns)})\b(?:\s+(?:that\s+)?(?:we|i)(?:'re|'ll|\s+are|\s+will|\s+would)?\s+(?:(?:going\s+to|gonna|want\s+to|wanna)\s+)?(?:talk(?:ed|ing)?|discuss(?:ed|ing)?)\s+about)?(?:\s*(?:of|with|is|for|,|:))?`,
+  'g',
+);
+// "for his hypertension, continue lisinopril": a known condition the plan addresses.
+const PLAN_ADDRESSED = new RegExp(String.raw`\b(?:${alternation(CUES.planAddressed)})\s+(?:(?:your|his|her|their|the)\s+)`, 'g');
+// Where a diagnosis list ends: the plan, a prescription, an order, or a new clause about what will be done.
+const LIST_END = new RegExp(
+  String.raw`[.?!]|\b(?:if|plan|advice|advised|advise|rx|treatment|management|investigations?|tab|tabs|tablets?|cap|caps|capsules?|syrup|syp|inj|injection|drops|ointment|cream|gel|lotion|inhaler|nebuli[sz]ation|x ray|xray|serum|scan|ecg|ekg|mri|ultrasound|usg|echo|start|started|starting|continue|continuing|stop|stopping|give|given|take|taking|apply|prescribe|prescribing|send|sending|order|ordering|get|getting|repeat|refer|referring|referral|increase|add|reduce|review|follow up|come back|but|we|we'll|i'll|i'm|let's|let us|(?:you|he|she|they)\s+(?:should|need|must|can)|needs? to|to be|no need)\b`,
+);
+// Where one item ends (the list may go on after the next comma).
+const ITEM_END =
+  /\b(?:(?:is|are|was|were)\s+(?:noted|seen|present|found)|which|who|that is|that's|because|since|as (?:he|she|they|you|there|the|his|her)|so|there (?:is|are|was)|now|currently|today|for (?:the )?(?:last |past )?\d+|for (?:a |the )?(?:last|past)|on(?! chronic\b)|it|we|i|you|he|she|they|from (?:the )?(?:milk|medicines?|medications?|drugs?|tablets?)|\d+(?:\.\d+)? (?:mg|ml|mcg|g|gm|iu|units?|tablets?|puffs?|drops?|percent|times|kg|cm|mm))\b/;
+const LEAD = new RegExp(
+  String.raw`^[\s,]*(?:(?:${alternation(CUES.naming)}|${alternation(CUES.fillers)}|${SUSPECT_WORDS}|a|an|the|of|is|are|was|as|that|it|it's|its|this|these|there's|there is|also|known|known case of|case of|k\/c\/o|and|or|with|plus|your|his|her|their|my|you|you're|he|she|i|we|do|does|have|has|got|'ve|for|i think|we think|i suspect|we suspect|diagnosis of|number \d+|\d+(?:\.\d+)?|first|firstly|second|secondly|third|thirdly|fourth|fifth|sixth)(?:\s*,)?\s+)+`,
+);
+const LINK = /^(?:and|or|also|plus|with)$/;
+// Words a diagnosis name never holds: a clause goes on after it ("hepatitis c, your initial labs are …").
+const CLAUSE_LEAD = /\b(?:i|you|he|she|we|they|is|are|was|have|has|got|'ve|for|your|his|her|my|their)\b/;
+const NOT_IN_NAME = /^(?:i|you|he|she|we|they|it|my|your|his|her|our|their|is|are|was|were|be|been|have|has|had|do|does|did|will|would|can|could|should|what|that|this|there|thing|things|labs?)$/;
+const HISTORY_ITEM = /^(?:(?:a|an|the|some|his|her|your|their)\s+)?(?:(?:past|medical|surgical|family|previous|prior)\s+)*(?:history|h\/o)\s+of\b/;
+const CONNECTOR = new Set(['and', 'or', 'with', 'of', 'in', 'the', 'a', 'an', 'due', 'to', 'on', 'at', 'plus', 'also', 'as', 'well', ',', ';', ':']);
+// Words that qualify a diagnosis without changing its code: laterality, site, severity said after the name, and
+// its state at this visit.
+const STATUS = new Set(
+  'uncontrolled controlled not well poorly under treated untreated stable unstable improving improved worsening new onset newly diagnosed rate at goal target optimally suboptimally partially adequately inadequately'.split(' '),
+);
+const QUALIFIER = /^(?:left|right|bilateral|both|side|sides|sided|mild|moderate|severe|acute|chronic|recurrent|[a-z]\d{1,2}|level|dermatome|region|upper|lower|eye|eyes|ear|ears|grade|stage|class|\d[a-z]?|i{1,3}v?|of|the|in)$/;
+// A comma around a filler ("something, uh, called …") separates nothing.
+const SEPARATOR = /\s*(?:[;:]|,(?!\s*(?:uh|um|er|erm)\s*,)(?<!\b(?:uh|um|er|erm)\s*,)|\s[\/-]\s|\bin the (?:setting|context) of\b|\bas well as\b|\balong with\b|\bapart from (?:that|this)\b)\s*/g;
+const NUMBER_WORD: Record<string, number> = { first: 1, firstly: 1, second: 2, secondly: 2, third: 3, thirdly: 3, fourth: 4, fifth: 5, sixth: 6 };
+// A number that counts a list item, not one that belongs to a name ("type 2", "stage 4") or a dose ("2 mg").
+const ENUMERATOR = /(?<!\b(?:type|stage|grade|class|g|p|para|gravida|level|t|c|l|s|d|at|of|since|for|over|about)\s+)\b(?:number\s+(\d)|(\d)|(first|firstly|second|secondly|third|thirdly|fourth|fifth|sixth))\b(?!\s*(?:\.\d|mg|ml|mcg|g\b|gm|iu|units?|percent|%|times|tablets?|puffs?|drops?|days?|weeks?|months?|years?|hours?|kg|cm|mm|over\b|plus\b|by\b))/g;
+const MAX_WORDS = 14;
+const SHORT_ITEM = 8;
+const ENUMERATOR_WORD = /^(?:first|firstly|second|secondly|third|thirdly|fourth|fifth|sixth)$/;
+const NEGATION_START = /^(?:no|not|without|never|nil|negative|denies|absent)$/;
+// "coronary artery disease, post ptca": a procedure's status qualifies the diagnosis before it.
+const AFTER_PROCEDURE = /^(?:post|status post|s\/p|after)\b/;
+const DISEASE_LIKE =
+  /(?:itis|osis|emia|aemia|pathy|algia|oma)\b|\b(?:disease|syndrome|disorder|infection|infestation|injury|fracture|deficiency|cancer|tumou?r|carcinoma|ulcer|cyst|hernia|palsy|failure|insufficiency|stenosis|sprain|strain|allergy|poisoning|dependence|abuse|bite|burn|reflux|dehydration|diabetes|hypertension|asthma|infarction)\b/;
+const FAMILY_RELATION = new RegExp(RELATIVE);
+// A condition said to be controlled or not at this visit: "the hypertension is controlled", "your diabetes is not".
+const STATE =
+  /\b(?:is|are|looks|seems|remains|appears|has been|stays)\s+(?:(?:well|poorly|not|now|still|reasonably|fairly|very|under|adequately|inadequately|optimally)\s+)*(?:controlled|uncontrolled|treated|under treated|stable|at goal|on target)\b/g;
+const CLAUSE_BOUNDARY = /[,;:]\s*|\b(?:and|so|but|also|which|while|whereas|though)\s+/g;
+
+/** Where the clause that ends at `at` starts. */
+function clauseStart(text: string, at: number): number {
+  let from = 0;
+  CLAUSE_BOUNDARY.lastIndex = 0;
+  for (let m = CLAUSE_BOUNDARY.exec(text); m && m.index < at; m = CLAUSE_BOUNDARY.exec(text)) if (m.index + m[0].length <= at) from = m.index + m[0].length;
+  return from;
+}
+
+/** "I suspect this is …": a hedge just before the cue, in its clause, covers the whole list. */
+function hedgedBefore(text: string, cueAt: number): Certainty {
+  return SUSPECT.test(text.slice(clauseStart(text, cueAt), cueAt)) ? 'suspected' : 'confirmed';
+}
+const KNOWN =
+  /\b(?:known(?: case of)?|k\/c\/o|(?:she|he) is (?:a |also )?(?:known )?)\s+((?:case of\s+)?[a-z0-9 ]+?)(?=\s+(?:on|for|since|with|and|who|came|presents?|presented|since|under)\b|[,;:.]|$)/g;
+const CHRONIC_ADJECTIVE =
+  /\b(?:(?:type (?:1|2) )?diabetic|hypertensive|asthmatic|epileptic|hypothyroid|hyperthyroid)\b(?=\s+(?:for|since|on|and|with|under)\b|\s*[,;:.]|$)/g;
+const NOUN_FOR: Record<string, string> = {
+  diabetic: 'diabetes mellitus',
+  hypertensive: 'hypertension',
+  asthmatic: 'asthma',
+  epileptic: 'epilepsy',
+  hypothyroid: 'hypothyroidism',
+  hyperthyroid: 'hyperthyroidism',
+};
+const ROUTINE_VISIT =
+  /\b(?:for|is)\s+(?:(?:a|an|his|her|the|their|routine|regular|annual|yearly|\d+ (?:month|year))\s+)*(check ?up|checkup|well (?:baby|child) (?:visit|check)|(?:antenatal|prenatal|ante natal) (?:visit|check ?up|care))\b|^(?:routine )?(?:antenatal|prenatal) (?:visit|check ?up)$/;
+const CHILD = /\b(?:\d+ (?:month|week|day)s? old|baby|infant|toddler|newborn|neonate|child|kid|boy|girl|preschool\w*|(?:[1-9]|1[0-7]) years? (?:old|check ?up|checkup|visit))\b/;
+const FIRST_PREGNANCY = /\b(?:primigravida|primi|g1|gravida 1|first pregnancy)\b/;
+const LATER_PREGNANCY = /\b(?:multigravida|(?:second|third|fourth|2nd|3rd|4th) (?:gravida|pregnancy)|g[2-9]|gravida [2-9])\b/;
+
+interface Found {
+  name: string;
+  certainty: Certainty;
+  entry?: IcdEntry;
+  s: Sentence;
+  from: number;
+  to: number;
+  /** Named in passing, without a diagnosis cue: it says nothing of how sure the doctor is. */
+  passing?: boolean;
+}
+
+interface Options {
+  certainty: Certainty;
+  /** Where the list starts: a negation before it ("no other deficit. diagnosis …") does not reach into it. */
+  from: number;
+  /** Only a good code that is not a symptom makes a diagnosis. */
+  strict: boolean;
+  /** The item must be the name alone (a list continued into a sentence without a cue). */
+  whole?: boolean;
+  /** A problem list: a symptom named there is the problem the doctor treats ("assessment: pelvic pain"). */
+  problems?: boolean;
+  /** The name must come first in the item ("for any pain or fever, paracetamol" names none). */
+  atStart?: boolean;
+}
+
+const isSymptom = (e: IcdEntry): boolean => e.code.startsWith('R');
+const STRICT_SCORE = 0.8;
+
+function tokenRange(s: Sentence, from: number, to: number): [number, number] {
+  let a = s.tokens.findIndex((t) => t.start >= from);
+  if (a < 0) a = s.tokens.length;
+  let b = a;
+  while (b < s.tokens.length && s.tokens[b]!.end <= to) b++;
+  return [a, b];
+}
+
+const words = (s: Sentence, a: number, b: number): string[] => s.tokens.slice(a, b).map((t) => t.text);
+const textOf = (s: Sentence, a: number, b: number): string => (a < b ? s.text.slice(s.tokens[a]!.start, s.tokens[b - 1]!.end) : '');
+
+/**
+ * The best-coded span of tokens [a, b) that starts within the first few words: ties go to the earlier start, then to
+ * the longer span, so "hypertension, left" keeps its word and "right lower lobe pneumonia" is coded from "pneumonia"
+ * only when that codes better than the whole.
+ */
+function bestSpan(s: Sentence, a: number, b: number, starts = 4): { from: number; to: number; match: IcdMatch } | undefined {
+  let best: { from: number; to: number; match: IcdMatch } | undefined;
+  // A span that starts or ends with a word no diagnosis name has only scores lower than the span without it.
+  const known = s.tokens.slice(a, Math.min(b, a + starts + MAX_WORDS)).map((t) => isIcdWord(t.text));
+  for (let i = a; i < Math.min(b, a + starts); i++) {
+    if (!known[i - a]) continue;
+    const end = Math.min(b, i + MAX_WORDS);
+    for (let j = i + 1; j <= end; j++) {
+      if (!known[j - 1 - a]) continue;
+      const match = matchIcdTokens(words(s, i, j));
+      if (!match) continue;
+      const better = !best || match.score > best.match.score + 1e-9 || (best.from === i && match.score >= best.match.score - 1e-9);
+      if (better) best = { from: i, to: j, match };
+    }
+  }
+  return best;
+}
+
+/** A symptom said to be suspected ("rule out a urinary infection") is a working diagnosis when it codes exactly. */
+function accepted(match: IcdMatch | undefined, strict: boolean, certainty: Certainty = 'confirmed', problems = false): boolean {
+  if (!match || !strict) return !!match;
+  return match.score >= STRICT_SCORE && (!isSymptom(match.entry) || problems || (certainty === 'suspected' && match.score >= 0.9));
+}
+
+/**
+ * Diagnoses in tokens [a, b) of one list item: the best-coded name from the start, then what follows it ("… with
+ * gastritis", "… and likely vitamin d deficiency", or a second name said straight after the first).
+ */
+function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[], prev?: Found, link?: string): void {
+  const rest = s.text.slice(s.tokens[a]?.start ?? s.text.length, s.tokens[b - 1]?.end ?? 0);
+  const lead = LEAD.exec(rest);
+  let certainty = opts.certainty;
+  // A list continued into a sentence without a cue holds names, not a clause ("as he is allergic to penicillin, …"),
+  // and so does what follows a name ("neck strain for your neck pain").
+  if ((opts.whole || opts.atStart || prev) && lead && CLAUSE_LEAD.test(lead[0])) return;
+  if (lead) {
+    if (SUSPECT.test(lead[0])) certainty = 'suspected';
+    a = tokenRange(s, s.tokens[a]!.start + lead[0].length, s.text.length)[0];
+  }
+  // A code written after the name ("pelvic pain (625.9)", an ICD-9 code in a US report) is not part of it.
+  while (b > a && /^\(?\d{3}(?:\.\d+)?\)?$/.test(s.tokens[b - 1]!.text)) b--;
+  if (a >= b) return;
+  // "a history of diabetes and high blood pressure": the past, unless the assessment lists it.
+  if (HISTORY_ITEM.test(s.text.slice(s.tokens[a]!.start)) && s.section !== 'assessment') return;
+  const stop = ITEM_END.exec(s.text.slice(s.tokens[a]!.start, s.tokens[b - 1]!.end));
+  if (stop && stop.index > 0) b = Math.min(b, tokenRange(s, s.tokens[a]!.start + stop.index, s.text.length)[0]);
+  else if (stop) return;
+  let codeFrom = a;
+  while (codeFrom < b && STATUS.has(s.tokens[codeFrom]!.text)) codeFrom++;
+  if (codeFrom >= b) {
+    if (prev) extendTo(prev, s.tokens[b - 1]!.end);
+    return;
+  }
+  const first = s.tokens[codeFrom]!.text;
+  if ((opts.whole || opts.atStart) && !isIcdWord(first) && !QUALIFIER.test(first)) return;
+  // "no sign of pneumonia" (but "non purulent cellulitis" is a kind of cellulitis).
+  if ((!prev && isNegated(s.text.slice(opts.from), s.tokens[a]!.start - opts.from)) || NEGATION_START.test(s.tokens[a]!.text)) return;
+
+  // "type 2 diabetes with peripheral neuropathy": ICD-10 codes the complication under the diabetes (E11.4), and the
+  // code list names those entries "diabetic …". One diagnosis when that code is in the diabetes' own category.
+  const category = prev?.entry?.code.slice(0, 3);
+  if (link === 'with' && category && /^E1[0-4]$/.test(category)) {
+    const tail = words(s, codeFrom, Math.min(b, codeFrom + MAX_WORDS)).filter((w) => w !== 'diabetic');
+    for (let j = tail.length; j > 0; j--) {
+      const combined = matchIcdTokens(['diabetic', ...tail.slice(0, j)]);
+      if (combined && sameCondition(combined.entry.code, prev!.entry!.code) && !isUnspecified(combined.entry) && combined.entry.code !== prev!.entry!.code) {
+        prev!.entry = combined.entry;
+        extendTo(prev!, s.tokens[codeFrom + j - 1]!.end);
+        return;
+      }
+    }
+  }
+
+  // "unstable angina" is its own code, "hypertension, controlled" is not: status words lead the span only when
+  // they code better.
+  let found = bestSpan(s, codeFrom, b, opts.atStart ? 1 : 4);
+  if (codeFrom > a) {
+    const withStatus = bestSpan(s, a, b, codeFrom - a);
+    if (withStatus && withStatus.to >= (found?.to ?? 0) && withStatus.match.score > (found?.match.score ?? 0) + 1e-9) found = withStatus;
+  }
+  // "alcohol dependence with uncomplicated withdrawal": the tail often leaves out the head's first word.
+  if (link === 'with' && prev?.entry) {
+    const head = prev.name.split(' ')[0]!;
+    const end = Math.min(b, codeFrom + MAX_WORDS);
+    for (let j = codeFrom + 1; j <= end; j++) {
+      const m = matchIcdTokens([head, ...words(s, codeFrom, j)]);
+      if (m && m.score > (found?.match.score ?? 0) && m.entry.code !== prev.entry.code) found = { from: codeFrom, to: j, match: m };
+    }
+  }
+  const strict = opts.strict || !!prev;
+  if (!accepted(found?.match, strict, certainty, opts.problems)) {
+    found = undefined;
+    if (!strict) {
+      // "… which the daily painkiller has turned into a medication overuse headache": a name further on.
+      for (let k = codeFrom + 1; k < b && !found; k++) {
+        if (!isIcdWord(s.tokens[k]!.text)) continue;
+        const f = bestSpan(s, k, b, 1);
+        if (accepted(f?.match, true, certainty, opts.problems)) {
+          found = f;
+          codeFrom = k;
+          a = k;
+        }
+      }
+    }
+  }
+  if (!found) {
+    const phrase = textOf(s, a, b);
+    if (!strict && DISEASE_LIKE.test(phrase) && b - a <= 8) out.push({ name: phrase, certainty, s, from: s.tokens[a]!.start, to: s.tokens[b - 1]!.end });
+    return;
+  }
+  let to = found.to;
+  while (to < b && (STATUS.has(s.tokens[to]!.text) || QUALIFIER.test(s.tokens[to]!.text) || BODY_PART.has(s.tokens[to]!.text))) to++;
+  while (to > found.to && CONNECTOR.has(s.tokens[to - 1]!.text)) to--;
+  // In a list continued from the sentence before, an item is names and nothing else ("diabetic diet with …" is not).
+  if (opts.whole && to < b && !CONNECTOR.has(s.tokens[to]!.text) && !accepted(bestSpan(s, to, b, 1)?.match, true, certainty, opts.problems)) return;
+  const item: Found = { name: textOf(s, a, to), certainty, entry: found.match.entry, s, from: s.tokens[a]!.start, to: s.tokens[to - 1]!.end };
+  out.push(item);
+  // What follows the name: connectors, then another name (strict, so a tail of plan words is dropped).
+  let k = to;
+  let nextLink: string | undefined;
+  for (; k < b && CONNECTOR.has(s.tokens[k]!.text); k++) if (nextLink !== 'with') nextLink = s.tokens[k]!.text;
+  // "acute lumbar strain, a pulled muscle": an article after the name starts a restatement, not a second diagnosis.
+  if (k >= b || nextLink === 'a' || nextLink === 'an') return;
+  const before = out.length;
+  // A second name said straight after the first must end where its words end ("… obesity and hypertension"), not
+  // run on into the plan ("… diabetic diet with 6 small meals"); one after a hedge is a name of its own ("…
+  // hematuria, most likely some atrophic vaginitis is noted").
+  const hedge = SUSPECT_AT_START.test(s.text.slice(s.tokens[k]!.start));
+  // A symptom after "with" is how the first presents ("epilepsy with breakthrough seizure"), not a problem of its own.
+  const problems = opts.problems && nextLink !== 'with';
+  parseItem(s, k, b, { ...opts, certainty, strict: true, whole: !nextLink && !hedge, problems }, out, hedge ? undefined : item, nextLink);
+  if (out.length === before) {
+    // "overactive bladder with microscopic hematuria, most likely some atrophic vaginitis": a hedged name further on.
+    const hedged = s.tokens.findIndex((t, i) => i > k && i < b && SUSPECT_AT_START.test(s.text.slice(t.start)));
+    if (hedged > 0) parseItem(s, hedged, b, { ...opts, certainty, strict: true, whole: false }, out);
+  }
+  if (out.length === before) {
+    // "gout of the right big toe also hyperuricaemia": the next name comes after the next link word.
+    const next = s.tokens.findIndex((t, i) => i > k && i < b - 1 && LINK.test(t.text));
+    if (next > 0) parseItem(s, next + 1, b, { ...opts, certainty, strict: true, whole: true }, out, item, s.tokens[next]!.text);
+  }
+  // A few more words that are no diagnosis of their own stay with the name ("… thrombosis of the left popliteal vein").
+  const nameWords = !s.tokens.slice(k, b).some((t) => NOT_IN_NAME.test(t.text));
+  if (out.length === before && b - k <= 4 && nextLink !== 'and' && nextLink !== 'or' && !opts.whole && nameWords) extendTo(item, s.tokens[b - 1]!.end);
+}
+
+function extendTo(f: Found, end: number): void {
+  if (end <= f.to) return;
+  f.to = end;
+  f.name = f.s.text.slice(f.from, f.to);
+}
+
+/** Character ranges of a list's items: split at separators and, in a numbered list, at the next number. */
+function itemRanges(text: string, from: number, to: number, expect: { next: number }): [number, number][] {
+  const cuts: number[] = [];
+  const region = text.slice(from, to);
+  SEPARATOR.lastIndex = 0;
+  for (let m = SEPARATOR.exec(region); m; m = SEPARATOR.exec(region)) cuts.push(from + m.index, from + m.index + m[0].length);
+  ENUMERATOR.lastIndex = 0;
+  for (let m = ENUMERATOR.exec(region); m; m = ENUMERATOR.exec(region)) {
+    const n = Number(m[1] ?? m[2] ?? NUMBER_WORD[m[3]!]);
+    const atStart = !region.slice(0, m.index).trim().replace(/[,;:]/g, '');
+    if (n === expect.next && (n > 1 || atStart)) {
+      cuts.push(from + m.index, from + m.index);
+      expect.next = n + 1;
+    }
+  }
+  const points = [from, ...cuts.sort((x, y) => x - y), to];
+  const out: [number, number][] = [];
+  // Points come in pairs after the first: [start, cutStart], [cutEnd, nextCutStart] …
+  let start = from;
+  for (let i = 1; i < points.length; i += 2) {
+    const end = points[i]!;
+    if (end > start) out.push([start, end]);
+    start = Math.max(start, points[i + 1] ?? to);
+  }
+  if (start < to) out.push([start, to]);
+  return out;
+}
+
+function listEnd(s: Sentence, from: number): number {
+  const m = LIST_END.exec(s.text.slice(from));
+  const end = m ? from + m.index : s.text.length;
+  // A drug named without its form ("… ankylosing spondylitis pred forte eye drops"), unless a diagnosis word follows
+  // it ("vitamin d deficiency", "iron deficiency anaemia").
+  for (let i = tokenRange(s, from, end)[0]; i < s.tokens.length && s.tokens[i]!.start < end; i++) {
+    const drug = DRUG_INDEX.matchAt(s.tokens, i);
+    if (drug && !isIcdWord(s.tokens[drug.to]?.text ?? 'x') && !isIcdWord(s.tokens[i]!.text)) return drug.start;
+  }
+  return end;
+}
+
+/** The diagnoses of a list in text[from, to). */
+function parseList(s: Sentence, from: number, to: number, opts: Options, expect: { next: number }, out: Found[]): void {
+  for (const [x, y] of itemRanges(s.text, from, to, expect)) {
+    const [a, b] = tokenRange(s, x, y);
+    if (a >= b) continue;
+    const before = out.length;
+    const prev = out[out.length - 1];
+    const onlyQualifiers =
+      s.tokens.slice(a, b).every((t) => STATUS.has(t.text) || QUALIFIER.test(t.text) || BODY_PART.has(t.text)) || AFTER_PROCEDURE.test(s.text.slice(x, y).trim());
+    if (prev && prev.s === s && onlyQualifiers) {
+      // "atrial fibrillation, new onset", "herpes zoster, left t6 dermatome": part of the name before.
+      prev.name += `, ${textOf(s, a, b)}`;
+      prev.to = s.tokens[b - 1]!.end;
+      continue;
+    }
+    // "first, tension headache": the number alone is no item.
+    if (b - a === 1 && (ENUMERATOR_WORD.test(s.tokens[a]!.text) || /^\d$/.test(s.tokens[a]!.text))) continue;
+    if (!onlyQualifiers) parseItem(s, a, b, { ...opts, from: Math.max(opts.from, x) }, out);
+    if (out.length === before && opts.strict && x === from && !/^(?:number\s+)?\d+$/.test(s.text.slice(x, y).trim())) return;
+  }
+}
+
+function addFound(list: Found[], f: Found): void {
+  // "a sprain of the right ankle, a ligament injury": an injury of no stated region restates the specific one.
+  if (f.entry?.code.startsWith('T14') && list.some((d) => d.entry?.code.startsWith('S') && d.s === f.s)) return;
+  if (f.entry) {
+    const same = list.find((d) => d.entry?.code === f.entry!.code);
+    if (same) {
+      if (same.certainty === 'suspected' && f.certainty === 'confirmed' && !f.passing) same.certainty = 'confirmed';
+      // "known asthmatic … impression: bronchial asthma, not well controlled": the fuller statement names it.
+      if (f.name.split(' ').length > same.name.split(' ').length) Object.assign(same, { name: f.name, s: f.s, from: f.from, to: f.to });
+      return;
+    }
+    // "a bladder infection, acute cystitis": one condition said twice, the more specific name kept.
+    const rank = restatementRank(f.entry.code);
+    const restated = rank && list.find((d) => d.s === f.s && d.entry && restatementRank(d.entry.code)?.group === rank.group);
+    if (rank && restated) {
+      if (rank.rank > restatementRank(restated.entry!.code)!.rank) Object.assign(restated, { entry: f.entry, name: f.name, from: f.from, to: f.to });
+      return;
+    }
+    const sibling = list.find((d) => d.entry && d.certainty === f.certainty && d.entry.code.slice(0, 3) === f.entry!.code.slice(0, 3));
+    if (sibling && (isUnspecified(f.entry) || isUnspecified(sibling.entry!))) {
+      // A restatement ("vaginal yeast infection, candidiasis", "known copd … acute exacerbation of copd"): keep the
+      // more specific code.
+      if (isUnspecified(sibling.entry!) && !isUnspecified(f.entry)) Object.assign(sibling, { entry: f.entry, name: f.name, s: f.s, from: f.from, to: f.to });
+      return;
+    }
+  } else if (list.some((d) => d.name === f.name)) return;
+  list.push(f);
+}
+
+// Sections whose conditions are history, not this visit's diagnoses (the plan may still take one up).
+const NOT_DIAGNOSIS_SECTIONS = new Set(['past_history', 'family', 'medications', 'allergies', 'social', 'review']);
+
+function skipSentence(s: Sentence): boolean {
+  return s.speaker === 'patient' || (s.section !== null && NOT_DIAGNOSIS_SECTIONS.has(s.section)) || s.text.endsWith('?') || (QUESTION_START.test(s.text) && s.tokens.length <= 12) || (FAMILY_RELATION.test(s.text.slice(0, 40)) && /\b(?:has|had|is|was)\b/.test(s.text));
+}
+
+const inside = (ranges: [number, number][], at: number): boolean => ranges.some(([x, y]) => at >= x && at < y);
+
+/** "known hypertensive", "type 2 diabetic": the adjective said as a noun becomes the condition's name. */
+function nounName(name: string): string {
+  const m = /^(.*?)\b(diabetic|hypertensive|asthmatic|epileptic|hypothyroid|hyperthyroid)$/.exec(name);
+  if (!m) return name;
+  return `${m[1]}${NOUN_FOR[m[2]!]}`;
+}
+
+interface Cue {
+  at: number;
+  end: number;
+  text: string;
+  /** strong: opens a list of names; weak/problem: one name that must code well. */
+  kind: 'strong' | 'weak' | 'problem';
+  problems: boolean;
+}
+
+/**
+ * The diagnosis cues of a sentence in order: list cues ("impression", "I think this is"), weaker ones ("you have"),
+ * and a problem-oriented plan's ("for your second problem of …"). In a history section only list cues count: "he
+ * has hypertension" told in the history is no diagnosis of this visit unless the plan takes it up.
+ */
+function sentenceCues(text: string, history: boolean): Cue[] {
+  const cues: Cue[] = [];
+  const push = (m: RegExpMatchArray, kind: Cue['kind'], problems: boolean): void => {
+    cues.push({ at: m.index!, end: m.index! + m[0].length, text: m[0], kind, problems });
+  };
+  for (const m of text.matchAll(STRONG_CUE)) push(m, 'strong', LIST_HEADING_CUE.test(m[0]));
+  for (const m of text.matchAll(PROBLEM_CUE)) push(m, 'problem', true);
+  if (!history) for (const m of text.matchAll(WEAK_CUE)) push(m, 'weak', false);
+  cues.sort((x, y) => x.at - y.at || y.end - x.end);
+  // Overlapping cues ("the first diagnosis is", "I think you have" inside "what I think is going on is that you have"):
+  // the one that starts first and reaches furthest.
+  return cues.filter((c, i) => !cues.slice(0, i).some((d) => c.at < d.end));
+}
+
+/**
+ * "for his hypertension, continue lisinopril", "in terms of your diabetes …": a long-term condition, named whole, that
+ * the plan addresses is a diagnosis of this visit (history the plan does not address is not; "for the itching" is a
+ * complaint's treatment).
+ */
+function scanPlanAddressed(s: Sentence, used: [number, number][], add: (list: Found[]) => void): void {
+  PLAN_ADDRESSED.lastIndex = 0;
+  for (let m = PLAN_ADDRESSED.exec(s.text); m; m = PLAN_ADDRESSED.exec(s.text)) {
+    const from = m.index + m[0].length;
+    if (inside(used, from) || isNegated(s.text, from)) continue;
+    const [a] = tokenRange(s, from, s.text.length);
+    for (let j = Math.min(s.tokens.length, a + WHOLE_NAME_WORDS); j > a; j--) {
+      const entry = exactIcdTokens(words(s, a, j));
+      if (!entry || !isChronic(entry.code)) continue;
+      const to = s.tokens[j - 1]!.end;
+      add([{ name: s.text.slice(from, to), certainty: 'confirmed', entry, s, from, to, passing: true }]);
+      used.push([from, to]);
+      break;
+    }
+  }
+}
+
+// Where the note says the diabetes' type or that the patient has just given birth, anywhere.
+const DIABETES_TYPE = /\b(?:type (?:(2|ii|two)|(1|i|one)) diabet\w*|(t2dm|niddm|dm 2|dm type 2)|(t1dm|iddm|dm 1|dm type 1))\b/;
+const PUERPERIUM =
+  /\b(?:post ?partum|post ?natal|puerper\w*|after (?:the |her |my )?(?:delivery|birth|baby|c section|caesarean|cesarean)|(?:had|have had|you've had|she had) (?:a |the )?(?:baby|c section|caesarean(?: section)?|cesarean(?: section)?)|gave birth|delivered (?:a|her|the) baby)\b/;
+
+/** The same condition at two levels of detail: one category, or diabetes of whatever type (E10–E14). */
+const sameCondition = (a: string, b: string): boolean => a.slice(0, 3) === b.slice(0, 3) || (/^E1[0-4]/.test(a) && /^E1[0-4]/.test(b));
+
+/**
+ * Codes the note as a whole makes more specific: diabetes said without its type takes the type said elsewhere
+ * (E14.9 → E11.9), "your kidney disease" the stage the history gave (N18.9 → N18.3), and a condition after a birth
+ * its puerperal code.
+ */
+function refineCodes(doc: Doc, found: Found[]): void {
+  const all = doc.sentences.map((s) => s.text).join(' ');
+  const type = DIABETES_TYPE.exec(all);
+  const puerperal = PUERPERIUM.test(all);
+  const specific = found.some((f) => f.entry && isUnspecified(f.entry)) ? namedCodes(doc) : [];
+  for (const f of found) {
+    if (!f.entry) continue;
+    if (/^E14/.test(f.entry.code) && type) f.entry = icdByCode(`${type[1] || type[3] ? 'E11' : 'E10'}${f.entry.code.slice(3)}`) ?? f.entry;
+    if (isUnspecified(f.entry)) {
+      const code = f.entry.code;
+      // Diabetes takes only its type from elsewhere: a complication named there ("diabetic retinopathy") is its own.
+      const more = specific.find(
+        (e) => e.code !== code && sameCondition(e.code, code) && !isUnspecified(e) && !/^E1[0-4]/.test(e.code) && !found.some((g) => g.entry === e),
+      );
+      if (more) f.entry = more;
+    }
+    if (puerperal) {
+      // WHO ICD-10 codes a condition of the puerperium in chapter XV.
+      const to = puerperalCode(f.entry.code);
+      if (to) f.entry = icdByCode(to) ?? f.entry;
+    }
+  }
+}
+
+/** Every condition named whole anywhere in the note, history included. */
+function namedCodes(doc: Doc): IcdEntry[] {
+  const out: IcdEntry[] = [];
+  for (const s of doc.sentences) {
+    for (let i = 0; i < s.tokens.length; i++) {
+      if (!isExactIcdWord(s.tokens[i]!.text)) continue;
+      for (let j = Math.min(s.tokens.length, i + WHOLE_NAME_WORDS); j > i + 1; j--) {
+        const entry = exactIcdTokens(words(s, i, j));
+        if (entry && !isNegated(s.text, s.tokens[i]!.start)) {
+          out.push(entry);
+          i = j - 1;
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+export function extractDiagnoses(doc: Doc): Diagnosis[] {
+  const found: Found[] = [];
+  const add = (list: Found[]): void => list.forEach((f) => addFound(found, f));
+  let open = false;
+  // The list that goes on was opened under a problem-list cue ("impression / diagnosis, 1. … 2. pelvic pain").
+  let openProblems = false;
+  const expect = { next: 1 };
+  for (const s of doc.sentences) {
+    if (skipSentence(s)) {
+      open = false;
+      continue;
+    }
+    const used: [number, number][] = [];
+    const list = (from: number, to: number, opts: Options, cueAt = from): number => {
+      const items: Found[] = [];
+      parseList(s, from, to, opts, expect, items);
+      add(items);
+      if (items.length || cueAt < from) used.push([cueAt, to]);
+      return items.length;
+    };
+    const inAssessment = s.section === 'assessment';
+    const history = s.section === 'history' || s.section === 'complaint';
+    const cues = sentenceCues(s.text, history);
+    const hedged = cues.length ? null : HEDGED_LIST.exec(s.text);
+    if (cues.length) {
+      let items = 0;
+      let empty = false;
+      cues.forEach((c, k) => {
+        // "you don't have …", "you're not suffering from …".
+        if (inside(used, c.at) || (c.kind === 'weak' && isNegated(s.text, c.at + 1))) return;
+        // A list runs to the plan or to the next cue ("these are migraines, and I think … is adding a … headache").
+        const to = Math.min(listEnd(s, c.end), cues[k + 1]?.at ?? Infinity);
+        const certainty = SUSPECT.test(c.text) ? 'suspected' : hedgedBefore(s.text, c.at);
+        expect.next = 1;
+        const n = list(c.end, to, { certainty, from: c.end, strict: c.kind !== 'strong', problems: c.problems || inAssessment }, c.at);
+        if (c.kind !== 'strong') return;
+        items += n;
+        empty ||= to - c.end < 3;
+        openProblems = c.problems || inAssessment;
+      });
+      open = items > 0 || empty;
+    } else if (hedged) {
+      // "So: suspected drug-induced confusion, rule out UTI, recurrent falls, hypothyroidism": a list without a cue.
+      const from = hedged[0].length;
+      // A hedged line inside a numbered list ("possible contribution of …") keeps the list's count.
+      if (!open) expect.next = 1;
+      open = list(from, listEnd(s, from), { certainty: 'confirmed', from, strict: false, problems: inAssessment }) > 0;
+    } else if (open || inAssessment) {
+      // A list goes on into the next sentences, and a problem list under an assessment heading is one item a line.
+      const lead = /^(?:number\s+)?(\d|[a-z]+)\b/.exec(s.text);
+      const numbered = expect.next > 1 && !!lead && (Number(lead[1]) === expect.next || NUMBER_WORD[lead[1]!] === expect.next);
+      const whole = !numbered && !inAssessment;
+      // Under an assessment heading a short line is a problem of the list, a symptom included ("Mood swings."); a
+      // longer one is the plan's prose, where only a name said first counts.
+      const problems = openProblems || (inAssessment && s.tokens.length <= SHORT_ITEM);
+      open = list(0, listEnd(s, 0), { certainty: 'confirmed', from: 0, strict: !numbered, whole, problems, atStart: inAssessment }) > 0;
+    }
+    if (!history) scanOutsideLists(s, used, add);
+    if (s.index >= doc.planStart || inAssessment || s.section === 'plan') scanPlanAddressed(s, used, add);
+    if (s.index >= doc.findingsStart) scanWholeNames(s, used, add);
+  }
+  routineVisit(doc, add);
+  const all = doc.sentences.map((s) => s.text).join(' ');
+  const pregnant = found.some((f) => f.entry && /^(?:Z3[34]|O)/.test(f.entry.code));
+  for (const f of found) {
+    if (!f.entry) continue;
+    // WHO ICD-10 codes a condition of a pregnant woman in chapter XV: anaemia in pregnancy is O99.0.
+    if (pregnant && /^D(?:5\d|6[0-4])/.test(f.entry.code)) f.entry = icdByCode('O99.0') ?? f.entry;
+    if (/^Z3[34]/.test(f.entry.code)) {
+      const code = FIRST_PREGNANCY.test(all) ? 'Z34.0' : LATER_PREGNANCY.test(all) ? 'Z34.8' : f.entry.code;
+      f.entry = icdByCode(code) ?? f.entry;
+    }
+    if (f.entry.code === 'Z00.0' && CHILD.test(all)) f.entry = icdByCode('Z00.1') ?? f.entry;
+  }
+  refineCodes(doc, found);
+  const refined: Found[] = [];
+  for (const f of found.sort((x, y) => x.s.index - y.s.index || x.from - y.from)) addFound(refined, f);
+  return refined.map((f) => ({
+    name: nounName(f.name),
+    certainty: f.certainty,
+    evidence: f.s.span(f.from, f.to),
+    ...(f.entry ? { icd10: icdRef(f.entry) } : {}),
+  }));
+}
+
+/** Hedged phrases, conditions said to be (un)controlled, and known chronic conditions, outside a diagnosis list. */
+function scanOutsideLists(s: Sentence, used: [number, number][], add: (list: Found[]) => void): void {
+  // Negation is looked for from `clause` on: "no vomiting, known hypothyroid" is not a negated hypothyroidism.
+  const strictAt = (from: number, to: number, certainty: Certainty, clause: number): void => {
+    const [a, b] = tokenRange(s, from, to);
+    if (a >= b) return;
+    const items: Found[] = [];
+    parseItem(s, a, b, { certainty, from: clause, strict: true }, items);
+    add(items.slice(0, 1));
+    if (items.length) used.push([from, items[0]!.to]);
+  };
+  SUSPECT_SCAN.lastIndex = 0;
+  for (let m = SUSPECT_SCAN.exec(s.text); m; m = SUSPECT_SCAN.exec(s.text)) {
+    if (inside(used, m.index)) continue;
+    const start = m.index + m[0].length;
+    strictAt(start, listEnd(s, start), 'suspected', clauseStart(s.text, m.index));
+  }
+  STATE.lastIndex = 0;
+  for (let m = STATE.exec(s.text); m; m = STATE.exec(s.text)) {
+    if (inside(used, m.index)) continue;
+    const from = clauseStart(s.text, m.index);
+    strictAt(from, m.index, 'confirmed', from);
+  }
+  if (FAMILY_RELATION.test(s.text)) return;
+  KNOWN.lastIndex = 0;
+  for (let m = KNOWN.exec(s.text); m; m = KNOWN.exec(s.text)) {
+    const at = m.index + m[0].length - m[1]!.length;
+    if (!inside(used, at)) strictAt(at, at + m[1]!.length, 'confirmed', clauseStart(s.text, m.index));
+  }
+  CHRONIC_ADJECTIVE.lastIndex = 0;
+  for (let m = CHRONIC_ADJECTIVE.exec(s.text); m; m = CHRONIC_ADJECTIVE.exec(s.text)) {
+    if (!inside(used, m.index) && !/\b(?:not|no|non)\s+(?:a\s+)?$/.test(s.text.slice(0, m.index))) strictAt(m.index, m.index + m[0].length, 'confirmed', m.index);
+  }
+}
+
+// Where a condition named in passing is not this visit's: the past, the family, a question of it.
+const NOT_THIS_VISIT = /\b(?:history|h\/o|past|previous|previously|prior|family|treated for|had|father|mother|brother|sister|son|daughter|husband|wife|risk of|screen(?:ing)? for|check for|test for|to prevent|prevention of|vaccine|no)\s+(?:\w+\s+){0,2}$/;
+const WHOLE_NAME_WORDS = 6;
+// Names a complaint is also said by ("back pain", "low sodium", "sore throat"), and names of tests and vaccines
+// ("hepatitis b surface antigen"): neither is a diagnosis said in passing.
+const SYMPTOM_WORD = /\b(?:pain|pains|ache|aches|aching|sore|low|high|raised|reduced|irregular|swelling|discharge|bleeding|loss|cough|fever|post|status)\b|^allerg(?:y|ies)$/;
+const TEST_AFTER = /^\s*(?:surface|antigen|antibod(?:y|ies)|test|tests|serology|screen|screening|profile|panel|vaccines?|vaccination|titre|titer|rapid|card|pcr|ns1|igm|igg|treatment|prevention|precautions|education|warning|signs|symptoms|diet|exercises?|risk)\b/;
+
+/**
+ * A condition named whole, two words or more, outside any list: "… on examination left ear bulging drum acute
+ * suppurative otitis media tab …". A recogniser often loses the cue word ("impression") that opens a list, while the
+ * name itself comes through; said whole and not a symptom, it is this visit's diagnosis unless the words before it
+ * put it in the past, the family or a negation.
+ */
+function scanWholeNames(s: Sentence, used: [number, number][], add: (list: Found[]) => void): void {
+  const t = s.tokens;
+  for (let i = 0; i < t.length; i++) {
+    if (!isIcdWord(t[i]!.text) || inside(used, t[i]!.start)) continue;
+    let best: { j: number; entry: IcdEntry } | undefined;
+    for (let j = Math.min(t.length, i + WHOLE_NAME_WORDS); j > i && !best; j--) {
+      if (!isIcdWord(t[j - 1]!.text) || (j === i + 1 && !DISEASE_LIKE.test(t[i]!.text))) continue;
+      const entry = exactIcdTokens(words(s, i, j));
+      if (entry) best = { j, entry };
+    }
+    if (!best || /^[RZ]/.test(best.entry.code)) continue;
+    const from = t[i]!.start;
+    const to = t[best.j - 1]!.end;
+    const name = s.text.slice(from, to);
+    if (SYMPTOM_WORD.test(name) || TEST_AFTER.test(s.text.slice(to)) || NOT_THIS_VISIT.test(s.text.slice(Math.max(0, from - 40), from)) || isNegated(s.text, from)) continue;
+    add([{ name, certainty: 'confirmed', entry: best.entry, s, from, to, passing: true }]);
+    used.push([from, to]);
+    i = best.j - 1;
+  }
+}
+
+/** A routine visit is itself the diagnosis: a child's check-up, an antenatal visit. */
+function routineVisit(doc: Doc, add: (list: Found[]) => void): void {
+  for (const s of doc.sentences) {
+    if (skipSentence(s)) continue;
+    const m = ROUTINE_VISIT.exec(s.text);
+    if (!m) continue;
+    const visit = m[1] ?? m[0];
+    const code = /check ?up|checkup|well/.test(visit) && !/natal/.test(visit) ? 'Z00.0' : 'Z34.9';
+    const entry = icdByCode(code);
+    if (entry) add([{ name: entry.display.toLowerCase(), certainty: 'confirmed', entry, s, from: m.index, to: m.index + m[0].length }]);
+  }
+}
+
+const FAMILY = new RegExp(String.raw`${RELATIVE}(?:'s)?\s+(?:also\s+)?(?:has|had|is|was|suffers from|suffered from|died of|with|h\/o)\s+(?:also\s+)?(?:a\s+|an\s+)?([^,;]+)`, 'g');
+const FAMILY_HISTORY = /\bfamily history of\s+([^,;]+)/g;
+
+export function extractFamilyHistory(doc: Doc): string[] {
+  const out: string[] = [];
+  for (const s of doc.sentences) {
+    FAMILY.lastIndex = 0;
+    for (let m = FAMILY.exec(s.text); m; m = FAMILY.exec(s.text)) {
+      const what = m[2]!.trim();
+      if (/^(?:says|said|told|noticed)\b/.test(what)) continue;
+      out.push(`${m[1]}: ${what}`);
+    }
+    FAMILY_HISTORY.lastIndex = 0;
+    for (let m = FAMILY_HISTORY.exec(s.text); m; m = FAMILY_HISTORY.exec(s.text)) out.push(m[1]!.trim());
+  }
+  return out;
+}
+
+const PAST = /\b(?:known(?: case of)?|k\/c\/o|h\/o|history of|past history of)\s+([^,;]+)|\b((?:type \d )?(?:diabetic|hypertensive|asthmatic|epileptic|hypothyroid)\s+(?:for|since)\s+(?:the\s+)?(?:last\s+)?\d+\s+(?:year|month)s?)\b/g;
+
+export function extractPastHistory(doc: Doc): string[] {
+  const out: string[] = [];
+  for (const s of doc.sentences.slice(0, doc.planStart)) {
+    if (FAMILY_RELATION.test(s.text)) continue;
+    PAST.lastIndex = 0;
+    for (let m = PAST.exec(s.text); m; m = PAST.exec(s.text)) {
+      const item = (m[1] ?? m[2] ?? '').trim();
+      if (item && !isNegated(s.text, m.index)) out.push(item);
+    }
+  }
+  return out;
+}
+
+/** An allergy as said: the allergen's name (a drug's generic name) and the words of the sentence it came from. */
+export interface AllergyMention {
+  name: string;
+  sentence: Sentence;
+  from: number;
+  to: number;
+}
+
+// Allergens that are not in the formulary: drug classes as an allergy is stated, and common non-drug allergens.
+const ALLERGEN = new PhraseIndex<string>();
+for (const c of CLASSES) if (c.allergy) for (const n of c.names) ALLERGEN.add(n, n);
+const ALLERGENS = checkedData(
+  'allergens.json',
+  Type.Object({ ...Provenance, about: Type.String(), allergens: Type.Array(Type.Object({ name: Type.String({ minLength: 1 }), said: Phrases })) }),
+  ALLERGENS_FILE,
+);
+for (const a of ALLERGENS.allergens) for (const n of a.said) ALLERGEN.add(n, a.name);
+
+const ALLERGY_CUE = /\ballerg(?:ic|y|ies)[\s,]+(?:to|with|for)[\s,]+|\ballergies\s*(?::|,|-|are|include|to)\s*|(?<!\b(?:seasonal|her|his|my|your|their|our|the|with|of|for|any|no|food|drug|known|environmental|about|and|or|severe|bad|nasal|skin|some)\s)\ballergies\s+(?!(?:\w+\s+){0,3}(?:try|start|give|use|take|prescribe|continue|add)\b)|\b(?:reaction|reacted|rash|rashes|hives|swelling|itching|anaphylaxis)\s+(?:(?:all over|all over the body|on the body)\s+)?(?:to|with|after|from)\s+/g;
+// "an egg allergy", but not "allergy medicine" or "allergy season".
+const ALLERGY_AFTER = /\s+(?:allergy|allergies)\b(?!\s+(?:medicines?|medications?|tablets?|pills?|drops|sprays?|season|symptoms|problems|tests?|testing|shots?|clinic))/g;
+// A question as the recogniser gives it, without its question mark.
+const QUESTION_START = /^(?:is|are|do|does|did|any|have|has|had|what(?! (?:you|he|she) (?:have|has) is| (?:you're|you are) (?:describing|telling)| i think| we)|which|ever)\b/;
+// The allergy question inside a turn that does not start as a question ("ok do you have any allergies to any medication").
+const ALLERGY_ASKED = /\b(?:do you|does (?:he|she)|did you|have you|has (?:he|she)|are you|is (?:he|she)|any)\b[\w\s']{0,30}\ballerg\w*(?![\w\s']{0,40}\b(?:i|i'm|i've|we|we'll|i'll)\b)/;
+const ALLERGY_QUESTION = /\b(?:allerg\w*|reactions?|react)\b/;
+const NO_ALLERGY = /^(?:no|nil|none|not|never|nope|nkda|nothing)\b|\bno (?:known )?(?:drug )?allerg/;
+const ANSWER_LEAD = /^(?:(?:yes|yeah|yep|sir|madam|ma'am|doctor|doc|to|i am|i'm|she is|he is|allergic|only|just|once|one|uh|um|er|erm|well|actually|really|i've|i have|got|,)\s*)+/;
+// "No, just latex": a no that an allergen follows is the answer to "any drug allergies?", not to "any allergies?".
+const NO_THEN = /^(?:no|nope|not to (?:any )?(?:medicines?|medications?|drugs?))\b[\s,.]*(?:(?:but|only|just|really|i've|i have|i'm|apart from|except)\b[\s,]*)*/;
+
+/** The allergen named at text offset `at` of the sentence: a formulary drug (as its generic), a class or an allergen. */
+function allergenAt(s: Sentence, at: number, maxWords = 3): AllergyMention[] {
+  const out: AllergyMention[] = [];
+  const [a] = tokenRange(s, at, s.text.length);
+  for (let i = a; i < Math.min(s.tokens.length, a + maxWords); i++) {
+    const drug = DRUG_INDEX.matchAt(s.tokens, i);
+    const other = drug ? undefined : ALLERGEN.matchAt(s.tokens, i);
+    const m = drug ?? other;
+    if (!m) {
+      if (/^(?:and|or|,)$/.test(s.tokens[i]!.text)) continue;
+      if (out.length) break;
+      continue;
+    }
+    out.push({ name: drug ? drug.payload.drug.name : other!.payload, sentence: s, from: m.start, to: m.end });
+    i = m.to - 1;
+    // "penicillin and sulfa": a list goes on after "and"/"or"/a comma.
+    if (!/^(?:and|or|,)$/.test(s.tokens[m.to]?.text ?? '')) break;
+  }
+  return out;
+}
+
+/** The allergens of an answer to the allergy question ("Uh, no just latex."), none for "no", "NKDA". */
+function allergyAnswer(answer: Sentence): AllergyMention[] {
+  const no = NO_THEN.exec(answer.text);
+  const from = no ? no[0].length : 0;
+  if (!no && NO_ALLERGY.test(answer.text)) return [];
+  const lead = ANSWER_LEAD.exec(answer.text.slice(from));
+  return allergenAt(answer, from + (lead ? lead[0].length : 0), 6);
+}
+
+export function findAllergies(doc: Doc): AllergyMention[] {
+  const out: AllergyMention[] = [];
+  const answered = new Map<number, AllergyMention[]>();
+  let lastStated = -Infinity;
+  for (const s of doc.sentences) {
+    if (FAMILY_RELATION.test(s.text) && !/\b(?:she|he|i|you)\b/.test(s.text)) continue;
+    // The answer is the other speaker's next sentence ("Any allergies at all? Medication?" "No, just hay fever.").
+    const answer = doc.sentences.slice(s.index + 1, s.index + 3).find((a) => a.speaker !== s.speaker);
+    if (ALLERGY_QUESTION.test(s.text) && (s.text.endsWith('?') || QUESTION_START.test(s.text) || ALLERGY_ASKED.test(s.text))) {
+      if (answer && answer.speaker !== s.speaker) answered.set(answer.index, allergyAnswer(answer));
+      continue;
+    }
+    const stated: AllergyMention[] = answered.get(s.index) ?? [];
+    // "ALLERGIES: She thinks to Benadryl." Every allergen named under the heading, unless it says there are none.
+    if (s.section === 'allergies' && !NO_ALLERGY.test(s.text.replace(/^allerg\w*\s*:?\s*/, ''))) stated.push(...allergenAt(s, 0, s.tokens.length));
+    ALLERGY_CUE.lastIndex = 0;
+    for (let m = ALLERGY_CUE.exec(s.text); m; m = ALLERGY_CUE.exec(s.text)) {
+      const reaction = !/^allerg/.test(m[0]);
+      // "allergic to penicillin, she had rashes with amoxicillin": the reaction, there or just after, only tells how.
+      if (reaction && (stated.length || s.index - lastStated <= 2)) continue;
+      if (isNegated(s.text, m.index + 1) && !reaction) continue;
+      // A bare heading a recogniser gives without its colon ("allergies she thinks to benadryl") names it a little later.
+      stated.push(...allergenAt(s, m.index + m[0].length, /^allergies\s*$/.test(m[0]) ? 4 : 3));
+    }
+    ALLERGY_AFTER.lastIndex = 0;
+    for (let m = ALLERGY_AFTER.exec(s.text); m; m = ALLERGY_AFTER.exec(s.text)) {
+      const before = s.tokens.filter((t) => t.end <= m!.index).slice(-3);
+      for (let k = 0; k < before.length; k++) {
+        const found = allergenAt(s, before[k]!.start, 1).filter((x) => x.to === m!.index);
+        if (found.length && !isNegated(s.text, found[0]!.from)) {
+          stated.push(found[0]!);
+          break;
+        }
+      }
+    }
+    if (stated.length) lastStated = s.index;
+    out.push(...stated);
+  }
+  const seen = new Set<string>();
+  return out.filter((a) => !seen.has(a.name) && seen.add(a.name));
+}

@@ -1,0 +1,933 @@
+/**
+ * Medications prescribed or continued at this visit. A prescription line starts at a drug name (the formulary's
+ * generic or brand names, a misheard name snapped by spelling or sound, or an unknown word prescribed like a drug:
+ * a form word before it, a strength, dose or frequency after it) together with the form word and verb that lead it,
+ * and runs to the next line or to words that start something else (review, advice, a conditional plan), so it does
+ * not need punctuation to end. From the line come strength, dose, form, route, frequency, timing, duration and
+ * instructions, each with the span it was said in; "then" starts a new step of a taper. What the doctor meant
+ * decides what is output: stopped drugs, drugs the patient was or is on without being told to continue, drugs merely
+ * considered, drugs for someone else and drugs the doctor corrected are left out, and a drug the note stops is never
+ * also listed.
+ */
+import { doubleMetaphone } from 'double-metaphone';
+import { FORMULARY, type Drug } from './vocab/formulary.js';
+import { snapWord } from './codify.js';
+import { findInvestigationMatches } from './investigations.js';
+import { contextOf, sentenceModifiers, type ContextCategory, type ContextModifier } from './context.js';
+import { STATUS_UNCLEAR_RULE, type Amount, type ConditionalMedication, type Duration, type Frequency, type Medication, type MedicationField, type MedicationStatus, type Span } from './facts.js';
+import { PhraseIndex, tokenize, type Token } from './lexicon.js';
+import type { Doc, Sentence } from './sections.js';
+
+export interface DrugRef {
+  drug: Drug;
+  brand?: string;
+}
+
+export const DRUG_INDEX = new PhraseIndex<DrugRef>();
+const SINGLE_WORDS = new Map<string, DrugRef>();
+for (const drug of FORMULARY) {
+  const generic: DrugRef = { drug };
+  for (const n of [drug.name, ...(drug.us ? [drug.us] : []), ...drug.aliases]) {
+    DRUG_INDEX.add(n, generic);
+    if (!n.includes(' ')) SINGLE_WORDS.set(n, generic);
+  }
+  for (const b of drug.brands) {
+    const ref = { drug, brand: b };
+    DRUG_INDEX.add(b, ref);
+    if (!b.includes(' ')) SINGLE_WORDS.set(b, ref);
+  }
+}
+const SNAP_VOCAB = [...SINGLE_WORDS.keys()].filter((w) => w.length >= 5);
+const SNAP_PHONETIC = new Map<string, string[]>();
+for (const w of SNAP_VOCAB) {
+  const [code] = doubleMetaphone(w);
+  SNAP_PHONETIC.set(code, [...(SNAP_PHONETIC.get(code) ?? []), w]);
+}
+
+const FORM_PREFIX: Record<string, string> = {
+  tab: 'tablet', tabs: 'tablet', tablet: 'tablet', cap: 'capsule', caps: 'capsule', capsule: 'capsule', syp: 'syrup',
+  syrup: 'syrup', susp: 'suspension', suspension: 'suspension', inj: 'injection', injection: 'injection',
+  oint: 'ointment', ointment: 'ointment', cream: 'cream', gel: 'gel', lotion: 'lotion', drops: 'drops', drop: 'drops',
+  sachet: 'sachet', inhaler: 'inhaler', spray: 'spray', respules: 'respules', rotacap: 'rotacaps', rotacaps: 'rotacaps',
+  suppository: 'suppository', pessary: 'vaginal pessary', lozenge: 'lozenge', patch: 'patch', powder: 'powder',
+};
+const FORM_WORDS = String.raw`tablets?|capsules?|syrup|suspension|liquid|elixir|drops|spray|ointment|cream|gel|emulgel|lotion|shampoo|soap|face wash|lozenges?|pessary|pessaries|suppository|sachets?|inhaler|rotacaps?|respules|injection|powder|patch|mouthwash|gargle|solution|paint|paste|chewing gum|gum`;
+const FORM_MODIFIER = String.raw`chewable|dispersible|sublingual|orally disintegrating|nasal|eye|ear|vaginal|oral|topical|dusting|metered dose|dry powder`;
+// "spiriva handihaler", "albuterol hfa inhaler", "tobrex eye drops": product words may sit between name and form.
+const FORM_AFTER = new RegExp(
+  String.raw`^\s*,?\s*(?:(?!(?:once|twice|daily|for|if|when|and|then|with|in|the|at|after|before|to|on|of)\b)[a-z]+\s+)?(?:(?:\d+(?:\.\d+)?|point \d+)\s*(?:mg|mcg|micrograms?|g|percent|%)\s*,?\s+)?(?:(?:hfa|mdi|dpi|respimat|handihaler|diskus|accuhaler|ds|forte|xr|sr|er|cr|plus)\s+)*((?:${FORM_MODIFIER})\s+)?(${FORM_WORDS})\b`,
+);
+const DEVICE_FORM: [RegExp, string][] = [[/\b(?:handihaler|respimat|hfa|mdi|diskus|accuhaler)\b/, 'inhaler'], [/\bemulgel\b/, 'gel']];
+const DOSE_BEFORE = /\b(?:tablets?|tabs?|capsules?|caps?|mg|mcg|ml|\d+)\s*,?\s*$/;
+const SHORT_BRAND_CONTEXT = /\b(?:tab|tabs|tablet|cap|capsule|syp|syrup|inj|injection|start|continue|give)\s*$/;
+
+// A sentence cannot end on these words: the segmenter cut a clause ("… we may | give injection …").
+const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|then|if|not)\s*$/;
+const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as)\s*$/;
+// "start amoxicillin, no sorry, azithromycin": the drug before the correction is withdrawn.
+const CORRECTION = /^[\s,]*(?:(?:\d+(?:\.\d+)?\s*[a-z]*|point \d+\s*[a-z]*)\s*,?\s*)?(?:(?:oh\s+)?no|sorry|i'm sorry|i am sorry|correction|i mean|i meant|rather|scratch that|make (?:that|it)|not that)(?:[\s,]+(?:no|sorry|i'm sorry|i am sorry|i mean|make (?:that|it)))*[\s,]*$/;
+// "seventy five no sorry fifty mg", "650, correction, 1,300 milligrams": the number before is blanked out.
+const NUMBER_CORRECTION =
+  /(?:\d[\d,]*(?:\.\d+)?|point \d+)\s*(?:[a-z]+\s*)?,?\s*\b(?:(?:oh\s+)?no|sorry|i'm sorry|i am sorry|correction|i mean|i meant|rather|make (?:that|it))\b(?:[\s,]+(?:no|sorry|i'm sorry|i am sorry|i mean|make (?:that|it)))*[\s,]+(?:(?:to|up to)\s+)?(?=\d|point \d|\.\d)/g;
+
+// A prescription line ends where the doctor turns to something else.
+const LINE_END = new RegExp(
+  [
+    String.raw`\b(?:review|follow up|followup|come back|come and see|come after|see me|see him|see her|show me|return|recheck|revisit|advice|diet|investigations?|refer|referral|referred|impression|diagnosis|assessment|allerg(?:y|ies)|vitals|call (?:if|me|us)|we will (?:do|check|send|get)|i am (?:sending|ordering|referring)|i'm (?:sending|ordering|referring|also ordering))\b`,
+    String.raw`\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|sats|respiratory rate|weight|height)\b(?=\s+(?:is\s+|was\s+|of\s+|today\s+)?\d)`,
+    String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
+    String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
+  ].join('|'),
+);
+const STEP = /,?\s*\b(?:then|followed by|after that|thereafter)\b\s*/g;
+const STEP_AHEAD = /\b(?:then|followed by|after that|thereafter)\b/;
+// A condition at the end of one line that belongs to the drug after it, or that leads a drug ("if fever, paracetamol").
+const TRAILING_CONDITION = /\b(?:if|when|whenever|in case of)\b(?!\s+(?:needed|required|necessary))[^,;]*$/;
+const LEADING_CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of)\b[^.;]*$/;
+const SAME_DRUG_BETWEEN = /^[\s,;:()-]*(?:(?:i e|ie|that is|which is|eye|ear|nasal|drops?|inhaler|gel|cream|tablets?|\d+(?:\.\d+)?\s*(?:percent|%|mg|mcg))\b[\s,]*)*$/;
+// Words after a brand that name the product ("tylenol pm", "crocin ds", "augmentin duo", "metolar xr").
+const BRAND_VARIANT = /^\s*((?:pm|arthritis|extra strength|xr|sr|er|cr|mr|ds|forte|plus|duo|kid|junior|xt|hfa|handihaler|respimat|emulgel|max)\b)/;
+
+const NUM = String.raw`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|point \d+)`;
+const numberOf = (x: string): number => Number(x.replace(/,/g, '').replace(/^point\s+/, '.'));
+const STRENGTH_UNIT = String.raw`(mg|milligrams?|mcg|µg|micrograms?|g|gm|grams?|iu|i u|international units|units?|percent|%)`;
+// A per-kg dose calculation, a concentration or a stated daily maximum is not the strength.
+const STRENGTH = new RegExp(
+  String.raw`(?<!\b(?:more than|maximum(?: of)?|max|exceed|exceeding|under|(?<!\b(?:go|goes|going|increase|increased|titrate|titrated)\s+)up to|upto)\s+)(?<![\d.])${NUM}\s*(k\s+)?${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l|litre|liter)\b)`,
+  'g',
+);
+const FROM_TO = new RegExp(String.raw`\bfrom\s+${NUM}\s*(?:${STRENGTH_UNIT}\s+)?to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`);
+const DOSE_UNIT = String.raw`tablets?|tabs?|capsules?|caps?|ml|millilit(?:er|re)s?|drops?|puffs?|sprays?|units?|sachets?|teaspoons?|tsp|spoons?|lozenges?|pessar(?:y|ies)|suppositor(?:y|ies)|patch(?:es)?|pieces?|inhalations?`;
+const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|upto)\s+)(?<![\d.])(${NUM.slice(1, -1)}|\b(?:half|a|an|one))\s*(${DOSE_UNIT})\b(?!\s*(?:\/|per)\s*(?:kg|day)\b)`);
+const BARE_NUMBER = new RegExp(
+  String.raw`^\s*${NUM}(?![\d.])\s*(k\b)?(?!\s*(?:-|\.\d|over|by|\/|(?:times?|days?|weeks?|months?|hours?|minutes?|years?|${DOSE_UNIT}|mg|mcg|g|gm|grams?|iu|percent|%)\b))`,
+);
+
+function unitName(u: string): string {
+  if (/^(?:mg|milligram)/.test(u)) return 'mg';
+  if (/^(?:mcg|µg|microgram)/.test(u)) return 'mcg';
+  if (/^(?:g|gm|gram)/.test(u)) return 'g';
+  if (/^(?:percent|%)/.test(u)) return '%';
+  if (/^(?:iu|i u|international)/.test(u)) return 'IU';
+  if (/^(?:ml|millilit)/.test(u)) return 'ml';
+  if (/^tab/.test(u)) return 'tablet';
+  if (/^cap/.test(u)) return 'capsule';
+  if (/^(?:teaspoon|tsp|spoon)/.test(u)) return 'teaspoon';
+  if (/^pessar/.test(u)) return 'pessary';
+  if (/^suppositor/.test(u)) return 'suppository';
+  if (/^patch/.test(u)) return 'patch';
+  return u.replace(/s$/, '');
+}
+
+const WEEKDAY = 'sunday|monday|tuesday|wednesday|thursday|friday|saturday';
+const MEAL =
+  /\b(?:(?:\d+|half an?|an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+)?(?:before|after|with)\s+(?:food|meals?|breakfast|lunch|dinner|supper|feeds?)\b|\b(?:on an |on |an )?empty stomach\b|\b(?:at )?bedtime\b|\bat night\b|\bnightly\b|\b(?:in the|every|early) morning\b|\bin the evening\b|\bevery (?:night|evening)\b|\bhs\b|\bwith (?:milk|orange juice|juice)\b|\bin a glass of milk\b|\bon waking(?: up)?\b/g;
+const SINGLE_MEAL = /\b(?:breakfast|lunch|dinner|supper|bedtime|night|morning|evening|hs|waking)\b/;
+
+function timingText(t: string): string {
+  if (/^(?:bedtime|hs)$/.test(t)) return 'at bedtime';
+  if (/^(?:nightly|every night)$/.test(t)) return 'at night';
+  if (t === 'every morning') return 'in the morning';
+  if (t === 'every evening') return 'in the evening';
+  if (t === 'in a glass of milk') return 'with milk';
+  return t.replace(/^(?:on an |on |an )empty/, 'empty');
+}
+
+interface Hit {
+  from: number;
+  to: number;
+}
+
+function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: Frequency; single: boolean; hit?: Hit } {
+  const mk = (per_day: number | null, text: string, pattern?: string): Frequency => ({
+    per_day,
+    ...(pattern ? { pattern } : {}),
+    as_needed: asNeeded,
+    text: asNeeded && !/as needed/.test(text) ? `${text} as needed`.trim() : text,
+  });
+  const at = (m: RegExpExecArray): Hit => ({ from: m.index, to: m.index + m[0].length });
+  let m = /\b([0-2](?:\.5)?)-([0-2](?:\.5)?)-([0-2](?:\.5)?)\b/.exec(t);
+  if (m) {
+    const n = [m[1], m[2], m[3]].filter((x) => Number(x) > 0).length;
+    return { freq: mk(n, `${m[0]} (${['', 'once', 'twice', 'three times'][n] ?? n} daily)`, m[0]), single: false, hit: at(m) };
+  }
+  m = new RegExp(String.raw`\b(?:(?:once|one time|1 time|twice|two times|2 times|thrice|three times|3 times)\s+(?:a|per|every|in a)\s+week|weekly|every week|once weekly|every (?:${WEEKDAY})|on (?:${WEEKDAY})s?|alternate (?:days?|nights?)|every other (?:day|night)|once a fortnight|every 2 weeks|once a month|monthly)\b`).exec(t);
+  if (m) return { freq: mk(null, m[0]), single: false, hit: at(m) };
+  m = /\bevery\s+(\d+)\s*(?:hours?|hrs?)\b|\bq\s?(\d+)\s?h\b|\b(\d+)\s*(?:hourly|hrly)\b/.exec(t);
+  if (m) {
+    const h = Number(m[1] ?? m[2] ?? m[3]);
+    return { freq: mk(h > 0 && h <= 24 ? Math.round(24 / h) : null, `every ${h} hours`), single: false, hit: at(m) };
+  }
+  m = /\b(\d+)\s*times?\s+(?:a|per|in a)\s+day\b|\b(\d+)\s*times?\s+daily\b/.exec(t);
+  if (m) {
+    const n = Number(m[1] ?? m[2]);
+    return { freq: mk(n, `${n} times a day`), single: false, hit: at(m) };
+  }
+  const fixed: [RegExp, number, string][] = [
+    [/\b(?:qid|qds|four times (?:a day|daily))\b/, 4, 'four times daily'],
+    [/\b(?:tds|tid|thrice|three times (?:a day|daily))\b/, 3, 'three times daily'],
+    [/\b(?:bd|bid|twice|two times (?:a day|daily))\b/, 2, 'twice daily'],
+  ];
+  for (const [re, n, text] of fixed) {
+    m = re.exec(t);
+    if (m) return { freq: mk(n, text), single: false, hit: at(m) };
+  }
+  m = /\b(?:stat|single dose|1 dose|a dose|once only|one time only|single oral dose|given (?:today|now|in the clinic))\b/.exec(t);
+  if (m) return { freq: mk(1, 'single dose'), single: true, hit: at(m) };
+  m = /\b(?:od|once (?:a day|daily)|once|daily|every day|everyday|qd|every morning|every night|nightly|(?:a|per) day)\b/.exec(t);
+  if (m) return { freq: mk(1, 'once daily'), single: false, hit: at(m) };
+  const meals = timings.filter((x) => SINGLE_MEAL.test(x));
+  if (meals.length >= 2) return { freq: mk(meals.length, meals.join(' and ')), single: false };
+  if (meals.length === 1 && !/\b(?:food|meals?)\b/.test(meals[0]!)) return { freq: mk(1, `once ${meals[0]!.replace(/^\d+\s*\w+\s+/, '')}`), single: false };
+  if (asNeeded) return { freq: mk(null, 'as needed'), single: false };
+  return { single: false };
+}
+
+const AS_NEEDED = /\b(?:sos|prn|as needed|as required|when needed|if needed|when required|if required|on demand|as and when)\b/;
+// "only if the fever is above 100", "when there is pain", "at the onset of nausea": a stated condition.
+const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up))[^,;]*/;
+// "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
+const DAILY_MAX =
+  /\b(?:not more than|no more than|maximum(?: of)?|max|up to|upto|not to exceed)\s+(\d+|once|twice|thrice)\s*(?:(?:tablets?|tabs?|capsules?|doses?|times?|pieces?|sprays?|puffs?)\s+)?(?:a|in a|per|in 1|each|in 24 hours?)\s*(?:day|night|24 hours)\b/;
+const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3 };
+const DURATION =
+  /\b(?:(?:for|x)\s+(?:(?:about|at least|only|another|next|the next|the first|a total of|up to|upto|a maximum of|maximum of|maximum|max)\s+)*|(?:(?:for\s+)?(?:a\s+)?(?:maximum|max|up to)(?:\s+of)?\s+))(\d+(?:\.\d+)?|a|an)?\s*(day|week|month|year|night)s?\b/;
+const ON_DAYS = /\bon days?\s+(\d+)(?:\s*(?:through|to|till|until|-|and)\s*(\d+))?\b/;
+
+function durationOf(t: string): { duration: Duration; hit: Hit } | undefined {
+  const m = DURATION.exec(t);
+  if (m) {
+    const value = m[1] && /^\d/.test(m[1]) ? Number(m[1]) : 1;
+    const u = m[2]!;
+    return { duration: { value, unit: u === 'night' ? 'day' : (u as Duration['unit']) }, hit: { from: m.index, to: m.index + m[0].length } };
+  }
+  const d = ON_DAYS.exec(t);
+  if (!d) return undefined;
+  const first = Number(d[1]);
+  const last = d[2] ? Number(d[2]) : first;
+  return last >= first ? { duration: { value: last - first + 1, unit: 'day' }, hit: { from: d.index, to: d.index + d[0].length } } : undefined;
+}
+
+const ROUTES: [RegExp, string][] = [
+  [/\b(?:iv|intravenous(?:ly)?)\b/, 'intravenous'],
+  [/\b(?:im|intramuscular(?:ly)?)\b/, 'intramuscular'],
+  [/\b(?:sc|s\/c|subcut|subcutaneous(?:ly)?|under the skin)\b/, 'subcutaneous'],
+  [/\bsublingual(?:ly)?\b/, 'sublingual'],
+  [/\b(?:oral(?:ly)?|by mouth|po|per oral)\b/, 'oral'],
+  [/\b(?:nasal|nostrils?|intranasal)\b/, 'nasal'],
+  [/\b(?:vaginal(?:ly)?|per vaginum|pessary)\b/, 'vaginal'],
+  [/\b(?:eyes?)\b/, 'ophthalmic'],
+  [/\b(?:ears?)\b/, 'otic'],
+  [/\b(?:inhal\w*|puffs?|rotacaps?|respules|nebuli[sz]\w*)\b/, 'inhalation'],
+  [/\b(?:local application|apply|applied|topical(?:ly)?|locally|ointment|cream|lotion|gel|shampoo)\b/, 'topical'],
+];
+const ORAL_FORMS = /^(?:(?:chewable |dispersible |orally disintegrating )?tablet|capsule|syrup|suspension|sachet|lozenge|powder|liquid)$/;
+const INJECTED = /^(?:intravenous|intramuscular|subcutaneous)$/;
+
+const INSTRUCTIONS: RegExp[] = [
+  /\bfor\s+(?!\d|a\b|an\b|the next\b|the first\b|at least\b|about\b|only\b|up to\b|upto\b|maximum\b|max\b)(?:the\s+)?[a-z][a-z ]*?(?=,|$|\s+if\b|\s+and\b|\s+then\b)/,
+  CONDITION,
+  /\b(?:in|into)\s+(?:each|both|the)\s+(?:nostril|eye|ear)s?\b/,
+  /\bexcept\s+[a-z]+/,
+  /\brepeat\s+after\s+\d+\s+\w+/,
+  /\bnot on the\s+[a-z]+/,
+  /\bon the\s+(?:body\s+)?[a-z]+(?:\s+plaques)?\b/,
+  /\blocal application\b/,
+  /\bin\s+\d+\s+lit(?:er|re)s?\s+of\s+water\b/,
+  DAILY_MAX,
+];
+
+// Words that never name a drug the formulary lacks.
+const NOT_NAME = new Set(
+  ('a an the one two half this that these those it its them same his her their your my our some any each every both ' +
+    'and or of for to in on at by with after before then also only as if when more less daily once twice thrice ' +
+    'od bd tds tid bid qid qds hs sos prn stat dose doses course regular plain oral local eye ear nasal nose ' +
+    'mg mcg ml gm units unit tablet tablets capsule capsules syrup drops drop spray inhaler cream gel ointment sachet ' +
+    'injection powder lotion patch tab cap syp inj is was be are were not no from now today other another new ' +
+    'morning night evening day days week weeks month months given taken sir madam doctor patient about under around ' +
+    'over total maximum minimum least than nearly approximately almost below above extra each water milk ' +
+    'start add prescribe begin continue give take increase reduce stop restart resume rx plan advice advised').split(' '),
+);
+const NAME_WORD = /^[a-z][a-z-]{2,}$/;
+const PRESCRIBING_VERB = /\b(?:start|add|prescribe|begin|continue|give|take|increase|rx)\s+(?:(?:on|the|with)\s+)?$/;
+const MASS_STRENGTH = new RegExp(String.raw`^\s*${NUM}\s*${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l)\b)`);
+
+interface Mention {
+  ref?: DrugRef;
+  /** The words as said. */
+  key: string;
+  match?: 'fuzzy' | 'unrecognised';
+  from: number;
+  to: number;
+  start: number;
+  end: number;
+  formStart: number;
+  prefixForm?: string;
+  prefixSpan?: Hit;
+}
+
+function prefixAt(tokens: Token[], i: number, floor: number): { form: string; at: Hit } | undefined {
+  for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
+    const t = tokens[k]!;
+    if (t.start < floor) break;
+    const form = FORM_PREFIX[t.text];
+    // "1 tablet" is a dose of the drug before, not the form word of the next.
+    if (form) return /^[\d.]+$|^half$/.test(tokens[k - 1]?.text ?? '') ? undefined : { form, at: { from: t.start, to: t.end } };
+    if (!NAME_WORD.test(t.text) || NOT_NAME.has(t.text)) break;
+  }
+  return undefined;
+}
+
+/** "continue with the ibuprofens": a one-word drug name said in the plural. */
+function pluralMatch(tokens: Token[], i: number): ReturnType<typeof DRUG_INDEX.matchAt> {
+  const t = tokens[i]!;
+  const ref = t.text.length > 5 && t.text.endsWith('s') ? SINGLE_WORDS.get(t.text.slice(0, -1)) : undefined;
+  return ref ? { from: i, to: i + 1, start: t.start, end: t.end, payload: ref, key: t.text.slice(0, -1) } : undefined;
+}
+
+/** An unknown word run prescribed like a drug: the words from token i up to a number, dosing word or drug. */
+function unknownName(s: Sentence, i: number, prefixed: boolean, planPart: boolean): number {
+  const tokens = s.tokens;
+  let j = i;
+  while (j < tokens.length && j - i < 3 && NAME_WORD.test(tokens[j]!.text) && !NOT_NAME.has(tokens[j]!.text) && !DRUG_INDEX.matchAt(tokens, j)) j++;
+  if (j === i) return i;
+  const rest = s.text.slice(tokens[j - 1]!.end);
+  if (MASS_STRENGTH.test(rest)) {
+    if (prefixed || PRESCRIBING_VERB.test(s.text.slice(0, tokens[i]!.start))) return j;
+    // A line that opens with the name ("Xyzolol 25 milligrams daily") in the plan, with a frequency too.
+    const lead = s.text.slice(0, tokens[i]!.start);
+    if (planPart && /^\s*(?:(?:and|also|plus)\s+)?$|[,;:]\s*$/.test(lead) && frequencyOf(rest.slice(0, 80), false, []).freq) return j;
+    return i;
+  }
+  if (!prefixed) return i;
+  const head = rest.slice(0, 40);
+  return new RegExp(String.raw`^\s*,?\s*(?:${NUM}\s*(?:${DOSE_UNIT})\b|(?:1|one|half)?\s*(?:od|bd|tds|tid|bid|qid|sos|once|twice|thrice|daily|\d+ times)\b|[0-2]-[0-2]-[0-2])`).test(head) ? j : i;
+}
+
+function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: number) => boolean, planPart: boolean): Mention[] {
+  const tokens = s.tokens;
+  const out: Mention[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const floor = out.length ? out[out.length - 1]!.end : 0;
+    const prefix = prefixAt(tokens, i, floor);
+    const prev = tokens[i - 1]?.text ?? '';
+    const exact = DRUG_INDEX.matchAt(tokens, i) ?? pluralMatch(tokens, i);
+    let mention: Mention | undefined;
+    if (exact) {
+      if (blocked(exact.start, exact.end, exact.to - exact.from)) continue;
+      // Short brand names ("pan", "o2") are ordinary words unless a drug context surrounds them.
+      if (exact.key.length <= 3 && !SHORT_BRAND_CONTEXT.test(s.text.slice(0, exact.start)) && !/^\s*\d/.test(s.text.slice(exact.end))) continue;
+      // "1 tablet one a day": a brand spelled like a dose ("one a day") right after a dose or form word is the dose.
+      if (/^\d/.test(exact.key) && DOSE_BEFORE.test(s.text.slice(0, exact.start))) continue;
+      mention = { ref: exact.payload, key: exact.key, from: exact.from, to: exact.to, start: exact.start, end: exact.end, formStart: exact.start };
+    } else {
+      const w = tokens[i]!;
+      if (!NAME_WORD.test(w.text) || NOT_NAME.has(w.text) || FORM_PREFIX[w.text]) continue;
+      const prefixed = !!FORM_PREFIX[prev];
+      const j = unknownName(s, i, prefixed, planPart);
+      const snapped = (j === i + 1 || (j === i && prefixed)) && w.text.length >= 5 ? snapWord(w.text, SNAP_VOCAB, SNAP_PHONETIC) : undefined;
+      const to = snapped ? i + 1 : j;
+      if (to === i) continue;
+      const end = tokens[to - 1]!.end;
+      if (blocked(w.start, end, to - i)) continue;
+      const key = s.text.slice(w.start, end);
+      mention = snapped
+        ? { ref: SINGLE_WORDS.get(snapped)!, key, match: 'fuzzy', from: i, to, start: w.start, end, formStart: w.start }
+        : { key, match: 'unrecognised', from: i, to, start: w.start, end, formStart: w.start };
+    }
+    if (prefix) {
+      mention.prefixForm = prefix.form;
+      mention.prefixSpan = prefix.at;
+      mention.formStart = prefix.at.from;
+    }
+    out.push(mention);
+    i = mention.to - 1;
+  }
+  return out;
+}
+
+/** The prescribing verb and connectors that lead a line ("continue tab", "and start"), so the line before ends there. */
+function lineStart(text: string, formStart: number, floor: number): number {
+  const m = /(?:\b(?:and|also|then|plus)\s+)?(?:\b(?:start|starting|begin|add|continue|give|take|use|apply|instil|put|increase|reduce|decrease|restart|resume|prescribe|rx|stop|discontinue|i am starting|we will add|we will start)\s+(?:(?:the|on|with|her|him|them|you)\s+)?)?$/.exec(text.slice(floor, formStart));
+  return m && m[0].trim() ? floor + m.index + (m[0].length - m[0].trimStart().length) : formStart;
+}
+
+type Parsed = Omit<Medication, 'name' | 'brand' | 'match' | 'heard' | 'evidence'> & { field_evidence: Partial<Record<MedicationField, Span>> };
+
+/** Attributes of one step, read from text[from, to) of the sentence; evidence offsets are the sentence's. */
+function parseStep(s: Sentence, text: string, from: number, to: number, m: Mention, first: boolean, condition?: Hit): Parsed & { brandSuffix?: string } {
+  const t = text.slice(from, to);
+  const ev: Partial<Record<MedicationField, Span>> = {};
+  const mark = (field: MedicationField, hit: Hit): void => {
+    ev[field] = s.span(from + hit.from, from + hit.to);
+  };
+  const med: Parsed & { brandSuffix?: string } = { field_evidence: ev };
+  const drug = m.ref?.drug;
+  const combination = !!drug && drug.name.includes(' + ');
+  const fromTo = FROM_TO.exec(t);
+  STRENGTH.lastIndex = 0;
+  const strength = STRENGTH.exec(t);
+  if (fromTo) {
+    med.strength = { value: numberOf(fromTo[3]!), unit: unitName(fromTo[4] ?? fromTo[2] ?? 'mg') };
+    // "decrease from 7.5 mg to 5 mg": the strength it was on, so the old one is never read as a second drug.
+    med.previous_strength = { value: numberOf(fromTo[1]!), unit: unitName(fromTo[2] ?? fromTo[4] ?? 'mg') };
+    mark('strength', { from: fromTo.index, to: fromTo.index + fromTo[0].length });
+  } else if (strength) {
+    const unit = unitName(strength[3]!);
+    const value = numberOf(strength[1]!) * (strength[2] ? 1000 : 1);
+    med.strength = { value, unit: unit === 'unit' && drug && /calciferol|vitamin d/.test(drug.name) ? 'IU' : unit };
+    mark('strength', { from: strength.index, to: strength.index + strength[0].length });
+  } else if (first && drug) {
+    // "tab razo 20", "telma forty": a bare number straight after a single drug's name is its strength in the
+    // drug's usual unit; after a combination's brand ("glycomet gp 1") it is part of the brand's name, unless the
+    // formulary gives the combination that one labelled strength.
+    const keyNumber = /\s(\d+(?:\.\d+)?)$/.exec(m.key);
+    const afterName = m.end - from;
+    const labelled = (v: number): boolean => drug.strengths.some((x) => numberOf(x.replace(/\s*[a-z%]+$/i, '')) === v);
+    const bare = BARE_NUMBER.exec(t.slice(afterName).replace(/^\s*(?:tablet|tab|capsule|cap)\b/, (x) => ' '.repeat(x.length)));
+    if (keyNumber && (!combination || labelled(Number(keyNumber[1])))) {
+      med.strength = { value: Number(keyNumber[1]), unit: unitOf(drug, keyNumber[1]!) };
+      mark('strength', { from: afterName - keyNumber[1]!.length, to: afterName });
+      // A unit not said and not confirmed by one of the drug's labelled strengths is the structurer's guess.
+      if (!labelled(Number(keyNumber[1]))) med.inferred = ['strength'];
+    } else if (bare && !keyNumber) {
+      const at = { from: afterName + bare.index + bare[0].length - bare[0].trimStart().length, to: afterName + bare[0].length };
+      const k = bare[2] ? 1000 : 1;
+      const value = numberOf(bare[1]!) * k;
+      if (combination && !labelled(value)) med.brandSuffix = t.slice(at.from, at.to).trim();
+      // "60k" is a strength only when the drug comes in it: a misheard "d three sixty k" must not become 360000 IU.
+      else if (k === 1 || labelled(value)) {
+        med.strength = { value, unit: k > 1 && /calciferol|vitamin d/.test(drug.name) ? 'IU' : unitOf(drug, String(value)) };
+        mark('strength', at);
+        if (!labelled(value)) med.inferred = ['strength'];
+      }
+    }
+  }
+  const dose = DOSE.exec(t);
+  if (dose && !(strength && dose.index === strength.index)) {
+    const value = dose[1] === 'half' ? 0.5 : /^(?:a|an|one)$/.test(dose[1]!) ? 1 : numberOf(dose[1]!);
+    const unit = unitName(dose[2]!);
+    // Insulin's units are its strength (fixtures README); elsewhere a counted amount is the dose.
+    if (!(unit === 'unit' && med.strength?.unit === 'unit')) {
+      med.dose = { value, unit } satisfies Amount;
+      mark('dose', { from: dose.index, to: dose.index + dose[0].length });
+    }
+  }
+  const mealHits = [...t.matchAll(MEAL)];
+  const timings = [...new Set(mealHits.map((x) => timingText(x[0])))];
+  if (mealHits.length) {
+    med.timing = timings.join(' and ');
+    mark('timing', { from: mealHits[0]!.index!, to: mealHits[mealHits.length - 1]!.index! + mealHits[mealHits.length - 1]![0].length });
+  }
+  const asNeeded = AS_NEEDED.test(t) || CONDITION.test(t) || !!condition;
+
+  const { freq, single, hit } = frequencyOf(t, asNeeded, timings);
+  let frequency = freq;
+  const max = asNeeded ? DAILY_MAX.exec(t) : null;
+  if (max) {
+    const n = TIMES[max[1]!] ?? Number(max[1]);
+    frequency = { ...(frequency ?? { as_needed: true, text: '' }), per_day: n, text: `${frequency && frequency.per_day !== null ? `${frequency.text}, ` : 'as needed, '}up to ${n} a day` };
+    mark('frequency', { from: max.index, to: max.index + max[0].length });
+  } else if (hit) mark('frequency', hit);
+  if (frequency) med.frequency = frequency;
+  const cond = CONDITION.exec(t);
+  const duration = durationOf(cond ? t.slice(0, cond.index) + ' '.repeat(cond[0].length) + t.slice(cond.index + cond[0].length) : t);
+  if (duration) {
+    med.duration = duration.duration;
+    mark('duration', duration.hit);
+  } else if (single) med.duration = { value: 1, unit: 'day' };
+  const parts: string[] = [];
+  let firstInstruction: Hit | undefined;
+  if (condition) {
+    parts.push(text.slice(condition.from, condition.to).replace(/[\s,]+$/, '').trim());
+    firstInstruction = { from: condition.from - from, to: condition.to - from };
+  }
+  for (const re of INSTRUCTIONS) {
+    const x = re.exec(t);
+    if (!x || parts.includes(x[0].trim())) continue;
+    parts.push(x[0].trim());
+    firstInstruction ??= { from: x.index, to: x.index + x[0].length };
+  }
+  if (parts.length) {
+    med.instructions = parts.join('; ');
+    mark('instructions', firstInstruction!);
+  }
+  const routeHit = ROUTES.map(([re, route]) => ({ m: re.exec(t), route })).find((r) => r.m);
+  if (routeHit?.m) {
+    med.route = routeHit.route;
+    mark('route', { from: routeHit.m.index, to: routeHit.m.index + routeHit.m[0].length });
+  }
+  return med;
+}
+
+function unitOf(drug: Drug, value: string): string {
+  const usual = drug.strengths.find((x) => numberOf(x.replace(/[a-z%]+$/i, '')) === Number(value));
+  const unit = usual?.replace(/^[\d.]+\s*/, '') ?? '';
+  return unit === '%' ? '%' : unit ? unitName(unit.toLowerCase()) : 'mg';
+}
+
+function formOf(text: string, m: Mention, lineEnd: number, parsed: Parsed): { form?: string; hit?: Hit } {
+  let form = m.prefixForm;
+  let hit = m.prefixSpan;
+  const after = FORM_AFTER.exec(text.slice(m.end, lineEnd));
+  if (after) {
+    const base = after[2]!.replace(/s$/, '').replace(/^pessarie$/, 'pessary').replace(/^emulgel$/, 'gel').replace(/^(?:chewing )?gum$/, 'chewing gum');
+    const mod = after[1]?.trim();
+    const spoken = base === 'drop' ? 'drops' : base;
+    form = form === 'tablet' && mod ? `${mod} tablet` : mod && (!form || form === spoken || form === 'drops' || form === 'spray') ? `${mod} ${spoken}` : (form ?? spoken);
+    const start = m.end + after.index + after[0].length - after[2]!.length - (after[1]?.length ?? 0);
+    hit = { from: start, to: m.end + after.index + after[0].length };
+  }
+  if (!form) {
+    const device = DEVICE_FORM.find(([re]) => re.test(m.key) || re.test(text.slice(m.end, Math.min(lineEnd, m.end + 20))));
+    if (device) form = device[1];
+  }
+  const line = text.slice(m.formStart, lineEnd);
+  if (form === 'drops' || form === 'spray') {
+    if (/\beyes?\b/.test(line)) form = form === 'drops' ? 'eye drops' : form;
+    else if (/\b(?:nostrils?|nose|nasal)\b/.test(line)) form = `nasal ${form}`;
+    else if (/\bears?\b/.test(line) && form === 'drops') form = 'ear drops';
+  }
+  if (!form && parsed.dose) {
+    const u = parsed.dose.unit;
+    if (/^(?:tablet|capsule|sachet|lozenge|pessary|suppository|patch)$/.test(u)) form = u;
+    else if (u === 'puff') form = 'inhaler';
+    else if (u === 'spray') form = /\b(?:nostrils?|nose|nasal)\b/.test(line) ? 'nasal spray' : 'spray';
+  }
+  if (form === 'tablet' && /\bsublingual(?:ly)?\b/.test(line)) form = 'sublingual tablet';
+  else if (form === 'tablet' && /\bchew(?:able|ed)?\b/.test(line)) form = 'chewable tablet';
+  if (!form && parsed.route && INJECTED.test(parsed.route)) form = 'injection';
+  if (form === 'pessary') form = 'vaginal pessary';
+  return { form, hit };
+}
+
+/**
+ * `firstMed` receives, per sentence index, where its first prescribed drug starts: the rest of that sentence is
+ * the drug's instructions, not advice.
+ */
+export function extractMedications(
+  doc: Doc,
+  locale: string,
+  blocked: (s: Sentence) => (start: number, end: number, len: number) => boolean,
+  firstMed: Map<number, number>,
+  conditional?: ConditionalMedication[],
+): Medication[] {
+  const us = locale.toLowerCase() === 'en-us';
+  const meds: Out[] = [];
+  const stopped: { id: string; brand?: string }[] = [];
+  let previous: Sentence | undefined;
+  for (const s of doc.sentences) {
+    // Corrected numbers are blanked, not removed, so offsets stay the sentence's.
+    const corrected = s.text.replace(NUMBER_CORRECTION, (x) => ' '.repeat(x.length));
+    const { text, mentions } = mergeMentions(corrected, mentionsIn(s, blocked(s), s.index >= doc.planStart));
+    const before = previous;
+    previous = s;
+    const tests = mentions.length ? findInvestigationMatches(s) : [];
+    const lines = mentions.map((m, k) => {
+      const floor = k > 0 ? mentions[k - 1]!.end : 0;
+      return { start: lineStart(text, m.formStart, floor), end: text.length, condition: undefined as Hit | undefined };
+    });
+    mentions.forEach((m, k) => {
+      const nextStart = k + 1 < mentions.length ? lines[k + 1]!.start : text.length;
+      const endCue = LINE_END.exec(text.slice(m.end, nextStart));
+      const test = tests.find((x) => x.start >= m.end && x.start < nextStart);
+      lines[k]!.end = Math.min(endCue ? m.end + endCue.index : nextStart, test ? test.start : nextStart);
+      // "… twice a week if he gets fever paracetamol drops …": a condition running into the next, unprefixed drug
+      // is that drug's.
+      const next = mentions[k + 1];
+      const tail = TRAILING_CONDITION.exec(text.slice(m.end, lines[k]!.end));
+      if (next && !next.prefixForm && tail && lines[k]!.end === nextStart && lines[k + 1]!.start === next.formStart) {
+        lines[k]!.end = m.end + tail.index;
+        lines[k + 1]!.condition = { from: m.end + tail.index, to: nextStart };
+      }
+    });
+    const list = isDrugList(text, mentions);
+    let inherited: Decided | undefined;
+    mentions.forEach((m, k) => {
+      const floor = k > 0 ? mentions[k - 1]!.end : 0;
+      const line = lines[k]!;
+      const after = text.slice(m.end, line.end);
+      const lead = text.slice(floor, m.formStart);
+      const { mods, floor: cueFloor } = drugContext(s, m, floor, k === 0 ? before : undefined);
+      if (mods.some((x) => x.category === 'OTHER_PERSON')) return;
+      let decided = decide(s, m, mods, cueFloor, line, k > 0 ? inherited : undefined, LIST_LINK.test(lead));
+      if (list && !decided.explicit) decided = { ...decided, decision: 'current', rules: ['med.drug-list'], unclear: false };
+      inherited = decided;
+      const variant = m.ref?.brand ? BRAND_VARIANT.exec(after)?.[1] : undefined;
+      if (variant) {
+        m.ref = { ...m.ref!, brand: `${m.ref!.brand} ${variant}` };
+        m.end += after.indexOf(variant) + variant.length;
+      }
+      const id = m.ref ? m.ref.drug.name : m.key;
+      const { decision } = decided;
+      if (decision === 'stopped') stopped.push({ id, brand: m.ref?.brand });
+      const status = STATUS_OF[decision];
+      if (!status || status === 'stopped') return;
+      const prescribed = PRESCRIBED.has(status);
+      const condition =
+        prescribed && (line.condition ?? (!m.prefixForm ? LEADING_CONDITION.exec(lead) : null))
+          ? (line.condition ?? { from: floor + LEADING_CONDITION.exec(lead)!.index, to: m.formStart })
+          : undefined;
+      const alternatives = mods.filter((x) => x.category === 'ALTERNATIVE');
+      for (const med of prescription(s, text, m, line, condition, us)) {
+        meds.push({
+          ...med,
+          status,
+          rules: [...decided.rules, 'med.line'],
+          sentence: s.index,
+          mention: k,
+          id,
+          restart: decided.restart,
+          current: decision === 'current',
+          explicit: decided.explicit,
+          unclear: decided.unclear,
+          groups: alternatives.map((x) => `${s.index}:${x.start}`),
+          condition: decided.cue,
+          recognised: !!m.ref,
+          isClass: m.ref?.drug.kind === 'class',
+        });
+        if (prescribed && (!med.bare || decided.explicit) && !firstMed.has(s.index)) firstMed.set(s.index, line.start);
+      }
+    });
+  }
+  const isStopped = (m: Out): boolean => !m.restart && stopped.some((x) => x.id === m.id && (!x.brand || x.brand === m.brand));
+  // A drug named without any instruction is only mentioned ("before starting methotrexate"), unless a cue prescribes
+  // it by name ("continue the albuterol inhaler", "you may use ibuprofen"): drugs without a spoken strength are
+  // prescriptions too.
+  const named = (m: Out): boolean => !m.bare || (m.explicit && m.recognised);
+  const history = meds.filter((m) => m.status === 'history' && !isStopped(m));
+  let prescribed = meds.filter((m) => PRESCRIBED.has(m.status!) && named(m) && !isStopped(m));
+  // "Continue current medications": every drug the patient is said to take now is continued, as the history gave it.
+  const continueAll = doc.sentences.find((s) => s.speaker !== 'patient' && sentenceModifiers(s).some((x) => x.category === 'CONTINUED_ALL'));
+  if (continueAll) {
+    const rule = sentenceModifiers(continueAll).find((x) => x.category === 'CONTINUED_ALL')!.rule.id;
+    const current = history.filter((m) => m.current && m.recognised && !prescribed.some((x) => x.name === m.name));
+    prescribed = [...prescribed, ...current.map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), rule], sentence: continueAll.index }))];
+  }
+  // "on tab thyronorm 75 mcg once daily. Continue the same.", "I take my metformin. – Keep taking that.": a continue
+  // said of "that" continues the drugs of the sentence or two before.
+  for (const s of doc.sentences) {
+    if (s.speaker === 'patient' || meds.some((m) => m.sentence === s.index)) continue;
+    const cue = sentenceModifiers(s).find((x) => x.category === 'CONTINUED' && ANAPHORA.test(s.text.slice(x.end)));
+    if (!cue) continue;
+    const said = history.filter((m) => m.sentence < s.index && m.sentence >= s.index - 2 && m.recognised && !prescribed.some((x) => x.name === m.name));
+    prescribed = [...prescribed, ...said.map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), cue.rule.id, 'med.continue-that'], sentence: s.index }))];
+  }
+  // One the history names and the plan prescribes again ("on amlodipine 5 … increase amlodipine to 10 mg") is the
+  // plan's; one prescribed in two places is listed once, as it was said last, keeping what the later one does not
+  // restate. A drug continued or changed by name takes what the history said about it.
+  const planned = new Set(prescribed.filter((m) => !m.bare && m.sentence >= doc.planStart).map((m) => m.name));
+  const kept = prescribed.filter((m) => !(m.sentence < doc.planStart && planned.has(m.name) && !m.bare));
+  const deduped = kept.filter((m, k) => {
+    const later = kept.slice(k + 1).find((x) => x.name === m.name && (x.sentence !== m.sentence || (x.mention !== m.mention && sameOrNoStrength(x, m))));
+    if (!later) return true;
+    fill(later, m);
+    return false;
+  });
+  for (const m of deduped) {
+    const said = [...history].reverse().find((h) => h.name === m.name && (h.sentence < m.sentence || (h.sentence === m.sentence && h.mention < m.mention)));
+    if (!said || m.status === 'new') continue;
+    if (m.status === 'changed') {
+      if (!m.previous_strength && said.strength && m.strength && !sameAmount(said.strength, m.strength)) m.previous_strength = said.strength;
+    } else if (fill(m, said)) m.rules = [...(m.rules ?? []), 'med.history-attributes'];
+  }
+  // "anti-inflammatories, Motrin 600 mg", "a course of antibiotics … something called nitrofurantoin": a class the
+  // doctor then names a drug for is that drug, not an entry of its own.
+  const namedLater = (m: Out): boolean =>
+    deduped.some(
+      (x) =>
+        !x.isClass &&
+        ((x.sentence === m.sentence && x.mention > m.mention) ||
+          (x.sentence > m.sentence && x.sentence - m.sentence <= CLASS_NAMED_WITHIN && !!x.rules?.includes(NAMED_CUE))),
+    );
+  const listed = deduped.filter((m) => !m.isClass || !namedLater(m));
+  markAlternatives(listed);
+  for (const m of listed) {
+    if (m.bare) m.rules = [...(m.rules ?? []), 'med.named-without-strength'];
+    // Nothing said makes it a prescription: no prescribing cue, not in the plan, no dose, frequency or course. A
+    // drug named in the story or an explanation is then more likely history than a prescription: kept, flagged.
+    if (m.rules?.includes('med.default-new') && m.sentence < doc.planStart && !m.frequency && !m.duration && !m.dose) m.unclear = true;
+    if (m.unclear) m.rules = [...(m.rules ?? []), STATUS_UNCLEAR_RULE];
+  }
+  const names = new Set(listed.map((m) => m.name));
+  conditional?.push(
+    ...meds
+      .filter((m, k) => CONDITIONAL.has(m.status!) && m.recognised && !names.has(m.name) && meds.findIndex((x) => x.name === m.name && CONDITIONAL.has(x.status!)) === k)
+      .map((m) => ({ ...strip(m), condition: m.condition ?? m.status! })),
+  );
+  return listed.map(strip);
+}
+
+type Out = Medication & {
+  bare: boolean;
+  sentence: number;
+  mention: number;
+  id: string;
+  restart: boolean;
+  current: boolean;
+  explicit: boolean;
+  unclear: boolean;
+  /** The alternative cues ("either", "or") whose scope holds the drug: drugs sharing one are alternatives. */
+  groups: string[];
+  condition?: string;
+  recognised: boolean;
+  isClass: boolean;
+};
+// Sentences after a drug class within which a drug the doctor names ("something called …") is the one it meant.
+const CLASS_NAMED_WITHIN = 2;
+const NAMED_CUE = 'new.called';
+
+
+function strip(m: Out): Medication {
+  const { bare: _b, sentence: _s, mention: _m, id: _i, restart: _r, current: _c, explicit: _e, unclear: _u, groups: _g, condition: _d, recognised: _n, isClass: _k, ...med } = m;
+  return med;
+}
+
+const sameAmount = (a: Amount, b: Amount): boolean => a.value === b.value && a.unit === b.unit;
+const sameOrNoStrength = (a: Medication, b: Medication): boolean => !a.strength || !b.strength || sameAmount(a.strength, b.strength);
+
+/** Copies into `to` the attributes it lacks; true when any was copied. */
+function fill(to: Medication, from: Medication): boolean {
+  let any = false;
+  for (const f of ['strength', 'dose', 'form', 'route', 'frequency', 'timing'] as const) {
+    if (to[f] === undefined && from[f] !== undefined) {
+      Object.assign(to, { [f]: from[f] });
+      any = true;
+    }
+  }
+  if (!to.brand && from.brand) to.brand = from.brand;
+  return any;
+}
+
+/** Drugs offered as alternatives in one breath ("either nitrofurantoin or trimethoprim") name each other. */
+function markAlternatives(meds: Out[]): void {
+  for (const m of meds) {
+    if (!m.groups.length) continue;
+    // Drugs linked through shared cues, transitively ("either A, B or C").
+    const linked = new Set<Out>([m]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const x of meds) {
+        if (!linked.has(x) && x.groups.some((g) => [...linked].some((y) => y.groups.includes(g)))) {
+          linked.add(x);
+          grew = true;
+        }
+      }
+    }
+    const others = [...new Set([...linked].map((x) => x.name))].filter((n) => n !== m.name);
+    if (!others.length) continue;
+    m.alternatives = others;
+    m.rules = [...(m.rules ?? []), 'med.alternatives'];
+  }
+}
+
+// What the note does with a drug, from the category of the cue that decides it. CURRENT is history the patient
+// takes now (a plan may continue it); ALLERGY, ASKED, NEGATED and OTHER_PERSON are never prescriptions.
+type Decision = MedicationStatus | 'current' | 'allergy' | 'asked' | 'negated';
+const DECISION: Partial<Record<ContextCategory, Decision>> = {
+  NEW: 'new', CONTINUED: 'continued', CHANGED: 'changed', STOPPED: 'stopped', HISTORICAL: 'history', CURRENT: 'current',
+  CONSIDERED: 'considered', CONDITIONAL: 'conditional', ALLERGY: 'allergy', ASKED: 'asked', NEGATED: 'negated',
+};
+const STATUS_OF: Partial<Record<Decision, MedicationStatus>> = {
+  new: 'new', continued: 'continued', changed: 'changed', stopped: 'stopped', history: 'history', current: 'history',
+  considered: 'considered', conditional: 'conditional',
+};
+const PRESCRIBED = new Set<MedicationStatus>(['new', 'continued', 'changed']);
+const CONDITIONAL = new Set<MedicationStatus>(['considered', 'conditional']);
+// Cues after the drug that overrule the one before it ("amlodipine is stopped", "penicillin allergy").
+const OVERRULING = new Set<Decision>(['allergy', 'stopped', 'negated', 'asked', 'continued']);
+const RESTARTS = new Set(['new.restart', 'new.switch']);
+const HISTORY = new Set<Decision>(['history', 'current']);
+// Where a drug said without any cue is what the patient takes or took, not what the plan gives.
+const HISTORY_SECTIONS = new Set(['complaint', 'history', 'past_history', 'medications', 'allergies', 'family', 'social', 'review', 'vitals', 'exam', 'results']);
+// Sections where a drug the patient "is taking" is the current treatment of an assessed problem: continued.
+const PLAN_SECTIONS = new Set(['assessment', 'plan']);
+
+// Characters between such a cue and the drug within which the cue may still be meant for it.
+const UNCLEAR_WITHIN = 40;
+
+const sectionOf = (s: Sentence): string | null => (s as Sentence & { section?: string | null }).section ?? null;
+
+interface Decided {
+  decision: Decision;
+  rules: string[];
+  /** A cue of the drug's own decided it (not a default). */
+  explicit: boolean;
+  restart: boolean;
+  unclear: boolean;
+  cue?: string;
+  /** Where the cue before the drug that decided it starts: a later drug in its scope may share it. */
+  cueAt?: number;
+}
+
+/**
+ * What the note does with the drug of mention m. The cue nearest before the drug and after the drug before it
+ * decides; a cue after the drug that stops, continues or refuses it overrules; a list ("stop A and B") shares the
+ * verb of its first drug; without any, a patient's words and the history sections are history, the rest is new.
+ */
+function decide(
+  s: Sentence,
+  m: Mention,
+  mods: ContextModifier[],
+  floor: number,
+  line: { start: number; end: number },
+  inherited: Decided | undefined,
+  listed: boolean,
+): Decided {
+  const status = (x: ContextModifier): Decision | undefined => DECISION[x.category];
+  const own = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor);
+  const back = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && OVERRULING.has(status(x)!));
+  // "steroid creams I can give you": a cue after the drug decides when none comes before it.
+  const after = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && status(x));
+  const section = sectionOf(s);
+  // Only under an assessment or plan heading: where no heading was said, where the plan starts is a guess.
+  const inPlan = !!section && PLAN_SECTIONS.has(section);
+  let out: Decided;
+  if (back) out = { decision: status(back)!, rules: [back.rule.id], explicit: true, restart: false, unclear: false, cue: back.text };
+  else if (own) out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue: own.text, cueAt: own.start };
+  else if (inherited && listed && inherited.decision !== 'allergy') out = { ...inherited, rules: [...inherited.rules, 'med.list-shares-verb'] };
+  else if (inherited?.cueAt !== undefined && HISTORY.has(inherited.decision) && mods.some((x) => x.start === inherited.cueAt)) {
+    // A history cue whose scope holds several drugs said without commas ("medications lisinopril 20 mg metoprolol 50
+    // mg …") is all of theirs; a prescribing cue is not shared this way, so a misread list never prints a drug.
+    out = { ...inherited, rules: [...inherited.rules, 'med.shared-cue'] };
+  } else if (after) out = { decision: status(after)!, rules: [after.rule.id], explicit: true, restart: false, unclear: !!after.rule.uncertain, cue: after.text };
+  else if (s.speaker === 'patient' || (section && HISTORY_SECTIONS.has(section))) out = { decision: 'current', rules: ['med.history-section'], explicit: false, restart: false, unclear: false };
+  else {
+    // A cue further back (before another drug) that would make it history or a plan for later: kept, flagged.
+    const far = mods.find((x) => status(x) && x.end <= m.formStart && m.formStart - x.end <= UNCLEAR_WITHIN && !PRESCRIBED.has(STATUS_OF[status(x)!]!));
+    out = { decision: 'new', rules: ['med.default-new'], explicit: false, restart: false, unclear: !!far };
+  }
+  if (s.speaker === 'patient' && PRESCRIBED.has(STATUS_OF[out.decision]!)) out = { ...out, decision: 'current', rules: [...out.rules, 'med.patient-says'] };
+  if (out.decision === 'history' || out.decision === 'current') {
+    const cont = sentenceModifiers(s).find((x) => x.category === 'CONTINUED' && x.start >= m.end && x.start < line.end);
+    if (cont) out = { ...out, decision: 'continued', rules: [...out.rules, cont.rule.id], explicit: true };
+    else if (out.decision === 'current' && inPlan && s.speaker !== 'patient') {
+      out = { ...out, decision: 'continued', rules: [...out.rules, 'med.current-treatment-in-plan'], explicit: true };
+    }
+  }
+  return out;
+}
+
+const ANAPHORA = /^\s*(?:with\s+)?(?:the same|same|that|it|them|those|these|this)\b(?!\s+(?:is|was|has|test|report|one))/;
+
+// Three drugs or more named one after another with nothing said about any: the patient's list of medications.
+const LIST_GAP = /^[\s,;]*(?:(?:and|also|plus)\s+)?$/;
+function isDrugList(text: string, mentions: Mention[]): boolean {
+  if (mentions.length < 3) return false;
+  const gaps = mentions.slice(1).map((m, k) => text.slice(mentions[k]!.end, m.formStart));
+  return gaps.every((g) => LIST_GAP.test(g)) && !/\d/.test(text.slice(mentions[0]!.formStart));
+}
+
+/**
+ * The cues that modify the drug of mention m, in the sentence's offsets, and the offset from which a cue is the
+ * drug's own. "… we may | give injection …": a sentence cut after a dangling word is read with the one before it,
+ * whose cues then have negative offsets.
+ */
+function drugContext(s: Sentence, m: Mention, floor: number, previous: Sentence | undefined): { mods: ContextModifier[]; floor: number } {
+  if (!previous || !DANGLING.test(previous.text)) return { mods: contextOf(s, m.formStart, m.end, 'drug'), floor };
+  const off = previous.text.length + 1;
+  const text = `${previous.text} ${s.text}`;
+  const joined = { text, tokens: tokenize(text) };
+  const mods = contextOf(joined, off + m.formStart, off + m.end, 'drug').map((x) => ({ ...x, start: x.start - off, end: x.end - off }));
+  return { mods, floor: -off };
+}
+
+/**
+ * Withdraws a drug the doctor corrected ("start amoxicillin, no sorry, azithromycin 500") and joins a drug named
+ * twice ("Start Jardiance, empagliflozin, 10 milligrams", "tobrex eye drops, tobramycin").
+ */
+function mergeMentions(original: string, all: Mention[]): { text: string; mentions: Mention[] } {
+  let text = original;
+  const out: Mention[] = [];
+  for (const m of all) {
+    const prev = out[out.length - 1];
+    const between = prev ? text.slice(prev.end, m.formStart) : '';
+    if (prev && CORRECTION.test(between)) {
+      out.pop();
+      // The withdrawn name and the correction words say nothing about the drug that replaces it.
+      text = text.slice(0, prev.start) + ' '.repeat(m.formStart - prev.start) + text.slice(m.formStart);
+      if (!m.prefixForm && prev.prefixForm) {
+        m.prefixForm = prev.prefixForm;
+        m.prefixSpan = prev.prefixSpan;
+        m.formStart = prev.formStart;
+      }
+    } else if (prev?.ref && m.ref && prev.ref.drug === m.ref.drug && SAME_DRUG_BETWEEN.test(between)) {
+      if (!prev.ref.brand && m.ref.brand) prev.ref = m.ref;
+      prev.end = m.end;
+      continue;
+    }
+    out.push(m);
+  }
+  return { text, mentions: out };
+}
+
+/** One entry per step of the prescription line (a taper has several), with the evidence of each attribute. */
+function prescription(s: Sentence, text: string, m: Mention, line: { start: number; end: number }, condition: Hit | undefined, us: boolean): (Medication & { bare: boolean })[] {
+  const { ref } = m;
+  const name = ref ? (us && ref.drug.us) || ref.drug.name : m.key;
+  // Taper steps: each "then" with a number or a frequency of its own starts a new entry.
+  const pieces: Hit[] = [];
+  let pieceStart = m.formStart;
+  const rel = text.slice(m.end, line.end);
+  for (const x of rel.matchAll(STEP)) {
+    const at = m.end + x.index!;
+    const rest = rel.slice(x.index! + x[0].length);
+    const piece = rest.slice(0, rest.search(STEP_AHEAD) >= 0 ? rest.search(STEP_AHEAD) : rest.length);
+    if (/\d|\b(?:once|twice|thrice|daily|night|bedtime|sos)\b/.test(piece) && !/^\s*(?:stop|review)\b/.test(piece)) {
+      pieces.push({ from: pieceStart, to: at });
+      pieceStart = at + x[0].length;
+    }
+  }
+  pieces.push({ from: pieceStart, to: line.end });
+  const end = line.start + text.slice(line.start, line.end).trimEnd().replace(/[,;:]$/, '').length;
+  const out: (Medication & { bare: boolean })[] = [];
+  let previous: Medication | undefined;
+  pieces.forEach((piece, n) => {
+    const parsed = parseStep(s, text, piece.from, piece.to, m, n === 0, n === 0 ? condition : undefined);
+    const { form, hit: formHit } = formOf(text, m, line.end, parsed);
+    const ev = parsed.field_evidence;
+    ev.name = s.span(m.start, m.end);
+    if (form && formHit) ev.form = s.span(formHit.from, formHit.to);
+    // Later steps of a taper restate what changes; form, route, frequency and timing carry over.
+    const carried = n > 0 ? previous : undefined;
+    const route = parsed.route ?? carried?.route ?? (form && ORAL_FORMS.test(form) ? 'oral' : undefined);
+    const brand = ref?.brand ? [ref.brand, parsed.brandSuffix].filter(Boolean).join(' ') : undefined;
+    const strength = parsed.strength ?? carried?.strength;
+    const dose = parsed.dose ?? carried?.dose;
+    // An injection or vaccine given today is a single dose.
+    const once = !parsed.frequency && !carried && form === 'injection' && /\b(?:today|now)\b/.test(text.slice(m.end, line.end));
+    const frequency = parsed.frequency ?? carried?.frequency ?? (once ? { per_day: 1, as_needed: false, text: 'single dose' } : undefined);
+    if (once && !parsed.duration) parsed.duration = { value: 1, unit: 'day' };
+    const timing = parsed.timing ?? carried?.timing;
+    const med: Medication = {
+      name,
+      ...(m.match ? { match: m.match, heard: m.key } : {}),
+      evidence: pieces.length === 1 ? s.span(line.start, end) : s.span(n === 0 ? line.start : piece.from, Math.min(piece.to, end)),
+      field_evidence: ev,
+      ...(brand ? { brand } : {}),
+      ...(form ? { form } : {}),
+      ...(strength ? { strength } : {}),
+      ...(dose ? { dose } : {}),
+      ...(route ? { route } : {}),
+      ...(frequency ? { frequency } : {}),
+      ...(timing ? { timing } : {}),
+      ...(parsed.duration ? { duration: parsed.duration } : {}),
+      ...(parsed.instructions ? { instructions: parsed.instructions } : {}),
+      ...(n === 0 && parsed.previous_strength ? { previous_strength: parsed.previous_strength } : {}),
+      ...(parsed.inferred && parsed.strength ? { inferred: parsed.inferred } : {}),
+    };
+    previous = med;
+    // A condition alone ("if the sertraline isn't enough") does not make a drug prescribed.
+    const stated = parsed.strength || parsed.dose || parsed.duration || m.prefixForm || (parsed.frequency && parsed.frequency.text !== 'as needed');
+    out.push({ ...med, bare: !stated });
+  });
+  // "500 mg on day 1, then 250 mg daily on days 2 through 5": a step without a frequency takes its neighbour's.
+  if (out.length > 1) {
+    out.forEach((med, n) => {
+      if (med.frequency) return;
+      const near = out.slice(n + 1).find((x) => x.frequency);
+      if (near?.frequency) med.frequency = near.frequency;
+    });
+  }
+  return out;
+}

@@ -1,0 +1,353 @@
+/**
+ * The transcript as the extractors see it: normalised sentences, who said each (in a consultation), and where the
+ * note moves from history to findings to plan. Dictations rarely say "history" or "plan" aloud, so the parts are
+ * found from cue phrases and from what a sentence holds (a vital sign, a diagnosis cue).
+ */
+import { Type } from 'typebox';
+import HEADINGS_FILE from './vocab/section-headings.json' with { type: 'json' };
+import { checkedData, Provenance } from './vocab/data-file.js';
+import type { Span } from './facts.js';
+import { normalizeMapped, tokenize, type Token } from './lexicon.js';
+import { Mapped } from './mapped.js';
+import { isVitalLabel } from './vitals.js';
+
+export type Speaker = 'doctor' | 'patient' | null;
+
+const SECTION_KINDS = [
+  'complaint', 'history', 'past_history', 'medications', 'allergies', 'family', 'social', 'review', 'vitals', 'exam',
+  'results', 'assessment', 'plan',
+] as const;
+/** The part of a note a heading names: what the sentences under it can hold (a drug under "medications" is history). */
+export type SectionKind = (typeof SECTION_KINDS)[number];
+
+const HeadingsSchema = Type.Object({
+  ...Provenance,
+  about: Type.String(),
+  kinds: Type.Array(Type.String()),
+  headings: Type.Array(
+    Type.Object({
+      kind: Type.Union(SECTION_KINDS.map((k) => Type.Literal(k))),
+      subheading: Type.Optional(Type.Boolean()),
+      names: Type.Optional(Type.Array(Type.String({ minLength: 2 }))),
+      pattern: Type.Optional(Type.String({ minLength: 1 })),
+    }),
+  ),
+});
+const HEADINGS = checkedData('section-headings.json', HeadingsSchema, HEADINGS_FILE).headings;
+
+interface Heading {
+  kind: SectionKind;
+  subheading: boolean;
+}
+const HEADING_BY_NAME = new Map<string, Heading>();
+for (const h of HEADINGS) for (const n of h.names ?? []) HEADING_BY_NAME.set(headingKey(n), { kind: h.kind, subheading: !!h.subheading });
+const HEADING_PATTERNS = HEADINGS.flatMap((h) => (h.pattern ? [{ re: new RegExp(`^(?:${h.pattern})$`), heading: { kind: h.kind, subheading: !!h.subheading } }] : []));
+
+/** A heading's words as compared: lower case, report exports' stray commas and spacing around "/" gone. */
+function headingKey(name: string): string {
+  return name.toLowerCase().replace(/\s*\/\s*/g, '/').replace(/[\s,]+/g, ' ').trim();
+}
+
+const nameSource = (n: string): string => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s*\/\s*/g, String.raw`\s*/\s*`).replace(/\s+/g, String.raw`[\s,]+`);
+const HEADING_NAMES = [...new Set(HEADINGS.flatMap((h) => h.names ?? []))].sort((a, b) => b.length - a.length).map(nameSource);
+const HEADING_NAME = [...HEADING_NAMES, ...HEADINGS.flatMap((h) => (h.pattern ? [h.pattern] : []))].join('|');
+/** A heading said or written: its name then a colon, at the start of a line, a sentence or a list part. */
+const HEADING = new RegExp(String.raw`(?:^|(?<=[.,;:!?]\s*)|(?<=\s\s))(${HEADING_NAME})\s*:\s*,?`, 'g');
+const HEADING_AT_START = new RegExp(String.raw`^(${HEADING_NAME})\s*:`);
+/** A heading dictated after a paragraph command, without a colon ("paragraph, plan."). */
+const HEADING_SENTENCE = new RegExp(String.raw`^(?:(?:new |next )?paragraph\s*,?\s*)?(${HEADING_NAMES.join('|')})$`);
+const PARAGRAPH = /^(?:new |next )?paragraph\b/;
+// A numbered list's item marker ("1.  Duricef …", "2) cold packs"): each item is a sentence of its own.
+const LIST_ITEM = /(^\s*|(?<!\d)[.;]\s*|,\s*)\d{1,2}[.)]\s+(?=[a-z])/g;
+
+export function headingOf(words: string): Heading | undefined {
+  const key = headingKey(words);
+  return HEADING_BY_NAME.get(key) ?? HEADING_PATTERNS.find((p) => p.re.test(key))?.heading;
+}
+
+/** The section a heading opens, given the one it appears in: a body system stays inside a review of systems. */
+function sectionAfter(h: Heading, current: SectionKind | null): SectionKind {
+  return h.subheading && (current === 'review' || current === 'exam') ? current : h.kind;
+}
+
+/**
+ * The text cut before its headings: each piece with the section it falls under (`current` before the first
+ * heading). A heading stays at its piece's start, where it is also a cue ("assessment: influenza a").
+ */
+function sectioned(text: Mapped, current: SectionKind | null): { piece: Mapped; section: SectionKind | null }[] {
+  const out: { piece: Mapped; section: SectionKind | null }[] = [];
+  let section = current;
+  let pos = 0;
+  HEADING.lastIndex = 0;
+  for (let m = HEADING.exec(text.text); m; m = HEADING.exec(text.text)) {
+    const h = headingOf(m[1]!);
+    if (!h) continue;
+    out.push({ piece: text.slice(pos, m.index), section });
+    section = sectionAfter(h, section);
+    pos = m.index;
+  }
+  out.push({ piece: text.slice(pos), section });
+  return out.filter((p) => p.piece.text.trim());
+}
+
+export interface Sentence {
+  index: number;
+  text: string;
+  tokens: Token[];
+  speaker: Speaker;
+  turn: number;
+  /** The heading (written or dictated) the sentence falls under, or null where none was given. */
+  section: SectionKind | null;
+  /** The transcript span of text[from, to): evidence for a fact found there. */
+  span(from: number, to: number): Span;
+}
+
+export interface Doc {
+  sentences: Sentence[];
+  consultation: boolean;
+  female: boolean;
+  /** First sentence of examination or vitals: complaints are told before it. */
+  findingsStart: number;
+  /** First sentence that states a diagnosis: the plan follows it. */
+  planStart: number;
+}
+
+const SPEAKER = /^\s*([a-z][a-z .'-]{0,20}?)\s*:\s*/i;
+const DOCTOR = /^(?:doctor|dr|physician|consultant|nurse|clinician|provider)\b/i;
+
+// "sorry, make that acute nasopharyngitis", "no, make it five days", "I mean": the words after replace the item before.
+// "make it" alone is ordinary speech ("light makes it worse"): a correction only after sorry/no/…, or before a number.
+const CORRECTION =
+  /,?\s*\b(?:(?:(?:sorry|no|oh no|correction|oops)\s*,?\s*)(?:make (?:that|it)|i mean|i meant|change (?:that|it) to|scratch that,?)|make (?:that|it)(?=\s+\d)|i mean|i meant|change (?:that|it) to|scratch that,?)\s+([^,.;]+)/;
+const AMOUNT = /(\d+(?:\.\d+)?)\s*([a-z]+)/;
+
+function applyCorrections(sentence: Mapped): Mapped {
+  let s = sentence;
+  for (let guard = 0; guard < 3; guard++) {
+    const m = CORRECTION.exec(s.text);
+    if (!m) break;
+    const before = s.slice(0, m.index);
+    const b = before.text;
+    const end = m.index + m[0].length;
+    const replacement = s.slice(end - m[1]!.length, end).trim();
+    const after = s.slice(end);
+    const space = Mapped.literal(' ', s, m.index, end);
+    const amount = AMOUNT.exec(replacement.text);
+    let fixed: Mapped;
+    if (amount && /^\d/.test(replacement.text)) {
+      // The new amount replaces the number said just before the correction ("atorvastatin 20 sorry make that 40
+      // milligrams"), else the last amount with the same unit ("7 days" → "5 days"), else the last number. Only the
+      // amount is the correction: a run-on recogniser sentence goes on after it.
+      const said = replacement.slice(0, amount.index! + amount[0].length);
+      const rest = Mapped.concat([replacement.slice(said.length), after]);
+      const unit = amount[2]!.replace(/s$/, '');
+      const justBefore = /(\d+(?:\.\d+)?)(?:\s*[a-z]+)?\s*,?\s*$/.exec(b);
+      const same = [...b.matchAll(new RegExp(`\\d+(?:\\.\\d+)?\\s*${unit}s?\\b`, 'g'))].pop();
+      const anyNum = [...b.matchAll(/\d+(?:\.\d+)?/g)].pop();
+      const target = justBefore ?? same ?? anyNum;
+      fixed = target
+        ? Mapped.concat([before.slice(0, target.index), said, before.slice(target.index! + target[0].length)])
+        : Mapped.concat([before, space, said]);
+      s = Mapped.concat([fixed.replace(/\s+$/, ''), rest.text.startsWith(' ') ? rest : Mapped.concat([space, rest])]);
+      continue;
+    } else {
+      // A phrase replaces the last coordinated item: the words after the last "with", "and", comma or colon.
+      const cut = Math.max(b.lastIndexOf(' with '), b.lastIndexOf(' and '), b.lastIndexOf(','), b.lastIndexOf(':'));
+      const head = cut >= 0 ? before.slice(0, cut + (b[cut] === ',' || b[cut] === ':' ? 1 : 0)) : before.slice(0, 0);
+      const link = cut >= 0 && b[cut] === ' ' ? before.slice(cut, cut + b.slice(cut + 1).indexOf(' ') + 2) : space;
+      // No list before it: the correction replaces what follows the last cue word ("diagnosis", "tab").
+      const cue = [...b.matchAll(/\b(?:diagnosis|impression|assessment|dx|is|tab|cap|syrup|syp|inj|injection|start|give|advised|continue)\b/g)].pop();
+      const kept = cue ? before.slice(0, cue.index! + cue[0].length) : before.slice(0, 0);
+      fixed = cut >= 0 ? Mapped.concat([head, link, replacement]) : Mapped.concat([kept, space, replacement]).trim();
+    }
+    s = Mapped.concat([fixed.replace(/\s+$/, ''), after]);
+  }
+  return s;
+}
+
+const SENTENCE_END = /(?<=[.?!;])\s+|(?<!\d)\.(?=[a-z])|\s*\n\s*/;
+const VITALS_CUE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|glucometer)\b/;
+const EXAM_CUE = /\b(?:on examination|examination|o\/e|exam|tenderness|tender|palpable|congested|looks|clear|auscultation|crepitations|crackles|vesicles|bulging|spasm|reflexes|normal|soft|non tender|pallor|icterus|oedema|edema|inflamed|erythematous|swollen|discharge seen|purulent)\b/;
+// "diagnosed 9 years ago" is history and "this is his 4 year checkup" a visit, not a diagnosis.
+// A reading, not a vital named in the history ("here for follow up of high blood pressure", "weight loss of 6 kg").
+const VITAL_READING =
+  /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|sats|respiratory rate|weight|height)\b(?!\s+(?:loss|gain|log|machine|readings?|diary|record|chart))[^.;]{0,30}?\d/;
+const EXAM_START = /^(?:on examination|examination|o\/e|on exam|exam|general examination|local examination|systemic examination)\b/;
+
+const PLAN_START =
+  /^(?:(?:so|okay|now|and|first|then|next)[\s,]+){0,2}(?:tab|tabs|cap|caps|syrup|syp|inj|injection|start|continue|stop|prescribe|plan|advice|advised|rx|let's (?:start|try|check|do|get|cut|give|stop|add|keep|switch|change|increase|reduce|use|put)|(?:i am|i'm|we are|we're|i will|i'll|we will|we'll) (?:giving|prescribing|starting|start|give|prescribe|sending|send|check|do|order|ordering|refer|referring))\b/;
+
+export const DIAGNOSIS_CUE =
+  /\b(?:diagnosis|diagnosed(?!\s+(?:\d+|a few|many|several)\s+(?:years?|months?)|\s+in\s+\d|\s+at\s+(?:age|\d))|impression|assessment|this is(?!\s+(?:his|her|my|your|for|\d|(?:a|an|the)\s+(?:\d|routine|follow|review|check|visit|new|first|second))\b)|this looks like|(?:this|it) sounds like|these are|(?<!(?:do|did|if)\s)you have (?:got )?(?:a |an )?(?=[a-z]{4,})|i think (?:it's|it is|this is|you have|she has|he has)|suggestive of|consistent with|rule out|r\/o|provisional)\b/;
+
+/*
+ * Where a recogniser's unpunctuated words start a new sentence: at a section word ("impression", "plan", "on
+ * examination") and at a prescription line ("tab", "cap", "syrup", "inj", with the verb before it: "continue tab
+ * …", "stop tab …"). Not where the word before makes it part of the phrase ("no past history", "one tablet",
+ * "treatment plan", "was advised").
+ */
+const SECTION =
+  String.raw`(?:on examination|o\/e|examination|impression|diagnosis|diagnoses|provisional diagnosis|differential diagnosis|final diagnosis|assessment|plan|advice|advised|investigations|rx|prescription|medications|chief complaints?|presenting complaints?|complaints|(?:past|medical|surgical|drug) history(?!\s+of)|family history|history(?!\s+of)|allergies|follow up|review)`;
+const STAYS_BEFORE_SECTION =
+  'no|current|home|usual|regular|outpatient|seasonal|environmental|food|not|any|the|a|an|of|for|with|on|in|and|or|her|his|my|your|their|our|this|that|to|further|detailed|clinical|local|general|systemic|physical|working|provisional|final|differential|known|past|medical|surgical|drug|under|without|regular|will|we|i|please|after|before|next|at|repeat|same|was|were|is|are|been|has|have|had|be|being|neurological|cardiovascular|respiratory|abdominal|per|from|by|as|also|initial|last|previous|urgent|routine|treatment|management|diet|dietary|ent|eye|cardiology|specialist|orthopaedic|surgical|careful|close|sos|early|immediate|regular|periodic|annual|thorough|complete|full|menstrual|obstetric|birth|personal|social|family|travel|vaccination|immunisation|immunization|contact|sexual|occupational|this|stool|urine|blood|sputum|pelvic|rectal|breast|fundus|microscopic|lamp|ray|eye|dental|skin|foot|ultrasound|its|their';
+// Full words (tablet, capsule, ointment) also follow a drug's name ("1 albendazole tablet"): only the prefixes start a line.
+const FORM_START = String.raw`(?:tab|tabs|cap|caps|syp|syrup|inj|injection|oint)`;
+const PRESCRIBE_VERB =
+  String.raw`(?:(?:and|also|plus|then|next)\s+)?(?:(?:start(?:ed)?(?: on| with)?|continue(?: on| with| the)?|add|give|stop|discontinue|increase|reduce|decrease|restart|resume|prescribe|prescribed|(?:change|switch|shift) to|(?:i am|we are|i'm|we're) (?:starting|giving|adding)|(?:i|we) will (?:start|give|add)|(?:i'll|we'll) (?:start|give|add))\s+)?`;
+const STAYS_BEFORE_FORM =
+  String.raw`\d+(?:\.\d+)?|one|two|three|four|half|a|an|the|this|that|these|those|per|each|of|same|other|his|her|my|your|their|in|dispersible|chewable|sublingual|vaginal|oral|film|coated|sr|er|xr|cr|mr|od|plain|cough|effervescent|free|mouth|dissolving|enteric|release|which|start|started|starting|continue|add|give|stop|discontinue|increase|reduce|decrease|restart|resume|prescribe|prescribed|take|to|on|with|and|also|then|plus|next|please|giving|adding|will|i|we|or|any|no|as|by|insulin|iron|vitamin|calcium|antacid|pain|sleeping|blood|thyroid|sugar|bp`;
+// Advice after a prescription: "… for 14 days continue normal diet avoid packaged juices watch for danger signs".
+const ADVICE_START =
+  String.raw`(?:avoid|drink|eat|keep|wear|watch for|sleep with|raise|finish|cut down|cut back|come back|come and see|come immediately|come earlier|come straight|go to the|stop smoking|clean the|wash (?:your|the|his|her|all)|stay (?:home|away|off)|do not (?:share|rub|scratch|pick|squeeze|burst|put|stop|take|drive|lift|apply)|don't (?:share|rub|scratch|pick|squeeze|burst|put|stop|take|drive|lift|apply)|limit|sip|elevate|gargle|return if|call (?:us|me)? ?if|no (?:driving|alcohol|smoking|tea|coffee|spicy|oily|fried)|continue (?:normal|the same|feeds|breastfeeding|diet)|plenty of|small (?:frequent )?meals)`;
+const STAYS_BEFORE_ADVICE = String.raw`drink|take|have|eat|with|of|lots|some|more|to|not|and|or|please|i|you|we|will|should|must|can|can't|cannot|couldn't|won't|don't|also|then|if|the|a|do|never|always|only|just|he'll|she'll|i'll|you'll|would|could`;
+const BOUNDARY = new RegExp(
+  String.raw`(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${SECTION}\b)` +
+    String.raw`|(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d|(?:last|and|or|for|with|twice|once|at|in|the|is|was|daily|every|before|after|since|that|which|if)\b)[a-z])` +
+    String.raw`|(?<=\b(?!(?:${STAYS_BEFORE_ADVICE})\b)[a-z0-9]+)\s+(?=${ADVICE_START}\b)`,
+  'g',
+);
+
+/*
+ * A consultation transcribed without speaker labels: the doctor's questions start a turn ("any fever", "how long",
+ * "do you smoke") and a short yes/no after a question starts the answer. Who says a turn is read from it.
+ */
+const QUESTION_START =
+  String.raw`(?:any|do you|does (?:he|she|it)|did (?:you|he|she)|are you|is (?:he|she|it|there)|have you|has (?:he|she|it)|how (?:long|many|much|often|old)|how is|what|when|where|since when|which|tell me|can you|could you|was there|were there)`;
+const STAYS_BEFORE_QUESTION = 'no|not|without|have|has|had|take|taking|took|for|of|in|with|don\'t|didn\'t|doesn\'t|never|hardly|than|and|or|at|is|was|the|by|if|but|know|matter|from';
+const QUESTION_BOUNDARY = new RegExp(
+  String.raw`(?<=\b(?!(?:${STAYS_BEFORE_QUESTION})\b)[a-z0-9']+)\s+(?=${QUESTION_START}\b)`,
+  'g',
+);
+const ANSWER = /^((?:[a-z0-9']+\s+){2,}?)(?=(?:no|yes|yeah|yep|nope|not really|nothing|never|sometimes|a little|only)\b)/;
+const FIRST_PERSON = /\b(?:i|i'm|i've|my|me|mine|we|our)\b/;
+const DOCTOR_WORDS =
+  /\b(?:let me|let's|lie down|sit down|examine|examination|tab|tablet|cap|capsule|syrup|prescribe|diagnosis|this is|this looks|looks like|sounds like|i think|i will|i'll|we will|we'll|take this|you should|you need|come back|review|bp is|blood pressure is|pulse is|temperature is|your (?:sugar|bp|pressure|weight|temperature))\b/;
+
+// Instructions are the doctor's: "check your sugar every morning", "come after fifteen days".
+const IMPERATIVE = /^(?:okay\s+|so\s+)?(?:check|take|come|avoid|apply|continue|stop|start|drink|eat|walk|use|keep|don't|do not|get|wear|wash|bring|give|put|reduce|increase)\b/;
+
+function whoSays(text: string, previous: Sentence | undefined): Speaker {
+  if (text.endsWith('?')) return 'doctor';
+  if (DOCTOR_WORDS.test(text) || IMPERATIVE.test(text) || (VITALS_CUE.test(text) && /\d/.test(text) && !/\b(?:home|last|yesterday|ago)\b/.test(text))) return 'doctor';
+  if (previous?.speaker === 'doctor' && previous.text.endsWith('?')) return 'patient';
+  if (FIRST_PERSON.test(text) || /\b(?:doctor|sir|madam)$|\b(?:thank you|thanks)\b/.test(text)) return 'patient';
+  return previous?.speaker === 'patient' ? 'patient' : 'doctor';
+}
+
+/** Splits an unlabelled consultation sentence into question and answer turns; the questions end in "?". */
+function turns(part: Mapped): Mapped[] {
+  const out: Mapped[] = [];
+  for (const piece of part.replace(QUESTION_BOUNDARY, '\n').split(/\n/)) {
+    const q = new RegExp(String.raw`^${QUESTION_START}\b`).test(piece.text) && !piece.text.endsWith('?');
+    const a = q ? ANSWER.exec(`${piece.text} `) : null;
+    if (q && a) {
+      const cut = a[1]!.length;
+      out.push(Mapped.concat([piece.slice(0, cut).trim(), Mapped.literal('?', piece, cut - 1, cut)]), piece.slice(cut));
+    } else out.push(piece);
+  }
+  return out;
+}
+
+const STARTS_QUESTION = new RegExp(String.raw`^(?:okay\s+|so\s+|and\s+)?${QUESTION_START}\b`);
+
+/**
+ * A recogniser writes no "?": the doctor's last sentence before the patient answers is a question when it starts
+ * like one or is a bare topic ("fever", "caffeine alcohol").
+ */
+function markQuestions(sentences: Sentence[]): void {
+  sentences.forEach((s, i) => {
+    const next = sentences[i + 1];
+    if (s.speaker !== 'doctor' || s.text.endsWith('?') || next?.speaker !== 'patient') return;
+    if (STARTS_QUESTION.test(s.text) || s.tokens.length <= 3) s.text = `${s.text}?`;
+  });
+}
+
+export interface DocOptions {
+  /** "consultation" when the request says so: an unlabelled transcript is then read as turns. */
+  mode?: string;
+}
+
+export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
+  const sentences: Sentence[] = [];
+  let turn = 0;
+  let speakers = 0;
+  let section: SectionKind | null = null;
+  const lines = [...raw.matchAll(/[^\r\n]+/g)];
+  const labelled = lines.filter((l) => speakerLabel(l[0])).length;
+  const unlabelledConsultation = opts.mode === 'consultation' && labelled < 2;
+  for (const line of lines) {
+    if (!line[0].trim()) continue;
+    let body = Mapped.of(line[0], line.index);
+    let speaker: Speaker = null;
+    const sm = speakerLabel(line[0]);
+    if (sm) {
+      speaker = DOCTOR.test(sm[1]!) ? 'doctor' : 'patient';
+      body = body.slice(sm[0].length);
+      speakers++;
+    }
+    turn++;
+    for (const { piece, section: under } of sectioned(normalizeMapped(body), section)) {
+      section = under;
+      const text = piece.replace(/^[\s,;:.]+/, '').replace(/^([^:]{2,40}:)\s*,\s*/, '$1 ');
+      // The heading itself is not cut at the section words inside it ("current medications:").
+      const at = HEADING_AT_START.exec(text.text);
+      const head = at && headingOf(at[1]!) ? at[0].length : 0;
+      const parts = Mapped.concat([text.slice(0, head), text.slice(head).replace(LIST_ITEM, '$1\n').replace(BOUNDARY, '\n')]).split(SENTENCE_END);
+      for (const part of unlabelledConsultation ? parts.flatMap(turns) : parts) {
+        const m = applyCorrections(part.trim()).replace(/^[,;:]+\s*/, '').replace(/[.!;,]+$/, '').trim();
+        if (!m.text) continue;
+        const said = HEADING_SENTENCE.exec(m.text);
+        if (said && (PARAGRAPH.test(m.text) || PARAGRAPH.test(sentences[sentences.length - 1]?.text ?? ''))) section = sectionAfter(headingOf(said[1]!)!, section);
+        const who = unlabelledConsultation ? whoSays(m.text, sentences[sentences.length - 1]) : speaker;
+        if (unlabelledConsultation && who !== sentences[sentences.length - 1]?.speaker) turn++;
+        sentences.push({
+          index: sentences.length,
+          text: m.text,
+          tokens: tokenize(m.text),
+          speaker: who,
+          turn,
+          section,
+          span: (from, to) => m.source(from, to),
+        });
+      }
+    }
+  }
+  const consultation = speakers >= 2 || unlabelledConsultation;
+  if (consultation) markQuestions(sentences);
+  const all = sentences.map((s) => s.text).join(' ');
+  const female = /\b(?:female|woman|lady|girl|she|her|madam|mrs|pregnan\w*|periods?)\b/.test(all);
+  const isObjective = (s: Sentence): boolean => s.speaker !== 'patient' && VITAL_READING.test(s.text);
+  const isExam = (s: Sentence): boolean =>
+    (s.speaker === 'doctor' && EXAM_CUE.test(s.text) && !s.text.endsWith('?')) || (s.speaker === null && EXAM_START.test(s.text));
+  let findingsStart = sentences.findIndex((s) => isObjective(s) || isExam(s));
+  let planStart = sentences.findIndex((s) => s.speaker !== 'patient' && DIAGNOSIS_CUE.test(s.text));
+  // No diagnosis said: the plan starts with the first prescription, order or instruction after the findings.
+  if (planStart < 0) planStart = sentences.findIndex((s, i) => i >= Math.max(0, findingsStart) && s.speaker !== 'patient' && PLAN_START.test(s.text));
+  if (planStart < 0) planStart = sentences.length;
+  // A report's headings say where its parts are: a cue word in the history or an examination ("consistent with")
+  // does not start the plan there.
+  const headedPlan = sentences.findIndex((s) => s.section === 'assessment' || s.section === 'plan');
+  if (headedPlan >= 0) planStart = headedPlan;
+  const headedFindings = sentences.findIndex((s) => s.section === 'vitals' || s.section === 'exam' || s.section === 'results');
+  if (headedFindings >= 0) findingsStart = headedFindings;
+  if (findingsStart < 0 || findingsStart > planStart) findingsStart = planStart;
+  if (consultation) findingsStart = sentences.length;
+  return { sentences, consultation, female, findingsStart, planStart };
+}
+
+// Section words and vital labels at a line's start are not speakers ("Diagnosis: acute bronchitis", "SUBJECTIVE:", "BP: 112/74").
+const NOT_A_SPEAKER = new RegExp(String.raw`^\s*${SECTION}\s*:`, 'i');
+
+function speakerLabel(line: string): RegExpExecArray | null {
+  const sm = SPEAKER.exec(line);
+  return sm && sm[1]!.split(/\s+/).length <= 3 && !NOT_A_SPEAKER.test(line) && !headingOf(sm[1]!) && !isVitalLabel(sm[1]!) ? sm : null;
+}
+
+// Under a heading, only these parts tell the present complaint; the rest is background, findings or plan.
+const STORY: ReadonlySet<SectionKind | null> = new Set<SectionKind | null>([null, 'complaint', 'history']);
+
+/** Sentences where the patient's complaints are told. */
+export function historySentences(doc: Doc): Sentence[] {
+  if (doc.consultation) return doc.sentences.filter((s) => s.speaker === 'patient' && s.index < doc.planStart);
+  return doc.sentences.slice(0, Math.min(doc.findingsStart, doc.planStart)).filter((s) => STORY.has(s.section));
+}

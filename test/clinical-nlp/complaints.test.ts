@@ -1,0 +1,304 @@
+import { describe, expect, it } from 'vitest';
+import { findDurations } from '../../server/clinical-nlp/durations.js';
+import { durationDays } from '../../server/clinical-nlp/facts.js';
+import { normalizeText } from '../../server/clinical-nlp/lexicon.js';
+import { structure } from '../../server/clinical-nlp/structure.js';
+
+const complaints = (text: string) => structure(text, { locale: 'en-IN' }).complaints;
+const names = (text: string) => complaints(text).map((c) => c.name);
+const days = (text: string, name: string) => {
+  const c = complaints(text).find((x) => x.name === name);
+  return c?.duration ? durationDays(c.duration) : null;
+};
+
+describe('lay phrases become the note’s complaint', () => {
+  it.each([
+    ['Patient: my chest feels so tight when I climb the stairs.', 'chest tightness on climbing stairs'],
+    ['Mother: since last night he keeps pulling at his ear and crying.', 'ear pain'],
+    ['Patient: since morning she is throwing up everything.', 'vomiting'],
+    ['Patient: when I turn over it feels like the room is spinning.', 'vertigo'],
+    ['Patient: by evening my ankles swell up.', 'ankle swelling'],
+    ['Patient: my knee has swelled.', 'swelling of knee'],
+    ['Patient: my ankles are swollen.', 'ankle swelling'],
+    ['Patient: I am passing water again and again, even at work.', 'urinary frequency'],
+    ['Patient: there is burning when I pee.', 'burning micturition'],
+    ['Father: he hasn’t pooped in four days.', 'constipation'],
+    ['Patient: I get winded walking to the bus stop.', 'breathlessness on exertion'],
+    ['Patient: my left knee is killing me.', 'left knee pain'],
+    ['Patient: my head is pounding all the time.', 'headache'],
+    ['Patient: I have to sleep propped up on three pillows.', 'orthopnoea'],
+  ])('%s → %s', (text, name) => {
+    expect(names(text)).toContain(name);
+  });
+
+  it('finds a phrase with filler words inside it', () => {
+    expect(names('Patient: my chest really feels so tight these days.')).toEqual(['chest tightness']);
+  });
+
+  it('names a site and a kind said apart, and shares a site across a list', () => {
+    expect(names('sixty year old man with painful redness and swelling of the right foot since two days.')).toEqual([
+      'right foot pain',
+      'redness of right foot',
+      'swelling of right foot',
+    ]);
+    expect(names('Patient: I twisted my right ankle. By night it was swollen and it hurts when I walk.')).toEqual(
+      expect.arrayContaining(['swelling of right ankle', 'right ankle pain']),
+    );
+  });
+
+  it('keeps what was said when it is already a clinical name', () => {
+    expect(names('thirty year old man with runny nose and throat pain since two days.')).toEqual(['runny nose', 'throat pain']);
+  });
+});
+
+describe('consultations', () => {
+  it('a no to the doctor’s question is a denial, a yes a complaint', () => {
+    const text = [
+      'Doctor: what brings you here?',
+      'Patient: cough since one week.',
+      'Doctor: any fever?',
+      'Patient: no, not really.',
+      'Doctor: do you have chest pain?',
+      'Patient: yes, sometimes.',
+      'Patient: no vomiting, no loose motions.',
+    ].join('\n');
+    expect(names(text)).toEqual(['cough', 'chest pain']);
+  });
+
+  it('a duration answering the question takes the symptom asked about', () => {
+    const text = 'Doctor: any headache?\nPatient: since two days, yes.';
+    expect(days(text, 'headache')).toBe(2);
+  });
+
+  it('an unlabelled question and its yes', () => {
+    expect(names('any fever\nyes since yesterday')).toEqual(['fever']);
+  });
+
+  it('a relative speaking for the patient is not family history; the relative’s own trouble is not a complaint', () => {
+    const f = structure('Doctor: what happened?\nMother: he has been coughing since three days. my husband also has a cough.', {
+      locale: 'en-IN',
+    });
+    expect(f.complaints.map((c) => [c.name, c.duration && durationDays(c.duration)])).toEqual([['cough', 3]]);
+    expect(f.history.family).toEqual([]);
+  });
+
+  it('a reaction told in answer to the allergy question is not a complaint', () => {
+    const text = 'Patient: my throat hurts.\nDoctor: any allergy to medicines?\nPatient: yes, once my face swelled up with a tablet.';
+    expect(names(text)).toEqual(['sore throat']);
+  });
+});
+
+describe('notes that open with demographics, referral or reports', () => {
+  it('finds the complaint after "referred ... for"', () => {
+    const text =
+      'sixty one year old gentleman, retired bus conductor, referred by his family doctor with a letter for breathlessness, came with reports. breathless on walking since two weeks. swelling of both feet since five days. bp one fifty over ninety.';
+    const cs = complaints(text);
+    expect(cs.map((c) => c.name)).toEqual(['breathlessness on exertion', 'swelling of both feet']);
+    expect(cs.map((c) => c.duration && durationDays(c.duration))).toEqual([14, 5]);
+  });
+
+  it('a complaint told after the vitals of an unpunctuated note is still found, the vitals are not', () => {
+    expect(names('four year old boy weight sixteen kg brought by mother with fever since two days and ear pain since one day')).toEqual([
+      'fever',
+      'ear pain',
+    ]);
+  });
+});
+
+describe('negation', () => {
+  it('runs over a list of findings', () => {
+    expect(names('forty year old man with headache. no fever, vomiting or giddiness.')).toEqual(['headache']);
+  });
+
+  it('ends where the words are no longer a list, or where the finding has a duration', () => {
+    expect(names('twenty year old man no fever at home passing less urine than usual')).toEqual(['decreased urine output']);
+    expect(names('two year old boy watery stools no blood vomiting since yesterday')).toEqual(['loose stools', 'vomiting']);
+  });
+
+  it('a cue inside a phrase negates nothing after it', () => {
+    expect(names('Mother: she is not eating well, vomited twice.')).toEqual(['poor appetite', 'vomiting']);
+  });
+
+  it('leaves out an allergic reaction and an earlier episode', () => {
+    expect(names('thirty year old lady with sore throat. allergic to penicillin, she broke out in hives.')).toEqual(['sore throat']);
+    expect(names('fifty year old man with knee pain since one month. had a similar episode of gout in the past.')).toEqual(['knee pain']);
+  });
+});
+
+describe('recogniser form: items without commas', () => {
+  it('splits a list on and, with, also and durations', () => {
+    const text = 'thirty year old male cough and cold with body ache since two days also headache since one day no fever';
+    const cs = complaints(text);
+    expect(cs.map((c) => [c.name, c.duration && durationDays(c.duration)])).toEqual([
+      ['cough', 2],
+      ['cold', 2],
+      ['body aches', 2],
+      ['headache', 1],
+    ]);
+  });
+});
+
+describe('durations', () => {
+  it.each([
+    ['since three weeks', 21],
+    ['for the past 10 days', 10],
+    ['x 2 days', 2],
+    ['since yesterday', 1],
+    ['for a couple of months', 60],
+    ['on and off for a year', 365],
+    ['since two to three weeks', 21],
+    ['for a fortnight', 14],
+    ['over the past month', 30],
+    ['the last two nights', 2],
+  ])('%s → %d days', (spoken, n) => {
+    const hits = findDurations(normalizeText(spoken));
+    expect(hits).toHaveLength(1);
+    expect(durationDays(hits[0]!.duration!)).toBe(n);
+  });
+
+  it('an age and "3 times in a day" are not durations; minutes are not days', () => {
+    expect(findDurations(normalizeText('eighteen month old child'))).toEqual([]);
+    expect(findDurations(normalizeText('three times in a day'))).toEqual([]);
+    expect(findDurations(normalizeText('stiffness for ten minutes'))[0]!.duration).toBeUndefined();
+  });
+
+  it('a complaint does not take a duration another complaint said before it took, nor how long it has been worse', () => {
+    const text = 'fifty year old man, pain in both knees since two years, morning stiffness for ten minutes. cough since a month, worse since one week.';
+    expect(days(text, 'both knee pain')).toBe(730);
+    expect(days(text, 'morning stiffness')).toBeNull();
+    expect(days(text, 'cough')).toBe(30);
+  });
+});
+
+describe('evidence', () => {
+  it('each complaint carries the span of the words it came from', () => {
+    const text = 'Doctor: what is the trouble?\nPatient: my left ear is paining since two days, and I feel dizzy.';
+    const cs = complaints(text);
+    expect(cs.map((c) => c.name)).toEqual(['left ear pain', 'dizziness']);
+    for (const c of cs) expect(c.evidence).toBeDefined();
+    expect(text.slice(cs[0]!.evidence!.start, cs[0]!.evidence!.end)).toMatch(/ear/);
+    expect(text.slice(cs[1]!.evidence!.start, cs[1]!.evidence!.end)).toMatch(/dizzy/);
+  });
+});
+
+describe('reports with headings: only the history tells complaints', () => {
+  it('past history, examination and family history are not complaints', () => {
+    const text = [
+      'HISTORY OF PRESENT ILLNESS:, A 40-year-old man with a sore throat for 2 days.',
+      'PAST MEDICAL HISTORY:, Asthma as a child, hay fever, a heart attack in 2015.',
+      'FAMILY HISTORY:, Father had chest pain and diabetes.',
+      'PHYSICAL EXAMINATION:, Nasal mucosa swollen. Tender cervical nodes. Erythema of the pharynx.',
+    ].join(' ');
+    expect(names(text)).toEqual(['sore throat']);
+  });
+
+  it('a tender red area told in the history is the complaint', () => {
+    expect(names('SUBJECTIVE:, She noticed a tender red lump on her left forearm 3 days ago.')).toEqual([
+      expect.stringMatching(/lump/),
+    ]);
+  });
+});
+
+describe('negated lists and symptoms that have gone', () => {
+  it.each([
+    ['She denies fever, chills, orthopnea, wheeze, or nausea.', []],
+    ['No gross hematuria, dysuria or frequency.', []],
+    ['Nausea, vomiting, diarrhea times zero. He has a cough.', ['cough']],
+    ['He has not been particularly constipated.', []],
+    ['Patient: I haven’t had any more pain in my knee.', []],
+    ['She does not appear anxious or depressed.', []],
+    ['Patient: the cough has gone away but my nose is still blocked.', ['nasal blockage']],
+    ['Patient: I was sick at the start but now I’ve stopped vomiting. My belly hurts.', ['abdominal pain']],
+    ['He had a fever only on the first day; he still has a runny nose.', ['runny nose']],
+  ])('%s → %j', (text, want) => {
+    expect(names(text)).toEqual(want);
+  });
+
+  it('a denial about now removes a symptom told of the time before a hospital stay', () => {
+    const text = [
+      'Patient: before I went in my legs were swollen and I got short of breath.',
+      'Doctor: any shortness of breath since you have been home?',
+      'Patient: no shortness of breath now.',
+    ].join('\n');
+    expect(names(text)).not.toContain('shortness of breath');
+  });
+});
+
+describe('a patient’s own words beside the clinical name', () => {
+  it.each([
+    ['Patient: my ears are buzzing all day.', 'ringing in ears (ears are buzzing)'],
+    ['Patient: it stings when I pee.', 'dysuria (stings when i pee)'],
+    ['Patient: I keep coughing up blood.', 'haemoptysis (coughing up blood)'],
+    ['Patient: I just don’t feel well.', "feeling unwell (don't feel well)"],
+  ])('%s → %s', (text, name) => {
+    expect(names(`Doctor: what brings you in?\n${text}`)).toContain(name);
+  });
+
+  it('keeps the plain name when the words say the same', () => {
+    expect(names('Patient: my throat hurts.')).toEqual(['sore throat']);
+  });
+});
+
+describe('durations in real speech', () => {
+  it.each([
+    ['for three to four days', 4],
+    ['three, four months ago', 120],
+    ['for a couple of weeks', 14],
+    ['a five-day history of', 5],
+    ['probably 3 weeks or so', 21],
+  ])('%s → %d days', (spoken, n) => {
+    const hits = findDurations(normalizeText(spoken));
+    expect(hits).toHaveLength(1);
+    expect(durationDays(hits[0]!.duration!)).toBe(n);
+  });
+
+  it('hours are days to three places; vague amounts and story times have no value', () => {
+    expect(findDurations(normalizeText('for the last couple of hours'))[0]!.duration).toEqual({ value: 0.083, unit: 'day' });
+    expect(findDurations(normalizeText('in the last hour'))[0]!.duration).toEqual({ value: 0.042, unit: 'day' });
+    expect(findDurations(normalizeText('for a few days'))[0]!.duration).toBeUndefined();
+    expect(findDurations(normalizeText('several months ago'))[0]!.duration).toBeUndefined();
+    expect(findDurations(normalizeText('about two hours later'))).toEqual([]);
+    expect(findDurations(normalizeText('up 6 kg from the last year'))).toEqual([]);
+  });
+
+  it('"since the bite" takes the bite’s duration', () => {
+    const text = [
+      'Patient: I got a tick bite on my ankle about a week ago.',
+      'Patient: and I have had a headache since the bite.',
+    ].join('\n');
+    expect(days(text, 'headache')).toBe(7);
+  });
+
+  it('the doctor’s summary gives its duration to the symptoms it lists', () => {
+    const text = [
+      'Doctor: what brings you in?',
+      'Patient: I have diarrhoea and my tummy cramps.',
+      'Doctor: so just to recap, for the last 4 days you have been having diarrhoea and tummy cramps.',
+    ].join('\n');
+    expect(days(text, 'loose stools')).toBe(4);
+  });
+
+  it('how long before anything is named goes to what is told next; an earlier episode’s time goes nowhere', () => {
+    const text = [
+      'Doctor: how long have you been feeling like this?',
+      'Patient: about 10 days.',
+      'Doctor: tell me what is going on.',
+      'Patient: I wake up with a cough.',
+      'Doctor: have you ever had this before?',
+      'Patient: once, about 2 years ago.',
+    ].join('\n');
+    expect(days(text, 'cough')).toBe(10);
+  });
+
+  it('a pain told without its site takes the site the answer to "where" gives', () => {
+    const text = [
+      'Patient: I was lifting boxes at work and I have had some pain ever since.',
+      'Doctor: how long ago was that?',
+      'Patient: about 5 days ago.',
+      'Doctor: where exactly is it?',
+      'Patient: in my right shoulder.',
+    ].join('\n');
+    expect(names(text)).toEqual(['right shoulder pain']);
+    expect(days(text, 'right shoulder pain')).toBe(5);
+  });
+});

@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { structure } from '../../server/clinical-nlp/structure.js';
+import { matchIcd } from '../../server/clinical-nlp/codify.js';
+
+const run = (text: string) => structure(text, { locale: 'en-IN' });
+const dx = (text: string) => run(text).diagnoses.map((d) => [d.icd10?.code ?? d.name, d.certainty]);
+const codes = (text: string) => run(text).diagnoses.map((d) => d.icd10?.code ?? d.name);
+
+describe('diagnosis lists', () => {
+  it('keeps every item of a spoken numbered list, in one sentence or several', () => {
+    expect(codes('impression, number one, migraine without aura. number two, iron deficiency anaemia. number three, hypothyroidism.')).toEqual(['G43.0', 'D50.9', 'E03.9']);
+    expect(codes('assessment one plantar fasciitis two obesity three vitamin d deficiency plan tab calcium')).toEqual(['M72.2', 'E66.9', 'E55.9']);
+    expect(codes('Diagnosis: first, tension headache; second, migraine without aura.')).toEqual(['G44.2', 'G43.0']);
+  });
+
+  it('splits at semicolons, "and", "also" and between names said without punctuation', () => {
+    expect(codes('Assessment: scabies; impetigo; head lice.')).toEqual(['B86', 'L01.0', 'B85.0']);
+    expect(codes('impression acute bronchitis and allergic rhinitis plan tab montelukast')).toEqual(['J20.9', 'J30.4']);
+    expect(codes('diagnosis gout of the right big toe also hyperuricaemia')).toContain('E79.0');
+    expect(codes('diagnosis primary osteoarthritis of both knees obesity and hypertension')).toEqual(['M17.0', 'E66.9', 'I10']);
+  });
+
+  it('ends the list where the plan starts, even without punctuation', () => {
+    const f = run('diagnosis acute tonsillitis tab azithromycin 500 mg once daily for 3 days');
+    expect(f.diagnoses.map((d) => d.name)).toEqual(['acute tonsillitis']);
+  });
+
+  it('keeps a qualifier said after the name with the name', () => {
+    const f = run('Impression: atrial fibrillation, rate controlled; hypertension, stable.');
+    expect(f.diagnoses.map((d) => [d.name, d.icd10?.code])).toEqual([
+      ['atrial fibrillation, rate controlled', 'I48.9'],
+      ['hypertension, stable', 'I10'],
+    ]);
+  });
+});
+
+describe('certainty', () => {
+  it('reads conversational phrasing as confirmed and hedges as suspected, item by item', () => {
+    expect(dx('I think it is a frozen shoulder.')).toEqual([['M75.0', 'confirmed']]);
+    expect(dx('This sounds like vestibular neuritis.')).toEqual([['H81.2', 'confirmed']]);
+    expect(dx('this looks like a tension headache, and possibly a mild depression as well.')).toEqual([
+      ['G44.2', 'confirmed'],
+      ['F32.0', 'suspected'],
+    ]);
+    expect(dx('Impression: gastritis, rule out peptic ulcer, and anaemia.')).toEqual([
+      ['K29.7', 'confirmed'],
+      ['K27.9', 'suspected'],
+      ['D64.9', 'confirmed'],
+    ]);
+    expect(dx('I suspect this is a viral fever.')).toEqual([['B34.9', 'suspected']]);
+  });
+
+  it('finds a hedged diagnosis said without a cue, but not a negated or family one', () => {
+    expect(dx('her knees are swollen in the mornings, this could be rheumatoid arthritis, we will check rf.')).toEqual([['M06.9', 'suspected']]);
+    expect(dx('no evidence of pneumonia on the film.')).toEqual([]);
+    expect(dx('his brother has epilepsy. diagnosis tension headache.')).toEqual([['G44.2', 'confirmed']]);
+  });
+});
+
+describe('chronic conditions and visits', () => {
+  it('names a known condition treated at this visit and normalises the adjective', () => {
+    const f = run('known hypertensive for ten years on tab amlodipine 5 mg, continue the same. diagnosis acute sinusitis.');
+    expect(f.diagnoses.map((d) => [d.name, d.icd10?.code])).toContainEqual(['hypertension', 'I10']);
+    expect(run('she is a known asthmatic on inhalers').diagnoses.map((d) => d.name)).toEqual(['asthma']);
+    expect(run('not a diabetic, no other illness').diagnoses).toEqual([]);
+  });
+
+  it('takes a condition said to be controlled or not as a diagnosis, not a symptom', () => {
+    expect(codes('her thyroid disease is well controlled on the current dose. the hypertension is not controlled.')).toContain('I10');
+    expect(codes('the pain is controlled now')).toEqual([]);
+  });
+
+  it('does not turn complaints in the history into diagnoses', () => {
+    expect(codes('fever and cough since three days, headache since yesterday. pulse 90.')).toEqual([]);
+  });
+
+  it('takes a condition named whole after the findings when the cue word was lost, but not the past, the family, a negation, a test or a symptom', () => {
+    expect(codes('thirty year old man ear pain for three days on examination left drum bulging and red acute suppurative otitis media tab amoxicillin five hundred mg three times a day for five days')).toEqual(['H66.0']);
+    expect(codes('on examination scaly plaques on both elbows chronic plaque psoriasis apply the cream twice daily')).toEqual(['L40.0']);
+    expect(codes('on examination chest clear father had pulmonary tuberculosis no features of acute appendicitis get hepatitis b surface antigen and tab paracetamol for the back pain')).toEqual([]);
+    // Before the findings a named condition is the story, not this visit's diagnosis.
+    expect(codes('she was treated for acute suppurative otitis media last year now fever since two days')).toEqual([]);
+  });
+
+  it('codes a routine visit by age and a pregnancy by gravida', () => {
+    expect(codes('eighteen month old girl brought for a routine check up. growing well.')).toEqual(['Z00.1']);
+    expect(codes('primigravida at 20 weeks here for a routine antenatal visit. diagnosis anaemia.')).toEqual(['Z34.0', 'O99.0']);
+  });
+});
+
+describe('ICD-10 specificity', () => {
+  it('keeps the qualifiers that change the code, and no more', () => {
+    expect(matchIcd('paroxysmal atrial fibrillation')?.entry.code).toBe(matchIcd('atrial fibrillation')?.entry.code);
+    expect(matchIcd('postmenopausal osteoporosis')?.entry.code).toBe('M81.0');
+    expect(matchIcd('osteoporosis')?.entry.code).toBe('M81.9');
+    expect(matchIcd('chronic kidney disease stage 3b')?.entry.code).toBe('N18.3');
+    expect(matchIcd('acute anterior uveitis')?.entry.code).toBe('H20.0');
+    expect(matchIcd('allergic rhinitis')?.entry.code).toBe('J30.4');
+    expect(codes('diagnosis type 2 diabetes mellitus with diabetic retinopathy')).toEqual(['E11.3']);
+    expect(codes('diagnosis hyperemesis gravidarum with dehydration')).toEqual(['O21.1']);
+  });
+});
+
+describe('allergies', () => {
+  const allergies = (text: string) => run(text).history.allergies;
+  it('keeps the allergen only', () => {
+    expect(allergies('she is allergic to cotrimoxazole, gets a rash.')).toEqual(['sulfamethoxazole + trimethoprim']);
+    expect(allergies('penicillin allergy noted. allergy to erythromycin, so we will give doxycycline instead.')).toEqual(['penicillin', 'erythromycin']);
+    expect(allergies('Allergies: sulpha drugs.')).toEqual(['sulpha drugs']);
+    expect(allergies('no known drug allergies. not allergic to anything.')).toEqual([]);
+  });
+
+  it('reads the patient\'s answer, and a reaction told after the allergy is not a second one', () => {
+    const f = run('Doctor: any allergy to medicines?\nPatient: yes, to ibuprofen.\nPatient: my face swelled up after brufen once.');
+    expect(f.history.allergies).toEqual(['ibuprofen']);
+    expect(run('Doctor: any allergies?\nPatient: none.').history.allergies).toEqual([]);
+    expect(allergies('he got hives all over with cefuroxime last year.')).toEqual(['cefuroxime']);
+  });
+});
+
+describe('real clinical language', () => {
+  it('reads a report\'s numbered assessment list, a symptom included, and leaves written codes out', () => {
+    const note = 'HISTORY OF PRESENT ILLNESS: Tired for two months.\nASSESSMENT:\n1. Iron deficiency anaemia.\n2. Pelvic pain (625.9).\nPLAN: Ferrous sulfate 325 mg daily.';
+    expect(codes(note)).toEqual(['D50.9', 'R10.2']);
+    expect(codes('IMPRESSION / DIAGNOSIS, 1. Plantar fasciitis / heel spur. 2. Obesity.')).toEqual(['M72.2', 'E66.9']);
+  });
+
+  it('reads a problem-oriented plan, a symptom treated as the problem included', () => {
+    const text = 'Doctor: so for your first problem, the shortness of breath, I want a chest x-ray. for your second problem of your asthma, continue the inhaler.';
+    expect(codes(text)).toEqual(['R06.0', 'J45.9']);
+  });
+
+  it.each([
+    ['I believe what you have is something called plantar fasciitis.', 'M72.2', 'confirmed'],
+    ['it seems like you may have something, uh, called sinusitis.', 'J01.9', 'suspected'],
+    ['my suspicion is you have gout in that toe.', 'M10.9', 'suspected'],
+    ['your symptoms indicate the possibility of, um, a kidney stone.', 'N20.0', 'suspected'],
+    ['what you are describing might be something called gout.', 'M10.9', 'suspected'],
+    ["I'm not sure whether you have asthma, so we'll do a breathing test.", 'J45.9', 'suspected'],
+  ])('plain speech to the patient: %s', (text, code, certainty) => {
+    expect(dx(`Doctor: ${text} We can talk about what that means.\nPatient: okay.`)).toEqual([[code, certainty]]);
+  });
+
+  it('builds no diagnosis from everyday words next to each other', () => {
+    expect(codes('your blood pressure is 130 over 80 and your blood sugar is fine today.')).toEqual([]);
+    expect(codes('I will give you something called sudocrem for it.')).toEqual([]);
+    expect(codes('could you come back on friday, I called the lab.')).toEqual([]);
+  });
+
+  it('keeps history the plan does not address out, and takes a long-term condition the plan addresses', () => {
+    expect(codes('he has a history of asthma and gout. assessment: acute bronchitis.')).toEqual(['J20.9']);
+    expect(codes('her mother has diabetes. assessment: acute bronchitis.')).toEqual(['J20.9']);
+    expect(codes('ASSESSMENT: Acute bronchitis.\nPLAN: For his hypertension, continue lisinopril 10 mg daily. For the itching, cetirizine at night.')).toEqual(['J20.9', 'I10']);
+  });
+
+  it('codes diabetes without a type as E14, with the type said anywhere in the note as that type', () => {
+    expect(codes('assessment: diabetes, not well controlled.')).toEqual(['E14.9']);
+    expect(codes('type 2 diabetic for ten years. assessment: diabetes, not well controlled.')).toEqual(['E11.9']);
+  });
+
+  it('codes a condition after a birth in the puerperium chapter', () => {
+    expect(codes('she had a baby two weeks ago. assessment: external hemorrhoids.')).toEqual(['O87.2']);
+    expect(codes('assessment: external hemorrhoids.')).toEqual(['K64.9']);
+  });
+
+  it('keeps one diagnosis for a condition said twice, the more specific name kept', () => {
+    expect(codes('so this is a bladder infection, acute cystitis.')).toEqual(['N30.0']);
+  });
+});
+
+describe('allergies on real text', () => {
+  const allergies = (text: string) => run(text).history.allergies;
+  it('reads non-drug allergies given in answer, even after a no to drug allergies', () => {
+    expect(allergies('Doctor: do you have any allergies at all? medication?\nPatient: no, just peanuts and latex.')).toEqual(['peanuts', 'latex']);
+    expect(allergies('Doctor: ok do you have any allergies to any medication\nPatient: uh no just hay fever')).toEqual(['pollen']);
+    expect(allergies('Doctor: any allergies?\nPatient: no.')).toEqual([]);
+  });
+
+  it('reads an ALLERGIES section and says none for NKDA', () => {
+    expect(allergies('MEDICATIONS: Prenatal vitamins.\nALLERGIES: She thinks to penicillin.\nFAMILY HISTORY: Noncontributory.')).toEqual(['penicillin']);
+    expect(allergies('ALLERGIES: Eggs and peanuts.')).toEqual(['eggs', 'peanuts']);
+    expect(allergies('ALLERGIES: NKDA.')).toEqual([]);
+  });
+
+  it('takes neither an intolerance nor an allergy medicine as an allergy', () => {
+    expect(allergies('she is lactose intolerant.')).toEqual([]);
+    expect(allergies('continue the one-a-day allergy medicine he was given last time.')).toEqual([]);
+  });
+});
+
+describe('evidence', () => {
+  it('points each diagnosis at its words', () => {
+    const text = 'Impression: acute otitis media and tinea corporis.';
+    const f = run(text);
+    expect(f.diagnoses.map((d) => text.slice(d.evidence!.start, d.evidence!.end).toLowerCase())).toEqual(['acute otitis media', 'tinea corporis']);
+  });
+});

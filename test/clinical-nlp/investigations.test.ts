@@ -1,0 +1,257 @@
+/** Investigations: vocabulary and the rules for what is an order at this visit, in written and recogniser form. */
+import { describe, expect, it } from 'vitest';
+import { extractInvestigations, findInvestigationMatches } from '../../server/clinical-nlp/investigations.js';
+import { buildDoc } from '../../server/clinical-nlp/sections.js';
+import { checkedData, DataFileError } from '../../server/clinical-nlp/vocab/data-file.js';
+import { INVESTIGATIONS, InvestigationsSchema } from '../../server/clinical-nlp/vocab/investigations.js';
+import FILE from '../../server/clinical-nlp/vocab/investigations.json' with { type: 'json' };
+
+const tests = (text: string) => extractInvestigations(buildDoc(text), findInvestigationMatches);
+const names = (text: string): string[] => tests(text).map((i) => i.name);
+
+/** LOINC codes end in a mod-10 check digit: a mistyped code fails it. */
+function loincCheckDigitOk(code: string): boolean {
+  const [num = '', digit] = code.split('-');
+  let sum = 0;
+  [...num].reverse().forEach((ch, i) => {
+    let d = Number(ch);
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  });
+  return (10 - (sum % 10)) % 10 === Number(digit);
+}
+
+describe('investigation vocabulary', () => {
+  it('holds at least 300 tests, each alias naming one test, and only well-formed LOINC codes', () => {
+    expect(INVESTIGATIONS.length).toBeGreaterThanOrEqual(300);
+    const owner = new Map<string, string>();
+    for (const t of INVESTIGATIONS) {
+      for (const a of [t.name, ...t.aliases]) {
+        const key = a.toLowerCase();
+        expect(owner.get(key) ?? t.name, `"${a}" names two tests`).toBe(t.name);
+        owner.set(key, t.name);
+      }
+      if (t.loinc) expect(loincCheckDigitOk(t.loinc), `${t.name} ${t.loinc}`).toBe(true);
+    }
+  });
+
+  it('is a data file with its source and licence, checked by its schema', () => {
+    expect(FILE.source.length).toBeGreaterThan(20);
+    expect(FILE.licence.length).toBeGreaterThan(5);
+    expect(() => checkedData('investigations.json', InvestigationsSchema, FILE)).not.toThrow();
+    const bad = { ...FILE, groups: [{ group: 'x', tests: [{ name: 'cbc', aliases: ['=~cbc'], loinc: '58410' }] }] };
+    expect(() => checkedData('investigations.json', InvestigationsSchema, bad)).toThrow(DataFileError);
+  });
+
+  it('shows every alias with a name of its own under a non-empty name', () => {
+    for (const t of INVESTIGATIONS) for (const [alias, shown] of Object.entries(t.shownAs)) expect(shown.length, `${t.name}: ${alias}`).toBeGreaterThan(2);
+  });
+
+  it('gives the full name and the code for spoken abbreviations', () => {
+    const out = tests('Plan: c b c, t s h and h b a one c today.');
+    expect(out.map((i) => [i.name, i.loinc])).toEqual([
+      ['complete blood count', '58410-2'],
+      ['thyroid stimulating hormone (TSH)', '3016-3'],
+      ['glycated haemoglobin (hba1c)', '4548-4'],
+    ]);
+  });
+
+  it('keeps a name in its own right as said instead of swapping in another test', () => {
+    expect(names('Order a lipid panel and a urine microalbumin.')).toEqual(['lipid panel', 'urine microalbumin']);
+    expect(names('Send an RFT and a 2D echo.')).toEqual(['kidney function test', '2d echocardiogram']);
+  });
+});
+
+describe('what is an order', () => {
+  it('skips negated tests, before or after the name', () => {
+    expect(names('No need for an x-ray. MRI of the knee is not required at this stage. No ECG changes.')).toEqual([]);
+    expect(names('Blood cultures are not indicated, CBC and CRP today.')).toEqual(['complete blood count', 'c-reactive protein']);
+  });
+
+  it('lets a negation reach along "or" but not past a comma into the next order', () => {
+    expect(names('No x-ray or CT for now.')).toEqual([]);
+    expect(names('No x-ray, ESR today.')).toEqual(['erythrocyte sedimentation rate']);
+  });
+
+  it('skips results and tests done before this visit', () => {
+    expect(names('His last HbA1c was 8.2. Reports from last month show a normal lipid profile. She already had an echo.')).toEqual([]);
+    expect(names('Came with reports: TSH 9.4, free T4 0.8.')).toEqual([]);
+    expect(names('Ultrasound done in March showed a small fibroid.')).toEqual([]);
+  });
+
+  it('keeps a test done in the clinic today, even with its result', () => {
+    expect(names('Urine dipstick in the clinic today shows nitrites.')).toEqual(['urine dipstick']);
+    expect(names('ECG done here shows sinus tachycardia.')).toEqual(['electrocardiogram (ECG)']);
+    expect(names('His hearing and vision screens today were normal.')).toEqual(['hearing screen', 'vision screen']);
+  });
+
+  it('skips conditional tests, before or after the condition', () => {
+    expect(names('If the pain persists we will do an MRI of the lumbar spine.')).toEqual([]);
+    expect(names('Ultrasound abdomen if the vomiting continues.')).toEqual([]);
+    expect(names('If her sugars stay high we may add metformin. Lipid profile in two weeks.')).toEqual(['lipid profile']);
+  });
+
+  it('treats a fingerstick glucose as a vital and home monitoring as advice', () => {
+    expect(names('Random blood sugar on the glucometer is 240.')).toEqual([]);
+    expect(names('Check fasting sugar every morning and note it down.')).toEqual([]);
+  });
+
+  it('takes a bare disease or organ word as a test only inside a list of tests', () => {
+    expect(names('CBC, HIV and HBsAg.')).toEqual(['complete blood count', 'HIV test', 'hepatitis B surface antigen (HBsAg)']);
+    expect(names('Known HIV since 2015, on treatment.')).toEqual([]);
+    expect(names('Thyroid not enlarged.')).toEqual([]);
+  });
+});
+
+describe('names kept whole', () => {
+  it('keeps compound names and imaging sites', () => {
+    expect(
+      names('X-ray of the lumbosacral spine AP and lateral, ultrasound of the abdomen and pelvis, urine culture and sensitivity and a thyroid function test.'),
+    ).toEqual(['x-ray lumbosacral spine ap and lateral', 'ultrasound abdomen and pelvis', 'urine culture', 'thyroid function test']);
+  });
+
+  it('reads tests that share a head or a specimen', () => {
+    expect(names('Liver and kidney function tests.')).toEqual(['liver function test', 'kidney function test']);
+    expect(names('Urine routine and culture.')).toEqual(['urine routine examination', 'urine culture']);
+    expect(names('Urinalysis with culture.')).toEqual(['urinalysis', 'urine culture']);
+  });
+
+  it('keeps a part of a panel with its panel', () => {
+    expect(names('CBC with platelet count and dengue NS1.')).toEqual(['complete blood count with platelet count', 'dengue ns1 antigen']);
+  });
+
+  it('does not list a test twice, but keeps two sites', () => {
+    expect(names('TSH now and repeat TSH in six weeks. X-ray right knee and x-ray left knee.')).toEqual([
+      'thyroid stimulating hormone (TSH)',
+      'x-ray right knee',
+      'x-ray left knee',
+    ]);
+  });
+
+  it('points its evidence at the words said, site included', () => {
+    const text = 'Get an x-ray of both knees standing AP view.';
+    const [xray] = tests(text);
+    expect(xray?.name).toBe('x-ray both knees standing ap view');
+    expect(text.slice(xray!.evidence!.start, xray!.evidence!.end)).toBe('x-ray of both knees standing AP view');
+  });
+});
+
+describe('recogniser form (lower case, no punctuation, numbers as words)', () => {
+  it('finds a run of orders and skips the negated one after it', () => {
+    expect(names('diagnosis acute gastroenteritis stool routine examination and serum electrolytes blood culture is not needed now review after two days')).toEqual([
+      'stool routine examination',
+      'serum electrolytes',
+    ]);
+  });
+
+  it('does not take an adjective before the list for a negation', () => {
+    expect(names('blood pressure not controlled two d echo today n t pro b n p and t s h')).toEqual([
+      '2d echocardiogram',
+      'nt-probnp',
+      'thyroid stimulating hormone (TSH)',
+    ]);
+  });
+
+  it('ends a condition at its own main clause', () => {
+    expect(names('if the fever persists we will do a widal test')).toEqual([]);
+    expect(names('if he is still above goal we may add amlodipine b m p in two weeks')).toEqual(['basic metabolic panel']);
+  });
+
+  it('skips results read out from reports', () => {
+    expect(names('came with reports h b nine point six t s h eleven')).toEqual([]);
+  });
+
+  it('splits spelled abbreviations the recogniser ran together', () => {
+    expect(names('send c b c l f t k f t today')).toEqual(['complete blood count', 'liver function test', 'kidney function test']);
+  });
+});
+
+/** Table-driven: each row a sentence written for the rule it checks, and the tests that must come out of it. */
+function table(rows: [string, string[]][]): void {
+  for (const [text, expected] of rows) it(text.replace(/\n/g, ' / '), () => expect(names(text)).toEqual(expected));
+}
+
+describe('US and UK names, shown by their full names', () => {
+  table([
+    ['Bloods today: FBC, U&Es and LFTs.', ['complete blood count', 'urea and electrolytes (U&E)', 'liver function test']],
+    ['Order an EKG and an echo.', ['electrocardiogram (EKG)', 'echocardiogram']],
+    ['We will do an ECG and PFTs.', ['electrocardiogram (ECG)', 'pulmonary function test']],
+    ['Check TSH, A1c and a UA.', ['thyroid stimulating hormone (TSH)', 'glycated haemoglobin (hba1c)', 'urinalysis']],
+    ['we will get a hemoglobin a one c today', ['hemoglobin a1c']],
+    ['I will do a urine dip and a throat swab.', ['urine dipstick', 'throat swab culture']],
+    ['Set him up for a sleep study and a Holter monitor.', ['sleep study', 'holter monitor']],
+    ['Send a Lyme titer as well as a Western blot.', ['lyme titer', 'western blot']],
+    ['She needs a stress test and allergy testing.', ['stress test', 'allergy skin testing']],
+    ['Order an EMG and nerve conduction studies of the arm.', ['EMG / nerve conduction study']],
+    ['Checking the hep C RNA and the HCV genotype.', ['hepatitis C RNA (HCV RNA)', 'hepatitis C genotype (HCV genotype)']],
+    ['I will ask for thick and thin blood films to check for malaria, and inflammatory markers.', ['peripheral smear for malarial parasite', 'inflammatory markers']],
+  ]);
+});
+
+describe('ordered now, also when done later or elsewhere', () => {
+  table([
+    ['Recheck CBC, iron and ferritin in 12 weeks.', ['complete blood count', 'serum iron', 'serum ferritin']],
+    ['Plan for an EGD and colonoscopy.', ['upper gi endoscopy', 'colonoscopy']],
+    ["I'm going to order a chest x-ray.", ['chest x-ray']],
+    ["i'm gonna order an x ray of your right knee to rule out a fracture", ['x-ray right knee']],
+    ['I advised her to have a chest x-ray and an EKG done before her next appointment.', ['chest x-ray', 'electrocardiogram (EKG)']],
+    ["The paramedics will put stickers on your chest and do an ECG, OK?", ['electrocardiogram (ECG)']],
+    ["It's probably worth having a couple of basic blood tests.", ['blood tests (blood work)']],
+  ]);
+});
+
+describe('done at this visit', () => {
+  table([
+    ['Rapid strep test in the office today is negative.', ['rapid strep test']],
+    ['Pap smear done.', ['pap smear']],
+    ['I looked at the EKG we did in the office, no signs of ischemia.', ['electrocardiogram (EKG)']],
+    ['You had a chest x-ray when you came in and it was normal.', ['chest x-ray']],
+    ['LABORATORY: Strep test is negative. Urinalysis shows trace protein.', ['strep test', 'urinalysis']],
+    ['RECTAL: Stool is guaiac negative.', ['stool guaiac test']],
+    ['lab tests hgb 12.1 ua trace protein', ['haemoglobin', 'urinalysis']],
+  ]);
+});
+
+describe('not investigations', () => {
+  table([
+    ['Her last A1c was 7.', []],
+    ['I reviewed the results of your x-ray, which shows no fracture.', []],
+    ['Her CMP and CBC were essentially unremarkable.', []],
+    ['If inconclusive, capsule endoscopy.', []],
+    ['We could consider an MRI of the knee.', []],
+    ['If she is not better in two weeks, we will get an ultrasound.', []],
+    ["we'll get you an mri if it's still not improving", []],
+    ['Have you had a chest x-ray?', []],
+    ['We will try to get hold of the echocardiogram from her cardiologist.', []],
+    ['We will continue to follow her urinalysis over the next year.', []],
+    ['Her blood sugars are running a little bit high.', []],
+    ['HISTORY OF PRESENT ILLNESS: She had an MRI of the knee.', []],
+    ['RADIOLOGY: Lumbar x-ray 3/2/2021. Lumbar x-ray reveals mild disc narrowing.', []],
+    ['Room air oximetry is 98 percent.', []],
+    ['I will refer her to cardiology. Ear exam is normal.', []],
+    ["The x-ray didn't show anything.", []],
+    ['The ultrasound they did at the hospital was fine.', []],
+    ['Your blood tests from the GP were normal.', []],
+    ['We usually do an x-ray when someone falls like this.', []],
+    ['An MRI would tell us more.', []],
+    ["I don't think you need an x-ray.", []],
+    ['Her mammogram is up to date.', []],
+    ['did they do any x rays at the urgent care', []],
+    ['PAST SURGICAL HISTORY: Colonoscopy two years ago.', []],
+  ]);
+});
+
+describe('lists and kinds', () => {
+  table([
+    ['Screening lab work including CBC, TSH and a lipid profile.', ['complete blood count', 'thyroid stimulating hormone (TSH)', 'lipid profile']],
+    ['Some additional blood work that includes the hep C RNA.', ['hepatitis C RNA (HCV RNA)']],
+    ['stool routine examination blood tests are not needed now', ['stool routine examination']],
+    ["I reviewed your x-ray and it is normal, I also want to order an MRI.", ['mri']],
+    ["I'm looking at your chest x-ray right now.", ['chest x-ray']],
+  ]);
+
+  it('reads an order from a turn the recogniser labelled as the patient', () => {
+    expect(names("Doctor: let's talk about the plan.\nPatient: i'm also gonna go ahead and send a lyme titer.\nDoctor: okay")).toEqual(['lyme titer']);
+    expect(names("Doctor: any tests?\nPatient: I had a lyme titer last year.\nDoctor: okay")).toEqual([]);
+  });
+});

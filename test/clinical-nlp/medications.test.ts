@@ -1,0 +1,323 @@
+import { describe, expect, it } from 'vitest';
+import type { ConditionalMedication, Medication, Span } from '../../server/clinical-nlp/facts.js';
+import { extractMedications } from '../../server/clinical-nlp/medications.js';
+import { buildDoc } from '../../server/clinical-nlp/sections.js';
+import { structure } from '../../server/clinical-nlp/structure.js';
+
+const meds = (text: string, locale = 'en-IN'): Medication[] => structure(text, { locale }).medications;
+const one = (text: string, locale = 'en-IN'): Medication => {
+  const ms = meds(text, locale);
+  expect(ms).toHaveLength(1);
+  return ms[0]!;
+};
+const said = (text: string, span: Span | undefined): string => (span ? text.slice(span.start, span.end).toLowerCase() : '');
+
+describe('drugs the formulary lacks or the recogniser misheard', () => {
+  it('keeps an unknown drug prescribed like one, flagged unrecognised, out of the advice', () => {
+    const text = 'Impression: essential tremor. Tab xyzolol 25 mg once daily for ten days. Avoid coffee.';
+    const f = structure(text, { locale: 'en-IN' });
+    expect(f.medications).toHaveLength(1);
+    expect(f.medications[0]).toMatchObject({
+      name: 'xyzolol',
+      match: 'unrecognised',
+      heard: 'xyzolol',
+      form: 'tablet',
+      strength: { value: 25, unit: 'mg' },
+      frequency: { per_day: 1 },
+      duration: { value: 10, unit: 'day' },
+    });
+    expect(f.advice.join(' ')).not.toMatch(/xyzolol/);
+  });
+
+  it('an unknown word after a prescribing verb needs a strength to be a drug', () => {
+    expect(one('Plan: start qulmaxin 40 milligrams twice daily.')).toMatchObject({ name: 'qulmaxin', match: 'unrecognised', strength: { value: 40, unit: 'mg' } });
+    expect(meds('Plan: start walking 30 minutes daily, reduce salt in the diet.')).toEqual([]);
+    expect(meds('DASH diet, under 2 grams of sodium a day.')).toEqual([]);
+  });
+
+  it('marks a name matched only by spelling or sound as fuzzy, with what was heard; an exact name has no match', () => {
+    expect(one('tab amlodipen 5 mg once daily')).toMatchObject({ name: 'amlodipine', match: 'fuzzy', heard: 'amlodipen' });
+    const exact = one('tab amlodipine 5 mg once daily');
+    expect(exact.match).toBeUndefined();
+    expect(exact.heard).toBeUndefined();
+  });
+
+  it('a blood pressure said after a brand is not its strength', () => {
+    expect(meds('bp crestor one twenty over eighty, pulse seventy two')).toEqual([]);
+  });
+});
+
+describe('strengths and doses as spoken', () => {
+  it.each([
+    ['tab clonazepam 0.25 mg at bedtime', 0.25],
+    ['tab clonazepam .25 mg at bedtime', 0.25],
+    ['tab clonazepam point two five mg at bedtime', 0.25],
+    ['cap tamsulosin zero point four mg at night', 0.4],
+  ])('%s → %d mg', (text, value) => {
+    expect(one(text).strength).toEqual({ value, unit: 'mg' });
+  });
+
+  it('a strength said straight before "N times" is not part of the count', () => {
+    const m = one('tab paracetamol six fifty three times a day for three days');
+    expect(m.strength).toEqual({ value: 650, unit: 'mg' });
+    expect(m.frequency?.per_day).toBe(3);
+    // A count that could be one stays whole.
+    expect(one('salbutamol inhaler two puffs up to twelve times a day').frequency?.per_day).toBe(12);
+  });
+
+  it('keeps mcg, IU, units, %, puffs and drops as said', () => {
+    expect(one('levothyroxine 75 micrograms every morning on an empty stomach').strength).toEqual({ value: 75, unit: 'mcg' });
+    expect(one('cholecalciferol sixty thousand I U once a week for six weeks').strength).toEqual({ value: 60000, unit: 'IU' });
+    expect(one('vitamin d3 1,000 units daily').strength).toEqual({ value: 1000, unit: 'IU' });
+    expect(one('clotrimazole 1 percent cream twice daily for three weeks').strength).toEqual({ value: 1, unit: '%' });
+    const inhaler = one('budesonide inhaler 200 mcg, 2 puffs twice daily');
+    expect(inhaler).toMatchObject({ strength: { value: 200, unit: 'mcg' }, dose: { value: 2, unit: 'puff' }, form: 'inhaler' });
+    expect(one('xylometazoline nasal drops, 2 drops in each nostril three times a day').dose).toEqual({ value: 2, unit: 'drop' });
+  });
+
+  it("puts insulin's units in strength, not its concentration", () => {
+    const m = one('start insulin glargine 100 units per ml, 14 units under the skin at bedtime');
+    expect(m.strength).toEqual({ value: 14, unit: 'unit' });
+    expect(m).toMatchObject({ route: 'subcutaneous', form: 'injection', timing: 'at bedtime' });
+  });
+
+  it('a syrup measured in ml has a dose, and a per-kg calculation is not its strength', () => {
+    const m = one('syrup amoxicillin at 40 mg per kg per day, 6 ml twice daily for five days');
+    expect(m.strength).toBeUndefined();
+    expect(m.dose).toEqual({ value: 6, unit: 'ml' });
+  });
+
+  it("a single drug's spoken number is its strength; a combination brand's number is part of its name", () => {
+    expect(one('tab telma forty once daily in the morning').strength).toEqual({ value: 40, unit: 'mg' });
+    const combo = one('tab glycomet gp two twice daily before food');
+    expect(combo.strength).toBeUndefined();
+    expect(combo.brand).toBe('glycomet gp 2');
+  });
+
+  it('reads a change of dose "from … to …" as the new strength', () => {
+    expect(one('impression hypertension. increase losartan from 25 to 50 mg once daily').strength).toEqual({ value: 50, unit: 'mg' });
+  });
+});
+
+describe('as needed, maximum and duration', () => {
+  it('a stated condition makes the drug as needed, with the condition in instructions', () => {
+    const m = one('take tab paracetamol 500 mg only if the temperature is above 100');
+    expect(m.frequency?.as_needed).toBe(true);
+    expect(m.instructions).toMatch(/only if the temperature is above 100/);
+  });
+
+  it('the condition may come first, and its own days are not the duration', () => {
+    const m = one('syrup lactulose 10 ml when there is no motion for three days');
+    expect(m.frequency?.as_needed).toBe(true);
+    expect(m.duration).toBeUndefined();
+    const before = one('if the child gets fever after the injection, paracetamol drops 0.6 ml up to four times a day');
+    expect(before).toMatchObject({ frequency: { as_needed: true, per_day: 4 } });
+  });
+
+  it('uses the stated daily maximum of an as-needed drug, and "for up to N days" as its duration', () => {
+    const m = one('tab ondansetron 4 mg at the onset of nausea, not more than 3 tablets in a day, for up to 4 days');
+    expect(m.frequency).toMatchObject({ as_needed: true, per_day: 3 });
+    expect(m.duration).toEqual({ value: 4, unit: 'day' });
+    expect(one('tab domperidone 10 mg when there is vomiting, maximum five days').duration).toEqual({ value: 5, unit: 'day' });
+  });
+});
+
+describe('tapers', () => {
+  it('gives every step its strength, frequency and duration; later steps inherit what they do not restate', () => {
+    const steps = meds('tab methylprednisolone 32 mg once daily after breakfast for 4 days, then 16 mg for 4 days, then 8 mg for 4 days, then stop.');
+    expect(steps.map((m) => m.strength?.value)).toEqual([32, 16, 8]);
+    for (const m of steps) {
+      expect(m).toMatchObject({ form: 'tablet', route: 'oral', frequency: { per_day: 1 }, timing: 'after breakfast', duration: { value: 4, unit: 'day' } });
+    }
+  });
+
+  it('a step may change only the frequency', () => {
+    const steps = meds('moxifloxacin eye drops one drop five times a day for one week then three times a day for one week');
+    expect(steps.map((m) => m.frequency?.per_day)).toEqual([5, 3]);
+  });
+
+  it('day-numbered steps count their days', () => {
+    const steps = meds('levofloxacin 750 milligrams on day 1, then 500 milligrams daily on days 2 through 7.', 'en-US');
+    expect(steps.map((m) => [m.strength?.value, m.duration?.value, m.frequency?.per_day])).toEqual([
+      [750, 1, 1],
+      [500, 6, 1],
+    ]);
+  });
+});
+
+describe('what the doctor meant', () => {
+  it('leaves out stopped drugs, and a drug the note stops is not also listed', () => {
+    expect(meds('stop the atenolol. continue metformin 500 mg twice daily.').map((m) => m.name)).toEqual(['metformin']);
+    expect(meds('tab atenolol 50 mg once daily. discontinue atenolol because of the slow pulse.')).toEqual([]);
+    expect(meds('hold the losartan and the spironolactone for now. tab furosemide 40 mg once daily.').map((m) => m.name)).toEqual(['furosemide']);
+  });
+
+  it('a drug named again in advice is not stopped by a "no" further back', () => {
+    const f = meds('tab leflunomide 20 mg once daily after food. no alcohol at all while on leflunomide.');
+    expect(f.map((m) => m.name)).toEqual(['leflunomide']);
+  });
+
+  it('a condition that also sends the patient to hospital stays the drug\'s condition', () => {
+    const m = one('diazepam rectal gel 10 mg, to be given if a seizure lasts more than 3 minutes, and go to the hospital');
+    expect(m.frequency?.as_needed).toBe(true);
+    expect(m.instructions).toMatch(/seizure lasts more than 3 minutes/);
+  });
+
+  it('leaves out drugs merely considered', () => {
+    expect(meds('we may start empagliflozin later.')).toEqual([]);
+    expect(meds('if the ultrasound shows a clot, we will add apixaban 5 mg twice daily.')).toEqual([]);
+    expect(meds('we could consider a statin at the next visit.')).toEqual([]);
+  });
+
+  it('leaves out what the patient was on unless it is continued', () => {
+    expect(meds('she has been taking ibuprofen 400 mg most days for her knees. impression osteoarthritis.')).toEqual([]);
+    expect(one('known hypertensive on tab losartan 50 mg once daily, continue the same.').name).toBe('losartan');
+  });
+
+  it("leaves out someone else's drugs", () => {
+    expect(meds("her husband should also take tab albendazole 400 mg once.")).toEqual([]);
+  });
+
+  it('keeps the drug the doctor corrected to, not the one before', () => {
+    const m = one('start amoxicillin, no sorry, azithromycin 500 mg once daily for three days.');
+    expect(m).toMatchObject({ name: 'azithromycin', strength: { value: 500, unit: 'mg' }, duration: { value: 3, unit: 'day' } });
+    expect(one('cap pregabalin 150 no sorry 75 mg at bedtime').strength).toEqual({ value: 75, unit: 'mg' });
+  });
+
+  it('an allergy named before the alternative does not carry over to it', () => {
+    expect(one('because of the penicillin allergy, clarithromycin 500 milligrams twice daily for 7 days.', 'en-US').name).toBe('clarithromycin');
+  });
+});
+
+describe('recogniser form', () => {
+  it('starts a prescription line at a form word or a drug name and ends it without commas', () => {
+    const ms = meds('diagnosis type two diabetes tab metformin five hundred mg twice daily after food tab atorvastatin ten mg at night review after one month');
+    expect(ms.map((m) => [m.name, m.strength?.value, m.frequency?.per_day, m.timing])).toEqual([
+      ['metformin', 500, 2, 'after food'],
+      ['atorvastatin', 10, 1, 'at night'],
+    ]);
+  });
+});
+
+describe('evidence', () => {
+  it('each medication carries the span of its prescription and of each stated attribute', () => {
+    const text = 'Diagnosis: acute sinusitis. Tab amoxicillin 500 mg three times a day after food for 5 days. Review in a week.';
+    const m = one(text);
+    expect(said(text, m.evidence)).toContain('amoxicillin 500 mg');
+    expect(said(text, m.evidence)).not.toContain('review');
+    const ev = m.field_evidence!;
+    expect(said(text, ev.name)).toBe('amoxicillin');
+    expect(said(text, ev.strength)).toBe('500 mg');
+    expect(said(text, ev.form)).toBe('tab');
+    expect(said(text, ev.frequency)).toBe('three times a day');
+    expect(said(text, ev.timing)).toBe('after food');
+    expect(said(text, ev.duration)).toBe('for 5 days');
+  });
+});
+
+describe('medication status (context rules)', () => {
+  const all = (text: string, mode = 'dictation') => {
+    const conditional: ConditionalMedication[] = [];
+    const medications = extractMedications(buildDoc(text, { mode }), 'en-US', () => () => false, new Map(), conditional);
+    return { medications, conditional };
+  };
+  const named = (text: string, mode?: string) => all(text, mode).medications.map((m) => [m.name, m.status]);
+
+  it.each([
+    ['start lisinopril 10 mg once daily.', [['lisinopril', 'new']]],
+    ['continue the albuterol inhaler.', [['albuterol', 'continued']]],
+    ['decrease the sertraline from 100 mg to 50 mg daily.', [['sertraline', 'changed']]],
+    ['you may use ibuprofen for the pain.', [['ibuprofen', 'new']]],
+    ['she was on lisinopril 20 mg in the past.', []],
+    ['have you taken naproxen before?', []],
+    ["i don't think you need azithromycin.", []],
+    ['we usually give ondansetron 4 mg for this.', [['ondansetron', 'new']]],
+  ])('%s', (text, expected) => {
+    expect(named(text)).toEqual(expected);
+  });
+
+  it('keeps the old strength of a changed drug', () => {
+    const [m] = all('decrease the sertraline from 100 mg to 50 mg daily.').medications;
+    expect(m).toMatchObject({ status: 'changed', strength: { value: 50, unit: 'mg' }, previous_strength: { value: 100, unit: 'mg' } });
+  });
+
+  it('a drug from the history list is history, continued with its attributes when the plan says so', () => {
+    expect(named('MEDICATIONS: atorvastatin 40 mg nightly, aspirin 81 mg daily.\nASSESSMENT: hyperlipidaemia.')).toEqual([]);
+    const ms = all('MEDICATIONS: atorvastatin 40 mg nightly, aspirin 81 mg daily.\nPLAN: she will continue her current medication. return in 6 months.').medications;
+    expect(ms.map((m) => [m.name, m.status, m.strength?.value])).toEqual([
+      ['atorvastatin', 'continued', 40],
+      ['aspirin', 'continued', 81],
+    ]);
+    expect(ms[0]!.rules).toContain('continued.all');
+  });
+
+  it('"continue the X" takes what the history said about X', () => {
+    const [m] = all('she takes metoprolol 25 mg twice a day. plan: continue the metoprolol.').medications;
+    expect(m).toMatchObject({ name: 'metoprolol', status: 'continued', strength: { value: 25, unit: 'mg' } });
+  });
+
+  it('a continue said of "that" continues the drug the patient just named', () => {
+    const ms = all('Patient: I take my levothyroxine 50 micrograms every morning.\nDoctor: Good, keep taking that.', 'consultation').medications;
+    expect(ms.map((m) => [m.name, m.status])).toEqual([['levothyroxine', 'continued']]);
+  });
+
+  it('a list of drug names with nothing said about them is what the patient takes', () => {
+    expect(named('current medicines lisinopril, metformin, omeprazole and simvastatin')).toEqual([]);
+  });
+
+  it('puts drugs that wait on a result or a decision in the conditional list, with the condition', () => {
+    const a = all('if the urine culture is positive, nitrofurantoin 100 mg twice daily for five days.');
+    expect(a.medications).toEqual([]);
+    expect(a.conditional.map((m) => [m.name, m.condition])).toEqual([['nitrofurantoin', 'if the urine culture is positive']]);
+    const b = all('we may add empagliflozin at the next visit.');
+    expect(b.conditional.map((m) => m.name)).toEqual(['empagliflozin']);
+  });
+
+  it('alternatives offered now are each an entry naming the others', () => {
+    const ms = all('you can take either cetirizine or loratadine once a day.').medications;
+    expect(ms.map((m) => [m.name, m.alternatives])).toEqual([
+      ['cetirizine', ['loratadine']],
+      ['loratadine', ['cetirizine']],
+    ]);
+  });
+
+  it('a class the doctor then names a drug for is that drug', () => {
+    expect(named('i will give you a course of antibiotics. it is called amoxicillin, 500 mg three times a day.').map(([n]) => n)).toEqual(['amoxicillin']);
+  });
+
+  it('a cue after the drug decides when none comes before it', () => {
+    expect(named('Patient: ok.\nDoctor: there are steroid creams i can give you for the itch.\nPatient: ok.', 'consultation')).toEqual([['topical steroid (steroid cream)', 'new']]);
+  });
+
+  it('reads a drug named in the plural', () => {
+    expect(named('continue with the cetirizines at night.').map(([n]) => n)).toEqual(['cetirizine']);
+  });
+
+  it('a history heading said without a colon covers every drug of its list', () => {
+    expect(named('medications lisinopril 20 mg daily metoprolol 50 mg twice daily aspirin 81 mg daily allergies none')).toEqual([]);
+  });
+
+  it('a question about a drug is not a prescription', () => {
+    expect(named('and what happens when you take cefuroxime?')).toEqual([]);
+  });
+
+  it('records the rules that decided each drug', () => {
+    const [m] = all('stop the ibuprofen. start naproxen 250 mg twice daily.').medications;
+    expect(m!.rules).toEqual(expect.arrayContaining(['new.start', 'med.line']));
+  });
+});
+
+describe('status flags', () => {
+  const flags = (text: string) => structure(text, { locale: 'en-US' }).flags.map((f) => f.code);
+
+  it('flags a new antibiotic without a strength, not a continued one nor a cream', () => {
+    expect(flags('start amoxicillin three times a day for seven days.')).toContain('STRENGTH_MISSING');
+    expect(flags('continue the doxycycline.')).not.toContain('STRENGTH_MISSING');
+    expect(flags('start amoxicillin 500 mg three times a day for seven days.')).not.toContain('STRENGTH_MISSING');
+  });
+
+  it('flags a strength whose unit was not said and is not one the drug comes in', () => {
+    expect(flags('tab amlodipine 7 once daily.')).toContain('UNIT_NOT_SAID');
+    expect(flags('tab amlodipine 5 once daily.')).not.toContain('UNIT_NOT_SAID');
+  });
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { Mapped } from '../../server/clinical-nlp/mapped.js';
+import { buildDoc } from '../../server/clinical-nlp/sections.js';
+import { structure } from '../../server/clinical-nlp/structure.js';
+
+const texts = (raw: string, mode?: string) => buildDoc(raw, { mode }).sentences.map((s) => s.text);
+const said = (raw: string, span: { start: number; end: number } | undefined) => (span ? raw.slice(span.start, span.end) : undefined);
+
+describe('mapped text', () => {
+  it('maps a rewritten phrase back to the words it replaced', () => {
+    const m = Mapped.of('Tab Dolo six fifty twice daily').lower().replace(/six fifty/g, '650');
+    expect(m.text).toBe('tab dolo 650 twice daily');
+    const at = m.text.indexOf('650');
+    expect(m.source(at, at + 3)).toEqual({ start: 9, end: 18 });
+    expect(m.source(0, 8)).toEqual({ start: 0, end: 8 });
+  });
+});
+
+describe('sentences without punctuation', () => {
+  it('turns voice commands into punctuation and never keeps them as words', () => {
+    const raw = 'sixty year old man comma retired clerk full stop next line cough since one week full stop new paragraph diagnosis colon acute bronchitis full stop';
+    const s = texts(raw);
+    expect(s).toEqual(['60 year old man, retired clerk', 'cough since 1 week', 'diagnosis: acute bronchitis']);
+    expect(s.join(' ')).not.toMatch(/\b(?:comma|full stop|next line|new paragraph|colon)\b/);
+  });
+
+  it('keeps "colon" the bowel and "period" the menstrual one', () => {
+    expect(texts('polyp in the sigmoid colon biopsy sent')).toEqual(['polyp in the sigmoid colon biopsy sent']);
+    expect(texts('last menstrual period was two weeks ago')[0]).toContain('period');
+  });
+
+  it('starts a sentence at a section word and at a prescription line with its verb', () => {
+    const s = texts('painful swallowing since two days throat congested impression acute pharyngitis continue tab azee five hundred once daily stop tab brufen advice warm saline gargles');
+    expect(s).toEqual([
+      'painful swallowing since 2 days throat congested',
+      'impression acute pharyngitis',
+      'continue tab azee 500 once daily',
+      'stop tab brufen',
+      'advice warm saline gargles',
+    ]);
+  });
+
+  it('does not split where the word before makes a phrase', () => {
+    expect(texts('no past history of asthma')).toEqual(['no past history of asthma']);
+    expect(texts('take one tablet at night')).toEqual(['take 1 tablet at night']);
+    expect(texts('stool examination for ova and cyst')).toEqual(['stool examination for ova and cyst']);
+  });
+
+  it('reads an unlabelled consultation as turns, questions answered by the patient', () => {
+    const doc = buildDoc('what brings you here doctor my knee hurts since a month any swelling no doctor any fever yes a little at night', { mode: 'consultation' });
+    const turns = doc.sentences.map((s) => [s.speaker, s.text]);
+    expect(turns).toContainEqual(['doctor', 'any swelling?']);
+    expect(turns).toContainEqual(['patient', 'no doctor']);
+    expect(doc.consultation).toBe(true);
+  });
+
+  it('replaces the amount said just before a self-correction, and only the amount', () => {
+    const f = structure('continue tab amlodipine five mg daily start tab atorvastatin twenty sorry make that forty mg at bedtime', { locale: 'en-IN' });
+    expect(f.medications.map((m) => [m.name, m.strength?.value])).toEqual([['amlodipine', 5], ['atorvastatin', 40]]);
+  });
+});
+
+describe('vitals and follow-up in varied wording', () => {
+  it('takes words between label and value, not home readings or reports', () => {
+    const raw = 'His home readings were one sixty over one hundred. Reports from last month show fasting sugar one forty. BP in the clinic today, after resting for five minutes, was one forty four over ninety two. Sats are ninety seven percent on room air.';
+    const f = structure(raw, { locale: 'en-IN' });
+    expect(f.vitals).toEqual({ bp: { systolic: 144, diastolic: 92 }, spo2_percent: 97 });
+    expect(said(raw, f.evidence.vitals.bp)).toMatch(/^BP in the clinic today.*ninety two$/);
+  });
+
+  it('reads follow-up said as show me, see back, hours and fortnights', () => {
+    const fu = (t: string) => structure(t, { locale: 'en-IN' }).follow_up?.after;
+    expect(fu('Show me the wound again after ten days.')).toEqual({ value: 10, unit: 'day' });
+    expect(fu("Let's see him back in a fortnight.")).toEqual({ value: 2, unit: 'week' });
+    expect(fu('Recheck in 72 hours.')).toEqual({ value: 3, unit: 'day' });
+    expect(fu('Review the day after tomorrow.')).toEqual({ value: 2, unit: 'day' });
+    expect(fu('Come back if the pain gets worse.')).toBeUndefined();
+  });
+});
+
+describe('advice', () => {
+  it('keeps instructions, not prescriptions, tests, explanations or the doctor\'s intentions', () => {
+    const f = structure(
+      'Impression gastritis. Tab pantoprazole forty mg before breakfast for two weeks. We will do an H pylori test if it persists. It can take a week to settle. Avoid spicy food, eat small frequent meals, and do not lie down after dinner. Come back if you vomit blood.',
+      { locale: 'en-IN' },
+    );
+    expect(f.advice).toEqual(['avoid spicy food', 'eat small frequent meals', 'do not lie down after dinner', 'come back if you vomit blood']);
+  });
+
+  it('splits instructions said without punctuation at their verbs', () => {
+    const f = structure('impression tension headache tab paracetamol five hundred mg sos drink enough water avoid skipping meals no screens after ten at night', { locale: 'en-IN' });
+    expect(f.advice).toEqual(['drink enough water', 'avoid skipping meals', 'no screens after 10 at night']);
+  });
+
+  it('takes a care instruction said on a prescription line, but not the drug\'s own attributes', () => {
+    const f = structure(
+      'Diagnosis allergic conjunctivitis. Olopatadine eye drops one drop twice daily for two weeks, keep a gap of five minutes between the two drops. Budesonide inhaler two puffs twice daily, rinse the mouth after each use.',
+      { locale: 'en-IN' },
+    );
+    expect(f.medications.map((m) => m.name)).toEqual(['olopatadine', 'budesonide']);
+    expect(f.advice).toEqual(['keep a gap of 5 minutes between the 2 drops', 'rinse the mouth after each use']);
+  });
+
+  it('ends a clause at counselling reported as done, and at "see me" without punctuation', () => {
+    const f = structure('impression hypertension continue tab amlodipine five mg once daily advice salt restriction discussed home bp log explained do not stop the tablets suddenly see me after four weeks', { locale: 'en-IN' });
+    expect(f.advice).toEqual(['salt restriction discussed', 'home bp log explained', 'do not stop the tablets suddenly']);
+  });
+});
+
+describe('report headings and numbered lists', () => {
+  const sections = (raw: string) => buildDoc(raw).sentences.map((s) => [s.section, s.text]);
+
+  it.each([
+    ['a report export with its stray commas', 'SUBJECTIVE:,  Cough for a week.,PAST MEDICAL HISTORY:,  Asthma.,CURRENT MEDICATIONS:,  Albuterol.,OBJECTIVE:,Lungs:  Clear.,ASSESSMENT AND ,PLAN:,  Bronchitis.',
+      [['history', 'subjective: cough for a week'], ['past_history', 'past medical history: asthma'], ['medications', 'current medications: albuterol'],
+        ['exam', 'objective:'], ['exam', 'lungs: clear'], ['assessment', 'assessment and ,plan: bronchitis']]],
+    ['a body system inside a review of systems stays there', 'REVIEW OF SYSTEMS: Skin: no rash. Neck: no stiffness. EXAM: Skin: warm.',
+      [['review', 'review of systems:'], ['review', 'skin: no rash'], ['review', 'neck: no stiffness'], ['exam', 'exam:'], ['exam', 'skin: warm']]],
+    ['a family of history headings', 'Tobacco history: quit in 2010. Plan: stop smoking.',
+      [['past_history', 'tobacco history: quit in 2010'], ['plan', 'plan: stop smoking']]],
+    ['a dictated heading after a paragraph command', 'he is better. paragraph, plan. continue the inhaler.',
+      [[null, 'he is better'], [null, 'paragraph'], ['plan', 'plan'], ['plan', 'continue the inhaler']]],
+    ['a heading word without its command is not a heading', 'came for follow up. cough is better.',
+      [[null, 'came for follow up'], [null, 'cough is better']]],
+  ])('%s', (_, raw, expected) => {
+    expect(sections(raw)).toEqual(expected);
+  });
+
+  it('makes each numbered item a sentence, but keeps decimals and report vitals whole', () => {
+    expect(texts('PLAN:,1.  Duricef 1 g daily for seven days.,2.  Cold packs to the area.')).toEqual(['plan:', 'duricef 1 g daily for 7 days', 'cold packs to the area']);
+    expect(texts('Vitals: T: 98. P: 90. Temperature ninety eight point six full stop warm.')).toEqual(['vitals: t: 98', 'p: 90', 'temperature 98.6', 'warm']);
+  });
+
+  it('does not read a heading as a speaker, so a report is not a consultation', () => {
+    const doc = buildDoc('SUBJECTIVE: Sore throat.\nOBJECTIVE: Red throat.\nPLAN: Fluids.');
+    expect(doc.consultation).toBe(false);
+    expect(doc.sentences.every((s) => s.speaker === null)).toBe(true);
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * Vital signs read from report lists, dictated findings and consultations (structure/vitals.ts, vocab/vitals.json).
+ * Every sentence here is written for this test.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Vitals } from '../../server/clinical-nlp/facts.js';
+import { normalizeNumbers } from '../../server/clinical-nlp/numbers.js';
+import { buildDoc } from '../../server/clinical-nlp/sections.js';
+import { extractVitals, isVitalLabel, VITALS_VOCAB, VitalsFileSchema } from '../../server/clinical-nlp/vitals.js';
+import { checkedData, DataFileError } from '../../server/clinical-nlp/vocab/data-file.js';
+
+const read = (text: string, locale = 'en-IN', mode = 'dictation') => extractVitals(buildDoc(text, { mode }), locale);
+const vitals = (text: string, locale?: string, mode?: string): Vitals => read(text, locale, mode).vitals;
+
+describe('report-style vitals', () => {
+  it.each<[string, string, string, Vitals]>([
+    ['a comma list under a heading', 'Vital signs: BP 118/76, pulse 70, T 98.2, RR 14, SpO2 97% on room air.', 'en-US',
+      { bp: { systolic: 118, diastolic: 76 }, pulse_bpm: 70, temperature: { value: 98.2, unit: 'F' }, respiratory_rate: 14, spo2_percent: 97 }],
+    ['letters with colons, feet and inches, pounds', 'Vitals: T: 97.9. P: 84. RR: 18. Ht: 5\' 9". Wt: 176 lb.', 'en-US',
+      { temperature: { value: 97.9, unit: 'F' }, pulse_bpm: 84, respiratory_rate: 18, height_cm: 175.3, weight_kg: 79.8 }],
+    ['"=" and inches written "in"', 'Exam: Height = 64 in, weight = 132 lbs.', 'en-US', { height_cm: 162.6, weight_kg: 59.9 }],
+    ['"is" between label and value', 'Exam: Heart rate is 88 and blood pressure is 142/90.', 'en-US', { pulse_bpm: 88, bp: { systolic: 142, diastolic: 90 } }],
+    ['a weight sentence then a bare BP', 'Physical exam: Weight is 181 pounds. Blood pressure 126/84.', 'en-US', { weight_kg: 82.1, bp: { systolic: 126, diastolic: 84 } }],
+    ['"T" alone with a decimal', 'T 99.1', 'en-US', { temperature: { value: 99.1, unit: 'F' } }],
+    ['oximetry and "elevated at"', 'Vital signs: Temp is 37.9, pulse is elevated at 112. Room air oximetry is 96%.', 'en-US',
+      { temperature: { value: 37.9, unit: 'C' }, pulse_bpm: 112, spo2_percent: 96 }],
+    ['a unit that names the vital', 'Heart regular, 76 beats per minute.', 'en-IN', { pulse_bpm: 76 }],
+    ['glucose in mmol/L', 'Capillary blood glucose 6.2 mmol/l.', 'en-GB', { blood_glucose_mg_dl: 112 }],
+    ['stones and pounds', 'Weight 12 stone 3.', 'en-GB', { weight_kg: 77.6 }],
+    ['a child measured without labels', "Great, he's 18 kilograms and 108 centimetres.", 'en-US', { weight_kg: 18, height_cm: 108 }],
+  ])('%s', (_, text, locale, expected) => {
+    expect(vitals(text, locale)).toEqual(expected);
+  });
+
+  it('reads a label abbreviated with a period, with the evidence over both sentences', () => {
+    const text = 'Vitals: Wt. 143 lb. Temp. 98.9.';
+    const r = read(text, 'en-US');
+    expect(r.vitals).toEqual({ weight_kg: 64.9, temperature: { value: 98.9, unit: 'F' } });
+    expect(text.slice(r.evidence.weight_kg!.start, r.evidence.weight_kg!.end)).toBe('Wt. 143 lb');
+  });
+
+  it('knows its labels, so a line "BP: 112/74" is not a speaker', () => {
+    expect(['BP', 'Pulse', 'T', 'Heart rate', 'Wt'].every(isVitalLabel)).toBe(true);
+    expect(['Doctor', 'Mother', 'Patient'].some(isVitalLabel)).toBe(false);
+  });
+
+  it('takes the first of several readings', () => {
+    expect(vitals('Exam: BP 150/88 sitting and 138/80 standing.').bp).toEqual({ systolic: 150, diastolic: 88 });
+    expect(vitals('Her blood pressure lying down was 132/84. Standing up blood pressure was 118/76.').bp).toEqual({ systolic: 132, diastolic: 84 });
+  });
+});
+
+describe('spoken vitals', () => {
+  it.each<[string, string, Vitals]>([
+    ['words between label and value', "Doctor: so your blood pressure today it's about one thirty eight over eighty six, a little high.\nPatient: okay.", { bp: { systolic: 138, diastolic: 86 } }],
+    ['"rate\'s been … like"', "Doctor: your heart rate's been steady at like sixty eight.\nPatient: good.", { pulse_bpm: 68 }],
+    ['"nice and regular at"', 'Doctor: your pulse is nice and regular at seventy two.\nPatient: okay.', { pulse_bpm: 72 }],
+    ['"blood pressure" misheard as "pressure"', 'Doctor: on pressure one forty over ninety and pulse eighty.\nPatient: right.', { bp: { systolic: 140, diastolic: 90 }, pulse_bpm: 80 }],
+    ['a run-on recogniser sentence', 'Doctor: she went to goa last month temperature one hundred point two pulse ninety six bp one twenty over seventy\nPatient: yes', {
+      temperature: { value: 100.2, unit: 'F' }, pulse_bpm: 96, bp: { systolic: 120, diastolic: 70 } }],
+    ['SpO2 said with its two', 'Doctor: spo two ninety eight percent on room air.\nPatient: okay.', { spo2_percent: 98 }],
+    ['"vitals" ends a told clause', 'Doctor: he was in hospital two years ago vitals temp ninety nine point one heart rate ninety\nPatient: yes', {
+      temperature: { value: 99.1, unit: 'F' }, pulse_bpm: 90 }],
+  ])('%s', (_, text, expected) => {
+    expect(vitals(text, 'en-US', 'consultation')).toEqual(expected);
+  });
+});
+
+describe('units not said', () => {
+  it.each<[string, string, string, Vitals, (keyof Vitals)[]]>([
+    ['a US weight is pounds, and says so', 'Vital signs: Weight: 165. BP: 124/80.', 'en-US', { weight_kg: 74.8, bp: { systolic: 124, diastolic: 80 } }, ['weight_kg']],
+    ['an Indian weight is kilograms', 'weight sixty two, bp one twenty over eighty', 'en-IN', { weight_kg: 62, bp: { systolic: 120, diastolic: 80 } }, []],
+    ['a US height said as two numbers is feet and inches', 'Exam: ht five seven, wt one fifty lb.', 'en-US', { height_cm: 170.2, weight_kg: 68 }, ['height_cm']],
+    ['feet and inches said', 'Exam: height five foot seven.', 'en-US', { height_cm: 170.2 }, []],
+    ['a temperature of 50 or more is Fahrenheit', 'temperature 100.6', 'en-IN', { temperature: { value: 100.6, unit: 'F' } }, []],
+    ['a temperature below 45 is Celsius', 'temp 38.4', 'en-US', { temperature: { value: 38.4, unit: 'C' } }, []],
+    ['between the two it is no temperature', 'temp 47', 'en-US', {}, []],
+  ])('%s', (_, text, locale, expected, assumed) => {
+    const r = read(text, locale);
+    expect(r.vitals).toEqual(expected);
+    expect(Object.keys(r.assumed)).toEqual(assumed);
+  });
+
+  it('does not guess a decimal whose point the recogniser lost', () => {
+    expect(vitals('Doctor: a normal temperature at ninety eight four which is fine.\nPatient: good.', 'en-US', 'consultation')).toEqual({});
+  });
+});
+
+describe('not vitals of this visit', () => {
+  it.each<[string, string]>([
+    ['statements without numbers', 'Vitals normal. Afebrile. Vital signs as in chart.'],
+    ['blood pressure as a condition', 'History of high blood pressure for ten years.'],
+    ['home readings', 'Her home blood pressure readings run 150/95.'],
+    ['an earlier visit, fronted', 'At the last visit, his blood pressure was 150/96.'],
+    ['an earlier visit, without a comma', 'at her last visit in june her blood pressure was 146 over 92'],
+    ['an emergency room reading', 'Last week in the ER his temperature was 102.'],
+    ['a target', 'Her target blood pressure is below 130/80.'],
+    ['a fever told with its duration', 'She had a fever of 101 for two days.'],
+    ['a change of weight', 'His weight is up 10 pounds since last year.'],
+    ['a weight loss', 'Weight loss of 4 kg over 2 months.'],
+    ['a lab section', 'Labs: glucose 145, sodium 139.'],
+    ['eye pressure', 'Intraocular pressure 21 in the right eye, eye pressure 18/16.'],
+    ['a fetal heart rate', 'Fetal heart rate 150.'],
+    ['a threshold in advice', 'Give paracetamol if the temperature goes over 100.'],
+    ['a birth weight', 'Weight 3.1 kg at birth.'],
+  ])('%s', (_, text) => {
+    expect(vitals(text, 'en-US')).toEqual({});
+  });
+
+  it.each<[string, string]>([
+    ['what the patient says', 'Doctor: any readings?\nPatient: my blood pressure was 130 over 80 and my weight is 70 kg.'],
+    ['a pulse the patient counts', "Doctor: can you put two fingers on your wrist and count your pulse for me?\nPatient: I get about 76.\nDoctor: so your pulse is 76, that's normal."],
+    ['a weight the patient states', 'Doctor: how much do you weigh?\nPatient: about 80 kilos.\nDoctor: so your weight is about 80 kg.'],
+    ['anything in a video consultation', "Doctor: we're a bit limited via the video today.\nPatient: sure.\nDoctor: your pulse is 80 and your temperature is 37.2."],
+  ])('%s', (_, text) => {
+    expect(vitals(text, 'en-GB', 'consultation')).toEqual({});
+  });
+});
+
+describe('spoken numbers for vitals', () => {
+  it('keeps the two of SpO2 out of the reading', () => {
+    expect(normalizeNumbers('spo two ninety eight percent')).toBe('spo 2 98 percent');
+    expect(normalizeNumbers('take two ninety eight')).toBe('take 298');
+  });
+});
+
+describe('vitals.json', () => {
+  it('names its source and licence and is checked at load', () => {
+    expect(VITALS_VOCAB.source).toMatch(/written for this project/i);
+    expect(VITALS_VOCAB.licence).toBeTruthy();
+    const broken = { ...VITALS_VOCAB, vitals: [{ ...VITALS_VOCAB.vitals[0], key: 'heart' }] };
+    expect(() => checkedData('vitals.json', VitalsFileSchema, broken)).toThrow(DataFileError);
+  });
+});

@@ -1,15 +1,20 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DemoWorkspace } from '../server/demo/demo.js';
+import { localDate, wallClockToInstant } from '../server/shared/time.js';
 import { DATABASES } from './helpers/postgres.js';
 import { call, type RunningServer, startServer } from './helpers/server.js';
 import { rowOf, rowsOf } from './helpers/service.js';
 import { skipFor } from './helpers/skip.js';
 import { auth, expectBareError, expectDrError, expectDrOk, sleep } from './helpers/dr.js';
 
-// The service's clock runs from the real one plus an offset the tests move (the undo window, the next day).
+// The service's clock runs from the real one plus an offset: set so that the suite starts at 06:00 in the clinic
+// (its bookings up to a few hours ahead fall on one clinic day, whatever the hour the tests run at), and moved by
+// the tests (the undo window, the next day).
 let offsetMs = 0;
 const clock = { now: () => new Date(Date.now() + offsetMs) };
+const CLINIC_TZ = 'Asia/Kolkata';
+const sixInTheMorning = () => wallClockToInstant(localDate(new Date(), CLINIC_TZ), 6, 0, CLINIC_TZ).getTime() - Date.now();
 
 let srv: RunningServer;
 let ws: DemoWorkspace;
@@ -22,8 +27,14 @@ const reception = () => ws.users.reception.auth_token;
 const doctor = () => ws.users.doctor.auth_token;
 
 const MIN = 60_000;
-/** An instant `minutes` from the service's now, on a whole minute. */
-const inMinutes = (minutes: number) => new Date(Math.floor((clock.now().getTime() + minutes * MIN) / MIN) * MIN).toISOString();
+// When the running test started, in real time: its times are counted from there, so that a minute turning while it
+// runs cannot move one of its bookings onto another (120 minutes from now, asked a minute later, overlaps 135).
+let testStartMs = 0;
+beforeEach(() => {
+  testStartMs = Date.now();
+});
+/** An instant `minutes` from the service's now when the test started (moved with the clock), on a whole minute. */
+const inMinutes = (minutes: number) => new Date(Math.floor((testStartMs + offsetMs) / MIN) * MIN + minutes * MIN).toISOString();
 
 async function newPatient(first: string) {
   const mobile = `9${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
@@ -51,7 +62,7 @@ const auditActions = async (id: string) =>
 
 for (const db of DATABASES) describe(`appointments: booking rules, undo, tokens, the waiting-room board (${db.name})`, skipFor(db.skip), () => {
   beforeAll(async () => {
-    offsetMs = 0;
+    offsetMs = sixInTheMorning();
     srv = await startServer({ database: db, clock });
     ws = srv.demo.workspaces[0]!;
     doctorA = (await srv.service.auth.users(ws.workspace_id)).find((u) => u.role === 'doctor')!.id;

@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ScribeClient } from '../sdk/scribe-client.js';
 import type { DemoWorkspace } from '../server/demo/demo.js';
 import { verifySignature } from '../server/webhooks/signing.js';
-import { freshPostgresDatabase, postgresSkipReason } from './helpers/postgres.js';
+import { missing } from './helpers/needs.js';
+import { freshPostgresDatabase } from './helpers/postgres.js';
 import { ROOT, type ServerProcess, call, exited, spawnServer, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { speak, until } from './scribe-support.js';
@@ -145,9 +146,10 @@ async function receiver() {
   return { url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/hooks/chain`, deliveries, badSignatures: () => badSignatures };
 }
 
-const pgSkip = postgresSkipReason();
+// The chain's dictations are transcribed for real, by the worker process.
+const skip = missing('postgres', 'espeak-ng', 'pocketsphinx', 'ffmpeg');
 
-describe('a chain: two instances and a worker process on one database, kill -9 of one instance and of the worker mid-burst (postgres)', skipFor(pgSkip), () => {
+describe('a chain: two instances and a worker process on one database, kill -9 of one instance and of the worker mid-burst (postgres)', skipFor(skip), () => {
   it('every accepted change stored once, every event delivered with its id, every dictation completed once', async () => {
     // Say which of the chain's serve flags are missing, rather than fail on the first unknown option.
     const { stdout: help } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/serve.ts'), '--help'], { cwd: ROOT });

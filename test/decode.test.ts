@@ -8,18 +8,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AudioDecodeError, BYTES_PER_SECOND, decodeToPcm, ffmpegPath } from '../server/scribe/audio/decode.js';
 import { NoSpeechError, assertSpeech, detectSpeech } from '../server/scribe/audio/speech.js';
+import { has, missing } from './helpers/needs.js';
 import { skipFor, skipNow } from './helpers/skip.js';
-import { TEST_DICTATIONS, ffmpeg, ffmpegToPipe, probeDuration, run, speak, tools } from './speech-audio.js';
+import { TEST_DICTATIONS, ffmpeg, ffmpegToPipe, probeDuration, run, speak } from './speech-audio.js';
 
-const ready = tools.espeak && tools.ffmpeg;
-const notReady = ready ? null : 'needs espeak-ng and ffmpeg (apt-get install -y espeak-ng ffmpeg)';
+const notReady = missing('espeak-ng', 'ffmpeg');
 let dir = '';
 let out = '';
 let wav = '';
 let refS = 0;
 
 beforeAll(async () => {
-  if (!ready) return;
+  if (notReady) return;
   dir = mkdtempSync(join(tmpdir(), 'decode-test-'));
   out = join(dir, 'out');
   rmSync(out, { recursive: true, force: true });
@@ -69,8 +69,8 @@ describe('decodeToPcm', skipFor(notReady), () => {
   it('decodes AMR-NB (phone recordings), or skips when sox cannot write it', async (ctx) => {
     // Debian's ffmpeg decodes AMR but has no AMR encoder; sox (libsox-fmt-all, opencore-amr) writes AMR-NB.
     const src = join(dir, 'in.amr');
-    const made = tools.sox && (await run('sox', [wav, '-r', '8000', '-c', '1', '-t', 'amr-nb', src]).then(() => true, () => false));
-    if (!made) skipNow(ctx, 'no AMR encoder here (needs sox with amr-nb support: apt-get install -y sox libsox-fmt-all)');
+    const made = has('sox') && (await run('sox', [wav, '-r', '8000', '-c', '1', '-t', 'amr-nb', src]).then(() => true, () => false));
+    if (!made) skipNow(ctx, `no AMR encoder here: ${missing('sox') ?? 'this sox cannot write amr-nb (apt-get install -y libsox-fmt-all)'}`);
     const pcm = await decodeToPcm(src, out);
     // AMR-NB's comfort-noise frames in pauses are not decoded by ffmpeg's native decoder, hence a looser bound.
     expect(Math.abs(pcm.durationS - refS)).toBeLessThan(0.6);

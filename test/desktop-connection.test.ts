@@ -13,7 +13,7 @@ import { recordingStore } from '../main/recordings.js';
 import { CLINIC_EXISTS } from '../server/desktop/app-api.js';
 import { type Service, createService } from '../server/service.js';
 import { ServiceError } from '../server/shared/errors.js';
-import { type RunningServer, startServer, tempDir } from './helpers/server.js';
+import { type RunningServer, TEST_KEK, startServer, tempDir } from './helpers/server.js';
 
 /**
  * The desktop app's switch to a chain's clinic server (issue 17 item 5), its Electron-free parts against real
@@ -243,7 +243,7 @@ describe('First run → Join a clinic server through main\'s handlers', () => {
   };
 
   beforeAll(async () => {
-    service = await createService({ dataDir });
+    service = await createService({ kek: TEST_KEK, dataDir });
     chain = await startServer();
   });
   afterAll(async () => {

@@ -15,10 +15,11 @@ import { renderTemplate } from '../server/scribe/templates/render.js';
 import { buildFhirBundle, dosageOf, type FhirExportInput } from '../server/notes/fhir.js';
 import type { Emr } from '../server/notes/schemas.js';
 import { documentProblems, errorsOf, vitalErrors } from './helpers/fhir-validation.js';
-import { skipFor } from './helpers/skip.js';
+import { missing } from './helpers/needs.js';
 import { call, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 import { type ScribeServer, startScribeServer } from './scribe-support.js';
-import { speak, tools } from './speech-audio.js';
+import { speak } from './speech-audio.js';
 
 const emrOf = (text: string, language: string): Emr => {
   const facts = structure(text, { locale: language });
@@ -260,7 +261,7 @@ describe('dosage as FHIR Timing', () => {
  * The export over HTTP against the real service: a dictation spoken by espeak-ng runs through the real scribe,
  * the doctor signs it, and GET /api/v1/notes/{txn_id}/fhir serves the signed version as a valid document.
  */
-describe('GET /api/v1/notes/{txn_id}/fhir', skipFor(tools.espeak && tools.pocketsphinx ? null : 'espeak-ng or PocketSphinx is not installed'), () => {
+describe('GET /api/v1/notes/{txn_id}/fhir', skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), () => {
   let srv: ScribeServer;
   let A: DemoWorkspace;
   let B: DemoWorkspace;

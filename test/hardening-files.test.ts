@@ -27,7 +27,7 @@ describe('a fresh data folder', () => {
   let srv: RunningServer;
   beforeAll(async () => {
     root = tempDir('hardening-fresh');
-    srv = await startServer({ dataDir: join(root, 'data') });
+    srv = await startServer({ dataDir: join(root, 'data'), kek: null });
   });
   afterAll(async () => {
     await srv.close();

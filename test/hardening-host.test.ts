@@ -6,7 +6,7 @@ import { buildHttpApp } from '../server/http/app.js';
 import { listeningUrl } from '../server/http/host-guard.js';
 import { createService } from '../server/service.js';
 import { auth, bearer, sleep } from './helpers/dr.js';
-import { type RunningServer, startServer, tempDir } from './helpers/server.js';
+import { type RunningServer, TEST_KEK, startServer, tempDir } from './helpers/server.js';
 
 /**
  * Issue 13, items 1 and 3: the service answers only to its own host names (DNS rebinding), builds absolute URLs
@@ -74,7 +74,7 @@ afterAll(() => srv?.close());
 describe('Host allowlist (DNS rebinding)', () => {
   it('a fresh install refuses setup under a foreign Host (421), and sets up under its own', async () => {
     const dataDir = tempDir('host-setup');
-    const service = await createService({ dataDir, scribe: { worker: false } });
+    const service = await createService({ kek: TEST_KEK, dataDir, scribe: { worker: false } });
     const app = await buildHttpApp(service, { ui: false });
     try {
       await app.listen({ host: '127.0.0.1', port: 0 });

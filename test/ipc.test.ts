@@ -10,10 +10,10 @@ import { APP_METHODS } from '../server/app-api.js';
 import { pdfFileName } from '../server/notes/app-shapes.js';
 import { type DesktopSandbox, SANDBOX_SETTING_FILE, type SandboxState, desktopSandbox } from '../server/sandbox/desktop.js';
 import { ServiceError } from '../server/shared/errors.js';
-import { type RunningServer, startServer, tempDir } from './helpers/server.js';
+import { missing } from './helpers/needs.js';
+import { type RunningServer, TEST_KEK, startServer, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { speak, until } from './scribe-support.js';
-import { tools } from './speech-audio.js';
 
 const RENDERER = 'file:///opt/clinic-desk/resources/app.asar/dist/renderer/index.html';
 let nextWindow = 1;
@@ -349,7 +349,7 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
       held = createNetServer();
       await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
       const port = (held.address() as AddressInfo).port;
-      sandbox = desktopSandbox(app.service, { host: '127.0.0.1', port, productionUrl: app.baseUrl });
+      sandbox = desktopSandbox(app.service, { host: '127.0.0.1', port, productionUrl: app.baseUrl, service: { kek: TEST_KEK } });
       sandboxHandlers = createHandlers({
         service: app.service, rendererUrl: RENDERER, info: { baseUrl: app.baseUrl, version: '1.0' },
         recordings: recordingStore(tempDir('recordings')),
@@ -398,7 +398,7 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
       // Quit and start again: the stored choice brings it back, with the same sandbox.
       await sandbox.close();
       expect(await fetch(`${after.url}/health`).then((r) => r.status, () => 'refused')).toBe('refused');
-      sandbox = desktopSandbox(app.service, { host: '127.0.0.1', port: 0, productionUrl: app.baseUrl });
+      sandbox = desktopSandbox(app.service, { host: '127.0.0.1', port: 0, productionUrl: app.baseUrl, service: { kek: TEST_KEK } });
       await sandbox.startIfEnabled();
       const again = ((await callHere('sandboxStatus', ev)) as { value: SandboxState }).value;
       expect(again).toMatchObject({ enabled: true, credentials: after.credentials });
@@ -421,7 +421,7 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
     });
   });
 
-  describe('dictation in-process: the recording on this computer goes to the scribe service without HTTP', skipFor(tools.espeak && tools.pocketsphinx && tools.ffmpeg ? null : 'needs espeak-ng, PocketSphinx and ffmpeg (apt-get install -y espeak-ng pocketsphinx pocketsphinx-en-us ffmpeg)'), () => {
+  describe('dictation in-process: the recording on this computer goes to the scribe service without HTTP', skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), () => {
     const dir = tempDir('ipc-dictation');
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
     const options = { templates: ['transcript_template', 'clinical_notes_template'], language: 'en-IN', mode: 'dictation', model_type: 'lite', codify: false };

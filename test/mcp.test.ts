@@ -7,12 +7,15 @@ import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotoc
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoCredentials, type DemoWorkspace, ensureDemo } from '../server/demo/demo.js';
 import { buildHttpApp } from '../server/http/app.js';
 import { createService, type Service } from '../server/service.js';
-import { call, tempDir } from './helpers/server.js';
+import { missing } from './helpers/needs.js';
+import { TEST_KEK, call, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
+import { launch } from './ui-browser.js';
 
 /**
  * The MCP endpoint: protected-resource metadata and 401 challenges per the MCP authorization spec, the
@@ -20,8 +23,8 @@ import { call, tempDir } from './helpers/server.js';
  * sign-in), every tool through the domain services as the signed-in user, role limits, and the audit trail.
  */
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+// Sign-in and consent happen in a browser; what needs none still runs without one.
+const noBrowser = missing('chromium');
 const SCOPE = 'openid profile offline_access patients:read patients:write appointments:read appointments:write notifications webhooks scribe';
 
 let base: string;
@@ -133,13 +136,13 @@ async function auditRows(action: string) {
 beforeAll(async () => {
   dataDir = tempDir('mcp');
   // The scribe worker stays off: these tests check what the tools hand to the scribe, not the recognition itself.
-  service = await createService({ dataDir, scribe: { worker: false } });
+  service = await createService({ kek: TEST_KEK, dataDir, scribe: { worker: false } });
   app = await buildHttpApp(service);
   await app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   demo = (await ensureDemo(service, base))!;
   ws = demo.workspaces[0]!;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  if (!noBrowser) browser = await launch();
   const audio = wav();
   audioServer = createServer((req, res) => {
     if (req.url === '/dictation.wav') res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': audio.length }).end(audio);
@@ -196,7 +199,7 @@ describe('authorization per the MCP spec', () => {
     expect((await call(base, 'GET', '/mcp')).status).toBe(401);
   });
 
-  it('lets the official SDK client connect through its own OAuth flow: discovery, registration, PKCE, browser sign-in', async () => {
+  it('lets the official SDK client connect through its own OAuth flow: discovery, registration, PKCE, browser sign-in', skipFor(noBrowser), async () => {
     const lb = await loopback();
     let authorizationUrl: URL | undefined;
     const state: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string } = {};
@@ -245,7 +248,7 @@ describe('authorization per the MCP spec', () => {
   });
 });
 
-describe('tools, as the signed-in doctor', () => {
+describe('tools, as the signed-in doctor', skipFor(noBrowser), () => {
   let client: Client;
   let clientId: string;
 
@@ -375,7 +378,7 @@ describe('tools, as the signed-in doctor', () => {
   });
 });
 
-describe('a reception user\'s assistant', () => {
+describe('a reception user\'s assistant', skipFor(noBrowser), () => {
   it('has reception\'s role: front desk tools work, the scribe tools are refused and the refusal audited', async () => {
     const { token } = await tokenFor(ws.users.reception, 'Reception\'s assistant');
     const client = await connect(token);

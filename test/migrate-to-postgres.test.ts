@@ -110,7 +110,8 @@ describe('npm run migrate-to-postgres', skipFor(postgresSkipReason()), () => {
   beforeAll(async () => {
     dataDir = tempDir('migrate-pg');
     dirs.push(dataDir);
-    const srv = await startServer({ dataDir, clock });
+    // The command reads the clinic's key where a headless clinic keeps it.
+    const srv = await startServer({ dataDir, clock, kek: null });
     try {
       const [ws] = srv.demo.workspaces;
       const reception = { auth: ws!.users.reception.auth_token };

@@ -6,7 +6,7 @@ import { migrate } from '../server/db/migrate.js';
 import { migrations } from '../server/db/migrations/index.js';
 import { ensureDemo } from '../server/demo/demo.js';
 import { createService } from '../server/service.js';
-import { tempDir } from './helpers/server.js';
+import { TEST_KEK, tempDir } from './helpers/server.js';
 
 // Migration 14 changes the separator of patients.name_key; a clinic's existing patients must keep their duplicate
 // rule across the upgrade, or the same patient could be registered twice after it.
@@ -18,7 +18,7 @@ describe('migration 14: name_key separator', () => {
     const db = openDatabase({ file: databaseFile(dataDir), migrate: false });
     migrate(db, migrations.filter((m) => m.version < 14));
     db.close();
-    const service = await createService({ dataDir });
+    const service = await createService({ kek: TEST_KEK, dataDir });
     try {
       const demo = (await ensureDemo(service, 'http://127.0.0.1:0'))!;
       const caller = (await service.auth.authenticateToken(demo.workspaces[0]!.users.reception.auth_token))!;

@@ -3,9 +3,10 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ScribeClient } from '../sdk/scribe-client.js';
-import { skipFor } from './helpers/skip.js';
+import { missing } from './helpers/needs.js';
 import { type ServerProcess, call, exited, spawnServer, tempDir } from './helpers/server.js';
-import { speak, tools } from './speech-audio.js';
+import { skipFor } from './helpers/skip.js';
+import { speak } from './speech-audio.js';
 
 /**
  * kill -9 right after a sign answer: the service runs as its own process (npm run serve), a dictation goes through
@@ -13,7 +14,7 @@ import { speak, tools } from './speech-audio.js';
  * same data directory the signed version is there, unchanged, and the status API serves it.
  */
 
-const skip = tools.espeak && tools.pocketsphinx ? null : 'espeak-ng or PocketSphinx is not installed';
+const skip = missing('espeak-ng', 'pocketsphinx', 'ffmpeg');
 const children = new Set<ChildProcess>();
 const dirs: string[] = [];
 afterAll(async () => {

@@ -7,10 +7,11 @@ import { uploadDictation } from '../preload/scribe-flow.js';
 import { ScribeClient } from '../sdk/scribe-client.js';
 import type { DemoWorkspace } from '../server/demo/demo.js';
 import { documentProblems, errorsOf } from './helpers/fhir-validation.js';
-import { skipFor } from './helpers/skip.js';
+import { missing } from './helpers/needs.js';
 import { call, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 import { type ScribeServer, startScribeServer, until, webhookReceiver } from './scribe-support.js';
-import { speak, tools } from './speech-audio.js';
+import { speak } from './speech-audio.js';
 
 /**
  * Issue 15 follow-ups over HTTP against the real service, on one dictation through the real scribe:
@@ -21,7 +22,7 @@ import { speak, tools } from './speech-audio.js';
  *   subscription without it gets the event as before; both signed with their own key.
  */
 
-const skip = tools.espeak && tools.pocketsphinx ? null : 'espeak-ng or PocketSphinx is not installed';
+const skip = missing('espeak-ng', 'pocketsphinx', 'ffmpeg');
 // No number next to another: the recogniser would run "six fifty" and "three times" into one.
 const SAID = 'The patient has fever for two days. Tablet paracetamol. Take it twice daily after food for three days. Review after one week.';
 const OPTIONS: DictationOptions = { templates: ['service_emr_template'], language: 'en-IN', mode: 'dictation', model_type: 'pro', codify: true };

@@ -6,12 +6,13 @@ import type { DictationOptions } from '../preload/contract.js';
 import { uploadDictation } from '../preload/scribe-flow.js';
 import { ScribeClient } from '../sdk/scribe-client.js';
 import type { DemoWorkspace } from '../server/demo/demo.js';
+import { missing } from './helpers/needs.js';
 import { DATABASES, freshPostgresDatabase } from './helpers/postgres.js';
-import { skipFor } from './helpers/skip.js';
 import { call, tempDir } from './helpers/server.js';
 import { rowsOf } from './helpers/service.js';
+import { skipFor } from './helpers/skip.js';
 import { type ScribeServer, startScribeServer, until, webhookReceiver } from './scribe-support.js';
-import { speak, tools } from './speech-audio.js';
+import { speak } from './speech-audio.js';
 
 /**
  * Issue 15, item 2 over HTTP against the real service: a dictation spoken by espeak-ng runs through the real scribe
@@ -21,7 +22,7 @@ import { speak, tools } from './speech-audio.js';
  * trail, note.signed and note.amended delivered signed to a local receiver, and the history listing signed notes first.
  */
 
-const skip = tools.espeak && tools.pocketsphinx ? null : 'espeak-ng or PocketSphinx is not installed';
+const skip = missing('espeak-ng', 'pocketsphinx', 'ffmpeg');
 const SAID = 'The patient has fever for two days. Tablet paracetamol six fifty grams twice daily for three days.';
 const OPTIONS: DictationOptions = {
   templates: ['clinical_notes_template', 'service_emr_template', 'transcript_template'], language: 'en-IN', mode: 'dictation', model_type: 'pro', codify: true,

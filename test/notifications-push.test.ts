@@ -8,7 +8,7 @@ import { type DemoWorkspace, ensureDemo } from '../server/demo/demo.js';
 import { buildHttpApp } from '../server/http/app.js';
 import { createService, type Service, type ServiceOptions } from '../server/service.js';
 import type { Clock } from '../server/shared/time.js';
-import { call, tempDir } from './helpers/server.js';
+import { TEST_KEK, call, tempDir } from './helpers/server.js';
 
 /**
  * Sending pushes, end to end: the real service (started here rather than by startServer, which cannot pass the
@@ -141,7 +141,7 @@ const PUSH_TEST_OPTIONS: ServiceOptions['push'] = {
 interface Running { baseUrl: string; service: Service; demo: DemoWorkspace[]; closeHttp(): Promise<void>; close(): Promise<void> }
 
 async function start(dataDir: string, fake: ReturnType<typeof standIn>): Promise<Running> {
-  const service = await createService({ dataDir, clock, fcmBaseUrl: fake.base, push: PUSH_TEST_OPTIONS });
+  const service = await createService({ kek: TEST_KEK, dataDir, clock, fcmBaseUrl: fake.base, push: PUSH_TEST_OPTIONS });
   const app = await buildHttpApp(service);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -5,12 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoWorkspace } from '../server/demo/demo.js';
 import { buildHttpApp } from '../server/http/app.js';
 import { createService, type Service } from '../server/service.js';
-import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
+import { missing } from './helpers/needs.js';
+import { type RunningServer, TEST_KEK, call, startServer, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
+import { launch } from './ui-browser.js';
 
 /**
  * Browser sign-in for AI assistants, for real: dynamic registration, a PKCE authorization request opened in
@@ -19,8 +22,8 @@ import { type RunningServer, call, startServer, tempDir } from './helpers/server
  * a wrong password, rate limiting, tokens for other audiences, connected assistants, and a restart.
  */
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+// Sign-in and consent happen in a browser; what needs none still runs without one.
+const noBrowser = missing('chromium');
 const SEARCH = '/dr/v1/business/patients/search';
 const SCOPE = 'openid profile offline_access patients:read patients:write appointments:read appointments:write notifications webhooks scribe';
 
@@ -131,7 +134,7 @@ beforeAll(async () => {
   srv = await startServer();
   base = srv.baseUrl;
   ws = srv.demo.workspaces[0]!;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  if (!noBrowser) browser = await launch();
 });
 
 afterAll(async () => {
@@ -191,7 +194,7 @@ describe('discovery and registration', () => {
   });
 });
 
-describe('the whole flow', () => {
+describe('the whole flow', skipFor(noBrowser), () => {
   let clientId: string;
   let tokens: Awaited<ReturnType<typeof connect>>;
 
@@ -369,7 +372,7 @@ describe('the whole flow', () => {
   });
 });
 
-describe('sign-in failures', () => {
+describe('sign-in failures', skipFor(noBrowser), () => {
   it('a wrong password shows the sign-in page again with an error, and signs nobody in', async () => {
     const { client_id } = await register();
     const flow = await startFlow(client_id);
@@ -410,7 +413,7 @@ describe('sign-in failures', () => {
   });
 });
 
-describe('roles and connected assistants', () => {
+describe('roles and connected assistants', skipFor(noBrowser), () => {
   it('a reception user\'s assistant acts within reception\'s role: no scribe scope, and 403 on a scribe operation', async () => {
     const { client_id } = await register('Front desk helper');
     const flow = await startFlow(client_id);
@@ -471,7 +474,7 @@ describe('roles and connected assistants', () => {
 describe('configuration', () => {
   it('a configured public URL (behind a TLS proxy) is the issuer, the MCP resource and the base of every endpoint', async () => {
     const dataDir = tempDir('oidc-public');
-    const service = await createService({ dataDir, scribe: { worker: false } });
+    const service = await createService({ kek: TEST_KEK, dataDir, scribe: { worker: false } });
     const app = await buildHttpApp(service, { publicUrl: 'https://clinic.example', ui: false });
     try {
       const headers = { host: 'clinic.example', 'x-forwarded-proto': 'https' };
@@ -488,7 +491,7 @@ describe('configuration', () => {
   });
 });
 
-describe('restart', () => {
+describe('restart', skipFor(noBrowser), () => {
   it('keeps the connection: after a restart on the same address the access token still works and the refresh token refreshes', async () => {
     const dataDir = tempDir('oidc-restart');
     const first = await startServer({ dataDir });
@@ -503,7 +506,7 @@ describe('restart', () => {
       const t = await connect(client_id, first.demo.workspaces[0]!.users.doctor);
       await first.close();
 
-      service = await createService({ dataDir });
+      service = await createService({ kek: TEST_KEK, dataDir });
       second = await buildHttpApp(service);
       await second.listen({ host: '127.0.0.1', port: Number(port) });
       const mobile = first.demo.workspaces[0]!.patients[0]!.mobile;

@@ -6,10 +6,11 @@ import { uploadDictation } from '../preload/scribe-flow.js';
 import { ScribeClient } from '../sdk/scribe-client.js';
 import type { DemoWorkspace } from '../server/demo/demo.js';
 import { auth, expectDrError, expectDrOk } from './helpers/dr.js';
+import { missing } from './helpers/needs.js';
 import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { type ScribeServer, startScribeServer } from './scribe-support.js';
-import { speak, tools } from './speech-audio.js';
+import { speak } from './speech-audio.js';
 
 /**
  * Issue 12 item 2, the patient's record: allergies stored on the patient (migration 13), returned on every profile
@@ -85,7 +86,7 @@ describe('patient record: allergies', () => {
   });
 });
 
-const skip = tools.espeak && tools.pocketsphinx ? null : 'espeak-ng or PocketSphinx is not installed';
+const skip = missing('espeak-ng', 'pocketsphinx', 'ffmpeg');
 const SAID = 'Sore throat and fever for three days. Tablet amoxicillin five hundred milligrams three times a day for five days.';
 const OPTIONS: DictationOptions = {
   templates: ['service_emr_template'], language: 'en-IN', mode: 'dictation', model_type: 'pro', codify: false,

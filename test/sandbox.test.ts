@@ -10,7 +10,9 @@ import { ScribeClient } from '../sdk/scribe-client.js';
 import { type Sandbox, startSandbox } from '../server/sandbox/sandbox.js';
 import type { SandboxCredentials } from '../server/sandbox/seed.js';
 import { auth, bearer } from './helpers/dr.js';
-import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
+import { missing } from './helpers/needs.js';
+import { type RunningServer, TEST_KEK, call, startServer, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 import { speak, until, webhookReceiver } from './scribe-support.js';
 
 /**
@@ -32,7 +34,7 @@ beforeAll(async () => {
   live = await startServer();
   sandbox = await startSandbox({
     liveDataDir: live.dataDir, host: '127.0.0.1', port: 0, production: live.service.environment, productionUrl: live.baseUrl,
-    service: { webhooks: { retryScheduleMs: [100, 200] }, scribe: { concurrency: 1 } },
+    service: { kek: TEST_KEK, webhooks: { retryScheduleMs: [100, 200] }, scribe: { concurrency: 1 } },
   });
   creds = sandbox.credentials();
   receiver = await webhookReceiver(SIGNING_KEY);
@@ -195,7 +197,7 @@ describe('the sandbox', () => {
     }
   });
 
-  it('runs the upstream flow through the SDK: token, search, change-status, webhook, scribe upload, status', async () => {
+  it('runs the upstream flow through the SDK: token, search, change-status, webhook, scribe upload, status', { ...skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), timeout: 120_000 }, async () => {
     const options = { baseUrl: live.baseUrl, sandboxUrl: sandbox.url, environment: 'sandbox' as const };
     expect(environmentUrl(options)).toBe(sandbox.url);
     const clinic = new ClinicAuth({ ...options, clientId: creds.client_id, clientSecret: creds.client_secret, apiKey: creds.api_key });
@@ -222,7 +224,7 @@ describe('the sandbox', () => {
     expect(event.headers['x-clinic-desk-environment']).toBe('sandbox');
     // Nothing of it reached the live clinic.
     expect(live.service.db.prepare('SELECT count(*) FROM scribe_sessions').pluck().get()).toBe(0);
-  }, 120_000);
+  });
 
   it('reset restores the seed, ends every earlier sandbox credential, and leaves production alone', async () => {
     const liveBefore = appointmentsIn(live.service.db);

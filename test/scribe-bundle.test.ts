@@ -2,6 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScribeClient } from '../sdk/scribe-client.js';
+import { missing } from './helpers/needs.js';
 import { ROOT, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { type ScribeServer, speak, startScribeServer } from './scribe-support.js';
@@ -14,7 +15,8 @@ import { type ScribeServer, speak, startScribeServer } from './scribe-support.js
  */
 const WORKER = join(ROOT, 'dist', 'main', 'scribe-worker.mjs');
 // Skipped only where nothing is built: a build without the worker beside main.mjs fails.
-const skip = existsSync(join(ROOT, 'dist', 'main', 'main.mjs')) ? null : 'dist/ is not built (node scripts/build.mjs; npm test builds first)';
+const skip = (existsSync(join(ROOT, 'dist', 'main', 'main.mjs')) ? null : 'dist/ is not built (node scripts/build.mjs; npm test builds first)')
+  ?? missing('espeak-ng', 'pocketsphinx', 'ffmpeg');
 
 describe('the bundled scribe worker', skipFor(skip), () => {
   let srv: ScribeServer;

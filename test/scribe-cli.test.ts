@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { missing } from './helpers/needs.js';
 import { ROOT, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 import { speak } from './scribe-support.js';
 
 /** `npx clinic-desk …` in the repository: the package.json bin dispatching to the TypeScript CLIs. */
@@ -30,7 +32,7 @@ describe('npx clinic-desk', () => {
     expect(bad.stderr).toMatch(/unknown command "dance"/);
   });
 
-  it('transcribe FILE prints the transcript of spoken audio', () => {
+  it('transcribe FILE prints the transcript of spoken audio', skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), () => {
     const wav = speak(dir, 'note.wav', 'Patient advised to drink plenty of water and rest for three days.');
     const r = npx('transcribe', wav, '--json');
     expect(r.code).toBe(0);

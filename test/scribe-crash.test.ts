@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { ScribeClient } from '../sdk/scribe-client.js';
+import { missing } from './helpers/needs.js';
 import { type ServerProcess, exited, spawnServer, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 import { sleep, speak, until } from './scribe-support.js';
 
 /**
@@ -75,7 +77,7 @@ function groupAlive(pgrp: number): boolean {
   return false;
 }
 
-it('kill -9 mid-transcription, then restart: the worker goes with the service, the session runs again and completes', async () => {
+it('kill -9 mid-transcription, then restart: the worker goes with the service, the session runs again and completes', { ...skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), timeout: 90_000 }, async () => {
   const dataDir = tempDir('scribe-crash');
   const audioDir = tempDir('scribe-crash-audio');
   dirs.push(dataDir, audioDir);
@@ -123,4 +125,4 @@ it('kill -9 mid-transcription, then restart: the worker goes with the service, t
   db.close();
   expect(row).toMatchObject({ attempts: 2, status: 'completed' });
   expect(readFileSync(join(dataDir, 'scribe', row.id, file.stored_name)).equals(readFileSync(long))).toBe(true);
-}, 90_000);
+});

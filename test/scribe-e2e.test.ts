@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SessionStatus, ScribeClient } from '../sdk/scribe-client.js';
 import type { DemoWorkspace } from '../server/demo/demo.js';
+import { missing } from './helpers/needs.js';
 import { call, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 import { type ScribeServer, silenceWav, speak, startScribeServer, until, webhookReceiver } from './scribe-support.js';
 
 /**
@@ -36,6 +38,8 @@ let dir: string;
 let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
 let client: ScribeClient;
 let dictation: string;
+// Every suite here transcribes speech that espeak-ng makes, through ffmpeg and PocketSphinx.
+const skip = missing('espeak-ng', 'pocketsphinx', 'ffmpeg');
 
 beforeAll(async () => {
   dir = tempDir('scribe-e2e-audio');
@@ -75,7 +79,7 @@ afterAll(async () => {
 
 const eventsFor = (txn: string) => receiver.deliveries.filter((d) => d.body.data?.transaction_id === txn);
 
-describe('a dictation through the upstream flow', () => {
+describe('a dictation through the upstream flow', skipFor(skip), () => {
   it('200 with all three templates, Base64 JSON of the documented shapes; v2rx.completed; a push for the doctor', async () => {
     const uploaded = await client.upload([dictation], {
       txnId: 'e2e-consult-1', action: 'scribe-v2',
@@ -163,7 +167,7 @@ describe('a dictation through the upstream flow', () => {
   });
 });
 
-describe('sessions that fail', () => {
+describe('sessions that fail', skipFor(skip), () => {
   async function run(txnId: string, files: string[], languages = ['en-IN']): Promise<SessionStatus> {
     await client.upload(files, { txnId, extraData: { mode: 'dictation' }, outputFormat: { input_language: languages, output_template: ALL_TEMPLATES } });
     return client.waitForSession(txnId, { intervalMs: 100, timeoutMs: 60_000 });
@@ -200,7 +204,7 @@ describe('sessions that fail', () => {
   });
 });
 
-describe('a template that fails alone', () => {
+describe('a template that fails alone', skipFor(skip), () => {
   let faulty: ScribeServer;
   beforeAll(async () => {
     // Fault injection is part of the service's configuration (ServiceOptions.scribe.failTemplates).

@@ -9,7 +9,9 @@ import { ScribeClient } from '../sdk/scribe-client.js';
 import { buildMcpServer } from '../server/mcp/server.js';
 import type { ParentMessage, WorkerMessage } from '../server/scribe/job.js';
 import type { LaunchWorker } from '../server/scribe/runner.js';
+import { missing } from './helpers/needs.js';
 import { exited, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
 import { type ScribeServer, speak, startScribeServer, until } from './scribe-support.js';
 
 /**
@@ -117,7 +119,10 @@ async function dictate(text: string, txnId: string, extraEnv?: NodeJS.ProcessEnv
   return client;
 }
 
-it('a worker speaking over parentPort runs a dictation to the end, in a work folder only its user can open', async () => {
+// Each test transcribes speech that espeak-ng makes, through ffmpeg and PocketSphinx.
+const skip = skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg'));
+
+it('a worker speaking over parentPort runs a dictation to the end, in a work folder only its user can open', { ...skip, timeout: 90_000 }, async () => {
   const client = await dictate('Fever for three days. Start paracetamol five hundred milligrams three times daily.', 'port-001');
   const done = await client.waitForSession('port-001', { intervalMs: 200, timeoutMs: 60_000 });
   expect(done.httpStatus).toBe(200);
@@ -135,9 +140,9 @@ it('a worker speaking over parentPort runs a dictation to the end, in a work fol
   // The runner ended the worker once its result was in, and its work folder is gone.
   await exited(run!.child);
   expect(existsSync(run!.workDir!)).toBe(false);
-}, 90_000);
+});
 
-it('SIGTERM ends what the worker started, though the worker leads no process group', async () => {
+it('SIGTERM ends what the worker started, though the worker leads no process group', { ...skip, timeout: 90_000 }, async () => {
   // A decoder that hangs (as ffmpeg might on a strange file) and, writing nothing, would never die of a closed pipe.
   const binDir = tempDir('worker-launch-bin');
   dirs.push(binDir);
@@ -157,9 +162,9 @@ it('SIGTERM ends what the worker started, though the worker leads no process gro
   srv = null;
   expect(await exited(worker)).toBe(1);
   await until(() => !alive(decoder!), 'the decoder to end', 2_000, 50);
-}, 90_000);
+});
 
-it('audio handed to an assistant tool is stored 0600 from its first byte', async () => {
+it('audio handed to an assistant tool is stored 0600 from its first byte', skip, async () => {
   srv = await startScribeServer({ push: { sender: false }, scribe: { worker: false } });
   const audioDir = tempDir('worker-launch-audio');
   dirs.push(audioDir);

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FLAGS } from '../server/config.js';
+import { has } from './helpers/needs.js';
 import { ROOT, call, exited, spawnServer, tempDir } from './helpers/server.js';
 
 /** `npm run serve` as a new user meets it: --help, a busy port, the start-up lines, --demo --reset. */
@@ -64,7 +65,18 @@ describe('npm run serve', () => {
     // The block is the listening line and the indented ones under it, with no JSON log line among them.
     const end = lines.findIndex((l, i) => i > start && !l.startsWith('  '));
     const block = lines.slice(start, end);
-    expect(block.length).toBe(9);
+    // Nine lines, then what the scribe can do: the whole, one line per speech engine, the decoder.
+    const engines = block.filter((l) => l.startsWith('  speech engine:  '));
+    expect(block.length).toBe(9 + 2 + engines.length);
+    const sphinx = engines.find((l) => l.startsWith('  speech engine:  pocketsphinx:en-us+clinic-lm '))!;
+    const decoder = block.find((l) => l.startsWith('  audio decoder:  ffmpeg '))!;
+    if (has('pocketsphinx')) expect(sphinx).toMatch(/ ready: English \(India\), English \(US\)$/);
+    else expect(sphinx).toMatch(/ NOT READY \(English \(India\), English \(US\) once ready\): .*\. Fix: ((sudo )?apt-get install -y pocketsphinx pocketsphinx-en-us espeak-ng|install PocketSphinx .* from this system's packages)$/);
+    if (has('ffmpeg')) expect(decoder).toMatch(/ ready$/);
+    else expect(decoder).toMatch(/ NOT READY: ffmpeg is not installed.*\. Fix: ((sudo )?apt-get install -y ffmpeg|install ffmpeg from this system's packages)$/);
+    expect(block.find((l) => l.startsWith('  scribe:         '))).toMatch(
+      has('pocketsphinx') && has('ffmpeg') ? /^  scribe: +transcribes English \(India\), English \(US\)/ : /^  scribe: +cannot transcribe yet: .*npm run setup/,
+    );
     expect(block.join('\n')).toMatch(/sandbox: +http:\/\/127\.0\.0\.1:\d+\/ \(synthetic data/);
     expect(block.join('\n')).toContain(`app (browser):  ${first.baseUrl}/`);
     expect(block.join('\n')).toContain(`${creds.workspaces[0]!.name}: ${Object.values(creds.workspaces[0]!.users).map((u) => u.username).join(', ')}`);

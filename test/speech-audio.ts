@@ -5,17 +5,8 @@
 import { execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { promisify } from 'node:util';
-import { findOnPath } from '../server/scribe/audio/decode.js';
 
 export const run = promisify(execFile);
-
-export const tools = {
-  espeak: findOnPath('espeak-ng') !== null,
-  ffmpeg: findOnPath('ffmpeg') !== null,
-  ffprobe: findOnPath('ffprobe') !== null,
-  sox: findOnPath('sox') !== null,
-  pocketsphinx: findOnPath('pocketsphinx_continuous') !== null,
-};
 
 /** Our own test dictations (spoken by espeak-ng in the tests). */
 export const TEST_DICTATIONS = {

@@ -14,8 +14,8 @@ import { generateDictationPhrases } from '../server/scribe/asr/lm/phrases.js';
 import { projectVocabulary } from '../server/scribe/asr/lm/vocabulary.js';
 import { normalizeSentences, normalizeWords } from '../server/scribe/asr/text.js';
 import { scoringWords, wordErrors } from '../server/scribe/asr/wer.js';
+import { missing } from './helpers/needs.js';
 import { skipFor } from './helpers/skip.js';
-import { tools } from './speech-audio.js';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -115,7 +115,7 @@ describe('the project corpus', () => {
   });
 });
 
-describe('ensureDomainModel', skipFor(!tools.espeak ? 'needs espeak-ng (apt-get install -y espeak-ng)' : existsSync(DEFAULT_CMUDICT) ? null : `${DEFAULT_CMUDICT} is absent (apt-get install -y pocketsphinx-en-us)`), () => {
+describe('ensureDomainModel', skipFor(missing('espeak-ng') ?? (existsSync(DEFAULT_CMUDICT) ? null : `${DEFAULT_CMUDICT} is absent (apt-get install -y pocketsphinx-en-us)`)), () => {
   it('builds the LM and dictionary once, covering every LM word, then reuses the cache', async () => {
     const cacheDir = tmp();
     const vocabulary = { drugs: ['Nitrofurantoin', 'ondansetron 4 mg'], diagnoses: ['acute gastroenteritis'], investigations: ['urine routine'], phrases: ['start nitrofurantoin twice daily'] };

@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runTranscribeCli } from '../server/cli/transcribe.js';
 import { ModelManager, WHISPER_CATALOGUE, mirrored, progressBar, type DownloadProgress, type ModelSpec } from '../server/scribe/asr/models.js';
+import { missing } from './helpers/needs.js';
 import { skipFor } from './helpers/skip.js';
-import { TEST_DICTATIONS, speak, tools } from './speech-audio.js';
+import { TEST_DICTATIONS, speak } from './speech-audio.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const blob = (n: number, seed: number) => {
@@ -297,7 +298,7 @@ describe('clinic-desk transcribe', () => {
     }
   });
 
-  it('prints the transcript of a file; fails naming an undecodable file', skipFor(tools.espeak && tools.ffmpeg && tools.pocketsphinx ? null : 'needs espeak-ng, ffmpeg and PocketSphinx (apt-get install -y espeak-ng ffmpeg pocketsphinx pocketsphinx-en-us)'), async () => {
+  it('prints the transcript of a file; fails naming an undecodable file', skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), async () => {
     const wav = join(dir, 'visit.wav');
     await speak(TEST_DICTATIONS.short, wav);
     const out = capture();

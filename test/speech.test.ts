@@ -16,8 +16,9 @@ import { ModelManager } from '../server/scribe/asr/models.js';
 import { PocketSphinxEngine, hasDigitalSilence, parsePocketSphinxOutput } from '../server/scribe/asr/pocketsphinx.js';
 import { WhisperEngine, loadSherpa, planPieces, whisperLanguage } from '../server/scribe/asr/whisper.js';
 import { wordErrors } from '../server/scribe/asr/wer.js';
+import { has, missing } from './helpers/needs.js';
 import { skipFor } from './helpers/skip.js';
-import { TEST_DICTATIONS, speak, tools } from './speech-audio.js';
+import { TEST_DICTATIONS, speak } from './speech-audio.js';
 
 let dir = '';
 // One LM cache for the file, so the model is generated once.
@@ -30,7 +31,7 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('PocketSphinx with the domain model', skipFor(tools.pocketsphinx && tools.espeak && tools.ffmpeg ? null : 'needs PocketSphinx, espeak-ng and ffmpeg (apt-get install -y pocketsphinx pocketsphinx-en-us espeak-ng ffmpeg)'), () => {
+describe('PocketSphinx with the domain model', skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), () => {
   let pcm: PcmAudio;
   let engine: PocketSphinxEngine;
   beforeAll(async () => {
@@ -238,7 +239,7 @@ describe('chooseEngine', () => {
     const engines = await createEngines({ dataDir });
     expect(engines.map((e) => e.id)).toEqual(['whisper:small', 'pocketsphinx:en-us+clinic-lm']);
     await expect(chooseEngine({ modelType: 'pro', inputLanguages: ['ta'] }, engines)).rejects.toThrow(/No installed speech engine supports Tamil \(ta\): whisper:small: Whisper model "small" is not installed/);
-    if (tools.pocketsphinx && tools.espeak) {
+    if (has('pocketsphinx') && has('espeak-ng')) {
       expect((await chooseEngine({ modelType: 'pro', inputLanguages: ['en-IN'] }, engines)).id).toBe('pocketsphinx:en-us+clinic-lm');
     }
   });

@@ -1,13 +1,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type Locator, type Page, chromium } from 'playwright-core';
+import { CHROMIUM, missing } from './helpers/needs.js';
 import { ROOT } from './helpers/server.js';
 
-/** Debian's Chromium, driven by playwright-core (never a downloaded browser). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const chromiumMissing = existsSync(CHROMIUM) ? null : `Chromium not found at ${CHROMIUM} (apt-get install -y chromium)`;
 export const uiNotBuilt = existsSync(join(ROOT, 'dist', 'renderer', 'index.html')) ? null : 'the renderer is not built (node scripts/build.mjs; npm test builds it first)';
-export const uiSkipReason = chromiumMissing ?? uiNotBuilt;
+export const uiSkipReason = missing('chromium') ?? uiNotBuilt;
 
 /** Where the tests' pictures go: ignored by git, so npm test leaves the tree as it was; npm run screenshots copies the README's pictures to docs/screenshots. */
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
@@ -16,7 +14,7 @@ export async function launch(opts: { fakeAudioWav?: string } = {}): Promise<Brow
   const args = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
     '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'];
   if (opts.fakeAudioWav) args.push(`--use-file-for-fake-audio-capture=${opts.fakeAudioWav}`);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+  return chromium.launch({ executablePath: CHROMIUM!, headless: true, args });
 }
 
 export async function openApp(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {

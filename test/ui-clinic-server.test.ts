@@ -10,7 +10,7 @@ import { recordingStore } from '../main/recordings.js';
 import { APP_METHOD_ARITY } from '../preload/app-methods.js';
 import { buildHttpApp } from '../server/http/app.js';
 import { type Service, createService } from '../server/service.js';
-import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
+import { type RunningServer, TEST_KEK, call, startServer, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
 
@@ -184,7 +184,7 @@ describe('using a clinic server, in Chromium', skipFor(uiSkipReason), () => {
     let firstRunHandlers: Handlers;
 
     beforeAll(async () => {
-      empty = await createService({ dataDir: firstRunData });
+      empty = await createService({ kek: TEST_KEK, dataDir: firstRunData });
       emptyApp = await buildHttpApp(empty);
       await emptyApp.listen({ host: '127.0.0.1', port: 0 });
       emptyBase = `http://127.0.0.1:${(emptyApp.server.address() as AddressInfo).port}`;

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScribeClient } from '../sdk/scribe-client.js';
+import { missing } from './helpers/needs.js';
 import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
 import { skipFor, skipNow } from './helpers/skip.js';
 import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
@@ -14,8 +14,7 @@ import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
  * transcription's progress and the structured result. A second browser with a silent WAV shows the silence
  * warning and that a recording cut off by a closed tab survives.
  */
-const ESPEAK = '/usr/bin/espeak-ng';
-const skip = uiSkipReason ?? (existsSync(ESPEAK) ? null : 'espeak-ng is not installed (apt-get install -y espeak-ng)');
+const skip = uiSkipReason ?? missing('espeak-ng', 'ffmpeg');
 
 const DICTATION = 'Patient has fever for three days. Diagnosis acute bronchitis. '
   + 'Tablet paracetamol six hundred fifty milligrams three times a day for five days. Review after five days.';
@@ -23,7 +22,7 @@ const DICTATION = 'Patient has fever for three days. Diagnosis acute bronchitis.
 function wav(dir: string, name: string, text: string | null): string {
   const raw = join(dir, `${name}-raw.wav`);
   const out = join(dir, `${name}.wav`);
-  if (text) execFileSync(ESPEAK, ['-s', '150', '-w', raw, text]);
+  if (text) execFileSync('espeak-ng', ['-s', '150', '-w', raw, text]);
   else execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', '-t', '10', '-y', raw]);
   // Chromium's fake capture device reads 16-bit PCM; 48 kHz mono is what it asks for anyway.
   execFileSync('ffmpeg', ['-v', 'error', '-i', raw, '-ar', '48000', '-ac', '1', '-c:a', 'pcm_s16le', '-y', out]);

@@ -4,9 +4,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelManager } from '../server/scribe/asr/models.js';
 import { loadSherpa } from '../server/scribe/asr/whisper.js';
+import { missing } from './helpers/needs.js';
 import { type RunningServer, startServer, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
-import { tools } from './speech-audio.js';
 import { launch, openApp, signIn, uiSkipReason } from './ui-browser.js';
 
 /**
@@ -15,7 +15,7 @@ import { launch, openApp, signIn, uiSkipReason } from './ui-browser.js';
  * they can, without restarting anything.
  */
 const skip = uiSkipReason
-  ?? (tools.pocketsphinx && tools.espeak ? null : 'PocketSphinx or espeak-ng is not installed (English would not be ready)')
+  ?? missing('pocketsphinx')
   ?? (loadSherpa().module ? null : 'sherpa-onnx-node does not load here (no model download could help)');
 
 describe('the dictation language list in Chromium', skipFor(skip), () => {

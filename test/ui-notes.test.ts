@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DictationOptions } from '../preload/contract.js';
 import { uploadDictation } from '../preload/scribe-flow.js';
 import { ScribeClient } from '../sdk/scribe-client.js';
+import { missing } from './helpers/needs.js';
 import { type RunningServer, startServer, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
-import { speak, tools } from './speech-audio.js';
+import { speak } from './speech-audio.js';
 import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
 
 /**
@@ -15,7 +16,7 @@ import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
  * prints the prescription. The dictation is spoken by espeak-ng and sent through the app's own upload flow, with a
  * tablet dose said in grams so the scribe flags it (as in ui-scribe-flags.test.ts).
  */
-const skip = uiSkipReason ?? (tools.espeak && tools.pocketsphinx ? null : 'espeak-ng or PocketSphinx is not installed');
+const skip = uiSkipReason ?? missing('espeak-ng', 'pocketsphinx', 'ffmpeg');
 
 const SAID = 'The patient has fever for two days. Diagnosis viral fever. Tablet paracetamol six fifty grams twice daily for three days after food. Advise complete blood count. Drink plenty of fluids. Review after five days.';
 const OPTIONS: DictationOptions = {

@@ -4,7 +4,7 @@ import { type Handlers, type IpcEvent, createHandlers, toFailure } from '../main
 import { recordingStore } from '../main/recordings.js';
 import { APP_METHOD_ARITY } from '../preload/app-methods.js';
 import { type DesktopSandbox, desktopSandbox } from '../server/sandbox/desktop.js';
-import { type RunningServer, startServer, tempDir } from './helpers/server.js';
+import { type RunningServer, TEST_KEK, startServer, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
 
@@ -22,7 +22,7 @@ describe('Settings → Sandbox in Chromium', skipFor(uiSkipReason), () => {
 
   beforeAll(async () => {
     live = await startServer();
-    sandbox = desktopSandbox(live.service, { host: '127.0.0.1', port: 0, productionUrl: live.baseUrl });
+    sandbox = desktopSandbox(live.service, { host: '127.0.0.1', port: 0, productionUrl: live.baseUrl, service: { kek: TEST_KEK } });
     browser = await launch();
   });
   afterAll(async () => {

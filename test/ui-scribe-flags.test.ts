@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DictationOptions } from '../preload/contract.js';
 import { uploadDictation } from '../preload/scribe-flow.js';
 import { ScribeClient } from '../sdk/scribe-client.js';
+import { missing } from './helpers/needs.js';
 import { type RunningServer, startServer, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
-import { speak, tools } from './speech-audio.js';
+import { speak } from './speech-audio.js';
 import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
 
 /**
@@ -16,7 +17,7 @@ import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
  * medication row marked with the flag's sentence, and each item with evidence highlights its words in the
  * transcript when pressed. A session from before evidence and flags still reads as it did.
  */
-const skip = uiSkipReason ?? (tools.espeak && tools.pocketsphinx ? null : 'espeak-ng or PocketSphinx is not installed');
+const skip = uiSkipReason ?? missing('espeak-ng', 'pocketsphinx', 'ffmpeg');
 
 /** Grams for a tablet of paracetamol: the unit a doctor never means, which the safety checks must flag. */
 const SAID = 'The patient has fever for two days. Tablet paracetamol six fifty grams twice daily for three days.';

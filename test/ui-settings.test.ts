@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpApp } from '../server/http/app.js';
+import { loadSherpa } from '../server/scribe/asr/whisper.js';
 import { createService, type Service } from '../server/service.js';
-import { call, tempDir } from './helpers/server.js';
+import { TEST_KEK, call, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { startModelMirror } from './model-mirror.js';
 import { launch, openApp, shot, uiSkipReason } from './ui-browser.js';
@@ -46,7 +47,7 @@ describe('first run and settings in Chromium', skipFor(uiSkipReason), () => {
 
   beforeAll(async () => {
     mirror = await startModelMirror();
-    service = await createService({ dataDir, webhooks: { retryScheduleMs: [200, 400] }, speechModels: { mirror: mirror.url } });
+    service = await createService({ kek: TEST_KEK, dataDir, webhooks: { retryScheduleMs: [200, 400] }, speechModels: { mirror: mirror.url } });
     app = await buildHttpApp(service);
     await app.listen({ host: '127.0.0.1', port: 0 });
     const a = app.server.address();
@@ -93,6 +94,10 @@ describe('first run and settings in Chromium', skipFor(uiSkipReason), () => {
     await form.locator('input[name=password]').fill('green valley 2026');
     await form.locator('input[name=password_again]').fill('green valley 2026');
     await form.getByRole('button', { name: 'Create clinic' }).click();
+    // Where the scribe cannot transcribe on this machine, a last step says so (the test below); elsewhere the app opens.
+    if (!(await service.scribe.readiness()).ready) {
+      await page.getByRole('region', { name: 'Dictation on this computer' }).getByRole('button', { name: 'Continue' }).click();
+    }
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     expect(await page.locator('.brand').textContent()).toContain('Green Valley Clinic');
     expect(await page.getByRole('navigation', { name: 'Main' }).textContent()).toContain('Settings');
@@ -103,6 +108,15 @@ describe('first run and settings in Chromium', skipFor(uiSkipReason), () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
     await page.getByTestId('server-address').waitFor();
     expect(await page.getByTestId('server-address').textContent()).toBe(base);
+    // What the scribe can do here, engine by engine, as the service itself finds it.
+    const scribe = await service.scribe.readiness();
+    expect(await page.getByTestId('scribe-ready').textContent()).toMatch(scribe.ready ? /^Transcribes / : /^Cannot transcribe yet$/);
+    const engines = page.getByRole('list', { name: 'Speech engines' });
+    for (const e of [...scribe.engines, scribe.decoder]) {
+      const item = engines.locator(`li[data-engine="${e.id}"]`);
+      expect(await item.textContent()).toContain(e.ready ? 'ready' : `not ready`);
+      if (e.fix) expect(await item.textContent()).toContain(e.fix);
+    }
     // The API reference link is absolute (a relative one resolves to file:// in the desktop app) and answers.
     const href = await page.getByRole('link', { name: 'API reference' }).getAttribute('href');
     expect(href).toBe(`${base}/docs`);
@@ -318,5 +332,48 @@ describe('first run and settings in Chromium', skipFor(uiSkipReason), () => {
 
   it('logged no page errors', () => {
     expect(errors).toEqual([]);
+  });
+});
+
+const noDownloadHelps = loadSherpa().module ? null : 'sherpa-onnx-node does not load here, so no model download is offered';
+
+describe('first run where the scribe cannot transcribe, in Chromium', skipFor(uiSkipReason ?? noDownloadHelps), () => {
+  it('says what is missing and offers the speech model download on the same screen, then opens the app', async () => {
+    const dataDir = tempDir('ui-first-run-speech');
+    const mirror = await startModelMirror();
+    // PocketSphinx looks for its model in an empty folder: no engine can transcribe here, whatever this machine has.
+    const service = await createService({
+      kek: TEST_KEK, dataDir, speechModels: { mirror: mirror.url }, scribe: { worker: false, speech: { pocketsphinx: { modelDir: dataDir } } },
+    });
+    const app = await buildHttpApp(service);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const a = app.server.address();
+    const browser = await launch();
+    try {
+      const { page, errors } = await openApp(browser, `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`);
+      const form = page.getByRole('form', { name: 'Set up your clinic' });
+      await form.getByLabel('Clinic name').fill('Hill View Clinic');
+      await form.getByRole('button', { name: 'Continue' }).click();
+      await form.locator('input[name=username]').fill('ravi');
+      await form.locator('input[name=password]').fill('hill view 2026');
+      await form.locator('input[name=password_again]').fill('hill view 2026');
+      await form.getByRole('button', { name: 'Create clinic' }).click();
+      const step = page.getByRole('region', { name: 'Dictation on this computer' });
+      await step.waitFor();
+      const sphinx = step.locator('li[data-engine="pocketsphinx:en-us+clinic-lm"]');
+      expect(await sphinx.textContent()).toMatch(/not ready.*To fix: ((sudo )?apt-get install -y pocketsphinx pocketsphinx-en-us espeak-ng|install PocketSphinx)/s);
+      await step.getByRole('button', { name: /^Download Whisper small/ }).click();
+      await step.getByText('Whisper small is installed').waitFor({ timeout: 20_000 });
+      await shot(page, 'first-run-speech');
+      await step.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      await app.close();
+      await service.close();
+      await mirror.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpApp } from '../server/http/app.js';
 import { UI_CSP } from '../server/http/static.js';
 import { createService, type Service } from '../server/service.js';
-import { tempDir } from './helpers/server.js';
+import { TEST_KEK, tempDir } from './helpers/server.js';
 
 describe('the browser UI served at / (server/http/static.ts)', () => {
   const dataDir = tempDir('static');
@@ -14,7 +14,7 @@ describe('the browser UI served at / (server/http/static.ts)', () => {
   const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
   beforeAll(async () => {
-    service = await createService({ dataDir });
+    service = await createService({ kek: TEST_KEK, dataDir });
     mkdirSync(join(root, 'assets'));
     writeFileSync(join(root, 'index.html'), '<!doctype html><title>Clinic Desk</title><div id="root"></div>');
     writeFileSync(join(root, 'assets', 'index-abc123.js'), 'console.log(1)');
@@ -75,7 +75,7 @@ describe('the browser UI served at / (server/http/static.ts)', () => {
   });
 
   it('says how to build the UI when it is not built', async () => {
-    const s2 = await createService({ dataDir: tempDir('static-unbuilt') });
+    const s2 = await createService({ kek: TEST_KEK, dataDir: tempDir('static-unbuilt') });
     const a2 = await buildHttpApp(s2, { ui: { root: join(root, 'nothing-here') } });
     const r = await a2.inject({ method: 'GET', url: '/' });
     expect(r.statusCode).toBe(503);

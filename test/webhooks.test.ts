@@ -14,7 +14,7 @@ import { verifySignature } from '../server/webhooks/signing.js';
 import type { WebhookOptions } from '../server/webhooks/service.js';
 import { transaction } from '../server/db/tx.js';
 import { DATABASES, type TestDatabase, freshPostgresDatabase } from './helpers/postgres.js';
-import { ROOT, call, tempDir } from './helpers/server.js';
+import { ROOT, TEST_KEK, call, tempDir } from './helpers/server.js';
 import { copyPostgresDatabase, rowOf } from './helpers/service.js';
 import { skipFor } from './helpers/skip.js';
 
@@ -77,7 +77,7 @@ function demoTemplate(db: TestDatabase): Promise<Template> {
       dirs.push(dir);
       const pg = db.name === 'postgres' ? await freshPostgresDatabase('webhooks_template') : null;
       if (pg) dropAtEnd.push(pg.drop);
-      const service = await createService({ dataDir: dir, databaseUrl: pg?.url, webhooks: { dispatch: false } });
+      const service = await createService({ kek: TEST_KEK, dataDir: dir, databaseUrl: pg?.url, webhooks: { dispatch: false } });
       await ensureDemo(service, 'http://127.0.0.1:0');
       await service.close();
       return { dataDir: dir, databaseUrl: pg?.url };
@@ -92,7 +92,7 @@ async function start(db: TestDatabase, webhooks: WebhookOptions = {}, clock?: { 
   const dataDir = tempDir('webhooks');
   cpSync(template.dataDir, dataDir, { recursive: true });
   const pg = template.databaseUrl ? await copyPostgresDatabase(template.databaseUrl, 'webhooks') : null;
-  const service = await createService({ dataDir, clock, databaseUrl: pg?.url, webhooks: { pollIntervalMs: 100, ...webhooks } });
+  const service = await createService({ kek: TEST_KEK, dataDir, clock, databaseUrl: pg?.url, webhooks: { pollIntervalMs: 100, ...webhooks } });
   const app = await buildHttpApp(service);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

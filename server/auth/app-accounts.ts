@@ -333,6 +333,7 @@ function make(service: Service) {
     const view: StatusView = {
       status: 'ok', version, base_url: baseUrl,
       started_at: startedAt.toISOString(), uptime_s: Math.max(0, Math.round((clock.now().getTime() - startedAt.getTime()) / 1000)),
+      scribe: await service.scribe.readiness(),
     };
     if (!ownsInstallation(ctx.caller, await store.ownerWorkspace())) return view;
     const file = databaseFile(service.dataDir);

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ScribeReadiness } from '../scribe/readiness.js';
 import { Line } from '../shared/text.js';
 import { SCOPES } from './permissions.js';
 
@@ -151,5 +152,6 @@ export const ServerStatus = Type.Object({
   database_bytes: Type.Integer(),
   started_at: Type.String(),
   uptime_s: Type.Integer(),
+  scribe: ScribeReadiness,
 });
 export type ServerStatus = Static<typeof ServerStatus>;

@@ -7,6 +7,7 @@ import { configFromArgs, databaseFile, helpText, type Config } from '../config.j
 import { ensureDemo, demoCredentialsFile, readDemoCredentials, type DemoCredentials } from '../demo/demo.js';
 import { buildHttpApp } from '../http/app.js';
 import { type Sandbox, startSandbox } from '../sandbox/sandbox.js';
+import { readinessLines } from '../scribe/readiness.js';
 import { createService, type Service, type ServiceOptions } from '../service.js';
 import { loadKek } from '../shared/secret-box.js';
 
@@ -38,7 +39,10 @@ export function shownDatabaseUrl(url: string): string {
  * giving its claimed work back (a kill -9 leaves it to the leases).
  */
 async function workersOnly(config: Config, service: Service) {
-  console.log(`clinic-desk workers running (scribe, webhooks, push) on ${shownDatabaseUrl(config.databaseUrl!)}`);
+  console.log([
+    `clinic-desk workers running (scribe, webhooks, push) on ${shownDatabaseUrl(config.databaseUrl!)}`,
+    ...readinessLines(await service.scribe.readiness()),
+  ].join('\n'));
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -182,7 +186,8 @@ async function main() {
       process.exit(1);
     }
   }
-  console.log(startupLines(config, listening, publicBase, demo, sandbox).join('\n'));
+  // What the scribe can do here is said at every start: a machine without its engines serves everything else.
+  console.log([...startupLines(config, listening, publicBase, demo, sandbox), ...readinessLines(await service.scribe.readiness())].join('\n'));
 }
 
 main().catch((e) => {

@@ -20,6 +20,7 @@ import {
 import { patientIdOf, sessionHistory } from './history.js';
 import type { JobResult, OutputEntry, SessionRequest, TemplateRequest } from './job.js';
 import { PolicyError, uploadPolicies } from './policy.js';
+import { scribeReadiness, thisHost } from './readiness.js';
 import { type RunnerOptions, scribeRunner } from './runner.js';
 import { type FileRow, type SessionRow, scribeStore } from './store.js';
 
@@ -528,6 +529,8 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     commitUpload,
     init,
     speechSurvey,
+    /** What the scribe can do on this computer now, and what fixes what it cannot (readiness.ts). */
+    readiness: async () => scribeReadiness(await speechSurvey(), thisHost()),
     /** GET /voice/api/v2/languages: each interface language, whether it works here now, and if not how to get it. */
     languages: async () => languageSupport(await speechSurvey()),
     status,

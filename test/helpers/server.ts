@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +12,13 @@ import { type TestDatabase, freshPostgresDatabase } from './postgres.js';
 export const ROOT = resolve(import.meta.dirname, '../..');
 
 export const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `clinic-desk-${name}-`));
+
+/**
+ * The key-encryption key of the services tests start in this process, given as the desktop app gives its own: a
+ * service left to find its key would keep it in its data folder and warn so at every start, hundreds of times a run.
+ * A test restarting a service on the same folder passes it again.
+ */
+export const TEST_KEK = randomBytes(32);
 
 export interface RunningServer {
   baseUrl: string;
@@ -25,10 +33,11 @@ export interface RunningServer {
  * postgres, a fresh PostgreSQL database: suites run on both through DATABASES), with the two demo clinics. Tests
  * speak HTTP to `baseUrl`.
  */
-export async function startServer(opts: { clock?: Clock; dataDir?: string; http?: HttpOptions; database?: TestDatabase } = {}): Promise<RunningServer> {
+export async function startServer(opts: { clock?: Clock; dataDir?: string; http?: HttpOptions; database?: TestDatabase; kek?: Buffer | null } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir('srv');
   const pg = opts.database?.name === 'postgres' ? await freshPostgresDatabase('srv') : null;
-  const service = await createService({ dataDir, clock: opts.clock, databaseUrl: pg?.url });
+  // kek null: the service keeps its key as headless does (<dataDir>/master.key), for a suite about that file or a CLI reading it.
+  const service = await createService({ dataDir, clock: opts.clock, databaseUrl: pg?.url, kek: opts.kek === null ? undefined : opts.kek ?? TEST_KEK });
   const app = await buildHttpApp(service, opts.http);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createService, type Service, type ServiceOptions } from '../../server/service.js';
 import { type TestDatabase, freshPostgresDatabase } from './postgres.js';
-import { tempDir } from './server.js';
+import { TEST_KEK, tempDir } from './server.js';
 
 /**
  * A service of its own (no HTTP, no demo) on an empty database of the kind a suite runs on: a SQLite file in a temp
@@ -14,7 +14,7 @@ import { tempDir } from './server.js';
 export async function startService(db: TestDatabase, label: string, opts: Omit<ServiceOptions, 'dataDir' | 'databaseUrl'> = {}) {
   const dataDir = tempDir(label);
   const pg = db.name === 'postgres' ? await freshPostgresDatabase(label) : null;
-  const service: Service = await createService({ ...opts, dataDir, databaseUrl: pg?.url });
+  const service: Service = await createService({ kek: TEST_KEK, ...opts, dataDir, databaseUrl: pg?.url });
   return {
     service, dataDir,
     async close() {

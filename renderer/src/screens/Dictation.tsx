@@ -3,15 +3,12 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DictationLanguage, DictationOptions, Language, Patient, Recording, ScribeSessionSummary, SessionInfo, TemplateId, UploadProgress } from '../../../preload/contract';
 import { TEMPLATE_NAMES } from '../../../preload/scribe-flow';
 import { asFailure, clinic, explain } from '../clinic';
+import { LANGUAGES } from '../languages';
 import { PatientSearch } from '../PatientSearch';
 import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, phone, time, when } from '../ui';
 import { clinicToday } from './FrontDesk';
 import { Results } from './Results';
 
-const LANGUAGES: [Language, string][] = [
-  ['en-IN', 'English (India)'], ['en-US', 'English (US)'], ['hi', 'Hindi'], ['bn', 'Bengali'], ['gu', 'Gujarati'], ['kn', 'Kannada'],
-  ['ml', 'Malayalam'], ['mr', 'Marathi'], ['pa', 'Punjabi'], ['ta', 'Tamil'], ['te', 'Telugu'],
-];
 /** The label after a language's name in the list, by what the server says of it (ready needs none). */
 const LANGUAGE_LABEL: Record<DictationLanguage['status'], string> = {
   ready: '', needs_model: ' · needs a model download', unavailable: ' · not on this server',

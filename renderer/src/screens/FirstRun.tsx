@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import type { SessionInfo } from '../../../preload/contract';
 import { clinic } from '../clinic';
 import { ErrorNote, Field } from '../ui';
 import { ClinicServerForm } from './ClinicServerForm';
+import { FirstRunSpeech } from './ScribeReadiness';
 
 const ZONES = ['Asia/Kolkata', 'Asia/Dubai', 'Asia/Singapore', 'Asia/Dhaka', 'Asia/Kathmandu', 'Asia/Colombo', 'Europe/London', 'America/New_York', 'UTC'];
 const COUNTRIES: [string, string][] = [['IN', 'India'], ['AE', 'United Arab Emirates'], ['SG', 'Singapore'], ['BD', 'Bangladesh'], ['NP', 'Nepal'], ['LK', 'Sri Lanka'], ['GB', 'United Kingdom'], ['US', 'United States']];
@@ -35,7 +37,11 @@ function JoinClinicServer() {
   );
 }
 
-/** First run: the database has no clinic yet. Creates the clinic and its admin, then signs the admin in (or joins a chain's server). */
+/**
+ * First run: the database has no clinic yet. Creates the clinic and its admin, then signs the admin in (or joins a
+ * chain's server). Where the scribe cannot transcribe on this computer, a last step says so and offers the speech
+ * model download before the app opens.
+ */
 export function FirstRun() {
   const qc = useQueryClient();
   const [step, setStep] = useState<1 | 2>(1);
@@ -53,13 +59,16 @@ export function FirstRun() {
     again: again && again !== password ? 'The two passwords differ' : null,
   };
   const ready2 = usernameOk && password.length >= 8 && again === password;
+  // The admin is signed in once the clinic exists; the app opens when the speech step is done with.
+  const [created, setCreated] = useState<SessionInfo | null>(null);
   const setup = useMutation({
     mutationFn: () => clinic.setup({ clinic_name: clinicName.trim(), country, timezone, admin: { username, password, display_name: displayName.trim() || undefined } }),
-    onSuccess: (s) => {
-      qc.setQueryData(['setup'], { needed: false });
-      qc.setQueryData(['session'], s);
-    },
+    onSuccess: setCreated,
   });
+  const open = () => {
+    qc.setQueryData(['setup'], { needed: false });
+    qc.setQueryData(['session'], created);
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (step === 1 && clinicName.trim()) setStep(2);
@@ -69,7 +78,7 @@ export function FirstRun() {
     <div className="auth-page">
       <div className="auth-card wide card">
         <div className="card-body stack loose">
-          <form className="stack loose" onSubmit={submit} aria-label="Set up your clinic">
+          {created ? <FirstRunSpeech done={open} /> : <form className="stack loose" onSubmit={submit} aria-label="Set up your clinic">
             <div className="auth-brand">
               <div className="brand-mark" aria-hidden="true">+</div>
               <div><h1>Welcome to Clinic Desk</h1><p className="muted">Two steps to set up this clinic. You can change these later.</p></div>
@@ -121,8 +130,8 @@ export function FirstRun() {
                 {step === 1 ? 'Continue' : setup.isPending ? 'Creating…' : 'Create clinic'}
               </button>
             </div>
-          </form>
-          {step === 1 && <JoinClinicServer />}
+          </form>}
+          {step === 1 && !created && <JoinClinicServer />}
         </div>
       </div>
     </div>

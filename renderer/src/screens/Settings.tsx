@@ -5,6 +5,7 @@ import { clinic } from '../clinic';
 import { DoctorProfileForm, PrescriptionSettings } from '../notes/Profile';
 import { ClinicServerForm } from './ClinicServerForm';
 import { PatientForm } from './RegisterPatient';
+import { ScribeReadinessList, ScribeSummary } from './ScribeReadiness';
 import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, when } from '../ui';
 
 type Tab = 'server' | 'users' | 'patients' | 'clients' | 'keys' | 'webhooks' | 'push' | 'models' | 'assistants' | 'backups' | 'prescription' | 'sandbox' | 'profile';
@@ -63,6 +64,7 @@ function ServerPanel() {
             {/* Only the installation owner's admins are shown where the data lives (docs/API.md, "Installation owner"). */}
             {d.data_dir !== undefined && <><dt>Data folder</dt><dd><code>{d.data_dir}</code></dd></>}
             {d.database_bytes !== undefined && <><dt>Database</dt><dd>{bytes(d.database_bytes)}</dd></>}
+            <dt>Scribe</dt><dd className="stack tight"><span><ScribeSummary scribe={d.scribe} /></span><ScribeReadinessList scribe={d.scribe} /></dd>
           </dl>
         )}
       </div>

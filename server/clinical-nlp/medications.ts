@@ -50,13 +50,16 @@ const FORM_PREFIX: Record<string, string> = {
   oint: 'ointment', ointment: 'ointment', cream: 'cream', gel: 'gel', lotion: 'lotion', drops: 'drops', drop: 'drops',
   sachet: 'sachet', inhaler: 'inhaler', spray: 'spray', respules: 'respules', rotacap: 'rotacaps', rotacaps: 'rotacaps',
   suppository: 'suppository', pessary: 'vaginal pessary', lozenge: 'lozenge', patch: 'patch', powder: 'powder',
+  pill: 'tablet', pills: 'tablet', eyedrops: 'eye drops', foam: 'foam',
 };
-const FORM_WORDS = String.raw`tablets?|capsules?|syrup|suspension|liquid|elixir|drops|spray|ointment|cream|gel|emulgel|lotion|shampoo|soap|face wash|lozenges?|pessary|pessaries|suppository|sachets?|inhaler|rotacaps?|respules|injection|powder|patch|mouthwash|gargle|solution|paint|paste|chewing gum|gum`;
+const FORM_WORDS = String.raw`tablets?|pills?|eyedrops|foam|capsules?|syrup|suspension|liquid|elixir|drops|spray|ointment|cream|gel|emulgel|lotion|shampoo|soap|face wash|lozenges?|pessary|pessaries|suppository|sachets?|inhaler|rotacaps?|respules|injection|powder|patch|mouthwash|gargle|solution|paint|paste|chewing gum|gum`;
 const FORM_MODIFIER = String.raw`chewable|dispersible|sublingual|orally disintegrating|nasal|eye|ear|vaginal|oral|topical|dusting|metered dose|dry powder`;
 // "spiriva handihaler", "albuterol hfa inhaler", "tobrex eye drops": product words may sit between name and form.
 const FORM_AFTER = new RegExp(
   String.raw`^\s*,?\s*(?:(?!(?:once|twice|daily|for|if|when|and|then|with|in|the|at|after|before|to|on|of)\b)[a-z]+\s+)?(?:(?:\d+(?:\.\d+)?|point \d+)\s*(?:mg|mcg|micrograms?|g|percent|%)\s*,?\s+)?(?:(?:hfa|mdi|dpi|respimat|handihaler|diskus|accuhaler|ds|forte|xr|sr|er|cr|plus)\s+)*((?:${FORM_MODIFIER})\s+)?(${FORM_WORDS})\b`,
 );
+const FORM_IN_NAME = new RegExp(String.raw`(cream|ointment|gel|lotion|foam|eyedrop|drop|spray|inhaler|shampoo)s?(?:\s+[a-z]{1,3})?$`);
+const COUNT_THEN_FREQUENCY = /(?:^|[\s,])(?:#\s*\d+\s+)?(?:1|2|half)\s+(?:(?:po|orally|by mouth)\s+)?(?:bid|tid|qid|qd|od|bd|tds|qhs|hs|q\s*\d+\s*h\w*)\b/;
 const DEVICE_FORM: [RegExp, string][] = [[/\b(?:handihaler|respimat|hfa|mdi|diskus|accuhaler)\b/, 'inhaler'], [/\bemulgel\b/, 'gel']];
 const DOSE_BEFORE = /\b(?:tablets?|tabs?|capsules?|caps?|mg|mcg|ml|\d+)\s*,?\s*$/;
 const SHORT_BRAND_CONTEXT = /\b(?:tab|tabs|tablet|cap|capsule|syp|syrup|inj|injection|start|continue|give)\s*$/;
@@ -96,6 +99,13 @@ const STRENGTH = new RegExp(
   String.raw`(?<!\b(?:more than|maximum(?: of)?|max|exceed|exceeding|under|(?<!\b(?:go|goes|going|increase|increased|titrate|titrated)\s+)up to|upto)\s+)(?<![\d.])${NUM}\s*(k\s+)?${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l|litre|liter)\b)`,
   'g',
 );
+const CHANGE_TO = new RegExp(
+  String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|go(?:ing)? (?:up|down)|titrat\w*|chang\w*|cut|bump\w*|come down|double|halve)\b(?:\s+(?:it|this|that|them|the dose|dose|her|him|you|back|up|down|gradually|slowly))*\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
+);
+const OLD_TO_NEW = new RegExp(
+  String.raw`^\s*(?:(?:once|twice|thrice|(?:\d+|three|four) times (?:a|per) day|daily|a day|per day|bid|tid|qid|qd|od|bd|tds|at night|in the morning)\s*)*,?\s*to\s+${NUM}\s*${STRENGTH_UNIT}(?![a-z])`,
+);
+const TITRATION_WHEN = /^[^.;]{0,30}?\b(?:after|over|within|if|when|as tolerated)\b|^[^.;]{0,40}\b(?:days?|weeks?|months?)\b/;
 const FROM_TO = new RegExp(String.raw`\bfrom\s+${NUM}\s*(?:${STRENGTH_UNIT}\s+)?to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`);
 const DOSE_UNIT = String.raw`tablets?|tabs?|capsules?|caps?|ml|millilit(?:er|re)s?|drops?|puffs?|sprays?|units?|sachets?|teaspoons?|tsp|spoons?|lozenges?|pessar(?:y|ies)|suppositor(?:y|ies)|patch(?:es)?|pieces?|inhalations?`;
 const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|upto)\s+)(?<![\d.])(${NUM.slice(1, -1)}|\b(?:half|a|an|one))\s*(${DOSE_UNIT})\b(?!\s*(?:\/|per)\s*(?:kg|day)\b)`);
@@ -192,10 +202,12 @@ const DAILY_MAX =
 const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3 };
 const DURATION =
   /\b(?:(?:for|x)\s+(?:(?:about|at least|only|another|next|the next|the first|a total of|up to|upto|a maximum of|maximum of|maximum|max)\s+)*|(?:(?:for\s+)?(?:a\s+)?(?:maximum|max|up to)(?:\s+of)?\s+))(\d+(?:\.\d+)?|a|an)?\s*(day|week|month|year|night)s?\b/;
+// "a three day course", "a 5-day course of".
+const COURSE = /\b(\d+)[\s-](day|week|month)s?\s+course\b/;
 const ON_DAYS = /\bon days?\s+(\d+)(?:\s*(?:through|to|till|until|-|and)\s*(\d+))?\b/;
 
 function durationOf(t: string): { duration: Duration; hit: Hit } | undefined {
-  const m = DURATION.exec(t);
+  const m = DURATION.exec(t) ?? COURSE.exec(t);
   if (m) {
     const value = m[1] && /^\d/.test(m[1]) ? Number(m[1]) : 1;
     const u = m[2]!;
@@ -212,7 +224,7 @@ const ROUTES: [RegExp, string][] = [
   [/\b(?:iv|intravenous(?:ly)?)\b/, 'intravenous'],
   [/\b(?:im|intramuscular(?:ly)?)\b/, 'intramuscular'],
   [/\b(?:sc|s\/c|subcut|subcutaneous(?:ly)?|under the skin)\b/, 'subcutaneous'],
-  [/\bsublingual(?:ly)?\b/, 'sublingual'],
+  [/\b(?:sublingual(?:ly)?|under(?:neath)? (?:the|your|his|her) tongue)\b/, 'sublingual'],
   [/\b(?:oral(?:ly)?|by mouth|po|per oral)\b/, 'oral'],
   [/\b(?:nasal|nostrils?|intranasal)\b/, 'nasal'],
   [/\b(?:vaginal(?:ly)?|per vaginum|pessary)\b/, 'vaginal'],
@@ -377,6 +389,16 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
     const value = numberOf(strength[1]!) * (strength[2] ? 1000 : 1);
     med.strength = { value, unit: unit === 'unit' && drug && /calciferol|vitamin d/.test(drug.name) ? 'IU' : unit };
     mark('strength', { from: strength.index, to: strength.index + strength[0].length });
+    // "lisinopril 10 mg, increase to 20 mg daily", "increase amlodipine 5 mg to 10 mg": the strength said first is
+    // the old regimen's. A change with a when ("increase to 50 mg after a week") is a titration step instead.
+    const rest = t.slice(strength.index + strength[0].length);
+    const changed = CHANGE_TO.exec(rest) ?? OLD_TO_NEW.exec(rest);
+    if (changed && !TITRATION_WHEN.test(t.slice(strength.index + strength[0].length + changed.index + changed[0].length))) {
+      const at = strength.index + strength[0].length + changed.index;
+      med.previous_strength = med.strength;
+      med.strength = { value: numberOf(changed[1]!), unit: unitName(changed[2] ?? strength[3]!) };
+      mark('strength', { from: at, to: at + changed[0].length });
+    }
   } else if (first && drug) {
     // "tab razo 20", "telma forty": a bare number straight after a single drug's name is its strength in the
     // drug's usual unit; after a combination's brand ("glycomet gp 1") it is part of the brand's name, unless the
@@ -471,13 +493,17 @@ function formOf(text: string, m: Mention, lineEnd: number, parsed: Parsed): { fo
   let hit = m.prefixSpan;
   const after = FORM_AFTER.exec(text.slice(m.end, lineEnd));
   if (after) {
-    const base = after[2]!.replace(/s$/, '').replace(/^pessarie$/, 'pessary').replace(/^emulgel$/, 'gel').replace(/^(?:chewing )?gum$/, 'chewing gum');
+    const base = after[2]!.replace(/s$/, '').replace(/^pill$/, 'tablet').replace(/^eyedrop$/, 'eye drops').replace(/^pessarie$/, 'pessary').replace(/^emulgel$/, 'gel').replace(/^(?:chewing )?gum$/, 'chewing gum');
     const mod = after[1]?.trim();
     const spoken = base === 'drop' ? 'drops' : base;
     form = form === 'tablet' && mod ? `${mod} tablet` : mod && (!form || form === spoken || form === 'drops' || form === 'spray') ? `${mod} ${spoken}` : (form ?? spoken);
     const start = m.end + after.index + after[0].length - after[2]!.length - (after[1]?.length ?? 0);
     hit = { from: start, to: m.end + after.index + after[0].length };
   }
+  // "steroid creams", "ProctoFoam": a class whose name says the form, or a foam's brand. Other brands' form words
+  // ("Mucaine gel", a suspension) are names, not forms.
+  const inName = FORM_IN_NAME.exec(m.key)?.[1];
+  if (!form && inName && (m.ref?.drug.kind === 'class' || inName === 'foam')) form = inName.replace(/^eyedrop$/, 'eye drops').replace(/^drop$/, 'drops');
   if (!form) {
     const device = DEVICE_FORM.find(([re]) => re.test(m.key) || re.test(text.slice(m.end, Math.min(lineEnd, m.end + 20))));
     if (device) form = device[1];
@@ -494,9 +520,14 @@ function formOf(text: string, m: Mention, lineEnd: number, parsed: Parsed): { fo
     else if (u === 'puff') form = 'inhaler';
     else if (u === 'spray') form = /\b(?:nostrils?|nose|nasal)\b/.test(line) ? 'nasal spray' : 'spray';
   }
-  if (form === 'tablet' && /\bsublingual(?:ly)?\b/.test(line)) form = 'sublingual tablet';
+  // "nitroglycerin, it's a little pill you put under your tongue": the pill said further on is the drug's.
+  if ((form === 'tablet' || (!form && /\b(?:pills?|tablets?)\b/.test(line))) && parsed.route === 'sublingual') form = 'sublingual tablet';
+  if (form === 'foam' && /\b(?:procto\w*|rectal(?:ly)?|rectum|anal|anus|hemorrhoids?|haemorrhoids?|piles)\b/.test(`${m.key} ${line}`)) form = 'rectal foam';
   else if (form === 'tablet' && /\bchew(?:able|ed)?\b/.test(line)) form = 'chewable tablet';
   if (!form && parsed.route && INJECTED.test(parsed.route)) form = 'injection';
+  // "metronidazole 500 mg #14 1 bid": in prescription shorthand a bare count before the frequency, after a strength,
+  // is that many tablets.
+  if (!form && parsed.strength && m.ref?.drug.forms.includes('tablet') && COUNT_THEN_FREQUENCY.test(text.slice(m.end, lineEnd))) form = 'tablet';
   if (form === 'pessary') form = 'vaginal pessary';
   return { form, hit };
 }
@@ -512,14 +543,16 @@ export function extractMedications(
   firstMed: Map<number, number>,
   conditional?: ConditionalMedication[],
 ): Medication[] {
-  const us = locale.toLowerCase() === 'en-us';
+  const lang = locale.toLowerCase();
   const meds: Out[] = [];
   const stopped: { id: string; brand?: string }[] = [];
+  const mentioned = new Set<number>();
   let previous: Sentence | undefined;
   for (const s of doc.sentences) {
     // Corrected numbers are blanked, not removed, so offsets stay the sentence's.
     const corrected = s.text.replace(NUMBER_CORRECTION, (x) => ' '.repeat(x.length));
     const { text, mentions } = mergeMentions(corrected, mentionsIn(s, blocked(s), s.index >= doc.planStart));
+    if (mentions.length) mentioned.add(s.index);
     const before = previous;
     previous = s;
     const tests = mentions.length ? findInvestigationMatches(s) : [];
@@ -569,7 +602,7 @@ export function extractMedications(
           ? (line.condition ?? { from: floor + LEADING_CONDITION.exec(lead)!.index, to: m.formStart })
           : undefined;
       const alternatives = mods.filter((x) => x.category === 'ALTERNATIVE');
-      for (const med of prescription(s, text, m, line, condition, us)) {
+      for (const med of prescription(s, text, m, line, condition, lang)) {
         meds.push({
           ...med,
           status,
@@ -597,6 +630,7 @@ export function extractMedications(
   const named = (m: Out): boolean => !m.bare || (m.explicit && m.recognised);
   const history = meds.filter((m) => m.status === 'history' && !isStopped(m));
   let prescribed = meds.filter((m) => PRESCRIBED.has(m.status!) && named(m) && !isStopped(m));
+  followOnDosing(doc, prescribed, mentioned, firstMed);
   // "Continue current medications": every drug the patient is said to take now is continued, as the history gave it.
   const continueAll = doc.sentences.find((s) => s.speaker !== 'patient' && sentenceModifiers(s).some((x) => x.category === 'CONTINUED_ALL'));
   if (continueAll) {
@@ -798,6 +832,10 @@ function decide(
     out = { decision: 'new', rules: ['med.default-new'], explicit: false, restart: false, unclear: !!far };
   }
   if (s.speaker === 'patient' && PRESCRIBED.has(STATUS_OF[out.decision]!)) out = { ...out, decision: 'current', rules: [...out.rules, 'med.patient-says'] };
+  // "cetirizine 10 mg can cause drowsiness", "the side effects of sertraline": a drug named in an explanation or a
+  // warning may not be prescribed at all; kept when something else prescribes it, but flagged for the doctor.
+  const explained = mods.find((x) => x.category === 'HYPOTHETICAL');
+  if (explained && PRESCRIBED.has(STATUS_OF[out.decision]!)) out = { ...out, rules: [...out.rules, explained.rule.id], unclear: true };
   if (out.decision === 'history' || out.decision === 'current') {
     const cont = sentenceModifiers(s).find((x) => x.category === 'CONTINUED' && x.start >= m.end && x.start < line.end);
     if (cont) out = { ...out, decision: 'continued', rules: [...out.rules, cont.rule.id], explicit: true };
@@ -806,6 +844,39 @@ function decide(
     }
   }
   return out;
+}
+
+// "Something called either nitrofurantoin or trimethoprim. … So, one tablet, twice a day, for three days.": a
+// sentence that is only a dose, a frequency or a course, said by the doctor soon after drugs were prescribed
+// without them, gives them those; a field a drug already has is never replaced.
+const DOSING_ONLY = new RegExp(
+  String.raw`^(?:(?:uh|um|er|so|and|okay|ok|right|then|now|it's|it is|that's|that is|normally|usually|just|you)[\s,]+)*(?:(?:take|use)\s+)?(?:(?:one|two|three|half|a|an|\d+)\s+(?:${DOSE_UNIT})\b|(?:once|twice|thrice|(?:\d+|three|four) times)\s+(?:a|per)\s+day\b|(?:a\s+)?(?:\d+|one|two|three|five|seven|ten)[\s-](?:day|week)\s+course\b)`,
+);
+const FOLLOW_ON_WITHIN = 2;
+const NO_MENTION: Mention = { key: '', from: 0, to: 0, start: 0, end: 0, formStart: 0 };
+function followOnDosing(doc: Doc, prescribed: Out[], mentioned: Set<number>, firstMed: Map<number, number>): void {
+  for (const s of doc.sentences) {
+    if (s.speaker === 'patient' || mentioned.has(s.index) || !DOSING_ONLY.test(s.text)) continue;
+    // The drugs of the nearest sentence before that named any, if no more than FOLLOW_ON_WITHIN back.
+    let k = s.index - 1;
+    while (k >= 0 && k >= s.index - FOLLOW_ON_WITHIN && !mentioned.has(k)) k--;
+    const targets = prescribed.filter((m) => m.sentence === k && s.index - k <= FOLLOW_ON_WITHIN);
+    if (!targets.length || targets.some((m) => m.frequency || m.dose)) continue;
+    const parsed = parseStep(s, s.text, 0, s.text.length, NO_MENTION, false);
+    if (!parsed.dose && !parsed.frequency && !parsed.duration) continue;
+    const { form } = formOf(s.text, NO_MENTION, s.text.length, parsed);
+    for (const m of targets) {
+      if (parsed.dose) m.dose = parsed.dose;
+      if (parsed.frequency) m.frequency = parsed.frequency;
+      if (parsed.duration && !m.duration) m.duration = parsed.duration;
+      if (form && !m.form) m.form = form;
+      if (!m.route && parsed.route) m.route = parsed.route;
+      else if (!m.route && form && ORAL_FORMS.test(form)) m.route = 'oral';
+      m.bare = false;
+      m.rules = [...(m.rules ?? []), 'med.follow-on-dosing'];
+    }
+    if (!firstMed.has(s.index)) firstMed.set(s.index, 0);
+  }
 }
 
 const ANAPHORA = /^\s*(?:with\s+)?(?:the same|same|that|it|them|those|these|this)\b(?!\s+(?:is|was|has|test|report|one))/;
@@ -862,9 +933,10 @@ function mergeMentions(original: string, all: Mention[]): { text: string; mentio
 }
 
 /** One entry per step of the prescription line (a taper has several), with the evidence of each attribute. */
-function prescription(s: Sentence, text: string, m: Mention, line: { start: number; end: number }, condition: Hit | undefined, us: boolean): (Medication & { bare: boolean })[] {
+function prescription(s: Sentence, text: string, m: Mention, line: { start: number; end: number }, condition: Hit | undefined, lang: string): (Medication & { bare: boolean })[] {
   const { ref } = m;
-  const name = ref ? (us && ref.drug.us) || ref.drug.name : m.key;
+  // The generic name the note's country uses: acetaminophen in the US, cefalexin in the UK.
+  const name = ref ? (lang === 'en-us' && ref.drug.us) || (lang === 'en-gb' && ref.drug.uk) || ref.drug.name : m.key;
   // Taper steps: each "then" with a number or a frequency of its own starts a new entry.
   const pieces: Hit[] = [];
   let pieceStart = m.formStart;

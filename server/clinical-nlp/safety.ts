@@ -304,7 +304,7 @@ function unitNotSaid(med: Medication): Omit<Flag, 'pointer'> | undefined {
 
 function statusUnclear(med: Medication): Omit<Flag, 'pointer'> | undefined {
   if (!med.rules?.includes(STATUS_UNCLEAR_RULE)) return undefined;
-  return { code: 'STATUS_UNCLEAR', message: `${med.name}: it is not clear that this is to be taken now (it was said near history or plans for later) — check.` };
+  return { code: 'STATUS_UNCLEAR', message: `${med.name}: it is not clear that this is to be taken now (it was said near history, a plan for later, an explanation or another prescriber) — check.` };
 }
 
 export function checkSafety(facts: ClinicalFacts, opts: SafetyOptions = {}): { medications: Medication[]; flags: Flag[] } {

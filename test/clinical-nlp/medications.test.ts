@@ -321,3 +321,88 @@ describe('status flags', () => {
     expect(flags('tab amlodipine 5 once daily.')).not.toContain('UNIT_NOT_SAID');
   });
 });
+
+describe('drug mentions that are not prescriptions now', () => {
+  const read = (text: string, mode = 'dictation') => {
+    const out = structure(text, { locale: 'en-US', mode });
+    const unclear = new Set(out.flags.filter((f) => f.code === 'STATUS_UNCLEAR').map((f) => f.pointer));
+    return out.medications.map((m, k) => ({ name: m.name, flagged: unclear.has(`/medications/${k}`) }));
+  };
+  // Each is either not listed or listed with a STATUS_UNCLEAR flag: never a silent prescription.
+  it.each([
+    ['another prescriber', 'Her GP prescribed amoxicillin 500 mg three times a day last week.'],
+    ['another prescriber, started on', 'Dr. Jones started her on prednisone 40 mg daily.'],
+    ['another prescriber, put on', 'The cardiologist put him on atorvastatin 40 mg at night.'],
+    ['another prescriber, long title', 'His primary care physician prescribed ciprofloxacin 500 mg twice a day.'],
+    ['another service', 'She was seen in urgent care and given azithromycin 250 mg daily.'],
+    ['treated before', 'Outside records show he was treated with doxycycline 100 mg twice daily.'],
+    ['started before, said after the drug', 'Citalopram 20 mg daily was started 3 months ago.'],
+    ['prescribed before, said after the drug', 'Naproxen 500 mg twice daily was prescribed by the walk-in clinic.'],
+    ['tried without relief', 'Acetaminophen 650 mg without relief.'],
+    ['the patient uses it', 'Patient states he uses fluticasone 50 mcg nasal spray daily.'],
+    ['the patient has been taking it', "Patient: I've been taking omeprazole 20 mg every morning."],
+    ['a side effect', 'Antihistamines like cetirizine 10 mg can cause drowsiness.'],
+    ['a warning', 'The side effects of metformin 500 mg include an upset stomach.'],
+    ['what other people do', 'A lot of people use ranitidine 150 mg for this.'],
+    ['a discharge from elsewhere', 'She was discharged on cephalexin 500 mg four times a day.'],
+    ['a question', 'Doctor: have you been taking the amlodipine 5 mg every day? Patient: yes.'],
+  ])('%s: %s', (_kind, text) => {
+    const mode = /^(?:doctor|patient):/i.test(text) ? 'consultation' : 'dictation';
+    for (const m of read(text, mode)) expect(m.flagged, m.name).toBe(true);
+  });
+
+  it('still prescribes what the doctor starts now, with an explanation after it unflagged when far', () => {
+    expect(read('Start sertraline 50 mg once daily; take it with food, it can cause nausea at first.')).toEqual([{ name: 'sertraline', flagged: false }]);
+    expect(read('Sertraline 50 mg daily was started today.')).toEqual([{ name: 'sertraline', flagged: false }]);
+  });
+
+  it('reads the strength of the old regimen as the previous one, not the one to take', () => {
+    const m = one('lisinopril 10 mg, increase to 20 mg once daily.', 'en-US');
+    expect(m.strength).toEqual({ value: 20, unit: 'mg' });
+    expect(m.previous_strength).toEqual({ value: 10, unit: 'mg' });
+  });
+
+  it.each([
+    ['increase ramipril 2.5 mg to 5 mg once daily.', 5, 2.5],
+    ['change atenolol 25 mg once daily to 50 mg once daily.', 50, 25],
+    ['reduce prednisolone 20 mg to 10 mg daily.', 10, 20],
+  ])('the old strength beside the new one: %s', (text, now, before) => {
+    const m = one(text, 'en-US');
+    expect(m.strength?.value).toBe(now);
+    expect(m.previous_strength?.value).toBe(before);
+  });
+
+  it('follow-on dosing: a sentence that is only a dose and a course gives them to the drugs just named', () => {
+    const ms = meds('Doctor: I will prescribe cefalexin or amoxicillin.\nPatient: Fine.\nDoctor: So, one capsule, three times a day, for five days.', 'en-GB');
+    expect(ms.map((m) => [m.name, m.form, m.frequency?.per_day, m.duration?.value])).toEqual([
+      ['cefalexin', 'capsule', 3, 5],
+      ['amoxicillin', 'capsule', 3, 5],
+    ]);
+  });
+
+  it('a course said as "a N day course" is the duration', () => {
+    expect(one('start trimethoprim 200 mg twice a day, a 3 day course.', 'en-GB').duration).toEqual({ value: 3, unit: 'day' });
+  });
+
+  it('a change with a when is a titration step: the first strength stays', () => {
+    expect(meds('start sertraline 25 mg daily, increase to 50 mg after one week.', 'en-US')[0]!.strength).toEqual({ value: 25, unit: 'mg' });
+  });
+});
+
+describe('forms said in other words', () => {
+  it.each([
+    ['nitroglycerin 0.4 mg tablet under the tongue as needed for chest pain', 'sublingual tablet'],
+    ['give ibuprofen 400 mg pills three times a day', 'tablet'],
+    ['olopatadine eyedrops one drop twice a day', 'eye drops'],
+    ['apply a steroid cream twice daily to the rash', 'cream'],
+    ['hydrocortisone foam rectally twice daily for the hemorrhoids', 'rectal foam'],
+    ['naproxen 500 mg #30 1 bid with food', 'tablet'],
+    ["i'm giving you glyceryl trinitrate, it's a small pill you put under your tongue when the chest pain comes", 'sublingual tablet'],
+  ])('%s → %s', (text, form) => {
+    expect(one(text, 'en-US').form).toBe(form);
+  });
+
+  it('"under the tongue" is the sublingual route', () => {
+    expect(one('nitroglycerin 0.4 mg under the tongue as needed for chest pain', 'en-US').route).toBe('sublingual');
+  });
+});

@@ -29,7 +29,7 @@ export function tokenize(text: string): Token[] {
 const SPELLED = /(?<!['’])\b[a-z](?:\s+[a-z]\b(?!['’]))+/g;
 // "t 3", "b 12", "d 3" are names; "pan d 1 capsule", "zerodol p 1 tablet twice daily" are a brand and a dose count.
 const LETTER_DIGIT =
-  /(?<!['’])\b([b-hj-wyz])\s+(\d{1,2})\b(?!\.\d)(?!\s+(?:tablets?|tabs?|capsules?|caps?|ml|drops?|puffs?|sachets?|once|twice|thrice|daily|bd|od|tds|tid|bid|qid|hs|sos|at|in|every|after|before|morning|night|a day|times?)\b)/g;
+  /(?<!['’])\b([b-hj-wyz])\s+(\d{1,2})\b(?!\.\d)(?!\s+(?:tablets?|tabs?|capsules?|caps?|ml|drops?|puffs?|sachets?|once|twice|thrice|daily|bd|od|tds|tid|bid|qid|hs|sos|at|in|every|after|before|morning|night|a day|times?|hours?|hrs?)\b)/g;
 // A spelled name with a digit inside ("h b a one c" → "hba1c"): single letters, one digit, one letter. The last
 // letter must stand alone, so a dose and its spelled frequency ("vitamin c one b d") stay apart.
 const SPELLED_WITH_DIGIT = /\b[b-hj-z](?:\s+[a-z])*\s+\d\s+[a-z]\b(?!\s+(?:[a-z]|\d)\b)/g;

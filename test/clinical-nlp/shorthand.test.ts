@@ -133,3 +133,11 @@ describe('shorthand through the structurer', () => {
     expect(med(text)).toEqual(expected);
   });
 });
+
+describe('a 12-hour formulation is not a vitamin-like name', () => {
+  it('keeps "Allegra-D 12 hour" the combination brand, and still joins "b 12"', async () => {
+    const { normalizeText } = await import('../../server/clinical-nlp/lexicon.js');
+    expect(normalizeText('Allegra-D 12 hour')).toBe('allegra d 12 hour');
+    expect(normalizeText('b 12 injection')).toBe('b12 injection');
+  });
+});

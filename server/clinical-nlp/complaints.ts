@@ -6,17 +6,18 @@
  * breathlessness. Negated ones, other people's, allergic reactions and the doctor's unanswered questions are left
  * out; a "yes" to the doctor's question takes the symptoms asked about.
  */
-import { LAY_PHRASES, SITE_KINDS, SITE_PAIN_NAMES, SITES } from './vocab/lay-phrases.js';
-import { SYMPTOMS } from './vocab/symptoms.js';
+import { LAY_PHRASES, REGION_ADJECTIVES, SITE_KINDS, SITE_PAIN_NAMES, SITES } from './vocab/lay-phrases.js';
+import { JOINT_SENSATIONS, REMEDY_NOUNS, SAME_COMPLAINT, SYMPTOMS, TRIGGERS } from './vocab/symptoms.js';
+import { COMMON_WORD_BRANDS, FORMULARY } from './vocab/formulary.js';
 import type { Complaint, Duration } from './facts.js';
 import { findDurations, type DurationHit } from './durations.js';
 import { PhraseIndex, RELATIVE, type Token } from './lexicon.js';
 import { endsScope, negationCues, postNegationCues } from './negation.js';
-import { DIAGNOSIS_CUE, historySentences, type Doc, type SectionKind, type Sentence } from './sections.js';
+import { DIAGNOSIS_CUE, headingOf, historySentences, type Doc, type SectionKind, type Sentence } from './sections.js';
 
 // Words a complaint does not need: articles, pronouns, hedges, "complains of", intensifiers.
 const FILLER = new Set(
-  ('the a an his her my your their its our some mild little slight occasional occasionally sometimes also just ' +
+  ('um uh er erm hmm mm the a an his her my your their its our some mild little slight occasional occasionally sometimes also just ' +
     'complains complaining complained complaint c/o has have having had is are was were keeps keep noticed ' +
     'developed presents presented presenting came sudden onset new severe moderate episodes episode he she it i ' +
     'patient child baby any lot bit very quite much still am so really actually honestly basically literally crazy ' +
@@ -95,7 +96,7 @@ const ALLERGY_CLAUSE = /\b(?:allerg\w* (?:to|from)|reactions? (?:to|from|with)|a
 // A symptom that has gone is no complaint now: "the cough has gone away", "the vomiting stopped", fever "only on
 // the first day", "a temperature when the symptoms started". Said after the symptom, in its clause.
 const RESOLVED_AFTER =
-  /^[^,;:.?]{0,40}?\b(?:(?:has|have|had|is|are|was|were)\s+(?:now\s+|all\s+|completely\s+)?)?(?:gone(?: away)?|went away|resolved|settled(?: down)?|cleared(?: up)?|disappeared|subsided|stopped(?=\s*(?:$|[,;.]|now|completely|since|after|by itself|on its own|and|but))|not been (?:there )?since|only (?:on|for) the first (?:day|night|couple of days)|at the (?:start|beginning)|when (?:the symptoms|it|this|they|all this|it all) (?:started|began|first started))\b/;
+  /^(?:[^,;:.?]|,\s*(?:but|and)\b){0,40}?\b(?:(?:has|have|had|is|are|was|were)\s+(?:now\s+|all\s+|completely\s+)?)?(?:gone(?: away)?|went away|resolved|settled(?: down)?|cleared(?: up)?|disappeared|subsided|stopped(?=\s*(?:$|[,;.]|now|completely|since|after|by itself|on its own|and|but))|not been (?:there )?since|only (?:on|for) the first (?:day|night|couple of days)|at the (?:start|beginning)|when (?:the symptoms|it|this|they|all this|it all) (?:started|began|first started))\b/;
 // …or said before it: "i've stopped vomiting", "got rid of the rash".
 const RESOLVED_BEFORE = /\b(?:stopped|got rid of|recovered from|used to (?:have|get))\s+(?:[a-z']+\s+){0,2}$/;
 const PAST =
@@ -123,6 +124,14 @@ const RECAP =
 // "What happens when you take it?" after an allergy is asked: the answer is the reaction.
 const REACTION_QUESTION = /\bwhat (?:happens|happened|kind of reaction|reaction|does it do|did it do)\b/;
 // A symptom the speaker is not sure of is no complaint: "concern about possible spider bite".
+// A finding of a test, not a symptom: "microscopic hematuria".
+const FINDING = /\b(?:microscopic|incidental|asymptomatic|radiological|biochemical)\s+$/;
+// An umbrella the complaints are listed under: "cold symptoms consisting of nasal congestion and ear pain".
+const UMBRELLA_AFTER = /^\s*(?:like )?symptoms?\s*,?\s*(?:consisting of|including|such as|with|of)\b/;
+// Verbs of telling or noticing, which a complaint's description starts after: "she notices bright red bleeding".
+const TELLING = new Set('notices noticed notice notes noted reports reported describes described complains mentions mentioned says said sees saw gets got'.split(' '));
+// Words of what was applied to a lesion, which its description does not keep.
+const APPLIED = new Set('using used applying applied put putting cream creams ointment lotion gel areas area of on to'.split(' '));
 const HEDGED = /\b(?:possible|possibly|probable|suspected|query)\s+(?:[a-z]+\s+)?$/;
 // Tails that describe a complaint but are not its name.
 const TAIL = /\s+(?:radiating|which|that|when|where|worse|better|worst|increases|increased|increasing|aggravated|relieved|gradually|on and off|off and on|lasting|about|around|slowly|spreading|since|from|\d).*$/;
@@ -150,6 +159,20 @@ const EXAM_START = new RegExp(
     String.raw`lymph nodes|nodes|organomegaly|guarding|retractions|indrawing|bowel sounds|skin pinch|well demarcated|maceration|` +
     String.raw`erythematous|grouped vesicles|dermatome|fontanelle)\b`,
 );
+
+// One-word drug names and brands: a symptom word right after one names the product ("Tylenol cough and cold").
+const DRUG_WORDS = new Set(
+  FORMULARY.filter((d) => d.kind !== 'class')
+    .flatMap((d) => [d.name, d.us, d.uk, ...d.aliases, ...d.brands])
+    .filter((n): n is string => !!n && /^[a-z][a-z-]{3,}$/.test(n) && !COMMON_WORD_BRANDS.has(n)),
+);
+// What brings a pain on, said after it: "with the bowel movement", "on deep breathing", "when i'm typing".
+const TRIGGER_AFTER = new RegExp(
+  String.raw`^\s*,?\s*(with|on|during|when|while)\s+(?:(?:the|a|an|my|his|her|their|i'm|i|am|he|she|he's|she's|is|actually|doing|taking)\s+){0,3}` +
+    String.raw`(${TRIGGERS.join('|')}|(?!(?:going|getting|having|being|feeling|doing|nothing|something|morning|evening|anything|everything)\b)[a-z]{3,}ing)\b`,
+);
+const TRIGGERED = /\b(?:pain|pains|ache|aches|discomfort|pressure|sore|soreness|tightness)\b/;
+const TRIGGER_SAID = /\b(?:on|with|during|when|while) \w+$/;
 
 interface Item {
   name: string;
@@ -200,6 +223,8 @@ function siteName(kind: string, site: string): string {
     const named = SITE_PAIN_NAMES[bare];
     if (named) return withSide(named, site.slice(0, site.length - bare.length).trim() || undefined);
   }
+  const region = site.split(' ').pop()!;
+  if (REGION_ADJECTIVES.has(region) && KIND_NOUN[kind]) return `${site} ${KIND_NOUN[kind]}`;
   return kind.replace('{site}', site);
 }
 
@@ -245,6 +270,11 @@ function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans:
   return between.every((t, k) => known(t) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
 }
 
+/** "On the left-hand side": the hand of a side, not a hand. */
+function handSide(tokens: Token[], k: number): boolean {
+  return tokens[k]!.text === 'hand' && tokens[k + 1]?.text === 'side' && /^(?:left|right)$/.test(tokens[k - 1]?.text ?? '');
+}
+
 /** A symptom said to have gone, after it in its clause or just before it. */
 function resolved(s: Sentence, it: Item, next: number): boolean {
   return RESOLVED_AFTER.test(s.text.slice(it.end, next)) || RESOLVED_BEFORE.test(s.text.slice(Math.max(0, it.start - 40), it.start));
@@ -257,10 +287,12 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
   const allDurations = durationsOf(s);
   const inDuration = (t: Token): boolean => allDurations.some((d) => t.start >= d.start && t.end <= d.end);
   // "throat's", "mom's": the possessive or "is" is not part of the word.
-  const tokens = s.tokens.filter((t) => inScope(t.start, t.end) && !inDuration(t)).map((t) => ({ ...t, text: t.text.replace(/'s$/, '') }));
+  const tokens = s.tokens
+    .filter((t, k) => inScope(t.start, t.end) && !inDuration(t) && !handSide(s.tokens, k))
+    .map((t) => ({ ...t, text: t.text.replace(/'s$/, '') }));
   const content = tokens.filter((t) => !FILLER.has(t.text) && !SIDE.has(t.text) && !/^(?:[,;:?]|\d.*)$/.test(t.text));
   // "temperature 101" is a vital sign, "fever of 102" a complaint.
-  const matches = INDEX.findAll(content).filter((m) => !(/^temp/.test(m.key) && /^\s*(?:\S+\s+){0,2}\d/.test(s.text.slice(m.end))));
+  const matches = withoutRemedies(s, INDEX.findAll(content)).filter((m) => !(/^temp/.test(m.key) && /^\s*(?:\S+\s+){0,2}\d/.test(s.text.slice(m.end))));
   const inMatch = (t: Token): boolean => matches.some((m) => t.start >= m.start && t.end <= m.end);
   // Segments end at punctuation, connectors and durations that are not inside a vocabulary match.
   const segments: Token[][] = [[]];
@@ -336,6 +368,14 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
       }
       continue;
     }
+    // "Tummy pain mainly on the left side": the side of a complaint that names its own site.
+    const sited = words.some((t) => SITES[t.text] && t.text !== 'side' && inMatch(t));
+    const sideOf = sited && found.length && siteIdx >= 0 && words[siteIdx]!.text === 'side' ? words[siteIdx - 1]?.text : undefined;
+    if (sideOf !== undefined) {
+      if (SIDE.has(sideOf)) for (const f of found) if (!f.name.split(' ').some((w) => SIDE.has(w))) f.name = `${sideOf} ${f.name}`;
+      items.push(...found.sort((a, b) => a.start - b.start));
+      continue;
+    }
     const site = siteIdx >= 0 ? siteAt(words, siteIdx) : /\bit\b/.test(segText) ? lastSite : undefined;
     for (const f of found) {
       const kind = site ? bareKind(f.name) : undefined;
@@ -355,7 +395,9 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
       const to = siteIdx >= 0 ? Math.max(words[siteIdx]!.end, t.end) : t.end;
       found.push({ name, start: from, end: to, ...(site ? { site } : {}) });
     }
-    if (!found.length && words.some((t) => HEAD.has(t.text))) {
+    // "Bright red bleeding": a kind that needs a site ("red") does not stand for the symptom word said with it.
+    if (found.every((f) => NEEDS_SITE.has(f.name)) && words.some((t) => HEAD.has(t.text) && !KIND.has(t.text))) {
+      found.length = 0;
       const item = described(words);
       if (item) found.push(item);
     }
@@ -371,6 +413,11 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
       it.site = next.site;
     }
   });
+  joinSensations(s, items);
+  withTriggers(s, items);
+  // "extremely itchy watery eyes": the itching is part of the longer complaint it was said in.
+  const whole = items.filter((it) => !items.some((o) => o !== it && o.start <= it.start && o.end >= it.end && o.end - o.start > it.end - it.start));
+  items.splice(0, items.length, ...whole);
   const spans = [...matches, ...items];
   const after = postNegationCues(s.text);
   const nextStart = (it: Item): number => items.find((n) => n.start >= it.end)?.start ?? s.text.length;
@@ -379,13 +426,62 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
     const others = spans.filter((m) => m.start !== it.start);
     return negated(s, it, tokens, others) || after.some(([a]) => a >= it.end && listUpTo(s, it.end, a, tokens, others));
   };
-  denied?.push(...named.filter(isNegated));
+  denied?.push(...named.filter((it) => isNegated(it) || resolved(s, it, nextStart(it))));
   const kept = named
     .filter((it) => !isNegated(it))
     .filter((it) => !resolved(s, it, nextStart(it)))
-    .filter((it) => !HEDGED.test(s.text.slice(Math.max(0, it.start - 30), it.start)));
+    .filter((it) => !HEDGED.test(s.text.slice(Math.max(0, it.start - 30), it.start)))
+    .filter((it) => !FINDING.test(s.text.slice(Math.max(0, it.start - 30), it.start)) && !UMBRELLA_AFTER.test(s.text.slice(it.end)));
   bare?.push(...kept.filter((it) => NEEDS_SITE.has(it.name)));
   return kept.filter((it) => !NEEDS_SITE.has(it.name));
+}
+
+/**
+ * Symptom words that name a remedy, not a complaint: right after a drug's name ("Tylenol cough and cold", and the
+ * words joined to it) or before a remedy noun ("cough syrup", "allergy tablets").
+ */
+function withoutRemedies<T extends { start: number; end: number }>(s: Sentence, matches: T[]): T[] {
+  const dropped: T[] = [];
+  const before = (at: number): Token | undefined => s.tokens.findLast((t) => t.end <= at);
+  for (const m of matches) {
+    const prev = before(m.start);
+    const joined = prev && /^(?:and|&|,)$/.test(prev.text) && dropped.some((d) => d.end <= prev.start && !/\S/.test(s.text.slice(d.end, prev.start)));
+    const next = s.tokens.find((t) => t.start >= m.end);
+    if ((prev && DRUG_WORDS.has(prev.text)) || joined || (next && REMEDY_NOUNS.has(next.text))) dropped.push(m);
+  }
+  return matches.filter((m) => !dropped.includes(m));
+}
+
+/** A name without the words that only describe it ("persistent discharge" → discharge). */
+function unqualified(name: string): string {
+  return name.split(' ').filter((w) => !MODIFIER.has(w)).join(' ');
+}
+
+/** The sensation a complaint names ("tingling in right hand" → tingling), when it is one said together with others. */
+function sensationOf(name: string): string | undefined {
+  return [...JOINT_SENSATIONS].find((j) => name === j || name.startsWith(`${j} `));
+}
+
+/** Sensations said together are one complaint: "numbness and tingling in my right hand", "shaky and weak all over". */
+function joinSensations(s: Sentence, items: Item[]): void {
+  for (let k = items.length - 2; k >= 0; k--) {
+    const a = items[k]!;
+    const b = items[k + 1]!;
+    const first = sensationOf(a.name);
+    if (!first || !sensationOf(b.name) || (a.site && a.site !== b.site) || !/^\s*,?\s*(?:and|or|&|\/)\s*$/.test(s.text.slice(a.end, b.start))) continue;
+    items.splice(k, 2, { ...b, name: `${first} and ${b.name}`, start: a.start, timed: a.timed || b.timed });
+  }
+}
+
+/** A pain with what brings it on, said after it: "pain with the bowel movement" → pain with bowel movement. */
+function withTriggers(s: Sentence, items: Item[]): void {
+  for (const it of items) {
+    if (!TRIGGERED.test(it.name) || TRIGGER_SAID.test(it.name) || / on (?:exertion|standing|climbing stairs)$/.test(it.name)) continue;
+    const m = TRIGGER_AFTER.exec(s.text.slice(it.end));
+    if (!m) continue;
+    it.name = `${it.name} ${m[1]} ${m[2]}`;
+    it.end += m[0].length;
+  }
 }
 
 /**
@@ -395,6 +491,8 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
 function described(words: Token[]): Item | undefined {
   const h = words.findIndex((t) => HEAD.has(t.text));
   let from = Math.max(0, h - 4);
+  const told = words.slice(from, h).findLastIndex((t) => TELLING.has(t.text));
+  if (told >= 0) from += told + 1;
   while (from < h && (NEGATION_WORD.test(words[from]!.text) || /^[,;:?]$/.test(words[from]!.text))) from++;
   let to = h;
   while (to + 1 < words.length && to - h < 4 && /^(?:of|in|on|over|from|at|left|right|both|upper|lower)$|^[a-z]+$/.test(words[to + 1]!.text) && (SITES[words[to + 1]!.text] || /^(?:of|in|on|over|from|at|left|right|both|upper|lower)$/.test(words[to + 1]!.text))) to++;
@@ -406,7 +504,11 @@ function described(words: Token[]): Item | undefined {
 
 /** A skin lesion as described, with lay words for the lesion in the note's wording ("round rings" → ring shaped rash). */
 function describedLesion(words: Token[], matches: { start: number; end: number; payload: string[] }[]): Item | undefined {
-  const first = words.findIndex((t) => !NEGATION_WORD.test(t.text));
+  // What was put on it is no part of its description: "cortisone cream on the areas of the rash" is the rash.
+  const lesionAt = words.findIndex((t) => LESION.test(t.text));
+  // Without full stops a segment may run long: at most five describing words, after any verb of telling.
+  const remedy = Math.max(lesionAt - 6, words.slice(0, lesionAt).findLastIndex((t) => DRUG_WORDS.has(t.text) || APPLIED.has(t.text) || TELLING.has(t.text)));
+  const first = words.findIndex((t, k) => k > remedy && !NEGATION_WORD.test(t.text) && !APPLIED.has(t.text));
   if (first < 0) return undefined;
   const kept = words.slice(first);
   const parts: string[] = [];
@@ -441,6 +543,10 @@ function othersFrom(s: Sentence, consultation: boolean): number {
   const family = FAMILY.exec(s.text);
   return family && (!consultation || CONTACT.test(s.text)) ? family.index : -1;
 }
+
+// Report headings that end the story, said inside a sentence when a recogniser drops the colons and full stops.
+const OTHER_HEADING =
+  /\b(?:past (?:medical|surgical|ocular|psychiatric|gyn\w*|obstetric\w*) history|(?:family|personal|social)(?: medical| and social)? history|review of systems|current medications|(?:physical|general) exam(?:ination)?|[a-z]+ history (?:date|findings|negative|positive|unremarkable|noncontributory))\b/;
 
 // Sections of a report whose sentences tell the present complaints: background history, the review of systems,
 // findings and the plan do not (a positive review item is also told in the history when it is a complaint).
@@ -482,6 +588,9 @@ function complaintSentences(doc: Doc): { s: Sentence; scope: Scope }[] {
     const masked: [number, number][] = [];
     let to = s.text.length;
     if (!doc.consultation) {
+      // Read without its colons, a report runs on into its other headings: the story ends at the first.
+      const heading = OTHER_HEADING.exec(s.text);
+      if (heading && heading.index > 0 && !/[,:;]/.test(s.text)) to = heading.index;
       VITAL_CLAUSE.lastIndex = 0;
       for (let m = VITAL_CLAUSE.exec(s.text); m; m = VITAL_CLAUSE.exec(s.text)) masked.push([m.index, m.index + m[0].length]);
       const exam = (s.section !== null ? SAID_EXAM : EXAM_START).exec(s.text);
@@ -518,6 +627,14 @@ export function extractComplaints(doc: Doc): Complaint[] {
       const existing =
         byName.get(it.name) ??
         [...byName.values()].find((c) => it.name.startsWith(`${c.name} `) || c.name.startsWith(`${it.name} `) || it.name.endsWith(` ${c.name}`) || c.name.endsWith(` ${it.name}`));
+      // "persistent discharge" after "vaginal discharge": the same complaint described again, named as first told.
+      const head = unqualified(it.name);
+      const described = existing || head === it.name || !HEAD.has(head) ? undefined : [...byName.values()].find((c) => c.name.endsWith(` ${head}`));
+      if (described) {
+        if (it.duration) described.duration ??= it.duration;
+        told.push(described);
+        continue;
+      }
       if (existing) {
         if (it.name.length > existing.name.length) {
           byName.delete(existing.name);
@@ -550,6 +667,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
   let floating: Duration | undefined;
   let recapTurn = -1;
   let recapDuration: Duration | undefined;
+  const gone = new Set<string>();
   for (const s of doc.sentences) {
     if (isQuestion(s)) asked = s;
     if (ALLERGY.test(s.text)) allergyAt = s.index;
@@ -559,7 +677,9 @@ export function extractComplaints(doc: Doc): Complaint[] {
       const whole = { from: 0, to: s.text.length, masked: [] };
       recapDuration ??= complaintDurations(s, whole).find((d) => d.duration)?.duration;
       const others = othersFrom(s, doc.consultation);
-      attach(s, segmentItems(s, doc.female, whole).filter((it) => others < 0 || it.start < others), [], recapDuration);
+      // The summary does not bring back what the patient said is gone ("I've stopped vomiting", "no fever now").
+      const listed = segmentItems(s, doc.female, whole).filter((it) => (others < 0 || it.start < others) && (byName.has(it.name) || !gone.has(it.name)));
+      attach(s, listed, [], recapDuration);
       continue;
     }
     if (!chosen.has(s.index)) continue;
@@ -580,6 +700,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
     const bare: Item[] = [];
     const denied: Item[] = [];
     const items = segmentItems(s, doc.female, scope, lastSite, bare, denied).filter((it) => others < 0 || it.start < others);
+    for (const d of denied) gone.add(d.name);
     // "No shortness of breath since I've been home": a symptom told earlier (before a hospital stay) has gone.
     if (doc.consultation && denied.length && (NOW.test(s.text) || (question && NOW.test(question.text)))) {
       for (const d of denied) {
@@ -617,7 +738,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
     // An answer that names what was asked: "any blood in your urine?" … "there was a little bit of blood earlier".
     if (!items.length && doc.consultation && !NO.test(s.text)) {
       const said = (it: Item): boolean => it.name.split(' ').some((w) => w.length > 3 && new RegExp(String.raw`\b${w}\b`).test(s.text));
-      const repeated = askedInTurn(doc, s).map((q) => ({ q, items: itemsAsked(q, doc.female).filter(said) }));
+      const repeated = askedInTurn(doc, s).map((q) => ({ q, items: itemsAsked(q, doc.female).filter((it) => said(it) && !gone.has(it.name)) }));
       for (const { q, items: named } of repeated) if (named.length) attach(q, named, [], durations[0]?.duration);
       if (repeated.some((r) => r.items.length)) continue;
     }
@@ -638,8 +759,40 @@ export function extractComplaints(doc: Doc): Complaint[] {
     if (since) for (const it of items) it.duration ??= since;
     attach(s, items, durations);
   }
-  if (doc.consultation) for (const c of out) c.name = withWording(c.name, said.get(c) ?? '');
-  return out;
+  const merged = oneEach(out);
+  // A consultation's or a written report's own words go beside the vocabulary name; a dictation keeps the name.
+  if (doc.consultation || doc.sentences.some((s) => s.section !== null) || opensWithHeading(doc)) for (const c of merged) c.name = withWording(c.name, said.get(c) ?? '');
+  return merged;
+}
+
+/**
+ * A report read without its colons still opens with its first heading ("history of present illness the patient …",
+ * "subjective mom brings …"); a one-word heading counts when it can only be one ("complaints of fever" is a dictation).
+ */
+function opensWithHeading(doc: Doc): boolean {
+  const words = doc.sentences[0]?.text.split(/\s+/).slice(0, 6) ?? [];
+  return words.some((_, k) => {
+    const h = headingOf(words.slice(0, k + 1).join(' '));
+    return !!h && (k > 0 || (h.kind === 'history' && words[0] !== 'history'));
+  });
+}
+
+const GROUP = new Map(SAME_COMPLAINT.flatMap((names, g) => names.map((n) => [n, g] as const)));
+
+/** One complaint told twice in other words ("run down", later "very tired") is kept once, as first told. */
+function oneEach(complaints: Complaint[]): Complaint[] {
+  const seen = new Map<number, Complaint>();
+  return complaints.filter((c) => {
+    const g = GROUP.get(c.name);
+    if (g === undefined) return true;
+    const first = seen.get(g);
+    if (!first) {
+      seen.set(g, c);
+      return true;
+    }
+    if (c.duration) first.duration ??= c.duration;
+    return false;
+  });
 }
 
 /** Words of the patient's or note's wording that say nothing of the symptom. */
@@ -657,13 +810,14 @@ function withWording(name: string, wording: string): string {
   while (a < b && WORDING_FILLER.test(all[a]!)) a++;
   while (b > a && WORDING_FILLER.test(all[b - 1]!)) b--;
   const kept = all.slice(a, b);
-  const words = kept.filter((w) => !WORDING_FILLER.test(w));
-  if (words.length < 2 || kept.length > 6 || /^\d/.test(kept[kept.length - 1] ?? '') || /^(?:or|and|to)$/.test(kept[kept.length - 1] ?? '')) return name;
+  const words = kept.filter((w) => !WORDING_FILLER.test(w) && !/^(?:and|or)$/.test(w));
+  if (words.length < 2 || words.length > 6 || /^\d/.test(kept[kept.length - 1] ?? '') || /^(?:or|and|to)$/.test(kept[kept.length - 1] ?? '')) return name;
   // Every word for pain is the same word here ("throat hurts" is the sore throat).
   const stem = (w: string): string => (KIND.get(w) === '{site} pain' || w === 'ache' ? 'pain' : w.replace(/'s$/, '').slice(0, 5));
-  // A site both share ("eyes") does not make them say the same thing.
-  const nameStems = new Set(name.split(' ').filter((w) => !SITES[w]).map(stem));
-  if (words.some((w) => !SITES[w] && nameStems.has(stem(w)))) return name;
+  // A site, a side or a preposition both share ("eyes", "in my right foot") does not make them say the same thing.
+  const symptomWord = (w: string): boolean => !SITES[w] && !SIDE.has(w) && !POSITION.has(w) && !/^(?:in|of|on|at|with|over)$/.test(w);
+  const nameStems = new Set(name.split(' ').filter(symptomWord).map(stem));
+  if (!words.some(symptomWord) || words.some((w) => symptomWord(w) && nameStems.has(stem(w)))) return name;
   return `${name} (${kept.join(' ')})`;
 }
 

@@ -302,3 +302,81 @@ describe('durations in real speech', () => {
     expect(days(text, 'right shoulder pain')).toBe(5);
   });
 });
+
+describe('round two: how real notes word complaints', () => {
+  const hpi = (body: string) => `HISTORY OF PRESENT ILLNESS: ${body}`;
+
+  it.each([
+    ['He has had burning and tingling in both feet for a month.', 'burning and tingling in both feet'],
+    ['She reports numbness and tingling in her left hand.', 'numbness and tingling in left hand'],
+    ['For a week he feels weak and shaky.', 'weakness and shakiness (weak and shaky)'],
+  ])('sensations said together are one complaint: %s', (text, name) => {
+    expect(names(hpi(text))).toEqual([name]);
+  });
+
+  it('keeps pain and swelling of one site as two complaints', () => {
+    expect(names(hpi('She has pain and swelling of the right knee.'))).toHaveLength(2);
+  });
+
+  it.each([
+    ['He gets a little pain with his bowel movements.', 'pain with bowel movements'],
+    ['She describes wrist pain when she is typing.', 'wrist pain when typing'],
+    ['He has a sore chest on deep breathing.', 'chest pain on deep breathing'],
+  ])('keeps what brings a pain on: %s', (text, name) => {
+    expect(names(hpi(text))).toEqual([name]);
+  });
+
+  it('a symptom word in a remedy’s name is no complaint', () => {
+    expect(names(hpi('She took Benadryl allergy and some cough syrup, and has a sore throat.'))).toEqual(['sore throat']);
+    expect(names(hpi('He tried Tylenol cough and cold, but his headache persists.'))).toEqual(['headache']);
+  });
+
+  it('one complaint told twice in other words is kept once, as first told', () => {
+    expect(names(hpi('He feels worn out and is very tired.'))).toEqual(['fatigue (worn out)']);
+  });
+
+  it('a complaint told again with a describing word is the same complaint', () => {
+    expect(names(hpi('She has a vaginal discharge for 2 weeks. The discharge is thin. Persistent discharge bothers her.'))).toEqual([
+      'vaginal discharge',
+    ]);
+  });
+
+  it('a report keeps the patient’s own words beside the vocabulary name', () => {
+    expect(names(hpi('His eyes have been very puffy.'))).toEqual(['swelling of eyes (eyes have been very puffy)']);
+  });
+
+  it('a region said as an adjective goes before the kind', () => {
+    expect(names(hpi('She has pelvic pain and rectal itching.'))).toEqual(['pelvic pain', 'rectal itching']);
+  });
+
+  it('a description runs from the last verb of telling, not from the whole clause', () => {
+    expect(names(hpi('Now and then she notices some bright red bleeding.'))).toEqual(['bright red bleeding']);
+    expect(names(hpi('He has been applying cortisone cream on the areas of the rash.'))).toEqual(['rash']);
+  });
+
+  it('an umbrella the complaints are listed under, a test finding and a symptom gone since a comma are not complaints', () => {
+    expect(names(hpi('Three days of flu symptoms consisting of runny nose and sore throat.'))).toEqual(['runny nose', 'sore throat']);
+    expect(names(hpi('She was noted to have microscopic hematuria.'))).toEqual([]);
+    expect(names(hpi('He had a fever of 101, but it has not been there since yesterday, and a cough.'))).toEqual(['cough']);
+  });
+
+  it('without colons a report’s story ends at its next heading', () => {
+    const text = 'history of present illness he has had a cough for two weeks past medical history significant for migraine headaches';
+    expect(names(text)).toEqual(['cough']);
+  });
+
+  it('the doctor’s summary does not bring back a symptom the patient said had gone', () => {
+    const text = [
+      'Patient: I have had diarrhoea for three days.',
+      'Doctor: any vomiting?',
+      'Patient: I have stopped vomiting now.',
+      'Doctor: so to recap, for the last three days you have had diarrhoea and vomiting.',
+    ].join('\n');
+    expect(names(text)).toEqual(['loose stools']);
+  });
+
+  it('"the left-hand side" is a side of the complaint, not the hand', () => {
+    const text = ['Patient: I have tummy pain mainly on the left-hand side.', 'Doctor: okay.'].join('\n');
+    expect(names(text)).toEqual(['left abdominal pain']);
+  });
+});

@@ -153,7 +153,8 @@ mouth ulcers|sores in mouth,mouth sores,ulcers in mouth,blisters in mouth,mouth 
 bleeding gums|gums bleed,gums bleeding,blood from gums,bleeding from gums
 nose bleed|nose bleeds,nose bleeding,bleeding from nose,blood from nose,nosebleed,nosebleeds
 tooth pain|toothache,tooth hurts,tooth is paining,teeth hurt,teeth hurting,tooth aches,tooth aching
-body ache|body aches,body is paining,body paining,whole body is paining,whole body paining,whole body aches,body hurts,aching all over,hurts all over,pain all over body,body pain,like somebody has beaten me,like someone has beaten me,beaten with sticks,beaten me,muscles ache,muscle aches,muscles hurt
+body ache|body aches,body is paining,body paining,whole body is paining,whole body paining,whole body aches,body hurts,aching all over,hurts all over,pain all over body,body pain,like somebody has beaten me,like someone has beaten me,beaten with sticks,beaten me
+muscle aches|muscles ache,muscles aching,muscles hurt,muscles are sore,sore muscles
 joint pain|joints hurt,joints ache,joints aching,joints paining,joints are paining,joint pains,aching joints
 morning stiffness|stiff in morning,stiff in mornings,stiff when wake up,stiff when get up,stiffness in morning,stiffness in mornings,stiff mornings,morning stiffness
 stiffness|stiff,feels stiff,gets stiff,stiffness
@@ -194,8 +195,14 @@ export const SITES: Readonly<Record<string, string>> = {
   thigh: 'thigh', thighs: 'thighs', knee: 'knee', knees: 'knees', leg: 'leg', legs: 'legs', calf: 'calf',
   calves: 'calves', shin: 'shin', shins: 'shins', ankle: 'ankle', ankles: 'ankles', foot: 'foot', feet: 'feet',
   heel: 'heel', heels: 'heels', toe: 'toe', toes: 'toes', sole: 'sole', soles: 'soles', joints: 'joints', joint: 'joint',
+  // Regions a report names by adjective ("pelvic pain", "rectal bleeding").
+  pelvic: 'pelvic', pelvis: 'pelvic', suprapubic: 'suprapubic', rectal: 'rectal', rectum: 'rectal', perineal: 'perineal',
+  testicle: 'testicle', testicles: 'testicles', testicular: 'testicular', scrotal: 'scrotal', scrotum: 'scrotal',
   skin: 'skin', body: 'body', muscles: 'muscles',
 };
+
+/** Sites named by an adjective, which goes before the kind's noun ("rectal itching", not "itching of rectal"). */
+export const REGION_ADJECTIVES: ReadonlySet<string> = new Set(['pelvic', 'suprapubic', 'rectal', 'perineal', 'testicular', 'scrotal']);
 
 /**
  * Kinds of trouble said as a verb or adjective next to a site, with how the note names site and kind together.
@@ -220,7 +227,7 @@ export const SITE_KINDS: readonly { words: string[]; name: string }[] = [
 
 /** A site's pain that a note names differently from "{site} pain". */
 export const SITE_PAIN_NAMES: Readonly<Record<string, string>> = {
-  head: 'headache', abdomen: 'abdominal pain', throat: 'sore throat', body: 'body ache', muscles: 'body ache',
+  head: 'headache', abdomen: 'abdominal pain', throat: 'sore throat', body: 'body ache', muscles: 'muscle aches',
   teeth: 'tooth pain', joints: 'joint pain', perianal: 'perianal pain', 'lower back': 'low back pain',
   face: 'facial pain', eyes: 'eye pain', ears: 'ear pain', knees: 'knee pain',
 };

@@ -174,3 +174,37 @@ export const SYMPTOMS: readonly Symptom[] = TABLE.trim().split('\n').map((line) 
   const [name = '', variants = ''] = line.split('|');
   return { name, variants: variants.split(',').map((s) => s.trim()).filter(Boolean) };
 });
+
+/**
+ * Sensations a note writes as one complaint when they are said together ("numbness and tingling in the right hand",
+ * "shaky and weak all over", "burning and tingling in both feet"); pain and swelling stay two complaints.
+ */
+export const JOINT_SENSATIONS: ReadonlySet<string> = new Set(
+  'numbness,tingling,burning,weakness,shakiness,heaviness,bloating,pins and needles'.split(','),
+);
+
+/** Names of one complaint: said twice in different words ("run down … very tired"), it is one complaint. */
+export const SAME_COMPLAINT: readonly (readonly string[])[] = [
+  ['fatigue', 'tiredness', 'easy fatigue', 'easy fatigability'],
+  ['breathlessness', 'shortness of breath'],
+  ['wheezing', 'wheeze'],
+  ['running nose', 'runny nose', 'nasal discharge'],
+  ['hoarseness of voice', 'hoarse voice'],
+];
+
+/**
+ * What brings a pain or pressure on, said after it, which the note keeps in the complaint's name: "pain with bowel
+ * movements", "sore chest on deep breathing", "hand pain when typing". Each a word or phrase after "with", "on",
+ * "during", "when" or "while"; a word ending in -ing is also taken.
+ */
+export const TRIGGERS: readonly string[] = (
+  'bowel movements,bowel movement,passing stool,passing stools,passing urine,urination,micturition,intercourse,sex,' +
+  'deep breath,deep breaths,deep breathing,breathing,coughing,sneezing,swallowing,eating,meals,food,walking,exertion,' +
+  'exercise,typing,writing,movement,moving,bending,lifting,standing,sitting,lying down,climbing stairs,chewing,' +
+  'opening mouth,urinating,defecation,menses,periods'
+).split(',');
+
+/** Words after a symptom that make it the name of a remedy ("cough syrup", "cold medicine", "allergy tablets"). */
+export const REMEDY_NOUNS: ReadonlySet<string> = new Set(
+  'syrup syrups medicine medicines medication medications tablets tablet pills pill drops spray lozenges lozenge remedy remedies relief formula'.split(' '),
+);

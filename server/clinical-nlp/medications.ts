@@ -66,7 +66,8 @@ const SHORT_BRAND_CONTEXT = /\b(?:tab|tabs|tablet|cap|capsule|syp|syrup|inj|inje
 
 // A sentence cannot end on these words: the segmenter cut a clause ("… we may | give injection …").
 const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|then|if|not)\s*$/;
-const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as)\s*$/;
+// "put you on some naprosyn and some flexeril", "continue the lipitor and the aspirin": a determiner may follow the link.
+const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as)(?:\s+(?:the|some|your|her|his|their|a|an|also))*\s*$/;
 // "start amoxicillin, no sorry, azithromycin": the drug before the correction is withdrawn.
 const CORRECTION = /^[\s,]*(?:(?:\d+(?:\.\d+)?\s*[a-z]*|point \d+\s*[a-z]*)\s*,?\s*)?(?:(?:oh\s+)?no|sorry|i'm sorry|i am sorry|correction|i mean|i meant|rather|scratch that|make (?:that|it)|not that)(?:[\s,]+(?:no|sorry|i'm sorry|i am sorry|i mean|make (?:that|it)))*[\s,]*$/;
 // "seventy five no sorry fifty mg", "650, correction, 1,300 milligrams": the number before is blanked out.
@@ -759,7 +760,7 @@ function markAlternatives(meds: Out[]): void {
 // takes now (a plan may continue it); ALLERGY, ASKED, NEGATED and OTHER_PERSON are never prescriptions.
 type Decision = MedicationStatus | 'current' | 'allergy' | 'asked' | 'negated';
 const DECISION: Partial<Record<ContextCategory, Decision>> = {
-  NEW: 'new', CONTINUED: 'continued', CHANGED: 'changed', STOPPED: 'stopped', HISTORICAL: 'history', CURRENT: 'current',
+  NEW: 'new', CONTINUED: 'continued', CONTINUED_ALL: 'continued', CHANGED: 'changed', STOPPED: 'stopped', HISTORICAL: 'history', CURRENT: 'current',
   CONSIDERED: 'considered', CONDITIONAL: 'conditional', ALLERGY: 'allergy', ASKED: 'asked', NEGATED: 'negated',
 };
 const STATUS_OF: Partial<Record<Decision, MedicationStatus>> = {

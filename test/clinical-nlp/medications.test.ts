@@ -406,3 +406,33 @@ describe('forms said in other words', () => {
     expect(one('nitroglycerin 0.4 mg under the tongue as needed for chest pain', 'en-US').route).toBe('sublingual');
   });
 });
+
+describe('how a consultation says what the patient is to take', () => {
+  const spoken = (doctor: string): [string, string | undefined][] =>
+    structure(`Patient: okay.\nDoctor: ${doctor}`, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.status]);
+
+  it('shares one verb across a list whose drugs each have a determiner', () => {
+    expect(spoken("for the back pain i'm going to put you on some naproxen and some cyclobenzaprine tonight")).toEqual([
+      ['naproxen', 'new'],
+      ['cyclobenzaprine', 'new'],
+    ]);
+    expect(spoken('we will continue you on the atorvastatin 40 mg a day and the aspirin and the metoprolol')).toEqual([
+      ['atorvastatin', 'continued'],
+      ['aspirin', 'continued'],
+      ['metoprolol', 'continued'],
+    ]);
+  });
+
+  it('continues the drugs named right after "your current medications"', () => {
+    expect(spoken('i just want to continue you on your current medications, your lisinopril and your furosemide')).toEqual([
+      ['lisinopril', 'continued'],
+      ['furosemide', 'continued'],
+    ]);
+  });
+
+  it('prescribes nothing the patient is told to avoid, took before, or is said to take already', () => {
+    expect(spoken("you can't take ibuprofen because of your kidneys, so i want you taking paracetamol for the pain")).toEqual([['acetaminophen', 'new']]);
+    expect(spoken('try not to take any naproxen, it upsets the stomach')).toEqual([]);
+    expect(spoken('i see that you have diabetes and that you take metformin 500 mg twice a day, is that right')).toEqual([]);
+  });
+});

@@ -47,6 +47,8 @@ const CUES = checkedData(
     problemNouns: Phrases,
     ordinals: Phrases,
     planAddressed: Phrases,
+    nameLead: Phrases,
+    nameTail: Phrases,
   }),
   CUES_FILE,
 );
@@ -443,6 +445,27 @@ function skipSentence(s: Sentence): boolean {
 
 const inside = (ranges: [number, number][], at: number): boolean => ranges.some(([x, y]) => at >= x && at < y);
 
+const NAME_LEAD = new Set(CUES.nameLead);
+const NAME_TAIL = new Set(CUES.nameTail);
+const SPOKEN_FILLER = /(?:^|\s*,?\s+)\b(?:um+|uh+|er|erm|hmm)\b\s*,?/g;
+
+/**
+ * The name as shown: spoken fillers out, and words that opened or closed the span but name nothing trimmed ("here
+ * would be lateral epicondylitis", "nicotine dependence first of all"), keeping at least one word.
+ */
+function tidyName(name: string): string {
+  // "depression's stable": the condition, without what is said of it.
+  const said = /^(.+?)'s\s+(\w+)/.exec(name);
+  const base = said && STATUS.has(said[2]!) ? said[1]! : name;
+  const words = base.replace(SPOKEN_FILLER, ' ').split(/\s+/).filter(Boolean);
+  const bare = (w: string): string => w.replace(/[,;:.]+$/, '');
+  let a = 0;
+  let b = words.length;
+  while (b - a > 1 && NAME_TAIL.has(bare(words[b - 1]!))) b--;
+  while (b - a > 1 && NAME_LEAD.has(bare(words[a]!))) a++;
+  return words.slice(a, b).join(' ').replace(/[,;:]+$/, '') || name;
+}
+
 /** "known hypertensive", "type 2 diabetic": the adjective said as a noun becomes the condition's name. */
 function nounName(name: string): string {
   const m = /^(.*?)\b(diabetic|hypertensive|asthmatic|epileptic|hypothyroid|hyperthyroid)$/.exec(name);
@@ -634,7 +657,7 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
   const refined: Found[] = [];
   for (const f of found.sort((x, y) => x.s.index - y.s.index || x.from - y.from)) addFound(refined, f);
   return refined.map((f) => ({
-    name: nounName(f.name),
+    name: nounName(tidyName(f.name)),
     certainty: f.certainty,
     evidence: f.s.span(f.from, f.to),
     ...(f.entry ? { icd10: icdRef(f.entry) } : {}),

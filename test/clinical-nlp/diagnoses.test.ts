@@ -25,6 +25,13 @@ describe('diagnosis lists', () => {
     expect(f.diagnoses.map((d) => d.name)).toEqual(['acute tonsillitis']);
   });
 
+  it('shows a name without the spoken words around it', () => {
+    const names = (text: string) => structure(text, { locale: 'en-US', mode: 'consultation' }).diagnoses.map((d) => d.name);
+    expect(names('Patient: it hurts.\nDoctor: so what you have here would be lateral epicondylitis, um, tennis elbow.')).toEqual(['lateral epicondylitis']);
+    expect(names('Patient: okay.\nDoctor: i think this is gout, uh, in that toe.')).toEqual(['gout']);
+    expect(names('Patient: okay.\nDoctor: i believe you have type 2 diabetes first of all, and we will start metformin.')).toEqual(['type 2 diabetes']);
+  });
+
   it('keeps a qualifier said after the name with the name', () => {
     const f = run('Impression: atrial fibrillation, rate controlled; hypertension, stable.');
     expect(f.diagnoses.map((d) => [d.name, d.icd10?.code])).toEqual([

@@ -457,7 +457,7 @@ function tidyName(name: string): string {
   // "depression's stable": the condition, without what is said of it.
   const said = /^(.+?)'s\s+(\w+)/.exec(name);
   const base = said && STATUS.has(said[2]!) ? said[1]! : name;
-  const words = base.replace(SPOKEN_FILLER, ' ').split(/\s+/).filter(Boolean);
+  const words = base.replace(SPOKEN_FILLER, ' ').split(/\s+/).filter((w) => /\w/.test(w));
   const bare = (w: string): string => w.replace(/[,;:.]+$/, '');
   let a = 0;
   let b = words.length;

@@ -26,11 +26,12 @@ function collect<T extends keyof ChangeTopics>(bus: ChangeBus, topic: T, opts: {
   const got: Received[] = [];
   const reads: unknown[] = [];
   const resyncs = { count: 0 };
+  const losses = { count: 0 };
   const stop = bus.subscribe(topic, (payload, meta) => {
     got.push({ payload, meta });
     if (opts.read) return opts.read().then((v) => void reads.push(v));
-  }, { ignoreOwn: opts.ignoreOwn, onResync: () => void (resyncs.count += 1) });
-  return { got, reads, resyncs, stop };
+  }, { ignoreOwn: opts.ignoreOwn, onResync: () => void (resyncs.count += 1), onLost: () => void (losses.count += 1) });
+  return { got, reads, resyncs, losses, stop };
 }
 
 /** One service instance's database handle, on the same SQLite file or PostgreSQL database as the others. */
@@ -287,11 +288,16 @@ describe('change bus across instances (postgres)', skipFor(postgresSkipReason())
       WHERE application_name = ${'clinic-desk-bus:instance-b'} AND datname = current_database()`.execute(a.database.db)).rows.map((r) => r.pid);
     const [before] = await listenerPid();
     expect(before).toBeTypeOf('number');
+    expect(b.bus.listening()).toBe(true);
     const { rows } = await sql<{ ok: boolean }>`SELECT pg_terminate_backend(${before}) AS ok`.execute(a.database.db);
     expect(rows).toStrictEqual([{ ok: true }]);
 
     const t0 = Date.now();
+    // Told at once that messages are being missed (the principal cache stops caching), then resynced.
+    await until('B to notice its listener is gone', () => onB.losses.count === 1, 5000);
     await until('B to resync', () => onB.resyncs.count === 1, 5000);
+    expect(onB.losses.count).toBe(1);
+    expect(b.bus.listening()).toBe(true);
     const after = await listenerPid();
     expect(after).toHaveLength(1);
     expect(after[0]).not.toBe(before);
@@ -308,6 +314,8 @@ describe('change bus across instances (postgres)', skipFor(postgresSkipReason())
     try {
       const c = where.open({ instanceId: 'instance-c', postgresUrl: relay.url, healthCheckMs: 100, healthTimeoutMs: 300, reconnectMinMs: 50, log: (l) => logged.push(l) });
       const onC = watch(c.bus, 'principals');
+      // Subscribed before its first connect: not listening yet, so told so at once.
+      expect(onC.losses.count).toBe(1);
       await c.bus.ready();
       expect(onC.resyncs.count).toBe(1);
       relay.freeze();

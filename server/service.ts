@@ -50,8 +50,11 @@ export interface ServiceOptions {
   speechModels?: SpeechModelOptions;
   /** production (default) or sandbox: the prefix of the credentials it issues and the environment its webhooks name. */
   environment?: EnvironmentName;
-  /** The change bus's reconnection backoff (tests hold a listener down for a while). */
-  changeBus?: Pick<ChangeBusOptions, 'reconnectMinMs' | 'reconnectMaxMs'>;
+  /**
+   * The change bus's listening connection: its reconnection backoff, and its own address where the pool's is not a
+   * session (PgBouncer in transaction mode cannot LISTEN) or, in tests, a relay that can cut it. Default: databaseUrl.
+   */
+  changeBus?: Pick<ChangeBusOptions, 'reconnectMinMs' | 'reconnectMaxMs' | 'postgresUrl'>;
 }
 
 /**
@@ -84,7 +87,7 @@ export async function createService(opts: ServiceOptions) {
   const db = rootExecutor(database, sqlite);
   // What one instance changes that others cache (revocations, sign-in failures, webhook subscriptions): delivered
   // in-process on SQLite, through LISTEN/NOTIFY between a chain's instances on PostgreSQL.
-  const bus = changeBus(database, { ...opts.changeBus, postgresUrl: opts.databaseUrl });
+  const bus = changeBus(database, { postgresUrl: opts.databaseUrl, ...opts.changeBus });
   // Another instance revoked a token or disabled a user or clinic: drop what this one cached. While the listener is
   // down (messages missed), cache nothing: every token is checked against the database until it is back.
   bus.subscribe('principals', () => invalidatePrincipals(database), {

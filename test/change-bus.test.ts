@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -8,6 +7,7 @@ import { changeBus, MAX_PAYLOAD_BYTES, type ChangeBus, type ChangeBusOptions, ty
 import { openDatabase } from '../server/db/database.js';
 import { openSql, type SqlDatabase } from '../server/db/sql.js';
 import { DATABASES, freshPostgresDatabase, postgresSkipReason } from './helpers/postgres.js';
+import { tcpRelay } from './helpers/relay.js';
 import { skipFor } from './helpers/skip.js';
 
 type Received = { payload: unknown; meta: ChangeMeta };
@@ -84,46 +84,6 @@ async function place(name: 'sqlite' | 'postgres'): Promise<Place> {
       await disposeAll();
       await pgDb.drop();
     },
-  };
-}
-
-/**
- * A loopback TCP relay to the database whose open connections can be frozen: bytes stop flowing both ways while the
- * sockets stay open, as on a network cut that no one reports. New connections still pass.
- */
-async function freezableRelay(target: URL) {
-  const pairs: [Socket, Socket][] = [];
-  const sockets = new Set<Socket>();
-  const server = createServer((inbound) => {
-    const outbound = connect(Number(target.port), target.hostname);
-    inbound.pipe(outbound);
-    outbound.pipe(inbound);
-    const close = () => {
-      inbound.destroy();
-      outbound.destroy();
-    };
-    inbound.on('error', close).on('close', close);
-    outbound.on('error', close).on('close', close);
-    pairs.push([inbound, outbound]);
-    for (const socket of [inbound, outbound]) sockets.add(socket.once('close', () => sockets.delete(socket)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = new URL(target);
-  url.port = String((server.address() as { port: number }).port);
-  return {
-    url: url.toString(),
-    freeze() {
-      for (const [inbound, outbound] of pairs.splice(0)) {
-        inbound.unpipe(outbound);
-        outbound.unpipe(inbound);
-        inbound.pause();
-        outbound.pause();
-      }
-    },
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
   };
 }
 
@@ -310,7 +270,7 @@ describe('change bus across instances (postgres)', skipFor(postgresSkipReason())
   });
 
   it('replaces a listening connection that stops answering without breaking, found by its health query (postgres)', async () => {
-    const relay = await freezableRelay(new URL(url));
+    const relay = await tcpRelay(new URL(url));
     try {
       const c = where.open({ instanceId: 'instance-c', postgresUrl: relay.url, healthCheckMs: 100, healthTimeoutMs: 300, reconnectMinMs: 50, log: (l) => logged.push(l) });
       const onC = watch(c.bus, 'principals');

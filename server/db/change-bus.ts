@@ -18,7 +18,8 @@
  * must: a revocation it missed would otherwise keep a token alive forever), and one that must not serve a stale
  * answer even for the seconds of the outage (the principal cache again) stops caching from `onLost` to `onResync`.
  * A subscriber that comes before the first connect gets `onLost` at once and `onResync` on that connect, so what a
- * cache kept before the bus was listening is not trusted either. A connection that hangs without breaking is found by a periodic query on it.
+ * cache kept before the bus was listening is not trusted either. A connection that hangs without breaking is found
+ * by a periodic query on it.
  * A cache filled by a read that started before a message arrived can still store the old row after the handler
  * cleared it: count messages and resyncs in the cache and keep a read's result only if the count did not move.
  *

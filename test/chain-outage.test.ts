@@ -176,12 +176,12 @@ describe('a chain while PostgreSQL goes away: terminated sessions and a restart 
       }
     });
 
-    await sleep(1500);
+    await sleep(1000);
     const terminated = await query<{ pid: number }>(cluster.url,
       "SELECT pg_terminate_backend(pid) AS pid FROM pg_stat_activity WHERE datname = 'clinic' AND pid <> pg_backend_pid()");
-    await sleep(2500);
+    await sleep(2000);
     await cluster.restart({ downMs: 2000 });
-    await sleep(3000);
+    await sleep(2000);
     loading = false;
     await Promise.all([...searches, ...changes]);
 

@@ -10,6 +10,8 @@ export interface PostgresCluster {
   startMs: number;
   /** pg_ctl stop -m fast, then removes the folder; synchronous (so it can run on process exit), and only once. */
   stop(): void;
+  /** pg_ctl stop -m fast (every session ends), `downMs` without a server, then start again on the same port. */
+  restart(options?: { downMs?: number }): Promise<void>;
 }
 
 export function startPostgresCluster(options?: { bin?: string; settings?: Record<string, string> }): Promise<PostgresCluster>;

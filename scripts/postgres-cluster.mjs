@@ -1,7 +1,7 @@
 // A throwaway PostgreSQL cluster in a temporary folder: the tests' global setup (test/postgres-global-setup.ts) and
 // a developer's `node scripts/postgres.mjs` start the same one. Plain .mjs so that script runs without tsx; types
 // are in postgres-cluster.d.mts.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import {
   accessSync, appendFileSync, chownSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync,
 } from 'node:fs';
@@ -70,14 +70,28 @@ function freePort() {
   });
 }
 
+const command = (user, tool, args) => (user ? ['runuser', ['-u', user.name, '--', tool, ...args]] : [tool, args]);
+const failure = (tool, args, why, stdout, stderr) => {
+  const output = `${stderr ?? ''}\n${stdout ?? ''}`.trim().split('\n').slice(-3).join(' / ');
+  return new Error(`${tool.split('/').at(-1)} ${args[0] ?? ''} failed (${why}): ${output}`);
+};
+
 function runner(user, cwd) {
   return (tool, args, timeoutMs) => {
-    const [cmd, argv] = user ? ['runuser', ['-u', user.name, '--', tool, ...args]] : [tool, args];
+    const [cmd, argv] = command(user, tool, args);
     const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', timeout: timeoutMs });
     if (r.status === 0) return;
-    const output = `${r.stderr ?? ''}\n${r.stdout ?? ''}`.trim().split('\n').slice(-3).join(' / ');
-    throw new Error(`${tool.split('/').at(-1)} ${args[0] ?? ''} failed (${r.error?.message ?? `exit ${r.status}`}): ${output}`);
+    throw failure(tool, args, r.error?.message ?? `exit ${r.status}`, r.stdout, r.stderr);
   };
+}
+
+/** The runner's asynchronous twin, for what must not stop the caller's event loop (a restart under load). */
+function asyncRunner(user, cwd) {
+  return (tool, args, timeoutMs) => new Promise((resolve, reject) => {
+    const [cmd, argv] = command(user, tool, args);
+    execFile(cmd, argv, { cwd, encoding: 'utf8', timeout: timeoutMs }, (e, stdout, stderr) =>
+      (e ? reject(failure(tool, args, e.message, stdout, stderr)) : resolve()));
+  });
 }
 
 /**
@@ -97,6 +111,7 @@ export async function startPostgresCluster({ bin, settings = {} } = {}) {
     const user = serverUser();
     if (user) chownSync(dir, user.uid, user.gid);
     run = runner(user, dir);
+    const runAsync = asyncRunner(user, dir);
     // --no-sync only skips flushing initdb's own files: a throwaway cluster lost to a power cut is simply made anew.
     run(tool('initdb'), ['-D', data, '--username=postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'], 60_000);
     // Only the socket and IPv4 loopback, both trusted; nothing else may connect.
@@ -124,6 +139,12 @@ export async function startPostgresCluster({ bin, settings = {} } = {}) {
         bin: found.bin,
         startMs: Date.now() - started,
         stop: once(() => stopCluster(run, tool('pg_ctl'), data, dir)),
+        // A fast shutdown ends every session, as a restart or a failover of a real server does; on the same port.
+        async restart({ downMs = 0 } = {}) {
+          await runAsync(tool('pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w', '-t', '60'], 90_000);
+          await new Promise((r) => setTimeout(r, downMs));
+          await runAsync(tool('pg_ctl'), ['start', '-D', data, '-l', log, '-o', `-p ${port}`, '-w', '-t', '60'], 90_000);
+        },
       };
     }
     throw lastError;

@@ -3,11 +3,11 @@ import { auditReadsWriter } from './audit/reads-writer.js';
 import { auditLog } from './audit/service.js';
 import { auditStore } from './audit/store.js';
 import { authService } from './auth/service.js';
-import { announcePrincipalChanges, invalidatePrincipals } from './auth/store.js';
+import { announcePrincipalChanges, invalidatePrincipals, trustPrincipals } from './auth/store.js';
 import { tokenService } from './auth/tokens.js';
 import { databaseFile } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
-import { changeBus } from './db/change-bus.js';
+import { type ChangeBusOptions, changeBus } from './db/change-bus.js';
 import { migrateSql } from './db/migrate-sql.js';
 import { sql } from 'kysely';
 import { type SqlDatabase, openSql } from './db/sql.js';
@@ -50,6 +50,11 @@ export interface ServiceOptions {
   speechModels?: SpeechModelOptions;
   /** production (default) or sandbox: the prefix of the credentials it issues and the environment its webhooks name. */
   environment?: EnvironmentName;
+  /**
+   * The change bus's listening connection: its reconnection backoff, and its own address where the pool's is not a
+   * session (PgBouncer in transaction mode cannot LISTEN) or, in tests, a relay that can cut it. Default: databaseUrl.
+   */
+  changeBus?: Pick<ChangeBusOptions, 'reconnectMinMs' | 'reconnectMaxMs' | 'postgresUrl'>;
 }
 
 /**
@@ -82,11 +87,12 @@ export async function createService(opts: ServiceOptions) {
   const db = rootExecutor(database, sqlite);
   // What one instance changes that others cache (revocations, sign-in failures, webhook subscriptions): delivered
   // in-process on SQLite, through LISTEN/NOTIFY between a chain's instances on PostgreSQL.
-  const bus = changeBus(database, { postgresUrl: opts.databaseUrl });
-  // Another instance revoked a token or disabled a user or clinic: drop what this one cached; after a reconnection
-  // of the listener (messages may have been missed), too.
-  const dropPrincipals = () => invalidatePrincipals(database);
-  bus.subscribe('principals', dropPrincipals, { onResync: dropPrincipals, ignoreOwn: true });
+  const bus = changeBus(database, { postgresUrl: opts.databaseUrl, ...opts.changeBus });
+  // Another instance revoked a token or disabled a user or clinic: drop what this one cached. While the listener is
+  // down (messages missed), cache nothing: every token is checked against the database until it is back.
+  bus.subscribe('principals', () => invalidatePrincipals(database), {
+    onLost: () => trustPrincipals(database, false), onResync: () => trustPrincipals(database, true), ignoreOwn: true,
+  });
   announcePrincipalChanges(database, () => void bus.publish('principals', { reason: 'token_revoked' }).catch((e: unknown) =>
     console.error(`clinic-desk: could not tell the other instances of a revocation: ${(e as Error).message}`)));
   // On SQLite, read entries go through a writer thread with a connection of its own, without an fsync per commit

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -8,6 +7,7 @@ import { changeBus, MAX_PAYLOAD_BYTES, type ChangeBus, type ChangeBusOptions, ty
 import { openDatabase } from '../server/db/database.js';
 import { openSql, type SqlDatabase } from '../server/db/sql.js';
 import { DATABASES, freshPostgresDatabase, postgresSkipReason } from './helpers/postgres.js';
+import { tcpRelay } from './helpers/relay.js';
 import { skipFor } from './helpers/skip.js';
 
 type Received = { payload: unknown; meta: ChangeMeta };
@@ -26,11 +26,12 @@ function collect<T extends keyof ChangeTopics>(bus: ChangeBus, topic: T, opts: {
   const got: Received[] = [];
   const reads: unknown[] = [];
   const resyncs = { count: 0 };
+  const losses = { count: 0 };
   const stop = bus.subscribe(topic, (payload, meta) => {
     got.push({ payload, meta });
     if (opts.read) return opts.read().then((v) => void reads.push(v));
-  }, { ignoreOwn: opts.ignoreOwn, onResync: () => void (resyncs.count += 1) });
-  return { got, reads, resyncs, stop };
+  }, { ignoreOwn: opts.ignoreOwn, onResync: () => void (resyncs.count += 1), onLost: () => void (losses.count += 1) });
+  return { got, reads, resyncs, losses, stop };
 }
 
 /** One service instance's database handle, on the same SQLite file or PostgreSQL database as the others. */
@@ -83,46 +84,6 @@ async function place(name: 'sqlite' | 'postgres'): Promise<Place> {
       await disposeAll();
       await pgDb.drop();
     },
-  };
-}
-
-/**
- * A loopback TCP relay to the database whose open connections can be frozen: bytes stop flowing both ways while the
- * sockets stay open, as on a network cut that no one reports. New connections still pass.
- */
-async function freezableRelay(target: URL) {
-  const pairs: [Socket, Socket][] = [];
-  const sockets = new Set<Socket>();
-  const server = createServer((inbound) => {
-    const outbound = connect(Number(target.port), target.hostname);
-    inbound.pipe(outbound);
-    outbound.pipe(inbound);
-    const close = () => {
-      inbound.destroy();
-      outbound.destroy();
-    };
-    inbound.on('error', close).on('close', close);
-    outbound.on('error', close).on('close', close);
-    pairs.push([inbound, outbound]);
-    for (const socket of [inbound, outbound]) sockets.add(socket.once('close', () => sockets.delete(socket)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = new URL(target);
-  url.port = String((server.address() as { port: number }).port);
-  return {
-    url: url.toString(),
-    freeze() {
-      for (const [inbound, outbound] of pairs.splice(0)) {
-        inbound.unpipe(outbound);
-        outbound.unpipe(inbound);
-        inbound.pause();
-        outbound.pause();
-      }
-    },
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
   };
 }
 
@@ -287,11 +248,16 @@ describe('change bus across instances (postgres)', skipFor(postgresSkipReason())
       WHERE application_name = ${'clinic-desk-bus:instance-b'} AND datname = current_database()`.execute(a.database.db)).rows.map((r) => r.pid);
     const [before] = await listenerPid();
     expect(before).toBeTypeOf('number');
+    expect(b.bus.listening()).toBe(true);
     const { rows } = await sql<{ ok: boolean }>`SELECT pg_terminate_backend(${before}) AS ok`.execute(a.database.db);
     expect(rows).toStrictEqual([{ ok: true }]);
 
     const t0 = Date.now();
+    // Told at once that messages are being missed (the principal cache stops caching), then resynced.
+    await until('B to notice its listener is gone', () => onB.losses.count === 1, 5000);
     await until('B to resync', () => onB.resyncs.count === 1, 5000);
+    expect(onB.losses.count).toBe(1);
+    expect(b.bus.listening()).toBe(true);
     const after = await listenerPid();
     expect(after).toHaveLength(1);
     expect(after[0]).not.toBe(before);
@@ -304,10 +270,12 @@ describe('change bus across instances (postgres)', skipFor(postgresSkipReason())
   });
 
   it('replaces a listening connection that stops answering without breaking, found by its health query (postgres)', async () => {
-    const relay = await freezableRelay(new URL(url));
+    const relay = await tcpRelay(new URL(url));
     try {
       const c = where.open({ instanceId: 'instance-c', postgresUrl: relay.url, healthCheckMs: 100, healthTimeoutMs: 300, reconnectMinMs: 50, log: (l) => logged.push(l) });
       const onC = watch(c.bus, 'principals');
+      // Subscribed before its first connect: not listening yet, so told so at once.
+      expect(onC.losses.count).toBe(1);
       await c.bus.ready();
       expect(onC.resyncs.count).toBe(1);
       relay.freeze();

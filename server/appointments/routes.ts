@@ -8,7 +8,7 @@ import {
   AppointmentDetail, AppointmentParams, Board, BookBody, CallNextQuery, ChangeStatusBody, DayList, DayQuery, OptionalPartnerQuery,
   RequiredPartnerQuery, StatusChangeResult, UndoResult,
 } from './schemas.js';
-import { type StatusChange, toAppointment } from './service.js';
+import { EVERY_CLINIC, type StatusChange, toAppointment } from './service.js';
 
 const byPartner = (partnerId: string | undefined) => partnerId === '1';
 
@@ -216,7 +216,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
     );
     send(true);
     const off = appointments.onChange((workspaceId) => {
-      if (workspaceId === ctx.caller.workspaceId) send(false);
+      if (workspaceId === ctx.caller.workspaceId || workspaceId === EVERY_CLINIC) send(false);
     });
     const beat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
     const end = () => res.end();

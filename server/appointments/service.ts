@@ -85,6 +85,9 @@ export interface Board {
 }
 export interface BoardEntry { token: number | null; first_name: string }
 
+/** What a board listener (onChange) is told instead of a clinic when any clinic's appointments may have changed. */
+export const EVERY_CLINIC = '*';
+
 const hhmm = (iso: string, timeZone: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 
@@ -346,7 +349,8 @@ export function appointmentService(
   // COMMIT would see the board as it was. changeStatusIn runs inside another domain's transaction, whose commit this
   // service cannot see: there the call comes when its savepoint is released, and the listeners run on the next turn
   // of the event loop, which on SQLite is after that COMMIT (a transaction body awaits no I/O) but on PostgreSQL may
-  // be before it. Other instances of a chain hear of it through the change bus, and this one of theirs.
+  // be before it. Other instances of a chain hear of it through the change bus, and this one of theirs; when its
+  // listener reconnects, changes may have been missed, so every listener is told that any clinic may have changed.
   const listeners = new Set<(workspaceId: string) => void>();
   const pending = new Set<string>();
   function changed(workspaceId: string) {
@@ -354,7 +358,7 @@ export function appointmentService(
       console.error(`clinic-desk: could not tell the other instances of an appointment change: ${(e as Error).message}`));
     tell(workspaceId);
   }
-  bus?.subscribe('appointments', (m) => tell(m.workspace_id), { ignoreOwn: true });
+  bus?.subscribe('appointments', (m) => tell(m.workspace_id), { ignoreOwn: true, onResync: () => tell(EVERY_CLINIC) });
   function tell(workspaceId: string) {
     if (listeners.size === 0) return;
     if (pending.size === 0) {
@@ -366,6 +370,7 @@ export function appointmentService(
     }
     pending.add(workspaceId);
   }
+  /** `listener` gets the clinic whose appointments changed, or EVERY_CLINIC when any may have (read yours again). */
   function onChange(listener: (workspaceId: string) => void) {
     listeners.add(listener);
     return () => void listeners.delete(listener);

@@ -63,19 +63,22 @@ export interface ApiKeyRow {
  * made it has committed (`invalidatePrincipals`, which is also what a change-bus subscriber of another instance's
  * writes calls). Only positive answers are kept, and nothing read inside a transaction, which could still roll back.
  * A read that was under way while the cache was cleared is not kept either (`generation`): on PostgreSQL it may have
- * seen the row before the revocation committed. Roles and token scopes never change in place.
+ * seen the row before the revocation committed. Roles and token scopes never change in place. While the change bus
+ * is not listening (`trustPrincipals`), another instance's revocation would not reach the cache: it then keeps
+ * nothing, and every token is checked against the database.
  */
 interface PrincipalCache {
   readonly rows: Map<string, TokenPrincipalRow>;
   /** Counts clearings: a read keeps its answer only if no clearing happened while it ran. */
   generation: number;
+  trusted: boolean;
 }
 const principals = new WeakMap<SqlDatabase, PrincipalCache>();
 const PRINCIPALS_MAX = 10_000;
 
 function principalCache(database: SqlDatabase): PrincipalCache {
   let cache = principals.get(database);
-  if (!cache) principals.set(database, (cache = { rows: new Map(), generation: 0 }));
+  if (!cache) principals.set(database, (cache = { rows: new Map(), generation: 0, trusted: true }));
   return cache;
 }
 
@@ -87,6 +90,15 @@ export function invalidatePrincipals(database: SqlDatabase): void {
   const cache = principalCache(database);
   cache.generation++;
   cache.rows.clear();
+}
+
+/**
+ * Whether `database`'s principal cache may keep answers: false while the change bus that tells it of other instances'
+ * revocations is not listening (createService). Either way what it held is dropped: it may have missed a revocation.
+ */
+export function trustPrincipals(database: SqlDatabase, trusted: boolean): void {
+  principalCache(database).trusted = trusted;
+  invalidatePrincipals(database);
 }
 
 const announcers = new WeakMap<SqlDatabase, () => void>();
@@ -149,7 +161,7 @@ export function authStore(e: Executor) {
       SELECT u.id AS user_id, u.workspace_id, u.role, t.scopes AS token_scopes, w.disabled_at AS workspace_disabled_at
       FROM auth_tokens t JOIN users u ON u.id = t.user_id JOIN workspaces w ON w.id = u.workspace_id
       WHERE t.token_digest = ${digest} AND t.revoked_at IS NULL AND u.disabled_at IS NULL`);
-    if (row && !(e instanceof Tx) && cache.generation === generation) {
+    if (row && !(e instanceof Tx) && cache.trusted && cache.generation === generation) {
       if (cached.size >= PRINCIPALS_MAX) cached.clear();
       cached.set(digest, row);
     }

@@ -36,13 +36,19 @@ export function shownDatabaseUrl(url: string): string {
 /**
  * `--workers-only`: the background work of a chain's instances (transcription, webhook deliveries, pushes), claimed
  * from the shared database like the API instances claim it, without an HTTP service. Stops on SIGINT/SIGTERM,
- * giving its claimed work back (a kill -9 leaves it to the leases).
+ * giving its claimed work back (a kill -9 leaves it to the leases). While PostgreSQL is away (a restart, a failover)
+ * it keeps polling and its work resumes once the database answers; it gives up only at start (the database cannot
+ * be reached or migrated: exit 1 with the reason, main below).
  */
 async function workersOnly(config: Config, service: Service) {
   console.log([
     `clinic-desk workers running (scribe, webhooks, push) on ${shownDatabaseUrl(config.databaseUrl!)}`,
     ...readinessLines(await service.scribe.readiness()),
   ].join('\n'));
+  // The background loops' timers do not hold a process open (the desktop app must be able to quit past them), and
+  // with no HTTP server only the database's connections did: once PostgreSQL restarted and dropped them all, Node
+  // found nothing left to wait for and exited 0. This process lives until a signal says otherwise.
+  setInterval(() => undefined, 2 ** 31 - 1);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -13,10 +13,13 @@
  * and delivery is only local, with the same rules.
  *
  * What can be lost. The listening connection breaks (a server restart, a network cut, a terminated backend): the
- * bus reconnects with backoff and then calls every subscriber's `onResync`, because messages sent meanwhile are
- * gone; a cache then drops everything it holds (the principal cache must: a revocation it missed would otherwise
- * keep a token alive forever). `onResync` also runs on the first connect, so what a cache kept before the bus was
- * listening is not trusted either. A connection that hangs without breaking is found by a periodic query on it.
+ * bus calls every subscriber's `onLost` at once, reconnects with backoff and then calls every subscriber's
+ * `onResync`, because messages sent meanwhile are gone; a cache then drops everything it holds (the principal cache
+ * must: a revocation it missed would otherwise keep a token alive forever), and one that must not serve a stale
+ * answer even for the seconds of the outage (the principal cache again) stops caching from `onLost` to `onResync`.
+ * A subscriber that comes before the first connect gets `onLost` at once and `onResync` on that connect, so what a
+ * cache kept before the bus was listening is not trusted either. A connection that hangs without breaking is found
+ * by a periodic query on it.
  * A cache filled by a read that started before a message arrived can still store the old row after the handler
  * cleared it: count messages and resyncs in the cache and keep a read's result only if the count did not move.
  *
@@ -70,6 +73,8 @@ export type ChangeHandler<T extends ChangeTopic> = (payload: ChangeTopics[T], me
 export interface SubscribeOptions {
   /** Runs after the listener (re)connects: messages may have been missed, so drop whatever they could invalidate. */
   onResync?: () => void;
+  /** Runs when the listener is not listening (lost, or not yet connected): messages are missed until onResync. */
+  onLost?: () => void;
   /** Skip this instance's own messages (a subscriber that already applied its own change). Default false. */
   ignoreOwn?: boolean;
 }
@@ -100,6 +105,8 @@ export interface ChangeBus {
   subscribe<T extends ChangeTopic>(topic: T, handler: ChangeHandler<T>, opts?: SubscribeOptions): () => void;
   /** Resolves once the listener is up (at once on SQLite). Nothing depends on it: the first connect resyncs. */
   ready(): Promise<void>;
+  /** Whether other instances' messages arrive now: the listener is up (always on SQLite). */
+  listening(): boolean;
   /** Ends the listener; publishing afterwards is an error. The database stays open. */
   close(): Promise<void>;
 }
@@ -113,6 +120,7 @@ interface Envelope {
 interface Subscriber {
   handler: (payload: unknown, meta: ChangeMeta) => void | Promise<void>;
   onResync?: () => void;
+  onLost?: () => void;
   ignoreOwn: boolean;
 }
 
@@ -161,13 +169,13 @@ export function changeBus(database: SqlDatabase, opts: ChangeBusOptions = {}): C
     }
   }
 
-  function resync() {
+  function tellAll(what: 'onResync' | 'onLost') {
     for (const set of subscribers.values()) {
       for (const s of [...set]) {
         try {
-          s.onResync?.();
+          s[what]?.();
         } catch (e) {
-          report('a subscriber failed to resync', e);
+          report(`a subscriber's ${what} failed`, e);
         }
       }
     }
@@ -214,12 +222,15 @@ export function changeBus(database: SqlDatabase, opts: ChangeBusOptions = {}): C
       const lose = (why: string) => {
         if (lost) return;
         lost = true;
+        const wasListening = current?.client === client && listening;
         if (current?.client === client) {
           current = null;
           listening = false;
         }
         client.end().catch(() => undefined);
-        if (!closed) log(`change bus ${instanceId}: listener lost (${why}); reconnecting in ${retry()} ms`);
+        if (closed) return;
+        if (wasListening) tellAll('onLost');
+        log(`change bus ${instanceId}: listener lost (${why}); reconnecting in ${retry()} ms`);
       };
       current = { client, lose, checking: false };
       client.on('error', (e) => lose(e.message));
@@ -238,7 +249,7 @@ export function changeBus(database: SqlDatabase, opts: ChangeBusOptions = {}): C
       listening = true;
       failures = 0;
       // After LISTEN: every message from here on arrives, and whatever came before is covered by the resync.
-      resync();
+      tellAll('onResync');
       markReady();
     }
 
@@ -256,6 +267,7 @@ export function changeBus(database: SqlDatabase, opts: ChangeBusOptions = {}): C
 
     void connect();
     return {
+      listening: () => listening,
       ready: () => ready,
       async close() {
         clearInterval(health);
@@ -303,17 +315,20 @@ export function changeBus(database: SqlDatabase, opts: ChangeBusOptions = {}): C
       const s: Subscriber = {
         handler: handler as Subscriber['handler'],
         onResync: subscribeOpts.onResync,
+        onLost: subscribeOpts.onLost,
         ignoreOwn: subscribeOpts.ignoreOwn ?? false,
       };
       let set = subscribers.get(topic);
       if (!set) subscribers.set(topic, (set = new Set()));
       set.add(s);
+      if (listener && !listener.listening()) s.onLost?.();
       return () => {
         set.delete(s);
       };
     },
 
     ready: () => listener?.ready() ?? Promise.resolve(),
+    listening: () => listener?.listening() ?? true,
 
     async close() {
       if (closed) return;

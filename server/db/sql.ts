@@ -123,9 +123,13 @@ const numberTypes: pg.CustomTypesConfig = {
 
 function openPostgres(url: string, poolSize: number, onIdleClientError?: (e: Error) => void): SqlDatabase {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: numberTypes, application_name: 'clinic-desk' });
-  // An idle pooled connection that breaks (a server restart, a network cut) is emitted here and dropped by the pool;
-  // without a listener Node would end the process. The next query opens a new connection.
+  // An idle pooled connection that breaks (a server restart, a failover, pg_terminate_backend) is emitted here and
+  // dropped by the pool; without a listener Node would end the process. The next query opens a new connection.
   pool.on('error', onIdleClientError ?? ((e) => console.error(`clinic-desk: an idle PostgreSQL connection failed: ${e.message}`)));
+  // A connection in use that breaks emits on its client, which the pool listens to only while it is idle: without
+  // this, the same ending of the process. Its query or transaction fails with the error itself (a 503 for a request,
+  // isDatabaseUnavailable), and the pool drops the client when it is released, since it is no longer queryable.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {
@@ -159,6 +163,21 @@ export const INSERTION_ORDERED_TABLES = ['workspaces', 'patients', 'webhook_deli
 export function insertionOrder(dialect: Dialect, table?: string): RawBuilder<number> {
   const column = dialect === 'sqlite' ? 'rowid' : 'seq';
   return sql.ref(table ? `${table}.${column}` : column);
+}
+
+const UNREACHABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+/**
+ * Whether an error says the database cannot be reached right now (PostgreSQL restarting, failing over, a connection
+ * terminated, the network cut), as opposed to a fault of the query: a request then answers 503 and may be retried.
+ * SQLSTATE class 08 (connection exception) and 57P01–57P03 (shut down, crashed, not accepting connections yet); the
+ * driver's own words for a connection that ended; the socket's errors.
+ */
+export function isDatabaseUnavailable(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (code.startsWith('08') || /^57P0[123]$/.test(code) || UNREACHABLE_SOCKET.has(code))) return true;
+  const message = e instanceof Error ? e.message : '';
+  return /^Connection terminated|not queryable|^timeout exceeded when trying to connect/.test(message);
 }
 
 export type DbErrorKind = 'unique' | 'foreign_key' | 'check' | 'not_null';

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { OAuthError } from '../auth/tokens.js';
+import { isDatabaseUnavailable } from '../db/sql.js';
 import { ServiceError } from '../shared/errors.js';
 import { violationMessage } from '../shared/violations.js';
 import { type ErrorParts, drErrorBody } from './dr.js';
@@ -34,6 +35,9 @@ function validationMessage(err: FastifyError): string {
 }
 
 const GENERIC_500 = 'An unexpected error occurred on the server';
+const UNAVAILABLE = 'The database cannot be reached just now (restarting or failing over); try again in a moment';
+/** Seconds a client is asked to wait before retrying a 503: the pool reconnects at the next query. */
+const RETRY_AFTER_S = '1';
 
 /** Turns anything thrown in a request into the interface's status, code and message. Never a stack trace. */
 function classify(err: FastifyError | ServiceError | Error, style: ErrorStyle): ErrorParts {
@@ -54,6 +58,7 @@ function classify(err: FastifyError | ServiceError | Error, style: ErrorStyle): 
   }
   const status = fe.statusCode;
   if (status && status >= 400 && status < 500) return { status, code: 'INVALID_REQUEST', message: fe.message };
+  if (isDatabaseUnavailable(err)) return { status: 503, code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE };
   return { status: 500, code: 'SERVER_ERROR', message: GENERIC_500 };
 }
 
@@ -114,6 +119,10 @@ export function installErrorHandling(app: FastifyInstance, log: FastifyBaseLogge
     const style = request.routeOptions.config.errors ?? 'plain';
     const parts = classify(err as Error, style);
     if (parts.status >= 500 && parts.message === GENERIC_500) log.error({ err, reqId: request.id }, 'request failed');
+    if (parts.message === UNAVAILABLE) {
+      log.warn({ reqId: request.id }, `request failed: the database is unavailable (${(err as Error).message})`);
+      reply.header('retry-after', RETRY_AFTER_S);
+    }
     return sendError(request, reply, style, parts);
   });
 }

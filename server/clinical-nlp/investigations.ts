@@ -158,7 +158,7 @@ const MAIN_CLAUSE = /^(?:we|we'll|will|then|get|do|consider|plan|go|need|may|mig
 const REFER = /\b(?:refer|referred|referral|referring)\b/;
 const ORDER_VERB = new Set(['check', 'checking', 'test', 'tests', 'testing', 'screen', 'screening', 'send', 'sending', 'get', 'getting', 'do', 'order', 'ordering', 'repeat', 'recheck', 'advised', 'advise', 'investigations', 'investigation', 'plan']);
 // A finding, not an order: "raised intraocular pressure", "low platelet count", "high TSH".
-const FINDING = new Set(['raised', 'elevated', 'high', 'low', 'normal', 'abnormal', 'deranged', 'increased', 'decreased', 'reduced', 'borderline']);
+const FINDING = new Set(['raised', 'elevated', 'high', 'low', 'normal', 'abnormal', 'deranged', 'increased', 'decreased', 'reduced', 'borderline', 'unchanged', 'unremarkable', 'reassuring']);
 // Pointing back at a test already ordered or done: "after the ultrasound", "once the echo confirms", "get hold of the
 // echo from her cardiologist", "the results of your x-ray".
 const REFERENCE =
@@ -166,8 +166,8 @@ const REFERENCE =
 // Watching a result over time, not ordering it now: "we will continue to follow her urinalysis", "trend the creatinine".
 const MONITOR_BEFORE = /\b(?:follow|following|trend|trending|watch|watching|keep an eye on|keep track of)(?: (?:the|his|her|your|their))?$/;
 // Results gone over with the patient: the tests named after it are earlier results until an order is said ("I reviewed
-// your x-ray … I also want to order an MRI").
-const REVIEWED = /\b(?:reviewed|reviewing|review (?:of )?(?:the|your|his|her|their|all|any)|went over|go over|going over|look(?:ed|ing)? (?:at|over)|results? of|the opportunity to)\b/g;
+// your x-ray … I also want to order an MRI"), also when the doctor asks the record system for them ("show me the ECG").
+const REVIEWED = /\b(?:reviewed|reviewing|review (?:of )?(?:the|your|his|her|their|all|any)|went over|go over|going over|look(?:ed|ing)? (?:at|over)|results? of|the opportunity to|show me|pull up|bring up)\b/g;
 const ORDERING = /\b(?:order|ordering|advised?|recommend(?:ed)?|to have|get|getting|check|checking|obtain|send|sending|schedule|set (?:you|him|her|them) up|recheck|repeat|arrange|request|like to|want to|wanna|gonna|going to|need|plan)\b/;
 // A question the doctor asks, not a statement said with a rising "?" ("they'll do an ECG?", "so that's a swab, OK?").
 const ASKS = /^(?:(?:and|so|okay|ok|um|uh|now|then)\s+)*(?:do|does|did|have|has|had|are|is|was|were|can|could|would|will|shall|should|any|what|when|where|which|who|why|how)\b/;

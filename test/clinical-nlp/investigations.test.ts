@@ -77,6 +77,8 @@ describe('what is an order', () => {
     expect(names('His last HbA1c was 8.2. Reports from last month show a normal lipid profile. She already had an echo.')).toEqual([]);
     expect(names('Came with reports: TSH 9.4, free T4 0.8.')).toEqual([]);
     expect(names('Ultrasound done in March showed a small fibroid.')).toEqual([]);
+    expect(names("Let's look at your results. Hey Dragon, show me the chest x-ray. Your chest x-ray looks fine.")).toEqual([]);
+    expect(names('It was an unremarkable MRI, so we will order a lipid panel.')).toEqual(['lipid panel']);
   });
 
   it('keeps a test done in the clinic today, even with its result', () => {

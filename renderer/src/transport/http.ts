@@ -36,7 +36,9 @@ async function send(method: string, path: string, body?: unknown): Promise<Answe
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    // A draft saved as the window closes completes after it (browsers take up to 64 KiB in all so: saves only).
+    res = await fetch(path, { method, headers, body: text, keepalive: method === 'PUT' && (text?.length ?? 0) < 60_000 });
   } catch {
     throw UNREACHABLE;
   }

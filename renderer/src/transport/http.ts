@@ -167,7 +167,10 @@ export const httpClinic: ClinicApi = {
   setAppointmentStatus: (id, status) => dr<StatusChange>('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/change-status?partner_id=0`, { status }),
   doctors: async () => (await api<{ doctors: Awaited<ReturnType<ClinicApi['doctors']>> }>('GET', '/api/v1/doctors')).doctors,
   undoAppointment: (id) => dr<StatusChange>('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/undo`),
-  callNextPatient: (doctorId) => dr<StatusChange>('POST', `/dr/v1/queue/call-next${doctorId ? `?doctor_id=${encodeURIComponent(doctorId)}` : ''}`),
+  callNextPatient: (doctorId, current) => {
+    const q = new URLSearchParams({ ...(doctorId ? { doctor_id: doctorId } : {}), ...(current ? { current } : {}) }).toString();
+    return dr<StatusChange>('POST', `/dr/v1/queue/call-next${q ? `?${q}` : ''}`);
+  },
   queueBoard: () => dr<QueueBoard>('GET', '/dr/v1/queue/board'),
 
   serverStatus: () => api('GET', '/api/v1/status'),

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { Appointment, AppointmentStatus, ChangeStatusTarget, DayEntry, DayList, Patient, SessionInfo, StatusChange } from '../../../preload/contract';
-import { asFailure, clinic } from '../clinic';
+import { asFailure, clinic, explain } from '../clinic';
 import { PatientSearch } from '../PatientSearch';
 import { PatientForm } from './RegisterPatient';
 import { Dialog, Empty, ErrorNote, Field, GENDER, Icon, Loading, ReasonedButton, STATUS_LABEL, StatusChip, ageLabel, phone, time } from '../ui';
@@ -224,6 +224,28 @@ function useQueueActions() {
 }
 type QueueActions = ReturnType<typeof useQueueActions>['act'];
 
+/**
+ * A move that did not go through (the server down, or refused): which one and for whom, offered again. Once the
+ * queue has been read from the server since, the outage is over: the note stops being an error and only offers it.
+ */
+function FailedAction({ act, answeredAt }: { act: QueueActions; answeredAt: number }) {
+  const failed = act.isError ? act.variables : undefined;
+  if (!failed) return null;
+  const what = `${failed.action.says ?? failed.action.label} for ${failed.a.patient_name}`;
+  const back = asFailure(act.error).code === 'SERVICE_UNREACHABLE' && answeredAt > act.submittedAt;
+  return (
+    <div className={`alert ${back ? 'warn' : 'error'}`} role="alert" data-testid="failed-action">
+      <Icon name="alert" size={18} />
+      <div className="grow">
+        <strong>{what} did not go through</strong>
+        <span>{back ? 'The clinic server was not answering; it is back now.' : explain(act.error).title}</span>
+      </div>
+      <button className="btn sm" type="button" disabled={act.isPending} onClick={() => act.mutate(failed)}>Try again</button>
+      <button className="btn sm" type="button" aria-label="Dismiss" onClick={() => act.reset()}><Icon name="x" size={14} /></button>
+    </div>
+  );
+}
+
 /** A clock that moves every `ms`, so an undo offer disappears when its window passes. */
 function useNow(ms: number) {
   const [now, setNow] = useState(() => Date.now());
@@ -322,8 +344,9 @@ function Queue({ session, onBookNew, highlight, act, date, setDate }: {
       </div>
       <div className="card-body flush">
         {day.isPending && <Loading label="Loading the queue…" />}
-        {day.isError && <div className="card-body"><ErrorNote error={day.error} onRetry={() => void day.refetch()} /></div>}
-        {(act.isError || callNextError) && <div className="card-body" style={{ paddingBottom: 0 }}><ErrorNote error={act.error ?? callNextError} /></div>}
+        {day.isError && <div className="card-body"><ErrorNote what={day.data ? 'The queue could not be updated' : 'The queue could not be loaded'} error={day.error} onRetry={() => void day.refetch()} /></div>}
+        {act.isError && <div className="card-body" style={{ paddingBottom: 0 }}><FailedAction act={act} answeredAt={day.dataUpdatedAt} /></div>}
+        {callNextError && <div className="card-body" style={{ paddingBottom: 0 }}><ErrorNote error={callNextError} onRetry={() => callNext.mutate(undefined)} /></div>}
         {stillIn && (
           <Dialog title="A patient is still with the doctor" onClose={() => setStillIn(null)}
             footer={<>

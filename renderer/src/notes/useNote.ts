@@ -86,7 +86,7 @@ export function useNote(txnId: string, statusEmr: Emr | null, isDoctor: boolean)
     const d = draft.data;
     setWork({
       emr: d.edited ? d.emr : statusEmr, base: 'draft', rev: 0, at: new Map(),
-      resolutions: new Map(d.flag_resolutions.map(({ code, pointer, resolution }) => [flagKey({ code, pointer }), { code, pointer, resolution }])),
+      resolutions: new Map(d.flag_resolutions.map(({ code, pointer, resolution, reason }) => [flagKey({ code, pointer }), { code, pointer, resolution, ...(reason ? { reason } : {}) }])),
     });
   }, [statusEmr, unsigned, draft.data]);
 
@@ -125,7 +125,8 @@ export function useNote(txnId: string, statusEmr: Emr | null, isDoctor: boolean)
       const w = latest.current;
       if (!w || w.base !== 'draft' || w.rev <= saved.current) return;
       saved.current = w.rev;
-      sendRef.current.send(w).then(sendRef.current.took, () => undefined);
+      // Not saved after all (the page stayed, the server did not answer): the next save sends it again.
+      sendRef.current.send(w).then(sendRef.current.took, () => { if (saved.current === w.rev) saved.current = w.rev - 1; });
     };
     const hidden = () => document.visibilityState === 'hidden' && now();
     window.addEventListener('pagehide', now);

@@ -36,7 +36,7 @@ export const APP_METHOD_ARITY = {
   setAppointmentStatus: 2,
   doctors: 0,
   undoAppointment: 1,
-  callNextPatient: 1,
+  callNextPatient: 2,
   queueBoard: 0,
   webhooks: 0,
   createWebhook: 1,

@@ -244,18 +244,25 @@ for (const db of DATABASES) describe(`appointments: booking rules, undo, tokens,
       }
     });
 
-    it('"call next" takes the doctor\'s lowest waiting token in; 409 NO_PATIENT_WAITING when nobody waits; reception may not', async () => {
+    it('"call next" takes the doctor\'s lowest waiting token in, once the one inside is done; 409 NO_PATIENT_WAITING when nobody waits; reception may not', async () => {
       const doc = await srv.service.auth.createUser(ws.workspace_id, { username: 'caller@sunrise', password: 'caller-doctor-pw', role: 'doctor', displayName: 'Dr Caller' });
       const docToken = await srv.service.auth.issueAuthToken(doc.id, 'test');
       const mk = async (m: number) => booked({ patient_id: await newPatient('Call'), doctor_id: doc.id, scheduled_at: inMinutes(m) });
       const [late, early] = [await mk(90), await mk(20)];
       expect((await setStatus(late.appointment_id, 'CK')).status).toBe(200);
       expect((await setStatus(early.appointment_id, 'CK')).status).toBe(200);
-      const callNext = (token: string, doctorId?: string) =>
-        call(srv.baseUrl, 'POST', `/dr/v1/queue/call-next${doctorId ? `?doctor_id=${doctorId}` : ''}`, { headers: auth(token) });
+      const callNext = (token: string, doctorId?: string, current?: string) => {
+        const q = new URLSearchParams({ ...(doctorId ? { doctor_id: doctorId } : {}), ...(current ? { current } : {}) }).toString();
+        return call(srv.baseUrl, 'POST', `/dr/v1/queue/call-next${q ? `?${q}` : ''}`, { headers: auth(token) });
+      };
       expectDrError(await callNext(reception(), doc.id), 403, 'COMPLETE_NOT_ALLOWED');
       expect(expectDrOk(await callNext(docToken), 200)).toMatchObject({ appointment_id: late.appointment_id, status: 'OG', previous_status: 'CK', token: 1 });
-      expect(expectDrOk(await callNext(ws.users.admin.auth_token, doc.id), 200)).toMatchObject({ appointment_id: early.appointment_id, token: 2 });
+      // One patient with the doctor at a time (issue 24, item 10): calling again asks for the one inside to be done first.
+      expectDrError(await callNext(ws.users.admin.auth_token, doc.id), 409, 'PATIENT_WITH_DOCTOR', /^Token 1 is still with Dr Caller/);
+      expect((await getAppt(early.appointment_id)).status).toBe('CK');
+      expectDrError(await callNext(docToken, undefined, 'later'), 400, 'INVALID_REQUEST');
+      expect(expectDrOk(await callNext(ws.users.admin.auth_token, doc.id, 'complete'), 200)).toMatchObject({ appointment_id: early.appointment_id, token: 2 });
+      expect((await getAppt(late.appointment_id)).status).toBe('CM');
       expectDrError(await callNext(docToken), 409, 'NO_PATIENT_WAITING');
       expectDrError(await callNext(ws.users.admin.auth_token, ws.patients[0]!.patient_id), 400, 'INVALID_REQUEST');
       expectDrError(await callNext(reception()), 400, 'INVALID_REQUEST', /doctor_id is required/);

@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { Role, SessionInfo } from '../../preload/contract';
 import { asFailure, clinic } from './clinic';
 import { FirstRun } from './screens/FirstRun';
 import { FrontDesk } from './screens/FrontDesk';
 import { SignIn } from './screens/SignIn';
 import { Dialog, ErrorNote, Field, Icon, Loading, Note, initials } from './ui';
+import { EndSession, type Ended, forget, sessionEnded, useEndSession } from './session-end';
 
 // Less-used screens load on first visit, keeping the front desk's first paint small.
 const Dictation = lazy(() => import('./screens/Dictation'));
@@ -70,12 +71,12 @@ function ChangePassword({ onClose }: { onClose: () => void }) {
   );
 }
 
+/** Signing out shows the sign-in form at once, with nothing of the desk left; the service is told after. */
 function useSignOut() {
-  const qc = useQueryClient();
+  const end = useEndSession();
   return async () => {
+    end({ why: 'signed-out' });
     await clinic.signOut();
-    qc.clear();
-    qc.setQueryData(['session'], null);
   };
 }
 
@@ -139,6 +140,35 @@ function Shell({ session }: { session: SessionInfo }) {
 }
 
 export function App() {
+  const qc = useQueryClient();
+  const [ended, setEnded] = useState<Ended | null>(null);
+  // Bumped when a session ends: every screen is mounted anew, so none keeps what it showed in its own state.
+  const [epoch, setEpoch] = useState(0);
+  const end = useCallback((e: Ended) => {
+    const setup = qc.getQueryData(['setup']);
+    forget(qc);
+    // Whether this installation is set up is no one's data, and asking again would delay the sign-in form.
+    if (setup) qc.setQueryData(['setup'], setup);
+    setEnded(e);
+    setEpoch((n) => n + 1);
+  }, [qc]);
+  // A request refused because the session is gone (expired, or ended from another window) ends it here too.
+  useEffect(() => {
+    const onError = (error: unknown) => {
+      const session = qc.getQueryData<SessionInfo | null>(['session']);
+      if (session && sessionEnded(error)) end({ why: 'expired', username: session.user.username });
+    };
+    const queries = qc.getQueryCache().subscribe((e) => e.type === 'updated' && e.action.type === 'error' && onError(e.action.error));
+    const mutations = qc.getMutationCache().subscribe((e) => e.type === 'updated' && e.action.type === 'error' && onError(e.action.error));
+    return () => {
+      queries();
+      mutations();
+    };
+  }, [qc, end]);
+  return <EndSession.Provider value={end}><Desk key={epoch} ended={ended} /></EndSession.Provider>;
+}
+
+function Desk({ ended }: { ended: Ended | null }) {
   const setup = useQuery({ queryKey: ['setup'], queryFn: () => clinic.setupStatus(), staleTime: Infinity });
   const session = useQuery({ queryKey: ['session'], queryFn: () => clinic.session(), staleTime: Infinity, enabled: setup.data?.needed === false });
   if (setup.isPending || (setup.data?.needed === false && session.isPending)) {
@@ -152,7 +182,7 @@ export function App() {
     );
   }
   if (setup.data?.needed) return <FirstRun />;
-  if (!session.data) return <SignIn />;
+  if (!session.data) return <SignIn ended={ended} />;
   if (session.data.user.role === 'display') return <DisplayAccount />;
   return <Shell session={session.data} />;
 }

@@ -34,13 +34,14 @@ export function StatusChip({ status }: { status: AppointmentStatus }) {
   return <span className={`chip ${status}`} data-status={status}><span className="dot" />{STATUS_LABEL[status]}</span>;
 }
 
-export function ErrorNote({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+/** A failure in words; `what` names what failed ("The queue could not be updated") when the screen shows more than one thing. */
+export function ErrorNote({ error, onRetry, what }: { error: unknown; onRetry?: () => void; what?: string }) {
   if (!error) return null;
   const { title, detail } = explain(error);
   return (
     <div className="alert error" role="alert">
       <Icon name="alert" size={18} />
-      <div className="grow"><strong>{title}</strong><span>{detail}</span></div>
+      <div className="grow"><strong>{what ? `${what}: ${title.charAt(0).toLowerCase()}${title.slice(1)}` : title}</strong><span>{detail}</span></div>
       {onRetry && <button className="btn sm" type="button" onClick={onRetry}>Try again</button>}
     </div>
   );

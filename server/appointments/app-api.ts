@@ -60,10 +60,11 @@ export const appointmentMethods = {
     args: [appointmentId], result: StatusChangeSchema, access: 'appointments:write',
     run: async (c, id) => toStatusChange(await c.service.appointments.undo(c.ctx, id, false)),
   }),
-  /** The doctor's next checked-in patient goes in (OG); without a doctor id, the signed-in doctor's. */
+  /** The doctor's next checked-in patient goes in (OG); without a doctor id, the signed-in doctor's; 'complete' marks the one still in done first. */
   callNextPatient: appMethod({
-    args: [optionalArg('doctorId', CallNextQuery.properties.doctor_id)], result: StatusChangeSchema, access: 'appointments:write',
-    run: async (c, doctorId) => toStatusChange(await c.service.appointments.callNext(c.ctx, doctorId)),
+    args: [optionalArg('doctorId', CallNextQuery.properties.doctor_id), optionalArg('current', CallNextQuery.properties.current)],
+    result: StatusChangeSchema, access: 'appointments:write',
+    run: async (c, doctorId, current) => toStatusChange(await c.service.appointments.callNext(c.ctx, doctorId, current)),
   }),
   /** The waiting-room board (GET /dr/v1/queue/board): per doctor, first names and tokens only. */
   queueBoard: appMethod({ args: [], result: Board, access: 'queue:board', run: (c) => c.service.appointments.board(c.ctx) }),

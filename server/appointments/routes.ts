@@ -159,13 +159,14 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       tags: ['appointments'],
       summary: 'Call the next patient in to the doctor',
       description: 'Moves the doctor\'s checked-in patient with the lowest token today to OG (with the doctor). '
-        + '409 NO_PATIENT_WAITING when nobody is checked in for the doctor; reception users get 403 COMPLETE_NOT_ALLOWED.',
+        + '409 NO_PATIENT_WAITING when nobody is checked in for the doctor; 409 PATIENT_WITH_DOCTOR while a patient is still with the doctor, '
+        + 'unless current=complete, which marks them done (CM) first; reception users get 403 COMPLETE_NOT_ALLOWED.',
       security,
       querystring: CallNextQuery,
       response: { 200: DrEnvelope(UndoResult), ...drErrors('envelope', [400, 401, 403, 409, 500]) },
     },
   }, async (request, reply) => {
-    const r = await appointments.callNext(request.ctx, request.query.doctor_id);
+    const r = await appointments.callNext(request.ctx, request.query.doctor_id, request.query.current);
     return drOk(reply, 200, changeResult(false, r.appointment.id, r));
   });
 

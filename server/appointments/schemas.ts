@@ -95,6 +95,9 @@ export const UndoResult = Type.Object({
 
 export const CallNextQuery = Type.Object({
   doctor_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Default: the signed-in doctor' })),
+  current: Type.Optional(Type.Literal('complete', {
+    description: 'complete: the patient still with the doctor is marked done (CM) first. Without it, a patient still with the doctor is 409 PATIENT_WITH_DOCTOR',
+  })),
 });
 
 const BoardEntry = Type.Object({ token: Type.Union([Type.Integer(), Type.Null()]), first_name: Type.String() });

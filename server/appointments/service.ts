@@ -301,8 +301,12 @@ export function appointmentService(
     return result;
   }
 
-  /** "Call next patient": the doctor's checked-in patient with the lowest token today goes in (OG). */
-  async function callNext(ctx: RequestContext, doctorId?: string): Promise<StatusChange> {
+  /**
+   * "Call next patient": the doctor's checked-in patient with the lowest token today goes in (OG). A patient still
+   * with the doctor is not left there beside the next one: the caller asks for them to be marked done first
+   * (`current: 'complete'`), or is refused with who is still in.
+   */
+  async function callNext(ctx: RequestContext, doctorId?: string, current?: 'complete'): Promise<StatusChange> {
     const ws = ctx.caller.workspaceId;
     const self = ctx.caller.kind === 'user' && (ctx.caller.role === 'doctor' || ctx.caller.role === 'admin') ? ctx.caller.id : undefined;
     const id = doctorId ?? self;
@@ -315,11 +319,20 @@ export function appointmentService(
       audit.later(ctx, { action: 'appointment.call_next', resourceType: 'appointment', outcome: 'denied' });
       throw new ServiceError(403, 'COMPLETE_NOT_ALLOWED', 'Your role may not call a patient in to the doctor');
     }
-    const next = await store.nextWaiting(ws, await today(ws), id);
+    const date = await today(ws);
+    const next = await store.nextWaiting(ws, date, id);
     if (!next) {
       audit.later(ctx, { action: 'appointment.call_next', resourceType: 'appointment', outcome: 'conflict' });
       throw new ServiceError(409, 'NO_PATIENT_WAITING', `No checked-in patient is waiting for ${doctor.display_name} today`);
     }
+    const inside = await store.withDoctor(ws, date, id);
+    if (inside.length && current !== 'complete') {
+      audit.later(ctx, { action: 'appointment.call_next', resourceType: 'appointment', resourceIds: inside.map((a) => a.id), outcome: 'conflict' });
+      const tokens = inside.map((a) => (a.token === null ? 'a patient' : `token ${a.token}`)).join(' and ');
+      throw new ServiceError(409, 'PATIENT_WITH_DOCTOR',
+        `${tokens.charAt(0).toUpperCase()}${tokens.slice(1)} ${inside.length === 1 ? 'is' : 'are'} still with ${doctor.display_name}: mark ${inside.length === 1 ? 'them' : 'each'} done first, or call next with current=complete`);
+    }
+    for (const a of inside) await transition(db, ctx, a.id, false, 'CM', 'appointment.call_next');
     return transition(db, ctx, next.id, false, 'OG', 'appointment.call_next');
   }
 

@@ -188,6 +188,10 @@ export function appointmentStore(e: Executor) {
     nextWaiting: async (workspaceId: string, date: string, doctorId: string) =>
       (await sql<AppointmentRow>`SELECT * FROM appointments WHERE workspace_id = ${workspaceId} AND local_date = ${date}
         AND doctor_id = ${doctorId} AND status = 'CK' ORDER BY token NULLS FIRST, scheduled_at, id LIMIT 1`.execute(k)).rows[0],
+    /** The doctor's patients with them now (OG) today, longest first. */
+    withDoctor: async (workspaceId: string, date: string, doctorId: string) =>
+      (await sql<AppointmentRow>`SELECT * FROM appointments WHERE workspace_id = ${workspaceId} AND local_date = ${date}
+        AND doctor_id = ${doctorId} AND status = 'OG' ORDER BY updated_at, id`.execute(k)).rows,
     board: async (workspaceId: string, date: string) =>
       (await sql<BoardRow>`SELECT a.doctor_id, u.display_name AS doctor_name, a.status, a.token, p.first_name, a.scheduled_at
         FROM appointments a JOIN patients p ON p.id = a.patient_id LEFT JOIN users u ON u.id = a.doctor_id

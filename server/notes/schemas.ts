@@ -52,6 +52,7 @@ const Flag = Type.Object({
   resolution: Type.Optional(Resolution),
   resolved_by: Type.Optional(Type.String({ description: 'users.id of the doctor who resolved it (set by the service)' })),
   resolved_at: Type.Optional(Type.String({ description: 'When (set by the service)' })),
+  resolution_reason: Type.Optional(Type.String({ description: 'Why the doctor kept an allergy conflict or an out-of-range dose as it is (from the resolution\'s reason)' })),
 });
 
 const Medication = Type.Object({
@@ -122,7 +123,10 @@ export const Emr = Type.Object({
 export type Emr = Static<typeof Emr>;
 export type EmrFlag = Static<typeof Flag>;
 
-const FlagResolution = Type.Object({ code: FlagCode, pointer: Pointer, resolution: Resolution });
+const FlagResolution = Type.Object({
+  code: FlagCode, pointer: Pointer, resolution: Resolution,
+  reason: Type.Optional(Text({ maxLength: 500, description: 'Why it is kept as is: required to keep ALLERGY_CONFLICT, DOSE_RANGE or DAILY_MAX' })),
+});
 export type FlagResolution = Static<typeof FlagResolution>;
 
 const FlagResolutions = Type.Optional(List(FlagResolution, 200));

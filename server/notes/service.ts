@@ -6,25 +6,21 @@ import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
 import { type Executor, transaction, type Tx } from '../db/tx.js';
-import type { PatientService } from '../patients/service.js';
+import { type PatientService, patientAllergyReader } from '../patients/service.js';
 import type { OutputEntry, SessionRequest } from '../scribe/job.js';
 import type { ScribeService } from '../scribe/service.js';
 import type { SessionRow } from '../scribe/store.js';
-import { type ClinicalFacts, FLAG_CODES } from '../clinical-nlp/facts.js';
+import { FLAG_CODES } from '../clinical-nlp/facts.js';
 import { renderTemplate } from '../scribe/templates/render.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import { type Violation, violationMessage } from '../shared/violations.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { type NoteLink, noteBundle } from './fhir-export.js';
-import { type AmendBody, type DraftBody, Emr, type EmrFlag, type FlagResolution, type SignBody } from './schemas.js';
+import { type AmendBody, type DraftBody, Emr, type FlagResolution, type SignBody } from './schemas.js';
+import { RECHECKED } from './app-shapes.js';
+import { type RecordedResolution, factsOf, findings, settle } from './safety.js';
 import { type NoteRow, type VersionRow, noteStore } from './store.js';
-
-/** A flag resolution as recorded: what the doctor said about it, who and when. */
-export interface RecordedResolution extends FlagResolution {
-  by: string;
-  at: string;
-}
 
 /** The working draft as stored in notes.draft. */
 interface StoredDraft {
@@ -35,7 +31,6 @@ interface StoredDraft {
 export type NoteStatus = 'draft' | 'signed' | 'amended';
 
 const notFound = (txnId: string) => new ServiceError(404, 'NOT_FOUND', `No scribe session ${txnId} in your clinic`);
-const flagKey = (f: { code: string; pointer: string }) => `${f.code} ${f.pointer}`;
 const statusOf = (latest: number): NoteStatus => (latest === 0 ? 'draft' : latest === 1 ? 'signed' : 'amended');
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -58,31 +53,6 @@ const emrSchema = Compile(Emr);
 /** What is wrong with an EMR JSON, in the words of the routes' validation errors (`emr.medications.0.frequency.per_day must be at most 48`), or null. */
 function emrViolation(emr: unknown): string | null {
   return emrSchema.Check(emr) ? null : violationMessage('emr', [...emrSchema.Errors(emr)] as Violation[]);
-}
-
-/** The structurer's facts back from an EMR JSON, so the clinical notes of a signed note come from the same renderer. */
-function factsOf(emr: Emr): ClinicalFacts {
-  return {
-    locale: emr.language,
-    complaints: emr.chief_complaints,
-    history: emr.history,
-    vitals: emr.vitals,
-    examination: emr.examination,
-    diagnoses: emr.diagnoses.map((d) => {
-      const icd10 = d.codes.find((c) => c.system === 'ICD-10');
-      return { name: d.name, certainty: d.certainty, ...(d.evidence ? { evidence: d.evidence } : {}), ...(icd10 ? { icd10 } : {}) };
-    }),
-    medications: emr.medications,
-    investigations: emr.investigations.map((i) => {
-      const loinc = i.codes?.find((c) => c.system === 'LOINC')?.code;
-      return { name: i.name, ...(i.evidence ? { evidence: i.evidence } : {}), ...(loinc ? { loinc } : {}) };
-    }),
-    advice: emr.advice,
-    ...(emr.follow_up ? { follow_up: emr.follow_up } : {}),
-    evidence: { vitals: {}, advice: [], allergies: [] },
-    // Every flag of a signed note was resolved by the doctor: nothing is left to "check before use".
-    flags: [],
-  };
 }
 
 const FLAG_WARNING = new RegExp(`^(?:${FLAG_CODES.join('|')}) /`);
@@ -145,6 +115,7 @@ interface Deps {
  */
 export function noteService({ db, clock, audit, auth, webhooks, appointments, scribe, patients }: Deps) {
   const store = noteStore(db);
+  const allergiesOf = patientAllergyReader(db);
 
   function requireDoctor(ctx: RequestContext, action: string, what: string) {
     if (ctx.caller.kind === 'user' && ctx.caller.role === 'doctor') return;
@@ -181,43 +152,52 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
     return r;
   }
 
-  /** Resolutions of earlier saves, with the new ones: a resolution said again keeps when it was first said. */
-  function merge(ctx: RequestContext, earlier: RecordedResolution[], given: FlagResolution[] = []): RecordedResolution[] {
-    const at = isoNow(clock);
-    const out = new Map(earlier.map((r) => [flagKey(r), r]));
-    for (const g of given) {
-      const before = out.get(flagKey(g));
-      if (before?.resolution !== g.resolution) out.set(flagKey(g), { code: g.code, pointer: g.pointer, resolution: g.resolution, by: ctx.caller.id, at });
+  /**
+   * The EMR JSON to store: unknown fields dropped, the scribe's safety checks run again on the whole note
+   * (safety.ts), and every flag (those the scribe or the version amended raised, those the checks find now, and any
+   * other the client submits) carrying its resolution with who and when. A client cannot set those itself. A kept
+   * allergy conflict or out-of-range dose without its reason refuses the save; `open` lists what is left to resolve.
+   */
+  function settleNote(ctx: RequestContext, emr: Emr, base: Emr | null, earlier: RecordedResolution[], given: FlagResolution[] = [], allergies: string[]) {
+    const clean = Value.Clean(Emr, structuredClone(emr)) as Emr;
+    // Compared as the service stores it: what the scribe produced beyond the schema is no change of the doctor's.
+    const before = base && (Value.Clean(Emr, structuredClone(base)) as Emr);
+    const submitted = (clean.flags ?? []).filter((f) => !RECHECKED.has(f.code));
+    const r = settle({
+      base: before, carried: [...(base?.flags ?? []), ...submitted], emr: clean, found: findings(clean, allergies), earlier, given,
+      who: { by: ctx.caller.id, at: isoNow(clock) },
+    });
+    if (r.unreasoned.length) {
+      return new Refusal(invalid(`Say why it is kept as is (reason, in flag_resolutions): an allergy conflict or a dose outside the usual range is kept only with a reason: ${r.unreasoned.join('; ')}`), 'invalid');
     }
-    return [...out.values()];
+    return { emr: { ...clean, flags: r.flags }, resolutions: r.resolutions, open: r.open };
   }
 
-  /**
-   * The EMR JSON to store as a version: unknown fields dropped, and every flag (the submitted ones and those the
-   * scribe or an earlier version raised) carrying its resolution with who and when. A client cannot set those
-   * itself; an unresolved flag refuses the version.
-   */
-  function resolved(emr: Emr, carried: EmrFlag[], resolutions: RecordedResolution[]): Emr | Refusal {
-    const clean = Value.Clean(Emr, structuredClone(emr)) as Emr;
-    const flags = new Map<string, EmrFlag>();
-    for (const f of [...carried, ...(clean.flags ?? [])]) if (!flags.has(flagKey(f))) flags.set(flagKey(f), { code: f.code, message: f.message, pointer: f.pointer });
-    const byKey = new Map(resolutions.map((r) => [flagKey(r), r]));
-    const open: string[] = [];
-    const out = [...flags.values()].map((f) => {
-      const r = byKey.get(flagKey(f));
-      if (!r) open.push(flagKey(f));
-      return r ? { ...f, resolution: r.resolution, resolved_by: r.by, resolved_at: r.at } : f;
-    });
-    if (open.length) {
-      return new Refusal(new ServiceError(400, 'FLAGS_UNRESOLVED',
-        `Resolve every safety flag first (edit it, or keep it as is, in flag_resolutions): ${open.join('; ')}`), 'invalid');
-    }
-    return { ...clean, flags: out };
+  const unresolved = (open: string[]) => new Refusal(new ServiceError(400, 'FLAGS_UNRESOLVED',
+    `Resolve every safety flag first (edit what it is about, or keep it as is, in flag_resolutions): ${open.join('; ')}`), 'invalid');
+
+  /** The allergies the checks use: those the scribe checked the dictation against, and the patient record's now. */
+  async function allergiesFor(s: SessionRow): Promise<string[]> {
+    const request = s.request ? (JSON.parse(s.request) as SessionRequest) : null;
+    const now = s.patient_id ? await allergiesOf(s.workspace_id, s.patient_id) : [];
+    return [...new Set([...(request?.patientAllergies ?? []), ...now])];
   }
 
   /** The resolutions a version records, to carry into the next one. */
   const resolutionsIn = (emr: Emr): RecordedResolution[] => (emr.flags ?? []).flatMap((f) =>
-    f.resolution && f.resolved_by && f.resolved_at ? [{ code: f.code, pointer: f.pointer, resolution: f.resolution, by: f.resolved_by, at: f.resolved_at }] : []);
+    f.resolution && f.resolved_by && f.resolved_at
+      ? [{ code: f.code, pointer: f.pointer, resolution: f.resolution, by: f.resolved_by, at: f.resolved_at, message: f.message, ...(f.resolution_reason ? { reason: f.resolution_reason } : {}) }]
+      : []);
+
+  /** Each allergy conflict or out-of-range dose kept as is in `emr` that `before` did not keep: audited with the version. */
+  async function auditOverrides(tx: Tx, ctx: RequestContext, s: SessionRow, emr: Emr, before: Emr | null) {
+    // The reason is clinical text, which the audit log never holds: it is in the version; the entry names the flag.
+    for (const f of newOverrides(emr, before)) {
+      await audit.inTransaction(tx, ctx, { action: 'note.flag.kept', resourceType: 'note', resourceIds: [s.id, `${f.code} ${f.pointer}`], outcome: 'success' });
+    }
+  }
+  const newOverrides = (emr: Emr, before: Emr | null) => (emr.flags ?? []).filter((f) => f.resolution_reason
+    && !(before?.flags ?? []).some((b) => b.code === f.code && b.pointer === f.pointer && b.resolution_reason === f.resolution_reason && b.message === f.message));
 
   const draftOf = (n: NoteRow | undefined): StoredDraft | null => (n?.draft ? (JSON.parse(n.draft) as StoredDraft) : null);
 
@@ -257,13 +237,17 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
     requireDoctor(ctx, action, 'edit');
     const s = await sessionOf(ctx, txnId, action);
     finished(s);
+    const allergies = await allergiesFor(s);
     await refuseAfter(ctx, action, s, async (tx) => {
       const inTx = noteStore(tx);
       const n = await inTx.note(s.id);
       if (n && n.latest_version > 0) return new Refusal(new ServiceError(409, 'ALREADY_SIGNED', 'This note is signed: change it with an amendment (a reason is required)'), 'conflict');
       const now = isoNow(clock);
+      // Flags still open are the doctor's to resolve before signing; the draft keeps them, found or not.
+      const settled = settleNote(ctx, body.emr, scribeDraftEmr(s), draftOf(n)?.resolutions ?? [], body.flag_resolutions, allergies);
+      if (settled instanceof Refusal) return settled;
       await inTx.ensure({ session_id: s.id, workspace_id: s.workspace_id, patient_id: s.patient_id, now });
-      const draft: StoredDraft = { emr: Value.Clean(Emr, structuredClone(body.emr)) as Emr, resolutions: merge(ctx, draftOf(n)?.resolutions ?? [], body.flag_resolutions) };
+      const draft: StoredDraft = { emr: settled.emr, resolutions: settled.resolutions };
       await inTx.saveDraft({ session_id: s.id, draft: JSON.stringify(draft), by: ctx.caller.id, now });
       await audit.inTransaction(tx, ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
       return undefined;
@@ -277,6 +261,7 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
     const s = await sessionOf(ctx, txnId, action);
     finished(s);
     const appt = await appointmentFor(ctx, s, body.appointment_id);
+    const allergies = await allergiesFor(s);
     const v = await refuseAfter(ctx, action, s, async (tx) => {
       const inTx = noteStore(tx);
       const n = await inTx.note(s.id);
@@ -288,8 +273,10 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
       // The scribe's draft is not checked when it is read (scribeDraftEmr): signed as it is, it is checked here.
       const violation = emrViolation(emr);
       if (violation) return new Refusal(invalid(`${violation}: correct the draft before signing`), 'invalid');
-      const signed = resolved(emr, ai?.flags ?? [], merge(ctx, draft?.resolutions ?? [], body.flag_resolutions));
-      if (signed instanceof Refusal) return signed;
+      const settled = settleNote(ctx, emr, ai, draft?.resolutions ?? [], body.flag_resolutions, allergies);
+      if (settled instanceof Refusal) return settled;
+      if (settled.open.length) return unresolved(settled.open);
+      const signed = settled.emr;
       const now = isoNow(clock);
       const patientId = s.patient_id ?? appt?.patient_id ?? null;
       await inTx.ensure({ session_id: s.id, workspace_id: s.workspace_id, patient_id: patientId, now });
@@ -299,6 +286,7 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
       // With the doctor (ongoing): the consultation ends with the signature. Waiting, parked or done: left as it is.
       if (appt?.status === 'OG') await appointments.changeStatusIn(tx, ctx, appt.id, false, 'CM');
       await audit.inTransaction(tx, ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
+      await auditOverrides(tx, ctx, s, signed, null);
       await webhooks.emit(tx, s.workspace_id, 'note.signed', event(tx, ctx, s, { patient_id: patientId, appointment_id: appt?.id ?? null }, row, signed));
       return row;
     });
@@ -309,13 +297,16 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
     const action = 'note.amend';
     requireDoctor(ctx, action, 'amend');
     const s = await sessionOf(ctx, txnId, action);
+    const allergies = await allergiesFor(s);
     const v = await refuseAfter(ctx, action, s, async (tx) => {
       const inTx = noteStore(tx);
       const n = await inTx.note(s.id);
       if (!n || n.latest_version === 0) return new Refusal(new ServiceError(409, 'NOT_SIGNED', 'This note is not signed yet: edit the draft and sign it'), 'conflict');
       const prev = JSON.parse((await inTx.version(s.id, n.latest_version))!.emr) as Emr;
-      const amended = resolved(body.emr, prev.flags ?? [], merge(ctx, resolutionsIn(prev), body.flag_resolutions));
-      if (amended instanceof Refusal) return amended;
+      const settled = settleNote(ctx, body.emr, prev, resolutionsIn(prev), body.flag_resolutions, allergies);
+      if (settled instanceof Refusal) return settled;
+      if (settled.open.length) return unresolved(settled.open);
+      const amended = settled.emr;
       const now = isoNow(clock);
       const row: VersionRow = {
         session_id: s.id, version: n.latest_version + 1, kind: 'amendment', emr: JSON.stringify(amended), reason: body.reason.trim(), created_by: ctx.caller.id, created_at: now,
@@ -323,6 +314,7 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
       if (!(await inTx.amend({ session_id: s.id, version: row.version, now }))) return new Refusal(new ServiceError(409, 'CONFLICT', 'The note changed meanwhile; read it again'), 'conflict');
       await inTx.insertVersion(row);
       await audit.inTransaction(tx, ctx, { action, resourceType: 'note', resourceIds: [s.id], outcome: 'success' });
+      await auditOverrides(tx, ctx, s, amended, prev);
       await webhooks.emit(tx, s.workspace_id, 'note.amended', event(tx, ctx, s, n, row, amended));
       return row;
     });
@@ -375,7 +367,7 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
     if (!emr) throw new ServiceError(404, 'NOT_FOUND', `Session ${txnId} has no EMR draft yet`);
     return {
       txn_id: s.txn_id, status: statusOf(n?.latest_version ?? 0), edited: draft !== null, updated_by: draft ? n!.draft_by : null,
-      updated_at: draft ? n!.draft_at : null, emr, flag_resolutions: draft?.resolutions ?? [],
+      updated_at: draft ? n!.draft_at : null, emr, flag_resolutions: (draft?.resolutions ?? []).map(({ message: _said, ...r }) => r),
     };
   }
 

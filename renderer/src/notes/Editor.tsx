@@ -1,5 +1,5 @@
 import { type ReactNode, useCallback, useState } from 'react';
-import { type Duration, type Emr, type Medication, blankMedication, durationWords } from './emr';
+import { type Duration, type Emr, type Medication, blankMedication, durationWords, frequencyWords, patternPerDay, patternWords } from './emr';
 import { AddButton, LinesField, ParsedField, RemoveButton, type Suggestion, SuggestField, TextField } from './Fields';
 import { type Drug, searchDrugs, searchIcd10 } from './vocab';
 
@@ -16,6 +16,8 @@ export interface EditorProps {
   place(pointer: string, className?: string): { id: string; tabIndex: number; className?: string };
   /** Stable: whether the text typed at a pointer reads as a value. */
   valid(pointer: string, ok: boolean): void;
+  /** A field lost the focus: what was typed is saved then, not only after the pause. */
+  onLeaveField?(): void;
 }
 
 const NUMBER = /^\d+(?:\.\d+)?$/;
@@ -51,13 +53,14 @@ const parseTemperature = (s: string) => {
   return m ? { value: Number(m[1]), unit: m[2]!.toUpperCase() as 'C' | 'F' } : null;
 };
 
-/** The pattern (1-0-1) sets how many times a day; words stay as the doctor wrote them. */
+/**
+ * The pattern (1-0-1) is the frequency's one value: how many times a day and the words are made from it, so the
+ * note, the prescription and the FHIR dosage cannot say two things. Cleared, the words go with it.
+ */
 function withPattern(f: Medication['frequency'], pattern: string): NonNullable<Medication['frequency']> {
-  const base = f ?? { per_day: null, as_needed: false, text: '' };
-  const digits = pattern.split('-').map(Number);
-  const perDay = /^\d(-\d){2,3}$/.test(pattern) ? digits.reduce((a, b) => a + b, 0) : base.per_day;
-  const { pattern: _old, ...rest } = base;
-  return { ...rest, per_day: perDay, ...(pattern ? { pattern } : {}) };
+  const { pattern: _old, ...base } = f ?? { per_day: null, as_needed: false, text: '' };
+  if (!pattern) return _old ? { ...base, per_day: null, text: '' } : base;
+  return { ...base, per_day: patternPerDay(pattern) ?? base.per_day, pattern, text: patternWords(pattern) };
 }
 
 const TIMING = ['before food', 'after food', 'with food', 'empty stomach', 'at bedtime', 'in the morning'];
@@ -68,7 +71,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 /** The structured note as form fields: what the doctor corrects before signing, or changes in an amendment. */
 export function Editor(props: EditorProps) {
-  const { emr, set, add, remove, decorate, place, valid } = props;
+  const { emr, set, add, remove, decorate, place, valid, onLeaveField } = props;
   const [forms, setForms] = useState<Record<number, string[]>>({});
   const drugSearch = useCallback(async (q: string): Promise<Suggestion[]> => (await searchDrugs(q)).map(({ drug, brand }) => ({
     key: `${drug.name}|${brand ?? ''}`, label: brand ? `${brand} (${drug.name})` : drug.name,
@@ -77,18 +80,22 @@ export function Editor(props: EditorProps) {
   const icdSearch = useCallback(async (q: string): Promise<Suggestion[]> => (await searchIcd10(q)).map((e) => ({ key: e.code, label: e.code, detail: e.display })), []);
   const pickDrug = (i: number, s: Suggestion) => {
     const [name, brand] = s.key.split('|') as [string, string];
+    const form = emr.medications[i]?.form;
     set(`/medications/${i}/name`, name);
     set(`/medications/${i}/brand`, brand || undefined);
-    // The drug's own forms are offered in its Form field.
+    // The drug's own forms are offered in its Form field; a form it does not come in (azithromycin as a capsule)
+    // becomes its first.
     void searchDrugs(name, 20).then((found) => {
       const drug: Drug | undefined = found.find((m) => m.drug.name === name)?.drug;
-      if (drug) setForms((f) => ({ ...f, [i]: drug.forms }));
+      if (!drug) return;
+      setForms((f) => ({ ...f, [i]: drug.forms }));
+      if (drug.forms.length && !drug.forms.includes(form?.toLowerCase() ?? '')) set(`/medications/${i}/form`, drug.forms[0]);
     });
   };
   const v = emr.vitals;
   const h = emr.history;
   return (
-    <div className="editor" data-testid="note-editor">
+    <div className="editor" data-testid="note-editor" onBlur={onLeaveField}>
       <Section title="Chief complaints">
         <div className="stack tight">
           {emr.chief_complaints.map((c, i) => {
@@ -201,7 +208,9 @@ export function Editor(props: EditorProps) {
                   <ParsedField label="Frequency (1-0-1)" path={`${p}/frequency/pattern`} value={f?.pattern} hint="1-0-1"
                     parse={(s) => (!s.trim() ? undefined : /^\d(?:\s*-\s*\d){2,3}$/.test(s.trim()) ? s.replace(/\s+/g, '') : null)} show={String}
                     onChange={(pattern) => set(`${p}/frequency`, withPattern(f, pattern ?? ''))} onValid={valid} />
-                  <TextField label="Frequency in words" value={f?.text ?? ''} onChange={(t) => set(`${p}/frequency`, { ...(f ?? { per_day: null, as_needed: false }), text: t })} />
+                  {f?.pattern
+                    ? <label className="ed-field"><span>Frequency in words</span><output className="input" data-testid="frequency-words">{frequencyWords(m)}</output></label>
+                    : <TextField label="Frequency in words" value={f?.text ?? ''} onChange={(t) => set(`${p}/frequency`, { ...(f ?? { per_day: null, as_needed: false }), text: t })} />}
                   <ParsedField label="Duration" path={`${p}/duration`} value={m.duration} parse={parseDuration} show={durationWords} hint="5 days" onChange={(d) => set(`${p}/duration`, d)} onValid={valid} />
                   <TextField label="Timing" value={m.timing ?? ''} list="timings" onChange={(t) => set(`${p}/timing`, t || undefined)} />
                   <TextField label="Instructions" value={m.instructions ?? ''} wide onChange={(t) => set(`${p}/instructions`, t || undefined)} />

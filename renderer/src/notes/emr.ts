@@ -74,17 +74,36 @@ export function frequencyPattern(m: Pick<Medication, 'frequency' | 'timing'>): s
   return f.as_needed ? 'SOS' : '';
 }
 
-const TIMES = ['morning', 'afternoon', 'night'];
+const TIMES: Record<number, string[]> = { 3: ['morning', 'afternoon', 'night'], 4: ['morning', 'afternoon', 'evening', 'night'] };
+const TIMES_A_DAY: Record<number, string> = { 1: 'once a day', 2: 'twice a day' };
 
-/** The frequency in words: as dictated, else read from the pattern ("1-0-1": "morning and night"). */
+/** How many times a day a 1-0-1 pattern says, or null when it is not one. */
+export function patternPerDay(pattern: string): number | null {
+  return /^\d(-\d){2,3}$/.test(pattern) ? pattern.split('-').map(Number).reduce((a, b) => a + b, 0) : null;
+}
+
+/** A pattern in words: "1-0-1" is "twice a day (morning and night)"; "" when it is not a pattern. */
+export function patternWords(pattern: string): string {
+  const parts = pattern.split('-');
+  const times = TIMES[parts.length];
+  const perDay = patternPerDay(pattern);
+  if (!times || perDay === null) return '';
+  const when = parts.flatMap((n, i) => (n !== '0' ? [n === '1' ? times[i]! : `${n} at ${times[i]}`] : []));
+  const count = TIMES_A_DAY[perDay] ?? `${perDay} times a day`;
+  return when.length ? `${count} (${when.join(' and ').replace(/ and (?=.* and )/g, ', ')})` : '';
+}
+
+/**
+ * The frequency in words. A pattern is the one value it is said from (the words a pattern was dictated with can
+ * only repeat or contradict it); without one, the words as dictated.
+ */
 export function frequencyWords(m: Pick<Medication, 'frequency' | 'timing'>): string {
   const f = m.frequency;
   if (!f) return '';
+  const fromPattern = f.pattern ? patternWords(f.pattern) : '';
+  if (fromPattern) return fromPattern;
   if (f.text) return f.text;
-  const parts = (f.pattern ?? '').split('-');
-  if (parts.length !== 3) return f.as_needed ? 'when needed' : '';
-  const when = parts.flatMap((n, i) => (n !== '0' ? [n === '1' ? TIMES[i]! : `${n} at ${TIMES[i]}`] : []));
-  return when.length ? when.join(' and ').replace(/ and (?=.* and )/g, ', ') : '';
+  return f.as_needed ? 'when needed' : '';
 }
 
 /** An empty medication row: the fields the editor shows, nothing the doctor did not enter. */

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { clinic } from '../clinic';
-import { type NoteVersion, notesApi } from './api';
+import { type NoteDraft, type NoteVersion, notesApi } from './api';
+import { RECHECKED } from '../../../server/notes/app-shapes';
 import { type Emr, type FlagResolution, evidenceAfterRemoval, flagKey, flagsEditedBy, shiftAfterRemoval } from './emr';
 
 export type Resolution = FlagResolution['resolution'];
@@ -85,14 +86,18 @@ export function useNote(txnId: string, statusEmr: Emr | null, isDoctor: boolean)
     const d = draft.data;
     setWork({
       emr: d.edited ? d.emr : statusEmr, base: 'draft', rev: 0, at: new Map(),
-      resolutions: new Map(d.flag_resolutions.map(({ code, pointer, resolution }) => [flagKey({ code, pointer }), { code, pointer, resolution }])),
+      resolutions: new Map(d.flag_resolutions.map(({ code, pointer, resolution, reason }) => [flagKey({ code, pointer }), { code, pointer, resolution, ...(reason ? { reason } : {}) }])),
     });
   }, [statusEmr, unsigned, draft.data]);
 
-  const save = useMutation({
-    mutationFn: (w: Work) => notesApi.saveNoteDraft(txnId, { emr: forSaving(w.emr), flag_resolutions: resolutionsOf(w) }),
-    onSuccess: (d) => qc.setQueryData(['note-draft', txnId], d),
-  });
+  const send = (w: Work) => notesApi.saveNoteDraft(txnId, { emr: forSaving(w.emr), flag_resolutions: resolutionsOf(w) });
+  const took = (d: NoteDraft) => {
+    qc.setQueryData(['note-draft', txnId], d);
+    // The service ran the scribe's checks on what was saved: its flags (new findings, those the change resolved)
+    // are the note's. Not a change of the doctor's: nothing to save again.
+    setWork((w) => (w && w.base === 'draft' ? { ...w, emr: { ...w.emr, flags: d.emr.flags } } : w));
+  };
+  const save = useMutation({ mutationFn: send, onSuccess: took });
   const saved = useRef(0);
   const latest = useRef(work);
   latest.current = work;
@@ -110,6 +115,27 @@ export function useNote(txnId: string, statusEmr: Emr | null, isDoctor: boolean)
     const t = setTimeout(flush, SAVE_AFTER_MS);
     return () => clearTimeout(t);
   }, [work, flush]);
+  // The window closing or hidden saves what was typed last, without waiting for the pause: the request is sent
+  // before the handler returns (a mutation would start it a moment later, after the page is gone), and the
+  // transport's request outlives the page (keepalive).
+  const sendRef = useRef({ send, took });
+  sendRef.current = { send, took };
+  useEffect(() => {
+    const now = () => {
+      const w = latest.current;
+      if (!w || w.base !== 'draft' || w.rev <= saved.current) return;
+      saved.current = w.rev;
+      // Not saved after all (the page stayed, the server did not answer): the next save sends it again.
+      sendRef.current.send(w).then(sendRef.current.took, () => { if (saved.current === w.rev) saved.current = w.rev - 1; });
+    };
+    const hidden = () => document.visibilityState === 'hidden' && now();
+    window.addEventListener('pagehide', now);
+    document.addEventListener('visibilitychange', hidden);
+    return () => {
+      window.removeEventListener('pagehide', now);
+      document.removeEventListener('visibilitychange', hidden);
+    };
+  }, []);
   // Leaving the result (another session, another screen) saves what was typed last.
   useEffect(() => () => flush(), [flush]);
 
@@ -119,7 +145,13 @@ export function useNote(txnId: string, statusEmr: Emr | null, isDoctor: boolean)
     const at = work.at.has(key) ? work.at.get(key)! : f.pointer;
     return f.resolution || at === null ? [] : [{ code: f.code, message: f.message, pointer: at, key }];
   }) : [];
-  const flags = placed.filter((f) => !work!.resolutions.has(f.key));
+  // An edit settles a flag the service checks again only once the service finds its cause gone (its answer to the
+  // save): editing amoxicillin's strength does not settle its penicillin allergy.
+  const settled = (f: ShownFlag) => {
+    const r = work!.resolutions.get(f.key);
+    return !!r && (r.resolution === 'kept' || !RECHECKED.has(f.code));
+  };
+  const flags = placed.filter((f) => !settled(f));
 
   const change = (fn: (w: Work) => Work) => setWork((w) => (w ? { ...fn(w), rev: w.rev + 1 } : w));
   const resolve = (keys: string[], resolution: Resolution) => (w: Work) => {
@@ -153,7 +185,13 @@ export function useNote(txnId: string, statusEmr: Emr | null, isDoctor: boolean)
       return next;
     }), []),
   };
-  const keep = (key: string) => change(resolve([key], 'kept'));
+  const keep = (key: string, reason?: string) => change((w) => {
+    const kept = resolve([key], 'kept')(w);
+    if (!reason) return kept;
+    const resolutions = new Map(kept.resolutions);
+    resolutions.set(key, { ...resolutions.get(key)!, reason });
+    return { ...kept, resolutions };
+  });
 
   const done = async (v: NoteVersion) => {
     setWork(null);
@@ -191,6 +229,8 @@ export function useNote(txnId: string, statusEmr: Emr | null, isDoctor: boolean)
 
   return {
     versions, draft, mode, setMode, work, flags, editing, keep, invalid, save, sign, amend, reason, setReason, startAmendment, cancelAmendment,
+    /** Saves the draft now if it changed (a field left, the window closing). */
+    flush,
     /** The EMR JSON to show: the working copy while there is one, else what the status gave. */
     emr: work?.emr ?? statusEmr,
     unsaved: !!work && work.base === 'draft' && work.rev > saved.current,

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { Appointment, AppointmentStatus, ChangeStatusTarget, DayEntry, Patient, SessionInfo, StatusChange } from '../../../preload/contract';
-import { asFailure, clinic } from '../clinic';
+import type { Appointment, AppointmentStatus, ChangeStatusTarget, DayEntry, DayList, Patient, SessionInfo, StatusChange } from '../../../preload/contract';
+import { asFailure, clinic, explain } from '../clinic';
 import { PatientSearch } from '../PatientSearch';
 import { PatientForm } from './RegisterPatient';
 import { Dialog, Empty, ErrorNote, Field, GENDER, Icon, Loading, ReasonedButton, STATUS_LABEL, StatusChip, ageLabel, phone, time } from '../ui';
@@ -144,18 +144,18 @@ function PatientCard({ patient, onEdit, onBook }: { patient: Patient; onEdit: ()
 // ---------------------------------------------------------------------------------------------------------------
 
 /** A row's move: `label` is what the button shows; `says` (default: label) is its full meaning, read out and shown on hover. */
-interface Action { label: string; says?: string; run: (a: DayEntry) => Promise<StatusChange>; kind?: 'primary' | 'danger' }
+interface Action { label: string; says?: string; run: (a: DayEntry) => Promise<StatusChange>; kind?: 'primary' | 'danger'; checksIn?: boolean }
 
 function actionsFor(status: AppointmentStatus, role: SessionInfo['user']['role']): Action[] {
   const to = (s: ChangeStatusTarget) => (a: DayEntry) => clinic.setAppointmentStatus(a.appointment_id, s);
   const park = (a: DayEntry) => clinic.parkAppointment(a.appointment_id);
   const clinical = role !== 'reception';
   switch (status) {
-    case 'BK': return [{ label: 'Check in', run: to('CK'), kind: 'primary' }, { label: 'Park', run: park }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
+    case 'BK': return [{ label: 'Check in', run: to('CK'), kind: 'primary', checksIn: true }, { label: 'Park', run: park }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
     case 'CK': return [...(clinical ? [{ label: 'Start', run: to('OG'), kind: 'primary' as const }] : []), { label: 'Park', run: park }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
     case 'OG': return clinical ? [{ label: 'Complete', run: to('CM'), kind: 'primary' }, { label: 'Park', run: park }] : [];
-    case 'PK': return [...(clinical ? [{ label: 'Resume', run: to('OG'), kind: 'primary' as const }] : []), { label: 'Check in', says: 'Check in (back in waiting room)', run: to('CK') }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
-    case 'NS': return [{ label: 'Check in', says: 'Check in (arrived late)', run: to('CK') }];
+    case 'PK': return [...(clinical ? [{ label: 'Resume', run: to('OG'), kind: 'primary' as const }] : []), { label: 'Check in', says: 'Check in (back in waiting room)', run: to('CK'), checksIn: true }, { label: 'No-show', run: to('NS'), kind: 'danger' }];
+    case 'NS': return [{ label: 'Check in', says: 'Check in (arrived late)', run: to('CK'), checksIn: true }];
     default: return [];
   }
 }
@@ -164,10 +164,20 @@ function actionsFor(status: AppointmentStatus, role: SessionInfo['user']['role']
 const UNDOABLE: readonly AppointmentStatus[] = ['CK', 'PK', 'NS'];
 const undoMove: Action = { label: 'Undo', run: (a) => clinic.undoAppointment(a.appointment_id) };
 
-/** The queue's moves and their toast, shared by the table and the selected patient's card. */
+/** The patient's other appointment of the same day that is checked in or with the doctor, from the queue as shown. */
+function checkedInElsewhere(days: DayList[], a: DayEntry): DayEntry | undefined {
+  const day = days.find((d) => d.appointments.some((x) => x.appointment_id === a.appointment_id));
+  return day?.appointments.find((x) => x.patient_id === a.patient_id && x.appointment_id !== a.appointment_id && (x.status === 'CK' || x.status === 'OG'));
+}
+
+/**
+ * The queue's moves and their toast, shared by the table and the selected patient's card. Checking in a patient who
+ * is already checked in (or with the doctor) that day asks first: the board would show them twice.
+ */
 function useQueueActions() {
   const qc = useQueryClient();
   const [toast, setToast] = useState<{ text: string; offer?: () => void } | null>(null);
+  const [asking, setAsking] = useState<{ a: DayEntry; action: Action; other: DayEntry } | null>(null);
   const act = useMutation({
     mutationFn: async ({ a, action }: { a: DayEntry; action: Action }) => action.run(a),
     onSuccess: (r, { a, action }) => {
@@ -184,16 +194,57 @@ function useQueueActions() {
     const t = setTimeout(() => setToast(null), 6000);
     return () => clearTimeout(t);
   }, [toast]);
-  const view = toast && (
-    <div className="toast" role="status">
-      <span>{toast.text}</span>
-      {toast.offer && <button className="btn sm" type="button" onClick={() => { toast.offer!(); setToast(null); }}>Undo</button>}
-      <button className="btn sm" type="button" aria-label="Dismiss" onClick={() => setToast(null)}><Icon name="x" size={14} /></button>
-    </div>
+  const start = (a: DayEntry, action: Action) => {
+    const days = qc.getQueriesData<DayList>({ queryKey: ['day'] }).flatMap(([, d]) => (d ? [d] : []));
+    const other = action.checksIn ? checkedInElsewhere(days, a) : undefined;
+    if (other) setAsking({ a, action, other });
+    else act.mutate({ a, action });
+  };
+  const view = (
+    <>
+      {toast && (
+        <div className="toast" role="status">
+          <span>{toast.text}</span>
+          {toast.offer && <button className="btn sm" type="button" onClick={() => { toast.offer!(); setToast(null); }}>Undo</button>}
+          <button className="btn sm" type="button" aria-label="Dismiss" onClick={() => setToast(null)}><Icon name="x" size={14} /></button>
+        </div>
+      )}
+      {asking && (
+        <Dialog title="Already checked in today" onClose={() => setAsking(null)}
+          footer={<>
+            <button className="btn" type="button" onClick={() => setAsking(null)}>Cancel</button>
+            <button className="btn primary" type="button" onClick={() => { act.mutate({ a: asking.a, action: asking.action }); setAsking(null); }}>Check in again</button>
+          </>}>
+          <p>{asking.a.patient_name} is {STATUS_LABEL[asking.other.status].toLowerCase()}{asking.other.token !== null ? ` with token ${asking.other.token}` : ''} for another appointment today. Checked in again, they are in the queue and on the board twice.</p>
+        </Dialog>
+      )}
+    </>
   );
-  return { act, toast: view };
+  return { act: { ...act, start }, toast: view };
 }
 type QueueActions = ReturnType<typeof useQueueActions>['act'];
+
+/**
+ * A move that did not go through (the server down, or refused): which one and for whom, offered again. Once the
+ * queue has been read from the server since, the outage is over: the note stops being an error and only offers it.
+ */
+function FailedAction({ act, answeredAt }: { act: QueueActions; answeredAt: number }) {
+  const failed = act.isError ? act.variables : undefined;
+  if (!failed) return null;
+  const what = `${failed.action.says ?? failed.action.label} for ${failed.a.patient_name}`;
+  const back = asFailure(act.error).code === 'SERVICE_UNREACHABLE' && answeredAt > act.submittedAt;
+  return (
+    <div className={`alert ${back ? 'warn' : 'error'}`} role="alert" data-testid="failed-action">
+      <Icon name="alert" size={18} />
+      <div className="grow">
+        <strong>{what} did not go through</strong>
+        <span>{back ? 'The clinic server was not answering; it is back now.' : explain(act.error).title}</span>
+      </div>
+      <button className="btn sm" type="button" disabled={act.isPending} onClick={() => act.mutate(failed)}>Try again</button>
+      <button className="btn sm" type="button" aria-label="Dismiss" onClick={() => act.reset()}><Icon name="x" size={14} /></button>
+    </div>
+  );
+}
 
 /** A clock that moves every `ms`, so an undo offer disappears when its window passes. */
 function useNow(ms: number) {
@@ -211,7 +262,7 @@ function RowActions({ a, role, act, tz }: { a: DayEntry; role: SessionInfo['user
       {actionsFor(a.status, role).map((action) => (
         <button key={action.label} type="button" className={`btn sm ${action.kind ?? ''}`} disabled={act.isPending} title={action.says}
           aria-label={`${action.says ?? action.label}: ${a.patient_name} at ${time(a.scheduled_at, tz)}`}
-          onClick={() => act.mutate({ a, action })}>{action.label}</button>
+          onClick={() => act.start(a, action)}>{action.label}</button>
       ))}
     </div>
   );
@@ -247,10 +298,16 @@ function Queue({ session, onBookNew, highlight, act, date, setDate }: {
   const [doctorFilter, setDoctorFilter] = useState('');
   const [statusFilter, setStatusFilter] = useState<AppointmentStatus | null>(null);
   const callFor = role === 'doctor' ? session.user.id : role === 'admin' && doctorFilter ? doctorFilter : null;
+  // A patient still with the doctor is not left there: the service refuses, and the desk asks to mark them done.
+  const [stillIn, setStillIn] = useState<string | null>(null);
   const callNext = useMutation({
-    mutationFn: () => clinic.callNextPatient(callFor ?? undefined),
+    mutationFn: (current?: 'complete') => clinic.callNextPatient(callFor ?? undefined, current),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ['day'] }),
+    onError: (e) => {
+      if (asFailure(e).code === 'PATIENT_WITH_DOCTOR') setStillIn(asFailure(e).message);
+    },
   });
+  const callNextError = callNext.error && asFailure(callNext.error).code !== 'PATIENT_WITH_DOCTOR' ? callNext.error : null;
   const all = day.data?.appointments ?? [];
   const ofDoctor = doctorFilter ? all.filter((r) => r.doctor_id === doctorFilter) : all;
   const rows = statusFilter ? ofDoctor.filter((r) => r.status === statusFilter) : ofDoctor;
@@ -265,7 +322,7 @@ function Queue({ session, onBookNew, highlight, act, date, setDate }: {
         <div><h2>{date === clinicToday(tz) ? "Today's queue" : 'Queue'}</h2><p className="small muted">{prettyDate(date)}</p></div>
         <div className="row">
           {callFor && date === clinicToday(tz) && (
-            <button className="btn primary" type="button" disabled={callNext.isPending} onClick={() => callNext.mutate()}>Call next patient</button>
+            <button className="btn primary" type="button" disabled={callNext.isPending} onClick={() => callNext.mutate(undefined)}>Call next patient</button>
           )}
           <input aria-label="Queue date" type="date" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} style={{ width: 150 }} />
           <button className="btn" type="button" onClick={onBookNew}><Icon name="plus" />Book</button>
@@ -287,8 +344,18 @@ function Queue({ session, onBookNew, highlight, act, date, setDate }: {
       </div>
       <div className="card-body flush">
         {day.isPending && <Loading label="Loading the queue…" />}
-        {day.isError && <div className="card-body"><ErrorNote error={day.error} onRetry={() => void day.refetch()} /></div>}
-        {(act.isError || callNext.isError) && <div className="card-body" style={{ paddingBottom: 0 }}><ErrorNote error={act.error ?? callNext.error} /></div>}
+        {day.isError && <div className="card-body"><ErrorNote what={day.data ? 'The queue could not be updated' : 'The queue could not be loaded'} error={day.error} onRetry={() => void day.refetch()} /></div>}
+        {act.isError && <div className="card-body" style={{ paddingBottom: 0 }}><FailedAction act={act} answeredAt={day.dataUpdatedAt} /></div>}
+        {callNextError && <div className="card-body" style={{ paddingBottom: 0 }}><ErrorNote error={callNextError} onRetry={() => callNext.mutate(undefined)} /></div>}
+        {stillIn && (
+          <Dialog title="A patient is still with the doctor" onClose={() => setStillIn(null)}
+            footer={<>
+              <button className="btn" type="button" onClick={() => setStillIn(null)}>Cancel</button>
+              <button className="btn primary" type="button" onClick={() => { callNext.mutate('complete'); setStillIn(null); }}>Mark done and call next</button>
+            </>}>
+            <p>{stillIn.replace(/: mark .*$/, '.')} Mark them done and call the next patient in?</p>
+          </Dialog>
+        )}
         {day.data && all.length === 0 && (
           <Empty title="No appointments on this day" icon="calendar">Find a patient on the left and book one, or pick another day.</Empty>
         )}

@@ -8,6 +8,7 @@ import type { Emr as EmrJson } from '../notes/emr';
 import { PrescriptionPreview } from '../notes/Prescription';
 import { type ShownFlag, unnamed, useNote } from '../notes/useNote';
 import { ErrorNote, Icon, Note, ReasonedButton, when } from '../ui';
+import { KEPT_WITH_REASON } from '../../../server/notes/app-shapes';
 
 type J = Record<string, unknown>;
 const arr = (v: unknown): J[] => (Array.isArray(v) ? (v as J[]) : []);
@@ -134,8 +135,8 @@ interface Evidence {
   select(pointer: string): void;
   flagsOn(item: string): Flag[];
   flagged(pointer: string): boolean;
-  /** Resolves a flag as checked and kept as it is; null when flags cannot be resolved here. */
-  keep: ((key: string) => void) | null;
+  /** Resolves a flag as checked and kept as it is (with why, where its code needs it); null when flags cannot be resolved here. */
+  keep: ((key: string, reason?: string) => void) | null;
 }
 const EvidenceContext = createContext<Evidence | null>(null);
 
@@ -152,6 +153,34 @@ function Said({ at: pointer, children }: { at: string; children: ReactNode }) {
   );
 }
 
+/**
+ * "Keep as is": one press for a flag that asks for a second look; for an allergy conflict or a dose outside the
+ * usual range, the doctor says why first (the signed version keeps it).
+ */
+function KeepButton({ flag, keep }: { flag: Flag & { key: string }; keep: (key: string, reason?: string) => void }) {
+  const [asking, setAsking] = useState(false);
+  const [reason, setReason] = useState('');
+  if (!KEPT_WITH_REASON.has(flag.code)) {
+    return (
+      <button type="button" className="btn sm keep-btn no-print" title="You checked it and it is right: the flag is resolved, the item stays as it is"
+        onClick={(e) => { e.stopPropagation(); keep(flag.key); }}>Keep as is</button>
+    );
+  }
+  if (!asking) {
+    return <button type="button" className="btn sm keep-btn no-print" onClick={(e) => { e.stopPropagation(); setAsking(true); }}>Keep as is…</button>;
+  }
+  return (
+    <form className="keep-reason no-print row wrap" onClick={(e) => e.stopPropagation()}
+      onSubmit={(e) => { e.preventDefault(); if (reason.trim()) keep(flag.key, reason.trim()); }}>
+      <label className="field grow"><span>Why keep it as is?</span>
+        <input className="input" autoFocus maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="e.g. tolerated it before without a reaction" />
+      </label>
+      <button className="btn sm" type="button" onClick={() => setAsking(false)}>Cancel</button>
+      <ReasonedButton className="btn sm primary" type="submit" why={reason.trim() ? null : 'Say why first: it is kept with the signed note.'}>Keep as is</ReasonedButton>
+    </form>
+  );
+}
+
 function FlagNotes({ flags }: { flags: Flag[] }) {
   const ev = useContext(EvidenceContext);
   if (flags.length === 0) return null;
@@ -161,10 +190,7 @@ function FlagNotes({ flags }: { flags: Flag[] }) {
         <li key={i} className={cls('flag-note', SERIOUS.has(f.code) && 'serious')}>
           <span className="flag-label"><Icon name="alert" size={12} />Check{FLAG_KIND[f.code] ? `: ${FLAG_KIND[f.code]}` : ''}</span>
           <span>{f.message}</span>
-          {ev?.keep && f.key && (
-            <button type="button" className="btn sm keep-btn no-print" title="You checked it and it is right: the flag is resolved, the item stays as it is"
-              onClick={(e) => { e.stopPropagation(); ev.keep!(f.key!); }}>Keep as is</button>
-          )}
+          {ev?.keep && f.key && <KeepButton flag={{ ...f, key: f.key }} keep={ev.keep} />}
         </li>
       ))}
     </ul>
@@ -602,7 +628,7 @@ export function Results({ status, title }: { status: DictationStatus; title: str
           {onEmr && emr && (
             <EvidenceContext.Provider value={evidence}>
               {editing && note.work
-                ? <Editor emr={note.work.emr} set={note.editing.set} add={note.editing.add} remove={note.editing.remove} valid={note.editing.valid}
+                ? <Editor onLeaveField={note.flush} emr={note.work.emr} set={note.editing.set} add={note.editing.add} remove={note.editing.remove} valid={note.editing.valid}
                     place={placeOf(evidence)} decorate={(p) => <EditorNotes pointer={p} />} />
                 : <Emr json={emr} />}
             </EvidenceContext.Provider>

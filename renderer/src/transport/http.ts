@@ -36,7 +36,9 @@ async function send(method: string, path: string, body?: unknown): Promise<Answe
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    // A draft saved as the window closes completes after it (browsers take up to 64 KiB in all so: saves only).
+    res = await fetch(path, { method, headers, body: text, keepalive: method === 'PUT' && (text?.length ?? 0) < 60_000 });
   } catch {
     throw UNREACHABLE;
   }
@@ -165,7 +167,10 @@ export const httpClinic: ClinicApi = {
   setAppointmentStatus: (id, status) => dr<StatusChange>('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/change-status?partner_id=0`, { status }),
   doctors: async () => (await api<{ doctors: Awaited<ReturnType<ClinicApi['doctors']>> }>('GET', '/api/v1/doctors')).doctors,
   undoAppointment: (id) => dr<StatusChange>('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/undo`),
-  callNextPatient: (doctorId) => dr<StatusChange>('POST', `/dr/v1/queue/call-next${doctorId ? `?doctor_id=${encodeURIComponent(doctorId)}` : ''}`),
+  callNextPatient: (doctorId, current) => {
+    const q = new URLSearchParams({ ...(doctorId ? { doctor_id: doctorId } : {}), ...(current ? { current } : {}) }).toString();
+    return dr<StatusChange>('POST', `/dr/v1/queue/call-next${q ? `?${q}` : ''}`);
+  },
   queueBoard: () => dr<QueueBoard>('GET', '/dr/v1/queue/board'),
 
   serverStatus: () => api('GET', '/api/v1/status'),

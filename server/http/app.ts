@@ -25,6 +25,7 @@ import { ping } from '../db/tx.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
 import { closeStalledConnections } from './stall-guard.js';
 import { hostGuard } from './host-guard.js';
+import { TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../shared/json-depth.js';
 
 export interface HttpOptions {
   /** Where the service's log lines go (serve.ts makes it); none: nothing is logged. */
@@ -152,11 +153,13 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   // An empty body with a JSON content type is "no body" (some SDKs send the header on body-less POSTs);
   // anything else goes to Fastify's own parser, which guards against prototype poisoning. The bytes are decoded
   // strictly: invalid UTF-8 would otherwise be stored as U+FFFD, silently changing a name. Text with a lone
-  // UTF-16 surrogate (legal in JSON escapes) cannot be stored faithfully either, so it is refused too.
+  // UTF-16 surrogate (legal in JSON escapes) cannot be stored faithfully either, so it is refused too. Nesting is
+  // limited before parsing (shared/json-depth.ts), so nothing recursive ever walks a body deeper than that.
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     if ((body as Buffer).length === 0) return done(null, undefined);
+    if (jsonTextTooDeep(body as Buffer)) return done(new ServiceError(400, 'INVALID_REQUEST', TOO_DEEP_MESSAGE), undefined);
     let text: string;
     try {
       text = utf8.decode(body as Buffer);

@@ -9,6 +9,7 @@ import { buildHttpApp } from '../http/app.js';
 import { type Sandbox, startSandbox } from '../sandbox/sandbox.js';
 import { readinessLines } from '../scribe/readiness.js';
 import { createService, type Service, type ServiceOptions } from '../service.js';
+import { redactCredentials } from '../shared/log-redaction.js';
 import { loadKek } from '../shared/secret-box.js';
 
 /** What the live service and the sandbox share: the key-encryption key, webhook timings, scribe limits. Loads the key. */
@@ -113,8 +114,9 @@ async function main() {
   // pino, as Fastify would make it, with Fastify's serializers for a request's lines (--log-requests).
   const logger = pino({
     level: config.logLevel,
-    // Never log credentials; request URLs are logged without their query string (it can hold a mobile number).
-    redact: ['req.headers.auth', 'req.headers.authorization', 'req.headers["x-api-key"]'],
+    // Never log credentials, at any level, from any child logger or plugin (shared/log-redaction.ts); request URLs
+    // are logged without their query string (it can hold a mobile number).
+    formatters: { log: redactCredentials, bindings: redactCredentials },
     serializers: {
       req: (req: FastifyRequest) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }),
       res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),

@@ -6,6 +6,7 @@ import { readsJournalFile } from '../audit/reads-writer.js';
 import { configFromArgs, databaseFile, helpText, type Config } from '../config.js';
 import { ensureDemo, demoCredentialsFile, readDemoCredentials, type DemoCredentials } from '../demo/demo.js';
 import { buildHttpApp } from '../http/app.js';
+import { startupTracker } from '../http/startup.js';
 import { type Sandbox, startSandbox } from '../sandbox/sandbox.js';
 import { readinessLines } from '../scribe/readiness.js';
 import { createService, type Service, type ServiceOptions } from '../service.js';
@@ -108,9 +109,13 @@ async function main() {
     return;
   }
   if (config.demo && config.reset) await resetDemo(config);
+  const startup = startupTracker(['database', 'workers', 'routes', ...(config.demo ? ['demo' as const] : []), ...(config.sandbox ? ['sandbox' as const] : []), 'scribe']);
   const shared = sharedOptions(config);
   const service = await openService(config, shared);
   if (config.workersOnly) return workersOnly(config, service);
+  // createService has migrated the database and started the background work (scribe runner, webhook dispatcher, push sender).
+  startup.done('database');
+  startup.done('workers');
   // pino, as Fastify would make it, with Fastify's serializers for a request's lines (--log-requests).
   const logger = pino({
     level: config.logLevel,
@@ -138,6 +143,7 @@ async function main() {
     logRequests: config.logRequests,
     ...config.http,
     openapiServers: () => [{ url: publicBase, environment: 'production' }, ...(sandbox ? [{ url: sandbox.url, environment: 'sandbox' as const }] : [])],
+    startup,
   });
 
   let stopping = false;
@@ -167,6 +173,7 @@ async function main() {
     }
     throw e;
   }
+  startup.done('routes');
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -175,6 +182,7 @@ async function main() {
   // else the listening address (for a wildcard bind, the LAN address).
   publicBase = app.baseUrl() ?? listening;
   const demo = config.demo ? await ensureDemo(service, publicBase) : undefined;
+  startup.done('demo');
   if (config.sandbox) {
     try {
       sandbox = await startSandbox({
@@ -188,8 +196,13 @@ async function main() {
       process.exit(1);
     }
   }
+  startup.done('sandbox');
   // What the scribe can do here is said at every start: a machine without its engines serves everything else.
-  console.log([...startupLines(config, listening, publicBase, demo, sandbox), ...readinessLines(await service.scribe.readiness())].join('\n'));
+  const lines = [...startupLines(config, listening, publicBase, demo, sandbox), ...readinessLines(await service.scribe.readiness())];
+  // The "listening on" line and /health's first 200 come together: nothing can answer between these two statements
+  // (stdout to a file or pipe is written synchronously).
+  console.log(lines.join('\n'));
+  startup.done('scribe');
 }
 
 main().catch((e) => {

@@ -25,6 +25,7 @@ import { ping } from '../db/tx.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
 import { closeStalledConnections } from './stall-guard.js';
 import { hostGuard } from './host-guard.js';
+import type { StartupTracker } from './startup.js';
 import { TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../shared/json-depth.js';
 
 export interface HttpOptions {
@@ -46,6 +47,8 @@ export interface HttpOptions {
    * document is served (the desktop app turns its sandbox on and off while it runs). None: no `servers` entry.
    */
   openapiServers?: OpenApiServer[] | (() => OpenApiServer[]);
+  /** What is still starting (http/startup.ts): /health answers 503 until it is done. None: ready once listening. */
+  startup?: Pick<StartupTracker, 'pending'>;
 }
 
 export interface OpenApiServer {
@@ -204,10 +207,17 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   app.get('/health', {
     schema: {
       tags: ['service'],
-      summary: 'Liveness and database check',
-      response: { 200: Type.Object({ status: Type.Literal('ok'), version: Type.String() }) },
+      summary: 'Readiness and database check',
+      description: '200 once every part of the service is up (database migrated, routes, background workers, and the demo '
+        + 'clinics and sandbox when asked for); 503 while some are still starting, naming them.',
+      response: {
+        200: Type.Object({ status: Type.Literal('ok'), version: Type.String() }),
+        503: Type.Object({ status: Type.Literal('starting'), starting: Type.Array(Type.String()), version: Type.String() }),
+      },
     },
-  }, async () => {
+  }, async (_request, reply) => {
+    const starting = opts.startup?.pending() ?? [];
+    if (starting.length) return reply.code(503).header('retry-after', '1').send({ status: 'starting' as const, starting, version: API_VERSION });
     await ping(service.sql);
     return { status: 'ok' as const, version: API_VERSION };
   });

@@ -94,4 +94,13 @@ describe('JSON nesting limit', () => {
     expect(res.status, text).toBe(400);
     expect(JSON.parse(text)).toEqual({ error: expect.stringContaining(`at most ${MAX_JSON_DEPTH} levels`), code: 'invalid_sidecar' });
   });
+
+  it('extra_data from an in-process caller (the desktop app, MCP tools) is held to the same limit, never a RangeError', async () => {
+    const caller = (await srv.service.auth.authenticateToken(ws.users.doctor.auth_token))!;
+    const ctx = { caller, ip: null, requestId: 'depth-test' };
+    let deep: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 5000; i++) deep = { a: deep };
+    await expect(srv.service.scribe.presign(ctx, { txnId: txn(), extraData: deep, uploadUrl: 'in-process' }))
+      .rejects.toMatchObject({ status: 400, code: 'invalid_extra_data', message: expect.stringContaining(`at most ${MAX_JSON_DEPTH} levels`) });
+  });
 });

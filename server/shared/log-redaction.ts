@@ -12,6 +12,8 @@ const CREDENTIAL_NAMES = new Set([
 const SUFFIXES = ['_password', '_secret', '_token', '_key'];
 
 export const REDACTED = '[Redacted]';
+const TRUNCATED = '[Truncated]';
+const MAX_DEPTH = 8;
 
 const isCredentialName = (key: string) => {
   const k = key.toLowerCase().replaceAll('-', '_');
@@ -30,7 +32,9 @@ const isPlain = (v: object) => {
  * original is never changed: a logged object may be the live request's own headers.
  */
 export function redactCredentials<T>(value: T, depth = 0): T {
-  if (value === null || typeof value !== 'object' || depth > 8 || !isPlain(value)) return value;
+  if (value === null || typeof value !== 'object' || !isPlain(value)) return value;
+  // Not walked any further, so not logged either: a credential could sit below.
+  if (depth > MAX_DEPTH) return TRUNCATED as T;
   if (Array.isArray(value)) return value.map((v) => redactCredentials(v, depth + 1)) as T;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = isCredentialName(k) ? REDACTED : redactCredentials(v, depth + 1);

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseFile } from '../server/config.js';
@@ -81,6 +82,41 @@ describe('npm run backup -- --database-url (pg_dump)', skipFor(postgresSkipReaso
     await client.connect();
     try {
       await expect(client.query('DELETE FROM audit_log')).rejects.toThrow('audit_log is append-only');
+    } finally {
+      await client.end();
+    }
+  }, 60_000);
+
+  it('the documented restore into a new database makes it with the C collation from template0, and brings every table back', async () => {
+    // The recipe as docs/ARCHITECTURE.md prints it, run against the tests' cluster (same database name scheme as the dump's).
+    const recipe = readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8').split('\n').find((l) => l.startsWith('createdb '));
+    expect(recipe, 'a createdb line in the restore recipe').toBeDefined();
+    const createdbArgs = recipe!.split('&&')[0]!.trim().split(/\s+/).slice(1, -1);
+    expect(createdbArgs).toEqual(expect.arrayContaining(['--locale=C', '--template=template0']));
+    const out = join(tempDir('backup-recipe'), 'clinic.dump');
+    dirs.push(join(out, '..'));
+    expect((await backup(['--database-url', source, '--out', out])).code).toBe(0);
+    const name = `t_recipe_${randomBytes(6).toString('hex')}`;
+    const admin = new URL(source);
+    admin.pathname = '/postgres';
+    const target = new URL(source);
+    target.pathname = `/${name}`;
+    drops.push(async () => {
+      const c = new pg.Client({ connectionString: admin.toString() });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => c.end());
+    });
+    const createdb = join(dirname(postgresTools().pgRestore), 'createdb');
+    const made = await run(createdb, [...createdbArgs, `--maintenance-db=${admin}`, name]);
+    expect(made.code, made.out).toBe(0);
+    const restore = await run(postgresTools().pgRestore, ['--no-owner', '-d', target.toString(), out]);
+    expect(restore.code, restore.out).toBe(0);
+    expect(await tableSums(target.toString())).toEqual(await tableSums(source));
+    const client = new pg.Client({ connectionString: target.toString() });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT datcollate, datctype FROM pg_database WHERE datname = current_database()`);
+      expect(rows[0]).toEqual({ datcollate: 'C', datctype: 'C' });
     } finally {
       await client.end();
     }

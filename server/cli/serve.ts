@@ -6,9 +6,11 @@ import { readsJournalFile } from '../audit/reads-writer.js';
 import { configFromArgs, databaseFile, helpText, type Config } from '../config.js';
 import { ensureDemo, demoCredentialsFile, readDemoCredentials, type DemoCredentials } from '../demo/demo.js';
 import { buildHttpApp } from '../http/app.js';
+import { startupTracker } from '../http/startup.js';
 import { type Sandbox, startSandbox } from '../sandbox/sandbox.js';
 import { readinessLines } from '../scribe/readiness.js';
 import { createService, type Service, type ServiceOptions } from '../service.js';
+import { redactCredentials } from '../shared/log-redaction.js';
 import { loadKek } from '../shared/secret-box.js';
 
 /** What the live service and the sandbox share: the key-encryption key, webhook timings, scribe limits. Loads the key. */
@@ -113,14 +115,19 @@ async function main() {
     return;
   }
   if (config.demo && config.reset) await resetDemo(config);
+  const startup = startupTracker(['database', 'workers', 'routes', ...(config.demo ? ['demo' as const] : []), ...(config.sandbox ? ['sandbox' as const] : []), 'scribe']);
   const shared = sharedOptions(config);
   const service = await openService(config, shared);
   if (config.workersOnly) return workersOnly(config, service);
+  // createService has migrated the database and started the background work (scribe runner, webhook dispatcher, push sender).
+  startup.done('database');
+  startup.done('workers');
   // pino, as Fastify would make it, with Fastify's serializers for a request's lines (--log-requests).
   const logger = pino({
     level: config.logLevel,
-    // Never log credentials; request URLs are logged without their query string (it can hold a mobile number).
-    redact: ['req.headers.auth', 'req.headers.authorization', 'req.headers["x-api-key"]'],
+    // Never log credentials, at any level, from any child logger or plugin (shared/log-redaction.ts); request URLs
+    // are logged without their query string (it can hold a mobile number).
+    formatters: { log: redactCredentials, bindings: redactCredentials },
     serializers: {
       req: (req: FastifyRequest) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }),
       res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
@@ -142,6 +149,7 @@ async function main() {
     logRequests: config.logRequests,
     ...config.http,
     openapiServers: () => [{ url: publicBase, environment: 'production' }, ...(sandbox ? [{ url: sandbox.url, environment: 'sandbox' as const }] : [])],
+    startup,
   });
 
   let stopping = false;
@@ -171,6 +179,7 @@ async function main() {
     }
     throw e;
   }
+  startup.done('routes');
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -179,6 +188,7 @@ async function main() {
   // else the listening address (for a wildcard bind, the LAN address).
   publicBase = app.baseUrl() ?? listening;
   const demo = config.demo ? await ensureDemo(service, publicBase) : undefined;
+  startup.done('demo');
   if (config.sandbox) {
     try {
       sandbox = await startSandbox({
@@ -192,8 +202,13 @@ async function main() {
       process.exit(1);
     }
   }
+  startup.done('sandbox');
   // What the scribe can do here is said at every start: a machine without its engines serves everything else.
-  console.log([...startupLines(config, listening, publicBase, demo, sandbox), ...readinessLines(await service.scribe.readiness())].join('\n'));
+  const lines = [...startupLines(config, listening, publicBase, demo, sandbox), ...readinessLines(await service.scribe.readiness())];
+  // The "listening on" line and /health's first 200 come together: nothing can answer between these two statements
+  // (stdout to a file or pipe is written synchronously).
+  console.log(lines.join('\n'));
+  startup.done('scribe');
 }
 
 main().catch((e) => {

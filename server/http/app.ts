@@ -25,6 +25,8 @@ import { ping } from '../db/tx.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
 import { closeStalledConnections } from './stall-guard.js';
 import { hostGuard } from './host-guard.js';
+import type { StartupTracker } from './startup.js';
+import { TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../shared/json-depth.js';
 
 export interface HttpOptions {
   /** Where the service's log lines go (serve.ts makes it); none: nothing is logged. */
@@ -45,6 +47,8 @@ export interface HttpOptions {
    * document is served (the desktop app turns its sandbox on and off while it runs). None: no `servers` entry.
    */
   openapiServers?: OpenApiServer[] | (() => OpenApiServer[]);
+  /** What is still starting (http/startup.ts): /health answers 503 until it is done. None: ready once listening. */
+  startup?: Pick<StartupTracker, 'pending'>;
 }
 
 export interface OpenApiServer {
@@ -152,11 +156,13 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   // An empty body with a JSON content type is "no body" (some SDKs send the header on body-less POSTs);
   // anything else goes to Fastify's own parser, which guards against prototype poisoning. The bytes are decoded
   // strictly: invalid UTF-8 would otherwise be stored as U+FFFD, silently changing a name. Text with a lone
-  // UTF-16 surrogate (legal in JSON escapes) cannot be stored faithfully either, so it is refused too.
+  // UTF-16 surrogate (legal in JSON escapes) cannot be stored faithfully either, so it is refused too. Nesting is
+  // limited before parsing (shared/json-depth.ts), so nothing recursive ever walks a body deeper than that.
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     if ((body as Buffer).length === 0) return done(null, undefined);
+    if (jsonTextTooDeep(body as Buffer)) return done(new ServiceError(400, 'INVALID_REQUEST', TOO_DEEP_MESSAGE), undefined);
     let text: string;
     try {
       text = utf8.decode(body as Buffer);
@@ -201,10 +207,17 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   app.get('/health', {
     schema: {
       tags: ['service'],
-      summary: 'Liveness and database check',
-      response: { 200: Type.Object({ status: Type.Literal('ok'), version: Type.String() }) },
+      summary: 'Readiness and database check',
+      description: '200 once every part of the service is up (database migrated, routes, background workers, and the demo '
+        + 'clinics and sandbox when asked for); 503 while some are still starting, naming them.',
+      response: {
+        200: Type.Object({ status: Type.Literal('ok'), version: Type.String() }),
+        503: Type.Object({ status: Type.Literal('starting'), starting: Type.Array(Type.String()), version: Type.String() }),
+      },
     },
-  }, async () => {
+  }, async (_request, reply) => {
+    const starting = opts.startup?.pending() ?? [];
+    if (starting.length) return reply.code(503).header('retry-after', '1').send({ status: 'starting' as const, starting, version: API_VERSION });
     await ping(service.sql);
     return { status: 'ok' as const, version: API_VERSION };
   });

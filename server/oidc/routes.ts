@@ -51,6 +51,10 @@ const originOf = (url: string | undefined) => {
   }
 };
 
+/** The provider's own limit on the bodies it reads (oidc-provider's selective_body.js). */
+const PROVIDER_BODY_LIMIT = 56 * 1024;
+const isJson = (request: FastifyRequest) => request.headers['content-type']?.split(';')[0]?.trim().toLowerCase() === 'application/json';
+
 const ConfirmBody = Type.Object({ decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')]) });
 const UidParams = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 128 }) });
 
@@ -110,7 +114,18 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
       method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       url: path,
       schema: { hide: true },
-      onRequest: (request, reply) => handOff(request, reply),
+      config: { errors: 'oauth' },
+      bodyLimit: PROVIDER_BODY_LIMIT,
+      onRequest: async (request, reply) => {
+        if (!isJson(request)) await handOff(request, reply);
+      },
+      // A JSON body (client registration) goes through the service's own parser first, for its nesting limit
+      // (shared/json-depth.ts): the provider's walks over a registration recurse, and a deep one ran them out of
+      // stack (500). The provider takes an already parsed body from the request.
+      preHandler: async (request, reply) => {
+        (request.raw as IncomingMessage & { body?: unknown }).body = request.body ?? {};
+        await handOff(request, reply);
+      },
       handler: noop,
     });
   }

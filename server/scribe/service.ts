@@ -9,6 +9,7 @@ import type { Emr } from '../notes/schemas.js';
 import { noteReader, signedOutput } from '../notes/service.js';
 import { patientAllergyReader } from '../patients/service.js';
 import { ServiceError } from '../shared/errors.js';
+import { TOO_DEEP_MESSAGE, jsonTextTooDeep, valueTooDeep } from '../shared/json-depth.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import type { WebhookService } from '../webhooks/service.js';
@@ -146,6 +147,8 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
       throw badUpload('invalid_txn_id', 'txn_id must be 1-128 characters of letters, digits, dot, underscore, colon or hyphen, starting with a letter or digit');
     }
     if (input.extraData !== undefined && !isPlainObject(input.extraData)) throw badUpload('invalid_extra_data', 'The body (extra_data) must be a JSON object');
+    // HTTP bodies are limited at parsing; this holds the same limit for in-process callers (the app, MCP tools).
+    if (valueTooDeep(input.extraData)) throw badUpload('invalid_extra_data', `extra_data: ${TOO_DEEP_MESSAGE}`);
     const extra = JSON.stringify(input.extraData ?? {});
     if (extra.length > 64 * 1024) throw badUpload('invalid_extra_data', 'extra_data is larger than 64 KiB');
     const now = clock.now();
@@ -254,8 +257,13 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     const storedName = `${id}.${ext}`;
     const final = join(sessionDir(target.session.id), storedName);
     if (target.kind === 'sidecar') {
+      const bytes = readFileSync(part);
+      if (jsonTextTooDeep(bytes)) {
+        rmSync(part, { force: true });
+        throw badUpload('invalid_sidecar', `${target.name}: ${TOO_DEEP_MESSAGE}`);
+      }
       try {
-        if (!isPlainObject(JSON.parse(readFileSync(part, 'utf8')))) throw new Error('not an object');
+        if (!isPlainObject(JSON.parse(bytes.toString('utf8')))) throw new Error('not an object');
       } catch {
         rmSync(part, { force: true });
         throw badUpload('invalid_sidecar', `${target.name} must hold a JSON object`);

@@ -58,7 +58,7 @@ export interface HttpConfig {
   /** Host names accepted besides loopback, the listening address and the public URL's host (DNS rebinding guard). */
   allowedHosts: string[];
   /** Milliseconds; see HTTP_DEFAULTS for the reasons behind each. */
-  timeouts: { requestMs: number; idleMs: number; headersMs: number; keepAliveMs: number };
+  timeouts: { requestMs: number; idleMs: number; headersMs: number; keepAliveMs: number; bodyMs: number; minBodyRate: number };
   /** Open connections one remote address may hold; the next is closed at once. */
   maxConnectionsPerAddress: number;
 }
@@ -67,11 +67,13 @@ export interface HttpConfig {
  * Defaults sized for the largest scribe upload (1 GiB per file, docs/SCRIBE.md): 10 min for a whole request is
  * 1 GiB at about 14 Mbit/s (over loopback it takes seconds), while a client that stops sending is cut off after
  * 60 s of silence whatever the request; headers must arrive within 20 s; an idle keep-alive connection is
- * closed after 10 s so it does not hold a slot of the per-address cap. 128 connections per address leaves room
+ * closed after 10 s so it does not hold a slot of the per-address cap. A body that trickles (a byte now and then,
+ * never idle) is cut after 20 s plus a second per 500 bytes received, Apache's reqtimeout `body=20,MinRate=500`:
+ * a hundredth of the slowest upload the request timeout allows. 128 connections per address leaves room
  * for every local client at once (browsers open 6 per origin; the bench's clients use up to 64).
  */
 export const HTTP_DEFAULTS: Omit<HttpConfig, 'publicUrl' | 'allowedHosts'> = {
-  timeouts: { requestMs: 600_000, idleMs: 60_000, headersMs: 20_000, keepAliveMs: 10_000 },
+  timeouts: { requestMs: 600_000, idleMs: 60_000, headersMs: 20_000, keepAliveMs: 10_000, bodyMs: 20_000, minBodyRate: 500 },
   maxConnectionsPerAddress: 128,
 };
 
@@ -92,19 +94,22 @@ export function httpConfig(flags: Partial<Record<HttpFlag, string>>, env: NodeJS
   const raw = (flag: HttpFlag) => flags[flag] ?? env[HTTP_VARIABLES[flag]];
   const publicUrl = publicUrlSetting(raw('public-url'));
   const allowedHosts = (raw('allowed-hosts') ?? '').split(',').map((h) => h.trim()).filter(Boolean);
-  const seconds = (flag: HttpFlag, fallback: number) => {
+  const positive = (flag: HttpFlag, fallback: number) => {
     const v = raw(flag);
     if (v === undefined) return fallback;
-    const ms = Number(v) * 1000;
-    if (!(ms > 0) || !Number.isFinite(ms)) throw new Error(`--${flag} must be a positive number of seconds, not ${v}`);
-    return Math.round(ms);
+    const n = Number(v);
+    if (!(n > 0) || !Number.isFinite(n)) throw new Error(`--${flag} must be a positive number, not ${v}`);
+    return n;
   };
+  const seconds = (flag: HttpFlag, fallback: number) => Math.round(positive(flag, fallback / 1000) * 1000);
   const d = HTTP_DEFAULTS.timeouts;
   const timeouts = {
     requestMs: seconds('request-timeout', d.requestMs),
     idleMs: seconds('idle-timeout', d.idleMs),
     headersMs: seconds('headers-timeout', d.headersMs),
     keepAliveMs: seconds('keep-alive-timeout', d.keepAliveMs),
+    bodyMs: seconds('body-timeout', d.bodyMs),
+    minBodyRate: positive('min-body-rate', d.minBodyRate),
   };
   // Node refuses a headers timeout longer than the request timeout; say so in our words.
   if (timeouts.headersMs > timeouts.requestMs) throw new Error('--headers-timeout must not exceed --request-timeout');
@@ -123,6 +128,8 @@ const HTTP_VARIABLES = {
   'idle-timeout': 'CLINIC_DESK_IDLE_TIMEOUT',
   'headers-timeout': 'CLINIC_DESK_HEADERS_TIMEOUT',
   'keep-alive-timeout': 'CLINIC_DESK_KEEP_ALIVE_TIMEOUT',
+  'body-timeout': 'CLINIC_DESK_BODY_TIMEOUT',
+  'min-body-rate': 'CLINIC_DESK_MIN_BODY_RATE',
   'max-connections-per-address': 'CLINIC_DESK_MAX_CONNECTIONS_PER_ADDRESS',
 } as const;
 type HttpFlag = keyof typeof HTTP_VARIABLES;
@@ -165,6 +172,8 @@ export const FLAGS: Flag[] = [
   { flag: 'idle-timeout', type: 'string', env: 'CLINIC_DESK_IDLE_TIMEOUT', value: 'S', help: 'seconds of silence before a connection is closed (default 60)' },
   { flag: 'headers-timeout', type: 'string', env: 'CLINIC_DESK_HEADERS_TIMEOUT', value: 'S', help: 'seconds to receive the headers (default 20)' },
   { flag: 'keep-alive-timeout', type: 'string', env: 'CLINIC_DESK_KEEP_ALIVE_TIMEOUT', value: 'S', help: 'seconds an idle keep-alive connection stays open (default 10)' },
+  { flag: 'body-timeout', type: 'string', env: 'CLINIC_DESK_BODY_TIMEOUT', value: 'S', help: 'seconds a request body gets before --min-body-rate applies (default 20)' },
+  { flag: 'min-body-rate', type: 'string', env: 'CLINIC_DESK_MIN_BODY_RATE', value: 'B', help: 'bytes a second a body must average after --body-timeout, else 408 (default 500)' },
   { flag: 'max-connections-per-address', type: 'string', env: 'CLINIC_DESK_MAX_CONNECTIONS_PER_ADDRESS', value: 'N', help: 'open connections one remote address may hold (default 128)' },
   { flag: 'log-level', type: 'string', env: 'CLINIC_DESK_LOG_LEVEL', value: 'LEVEL', help: 'fatal, error, warn, info (default), debug, trace or silent; JSON lines on stdout' },
   { flag: 'log-requests', type: 'boolean', env: 'CLINIC_DESK_LOG_REQUESTS=1', help: 'log one line per request (method, path without query, status, time)' },

@@ -288,23 +288,48 @@ describe('slow clients', () => {
 });
 
 describe('connections per remote address', () => {
-  it('closes the connection over the cap at once, and takes a new one when a slot frees', async () => {
+  it('at the cap, closes the connection that has waited on its client longest to make room for a new one', async () => {
     const capped = await startServer({ http: { ui: false, maxConnectionsPerAddress: 3 } });
     const held: Socket[] = [];
     try {
       const host = new URL(capped.baseUrl).host;
       for (let i = 0; i < 3; i++) {
         const s = await socketTo(capped.baseUrl);
-        // An answer on each proves the server has counted it before the next one comes.
+        // An answer on each proves the server has counted it before the next one comes; then it idles (keep-alive).
         const answered = new Promise<string>((resolve) => s.once('data', (c) => resolve(c.toString())));
         s.write(`GET /health HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
         expect(await answered).toMatch(/^HTTP\/1\.1 200 /);
+        held.push(s);
+      }
+      const oldestClosed = closed(held[0]!, Date.now());
+      expect((await send(capped.baseUrl, 'GET', '/health')).status).toBe(200);
+      expect((await oldestClosed).data).toBe('');
+      expect(held[1]!.destroyed || held[2]!.destroyed).toBe(false);
+    } finally {
+      for (const s of held) s.destroy();
+      await capped.close();
+    }
+  });
+
+  it('refuses a new connection only when every one from that address is being answered', async () => {
+    const capped = await startServer({ http: { ui: false, maxConnectionsPerAddress: 3 } });
+    const held: Socket[] = [];
+    try {
+      const host = new URL(capped.baseUrl).host;
+      const token = capped.demo.workspaces[0]!.users.display.auth_token;
+      for (let i = 0; i < 3; i++) {
+        // A live board stream: its request is in and its answer goes on, so the service is the one working.
+        const s = await socketTo(capped.baseUrl);
+        const streaming = new Promise<string>((resolve) => s.once('data', (c) => resolve(c.toString())));
+        s.write(`GET /dr/v1/queue/events HTTP/1.1\r\nHost: ${host}\r\nauth: ${token}\r\n\r\n`);
+        expect(await streaming).toMatch(/^HTTP\/1\.1 200 /);
         held.push(s);
       }
       const extra = await socketTo(capped.baseUrl);
       const refused = closed(extra, Date.now());
       extra.write(`GET /health HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
       expect((await refused).data).toBe('');
+      expect(held.every((s) => !s.destroyed)).toBe(true);
 
       const freed = new Promise((resolve) => held[0]!.once('close', resolve));
       held.shift()!.destroy();

@@ -79,7 +79,9 @@ export function clientError(err: NodeJS.ErrnoException, socket: import('node:str
     ? [431, 'Request Header Fields Too Large', 'INVALID_REQUEST', 'Request headers too large']
     : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? [408, 'Request Timeout', 'REQUEST_TIMEOUT', 'The request did not arrive in time']
-      : [400, 'Bad Request', 'INVALID_REQUEST', 'Malformed HTTP request'];
+      : err.code === 'ERR_BODY_TOO_SLOW'
+        ? [408, 'Request Timeout', 'REQUEST_TIMEOUT', 'The request body arrived too slowly']
+        : [400, 'Bad Request', 'INVALID_REQUEST', 'Malformed HTTP request'];
   const id = randomUUID();
   const body = JSON.stringify({ error: { code, message } });
   socket.end([
@@ -117,9 +119,9 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     routerOptions: { maxParamLength: 256 },
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
-    // Slow clients (docs/API.md, Hardening): silence on the socket (a stalled body) ends it after idleMs
-    // (closeStalledConnections, below); a whole request, however it trickles, gets requestMs, and its headers
-    // headersMs (408). Node checks the latter two every connectionsCheckingInterval, so that interval is a fraction
+    // Slow clients (docs/API.md, Hardening): silence on the socket (a stalled body) ends it after idleMs, a body
+    // slower than minBodyRate after bodyMs gets 408 (closeStalledConnections, below); a whole request, however it
+    // trickles, gets requestMs, and its headers headersMs (408). Node checks the latter two every connectionsCheckingInterval, so that interval is a fraction
     // of the shorter one.
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
@@ -142,8 +144,8 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     done(hostRefusal(request) ?? undefined);
   });
   const log = opts.logger ?? app.log;
-  capConnectionsPerAddress(app.server, opts.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, log);
-  closeStalledConnections(app.server, timeouts.idleMs);
+  const watch = closeStalledConnections(app.server, timeouts);
+  capConnectionsPerAddress(app.server, opts.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, watch, log);
 
   // JSON only, app-wide: a form or text/plain body is what a web page can post cross-site without a CORS
   // preflight, so those types get 415 (Fastify's built-in text/plain parser goes too). The few routes a standard

@@ -57,6 +57,8 @@ export interface HttpConfig {
   publicUrl?: string;
   /** Host names accepted besides loopback, the listening address and the public URL's host (DNS rebinding guard). */
   allowedHosts: string[];
+  /** Origins (scheme://host[:port]) whose pages may call the API from a browser, besides the service's own. */
+  corsOrigins: string[];
   /** Milliseconds; see HTTP_DEFAULTS for the reasons behind each. */
   timeouts: { requestMs: number; idleMs: number; headersMs: number; keepAliveMs: number; bodyMs: number; minBodyRate: number };
   /** Open connections one remote address may hold; the next is closed at once. */
@@ -72,7 +74,7 @@ export interface HttpConfig {
  * a hundredth of the slowest upload the request timeout allows. 128 connections per address leaves room
  * for every local client at once (browsers open 6 per origin; the bench's clients use up to 64).
  */
-export const HTTP_DEFAULTS: Omit<HttpConfig, 'publicUrl' | 'allowedHosts'> = {
+export const HTTP_DEFAULTS: Omit<HttpConfig, 'publicUrl' | 'allowedHosts' | 'corsOrigins'> = {
   timeouts: { requestMs: 600_000, idleMs: 60_000, headersMs: 20_000, keepAliveMs: 10_000, bodyMs: 20_000, minBodyRate: 500 },
   maxConnectionsPerAddress: 128,
 };
@@ -93,7 +95,12 @@ export function publicUrlSetting(value: string | undefined): string | undefined 
 export function httpConfig(flags: Partial<Record<HttpFlag, string>>, env: NodeJS.ProcessEnv = process.env): HttpConfig {
   const raw = (flag: HttpFlag) => flags[flag] ?? env[HTTP_VARIABLES[flag]];
   const publicUrl = publicUrlSetting(raw('public-url'));
-  const allowedHosts = (raw('allowed-hosts') ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+  const list = (flag: HttpFlag) => (raw(flag) ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+  const allowedHosts = list('allowed-hosts');
+  const corsOrigins = list('cors-origins').map((o) => o.replace(/\/+$/, ''));
+  for (const o of corsOrigins) {
+    if (!/^https?:\/\/[^/?#\s]+$/.test(o)) throw new Error(`--cors-origins takes origins such as https://emr.clinic.lan:8443, not ${o}`);
+  }
   const positive = (flag: HttpFlag, fallback: number) => {
     const v = raw(flag);
     if (v === undefined) return fallback;
@@ -118,12 +125,13 @@ export function httpConfig(flags: Partial<Record<HttpFlag, string>>, env: NodeJS
   if (!Number.isInteger(maxConnectionsPerAddress) || maxConnectionsPerAddress < 1) {
     throw new Error(`--max-connections-per-address must be a whole number of at least 1, not ${cap}`);
   }
-  return { publicUrl, allowedHosts, timeouts, maxConnectionsPerAddress };
+  return { publicUrl, allowedHosts, corsOrigins, timeouts, maxConnectionsPerAddress };
 }
 
 const HTTP_VARIABLES = {
   'public-url': 'CLINIC_DESK_PUBLIC_URL',
   'allowed-hosts': 'CLINIC_DESK_ALLOWED_HOSTS',
+  'cors-origins': 'CLINIC_DESK_CORS_ORIGINS',
   'request-timeout': 'CLINIC_DESK_REQUEST_TIMEOUT',
   'idle-timeout': 'CLINIC_DESK_IDLE_TIMEOUT',
   'headers-timeout': 'CLINIC_DESK_HEADERS_TIMEOUT',
@@ -168,6 +176,7 @@ export const FLAGS: Flag[] = [
   { flag: 'reset', type: 'boolean', help: 'with --demo: start the demo afresh (refused when the data folder holds clinics that are not the demo\'s)' },
   { flag: 'public-url', type: 'string', env: 'CLINIC_DESK_PUBLIC_URL', value: 'URL', help: 'base of every absolute URL handed out (behind a proxy, or a name for the LAN); else the listening address' },
   { flag: 'allowed-hosts', type: 'string', env: 'CLINIC_DESK_ALLOWED_HOSTS', value: 'A,B', help: 'host names accepted besides loopback, the listening address and the public URL (DNS rebinding guard)' },
+  { flag: 'cors-origins', type: 'string', env: 'CLINIC_DESK_CORS_ORIGINS', value: 'O,O', help: 'origins whose web pages may call the API from a browser, besides the service\'s own (default none)' },
   { flag: 'request-timeout', type: 'string', env: 'CLINIC_DESK_REQUEST_TIMEOUT', value: 'S', help: 'seconds to receive a whole request (default 600)' },
   { flag: 'idle-timeout', type: 'string', env: 'CLINIC_DESK_IDLE_TIMEOUT', value: 'S', help: 'seconds of silence before a connection is closed (default 60)' },
   { flag: 'headers-timeout', type: 'string', env: 'CLINIC_DESK_HEADERS_TIMEOUT', value: 'S', help: 'seconds to receive the headers (default 20)' },

@@ -346,3 +346,49 @@ describe('connections per remote address', () => {
     }
   });
 });
+
+describe('CORS preflight', () => {
+  const EMR = 'https://emr.clinic.example';
+  let cors: RunningServer;
+  beforeAll(async () => {
+    cors = await startServer({ http: { ui: false, corsOrigins: [EMR] } });
+  });
+  afterAll(() => cors?.close());
+  const preflight = (base: string, path: string, origin?: string) => send(base, 'OPTIONS', path, {
+    headers: { ...(origin ? { origin } : {}), 'access-control-request-method': 'POST', 'access-control-request-headers': 'auth, content-type' },
+  });
+
+  it('answers a preflight on /dr from a configured origin with the CORS headers (it was 500 "Wrong API URL")', async () => {
+    const r = await preflight(cors.baseUrl, '/dr/v1/business/patients/search', EMR);
+    expect(r.status).toBe(204);
+    expect(r.headers['access-control-allow-origin']).toBe(EMR);
+    expect(r.headers['access-control-allow-methods']).toBe('POST');
+    expect(r.headers['access-control-allow-headers']).toContain('auth');
+    // The answer to the request itself carries the origin too, so the page may read it.
+    const get = await send(cors.baseUrl, 'GET', '/health', { headers: { origin: EMR } });
+    expect(get.headers['access-control-allow-origin']).toBe(EMR);
+  });
+
+  it('allows the service\'s own origin, and no other by default', async () => {
+    expect((await preflight(srv.baseUrl, '/dr/v1/business/patients/search', srv.baseUrl)).status).toBe(204);
+    const other = await preflight(srv.baseUrl, '/dr/v1/business/patients/search', EMR);
+    expect(other.status).toBe(405);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    expect(other.json).toMatchObject({ success: false, status_code: 405, error: { code: 'METHOD_NOT_ALLOWED' } });
+    const get = await send(srv.baseUrl, 'GET', '/health', { headers: { origin: EMR } });
+    expect(get.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('never answers OPTIONS with a 5xx, on any route of the OpenAPI document or an unknown path of any family', async () => {
+    const doc = (await send(cors.baseUrl, 'GET', '/openapi.json')).json as { paths: Record<string, unknown> };
+    const paths = [...Object.keys(doc.paths).map((p) => p.replace(/\{[^}]+\}/g, 'x')), '/dr/v1/nope', '/api/v1/nope', '/v1/file-upload/nope', '/voice/api/v3/status/x', '/nope'];
+    expect(paths.length).toBeGreaterThan(50);
+    for (const path of paths) {
+      for (const origin of [undefined, 'https://evil.example', EMR]) {
+        const r = await preflight(cors.baseUrl, path, origin);
+        expect({ path, origin, status: r.status }).toEqual({ path, origin, status: origin === EMR ? 204 : 405 });
+        if (origin !== EMR) expect(r.headers['access-control-allow-origin']).toBeUndefined();
+      }
+    }
+  });
+});

@@ -25,6 +25,7 @@ import { ping } from '../db/tx.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
 import { closeStalledConnections } from './stall-guard.js';
 import { hostGuard } from './host-guard.js';
+import { corsPolicy } from './cors.js';
 
 export interface HttpOptions {
   /** Where the service's log lines go (serve.ts makes it); none: nothing is logged. */
@@ -37,6 +38,8 @@ export interface HttpOptions {
   publicUrl?: string;
   /** Host names accepted besides loopback, the listening address and the public URL's (default CLINIC_DESK_ALLOWED_HOSTS). */
   allowedHosts?: string[];
+  /** Origins whose pages may call the API from a browser besides the service's own (default CLINIC_DESK_CORS_ORIGINS; none). */
+  corsOrigins?: string[];
   /** Unset ones come from the environment, else config.ts HTTP_DEFAULTS. */
   timeouts?: Partial<HttpConfig['timeouts']>;
   maxConnectionsPerAddress?: number;
@@ -137,11 +140,14 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Before every other hook and route: the request id, so that every answer carries it, a refusal too, then the Host
-  // check.
+  // check, then the CORS headers for a configured origin.
   const hostRefusal = hostGuard(app, { publicUrl, allowedHosts: opts.allowedHosts ?? env.allowedHosts });
+  const cors = corsPolicy(app, { publicUrl, origins: opts.corsOrigins ?? env.corsOrigins });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    done(hostRefusal(request) ?? undefined);
+    const refusal = hostRefusal(request);
+    if (!refusal) cors(request, reply);
+    done(refusal ?? undefined);
   });
   const log = opts.logger ?? app.log;
   const watch = closeStalledConnections(app.server, timeouts);

@@ -300,6 +300,11 @@ export function appointmentService(
 
   /** "Call next patient": the doctor's checked-in patient with the lowest token today goes in (OG). */
   async function callNext(ctx: RequestContext, doctorId?: string): Promise<StatusChange> {
+    // The role first: a caller who may not call anyone in learns nothing about the doctor_id it sent.
+    if (!roleMayMoveTo(ctx.caller, 'OG')) {
+      audit.later(ctx, { action: 'appointment.call_next', resourceType: 'appointment', outcome: 'denied' });
+      throw new ServiceError(403, 'COMPLETE_NOT_ALLOWED', 'Your role may not call a patient in to the doctor');
+    }
     const ws = ctx.caller.workspaceId;
     const self = ctx.caller.kind === 'user' && (ctx.caller.role === 'doctor' || ctx.caller.role === 'admin') ? ctx.caller.id : undefined;
     const id = doctorId ?? self;
@@ -307,10 +312,6 @@ export function appointmentService(
     const doctor = await auth.user(id);
     if (!doctor || doctor.workspace_id !== ws || !(doctor.role === 'doctor' || doctor.role === 'admin')) {
       throw invalid('doctor_id is not a doctor of this clinic');
-    }
-    if (!roleMayMoveTo(ctx.caller, 'OG')) {
-      audit.later(ctx, { action: 'appointment.call_next', resourceType: 'appointment', outcome: 'denied' });
-      throw new ServiceError(403, 'COMPLETE_NOT_ALLOWED', 'Your role may not call a patient in to the doctor');
     }
     const next = await store.nextWaiting(ws, await today(ws), id);
     if (!next) {

@@ -149,6 +149,11 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     if (!refusal) cors(request, reply);
     done(refusal ?? undefined);
   });
+  // Authorise before validating: a route's access checks are preParsing hooks (http/auth.ts requireScope), before
+  // its body is read and checked against the schema; a preHandler would run after, so none is taken.
+  app.addHook('onRoute', (route) => {
+    if (route.preHandler) throw new Error(`${route.method} ${route.url}: access checks run in preParsing (before validation), not preHandler`);
+  });
   const log = opts.logger ?? app.log;
   const watch = closeStalledConnections(app.server, timeouts);
   capConnectionsPerAddress(app.server, opts.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, watch, log);

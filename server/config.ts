@@ -18,6 +18,8 @@ export interface Config {
   fcmBaseUrl?: string;
   /** Where Whisper models are downloaded from instead of Hugging Face (a clinic file server; a local stand-in in tests). */
   modelMirror?: string;
+  /** How many days ahead an appointment may be booked (default appointments/service.ts BOOKING_HORIZON_DAYS). */
+  bookingHorizonDays?: number;
   /** The scribe's upload limits and worker count; unset ones keep the scribe's defaults (docs/SCRIBE.md). */
   scribe: { maxFilesPerTxn?: number; maxFileBytes?: number; maxTxnBytes?: number; concurrency?: number };
   /** The HTTP face: public URL, accepted host names, timeouts and the connection cap (docs/API.md, Hardening). */
@@ -172,6 +174,7 @@ export const FLAGS: Flag[] = [
   { flag: 'scribe-poll-ms', type: 'string', env: 'CLINIC_DESK_SCRIBE_POLL_INTERVAL_MS', value: 'MS', help: 'how often a process looks for queued transcriptions (default 2000)' },
   { flag: 'webhook-poll-ms', type: 'string', env: 'CLINIC_DESK_WEBHOOK_POLL_INTERVAL_MS', value: 'MS', help: 'how often a process looks for due webhook deliveries (default 1000)' },
   { flag: 'push-lease-ms', type: 'string', env: 'CLINIC_DESK_PUSH_LEASE_MS', value: 'MS', help: 'how long a process holds a claimed push before another may take it over (default 60000)' },
+  { flag: 'booking-horizon-days', type: 'string', env: 'CLINIC_DESK_BOOKING_HORIZON_DAYS', value: 'N', help: 'how many days ahead an appointment may be booked (default 730)' },
   { flag: 'demo', type: 'boolean', env: 'CLINIC_DESK_DEMO=1', help: 'create two demo clinics on first start (credentials in <data-dir>/demo-credentials.json)' },
   { flag: 'reset', type: 'boolean', help: 'with --demo: start the demo afresh (refused when the data folder holds clinics that are not the demo\'s)' },
   { flag: 'public-url', type: 'string', env: 'CLINIC_DESK_PUBLIC_URL', value: 'URL', help: 'base of every absolute URL handed out (behind a proxy, or a name for the LAN); else the listening address' },
@@ -297,6 +300,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     webhookTimeoutMs,
     fcmBaseUrl,
     modelMirror,
+    bookingHorizonDays: count('booking-horizon-days', 'CLINIC_DESK_BOOKING_HORIZON_DAYS'),
     scribe: Object.fromEntries(Object.entries(scribe).filter(([, v]) => v !== undefined)),
     http: httpConfig(values as Partial<Record<HttpFlag, string>>, env),
     // An empty variable means unset, as for the service's other settings read by secret-box.ts.

@@ -50,6 +50,8 @@ export interface ServiceOptions {
   speechModels?: SpeechModelOptions;
   /** production (default) or sandbox: the prefix of the credentials it issues and the environment its webhooks name. */
   environment?: EnvironmentName;
+  /** How many days ahead a booking may be (default 730). */
+  appointments?: { horizonDays?: number };
 }
 
 /**
@@ -101,7 +103,7 @@ export async function createService(opts: ServiceOptions) {
   const oidc = await oidcService(db, clock, box, auth, audit, { ...opts.oidc, bus });
   const patients = patientService(db, clock, auth, audit);
   const webhooks = webhookService(db, clock, box, audit, { ...opts.webhooks, environment: env.name });
-  const appointments = appointmentService(db, clock, auth, patients, audit, webhooks.events, bus);
+  const appointments = appointmentService(db, clock, auth, patients, audit, webhooks.events, bus, opts.appointments);
   webhooks.start();
   const notifications = notificationService(db, clock, box, audit, { ...opts.push, fcmBaseUrl: opts.fcmBaseUrl ?? opts.push?.fcmBaseUrl });
   if (opts.push?.sender !== false) notifications.startSender();

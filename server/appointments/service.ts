@@ -32,6 +32,8 @@ export const DEFAULT_DURATION_MIN = 15;
 export const PAST_GRACE_MS = 5 * 60_000;
 /** A walk-in is for now: a time sent with it may differ from the service's clock by this much. */
 export const WALK_IN_SLACK_MS = 15 * 60_000;
+/** How far ahead a booking may be by default: two years (a year 9999 date is a typing slip, not a plan). */
+export const BOOKING_HORIZON_DAYS = 730;
 const LONGEST_MIN = 240;
 
 export interface StatusChange {
@@ -90,7 +92,9 @@ const hhmm = (iso: string, timeZone: string) =>
 
 export function appointmentService(
   db: Executor, clock: Clock, auth: AuthService, patients: PatientService, audit: AuditLog, events?: EventSink, bus?: ChangeBus,
+  opts: { horizonDays?: number } = {},
 ) {
+  const horizonDays = opts.horizonDays ?? BOOKING_HORIZON_DAYS;
   const store = appointmentStore(db);
 
   const timezone = async (workspaceId: string, e?: Executor) => (await auth.workspace(workspaceId, e))?.timezone ?? 'UTC';
@@ -115,6 +119,10 @@ export function appointmentService(
     if (!at) return refuse(invalid('scheduled_at is required unless walk_in is true'), 'invalid');
     if (!allowPast && at.getTime() < now - PAST_GRACE_MS) {
       return refuse(new ServiceError(400, 'TIME_IN_PAST', 'This time has already passed. Pick a later time, or book the patient as a walk-in (now)'), 'invalid');
+    }
+    if (at.getTime() > now + horizonDays * 86_400_000) {
+      return refuse(new ServiceError(400, 'TIME_TOO_FAR_AHEAD',
+        `Appointments can be booked at most ${horizonDays} days ahead. Check the date, or pick one within that time`), 'invalid');
     }
     return at;
   }

@@ -124,8 +124,8 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     clientErrorHandler: clientError,
     // Slow clients (docs/API.md, Hardening): silence on the socket (a stalled body) ends it after idleMs, a body
     // slower than minBodyRate after bodyMs gets 408 (closeStalledConnections, below); a whole request, however it
-    // trickles, gets requestMs, and its headers headersMs (408). Node checks the latter two every connectionsCheckingInterval, so that interval is a fraction
-    // of the shorter one.
+    // trickles, gets requestMs, and its headers headersMs (408). Node checks the latter two every
+    // connectionsCheckingInterval, so that interval is a fraction of the shorter one.
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     http: {

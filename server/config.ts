@@ -18,6 +18,8 @@ export interface Config {
   fcmBaseUrl?: string;
   /** Where Whisper models are downloaded from instead of Hugging Face (a clinic file server; a local stand-in in tests). */
   modelMirror?: string;
+  /** How many days ahead an appointment may be booked (default appointments/service.ts BOOKING_HORIZON_DAYS). */
+  bookingHorizonDays?: number;
   /** The scribe's upload limits and worker count; unset ones keep the scribe's defaults (docs/SCRIBE.md). */
   scribe: { maxFilesPerTxn?: number; maxFileBytes?: number; maxTxnBytes?: number; concurrency?: number };
   /** The HTTP face: public URL, accepted host names, timeouts and the connection cap (docs/API.md, Hardening). */
@@ -57,8 +59,10 @@ export interface HttpConfig {
   publicUrl?: string;
   /** Host names accepted besides loopback, the listening address and the public URL's host (DNS rebinding guard). */
   allowedHosts: string[];
+  /** Origins (scheme://host[:port]) whose pages may call the API from a browser, besides the service's own. */
+  corsOrigins: string[];
   /** Milliseconds; see HTTP_DEFAULTS for the reasons behind each. */
-  timeouts: { requestMs: number; idleMs: number; headersMs: number; keepAliveMs: number };
+  timeouts: { requestMs: number; idleMs: number; headersMs: number; keepAliveMs: number; bodyMs: number; minBodyRate: number };
   /** Open connections one remote address may hold; the next is closed at once. */
   maxConnectionsPerAddress: number;
 }
@@ -67,11 +71,13 @@ export interface HttpConfig {
  * Defaults sized for the largest scribe upload (1 GiB per file, docs/SCRIBE.md): 10 min for a whole request is
  * 1 GiB at about 14 Mbit/s (over loopback it takes seconds), while a client that stops sending is cut off after
  * 60 s of silence whatever the request; headers must arrive within 20 s; an idle keep-alive connection is
- * closed after 10 s so it does not hold a slot of the per-address cap. 128 connections per address leaves room
+ * closed after 10 s so it does not hold a slot of the per-address cap. A body that trickles (a byte now and then,
+ * never idle) is cut after 20 s plus a second per 500 bytes received, Apache's reqtimeout `body=20,MinRate=500`:
+ * a hundredth of the slowest upload the request timeout allows. 128 connections per address leaves room
  * for every local client at once (browsers open 6 per origin; the bench's clients use up to 64).
  */
-export const HTTP_DEFAULTS: Omit<HttpConfig, 'publicUrl' | 'allowedHosts'> = {
-  timeouts: { requestMs: 600_000, idleMs: 60_000, headersMs: 20_000, keepAliveMs: 10_000 },
+export const HTTP_DEFAULTS: Omit<HttpConfig, 'publicUrl' | 'allowedHosts' | 'corsOrigins'> = {
+  timeouts: { requestMs: 600_000, idleMs: 60_000, headersMs: 20_000, keepAliveMs: 10_000, bodyMs: 20_000, minBodyRate: 500 },
   maxConnectionsPerAddress: 128,
 };
 
@@ -91,20 +97,28 @@ export function publicUrlSetting(value: string | undefined): string | undefined 
 export function httpConfig(flags: Partial<Record<HttpFlag, string>>, env: NodeJS.ProcessEnv = process.env): HttpConfig {
   const raw = (flag: HttpFlag) => flags[flag] ?? env[HTTP_VARIABLES[flag]];
   const publicUrl = publicUrlSetting(raw('public-url'));
-  const allowedHosts = (raw('allowed-hosts') ?? '').split(',').map((h) => h.trim()).filter(Boolean);
-  const seconds = (flag: HttpFlag, fallback: number) => {
+  const list = (flag: HttpFlag) => (raw(flag) ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+  const allowedHosts = list('allowed-hosts');
+  const corsOrigins = list('cors-origins').map((o) => o.replace(/\/+$/, ''));
+  for (const o of corsOrigins) {
+    if (!/^https?:\/\/[^/?#\s]+$/.test(o)) throw new Error(`--cors-origins takes origins such as https://emr.clinic.lan:8443, not ${o}`);
+  }
+  const positive = (flag: HttpFlag, fallback: number) => {
     const v = raw(flag);
     if (v === undefined) return fallback;
-    const ms = Number(v) * 1000;
-    if (!(ms > 0) || !Number.isFinite(ms)) throw new Error(`--${flag} must be a positive number of seconds, not ${v}`);
-    return Math.round(ms);
+    const n = Number(v);
+    if (!(n > 0) || !Number.isFinite(n)) throw new Error(`--${flag} must be a positive number, not ${v}`);
+    return n;
   };
+  const seconds = (flag: HttpFlag, fallback: number) => Math.round(positive(flag, fallback / 1000) * 1000);
   const d = HTTP_DEFAULTS.timeouts;
   const timeouts = {
     requestMs: seconds('request-timeout', d.requestMs),
     idleMs: seconds('idle-timeout', d.idleMs),
     headersMs: seconds('headers-timeout', d.headersMs),
     keepAliveMs: seconds('keep-alive-timeout', d.keepAliveMs),
+    bodyMs: seconds('body-timeout', d.bodyMs),
+    minBodyRate: positive('min-body-rate', d.minBodyRate),
   };
   // Node refuses a headers timeout longer than the request timeout; say so in our words.
   if (timeouts.headersMs > timeouts.requestMs) throw new Error('--headers-timeout must not exceed --request-timeout');
@@ -113,16 +127,19 @@ export function httpConfig(flags: Partial<Record<HttpFlag, string>>, env: NodeJS
   if (!Number.isInteger(maxConnectionsPerAddress) || maxConnectionsPerAddress < 1) {
     throw new Error(`--max-connections-per-address must be a whole number of at least 1, not ${cap}`);
   }
-  return { publicUrl, allowedHosts, timeouts, maxConnectionsPerAddress };
+  return { publicUrl, allowedHosts, corsOrigins, timeouts, maxConnectionsPerAddress };
 }
 
 const HTTP_VARIABLES = {
   'public-url': 'CLINIC_DESK_PUBLIC_URL',
   'allowed-hosts': 'CLINIC_DESK_ALLOWED_HOSTS',
+  'cors-origins': 'CLINIC_DESK_CORS_ORIGINS',
   'request-timeout': 'CLINIC_DESK_REQUEST_TIMEOUT',
   'idle-timeout': 'CLINIC_DESK_IDLE_TIMEOUT',
   'headers-timeout': 'CLINIC_DESK_HEADERS_TIMEOUT',
   'keep-alive-timeout': 'CLINIC_DESK_KEEP_ALIVE_TIMEOUT',
+  'body-timeout': 'CLINIC_DESK_BODY_TIMEOUT',
+  'min-body-rate': 'CLINIC_DESK_MIN_BODY_RATE',
   'max-connections-per-address': 'CLINIC_DESK_MAX_CONNECTIONS_PER_ADDRESS',
 } as const;
 type HttpFlag = keyof typeof HTTP_VARIABLES;
@@ -157,14 +174,18 @@ export const FLAGS: Flag[] = [
   { flag: 'scribe-poll-ms', type: 'string', env: 'CLINIC_DESK_SCRIBE_POLL_INTERVAL_MS', value: 'MS', help: 'how often a process looks for queued transcriptions (default 2000)' },
   { flag: 'webhook-poll-ms', type: 'string', env: 'CLINIC_DESK_WEBHOOK_POLL_INTERVAL_MS', value: 'MS', help: 'how often a process looks for due webhook deliveries (default 1000)' },
   { flag: 'push-lease-ms', type: 'string', env: 'CLINIC_DESK_PUSH_LEASE_MS', value: 'MS', help: 'how long a process holds a claimed push before another may take it over (default 60000)' },
+  { flag: 'booking-horizon-days', type: 'string', env: 'CLINIC_DESK_BOOKING_HORIZON_DAYS', value: 'N', help: 'how many days ahead an appointment may be booked (default 730)' },
   { flag: 'demo', type: 'boolean', env: 'CLINIC_DESK_DEMO=1', help: 'create two demo clinics on first start (credentials in <data-dir>/demo-credentials.json)' },
   { flag: 'reset', type: 'boolean', help: 'with --demo: start the demo afresh (refused when the data folder holds clinics that are not the demo\'s)' },
   { flag: 'public-url', type: 'string', env: 'CLINIC_DESK_PUBLIC_URL', value: 'URL', help: 'base of every absolute URL handed out (behind a proxy, or a name for the LAN); else the listening address' },
   { flag: 'allowed-hosts', type: 'string', env: 'CLINIC_DESK_ALLOWED_HOSTS', value: 'A,B', help: 'host names accepted besides loopback, the listening address and the public URL (DNS rebinding guard)' },
+  { flag: 'cors-origins', type: 'string', env: 'CLINIC_DESK_CORS_ORIGINS', value: 'O,O', help: 'origins whose web pages may call the API from a browser, besides the service\'s own (default none)' },
   { flag: 'request-timeout', type: 'string', env: 'CLINIC_DESK_REQUEST_TIMEOUT', value: 'S', help: 'seconds to receive a whole request (default 600)' },
   { flag: 'idle-timeout', type: 'string', env: 'CLINIC_DESK_IDLE_TIMEOUT', value: 'S', help: 'seconds of silence before a connection is closed (default 60)' },
   { flag: 'headers-timeout', type: 'string', env: 'CLINIC_DESK_HEADERS_TIMEOUT', value: 'S', help: 'seconds to receive the headers (default 20)' },
   { flag: 'keep-alive-timeout', type: 'string', env: 'CLINIC_DESK_KEEP_ALIVE_TIMEOUT', value: 'S', help: 'seconds an idle keep-alive connection stays open (default 10)' },
+  { flag: 'body-timeout', type: 'string', env: 'CLINIC_DESK_BODY_TIMEOUT', value: 'S', help: 'seconds a request body gets before --min-body-rate applies (default 20)' },
+  { flag: 'min-body-rate', type: 'string', env: 'CLINIC_DESK_MIN_BODY_RATE', value: 'B', help: 'bytes a second a body must average after --body-timeout, else 408 (default 500)' },
   { flag: 'max-connections-per-address', type: 'string', env: 'CLINIC_DESK_MAX_CONNECTIONS_PER_ADDRESS', value: 'N', help: 'open connections one remote address may hold (default 128)' },
   { flag: 'log-level', type: 'string', env: 'CLINIC_DESK_LOG_LEVEL', value: 'LEVEL', help: 'fatal, error, warn, info (default), debug, trace or silent; JSON lines on stdout' },
   { flag: 'log-requests', type: 'boolean', env: 'CLINIC_DESK_LOG_REQUESTS=1', help: 'log one line per request (method, path without query, status, time)' },
@@ -279,6 +300,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     webhookTimeoutMs,
     fcmBaseUrl,
     modelMirror,
+    bookingHorizonDays: count('booking-horizon-days', 'CLINIC_DESK_BOOKING_HORIZON_DAYS'),
     scribe: Object.fromEntries(Object.entries(scribe).filter(([, v]) => v !== undefined)),
     http: httpConfig(values as Partial<Record<HttpFlag, string>>, env),
     // An empty variable means unset, as for the service's other settings read by secret-box.ts.

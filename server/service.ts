@@ -55,6 +55,8 @@ export interface ServiceOptions {
    * session (PgBouncer in transaction mode cannot LISTEN) or, in tests, a relay that can cut it. Default: databaseUrl.
    */
   changeBus?: Pick<ChangeBusOptions, 'reconnectMinMs' | 'reconnectMaxMs' | 'postgresUrl'>;
+  /** How many days ahead a booking may be (default 730). */
+  appointments?: { horizonDays?: number };
 }
 
 /**
@@ -107,7 +109,7 @@ export async function createService(opts: ServiceOptions) {
   const oidc = await oidcService(db, clock, box, auth, audit, { ...opts.oidc, bus });
   const patients = patientService(db, clock, auth, audit);
   const webhooks = webhookService(db, clock, box, audit, { ...opts.webhooks, environment: env.name });
-  const appointments = appointmentService(db, clock, auth, patients, audit, webhooks.events, bus);
+  const appointments = appointmentService(db, clock, auth, patients, audit, webhooks.events, bus, opts.appointments);
   webhooks.start();
   const notifications = notificationService(db, clock, box, audit, { ...opts.push, fcmBaseUrl: opts.fcmBaseUrl ?? opts.push?.fcmBaseUrl });
   if (opts.push?.sender !== false) notifications.startSender();

@@ -265,7 +265,8 @@ for (const db of DATABASES) describe(`appointments: booking rules, undo, tokens,
       expect((await getAppt(late.appointment_id)).status).toBe('CM');
       expectDrError(await callNext(docToken), 409, 'NO_PATIENT_WAITING');
       expectDrError(await callNext(ws.users.admin.auth_token, ws.patients[0]!.patient_id), 400, 'INVALID_REQUEST');
-      expectDrError(await callNext(reception()), 400, 'INVALID_REQUEST', /doctor_id is required/);
+      // The role is checked first: reception learns nothing about the doctor_id it left out (issue 26, item 5).
+      expectDrError(await callNext(reception()), 403, 'COMPLETE_NOT_ALLOWED');
     });
   });
 

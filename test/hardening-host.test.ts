@@ -288,23 +288,48 @@ describe('slow clients', () => {
 });
 
 describe('connections per remote address', () => {
-  it('closes the connection over the cap at once, and takes a new one when a slot frees', async () => {
+  it('at the cap, closes the connection that has waited on its client longest to make room for a new one', async () => {
     const capped = await startServer({ http: { ui: false, maxConnectionsPerAddress: 3 } });
     const held: Socket[] = [];
     try {
       const host = new URL(capped.baseUrl).host;
       for (let i = 0; i < 3; i++) {
         const s = await socketTo(capped.baseUrl);
-        // An answer on each proves the server has counted it before the next one comes.
+        // An answer on each proves the server has counted it before the next one comes; then it idles (keep-alive).
         const answered = new Promise<string>((resolve) => s.once('data', (c) => resolve(c.toString())));
         s.write(`GET /health HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
         expect(await answered).toMatch(/^HTTP\/1\.1 200 /);
+        held.push(s);
+      }
+      const oldestClosed = closed(held[0]!, Date.now());
+      expect((await send(capped.baseUrl, 'GET', '/health')).status).toBe(200);
+      expect((await oldestClosed).data).toBe('');
+      expect(held[1]!.destroyed || held[2]!.destroyed).toBe(false);
+    } finally {
+      for (const s of held) s.destroy();
+      await capped.close();
+    }
+  });
+
+  it('refuses a new connection only when every one from that address is being answered', async () => {
+    const capped = await startServer({ http: { ui: false, maxConnectionsPerAddress: 3 } });
+    const held: Socket[] = [];
+    try {
+      const host = new URL(capped.baseUrl).host;
+      const token = capped.demo.workspaces[0]!.users.display.auth_token;
+      for (let i = 0; i < 3; i++) {
+        // A live board stream: its request is in and its answer goes on, so the service is the one working.
+        const s = await socketTo(capped.baseUrl);
+        const streaming = new Promise<string>((resolve) => s.once('data', (c) => resolve(c.toString())));
+        s.write(`GET /dr/v1/queue/events HTTP/1.1\r\nHost: ${host}\r\nauth: ${token}\r\n\r\n`);
+        expect(await streaming).toMatch(/^HTTP\/1\.1 200 /);
         held.push(s);
       }
       const extra = await socketTo(capped.baseUrl);
       const refused = closed(extra, Date.now());
       extra.write(`GET /health HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
       expect((await refused).data).toBe('');
+      expect(held.every((s) => !s.destroyed)).toBe(true);
 
       const freed = new Promise((resolve) => held[0]!.once('close', resolve));
       held.shift()!.destroy();
@@ -318,6 +343,52 @@ describe('connections per remote address', () => {
     } finally {
       for (const s of held) s.destroy();
       await capped.close();
+    }
+  });
+});
+
+describe('CORS preflight', () => {
+  const EMR = 'https://emr.clinic.example';
+  let cors: RunningServer;
+  beforeAll(async () => {
+    cors = await startServer({ http: { ui: false, corsOrigins: [EMR] } });
+  });
+  afterAll(() => cors?.close());
+  const preflight = (base: string, path: string, origin?: string) => send(base, 'OPTIONS', path, {
+    headers: { ...(origin ? { origin } : {}), 'access-control-request-method': 'POST', 'access-control-request-headers': 'auth, content-type' },
+  });
+
+  it('answers a preflight on /dr from a configured origin with the CORS headers (it was 500 "Wrong API URL")', async () => {
+    const r = await preflight(cors.baseUrl, '/dr/v1/business/patients/search', EMR);
+    expect(r.status).toBe(204);
+    expect(r.headers['access-control-allow-origin']).toBe(EMR);
+    expect(r.headers['access-control-allow-methods']).toBe('POST');
+    expect(r.headers['access-control-allow-headers']).toContain('auth');
+    // The answer to the request itself carries the origin too, so the page may read it.
+    const get = await send(cors.baseUrl, 'GET', '/health', { headers: { origin: EMR } });
+    expect(get.headers['access-control-allow-origin']).toBe(EMR);
+  });
+
+  it('allows the service\'s own origin, and no other by default', async () => {
+    expect((await preflight(srv.baseUrl, '/dr/v1/business/patients/search', srv.baseUrl)).status).toBe(204);
+    const other = await preflight(srv.baseUrl, '/dr/v1/business/patients/search', EMR);
+    expect(other.status).toBe(405);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    expect(other.json).toMatchObject({ success: false, status_code: 405, error: { code: 'METHOD_NOT_ALLOWED' } });
+    const get = await send(srv.baseUrl, 'GET', '/health', { headers: { origin: EMR } });
+    expect(get.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('never answers OPTIONS with a 5xx, on any route of the OpenAPI document or an unknown path of any family', async () => {
+    const doc = (await send(cors.baseUrl, 'GET', '/openapi.json')).json as { paths: Record<string, unknown> };
+    const paths = [...Object.keys(doc.paths).map((p) => p.replace(/\{[^}]+\}/g, 'x')), '/dr/v1/nope', '/api/v1/nope', '/v1/file-upload/nope', '/voice/api/v3/status/x', '/nope'];
+    expect(paths.length).toBeGreaterThan(50);
+    for (const path of paths) {
+      for (const origin of [undefined, 'https://evil.example', EMR]) {
+        const r = await preflight(cors.baseUrl, path, origin);
+        expect({ path, origin, status: r.status }).toEqual({ path, origin, status: origin === EMR ? 204 : 405 });
+        if (origin !== EMR) expect(r.headers['access-control-allow-origin']).toBeUndefined();
+      }
     }
   });
 });

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, type RunningServer, call, startServer } from './helpers/server.js';
+import { ROOT, type RunningServer, call as httpCall, startServer } from './helpers/server.js';
 import { DATABASES } from './helpers/postgres.js';
 import { skipFor } from './helpers/skip.js';
 
@@ -60,6 +60,27 @@ function expectError(r: Res, style: Style, status: number | number[], code: stri
   }
 }
 
+/**
+ * The pass's tally: requests sent, requests that got no answer (a crash or a dropped connection) and 5xx answers
+ * the interface does not plan (it plans only /dr's 500 SERVER_ERROR for malformed JSON and a wrong URL).
+ */
+const tally = { requests: 0, unanswered: 0, unplanned5xx: [] as string[] };
+const PLANNED_500 = new Set(['Malformed JSON request', 'Wrong API URL']);
+function counted(method: string, path: string, r: Res): Res {
+  tally.requests++;
+  if (r.status >= 500 && !(r.status === 500 && PLANNED_500.has(r.json?.error?.message))) tally.unplanned5xx.push(`${method} ${path} → ${r.status}`);
+  return r;
+}
+async function call(...args: Parameters<typeof httpCall>): Promise<Res> {
+  try {
+    return counted(args[1], args[2], await httpCall(...args));
+  } catch (e) {
+    tally.requests++;
+    tally.unanswered++;
+    throw e;
+  }
+}
+
 /** A raw HTTP/1.1 request, for what fetch will not send: chunked bodies, unnormalised paths. */
 function raw(baseUrl: string, method: string, path: string, headers: Record<string, string>, chunks: (string | Buffer)[] = []) {
   const url = new URL(baseUrl);
@@ -73,10 +94,14 @@ function raw(baseUrl: string, method: string, path: string, headers: Record<stri
         for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
         let json: any;
         try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
-        resolve({ status: res.statusCode ?? 0, headers: h, text, json });
+        resolve(counted(method, path, { status: res.statusCode ?? 0, headers: h, text, json }));
       });
     });
-    req.on('error', reject);
+    req.on('error', (e) => {
+      tally.requests++;
+      tally.unanswered++;
+      reject(e);
+    });
     for (const c of chunks) req.write(c);
     req.end();
   });
@@ -100,6 +125,7 @@ for (const db of DATABASES) describe(`hostile input over HTTP (${db.name})`, ski
   const postRaw = (path: string, rawBody: string, headers = jsonAuth) => call(base, 'POST', path, { headers, rawBody });
 
   beforeAll(async () => {
+    Object.assign(tally, { requests: 0, unanswered: 0, unplanned5xx: [] });
     srv = await startServer({ database: db });
     base = srv.baseUrl;
     const ws = srv.demo.workspaces[0]!;
@@ -144,6 +170,11 @@ for (const db of DATABASES) describe(`hostile input over HTTP (${db.name})`, ski
         expect(r.json.error.message).toMatch(/malformed json/i);
       }
     }
+    // OPTIONS that is not a preflight from an allowed origin: 405 in the family's shape (docs/API.md, CORS), never 500.
+    for (const path of ['/dr/v1/patient', changeStatus, '/dr/v1/nowhere', '/api/v1/clinic', '/nowhere']) {
+      const r = await call(base, 'OPTIONS', path, { headers: { ...auth, origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      expectError(r, path.startsWith('/dr/v1/appointment/') || !path.startsWith('/dr') ? 'plain' : 'envelope', 405, 'METHOD_NOT_ALLOWED');
+    }
     const a = await call(base, 'GET', `/dr/v1/appointment/${apptId}`, { headers: auth });
     expect(a.json.data.status).toBe('BK');
   });
@@ -182,6 +213,11 @@ for (const db of DATABASES) describe(`hostile input over HTTP (${db.name})`, ski
     expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
     const search = await call(base, 'GET', `/dr/v1/business/patients/search?mobile=${mobile}`, { headers: auth });
     expectError(search, 'envelope', 404, 'PATIENTS_NOT_FOUND');
+    // OPTIONS that is not a preflight from an allowed origin: 405 in the family's shape (docs/API.md, CORS), never 500.
+    for (const path of ['/dr/v1/patient', changeStatus, '/dr/v1/nowhere', '/api/v1/clinic', '/nowhere']) {
+      const r = await call(base, 'OPTIONS', path, { headers: { ...auth, origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      expectError(r, path.startsWith('/dr/v1/appointment/') || !path.startsWith('/dr') ? 'plain' : 'envelope', 405, 'METHOD_NOT_ALLOWED');
+    }
     const a = await call(base, 'GET', `/dr/v1/appointment/${apptId}`, { headers: auth });
     expect(a.json.data.status).toBe('BK');
   });
@@ -266,6 +302,11 @@ for (const db of DATABASES) describe(`hostile input over HTTP (${db.name})`, ski
     const headers = { ...jsonAuth, 'transfer-encoding': 'chunked' };
     expectError(await raw(base, 'POST', '/dr/v1/patient', headers, chunks), 'envelope', 413, 'INVALID_REQUEST');
     expectError(await raw(base, 'POST', changeStatus, headers, chunks), 'bare', 413, 'INVALID_REQUEST');
+    // OPTIONS that is not a preflight from an allowed origin: 405 in the family's shape (docs/API.md, CORS), never 500.
+    for (const path of ['/dr/v1/patient', changeStatus, '/dr/v1/nowhere', '/api/v1/clinic', '/nowhere']) {
+      const r = await call(base, 'OPTIONS', path, { headers: { ...auth, origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      expectError(r, path.startsWith('/dr/v1/appointment/') || !path.startsWith('/dr') ? 'plain' : 'envelope', 405, 'METHOD_NOT_ALLOWED');
+    }
     const a = await call(base, 'GET', `/dr/v1/appointment/${apptId}`, { headers: auth });
     expect(a.json.data.status).toBe('BK');
   });
@@ -389,6 +430,11 @@ for (const db of DATABASES) describe(`hostile input over HTTP (${db.name})`, ski
         expect(r.status, JSON.stringify(s)).toBe(400);
         expect(r.json.error.message).toContain('body.first_name');
       }
+      // So are the invisible formatting characters in a name (docs/API.md, Text).
+      if (/[\u00AD\u061C\u180E\u200B\u200E\u200F\u2060-\u2064\u206A-\u206F\uFEFF\uFFF9-\uFFFB]/.test(s)) {
+        expect(r.status, JSON.stringify(s)).toBe(400);
+        expect(r.json.error.message).toContain('invisible formatting characters');
+      }
       if (r.status === 400) {
         expectError(r, 'envelope', 400, 'INVALID_REQUEST');
         continue;
@@ -457,6 +503,11 @@ for (const db of DATABASES) describe(`hostile input over HTTP (${db.name})`, ski
     expect(search.json?.data?.profiles ?? []).toEqual([]);
     // a body with no content type at all
     expectError(await call(base, 'POST', changeStatus, { headers: auth, rawBody: '{"status":"NS"}' }), 'bare', [400, 415], 'INVALID_REQUEST');
+    // OPTIONS that is not a preflight from an allowed origin: 405 in the family's shape (docs/API.md, CORS), never 500.
+    for (const path of ['/dr/v1/patient', changeStatus, '/dr/v1/nowhere', '/api/v1/clinic', '/nowhere']) {
+      const r = await call(base, 'OPTIONS', path, { headers: { ...auth, origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      expectError(r, path.startsWith('/dr/v1/appointment/') || !path.startsWith('/dr') ? 'plain' : 'envelope', 405, 'METHOD_NOT_ALLOWED');
+    }
     const a = await call(base, 'GET', `/dr/v1/appointment/${apptId}`, { headers: auth });
     expect(a.json.data.status).toBe('BK');
   });
@@ -472,6 +523,11 @@ for (const db of DATABASES) describe(`hostile input over HTTP (${db.name})`, ski
     expectError(f, 'plain', 421, 'MISDIRECTED_REQUEST');
     const search = await call(base, 'GET', `/dr/v1/business/patients/search?mobile=${mobile}`, { headers: auth });
     expect(search.json?.data?.profiles ?? []).toEqual([]);
+    // OPTIONS that is not a preflight from an allowed origin: 405 in the family's shape (docs/API.md, CORS), never 500.
+    for (const path of ['/dr/v1/patient', changeStatus, '/dr/v1/nowhere', '/api/v1/clinic', '/nowhere']) {
+      const r = await call(base, 'OPTIONS', path, { headers: { ...auth, origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      expectError(r, path.startsWith('/dr/v1/appointment/') || !path.startsWith('/dr') ? 'plain' : 'envelope', 405, 'METHOD_NOT_ALLOWED');
+    }
     const a = await call(base, 'GET', `/dr/v1/appointment/${apptId}`, { headers: auth });
     expect(a.json.data.status).toBe('BK');
   });
@@ -480,7 +536,7 @@ for (const db of DATABASES) describe(`hostile input over HTTP (${db.name})`, ski
     const drCases: [string, string][] = [
       ['DELETE', '/dr/v1/patient'], ['PUT', '/dr/v1/patient'], ['GET', '/dr/v1/patient'], ['PATCH', '/dr/v1/patient'],
       ['GET', changeStatus], ['PUT', changeStatus], ['DELETE', changeStatus], ['PATCH', changeStatus],
-      ['GET', parked], ['DELETE', parked], ['OPTIONS', '/dr/v1/patient'], ['POST', '/dr/v1/business/patients/search'],
+      ['GET', parked], ['DELETE', parked], ['POST', '/dr/v1/business/patients/search'],
       ['DELETE', `/dr/v1/appointment/${apptId}`], ['POST', '/dr/v2/patient'], ['GET', '/dr'],
     ];
     for (const [method, path] of drCases) {
@@ -491,6 +547,11 @@ for (const db of DATABASES) describe(`hostile input over HTTP (${db.name})`, ski
     for (const [method, path] of [['DELETE', '/health'], ['POST', '/health'], ['PUT', '/openapi.json'], ['PATCH', '/nowhere'], ['GET', '/../../etc/passwd']] as const) {
       const r = await call(base, method, path, method === 'POST' ? { body: {} } : {});
       expectError(r, 'plain', [404, 405], ['NOT_FOUND', 'METHOD_NOT_ALLOWED']);
+    }
+    // OPTIONS that is not a preflight from an allowed origin: 405 in the family's shape (docs/API.md, CORS), never 500.
+    for (const path of ['/dr/v1/patient', changeStatus, '/dr/v1/nowhere', '/api/v1/clinic', '/nowhere']) {
+      const r = await call(base, 'OPTIONS', path, { headers: { ...auth, origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      expectError(r, path.startsWith('/dr/v1/appointment/') || !path.startsWith('/dr') ? 'plain' : 'envelope', 405, 'METHOD_NOT_ALLOWED');
     }
     const a = await call(base, 'GET', `/dr/v1/appointment/${apptId}`, { headers: auth });
     expect(a.json.data.status).toBe('BK');
@@ -514,5 +575,9 @@ for (const db of DATABASES) describe(`hostile input over HTTP (${db.name})`, ski
     expect(ns.status, ns.text).toBe(200);
     expect(ns.json.data).toMatchObject({ status: 'NS', previous_status: 'BK' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // The whole pass: every request answered, no 5xx but the planned ones.
+    console.info(`hostile-input pass (${db.name}): ${tally.requests} requests, ${tally.unanswered} unanswered, ${tally.unplanned5xx.length} unplanned 5xx`);
+    expect(tally.unanswered).toBe(0);
+    expect(tally.unplanned5xx).toEqual([]);
   });
 });

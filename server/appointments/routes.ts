@@ -34,7 +34,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
 
   app.post('/dr/v1/appointment/:appointment_id/parked', {
     config: { errors: 'dr-bare' },
-    preHandler: change,
+    preParsing: change,
     schema: {
       operationId: 'parkAppointment',
       tags: ['appointments'],
@@ -52,7 +52,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
 
   app.post('/dr/v1/appointment/:appointment_id/change-status', {
     config: { errors: 'dr-bare' },
-    preHandler: change,
+    preParsing: change,
     schema: {
       operationId: 'changeAppointmentStatus',
       tags: ['appointments'],
@@ -79,7 +79,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
 
   app.post('/dr/v1/appointment', {
     config: { errors: 'dr-envelope' },
-    preHandler: change,
+    preParsing: change,
     schema: {
       operationId: 'bookAppointment',
       tags: ['appointments'],
@@ -98,7 +98,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
 
   app.get('/dr/v1/appointment/:appointment_id', {
     config: { errors: 'dr-envelope' },
-    preHandler: read,
+    preParsing: read,
     schema: {
       operationId: 'getAppointment',
       tags: ['appointments'],
@@ -115,7 +115,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
 
   app.get('/dr/v1/appointments', {
     config: { errors: 'dr-envelope' },
-    preHandler: read,
+    preParsing: read,
     schema: {
       operationId: 'listDayAppointments',
       tags: ['appointments'],
@@ -132,7 +132,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
 
   app.post('/dr/v1/appointment/:appointment_id/undo', {
     config: { errors: 'dr-envelope' },
-    preHandler: change,
+    preParsing: change,
     schema: {
       operationId: 'undoAppointmentChange',
       tags: ['appointments'],
@@ -153,7 +153,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
 
   app.post('/dr/v1/queue/call-next', {
     config: { errors: 'dr-envelope' },
-    preHandler: change,
+    preParsing: change,
     schema: {
       operationId: 'callNextPatient',
       tags: ['appointments'],
@@ -172,7 +172,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
 
   app.get('/dr/v1/queue/board', {
     config: { errors: 'dr-envelope' },
-    preHandler: boardRead,
+    preParsing: boardRead,
     schema: {
       operationId: 'queueBoard',
       tags: ['appointments'],
@@ -191,7 +191,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
 
   app.get('/dr/v1/queue/events', {
     config: { errors: 'dr-envelope' },
-    preHandler: boardRead,
+    preParsing: boardRead,
     schema: {
       operationId: 'queueBoardEvents',
       tags: ['appointments'],

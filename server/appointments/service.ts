@@ -32,6 +32,8 @@ export const DEFAULT_DURATION_MIN = 15;
 export const PAST_GRACE_MS = 5 * 60_000;
 /** A walk-in is for now: a time sent with it may differ from the service's clock by this much. */
 export const WALK_IN_SLACK_MS = 15 * 60_000;
+/** How far ahead a booking may be by default: two years (a year 9999 date is a typing slip, not a plan). */
+export const BOOKING_HORIZON_DAYS = 730;
 const LONGEST_MIN = 240;
 
 export interface StatusChange {
@@ -93,7 +95,9 @@ const hhmm = (iso: string, timeZone: string) =>
 
 export function appointmentService(
   db: Executor, clock: Clock, auth: AuthService, patients: PatientService, audit: AuditLog, events?: EventSink, bus?: ChangeBus,
+  opts: { horizonDays?: number } = {},
 ) {
+  const horizonDays = opts.horizonDays ?? BOOKING_HORIZON_DAYS;
   const store = appointmentStore(db);
 
   const timezone = async (workspaceId: string, e?: Executor) => (await auth.workspace(workspaceId, e))?.timezone ?? 'UTC';
@@ -118,6 +122,10 @@ export function appointmentService(
     if (!at) return refuse(invalid('scheduled_at is required unless walk_in is true'), 'invalid');
     if (!allowPast && at.getTime() < now - PAST_GRACE_MS) {
       return refuse(new ServiceError(400, 'TIME_IN_PAST', 'This time has already passed. Pick a later time, or book the patient as a walk-in (now)'), 'invalid');
+    }
+    if (at.getTime() > now + horizonDays * 86_400_000) {
+      return refuse(new ServiceError(400, 'TIME_TOO_FAR_AHEAD',
+        `Appointments can be booked at most ${horizonDays} days ahead. Check the date, or pick one within that time`), 'invalid');
     }
     return at;
   }
@@ -307,6 +315,11 @@ export function appointmentService(
    * (`current: 'complete'`), or is refused with who is still in.
    */
   async function callNext(ctx: RequestContext, doctorId?: string, current?: 'complete'): Promise<StatusChange> {
+    // The role first: a caller who may not call anyone in learns nothing about the doctor_id it sent.
+    if (!roleMayMoveTo(ctx.caller, 'OG')) {
+      audit.later(ctx, { action: 'appointment.call_next', resourceType: 'appointment', outcome: 'denied' });
+      throw new ServiceError(403, 'COMPLETE_NOT_ALLOWED', 'Your role may not call a patient in to the doctor');
+    }
     const ws = ctx.caller.workspaceId;
     const self = ctx.caller.kind === 'user' && (ctx.caller.role === 'doctor' || ctx.caller.role === 'admin') ? ctx.caller.id : undefined;
     const id = doctorId ?? self;
@@ -314,10 +327,6 @@ export function appointmentService(
     const doctor = await auth.user(id);
     if (!doctor || doctor.workspace_id !== ws || !(doctor.role === 'doctor' || doctor.role === 'admin')) {
       throw invalid('doctor_id is not a doctor of this clinic');
-    }
-    if (!roleMayMoveTo(ctx.caller, 'OG')) {
-      audit.later(ctx, { action: 'appointment.call_next', resourceType: 'appointment', outcome: 'denied' });
-      throw new ServiceError(403, 'COMPLETE_NOT_ALLOWED', 'Your role may not call a patient in to the doctor');
     }
     const date = await today(ws);
     const next = await store.nextWaiting(ws, date, id);

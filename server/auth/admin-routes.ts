@@ -35,12 +35,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
   const admin = requireScope('admin', 'FORBIDDEN', service.audit, 'admin.access');
 
   app.get('/api/v1/users', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: { operationId: 'listUsers', tags, summary: 'The clinic\'s users', security, response: { 200: Type.Object({ users: Type.Array(User) }), ...plainErrors([401, 403, 500]) } },
   }, async (request) => ({ users: await accounts.users(request.ctx) }));
 
   app.post('/api/v1/users', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: {
       operationId: 'createUser', tags, summary: 'Add a user (admin, doctor or reception)', security, body: NewUserBody,
       response: { 201: User, ...plainErrors([400, 401, 403, 409, 500]) },
@@ -49,7 +49,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
 
   for (const [verb, disabled] of [['disable', true], ['enable', false]] as const) {
     app.post(`/api/v1/users/:user_id/${verb}`, {
-      config, preHandler: admin,
+      config, preParsing: admin,
       schema: {
         operationId: `${verb}User`, tags, security, params: UserParams,
         summary: disabled ? 'Disable a user: their tokens stop working at once' : 'Enable a disabled user again',
@@ -59,7 +59,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
   }
 
   app.post('/api/v1/users/:user_id/password', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: {
       operationId: 'resetUserPassword', tags, security, params: UserParams, body: ResetPasswordBody,
       summary: 'Set a new password for a user of the clinic (a forgotten one): all their tokens stop working at once',
@@ -73,7 +73,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
 
   app.get('/api/v1/doctors', {
     config,
-    preHandler: requireScope('appointments:read', 'UNAUTHORIZED_ACCESS', service.audit, 'doctor.list'),
+    preParsing: requireScope('appointments:read', 'UNAUTHORIZED_ACCESS', service.audit, 'doctor.list'),
     schema: {
       operationId: 'listDoctors', tags: ['appointments'], summary: 'Doctors (and admins) of the clinic, for booking', security,
       response: { 200: Type.Object({ doctors: Type.Array(Doctor) }), ...plainErrors([401, 403, 500]) },
@@ -81,12 +81,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
   }, async (request) => ({ doctors: await accounts.doctors(request.ctx) }));
 
   app.get('/api/v1/api-clients', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: { operationId: 'listApiClients', tags, summary: 'API clients (never their secrets)', security, response: { 200: Type.Object({ clients: Type.Array(ApiClient) }), ...plainErrors([401, 403, 500]) } },
   }, async (request) => ({ clients: await accounts.apiClients(request.ctx) }));
 
   app.post('/api/v1/api-clients', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: {
       operationId: 'createApiClient', tags, security, body: NewApiClientBody,
       summary: 'Create an API client; the answer holds its secret, which is shown this once',
@@ -95,7 +95,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
   }, async (request, reply) => reply.code(201).header('cache-control', 'no-store').send(await accounts.createApiClient(request.ctx, request.body)));
 
   app.delete('/api/v1/api-clients/:client_id', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: { operationId: 'revokeApiClient', tags, summary: 'Revoke an API client', security, params: ClientParams, response: { 204: Type.Null(), ...plainErrors([400, 401, 403, 404, 500]) } },
   }, async (request, reply) => {
     await accounts.revokeApiClient(request.ctx, request.params.client_id);
@@ -103,12 +103,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
   });
 
   app.get('/api/v1/api-keys', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: { operationId: 'listApiKeys', tags, summary: 'API keys (X-API-KEY; never the keys themselves)', security, response: { 200: Type.Object({ keys: Type.Array(ApiKey) }), ...plainErrors([401, 403, 500]) } },
   }, async (request) => ({ keys: await accounts.apiKeys(request.ctx) }));
 
   app.post('/api/v1/api-keys', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: {
       operationId: 'createApiKey', tags, security, body: NewApiKeyBody,
       summary: 'Create an API key; the answer holds the key, which is shown this once',
@@ -117,7 +117,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
   }, async (request, reply) => reply.code(201).header('cache-control', 'no-store').send(await accounts.createApiKey(request.ctx, request.body)));
 
   app.delete('/api/v1/api-keys/:key_id', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: { operationId: 'revokeApiKey', tags, summary: 'Revoke an API key', security, params: KeyParams, response: { 204: Type.Null(), ...plainErrors([400, 401, 403, 404, 500]) } },
   }, async (request, reply) => {
     await accounts.revokeApiKey(request.ctx, request.params.key_id);
@@ -125,12 +125,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
   });
 
   app.get('/api/v1/backups', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: { operationId: 'listBackups', tags, summary: 'Backups in the data folder, newest first (admins of the clinic that owns the installation)', security, response: { 200: Type.Object({ backups: Type.Array(Backup) }), ...plainErrors([401, 403, 500]) } },
   }, async (request) => ({ backups: await accounts.backups(request.ctx) }));
 
   app.post('/api/v1/backups', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: {
       operationId: 'createBackup', tags, security,
       summary: 'Back up the database now (SQLite online backup; the service keeps running)',
@@ -141,7 +141,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
   }, async (request, reply) => reply.code(201).send(await accounts.backup(request.ctx)));
 
   app.get('/api/v1/status', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: { operationId: 'getServerStatus', tags, summary: 'The service\'s address and version; its data folder and database size for the installation owner\'s admins', security, response: { 200: StatusView, ...plainErrors([401, 403, 500]) } },
   }, async (request) => accounts.status(request.ctx, request.server.baseUrl() ?? '', version));
 };

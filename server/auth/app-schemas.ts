@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ScribeReadiness } from '../scribe/readiness.js';
-import { Line } from '../shared/text.js';
+import { Name } from '../shared/text.js';
 import { SCOPES } from './permissions.js';
 
 /**
@@ -20,7 +20,7 @@ const Username = Type.String({
   description: 'Letters, digits and . _ @ + - (no spaces)',
 });
 const NewPassword = Type.String({ minLength: 8, maxLength: 200, description: 'At least 8 characters' });
-const DisplayName = Line({ minLength: 1, maxLength: 100, notBlank: true });
+const DisplayName = Name({ minLength: 1, maxLength: 100, notBlank: true });
 
 export const SignInBody = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 64 }),
@@ -53,7 +53,7 @@ export const SetupStatus = Type.Object({ needed: Type.Boolean({ description: 'tr
 export type SetupStatus = Static<typeof SetupStatus>;
 
 export const SetupBody = Type.Object({
-  clinic_name: Line({ minLength: 1, maxLength: 120, notBlank: true }),
+  clinic_name: Name({ minLength: 1, maxLength: 120, notBlank: true }),
   country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166 region of the clinic (default IN): how national mobiles are read' })),
   timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone (default Asia/Kolkata): what "today" means' })),
   admin: Type.Object({ username: Username, password: NewPassword, display_name: Type.Optional(DisplayName) }),
@@ -105,7 +105,7 @@ export const ApiClient = Type.Object({
 export type ApiClient = Static<typeof ApiClient>;
 
 export const NewApiClientBody = Type.Object({
-  name: Line({ minLength: 1, maxLength: 100, notBlank: true }),
+  name: Name({ minLength: 1, maxLength: 100, notBlank: true }),
   scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true }),
 });
 export type NewApiClientBody = Static<typeof NewApiClientBody>;
@@ -126,7 +126,7 @@ export const ApiKey = Type.Object({
 });
 export type ApiKey = Static<typeof ApiKey>;
 
-export const NewApiKeyBody = Type.Object({ label: Line({ minLength: 1, maxLength: 100, notBlank: true }) });
+export const NewApiKeyBody = Type.Object({ label: Name({ minLength: 1, maxLength: 100, notBlank: true }) });
 export type NewApiKeyBody = Static<typeof NewApiKeyBody>;
 
 export const CreatedApiKey = Type.Object({

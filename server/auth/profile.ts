@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
-import { authenticate } from '../http/auth.js';
+import { authenticate, checkFirst, requireScope } from '../http/auth.js';
 import { security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';
 import type { Service } from '../service.js';
@@ -45,12 +45,16 @@ export function profiles({ sql: db, audit }: Pick<Service, 'sql' | 'audit'>) {
   const store = authStore(db);
   const isAdmin = (ctx: RequestContext) => ctx.caller.workspaceActive && ctx.caller.scopes.has('admin');
 
-  async function userOf(ctx: RequestContext, userId: string, write: boolean): Promise<ProfileRow> {
+  /** A user's profile is the user's own or an admin's business; anyone else gets 403 (audited). */
+  function requireSelfOrAdmin(ctx: RequestContext, userId: string, write: boolean) {
     const self = ctx.caller.kind === 'user' && ctx.caller.id === userId;
-    if (!self && !isAdmin(ctx)) {
-      audit.later(ctx, { action: write ? 'user.profile.update' : 'user.profile.read', resourceType: 'user', resourceIds: [userId], outcome: 'denied' });
-      throw new ServiceError(403, 'FORBIDDEN', 'Only the user themself or an admin of the clinic may do this');
-    }
+    if (self || isAdmin(ctx)) return;
+    audit.later(ctx, { action: write ? 'user.profile.update' : 'user.profile.read', resourceType: 'user', resourceIds: [userId], outcome: 'denied' });
+    throw new ServiceError(403, 'FORBIDDEN', 'Only the user themself or an admin of the clinic may do this');
+  }
+
+  async function userOf(ctx: RequestContext, userId: string, write: boolean): Promise<ProfileRow> {
+    requireSelfOrAdmin(ctx, userId, write);
     const u = await store.profile(userId);
     if (!u || u.workspace_id !== ctx.caller.workspaceId) throw new ServiceError(404, 'NOT_FOUND', 'No such user in your clinic');
     return u;
@@ -59,6 +63,7 @@ export function profiles({ sql: db, audit }: Pick<Service, 'sql' | 'audit'>) {
   const clinic = async (workspaceId: string) => (await store.clinic(workspaceId)) as Static<typeof Clinic>;
 
   return {
+    requireSelfOrAdmin,
     get: async (ctx: RequestContext, userId: string) => view(await userOf(ctx, userId, false)),
     async set(ctx: RequestContext, userId: string, body: ProfileBody) {
       const u = await userOf(ctx, userId, true);
@@ -92,14 +97,16 @@ export const profileRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
   const config = { errors: 'plain' as const };
   const tags = ['admin'];
   app.addHook('onRequest', authenticate(service));
+  const selfOrAdmin = (write: boolean) =>
+    checkFirst((request) => p.requireSelfOrAdmin(request.ctx, String((request.params as { user_id?: unknown }).user_id), write));
 
   app.get('/api/v1/users/:user_id/profile', {
-    config,
+    config, preParsing: selfOrAdmin(false),
     schema: { operationId: 'getUserProfile', tags, security, params: UserParams, summary: 'A user\'s prescription profile (the user or an admin)', response: { 200: Profile, ...plainErrors([400, 401, 403, 404, 500]) } },
   }, async (request) => p.get(request.ctx, request.params.user_id));
 
   app.put('/api/v1/users/:user_id/profile', {
-    config,
+    config, preParsing: selfOrAdmin(true),
     schema: {
       operationId: 'setUserProfile', tags, security, params: UserParams, body: ProfileBody,
       summary: 'Set qualification and registration number (the user themself or an admin); a field left out is unchanged, null clears it',
@@ -107,13 +114,14 @@ export const profileRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
     },
   }, async (request) => p.set(request.ctx, request.params.user_id, request.body));
 
+  // Every staff role (admin, doctor, reception) holds appointments:read; the display role does not: it reads the board only.
   app.get('/api/v1/clinic', {
-    config,
-    schema: { operationId: 'getClinic', tags, security, summary: 'The clinic\'s name and address, as a prescription prints them', response: { 200: Clinic, ...plainErrors([401, 500]) } },
+    config, preParsing: requireScope('appointments:read', 'FORBIDDEN', service.audit, 'workspace.read'),
+    schema: { operationId: 'getClinic', tags, security, summary: 'The clinic\'s name and address, as a prescription prints them (every role but display)', response: { 200: Clinic, ...plainErrors([401, 403, 500]) } },
   }, async (request) => p.clinic(request.ctx));
 
   app.put('/api/v1/clinic', {
-    config,
+    config, preParsing: requireScope('admin', 'FORBIDDEN', service.audit, 'workspace.update'),
     schema: { operationId: 'setClinic', tags, security, body: ClinicBody, summary: 'Set the clinic\'s address (admins)', response: { 200: Clinic, ...plainErrors([400, 401, 403, 500]) } },
   }, async (request) => p.setClinic(request.ctx, request.body));
 };

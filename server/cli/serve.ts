@@ -23,6 +23,7 @@ const sharedOptions = (config: Config): Omit<ServiceOptions, 'dataDir'> => ({
     storageDir: config.storageDir,
   },
   push: { leaseMs: config.jobs.pushLeaseMs },
+  appointments: { horizonDays: config.bookingHorizonDays },
 });
 
 const openService = (config: Config, shared = sharedOptions(config)): Promise<Service> =>

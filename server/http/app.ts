@@ -27,6 +27,7 @@ import { closeStalledConnections } from './stall-guard.js';
 import { hostGuard } from './host-guard.js';
 import type { StartupTracker } from './startup.js';
 import { TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../shared/json-depth.js';
+import { corsPolicy } from './cors.js';
 
 export interface HttpOptions {
   /** Where the service's log lines go (serve.ts makes it); none: nothing is logged. */
@@ -39,6 +40,8 @@ export interface HttpOptions {
   publicUrl?: string;
   /** Host names accepted besides loopback, the listening address and the public URL's (default CLINIC_DESK_ALLOWED_HOSTS). */
   allowedHosts?: string[];
+  /** Origins whose pages may call the API from a browser besides the service's own (default CLINIC_DESK_CORS_ORIGINS; none). */
+  corsOrigins?: string[];
   /** Unset ones come from the environment, else config.ts HTTP_DEFAULTS. */
   timeouts?: Partial<HttpConfig['timeouts']>;
   maxConnectionsPerAddress?: number;
@@ -83,7 +86,9 @@ export function clientError(err: NodeJS.ErrnoException, socket: import('node:str
     ? [431, 'Request Header Fields Too Large', 'INVALID_REQUEST', 'Request headers too large']
     : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? [408, 'Request Timeout', 'REQUEST_TIMEOUT', 'The request did not arrive in time']
-      : [400, 'Bad Request', 'INVALID_REQUEST', 'Malformed HTTP request'];
+      : err.code === 'ERR_BODY_TOO_SLOW'
+        ? [408, 'Request Timeout', 'REQUEST_TIMEOUT', 'The request body arrived too slowly']
+        : [400, 'Bad Request', 'INVALID_REQUEST', 'Malformed HTTP request'];
   const id = randomUUID();
   const body = JSON.stringify({ error: { code, message } });
   socket.end([
@@ -121,10 +126,10 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     routerOptions: { maxParamLength: 256 },
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
-    // Slow clients (docs/API.md, Hardening): silence on the socket (a stalled body) ends it after idleMs
-    // (closeStalledConnections, below); a whole request, however it trickles, gets requestMs, and its headers
-    // headersMs (408). Node checks the latter two every connectionsCheckingInterval, so that interval is a fraction
-    // of the shorter one.
+    // Slow clients (docs/API.md, Hardening): silence on the socket (a stalled body) ends it after idleMs, a body
+    // slower than minBodyRate after bodyMs gets 408 (closeStalledConnections, below); a whole request, however it
+    // trickles, gets requestMs, and its headers headersMs (408). Node checks the latter two every
+    // connectionsCheckingInterval, so that interval is a fraction of the shorter one.
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     http: {
@@ -139,15 +144,23 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Before every other hook and route: the request id, so that every answer carries it, a refusal too, then the Host
-  // check.
+  // check, then the CORS headers for a configured origin.
   const hostRefusal = hostGuard(app, { publicUrl, allowedHosts: opts.allowedHosts ?? env.allowedHosts });
+  const cors = corsPolicy(app, { publicUrl, origins: opts.corsOrigins ?? env.corsOrigins });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    done(hostRefusal(request) ?? undefined);
+    const refusal = hostRefusal(request);
+    if (!refusal) cors(request, reply);
+    done(refusal ?? undefined);
+  });
+  // Authorise before validating: a route's access checks are preParsing hooks (http/auth.ts requireScope), before
+  // its body is read and checked against the schema; a preHandler would run after, so none is taken.
+  app.addHook('onRoute', (route) => {
+    if (route.preHandler) throw new Error(`${route.method} ${route.url}: access checks run in preParsing (before validation), not preHandler`);
   });
   const log = opts.logger ?? app.log;
-  capConnectionsPerAddress(app.server, opts.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, log);
-  closeStalledConnections(app.server, timeouts.idleMs);
+  const watch = closeStalledConnections(app.server, timeouts);
+  capConnectionsPerAddress(app.server, opts.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, watch, log);
 
   // JSON only, app-wide: a form or text/plain body is what a web page can post cross-site without a CORS
   // preflight, so those types get 415 (Fastify's built-in text/plain parser goes too). The few routes a standard

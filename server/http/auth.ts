@@ -1,5 +1,5 @@
 import type {
-  FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, preHandlerHookHandler,
+  FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, preParsingHookHandler,
 } from 'fastify';
 import type { AuditLog } from '../audit/service.js';
 import { type Caller, type RequestContext, type Scope } from '../auth/permissions.js';
@@ -57,14 +57,33 @@ export function authenticate({ auth, tokens, oidc }: Pick<Service, 'auth' | 'tok
  * Answers 403 unless the caller's workspace is active and the caller holds `scope`. `deniedCode` is the code
  * the route family uses for a missing permission (UNAUTHORIZED_ACCESS for patients, COMPLETE_NOT_ALLOWED for
  * appointments). Denials are audited.
+ *
+ * A route's `preParsing` hook: it runs before the body is read and validated, so a caller without the right gets
+ * 403 whatever it sends, never a 400 that describes the route's schema (http/app.ts refuses a route whose checks
+ * would come later).
  */
-export function requireScope(scope: Scope, deniedCode: string, audit: AuditLog, action: string): preHandlerHookHandler {
-  return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+export function requireScope(scope: Scope, deniedCode: string, audit: AuditLog, action: string): preParsingHookHandler {
+  return (request: FastifyRequest, _reply: FastifyReply, _payload, done: (err?: Error | null) => void) => {
     const { caller } = request.ctx;
     if (caller.workspaceActive && caller.scopes.has(scope)) return done();
     audit.later(request.ctx, { action, outcome: 'denied' });
     if (!caller.workspaceActive) return done(new ServiceError(403, 'UNAUTHORIZED_ACCESS', 'Your clinic workspace is not active'));
     done(new ServiceError(403, deniedCode, `This operation needs the ${scope} permission`));
+  };
+}
+
+/**
+ * A route's own access check (a role, the caller's own record) as a `preParsing` hook, like requireScope: `check`
+ * throws the refusal, before the body is read and validated. Path parameters are as sent (not validated yet).
+ */
+export function checkFirst(check: (request: FastifyRequest) => void): preParsingHookHandler {
+  return (request, _reply, _payload, done) => {
+    try {
+      check(request);
+      done();
+    } catch (e) {
+      done(e as Error);
+    }
   };
 }
 

@@ -52,7 +52,7 @@ export const noteMethods = {
     run: (c, userId, body) => profilesOf(c.service).set(c.ctx, userId, body),
   }),
   clinicProfile: appMethod({
-    args: [], result: Clinic, access: 'signed-in',
+    args: [], result: Clinic, access: 'appointments:read',
     run: (c) => profilesOf(c.service).clinic(c.ctx),
   }),
   setClinicProfile: appMethod({

@@ -26,7 +26,7 @@ export const noteFhirRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = a
   app.addHook('onRequest', authenticate(service));
   app.get('/api/v1/notes/:txn_id/fhir', {
     config: { errors: 'plain' },
-    preHandler: requireScope('scribe', 'FORBIDDEN', service.audit, 'note.access'),
+    preParsing: requireScope('scribe', 'FORBIDDEN', service.audit, 'note.access'),
     schema: {
       operationId: 'exportNoteFhir', tags: ['notes'], security, params: NoteParams, querystring: FhirQuery,
       summary: 'The signed note as a FHIR R4 document Bundle (ABDM OPConsultRecord structure)',

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { authenticate, requireScope } from '../http/auth.js';
+import { authenticate, checkFirst, requireScope } from '../http/auth.js';
 import { security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';
 import type { Service } from '../service.js';
@@ -16,10 +16,12 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async
   const { notes } = service;
   const config = { errors: 'plain' as const };
   app.addHook('onRequest', authenticate(service));
-  const preHandler = requireScope('scribe', 'FORBIDDEN', service.audit, 'note.access');
+  const preParsing = requireScope('scribe', 'FORBIDDEN', service.audit, 'note.access');
+  // Writing is a doctor's: checked with the scope, before the body is read and validated (http/auth.ts says why).
+  const doctorOnly = (action: string, what: string) => [preParsing, checkFirst((request) => notes.requireDoctor(request.ctx, action, what))];
 
   app.get('/api/v1/notes/:txn_id/draft', {
-    config, preHandler,
+    config, preParsing,
     schema: {
       operationId: 'getNoteDraft', tags, security, params: NoteParams,
       summary: 'The working draft of a session\'s note: the doctor\'s saved edits, else the scribe\'s EMR JSON',
@@ -28,7 +30,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async
   }, async (request) => notes.workingDraft(request.ctx, request.params.txn_id));
 
   app.put('/api/v1/notes/:txn_id/draft', {
-    config, preHandler,
+    config, preParsing: doctorOnly('note.draft.save', 'edit'),
     schema: {
       operationId: 'saveNoteDraft', tags, security, params: NoteParams, body: DraftBody,
       summary: 'Save the doctor\'s edits before signing (the scribe\'s own draft stays unchanged); doctors only',
@@ -39,7 +41,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async
   }, async (request) => notes.saveDraft(request.ctx, request.params.txn_id, request.body));
 
   app.post('/api/v1/notes/:txn_id/sign', {
-    config, preHandler,
+    config, preParsing: doctorOnly('note.sign', 'sign'),
     schema: {
       operationId: 'signNote', tags, security, params: NoteParams, body: SignBody,
       summary: 'Sign the note: version 1, immutable; doctors only',
@@ -50,7 +52,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async
   }, async (request, reply) => reply.code(201).send(await notes.sign(request.ctx, request.params.txn_id, request.body ?? {})));
 
   app.post('/api/v1/notes/:txn_id/amendments', {
-    config, preHandler,
+    config, preParsing: doctorOnly('note.amend', 'amend'),
     schema: {
       operationId: 'amendNote', tags, security, params: NoteParams, body: AmendBody,
       summary: 'Amend a signed note: a new version with its reason (required); doctors only',
@@ -60,7 +62,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async
   }, async (request, reply) => reply.code(201).send(await notes.amend(request.ctx, request.params.txn_id, request.body)));
 
   app.get('/api/v1/notes/:txn_id/versions', {
-    config, preHandler,
+    config, preParsing,
     schema: {
       operationId: 'listNoteVersions', tags, security, params: NoteParams,
       summary: 'The note\'s versions, oldest first: the scribe\'s draft (0), the signed version (1), amendments (2…)',
@@ -69,7 +71,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async
   }, async (request) => notes.versions(request.ctx, request.params.txn_id));
 
   app.get('/api/v1/notes/:txn_id/versions/:version', {
-    config, preHandler,
+    config, preParsing,
     schema: {
       operationId: 'getNoteVersion', tags, security, params: VersionParams,
       summary: 'One version of the note with its EMR JSON: draft (= 0), 1, 2…, or latest',

@@ -387,6 +387,6 @@ export function noteService({ db, clock, audit, auth, webhooks, appointments, sc
     return noteBundle(sources, ctx, s, { patient_id: n?.patient_id ?? s.patient_id, appointment_id: n?.appointment_id ?? null }, v);
   }
 
-  return { saveDraft, sign, amend, versions, version, workingDraft, exportFhir };
+  return { requireDoctor, saveDraft, sign, amend, versions, version, workingDraft, exportFhir };
 }
 export type NoteService = ReturnType<typeof noteService>;

@@ -34,7 +34,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ service: Service }>
 
   app.post('/notification/fcm-creds', {
     config,
-    preHandler: allowed,
+    preParsing: allowed,
     schema: {
       operationId: 'addFcmCreds',
       tags: ['notifications'],
@@ -52,7 +52,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ service: Service }>
 
   app.get('/notification/fcm-creds', {
     config,
-    preHandler: allowed,
+    preParsing: allowed,
     schema: {
       operationId: 'getFcmCreds',
       tags: ['notifications'],
@@ -64,7 +64,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ service: Service }>
 
   app.delete('/notification/fcm-creds', {
     config,
-    preHandler: allowed,
+    preParsing: allowed,
     schema: {
       operationId: 'deleteFcmCreds',
       tags: ['notifications'],
@@ -80,7 +80,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ service: Service }>
 
   app.post('/notification/add-device', {
     config,
-    preHandler: allowed,
+    preParsing: allowed,
     schema: {
       operationId: 'addDevice',
       tags: ['notifications'],
@@ -98,7 +98,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ service: Service }>
 
   app.delete('/notification/delete-device', {
     config,
-    preHandler: allowed,
+    preParsing: allowed,
     schema: {
       operationId: 'deleteDevice',
       tags: ['notifications'],
@@ -114,7 +114,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ service: Service }>
 
   app.get('/notification/devices', {
     config,
-    preHandler: allowed,
+    preParsing: allowed,
     schema: {
       operationId: 'listDevices',
       tags: ['notifications'],

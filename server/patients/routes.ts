@@ -23,7 +23,7 @@ export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
 
   app.get('/dr/v1/business/patients/search', {
     config,
-    preHandler: read,
+    preParsing: read,
     schema: {
       operationId: 'searchPatientsByMobile',
       tags: ['patients'],
@@ -47,7 +47,7 @@ export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
 
   app.post('/dr/v1/patient', {
     config,
-    preHandler: write,
+    preParsing: write,
     schema: {
       operationId: 'createPatient',
       tags: ['patients'],
@@ -61,7 +61,7 @@ export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
 
   app.get('/dr/v1/patient/:patient_id', {
     config,
-    preHandler: read,
+    preParsing: read,
     schema: {
       operationId: 'getPatient',
       tags: ['patients'],
@@ -74,7 +74,7 @@ export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
 
   app.patch('/dr/v1/patient/:patient_id', {
     config,
-    preHandler: write,
+    preParsing: write,
     schema: {
       operationId: 'updatePatient',
       tags: ['patients'],
@@ -90,7 +90,7 @@ export const patientRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
 
   app.get('/api/v1/patients/mobile-review', {
     config: { errors: 'plain' },
-    preHandler: requireScope('admin', 'FORBIDDEN', audit, 'patient.mobile_review'),
+    preParsing: requireScope('admin', 'FORBIDDEN', audit, 'patient.mobile_review'),
     schema: {
       operationId: 'listPatientsWithBadMobiles',
       tags: ['patients'],

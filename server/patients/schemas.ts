@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { Line } from '../shared/text.js';
+import { Line, Name as NameLine } from '../shared/text.js';
 
-const Name = (description: string) => Line({ minLength: 1, maxLength: 100, notBlank: true, description });
+const Name = (description: string) => NameLine({ minLength: 1, maxLength: 100, notBlank: true, description });
 
 export const PatientProfile = Type.Object({
   patient_id: Type.Union([Type.String(), Type.Null()]),
@@ -50,7 +50,7 @@ const email = Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type
 
 export const CreatePatientBody = Type.Object({
   first_name: Name('Given name'),
-  middle_name: Type.Optional(Line({ maxLength: 100 })),
+  middle_name: Type.Optional(NameLine({ maxLength: 100 })),
   last_name: Name('Family name'),
   dob: Type.Optional(dob),
   age_years: Type.Optional(age_years),

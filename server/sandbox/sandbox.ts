@@ -84,10 +84,10 @@ export async function startSandbox(opts: SandboxOptions) {
     requestTimeout: timeouts.requestMs, headersTimeout: timeouts.headersMs, keepAliveTimeout: timeouts.keepAliveMs,
     connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(timeouts.headersMs / 4))), requireHostHeader: false,
   }, route);
-  closeStalledConnections(server, timeouts.idleMs);
+  const watch = closeStalledConnections(server, timeouts);
   // Node's own answer to a request its parser refuses has no body; ours is in the error shape, as on the live port.
   server.on('clientError', clientError);
-  capConnectionsPerAddress(server, opts.http?.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, opts.http?.logger);
+  capConnectionsPerAddress(server, opts.http?.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, watch, opts.http?.logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());

@@ -57,7 +57,7 @@ export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asy
 
     api.post('/v1/file-upload', {
       config: { errors: 'scribe' },
-      preHandler: allowed,
+      preParsing: allowed,
       schema: {
         tags: ['scribe'],
         operationId: 'scribePresign',
@@ -75,7 +75,7 @@ export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asy
 
     api.post('/voice/api/v2/transaction/init/:txn_id', {
       config: { errors: 'scribe' },
-      preHandler: allowed,
+      preParsing: allowed,
       schema: {
         tags: ['scribe'],
         operationId: 'scribeInit',
@@ -101,7 +101,7 @@ export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asy
 
     api.get('/voice/api/v2/languages', {
       config: { errors: 'scribe' },
-      preHandler: allowed,
+      preParsing: allowed,
       schema: {
         tags: ['scribe'],
         operationId: 'scribeLanguages',
@@ -116,7 +116,7 @@ export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asy
 
     api.get('/voice/api/v3/status/:session_id', {
       config: { errors: 'scribe-status' },
-      preHandler: allowed,
+      preParsing: allowed,
       schema: {
         tags: ['scribe'],
         operationId: 'scribeSessionStatus',
@@ -135,7 +135,7 @@ export const scribeRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asy
     });
     api.get('/voice/api/v2/sessions', {
       config: { errors: 'scribe' },
-      preHandler: allowed,
+      preParsing: allowed,
       schema: {
         tags: ['scribe'],
         operationId: 'scribeSessions',

@@ -19,7 +19,7 @@ export const speechModelRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
   const admin = requireScope('admin', 'FORBIDDEN', service.audit, 'speech_model.access');
 
   app.get('/api/v1/speech-models', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: {
       operationId: 'listSpeechModels', tags, security,
       summary: 'Speech engines and models: installed or not, download progress, the clinic\'s default',
@@ -29,7 +29,7 @@ export const speechModelRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
   }, async (request) => ({ models: await models.list(request.ctx) }));
 
   app.post('/api/v1/speech-models/:id/download', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: {
       operationId: 'downloadSpeechModel', tags, security, params: SpeechModelParams,
       summary: 'Start downloading a Whisper model in the background',
@@ -42,7 +42,7 @@ export const speechModelRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
   });
 
   app.put('/api/v1/speech-models/default', {
-    config, preHandler: admin,
+    config, preParsing: admin,
     schema: {
       operationId: 'setDefaultSpeechModel', tags, security, body: SetDefaultBody,
       summary: 'Choose the clinic\'s default speech model',

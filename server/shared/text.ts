@@ -12,6 +12,12 @@ import { Type } from 'typebox';
 
 const BIDI = '\\u202A-\\u202E\\u2066-\\u2069';
 const LINE_FORBIDDEN = `\\u0000-\\u001F\\u007F-\\u009F${BIDI}`;
+// Invisible formatting characters a name has no use for, which make two names that look the same differ (a
+// duplicate patient search cannot find, a look-alike user): soft hyphen, Arabic letter mark, Mongolian vowel
+// separator, zero-width space, left-to-right and right-to-left marks, word joiner and the invisible operators, the
+// deprecated format characters, the byte order mark (zero-width no-break space) and the interlinear annotation
+// marks. Zero-width non-joiner and joiner (U+200C, U+200D) stay: Indic scripts spell names with them.
+const INVISIBLE = '\\u00AD\\u061C\\u180E\\u200B\\u200E\\u200F\\u2060-\\u2064\\u206A-\\u206F\\uFEFF\\uFFF9-\\uFFFB';
 const TEXT_FORBIDDEN = `\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F${BIDI}`;
 // Not blank: something besides white space (a lookahead, so the check stays linear in the length).
 const NOT_BLANK = '(?!\\s*$)';
@@ -21,6 +27,8 @@ const PATTERNS = {
   lineNotBlank: `^${NOT_BLANK}[^${LINE_FORBIDDEN}]*$`,
   text: `^[^${TEXT_FORBIDDEN}]*$`,
   textNotBlank: `^${NOT_BLANK}[^${TEXT_FORBIDDEN}]*$`,
+  name: `^[^${LINE_FORBIDDEN}${INVISIBLE}]*$`,
+  nameNotBlank: `^${NOT_BLANK}[^${LINE_FORBIDDEN}${INVISIBLE}]*$`,
 } as const;
 
 type StringOptions = NonNullable<Parameters<typeof Type.String>[0]>;
@@ -33,6 +41,10 @@ interface TextOptions extends Omit<StringOptions, 'pattern'> {
 export const Line = ({ notBlank, ...opts }: TextOptions = {}) =>
   Type.String({ ...opts, pattern: notBlank ? PATTERNS.lineNotBlank : PATTERNS.line });
 
+/** A name (of a person, a clinic, a client): one line, as Line, and no invisible formatting characters either. */
+export const Name = ({ notBlank, ...opts }: TextOptions = {}) =>
+  Type.String({ ...opts, pattern: notBlank ? PATTERNS.nameNotBlank : PATTERNS.name });
+
 /** Free text that may span lines (a reason, a note): tab, LF and CR allowed; other controls and bidi overrides not. */
 export const Text = ({ notBlank, ...opts }: TextOptions = {}) =>
   Type.String({ ...opts, pattern: notBlank ? PATTERNS.textNotBlank : PATTERNS.text });
@@ -41,6 +53,8 @@ const MESSAGES: Record<string, string> = {
   [PATTERNS.line]: 'must be one line without control characters (such as NUL, tab or a line break) or bidirectional override characters (U+202A–U+202E, U+2066–U+2069)',
   [PATTERNS.lineNotBlank]: 'must not be blank, and must be one line without control characters (such as NUL, tab or a line break) or bidirectional override characters (U+202A–U+202E, U+2066–U+2069)',
   [PATTERNS.text]: 'must not contain control characters other than tab and line breaks (such as NUL) or bidirectional override characters (U+202A–U+202E, U+2066–U+2069)',
+  [PATTERNS.name]: 'must be one line without control characters (such as NUL, tab or a line break), bidirectional override characters (U+202A–U+202E, U+2066–U+2069) or invisible formatting characters (such as U+200B zero-width space or U+FEFF)',
+  [PATTERNS.nameNotBlank]: 'must not be blank, and must be one line without control characters (such as NUL, tab or a line break), bidirectional override characters (U+202A–U+202E, U+2066–U+2069) or invisible formatting characters (such as U+200B zero-width space or U+FEFF)',
   [PATTERNS.textNotBlank]: 'must not be blank, and must not contain control characters other than tab and line breaks (such as NUL) or bidirectional override characters (U+202A–U+202E, U+2066–U+2069)',
 };
 

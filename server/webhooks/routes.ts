@@ -15,11 +15,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
   const { audit, webhooks } = service;
   app.addHook('onRequest', authenticate(service));
   const config = { errors: 'webhook' as const };
-  const preHandler = requireScope('webhooks', 'INVALID_REQUEST', audit, 'webhook.access');
+  const preParsing = requireScope('webhooks', 'INVALID_REQUEST', audit, 'webhook.access');
 
   app.post(BASE, {
     config,
-    preHandler,
+    preParsing,
     schema: {
       operationId: 'createWebhookSubscription',
       tags: ['webhooks'],
@@ -36,7 +36,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
 
   app.get(BASE, {
     config,
-    preHandler,
+    preParsing,
     schema: {
       operationId: 'listWebhookSubscriptions',
       tags: ['webhooks'],
@@ -48,7 +48,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
 
   app.delete(`${BASE}/:id`, {
     config,
-    preHandler,
+    preParsing,
     schema: {
       operationId: 'deleteWebhookSubscription',
       tags: ['webhooks'],
@@ -64,7 +64,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
 
   app.get(`${BASE}/:id/deliveries`, {
     config,
-    preHandler,
+    preParsing,
     schema: {
       operationId: 'listWebhookDeliveries',
       tags: ['webhooks'],
@@ -82,7 +82,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
 
   app.post(`${BASE}/:id/deliveries/:delivery_id/redeliver`, {
     config,
-    preHandler,
+    preParsing,
     schema: {
       operationId: 'redeliverWebhook',
       tags: ['webhooks'],

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type DemoCredentials, ensureDemo } from '../../server/demo/demo.js';
 import { type HttpOptions, buildHttpApp } from '../../server/http/app.js';
-import { createService, type Service } from '../../server/service.js';
+import { createService, type Service, type ServiceOptions } from '../../server/service.js';
 import type { Clock } from '../../server/shared/time.js';
 import { type TestDatabase, freshPostgresDatabase } from './postgres.js';
 
@@ -33,11 +33,18 @@ export interface RunningServer {
  * postgres, a fresh PostgreSQL database: suites run on both through DATABASES), with the two demo clinics. Tests
  * speak HTTP to `baseUrl`.
  */
-export async function startServer(opts: { clock?: Clock; dataDir?: string; http?: HttpOptions; database?: TestDatabase; kek?: Buffer | null } = {}): Promise<RunningServer> {
+export async function startServer(opts: {
+  clock?: Clock; dataDir?: string; http?: HttpOptions; database?: TestDatabase; kek?: Buffer | null; appointments?: ServiceOptions['appointments'];
+} = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir('srv');
   const pg = opts.database?.name === 'postgres' ? await freshPostgresDatabase('srv') : null;
   // kek null: the service keeps its key as headless does (<dataDir>/master.key), for a suite about that file or a CLI reading it.
-  const service = await createService({ dataDir, clock: opts.clock, databaseUrl: pg?.url, kek: opts.kek === null ? undefined : opts.kek ?? TEST_KEK });
+  const service = await createService({
+    dataDir, clock: opts.clock, databaseUrl: pg?.url, kek: opts.kek === null ? undefined : opts.kek ?? TEST_KEK,
+    // The suites book on fixed far-future days (2030–2033, clear of today's queue), so their servers take bookings a
+    // century ahead unless a test asks for the service's own horizon (`appointments: {}`) or another.
+    appointments: opts.appointments ?? { horizonDays: 36_500 },
+  });
   const app = await buildHttpApp(service, opts.http);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

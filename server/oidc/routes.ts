@@ -122,7 +122,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
       // A JSON body (client registration) goes through the service's own parser first, for its nesting limit
       // (shared/json-depth.ts): the provider's walks over a registration recurse, and a deep one ran them out of
       // stack (500). The provider takes an already parsed body from the request.
-      preHandler: async (request, reply) => {
+      preValidation: async (request, reply) => {
         (request.raw as IncomingMessage & { body?: unknown }).body = request.body ?? {};
         await handOff(request, reply);
       },

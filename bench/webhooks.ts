@@ -1,5 +1,5 @@
 /**
- * `npm run bench:webhooks -- [--events N] [--rate R] [--drivers C] [--appointments A] [--keep]`
+ * `npm run bench:webhooks -- [--events N] [--rate R] [--drivers C] [--appointments A] [--cpu-prof DIR] [--keep]`
  *
  * Webhook delivery of appointment.statuschange, end to end over HTTP, against a baseline measured in the same run:
  *
@@ -18,6 +18,8 @@
  *    just before (so the target means the same on any machine; both are reported). Latency is from the
  *    change-status response reaching this process to the delivery reaching the receiver. Target p99 < 200 ms.
  *    Then N/4 changes at R/5 per second: the latency of an event when nothing queues (reported).
+ *
+ * `--cpu-prof DIR` writes the server's V8 profile there when it stops (read it with bench/profile.ts).
  *
  * A request that fails (the connection reset, refused) is counted and reported as a figure, never ends the run
  * (issue 26, item 10); the server and the receiver are stopped however the run ends (common.ts, guardProcesses).
@@ -57,9 +59,12 @@ interface Delivery { appointmentId: string; status: string; changedAt: string; a
 
 function receiver() {
   const seen = new Set<string>();
-  const state = { deliveries: [] as Delivery[], baseline: 0, duplicates: 0, rejected: 0 };
+  const state = { deliveries: [] as Delivery[], baseline: 0, duplicates: 0, rejected: 0, cutOff: 0 };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
+    // A request cut off (the server stopping mid-delivery) is the sender's failure, not this process's: an 'error'
+    // nobody listens for would end the run (issue 26, item 10: "uncaught ECONNRESET").
+    req.on('error', () => void (state.cutOff += 1));
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const at = performance.now();
@@ -274,6 +279,7 @@ async function main() {
       rate: { type: 'string' },
       drivers: { type: 'string', default: '16' },
       appointments: { type: 'string', default: '200' },
+      'cpu-prof': { type: 'string' },
       keep: { type: 'boolean', default: false },
     },
     strict: true,
@@ -301,7 +307,8 @@ async function main() {
   try {
     console.log(`clinic-desk webhook benchmark: ${fmtInt(params.events)} status changes per phase, paced at `
       + `${params.rate === null ? `${PACED_CAPACITY_SHARE} of the receiver's capacity` : `${params.rate}/s`}`);
-    server = await startChild('clinic-desk', ['server/cli/serve.ts', '--port', '0', '--data-dir', dataDir, '--demo', '--log-level', 'warn']);
+    const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
+    server = await startChild('clinic-desk', [...profile, 'server/cli/serve.ts', '--port', '0', '--data-dir', dataDir, '--demo', '--log-level', 'warn']);
     console.log(`server pid ${server.child.pid}`);
     const creds = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
     const ws = creds.workspaces[0]!;

@@ -309,7 +309,7 @@ async function main() {
       + `${params.rate === null ? `${PACED_CAPACITY_SHARE} of the receiver's capacity` : `${params.rate}/s`}`);
     const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
     server = await startChild('clinic-desk', [...profile, 'server/cli/serve.ts', '--port', '0', '--data-dir', dataDir, '--demo', '--log-level', 'warn']);
-    console.log(`server pid ${server.child.pid}`);
+    console.log(`server pid ${server.child.pid}, data ${dataDir}`);
     const creds = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
     const ws = creds.workspaces[0]!;
     const token = ws.users.admin.auth_token;

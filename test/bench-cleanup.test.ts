@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/server.js';
@@ -10,8 +10,11 @@ import { ROOT } from './helpers/server.js';
  */
 
 const started: ChildProcess[] = [];
+// A bench killed with SIGKILL cannot remove its data directory (its processes still end): the test does.
+const dataDirs: string[] = [];
 afterEach(() => {
   for (const c of started.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const d of dataDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 /** Alive and not a zombie (a process whose parent died is reaped by init, or by nobody in some containers). */
@@ -40,8 +43,11 @@ function webhooksBench() {
   const serverPid = new Promise<number>((resolve, reject) => {
     const onData = (b: Buffer) => {
       out += b.toString();
-      const m = /server pid (\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
+      const m = /server pid (\d+), data (\S+)/.exec(out);
+      if (m) {
+        dataDirs.push(m[2]!);
+        resolve(Number(m[1]));
+      }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);

@@ -36,7 +36,7 @@ import { toEntry } from '../server/patients/service.js';
 import type { PatientRow } from '../server/patients/store.js';
 import { verifySignature } from '../server/webhooks/signing.js';
 import { type PostgresCluster, startPostgresCluster } from '../scripts/postgres-cluster.mjs';
-import { type Child, figure, round, startChild, stopChild, summarise, writeResults } from './common.js';
+import { type Child, atExit, figure, guardProcesses, round, startChild, stopChild, summarise, writeResults } from './common.js';
 
 const SEARCH = '/dr/v1/business/patients/search';
 const SUBS = '/notification/v1/connect/webhook/subscriptions';
@@ -213,7 +213,9 @@ type Receiver = Awaited<ReturnType<typeof receiver>>;
  * check-in. Latency: from the change's answer reaching this process to its delivery (0 when the delivery came first).
  */
 async function webhookPhase(targets: Child[], token: string, ids: string[], status: Map<string, string>, rx: Receiver, events: number, rate: number) {
-  const changes: { key: string; answeredAt: number; ok: boolean }[] = [];
+  // `failed`: no answer (reset, refused), counted, never thrown: a rejection would come while the loop still paces,
+  // before anything awaits it, and end the process (issue 26, item 10).
+  const changes: { key: string; answeredAt: number; ok: boolean; failed: boolean }[] = [];
   const last = new Map<string, Promise<unknown>>();
   const t0 = performance.now();
   for (let i = 0; i < events; i++) {
@@ -225,11 +227,10 @@ async function webhookPhase(targets: Child[], token: string, ids: string[], stat
       const from = status.get(id)!;
       const to = from === 'CK' ? 'NS' : 'CK';
       status.set(id, to);
-      const res = await fetch(`${target.baseUrl}/dr/v1/appointment/${id}/change-status?partner_id=0`, {
+      const answer = await fetch(`${target.baseUrl}/dr/v1/appointment/${id}/change-status?partner_id=0`, {
         method: 'POST', headers: { auth: token, 'content-type': 'application/json' }, body: JSON.stringify({ status: to }),
-      });
-      await res.arrayBuffer();
-      changes.push({ key: `${id}|${from}|${to}`, answeredAt: performance.now(), ok: res.status === 200 });
+      }).then(async (res) => (await res.arrayBuffer(), res.status), () => null);
+      changes.push({ key: `${id}|${from}|${to}`, answeredAt: performance.now(), ok: answer === 200, failed: answer === null });
     }));
   }
   await Promise.all(last.values());
@@ -253,6 +254,7 @@ async function webhookPhase(targets: Child[], token: string, ids: string[], stat
     instances: targets.length,
     changes: changes.length,
     failedChanges: changes.length - ok,
+    failedRequests: changes.filter((c) => c.failed).length,
     delivered: deliveries.length,
     deliveriesPerSecond: Math.round(deliveries.length / ((lastDelivery - t0) / 1000)),
     offeredPerSecond: rate,
@@ -308,7 +310,9 @@ async function main() {
       rmSync(root, { recursive: true, force: true });
     }
   };
-  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  // Run however the part ends: a signal, an uncaught error (common.ts, guardProcesses), or its own end below.
+  guardProcesses();
+  const unregister = atExit(cleanup);
 
   try {
     // PostgreSQL and a fresh database on it.
@@ -459,7 +463,9 @@ async function main() {
     const phases = [burstOne, burstTwo, hooksOne, hooksTwo];
     const lost = phases.reduce((n, h) => n + h.changes - h.failedChanges - h.delivered, 0);
     const valid = bad === 0 && lost === 0 && phases.every((h) => h.failedChanges === 0) && rx.state.rejected === 0;
+    const failedRequests = phases.reduce((n, h) => n + h.failedRequests, 0);
     console.log('');
+    console.log(`failed requests (no answer: connection reset, refused): ${failedRequests}`);
     console.log(`search p99 at ${fmtInt(seed.inserted)} patients on PostgreSQL: ours ${fmtMs(latency.ours.p99)} ms (db route ${fmtMs(latency.db.p99)} ms), `
       + `target < ${TARGET_P99_MS} ms: ${latency.ours.p99 < TARGET_P99_MS ? 'PASS' : 'MISS'}`);
     console.log(`search throughput, ${params.connections} connections: ours ${fmtInt(reqs.ours)} req/s, db route ${fmtInt(reqs.db)} req/s, ratio ${dbRatio.toFixed(2)}`);
@@ -485,10 +491,12 @@ async function main() {
       figure(`webhook delivery p99, one instance, ${params.rate}/s offered`, hooksOne.latencyMs.p99, 'ms'),
       figure('webhook deliveries/s, two instances (burst)', burstTwo.deliveriesPerSecond, '/s'),
       figure('webhook deliveries/s, one instance (burst)', burstOne.deliveriesPerSecond, '/s'),
+      figure('failed requests (connection errors)', failedRequests, '', { op: '<=', value: 0 }),
     ]);
     console.log(`figures written to bench/results/chain.json; total ${report.totalSeconds} s`);
     if (!valid) process.exitCode = 1;
   } finally {
+    unregister();
     await cleanup();
   }
 }

@@ -50,11 +50,59 @@ export type Summary = ReturnType<typeof summarise>;
 
 export interface Child { name: string; child: ChildProcess; baseUrl: string; output: () => string }
 
+/**
+ * A benchmark's processes end with it (issue 26, item 10), whatever ends it. Each one it starts loads
+ * exit-with-parent.ts, which covers SIGKILL; `guardProcesses` covers the rest: on SIGINT, SIGTERM or SIGHUP, an
+ * uncaught exception or an unhandled rejection, the part's cleanups run (stop its servers, drop its database), and
+ * at exit whatever child is still running is killed.
+ */
+export const EXIT_WITH_PARENT = join(ROOT, 'bench', 'exit-with-parent.ts');
+const running = new Set<ChildProcess>();
+const cleanups = new Set<() => Promise<void>>();
+
+/** Runs `fn` should the process end before the caller's own `finally` does; answers the function that unregisters it. */
+export function atExit(fn: () => Promise<void>): () => void {
+  cleanups.add(fn);
+  return () => void cleanups.delete(fn);
+}
+
+/** Tracks a child this process started, so that it is killed at exit if nothing stopped it before. */
+export function track(child: ChildProcess) {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+}
+
+let guarded = false;
+export function guardProcesses() {
+  if (guarded) return;
+  guarded = true;
+  let ending = false;
+  const end = async (code: number, why: string) => {
+    if (ending) return;
+    ending = true;
+    console.error(`bench: ${why}; stopping what it started`);
+    // A cleanup that hangs must not keep the processes alive: the exit handler below kills them.
+    const giveUp = setTimeout(() => process.exit(code), 15_000);
+    giveUp.unref();
+    for (const fn of [...cleanups].reverse()) await fn().catch((e: unknown) => console.error(`bench: cleanup failed: ${String(e)}`));
+    process.exit(code);
+  };
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    process.on(signal, () => void end(code, `${signal} received`));
+  }
+  process.on('uncaughtException', (e) => void end(1, `uncaught ${e instanceof Error ? e.stack ?? e.message : String(e)}`));
+  process.on('unhandledRejection', (e) => void end(1, `unhandled rejection ${e instanceof Error ? e.stack ?? e.message : String(e)}`));
+  process.on('exit', () => {
+    for (const c of running) c.kill('SIGKILL');
+  });
+}
+
 /** A TypeScript entry point as a child process; resolves once it prints `listening on http://127.0.0.1:<port>`. */
 export function startChild(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
+  track(child);
   let out = '';
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 60_000);

@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Figure, RESULTS_DIR, ROOT } from './common.js';
+import { EXIT_WITH_PARENT, type Figure, RESULTS_DIR, ROOT, atExit, guardProcesses, track } from './common.js';
 
 const PARTS = {
   search: { full: [], quick: ['--patients', '50000', '--duration', '2', '--rounds', '2', '--warmup', '2', '--latency-requests', '500'] },
@@ -39,8 +39,16 @@ function runPart(part: Part, args: string[]): Promise<PartRun> {
   const resultFile = join(RESULTS_DIR, `${part}.json`);
   return new Promise((resolve) => {
     const script = (PARTS[part] as { script?: string }).script ?? join('bench', `${part}.ts`);
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], { cwd: ROOT, stdio: 'inherit' });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, join(ROOT, script), ...args], { cwd: ROOT, stdio: 'inherit' });
+    track(child);
+    // Stopped from outside: the part stops its own processes (its signal handler) before this one exits.
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    const unregister = atExit(async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    });
     const done = (exitCode: number | string) => {
+      unregister();
       // A results file from an earlier run must not pass for this one's.
       const fresh = existsSync(resultFile) && statSync(resultFile).mtimeMs >= started;
       const figures = fresh ? (JSON.parse(readFileSync(resultFile, 'utf8')) as { figures?: Figure[] }).figures ?? null : null;
@@ -77,6 +85,7 @@ function table(runs: PartRun[]) {
 }
 
 async function main() {
+  guardProcesses();
   let parsed;
   try {
     parsed = parseArgs({ args: process.argv.slice(2), options: { quick: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });

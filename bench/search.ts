@@ -44,7 +44,7 @@ import { rootExecutor } from '../server/db/tx.js';
 import { toEntry } from '../server/patients/service.js';
 import { patientStore } from '../server/patients/store.js';
 import { createService } from '../server/service.js';
-import { type Child, figure, round, startChild, stopChild, summarise, writeResults } from './common.js';
+import { type Child, atExit, figure, guardProcesses, round, startChild, stopChild, summarise, writeResults } from './common.js';
 
 const SEARCH = '/dr/v1/business/patients/search';
 const TARGET_P99_MS = 5;
@@ -198,7 +198,9 @@ async function main() {
     for (const c of children) await stopChild(c);
     if (!values.keep) rmSync(dataDir, { recursive: true, force: true });
   };
-  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  // Run however the part ends: a signal, an uncaught error (common.ts, guardProcesses), or its own end below.
+  guardProcesses();
+  const unregister = atExit(cleanup);
 
   try {
     console.log(`clinic-desk search benchmark: ${fmtInt(params.patients)} patients, ${cpus().length} CPUs, node ${process.version}`);
@@ -421,6 +423,7 @@ async function main() {
     console.log(`figures written to bench/results/search.json; total ${report.totalSeconds} s`);
     if (!valid) process.exitCode = 1;
   } finally {
+    unregister();
     await cleanup();
   }
 }

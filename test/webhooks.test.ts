@@ -181,6 +181,8 @@ interface Hit {
   reply: number | 'hang';
   nth: number;
   at: number;
+  /** Requests this receiver had open when it arrived, itself included. */
+  concurrent: number;
 }
 
 /**
@@ -192,10 +194,15 @@ async function receiver(opts: { key?: string; nowS?: () => number; reply?: (hit:
   const nthById = new Map<string, number>();
   const sockets = new Set<Socket>();
   let holding = 0;
+  let connections = 0;
+  let answering = 0;
   let server: Server;
   let port = 0;
 
   const handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+    answering += 1;
+    res.on('close', () => { answering -= 1; });
+    const concurrent = answering;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -210,7 +217,7 @@ async function receiver(opts: { key?: string; nowS?: () => number; reply?: (hit:
         verified = eka.ok && req.headers['webhook-signature'] === req.headers['eka-webhook-signature']
           && req.headers['webhook-timestamp'] === String(eka.t);
       }
-      const hit: Hit = { id, raw, headers: req.headers, verified, reply: 400, nth, at: Date.now() };
+      const hit: Hit = { id, raw, headers: req.headers, verified, reply: 400, nth, at: Date.now(), concurrent };
       hits.push(hit);
       if (!verified) {
         res.writeHead(400).end('bad signature');
@@ -232,6 +239,7 @@ async function receiver(opts: { key?: string; nowS?: () => number; reply?: (hit:
   const listen = () => new Promise<void>((resolve) => {
     server = createServer(handler);
     server.on('connection', (s) => {
+      connections += 1;
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
     });
@@ -252,6 +260,8 @@ async function receiver(opts: { key?: string; nowS?: () => number; reply?: (hit:
     hits,
     /** Requests being held open right now. */
     holding: () => holding,
+    /** Connections accepted so far. */
+    connections: () => connections,
     /** Webhook-Ids this receiver answered 2xx, with how many times. */
     successes() {
       const m = new Map<string, number>();
@@ -717,6 +727,36 @@ for (const db of DATABASES) describe(`webhook delivery (${db.name})`, skipFor(db
     expect(rx.hits.length).toBe(n);
     const row = (await rowOf<{ status: string }>(s.service, sql`SELECT status FROM webhook_deliveries WHERE subscription_id = ${subId}`))!;
     expect(row.status).toBe('cancelled');
+    await s.close();
+  });
+
+  it('a quick receiver gets more requests at once over kept-alive connections, a failing one fewer; no poll needed', async () => {
+    // A poll a minute away: the wake-up after each event's commit delivers (issue 27).
+    const s = await start(db, { pollIntervalMs: 60_000, retryScheduleMs: [60_000] });
+    const ws = s.demo.workspaces[0]!;
+    const token = await accessToken(s, ws, ws);
+    const quick = await newReceiver({ reply: () => ({ status: 200, delayMs: 40 }) });
+    const failing = await newReceiver({ reply: () => ({ status: 503, delayMs: 40 }) });
+    await subscribeOk(s, token, { endpoint: quick.url });
+    await subscribeOk(s, token, { endpoint: failing.url });
+
+    await changeStatus(s, ws, ws.appointments[0]!.appointment_id, 'NS');
+    await until(() => quick.hits.length === 1, 'the first event, woken at commit', 10_000);
+
+    // 60 more events, six at a time: more than the first window (4) holds, so the quick receiver's window grows.
+    for (let round = 0; round < 10; round++) {
+      await Promise.all(ws.appointments.slice(0, 6).map((a, i) =>
+        changeStatus(s, ws, a.appointment_id, (round + (i === 0 ? 1 : 0)) % 2 === 0 ? 'NS' : 'CK')));
+    }
+    await until(() => quick.successes().size === 61, 'all 61 events at the quick receiver', 30_000);
+    await until(() => failing.hits.length === 61, 'a first attempt of each event at the failing receiver', 30_000);
+    const peak = (hits: Hit[]) => Math.max(...hits.map((h) => h.concurrent));
+    expect(peak(quick.hits)).toBeGreaterThan(4);
+    expect(peak(quick.hits)).toBeLessThanOrEqual(DEFAULT_MAX_PER_SUBSCRIPTION);
+    // Its window halves after each window's worth of failures: 4, then 2, then 1.
+    expect(peak(failing.hits.slice(12))).toBeLessThanOrEqual(2);
+    // Connections are kept and reused: at most one per request in flight at once, not one per delivery.
+    expect(quick.connections()).toBeLessThanOrEqual(DEFAULT_MAX_PER_SUBSCRIPTION);
     await s.close();
   });
 

@@ -25,8 +25,14 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface SqlDatabase {
   readonly dialect: Dialect;
   readonly db: Kysely<any>;
-  /** Runs `fn` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (trx: Kysely<any>) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction on one connection: committed when it resolves, rolled back when it throws.
+   * `durable: false` commits without waiting for the disk (SQLite: synchronous=NORMAL for this commit, no fsync;
+   * PostgreSQL: synchronous_commit off): a crash of the machine, or of PostgreSQL, may lose it, never half of it,
+   * and the next durable commit takes it along. Only for writes that may be lost and done again (the webhook
+   * dispatcher's attempt log: a lost result means the delivery is sent again, which at-least-once allows).
+   */
+  transaction<T>(fn: (trx: Kysely<any>) => Promise<T>, opts?: { durable?: boolean }): Promise<T>;
   /** Runs a script of several statements (migrations) inside `trx`, a transaction of this database. */
   script(trx: Kysely<any>, text: string): Promise<void>;
   /** Ends the PostgreSQL pool. A SQLite connection stays open: it belongs to whoever called openDatabase. */
@@ -47,21 +53,30 @@ export function openSql(opts: OpenSqlOptions): SqlDatabase {
 function openSqlite(raw: Db, cacheSize: number): SqlDatabase {
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cachingStatements(raw, cacheSize) }) });
   let closed = false;
+  // The connection's own level (FULL for a clinic's database), restored after a commit that need not be durable; it
+  // can only change outside a transaction.
+  const synchronous = sql.raw(`PRAGMA synchronous = ${Number(raw.pragma('synchronous', { simple: true }))}`);
   return {
     dialect: 'sqlite',
     db,
-    transaction: (fn) =>
+    transaction: (fn, opts) =>
       db.connection().execute(async (conn) => {
-        await sql`BEGIN IMMEDIATE`.execute(conn);
+        const lax = opts?.durable === false;
+        if (lax) await sql`PRAGMA synchronous = NORMAL`.execute(conn);
         try {
-          const result = await fn(conn);
-          await sql`COMMIT`.execute(conn);
-          return result;
-        } catch (e) {
-          // A failed COMMIT or a statement error may already have ended the transaction (SQLite rolls back on
-          // some errors by itself); rolling back again would hide the first error behind "no transaction".
-          if (raw.inTransaction) await sql`ROLLBACK`.execute(conn);
-          throw e;
+          await sql`BEGIN IMMEDIATE`.execute(conn);
+          try {
+            const result = await fn(conn);
+            await sql`COMMIT`.execute(conn);
+            return result;
+          } catch (e) {
+            // A failed COMMIT or a statement error may already have ended the transaction (SQLite rolls back on
+            // some errors by itself); rolling back again would hide the first error behind "no transaction".
+            if (raw.inTransaction) await sql`ROLLBACK`.execute(conn);
+            throw e;
+          }
+        } finally {
+          if (lax) await synchronous.execute(conn);
         }
       }),
     // better-sqlite3 prepares one statement at a time; exec runs a script, on the connection the transaction holds.
@@ -135,7 +150,10 @@ function openPostgres(url: string, poolSize: number, onIdleClientError?: (e: Err
   return {
     dialect: 'postgres',
     db,
-    transaction: (fn) => db.transaction().execute(fn),
+    transaction: (fn, opts) => db.transaction().execute(async (trx) => {
+      if (opts?.durable === false) await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+      return fn(trx);
+    }),
     // Without parameters pg uses the simple query protocol, which takes several statements in one text.
     script: async (trx, text) => {
       await sql.raw(text).execute(trx);

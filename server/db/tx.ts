@@ -34,9 +34,23 @@ export class Executor {
 
 /** An open transaction's executor. Made by `transaction` only; `depth` counts the savepoints open inside it. */
 export class Tx extends Executor {
-  constructor(database: SqlDatabase, k: Kysely<any>, raw: Db | null, readonly depth: number) {
+  constructor(
+    database: SqlDatabase, k: Kysely<any>, raw: Db | null, readonly depth: number,
+    /** What `afterCommit` queued in this transaction, savepoints included. */
+    readonly committed: (() => void)[] = [],
+  ) {
     super(database, k, raw);
   }
+}
+
+/**
+ * Runs `fn` once the outermost transaction of `tx` has committed, never when it rolls back: a hint for work that
+ * must see the committed rows (another process or connection would not see them before). Registered inside a
+ * savepoint that is rolled back, it still runs if the outer transaction commits, so it must be harmless then (a
+ * wake-up that finds nothing). It must not throw: the transaction has committed, and its caller is told so.
+ */
+export function afterCommit(tx: Tx, fn: () => void) {
+  tx.committed.push(fn);
 }
 
 /** The executor of a database: what createService hands the domain services. */
@@ -65,7 +79,8 @@ export function perConnection<T>(build: (db: Db) => T): (e: Executor) => T {
 /**
  * Runs `body` in one transaction: committed when it resolves, rolled back when it throws (the error is rethrown).
  * Given the database's executor it opens a transaction (SQLite: BEGIN IMMEDIATE, see sql.ts); given a transaction's,
- * it nests: a SAVEPOINT, released on success and rolled back to on error, so the outer transaction goes on.
+ * it nests: a SAVEPOINT, released on success and rolled back to on error, so the outer transaction goes on (`opts`
+ * then is the outer transaction's). `durable: false`: see SqlDatabase.transaction.
  *
  * On SQLite one connection serves every request and Kysely's driver lends it to one holder at a time: another
  * chain's transaction, or its statement through `k`, waits until this one ends. A statement run straight on `raw`
@@ -74,16 +89,19 @@ export function perConnection<T>(build: (db: Db) => T): (e: Executor) => T {
  * executor for a statement of its own transaction: on SQLite that waits for the transaction to end, which never
  * comes.
  */
-export async function transaction<T>(e: Executor, body: (tx: Tx) => Promise<T>): Promise<T> {
+export async function transaction<T>(e: Executor, body: (tx: Tx) => Promise<T>, opts?: { durable?: boolean }): Promise<T> {
   if (e instanceof Tx) return savepoint(e, body);
-  return e.database.transaction((trx) => body(new Tx(e.database, trx, e.raw, 0)));
+  const committed: (() => void)[] = [];
+  const result = await e.database.transaction((trx) => body(new Tx(e.database, trx, e.raw, 0, committed)), opts);
+  for (const fn of committed) fn();
+  return result;
 }
 
 async function savepoint<T>(tx: Tx, body: (tx: Tx) => Promise<T>): Promise<T> {
   const name = sql.raw(`nested_${tx.depth + 1}`);
   await sql`SAVEPOINT ${name}`.execute(tx.k);
   try {
-    const result = await body(new Tx(tx.database, tx.k, tx.raw, tx.depth + 1));
+    const result = await body(new Tx(tx.database, tx.k, tx.raw, tx.depth + 1, tx.committed));
     await sql`RELEASE ${name}`.execute(tx.k);
     return result;
   } catch (err) {

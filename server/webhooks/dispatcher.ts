@@ -6,12 +6,19 @@ import type { Clock } from '../shared/time.js';
 import { deliveryHeaders } from './signing.js';
 import { type Executor, transaction } from '../db/tx.js';
 import { type AttemptResult, type DueDelivery, webhookStore } from './store.js';
+import { webhookTransport } from './transport.js';
 
 /** How long finished attempts wait to be written together. */
 const FLUSH_DELAY_MS = 5;
 
-/** Requests in flight to one subscription: 8 keeps a local receiver busy (bench/webhooks.ts) and a dead one small. */
-export const DEFAULT_MAX_PER_SUBSCRIPTION = 8;
+/**
+ * The most requests in flight to one subscription. Each starts at INITIAL_WINDOW and its window moves between 1 and
+ * this (adaptiveWindow): a receiver that answers quickly gets more, a slow or failing one fewer.
+ */
+export const DEFAULT_MAX_PER_SUBSCRIPTION = 16;
+const INITIAL_WINDOW = 4;
+/** An answer slower than this, or no 2xx, halves a subscription's window. */
+const SLOW_MS = 1000;
 
 /** Delays after the 1st, 2nd, … failed attempt (decisions.md): 8 attempts in all, about 27.5 h. */
 export const DEFAULT_RETRY_SCHEDULE_MS = [5, 300, 1800, 7200, 18000, 36000, 36000].map((s) => s * 1000);
@@ -27,7 +34,7 @@ export interface DispatcherOptions {
   pollIntervalMs?: number;
   /** Requests in flight at once, across all subscriptions. Default 32. */
   maxConcurrent?: number;
-  /** Requests in flight at once to one subscription. Default DEFAULT_MAX_PER_SUBSCRIPTION. */
+  /** The most requests in flight at once to one subscription (its window's ceiling). Default DEFAULT_MAX_PER_SUBSCRIPTION. */
   maxPerSubscription?: number;
   /** The longest Retry-After honoured, in ms; longer values are capped. Default 24 h. */
   maxRetryAfterMs?: number;
@@ -52,12 +59,46 @@ export function retryAfterMs(value: string | null, now: Date): number | null {
 }
 
 function describeError(e: unknown, timeoutMs: number): string {
-  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  // node:http's errors carry the code themselves; fetch's (and undici's) in their cause.
+  const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`;
   if (err?.name === 'AbortError') return 'aborted: service stopping';
-  const cause = err?.cause;
+  const cause = err?.cause ?? err;
   if (cause?.code || cause?.message) return [cause.code, cause.message].filter(Boolean).join(': ').slice(0, 300);
   return String(err?.message ?? e).slice(0, 300);
+}
+
+/**
+ * How many requests one subscription may have in flight: additive increase, multiplicative decrease (as TCP's
+ * congestion window). After a window's worth of quick 2xx answers it grows by one, up to `max`; an answer that is
+ * slow (over SLOW_MS) or not a 2xx (a 429 or 503 is the receiver saying it has had enough, a timeout or a refused
+ * connection that it cannot keep up) halves it, at most once per window's worth of answers so that one burst of
+ * failures does not take it straight to 1.
+ */
+function adaptiveWindow(max: number) {
+  let size = Math.min(INITIAL_WINDOW, max);
+  let good = 0;
+  let sinceCut = Infinity;
+  return {
+    get size() {
+      return size;
+    },
+    answered(ok: boolean, latencyMs: number) {
+      sinceCut += 1;
+      if (ok && latencyMs <= SLOW_MS) {
+        good += 1;
+        if (good >= size && size < max) {
+          size += 1;
+          good = 0;
+        }
+        return;
+      }
+      good = 0;
+      if (sinceCut < size) return;
+      size = Math.max(1, Math.floor(size / 2));
+      sinceCut = 0;
+    },
+  };
 }
 
 /**
@@ -99,7 +140,14 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
   // Subscriptions that answered 410 Gone, until the disabling is written: nothing more is sent to them.
   const gone = new Set<string>();
   const keys = new Map<string, string | null>(); // subscription id -> opened signing key
+  const windows = new Map<string, ReturnType<typeof adaptiveWindow>>(); // subscription id -> its concurrency
+  const windowOf = (sub: string) => {
+    let w = windows.get(sub);
+    if (!w) windows.set(sub, (w = adaptiveWindow(maxPerSub)));
+    return w;
+  };
   const stopping = new AbortController();
+  const transport = webhookTransport({ timeoutMs, signal: stopping.signal });
   let loop: Loop | null = null;
   let stopped = false;
   let soonTimer: NodeJS.Timeout | null = null;
@@ -152,14 +200,9 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     let retryAfter: number | null = null;
     try {
       const headers = { ...deliveryHeaders(d.event_id, t, d.payload, signingKey(d)), [ENVIRONMENT_HEADER]: environment };
-      const res = await fetch(d.endpoint, {
-        method: 'POST', headers, body: d.payload, redirect: 'manual',
-        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping.signal]),
-      });
+      const res = await transport.post(d.endpoint, headers, d.payload);
       status = res.status;
-      retryAfter = retryAfterMs(res.headers.get('retry-after'), clock.now());
-      // The response body is not used; drop it so the connection can be reused.
-      await res.body?.cancel().catch(() => {});
+      retryAfter = retryAfterMs(res.retryAfter, clock.now());
       if (status < 200 || status >= 300) error = `HTTP ${status}`;
     } catch (e) {
       error = describeError(e, timeoutMs);
@@ -168,6 +211,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     if (stopped) return null;
     const latencyMs = Math.round(performance.now() - started);
     const ok = status !== null && status >= 200 && status < 300;
+    windowOf(d.subscription_id).answered(ok, latencyMs);
     let next: AttemptResult['next'];
     if (ok) next = { status: 'delivered', retryStep: d.retry_step, nextAttemptAt: null };
     else if (status === 410) next = { status: 'disabled', retryStep: d.retry_step, nextAttemptAt: null };
@@ -198,9 +242,11 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
   }
 
   /**
-   * Results are written in batches, one transaction for all attempts that ended within a few ms: one fsync for
-   * many deliveries, so a burst does not queue the API's own writes behind the dispatcher's. A delivery stays
-   * claimed until its result is written, so it is never claimed twice.
+   * Results are written in batches, one transaction for all attempts that ended within a few ms, and without
+   * waiting for the disk (`durable: false`; the next change's commit takes them along): on SQLite a commit's fsync
+   * holds the one thread that also answers the API, for milliseconds. A result lost to a crash of the machine
+   * leaves its delivery pending, to be sent again: at least once, as after a kill. A delivery stays claimed until
+   * its result is written, so it is never claimed twice.
    */
   function flush(): Promise<void> {
     if (flushTimer) clearTimeout(flushTimer);
@@ -219,7 +265,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
           await inTx.recordAttempt(r);
           if (r.status === 410) await inTx.disableSubscription(d.subscription_id, 'endpoint answered 410 Gone', r.at);
         }
-      });
+      }, { durable: false });
     } catch (e) {
       // Not recorded: those deliveries are still pending and will be attempted again.
       onError(e);
@@ -284,7 +330,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     for (const { subscription_id: sub } of await store.dueSubscriptions(now)) {
       const free = maxConcurrent - sending;
       if (free <= 0) break;
-      const room = Math.min(maxPerSub - (sendingPerSub.get(sub) ?? 0), free);
+      const room = Math.min(windowOf(sub).size - (sendingPerSub.get(sub) ?? 0), free);
       if (room <= 0 || gone.has(sub)) continue;
       for (const d of await claimDue(sub, now, room)) launch(d);
     }
@@ -299,7 +345,10 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     /** Look for due work now (after an event is written, or in tests after moving the clock). */
     wake,
     /** Forgets a subscription's cached key (after it is deleted). */
-    forget: (subscriptionId: string) => keys.delete(subscriptionId),
+    forget(subscriptionId: string) {
+      keys.delete(subscriptionId);
+      windows.delete(subscriptionId);
+    },
     /** Attempts in flight right now. */
     inFlight: () => inFlight.size,
     /** Resolves once nothing is in flight (tests). */
@@ -326,6 +375,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
       stopping.abort();
       await flush();
       await loop?.stop();
+      transport.close();
       // Aborted attempts are written nowhere: their deliveries go back to whoever claims next, now.
       if (db.dialect === 'postgres' && db.open) await store.releaseClaims([...inFlight.keys()]).catch(onError);
     },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Tx } from '../db/tx.js';
+import { type Tx, afterCommit } from '../db/tx.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import { encodeBody } from './signing.js';
 import { webhookStore } from './store.js';
@@ -95,7 +95,8 @@ function body<E extends EventName>(event: E, data: EventData[E], timestamp: stri
  * an earlier event, and a deleted one stops receiving at once. An event nobody subscribed to is not stored.
  * A note event goes to the subscriptions with the fhir option as an event of its own (its own Webhook-Id), whose
  * data also holds the bundle, and to the others without it: a delivery sends its event's stored bytes as they are.
- * `onWritten` is told so the dispatcher can look sooner (it runs after the surrounding transaction commits).
+ * `onWritten` runs once the surrounding transaction has committed, so the dispatcher it wakes finds the deliveries
+ * (woken before, on PostgreSQL it looked on another connection, found nothing, and waited for its next poll).
  */
 export function outbox(clock: Clock, onWritten: () => void): EventSink {
   return {
@@ -116,7 +117,7 @@ export function outbox(clock: Clock, onWritten: () => void): EventSink {
       };
       if (plain.length) await write(plain, body(event, data, now));
       if (withFhir.length) await write(withFhir, body(event, data, now, await (data as NoteEventData).fhir()));
-      onWritten();
+      afterCommit(tx, onWritten);
       return ids;
     },
   };

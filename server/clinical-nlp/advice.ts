@@ -7,9 +7,12 @@
  * cardiology" → "referral to cardiology"). It runs to its clause's end, or in a recogniser's run-on turn to the first
  * word that starts another clause ("okay", "because", "I'll …"), and keeps the condition said before it ("if it is not
  * better in a week, come back"). A short plan item without a verb ("cold packs to the area", "soft diet") is advice
- * too, where the note lists its plan. Nothing is advice that another fact was read from (a prescription, a test, a
- * diagnosis, a vital, the follow-up), the doctor's own intention ("we may start …"), an explanation, the patient's
- * words, a question, small talk or an examination command ("take a deep breath").
+ * too, where the note lists its plan, and each thing said to help is one ("gargles and cold drinks will help"). One
+ * instruction said twice with two conditions is one item with both. Nothing is advice that another fact was read
+ * from (a prescription, a test, a diagnosis, a vital, the follow-up; but a diet may name a nutrient, one's own checks
+ * a test, and a return said with its condition is advice though a follow-up was read there), the doctor's own
+ * intention ("we may start …"), an explanation, the patient's words, a question, small talk or an examination
+ * command ("take a deep breath").
  */
 import { Type } from 'typebox';
 import CUES_FILE from './vocab/advice-cues.json' with { type: 'json' };
@@ -37,6 +40,7 @@ const CuesSchema = Type.Object({
   careOrders: Patterns,
   counselling: Patterns,
   thirdParties: Phrases,
+  oneWord: Phrases,
 });
 export const ADVICE_CUES = checkedData('advice-cues.json', CuesSchema, CUES_FILE);
 
@@ -44,6 +48,10 @@ export const ADVICE_CUES = checkedData('advice-cues.json', CuesSchema, CUES_FILE
 export const MAX_ITEMS = 6;
 /** An instruction longer than this in a run-on turn has lost its end: it is not kept. */
 const MAX_WORDS = 22;
+const ONE_WORD = new Set(ADVICE_CUES.oneWord.phrases);
+/** A plan item without a verb is a short phrase ("soft diet"); one naming care may say how much ("less than 2 g of salt a day"). */
+const MAX_VERBLESS = 8;
+const MAX_VERBLESS_CARE = 14;
 
 const escape = (p: string): string => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const phrases = (list: string[]): string => [...list].sort((a, b) => b.length - a.length).map(escape).join('|');
@@ -70,7 +78,7 @@ const ACTS: { re: RegExp; head: string; what?: RegExp; named?: boolean }[] = [
   { re: cue(ADVICE_CUES.careOrders), head: '', what: CARE_NOUN, named: true },
   { re: cue(ADVICE_CUES.counselling), head: '', what: new RegExp(String.raw`^(?!.*${NOT_A_TOPIC.source})`) },
 ];
-const THIRD_PARTY = new RegExp(String.raw`^(?:the\s+)?(?:${phrases(ADVICE_CUES.thirdParties.phrases)})\b`);
+const THIRD_PARTY = new RegExp(String.raw`^(?:(?:the|her|his|your|their)\s+)?(?:${phrases(ADVICE_CUES.thirdParties.phrases)})\b`);
 // Words that open a clause without being the instruction: "so", "and then", "okay".
 const OPENERS = String.raw`(?:(?:plan|advice|advised|recommendations?|instructions?|so|and|also|then|okay|ok|alright|all right|now|just|well|um|uh|but|or|right|yeah|first|firstly|secondly|finally|at this point|for now|right now|in the meantime|meanwhile|definitely|certainly|really|please|probably)\s*,?\s+)*`;
 // "let's cut milk down": the doctor speaking for both, an imperative all the same.
@@ -111,7 +119,7 @@ const CONTRACTIONS: [RegExp, string][] = [
   [/\bwanna\b/g, 'want to'], [/\bgonna\b/g, 'going to'],
 ];
 const DOCTOR_INTENT = /^(?:if\b.*\b(?:we|i)\s+(?:will|may|might|can|could)\b|(?:we|i)\s*(?:will|'ll|may|might|can|could|am going to|'m going to|'m gonna|am gonna|wanna|want to|would like to|'d like to|did|have|had|'ve)\b|we'll\b|i'll\b|let's\b|let me\b)/;
-const DRUG_AMOUNT = /\b\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|ml|units?|iu|tablets?|capsules?|puffs?|doses?)\b|\brepeat (?:it|the dose)\b|\b(?:tab|tabs|tablet|cap|capsule|syrup|syp|inj|injection)\s+[a-z]/;
+const DRUG_AMOUNT = /\b\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|ml|units?|iu|tablets?|capsules?|puffs?|doses?|packets?|sachets?|capfuls?|scoops?)\b|\brepeat (?:it|the dose)\b|\b(?:tab|tabs|tablet|cap|capsule|syrup|syp|inj|injection)\s+[a-z]/;
 // Where a clause is only the rest of the one before: "or drooling", "trouble breathing" after "for stridor at rest".
 const FRAGMENT = /^(?:or|nor)\b/;
 // In a consultation a plan item without a verb names no one: "he", "her" there are the talk about someone.
@@ -122,16 +130,16 @@ const REPORTED = /\b(?:he|she|they|patient)\s+(?!should\b|to\b|also\b)[a-z]+s\b|
 const STATEMENT =
   /\b(?:i|we|me|my|us|our|you|it|this|that|there|these|those|is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|did|does|gonna|going|okay|yeah|yes|um|uh|know|think|thank|thanks|if)\b|\(\s*\d|\d{3}\.\d/;
 // Words a complete instruction does not end on.
-const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|me|it|once|after|before|while|because|since|where|do)$/;
-const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch|see`;
+const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|me|it|once|after|before|while|because|since|where|do|may|might|will|should|would)$/;
+const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch|see|review|hold|push`;
 // "drink plenty of water and urinate after intercourse": two instructions joined by "and".
 // Without punctuation (a recogniser's text) each instruction starts at its verb or at "no …":
 // "stop the pill use condoms instead keep walking elevate the leg", "walk at every stop no driving when drowsy".
 // A determiner or possessive makes the next word a noun: "after each use", "at every rest stop", "your walk".
-const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what`;
+const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|he'll|she'll|they'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|isn't|aren't|wasn't|weren't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what|regular|good|more|less|enough|fixed|adequate|proper|daily|plenty|bed|warm|cold|hot|gentle|light|normal|extra|healthy|strict|complete|total|voice`;
 // Counselling reported as done ends its clause: "kick counts reviewed preterm labour warning signs reviewed".
 const SPLIT = new RegExp(
-  String.raw`\s*[,;:]\s*(?:and\s+)?|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
+  String.raw`\s*[,;:]\s*(?:and\s+)?|(?<=\bas (?:much|often|long) as (?:possible|(?:you|she|he|they) can))\s+(?=(?:${CARE_IMPERATIVE})\b)|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|(?<!\b(?:should|must|will|can|could|would|may|might|to|come|go|try))\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
     String.raw`|(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_VERB})(?![a-z0-9']))[a-z0-9']+)\s+(?=(?:${CARE_IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
   'g',
 );
@@ -177,7 +185,7 @@ const CARE_VERB = /^(?:do not |never )?(?:keep|avoid|drink|gargle|rinse|wash|rus
 // calcium") leaves it advice; one the clause acts on ("stop the excedrin", "because of the amoxicillin allergy") does not.
 const DRUG_AS_CONTEXT = /\b(?:while on|while taking|on|with|after|before|between|and any|from|of|if)\s+(?:the\s+|your\s+)?$/;
 // Holding or not taking a drug that was not prescribed now is an instruction: "hold the norvasc for now".
-const DRUG_WITHHELD = /^(?:hold(?: off)?(?: on)?|do not take|don't take|stop taking|avoid)\b/;
+const DRUG_WITHHELD = /^(?:hold(?: off)?(?: on)?|(?:do not|don't|never) (?:take|give|use|restart)|stop taking|avoid)\b/;
 
 /** Where prescriptions were read: their whole lines, and within them the words each attribute came from. */
 export interface Prescribed {
@@ -200,7 +208,9 @@ function endOf(text: string, from: number, to: number): number {
   re.lastIndex = from;
   for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
     // The cue's own first words never end it ("so that" after "keep it dry" does, "okay" as the first word does not).
-    if (text.slice(from, m.index).trim().split(/\s+/).length >= 2) return m.index;
+    // Nor does the patient's or the problem's subject of a condition: "come back if [it is] not better".
+    const before = text.slice(from, m.index);
+    if (before.trim().split(/\s+/).length >= 2 && !(/\b(?:if|unless)$/.test(before) && /^[\s,]*(?:it|that|this|they|you|she|he)\b/.test(m[0]))) return m.index;
   }
   return to;
 }
@@ -234,6 +244,8 @@ function conditionEnding(s: Sentence): Condition | null {
   // "I want you to come back if …" is that instruction's condition already.
   const before = s.text.slice(0, c.from);
   if (new RegExp(LEAD_IN.source).test(before) || new RegExp(NEGATIVE_LEAD_IN.source).test(before) || IMPERATIVE.test(before)) return null;
+  // "tab X 5 mg when there is nausea": a dose's condition; "if A, go to B": the condition has had its instruction.
+  if (DRUG_AMOUNT.test(before) || c.text.split(/\s*,\s*/).slice(1).some((part) => IMPERATIVE.test(part))) return null;
   return { text: c.text, span: s.span(c.from, s.text.length) };
 }
 
@@ -327,7 +339,12 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
       const to = c.from + gerund.index + gerund[1]!.length + 1 + gerund[2]!.length;
       return whole(complete(t, c.from + gerund.index, to, `${imperativeOf(gerund[1]!)} ${gerund[2]}`, 2));
     } else if (helps) {
-      return whole(complete(t, c.from, c.from + helps[1]!.length, helps[1]!, 2, { verbless: true }));
+      // "warm salt water gargles and cold drinks will help": each thing that helps is an item.
+      const at = c.from + clause.indexOf(helps[1]!);
+      const and = / and (?=\S+ \S)/.exec(helps[1]!);
+      const first = and && and.index > 0 && helps[1]!.slice(0, and.index).includes(' ') ? helps[1]!.slice(0, and.index) : helps[1]!;
+      const found = complete(t, at, at + first.length, first, 2, { verbless: true });
+      return first === helps[1] ? whole(found) : { found, next: at + first.length + and![0].length };
     } else if (planItem !== 'none') {
       const opener = new RegExp(`^${OPENERS}`).exec(clause)![0].length;
       return whole(complete(t, c.from + opener, c.to, clause.slice(opener), 1, { needsCare: planItem === 'care' }));
@@ -361,11 +378,13 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   const said = written(words);
   const text = how.condition ? `${said} ${written(how.condition)}` : said;
   const n = text.split(' ').length;
-  if (n < 2 || n > MAX_WORDS || (said.match(/[a-z]{2,}/g) ?? []).length < 2) return null;
+  const alone = strength > 1 && ONE_WORD.has(said);
+  if (!alone && (n < 2 || n > MAX_WORDS || (said.match(/[a-z]{2,}/g) ?? []).length < 2)) return null;
   // The instruction's words decide; a condition may name a dose ("if it does not go away after 2 tablets").
-  if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || DRUG_AMOUNT.test(said)) return null;
+  // "call if the weight goes up by 2 kg": a reading in the condition is what to watch for, not a vital.
+  if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said.replace(/\b(?:if|when|unless)\b.*$/, '')) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || DRUG_AMOUNT.test(said)) return null;
   if (NOT_ADVICE.test(text)) return null;
-  if ((strength === 1 || verbless) && (n > 8 || STATEMENT.test(t.slice(from, to)) || REPORTED.test(text) || DONE.test(text) || (needsCare && (!CARE_NOUN.test(text) || THIRD_PERSON.test(text))))) return null;
+  if ((strength === 1 || verbless) && (n > (CARE_NOUN.test(said) ? MAX_VERBLESS_CARE : MAX_VERBLESS) || STATEMENT.test(t.slice(from, to)) || REPORTED.test(text) || DONE.test(text) || (needsCare && (!CARE_NOUN.test(text) || THIRD_PERSON.test(text))))) return null;
   return { from, to, text, strength };
 }
 
@@ -437,11 +456,41 @@ export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, na
   return pick(candidates);
 }
 
+// A nutrient in a diet instruction ("a low sodium diet", "under 2 g of sodium a day") is no test of it.
+const NUTRIENT = /^(?:sodium|potassium|salt|sugar|glucose|calcium|iron|protein|fat|cholesterol|fibre|fiber|caffeine)$/;
+const INTAKE = /\b(?:diet|intake|grams?|g|mg|a day|per day|foods?|rich|low|less|more|avoid|limit|reduce|cut|under|restrict\w*|eat|drink)\b/;
+// Checking one's own sugar or pressure at home is advice, not the test ordered: "check your fasting sugar every morning".
+const SELF_CHECK = /^(?:check|monitor|measure|record|keep checking|keep a (?:record|log|chart) of)\b.*\b(?:every|each|daily|at home|twice|once)\b/;
+
+// A return said with its condition is advice, though the follow-up was read from the same words: "if it is not
+// better, come back and see me next week" (a conditional return is no follow-up date).
+const CONDITIONAL_RETURN = /^(?:come|call|return|ring|phone|go|see|contact|give (?:us|me) a call|seek)\b.*\b(?:if|in case|unless)\b/;
+const RETURN_WORDS = /\b(?:come|back|see|review|follow|return|visit|appointment|weeks?|days?|months?|tomorrow|earlier|sooner)\b/;
+
+/** Whether an instruction keeps words another fact was read from: a diet's nutrient, one's own checks, a conditional return. */
+function sharedWith(found: Found, words: string): boolean {
+  return (
+    (INTAKE.test(found.text) && NUTRIENT.test(words)) ||
+    (SELF_CHECK.test(found.text) && found.strength > 1) ||
+    (CONDITIONAL_RETURN.test(found.text) && RETURN_WORDS.test(words))
+  );
+}
+
+/** The sentence's words that a transcript span covers. */
+function wordsAt(s: Sentence, u: Span): string {
+  const at: number[] = [];
+  for (let k = 0; k < s.text.length; k++) {
+    const x = s.span(k, k + 1);
+    if (x.start >= u.start && x.end <= u.end) at.push(k);
+  }
+  return at.length ? s.text.slice(at[0], at[at.length - 1]! + 1).trim() : '';
+}
+
 /** Whether another fact took an instruction's words: a test, diagnosis, vital or follow-up, a prescription, a drug. */
 function takenWords(s: Sentence, runOn: boolean, used: Span[], prescribed: Prescribed, drugs: { start: number; end: number }[]): (found: Found) => boolean {
   return (found) => {
     const span = s.span(found.from, found.to);
-    if (used.some((u) => overlaps(u, span))) return true;
+    if (used.some((u) => overlaps(u, span) && !sharedWith(found, wordsAt(s, u)))) return true;
     // A run-on turn is one "line" from its first drug to its end: there only the drug's own words count. On a
     // prescription's line of a dictation, an instruction with a cue of its own or a care verb is advice.
     const onLine = !runOn && prescribed.lines.some((u) => overlaps(u, span));
@@ -452,8 +501,33 @@ function takenWords(s: Sentence, runOn: boolean, used: Span[], prescribed: Presc
   };
 }
 
+/** An instruction and its condition: "come back | if it spreads". */
+const CONDITIONAL = /^(.+?) ((?:if|in case|when|unless) .+)$/;
+
+/**
+ * One instruction told again with another condition is one item with both: "come back if not better in a week" and
+ * later "come back if it spreads" are "come back if not better in a week or if it spreads".
+ */
+function withConditionsJoined(candidates: Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const c of candidates) {
+    const m = CONDITIONAL.exec(c.text);
+    const k = m ? out.find((o) => CONDITIONAL.exec(o.text)?.[1] === m[1]) : undefined;
+    if (!m || !k) {
+      out.push({ ...c });
+      continue;
+    }
+    if (!k.text.includes(m[2]!)) k.text = `${k.text} or ${m[2]}`;
+    k.strength = Math.max(k.strength, c.strength);
+    // Its evidence runs from the first saying to the second.
+    k.span = { start: Math.min(k.span.start, c.span.start), end: Math.max(k.span.end, c.span.end) };
+  }
+  return out;
+}
+
 /** The firmest instructions, one per thing said, at most MAX_ITEMS, in the order they were said. */
-function pick(candidates: Candidate[]): { advice: string[]; evidence: Span[] } {
+function pick(said: Candidate[]): { advice: string[]; evidence: Span[] } {
+  const candidates = withConditionsJoined(said);
   const kept: Candidate[] = [];
   for (const c of [...candidates].sort((a, b) => b.strength - a.strength || a.order - b.order)) {
     if (kept.length >= MAX_ITEMS) break;

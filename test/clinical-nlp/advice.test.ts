@@ -65,11 +65,70 @@ describe('instructions cut out of a consultation', () => {
   });
 });
 
+describe('instructions said in other ways', () => {
+  it.each([
+    ['each thing said to help is an item', consultation('my chest is tight', 'right', 'I think this is a chest cold. Honey in warm water and a humidifier at night will help.', 'thanks'),
+      ['honey in warm water', 'a humidifier at night']],
+    ['an imperative that is a whole instruction alone', consultation('it hurts when I bend', 'okay', 'so it sounds like a pulled muscle. For now I want you to rest.', 'okay'),
+      ['rest']],
+    ['a leaflet given is care named', consultation('my skin is dry', 'okay', 'I think this is eczema. I can give you an information leaflet about eczema.', 'thanks'),
+      ['information leaflet about eczema']],
+    ['the same return with a second condition is one item', consultation('it itches', 'okay', 'I think this is eczema. Come back if it is not better in a week. Also, come back if it spreads to your face.', 'fine'),
+      ['come back if it is not better in a week or if it spreads to your face']],
+  ])('%s', (_, text, expected) => {
+    expect(advice(text, { mode: 'consultation' })).toEqual(expected);
+  });
+
+  it.each([
+    ['a return to school or work after a lead-in', 'ASSESSMENT: Chickenpox. PLAN: He can go back to school once the spots have crusted.',
+      ['go back to school once the spots have crusted']],
+    ['get, cut and give us a call start instructions', 'ASSESSMENT: Gingivitis. PLAN: Get a soft toothbrush. Cut sugary drinks down to one a day. If the gums bleed, give us a call.',
+      ['get a soft toothbrush', 'cut sugary drinks down to 1 a day', 'give us a call if the gums bleed']],
+    ['a plan item without a verb that names care may say how much', 'ASSESSMENT: Heart failure. PLAN: Less than 1.5 litres of fluid and 2 grams of salt a day.',
+      ['less than 1.5 litres of fluid and 2 grams of salt a day']],
+    ['a reading in the condition is what to watch for', 'ASSESSMENT: Heart failure. PLAN: Weigh daily. Call if the weight goes up by 2 kg in a week.',
+      ['weigh daily', 'call if the weight goes up by 2 kg in a week']],
+    ['a dose\'s condition is not taken by the next instruction', 'ASSESSMENT: Vertigo. PLAN: Tab prochlorperazine 5 mg when there is nausea. Sleep with the head raised.',
+      ['sleep with the head raised']],
+    ['a condition that had its instruction is not taken again', 'ASSESSMENT: Dengue. PLAN: If you get any bleeding, go to the emergency room. Keep her home from school tomorrow.',
+      ['go to the emergency room if you get any bleeding', 'keep her home from school tomorrow']],
+    ['a run-on plan line splits before a return', 'ASSESSMENT: Gastritis. PLAN: avoid fried food review in a week',
+      ['avoid fried food']],
+    ['someone else to be checked keeps who', 'ASSESSMENT: Scabies. PLAN: Her partner should also come and get checked.',
+      ['her partner to come and get checked']],
+    ['an adjective before a word that is also a verb does not split the item', 'ASSESSMENT: Insomnia. PLAN: keep regular sleep times avoid coffee after noon',
+      ['keep regular sleep times', 'avoid coffee after noon']],
+    ['a recogniser\'s plan line ends an instruction at "in the meantime"', 'ASSESSMENT: Sinusitis. PLAN: push fluids and drink warm soups in the meantime we will see how it goes',
+      ['push fluids', 'drink warm soups']],
+    ['as much as one can ends an instruction', 'ASSESSMENT: Eye strain. PLAN: avoid screens as much as you can wear the glasses for reading',
+      ['avoid screens as much as you can', 'wear the glasses for reading']],
+  ])('%s', (_, text, expected) => {
+    expect(advice(text)).toEqual(expected);
+  });
+});
+
 describe('what other facts and drugs take', () => {
   it('leaves out an instruction whose words another fact was read from', () => {
     const text = 'ASSESSMENT: Cough. PLAN: Get a chest x-ray today. Drink plenty of fluids.';
     const at = (t: string): Span[] => [{ start: t.indexOf('chest x-ray'), end: t.indexOf('chest x-ray') + 11 }];
     expect(advice(text, { used: at })).toEqual(['drink plenty of fluids']);
+  });
+
+  it('keeps self-monitoring and a diet that name a test, not the test ordered', () => {
+    const text = 'ASSESSMENT: Diabetes. PLAN: Check your blood sugar every morning. Low sodium diet. Blood sugar fasting today.';
+    const at = (t: string): Span[] => [['blood sugar every', 11], ['sodium', 6], ['blood sugar fasting', 11]].map(([w, n]) => ({ start: t.toLowerCase().indexOf(w as string), end: t.toLowerCase().indexOf(w as string) + (n as number) }));
+    expect(advice(text, { used: at })).toEqual(['check your blood sugar every morning', 'low sodium diet']);
+  });
+
+  it('keeps a return said with its condition, though the follow-up was read from its words', () => {
+    const text = 'ASSESSMENT: Otitis externa. PLAN: If it is not better, come back in a week.';
+    const at = (t: string): Span[] => [{ start: t.indexOf('come back in a week'), end: t.indexOf('come back in a week') + 19 }];
+    expect(advice(text, { used: at })).toEqual(['come back in a week if it is not better']);
+  });
+
+  it('keeps a drug not to be given, and the instruction said before a drug', () => {
+    const text = 'ASSESSMENT: Cold. PLAN: Do not give the cough syrup. He\'ll continue his stretching exercises as well as the gabapentin.';
+    expect(advice(text, { drugs: ['cough syrup', 'gabapentin'] })).toEqual(['do not give the cough syrup', 'continue his stretching exercises']);
   });
 
   it('keeps a drug held or not to be taken, not one the instruction gives', () => {

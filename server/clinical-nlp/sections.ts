@@ -249,6 +249,8 @@ function turns(part: Mapped): Mapped[] {
 }
 
 const STARTS_QUESTION = new RegExp(String.raw`^(?:okay\s+|so\s+|and\s+)?${QUESTION_START}\b`);
+// "what I want you to do is …", "what we'll do is …": a wh-word that opens a statement of the plan.
+const STATES_PLAN = /^(?:okay\s+|so\s+|and\s+)?what\s+(?:i|we)(?:'d| would|'ll| will|'m| am|'re| are)?\s+(?:want|like|going to|gonna|need|recommend|suggest|do|think)\b/;
 
 /**
  * A recogniser writes no "?": the doctor's last sentence before the patient answers is a question when it starts
@@ -258,7 +260,7 @@ function markQuestions(sentences: Sentence[]): void {
   sentences.forEach((s, i) => {
     const next = sentences[i + 1];
     if (s.speaker !== 'doctor' || s.text.endsWith('?') || next?.speaker !== 'patient') return;
-    if (STARTS_QUESTION.test(s.text) || s.tokens.length <= 3) s.text = `${s.text}?`;
+    if ((STARTS_QUESTION.test(s.text) && !STATES_PLAN.test(s.text)) || s.tokens.length <= 3) s.text = `${s.text}?`;
   });
 }
 

@@ -54,6 +54,12 @@ describe('sentences without punctuation', () => {
     expect(doc.consultation).toBe(true);
   });
 
+  it('reads the doctor saying what they want done as a statement, not a question, even without punctuation', () => {
+    const sentences = texts('Doctor: what i want you to do is rest the knee and use ice\nPatient: okay\nDoctor: what brings you in today\nPatient: my knee');
+    expect(sentences).toContain('what i want you to do is rest the knee and use ice');
+    expect(sentences).toContain('what brings you in today?');
+  });
+
   it('replaces the amount said just before a self-correction, and only the amount', () => {
     const f = structure('continue tab amlodipine five mg daily start tab atorvastatin twenty sorry make that forty mg at bedtime', { locale: 'en-IN' });
     expect(f.medications.map((m) => [m.name, m.strength?.value])).toEqual([['amlodipine', 5], ['atorvastatin', 40]]);

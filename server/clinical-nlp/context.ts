@@ -82,6 +82,8 @@ interface Compiled {
 }
 
 /** Checks a rules file (schema, then ids, phrases and patterns) and builds its indexes; throws DataFileError. */
+const UNBOUNDED_RUN = /(?:\[\^[^\]]*\]|(?<!\\)\.)[*+]/;
+
 export function compileContextRules(data: unknown, name = 'context-rules.json'): Compiled {
   const file = checkedData(name, RulesFileSchema, data) as { clause_ends: string[]; rules: ContextRule[] };
   const byFirst: Compiled['byFirst'] = new Map();
@@ -97,6 +99,9 @@ export function compileContextRules(data: unknown, name = 'context-rules.json'):
     if (!rule.phrases === !rule.pattern) fail('needs exactly one of phrases and pattern');
     if (rule.terminates && rule.direction !== 'terminate') fail('only a terminate rule terminates categories');
     if (rule.pattern) {
+      // A cue must stay a cue: "any run of characters" would let one match span half an unpunctuated consultation,
+      // and where cues overlap the longest wins, so it would swallow every cue inside it.
+      if (UNBOUNDED_RUN.test(rule.pattern)) fail('pattern has an unbounded run of any characters ([^…]*, .*, .+): give it a bound such as {0,60}');
       try {
         patterns.push({ re: new RegExp(rule.pattern, 'g'), rule });
       } catch (e) {

@@ -45,6 +45,7 @@ describe('context rules file', () => {
     ['both phrases and a pattern', [{ id: 'x', category: 'NEW', direction: 'forward', phrases: ['a'], pattern: 'a' }]],
     ['a pattern that does not compile', [{ id: 'x', category: 'NEW', direction: 'forward', pattern: '(' }]],
     ['an unknown field', [{ id: 'x', category: 'NEW', direction: 'forward', phrases: ['a'], scope: 3 }]],
+    ['a pattern with an unbounded run of any characters', [{ id: 'x', category: 'CONDITIONAL', direction: 'forward', pattern: String.raw`\bif\b[^.;?]*?\bwe will start\b` }]],
   ])('refuses %s', (_why, rules) => {
     expect(() => compileContextRules(file(rules))).toThrow(DataFileError);
   });

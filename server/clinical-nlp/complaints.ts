@@ -11,8 +11,9 @@ import { JOINT_SENSATIONS, REMEDY_NOUNS, SAME_COMPLAINT, SYMPTOMS, TRIGGERS } fr
 import { COMMON_WORD_BRANDS, FORMULARY } from './vocab/formulary.js';
 import type { Complaint, Duration } from './facts.js';
 import { findDurations, type DurationHit } from './durations.js';
-import { PhraseIndex, RELATIVE, type Token } from './lexicon.js';
+import { PhraseIndex, RELATIVE, tokenize, type Token } from './lexicon.js';
 import { endsScope, negationCues, postNegationCues } from './negation.js';
+import HEADINGS_FILE from './vocab/section-headings.json' with { type: 'json' };
 import { DIAGNOSIS_CUE, headingOf, historySentences, type Doc, type SectionKind, type Sentence } from './sections.js';
 
 // Words a complaint does not need: articles, pronouns, hedges, "complains of", intensifiers.
@@ -81,7 +82,7 @@ const LIST_WORD = new Set(
 // In a written list ("denies chest pain, shortness of breath, pnd, ankle swelling, or dizziness") an item the
 // vocabulary does not know keeps the scope running when it is one word between commas.
 const LIST_ITEM = /^,\s*[a-z0-9/]+\s*,?$/;
-const NEGATION_WORD = /^(?:no|not|denies|denied|without|never|nil|non|nor)$/;
+const NEGATION_WORD = /^(?:no|not|denies|denied|without|never|nil|non|nor|(?:do|does|did|have|has|had|is|are|was|were)n't)$/;
 
 const FAMILY = new RegExp(String.raw`${RELATIVE}(?:'s)?\s+(?:also\s+)?(?:has|had|is|was|have|suffers|died|with|h\/o)\b|\bfamily history\b|\bruns in the family\b`);
 // In a consultation a relative may be the one speaking about the patient ("my son has had fever"): only a relative
@@ -101,6 +102,14 @@ const RESOLVED_AFTER =
 const RESOLVED_BEFORE = /\b(?:stopped|got rid of|recovered from|used to (?:have|get))\s+(?:[a-z']+\s+){0,2}$/;
 const PAST =
   /\b(?:similar episode|in the past|last time|(?<!since )last year|years? ago|as a (?:small |little |young )?(?:child|baby|kid)|when (?:i|he|she) was (?:little|young|small)|days? of life|at birth|after birth)\b/;
+// Put down to an old cause after it in its clause: "some pain in my knee but that's from an old injury" is background.
+const OLD_CAUSE_AFTER = /^[^.?;]{0,40}?\b(?:from|since|after|because of|due to) (?:an?|my|his|her|the) old (?:injury|fracture|accident|operation|surgery|problem)\b/;
+// An earlier episode told in the same answer ("i had a similar sort of thing about a month ago"): its time is not
+// the complaint's.
+const EARLIER_EPISODE = /\b(?:similar|same thing|before|previous|previously|again|settled|went away)\b/;
+const PAST_END = new RegExp(String.raw`(?:${PAST.source})$`);
+// The words PAST can end with: only after one of them is PAST_END tried.
+const PAST_LAST_WORDS = new Set('episode past time year ago child baby kid little young small life birth'.split(' '));
 const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been like this|(?:been )?feeling like this|this way|been going on|been coming|it started|this started|they started|this has been|since then|so (?:about )?\d)/;
 const NO = /^(?:no|not|none|nothing|never|nope|nah)\b/;
 // A denial about the present: "since I've been home", "at the moment".
@@ -120,7 +129,10 @@ const SINCE_EVENT = /\bsince (?:the|that|my|his|her|this) ([a-z]+(?: [a-z]+)?)/;
 // The doctor's summary of the story ("just to recap, for the last 3 days you've been having …"): its duration is
 // that of every symptom it lists.
 const RECAP =
-  /\b(?:to recap|recap|to summari[sz]e|summari[sz]ing|in summary|so (?:for )?(?:the )?(?:last|past) \d+ \w+,? you|(?<!have )you(?:'ve| have) been having|so you(?:'ve| have) had|you(?: also)? mentioned|you(?:'ve| have) mentioned|you said)\b/;
+  /\b(?:to recap|recap|to summari[sz]e|summari[sz]ing|in summary|so (?:for )?(?:the )?(?:last|past) \d+ \w+,? you|(?<!have )you(?:'ve| have) been (?:having|experiencing|dealing with|suffering (?:from|with)|struggling with)|so you(?:'ve| have) had|you(?: also)? mentioned|you(?:'ve| have) mentioned|you said)\b/;
+// What a doctor says while examining: a test of movement or touch, or an examination word.
+const EXAM_TALK =
+  /\b(?:on exam(?:ination)?|physical exam(?:ination)?|does (?:that|this|it) hurt|when i (?:touch|press|push|move|squeeze|tap)|(?:can|could) you (?:turn|move|bend|lift|squeeze|push|pull|raise|straighten|touch|stand on)|flexion|extension|range of motion|tender(?:ness)? (?:to|on) (?:palpation|touch))\b/;
 // "What happens when you take it?" after an allergy is asked: the answer is the reaction.
 const REACTION_QUESTION = /\bwhat (?:happens|happened|kind of reaction|reaction|does it do|did it do)\b/;
 // A symptom the speaker is not sure of is no complaint: "concern about possible spider bite".
@@ -236,15 +248,33 @@ function bareKind(name: string): string | undefined {
 }
 
 const durationCache = new WeakMap<Sentence, DurationHit[]>();
+// The onset said before the day: "i started with a cough yesterday", "it came on yesterday" (findDurations reads
+// "yesterday" after such a verb only as "since yesterday").
+const ONSET_YESTERDAY = /\b(?:started|starting|began|begun|came on|developed|noticed|woke up with)\b(?:\s+[a-z']+){0,5}\s+(yesterday)\b/g;
+
 function durationsOf(s: Sentence): DurationHit[] {
   let hits = durationCache.get(s);
-  if (!hits) durationCache.set(s, (hits = findDurations(s.text)));
+  if (!hits) {
+    hits = findDurations(s.text);
+    ONSET_YESTERDAY.lastIndex = 0;
+    for (let m = ONSET_YESTERDAY.exec(s.text); m; m = ONSET_YESTERDAY.exec(s.text)) {
+      const start = m.index + m[0].length - m[1]!.length;
+      if (!hits.some((h) => start < h.end && m!.index + m![0].length > h.start)) hits.push({ start, end: start + m[1]!.length, duration: { value: 1, unit: 'day' } });
+    }
+    hits.sort((a, b) => a.start - b.start);
+    durationCache.set(s, hits);
+  }
   return hits;
 }
 
+// A length said as an attribute of a visit or a state is no complaint's: "her 3 week postpartum checkup".
+const ATTRIBUTE_AFTER = /^\s*(?:postpartum|post partum|postnatal|post ?op\w*|pregnant|gestation|check ?up|visit|follow ?up|appointment|review)\b/;
+
 function complaintDurations(s: Sentence, scope: Scope): DurationHit[] {
   return durationsOf(s).filter(
-    (d) => d.start >= scope.from && d.end <= scope.to && !scope.masked.some(([x, y]) => d.start < y && d.end > x) && !WORSE.test(s.text.slice(0, d.start)),
+    (d) =>
+      d.start >= scope.from && d.end <= scope.to && !scope.masked.some(([x, y]) => d.start < y && d.end > x) &&
+      !WORSE.test(s.text.slice(0, d.start)) && !ATTRIBUTE_AFTER.test(s.text.slice(d.end)),
   );
 }
 
@@ -270,14 +300,21 @@ function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans:
   return between.every((t, k) => known(t) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
 }
 
+/** "Kind of" and "sort of" hedge the words after them: "the skin is kind of cracked" is the skin cracked. */
+function hedgeAt(tokens: Token[], k: number): boolean {
+  const t = tokens[k]!.text;
+  if (t === 'kind' || t === 'sort') return tokens[k + 1]?.text === 'of';
+  return t === 'of' && /^(?:kind|sort)$/.test(tokens[k - 1]?.text ?? '');
+}
+
 /** "On the left-hand side": the hand of a side, not a hand. */
 function handSide(tokens: Token[], k: number): boolean {
   return tokens[k]!.text === 'hand' && tokens[k + 1]?.text === 'side' && /^(?:left|right)$/.test(tokens[k - 1]?.text ?? '');
 }
 
-/** A symptom said to have gone, after it in its clause or just before it. */
+/** A symptom said to have gone (or put down to an old cause), after it in its clause or just before it. */
 function resolved(s: Sentence, it: Item, next: number): boolean {
-  return RESOLVED_AFTER.test(s.text.slice(it.end, next)) || RESOLVED_BEFORE.test(s.text.slice(Math.max(0, it.start - 40), it.start));
+  return RESOLVED_AFTER.test(s.text.slice(it.end, next)) || OLD_CAUSE_AFTER.test(s.text.slice(it.end, next)) || RESOLVED_BEFORE.test(s.text.slice(Math.max(0, it.start - 40), it.start));
 }
 
 /** The complaints of a sentence; a kind said without its site ("some pain") goes to `bare`, for a site said later. */
@@ -290,22 +327,29 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
   const tokens = s.tokens
     .filter((t, k) => inScope(t.start, t.end) && !inDuration(t) && !handSide(s.tokens, k))
     .map((t) => ({ ...t, text: t.text.replace(/'s$/, '') }));
-  const content = tokens.filter((t) => !FILLER.has(t.text) && !SIDE.has(t.text) && !/^(?:[,;:?]|\d.*)$/.test(t.text));
+  const content = tokens.filter((t, k) => !FILLER.has(t.text) && !SIDE.has(t.text) && !/^(?:[,;:?]|\d.*)$/.test(t.text) && !hedgeAt(tokens, k));
   // "temperature 101" is a vital sign, "fever of 102" a complaint.
   const matches = withoutRemedies(s, INDEX.findAll(content)).filter((m) => !(/^temp/.test(m.key) && /^\s*(?:\S+\s+){0,2}\d/.test(s.text.slice(m.end))));
   const inMatch = (t: Token): boolean => matches.some((m) => t.start >= m.start && t.end <= m.end);
   // Segments end at punctuation, connectors and durations that are not inside a vocabulary match.
   const segments: Token[][] = [[]];
   let lastEnd = -1;
+  // A duration or a left-out part (a heading, a vital sign) between two words ends the segment.
+  const gaps: (readonly [number, number])[] = [...allDurations.map((d) => [d.start, d.end] as const), ...scope.masked];
   for (const t of tokens) {
-    const afterDuration = allDurations.some((d) => d.start >= lastEnd && d.end <= t.start);
+    const afterDuration = gaps.some(([a, b]) => a >= lastEnd && b <= t.start && b > a);
     lastEnd = t.end;
-    if (afterDuration && segments[segments.length - 1]!.length) segments.push([]);
+    // A denial starts a clause of its own: "my skin is red i don't have any spots".
+    const denial = NEGATION_WORD.test(t.text) && !inMatch(t);
+    if ((afterDuration || denial) && segments[segments.length - 1]!.length) segments.push([]);
     if ((/^[,;:?]$/.test(t.text) || CONNECTOR.has(t.text)) && !inMatch(t)) {
       if (segments[segments.length - 1]!.length) segments.push([]);
       continue;
     }
     segments[segments.length - 1]!.push(t);
+    // Said without punctuation, an earlier episode's time closes its clause: in "he had pneumonia in the past mild
+    // headache since yesterday" the headache is now.
+    if (PAST_LAST_WORDS.has(t.text) && PAST_END.test(s.text.slice(Math.max(0, t.end - 40), t.end))) segments.push([]);
   }
   const items: Item[] = [];
   for (const seg of segments) {
@@ -401,7 +445,10 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
       const item = described(words);
       if (item) found.push(item);
     }
-    for (const f of found) f.timed = durations.some((d) => d.start >= f.end && !/\S/.test(s.text.slice(segEnd, d.start).replace(/[,]/g, '')) && d.start - f.end < 40);
+    // Only the last complaint before the duration is the one it times: in "no fever i had a temperature last week"
+    // the week is the temperature's, and the fever stays denied.
+    const nextFound = (f: Item, d: DurationHit): boolean => found.some((o) => o !== f && o.start >= f.end && o.end <= d.start);
+    for (const f of found) f.timed = durations.some((d) => d.start >= f.end && !/\S/.test(s.text.slice(segEnd, d.start).replace(/[,]/g, '')) && d.start - f.end < 40 && !nextFound(f, d));
     items.push(...found.sort((a, b) => a.start - b.start));
   }
   // "painful redness and swelling of the left lower leg": a bare kind shares the next complaint's site.
@@ -416,7 +463,12 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
   joinSensations(s, items);
   withTriggers(s, items);
   // "extremely itchy watery eyes": the itching is part of the longer complaint it was said in.
-  const whole = items.filter((it) => !items.some((o) => o !== it && o.start <= it.start && o.end >= it.end && o.end - o.start > it.end - it.start));
+  // A speaker's restart ("i've been coughing up i've been coughing up blood") says the complaint once, in full.
+  const said = (it: Item): string => s.text.slice(it.start, it.end);
+  const restarted = (it: Item): boolean => items.some((o) => o.start > it.start && said(o).length > said(it).length && said(o).startsWith(said(it)));
+  const whole = items.filter(
+    (it) => !items.some((o) => o !== it && o.start <= it.start && o.end >= it.end && o.end - o.start > it.end - it.start) && !restarted(it),
+  );
   items.splice(0, items.length, ...whole);
   const spans = [...matches, ...items];
   const after = postNegationCues(s.text);
@@ -450,6 +502,11 @@ function withoutRemedies<T extends { start: number; end: number }>(s: Sentence, 
     if ((prev && DRUG_WORDS.has(prev.text)) || joined || (next && REMEDY_NOUNS.has(next.text))) dropped.push(m);
   }
   return matches.filter((m) => !dropped.includes(m));
+}
+
+/** True when one name is the other's words with more around them: "rash" in "itchy rash on both arms". */
+function within(short: string, long: string): boolean {
+  return long.length > short.length && ` ${long} `.includes(` ${short} `);
 }
 
 /** A name without the words that only describe it ("persistent discharge" → discharge). */
@@ -507,7 +564,8 @@ function describedLesion(words: Token[], matches: { start: number; end: number; 
   // What was put on it is no part of its description: "cortisone cream on the areas of the rash" is the rash.
   const lesionAt = words.findIndex((t) => LESION.test(t.text));
   // Without full stops a segment may run long: at most five describing words, after any verb of telling.
-  const remedy = Math.max(lesionAt - 6, words.slice(0, lesionAt).findLastIndex((t) => DRUG_WORDS.has(t.text) || APPLIED.has(t.text) || TELLING.has(t.text)));
+  // Nor is what comes before a denial of it ("skin red i don't have any spots"): the denial is the context's to judge.
+  const remedy = Math.max(lesionAt - 6, words.slice(0, lesionAt).findLastIndex((t) => DRUG_WORDS.has(t.text) || APPLIED.has(t.text) || TELLING.has(t.text) || NEGATION_WORD.test(t.text)));
   const first = words.findIndex((t, k) => k > remedy && !NEGATION_WORD.test(t.text) && !APPLIED.has(t.text));
   if (first < 0) return undefined;
   const kept = words.slice(first);
@@ -555,9 +613,81 @@ const COMPLAINT_SECTIONS = new Set<SectionKind>(['complaint', 'history']);
 const EXAM_SAID_FIRST = /^(?:on examination|on exam|o\/e|examination|exam|physical exam\w*)\b/;
 const SAID_EXAM = /\b(?:on examination|o\/e|on exam|examination)\b/;
 
+// A heading said inside a sentence is one of two words or more: one word ("history", "plan", "neck") is ordinary
+// speech too (at a sentence's start, see inlineHeadings), and so is "<any words> history" ("any history", "a
+// history of") unless it names the kind of history.
+const NAMED_HISTORY = /^(?:past|family|social|surgical|medical|personal|obstetric\w*|gyn\w*|immuni[sz]ation|drug|medication)\b/;
+// Headings that are also ordinary speech in a story: "here for follow up of …".
+const SPOKEN_NOT_HEADING = new Set(['follow up', 'followup', 'treatment plan', 'test results', 'lab tests']);
+const MAX_HEADING_WORDS = 6;
+// The words a heading name starts with: only there can one start (looked up once per word, not per span).
+const HEADING_FIRST_WORDS = new Set(HEADINGS_FILE.headings.flatMap((h) => (h.names ?? []).map((n) => n.toLowerCase().split(/[\s,/]+/)[0]!)));
+
+/**
+ * The report headings inside a sentence that was read without its colons (a recogniser's report: "… since
+ * yesterday past medical history hypertension review of systems positive for fatigue …"): where each starts and
+ * the kind of section it opens, from the section-heading vocabulary.
+ */
+interface SpokenHeading {
+  at: number;
+  end: number;
+  kind: SectionKind;
+}
+const headingCache = new WeakMap<Sentence, SpokenHeading[]>();
+function inlineHeadings(s: Sentence): SpokenHeading[] {
+  let out = headingCache.get(s);
+  if (!out) headingCache.set(s, (out = findInlineHeadings(s)));
+  return out;
+}
+
+function findInlineHeadings(s: Sentence): SpokenHeading[] {
+  const words = s.tokens.filter((t) => /^[a-z]/.test(t.text));
+  const out: SpokenHeading[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (!HEADING_FIRST_WORDS.has(words[i]!.text) && !NAMED_HISTORY.test(words[i]!.text)) continue;
+    // A one-word heading counts where the recogniser's text was cut into a sentence before it ("allergies penicillin
+    // …"), unless it is a body part a complaint can start with ("chest pain …") or a word a story also ends a
+    // clause with ("… taking some medications the patient had …").
+    for (let n = Math.min(MAX_HEADING_WORDS, words.length - i); n >= (i === 0 ? 1 : 2); n--) {
+      const name = words.slice(i, i + n).map((t) => t.text).join(' ');
+      const h = headingOf(name);
+      if (!h || (n === 1 && (h.subheading || h.kind === 'medications')) || SPOKEN_NOT_HEADING.has(name) || (/ history$/.test(name) && !NAMED_HISTORY.test(name))) continue;
+      out.push({ at: words[i]!.start, end: words[i + n - 1]!.end, kind: h.kind });
+      i += n - 1;
+      break;
+    }
+  }
+  return out;
+}
+
+// A heading that starts a sentence of a report: "pelvic pain history:", "location:".
+const SENTENCE_HEADING = /^([a-z][a-z ,/&'-]{0,40}?)\s*:/;
+
+/**
+ * Sentences under a history heading that names a symptom ("PELVIC PAIN HISTORY:", "HEADACHE HISTORY:"), as
+ * report templates give the history of each presenting complaint: they tell the complaint, though the heading reads
+ * like background history.
+ */
+function complaintHistorySections(doc: Doc): Set<number> {
+  const out = new Set<number>();
+  let open = false;
+  for (const s of doc.sentences) {
+    const h = SENTENCE_HEADING.exec(s.text);
+    if (h && headingOf(h[1]!)) {
+      const named = / history$/.test(h[1]!) ? h[1]!.replace(/ history$/, '') : '';
+      const words = tokenize(named).filter((t) => !FILLER.has(t.text));
+      const sitePain = words.some((t) => SITES[t.text]) && words.some((t) => KIND.has(t.text));
+      open = words.length > 0 && (sitePain || INDEX.findAll(words).reduce((n, x) => n + x.to - x.from, 0) === words.length);
+    }
+    if (open) out.add(s.index);
+  }
+  return out;
+}
+
 /** A diagnosis said, not a past "diagnosed" nor the story told back ("you have been having …"). */
 function statesDiagnosis(s: Sentence): boolean {
-  return DIAGNOSIS_CUE.test(s.text.replace(/\bdiagnosed\b|\byou(?:'ve| have) been\b/g, ''));
+  // "this is a 58 year old male" introduces the patient (DIAGNOSIS_CUE lets "this is a 5 year old" pass, not two digits).
+  return DIAGNOSIS_CUE.test(s.text.replace(/\bdiagnosed\b|\byou(?:'ve| have) been\b|\bthis is (?:a|an) \d+/g, ''));
 }
 
 /**
@@ -577,16 +707,38 @@ function complaintSentences(doc: Doc): { s: Sentence; scope: Scope }[] {
   // A dictation without headings that turns to the examination ("on exam she is alert …") tells no more complaints.
   const examAt = doc.consultation ? -1 : doc.sentences.findIndex((s) => s.section === null && EXAM_SAID_FIRST.test(s.text));
   if (examAt >= 0) end = Math.min(end, examAt);
+  const symptomHistory = complaintHistorySections(doc);
   const told = (s: Sentence): boolean => {
+    if (symptomHistory.has(s.index)) return true;
     if (doc.consultation) return s.speaker === 'patient' && s.index < end && (s.section === null || COMPLAINT_SECTIONS.has(s.section));
     if (headed && s.section !== null) return COMPLAINT_SECTIONS.has(s.section);
     return s.index < end && (history.has(s.index) || s.speaker !== 'doctor');
   };
+  // A report read without its colons keeps the section its last spoken heading opened into the next sentences; in
+  // a dictation a heading said in passing ("family history of …") only closes the rest of its own sentence.
+  const report = !doc.consultation && !headed && opensWithHeading(doc);
+  let carried: SectionKind | null = null;
   const out: { s: Sentence; scope: Scope }[] = [];
   for (const s of doc.sentences) {
+    const spoken = !doc.consultation && s.section === null ? inlineHeadings(s) : [];
+    const opening = report ? carried : null;
+    if (spoken.length) carried = spoken[spoken.length - 1]!.kind;
     if (!told(s)) continue;
     const masked: [number, number][] = [];
+    // Under a written heading, only a heading the sentence opens with is left out ("chief complaint rash").
+    const lead = !doc.consultation && s.section !== null ? inlineHeadings(s).find((h) => h.at === s.tokens[0]?.start) : undefined;
+    if (lead) masked.push([lead.at, lead.end]);
     let to = s.text.length;
+    // What is said under a spoken heading other than the complaint or its history is no complaint, and the
+    // heading's own words are none ("chief complaint rash history of present illness …").
+    let kind = opening;
+    let from = 0;
+    for (const h of [...spoken, { at: s.text.length, end: s.text.length, kind: null }]) {
+      if (kind !== null && !COMPLAINT_SECTIONS.has(kind)) masked.push([from, h.at]);
+      masked.push([h.at, h.end]);
+      from = h.at;
+      kind = h.kind;
+    }
     if (!doc.consultation) {
       // Read without its colons, a report runs on into its other headings: the story ends at the first.
       const heading = OTHER_HEADING.exec(s.text);
@@ -626,7 +778,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
       // the fuller way.
       const existing =
         byName.get(it.name) ??
-        [...byName.values()].find((c) => it.name.startsWith(`${c.name} `) || c.name.startsWith(`${it.name} `) || it.name.endsWith(` ${c.name}`) || c.name.endsWith(` ${it.name}`));
+        [...byName.values()].find((c) => within(c.name, it.name) || within(it.name, c.name));
       // "persistent discharge" after "vaginal discharge": the same complaint described again, named as first told.
       const head = unqualified(it.name);
       const described = existing || head === it.name || !HEAD.has(head) ? undefined : [...byName.values()].find((c) => c.name.endsWith(` ${head}`));
@@ -668,10 +820,15 @@ export function extractComplaints(doc: Doc): Complaint[] {
   let recapTurn = -1;
   let recapDuration: Duration | undefined;
   const gone = new Set<string>();
+  // The patient turn that answered how long a complaint has lasted.
+  const answered = new Map<Complaint, number>();
   for (const s of doc.sentences) {
     if (isQuestion(s)) asked = s;
     if (ALLERGY.test(s.text)) allergyAt = s.index;
-    if (doc.consultation && s.speaker === 'doctor' && !isQuestion(s) && (RECAP.test(s.text) || recapTurn === s.turn) && !statesDiagnosis(s)) {
+    // The doctor examining ("you do have pain on flexion … you said you had some numbness") tells findings: no
+    // summary of the story, and the end of one.
+    if (doc.consultation && s.speaker === 'doctor' && EXAM_TALK.test(s.text)) recapTurn = -1;
+    else if (doc.consultation && s.speaker === 'doctor' && !isQuestion(s) && (RECAP.test(s.text) || recapTurn === s.turn) && !statesDiagnosis(s)) {
       if (recapTurn !== s.turn) recapDuration = undefined;
       recapTurn = s.turn;
       const whole = { from: 0, to: s.text.length, masked: [] };
@@ -710,6 +867,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
     }
     const mention = [...s.text.slice(scope.from, scope.to).matchAll(SITE_MENTION)].pop()?.[0];
     if (mention) lastSite = mention.replace(/\w+$/, (w) => SITES[w] ?? w);
+    // The answer to the doctor examining ("does that hurt?" "yes, there") tells a finding, not a complaint.
+    if (doc.consultation && question && question.speaker === 'doctor' && EXAM_TALK.test(question.text)) continue;
     const asking = question && question.speaker !== 'patient' && (isQuestion(question) || ASKS.test(question.text));
     if (!items.length && ((asking && PAST_QUESTION.test(question.text)) || (asked && PAST_QUESTION.test(asked.text) && s.index - asked.index <= 2))) continue;
     // "I've been having some pain ever since" … "where is it?" … "in the back of my neck": the site completes the kind.
@@ -728,7 +887,9 @@ export function extractComplaints(doc: Doc): Complaint[] {
     }
     // An answer that says yes (or only when) takes the symptoms the doctor asked about; "it has" to "has that been
     // since the bite" takes the bite's duration.
-    if (!items.length && asking && !NO.test(s.text) && (AFFIRMATIVE.test(s.text) || (durations.length && !HOW_LONG.test(question.text)))) {
+    // An answer that names the symptom only to deny it or say it has gone ("i had a temperature last week but it's
+    // gone") is no yes, whatever time it gives.
+    if (!items.length && !denied.length && asking && !NO.test(s.text) && (AFFIRMATIVE.test(s.text) || (durations.length && !HOW_LONG.test(question.text)))) {
       const since = sinceEvent(question.text);
       if (since) for (const c of lastItems) c.duration ??= since;
       const askedItems = itemsAsked(question, doc.female);
@@ -736,7 +897,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
       continue;
     }
     // An answer that names what was asked: "any blood in your urine?" … "there was a little bit of blood earlier".
-    if (!items.length && doc.consultation && !NO.test(s.text)) {
+    if (!items.length && !denied.length && doc.consultation && !NO.test(s.text)) {
       const said = (it: Item): boolean => it.name.split(' ').some((w) => w.length > 3 && new RegExp(String.raw`\b${w}\b`).test(s.text));
       const repeated = askedInTurn(doc, s).map((q) => ({ q, items: itemsAsked(q, doc.female).filter((it) => said(it) && !gone.has(it.name)) }));
       for (const { q, items: named } of repeated) if (named.length) attach(q, named, [], durations[0]?.duration);
@@ -745,7 +906,11 @@ export function extractComplaints(doc: Doc): Complaint[] {
     const howLong = (question && HOW_LONG.test(question.text)) || (asked && HOW_LONG.test(asked.text) && s.index - asked.index <= 3);
     if (!items.length && durations.length && (ANAPHORA.test(s.text) || howLong || /^\d/.test(s.text))) {
       const d = durations.find((x) => x.duration)?.duration;
-      for (const c of lastItems) if (d) c.duration ??= d;
+      // Said again in the same answer, the later length corrects the first ("a couple of months ago … I got it
+      // three, four months ago").
+      const corrects = doc.consultation && !EARLIER_EPISODE.test(s.text);
+      for (const c of lastItems) if (d) c.duration = corrects && answered.get(c) === s.turn ? d : (c.duration ?? d);
+      for (const c of lastItems) if (d) answered.set(c, s.turn);
       if (pending && d) pending.duration ??= d;
       // "How long have you been feeling unwell?" before anything was named: the complaints told next take it.
       if (!lastItems.length && !pending) floating = d;

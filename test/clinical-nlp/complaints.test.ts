@@ -380,3 +380,129 @@ describe('round two: how real notes word complaints', () => {
     expect(names(text)).toEqual(['left abdominal pain']);
   });
 });
+
+describe('a report read without its colons (recogniser form): spoken headings', () => {
+  it.each([
+    [
+      'a review of systems and the examination said later are not complaints',
+      'history of present illness she has had a sore throat for four days review of systems positive for fatigue negative for rash physical examination tonsils swollen',
+      ['sore throat'],
+    ],
+    [
+      'the section a heading opens runs on into the next sentences',
+      'chief complaint earache history of present illness his left ear hurts since yesterday. past medical history eczema. he gets hay fever every spring.',
+      ['left ear pain'],
+    ],
+    [
+      'the heading words are no part of a complaint',
+      'chief complaint rash history of present illness an itchy rash on her back for ten days',
+      ['itchy rash on back'],
+    ],
+    [
+      'a one-word heading that starts a sentence closes the story',
+      'subjective he reports a dry cough for a week. allergies codeine causes a rash and itching.',
+      ['dry cough'],
+    ],
+  ])('%s', (_, text, want) => {
+    expect(names(text)).toEqual(want);
+  });
+
+  it('"this is a 58 year old" introduces the patient, it is no diagnosis that ends the story', () => {
+    expect(names('subjective this is a 58 year old man with a headache for 2 weeks')).toEqual(['headache']);
+  });
+
+  it('a history heading that names a symptom tells the complaint', () => {
+    const text = 'REASON FOR VISIT:, Knee pain.,KNEE PAIN HISTORY:, The pain began 6 months ago and is worse on stairs.,PAST MEDICAL HISTORY:, Gout.';
+    expect(days(text, 'knee pain')).toBe(180);
+  });
+});
+
+describe('an earlier time closes its clause without punctuation', () => {
+  it('an episode in the past is not now, the symptom said after it is', () => {
+    expect(names('he had a chest infection in the past mild wheeze since yesterday')).toEqual(['wheeze']);
+  });
+});
+
+describe('a denied or gone symptom in an answer', () => {
+  it('a duration in the answer does not make it a yes', () => {
+    const text = ['Doctor: any fever?', 'Patient: i had a temperature last week but it has gone'].join('\n');
+    expect(names(text)).toEqual([]);
+  });
+
+  it('a duration times only the last complaint before it, so a denial before stays a denial', () => {
+    const text = ['Doctor: what brings you in?', 'Patient: no fever i had a runny nose for three days'].join('\n');
+    expect(names(text)).toEqual(['runny nose']);
+  });
+});
+
+describe('complaints said twice and hedged words', () => {
+  it('the complaint named again with more words is one complaint, named the fuller way', () => {
+    expect(names('CHIEF COMPLAINT:, Rash.,HISTORY OF PRESENT ILLNESS:, She has an itchy rash on both legs for 5 days.')).toEqual([
+      'itchy rash on both legs',
+    ]);
+  });
+
+  it('dizziness and the room spinning are one complaint', () => {
+    const text = ['Doctor: what is wrong?', 'Patient: i feel dizzy and the room is spinning around'].join('\n');
+    expect(names(text)).toHaveLength(1);
+  });
+
+  it('"kind of" and "sort of" do not break a phrase', () => {
+    expect(names('Patient: my nose is sort of blocked.')).toEqual(['nasal blockage']);
+  });
+});
+
+describe('durations told in an answer', () => {
+  it('an onset said before "yesterday" is one day', () => {
+    const text = ['Doctor: anything else?', 'Patient: i started with a sore throat yesterday'].join('\n');
+    expect(days(text, 'sore throat')).toBe(1);
+  });
+
+  it('a later length in the same answer corrects the first, an earlier episode does not', () => {
+    const asked = ['Patient: my hands are itchy.', 'Doctor: when did this start?'];
+    expect(days([...asked, 'Patient: a couple of months ago. i got it four months ago.'].join('\n'), 'itching of hands')).toBe(120);
+    expect(days([...asked, 'Patient: two weeks ago. i had a similar thing about a year ago.'].join('\n'), 'itching of hands')).toBe(14);
+  });
+});
+
+describe('consultations: the doctor’s words', () => {
+  it('"you’ve been experiencing" tells the story back like "you’ve been having"', () => {
+    const text = ['Doctor: so i hear you have been experiencing some back pain for two weeks', 'Patient: yes'].join('\n');
+    expect(days(text, 'back pain')).toBe(14);
+  });
+
+  it('the doctor examining, and the answers to it, tell findings, not complaints', () => {
+    const text = [
+      'Patient: my wrist has been sore for a month.',
+      'Doctor: okay when i press here and you said you had some tingling in your fingers does that hurt?',
+      'Patient: yes it does.',
+    ].join('\n');
+    expect(names(text)).toEqual(['wrist pain']);
+  });
+
+  it('a pain put down to an old injury is background', () => {
+    const text = ['Doctor: any joint pain?', 'Patient: some pain in my hip but that is from an old fracture.'].join('\n');
+    expect(names(text)).toEqual([]);
+  });
+
+  it('a denial inside an unpunctuated answer starts its own clause', () => {
+    expect(names('Patient: my skin is red i don’t have any spots')).toEqual([expect.stringMatching(/^redness of skin/)]);
+  });
+
+  it('"short of breath" is named shortness of breath', () => {
+    expect(names('Patient: i get short of breath.')).toEqual(['shortness of breath']);
+  });
+});
+
+describe('a length that describes a visit', () => {
+  it('"her 3 week postpartum checkup" is not how long the complaint has lasted', () => {
+    expect(days('she comes for her 3 week postpartum checkup complaining of a runny nose', 'runny nose')).toBeNull();
+  });
+});
+
+describe('a speaker’s restart', () => {
+  it('says the complaint once, as finished', () => {
+    expect(names('Patient: my my chest my chest feels tight')).toEqual(['chest tightness']);
+    expect(names("Patient: i've been vomiting i've been vomiting blood")).toHaveLength(1);
+  });
+});

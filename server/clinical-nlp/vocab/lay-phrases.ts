@@ -26,7 +26,8 @@ increased thirst|more thirsty,thirst increased,thirstier
 sweating|sweating lot,sweaty,drenched in sweat,sweat at night,soaked in sweat
 cold intolerance|feel cold when everyone else is fine,always feel cold,always cold,can't tolerate cold,cannot tolerate cold,feel cold,feels cold
 heat intolerance|can't tolerate heat,cannot tolerate heat,always feel hot,feel hot all time
-breathlessness|out of breath,can't catch breath,cannot catch breath,catch breath,can't breathe,cannot breathe,hard to breathe,difficult to breathe,difficulty to breathe,breathing is difficult,breathing difficult,breath gets short,breath is short,short of breath,winded,gets winded,get winded,huffing and puffing,huffing puffing,gasping,gasping for breath,breathing is hard,breathing heavy,trouble with breathing,breathlessness,breathless,breathing trouble
+breathlessness|out of breath,can't catch breath,cannot catch breath,catch breath,can't breathe,cannot breathe,hard to breathe,difficult to breathe,difficulty to breathe,breathing is difficult,breathing difficult,winded,gets winded,get winded,huffing and puffing,huffing puffing,gasping,gasping for breath,breathing is hard,breathing heavy,trouble with breathing,breathlessness,breathless,breathing trouble
+shortness of breath|short of breath,breath gets short,breath is short,getting short of breath
 fast breathing|breathing fast,breathing very fast,breathing quickly,rapid breathing,breathes fast,fast breaths
 orthopnoea|can't lie flat,cannot lie flat,unable to lie flat,can't lie down flat,breathless lying down,breathless when lying down,sleeps propped up,sleep propped up,propped up on pillows,need pillows to sleep,needs pillows to sleep,extra pillows,sleeps sitting up,sleep sitting up,orthopnea
 paroxysmal nocturnal dyspnoea|wake up at night breathless,wakes up at night breathless,wake up gasping,wakes up gasping,wake up choking,waking up breathless at night

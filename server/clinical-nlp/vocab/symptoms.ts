@@ -190,6 +190,8 @@ export const SAME_COMPLAINT: readonly (readonly string[])[] = [
   ['wheezing', 'wheeze'],
   ['running nose', 'runny nose', 'nasal discharge'],
   ['hoarseness of voice', 'hoarse voice'],
+  // "I'm dizzy, the room is spinning": one complaint, named as first told.
+  ['dizziness', 'vertigo', 'giddiness'],
 ];
 
 /**

@@ -178,7 +178,7 @@ const PLAN_START =
   /^(?:(?:so|okay|now|and|first|then|next)[\s,]+){0,2}(?:tab|tabs|cap|caps|syrup|syp|inj|injection|start|continue|stop|prescribe|plan|advice|advised|rx|let's (?:start|try|check|do|get|cut|give|stop|add|keep|switch|change|increase|reduce|use|put)|(?:i am|i'm|we are|we're|i will|i'll|we will|we'll) (?:giving|prescribing|starting|start|give|prescribe|sending|send|check|do|order|ordering|refer|referring))\b/;
 
 export const DIAGNOSIS_CUE =
-  /\b(?:diagnosis|diagnosed(?!\s+(?:\d+|a few|many|several)\s+(?:years?|months?)|\s+in\s+\d|\s+at\s+(?:age|\d))|impression|assessment|this is(?!\s+(?:his|her|my|your|for|\d|(?:a|an|the)\s+(?:\d|routine|follow|review|check|visit|new|first|second))\b)|this looks like|(?:this|it) sounds like|these are|(?<!(?:do|did|if)\s)you have (?:got )?(?:a |an )?(?=[a-z]{4,})|i think (?:it's|it is|this is|you have|she has|he has)|suggestive of|consistent with|rule out|r\/o|provisional)\b/;
+  /\b(?:diagnosis|diagnosed(?!\s+(?:\d+|a few|many|several)\s+(?:years?|months?)|\s+in\s+\d|\s+at\s+(?:age|\d))|impression|assessment|this is(?!\s+(?:his|her|my|your|for|\d+|(?:a|an|the)\s+(?:\d+|routine|follow|review|check|visit|new|first|second))\b)|this looks like|(?:this|it) sounds like|these are|(?<!(?:do|did|if)\s)you have (?:got )?(?:a |an )?(?=[a-z]{4,})|i think (?:it's|it is|this is|you have|she has|he has)|suggestive of|consistent with|rule out|r\/o|provisional)\b/;
 
 /*
  * Where a recogniser's unpunctuated words start a new sentence: at a section word ("impression", "plan", "on

@@ -60,6 +60,11 @@ describe('sentences without punctuation', () => {
     expect(sentences).toContain('what brings you in today?');
   });
 
+  it('does not start the plan at a patient introduced by age ("this is a 58 year old …")', () => {
+    const doc = buildDoc('this is a 58 year old man with a cough for three days. chest is clear. i think this is acute bronchitis. start azithromycin 500 mg once daily.');
+    expect(doc.planStart).toBe(2);
+  });
+
   it('replaces the amount said just before a self-correction, and only the amount', () => {
     const f = structure('continue tab amlodipine five mg daily start tab atorvastatin twenty sorry make that forty mg at bedtime', { locale: 'en-IN' });
     expect(f.medications.map((m) => [m.name, m.strength?.value])).toEqual([['amlodipine', 5], ['atorvastatin', 40]]);

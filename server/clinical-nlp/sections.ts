@@ -23,6 +23,7 @@ export type SectionKind = (typeof SECTION_KINDS)[number];
 const HeadingsSchema = Type.Object({
   ...Provenance,
   about: Type.String(),
+  clinicianOnly: Type.Array(Type.String({ minLength: 3 })),
   kinds: Type.Array(Type.String()),
   headings: Type.Array(
     Type.Object({
@@ -33,7 +34,9 @@ const HeadingsSchema = Type.Object({
     }),
   ),
 });
-const HEADINGS = checkedData('section-headings.json', HeadingsSchema, HEADINGS_FILE).headings;
+const HEADINGS_DATA = checkedData('section-headings.json', HeadingsSchema, HEADINGS_FILE);
+const HEADINGS = HEADINGS_DATA.headings;
+const CLINICIAN_ONLY = new RegExp(String.raw`\b(?:${HEADINGS_DATA.clinicianOnly.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, String.raw`\s+`)).join('|')})\b`, 'i');
 
 interface Heading {
   kind: SectionKind;
@@ -283,7 +286,7 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
     let speaker: Speaker = null;
     const sm = speakerLabel(line[0]);
     if (sm) {
-      speaker = DOCTOR.test(sm[1]!) ? 'doctor' : 'patient';
+      speaker = DOCTOR.test(sm[1]!) || CLINICIAN_ONLY.test(line[0]) ? 'doctor' : 'patient';
       body = body.slice(sm[0].length);
       speakers++;
     }

@@ -65,6 +65,13 @@ describe('sentences without punctuation', () => {
     expect(doc.planStart).toBe(2);
   });
 
+  it("reads a turn the recogniser labelled as the patient's as the doctor's when it says what only a doctor says", () => {
+    const f = structure('Doctor: how is the shoulder\nPatient: okay so i\'m going to refer you to physiotherapy and in the meantime you can take paracetamol for the pain\nDoctor: alright', { locale: 'en-GB', mode: 'consultation' });
+    expect(f.medications.map((m) => m.name)).toEqual(['paracetamol']);
+    const doc = buildDoc('Doctor: any pain\nPatient: yes my knee hurts when i walk', { mode: 'consultation' });
+    expect(doc.sentences.map((x) => x.speaker)).toEqual(['doctor', 'patient']);
+  });
+
   it('replaces the amount said just before a self-correction, and only the amount', () => {
     const f = structure('continue tab amlodipine five mg daily start tab atorvastatin twenty sorry make that forty mg at bedtime', { locale: 'en-IN' });
     expect(f.medications.map((m) => [m.name, m.strength?.value])).toEqual([['amlodipine', 5], ['atorvastatin', 40]]);

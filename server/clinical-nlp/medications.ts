@@ -100,6 +100,8 @@ const STRENGTH = new RegExp(
   String.raw`(?<!\b(?:more than|maximum(?: of)?|max|exceed|exceeding|under|(?<!\b(?:go|goes|going|increase|increased|titrate|titrated)\s+)up to|upto)\s+)(?<![\d.])${NUM}\s*(k\s+)?${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l|litre|liter)\b)`,
   'g',
 );
+// "eight hundred milligrams of ibuprofen", "500 mg of the amoxicillin": a strength said before the name, joined by "of".
+const STRENGTH_OF_BEFORE = new RegExp(String.raw`(?<![\d.])${NUM}\s*${STRENGTH_UNIT}\s+of\s+(?:the\s+|your\s+|that\s+)?$`);
 const CHANGE_TO = new RegExp(
   String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|go(?:ing)? (?:up|down)|titrat\w*|chang\w*|cut|bump\w*|come down|double|halve)\b(?:\s+(?:it|this|that|them|the dose|dose|her|him|you|back|up|down|gradually|slowly))*\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );
@@ -259,7 +261,8 @@ const NOT_NAME = new Set(
     'injection powder lotion patch tab cap syp inj is was be are were not no from now today other another new ' +
     'morning night evening day days week weeks month months given taken sir madam doctor patient about under around ' +
     'over total maximum minimum least than nearly approximately almost below above extra each water milk ' +
-    'start add prescribe begin continue give take increase reduce stop restart resume rx plan advice advised').split(' '),
+    'start add prescribe begin continue give take increase reduce stop restart resume rx plan advice advised ' +
+    'you me him us we he she they low high small little').split(' '),
 );
 const NAME_WORD = /^[a-z][a-z-]{2,}$/;
 const PRESCRIBING_VERB = /\b(?:start|add|prescribe|begin|continue|give|take|increase|rx)\s+(?:(?:on|the|with)\s+)?$/;
@@ -965,6 +968,11 @@ function prescription(s: Sentence, text: string, m: Mention, line: { start: numb
     const carried = n > 0 ? previous : undefined;
     const route = parsed.route ?? carried?.route ?? (form && ORAL_FORMS.test(form) ? 'oral' : undefined);
     const brand = ref?.brand ? [ref.brand, parsed.brandSuffix].filter(Boolean).join(' ') : undefined;
+    const before = n === 0 && !parsed.strength ? STRENGTH_OF_BEFORE.exec(text.slice(Math.max(0, m.formStart - 40), m.formStart)) : null;
+    if (before) {
+      parsed.strength = { value: numberOf(before[1]!), unit: unitName(before[2]!) };
+      ev.strength = s.span(m.formStart - before[0].length, m.formStart);
+    }
     const strength = parsed.strength ?? carried?.strength;
     const dose = parsed.dose ?? carried?.dose;
     // An injection or vaccine given today is a single dose.

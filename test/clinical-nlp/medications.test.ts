@@ -430,9 +430,17 @@ describe('how a consultation says what the patient is to take', () => {
     ]);
   });
 
+  it('reads a strength said before the name ("eight hundred milligrams of ibuprofen"), and never takes a pronoun for a drug', () => {
+    const f = structure("Patient: okay.\nDoctor: i'm going to prescribe you eight hundred milligrams of ibuprofen twice a day", { locale: 'en-US', mode: 'consultation' });
+    expect(f.medications.map((m) => [m.name, m.strength?.value, m.strength?.unit])).toEqual([['ibuprofen', 800, 'mg']]);
+    const g = structure("Patient: okay.\nDoctor: i'm going to prescribe you a low dose of prednisone, 40 mg daily for five days", { locale: 'en-US', mode: 'consultation' });
+    expect(g.medications.map((m) => m.name)).toEqual(['prednisone']);
+  });
+
   it('prescribes nothing the patient is told to avoid, took before, or is said to take already', () => {
     expect(spoken("you can't take ibuprofen because of your kidneys, so i want you taking paracetamol for the pain")).toEqual([['acetaminophen', 'new']]);
     expect(spoken('try not to take any naproxen, it upsets the stomach')).toEqual([]);
+    expect(spoken('are you staying away from things like naproxen and ibuprofen')).toEqual([]);
     expect(spoken('i see that you have diabetes and that you take metformin 500 mg twice a day, is that right')).toEqual([]);
   });
 });

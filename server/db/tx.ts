@@ -66,7 +66,7 @@ export const rootExecutor = (database: SqlDatabase, raw: Db | null) => new Execu
  * chain's transaction, or its statement through `k`, waits until this one ends, so a body must not await real I/O
  * (a timer, a file, the network, scrypt) between BEGIN and COMMIT — compute hashes and read files before. A body
  * must also never use the service's executor for a statement of its own transaction: on SQLite that waits for the
- * transaction to end, which never comes.
+ * transaction to end, which never comes (`npm run lint` refuses it: lint/clinic-plugin.js).
  */
 export async function transaction<T>(e: Executor, body: (tx: Tx) => Promise<T>, opts?: { durable?: boolean }): Promise<T> {
   if (e instanceof Tx) return savepoint(e, body);

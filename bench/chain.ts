@@ -327,7 +327,11 @@ async function main() {
     const admin = async (q: string) => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
-      await c.query(q).finally(() => c.end());
+      try {
+        await c.query(q);
+      } finally {
+        await c.end();
+      }
     };
     await admin(`CREATE DATABASE "${name}"`);
     dropDatabase = () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -420,8 +424,13 @@ async function main() {
       const one = () => load(a.c.baseUrl, paths, token, { connections: params.connections, duration: params.duration });
       const two = () => Promise.all([load(a.c.baseUrl, paths, token, { connections: half, duration: params.duration }),
         load(b.c.baseUrl, paths, token, { connections: params.connections - half, duration: params.duration })]);
-      if (i % 2) scale.two.push(await two()), scale.one.push(await one());
-      else scale.one.push(await one()), scale.two.push(await two());
+      if (i % 2) {
+        scale.two.push(await two());
+        scale.one.push(await one());
+      } else {
+        scale.one.push(await one());
+        scale.two.push(await two());
+      }
       console.log(`round ${i + 1}/${params.rounds}: one instance ${fmtInt(perSecond(scale.one[i]!))} req/s, two ${fmtInt(scale.two[i]!.reduce((s, p) => s + perSecond(p), 0))} req/s`);
     }
     const twoPerSecond = scale.two.map((ps) => ps.reduce((s, p) => s + perSecond(p), 0));

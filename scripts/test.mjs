@@ -1,5 +1,5 @@
-// npm test: typecheck, build, then every test with Vitest; then each skipped test with its reason, ending on the
-// plain "N passed, N failed, N skipped" line.
+// npm test: typecheck, lint (npm run lint), build, then every test with Vitest; then each skipped test with its
+// reason, ending on the plain "N passed, N failed, N skipped" line.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -10,6 +10,7 @@ const run = (label, args) => {
 };
 
 if (run('typecheck', ['node_modules/typescript/bin/tsc', '-b']) !== 0) process.exit(1);
+if (run('lint', ['node_modules/oxlint/bin/oxlint', '--type-aware', '--deny-warnings']) !== 0) process.exit(1);
 if (run('build', ['scripts/build.mjs']) !== 0) process.exit(1);
 mkdirSync('test-results', { recursive: true });
 const rc = run('tests', ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json',

@@ -12,7 +12,7 @@ import { migrateSql } from './db/migrate-sql.js';
 import { sql } from 'kysely';
 import { type SqlDatabase, openSql } from './db/sql.js';
 import { rootExecutor } from './db/tx.js';
-import { noteService } from './notes/service.js';
+import { noteReader, noteService } from './notes/service.js';
 import { type NotificationOptions, notificationService } from './notifications/service.js';
 import { type OidcOptions, oidcService } from './oidc/service.js';
 import { patientService } from './patients/service.js';
@@ -114,7 +114,7 @@ export async function createService(opts: ServiceOptions) {
   const notifications = notificationService(db, clock, box, audit, { ...opts.push, fcmBaseUrl: opts.fcmBaseUrl ?? opts.push?.fcmBaseUrl });
   if (opts.push?.sender !== false) notifications.startSender();
   const speechModels = speechModelService({ db, clock, audit, dataDir: opts.dataDir }, opts.speechModels);
-  const scribe = scribeService({ db, clock, box, audit, webhooks, notifications, dataDir: opts.dataDir }, { defaultModel: speechModels.defaultFor, ...opts.scribe });
+  const scribe = scribeService({ db, clock, box, audit, webhooks, notifications, notes: noteReader(db), dataDir: opts.dataDir }, { defaultModel: speechModels.defaultFor, ...opts.scribe });
   scribe.start();
   const notes = noteService({ db, clock, audit, auth, webhooks, appointments, scribe, patients });
   return {

@@ -24,7 +24,6 @@ let doctorB: string;
 let doctorC: string;
 let displayToken: string;
 const reception = () => ws.users.reception.auth_token;
-const doctor = () => ws.users.doctor.auth_token;
 
 const MIN = 60_000;
 // When the running test started, in real time: its times are counted from there, so that a minute turning while it

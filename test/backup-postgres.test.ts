@@ -104,7 +104,11 @@ describe('npm run backup -- --database-url (pg_dump)', skipFor(postgresSkipReaso
     drops.push(async () => {
       const c = new pg.Client({ connectionString: admin.toString() });
       await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => c.end());
+      try {
+        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
     });
     const createdb = join(dirname(postgresTools().pgRestore), 'createdb');
     const made = await run(createdb, [...createdbArgs, `--maintenance-db=${admin}`, name]);

@@ -10,7 +10,7 @@ import type { DemoWorkspace } from '../server/demo/demo.js';
 import { verifySignature } from '../server/webhooks/signing.js';
 import { missing } from './helpers/needs.js';
 import { freshPostgresDatabase } from './helpers/postgres.js';
-import { ROOT, type ServerProcess, call, exited, spawnServer, tempDir } from './helpers/server.js';
+import { ROOT, call, exited, spawnServer, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { speak, until } from './scribe-support.js';
 import { TEST_DICTATIONS } from './speech-audio.js';

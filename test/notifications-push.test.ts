@@ -60,6 +60,7 @@ function standIn() {
     status, body: { error: { code: status, message, status: statusName, details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode }, ...extra] } },
   });
 
+  // oxlint-disable-next-line typescript/no-misused-promises -- a rejection here fails the run as Vitest's unhandled error
   const server = createServer(async (req, res) => {
     const body = await read(req);
     const url = new URL(req.url!, 'http://x');

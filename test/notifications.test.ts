@@ -41,7 +41,7 @@ function saKey(overrides: Record<string, unknown> = {}) {
     private_key_id: 'a1b2c3d4e5f6',
     private_key: KEY_A,
     client_email: 'push@sunrise-clinic-app.iam.gserviceaccount.com',
-    client_id: 112233445566778899,
+    client_id: 1122334455667788,
     auth_uri: 'https://accounts.google.com/o/oauth2/auth',
     token_uri: 'https://oauth2.googleapis.com/token',
     auth_provider_x509_cert_url: 'https://www.googleapis.com/oauth2/v1/certs',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  type JWK, type JWTPayload, SignJWT, UnsecuredJWT, createLocalJWKSet, decodeJwt, decodeProtectedHeader, exportJWK,
+  type JWK, type JWTPayload, SignJWT, UnsecuredJWT, createLocalJWKSet, decodeJwt, decodeProtectedHeader,
   generateKeyPair, importJWK, jwtVerify,
 } from 'jose';
 import { sql } from 'kysely';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../server/db/database.js';
 import { openSql } from '../server/db/sql.js';
-import { type Executor, type Tx, connectionOf, rootExecutor, transaction } from '../server/db/tx.js';
+import { type Executor, type Tx, rootExecutor, transaction } from '../server/db/tx.js';
 import { tempDir } from './helpers/server.js';
 
 /**
@@ -12,7 +12,7 @@ import { tempDir } from './helpers/server.js';
 describe('transaction (server/db/tx.ts)', () => {
   let db: Db;
   let e: Executor;
-  const insert = (tx: Tx | Executor, v: string) => connectionOf(tx).prepare('INSERT INTO t (v) VALUES (?)').run(v);
+  const insert = (tx: Tx | Executor, v: string) => tx.raw!.prepare('INSERT INTO t (v) VALUES (?)').run(v);
   const values = () => (db.prepare('SELECT v FROM t ORDER BY id').all() as { v: string }[]).map((r) => r.v);
 
   beforeAll(() => {

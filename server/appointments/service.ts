@@ -131,7 +131,7 @@ export function appointmentService(
   }
 
   /** The 409 for the first clash: the patient's own overlapping appointment first, then the doctor's taken slot. */
-  async function clashError(tx: Tx, ws: string, tz: string, patientId: string, clashes: ClashRow[]): Promise<ServiceError> {
+  async function clashError(tx: Tx, tz: string, patientId: string, clashes: ClashRow[]): Promise<ServiceError> {
     const own = clashes.find((c) => c.patient_id === patientId);
     const span = (c: ClashRow) => `${hhmm(c.scheduled_at, tz)}–${hhmm(new Date(new Date(c.scheduled_at).getTime() + c.duration_min * 60_000).toISOString(), tz)}`;
     if (own) {
@@ -170,7 +170,7 @@ export function appointmentService(
         ws, doctor: input.doctor_id ?? null, patient: input.patient_id, start: when.toISOString(), end: end.toISOString(),
         earliest: new Date(when.getTime() - LONGEST_MIN * 60_000).toISOString(),
       });
-      if (clashes.length > 0 && !input.overbook) return refuse(await clashError(tx, ws, tz, input.patient_id, clashes), 'conflict');
+      if (clashes.length > 0 && !input.overbook) return refuse(await clashError(tx, tz, input.patient_id, clashes), 'conflict');
       const now = isoNow(clock);
       const row: AppointmentRow = {
         id: randomUUID(), workspace_id: ws, patient_id: input.patient_id,

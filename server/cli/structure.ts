@@ -135,7 +135,7 @@ export async function runStructureCli(
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  runStructureCli(process.argv.slice(2), process.stdin, process.stdout).then((code) => {
+  void runStructureCli(process.argv.slice(2), process.stdin, process.stdout).then((code) => {
     process.exitCode = code;
   });
 }

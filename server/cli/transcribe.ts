@@ -150,5 +150,5 @@ export async function runTranscribeCli(argv: string[], stdout: Out = process.std
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  runTranscribeCli(process.argv.slice(2)).then((code) => process.exit(code));
+  void runTranscribeCli(process.argv.slice(2)).then((code) => process.exit(code));
 }

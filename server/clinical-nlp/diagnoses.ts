@@ -101,7 +101,7 @@ const STATUS = new Set(
 );
 const QUALIFIER = /^(?:left|right|bilateral|both|side|sides|sided|mild|moderate|severe|acute|chronic|recurrent|[a-z]\d{1,2}|level|dermatome|region|upper|lower|eye|eyes|ear|ears|grade|stage|class|\d[a-z]?|i{1,3}v?|of|the|in)$/;
 // A comma around a filler ("something, uh, called …") separates nothing.
-const SEPARATOR = /\s*(?:[;:]|,(?!\s*(?:uh|um|er|erm)\s*,)(?<!\b(?:uh|um|er|erm)\s*,)|\s[\/-]\s|\bin the (?:setting|context) of\b|\bas well as\b|\balong with\b|\bapart from (?:that|this)\b)\s*/g;
+const SEPARATOR = /\s*(?:[;:]|,(?!\s*(?:uh|um|er|erm)\s*,)(?<!\b(?:uh|um|er|erm)\s*,)|\s[/-]\s|\bin the (?:setting|context) of\b|\bas well as\b|\balong with\b|\bapart from (?:that|this)\b)\s*/g;
 const NUMBER_WORD: Record<string, number> = { first: 1, firstly: 1, second: 2, secondly: 2, third: 3, thirdly: 3, fourth: 4, fifth: 5, sixth: 6 };
 // A number that counts a list item, not one that belongs to a name ("type 2", "stage 4") or a dose ("2 mg").
 const ENUMERATOR = /(?<!\b(?:type|stage|grade|class|g|p|para|gravida|level|t|c|l|s|d|at|of|since|for|over|about)\s+)\b(?:number\s+(\d)|(\d)|(first|firstly|second|secondly|third|thirdly|fourth|fifth|sixth))\b(?!\s*(?:\.\d|mg|ml|mcg|g\b|gm|iu|units?|percent|%|times|tablets?|puffs?|drops?|days?|weeks?|months?|years?|hours?|kg|cm|mm|over\b|plus\b|by\b))/g;

@@ -150,5 +150,5 @@ export class Mapped {
 
 /** "$1"-style references in a string replacement. */
 function expand(pattern: string, args: any[]): string {
-  return pattern.replace(/\$(\d)|\$&/g, (ref, n) => (n === undefined ? args[0] : (args[Number(n)] ?? '')));
+  return pattern.replace(/\$(\d)|\$&/g, (_match, n) => (n === undefined ? args[0] : (args[Number(n)] ?? '')));
 }

@@ -229,7 +229,7 @@ function checkDaily(
 }
 
 /** Where the same products are kept apart for duplicate therapy: an inhaled and an oral steroid are not duplicates. */
-function routeKind(med: Medication, groups: FormGroup[] | undefined, k: DoseKnowledge | undefined): string {
+function routeKind(groups: FormGroup[] | undefined, k: DoseKnowledge | undefined): string {
   const known = groups ?? (k ? (Object.keys(k.strengths) as FormGroup[]) : []);
   const kinds = new Set(known.map((g) => (g === 'oral' || g === 'liquid' || g === 'drops' || g === 'inj' ? 'systemic' : g === 'neb' ? 'inhaler' : g)));
   return kinds.size === 1 ? [...kinds][0]! : 'systemic';
@@ -327,7 +327,7 @@ export function checkSafety(facts: ClinicalFacts, opts: SafetyOptions = {}): { m
     }
     const k = med.match === 'unrecognised' ? undefined : doseKnowledge(med.name);
     const groups = formGroups(med);
-    kinds.push(routeKind(med, groups, k));
+    kinds.push(routeKind(groups, k));
     if (k) {
       // "Units" of a drug measured in international units are IU.
       if (med.strength?.unit === 'unit' && unitsOf(k, groups).includes('IU') && !unitsOf(k, groups).includes('unit')) med.strength = { ...med.strength, unit: 'IU' };

@@ -16,8 +16,8 @@ export class Executor {
     /** The database's Kysely, or the open transaction's. */
     readonly k: Kysely<any>,
     /**
-     * SQLite's connection, for the stores still written with better-sqlite3 statements (`perConnection`); null on
-     * PostgreSQL, where such a store cannot run.
+     * SQLite's connection, null on PostgreSQL: whether it is still open, and whether an error already ended the
+     * transaction (SQLite does so by itself on some), which Kysely does not tell.
      */
     readonly raw: Db | null,
   ) {}
@@ -56,26 +56,6 @@ export function afterCommit(tx: Tx, fn: () => void) {
 /** The executor of a database: what createService hands the domain services. */
 export const rootExecutor = (database: SqlDatabase, raw: Db | null) => new Executor(database, database.db, raw);
 
-/** SQLite's connection behind an executor, for a store still written with better-sqlite3 statements. */
-export function connectionOf(e: Executor): Db {
-  if (!e.raw) throw new Error('this store still runs better-sqlite3 statements, which PostgreSQL cannot run');
-  return e.raw;
-}
-
-/**
- * `build` once per connection, whichever executor of it asks: stores still written with better-sqlite3 statements
- * prepare them here, so a store made from a transaction handle (once per transaction) prepares nothing.
- */
-export function perConnection<T>(build: (db: Db) => T): (e: Executor) => T {
-  const made = new WeakMap<Db, T>();
-  return (e) => {
-    const db = connectionOf(e);
-    let v = made.get(db);
-    if (v === undefined) made.set(db, (v = build(db)));
-    return v;
-  };
-}
-
 /**
  * Runs `body` in one transaction: committed when it resolves, rolled back when it throws (the error is rethrown).
  * Given the database's executor it opens a transaction (SQLite: BEGIN IMMEDIATE, see sql.ts); given a transaction's,
@@ -83,11 +63,10 @@ export function perConnection<T>(build: (db: Db) => T): (e: Executor) => T {
  * then is the outer transaction's). `durable: false`: see SqlDatabase.transaction.
  *
  * On SQLite one connection serves every request and Kysely's driver lends it to one holder at a time: another
- * chain's transaction, or its statement through `k`, waits until this one ends. A statement run straight on `raw`
- * (a store not yet converted) does not wait, so a body must not await real I/O (a timer, a file, the network,
- * scrypt) between BEGIN and COMMIT — compute hashes and read files before. A body must also never use the service's
- * executor for a statement of its own transaction: on SQLite that waits for the transaction to end, which never
- * comes.
+ * chain's transaction, or its statement through `k`, waits until this one ends, so a body must not await real I/O
+ * (a timer, a file, the network, scrypt) between BEGIN and COMMIT — compute hashes and read files before. A body
+ * must also never use the service's executor for a statement of its own transaction: on SQLite that waits for the
+ * transaction to end, which never comes (`npm run lint` refuses it: lint/clinic-plugin.js).
  */
 export async function transaction<T>(e: Executor, body: (tx: Tx) => Promise<T>, opts?: { durable?: boolean }): Promise<T> {
   if (e instanceof Tx) return savepoint(e, body);

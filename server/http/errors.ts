@@ -110,7 +110,8 @@ export function frameworkError(err: FastifyError, request: FastifyRequest, reply
   const path = (request.raw.url ?? '').split('?')[0] ?? '';
   const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'Malformed URL';
   reply.header('x-request-id', request.id);
-  return sendError(request, reply, styleForPath(path), { status: 400, code: 'INVALID_REQUEST', message });
+  // Fastify ignores what this handler returns; the reply (a thenable) is sent either way.
+  void sendError(request, reply, styleForPath(path), { status: 400, code: 'INVALID_REQUEST', message });
 }
 
 /** `log`: where an unexpected error is logged, with its request's id (http/app.ts says why not request.log). */

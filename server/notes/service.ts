@@ -8,6 +8,7 @@ import type { AuthService } from '../auth/service.js';
 import { type Executor, transaction, type Tx } from '../db/tx.js';
 import { type PatientService, patientAllergyReader } from '../patients/service.js';
 import type { OutputEntry, SessionRequest } from '../scribe/job.js';
+import type { NoteReader, NoteStatus } from '../scribe/note-reader.js';
 import type { ScribeService } from '../scribe/service.js';
 import type { SessionRow } from '../scribe/store.js';
 import { FLAG_CODES } from '../clinical-nlp/facts.js';
@@ -28,7 +29,6 @@ interface StoredDraft {
   resolutions: RecordedResolution[];
 }
 
-export type NoteStatus = 'draft' | 'signed' | 'amended';
 
 const notFound = (txnId: string) => new ServiceError(404, 'NOT_FOUND', `No scribe session ${txnId} in your clinic`);
 const statusOf = (latest: number): NoteStatus => (latest === 0 ? 'draft' : latest === 1 ? 'signed' : 'amended');
@@ -63,7 +63,7 @@ const encode = (json: unknown) => Buffer.from(JSON.stringify(json), 'utf8').toSt
  * JSON, the clinical notes are rendered from it; the transcript and the init's warnings are unchanged, the flag
  * warnings go (the doctor resolved every flag, and the signed EMR's flags say how).
  */
-export function signedOutput(s: SessionRow, emr: Emr): OutputEntry[] {
+function signedOutput(s: SessionRow, emr: Emr): OutputEntry[] {
   const request = s.request ? (JSON.parse(s.request) as SessionRequest) : null;
   return (JSON.parse(s.output ?? '[]') as OutputEntry[]).map((o) => {
     const t = request?.templates.find((x) => x.asked === o.template_id);
@@ -77,25 +77,19 @@ export function signedOutput(s: SessionRow, emr: Emr): OutputEntry[] {
   });
 }
 
-/**
- * The read side of notes that the scribe's status and history use: which version of a session is the latest, and
- * any version's EMR JSON. Reads only; every change goes through noteService.
- */
-export function noteReader(db: Executor) {
+/** The read side of notes that the scribe's status and history use (scribe/note-reader.ts). Reads only. */
+export function noteReader(db: Executor): NoteReader {
   const store = noteStore(db);
   return {
-    /** The latest signed or amended version, or undefined while the note is a draft. */
-    async latest(sessionId: string): Promise<VersionRow | undefined> {
-      const n = await store.note(sessionId);
-      return n && n.latest_version > 0 ? store.version(sessionId, n.latest_version) : undefined;
-    },
-    version: (sessionId: string, version: number) => store.version(sessionId, version),
-    note: (sessionId: string) => store.note(sessionId),
+    latestVersion: async (sessionId) => (await store.note(sessionId))?.latest_version ?? 0,
     statusOf,
+    async signedOutput(s, version) {
+      const v = await store.version(s.id, version);
+      return v && signedOutput(s, JSON.parse(v.emr) as Emr);
+    },
     signedSessions: store.signedSessions,
   };
 }
-export type NoteReader = ReturnType<typeof noteReader>;
 
 interface Deps {
   db: Executor;

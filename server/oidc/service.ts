@@ -14,8 +14,9 @@ import { type SignInLimits, signInLimiter } from '../shared/sign-in-limiter.js';
 import { isApiScope } from './scopes.js';
 import { oidcStore } from './store.js';
 
-// Any fixed number, distinct from the service's other advisory locks ("oidckey" in ASCII).
-const PROVIDER_KEYS_LOCK = 0x6f6964636b6579;
+// Any fixed number, distinct from the service's other advisory locks: "oidckey" in ASCII, last bit cleared, the
+// nearest number a double holds exactly (the literal was once ...79, which JavaScript rounded to this very value).
+const PROVIDER_KEYS_LOCK = 0x6f6964636b6578;
 
 export interface OidcOptions {
   /** Failed sign-in limits of the browser sign-in page (tests lower them). */

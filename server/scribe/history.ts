@@ -1,5 +1,5 @@
 import type { AuditLog } from '../audit/service.js';
-import type { NoteReader, NoteStatus } from '../notes/service.js';
+import type { NoteReader, NoteStatus } from './note-reader.js';
 import type { RequestContext } from '../auth/permissions.js';
 import { ServiceError } from '../shared/errors.js';
 import { type ClientStatus, TXN_ID, clientStatus, sessionStatus } from './formats.js';
@@ -84,7 +84,7 @@ function decodeCursor(cursor: string): { created_at: string; txn_id: string; par
 }
 
 async function summary(s: SessionRow, notes: NoteReader): Promise<SessionSummary> {
-  const latest = (await notes.note(s.id))?.latest_version ?? 0;
+  const latest = await notes.latestVersion(s.id);
   const finished = s.status === 'completed' || s.status === 'partial';
   const request = s.request ? (JSON.parse(s.request) as SessionRequest) : null;
   return {
@@ -113,7 +113,7 @@ export function sessionHistory(store: ScribeStore, notes: NoteReader, audit: Aud
     let after = p.after;
     for (;;) {
       const batch = await store.list({ ...p, after, limit: p.limit });
-      for (const s of batch) if (!(((await notes.note(s.id))?.latest_version ?? 0) > 0)) out.push(s);
+      for (const s of batch) if (!((await notes.latestVersion(s.id)) > 0)) out.push(s);
       if (out.length >= p.limit || batch.length < p.limit) return out.slice(0, p.limit);
       after = batch.at(-1)!;
     }

@@ -9,8 +9,6 @@ import { HISTORY_LIMIT } from './history.js';
  * field here is loose.
  */
 
-const Loose = (description: string) => Type.Optional(Type.Unknown({ description }));
-
 export const PresignQuery = Type.Object({
   txn_id: Type.Optional(Type.String({ description: 'Client-chosen transaction id (1-128 of A-Z a-z 0-9 . _ : -); a uuid is made when absent' })),
   action: Type.Optional(Type.String({ description: 'scribe-v2 (ekascribe-v2 accepted); default scribe-v2' })),

@@ -5,8 +5,6 @@ import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
 import { type Executor, transaction } from '../db/tx.js';
 import type { NotificationService } from '../notifications/service.js';
-import type { Emr } from '../notes/schemas.js';
-import { noteReader, signedOutput } from '../notes/service.js';
 import { patientAllergyReader } from '../patients/service.js';
 import { ServiceError } from '../shared/errors.js';
 import { TOO_DEEP_MESSAGE, jsonTextTooDeep, valueTooDeep } from '../shared/json-depth.js';
@@ -20,6 +18,7 @@ import {
 } from './formats.js';
 import { patientIdOf, sessionHistory } from './history.js';
 import type { JobResult, OutputEntry, SessionRequest, TemplateRequest } from './job.js';
+import type { NoteReader } from './note-reader.js';
 import { PolicyError, uploadPolicies } from './policy.js';
 import { scribeReadiness, thisHost } from './readiness.js';
 import { type RunnerOptions, scribeRunner } from './runner.js';
@@ -106,6 +105,8 @@ interface Deps {
   audit: AuditLog;
   webhooks: WebhookService;
   notifications: NotificationService;
+  /** The notes domain's reader (it builds on the scribe's sessions, so it is passed in, not imported). */
+  notes: NoteReader;
   dataDir: string;
 }
 
@@ -115,7 +116,7 @@ interface Deps {
  * processes started by the runner, never here.
  */
 export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
-  const { db, clock, box, audit, webhooks, notifications } = deps;
+  const { db, clock, box, audit, webhooks, notifications, notes } = deps;
   const limits: ScribeLimits = {
     maxFilesPerTxn: opts.maxFilesPerTxn ?? DEFAULT_LIMITS.maxFilesPerTxn,
     maxFileBytes: opts.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes,
@@ -124,7 +125,6 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     policyTtlMs: opts.policyTtlMs ?? DEFAULT_LIMITS.policyTtlMs,
   };
   const store = scribeStore(db);
-  const notes = noteReader(db);
   const allergiesOf = patientAllergyReader(db);
   const policies = uploadPolicies(store, box, clock);
   const root = opts.storageDir ?? join(deps.dataDir, 'scribe');
@@ -476,11 +476,11 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
       return { code: 202, body: { data: { output: [], additional_data: { ...client, ...progress } } } };
     }
     const errors = JSON.parse(s.errors) as string[];
-    const latest = (await notes.note(s.id))?.latest_version ?? 0;
+    const latest = await notes.latestVersion(s.id);
     const asked = version === undefined ? latest : version === 'draft' ? 0 : Number(version);
-    const signed = asked > 0 ? await notes.version(s.id, asked) : undefined;
+    const signed = asked > 0 ? await notes.signedOutput(s, asked) : undefined;
     if (asked > 0 && !signed) throw new ScribeError(400, 'version_not_found', `Transaction ${sessionId} has no signed note version ${version ?? asked}`);
-    const output = signed ? signedOutput(s, JSON.parse(signed.emr) as Emr) : (JSON.parse(s.output ?? '[]') as OutputEntry[]);
+    const output = signed ?? (JSON.parse(s.output ?? '[]') as OutputEntry[]);
     const note = latest > 0 ? { note: { status: notes.statusOf(latest), version: asked, latest_version: latest } } : {};
     const additional = { ...client, ...progress, ...(errors.length ? { errors } : {}), ...note };
     return { code: s.status === 'completed' ? 200 : 206, body: { data: { output, additional_data: additional } } };

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { authenticate, requireScope } from '../http/auth.js';
 import { security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';

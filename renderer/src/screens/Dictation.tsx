@@ -193,8 +193,10 @@ function useRecorder() {
 function useMicrophones(active: boolean) {
   const [mics, setMics] = useState<MediaDeviceInfo[]>([]);
   useEffect(() => {
-    const load = () => navigator.mediaDevices?.enumerateDevices().then((d) => setMics(d.filter((x) => x.kind === 'audioinput'))).catch(() => setMics([]));
-    void load();
+    const load = () => {
+      void navigator.mediaDevices?.enumerateDevices().then((d) => setMics(d.filter((x) => x.kind === 'audioinput'))).catch(() => setMics([]));
+    };
+    load();
     navigator.mediaDevices?.addEventListener('devicechange', load);
     return () => navigator.mediaDevices?.removeEventListener('devicechange', load);
   }, [active]);

@@ -6,7 +6,7 @@ import { clinic } from '../clinic';
 import { Editor } from '../notes/Editor';
 import type { Emr as EmrJson } from '../notes/emr';
 import { PrescriptionPreview } from '../notes/Prescription';
-import { type ShownFlag, unnamed, useNote } from '../notes/useNote';
+import { unnamed, useNote } from '../notes/useNote';
 import { ErrorNote, Icon, Note, ReasonedButton, when } from '../ui';
 import { KEPT_WITH_REASON } from '../../../server/notes/app-shapes';
 

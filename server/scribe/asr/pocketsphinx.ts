@@ -279,7 +279,6 @@ export class PocketSphinxEngine implements AsrEngine {
     const frontEnd = hasDigitalSilence(samples.subarray(0, LEVEL_SCAN_S * SAMPLE_RATE)) ? ['-remove_noise', 'no'] : [];
     const cmninit = await this.estimateCmn(audio, hmm, model, frontEnd, signal);
     const args = [
-      '-infile', audio.path,
       '-hmm', hmm.dir,
       '-cmninit', cmninit ?? hmm.cmninit,
       '-lm', model.lmPath,
@@ -315,9 +314,8 @@ export class PocketSphinxEngine implements AsrEngine {
         const file = join(work, `piece-${i}.s16le`);
         const pcm = samples.subarray(piece.start, piece.end);
         await writeFile(file, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
-        args[args.indexOf('-infile') + 1] = file;
         const offset = piece.start / SAMPLE_RATE;
-        for (const seg of parsePocketSphinxOutput(await this.run(args, signal))) segments.push(shiftSegment(seg, offset));
+        for (const seg of parsePocketSphinxOutput(await this.run(['-infile', file, ...args], signal))) segments.push(shiftSegment(seg, offset));
         onProgress?.(Math.min(1, piece.end / Math.max(1, samples.length)));
       }
     } finally {

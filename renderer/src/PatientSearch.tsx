@@ -1,8 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import type { Patient } from '../../preload/contract';
+import type { Patient, SessionInfo } from '../../preload/contract';
+import { mobileToSearch } from '../../server/patients/mobile';
 import { clinic } from './clinic';
 import { Empty, ErrorNote, GENDER, Icon, Loading, ageLabel } from './ui';
+
+/** How long a number that could still grow ("91…" at 10 digits) waits for another keystroke before it is searched. */
+const SETTLE_MS = 800;
 
 /**
  * Search-as-you-type by 10-digit mobile, as two card bodies for the caller's card: the box, then the family on that
@@ -11,17 +15,30 @@ import { Empty, ErrorNote, GENDER, Icon, Loading, ageLabel } from './ui';
 export function PatientSearch({ onPick, picked, onRegister, unknown, autoFocus = false }: {
   onPick: (p: Patient) => void; picked: Patient | null; onRegister?: (mobile: string) => void; unknown?: ReactNode; autoFocus?: boolean;
 }) {
-  const [digits, setDigits] = useState('');
+  const country = useQueryClient().getQueryData<SessionInfo | null>(['session'])?.workspace.country ?? 'IN';
+  const [text, setText] = useState('');
   const [nudge, setNudge] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (autoFocus) input.current?.focus();
   }, [autoFocus]);
-  const complete = digits.length === 10;
+  const read = mobileToSearch(text, country);
+  // "91" and 8 more digits is a mobile, or the country code of one still being typed: searched once typing pauses.
+  const [settled, setSettled] = useState('');
+  useEffect(() => {
+    if (!('digits' in read) || !read.mayGrow) return;
+    const t = setTimeout(() => setSettled(text), SETTLE_MS);
+    return () => clearTimeout(t);
+  }, [text, country]);
+  const digits = 'digits' in read && (!read.mayGrow || settled === text) ? read.digits : '';
+  const complete = digits !== '';
+  const waiting = !complete && !('reason' in read) && (text.trim() !== '' || nudge);
   const results = useQuery({ queryKey: ['search', digits], queryFn: () => clinic.searchPatients(digits), enabled: complete, staleTime: 5_000 });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (!complete) setNudge(true);
+    // Enter says the number is complete: a "91…" that could still grow is searched as it stands.
+    if ('digits' in read && !complete) setSettled(text);
+    else if (!complete) setNudge(true);
     else void results.refetch();
   };
   return (
@@ -29,14 +46,15 @@ export function PatientSearch({ onPick, picked, onRegister, unknown, autoFocus =
       <div className="card-body stack">
         <form className="search-box" role="search" onSubmit={onSubmit}>
           <Icon name="search" size={20} />
-          <input ref={input} aria-label="Mobile number" name="mobile" type="tel" inputMode="numeric" autoComplete="off" placeholder="98765 43210"
-            value={digits} onChange={(e) => { setNudge(false); setDigits(e.target.value.replace(/\D/g, '').replace(/^(91|0)(?=\d{10}$)/, '').slice(0, 10)); }} />
+          <input ref={input} aria-label="Mobile number" name="mobile" type="tel" inputMode="tel" autoComplete="off" placeholder="98765 43210"
+            maxLength={20} value={text} onChange={(e) => { setNudge(false); setText(e.target.value); }} />
         </form>
-        {!complete && (digits.length > 0 || nudge) && (
+        {waiting && (
           <p className={`small ${nudge ? '' : 'faint'}`} role={nudge ? 'alert' : undefined} style={nudge ? { color: 'var(--warn)' } : undefined}>
-            {10 - digits.length} more digit{10 - digits.length === 1 ? '' : 's'} to search. Mobile numbers have 10 digits.
+            {'missing' in read && read.missing !== null ? `${read.missing} more digit${read.missing === 1 ? '' : 's'} to search. ` : ''}Mobile numbers have 10 digits, after +91, 91 or 0 if you type one.
           </p>
         )}
+        {'reason' in read && <p className="small" role="alert" style={{ color: 'var(--warn)' }}>{read.reason}</p>}
       </div>
       {complete && (
         <div className="card-body flush" style={{ borderTop: '1px solid var(--border)' }}>

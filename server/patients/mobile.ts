@@ -71,4 +71,39 @@ export function checkMobile(input: string, country: string): MobileCheck {
   return { ok: false, reason: `${text} is not a mobile number${where} (${digitCount(text)} digits with the country code). Check the number with the patient.` };
 }
 
+/** What the 10-digit search should do with what staff have typed so far (mobileToSearch). */
+export type MobileSearch =
+  /** Search these 10 digits; `mayGrow` when the typing could still be a longer number in front of them ("91…"). */
+  | { digits: string; mayGrow: boolean }
+  /** Not complete yet: `missing` digits to go, or null when the count depends on a foreign country code. */
+  | { missing: number | null }
+  /** It can never be a mobile: why, as checkMobile says it. */
+  | { reason: string };
+
+/**
+ * Reads a search box's text as checkMobile reads a mobile, so "+91 98765 43210", "91 98765 43210", "098765 43210"
+ * and "98765 43210" all search 9876543210, whether pasted or typed digit by digit: the prefix typed so far says how
+ * many digits the number will have, and nothing is searched before that many are there. Only "91" without a +
+ * stays ambiguous at 10 digits (9198765432 is a mobile too), hence `mayGrow`.
+ */
+export function mobileToSearch(input: string, country: string): MobileSearch {
+  const text = input.trim();
+  const digits = text.replace(/\D/g, '');
+  const own = PLANS[country];
+  const found = (): MobileSearch => {
+    const c = checkMobile(text, country);
+    if (!c.ok) return { reason: c.reason };
+    return c.mobile.national.length === 10 ? { digits: c.mobile.national, mayGrow: false } : { reason: `${text} is not a number the 10-digit search can find.` };
+  };
+  if (!own) return checkMobile(text, country).ok ? found() : { missing: null };
+  const international = text.startsWith('+');
+  // A + then anything but the clinic's own code (or the start of it) is a foreign number of unknown length.
+  if (international && !(digits.startsWith(own.cc) || own.cc.startsWith(digits))) return checkMobile(text, country).ok ? found() : { missing: null };
+  const typedCc = international || (digits.startsWith(own.cc) && digits.length > 10);
+  const needed = typedCc ? own.cc.length + 10 : digits.startsWith('0') ? 11 : 10;
+  if (digits.length < needed) return { missing: needed - digits.length };
+  const r = found();
+  return 'digits' in r ? { ...r, mayGrow: !international && digits.length === 10 && digits.startsWith(own.cc) } : r;
+}
+
 export const formatMobile = (m: Mobile) => `+${m.cc}${m.national}`;

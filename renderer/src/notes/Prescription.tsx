@@ -96,7 +96,7 @@ export function PrescriptionSheet({ data, size }: { data: PrescriptionData; size
       {emr.medications.length > 0
         ? (
           <table className="rx-table" aria-label="Rx">
-            <thead><tr><th /><th>Medicine</th><th>Dose</th><th>Frequency</th><th>Duration</th><th>Instructions</th></tr></thead>
+            <thead><tr><th className="rx-n" /><th>Medicine</th><th className="rx-c-dose">Dose</th><th className="rx-c-freq">Frequency</th><th className="rx-c-days">Duration</th><th className="rx-c-note">Instructions</th></tr></thead>
             <tbody>{emr.medications.map((m, i) => <RxRow key={i} m={m} n={i + 1} />)}</tbody>
           </table>
         )

@@ -518,7 +518,10 @@ export default function Dictation({ session }: { session: SessionInfo }) {
           {recordings.isPending && <Loading />}
           {recordings.isError && <div className="card-body"><ErrorNote error={recordings.error} /></div>}
           {discard.isError && <div className="card-body"><ErrorNote error={discard.error} /></div>}
-          {recordings.data && mine.length === 0 && <Empty title="No dictations yet" icon="mic">Press Record to start one.</Empty>}
+          {/* The card lists the server's sessions and this computer's recordings: empty only when both are. */}
+          {recordings.data && mine.length === 0 && pastSessions.length === 0 && !(patient && history.isPending) && (
+            <Empty title="No dictations yet" icon="mic">Press Record to start one.</Empty>
+          )}
           {mine.length > 0 && (
             <table aria-label="Recordings">
               <thead><tr><th>Recorded</th><th>Patient</th><th>Length</th><th>Status</th><th style={{ textAlign: 'right' }}>Actions</th></tr></thead>

@@ -578,7 +578,7 @@ export function Results({ status, title }: { status: DictationStatus; title: str
     || !!spanOf('/follow_up'));
   return (
     <div className="grid-result" data-testid="scribe-result">
-      <div className="card">
+      <div className="card print-note">
         <div className="print-only" style={{ padding: '0 0 12px' }}><h1>{title}</h1></div>
         {shown.length > 0 && (
           <div className="tabs" role="tablist">

@@ -8,8 +8,9 @@
  *
  * It reads the decoded file by path (its -infile /dev/stdin fails under Node's socket stdio), splits it into
  * utterances at pauses, and prints each utterance's text and then one "word start end confidence" line per word
- * (times in seconds from the start of the file). Each utterance becomes a segment with its words; progress is the
- * end time of the last word over the audio's duration. Aborting kills the process.
+ * (times in seconds from the start of the file). It runs once per piece of the recording (cut at pauses, as for
+ * Whisper); each utterance becomes a segment with its words, and progress is the end of the last piece recognised.
+ * Aborting kills the process.
  *
  * The confidence is the word's posterior probability (pocketsphinx prints logmath_exp of the lattice posterior):
  * 0..1, with rounding that reaches 1.0001 on sure words, hence the clamp (checked on this machine's
@@ -25,10 +26,11 @@ import { copyFile, mkdir, mkdtemp, open, readdir, readFile, rename, rm, symlink,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AsrEngine, Language, PcmAudio, Segment, TranscribeOptions, Transcript, Word } from '../contracts.js';
-import { abortError, findOnPath } from '../audio/decode.js';
-import { frameLevels } from '../audio/speech.js';
+import { abortError, findOnPath, SAMPLE_RATE } from '../audio/decode.js';
+import { frameLevels, samplesOf } from '../audio/speech.js';
 import { EngineUnavailableError, NoEngineError, RecognitionError, tail } from './engine.js';
 import { ensureDomainModel, type DomainModel, type DomainModelOptions, type SpeechVocabulary } from './lm/index.js';
+import { planPieces } from './whisper.js';
 import { projectVocabulary } from './lm/vocabulary.js';
 
 export const POCKETSPHINX_LANGUAGES: readonly Language[] = ['en-IN', 'en-US'];
@@ -54,6 +56,16 @@ export interface PocketSphinxOptions {
   /** Language-model shape, for experiments (lm/index.ts). */
   lm?: DomainModelOptions['lm'];
 }
+
+/** Longest piece recognised in one run, and how far back from its end the cut looks for a pause (seconds). */
+const PIECE_S = 15;
+const PIECE_SEARCH_S = 5;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const shiftSegment = (s: Segment, by: number): Segment => ({
+  ...s, start: round2(s.start + by), end: round2(s.end + by),
+  ...(s.words ? { words: s.words.map((w) => ({ ...w, start: round2(w.start + by), end: round2(w.end + by) })) } : {}),
+});
 
 const FILLER = /^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+)$/;
 
@@ -222,7 +234,7 @@ export class PocketSphinxEngine implements AsrEngine {
   }
 
   /** Run pocketsphinx_continuous; resolves with its stdout. Aborting kills it. */
-  private run(args: string[], signal: AbortSignal | undefined, onStdout?: (chunk: string) => void): Promise<string> {
+  private run(args: string[], signal: AbortSignal | undefined): Promise<string> {
     return new Promise<string>((resolve, reject) => {
       const child = spawn(this.binary()!, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
       let out = '';
@@ -239,7 +251,6 @@ export class PocketSphinxEngine implements AsrEngine {
       };
       child.stdout.setEncoding('utf8').on('data', (d: string) => {
         out += d;
-        onStdout?.(d);
       });
       child.stderr.setEncoding('utf8').on('data', (d: string) => {
         if (err.length < 32_000) err += d;
@@ -264,12 +275,10 @@ export class PocketSphinxEngine implements AsrEngine {
     const model = await this.domainModel();
     if (signal?.aborted) throw abortError(signal);
     const hmm = await this.acousticModel();
-    const head = await readHead(audio.path, audio.durationS, LEVEL_SCAN_S);
-    const samples = new Int16Array(head.buffer.slice(head.byteOffset, head.byteOffset + head.length));
-    const frontEnd = hasDigitalSilence(samples) ? ['-remove_noise', 'no'] : [];
+    const samples = samplesOf(await readFile(audio.path));
+    const frontEnd = hasDigitalSilence(samples.subarray(0, LEVEL_SCAN_S * SAMPLE_RATE)) ? ['-remove_noise', 'no'] : [];
     const cmninit = await this.estimateCmn(audio, hmm, model, frontEnd, signal);
     const args = [
-      '-infile', audio.path,
       '-hmm', hmm.dir,
       '-cmninit', cmninit ?? hmm.cmninit,
       '-lm', model.lmPath,
@@ -293,19 +302,26 @@ export class PocketSphinxEngine implements AsrEngine {
       if (at >= 0 && at % 2 === 0) args.splice(at, 2);
     }
     args.push(...extra);
-    let partial = '';
-    const stdout = await this.run(args, signal, (d) => {
-      if (!onProgress || audio.durationS <= 0) return;
-      partial += d;
-      const lines = partial.split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        const m = /^\S+ \d+(?:\.\d+)? (\d+(?:\.\d+)?) /.exec(line);
-        if (m) onProgress(Math.min(1, Number(m[1]) / audio.durationS));
+    // One run per piece of at most PIECE_S, cut at a pause: pocketsphinx prints nothing until it ends an
+    // utterance (espeak's and many doctors' pauses are too short for its VAD, so a whole dictation is one), and on
+    // an utterance of tens of seconds its word times drift past the audio's end (a 38 s dictation measured here
+    // came back as one segment at 24.8-62.5 s). Each piece's times are its own, shifted by where it starts.
+    const work = await mkdtemp(join(tmpdir(), 'clinic-desk-asr-'));
+    const segments: Segment[] = [];
+    try {
+      for (const [i, piece] of planPieces(samples, PIECE_S, PIECE_SEARCH_S).entries()) {
+        if (signal?.aborted) throw abortError(signal);
+        const file = join(work, `piece-${i}.s16le`);
+        const pcm = samples.subarray(piece.start, piece.end);
+        await writeFile(file, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+        const offset = piece.start / SAMPLE_RATE;
+        for (const seg of parsePocketSphinxOutput(await this.run(['-infile', file, ...args], signal))) segments.push(shiftSegment(seg, offset));
+        onProgress?.(Math.min(1, piece.end / Math.max(1, samples.length)));
       }
-    });
-    const segments = parsePocketSphinxOutput(stdout);
-    onProgress?.(1);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+    if (signal?.aborted) throw abortError(signal);
     return {
       text: segments.map((s) => s.text).join(' '),
       language: opts.language,

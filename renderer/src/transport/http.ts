@@ -252,6 +252,7 @@ export const httpClinic: ClinicApi = {
   amendNote: (txnId, body) => api('POST', `/api/v1/notes/${encodeURIComponent(txnId)}/amendments`, body),
   noteVersions: (txnId) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/versions`),
   noteVersion: (txnId, version) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/versions/${encodeURIComponent(version)}`),
+  noteFhir: (txnId, version) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/fhir?version=${encodeURIComponent(version)}`),
   userProfile: (userId) => api('GET', `/api/v1/users/${encodeURIComponent(userId)}/profile`),
   setUserProfile: (userId, body) => api('PUT', `/api/v1/users/${encodeURIComponent(userId)}/profile`, body),
   clinicProfile: () => api('GET', '/api/v1/clinic'),

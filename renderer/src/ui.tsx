@@ -159,6 +159,19 @@ export function Dialog({ title, onClose, children, footer }: { title: string; on
   );
 }
 
+/**
+ * Asks before an action that cannot be taken back (revoking access, deleting): `children` says what it does, the
+ * danger button labelled `action` does it. Cancel has the focus, so a hurried Enter does nothing.
+ */
+export function Confirm({ title, action, onConfirm, onCancel, children }: { title: string; action: string; onConfirm: () => void; onCancel: () => void; children: ReactNode }) {
+  return (
+    <Dialog title={title} onClose={onCancel}
+      footer={<><button className="btn" type="button" onClick={onCancel}>Cancel</button><button className="btn danger" type="button" onClick={onConfirm}>{action}</button></>}>
+      <p>{children}</p>
+    </Dialog>
+  );
+}
+
 export function Progress({ value, label }: { value: number | null; label?: string }) {
   return (
     <div className={`progress${value === null ? ' indeterminate' : ''}`} role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value ?? undefined}>

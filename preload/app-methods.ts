@@ -67,6 +67,7 @@ export const APP_METHOD_ARITY = {
   amendNote: 2,
   noteVersions: 1,
   noteVersion: 2,
+  noteFhir: 2,
   userProfile: 1,
   setUserProfile: 2,
   clinicProfile: 0,

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
-  Appointment, Bundle, Composition, Condition, Encounter, MedicationRequest, Observation, Resource, ServiceRequest,
+  AllergyIntolerance, Appointment, Bundle, CarePlan, Composition, Condition, Encounter, MedicationRequest, Observation, Resource, ServiceRequest,
 } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FIXTURES, loadFixtures } from '../eval/run.js';
@@ -192,6 +192,24 @@ describe('FHIR export of one note', () => {
     expect(errorsOf(b)).toEqual([]);
     expect(documentProblems(b)).toEqual([]);
     expect((b.entry![0]!.resource as Composition).author).toEqual([expect.objectContaining({ type: 'Organization' })]);
+  });
+
+  it('lists the record\'s allergies the note does not name, and gives the advice section a plan of care (issue 24, item 17)', () => {
+    const emr = emrOf(TEXT, 'en-IN');
+    const input = full(emr);
+    const b = buildFhirBundle({ ...input, patient: { ...input.patient, allergies: ['Penicillin', 'sulfa drugs'] } });
+    expect(errorsOf(b)).toEqual([]);
+    expect(documentProblems(b)).toEqual([]);
+    // "Penicillin" in the record is the note's "penicillin": once.
+    expect(resources<AllergyIntolerance>(b, 'AllergyIntolerance').map((a) => a.code?.text)).toEqual(['penicillin', 'sulfa drugs']);
+    const sections = (b.entry![0]!.resource as Composition).section!;
+    const byCode = (code: string) => sections.find((s) => s.code?.coding?.[0]?.code === code)!;
+    expect(byCode('722446000').entry).toHaveLength(2);
+    expect(emr.advice.length).toBeGreaterThan(0);
+    const [plan] = resources<CarePlan>(b, 'CarePlan');
+    expect(plan).toMatchObject({ status: 'active', intent: 'plan', subject: { type: 'Patient' } });
+    expect(plan!.activity!.map((a) => a.detail?.description)).toEqual(emr.advice);
+    expect(byCode('69730-0').entry).toEqual([{ reference: `urn:uuid:${plan!.id}`, type: 'CarePlan' }]);
   });
 
   it('is the same bundle for the same version; an amendment is a new document that replaces the previous one', () => {

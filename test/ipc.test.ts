@@ -87,6 +87,7 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   amendNote: ['t1', { emr: {}, reason: '' }],
   noteVersions: ['x'.repeat(129)],
   noteVersion: ['t1', 'previous'],
+  noteFhir: ['t1', 'previous'],
   userProfile: [''],
   setUserProfile: ['u1', { qualification: 'x'.repeat(201) }],
   clinicProfile: [1],

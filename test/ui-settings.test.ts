@@ -209,6 +209,7 @@ describe('first run and settings in Chromium', skipFor(uiSkipReason), () => {
     await table.getByText('City Lab').waitFor();
     expect(await table.textContent()).not.toContain(secret.replace('Copy', '').trim());
     await table.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog', { name: 'Revoke City Lab?' }).getByRole('button', { name: 'Revoke client' }).click();
     await table.getByText(/Revoked/).waitFor();
   });
 
@@ -221,6 +222,7 @@ describe('first run and settings in Chromium', skipFor(uiSkipReason), () => {
     const table = page.getByRole('table', { name: 'API keys' });
     await table.getByText('EMR integration').waitFor();
     await table.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog', { name: 'Revoke the key “EMR integration”?' }).getByRole('button', { name: 'Revoke key' }).click();
     await table.getByText('Revoked').waitFor();
   });
 

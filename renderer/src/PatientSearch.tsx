@@ -71,21 +71,24 @@ export function PatientSearch({ onPick, picked, onRegister, unknown, autoFocus =
             </Empty>
           )}
           {results.data && results.data.length > 0 && (
-            <div className="list" aria-label="Search results" data-testid="search-results">
+            <div className="list" data-testid="search-results">
               <div className="list-item small muted" style={{ justifyContent: 'space-between' }}>
                 <span>{results.data.length} patient{results.data.length === 1 ? '' : 's'} on this number</span>
                 {onRegister && <button className="btn sm" type="button" onClick={() => onRegister(digits)}><Icon name="plus" size={14} />Add family member</button>}
               </div>
-              {results.data.map((p) => (
-                <div key={p.id} className="list-item selectable" role="option" aria-selected={picked?.id === p.id} tabIndex={0}
-                  onClick={() => onPick(p)} onKeyDown={(e) => e.key === 'Enter' && onPick(p)} data-testid="patient-result">
-                  <div className="avatar" aria-hidden="true">{p.first_name[0]}{p.last_name[0]}</div>
-                  <div className="grow">
-                    <div className="patient-name">{p.name}</div>
-                    <div className="meta"><span>{GENDER[p.gender]}, {ageLabel(p)}</span><span>{p.dob_estimated ? `Born about ${p.dob.slice(0, 4)}` : `Born ${p.dob}`}</span></div>
+              {/* Options only inside the listbox: a button among them would break the pattern for screen readers. */}
+              <div role="listbox" aria-label="Search results">
+                {results.data.map((p) => (
+                  <div key={p.id} className="list-item selectable" role="option" aria-selected={picked?.id === p.id} tabIndex={0}
+                    onClick={() => onPick(p)} onKeyDown={(e) => e.key === 'Enter' && onPick(p)} data-testid="patient-result">
+                    <div className="avatar" aria-hidden="true">{p.first_name[0]}{p.last_name[0]}</div>
+                    <div className="grow">
+                      <div className="patient-name">{p.name}</div>
+                      <div className="meta"><span>{GENDER[p.gender]}, {ageLabel(p)}</span><span>{p.dob_estimated ? `Born about ${p.dob.slice(0, 4)}` : `Born ${p.dob}`}</span></div>
+                    </div>
                   </div>
-                </div>
-              ))}
+                ))}
+              </div>
             </div>
           )}
         </div>

@@ -109,6 +109,24 @@ export function ReasonedButton({ why, children, ...props }: ButtonHTMLAttributes
   );
 }
 
+const TABBABLE = 'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
+
+/** Keeps Tab and Shift+Tab inside a modal: from its last control to its first and back (aria-modal alone does not). */
+function trapTab(box: HTMLElement, e: KeyboardEvent) {
+  const all = [...box.querySelectorAll<HTMLElement>(TABBABLE)].filter((el) => el.offsetParent !== null);
+  if (all.length === 0) return;
+  const first = all[0]!;
+  const last = all[all.length - 1]!;
+  const inside = box.contains(document.activeElement);
+  if (e.shiftKey && (document.activeElement === first || !inside)) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (document.activeElement === last || !inside)) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
 /**
  * A modal. Without onClose it can be left only through its own buttons (no Escape, backdrop click or ×): for a
  * dialog whose content is lost once closed, such as a secret shown once.
@@ -116,9 +134,17 @@ export function ReasonedButton({ why, children, ...props }: ButtonHTMLAttributes
 export function Dialog({ title, onClose, children, footer }: { title: string; onClose?: () => void; children: ReactNode; footer?: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
+    // Focus goes back where it was when the dialog opened (its opener), not to <body> (WCAG 2.4.3).
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     ref.current?.querySelector<HTMLElement>('input, select, textarea, button:not(.close)')?.focus();
-    if (!onClose) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    // After the closing render: the opener may be re-rendered by what the dialog did (a booking refreshes the queue).
+    return () => void requestAnimationFrame(() => opener?.isConnected && opener.focus());
+  }, []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && onClose) onClose();
+      if (e.key === 'Tab' && ref.current) trapTab(ref.current, e);
+    };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
@@ -130,6 +156,19 @@ export function Dialog({ title, onClose, children, footer }: { title: string; on
         {footer && <div className="dialog-foot">{footer}</div>}
       </div>
     </div>
+  );
+}
+
+/**
+ * Asks before an action that cannot be taken back (revoking access, deleting): `children` says what it does, the
+ * danger button labelled `action` does it. Cancel has the focus, so a hurried Enter does nothing.
+ */
+export function Confirm({ title, action, onConfirm, onCancel, children }: { title: string; action: string; onConfirm: () => void; onCancel: () => void; children: ReactNode }) {
+  return (
+    <Dialog title={title} onClose={onCancel}
+      footer={<><button className="btn" type="button" onClick={onCancel}>Cancel</button><button className="btn danger" type="button" onClick={onConfirm}>{action}</button></>}>
+      <p>{children}</p>
+    </Dialog>
   );
 }
 

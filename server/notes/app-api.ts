@@ -3,7 +3,7 @@ import { UserParams } from '../auth/app-schemas.js';
 import type { Service } from '../service.js';
 import { SavedPdf, arg, appMethod } from '../shared/app-method.js';
 import { ServiceError } from '../shared/errors.js';
-import { AmendBody, DraftBody, NoteParams, PdfFileName, SignBody, Version, VersionList, VersionParams, WorkingDraft } from './schemas.js';
+import { AmendBody, DraftBody, FhirBundle, NoteParams, PdfFileName, SignBody, Version, VersionList, VersionParams, WorkingDraft } from './schemas.js';
 
 const txnId = arg('txnId', NoteParams.properties.txn_id);
 
@@ -42,6 +42,11 @@ export const noteMethods = {
   noteVersion: appMethod({
     args: [txnId, arg('version', VersionParams.properties.version)], result: Version, access: 'scribe',
     run: (c, id, version) => c.service.notes.version(c.ctx, id, version),
+  }),
+  /** A signed version as the FHIR document GET /api/v1/notes/{txn_id}/fhir answers, for the doctor to save. */
+  noteFhir: appMethod({
+    args: [txnId, arg('version', VersionParams.properties.version)], result: FhirBundle, access: 'scribe',
+    run: (c, id, version) => c.service.notes.exportFhir(c.ctx, id, version),
   }),
   userProfile: appMethod({
     args: [arg('userId', UserParams.properties.user_id)], result: Profile, access: 'signed-in',

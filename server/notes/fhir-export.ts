@@ -4,7 +4,7 @@ import type { RequestContext } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
 import type { Tx } from '../db/tx.js';
 import { formatMobile } from '../patients/mobile.js';
-import type { PatientService } from '../patients/service.js';
+import { type PatientService, allergyList } from '../patients/service.js';
 import type { SessionRow } from '../scribe/store.js';
 import { ServiceError } from '../shared/errors.js';
 import { buildFhirBundle } from './fhir.js';
@@ -53,6 +53,7 @@ export async function noteBundle(
       ? {
         id: patient.id, first_name: patient.first_name, middle_name: patient.middle_name, last_name: patient.last_name, gender: patient.gender,
         dob: patient.dob, dob_estimated: patient.dob_estimated === 1, mobile: formatMobile({ cc: patient.mobile_cc, national: patient.mobile_national }),
+        allergies: allergyList(patient),
       }
       : { ...(link.patient_id ? { id: link.patient_id } : {}) },
     ...(signer ? {

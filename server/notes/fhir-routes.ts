@@ -1,21 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Bundle } from '@medplum/fhirtypes';
 import { Type } from 'typebox';
 import { authenticate, requireScope } from '../http/auth.js';
 import { security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';
 import type { Service } from '../service.js';
-import { NoteParams, VersionParams } from './schemas.js';
+import { FhirBundle, NoteParams, VersionParams } from './schemas.js';
 
 const FhirQuery = Type.Object({
   version: Type.Optional({ ...VersionParams.properties.version, description: 'latest (default: the newest signed version; 409 NOT_SIGNED before signing), 1, 2…, or draft' }),
-});
-
-// The bundle is FHIR's own JSON, described by the FHIR specification rather than by this schema.
-const FhirBundle = Type.Unsafe<Bundle>({
-  type: 'object',
-  additionalProperties: true,
-  description: 'A FHIR R4 Bundle of type document (docs/API.md, "FHIR export")',
 });
 
 /**

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type {
   AllergyIntolerance, Appointment, Bundle, BundleEntry, CodeableConcept, Coding, Composition, CompositionSection, Condition, Dosage,
-  Encounter, Identifier, MedicationRequest, Observation, Organization, Patient, Practitioner, Quantity, Reference, Resource, ServiceRequest,
+  CarePlan, Encounter, Identifier, MedicationRequest, Observation, Organization, Patient, Practitioner, Quantity, Reference, Resource, ServiceRequest,
   TimingRepeat,
 } from '@medplum/fhirtypes';
 import type { Duration, DurationUnit } from '../clinical-nlp/facts.js';
@@ -40,6 +40,8 @@ export interface FhirExportInput {
     dob_estimated?: boolean;
     /** International form, +919876543210. */
     mobile?: string;
+    /** The allergies in the patient's record, exported with those the note names: a note may not repeat them. */
+    allergies?: string[];
   };
   /** The doctor who signed. */
   practitioner?: { id: string; name?: string; qualification?: string; registration_number?: string; registration_council?: string };
@@ -442,7 +444,10 @@ export function buildFhirBundle(input: FhirExportInput): Bundle {
     valueString: text,
   }));
 
-  const allergies = emr.history.allergies.map((a, i) => add<AllergyIntolerance>(`${docKey}/allergy/${i}`, {
+  // The note's allergies, then the record's that the note does not name (compared without case: "Penicillin" is one).
+  const named = new Set(emr.history.allergies.map((a) => a.toLowerCase()));
+  const allergyLines = [...emr.history.allergies, ...(input.patient.allergies ?? []).filter((a) => !named.has(a.toLowerCase()))];
+  const allergies = allergyLines.map((a, i) => add<AllergyIntolerance>(`${docKey}/allergy/${i}`, {
     resourceType: 'AllergyIntolerance',
     clinicalStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: 'active' }] },
     code: { text: a },
@@ -478,6 +483,19 @@ export function buildFhirBundle(input: FhirExportInput): Bundle {
       ...(practitioner ? { requester: practitioner } : {}),
     });
   });
+
+  // The advice as a plan of care the patient follows, so the section has an entry a receiving system can read.
+  const advicePlan = emr.advice.length > 0 ? add<CarePlan>(`${docKey}/advice`, {
+    resourceType: 'CarePlan',
+    status: 'active',
+    intent: 'plan',
+    title: 'Advice',
+    subject: patient,
+    encounter,
+    created: note.date,
+    ...(practitioner ? { author: practitioner } : {}),
+    activity: emr.advice.map((description) => ({ detail: { status: 'not-started', description } })),
+  }) : undefined;
 
   const followUp = emr.follow_up;
   const followDay = followUp ? shiftDay(visitDay, followUp.after, 1) : undefined;
@@ -528,7 +546,7 @@ export function buildFhirBundle(input: FhirExportInput): Bundle {
     ...section(SECTIONS.chiefComplaints, emr.chief_complaints.map((c) => `${c.name}${c.duration ? ` for ${plural(c.duration)}` : ''}`), complaints),
     ...section(SECTIONS.medicalHistory, history),
     ...section(SECTIONS.familyHistory, emr.history.family),
-    ...section(SECTIONS.allergies, emr.history.allergies, allergies),
+    ...section(SECTIONS.allergies, allergyLines, allergies),
     ...section(SECTIONS.physicalExamination, [...vitalLines, ...emr.examination], [...vitals, ...findings]),
     ...section(SECTIONS.diagnoses, emr.diagnoses.map((dx) => {
       const code = dx.codes.find((c) => c.system === 'ICD-10');
@@ -536,7 +554,7 @@ export function buildFhirBundle(input: FhirExportInput): Bundle {
     }), diagnosisRefs),
     ...section(SECTIONS.medications, emr.medications.map((m) => `${medicationText(m)}: ${doseLine(m)}`), medications),
     ...section(SECTIONS.investigationAdvice, emr.investigations.map((t) => t.name), orders),
-    ...section(SECTIONS.advice, emr.advice),
+    ...section(SECTIONS.advice, emr.advice, advicePlan ? [advicePlan] : []),
     ...section(SECTIONS.followUp, followUp ? [`${followDay} (after ${plural(followUp.after)})${followUp.notes ? `: ${followUp.notes}` : ''}`] : [],
       appointment ? [appointment] : []),
   ];

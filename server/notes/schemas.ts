@@ -1,3 +1,4 @@
+import type { Bundle } from '@medplum/fhirtypes';
 import { type Static, type TSchema, Type } from 'typebox';
 import { LANGUAGES } from '../scribe/contracts.js';
 import { FLAG_CODES, MEDICATION_STATUSES } from '../clinical-nlp/facts.js';
@@ -236,4 +237,11 @@ export const NoteHistoryQuery = Type.Object({
 export const NoteHistoryFields = Type.Object({
   note_status: Type.Union([NoteStatus, Type.Null()], { description: 'draft: finished, not signed; signed; amended; null: no result yet (or failed)' }),
   note_version: Type.Integer({ minimum: 0, description: 'The latest signed version (1 signed, 2… amended); 0 otherwise' }),
+});
+
+// The bundle is FHIR's own JSON, described by the FHIR specification rather than by this schema.
+export const FhirBundle = Type.Unsafe<Bundle>({
+  type: 'object',
+  additionalProperties: true,
+  description: 'A FHIR R4 Bundle of type document (docs/API.md, "FHIR export")',
 });

@@ -14,7 +14,8 @@ import { type PatientRow, patientStore } from './store.js';
 export const fullName = (p: Pick<PatientRow, 'first_name' | 'middle_name' | 'last_name'>) =>
   [p.first_name, p.middle_name, p.last_name].map((s) => s.trim()).filter(Boolean).join(' ');
 
-const allergyList = (p: Pick<PatientRow, 'allergies'>): string[] => JSON.parse(p.allergies ?? '[]') as string[];
+/** The record's allergies, from the JSON they are stored as. */
+export const allergyList = (p: Pick<PatientRow, 'allergies'>): string[] => JSON.parse(p.allergies ?? '[]') as string[];
 
 /** The record's allergies as stored: each trimmed, and each once (a form's "penicillin, Penicillin" is one allergy). */
 function storedAllergies(list: string[]): string {

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Nothing, arg, appMethod } from '../shared/app-method.js';
-import { CreateSubscriptionBody, Delivery, DeliveryList, DeliveryParams, Subscription, SubscriptionParams } from './schemas.js';
+import { failingOf } from './app-shapes.js';
+import { CreateSubscriptionBody, Delivery, DeliveryList, DeliveryParams, Nullable, Subscription, SubscriptionParams } from './schemas.js';
 
 /** Whether Clinic Desk still sends to a subscription: a receiver that answers 410 Gone disables it for good. */
 export const WebhookStateSchema = Type.Object({
@@ -12,7 +13,10 @@ export const WebhookStateSchema = Type.Object({
  * A list entry of the HTTP API (whose shape is the upstream platform's and has no state) with the state the
  * deliveries route reports, so the list can say which subscriptions were disabled.
  */
-export const WebhookSubscriptionSchema = Type.Object({ ...Subscription.properties, ...WebhookStateSchema.properties });
+export const WebhookSubscriptionSchema = Type.Object({
+  ...Subscription.properties, ...WebhookStateSchema.properties,
+  failing: Nullable(Type.String({ description: 'Why deliveries are failing (webhooks/app-shapes.ts failingOf), or null' })),
+});
 
 export const WebhookDeliveriesSchema = Type.Object({
   subscription: DeliveryList.properties.subscription,
@@ -30,8 +34,8 @@ export const webhookMethods = {
       // The list's shape is the HTTP API's (no state); the deliveries read, limited to one row, adds it.
       const out = [];
       for (const s of await webhooks.list(c.ctx)) {
-        const { status, disabled_reason } = (await webhooks.deliveries(c.ctx, s.id, { limit: 1 })).subscription;
-        out.push({ ...s, status, disabled_reason });
+        const { subscription: { status, disabled_reason }, deliveries: [newest] } = await webhooks.deliveries(c.ctx, s.id, { limit: 1 });
+        out.push({ ...s, status, disabled_reason, failing: failingOf(newest) });
       }
       return out;
     },

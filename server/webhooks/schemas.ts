@@ -51,7 +51,7 @@ export const DeliveriesQuery = Type.Object({
   status: Type.Optional(DeliveryStatus),
 });
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const Delivery = Type.Object({
   id: Type.String(),

@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { QueueBoard, SessionInfo } from '../../../preload/contract';
 import { asFailure, clinic } from '../clinic';
 import { type BoardLink, watchQueueBoard } from '../transport/http';
-import { ErrorNote, Field, Loading } from '../ui';
+import { ErrorNote, Field, Loading, time } from '../ui';
 
 /**
  * The waiting-room display at /display: a TV's browser signed in with a display account shows, per doctor, the
@@ -52,7 +52,7 @@ function Board({ session }: { session: SessionInfo }) {
   useEffect(() => {
     if (link === 'signed-out') qc.setQueryData(['session'], null);
   }, [link, qc]);
-  const clock = useClock();
+  const clock = useClock(session.workspace.timezone);
   return (
     <div className="display">
       <header className="display-head">
@@ -95,12 +95,13 @@ function Board({ session }: { session: SessionInfo }) {
   );
 }
 
-function useClock() {
-  const read = () => new Date().toLocaleTimeString('en-IN', { hour: 'numeric', minute: '2-digit' });
+/** The time at the clinic (its time zone, not the screen's: a display's own clock may be set to anything). */
+function useClock(timeZone: string) {
+  const read = () => time(new Date().toISOString(), timeZone);
   const [now, setNow] = useState(read);
   useEffect(() => {
     const t = setInterval(() => setNow(read()), 10_000);
     return () => clearInterval(t);
-  }, []);
+  }, [timeZone]);
   return now;
 }

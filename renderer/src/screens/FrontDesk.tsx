@@ -123,7 +123,7 @@ function Search({ onPick, picked, onRegister }: { onPick: (p: Patient) => void; 
 
 function PatientCard({ patient, onEdit, onBook }: { patient: Patient; onEdit: () => void; onBook: () => void }) {
   return (
-    <div className="card" aria-label="Selected patient">
+    <div className="card" role="region" aria-label="Selected patient">
       <div className="card-head">
         <div className="row"><div className="avatar" aria-hidden="true">{patient.first_name[0]}{patient.last_name[0]}</div><div><h2>{patient.name}</h2><p className="small muted">{GENDER[patient.gender]}, {ageLabel(patient)}</p></div></div>
         <button className="btn sm" type="button" onClick={onEdit}>Edit</button>
@@ -257,12 +257,22 @@ function useNow(ms: number) {
 }
 
 function RowActions({ a, role, act, tz }: { a: DayEntry; role: SessionInfo['user']['role']; act: QueueActions; tz: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  // The status a move was pressed from: once the row has moved on, its buttons are new.
+  const movedFrom = useRef<string | null>(null);
+  useEffect(() => {
+    // A move replaces the row's buttons (Check in becomes Send in): focus stays in the row, not on <body>.
+    if (movedFrom.current === null || movedFrom.current === a.status || act.isPending) return;
+    movedFrom.current = null;
+    const at = document.activeElement;
+    if (!at || at === document.body || !at.isConnected) box.current?.closest('tr, .list-item')?.querySelector<HTMLElement>('button:not(:disabled)')?.focus();
+  }, [a.status, act.isPending]);
   return (
-    <div className="actions">
+    <div className="actions" ref={box}>
       {actionsFor(a.status, role).map((action) => (
         <button key={action.label} type="button" className={`btn sm ${action.kind ?? ''}`} disabled={act.isPending} title={action.says}
           aria-label={`${action.says ?? action.label}: ${a.patient_name} at ${time(a.scheduled_at, tz)}`}
-          onClick={() => act.start(a, action)}>{action.label}</button>
+          onClick={() => { movedFrom.current = a.status; act.start(a, action); }}>{action.label}</button>
       ))}
     </div>
   );
@@ -336,8 +346,8 @@ function Queue({ session, onBookNew, highlight, act, date, setDate }: {
         <div className="row wrap" role="group" aria-label="Filter by status">
           {FILTER_STATUSES.map((s) => (
             <button key={s} type="button" className="status-filter" aria-pressed={statusFilter === s}
-              aria-label={`${STATUS_LABEL[s]}: ${count(s)}`} onClick={() => setStatusFilter(statusFilter === s ? null : s)}>
-              <StatusChip status={s} /><strong className="num">{count(s)}</strong>
+              onClick={() => setStatusFilter(statusFilter === s ? null : s)}>
+              <StatusChip status={s} />{' '}<strong className="num">{count(s)}</strong>
             </button>
           ))}
         </div>
@@ -369,11 +379,11 @@ function Queue({ session, onBookNew, highlight, act, date, setDate }: {
                 <tr key={a.appointment_id} data-testid="queue-row" data-status={a.status} ref={a.appointment_id === highlight ? highlighted : undefined}
                   className={a.appointment_id === highlight ? 'highlight' : undefined}>
                   <td className="num nowrap"><strong>{time(a.scheduled_at, tz)}</strong>{a.token !== null && <div className="small muted" aria-label={`Token ${a.token}`}>#{a.token}</div>}</td>
-                  <td className="clip">
-                    <div className="patient-name clip" title={a.patient_name}>{a.patient_name}</div>
+                  <td>
+                    <div className="patient-name whole">{a.patient_name}</div>
                     <div className="small muted clip" title={a.reason || undefined}>{a.reason || phone(a.patient_mobile)}{a.walk_in ? ' · walk-in' : ''}{a.overbook ? ' · overbooked' : ''}</div>
                   </td>
-                  <td className="clip small" title={doctorName(a.doctor_id)}>{doctorName(a.doctor_id)}</td>
+                  <td className="whole small">{doctorName(a.doctor_id)}</td>
                   <td><StatusChip status={a.status} /><UndoOffer a={a} act={act} now={now} tz={tz} /></td>
                   <td><RowActions a={a} role={role} act={act} tz={tz} /></td>
                 </tr>
@@ -394,7 +404,7 @@ function PatientToday({ session, patient, act, date }: { session: SessionInfo; p
   const mine = (day.data?.appointments ?? []).filter((a) => a.patient_id === patient.id);
   if (mine.length === 0) return null;
   return (
-    <div className="card" aria-label="Selected patient's appointments">
+    <div className="card" role="region" aria-label="Selected patient's appointments">
       <div className="card-head"><h2>{date === clinicToday(tz) ? 'Today' : prettyDate(date)}</h2></div>
       <div className="list">
         {mine.map((a) => (

@@ -6,6 +6,7 @@ import { clinic } from '../clinic';
 import { Editor } from '../notes/Editor';
 import type { Emr as EmrJson } from '../notes/emr';
 import { PrescriptionPreview } from '../notes/Prescription';
+import { ExportFhir } from '../notes/ExportFhir';
 import { unnamed, useNote } from '../notes/useNote';
 import { ErrorNote, Icon, Note, ReasonedButton, when } from '../ui';
 import { KEPT_WITH_REASON } from '../../../server/notes/app-shapes';
@@ -605,6 +606,7 @@ export function Results({ status, title }: { status: DictationStatus; title: str
                 {!signed && <ReasonedButton className="btn sm primary" type="button" why={whyNotSign} onClick={() => note.sign.mutate()}><Icon name="check" size={14} />Sign</ReasonedButton>}
                 {signed && isDoctor && note.mode !== 'amend' && <button className="btn sm" type="button" onClick={amend}>Amend</button>}
                 {signed && <button className="btn sm" type="button" onClick={() => setPrinting(true)}><Icon name="print" size={14} />Prescription</button>}
+                {signed && <ExportFhir txnId={status.txn_id} version={note.versions.data.latest_version} />}
               </div>
             </div>
           )}

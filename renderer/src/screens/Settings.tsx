@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
-import type { Patient, Role, SaKey, Scope, SessionInfo, SpeechModel, User, WebhookState, WebhookSubscription } from '../../../preload/contract';
+import type { ApiClient, ApiKey, Patient, Role, SaKey, Scope, SessionInfo, SpeechModel, User, WebhookState, WebhookSubscription } from '../../../preload/contract';
 import { clinic } from '../clinic';
 import { DoctorProfileForm, PrescriptionSettings } from '../notes/Profile';
 import { ClinicServerForm } from './ClinicServerForm';
 import { PatientForm } from './RegisterPatient';
 import { ScribeReadinessList, ScribeSummary } from './ScribeReadiness';
-import { Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, when } from '../ui';
+import { Confirm, Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, when } from '../ui';
 
 type Tab = 'server' | 'users' | 'patients' | 'clients' | 'keys' | 'webhooks' | 'push' | 'models' | 'assistants' | 'backups' | 'prescription' | 'sandbox' | 'profile';
 const TABS: [Tab, string][] = [
@@ -131,6 +131,7 @@ function UsersPanel({ session }: { session: SessionInfo }) {
   });
   const toggle = useMutation({ mutationFn: ({ id, off }: { id: string; off: boolean }) => clinic.setUserDisabled(id, off), onSuccess: () => void qc.invalidateQueries({ queryKey: ['users'] }) });
   const [resetting, setResetting] = useState<User | null>(null);
+  const [disabling, setDisabling] = useState<User | null>(null);
   return (
     <Panel title="Users" intro="Everyone who signs in: doctors, front desk, admins and waiting-room displays." action={<button className="btn primary" type="button" onClick={() => setAdding(true)}><Icon name="plus" />Add user</button>}>
       <div className="card-body flush">
@@ -146,7 +147,7 @@ function UsersPanel({ session }: { session: SessionInfo }) {
                 <td>{u.disabled_at ? <span className="chip CN">Disabled</span> : <span className="chip CK">Active</span>}</td>
                 <td><div className="actions">{u.id !== session.user.id && <>
                   <button className="btn sm" type="button" onClick={() => setResetting(u)}>Reset password</button>
-                  <button className={`btn sm ${u.disabled_at ? '' : 'danger'}`} type="button" onClick={() => toggle.mutate({ id: u.id, off: !u.disabled_at })}>{u.disabled_at ? 'Enable' : 'Disable'}</button>
+                  <button className={`btn sm ${u.disabled_at ? '' : 'danger'}`} type="button" onClick={() => (u.disabled_at ? toggle.mutate({ id: u.id, off: false }) : setDisabling(u))}>{u.disabled_at ? 'Enable' : 'Disable'}</button>
                 </>}</div></td>
               </tr>
             ))}</tbody>
@@ -154,6 +155,12 @@ function UsersPanel({ session }: { session: SessionInfo }) {
         )}
       </div>
       {resetting && <ResetPassword user={resetting} onClose={() => setResetting(null)} />}
+      {disabling && (
+        <Confirm title={`Disable ${disabling.display_name}?`} action="Disable" onCancel={() => setDisabling(null)}
+          onConfirm={() => { toggle.mutate({ id: disabling.id, off: true }); setDisabling(null); }}>
+          {disabling.display_name} is signed out everywhere at once and cannot sign in until an admin enables the account again.
+        </Confirm>
+      )}
       {adding && (
         <Dialog title="Add a user" onClose={() => setAdding(false)} footer={<><button className="btn" type="button" onClick={() => setAdding(false)}>Cancel</button><button className="btn primary" type="submit" form="user-form" disabled={create.isPending}>Add user</button></>}>
           <form id="user-form" className="stack" onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
@@ -184,6 +191,7 @@ function ClientsPanel() {
   const revoke = useMutation({ mutationFn: (id: string) => clinic.revokeApiClient(id), onSuccess: () => void qc.invalidateQueries({ queryKey: ['api-clients'] }) });
   const close = () => { setAdding(false); setName(''); create.reset(); };
   const active = clients.data?.filter((c) => !c.revoked_at) ?? [];
+  const [revoking, setRevoking] = useState<ApiClient | null>(null);
   return (
     <Panel title="API clients" intro="Integrations (EMR, lab, pharmacy) that get access tokens with a client id and secret." action={<button className="btn primary" type="button" onClick={() => setAdding(true)}><Icon name="plus" />New API client</button>}>
       <div className="card-body flush">
@@ -199,7 +207,7 @@ function ClientsPanel() {
                 <td className="mono small">{c.client_id}</td>
                 <td><div className="row wrap" style={{ gap: 4 }}>{c.scopes.map((s) => <span key={s} className="chip">{s}</span>)}</div></td>
                 <td className="nowrap">{when(c.created_at)}</td>
-                <td><div className="actions">{!c.revoked_at && <button className="btn sm danger" type="button" onClick={() => revoke.mutate(c.client_id)}>Revoke</button>}</div></td>
+                <td><div className="actions">{!c.revoked_at && <button className="btn sm danger" type="button" onClick={() => setRevoking(c)}>Revoke</button>}</div></td>
               </tr>
             ))}</tbody>
           </table>
@@ -227,6 +235,12 @@ function ClientsPanel() {
           )}
         </Dialog>
       )}
+      {revoking && (
+        <Confirm title={`Revoke ${revoking.name}?`} action="Revoke client" onCancel={() => setRevoking(null)}
+          onConfirm={() => { revoke.mutate(revoking.client_id); setRevoking(null); }}>
+          Its access tokens stop working at once and it cannot get new ones. A revoked client cannot be restored: the integration needs a new one.
+        </Confirm>
+      )}
     </Panel>
   );
 }
@@ -237,6 +251,7 @@ function KeysPanel() {
   const [label, setLabel] = useState('');
   const create = useMutation({ mutationFn: () => clinic.createApiKey({ label: label.trim() }), onSuccess: () => { void qc.invalidateQueries({ queryKey: ['api-keys'] }); setLabel(''); } });
   const revoke = useMutation({ mutationFn: (id: string) => clinic.revokeApiKey(id), onSuccess: () => void qc.invalidateQueries({ queryKey: ['api-keys'] }) });
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
   return (
     <Panel title="API keys" intro="An API key (X-API-KEY) tells the token endpoint which clinic an API client's request is for.">
       <div className="card-body stack">
@@ -255,17 +270,25 @@ function KeysPanel() {
             <tbody>{keys.data.map((k) => (
               <tr key={k.id}><td><strong>{k.label}</strong></td><td>{when(k.created_at)}</td>
                 <td>{k.revoked_at ? <span className="chip CN">Revoked</span> : <span className="chip CK">Active</span>}</td>
-                <td><div className="actions">{!k.revoked_at && <button className="btn sm danger" type="button" onClick={() => revoke.mutate(k.id)}>Revoke</button>}</div></td></tr>
+                <td><div className="actions">{!k.revoked_at && <button className="btn sm danger" type="button" onClick={() => setRevoking(k)}>Revoke</button>}</div></td></tr>
             ))}</tbody>
           </table>
         )}
       </div>
+      {revoking && (
+        <Confirm title={`Revoke the key “${revoking.label}”?`} action="Revoke key" onCancel={() => setRevoking(null)}
+          onConfirm={() => { revoke.mutate(revoking.id); setRevoking(null); }}>
+          Token requests with this key are refused from now on. A revoked key cannot be restored: the integration needs a new one.
+        </Confirm>
+      )}
     </Panel>
   );
 }
 
-function WebhookStatus({ state }: { state: WebhookState }) {
-  return state.status === 'disabled' ? <span className="chip CN">Disabled</span> : <span className="chip CK">Active</span>;
+/** Disabled, failing (Clinic Desk still sends, nothing arrives) or active; `failing` only the list knows. */
+function WebhookStatus({ state }: { state: WebhookState & { failing?: string | null } }) {
+  if (state.status === 'disabled') return <span className="chip CN">Disabled</span>;
+  return state.failing ? <span className="chip NS" title={state.failing}>Failing</span> : <span className="chip CK">Active</span>;
 }
 
 function Deliveries({ sub, onClose }: { sub: WebhookSubscription; onClose: () => void }) {
@@ -313,6 +336,7 @@ function WebhooksPanel() {
   const [key, setKey] = useState('');
   const [events, setEvents] = useState<string[]>(['appointment.statuschange']);
   const [log, setLog] = useState<WebhookSubscription | null>(null);
+  const [deleting, setDeleting] = useState<WebhookSubscription | null>(null);
   const create = useMutation({
     mutationFn: () => clinic.createWebhook({ endpoint: endpoint.trim(), event_names: events, ...(key ? { signing_key: key } : {}) }),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['webhooks'] }); setEndpoint(''); setKey(''); },
@@ -343,14 +367,21 @@ function WebhooksPanel() {
             <tbody>{subs.data.map((s) => (
               <tr key={s.id}><td className="mono small">{s.endpoint}</td>
                 <td><div className="row wrap" style={{ gap: 4 }}>{s.event_names.map((e) => <span key={e} className="chip">{e}</span>)}</div></td>
-                <td><WebhookStatus state={s} />{s.status === 'disabled' && s.disabled_reason && <div className="small muted">{s.disabled_reason}</div>}</td>
+                <td><WebhookStatus state={s} />{s.status === 'disabled' && s.disabled_reason && <div className="small muted">{s.disabled_reason}</div>}
+                  {s.status !== 'disabled' && s.failing && <div className="small muted" data-testid="webhook-failing">{s.failing}</div>}</td>
                 <td className="nowrap">{when(s.created_at)}</td>
-                <td><div className="actions"><button className="btn sm" type="button" onClick={() => setLog(s)}>Delivery log</button><button className="btn sm danger" type="button" onClick={() => remove.mutate(s.id)}>Delete</button></div></td></tr>
+                <td><div className="actions"><button className="btn sm" type="button" onClick={() => setLog(s)}>Delivery log</button><button className="btn sm danger" type="button" onClick={() => setDeleting(s)}>Delete</button></div></td></tr>
             ))}</tbody>
           </table>
         )}
       </div>
       {log && <Deliveries sub={log} onClose={() => setLog(null)} />}
+      {deleting && (
+        <Confirm title="Delete this webhook?" action="Delete webhook" onCancel={() => setDeleting(null)}
+          onConfirm={() => { remove.mutate(deleting.id); setDeleting(null); }}>
+          Clinic Desk stops calling <code>{deleting.endpoint}</code> at once, and its delivery log goes with it.
+        </Confirm>
+      )}
     </Panel>
   );
 }

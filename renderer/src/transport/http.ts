@@ -6,6 +6,7 @@ import { NO_LANGUAGE_LIST, dictationStatus, scribeFailure, scribeHistory, upload
 import { toPushCredentials } from '../../../server/notifications/app-shapes';
 import type { FcmCredsInfo } from '../../../server/notifications/schemas';
 import { toAppAssistant } from '../../../server/oidc/app-shapes';
+import { failingOf } from '../../../server/webhooks/app-shapes';
 import type { ConnectedAssistant } from '../../../server/oidc/service';
 import { fromEntry } from '../../../server/patients/app-shapes';
 import type { PatientEntry } from '../../../server/patients/schemas';
@@ -185,13 +186,14 @@ export const httpClinic: ClinicApi = {
   createApiKey: (input) => api('POST', '/api/v1/api-keys', input),
   revokeApiKey: async (id) => void (await api('DELETE', `/api/v1/api-keys/${encodeURIComponent(id)}`)),
   async webhooks() {
-    const list = (await api<{ data: Omit<WebhookSubscription, keyof WebhookState>[] }>('GET', WEBHOOKS)).data;
-    // The list route has no state; one single-row deliveries read per subscription (a clinic has a handful) adds it.
+    const list = (await api<{ data: Omit<WebhookSubscription, keyof WebhookState | 'failing'>[] }>('GET', WEBHOOKS)).data;
+    // The list route has no state; one single-row deliveries read per subscription (a clinic has a handful) adds it,
+    // and its newest delivery says whether deliveries are failing.
     // 404: deleted since the list was read, so left out.
-    const states = await Promise.all(list.map((s) => api<{ subscription?: WebhookState }>('GET', `${WEBHOOKS}/${encodeURIComponent(s.id)}/deliveries?limit=1`, undefined, [200, 404])));
+    const states = await Promise.all(list.map((s) => api<{ subscription?: WebhookState; data?: WebhookDeliveries['deliveries'] }>('GET', `${WEBHOOKS}/${encodeURIComponent(s.id)}/deliveries?limit=1`, undefined, [200, 404])));
     return list.flatMap((s, i) => {
-      const state = states[i]!.subscription;
-      return state ? [{ ...s, status: state.status, disabled_reason: state.disabled_reason }] : [];
+      const { subscription: state, data } = states[i]!;
+      return state ? [{ ...s, status: state.status, disabled_reason: state.disabled_reason, failing: failingOf(data?.[0]) }] : [];
     });
   },
   createWebhook: async (input) => ({ id: (await api<{ id: string }>('POST', WEBHOOKS, input)).id }),
@@ -252,6 +254,7 @@ export const httpClinic: ClinicApi = {
   amendNote: (txnId, body) => api('POST', `/api/v1/notes/${encodeURIComponent(txnId)}/amendments`, body),
   noteVersions: (txnId) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/versions`),
   noteVersion: (txnId, version) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/versions/${encodeURIComponent(version)}`),
+  noteFhir: (txnId, version) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/fhir?version=${encodeURIComponent(version)}`),
   userProfile: (userId) => api('GET', `/api/v1/users/${encodeURIComponent(userId)}/profile`),
   setUserProfile: (userId, body) => api('PUT', `/api/v1/users/${encodeURIComponent(userId)}/profile`, body),
   clinicProfile: () => api('GET', '/api/v1/clinic'),

@@ -126,6 +126,10 @@ export function auditReadsWriter(opts: {
       tightenIfPresent(`${journal}-wal`);
       tightenIfPresent(`${journal}-shm`);
       const w = new Worker(opts.script ?? await workerScript(), {
+        // None of the process's flags: the script is plain JavaScript that needs no loader, and a worker inherits
+        // every `--import` the process was started with, where a TypeScript one cannot load (no tsx there): the
+        // benchmarks' children had the thread die at its start and every batch written on this thread.
+        execArgv: [],
         workerData: {
           file: opts.file, journal, nativeBinding: opts.nativeBinding, insertSql: opts.insertSql, requireFrom: import.meta.url,
           moveEveryMs: opts.moveEveryMs ?? MOVE_EVERY_MS,

@@ -100,6 +100,26 @@ describe('read-audit writer thread', () => {
     expect(said.filter((s) => s.includes('read-audit writer thread stopped'))).toEqual([expect.stringContaining('no such thread')]);
   });
 
+  it('runs in a process started with a TypeScript preload (as the benchmarks start servers): no batch falls back to the main thread', async () => {
+    const { file, e, raw } = await database();
+    const script = `
+      import { auditReadsWriter } from './server/audit/reads-writer.js';
+      const w = auditReadsWriter({ file: ${JSON.stringify(file)}, insertSql: ${JSON.stringify(auditStore(e).insertSql())} });
+      w.add(${JSON.stringify(auditRow({
+        at: '2031-03-03T03:03:03.003Z', workspace_id: 'w1', actor_type: 'user', actor_id: 'u1', action: 'patient.search',
+        resource_type: 'patient', resource_ids: '["p1"]', outcome: 'success', ip: '127.0.0.1', request_id: 'req-preload',
+      }))});
+      await w.write(true);
+      await w.close();
+      console.log('closed');`;
+    // A preload of ours, in TypeScript: the worker inherits it unless told otherwise, and has no tsx to load it.
+    const { stdout, stderr } = await promisify(execFile)(process.execPath,
+      ['--import', 'tsx', '--import', './server/shared/time.ts', '--input-type=module', '-e', script], { cwd: ROOT, timeout: 60_000 });
+    expect(stdout.trim()).toBe('closed');
+    expect(stderr).not.toContain('read-audit writer thread stopped');
+    expect(rows(raw).map((r) => r.request_id)).toEqual(['req-preload']);
+  });
+
   it('moves a journal a killed process left, once: batches it had moved but not cleared are not moved again', async () => {
     const { file, e, raw } = await database();
     const insertSql = auditStore(e).insertSql();

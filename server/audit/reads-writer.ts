@@ -33,6 +33,13 @@ const MOVE_EVERY_MS = 5000;
 /** A batch's first buffer: about 200 entries (twice as many when it fills). */
 const BATCH_BYTES = 64 * 1024;
 
+/**
+ * A batch's memory, shared with the thread: posting a batch then hands it over without the copy that cloning an
+ * ordinary buffer costs on this thread (the largest part of the read audit's cost here in a profile of bench/search.ts).
+ * A batch is never written again once sent, and its bytes stay here in case the thread goes before storing it.
+ */
+const batchBuffer = (bytes: number) => Buffer.from(new SharedArrayBuffer(bytes));
+
 let sourceScript: Promise<URL> | undefined;
 
 /**
@@ -87,7 +94,7 @@ export function auditReadsWriter(opts: {
   // The batch being queued: each entry serialised as it comes, into memory off the JavaScript heap. Entry objects
   // kept until the batch went were copied by every young-generation collection in between: the largest share of the
   // garbage collector's time per search (bench/search.ts).
-  let rows = Buffer.allocUnsafe(BATCH_BYTES);
+  let rows = batchBuffer(BATCH_BYTES);
   let length = 0;
 
   // On this thread: a connection of its own, opened the first time it is needed.
@@ -126,6 +133,10 @@ export function auditReadsWriter(opts: {
       tightenIfPresent(`${journal}-wal`);
       tightenIfPresent(`${journal}-shm`);
       const w = new Worker(opts.script ?? await workerScript(), {
+        // None of the process's flags: the script is plain JavaScript that needs no loader, and a worker inherits
+        // every `--import` the process was started with, where a TypeScript one cannot load (no tsx there): the
+        // benchmarks' children had the thread die at its start and every batch written on this thread.
+        execArgv: [],
         workerData: {
           file: opts.file, journal, nativeBinding: opts.nativeBinding, insertSql: opts.insertSql, requireFrom: import.meta.url,
           moveEveryMs: opts.moveEveryMs ?? MOVE_EVERY_MS,
@@ -157,7 +168,7 @@ export function auditReadsWriter(opts: {
       const text = JSON.stringify(row);
       // At most three bytes a UTF-16 unit, and the comma.
       if (length + text.length * 3 + 1 > rows.length) {
-        const bigger = Buffer.allocUnsafe(Math.max(rows.length * 2, length + text.length * 3 + 1));
+        const bigger = batchBuffer(Math.max(rows.length * 2, length + text.length * 3 + 1));
         rows.copy(bigger, 0, 0, length);
         rows = bigger;
       }
@@ -167,7 +178,7 @@ export function auditReadsWriter(opts: {
     async write(settle) {
       const batch = rows.subarray(0, length);
       if (length > 0) {
-        rows = Buffer.allocUnsafe(BATCH_BYTES);
+        rows = batchBuffer(BATCH_BYTES);
         length = 0;
       }
       if (batch.length === 0 && !(settle && worker)) return;

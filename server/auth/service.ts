@@ -136,10 +136,20 @@ export function authService(db: Executor, clock: Clock, env: Environment = envir
     return (await verifySecret(clientSecret, row.secret_hash)) ? clientCaller(clientId) : null;
   }
 
-  const principalCaller = (p: TokenPrincipalRow): Caller => ({
-    kind: 'user', id: p.user_id, workspaceId: p.workspace_id, workspaceActive: p.workspace_disabled_at === null,
-    role: p.role, scopes: new Set(p.token_scopes ? parseScopes(p.token_scopes) : ROLE_SCOPES[p.role]),
-  });
+  // One Caller per cached principal row, made at its first request rather than at every one (a Set and an object per
+  // search, bench/search.ts); it goes with its row when the principal cache drops that (auth/store.ts).
+  const callers = new WeakMap<TokenPrincipalRow, Caller>();
+  const principalCaller = (p: TokenPrincipalRow): Caller => {
+    let caller = callers.get(p);
+    if (!caller) {
+      caller = {
+        kind: 'user', id: p.user_id, workspaceId: p.workspace_id, workspaceActive: p.workspace_disabled_at === null,
+        role: p.role, scopes: new Set(p.token_scopes ? parseScopes(p.token_scopes) : ROLE_SCOPES[p.role]),
+      };
+      callers.set(p, caller);
+    }
+    return caller;
+  };
 
   /** Resolves a long-lived user token to its Caller; null when unknown, revoked or the user is disabled (the other environment's: its 401). */
   async function authenticateToken(token: string): Promise<Caller | null> {

@@ -184,11 +184,16 @@ function expandShorthand(text: Mapped): Mapped {
   return s.replace(UNIT_SPELLING, (_m: string, d: string, u: string) => `${d} ${ABBREVIATIONS.units[u]}`);
 }
 
+const DIGIT_WORD = 'zero|one|two|three|four|five|six|seven|eight|nine';
+const SPOKEN_DECIMAL_STOP = new RegExp(String.raw`\b(${DIGIT_WORD})\. (?=(?:${DIGIT_WORD})\b)`, 'g');
+
 /** Lower case, voice commands as punctuation, hyphens and "+" spelled out, spoken numbers as digits, spelled letters joined. */
 export function normalizeMapped(raw: Mapped): Mapped {
   // Latin written with full stops goes first: its stops would otherwise end sentences and become decimals ("q.4h").
   let s = raw.replace(DOTTED, dotted).replace(TITLE, '$1$2').replace(HOUR_INTERVAL, hourInterval).lower().replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
   for (const [re, to] of VOICE_COMMANDS) s = s.replace(re, to);
+  // "two. five of norvasc": a recogniser writes the spoken "point" of a decimal as a full stop between number words.
+  s = s.replace(SPOKEN_DECIMAL_STOP, '$1 point ');
   s = s.replace(/(\d)\s*%/g, '$1 percent').replace(/\s*\+\s*/g, ' plus ');
   // ".25 mg": a decimal written without its leading zero.
   s = s.replace(/(?<![\d.])\.(?=\d)/g, '0.');

@@ -102,6 +102,8 @@ const STRENGTH = new RegExp(
 );
 // "eight hundred milligrams of ibuprofen", "500 mg of the amoxicillin": a strength said before the name, joined by "of".
 const STRENGTH_OF_BEFORE = new RegExp(String.raw`(?<![\d.])${NUM}\s*${STRENGTH_UNIT}\s+of\s+(?:the\s+|your\s+|that\s+)?$`);
+// "the 2.5 of norvasc", "that 2.5 norvasc": a number without a unit before the name (only a labelled strength).
+const NUMBER_BEFORE = new RegExp(String.raw`(?:^|\b(?:the|your|that|this|on|of)\s+)(?<![\d.])${NUM}\s+(?:of\s+(?:the\s+|your\s+|that\s+)?)?$`);
 const CHANGE_TO = new RegExp(
   String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|go(?:ing)? (?:up|down)|titrat\w*|chang\w*|cut|bump\w*|come down|double|halve)\b(?:\s+(?:it|this|that|them|the dose|dose|her|him|you|back|up|down|gradually|slowly))*\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );
@@ -414,8 +416,8 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
     if (keyNumber && (!combination || labelled(Number(keyNumber[1])))) {
       med.strength = { value: Number(keyNumber[1]), unit: unitOf(drug, keyNumber[1]!) };
       mark('strength', { from: afterName - keyNumber[1]!.length, to: afterName });
-      // A unit not said and not confirmed by one of the drug's labelled strengths is the structurer's guess.
-      if (!labelled(Number(keyNumber[1]))) med.inferred = ['strength'];
+      // A unit not said is the structurer's reading, even where one of the drug's labelled strengths agrees with it.
+      med.inferred = ['strength'];
     } else if (bare && !keyNumber) {
       const at = { from: afterName + bare.index + bare[0].length - bare[0].trimStart().length, to: afterName + bare[0].length };
       const k = bare[2] ? 1000 : 1;
@@ -425,7 +427,7 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
       else if (k === 1 || labelled(value)) {
         med.strength = { value, unit: k > 1 && /calciferol|vitamin d/.test(drug.name) ? 'IU' : unitOf(drug, String(value)) };
         mark('strength', at);
-        if (!labelled(value)) med.inferred = ['strength'];
+        med.inferred = ['strength'];
       }
     }
   }
@@ -972,6 +974,13 @@ function prescription(s: Sentence, text: string, m: Mention, line: { start: numb
     if (before) {
       parsed.strength = { value: numberOf(before[1]!), unit: unitName(before[2]!) };
       ev.strength = s.span(m.formStart - before[0].length, m.formStart);
+    } else if (n === 0 && !parsed.strength && ref && ref.drug.kind !== 'class') {
+      const bare = NUMBER_BEFORE.exec(text.slice(Math.max(0, m.formStart - 40), m.formStart));
+      if (bare && ref.drug.strengths.some((x) => numberOf(x.replace(/\s*[a-z%]+$/i, '')) === numberOf(bare[1]!))) {
+        parsed.strength = { value: numberOf(bare[1]!), unit: unitOf(ref.drug, bare[1]!) };
+        parsed.inferred = ['strength'];
+        ev.strength = s.span(m.formStart - bare[0].length + bare[0].indexOf(bare[1]!), m.formStart);
+      }
     }
     const strength = parsed.strength ?? carried?.strength;
     const dose = parsed.dose ?? carried?.dose;

@@ -94,6 +94,12 @@ describe('strengths and doses as spoken', () => {
     expect(combo.brand).toBe('glycomet gp 2');
   });
 
+  it('a labelled number said before the name is its strength, unit flagged; a recogniser\'s "two. five" is 2.5', () => {
+    const [m] = meds('Doctor: we will keep you on that two. five norvasc, your pressures look good.', 'en-US');
+    expect(m).toMatchObject({ name: 'amlodipine', strength: { value: 2.5, unit: 'mg' }, inferred: ['strength'] });
+    expect(meds('Doctor: take 2 tylenol when the pain comes.', 'en-US')[0]?.strength).toBeUndefined();
+  });
+
   it('reads a change of dose "from … to …" as the new strength', () => {
     expect(one('impression hypertension. increase losartan from 25 to 50 mg once daily').strength).toEqual({ value: 50, unit: 'mg' });
   });
@@ -316,9 +322,10 @@ describe('status flags', () => {
     expect(flags('start amoxicillin 500 mg three times a day for seven days.')).not.toContain('STRENGTH_MISSING');
   });
 
-  it('flags a strength whose unit was not said and is not one the drug comes in', () => {
+  it('flags a strength whose unit was not said, even one the drug comes in', () => {
     expect(flags('tab amlodipine 7 once daily.')).toContain('UNIT_NOT_SAID');
-    expect(flags('tab amlodipine 5 once daily.')).not.toContain('UNIT_NOT_SAID');
+    expect(flags('tab amlodipine 5 once daily.')).toContain('UNIT_NOT_SAID');
+    expect(flags('tab amlodipine 5 mg once daily.')).not.toContain('UNIT_NOT_SAID');
   });
 });
 

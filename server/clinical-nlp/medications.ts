@@ -633,7 +633,9 @@ export function extractMedications(
   // A drug named without any instruction is only mentioned ("before starting methotrexate"), unless a cue prescribes
   // it by name ("continue the albuterol inhaler", "you may use ibuprofen"): drugs without a spoken strength are
   // prescriptions too.
-  const named = (m: Out): boolean => !m.bare || (m.explicit && m.recognised);
+  // A class ("an anti-inflammatory") is an entry only where a cue prescribes it: said alone it describes a drug or a
+  // procedure ("that's really an anti-inflammatory", "place some anti-inflammatory medication at the spot").
+  const named = (m: Out): boolean => (!m.bare || (m.explicit && m.recognised)) && (!m.isClass || m.explicit);
   const history = meds.filter((m) => m.status === 'history' && !isStopped(m));
   let prescribed = meds.filter((m) => PRESCRIBED.has(m.status!) && named(m) && !isStopped(m));
   followOnDosing(doc, prescribed, mentioned, firstMed);

@@ -77,7 +77,9 @@ const CONNECTOR = new Set(['and', 'with', 'after', 'then', 'plus', 'along', 'ass
 const LIST_WORD = new Set(
   (', and or nor any other such h/o history of signs symptoms complaints episodes prior previous past known recent ' +
     'high low grade significant obvious major gross frank visible particular particularly specific much more further ' +
-    'new associated real true overt definite actual feel feels feeling felt think notice noticed get getting appear appears seem seems look looks').split(' '),
+    'new associated real true overt definite actual feel feels feeling felt think notice noticed get getting appear appears seem seems look looks ' +
+    // Body systems qualifying the list ("no respiratory or breathing difficulty", "any urinary or bowel problems").
+    'respiratory nasal sinus urinary bowel bladder cardiac heart abdominal stomach gastrointestinal gi neurologic neurological visual skin joint muscle').split(' '),
 );
 // In a written list ("denies chest pain, shortness of breath, pnd, ankle swelling, or dizziness") an item the
 // vocabulary does not know keeps the scope running when it is one word between commas.

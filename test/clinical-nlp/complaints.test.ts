@@ -110,6 +110,10 @@ describe('negation', () => {
     expect(names('forty year old man with headache. no fever, vomiting or giddiness.')).toEqual(['headache']);
   });
 
+  it('runs over a body system qualifying the list', () => {
+    expect(names('Patient: a little heaviness in my chest and i do not have any respiratory or breathing difficulty')).toEqual(['chest heaviness']);
+  });
+
   it('ends where the words are no longer a list, or where the finding has a duration', () => {
     expect(names('twenty year old man no fever at home passing less urine than usual')).toEqual(['decreased urine output']);
     expect(names('two year old boy watery stools no blood vomiting since yesterday')).toEqual(['loose stools', 'vomiting']);

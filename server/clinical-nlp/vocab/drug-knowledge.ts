@@ -7,12 +7,10 @@
  */
 import { Type } from 'typebox';
 import { normalizeText, PhraseIndex, tokenize } from '../lexicon.js';
-import { checkedData, Provenance } from './data-file.js';
+import { checkedData, Provenance, Words } from './data-file.js';
 import CLASSES_FILE from './drug-classes.json' with { type: 'json' };
 import DOSES_FILE from './drug-doses.json' with { type: 'json' };
 import { FORMULARY, type Drug } from './formulary.js';
-
-const Words = Type.Array(Type.String({ minLength: 1 }));
 
 export const DrugClassesSchema = Type.Object({
   ...Provenance,

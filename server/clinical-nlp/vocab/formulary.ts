@@ -24,7 +24,7 @@
  * for, and British names.
  */
 import { type Static, Type } from 'typebox';
-import { checkedData, Provenance } from './data-file.js';
+import { checkedData, Provenance, Words } from './data-file.js';
 import US_UK_FILE from './drugs-us-uk.json' with { type: 'json' };
 import CARDIO from './formulary/cardio.json' with { type: 'json' };
 import ENDOCRINE from './formulary/endocrine.json' with { type: 'json' };
@@ -91,17 +91,16 @@ export function usualStrengthUnit(drug: Drug, value: number): StrengthUnit | und
   return undefined;
 }
 
-const Names = Type.Array(Type.String({ minLength: 1 }));
 /** One drug as the formulary files write it (fields: the header of this module). */
 const DrugRow = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
     us: Type.Optional(Type.String({ minLength: 1 })),
-    aliases: Type.Optional(Names),
-    forms: Type.Optional(Names),
+    aliases: Type.Optional(Words),
+    forms: Type.Optional(Words),
     strengths: Type.Optional(Type.Array(Type.String({ pattern: STRENGTH.source }))),
-    brands: Type.Optional(Names),
-    commonWordBrands: Type.Optional(Names),
+    brands: Type.Optional(Words),
+    commonWordBrands: Type.Optional(Words),
   },
   { additionalProperties: false },
 );

@@ -5,9 +5,8 @@
  */
 import { Type } from 'typebox';
 import FILE from './lay-phrases.json' with { type: 'json' };
-import { checkedData, Provenance } from './data-file.js';
+import { checkedData, Provenance, Words } from './data-file.js';
 
-const Words = Type.Array(Type.String({ minLength: 1 }));
 const WordMap = Type.Record(Type.String({ minLength: 1 }), Type.String({ minLength: 1 }));
 
 export const LayPhrasesSchema = Type.Object({

@@ -4,9 +4,7 @@
  */
 import { Type } from 'typebox';
 import FILE from './symptoms.json' with { type: 'json' };
-import { checkedData, Provenance } from './data-file.js';
-
-const Words = Type.Array(Type.String({ minLength: 1 }));
+import { checkedData, Provenance, Words } from './data-file.js';
 
 export const SymptomsSchema = Type.Object({
   ...Provenance,

@@ -13,6 +13,9 @@ export const Provenance = {
   licence: Type.String({ minLength: 1 }),
 };
 
+/** A list of words or phrases, none empty. */
+export const Words = Type.Array(Type.String({ minLength: 1 }));
+
 export class DataFileError extends Error {}
 
 /** The file's content typed by `schema`, or a DataFileError naming the file and the first bad values. */

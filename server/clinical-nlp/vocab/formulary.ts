@@ -4,42 +4,41 @@
  * Curated by hand for this project; a brand whose product we could not confirm is left out rather than guessed,
  * because a brand read as the wrong generic is a safety defect.
  *
- * The rows live in formulary/*.ts by therapeutic area. One drug a line, six fields split by "|":
- *
- *   name | US name | other names | forms | usual strengths | brands
+ * The drugs live in formulary/*.json by therapeutic area, one object a drug (schema: `DrugRow` below):
  *
  * - name: lower case. A combination is its generics joined by " + " in the order its products are usually
- *   labelled, each part a row of its own (or another name of one). Its other orders are added as other names, so
+ *   labelled, each part a drug of its own (or another name of one). Its other orders are added as other names, so
  *   "formoterol plus budesonide" finds "budesonide + formoterol".
- * - US name: only where it differs. A combination without one is given its parts' US names.
- * - usual strengths: a number with its unit, mg when none is written: 500, 50mcg, 1g, 1%, 60000IU, 10units, 10mEq,
- *   0.5ml. With "/" it is a concentration (125mg/5ml, 100units/ml, 500mcg/spray) and goes to `concentrations`, so
- *   a number said after a brand is never read as one.
+ * - us: the US name, only where it differs. A combination without one is given its parts' US names.
+ * - aliases: other names, spellings and spoken forms.
+ * - strengths: usual strengths, a number with its unit, mg when none is written: 500, 50mcg, 1g, 1%, 60000IU,
+ *   10units, 10mEq, 0.5ml. With "/" it is a concentration (125mg/5ml, 100units/ml, 500mcg/spray) and goes to
+ *   `concentrations`, so a number said after a brand is never read as one.
  * - brands: as said. A number is part of a brand only for combinations ("glycomet gp 2"), where it is not a
- *   strength; a single drug's number after its brand is the strength ("telma 40"). A brand marked "~" is also an
- *   ordinary English word ("pause", "tide"): it goes to `contextBrands` and COMMON_WORD_BRANDS, not `brands`, so it
- *   is a drug only where the parser sees a drug context.
+ *   strength; a single drug's number after its brand is the strength ("telma 40").
+ * - commonWordBrands: brands that are also ordinary English words ("pause", "tide"): they go to `contextBrands` and
+ *   COMMON_WORD_BRANDS, not `brands`, so they are a drug only where the parser sees a drug context.
  *
- * drugs-us-uk.json adds US and UK generics and brands in the same row format (a row naming a drug already here adds
- * to it), drug classes prescribed without a named drug ("antihistamine", "steroid cream") with the class of drugs they stand for, and
- * British names.
+ * drugs-us-uk.json adds US and UK generics and brands in the same shape (a drug already here adds to it), drug
+ * classes prescribed without a named drug ("antihistamine", "steroid cream") with the class of drugs they stand
+ * for, and British names.
  */
-import { Type } from 'typebox';
-import { checkedData, Provenance } from './data-file.js';
+import { type Static, Type } from 'typebox';
+import { checkedData, Provenance, Words } from './data-file.js';
 import US_UK_FILE from './drugs-us-uk.json' with { type: 'json' };
-import { CARDIO } from './formulary/cardio.js';
-import { ENDOCRINE } from './formulary/endocrine.js';
-import { EYE_ENT } from './formulary/eye-ent.js';
-import { GASTRO } from './formulary/gastro.js';
-import { INFECTIONS } from './formulary/infections.js';
-import { NEURO_PSYCH } from './formulary/neuro-psych.js';
-import { NUTRITION } from './formulary/nutrition.js';
-import { PAIN } from './formulary/pain.js';
-import { RESPIRATORY } from './formulary/respiratory.js';
-import { SKIN } from './formulary/skin.js';
-import { URO_RENAL } from './formulary/uro-renal.js';
-import { VACCINES_EMERGENCY } from './formulary/vaccines-emergency.js';
-import { WOMEN } from './formulary/women.js';
+import CARDIO from './formulary/cardio.json' with { type: 'json' };
+import ENDOCRINE from './formulary/endocrine.json' with { type: 'json' };
+import EYE_ENT from './formulary/eye-ent.json' with { type: 'json' };
+import GASTRO from './formulary/gastro.json' with { type: 'json' };
+import INFECTIONS from './formulary/infections.json' with { type: 'json' };
+import NEURO_PSYCH from './formulary/neuro-psych.json' with { type: 'json' };
+import NUTRITION from './formulary/nutrition.json' with { type: 'json' };
+import PAIN from './formulary/pain.json' with { type: 'json' };
+import RESPIRATORY from './formulary/respiratory.json' with { type: 'json' };
+import SKIN from './formulary/skin.json' with { type: 'json' };
+import URO_RENAL from './formulary/uro-renal.json' with { type: 'json' };
+import VACCINES_EMERGENCY from './formulary/vaccines-emergency.json' with { type: 'json' };
+import WOMEN from './formulary/women.json' with { type: 'json' };
 
 export interface Drug {
   name: string;
@@ -92,46 +91,63 @@ export function usualStrengthUnit(drug: Drug, value: number): StrengthUnit | und
   return undefined;
 }
 
-const TABLES = [PAIN, INFECTIONS, GASTRO, CARDIO, ENDOCRINE, RESPIRATORY, SKIN, EYE_ENT, NEURO_PSYCH, URO_RENAL, WOMEN, NUTRITION, VACCINES_EMERGENCY];
+/** One drug as the formulary files write it (fields: the header of this module). */
+const DrugRow = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    us: Type.Optional(Type.String({ minLength: 1 })),
+    aliases: Type.Optional(Words),
+    forms: Type.Optional(Words),
+    strengths: Type.Optional(Type.Array(Type.String({ pattern: STRENGTH.source }))),
+    brands: Type.Optional(Words),
+    commonWordBrands: Type.Optional(Words),
+  },
+  { additionalProperties: false },
+);
+type DrugRow = Static<typeof DrugRow>;
 
-const list = (field: string | undefined): string[] =>
-  (field ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+export const FormularyAreaSchema = Type.Object({ ...Provenance, about: Type.String(), drugs: Type.Array(DrugRow) });
+export const UsUkSchema = Type.Object({
+  ...Provenance,
+  about: Type.String(),
+  drugs: Type.Array(DrugRow),
+  classes: Type.Array(DrugRow),
+  ukNames: Type.Record(Type.String(), Type.String()),
+  classMembers: Type.Record(Type.String(), Type.String()),
+});
+
+/** The therapeutic areas' files, in the order their drugs are listed. */
+export const FORMULARY_FILES: Readonly<Record<string, unknown>> = {
+  'pain.json': PAIN, 'infections.json': INFECTIONS, 'gastro.json': GASTRO, 'cardio.json': CARDIO, 'endocrine.json': ENDOCRINE,
+  'respiratory.json': RESPIRATORY, 'skin.json': SKIN, 'eye-ent.json': EYE_ENT, 'neuro-psych.json': NEURO_PSYCH,
+  'uro-renal.json': URO_RENAL, 'women.json': WOMEN, 'nutrition.json': NUTRITION, 'vaccines-emergency.json': VACCINES_EMERGENCY,
+};
+const AREAS = Object.entries(FORMULARY_FILES).map(([file, data]) => checkedData(`formulary/${file}`, FormularyAreaSchema, data));
+const US_UK = checkedData('drugs-us-uk.json', UsUkSchema, US_UK_FILE);
+const CLASS_NAMES = new Set(US_UK.classes.map((r) => r.name));
 
 function orders(parts: string[]): string[][] {
   if (parts.length <= 1) return [parts];
   return parts.flatMap((p, i) => orders([...parts.slice(0, i), ...parts.slice(i + 1)]).map((rest) => [p, ...rest]));
 }
 
-const ROW = String.raw`^[^|~]+(?:\|[^|]*){5}$`;
-const UsUkSchema = Type.Object({
-  ...Provenance,
-  about: Type.String(),
-  rows: Type.Array(Type.String({ pattern: ROW })),
-  classes: Type.Array(Type.String({ pattern: ROW })),
-  ukNames: Type.Record(Type.String(), Type.String()),
-  classMembers: Type.Record(Type.String(), Type.String()),
-});
-const US_UK = checkedData('drugs-us-uk.json', UsUkSchema, US_UK_FILE);
-const CLASS_NAMES = new Set(US_UK.classes.map((r) => r.split('|')[0]!.trim()));
+const LISTS = ['aliases', 'forms', 'strengths', 'brands', 'commonWordBrands'] as const;
+const joinLists = (a: string[] = [], b: string[] = []): string[] => [...new Set([...a, ...b])];
 
-const split = (line: string): string[] => line.split('|').map((f) => f.trim());
-const joinLists = (a = '', b = ''): string => [...new Set([...list(a), ...list(b)])].join(',');
-
-/** The tables' rows, with the rows of drugs-us-uk.json that name the same drug merged into them. */
-function mergedRows(): string[][] {
-  const byName = new Map<string, string[]>();
-  for (const line of [...TABLES.flatMap((t) => t.trim().split('\n')), ...US_UK.rows, ...US_UK.classes]) {
-    const row = split(line);
-    const old = byName.get(row[0]!);
-    if (!old) byName.set(row[0]!, row);
-    else byName.set(row[0]!, [old[0]!, old[1] || row[1]!, ...[2, 3, 4, 5].map((i) => joinLists(old[i], row[i]))]);
+/** The areas' drugs, with the drugs of drugs-us-uk.json that name the same drug merged into them. */
+function mergedRows(): DrugRow[] {
+  const byName = new Map<string, DrugRow>();
+  for (const row of [...AREAS.flatMap((a) => a.drugs), ...US_UK.drugs, ...US_UK.classes]) {
+    const old = byName.get(row.name);
+    if (!old) byName.set(row.name, row);
+    else byName.set(row.name, { name: old.name, us: old.us || row.us, ...Object.fromEntries(LISTS.map((k) => [k, joinLists(old[k], row[k])])) });
   }
   return [...byName.values()];
 }
 
 const rows = mergedRows();
-const usOf = new Map(rows.filter(([, us]) => us).map(([name, us]) => [name!, us!]));
-const namesOf = new Map(rows.map(([name = '', us, aliases]) => [name, [name, ...(us ? [us] : []), ...list(aliases)]]));
+const usOf = new Map(rows.filter((r) => r.us).map((r) => [r.name, r.us!]));
+const namesOf = new Map(rows.map(({ name, us, aliases = [] }) => [name, [name, ...(us ? [us] : []), ...aliases]]));
 
 /**
  * Other ways a combination is said: its parts in any order joined by "+" (spoken "plus"), and a two-part one
@@ -146,12 +162,10 @@ function combinationNames(parts: string[]): string[] {
   return parts.length === 3 ? orders(parts).map((o) => o.join(' + ')) : [];
 }
 
-export const FORMULARY: readonly Drug[] = rows.map(([name = '', us, aliases, forms, strengths, brands]) => {
+export const FORMULARY: readonly Drug[] = rows.map(({ name, us, aliases = [], forms = [], strengths: amounts = [], brands = [], commonWordBrands = [] }) => {
   const parts = name.split(' + ');
   const usParts = parts.map((p) => usOf.get(p) ?? p);
   const usName = us || (parts.length > 1 && usParts.join(' + ') !== name ? usParts.join(' + ') : undefined);
-  const amounts = list(strengths);
-  const marked = list(brands);
   const own = new Set([name, usName]);
   const uk = US_UK.ukNames[name];
   return {
@@ -161,12 +175,12 @@ export const FORMULARY: readonly Drug[] = rows.map(([name = '', us, aliases, for
     ...(CLASS_NAMES.has(name) ? { kind: 'class' as const } : {}),
     ...(US_UK.classMembers[name] ? { classOf: US_UK.classMembers[name] } : {}),
     parts,
-    aliases: [...new Set([...list(aliases), ...(uk ? [uk] : []), ...combinationNames(parts), ...(usName ? combinationNames(usName.split(' + ')) : [])])].filter((n) => !own.has(n)),
-    forms: list(forms),
+    aliases: [...new Set([...aliases, ...(uk ? [uk] : []), ...combinationNames(parts), ...(usName ? combinationNames(usName.split(' + ')) : [])])].filter((n) => !own.has(n)),
+    forms,
     strengths: amounts.filter((a) => !a.includes('/')),
     concentrations: amounts.filter((a) => a.includes('/')),
-    brands: marked.filter((b) => !b.startsWith('~')),
-    contextBrands: marked.filter((b) => b.startsWith('~')).map((b) => b.slice(1)),
+    brands,
+    contextBrands: commonWordBrands,
   };
 });
 

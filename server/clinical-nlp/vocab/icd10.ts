@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import ICD10_FILE from './icd10.json' with { type: 'json' };
 import { checkedData, Provenance } from './data-file.js';
 
-const Icd10Schema = Type.Object({
+export const Icd10Schema = Type.Object({
   ...Provenance,
   about: Type.String(),
   puerperium: Type.Array(Type.Object({ from: Type.String({ pattern: '^[A-Z][0-9]{2}(?:\\.[0-9])?$' }), to: Type.String({ pattern: '^[A-Z][0-9]{2}(?:\\.[0-9])?$' }) })),

@@ -1,70 +1,15 @@
 /**
- * Dictation phrasing for the speech engine's language model: how outpatient notes are spoken. A pattern with a
- * {symptom}, {diagnosis}, {drug} or {investigation} slot is expanded by index.ts once per name of that kind.
- * Written for this project; none is taken from the test fixtures.
+ * Dictation phrasing for the speech engine's language model, loaded from phrases.json: how outpatient notes are
+ * spoken. A pattern's {symptom}, {diagnosis}, {drug} or {investigation} slot is expanded by index.ts.
  */
-export const PHRASE_PATTERNS: readonly string[] = [
-  'forty year old male complains of {symptom} since three days',
-  'twenty five year old female with {symptom} for two weeks',
-  'patient presented with {symptom} since yesterday',
-  'history of {symptom} on and off since six months',
-  'no {symptom}',
-  'denies {symptom}',
-  'mother says the child has {symptom} since two days',
-  'diagnosis {diagnosis}',
-  'provisional diagnosis {diagnosis}',
-  'impression {diagnosis}',
-  'assessment {diagnosis}',
-  'rule out {diagnosis}',
-  'known case of {diagnosis} on regular treatment',
-  'family history of {diagnosis}',
-  'tab {drug} five hundred mg twice daily after food for five days',
-  'cap {drug} once daily before breakfast for two weeks',
-  'syrup {drug} five ml three times a day for three days',
-  'continue {drug} same dose',
-  'stop {drug}',
-  '{drug} ten milligrams once daily at bedtime',
-  'advised {investigation}',
-  'get {investigation} done and show the reports',
-  '{investigation} today',
-  'temperature ninety nine point six F pulse eighty two per minute',
-  'BP one twenty over eighty mm of mercury',
-  'blood pressure one forty over ninety',
-  'pulse rate seventy six regular',
-  'respiratory rate eighteen per minute',
-  'S P O two ninety eight percent on room air',
-  'oxygen saturation ninety six percent',
-  'weight sixty four kg height one sixty two centimetres',
-  'random blood sugar one sixty',
-  'chest clear bilateral air entry equal',
-  'per abdomen soft non tender no organomegaly',
-  'C V S S one S two heard no murmur',
-  'C N S no focal deficit',
-  'throat congested tonsils enlarged',
-  'on examination patient is conscious oriented afebrile',
-  'one tablet one zero one after food',
-  'one zero one for seven days',
-  'one one one after meals for five days',
-  'zero zero one at bedtime',
-  'one tablet b d for one week',
-  'one tablet t d s for three days',
-  'one tablet o d in the morning',
-  'one tablet h s',
-  'one tablet s o s for pain',
-  'every eight hours as needed for fever',
-  'once a week on sundays',
-  'apply locally twice a day',
-  'two puffs twice daily through spacer',
-  'two drops in each eye four times a day',
-  'injection stat intramuscular',
-  'then reduce to once daily for three days then stop',
-  'plenty of oral fluids and rest',
-  'avoid oily and spicy food',
-  'salt restricted diet',
-  'regular exercise and weight reduction',
-  'review after one week with reports',
-  'follow up after fifteen days',
-  'come back if symptoms worsen',
-  'no known drug allergies',
-  'allergic to sulpha drugs',
-];
+import { Type } from 'typebox';
+import FILE from './phrases.json' with { type: 'json' };
+import { checkedData, Provenance } from './data-file.js';
+
+export const PhrasesSchema = Type.Object({
+  ...Provenance,
+  about: Type.String(),
+  patterns: Type.Array(Type.String({ minLength: 1, pattern: '^[^{}]*(?:\\{(?:symptom|diagnosis|drug|investigation)\\}[^{}]*)?$' })),
+});
+
+export const PHRASE_PATTERNS: readonly string[] = checkedData('phrases.json', PhrasesSchema, FILE).patterns;

@@ -686,10 +686,9 @@ export function extractMedications(
   markAlternatives(listed);
   for (const m of listed) {
     if (m.bare) m.rules = [...(m.rules ?? []), 'med.named-without-strength'];
-    // Nothing said makes it a prescription: no prescribing cue, and neither in the plan nor with a dose, frequency
-    // or course. A drug named in the story or an explanation is then more likely history than a prescription: kept,
-    // flagged.
-    if (m.rules?.includes('med.default-new') && (m.sentence < doc.planStart || (!m.frequency && !m.duration && !m.dose))) m.unclear = true;
+    // Nothing said makes it a prescription: no prescribing cue and no dose, frequency or course, in the plan or
+    // not. A drug named in the story or an explanation is then as likely history as a prescription: kept, flagged.
+    if (m.rules?.includes('med.default-new') && !m.frequency && !m.duration && !m.dose) m.unclear = true;
     if (m.unclear) m.rules = [...(m.rules ?? []), STATUS_UNCLEAR_RULE];
   }
   const names = new Set(listed.map((m) => m.name));

@@ -358,6 +358,11 @@ describe('drug mentions that are not prescriptions now', () => {
     for (const m of read(text, mode)) expect(m.flagged, m.name).toBe(true);
   });
 
+  it('flags a drug said with its strength alone, no cue and no dosing, even after the assessment', () => {
+    expect(read('Tonsils enlarged. Assessment: tonsillitis. Amoxicillin 500 mg. Review in a week.')).toEqual([{ name: 'amoxicillin', flagged: true }]);
+    expect(read('Tonsils enlarged. Assessment: tonsillitis. Amoxicillin 500 mg three times a day. Review in a week.')).toEqual([{ name: 'amoxicillin', flagged: false }]);
+  });
+
   it('still prescribes what the doctor starts now, with an explanation after it unflagged when far', () => {
     expect(read('Start sertraline 50 mg once daily; take it with food, it can cause nausea at first.')).toEqual([{ name: 'sertraline', flagged: false }]);
     expect(read('Sertraline 50 mg daily was started today.')).toEqual([{ name: 'sertraline', flagged: false }]);

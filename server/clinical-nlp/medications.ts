@@ -103,7 +103,7 @@ const STRENGTH = new RegExp(
 // "eight hundred milligrams of ibuprofen", "500 mg of the amoxicillin": a strength said before the name, joined by "of".
 const STRENGTH_OF_BEFORE = new RegExp(String.raw`(?<![\d.])${NUM}\s*${STRENGTH_UNIT}\s+of\s+(?:the\s+|your\s+|that\s+)?$`);
 // "the 2.5 of norvasc", "that 2.5 norvasc": a number without a unit before the name (only a labelled strength).
-const NUMBER_BEFORE = new RegExp(String.raw`(?:^|\b(?:the|your|that|this|on|of)\s+)(?<![\d.])${NUM}\s+(?:of\s+(?:the\s+|your\s+|that\s+)?)?$`);
+const NUMBER_BEFORE = new RegExp(String.raw`(?:^|\b(?:the|your|that|this|on|of|to)\s+)(?<![\d.])${NUM}\s+(?:of\s+(?:the\s+|your\s+|that\s+)?)?$`);
 const CHANGE_TO = new RegExp(
   String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|go(?:ing)? (?:up|down)|titrat\w*|chang\w*|cut|bump\w*|come down|double|halve)\b(?:\s+(?:it|this|that|them|the dose|dose|her|him|you|back|up|down|gradually|slowly))*\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );

@@ -18,6 +18,7 @@ import { Type } from 'typebox';
 import CUES_FILE from './vocab/advice-cues.json' with { type: 'json' };
 import { checkedData, Provenance } from './vocab/data-file.js';
 import type { Span } from './facts.js';
+import { alternation } from './lexicon.js';
 import { DIAGNOSIS_CUE, type Doc, type Sentence } from './sections.js';
 
 const Phrases = Type.Object({ about: Type.String(), phrases: Type.Array(Type.String({ minLength: 1 })) });
@@ -53,8 +54,6 @@ const ONE_WORD = new Set(ADVICE_CUES.oneWord.phrases);
 const MAX_VERBLESS = 8;
 const MAX_VERBLESS_CARE = 14;
 
-const escape = (p: string): string => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const phrases = (list: string[]): string => [...list].sort((a, b) => b.length - a.length).map(escape).join('|');
 const patterns = (list: string[]): string => list.map((p) => `(?:${p})`).join('|');
 
 // Not a lead-in when it is the doctor's own plan or a purpose: "let's try and flush it", "to make sure you tolerate it".
@@ -66,7 +65,7 @@ const LEAD_IN = new RegExp(
 const CHAINED = new RegExp(String.raw`^(?:let's\s+|do is(?: to)?\s+|(?:${LEAD_IN.source}))`);
 // What an instruction after a lead-in cannot start with: "I'd recommend [that in the first days] …" is no instruction.
 const NOT_AN_ACTION = /^(?:the|a|an|in|on|at|for|that|this|it|some|any|to|of|with|by|from|what|which|so|and|or|but|if|you|i|we|he|she|they|my|your|his|her|there|here|first|second|is|are|be|as|because|well|think|know|understand|have (?:been|had|gotten|got|done|taken|seen))\b/;
-const CARE_NOUN = new RegExp(String.raw`\b(?:${phrases(ADVICE_CUES.careNouns.phrases)})s?\b`);
+const CARE_NOUN = new RegExp(String.raw`\b(?:${alternation(ADVICE_CUES.careNouns.phrases)})s?\b`);
 const NEGATIVE_LEAD_IN = new RegExp(String.raw`(?<![a-z'])(?:${patterns(ADVICE_CUES.negativeLeadIns.patterns)})(?![a-z'])\s*`, 'g');
 // A cue is whole words: "recommend" is not the start of "recommended".
 const cue = (list: { patterns: string[] }): RegExp => new RegExp(String.raw`(?<![a-z'])(?:${patterns(list.patterns)})(?:(?<=\s)|(?![a-z']))\s*`, 'g');
@@ -78,12 +77,12 @@ const ACTS: { re: RegExp; head: string; what?: RegExp; named?: boolean }[] = [
   { re: cue(ADVICE_CUES.careOrders), head: '', what: CARE_NOUN, named: true },
   { re: cue(ADVICE_CUES.counselling), head: '', what: new RegExp(String.raw`^(?!.*${NOT_A_TOPIC.source})`) },
 ];
-const THIRD_PARTY = new RegExp(String.raw`^(?:(?:the|her|his|your|their)\s+)?(?:${phrases(ADVICE_CUES.thirdParties.phrases)})\b`);
+const THIRD_PARTY = new RegExp(String.raw`^(?:(?:the|her|his|your|their)\s+)?(?:${alternation(ADVICE_CUES.thirdParties.phrases)})\b`);
 // Words that open a clause without being the instruction: "so", "and then", "okay".
 const OPENERS = String.raw`(?:(?:plan|advice|advised|recommendations?|instructions?|so|and|also|then|okay|ok|alright|all right|now|just|well|um|uh|but|or|right|yeah|first|firstly|secondly|finally|at this point|for now|right now|in the meantime|meanwhile|definitely|certainly|really|please|probably)\s*,?\s+)*`;
 // "let's cut milk down": the doctor speaking for both, an imperative all the same.
-const IMPERATIVE = new RegExp(String.raw`^${OPENERS}(?:let's\s+)?(?=(?:${phrases(ADVICE_CUES.imperatives.phrases)})(?![a-z']))`);
-const GERUNDS = phrases(ADVICE_CUES.gerunds.phrases);
+const IMPERATIVE = new RegExp(String.raw`^${OPENERS}(?:let's\s+)?(?=(?:${alternation(ADVICE_CUES.imperatives.phrases)})(?![a-z']))`);
+const GERUNDS = alternation(ADVICE_CUES.gerunds.phrases);
 const LEADING_GERUND = new RegExp(String.raw`^${OPENERS}(${GERUNDS})(?![a-z'])`);
 const GERUND = new RegExp(String.raw`(?<![a-z'])(${GERUNDS})\s+(.{2,60}?)\s+(?:${patterns(ADVICE_CUES.advisableAfter.patterns)})(?![a-z])`);
 // Care said as what will help: "warm salt water gargles will help", "cranberry juice can sometimes help".
@@ -92,8 +91,8 @@ const SOFT_PREFIX = new RegExp(String.raw`^(?:(?:${patterns(ADVICE_CUES.softPref
 const SOONER = /^(?:or |and )?(?=(?:earlier|sooner) (?:if|in case)\b)/;
 const NOT_INSTRUCTION = new RegExp(patterns(ADVICE_CUES.notInstructions.patterns));
 // "I" starts a clause, but not as a letter of a spelled abbreviation ("i v fluids").
-const CLAUSE_END = new RegExp(String.raw`\s*[,;:]?\s+(?:(?:${phrases(ADVICE_CUES.clauseEnds.phrases)})(?![a-z'])|i(?=\s+[a-z']{2,}))|\s*[;:]`, 'g');
-const FILLER = new RegExp(String.raw`(?<![a-z'])(?:${phrases(ADVICE_CUES.fillers.phrases)})(?![a-z'])\s*,?\s*`, 'g');
+const CLAUSE_END = new RegExp(String.raw`\s*[,;:]?\s+(?:(?:${alternation(ADVICE_CUES.clauseEnds.phrases)})(?![a-z'])|i(?=\s+[a-z']{2,}))|\s*[;:]`, 'g');
+const FILLER = new RegExp(String.raw`(?<![a-z'])(?:${alternation(ADVICE_CUES.fillers.phrases)})(?![a-z'])\s*,?\s*`, 'g');
 const PLAN_ONSET = new RegExp(patterns(ADVICE_CUES.planOnsets.patterns));
 
 // A gerund's imperative: "keeping" → "keep", "taking" → "take", "using" → "use".

@@ -6,12 +6,12 @@
  * breathlessness. Negated ones, other people's, allergic reactions and the doctor's unanswered questions are left
  * out; a "yes" to the doctor's question takes the symptoms asked about.
  */
-import { LAY_PHRASES, REGION_ADJECTIVES, SITE_KINDS, SITE_PAIN_NAMES, SITES } from './vocab/lay-phrases.js';
+import { LAY_PHRASES, NOT_COMPLAINTS, REGION_ADJECTIVES, SITE_KINDS, SITE_PAIN_NAMES, SITES } from './vocab/lay-phrases.js';
 import { JOINT_SENSATIONS, REMEDY_NOUNS, SAME_COMPLAINT, SYMPTOMS, TRIGGERS } from './vocab/symptoms.js';
 import { COMMON_WORD_BRANDS, FORMULARY } from './vocab/formulary.js';
 import type { Complaint, Duration } from './facts.js';
 import { findDurations, type DurationHit } from './durations.js';
-import { PhraseIndex, RELATIVE, tokenize, type Token } from './lexicon.js';
+import { alternation, PhraseIndex, RELATIVE, tokenize, type Token } from './lexicon.js';
 import { endsScope, negationCues, postNegationCues } from './negation.js';
 import HEADINGS_FILE from './vocab/section-headings.json' with { type: 'json' };
 import { DIAGNOSIS_CUE, headingOf, historySentences, type Doc, type SectionKind, type Sentence } from './sections.js';
@@ -26,6 +26,10 @@ const FILLER = new Set(
     "i'm i've i'd he'd she'd we've they've you're").split(' '),
 );
 const SIDE = new Set(['left', 'right', 'both', 'bilateral']);
+const NOT_COMPLAINT = new RegExp(
+  String.raw`(?<![a-z'])(?:${alternation(NOT_COMPLAINTS)})(?![a-z'])`,
+  'g',
+);
 const POSITION = new Set(['upper', 'lower', 'inner', 'outer', 'front', 'middle', 'mid']);
 
 // The vocabulary and the lay phrases, matched without filler words, sides and numbers on both sides; a phrase's
@@ -741,6 +745,7 @@ function complaintSentences(doc: Doc): { s: Sentence; scope: Scope }[] {
       from = h.at;
       kind = h.kind;
     }
+    for (const m of s.text.matchAll(NOT_COMPLAINT)) masked.push([m.index, m.index + m[0].length]);
     if (!doc.consultation) {
       // Read without its colons, a report runs on into its other headings: the story ends at the first.
       const heading = OTHER_HEADING.exec(s.text);

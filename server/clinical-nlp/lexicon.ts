@@ -83,15 +83,17 @@ const AbbreviationsSchema = Type.Object({
 /** Prescription shorthand ("b.i.d.", "q.h.s.", "x7 days", "IM x 1") as data: vocab/abbreviations.json. */
 export const ABBREVIATIONS = checkedData('abbreviations.json', AbbreviationsSchema, ABBREVIATIONS_FILE);
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const alternation = (xs: Iterable<string>): string => [...xs].sort((a, b) => b.length - a.length).map(escape).join('|');
+/** A literal phrase as a regular expression's source. */
+export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Literal phrases as one alternation, longest first (so the longest match wins). */
+export const alternation = (xs: Iterable<string>): string => [...xs].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
 const NUM_SRC = String.raw`\d+(?:\.\d+)?`;
 
 // "b.i.d." as written: each stop may have a space after it and the last one may be missing.
 const DOTTED_AS = new Map<string, { as: string; afterNumber?: string }>();
 for (const d of ABBREVIATIONS.dotted) for (const w of d.written) DOTTED_AS.set(w.replace(/\.$/, ''), d);
 const DOTTED = new RegExp(
-  String.raw`(?<![a-z0-9.])(?:${[...DOTTED_AS.keys()].sort((a, b) => b.length - a.length).map((w) => w.split('.').map(escape).join(String.raw`\.\s?`)).join('|')})\.?(?![a-z0-9])`,
+  String.raw`(?<![a-z0-9.])(?:${[...DOTTED_AS.keys()].sort((a, b) => b.length - a.length).map((w) => w.split('.').map(escapeRegExp).join(String.raw`\.\s?`)).join('|')})\.?(?![a-z0-9])`,
   'gi',
 );
 // "Dr. Smith", "vs. placebo": a title's full stop does not end the sentence.

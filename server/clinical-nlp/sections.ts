@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import HEADINGS_FILE from './vocab/section-headings.json' with { type: 'json' };
 import { checkedData, Provenance } from './vocab/data-file.js';
 import type { Span } from './facts.js';
-import { normalizeMapped, tokenize, type Token } from './lexicon.js';
+import { escapeRegExp, normalizeMapped, tokenize, type Token } from './lexicon.js';
 import { Mapped } from './mapped.js';
 import { isVitalLabel } from './vitals.js';
 
@@ -36,7 +36,7 @@ const HeadingsSchema = Type.Object({
 });
 const HEADINGS_DATA = checkedData('section-headings.json', HeadingsSchema, HEADINGS_FILE);
 const HEADINGS = HEADINGS_DATA.headings;
-const CLINICIAN_ONLY = new RegExp(String.raw`\b(?:${HEADINGS_DATA.clinicianOnly.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, String.raw`\s+`)).join('|')})\b`, 'i');
+const CLINICIAN_ONLY = new RegExp(String.raw`\b(?:${HEADINGS_DATA.clinicianOnly.map((p) => escapeRegExp(p).replace(/\s+/g, String.raw`\s+`)).join('|')})\b`, 'i');
 
 interface Heading {
   kind: SectionKind;
@@ -51,7 +51,7 @@ function headingKey(name: string): string {
   return name.toLowerCase().replace(/\s*\/\s*/g, '/').replace(/[\s,]+/g, ' ').trim();
 }
 
-const nameSource = (n: string): string => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s*\/\s*/g, String.raw`\s*/\s*`).replace(/\s+/g, String.raw`[\s,]+`);
+const nameSource = (n: string): string => escapeRegExp(n).replace(/\s*\/\s*/g, String.raw`\s*/\s*`).replace(/\s+/g, String.raw`[\s,]+`);
 const HEADING_NAMES = [...new Set(HEADINGS.flatMap((h) => h.names ?? []))].sort((a, b) => b.length - a.length).map(nameSource);
 const HEADING_NAME = [...HEADING_NAMES, ...HEADINGS.flatMap((h) => (h.pattern ? [h.pattern] : []))].join('|');
 /** A heading said or written: its name then a colon, at the start of a line, a sentence or a list part. */

@@ -12,6 +12,7 @@
  * °C below 45; a US weight is pounds), and a reading whose unit had to be assumed is returned in `assumed`, so it is
  * never shown as if the unit had been said.
  */
+import { escapeRegExp } from './lexicon.js';
 import { type Static, Type } from 'typebox';
 import VITALS_FILE from './vocab/vitals.json' with { type: 'json' };
 import { checkedData, Provenance } from './vocab/data-file.js';
@@ -76,9 +77,8 @@ const V = VITALS_VOCAB;
 
 // ---- Regular expressions built from the data, once. ----
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A phrase as a regex source: its words may be split by any spacing. */
-const phrase = (p: string): string => escape(p).replace(/\s+/g, String.raw`\s+`);
+const phrase = (p: string): string => escapeRegExp(p).replace(/\s+/g, String.raw`\s+`);
 /** Longest first, so "pulse rate" wins over "pulse". */
 const alt = (ps: readonly string[]): string => [...new Set(ps)].sort((a, b) => b.length - a.length).map(phrase).join('|');
 const START = String.raw`(?<![a-z0-9/'])`;

@@ -185,6 +185,23 @@ describe('evidence', () => {
   });
 });
 
+describe('words of a complaint that say something else', () => {
+  it.each([
+    ['a season', 'Patient: we moved house in the fall and it has been busy'],
+    ['an idiom', 'Patient: i fell off a little bit with the diet over the holidays'],
+    ['the weather', 'Patient: it gets worse when it is so cold out'],
+    ['forgetting a detail', "Patient: i can't remember if we did that test before"],
+    ['a game', 'Patient: i totally missed the ball and hit the pole'],
+    ['a lifestyle that fits', 'Patient: yes that would fit your schedule better'],
+  ])('%s', (_, text) => {
+    expect(names(text)).toEqual([]);
+  });
+
+  it('a place on the body named by "the back of" is that place', () => {
+    expect(names('Patient: the back of my heel hurts after running')).toEqual(['heel pain']);
+  });
+});
+
 describe('reports with headings: only the history tells complaints', () => {
   it('past history, examination and family history are not complaints', () => {
     const text = [

@@ -21,6 +21,7 @@ export const LayPhrasesSchema = Type.Object({
     Type.Object({ name: Type.String({ pattern: '\\{site\\}' }), words: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }) }, { additionalProperties: false }),
   ),
   sitePainNames: WordMap,
+  notComplaints: Words,
 });
 
 const DATA = checkedData('lay-phrases.json', LayPhrasesSchema, FILE);
@@ -47,3 +48,6 @@ export const SITE_KINDS: readonly { words: string[]; name: string }[] = DATA.sit
 
 /** A site's pain that a note names differently from "{site} pain". */
 export const SITE_PAIN_NAMES: Readonly<Record<string, string>> = DATA.sitePainNames;
+
+/** Phrases holding a complaint's word that say something else ("in the fall", "the back of my heel"). */
+export const NOT_COMPLAINTS: readonly string[] = DATA.notComplaints;

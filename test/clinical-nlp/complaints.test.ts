@@ -193,8 +193,13 @@ describe('words of a complaint that say something else', () => {
     ['forgetting a detail', "Patient: i can't remember if we did that test before"],
     ['a game', 'Patient: i totally missed the ball and hit the pole'],
     ['a lifestyle that fits', 'Patient: yes that would fit your schedule better'],
+    ['nerves about one event', 'Patient: i had chest pain for a minute and got a little nervous about that'],
   ])('%s', (_, text) => {
-    expect(names(text)).toEqual([]);
+    expect(names(text).filter((n) => n !== 'chest pain')).toEqual([]);
+  });
+
+  it('nervousness said as a habit is a complaint', () => {
+    expect(names('Patient: i get really nervous every morning about leaving the house')).toEqual(['anxiety']);
   });
 
   it('a place on the body named by "the back of" is that place', () => {

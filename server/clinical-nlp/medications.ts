@@ -67,7 +67,8 @@ const SHORT_BRAND_CONTEXT = /\b(?:tab|tabs|tablet|cap|capsule|syp|syrup|inj|inje
 // A sentence cannot end on these words: the segmenter cut a clause ("… we may | give injection …").
 const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|then|if|not)\s*$/;
 // "put you on some naprosyn and some flexeril", "continue the lipitor and the aspirin": a determiner may follow the link.
-const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as)(?:\s+(?:the|some|your|her|his|their|a|an|also))*\s*$/;
+// "refill your metoprolol your crestor": in unpunctuated speech a bare possessive between two drugs joins them too.
+const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as)(?:\s+(?:the|some|your|her|his|their|a|an|also))*\s*$|^\s*(?:your|her|his|their)\s*$/;
 // "start amoxicillin, no sorry, azithromycin": the drug before the correction is withdrawn.
 const CORRECTION = /^[\s,]*(?:(?:\d+(?:\.\d+)?\s*[a-z]*|point \d+\s*[a-z]*)\s*,?\s*)?(?:(?:oh\s+)?no|sorry|i'm sorry|i am sorry|correction|i mean|i meant|rather|scratch that|make (?:that|it)|not that)(?:[\s,]+(?:no|sorry|i'm sorry|i am sorry|i mean|make (?:that|it)))*[\s,]*$/;
 // "seventy five no sorry fifty mg", "650, correction, 1,300 milligrams": the number before is blanked out.

@@ -94,6 +94,11 @@ describe('strengths and doses as spoken', () => {
     expect(combo.brand).toBe('glycomet gp 2');
   });
 
+  it('a refill said over an unpunctuated list continues every drug of it', () => {
+    const out = meds('Doctor: i am going to refill your metoprolol your crestor forty milligrams once a day as well as the aspirin okay', 'en-US');
+    expect(out.map((m) => [m.name, m.status])).toEqual([['metoprolol', 'continued'], ['rosuvastatin', 'continued'], ['aspirin', 'continued']]);
+  });
+
   it('a labelled number said before the name is its strength, unit flagged; a recogniser\'s "two. five" is 2.5', () => {
     const [m] = meds('Doctor: we will keep you on that two. five norvasc, your pressures look good.', 'en-US');
     expect(m).toMatchObject({ name: 'amlodipine', strength: { value: 2.5, unit: 'mg' }, inferred: ['strength'] });

@@ -28,7 +28,7 @@ import { isChronic, puerperalCode, restatementRank, type IcdEntry } from './voca
 import { CLASSES } from './vocab/drug-knowledge.js';
 import { exactIcdTokens, icdByCode, icdRef, isExactIcdWord, isIcdWord, isUnspecified, matchIcdTokens, type IcdMatch } from './codify.js';
 import type { Diagnosis } from './facts.js';
-import { BODY_PART, PhraseIndex, RELATIVE } from './lexicon.js';
+import { BODY_PART, PhraseIndex, RELATIVE, tokenize } from './lexicon.js';
 import { DRUG_INDEX } from './medications.js';
 import { isNegated } from './negation.js';
 import type { Doc, Sentence } from './sections.js';
@@ -655,13 +655,23 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
   }
   refineCodes(doc, found);
   const refined: Found[] = [];
-  for (const f of found.sort((x, y) => x.s.index - y.s.index || x.from - y.from)) addFound(refined, f);
+  for (const f of found.sort((x, y) => x.s.index - y.s.index || x.from - y.from)) if (clinicalName(f)) addFound(refined, f);
   return refined.map((f) => ({
     name: nounName(tidyName(f.name)),
     certainty: f.certainty,
     evidence: f.s.span(f.from, f.to),
     ...(f.entry ? { icd10: icdRef(f.entry) } : {}),
   }));
+}
+
+/**
+ * A name is a diagnosis only when it has a word of the diagnosis vocabulary or reads like a disease: what follows
+ * "it sounds like" or "it's" may be "awesome" or "a weird question". A code found by sound alone is enough for a
+ * misheard name of several words, not for one word ("awesome" sounds like "AOM").
+ */
+function clinicalName(f: Found): boolean {
+  const words = tokenize(f.name).filter((t) => /[a-z]/.test(t.text));
+  return DISEASE_LIKE.test(f.name) || words.some((t) => isExactIcdWord(t.text)) || (!!f.entry && words.length > 1);
 }
 
 /** Hedged phrases, conditions said to be (un)controlled, and known chronic conditions, outside a diagnosis list. */

@@ -41,6 +41,13 @@ describe('diagnosis lists', () => {
   });
 });
 
+describe('names after a diagnosis cue', () => {
+  it('a word coded only by its sound is no diagnosis; a vocabulary word is', () => {
+    expect(codes("Doctor: hold off on pottery for two weeks, you know it's awesome that you want to do these things\nPatient: okay")).toEqual([]);
+    expect(codes("Doctor: so i think what you have is basically just a strain of that muscle\nPatient: okay")).not.toEqual([]);
+  });
+});
+
 describe('certainty', () => {
   it('reads conversational phrasing as confirmed and hedges as suspected, item by item', () => {
     expect(dx('I think it is a frozen shoulder.')).toEqual([['M75.0', 'confirmed']]);

@@ -4,7 +4,7 @@ import { type Loop, startLoop } from '../shared/loop.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { Clock } from '../shared/time.js';
 import { deliveryHeaders } from './signing.js';
-import { type Executor, transaction } from '../db/tx.js';
+import { type Executor, durable, transaction } from '../db/tx.js';
 import { type AttemptResult, type DueDelivery, webhookStore } from './store.js';
 import { webhookTransport } from './transport.js';
 
@@ -313,6 +313,8 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     if (db.dialect === 'sqlite') {
       // Claimed rows are still due in the table: ask for enough to skip past them.
       const due = await store.dueFor(sub, now, limit + (claimedPerSub.get(sub) ?? 0));
+      // A poll may read an event whose commit is still being flushed (group commit): it is sent once on disk.
+      await durable(db);
       return due.filter((d) => !inFlight.has(d.id)).slice(0, limit);
     }
     return transaction(db, async (tx) => {

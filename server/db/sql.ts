@@ -28,10 +28,11 @@ export interface SqlDatabase {
   readonly db: Kysely<any>;
   /**
    * Runs `fn` in one transaction on one connection: committed when it resolves, rolled back when it throws.
-   * `durable: false` commits without waiting for the disk (SQLite: synchronous=NORMAL for this commit, no fsync;
-   * PostgreSQL: synchronous_commit off): a crash of the machine, or of PostgreSQL, may lose it, never half of it,
-   * and the next durable commit takes it along. Only for writes that may be lost and done again (the webhook
-   * dispatcher's attempt log: a lost result means the delivery is sent again, which at-least-once allows).
+   * A durable one resolves once its commit is on disk (SQLite: `flushed`, below). `durable: false` commits without
+   * waiting for the disk (SQLite: no flush waited for, or synchronous=NORMAL for this commit on a connection without
+   * group commit; PostgreSQL: synchronous_commit off): a crash of the machine, or of PostgreSQL, may lose it, never
+   * half of it, and the next durable commit takes it along. Only for writes that may be lost and done again (the
+   * webhook dispatcher's attempt log: a lost result means the delivery is sent again, which at-least-once allows).
    */
   transaction<T>(fn: (trx: Kysely<any>) => Promise<T>, opts?: { durable?: boolean }): Promise<T>;
   /**

@@ -3,6 +3,7 @@ import { BrowserWindow, Menu, app, dialog, ipcMain, net } from 'electron';
 import { buildHttpApp, createService } from '../server/index.js';
 import { desktopSandbox } from '../server/sandbox/desktop.js';
 import { API_VERSION } from '../server/http/app.js';
+import { durable } from '../server/db/tx.js';
 // Brings in the `baseUrl()` decoration's type (a module augmentation app.js's declarations do not carry).
 import type {} from '../server/http/host-guard.js';
 import { CHANNELS, type ClinicApi } from '../preload/contract.js';
@@ -183,7 +184,10 @@ async function start() {
     const handler = handlers[method] as (event: IpcEvent, ...args: unknown[]) => Promise<unknown>;
     ipcMain.handle(CHANNELS[method], async (event, ...args) => {
       try {
-        return { ok: true, value: await handler(event, ...args) };
+        const value = await handler(event, ...args);
+        // As an HTTP answer does (http/durable-answers.ts): what the window is told is on disk.
+        await durable(service.sql);
+        return { ok: true, value };
       } catch (e) {
         return { ok: false, error: toFailure(e) };
       }

@@ -108,7 +108,7 @@ export async function createService(opts: ServiceOptions) {
   const tokens = tokenService(db, clock, box, auth, env);
   const oidc = await oidcService(db, clock, box, auth, audit, { ...opts.oidc, bus });
   const patients = patientService(db, clock, auth, audit);
-  const webhooks = webhookService(db, clock, box, audit, { ...opts.webhooks, environment: env.name });
+  const webhooks = webhookService(db, clock, box, audit, { ...opts.webhooks, environment: env.name, bus });
   const appointments = appointmentService(db, clock, auth, patients, audit, webhooks.events, bus, opts.appointments);
   webhooks.start();
   const notifications = notificationService(db, clock, box, audit, { ...opts.push, fcmBaseUrl: opts.fcmBaseUrl ?? opts.push?.fcmBaseUrl });

@@ -56,6 +56,8 @@ function movableClock() {
 interface Running {
   baseUrl: string;
   service: Service;
+  /** The PostgreSQL database it runs on, for a second instance; none on SQLite. */
+  databaseUrl?: string;
   demo: DemoCredentials;
   close(): Promise<void>;
 }
@@ -99,7 +101,7 @@ async function start(db: TestDatabase, webhooks: WebhookOptions = {}, clock?: { 
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const demo = (await ensureDemo(service, baseUrl))!;
   const r: Running = {
-    baseUrl, service, demo,
+    baseUrl, service, demo, databaseUrl: pg?.url,
     async close() {
       running.delete(r);
       await app.close();
@@ -728,6 +730,26 @@ for (const db of DATABASES) describe(`webhook delivery (${db.name})`, skipFor(db
     const row = (await rowOf<{ status: string }>(s.service, sql`SELECT status FROM webhook_deliveries WHERE subscription_id = ${subId}`))!;
     expect(row.status).toBe('cancelled');
     await s.close();
+  });
+
+  it('another instance delivers an event this one wrote at once, woken through the change bus', skipFor(db.name === 'sqlite' ? 'one SQLite process: no other instance to wake' : null), async () => {
+    // A writes the event and sends nothing; B polls once a minute, so only the wake-up (LISTEN/NOTIFY) can deliver.
+    const a = await start(db, { dispatch: false });
+    const dataDir = tempDir('webhooks-b');
+    dirs.push(dataDir);
+    const b = await createService({ kek: TEST_KEK, dataDir, databaseUrl: a.databaseUrl, webhooks: { pollIntervalMs: 60_000 } });
+    try {
+      await b.bus.ready();
+      const ws = a.demo.workspaces[0]!;
+      const rx = await newReceiver();
+      await subscribeOk(a, await accessToken(a, ws, ws), { endpoint: rx.url });
+      await changeStatus(a, ws, ws.appointments[0]!.appointment_id, 'NS');
+      const hit = await until(() => rx.hits[0], 'the delivery by the other instance, well before its poll', 20_000);
+      expect(hit.verified).toBe(true);
+    } finally {
+      await b.close();
+      await a.close();
+    }
   });
 
   it('a quick receiver gets more requests at once over kept-alive connections, a failing one fewer; no poll needed', async () => {

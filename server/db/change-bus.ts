@@ -47,6 +47,8 @@ export interface ChangeTopics {
   principals: { reason: 'token_revoked' | 'user_tokens_revoked' | 'user_disabled' | 'workspace_disabled' };
   /** A clinic's appointments changed (committed): live boards of that clinic on every instance read it again. */
   appointments: { workspace_id: string };
+  /** Webhook events were written (committed): the other instances' dispatchers look for due deliveries now. */
+  'webhook-events': Record<string, never>;
   /** A subscription was deleted or disabled: a dispatcher forgets its opened signing key and its state. */
   'webhook-subscriptions': { subscription_id: string; change: 'deleted' | 'disabled' };
   /**

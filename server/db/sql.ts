@@ -19,6 +19,7 @@
 import { Kysely, PostgresDialect, SqliteDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import type { Db } from './database.js';
+import { type GroupCommit, groupCommit } from './group-commit.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -27,12 +28,19 @@ export interface SqlDatabase {
   readonly db: Kysely<any>;
   /**
    * Runs `fn` in one transaction on one connection: committed when it resolves, rolled back when it throws.
-   * `durable: false` commits without waiting for the disk (SQLite: synchronous=NORMAL for this commit, no fsync;
-   * PostgreSQL: synchronous_commit off): a crash of the machine, or of PostgreSQL, may lose it, never half of it,
-   * and the next durable commit takes it along. Only for writes that may be lost and done again (the webhook
-   * dispatcher's attempt log: a lost result means the delivery is sent again, which at-least-once allows).
+   * A durable one resolves once its commit is on disk (SQLite: `flushed`, below). `durable: false` commits without
+   * waiting for the disk (SQLite: no flush waited for, or synchronous=NORMAL for this commit on a connection without
+   * group commit; PostgreSQL: synchronous_commit off): a crash of the machine, or of PostgreSQL, may lose it, never
+   * half of it, and the next durable commit takes it along. Only for writes that may be lost and done again (the
+   * webhook dispatcher's attempt log: a lost result means the delivery is sent again, which at-least-once allows).
    */
   transaction<T>(fn: (trx: Kysely<any>) => Promise<T>, opts?: { durable?: boolean }): Promise<T>;
+  /**
+   * Null when every commit made so far is on disk, else a promise of it (SQLite's group commit, db/group-commit.ts;
+   * always null on PostgreSQL, whose COMMIT answers once it is durable). A durable `transaction` resolves only
+   * after it; an answer that may show a change made outside one (a single statement's own commit) waits for it.
+   */
+  flushed(): Promise<void> | null;
   /** Runs a script of several statements (migrations) inside `trx`, a transaction of this database. */
   script(trx: Kysely<any>, text: string): Promise<void>;
   /** Ends the PostgreSQL pool. A SQLite connection stays open: it belongs to whoever called openDatabase. */
@@ -51,23 +59,31 @@ export function openSql(opts: OpenSqlOptions): SqlDatabase {
 }
 
 function openSqlite(raw: Db, cacheSize: number): SqlDatabase {
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cachingStatements(raw, cacheSize) }) });
+  // The connection's own level (FULL for a clinic's database). A file in WAL mode at FULL gets group commit instead:
+  // the connection commits at NORMAL and a durable commit is answered once groupCommit's flush has covered it.
+  const level = Number(raw.pragma('synchronous', { simple: true }));
+  const group = level >= SQLITE_FULL && !raw.memory && !raw.readonly && raw.pragma('journal_mode', { simple: true }) === 'wal'
+    ? groupCommit(raw.name) : null;
+  if (group) raw.pragma('synchronous = NORMAL');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cachingStatements(raw, cacheSize, group) }) });
   let closed = false;
-  // The connection's own level (FULL for a clinic's database), restored after a commit that need not be durable; it
-  // can only change outside a transaction.
-  const synchronous = sql.raw(`PRAGMA synchronous = ${Number(raw.pragma('synchronous', { simple: true }))}`);
+  // Without group commit, a commit that need not be durable lowers the level for itself; it can only change outside
+  // a transaction.
+  const restore = sql.raw(`PRAGMA synchronous = ${level}`);
   return {
     dialect: 'sqlite',
     db,
-    transaction: (fn, opts) =>
-      db.connection().execute(async (conn) => {
-        const lax = opts?.durable === false;
-        if (lax) await sql`PRAGMA synchronous = NORMAL`.execute(conn);
+    transaction: async (fn, opts) => {
+      const durable = opts?.durable !== false;
+      const lower = !durable && !group && level > SQLITE_NORMAL;
+      const result = await db.connection().execute(async (conn) => {
+        if (lower) await sql`PRAGMA synchronous = NORMAL`.execute(conn);
         try {
           await sql`BEGIN IMMEDIATE`.execute(conn);
           try {
             const result = await fn(conn);
             await sql`COMMIT`.execute(conn);
+            if (durable) group?.committed();
             return result;
           } catch (e) {
             // A failed COMMIT or a statement error may already have ended the transaction (SQLite rolls back on
@@ -76,9 +92,14 @@ function openSqlite(raw: Db, cacheSize: number): SqlDatabase {
             throw e;
           }
         } finally {
-          if (lax) await synchronous.execute(conn);
+          if (lower) await restore.execute(conn);
         }
-      }),
+      });
+      // Outside the connection's lock: the next requests' transactions commit while this flush runs.
+      if (durable) await group?.flushed();
+      return result;
+    },
+    flushed: () => group?.flushed() ?? null,
     // better-sqlite3 prepares one statement at a time; exec runs a script, on the connection the transaction holds.
     script: async (_trx, text) => {
       raw.exec(text);
@@ -89,26 +110,51 @@ function openSqlite(raw: Db, cacheSize: number): SqlDatabase {
     async close() {
       closed = true;
       await db.destroy();
+      await group?.close();
     },
   };
 }
 
+// PRAGMA synchronous levels.
+const SQLITE_NORMAL = 1;
+const SQLITE_FULL = 2;
+
 /**
  * Kysely's SQLite driver prepares every query it runs (~20 µs with better-sqlite3); stores run the same few texts
  * over and over, so each text is prepared once. The cap bounds memory for texts built per call (IN lists of varying
- * length): past it the oldest statement is dropped, to be prepared again if it comes back.
+ * length): past it the oldest statement is dropped, to be prepared again if it comes back. With group commit, a
+ * write run outside a transaction commits by itself: noted, so that the answer that follows waits for its flush.
  */
-function cachingStatements(raw: Db, cap: number) {
+function cachingStatements(raw: Db, cap: number, group: GroupCommit | null) {
   const statements = new Map<string, ReturnType<Db['prepare']>>();
+  const prepared = (text: string) => {
+    let stmt = statements.get(text);
+    if (!stmt) {
+      stmt = raw.prepare(text);
+      if (statements.size >= cap) statements.delete(statements.keys().next().value!);
+      statements.set(text, stmt);
+    }
+    return stmt;
+  };
   return {
     prepare(text: string) {
-      let stmt = statements.get(text);
-      if (!stmt) {
-        stmt = raw.prepare(text);
-        if (statements.size >= cap) statements.delete(statements.keys().next().value!);
-        statements.set(text, stmt);
-      }
-      return stmt;
+      const stmt = prepared(text);
+      if (!group || stmt.readonly || raw.inTransaction) return stmt;
+      // Kysely reads `reader` and calls all (RETURNING) or run.
+      return {
+        reader: stmt.reader,
+        all(params: unknown[]) {
+          const rows = stmt.all(params);
+          group.committed();
+          return rows;
+        },
+        run(params: unknown[]) {
+          const info = stmt.run(params);
+          group.committed();
+          return info;
+        },
+        iterate: (params: unknown[]) => stmt.iterate(params),
+      };
     },
     // The connection is the caller's (see SqlDatabase.close).
     close() {},
@@ -154,6 +200,7 @@ function openPostgres(url: string, poolSize: number, onIdleClientError?: (e: Err
       if (opts?.durable === false) await sql`SET LOCAL synchronous_commit = off`.execute(trx);
       return fn(trx);
     }),
+    flushed: () => null,
     // Without parameters pg uses the simple query protocol, which takes several statements in one text.
     script: async (trx, text) => {
       await sql.raw(text).execute(trx);

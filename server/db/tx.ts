@@ -60,7 +60,9 @@ export const rootExecutor = (database: SqlDatabase, raw: Db | null) => new Execu
  * Runs `body` in one transaction: committed when it resolves, rolled back when it throws (the error is rethrown).
  * Given the database's executor it opens a transaction (SQLite: BEGIN IMMEDIATE, see sql.ts); given a transaction's,
  * it nests: a SAVEPOINT, released on success and rolled back to on error, so the outer transaction goes on (`opts`
- * then is the outer transaction's). `durable: false`: see SqlDatabase.transaction.
+ * then is the outer transaction's). `durable: false`: see SqlDatabase.transaction. A durable one resolves, and its
+ * `afterCommit` work runs, once the commit is on disk (SQLite's group commit, db/group-commit.ts): a wake-up or an
+ * event never tells of a change that a power cut could still take back.
  *
  * On SQLite one connection serves every request and Kysely's driver lends it to one holder at a time: another
  * chain's transaction, or its statement through `k`, waits until this one ends, so a body must not await real I/O
@@ -91,6 +93,15 @@ async function savepoint<T>(tx: Tx, body: (tx: Tx) => Promise<T>): Promise<T> {
     }
     throw err;
   }
+}
+
+/**
+ * Waits until every change committed so far is on disk (SQLite's group commit; at once on PostgreSQL, and inside a
+ * transaction, whose own commit waits). For answers given outside the HTTP layer, which waits for every answer by
+ * itself (http/durable-answers.ts), after writes made outside `transaction`: the OpenID provider's, the desktop app's.
+ */
+export async function durable(e: Executor): Promise<void> {
+  if (!(e instanceof Tx)) await e.database.flushed();
 }
 
 /** A statement's round trip: the health checks' proof that the database answers. */

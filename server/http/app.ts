@@ -28,6 +28,7 @@ import { hostGuard } from './host-guard.js';
 import type { StartupTracker } from './startup.js';
 import { TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../shared/json-depth.js';
 import { corsPolicy } from './cors.js';
+import { answerWhenDurable } from './durable-answers.js';
 
 export interface HttpOptions {
   /** Where the service's log lines go (serve.ts makes it); none: nothing is logged. */
@@ -158,6 +159,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   app.addHook('onRoute', (route) => {
     if (route.preHandler) throw new Error(`${route.method} ${route.url}: access checks run in preParsing (before validation), not preHandler`);
   });
+  answerWhenDurable(app, service.sql.database);
   const log = opts.logger ?? app.log;
   const watch = closeStalledConnections(app.server, timeouts);
   capConnectionsPerAddress(app.server, opts.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, watch, log);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type Executor, transaction } from '../db/tx.js';
+import { type Executor, durable, transaction } from '../db/tx.js';
 
 export interface ModelRow {
   model: string;
@@ -44,6 +44,11 @@ const count = (r: { numAffectedRows?: bigint }) => Number(r.numAffectedRows ?? 0
  */
 export function oidcStore(e: Executor) {
   const k = e.k;
+  // The provider answers on its own (a hijacked reply, past http/durable-answers.ts): a write is on disk before it.
+  const written = async <T>(result: T) => {
+    await durable(e);
+    return result;
+  };
   return {
     upsert: async (row: ModelRow) =>
       void (await sql`INSERT INTO oidc_models
@@ -52,7 +57,7 @@ export function oidcStore(e: Executor) {
           ${row.created_at}, ${row.expires_at}, ${row.consumed_at})
         ON CONFLICT (model, key) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
           user_code = excluded.user_code, account_id = excluded.account_id, client_id = excluded.client_id,
-          expires_at = excluded.expires_at, consumed_at = excluded.consumed_at`.execute(k)),
+          expires_at = excluded.expires_at, consumed_at = excluded.consumed_at`.execute(k).then(written)),
     find: async (model: string, key: string) =>
       (await sql<ModelRow>`SELECT * FROM oidc_models WHERE model = ${model} AND key = ${key}`.execute(k)).rows[0],
     findByUid: async (model: string, uid: string) =>
@@ -60,13 +65,13 @@ export function oidcStore(e: Executor) {
     findByUserCode: async (model: string, code: string) =>
       (await sql<ModelRow>`SELECT * FROM oidc_models WHERE model = ${model} AND user_code = ${code}`.execute(k)).rows[0],
     consume: async (model: string, key: string, at: number, payload: string) =>
-      void (await sql`UPDATE oidc_models SET consumed_at = ${at}, payload = ${payload} WHERE model = ${model} AND key = ${key}`.execute(k)),
-    destroy: async (model: string, key: string) => void (await sql`DELETE FROM oidc_models WHERE model = ${model} AND key = ${key}`.execute(k)),
+      void (await sql`UPDATE oidc_models SET consumed_at = ${at}, payload = ${payload} WHERE model = ${model} AND key = ${key}`.execute(k).then(written)),
+    destroy: async (model: string, key: string) => void (await sql`DELETE FROM oidc_models WHERE model = ${model} AND key = ${key}`.execute(k).then(written)),
     revokeByGrant: async (model: string, grantId: string) =>
-      void (await sql`DELETE FROM oidc_models WHERE model = ${model} AND grant_id = ${grantId}`.execute(k)),
+      void (await sql`DELETE FROM oidc_models WHERE model = ${model} AND grant_id = ${grantId}`.execute(k).then(written)),
     /** The grant and every code, token and refresh token issued under it. */
     revokeGrant: async (grantId: string) =>
-      count(await sql`DELETE FROM oidc_models WHERE grant_id = ${grantId} OR (model = 'Grant' AND key = ${grantId})`.execute(k)) > 0,
+      count(await sql`DELETE FROM oidc_models WHERE grant_id = ${grantId} OR (model = 'Grant' AND key = ${grantId})`.execute(k).then(written)) > 0,
     grantsOf: async (accountId: string, now: number) =>
       (await sql<GrantListRow>`SELECT g.key AS grant_id, g.payload AS grant_payload, c.payload AS client_payload, g.created_at, g.expires_at,
           (SELECT MAX(t.created_at) FROM oidc_models t WHERE t.grant_id = g.key) AS last_used_at
@@ -85,7 +90,7 @@ export function oidcStore(e: Executor) {
     insertKey: async (row: Omit<KeyRow, 'retired_at'>) =>
       void (await sql`INSERT INTO oidc_keys (kid, kind, sealed, created_at) VALUES (${row.kid}, ${row.kind}, ${row.sealed}, ${row.created_at})`.execute(k)),
     revokeJti: async (jti: string, exp: number) =>
-      void (await sql`INSERT INTO oidc_revoked_tokens (jti, expires_at) VALUES (${jti}, ${exp}) ON CONFLICT (jti) DO NOTHING`.execute(k)),
+      void (await sql`INSERT INTO oidc_revoked_tokens (jti, expires_at) VALUES (${jti}, ${exp}) ON CONFLICT (jti) DO NOTHING`.execute(k).then(written)),
     isRevoked: async (jti: string) => (await sql`SELECT 1 AS one FROM oidc_revoked_tokens WHERE jti = ${jti}`.execute(k)).rows.length > 0,
   };
 }

@@ -4,7 +4,7 @@ import { type Loop, startLoop } from '../shared/loop.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { Clock } from '../shared/time.js';
 import { deliveryHeaders } from './signing.js';
-import { type Executor, transaction } from '../db/tx.js';
+import { type Executor, durable, transaction } from '../db/tx.js';
 import { type AttemptResult, type DueDelivery, webhookStore } from './store.js';
 import { webhookTransport } from './transport.js';
 
@@ -312,8 +312,11 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
   async function claimDue(sub: string, now: string, limit: number): Promise<DueDelivery[]> {
     if (db.dialect === 'sqlite') {
       // Claimed rows are still due in the table: ask for enough to skip past them.
-      const due = await store.dueFor(sub, now, limit + (claimedPerSub.get(sub) ?? 0));
-      return due.filter((d) => !inFlight.has(d.id)).slice(0, limit);
+      const due = (await store.dueFor(sub, now, limit + (claimedPerSub.get(sub) ?? 0))).filter((d) => !inFlight.has(d.id)).slice(0, limit);
+      // A poll may read an event whose commit is still being flushed (group commit): it is sent once on disk. Filtered
+      // before: a delivery in flight when read may be written and released meanwhile, and its row read is stale.
+      await durable(db);
+      return due;
     }
     return transaction(db, async (tx) => {
       const inTx = webhookStore(tx);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/service.js';
+import type { ChangeBus } from '../db/change-bus.js';
 import type { RequestContext } from '../auth/permissions.js';
 import { type Executor, transaction } from '../db/tx.js';
 import { ServiceError, invalid } from '../shared/errors.js';
@@ -8,10 +9,13 @@ import { type Clock, isoNow } from '../shared/time.js';
 import { type DispatcherOptions, subscriptionKeyContext, webhookDispatcher } from './dispatcher.js';
 import { EVENT_NAMES, type EventSink, NOTE_EVENTS, isEventName, isNoteEvent, outbox } from './outbox.js';
 import { type DeliveryStatus, type SubscriptionRow, webhookStore } from './store.js';
+import { wakeOtherInstances } from './wake-instances.js';
 
 export interface WebhookOptions extends DispatcherOptions {
   /** false: write the outbox but send nothing (one-shot CLI tools). Default true. */
   dispatch?: boolean;
+  /** A chain's change bus: wakes the other instances' dispatchers when this one writes events (wake-instances.ts). */
+  bus?: ChangeBus;
 }
 
 export interface CreateSubscriptionInput {
@@ -66,7 +70,11 @@ const toSubscription = (s: SubscriptionRow) => ({
 export function webhookService(db: Executor, clock: Clock, box: SecretBox, audit: AuditLog, opts: WebhookOptions = {}) {
   const store = webhookStore(db);
   const dispatcher = webhookDispatcher(db, clock, box, opts);
-  const events: EventSink = outbox(clock, () => dispatcher.wake());
+  const wakeOthers = wakeOtherInstances(opts.bus, db.dialect, () => dispatcher.wake());
+  const events: EventSink = outbox(clock, () => {
+    dispatcher.wake();
+    wakeOthers();
+  });
 
   async function create(ctx: RequestContext, input: CreateSubscriptionInput) {
     const ws = ctx.caller.workspaceId;

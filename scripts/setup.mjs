@@ -36,7 +36,8 @@ const apt = process.platform === 'linux' && existsSync('/usr/bin/apt-get') && ex
 
 const service = ['ffmpeg', 'pocketsphinx', 'pocketsphinx-en-us', 'espeak-ng', 'g++', 'make', 'python3'];
 // Ubuntu's Chromium is the chromium-browser package.
-const tests = [ubuntu ? 'chromium-browser' : 'chromium', 'sox', 'libsox-fmt-all', 'postgresql'];
+// strace: test/durable-answers.test.ts watches the -wal fdatasync before each answer.
+const tests = [ubuntu ? 'chromium-browser' : 'chromium', 'sox', 'libsox-fmt-all', 'postgresql', 'strace'];
 const wanted = [...service, ...(test ? tests : [])];
 
 const installed = (p) => quiet('dpkg-query', ['-W', '-f=${Status}', p]).stdout?.trim() === 'install ok installed';

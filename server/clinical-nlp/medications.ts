@@ -106,7 +106,7 @@ const STRENGTH_OF_BEFORE = new RegExp(String.raw`(?<![\d.])${NUM}\s*${STRENGTH_U
 // "the 2.5 of norvasc", "that 2.5 norvasc": a number without a unit before the name (only a labelled strength).
 const NUMBER_BEFORE = new RegExp(String.raw`(?:^|\b(?:the|your|that|this|on|of|to)\s+)(?<![\d.])${NUM}\s+(?:of\s+(?:the\s+|your\s+|that\s+)?)?$`);
 const CHANGE_TO = new RegExp(
-  String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|go(?:ing)? (?:up|down)|titrat\w*|chang\w*|cut|bump\w*|come down|double|halve)\b(?:\s+(?:it|this|that|them|the dose|dose|her|him|you|back|up|down|gradually|slowly))*\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
+  String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|go(?:ing)? (?:up|down)|titrat\w*|chang\w*|cut|bump\w*|come down|double|halve|drop\w*|lower\w*|bring)\b(?:\s+(?:it|this|that|them|the dose|dose|her|him|you|back|up|down|gradually|slowly))*\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );
 const OLD_TO_NEW = new RegExp(
   String.raw`^\s*(?:(?:once|twice|thrice|(?:\d+|three|four) times (?:a|per) day|daily|a day|per day|bid|tid|qid|qd|od|bd|tds|at night|in the morning)\s*)*,?\s*to\s+${NUM}\s*${STRENGTH_UNIT}(?![a-z])`,
@@ -653,7 +653,9 @@ export function extractMedications(
     if (s.speaker === 'patient' || meds.some((m) => m.sentence === s.index)) continue;
     const cue = sentenceModifiers(s).find((x) => x.category === 'CONTINUED' && ANAPHORA.test(s.text.slice(x.end)));
     if (!cue) continue;
-    const said = history.filter((m) => m.sentence < s.index && m.sentence >= s.index - 2 && m.recognised && !prescribed.some((x) => x.name === m.name));
+    // In a consultation "that" reaches back over the patient's answer ("you're on X" – "yes" – "okay, keep taking those").
+    const near = (m: Out): boolean => m.sentence >= s.index - 2 || (doc.consultation && doc.sentences[m.sentence]!.turn >= s.turn - 2);
+    const said = history.filter((m) => m.sentence < s.index && near(m) && m.recognised && !prescribed.some((x) => x.name === m.name));
     prescribed = [...prescribed, ...said.map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), cue.rule.id, 'med.continue-that'], sentence: s.index }))];
   }
   // One the history names and the plan prescribes again ("on amlodipine 5 … increase amlodipine to 10 mg") is the

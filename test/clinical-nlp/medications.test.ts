@@ -94,6 +94,11 @@ describe('strengths and doses as spoken', () => {
     expect(combo.brand).toBe('glycomet gp 2');
   });
 
+  it('"keep taking those" after the patient\'s answer continues what the doctor read out', () => {
+    const out = meds("Doctor: so you're on lisinopril 20 mg and metformin 500 mg twice a day\nPatient: yes\nDoctor: okay keep taking those\nPatient: okay", 'en-US');
+    expect(out.map((m) => [m.name, m.status])).toEqual([['lisinopril', 'continued'], ['metformin', 'continued']]);
+  });
+
   it('a refill said over an unpunctuated list continues every drug of it', () => {
     const out = meds('Doctor: i am going to refill your metoprolol your crestor forty milligrams once a day as well as the aspirin okay', 'en-US');
     expect(out.map((m) => [m.name, m.status])).toEqual([['metoprolol', 'continued'], ['rosuvastatin', 'continued'], ['aspirin', 'continued']]);

@@ -24,12 +24,15 @@ const read = (req: IncomingMessage) => new Promise<string>((resolve) => {
   req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
 });
 
+/** `delayMs`: how long each accepted message waits for its answer. */
 export async function startProviders(opts: { delayMs?: number } = {}) {
   const whatsapp: SentWhatsApp[] = [];
   const sms: SentSms[] = [];
   let requests = 0;
   const failures: { status: number; body: unknown }[] = [];
 
+  // The message is taken (recorded here) before the answer goes: a sender that dies meanwhile never learns it was sent.
+  const settle = () => new Promise((r) => setTimeout(r, opts.delayMs ?? 0));
   const json = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
@@ -37,7 +40,6 @@ export async function startProviders(opts: { delayMs?: number } = {}) {
   const server = createServer((req, res) => {
     void read(req).then(async (body) => {
       requests += 1;
-      if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
       const url = new URL(req.url ?? '/', 'http://x');
       const wa = /^\/(v\d+\.\d+)\/(\d+)\/messages$/.exec(url.pathname);
       const tw = /^\/2010-04-01\/Accounts\/(AC[0-9a-f]{32})\/Messages\.json$/.exec(url.pathname);
@@ -54,6 +56,7 @@ export async function startProviders(opts: { delayMs?: number } = {}) {
         }
         const id = `wamid.${randomBytes(12).toString('base64url')}`;
         whatsapp.push({ to: m.to, template: m.template, id });
+        await settle();
         return json(res, 200, { messaging_product: 'whatsapp', contacts: [{ input: m.to, wa_id: m.to }], messages: [{ id }] });
       }
       const expected = `Basic ${Buffer.from(`${TW_SID}:${TW_TOKEN}`).toString('base64')}`;
@@ -71,6 +74,7 @@ export async function startProviders(opts: { delayMs?: number } = {}) {
       }
       const sid = `SM${randomBytes(16).toString('hex')}`;
       sms.push({ ...(p as unknown as SentSms), sid });
+      await settle();
       return json(res, 201, { sid, account_sid: TW_SID, to: p.To, from: p.From ?? null, body: p.Body, status: 'queued', num_segments: '1' });
     });
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
 import { databaseFile } from '../server/config.js';
 import type { DemoWorkspace } from '../server/demo/demo.js';
 import {
@@ -19,6 +20,9 @@ let srv: RunningServer;
 let providers: Awaited<ReturnType<typeof startProviders>>;
 let ws: DemoWorkspace;
 let doctorId: string;
+// An integration following the reminders through appointment.reminder.* webhook events.
+const events: { event: string; data: Record<string, unknown> }[] = [];
+let receiver: Server;
 const APP_SECRET = 'meta-app-secret';
 const VERIFY = 'verify-me';
 
@@ -30,8 +34,24 @@ beforeAll(async () => {
   srv = await startServer({ clock, reminders: { sender: false, retry: { jitter: 0 } } });
   ws = srv.demo.workspaces[0]!;
   doctorId = (await srv.service.auth.authenticateToken(ws.users.doctor.auth_token))!.id;
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      events.push(JSON.parse(body) as (typeof events)[number]);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+  const port = (receiver.address() as { port: number }).port;
+  const sub = await call(srv.baseUrl, 'POST', '/notification/v1/connect/webhook/subscriptions', {
+    headers: { authorization: `Bearer ${ws.users.admin.auth_token}` },
+    body: { event_names: ['appointment.reminder.sent', 'appointment.reminder.read', 'appointment.reminder.failed', 'appointment.reminder.replied'], endpoint: `http://127.0.0.1:${port}/hook` },
+  });
+  expect(sub.status, sub.text).toBe(201);
 });
 afterAll(async () => {
+  receiver?.close();
   await srv?.close();
   await providers?.close();
 });
@@ -145,7 +165,19 @@ it('delivery statuses come in signed; a forged webhook is refused and changes no
   const log = await call(srv.baseUrl, 'GET', '/api/v1/reminders/log?limit=10', { headers: desk() });
   expect(log.status).toBe(200);
   expect(log.json.data[0]).toMatchObject({ appointment_id: first, status: 'read', provider: 'whatsapp', to: '+919876543210' });
+  await waitFor(() => events.length >= 3);
+  expect(events.map((e) => [e.event, e.data.point, e.data.status, e.data.channel]).sort()).toEqual([
+    ['appointment.reminder.sent', 'evening', 'sent', 'whatsapp'],
+    ['appointment.reminder.sent', 'before:120', 'sent', 'whatsapp'],
+    ['appointment.reminder.read', 'before:120', 'read', 'whatsapp'],
+  ]);
+  expect(events.find((e) => e.data.point === 'evening')!.data).toMatchObject({ appointment_id: first, reminder_id: firstJobs[0]!.id });
 });
+
+async function waitFor(ok: () => boolean) {
+  const until = Date.now() + 5000;
+  while (!ok() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+}
 
 it('the Cancel button cancels through the state machine, as the patient, and tells the board', async () => {
   const told: string[] = [];
@@ -164,6 +196,8 @@ it('the Cancel button cancels through the state machine, as the patient, and tel
   const last = a.json.data.status_history.at(-1);
   expect(last).toMatchObject({ from_status: 'BK', to_status: 'CN', actor_type: 'patient', actor_id: ws.patients[0]!.patient_id });
   expect((await reminders(first)).reply).toMatchObject({ reply: 'cancelled' });
+  await waitFor(() => events.some((e) => e.event === 'appointment.reminder.replied'));
+  expect(events.find((e) => e.event === 'appointment.reminder.replied')!.data).toMatchObject({ appointment_id: first, reply: 'cancelled' });
   await new Promise((r) => setImmediate(r));
   expect(told).toContain(ws.workspace_id);
   off();

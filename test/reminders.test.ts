@@ -167,9 +167,9 @@ it('delivery statuses come in signed; a forged webhook is refused and changes no
   expect(log.json.data[0]).toMatchObject({ appointment_id: first, status: 'read', provider: 'whatsapp', to: '+919876543210' });
   await waitFor(() => events.length >= 3);
   expect(events.map((e) => [e.event, e.data.point, e.data.status, e.data.channel]).sort()).toEqual([
-    ['appointment.reminder.sent', 'evening', 'sent', 'whatsapp'],
-    ['appointment.reminder.sent', 'before:120', 'sent', 'whatsapp'],
     ['appointment.reminder.read', 'before:120', 'read', 'whatsapp'],
+    ['appointment.reminder.sent', 'before:120', 'sent', 'whatsapp'],
+    ['appointment.reminder.sent', 'evening', 'sent', 'whatsapp'],
   ]);
   expect(events.find((e) => e.data.point === 'evening')!.data).toMatchObject({ appointment_id: first, reminder_id: firstJobs[0]!.id });
 });

@@ -119,6 +119,8 @@ it('settings: admin only, secrets sealed and never returned, bad input is a 400'
 });
 
 let first: string;
+/** The SMS tests' appointments, which the no-show report counts. */
+const week: Record<string, string> = {};
 let firstJobs: { id: string; point: string; due_at: string; status: string; provider_message_id: string | null }[];
 
 it('booking schedules the evening-before and 2-hours-before reminders; each goes once, at its time, by WhatsApp template', async () => {
@@ -213,9 +215,9 @@ it('by SMS: a 5xx is retried and a 4xx is not; a family on one number gets one m
   expect(put.status, put.text).toBe(200);
   expect(put.json.webhook_url).toBe(`${srv.baseUrl}/api/v1/reminders/twilio/${ws.workspace_id}/webhook`);
   t = Date.parse('2031-03-20T04:00:00Z');
-  const priya = await book(0, '2031-03-21T05:00:00.000Z');
-  const rahul = await book(1, '2031-03-21T05:30:00.000Z'); // same mobile as Priya
-  const other = await book(2, '2031-03-21T06:00:00.000Z');
+  const priya = (week.priya = await book(0, '2031-03-21T05:00:00.000Z'));
+  const rahul = (week.rahul = await book(1, '2031-03-21T05:30:00.000Z')); // same mobile as Priya
+  const other = (week.other = await book(2, '2031-03-21T06:00:00.000Z'));
 
   providers.failNext(503, { code: 20500, message: 'Internal Server Error', status: 503 });
   await runAt('2031-03-21T04:00:00Z');
@@ -267,7 +269,7 @@ it('SMS C confirms the latest reminder to that number; STOP opts the number out 
 
   const stop = await postTwilio({ AccountSid: TW_SID, MessageSid: 'SMin3', From: '+919876543210', To: '+15005550006', Body: 'STOP' });
   expect(stop.text).toMatch(/no more messages/);
-  const later = await book(0, '2031-03-25T05:00:00.000Z');
+  const later = (week.later = await book(0, '2031-03-25T05:00:00.000Z'));
   const sent = providers.sms.length;
   await runAt('2031-03-25T04:00:00Z');
   expect(providers.sms).toHaveLength(sent);
@@ -281,4 +283,22 @@ it('parking or a no-show cancels the reminders still to come; a quiet-hours poin
   expect(jobs.map((j: { point: string; due_at: string }) => [j.point, j.due_at])).toEqual([['before:60', '2031-04-03T02:30:00.000Z']]); // 08:00
   expect((await call(srv.baseUrl, 'POST', `/dr/v1/appointment/${id}/parked`, { headers: desk() })).status).toBe(204);
   expect((await reminders(id)).reminders[0]).toMatchObject({ status: 'cancelled', error: 'the appointment became PK' });
+});
+
+it('the no-show report splits each week by confirmed, reminded without a reply, and not reminded', async () => {
+  t = Date.parse('2031-03-26T12:00:00Z'); // a Wednesday
+  const mark = async (id: string, status: string) =>
+    expect((await call(srv.baseUrl, 'POST', `/dr/v1/appointment/${id}/change-status?partner_id=0`, { headers: desk(), body: { status } })).status).toBe(200);
+  await mark(week.priya!, 'NS'); // reminded, no answer
+  await mark(week.rahul!, 'CK'); // confirmed, came
+  await mark(week.other!, 'NS'); // the provider refused the number: not reminded
+  await mark(week.later!, 'NS'); // opted out: not reminded
+  const res = await call(srv.baseUrl, 'GET', '/api/v1/reminders/no-show-report?weeks=2', { headers: desk() });
+  expect(res.status, res.text).toBe(200);
+  const tally = (appointments: number, no_shows: number) => ({ appointments, no_shows, no_show_rate: appointments ? no_shows / appointments : null });
+  expect(res.json.weeks).toEqual([
+    { week_start: '2031-03-17', groups: { confirmed: tally(1, 0), no_reply: tally(1, 1), not_reminded: tally(1, 1) } },
+    { week_start: '2031-03-24', groups: { confirmed: tally(0, 0), no_reply: tally(0, 0), not_reminded: tally(1, 1) } },
+  ]);
+  expect((await call(srv.baseUrl, 'GET', '/api/v1/reminders/no-show-report?weeks=99', { headers: desk() })).status).toBe(400);
 });

@@ -8,7 +8,8 @@ import { ServiceError, invalid } from '../shared/errors.js';
 import { parseTwilioWebhook, twilioSignatureValid } from './providers/twilio.js';
 import { parseWhatsAppWebhook, whatsappSignatureValid } from './providers/whatsapp.js';
 import {
-  AppointmentParams, AppointmentReminders, LogQuery, ReminderLog, SettingsBody, SettingsView, VerifyQuery, WorkspaceParams,
+  AppointmentParams, AppointmentReminders, LogQuery, NoShowReport, ReminderLog, ReportQuery, SettingsBody, SettingsView, VerifyQuery,
+  WorkspaceParams,
 } from './schemas.js';
 import type { Settings } from './settings.js';
 
@@ -100,6 +101,19 @@ export const reminderRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = a
         response: { 200: ReminderLog, ...plainErrors([400, 401, 403, 500]) },
       },
     }, async (request) => ({ data: await reminders.log(request.ctx, request.query.limit ? Number(request.query.limit) : undefined) }));
+
+    api.get('/api/v1/reminders/no-show-report', {
+      config,
+      preParsing: read,
+      schema: {
+        operationId: 'noShowReport',
+        tags: ['reminders'],
+        summary: 'No-show rate per week, split by confirmed / reminded without a reply / not reminded',
+        security,
+        querystring: ReportQuery,
+        response: { 200: NoShowReport, ...plainErrors([400, 401, 403, 500]) },
+      },
+    }, async (request) => reminders.report(request.ctx, request.query.weeks ? Number(request.query.weeks) : undefined));
   });
 
   // The providers' webhooks: bodies kept as bytes, since the signature is over them exactly.

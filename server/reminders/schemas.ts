@@ -102,3 +102,20 @@ export const VerifyQuery = Type.Object({
   'hub.verify_token': Type.Optional(Type.String({ maxLength: 1024 })),
   'hub.challenge': Type.Optional(Type.String({ maxLength: 256 })),
 });
+
+const Tally = Type.Object({
+  appointments: Type.Integer({ description: 'Past appointments the patient came to or missed (cancelled ones are neither)' }),
+  no_shows: Type.Integer(),
+  no_show_rate: Nullable(Type.Number({ description: 'no_shows / appointments; null when there were none' })),
+});
+export const NoShowReport = Type.Object({
+  weeks: Type.Array(Type.Object({
+    week_start: Type.String({ description: 'Monday, clinic time' }),
+    groups: Type.Object({
+      confirmed: Tally,
+      no_reply: Type.Object(Tally.properties, { description: 'A reminder reached the patient; no confirmation came' }),
+      not_reminded: Type.Object(Tally.properties, { description: 'No reminder reached the patient' }),
+    }),
+  })),
+});
+export const ReportQuery = Type.Object({ weeks: Type.Optional(Type.String({ pattern: '^(?:[1-9]|[1-4][0-9]|5[0-2])$', description: '1-52; default 8' })) });

@@ -5,10 +5,11 @@ import type { RequestContext } from '../auth/permissions.js';
 import { type Executor, type Tx, afterCommit, transaction } from '../db/tx.js';
 import { ServiceError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
-import { type Clock, isoNow } from '../shared/time.js';
+import { type Clock, isoNow, localDate } from '../shared/time.js';
 import type { EventData, EventName, EventSink, ReminderEventName } from '../webhooks/outbox.js';
 import type { Inbound } from './providers/outcome.js';
 import { type ReplyAction, interpret } from './replies.js';
+import { noShowReport, weekStart } from './report.js';
 import { schedulePoints } from './schedule.js';
 import type { SettingsBody } from './schemas.js';
 import { type ReminderSenderOptions, reminderSender } from './sender.js';
@@ -139,6 +140,19 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
     };
   }
 
+  /** The last `weeks` weeks up to today (clinic time), oldest first. */
+  async function report(ctx: RequestContext, weeks = 8) {
+    const ws = ctx.caller.workspaceId;
+    const today = localDate(clock.now(), await store.timezone(ws));
+    const starts = Array.from({ length: weeks }, (_, i) => {
+      const d = new Date(`${weekStart(today)}T00:00:00Z`);
+      d.setUTCDate(d.getUTCDate() - 7 * (weeks - 1 - i));
+      return d.toISOString().slice(0, 10);
+    });
+    audit.later(ctx, { action: 'reminders.report', resourceType: 'appointment', outcome: 'success' });
+    return { weeks: noShowReport(await store.noShowRows(ws, starts[0]!, today), starts) };
+  }
+
   async function log(ctx: RequestContext, limit = 50) {
     audit.later(ctx, { action: 'reminders.log', resourceType: 'reminder_job', outcome: 'success' });
     return (await store.jobs(ctx.caller.workspaceId, limit)).map(toJob);
@@ -230,6 +244,7 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
     deleteSettings,
     ofAppointment,
     log,
+    report,
     inbound,
     startSender: () => sender.start(),
     stopSender: () => sender.stop(),

@@ -59,6 +59,9 @@ export interface ReplyRow {
   received_at: string;
 }
 
+/** A past appointment as the no-show report counts it. */
+export interface NoShowRow { local_date: string; status: string; reply: Reply | null; reminded: number }
+
 /** What a finished job records besides its status. */
 export interface FinishFields { provider?: Provider; to?: string; messageId?: string | null; error?: string | null }
 
@@ -88,6 +91,8 @@ export function reminderStore(e: Executor) {
         FROM appointments a JOIN patients p ON p.id = a.patient_id JOIN workspaces w ON w.id = a.workspace_id
         LEFT JOIN users u ON u.id = a.doctor_id WHERE a.id = ${appointmentId}`.execute(k)).rows[0],
 
+    timezone: async (workspaceId: string) =>
+      (await sql<{ timezone: string }>`SELECT timezone FROM workspaces WHERE id = ${workspaceId}`.execute(k)).rows[0]?.timezone ?? 'UTC',
     clinicName: async (workspaceId: string) =>
       (await sql<{ name: string }>`SELECT name FROM workspaces WHERE id = ${workspaceId}`.execute(k)).rows[0]?.name ?? '',
     /** A job per schedule point; a point cancelled earlier (the appointment was parked, then booked again) is reopened. */
@@ -142,6 +147,13 @@ export function reminderStore(e: Executor) {
       (await sql<JobRow>`SELECT * FROM reminder_jobs WHERE workspace_id = ${workspaceId}
         ORDER BY updated_at DESC, id DESC LIMIT ${limit}`.execute(k)).rows,
 
+    /** Appointments of [from, to) that were attended or missed, with whether a reminder reached the patient and the answer. */
+    noShowRows: async (workspaceId: string, from: string, to: string) =>
+      (await sql<NoShowRow>`SELECT a.local_date, a.status, r.reply, (SELECT COUNT(*) FROM reminder_jobs j WHERE j.appointment_id = a.id
+        AND j.status IN ('sent', 'delivered', 'read')) AS reminded
+        FROM appointments a LEFT JOIN reminder_replies r ON r.appointment_id = a.id
+        WHERE a.workspace_id = ${workspaceId} AND a.local_date >= ${from} AND a.local_date < ${to}
+          AND a.status IN ('CK', 'OG', 'PK', 'CM', 'NS')`.execute(k)).rows.map((r) => ({ ...r, reminded: Number(r.reminded) })),
     setReply: async (r: ReplyRow) =>
       void (await sql`INSERT INTO reminder_replies (appointment_id, workspace_id, reply, from_number, received_at)
         VALUES (${r.appointment_id}, ${r.workspace_id}, ${r.reply}, ${r.from_number}, ${r.received_at})

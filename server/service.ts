@@ -113,7 +113,7 @@ export async function createService(opts: ServiceOptions) {
   const patients = patientService(db, clock, auth, audit);
   const webhooks = webhookService(db, clock, box, audit, { ...opts.webhooks, environment: env.name });
   // Reminders take the appointments' events first (scheduling and cancelling in the change's transaction), then the outbox.
-  const reminders = reminderService(db, clock, box, audit, webhooks.events, opts.reminders);
+  const reminders = reminderService(db, clock, box, audit, webhooks.events, { ...opts.reminders, sandbox: env.name === 'sandbox' });
   const appointments = appointmentService(db, clock, auth, patients, audit, reminders.events, bus, opts.appointments);
   reminders.useAppointments(appointments);
   webhooks.start();

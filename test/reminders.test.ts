@@ -6,7 +6,8 @@ import type { DemoWorkspace } from '../server/demo/demo.js';
 import {
   TW_SID, TW_TOKEN, WA_PHONE_ID, WA_TOKEN, metaSignature, startProviders, twilioRequestSignature,
 } from './helpers/messaging-providers.js';
-import { type RunningServer, call, startServer } from './helpers/server.js';
+import { startSandbox } from '../server/sandbox/sandbox.js';
+import { type RunningServer, TEST_KEK, call, startServer } from './helpers/server.js';
 
 /**
  * Appointment reminders (issue 29) against the stand-in providers, on one server with an injected clock: the
@@ -301,4 +302,39 @@ it('the no-show report splits each week by confirmed, reminded without a reply, 
     { week_start: '2031-03-24', groups: { confirmed: tally(0, 0), no_reply: tally(0, 0), not_reminded: tally(1, 1) } },
   ]);
   expect((await call(srv.baseUrl, 'GET', '/api/v1/reminders/no-show-report?weeks=99', { headers: desk() })).status).toBe(400);
+});
+
+it('the sandbox sends to its built-in stand-in provider, shows what it would have sent, and plays the patient\'s answers', async () => {
+  expect((await call(srv.baseUrl, 'POST', '/api/v1/reminders/sandbox/inbound', { headers: admin(), body: { from: '+919876543210', text: 'X' } })).status).toBe(404);
+  const sandbox = await startSandbox({
+    liveDataDir: srv.dataDir, host: '127.0.0.1', port: 0, production: srv.service.environment, productionUrl: srv.baseUrl, service: { kek: TEST_KEK },
+  });
+  try {
+    const creds = sandbox.credentials();
+    const headers = { auth: creds.users.admin.auth_token };
+    const put = await call(sandbox.url, 'PUT', '/api/v1/reminders/settings', {
+      headers, body: { ...whatsappSettings(), schedule: { on_booking: true, quiet_hours: null } },
+    });
+    expect(put.status, put.text).toBe(200);
+    const sentBefore = providers.requests();
+    const res = await call(sandbox.url, 'POST', '/dr/v1/appointment', {
+      headers, body: { patient_id: creds.patients[0]!.patient_id, scheduled_at: new Date(Date.now() + 3 * 86_400_000).toISOString() },
+    });
+    expect(res.status, res.text).toBe(201);
+    const id = res.json.data.appointment_id as string;
+    let job;
+    const until = Date.now() + 10_000;
+    do job = (await call(sandbox.url, 'GET', `/api/v1/reminders/appointments/${id}`, { headers })).json.reminders[0];
+    while (job?.status !== 'sent' && Date.now() < until && (await new Promise((r) => setTimeout(r, 50)), true));
+    expect(job).toMatchObject({ point: 'booking', status: 'sent' });
+    expect(job.provider_message_id).toMatch(/^sandbox\./);
+    expect(job.text).toContain(creds.patients[0]!.first_name);
+    expect(providers.requests()).toBe(sentBefore); // the configured provider was never asked
+    const answer = await call(sandbox.url, 'POST', '/api/v1/reminders/sandbox/inbound', { headers, body: { from: job.to, text: 'X' } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json.answer).toMatch(/cancelled/);
+    expect((await call(sandbox.url, 'GET', `/dr/v1/appointment/${id}`, { headers })).json.data.status).toBe('CN');
+  } finally {
+    await sandbox.close();
+  }
 });

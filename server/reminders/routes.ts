@@ -8,8 +8,8 @@ import { ServiceError, invalid } from '../shared/errors.js';
 import { parseTwilioWebhook, twilioSignatureValid } from './providers/twilio.js';
 import { parseWhatsAppWebhook, whatsappSignatureValid } from './providers/whatsapp.js';
 import {
-  AppointmentParams, AppointmentReminders, LogQuery, NoShowReport, ReminderLog, ReportQuery, SettingsBody, SettingsView, VerifyQuery,
-  WorkspaceParams,
+  AppointmentParams, AppointmentReminders, LogQuery, NoShowReport, ReminderLog, ReportQuery, SandboxInboundBody, SandboxInboundResult,
+  SettingsBody, SettingsView, VerifyQuery, WorkspaceParams,
 } from './schemas.js';
 import type { Settings } from './settings.js';
 
@@ -114,6 +114,25 @@ export const reminderRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = a
         response: { 200: NoShowReport, ...plainErrors([400, 401, 403, 500]) },
       },
     }, async (request) => reminders.report(request.ctx, request.query.weeks ? Number(request.query.weeks) : undefined));
+
+    if (!reminders.sandbox) return;
+    api.post('/api/v1/reminders/sandbox/inbound', {
+      config,
+      preParsing: requireScope('appointments:write', 'UNAUTHORIZED_ACCESS', audit, 'reminders.sandbox'),
+      schema: {
+        operationId: 'sandboxReminderReply',
+        tags: ['reminders', 'sandbox'],
+        summary: 'Sandbox only: a patient\'s message to the clinic, as the provider would bring it (C, X, R, STOP, a button)',
+        security,
+        body: SandboxInboundBody,
+        response: { 200: SandboxInboundResult, ...plainErrors([400, 401, 403, 404, 500]) },
+      },
+    }, async (request) => {
+      const s = await reminders.settingsOf(request.ctx.caller.workspaceId);
+      if (!s) throw new ServiceError(404, 'NOT_FOUND', 'This clinic has no reminder settings');
+      const { from, text, payload } = request.body;
+      return { answer: await reminders.inbound(s, [{ kind: 'message', from, text, payload: payload ?? null, contextMessageId: null }], request.id) };
+    });
   });
 
   // The providers' webhooks: bodies kept as bytes, since the signature is over them exactly.

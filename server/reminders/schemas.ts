@@ -85,6 +85,7 @@ export const ReminderJob = Type.Object({
   provider: Nullable(Type.String()),
   to: Nullable(Type.String()),
   provider_message_id: Nullable(Type.String()),
+  text: Nullable(Type.String({ description: 'What was sent: the SMS text (for WhatsApp, the template\'s facts as the SMS would read)' })),
   error: Nullable(Type.String()),
   updated_at: Type.String(),
 });
@@ -119,3 +120,9 @@ export const NoShowReport = Type.Object({
   })),
 });
 export const ReportQuery = Type.Object({ weeks: Type.Optional(Type.String({ pattern: '^(?:[1-9]|[1-4][0-9]|5[0-2])$', description: '1-52; default 8' })) });
+export const SandboxInboundBody = Type.Object({
+  from: Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'The patient\'s number, E.164' }),
+  text: Type.String({ maxLength: 1600, description: 'What the patient sends: C, X, R, STOP, START, or a button\'s text' }),
+  payload: Type.Optional(Type.String({ maxLength: 200, description: 'A WhatsApp button\'s payload (<action>:<reminder id>)' })),
+}, { additionalProperties: false });
+export const SandboxInboundResult = Type.Object({ answer: Nullable(Type.String({ description: 'What the clinic answers the patient' })) });

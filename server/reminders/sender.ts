@@ -2,7 +2,7 @@ import type { Executor } from '../db/tx.js';
 import { DEFAULT_RETRY, type RetryPolicy, backoffMs } from '../notifications/sender.js';
 import { type Loop, startLoop } from '../shared/loop.js';
 import type { Clock } from '../shared/time.js';
-import type { SendOutcome } from './providers/outcome.js';
+import type { OutgoingMessage, SendOutcome } from './providers/outcome.js';
 import { sendTwilio } from './providers/twilio.js';
 import { sendWhatsApp } from './providers/whatsapp.js';
 import { afterQuietHours } from './schedule.js';
@@ -21,6 +21,12 @@ export interface ReminderSenderOptions {
   onError?: (e: unknown) => void;
 }
 
+/** The clinic's own provider. */
+export const sendToProvider = (settings: Settings, message: OutgoingMessage, signal: AbortSignal): Promise<SendOutcome> =>
+  settings.provider === 'whatsapp'
+    ? sendWhatsApp({ ...settings.config.whatsapp!, accessToken: settings.secrets.access_token! }, message, signal)
+    : sendTwilio({ ...settings.config.twilio!, authToken: settings.secrets.auth_token! }, message, signal);
+
 /** The number a reminder goes to: the patient's mobile as stored, in international form. */
 export const e164 = (cc: string, national: string) => `+${cc}${national}`;
 
@@ -30,6 +36,8 @@ interface Deps {
   clock: Clock;
   /** The clinic's settings, opened, or null when it has none. */
   settings: (workspaceId: string) => Promise<Settings | null>;
+  /** Asks the clinic's provider (the sandbox's built-in one in the sandbox). */
+  send: (settings: Settings, message: OutgoingMessage, signal: AbortSignal) => Promise<SendOutcome>;
   /** Records a job's outcome (sent, failed, …) with its webhook event, in one transaction, and tells the live queue. */
   finish: (job: JobRow, status: JobStatus, f: FinishFields) => Promise<void>;
 }
@@ -78,13 +86,11 @@ export function reminderSender(deps: Deps, opts: ReminderSenderOptions = {}) {
       statusCallback: config.public_url ? `${config.public_url}${webhookPath(settings.provider, job.workspace_id)}` : null,
     };
     const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(timeoutMs)]);
-    const outcome: SendOutcome = settings.provider === 'whatsapp'
-      ? await sendWhatsApp({ ...config.whatsapp!, accessToken: settings.secrets.access_token! }, message, signal)
-      : await sendTwilio({ ...config.twilio!, authToken: settings.secrets.auth_token! }, message, signal);
+    const outcome = await deps.send(settings, message, signal);
     // Stopping: the answer is not recorded, and the job stays 'sending' (in doubt) for the next start.
     if (!usable()) return;
     const provider = settings.provider;
-    if (outcome.kind === 'sent') return finish(job, 'sent', { provider, to, messageId: outcome.messageId });
+    if (outcome.kind === 'sent') return finish(job, 'sent', { provider, to, messageId: outcome.messageId, body: message.text });
     if (outcome.kind === 'failed') {
       if (outcome.optedOut) await store.optOut(job.workspace_id, to, iso(clock.now().getTime()));
       return finish(job, 'failed', { provider, to, error: outcome.error });

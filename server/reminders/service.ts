@@ -7,17 +7,21 @@ import { ServiceError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow, localDate } from '../shared/time.js';
 import type { EventData, EventName, EventSink, ReminderEventName } from '../webhooks/outbox.js';
-import type { Inbound } from './providers/outcome.js';
+import type { Inbound, OutgoingMessage } from './providers/outcome.js';
+import { sendSandbox } from './providers/sandbox.js';
 import { type ReplyAction, interpret } from './replies.js';
 import { noShowReport, weekStart } from './report.js';
 import { schedulePoints } from './schedule.js';
 import type { SettingsBody } from './schemas.js';
-import { type ReminderSenderOptions, reminderSender } from './sender.js';
+import { type ReminderSenderOptions, reminderSender, sendToProvider } from './sender.js';
 import { type Settings, mergeSettings, openSettings, sealContext, textsOf, toView } from './settings.js';
 import { type FinishFields, type JobRow, type JobStatus, type Reply, reminderStore } from './store.js';
 import { NO_FACTS, answerText, fill, render } from './templates.js';
 
-export type ReminderOptions = ReminderSenderOptions;
+export interface ReminderOptions extends ReminderSenderOptions {
+  /** The sandbox: messages go to the built-in stand-in provider (providers/sandbox.ts), never to the configured one. */
+  sandbox?: boolean;
+}
 
 /** The statuses that call an appointment off: its reminders still to come are cancelled. */
 const CALLED_OFF = ['CN', 'PK', 'NS'];
@@ -26,7 +30,7 @@ const notFound = () => new ServiceError(404, 'NOT_FOUND', 'This clinic has no re
 
 export const toJob = (j: JobRow) => ({
   id: j.id, appointment_id: j.appointment_id, point: j.point, due_at: j.due_at, status: j.status, attempts: j.attempts,
-  provider: j.provider, to: j.to_number, provider_message_id: j.provider_message_id, error: j.last_error, updated_at: j.updated_at,
+  provider: j.provider, to: j.to_number, provider_message_id: j.provider_message_id, text: j.body, error: j.last_error, updated_at: j.updated_at,
 });
 
 /**
@@ -63,7 +67,8 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
     });
   }
 
-  const sender = reminderSender({ db, store, clock, settings: (ws) => settingsOf(ws), finish }, opts);
+  const send = opts.sandbox ? (_s: Settings, m: OutgoingMessage) => sendSandbox(m) : sendToProvider;
+  const sender = reminderSender({ db, store, clock, settings: (ws) => settingsOf(ws), send, finish }, opts);
 
   /**
    * The appointment service's event sink: schedules a booked appointment's reminders and cancels those of one
@@ -246,6 +251,7 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
     log,
     report,
     inbound,
+    sandbox: opts.sandbox === true,
     startSender: () => sender.start(),
     stopSender: () => sender.stop(),
     /** One pass over the due reminders now (tests move the clock, then call this). */

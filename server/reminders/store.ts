@@ -29,6 +29,7 @@ export interface JobRow {
   provider: Provider | null;
   to_number: string | null;
   provider_message_id: string | null;
+  body: string | null;
   last_error: string | null;
   created_at: string;
   updated_at: string;
@@ -63,7 +64,7 @@ export interface ReplyRow {
 export interface NoShowRow { local_date: string; status: string; reply: Reply | null; reminded: number }
 
 /** What a finished job records besides its status. */
-export interface FinishFields { provider?: Provider; to?: string; messageId?: string | null; error?: string | null }
+export interface FinishFields { provider?: Provider; to?: string; messageId?: string | null; body?: string; error?: string | null }
 
 /** Jobs still to be sent: waiting, or being sent (in doubt once their lease has run out). */
 const OPEN = sql`status IN ('pending', 'sending')`;
@@ -125,6 +126,7 @@ export function reminderStore(e: Executor) {
     finish: async (id: string, status: JobStatus, now: string, f: FinishFields) =>
       void (await sql`UPDATE reminder_jobs SET status = ${status}, lease_until = NULL, provider = COALESCE(${f.provider ?? null}, provider),
         to_number = COALESCE(${f.to ?? null}, to_number), provider_message_id = COALESCE(${f.messageId ?? null}, provider_message_id),
+        body = COALESCE(${f.body ?? null}, body),
         last_error = ${f.error ?? null}, updated_at = ${now}, finished_at = ${now} WHERE id = ${id}`.execute(k)),
     retry: async (id: string, now: string, nextAttemptAt: string, error: string) =>
       void (await sql`UPDATE reminder_jobs SET status = 'pending', lease_until = NULL, last_error = ${error},

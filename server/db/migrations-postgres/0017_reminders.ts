@@ -29,6 +29,7 @@ CREATE TABLE reminder_jobs (
   provider            TEXT,
   to_number           TEXT,
   provider_message_id TEXT,
+  body                TEXT,
   last_error          TEXT,
   created_at          TEXT NOT NULL,
   updated_at          TEXT NOT NULL,

@@ -34,6 +34,7 @@ CREATE TABLE reminder_jobs (
   provider            TEXT,
   to_number           TEXT,
   provider_message_id TEXT,
+  body                TEXT,                          -- the text sent (WhatsApp: the template's parameters, as the SMS would read)
   last_error          TEXT,
   created_at          TEXT NOT NULL,
   updated_at          TEXT NOT NULL,

@@ -4,11 +4,12 @@ import { Type } from 'typebox';
 import { authenticate, requireScope } from '../http/auth.js';
 import { plainErrors } from '../http/errors.js';
 import type { Service } from '../service.js';
+import { DayQuery } from '../appointments/schemas.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import { parseTwilioWebhook, twilioSignatureValid } from './providers/twilio.js';
 import { parseWhatsAppWebhook, whatsappSignatureValid } from './providers/whatsapp.js';
 import {
-  AppointmentParams, AppointmentReminders, LogQuery, NoShowReport, ReminderLog, ReportQuery, SandboxInboundBody, SandboxInboundResult,
+  AppointmentParams, AppointmentReminders, DayReminders, LogQuery, NoShowReport, ReminderLog, ReportQuery, SandboxInboundBody, SandboxInboundResult,
   SettingsBody, SettingsView, VerifyQuery, WorkspaceParams,
 } from './schemas.js';
 import type { Settings } from './settings.js';
@@ -101,6 +102,19 @@ export const reminderRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = a
         response: { 200: ReminderLog, ...plainErrors([400, 401, 403, 500]) },
       },
     }, async (request) => ({ data: await reminders.log(request.ctx, request.query.limit ? Number(request.query.limit) : undefined) }));
+
+    api.get('/api/v1/reminders/day', {
+      config,
+      preParsing: read,
+      schema: {
+        operationId: 'dayReminders',
+        tags: ['reminders'],
+        summary: 'A day\'s appointments (default today, clinic time) with their latest reminder\'s status and the patient\'s answer',
+        security,
+        querystring: DayQuery,
+        response: { 200: DayReminders, ...plainErrors([400, 401, 403, 500]) },
+      },
+    }, async (request) => reminders.day(request.ctx, request.query.date));
 
     api.get('/api/v1/reminders/no-show-report', {
       config,

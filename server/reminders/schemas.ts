@@ -119,6 +119,14 @@ export const NoShowReport = Type.Object({
     }),
   })),
 });
+export const DayReminders = Type.Object({
+  date: Type.String(),
+  appointments: Type.Array(Type.Object({
+    appointment_id: Type.String(),
+    reminder: Nullable(Type.String({ description: 'The status of the reminder last sent (or failed), else of the next one due; null when none' })),
+    reply: Nullable(Type.Union([Type.Literal('confirmed'), Type.Literal('cancelled'), Type.Literal('reschedule')])),
+  })),
+});
 export const ReportQuery = Type.Object({ weeks: Type.Optional(Type.String({ pattern: '^(?:[1-9]|[1-4][0-9]|5[0-2])$', description: '1-52; default 8' })) });
 export const SandboxInboundBody = Type.Object({
   from: Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'The patient\'s number, E.164' }),

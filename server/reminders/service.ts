@@ -158,6 +158,15 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
     return { weeks: noShowReport(await store.noShowRows(ws, starts[0]!, today), starts) };
   }
 
+  /** The queue's column: the day's appointments (default today, clinic time) with their reminder and answer. */
+  async function day(ctx: RequestContext, date?: string) {
+    const ws = ctx.caller.workspaceId;
+    const d = date ?? localDate(clock.now(), await store.timezone(ws));
+    const appointments = await store.day(ws, d);
+    audit.later(ctx, { action: 'reminders.day', resourceType: 'appointment', resourceIds: appointments.map((a) => a.appointment_id), outcome: 'success' });
+    return { date: d, appointments };
+  }
+
   async function log(ctx: RequestContext, limit = 50) {
     audit.later(ctx, { action: 'reminders.log', resourceType: 'reminder_job', outcome: 'success' });
     return (await store.jobs(ctx.caller.workspaceId, limit)).map(toJob);
@@ -249,6 +258,7 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
     deleteSettings,
     ofAppointment,
     log,
+    day,
     report,
     inbound,
     sandbox: opts.sandbox === true,

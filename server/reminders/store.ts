@@ -149,6 +149,16 @@ export function reminderStore(e: Executor) {
       (await sql<JobRow>`SELECT * FROM reminder_jobs WHERE workspace_id = ${workspaceId}
         ORDER BY updated_at DESC, id DESC LIMIT ${limit}`.execute(k)).rows,
 
+    /**
+     * A day's appointments with their reminder's status and the patient's answer: the reminder last sent (or failed),
+     * else the next one due; cancelled and skipped ones aside.
+     */
+    day: async (workspaceId: string, date: string) =>
+      (await sql<{ appointment_id: string; reminder: string | null; reply: Reply | null }>`SELECT a.id AS appointment_id,
+        (SELECT j.status FROM reminder_jobs j WHERE j.appointment_id = a.id AND j.status NOT IN ('cancelled', 'skipped')
+          ORDER BY CASE WHEN j.status IN ('pending', 'sending') THEN 1 ELSE 0 END, j.updated_at DESC, j.due_at, j.id LIMIT 1) AS reminder, r.reply
+        FROM appointments a LEFT JOIN reminder_replies r ON r.appointment_id = a.id
+        WHERE a.workspace_id = ${workspaceId} AND a.local_date = ${date} ORDER BY a.scheduled_at, a.id`.execute(k)).rows,
     /** Appointments of [from, to) that were attended or missed, with whether a reminder reached the patient and the answer. */
     noShowRows: async (workspaceId: string, from: string, to: string) =>
       (await sql<NoShowRow>`SELECT a.local_date, a.status, r.reply, (SELECT COUNT(*) FROM reminder_jobs j WHERE j.appointment_id = a.id

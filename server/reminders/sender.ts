@@ -1,6 +1,6 @@
 import type { Executor } from '../db/tx.js';
 import { DEFAULT_RETRY, type RetryPolicy, backoffMs } from '../notifications/sender.js';
-import { type Loop, startLoop } from '../shared/loop.js';
+import { senderLoop } from '../shared/loop.js';
 import type { Clock } from '../shared/time.js';
 import type { OutgoingMessage, SendOutcome } from './providers/outcome.js';
 import { sendTwilio } from './providers/twilio.js';
@@ -54,10 +54,7 @@ export function reminderSender(deps: Deps, opts: ReminderSenderOptions = {}) {
   const leaseMs = opts.leaseMs ?? 60_000;
   const timeoutMs = opts.requestTimeoutMs ?? 15_000;
   const onError = opts.onError ?? ((e: unknown) => console.error('clinic-desk reminder sender:', e instanceof Error ? e.message : e));
-  let loop: Loop | null = null;
-  let stopped = false;
-  let abort = new AbortController();
-  const usable = () => !stopped && db.open;
+  const usable = () => !loop.stopped && db.open;
   const iso = (ms: number) => new Date(ms).toISOString();
 
   const finish = deps.finish;
@@ -85,7 +82,7 @@ export function reminderSender(deps: Deps, opts: ReminderSenderOptions = {}) {
       jobId: job.id, to, point: job.point, text: smsText(job.point, facts2, texts), facts: facts2, texts,
       statusCallback: config.public_url ? `${config.public_url}${webhookPath(settings.provider, job.workspace_id)}` : null,
     };
-    const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(timeoutMs)]);
+    const signal = AbortSignal.any([loop.signal, AbortSignal.timeout(timeoutMs)]);
     const outcome = await deps.send(settings, message, signal);
     // Stopping: the answer is not recorded, and the job stays 'sending' (in doubt) for the next start.
     if (!usable()) return;
@@ -116,23 +113,16 @@ export function reminderSender(deps: Deps, opts: ReminderSenderOptions = {}) {
     }
   }
 
+  const loop = senderLoop({ intervalMs: opts.pollIntervalMs ?? 5000, tick, onError: (e) => usable() && onError(e) });
   return {
     async start() {
-      if (loop) return;
-      stopped = false;
-      abort = new AbortController();
       // One process per SQLite file: a 'sending' lease left there is the dead process's.
       if (db.dialect === 'sqlite') await store.releaseLeases();
-      loop = startLoop({ intervalMs: opts.pollIntervalMs ?? 5000, tick, onError: (e) => usable() && onError(e) });
+      loop.start();
     },
-    wake: () => loop?.wake(),
-    stop(): Promise<void> {
-      stopped = true;
-      abort.abort();
-      const l = loop;
-      loop = null;
-      return l ? l.stop() : Promise.resolve();
-    },
+    wake: () => loop.wake(),
+    /** Stops at once: requests in flight are aborted and their answers not recorded (those reminders are in doubt). */
+    stop: () => loop.stop(),
     /** One pass over the due reminders (tests with a moved clock). */
     runOnce: tick,
   };

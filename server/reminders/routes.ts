@@ -6,6 +6,7 @@ import { plainErrors } from '../http/errors.js';
 import type { Service } from '../service.js';
 import { DayQuery } from '../appointments/schemas.js';
 import { ServiceError, invalid } from '../shared/errors.js';
+import { TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../shared/json-depth.js';
 import { parseTwilioWebhook, twilioSignatureValid } from './providers/twilio.js';
 import { parseWhatsAppWebhook, whatsappSignatureValid } from './providers/whatsapp.js';
 import {
@@ -195,6 +196,7 @@ export const reminderRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = a
       const s = await clinic(request, 'whatsapp', request.params.workspace_id);
       const body = raw(request.body);
       if (!whatsappSignatureValid(request.headers['x-hub-signature-256'] as string | undefined, body, s.secrets.app_secret ?? '')) throw forged();
+      if (jsonTextTooDeep(body)) throw invalid(TOO_DEEP_MESSAGE);
       let parsed: unknown;
       try {
         parsed = JSON.parse(body.toString('utf8'));

@@ -236,8 +236,9 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
       if (item.kind === 'status') {
         if (item.status === 'sent') continue;
         const job = await transaction(db, async (tx) => {
-          const j = await reminderStore(tx).deliveryStatus(item.messageId, item.status as 'delivered' | 'read' | 'failed', isoNow(clock), item.error);
-          if (j && j.workspace_id === s.workspaceId) await outbox.emit(tx, j.workspace_id, STATUS_EVENTS[item.status]!, eventData(j, item.status, { error: item.error }));
+          // Only this clinic's reminders: the webhook was signed with its provider's secret.
+          const j = await reminderStore(tx).deliveryStatus(s.workspaceId, item.messageId, item.status as 'delivered' | 'read' | 'failed', isoNow(clock), item.error);
+          if (j) await outbox.emit(tx, j.workspace_id, STATUS_EVENTS[item.status]!, eventData(j, item.status, { error: item.error }));
           return j;
         });
         if (job) appointments!.touched(job.workspace_id);

@@ -132,9 +132,9 @@ export function reminderStore(e: Executor) {
       void (await sql`UPDATE reminder_jobs SET status = 'pending', lease_until = NULL, last_error = ${error},
         next_attempt_at = ${nextAttemptAt}, updated_at = ${now} WHERE id = ${id}`.execute(k)),
     /** A provider's delivery status; never moves a job back (a late "sent" after "read"). */
-    deliveryStatus: async (messageId: string, status: 'delivered' | 'read' | 'failed', now: string, error: string | null) =>
+    deliveryStatus: async (workspaceId: string, messageId: string, status: 'delivered' | 'read' | 'failed', now: string, error: string | null) =>
       (await sql<JobRow>`UPDATE reminder_jobs SET status = ${status}, last_error = COALESCE(${error}, last_error), updated_at = ${now}
-        WHERE provider_message_id = ${messageId} AND (status = 'sent' OR (status = 'delivered' AND ${status} <> 'delivered'))
+        WHERE workspace_id = ${workspaceId} AND provider_message_id = ${messageId} AND (status = 'sent' OR (status = 'delivered' AND ${status} <> 'delivered'))
         RETURNING *`.execute(k)).rows[0],
     job: async (id: string) => (await sql<JobRow>`SELECT * FROM reminder_jobs WHERE id = ${id}`.execute(k)).rows[0],
     byMessageId: async (workspaceId: string, messageId: string) =>

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
@@ -297,6 +298,24 @@ for (const db of DATABASES) describe(`reminders (${db.name})`, skipFor(db.skip),
     expect(jobs.map((j: { point: string; due_at: string }) => [j.point, j.due_at])).toEqual([['before:60', '2031-04-03T02:30:00.000Z']]); // 08:00
     expect((await call(srv.baseUrl, 'POST', `/dr/v1/appointment/${id}/parked`, { headers: desk() })).status).toBe(204);
     expect((await reminders(id)).reminders[0]).toMatchObject({ status: 'cancelled', error: 'the appointment became PK' });
+  });
+
+  it('a reminder left in doubt by a crash goes once more, and never a third time', async () => {
+    t = Date.parse('2031-04-10T04:00:00Z');
+    const a = await book(2, '2031-04-11T05:00:00.000Z');
+    const b = await book(3, '2031-04-11T05:30:00.000Z');
+    // As a process killed between the provider's answer and its record leaves them: sending, the lease over.
+    const inDoubt = (id: string, times: number) => sql`UPDATE reminder_jobs SET status = 'sending', in_doubt = ${times}, attempts = ${times + 1},
+      lease_until = ${'2031-04-11T03:00:00.000Z'} WHERE appointment_id = ${id}`.execute(srv.service.sql.k);
+    await inDoubt(a, 0);
+    await inDoubt(b, 1);
+    const before = providers.sms.length;
+    await runAt('2031-04-11T04:30:00Z'); // both due (an hour before each)
+    expect(providers.sms.length - before).toBe(1);
+    expect((await reminders(a)).reminders[0]).toMatchObject({ status: 'sent', attempts: 2 });
+    const b1 = (await reminders(b)).reminders[0];
+    expect(b1).toMatchObject({ status: 'failed', attempts: 3 });
+    expect(b1.error).toMatch(/in doubt/);
   });
 
   it('the no-show report splits each week by confirmed, reminded without a reply, and not reminded', async () => {

@@ -213,6 +213,9 @@ for (const db of DATABASES) describe(`reminders (${db.name})`, skipFor(db.skip),
     const last = a.json.data.status_history.at(-1);
     expect(last).toMatchObject({ from_status: 'BK', to_status: 'CN', actor_type: 'patient', actor_id: ws.patients[0]!.patient_id });
     expect((await reminders(first)).reply).toMatchObject({ reply: 'cancelled' });
+    // The clinic's answer goes back as a WhatsApp text.
+    await waitFor(() => providers.whatsappTexts.length > 0);
+    expect(providers.whatsappTexts).toEqual([{ to: '919876543210', body: expect.stringMatching(/Priya Sharma's appointment .* is cancelled/), id: expect.any(String) }]);
     await waitFor(() => events.some((e) => e.event === 'appointment.reminder.replied'));
     expect(events.find((e) => e.event === 'appointment.reminder.replied')!.data).toMatchObject({ appointment_id: first, reply: 'cancelled' });
     await new Promise((r) => setImmediate(r));

@@ -146,7 +146,8 @@ export const reminderRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = a
       const s = await reminders.settingsOf(request.ctx.caller.workspaceId);
       if (!s) throw new ServiceError(404, 'NOT_FOUND', 'This clinic has no reminder settings');
       const { from, text, payload } = request.body;
-      return { answer: await reminders.inbound(s, [{ kind: 'message', from, text, payload: payload ?? null, contextMessageId: null }], request.id) };
+      const answer = await reminders.inbound(s, [{ kind: 'message', from, text, payload: payload ?? null, contextMessageId: null }], request.id);
+      return { answer: answer?.text ?? null };
     });
   });
 
@@ -203,7 +204,8 @@ export const reminderRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = a
       } catch {
         throw invalid('The body is not JSON');
       }
-      await reminders.inbound(s, parseWhatsAppWebhook(parsed), request.id);
+      const answer = await reminders.inbound(s, parseWhatsAppWebhook(parsed), request.id);
+      if (answer) reminders.answerOnWhatsApp(s, answer);
       return { received: true };
     });
 
@@ -223,7 +225,7 @@ export const reminderRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = a
       const url = `${s.config.public_url ?? `${request.protocol}://${request.headers.host ?? ''}`}${request.url}`;
       if (!twilioSignatureValid(request.headers['x-twilio-signature'] as string | undefined, s.secrets.auth_token ?? '', url, params)) throw forged();
       const answer = await reminders.inbound(s, parseTwilioWebhook(params), request.id);
-      return reply.type('text/xml').send(`<?xml version="1.0" encoding="UTF-8"?><Response>${answer ? `<Message>${escapeXml(answer)}</Message>` : ''}</Response>`);
+      return reply.type('text/xml').send(`<?xml version="1.0" encoding="UTF-8"?><Response>${answer ? `<Message>${escapeXml(answer.text)}</Message>` : ''}</Response>`);
     });
   });
 };

@@ -9,6 +9,7 @@ import { type Clock, isoNow, localDate } from '../shared/time.js';
 import type { EventData, EventName, EventSink, ReminderEventName } from '../webhooks/outbox.js';
 import type { Inbound, OutgoingMessage } from './providers/outcome.js';
 import { sendSandbox } from './providers/sandbox.js';
+import { sendWhatsAppText } from './providers/whatsapp.js';
 import { type ReplyAction, interpret } from './replies.js';
 import { noShowReport, weekStart } from './report.js';
 import { schedulePoints } from './schedule.js';
@@ -22,6 +23,9 @@ export interface ReminderOptions extends ReminderSenderOptions {
   /** The sandbox: messages go to the built-in stand-in provider (providers/sandbox.ts), never to the configured one. */
   sandbox?: boolean;
 }
+
+/** What the clinic answers a patient's message with. */
+export interface Answer { to: string; text: string }
 
 /** The statuses that call an appointment off: its reminders still to come are cancelled. */
 const CALLED_OFF = ['CN', 'PK', 'NS'];
@@ -227,11 +231,11 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
   }
 
   /**
-   * What a provider's (verified) webhook brought. Answers the text to send back to the patient (Twilio replies
-   * with it in TwiML), or null.
+   * What a provider's (verified) webhook brought. Answers what to send back to the patient who wrote last (Twilio
+   * replies with it in TwiML, WhatsApp with `answerOnWhatsApp`), or null.
    */
-  async function inbound(s: Settings, items: Inbound[], requestId: string | null): Promise<string | null> {
-    let answer: string | null = null;
+  async function inbound(s: Settings, items: Inbound[], requestId: string | null): Promise<Answer | null> {
+    let answer: Answer | null = null;
     for (const item of items) {
       if (item.kind === 'status') {
         if (item.status === 'sent') continue;
@@ -243,14 +247,24 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
         });
         if (job) appointments!.touched(job.workspace_id);
       } else {
-        answer = (await patientMessage(s, item, requestId)) ?? answer;
+        const text = await patientMessage(s, item, requestId);
+        if (text) answer = { to: item.from, text };
       }
     }
     return answer;
   }
 
+  /** Sends the answer to a WhatsApp message back, in the background (Meta wants its webhook answered at once); best effort. */
+  function answerOnWhatsApp(s: Settings, a: Answer) {
+    if (opts.sandbox || !s.config.whatsapp) return;
+    void sendWhatsAppText({ ...s.config.whatsapp, accessToken: s.secrets.access_token ?? '' }, a.to, a.text, AbortSignal.timeout(15_000)).then((o) => {
+      if (o.kind !== 'sent') console.error(`clinic-desk reminders: the answer to a patient's WhatsApp message was not sent: ${o.error}`);
+    });
+  }
+
   return {
     events,
+    answerOnWhatsApp,
     /** The appointment service, which replies change appointments through (made after this one: it takes `events`). */
     useAppointments: (a: AppointmentService) => void (appointments = a),
     settingsOf: (workspaceId: string) => settingsOf(workspaceId),

@@ -27,6 +27,8 @@ const read = (req: IncomingMessage) => new Promise<string>((resolve) => {
 /** `delayMs`: how long each accepted message waits for its answer. */
 export async function startProviders(opts: { delayMs?: number } = {}) {
   const whatsapp: SentWhatsApp[] = [];
+  /** Free-form text messages (type text), which Meta takes within 24 hours of the patient's own message. */
+  const whatsappTexts: { to: string; body: string; id: string }[] = [];
   const sms: SentSms[] = [];
   let requests = 0;
   const failures: { status: number; body: unknown }[] = [];
@@ -50,7 +52,12 @@ export async function startProviders(opts: { delayMs?: number } = {}) {
         }
         const fail = failures.shift();
         if (fail) return json(res, fail.status, fail.body);
-        const m = JSON.parse(body) as { messaging_product?: string; to?: string; type?: string; template?: SentWhatsApp['template'] };
+        const m = JSON.parse(body) as { messaging_product?: string; to?: string; type?: string; template?: SentWhatsApp['template']; text?: { body?: string } };
+        if (wa[2] === WA_PHONE_ID && m.messaging_product === 'whatsapp' && m.type === 'text' && m.to && m.text?.body) {
+          const id = `wamid.${randomBytes(12).toString('base64url')}`;
+          whatsappTexts.push({ to: m.to, body: m.text.body, id });
+          return json(res, 200, { messaging_product: 'whatsapp', contacts: [{ input: m.to, wa_id: m.to }], messages: [{ id }] });
+        }
         if (wa[2] !== WA_PHONE_ID || m.messaging_product !== 'whatsapp' || m.type !== 'template' || !m.template?.name || !m.template.language?.code || !m.to) {
           return json(res, 400, { error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100, fbtrace_id: 'A2' } });
         }
@@ -82,7 +89,7 @@ export async function startProviders(opts: { delayMs?: number } = {}) {
   const addr = server.address();
   const baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   return {
-    baseUrl, whatsapp, sms,
+    baseUrl, whatsapp, whatsappTexts, sms,
     requests: () => requests,
     /** The next request (after the credentials check) is answered with this instead. */
     failNext: (status: number, body: unknown) => void failures.push({ status, body }),

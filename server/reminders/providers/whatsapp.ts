@@ -52,14 +52,23 @@ export function whatsappMessage(m: OutgoingMessage, account: WhatsAppAccount) {
   };
 }
 
-export async function sendWhatsApp(account: WhatsAppAccount, m: OutgoingMessage, signal: AbortSignal): Promise<SendOutcome> {
+export const sendWhatsApp = (account: WhatsAppAccount, m: OutgoingMessage, signal: AbortSignal) => post(account, whatsappMessage(m, account), signal);
+
+/**
+ * A plain text message: the clinic's answer to a patient's reply, which Meta allows without a template within the
+ * 24 hours after the patient's own message.
+ */
+export const sendWhatsAppText = (account: WhatsAppAccount, to: string, text: string, signal: AbortSignal) =>
+  post(account, { messaging_product: 'whatsapp', recipient_type: 'individual', to: to.replace(/^\+/, ''), type: 'text', text: { body: text } }, signal);
+
+async function post(account: WhatsAppAccount, message: object, signal: AbortSignal): Promise<SendOutcome> {
   const url = `${account.baseUrl.replace(/\/+$/, '')}/${encodeURIComponent(account.version)}/${encodeURIComponent(account.phoneNumberId)}/messages`;
   let res: Response;
   try {
     res = await fetch(url, {
       method: 'POST',
       headers: { authorization: `Bearer ${account.accessToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(whatsappMessage(m, account)),
+      body: JSON.stringify(message),
       signal,
       redirect: 'error',
     });

@@ -52,6 +52,10 @@ export type WebhookState = Pick<WebhookSubscription, 'status' | 'disabled_reason
 export type WebhookDeliveries = Result<'webhookDeliveries'>;
 export type Backup = Result<'backup'>;
 export type ServerStatus = Result<'serverStatus'>;
+export type ReminderSettings = Result<'setReminderSettings'>;
+export type ReminderSettingsInput = Parameters<ClinicApi['setReminderSettings']>[0];
+export type DayReminders = Result<'dayReminders'>;
+export type NoShowReport = Result<'noShowReport'>;
 
 /** A feature whose backend may not be installed yet: either its data or, in words, why it is not there. */
 export type Optional<T> = { available: true; value: T } | { available: false; reason: string };

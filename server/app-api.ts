@@ -5,6 +5,7 @@ import { noteMethods } from './notes/app-api.js';
 import { notificationMethods } from './notifications/app-api.js';
 import { assistantMethods } from './oidc/app-api.js';
 import { patientMethods } from './patients/app-api.js';
+import { reminderMethods } from './reminders/app-api.js';
 import { sandboxMethods } from './sandbox/app-api.js';
 import { scribeMethods } from './scribe/app-api.js';
 import type { ApiOf, IpcArgsOf } from './shared/app-method.js';
@@ -20,6 +21,7 @@ export const APP_METHODS = {
   ...appointmentMethods,
   ...webhookMethods,
   ...notificationMethods,
+  ...reminderMethods,
   ...assistantMethods,
   ...scribeMethods,
   ...noteMethods,

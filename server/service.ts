@@ -16,6 +16,7 @@ import { noteReader, noteService } from './notes/service.js';
 import { type NotificationOptions, notificationService } from './notifications/service.js';
 import { type OidcOptions, oidcService } from './oidc/service.js';
 import { patientService } from './patients/service.js';
+import { type ReminderOptions, reminderService } from './reminders/service.js';
 import { type ScribeOptions, scribeService } from './scribe/service.js';
 import { type SpeechModelOptions, speechModelService } from './scribe/speech-models.js';
 import { type EnvironmentName, environment } from './shared/environment.js';
@@ -57,6 +58,8 @@ export interface ServiceOptions {
   changeBus?: Pick<ChangeBusOptions, 'reconnectMinMs' | 'reconnectMaxMs' | 'postgresUrl'>;
   /** How many days ahead a booking may be (default 730). */
   appointments?: { horizonDays?: number };
+  /** Appointment reminders: retry timings, poll interval, request timeout (tests), or sender: false. */
+  reminders?: ReminderOptions & { sender?: boolean };
 }
 
 /**
@@ -109,8 +112,12 @@ export async function createService(opts: ServiceOptions) {
   const oidc = await oidcService(db, clock, box, auth, audit, { ...opts.oidc, bus });
   const patients = patientService(db, clock, auth, audit);
   const webhooks = webhookService(db, clock, box, audit, { ...opts.webhooks, environment: env.name, bus });
-  const appointments = appointmentService(db, clock, auth, patients, audit, webhooks.events, bus, opts.appointments);
+  // Reminders take the appointments' events first (scheduling and cancelling in the change's transaction), then the outbox.
+  const reminders = reminderService(db, clock, box, audit, webhooks.events, { ...opts.reminders, sandbox: env.name === 'sandbox' });
+  const appointments = appointmentService(db, clock, auth, patients, audit, reminders.events, bus, opts.appointments);
+  reminders.useAppointments(appointments);
   webhooks.start();
+  if (opts.reminders?.sender !== false) await reminders.startSender();
   const notifications = notificationService(db, clock, box, audit, { ...opts.push, fcmBaseUrl: opts.fcmBaseUrl ?? opts.push?.fcmBaseUrl });
   if (opts.push?.sender !== false) notifications.startSender();
   const speechModels = speechModelService({ db, clock, audit, dataDir: opts.dataDir }, opts.speechModels);
@@ -139,6 +146,7 @@ export async function createService(opts: ServiceOptions) {
     oidc,
     patients,
     appointments,
+    reminders,
     webhooks,
     notifications,
     scribe,
@@ -153,6 +161,7 @@ export async function createService(opts: ServiceOptions) {
       oidc.close();
       // The push sender touches the database no more once this resolves (requests in flight are aborted).
       await notifications.stopSender();
+      await reminders.stopSender();
       await audit.flush();
       await bus.close();
       await auditReads?.close();

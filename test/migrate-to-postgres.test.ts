@@ -137,6 +137,12 @@ describe('npm run migrate-to-postgres', skipFor(postgresSkipReason()), () => {
         body: { event_names: ['appointment.statuschange'], endpoint: 'https://hooks.example.com/clinic', protocol: 'https', signing_key: 'whsec-migrate-1234' },
       });
       expect(sub.status, sub.text).toBe(201);
+      // Reminder settings: a sealed secret of the reminders domain (issue 29).
+      const reminders = await call(srv.baseUrl, 'PUT', '/api/v1/reminders/settings', {
+        headers: { auth: ws!.users.admin.auth_token },
+        body: { provider: 'twilio', enabled: false, twilio: { account_sid: `AC${'0'.repeat(32)}`, auth_token: 'twilio-migrate-token', from: '+15005550006' } },
+      });
+      expect(reminders.status, reminders.text).toBe(200);
       const third = await call(srv.baseUrl, 'POST', `/dr/v1/appointment/${ws!.appointments[2]!.appointment_id}/change-status?partner_id=0`, {
         headers: { auth: ws!.users.admin.auth_token }, body: { status: 'CK' },
       });
@@ -293,5 +299,8 @@ describe('npm run migrate-to-postgres', skipFor(postgresSkipReason()), () => {
     expect(secretBox(serverKey).open(rows[0].signing_key_sealed, context)).toBe('whsec-migrate-1234');
     const clinicKey = Buffer.from(readFileSync(join(dataDir, 'master.key'), 'utf8').trim(), 'base64');
     expect(() => secretBox(clinicKey).open(rows[0].signing_key_sealed, context)).toThrow();
+    const settings = (await withClient(target.url, (c) => c.query('SELECT workspace_id, secrets_sealed FROM reminder_settings'))).rows;
+    expect(settings).toHaveLength(1);
+    expect(JSON.parse(secretBox(serverKey).open(settings[0].secrets_sealed, `reminder_secrets:${settings[0].workspace_id}`))).toEqual({ auth_token: 'twilio-migrate-token' });
   }, 60_000);
 });

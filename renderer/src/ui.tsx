@@ -30,6 +30,16 @@ export const STATUS_LABEL: Record<AppointmentStatus, string> = {
   BK: 'Booked', CK: 'Checked in', OG: 'With doctor', PK: 'Parked', CM: 'Completed', CN: 'Cancelled', NS: 'No-show',
 };
 
+/** A Settings card: its title, a sentence on what it is for, an action beside the title, and its body. */
+export function Panel({ title, intro, action, children }: { title: string; intro?: ReactNode; action?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="card">
+      <div className="card-head"><div><h2>{title}</h2>{intro && <p className="small muted">{intro}</p>}</div>{action}</div>
+      {children}
+    </div>
+  );
+}
+
 export function StatusChip({ status }: { status: AppointmentStatus }) {
   return <span className={`chip ${status}`} data-status={status}><span className="dot" />{STATUS_LABEL[status]}</span>;
 }

@@ -406,6 +406,8 @@ export function appointmentService(
     callNext,
     board,
     onChange,
+    /** Tells the board's listeners that something shown beside a clinic's appointments changed (a reminder's status, a patient's answer). */
+    touched: changed,
     park: (ctx: RequestContext, id: string, byPartner: boolean) => transition(db, ctx, id, byPartner, 'PK', 'appointment.park'),
     changeStatus: (ctx: RequestContext, id: string, byPartner: boolean, to: ChangeStatusTarget) =>
       transition(db, ctx, id, byPartner, to, 'appointment.change_status'),

@@ -4,7 +4,7 @@ import { type Executor, transaction } from '../db/tx.js';
 export interface AuditEntry {
   at: string;
   workspace_id: string | null;
-  actor_type: 'user' | 'client' | 'system' | 'anonymous';
+  actor_type: 'user' | 'client' | 'patient' | 'system' | 'anonymous';
   actor_id: string | null;
   action: string;
   resource_type: string | null;

@@ -32,14 +32,24 @@ export const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).
 
 /** Who is calling: resolved once per request from its credentials. */
 export interface Caller {
-  kind: 'user' | 'client';
-  /** users.id or api_clients.client_id */
+  /** patient: a patient answering a reminder (server/reminders), who may change that one appointment only. */
+  kind: 'user' | 'client' | 'patient';
+  /** users.id, api_clients.client_id or patients.id */
   id: string;
   workspaceId: string;
   /** false when the workspace was disabled: the caller is known but may reach no clinic data. */
   workspaceActive: boolean;
   role: Role | null;
   scopes: ReadonlySet<Scope>;
+}
+
+/**
+ * The kind of a staff caller (a user or an API client), for what only staff own (devices, scribe sessions). A
+ * patient caller acts on one appointment through the reminders domain and reaches nothing else.
+ */
+export function staffKind(caller: Caller): 'user' | 'client' {
+  if (caller.kind === 'patient') throw new Error('a patient caller reached a staff-only operation');
+  return caller.kind;
 }
 
 /** Request facts every audited operation needs. */

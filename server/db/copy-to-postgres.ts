@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { secretBox, type SecretBox } from '../shared/secret-box.js';
+import { sealContext } from '../reminders/settings.js';
 import { subscriptionKeyContext } from '../webhooks/dispatcher.js';
 import { readsJournalFile } from '../audit/reads-writer.js';
 import { openDatabase, type Db } from './database.js';
@@ -80,6 +81,7 @@ const SEALED: Record<string, SealedSite> = {
   oidc_models: { column: 'payload', jsonField: 'jti_sealed', context: (r) => `oidc:${r.model}:${r.key}` }, // server/oidc/adapter.ts
   scribe_keys: { column: 'sealed', context: (r) => `scribe_keys:${r.name}` }, // server/scribe/policy.ts
   fcm_credentials: { column: 'private_key_sealed', context: (r) => `fcm_private_key:${r.workspace_id}` }, // server/notifications/service.ts
+  reminder_settings: { column: 'secrets_sealed', context: (r) => sealContext(String(r.workspace_id)) }, // server/reminders/settings.ts
   webhook_subscriptions: { column: 'signing_key_sealed', context: (r) => subscriptionKeyContext(String(r.id)) },
 };
 const looksSealed = (column: string) => column === 'sealed' || column.endsWith('_sealed');

@@ -15,6 +15,7 @@ import type { EnvironmentName } from '../shared/environment.js';
 import { ServiceError } from '../shared/errors.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import { notificationRoutes } from '../notifications/routes.js';
+import { reminderRoutes } from '../reminders/routes.js';
 import { scribeRoutes } from '../scribe/routes.js';
 import { speechModelRoutes } from '../scribe/speech-model-routes.js';
 import { frameworkError, installErrorHandling, installNotFound } from './errors.js';
@@ -242,6 +243,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(appointmentRoutes, { service });
   await app.register(webhookRoutes, { service });
   await app.register(notificationRoutes, { service });
+  await app.register(reminderRoutes, { service });
   await app.register(scribeRoutes, { service });
   await app.register(speechModelRoutes, { service });
   await app.register((await import('../notes/routes.js')).noteRoutes, { service });

@@ -1,5 +1,5 @@
 import { type Executor, transaction } from '../db/tx.js';
-import { type Loop, startLoop } from '../shared/loop.js';
+import { senderLoop } from '../shared/loop.js';
 import type { Clock } from '../shared/time.js';
 import type { FcmAccount, FcmClient, SendOutcome } from './fcm.js';
 import { type JobRow, type NotificationStore, notificationStore } from './store.js';
@@ -62,13 +62,10 @@ export function pushSender(deps: Deps, opts: SenderOptions = {}) {
   const concurrency = opts.concurrency ?? 4;
   const retainMs = opts.retainMs ?? 7 * 24 * 3600_000;
   const onError = opts.onError ?? ((e: unknown) => console.error('clinic-desk push sender:', e instanceof Error ? e.message : e));
-  let loop: Loop | null = null;
-  let stopped = false;
-  let abort = new AbortController();
   let lastPruneMs = 0;
 
   const iso = (ms: number) => new Date(ms).toISOString();
-  const usable = () => !stopped && db.open;
+  const usable = () => !loop.stopped && db.open;
 
   async function record(job: JobRow, attempt: number, deviceId: string, deviceToken: string, outcome: SendOutcome) {
     const nowMs = clock.now().getTime();
@@ -116,9 +113,9 @@ export function pushSender(deps: Deps, opts: SenderOptions = {}) {
     if (!account) return store.finish(job.id, 'cancelled', now(), 'the workspace has no FCM credentials', null);
     const outcome = await fcm.send(account, {
       token: device.fcm_token, title: job.title, body: job.body, data: JSON.parse(job.data) as Record<string, string>,
-    }, abort.signal);
+    }, loop.signal);
     if (!db.open) return;
-    if (stopped) {
+    if (loop.stopped) {
       // Interrupted by shutdown: give the job back for the next start, without counting it against the push.
       return store.retry(job.id, now(), now(), 'interrupted by shutdown');
     }
@@ -160,26 +157,16 @@ export function pushSender(deps: Deps, opts: SenderOptions = {}) {
     }
   }
 
+  const loop = senderLoop({ intervalMs: opts.pollIntervalMs ?? 1000, tick, onError: (e) => usable() && onError(e) });
   return {
-    start() {
-      if (loop) return;
-      stopped = false;
-      abort = new AbortController();
-      loop = startLoop({ intervalMs: opts.pollIntervalMs ?? 1000, tick, onError: (e) => usable() && onError(e) });
-    },
+    start: () => loop.start(),
     /** Looks at the queue now (after an enqueue). */
-    wake: () => loop?.wake(),
+    wake: () => loop.wake(),
     /**
      * Stops at once: no database access from here on, and requests in flight are aborted. The promise resolves
      * when the running tick has unwound.
      */
-    stop(): Promise<void> {
-      stopped = true;
-      abort.abort();
-      const l = loop;
-      loop = null;
-      return l ? l.stop() : Promise.resolve();
-    },
+    stop: () => loop.stop(),
     /** One pass over the due jobs, outside the loop (tests, tools). */
     runOnce: tick,
     retryPolicy: retry,

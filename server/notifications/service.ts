@@ -1,9 +1,9 @@
 import { type KeyObject, createPrivateKey, randomUUID } from 'node:crypto';
-import { isIP } from 'node:net';
-import type { RequestContext } from '../auth/permissions.js';
+import { type RequestContext, staffKind } from '../auth/permissions.js';
 import type { AuditLog } from '../audit/service.js';
 import { type Executor, transaction, type Tx } from '../db/tx.js';
 import { ServiceError, invalid } from '../shared/errors.js';
+import { checkHttpsOrLoopback } from '../shared/loopback.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import { type FcmAccount, fcmClient } from './fcm.js';
@@ -44,26 +44,8 @@ const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 const notFound = (message: string) => new ServiceError(404, 'NOT_FOUND', message);
 
-function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  return h === '::1';
-}
-
 /** token_uri must be https, or http on a loopback address (local stand-ins and tests). */
-function checkTokenUri(value: string) {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw invalid('sa_key.token_uri is not a URL');
-  }
-  if (url.username || url.password) throw invalid('sa_key.token_uri must not carry credentials');
-  if (url.protocol === 'https:') return;
-  if (url.protocol === 'http:' && isLoopback(url.hostname)) return;
-  throw invalid('sa_key.token_uri must be an https URL (http only on a loopback address)');
-}
+const checkTokenUri = (value: string) => void checkHttpsOrLoopback(value, 'sa_key.token_uri');
 
 /**
  * Parses the PEM for real. Keys pasted with literal "\n" sequences instead of line breaks (a common copy of the
@@ -226,7 +208,7 @@ export function notificationService(db: Executor, clock: Clock, box: SecretBox, 
     forget(row);
   }
 
-  const owner = (ctx: RequestContext): [OwnerType, string] => [ctx.caller.kind, ctx.caller.id];
+  const owner = (ctx: RequestContext): [OwnerType, string] => [staffKind(ctx.caller), ctx.caller.id];
 
   /**
    * Registers (or refreshes) a device of the caller. A registration token held by another device row of the

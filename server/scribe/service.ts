@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditLog } from '../audit/service.js';
-import type { RequestContext } from '../auth/permissions.js';
+import { type RequestContext, staffKind } from '../auth/permissions.js';
 import { type Executor, transaction } from '../db/tx.js';
 import type { NotificationService } from '../notifications/service.js';
 import { patientAllergyReader } from '../patients/service.js';
@@ -166,7 +166,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
       await inTx.insertSession({
         id, workspace_id: ws, txn_id: txnId, action, folder_path: `${ws}/${txnId}/${folderStamp(now)}/`, extra_data: extra,
         patient_id: patientIdOf(input.extraData),
-        created_by_type: ctx.caller.kind, created_by: ctx.caller.id, created_at: now.toISOString(),
+        created_by_type: staffKind(ctx.caller), created_by: ctx.caller.id, created_at: now.toISOString(),
       });
       await audit.inTransaction(tx, ctx, { action: 'scribe.session.create', resourceType: 'scribe_session', resourceIds: [id], outcome: 'success' });
       return (await inTx.sessionById(id))!;
@@ -439,7 +439,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
     const ok = await transaction(db, async (tx) => {
       const done = await scribeStore(tx).initialize({
         id: s!.id, request: JSON.stringify(request), additional_data: JSON.stringify(additional), patient_id: patientId,
-        started_by_type: ctx.caller.kind, started_by: ctx.caller.id, now: isoNow(clock),
+        started_by_type: staffKind(ctx.caller), started_by: ctx.caller.id, now: isoNow(clock),
       });
       if (done) await audit.inTransaction(tx, ctx, { action: 'scribe.session.init', resourceType: 'scribe_session', resourceIds: [s!.id], outcome: 'success' });
       return done;

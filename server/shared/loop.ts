@@ -47,3 +47,33 @@ export function startLoop(opts: { intervalMs: number; tick: () => Promise<void>;
     },
   };
 }
+
+/**
+ * A startLoop for a sender that talks to the outside world (pushes, reminders): started and stopped again, with an
+ * AbortSignal that `stop` aborts, so requests in flight end at once. `stopped` is true from `stop` until the next
+ * `start`; `stop` resolves once the running tick has unwound.
+ */
+export function senderLoop(opts: { intervalMs: number; tick: () => Promise<void>; onError: (e: unknown) => void }) {
+  let loop: Loop | null = null;
+  let abort = new AbortController();
+  return {
+    get signal(): AbortSignal {
+      return abort.signal;
+    },
+    get stopped(): boolean {
+      return abort.signal.aborted;
+    },
+    start() {
+      if (loop) return;
+      if (abort.signal.aborted) abort = new AbortController();
+      loop = startLoop(opts);
+    },
+    wake: () => loop?.wake(),
+    stop(): Promise<void> {
+      abort.abort();
+      const l = loop;
+      loop = null;
+      return l ? l.stop() : Promise.resolve();
+    },
+  };
+}

@@ -4,7 +4,13 @@ import { type Clock, isoNow } from '../shared/time.js';
 import { encodeBody } from './signing.js';
 import { webhookStore } from './store.js';
 
-export const EVENT_NAMES = ['appointment.statuschange', 'v2rx.completed', 'v2rx.failed', 'note.signed', 'note.amended'] as const;
+/** A reminder's progress (issue 29): sent, delivered, read or failed at the provider, or answered by the patient. */
+export const REMINDER_EVENTS = [
+  'appointment.reminder.sent', 'appointment.reminder.delivered', 'appointment.reminder.read', 'appointment.reminder.failed',
+  'appointment.reminder.replied',
+] as const;
+export type ReminderEventName = (typeof REMINDER_EVENTS)[number];
+export const EVENT_NAMES = ['appointment.statuschange', 'v2rx.completed', 'v2rx.failed', 'note.signed', 'note.amended', ...REMINDER_EVENTS] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 export const isEventName = (s: string): s is EventName => (EVENT_NAMES as readonly string[]).includes(s);
 /** The events a subscription's fhir option applies to. */
@@ -30,6 +36,26 @@ export interface EventData {
   'note.signed': NoteEventData;
   /** A signed note was amended: the new version, its reason and its EMR JSON. */
   'note.amended': NoteEventData & { reason?: string };
+  'appointment.reminder.sent': ReminderEventData;
+  'appointment.reminder.delivered': ReminderEventData;
+  'appointment.reminder.read': ReminderEventData;
+  'appointment.reminder.failed': ReminderEventData;
+  'appointment.reminder.replied': ReminderEventData;
+}
+
+export interface ReminderEventData {
+  appointment_id: string;
+  reminder_id: string;
+  /** booking, evening or before:<minutes> */
+  point: string;
+  /** whatsapp or twilio */
+  channel: string | null;
+  status: string;
+  /** The provider's reason, for failed. */
+  error: string | null;
+  /** For replied: confirmed, cancelled, reschedule or opted_out. */
+  reply: string | null;
+  changed_at: string;
 }
 
 export interface NoteEventData {
@@ -74,6 +100,17 @@ function body<E extends EventName>(event: E, data: EventData[E], timestamp: stri
         transaction_id: d.transaction_id, session_id: d.session_id, patient_id: d.patient_id, appointment_id: d.appointment_id,
         version: d.version, signed_by: d.signed_by, signed_at: d.signed_at, ...(d.reason !== undefined ? { reason: d.reason } : {}), emr: d.emr,
         ...(fhir !== undefined ? { fhir } : {}),
+      },
+      timestamp,
+    });
+  }
+  if ((REMINDER_EVENTS as readonly string[]).includes(event)) {
+    const d = data as ReminderEventData;
+    return encodeBody({
+      event,
+      data: {
+        appointment_id: d.appointment_id, reminder_id: d.reminder_id, point: d.point, channel: d.channel, status: d.status,
+        error: d.error, reply: d.reply, changed_at: d.changed_at,
       },
       timestamp,
     });

@@ -35,6 +35,7 @@ export interface RunningServer {
  */
 export async function startServer(opts: {
   clock?: Clock; dataDir?: string; http?: HttpOptions; database?: TestDatabase; kek?: Buffer | null; appointments?: ServiceOptions['appointments'];
+  reminders?: ServiceOptions['reminders'];
 } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir('srv');
   const pg = opts.database?.name === 'postgres' ? await freshPostgresDatabase('srv') : null;
@@ -44,6 +45,7 @@ export async function startServer(opts: {
     // The suites book on fixed far-future days (2030–2033, clear of today's queue), so their servers take bookings a
     // century ahead unless a test asks for the service's own horizon (`appointments: {}`) or another.
     appointments: opts.appointments ?? { horizonDays: 36_500 },
+    reminders: opts.reminders,
   });
   const app = await buildHttpApp(service, opts.http);
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { Appointment, AppointmentStatus, ChangeStatusTarget, DayEntry, DayList, Patient, SessionInfo, StatusChange } from '../../../preload/contract';
+import type { Appointment, AppointmentStatus, ChangeStatusTarget, DayEntry, DayList, DayReminders, Patient, SessionInfo, StatusChange } from '../../../preload/contract';
 import { asFailure, clinic, explain } from '../clinic';
 import { PatientSearch } from '../PatientSearch';
 import { PatientForm } from './RegisterPatient';
@@ -295,6 +295,21 @@ function UndoOffer({ a, act, now, tz }: { a: DayEntry; act: QueueActions; now: n
 
 const FILTER_STATUSES = ['BK', 'CK', 'OG', 'PK', 'CM', 'NS'] as const;
 
+type DayReminder = DayReminders['appointments'][number];
+
+/** What the patient said to the reminder, else how far the latest reminder got; nothing where the clinic sends none. */
+const REPLY_LABEL = { confirmed: 'Confirmed', cancelled: 'Cancelled by patient', reschedule: 'Wants another time' } as const;
+const REMINDER_LABEL: Record<string, string> = {
+  pending: 'Reminder due', sending: 'Reminder due', sent: 'Reminded', delivered: 'Reminder delivered', read: 'Reminder read', failed: 'Reminder failed',
+};
+
+function ReminderChip({ r }: { r: DayReminder | undefined }) {
+  if (!r) return null;
+  if (r.reply) return <span className={`chip reply-${r.reply}`} data-testid="reminder-state" data-reply={r.reply}>{REPLY_LABEL[r.reply]}</span>;
+  if (!r.reminder || !REMINDER_LABEL[r.reminder]) return null;
+  return <span className={`chip reminder-${r.reminder}`} data-testid="reminder-state" data-reminder={r.reminder}>{REMINDER_LABEL[r.reminder]}</span>;
+}
+
 function Queue({ session, onBookNew, highlight, act, date, setDate }: {
   session: SessionInfo; onBookNew: () => void; highlight: string | null; act: QueueActions; date: string; setDate: (d: string) => void;
 }) {
@@ -303,6 +318,9 @@ function Queue({ session, onBookNew, highlight, act, date, setDate }: {
   const qc = useQueryClient();
   const now = useNow(15_000);
   const day = useQuery({ queryKey: ['day', date], queryFn: () => clinic.dayAppointments(date), refetchInterval: 15_000 });
+  // Reminders and the patients' answers (issue 29), which come from outside the clinic: refreshed more often than the queue.
+  const reminders = useQuery({ queryKey: ['day', date, 'reminders'], queryFn: () => clinic.dayReminders(date), refetchInterval: 5_000 });
+  const reminderOf = new Map(reminders.data?.appointments.map((r) => [r.appointment_id, r]));
   const doctors = useQuery({ queryKey: ['doctors'], queryFn: () => clinic.doctors() });
   const doctorName = (id: string | null) => (id ? doctors.data?.find((d) => d.id === id)?.display_name ?? '—' : '—');
   const [doctorFilter, setDoctorFilter] = useState('');
@@ -384,7 +402,7 @@ function Queue({ session, onBookNew, highlight, act, date, setDate }: {
                     <div className="small muted clip" title={a.reason || undefined}>{a.reason || phone(a.patient_mobile)}{a.walk_in ? ' · walk-in' : ''}{a.overbook ? ' · overbooked' : ''}</div>
                   </td>
                   <td className="whole small">{doctorName(a.doctor_id)}</td>
-                  <td><StatusChip status={a.status} /><UndoOffer a={a} act={act} now={now} tz={tz} /></td>
+                  <td><div className="row wrap tight"><StatusChip status={a.status} /><ReminderChip r={reminderOf.get(a.appointment_id)} /></div><UndoOffer a={a} act={act} now={now} tz={tz} /></td>
                   <td><RowActions a={a} role={role} act={act} tz={tz} /></td>
                 </tr>
               ))}

@@ -6,12 +6,14 @@ import { DoctorProfileForm, PrescriptionSettings } from '../notes/Profile';
 import { ClinicServerForm } from './ClinicServerForm';
 import { PatientForm } from './RegisterPatient';
 import { ScribeReadinessList, ScribeSummary } from './ScribeReadiness';
-import { Confirm, Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Progress, bytes, when } from '../ui';
+import { Confirm, Dialog, Empty, ErrorNote, Field, Icon, Loading, Note, Panel, Progress, bytes, when } from '../ui';
+import { RemindersPanel } from './RemindersPanel';
 
-type Tab = 'server' | 'users' | 'patients' | 'clients' | 'keys' | 'webhooks' | 'push' | 'models' | 'assistants' | 'backups' | 'prescription' | 'sandbox' | 'profile';
+type Tab = 'server' | 'users' | 'patients' | 'clients' | 'keys' | 'webhooks' | 'push' | 'reminders' | 'models' | 'assistants' | 'backups' | 'prescription'
+  | 'sandbox' | 'profile';
 const TABS: [Tab, string][] = [
   ['server', 'Server'], ['users', 'Users'], ['patients', 'Mobiles to correct'], ['clients', 'API clients'], ['keys', 'API keys'], ['webhooks', 'Webhooks'],
-  ['push', 'Push notifications'], ['models', 'Speech models'], ['assistants', 'AI assistants'], ['backups', 'Backups'], ['prescription', 'Prescription'],
+  ['push', 'Push notifications'], ['reminders', 'Reminders'], ['models', 'Speech models'], ['assistants', 'AI assistants'], ['backups', 'Backups'], ['prescription', 'Prescription'],
   ['sandbox', 'Sandbox'],
 ];
 /** A doctor's Settings: what prints under their name (everything else is the admins'). */
@@ -21,15 +23,6 @@ const SCOPES: [Scope, string][] = [
   ['appointments:write', 'Book and change appointments'], ['notifications', 'Push notifications'], ['webhooks', 'Webhooks'], ['scribe', 'Scribe (dictation)'],
 ];
 const EVENTS = ['appointment.statuschange', 'v2rx.completed', 'v2rx.failed'];
-
-function Panel({ title, intro, action, children }: { title: string; intro?: ReactNode; action?: ReactNode; children: ReactNode }) {
-  return (
-    <div className="card">
-      <div className="card-head"><div><h2>{title}</h2>{intro && <p className="small muted">{intro}</p>}</div>{action}</div>
-      {children}
-    </div>
-  );
-}
 
 function Secret({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
@@ -641,6 +634,7 @@ export default function Settings({ session }: { session: SessionInfo }) {
           {tab === 'keys' && <KeysPanel />}
           {tab === 'webhooks' && <WebhooksPanel />}
           {tab === 'push' && <PushPanel />}
+          {tab === 'reminders' && <RemindersPanel />}
           {tab === 'models' && <SpeechModelsPanel />}
           {tab === 'assistants' && (
             <OptionalPanel title="AI assistants" intro="Assistants a user connected with “Sign in with Clinic Desk”. Disconnect one to revoke its access at once." query={() => clinic.connectedAssistants()}

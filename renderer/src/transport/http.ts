@@ -1,5 +1,5 @@
 import type {
-  Appointment, ClinicApi, ClinicFailure, DayList, QueueBoard, SessionInfo, SpeechModel, StatusChange, WebhookDeliveries, WebhookState,
+  Appointment, ClinicApi, ClinicFailure, DayList, QueueBoard, ReminderSettings, SessionInfo, SpeechModel, StatusChange, WebhookDeliveries, WebhookState,
   WebhookSubscription,
 } from '../../../preload/contract';
 import { NO_LANGUAGE_LIST, dictationStatus, scribeFailure, scribeHistory, uploadDictation } from '../../../preload/scribe-flow';
@@ -203,6 +203,15 @@ export const httpClinic: ClinicApi = {
     return { subscription: r.subscription, deliveries: r.data };
   },
   redeliverWebhook: async (id, deliveryId) => void (await api('POST', `${WEBHOOKS}/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`)),
+  async reminderSettings() {
+    const a = await send('GET', '/api/v1/reminders/settings');
+    if (a.status === 404 && !missingRoute(a)) return null;
+    if (a.status !== 200) throw failure(a);
+    return a.body as ReminderSettings;
+  },
+  setReminderSettings: (input) => api('PUT', '/api/v1/reminders/settings', input),
+  dayReminders: (date) => api('GET', `/api/v1/reminders/day${date ? `?date=${encodeURIComponent(date)}` : ''}`),
+  noShowReport: (weeks) => api('GET', `/api/v1/reminders/no-show-report${weeks ? `?weeks=${weeks}` : ''}`),
   async pushCredentials() {
     const a = await send('GET', '/notification/fcm-creds');
     if (a.status === 404) return null;

@@ -15,6 +15,7 @@ import { patientAllergies } from './0013_patient_allergies.js';
 import { nameKeySeparator } from './0014_name_key_separator.js';
 import { webhookDeliveryLease } from './0015_webhook_delivery_lease.js';
 import { auditReadsMoved } from './0016_audit_reads_moved.js';
+import { reminders } from './0017_reminders.js';
 
 /**
  * PostgreSQL's migrations: the same versions and names as SQLite's (../migrations), each reaching the schema SQLite's
@@ -23,4 +24,4 @@ import { auditReadsMoved } from './0016_audit_reads_moved.js';
  */
 export const postgresMigrations: readonly Migration[] = [initial, tokens, webhooks, notifications, scribe, oidc, scribeHistory,
   workspaceSettings, patientDobEstimated, queue, notes, webhookFhir, patientAllergies,
-  nameKeySeparator, webhookDeliveryLease, auditReadsMoved];
+  nameKeySeparator, webhookDeliveryLease, auditReadsMoved, reminders];

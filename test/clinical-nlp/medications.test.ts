@@ -378,6 +378,11 @@ describe('drug mentions that are not prescriptions now', () => {
     expect(read('Sertraline 50 mg daily was started today.')).toEqual([{ name: 'sertraline', flagged: false }]);
   });
 
+  it('a change said of "it" in the next clause changes the drug named before, the old strength kept as previous', () => {
+    const [m] = meds('She was on metoprolol 25 mg twice daily; we will increase it to 50 mg twice daily.', 'en-US');
+    expect(m).toMatchObject({ name: 'metoprolol', status: 'changed', strength: { value: 50, unit: 'mg' }, previous_strength: { value: 25, unit: 'mg' } });
+  });
+
   it('reads the strength of the old regimen as the previous one, not the one to take', () => {
     const m = one('lisinopril 10 mg, increase to 20 mg once daily.', 'en-US');
     expect(m.strength).toEqual({ value: 20, unit: 'mg' });

@@ -109,7 +109,7 @@ const CHANGE_TO = new RegExp(
   String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|go(?:ing)? (?:up|down)|titrat\w*|chang\w*|cut|bump\w*|come down|double|halve|drop\w*|lower\w*|bring)\b(?:\s+(?:it|this|that|them|the dose|dose|her|him|you|back|up|down|gradually|slowly))*\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );
 const CHANGE_OF_THAT = new RegExp(
-  String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|titrat\w*|chang\w*|cut|bump\w*|drop\w*|lower\w*|double|halve)\s+(?:it|this|that|the dose)(?:\s+(?:back|up|down))?\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
+  String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|titrat\w*|chang\w*|cut|bump\w*|drop\w*|lower\w*|double|halve)(?:\s+(?:it|this|that|the dose))?(?:\s+(?:back|up|down))?\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );
 const OLD_TO_NEW = new RegExp(
   String.raw`^\s*(?:(?:once|twice|thrice|(?:\d+|three|four) times (?:a|per) day|daily|a day|per day|bid|tid|qid|qd|od|bd|tds|at night|in the morning)\s*)*,?\s*to\s+${NUM}\s*${STRENGTH_UNIT}(?![a-z])`,
@@ -661,18 +661,25 @@ export function extractMedications(
     const said = history.filter((m) => m.sentence < s.index && near(m) && m.recognised && !prescribed.some((x) => x.name === m.name));
     prescribed = [...prescribed, ...said.map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), cue.rule.id, 'med.continue-that'], sentence: s.index }))];
   }
-  // "She was on metoprolol 25 mg twice daily; we will increase it to 50 mg.": a change said of "it" changes the one
-  // drug the sentence or two before named with its strength; the strength said before is the previous one.
+  // "She was on metoprolol 25 mg twice daily; we will increase it to 50 mg.", "Continue atorvastatin 20 mg. Increase
+  // to 40 mg at night.": a change said without a drug changes the one drug the sentence or two before named with its
+  // strength, history or prescription; the strength said before is the previous one.
   for (const s of doc.sentences) {
     if (s.speaker === 'patient' || meds.some((m) => m.sentence === s.index)) continue;
     const change = CHANGE_OF_THAT.exec(s.text);
     if (!change) continue;
-    const said = history.filter((m) => m.sentence < s.index && m.sentence >= s.index - 2 && m.recognised && m.strength && !prescribed.some((x) => x.name === m.name));
-    if (said.length !== 1) continue;
-    const old = said[0]!;
+    const recent = (m: Out): boolean => m.sentence < s.index && m.sentence >= s.index - 2 && m.recognised && !!m.strength;
+    const names = new Set([...prescribed, ...history].filter(recent).map((m) => m.name));
+    if (names.size !== 1) continue;
+    const given = prescribed.find(recent);
+    const old = given ?? history.find(recent)!;
+    // A step of a taper or a titration ("… for 5 days. Then reduce to 20 mg", "Increase to 100 mg after two weeks")
+    // comes after the dose before it: that one is not replaced.
+    const after = s.text.slice(change.index + change[0].length);
+    if (old.duration || /\b(?:then|after|later|next)\b/.test(s.text.slice(0, change.index)) || TITRATION_WHEN.test(after)) continue;
     const strength = { value: numberOf(change[1]!), unit: change[2] ? unitName(change[2]) : old.strength!.unit };
     const at = change.index + change[0].lastIndexOf(change[1]!, change[2] ? change[0].length - change[2].length - 1 : undefined);
-    prescribed.push({
+    const changed: Out = {
       ...old,
       field_evidence: { ...old.field_evidence, strength: s.span(at, change.index + change[0].length) },
       status: 'changed',
@@ -681,7 +688,8 @@ export function extractMedications(
       ...(change[2] ? {} : { inferred: ['strength' as const] }),
       rules: [...(old.rules ?? []), 'changed.dose', 'med.change-that'],
       sentence: s.index,
-    });
+    };
+    prescribed = [...prescribed.filter((m) => m !== given), changed];
   }
   // One the history names and the plan prescribes again ("on amlodipine 5 … increase amlodipine to 10 mg") is the
   // plan's; one prescribed in two places is listed once, as it was said last, keeping what the later one does not

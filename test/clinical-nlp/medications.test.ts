@@ -383,6 +383,13 @@ describe('drug mentions that are not prescriptions now', () => {
     expect(m).toMatchObject({ name: 'metoprolol', status: 'changed', strength: { value: 50, unit: 'mg' }, previous_strength: { value: 25, unit: 'mg' } });
   });
 
+  it('"Increase to 40 mg" said after a continued drug changes it; a taper\'s or titration\'s next step does not', () => {
+    const [m] = meds('Continue atorvastatin 20 mg. Increase to 40 mg at night.', 'en-US');
+    expect(m).toMatchObject({ name: 'atorvastatin', status: 'changed', strength: { value: 40, unit: 'mg' }, previous_strength: { value: 20, unit: 'mg' } });
+    expect(meds('Start sertraline 50 mg daily. Increase to 100 mg after two weeks.', 'en-US').map((x) => x.strength?.value)).toEqual([50]);
+    expect(meds('Prednisolone 40 mg once daily for 5 days. Then reduce to 20 mg once daily for 5 days.').map((x) => x.strength?.value)[0]).toBe(40);
+  });
+
   it('reads the strength of the old regimen as the previous one, not the one to take', () => {
     const m = one('lisinopril 10 mg, increase to 20 mg once daily.', 'en-US');
     expect(m.strength).toEqual({ value: 20, unit: 'mg' });

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type ServerProcess, call, exited, spawnServer, tempDir } from './helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 
 /**
@@ -18,21 +18,7 @@ import { skipFor } from './helpers/skip.js';
 const strace =
   spawnSync('strace', ['-V']).status === 0 &&
   spawnSync('sh', ['-c', 'sleep 3 & p=$!; strace -o /dev/null -p $p & s=$!; sleep 1; kill $p; wait $s'], { timeout: 10_000 }).status === 0;
-const children = new Set<ChildProcess>();
-const dirs: string[] = [];
-
-afterEach(async () => {
-  for (const c of children) {
-    if (c.exitCode === null && c.signalCode === null) {
-      c.kill('SIGKILL');
-      await exited(c);
-    }
-  }
-  children.clear();
-});
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const { children, dirs } = startedByTests();
 
 /** Attaches strace to every thread of `pid`; resolves once it traces them, with the file it writes. */
 async function trace(pid: number, out: string): Promise<ChildProcess> {

@@ -1,10 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ScribeClient } from '../sdk/scribe-client.js';
 import { missing } from './helpers/needs.js';
-import { type ServerProcess, call, exited, spawnServer, tempDir } from './helpers/server.js';
+import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { speak } from './speech-audio.js';
 
@@ -15,17 +14,7 @@ import { speak } from './speech-audio.js';
  */
 
 const skip = missing('espeak-ng', 'pocketsphinx', 'ffmpeg');
-const children = new Set<ChildProcess>();
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const c of children) {
-    if (c.exitCode === null && c.signalCode === null) {
-      c.kill('SIGKILL');
-      await exited(c);
-    }
-  }
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const { children, dirs } = startedByTests({ perTest: false });
 
 async function serve(dataDir: string): Promise<ServerProcess> {
   const s = await spawnServer(['--data-dir', dataDir, '--demo', '--log-level', 'warn']);

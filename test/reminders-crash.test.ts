@@ -1,9 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { DemoWorkspace } from '../server/demo/demo.js';
 import { TW_SID, TW_TOKEN, startProviders } from './helpers/messaging-providers.js';
-import { type ServerProcess, call, exited, spawnServer, tempDir } from './helpers/server.js';
+import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from './helpers/server.js';
 
 /**
  * Reminders survive kill -9 (issue 29): the service as a real process books 30 appointments, each with a booking
@@ -13,17 +11,7 @@ import { type ServerProcess, call, exited, spawnServer, tempDir } from './helper
  */
 
 const TOTAL = 30;
-const children = new Set<ChildProcess>();
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const c of children) {
-    if (c.exitCode === null && c.signalCode === null) {
-      c.kill('SIGKILL');
-      await exited(c);
-    }
-  }
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const { children, dirs } = startedByTests({ perTest: false });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

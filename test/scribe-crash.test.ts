@@ -1,11 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ScribeClient } from '../sdk/scribe-client.js';
 import { missing } from './helpers/needs.js';
-import { type ServerProcess, exited, spawnServer, tempDir } from './helpers/server.js';
+import { type ServerProcess, exited, spawnServer, tempDir, startedByTests } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { sleep, speak, until } from './scribe-support.js';
 
@@ -24,20 +23,7 @@ const PARAGRAPH = 'Follow up visit for a sixty year old man with long standing d
   + 'Increase metformin to one gram twice daily after meals. Start telmisartan forty milligrams once daily in the morning. '
   + 'Check kidney function and urine albumin. Walk thirty minutes every day and reduce salt. Review after four weeks with the reports.';
 
-const children = new Set<ChildProcess>();
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const c of children) {
-    if (c.exitCode === null && c.signalCode === null) {
-      c.kill('SIGKILL');
-      await exited(c);
-    }
-  }
-  children.clear();
-});
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const { children, dirs } = startedByTests();
 
 async function serve(dataDir: string): Promise<ServerProcess> {
   const s = await spawnServer(['--data-dir', dataDir, '--demo', '--log-level', 'warn']);

@@ -1,10 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
-import { rmSync } from 'node:fs';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { DemoWorkspace } from '../server/demo/demo.js';
 import { verifySignature } from '../server/webhooks/signing.js';
-import { type ServerProcess, call, exited, spawnServer, tempDir } from './helpers/server.js';
+import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from './helpers/server.js';
 
 /**
  * The outbox survives kill -9: a burst of 1,000 status changes against the service as a real process, the process
@@ -18,20 +16,7 @@ const KEY = 'whsec_crash_test_key';
 const TOTAL = 1000;
 const KILL_AFTER = 400;
 
-const children = new Set<ChildProcess>();
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const c of children) {
-    if (c.exitCode === null && c.signalCode === null) {
-      c.kill('SIGKILL');
-      await exited(c);
-    }
-  }
-  children.clear();
-});
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const { children, dirs } = startedByTests();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

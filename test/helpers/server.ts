@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterAll, afterEach } from 'vitest';
 import { type DemoCredentials, ensureDemo } from '../../server/demo/demo.js';
 import { type HttpOptions, buildHttpApp } from '../../server/http/app.js';
 import { createService, type Service, type ServiceOptions } from '../../server/service.js';
@@ -127,4 +128,29 @@ export async function call(baseUrl: string, method: string, path: string, opts: 
     json = undefined;
   }
   return { status: res.status, headers: res.headers, text, json };
+}
+
+/**
+ * The child servers and folders of a test file that kills servers: every child still running is killed with SIGKILL
+ * after each test (or once at the end, `perTest: false`, where the tests of a file share a server), and the folders
+ * are removed at the end.
+ */
+export function startedByTests(opts: { perTest?: boolean } = {}): { children: Set<ChildProcess>; dirs: string[] } {
+  const children = new Set<ChildProcess>();
+  const dirs: string[] = [];
+  const killAll = async (): Promise<void> => {
+    for (const c of children) {
+      if (c.exitCode === null && c.signalCode === null) {
+        c.kill('SIGKILL');
+        await exited(c);
+      }
+    }
+    children.clear();
+  };
+  if (opts.perTest ?? true) afterEach(killAll);
+  afterAll(async () => {
+    await killAll();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  return { children, dirs };
 }

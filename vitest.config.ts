@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Test files that must have a fresh worker of their own: they mock modules (vi.mock), which would leak into the
- * files that share their worker. None of them uses PostgreSQL.
+ * Test files that must have a fresh worker of their own: they vi.mock electron, then import main-process modules. In
+ * a shared worker such a module, once imported by an earlier file, would keep the electron it was first given, and
+ * the mock could leak into later files. None of them uses PostgreSQL.
  */
 const ISOLATED = ['test/electron-guards.test.ts', 'test/notifications-kek.test.ts'];
 

@@ -340,7 +340,9 @@ for (const db of DATABASES) {
     const patient = async () => (await services[0]!.patients.create(ctx, {
       first_name: `Race${n++}`, last_name: 'Test', dob: '1990-01-01', gender: 'F', mobile: `98${String(10_000_000 + n).padStart(8, '0')}`,
     } as never)).id;
-    const inMinutes = (m: number) => new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 3_600_000 + m * 60_000).toISOString();
+    // From 09:00 tomorrow in the clinic's zone (Asia/Kolkata, UTC+5:30): every booking falls on one clinic day, whose
+    // tokens start at 1, whatever the hour the test runs (from the next hour, they crossed midnight in the afternoon UTC).
+    const inMinutes = (m: number) => new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 86_400_000 + 3.5 * 3_600_000 + m * 60_000).toISOString();
 
     beforeAll(async () => {
       const pg = db.name === 'postgres' ? await freshPostgresDatabase('appointments-instances') : null;

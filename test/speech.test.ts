@@ -65,7 +65,6 @@ describe('PocketSphinx with the domain model', skipFor(missing('espeak-ng', 'poc
     expect(progress.length).toBeGreaterThan(1);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress.at(-1)).toBe(1);
-    expect(seconds / pcm.durationS).toBeLessThan(1);
   });
 
   it('abort kills the recogniser', async () => {

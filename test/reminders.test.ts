@@ -340,7 +340,7 @@ for (const db of DATABASES) describe(`reminders (${db.name})`, skipFor(db.skip),
   });
 
   // The sandbox keeps its own SQLite file whatever the live service runs on.
-  it.skipIf(db.name === 'postgres')('the sandbox sends to its built-in stand-in provider, shows what it would have sent, and plays the patient\'s answers', async () => {
+  it('the sandbox sends to its built-in stand-in provider, shows what it would have sent, and plays the patient\'s answers', skipFor(db.name === 'postgres' ? 'the sandbox keeps its own SQLite file, whatever the live service runs on: one run covers it' : null), async () => {
     expect((await call(srv.baseUrl, 'POST', '/api/v1/reminders/sandbox/inbound', { headers: admin(), body: { from: '+919876543210', text: 'X' } })).status).toBe(404);
     const sandbox = await startSandbox({
       liveDataDir: srv.dataDir, host: '127.0.0.1', port: 0, production: srv.service.environment, productionUrl: srv.baseUrl, service: { kek: TEST_KEK },

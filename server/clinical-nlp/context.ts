@@ -35,6 +35,7 @@ const RuleSchema = Type.Object(
     terminates: Type.Optional(Type.Array(Category)),
     uncertain: Type.Optional(Type.Boolean()),
     absorbs: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    in_history_section: Type.Optional(Category),
   },
   { additionalProperties: false },
 );
@@ -59,6 +60,8 @@ export interface ContextRule {
   uncertain?: boolean;
   /** Words that, straight after the cue, are part of it ("hasn't had any"). */
   absorbs?: string[];
+  /** What the cue means under a history heading: "spray", "uses" in a medication list describe what is taken, they prescribe nothing. */
+  in_history_section?: ContextCategory;
 }
 
 /** A cue found in a sentence: where it is (characters and tokens) and the tokens [scopeFrom, scopeTo) it governs. */

@@ -852,12 +852,13 @@ function decide(
   inherited: Decided | undefined,
   listed: boolean,
 ): Decided {
-  const status = (x: ContextModifier): Decision | undefined => DECISION[x.category];
+  const section = sectionOf(s);
+  const inHistory = !!section && HISTORY_SECTIONS.has(section);
+  const status = (x: ContextModifier): Decision | undefined => DECISION[(inHistory && x.rule.in_history_section) || x.category];
   const own = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor);
   const back = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && OVERRULING.has(status(x)!));
   // "steroid creams I can give you": a cue after the drug decides when none comes before it.
   const after = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && status(x));
-  const section = sectionOf(s);
   // Only under an assessment or plan heading: where no heading was said, where the plan starts is a guess.
   const inPlan = !!section && PLAN_SECTIONS.has(section);
   let out: Decided;
@@ -869,7 +870,7 @@ function decide(
     // mg …") is all of theirs; a prescribing cue is not shared this way, so a misread list never prints a drug.
     out = { ...inherited, rules: [...inherited.rules, 'med.shared-cue'] };
   } else if (after) out = { decision: status(after)!, rules: [after.rule.id], explicit: true, restart: false, unclear: !!after.rule.uncertain, cue: after.text };
-  else if (s.speaker === 'patient' || (section && HISTORY_SECTIONS.has(section))) out = { decision: 'current', rules: ['med.history-section'], explicit: false, restart: false, unclear: false };
+  else if (s.speaker === 'patient' || inHistory) out = { decision: 'current', rules: ['med.history-section'], explicit: false, restart: false, unclear: false };
   else {
     // A cue further back (before another drug) that would make it history or a plan for later: kept, flagged.
     const far = mods.find((x) => status(x) && x.end <= m.formStart && m.formStart - x.end <= UNCLEAR_WITHIN && !PRESCRIBED.has(STATUS_OF[status(x)!]!));

@@ -248,6 +248,9 @@ describe('medication status (context rules)', () => {
     ['have you taken naproxen before?', []],
     ["i don't think you need azithromycin.", []],
     ['we usually give ondansetron 4 mg for this.', [['ondansetron', 'new']]],
+    // Under a medication-list heading "spray", "uses" say how a drug is taken; they prescribe nothing.
+    ['MEDICATIONS: Lipitor 10 mg daily, Flonase spray daily, Xalatan drops and aspirin at night.\nPLAN: Recheck lipids.', []],
+    ['PLAN: She will proceed with continued Flomax and wean the prednisone to 5 mg daily.', [['tamsulosin', 'continued'], ['prednisone', 'changed']]],
   ])('%s', (text, expected) => {
     expect(named(text)).toEqual(expected);
   });

@@ -8,7 +8,7 @@ import { doubleMetaphone } from 'double-metaphone';
 import { distance } from 'fastest-levenshtein';
 import { ICD10, NEVER_SNAP, type IcdEntry } from './vocab/icd10.js';
 import type { CodeRef } from './facts.js';
-import { normalizeText, tokenize } from './lexicon.js';
+import { BODY_PART, normalizeText, tokenize } from './lexicon.js';
 
 /** Folds British spellings and plurals so "haemorrhoids" meets "hemorrhoid" and "oedema" meets "edema". */
 export function foldWord(w: string): string {
@@ -23,8 +23,11 @@ export function foldWord(w: string): string {
 // leave one out.
 const ABNORMAL = new Set('low high raised elevated reduced increased decreased poor abnormal excess excessive deficiency deficient loss failure insufficiency overload'.split(' '));
 
+// Words that place a finding on the body without naming one.
+const PLACE = new Set('lower upper inner outer front middle area region'.split(' '));
+
 // Words that never decide a code: laterality, articles, links.
-const IGNORED = new Set('of the a an in on at to with and or for due left right side sided type class'.split(' '));
+const IGNORED = new Set('of the a an in on at to with and or for due left right side sided type class status post'.split(' '));
 
 function words(phrase: string): string[] {
   return tokenize(normalizeText(phrase))
@@ -173,6 +176,11 @@ export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined 
         else if (ABNORMAL.has(sw)) missesAbnormal = true;
       }
       if (missesAbnormal) continue;
+      // A name's last word is its head ("water infection", "personality disorder", "lower back pain"): without it,
+      // one word ("water", "personally") or a place ("lower back") names nothing; two words of its own still do
+      // ("carpal tunnel", "rotator cuff").
+      const head = s.words[s.words.length - 1]!;
+      if (s.words.length > 1 && !qset.has(head) && s.words.filter((sw) => qset.has(sw) && !BODY_PART.has(sw) && !PLACE.has(sw)).length < 2) continue;
       const p = inter / s.weight;
       const r = inter / qWeight;
       // A synonym wholly inside the phrase is the usual case ("acute otitis media" in "left acute suppurative

@@ -92,6 +92,8 @@ const LINK = /^(?:and|or|also|plus|with)$/;
 // Words a diagnosis name never holds: a clause goes on after it ("hepatitis c, your initial labs are …").
 const CLAUSE_LEAD = /\b(?:i|you|he|she|we|they|is|are|was|have|has|got|'ve|for|your|his|her|my|their)\b/;
 const NOT_IN_NAME = /^(?:i|you|he|she|we|they|it|my|your|his|her|our|their|is|are|was|were|be|been|have|has|had|do|does|did|will|would|can|could|should|what|that|this|there|thing|things|labs?)$/;
+const NEGATION_WORD = /^(?:no|not|don't|doesn't|didn't|haven't|hasn't|never|without|nor|n't)$/;
+const PERSON = /^(?:year|years|old|patient|male|female|man|woman|gentleman|lady|boy|girl|child|signs?|symptoms?)$/;
 const HISTORY_ITEM = /^(?:(?:a|an|the|some|his|her|your|their)\s+)?(?:(?:past|medical|surgical|family|previous|prior)\s+)*(?:history|h\/o)\s+of\b/;
 const CONNECTOR = new Set(['and', 'or', 'with', 'of', 'in', 'the', 'a', 'an', 'due', 'to', 'on', 'at', 'plus', 'also', 'as', 'well', ',', ';', ':']);
 // Words that qualify a diagnosis without changing its code: laterality, site, severity said after the name, and
@@ -268,7 +270,10 @@ function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[
 
   // "unstable angina" is its own code, "hypertension, controlled" is not: status words lead the span only when
   // they code better.
-  let found = bestSpan(s, codeFrom, b, opts.atStart ? 1 : 4);
+  // A name said first may open on qualifiers ("right distal ureteral calculus"): its code starts after them.
+  let opening = 0;
+  while (codeFrom + opening < b - 1 && QUALIFIER.test(s.tokens[codeFrom + opening]!.text) && !isIcdWord(s.tokens[codeFrom + opening]!.text)) opening++;
+  let found = bestSpan(s, codeFrom, b, opts.atStart ? opening + 1 : 4);
   if (codeFrom > a) {
     const withStatus = bestSpan(s, a, b, codeFrom - a);
     if (withStatus && withStatus.to >= (found?.to ?? 0) && withStatus.match.score > (found?.match.score ?? 0) + 1e-9) found = withStatus;
@@ -308,6 +313,16 @@ function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[
   while (to > found.to && CONNECTOR.has(s.tokens[to - 1]!.text)) to--;
   // In a list continued from the sentence before, an item is names and nothing else ("diabetic diet with …" is not).
   if (opts.whole && to < b && !CONNECTOR.has(s.tokens[to]!.text) && !accepted(bestSpan(s, to, b, 1)?.match, true, certainty, opts.problems)) return;
+  // "66-year-old male with signs and symptoms of benign prostatic hypertrophy": the words up to the last one that
+  // describes the patient are not the diagnosis's name.
+  // "you don't have any fractures": a negation before the name, however far, is no diagnosis.
+  if (s.tokens.slice(a, found.from).some((t) => NEGATION_WORD.test(t.text))) return;
+  for (let k = to - 2; k >= a; k--) {
+    if (!NOT_IN_NAME.test(s.tokens[k]!.text) && !PERSON.test(s.tokens[k]!.text)) continue;
+    a = k + 1;
+    while (a < to - 1 && CONNECTOR.has(s.tokens[a]!.text)) a++;
+    break;
+  }
   const item: Found = { name: textOf(s, a, to), certainty, entry: found.match.entry, s, from: s.tokens[a]!.start, to: s.tokens[to - 1]!.end };
   out.push(item);
   // What follows the name: connectors, then another name (strict, so a tail of plan words is dropped).
@@ -671,6 +686,10 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
  */
 function clinicalName(f: Found): boolean {
   const words = tokenize(f.name).filter((t) => /[a-z]/.test(t.text));
+  // A clause ("the x-rays were personally reviewed by me") is no name, whatever it sounds like.
+  if (words.some((t) => NOT_IN_NAME.test(t.text) || PERSON.test(t.text)) && !words.some((t) => isExactIcdWord(t.text))) return false;
+  // One word is a name only when it is one on its own ("asthma"), not a part of one ("cuboid" of "cuboid fracture").
+  if (words.length === 1 && !DISEASE_LIKE.test(f.name) && !exactIcdTokens([words[0]!.text])) return false;
   return DISEASE_LIKE.test(f.name) || words.some((t) => isExactIcdWord(t.text)) || (!!f.entry && words.length > 1);
 }
 

@@ -41,6 +41,32 @@ describe('diagnosis lists', () => {
   });
 });
 
+describe('names in a report\'s assessment', () => {
+  const names = (text: string) => structure(text, { locale: 'en-US', mode: 'dictation' }).diagnoses.map((d) => [d.name, d.icd10?.code]);
+
+  it('reads list items that open on qualifiers or name a cancer, a stone or blood in the urine', () => {
+    expect(names('IMPRESSION: ,1.  Adenocarcinoma of the prostate.,2.  Right distal ureteral calculus.,3.  Microhematuria.,PLAN: , Cystoscopy.')).toEqual([
+      ['adenocarcinoma of the prostate', 'C61'],
+      ['right distal ureteral calculus', 'N20.1'],
+      ['microhematuria', 'R31'],
+    ]);
+  });
+
+  it('a word of a name without its head codes nothing: "water", "personally", "status post", "lower back"', () => {
+    expect(matchIcd('water')).toBeUndefined();
+    expect(matchIcd('personally')).toBeUndefined();
+    expect(matchIcd('status post')).toBeUndefined();
+    expect(matchIcd('lower back')).toBeUndefined();
+    expect(matchIcd('carpal tunnel')?.entry.code).toBe('G56.0');
+    expect(names('ASSESSMENT: The x-rays were personally reviewed by me. She tolerated water postprocedure.')).toEqual([]);
+  });
+
+  it('leaves the patient out of the name and a negated name out of the list', () => {
+    expect(names('ASSESSMENT: This is a 70-year-old male with signs and symptoms of benign prostatic hypertrophy.')).toEqual([['benign prostatic hypertrophy', 'N40']]);
+    expect(names("Doctor: we took an x-ray and it looks like you don't have any fractures.\nPatient: good.")).toEqual([]);
+  });
+});
+
 describe('names after a diagnosis cue', () => {
   it('a word coded only by its sound is no diagnosis; a vocabulary word is', () => {
     expect(codes("Doctor: hold off on pottery for two weeks, you know it's awesome that you want to do these things\nPatient: okay")).toEqual([]);

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { DATABASES } from './helpers/postgres.js';
-import { call, type RunningServer, startServer } from './helpers/server.js';
-import { rowOf, rowsOf } from './helpers/service.js';
-import { skipFor } from './helpers/skip.js';
-import { ISO_MS_UTC, type Res, auth, bearer, expectBareError, expectDrError, expectDrOk, sleep } from './helpers/dr.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { call, type RunningServer, startServer } from '../helpers/server.js';
+import { rowOf, rowsOf } from '../helpers/service.js';
+import { skipFor } from '../helpers/skip.js';
+import { ISO_MS_UTC, type Res, auth, bearer, expectBareError, expectDrError, expectDrOk, sleep } from '../helpers/dr.js';
 
 type Status = 'BK' | 'CK' | 'OG' | 'PK' | 'CM' | 'CN' | 'NS';
 type Role = 'admin' | 'doctor' | 'reception';

@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { localDate, wallClockToInstant } from '../server/shared/time.js';
-import { DATABASES } from './helpers/postgres.js';
-import { call, type RunningServer, startServer } from './helpers/server.js';
-import { rowOf, rowsOf } from './helpers/service.js';
-import { skipFor } from './helpers/skip.js';
-import { auth, expectBareError, expectDrError, expectDrOk, sleep } from './helpers/dr.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { localDate, wallClockToInstant } from '../../server/shared/time.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { call, type RunningServer, startServer } from '../helpers/server.js';
+import { rowOf, rowsOf } from '../helpers/service.js';
+import { skipFor } from '../helpers/skip.js';
+import { auth, expectBareError, expectDrError, expectDrOk, sleep } from '../helpers/dr.js';
 
 // The service's clock runs from the real one plus an offset: set so that the suite starts at 06:00 in the clinic
 // (its bookings up to a few hours ahead fall on one clinic day, whatever the hour the tests run at), and moved by

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppointmentRow, type StatusChangeRow, appointmentStore } from '../server/appointments/store.js';
-import { dbErrorKind } from '../server/db/sql.js';
-import { transaction } from '../server/db/tx.js';
-import { createService } from '../server/service.js';
-import type { RequestContext } from '../server/auth/permissions.js';
-import { ROLE_SCOPES } from '../server/auth/permissions.js';
-import { ServiceError } from '../server/shared/errors.js';
-import { type TestExecutor, openTestExecutor } from './helpers/executor.js';
-import { DATABASES, freshPostgresDatabase } from './helpers/postgres.js';
-import { tempDir } from './helpers/server.js';
+import { type AppointmentRow, type StatusChangeRow, appointmentStore } from '../../server/appointments/store.js';
+import { dbErrorKind } from '../../server/db/sql.js';
+import { transaction } from '../../server/db/tx.js';
+import { createService } from '../../server/service.js';
+import type { RequestContext } from '../../server/auth/permissions.js';
+import { ROLE_SCOPES } from '../../server/auth/permissions.js';
+import { ServiceError } from '../../server/shared/errors.js';
+import { type TestExecutor, openTestExecutor } from '../helpers/executor.js';
+import { DATABASES, freshPostgresDatabase } from '../helpers/postgres.js';
+import { tempDir } from '../helpers/server.js';
 import { rmSync } from 'node:fs';
-import { skipFor } from './helpers/skip.js';
+import { skipFor } from '../helpers/skip.js';
 
 // The appointments store written once for both databases (issue 17): every method, the same inputs giving the same
 // rows on SQLite and PostgreSQL, in the same order, with the same constraint errors and transactions; and what

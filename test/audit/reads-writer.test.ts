@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { auditReadsWriter, readsJournalFile } from '../server/audit/reads-writer.js';
-import { auditLog } from '../server/audit/service.js';
-import { type AuditEntry, auditRow, auditStore } from '../server/audit/store.js';
-import type { RequestContext } from '../server/auth/permissions.js';
-import { openDatabase } from '../server/db/database.js';
-import { openSql } from '../server/db/sql.js';
-import { type Executor, rootExecutor } from '../server/db/tx.js';
-import type { Clock } from '../server/shared/time.js';
-import { ROOT, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
+import { auditReadsWriter, readsJournalFile } from '../../server/audit/reads-writer.js';
+import { auditLog } from '../../server/audit/service.js';
+import { type AuditEntry, auditRow, auditStore } from '../../server/audit/store.js';
+import type { RequestContext } from '../../server/auth/permissions.js';
+import { openDatabase } from '../../server/db/database.js';
+import { openSql } from '../../server/db/sql.js';
+import { type Executor, rootExecutor } from '../../server/db/tx.js';
+import type { Clock } from '../../server/shared/time.js';
+import { ROOT, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
 
 // The SQLite read-audit writer thread (audit/reads-writer.ts, reads-worker.ts): batches stored through its journal,
 // in order and whole; a journal a killed process left moved once; a thread that cannot start leaves nothing

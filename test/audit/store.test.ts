@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestContext } from '../server/auth/permissions.js';
-import { auditLog } from '../server/audit/service.js';
-import { type AuditEntry, auditStore } from '../server/audit/store.js';
-import { dbErrorKind } from '../server/db/sql.js';
-import { rootExecutor, transaction } from '../server/db/tx.js';
-import type { Clock } from '../server/shared/time.js';
-import { type TestExecutor, openTestExecutor } from './helpers/executor.js';
-import { DATABASES } from './helpers/postgres.js';
-import { skipFor } from './helpers/skip.js';
+import type { RequestContext } from '../../server/auth/permissions.js';
+import { auditLog } from '../../server/audit/service.js';
+import { type AuditEntry, auditStore } from '../../server/audit/store.js';
+import { dbErrorKind } from '../../server/db/sql.js';
+import { rootExecutor, transaction } from '../../server/db/tx.js';
+import type { Clock } from '../../server/shared/time.js';
+import { type TestExecutor, openTestExecutor } from '../helpers/executor.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { skipFor } from '../helpers/skip.js';
 
 // The audit store written once for both databases (issue 17): single rows, read batches (one multi-row INSERT per
 // power-of-two chunk), the latest entries in order, append-only on both, inside transactions and rolled back with

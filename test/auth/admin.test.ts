@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, call, startServer } from './helpers/server.js';
+import { type RunningServer, call, startServer } from '../helpers/server.js';
 
 describe('admin routes: users, API clients, API keys, backups, status', () => {
   let srv: RunningServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_LIMITS } from '../server/auth/app-accounts.js';
-import { type RunningServer, call, startServer } from './helpers/server.js';
+import { SIGN_IN_LIMITS } from '../../server/auth/app-accounts.js';
+import { type RunningServer, call, startServer } from '../helpers/server.js';
 
 describe('passwords: POST /api/v1/session/password and POST /api/v1/users/{user_id}/password', () => {
   let srv: RunningServer;

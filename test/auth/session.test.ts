@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHttpApp } from '../server/http/app.js';
-import type { Service } from '../server/service.js';
-import { SIGN_IN_LIMITS } from '../server/auth/app-accounts.js';
-import { DATABASES } from './helpers/postgres.js';
-import { type RunningServer, call, startServer } from './helpers/server.js';
-import { rowOf, startService } from './helpers/service.js';
-import { skipFor } from './helpers/skip.js';
+import { buildHttpApp } from '../../server/http/app.js';
+import type { Service } from '../../server/service.js';
+import { SIGN_IN_LIMITS } from '../../server/auth/app-accounts.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { type RunningServer, call, startServer } from '../helpers/server.js';
+import { rowOf, startService } from '../helpers/service.js';
+import { skipFor } from '../helpers/skip.js';
 
 for (const db of DATABASES) describe(`first run: GET/POST /api/v1/setup (${db.name})`, skipFor(db.skip), () => {
   let service: Service;

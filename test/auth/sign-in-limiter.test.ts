@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChangeBus, changeBus } from '../server/db/change-bus.js';
-import { type SqlDatabase, openSql } from '../server/db/sql.js';
-import { signInLimiter } from '../server/shared/sign-in-limiter.js';
-import type { Clock } from '../server/shared/time.js';
-import { freshPostgresDatabase, postgresSkipReason } from './helpers/postgres.js';
-import { skipFor } from './helpers/skip.js';
+import { type ChangeBus, changeBus } from '../../server/db/change-bus.js';
+import { type SqlDatabase, openSql } from '../../server/db/sql.js';
+import { signInLimiter } from '../../server/shared/sign-in-limiter.js';
+import type { Clock } from '../../server/shared/time.js';
+import { freshPostgresDatabase, postgresSkipReason } from '../helpers/postgres.js';
+import { skipFor } from '../helpers/skip.js';
 
 const limits = { perUser: 3, perAddress: 10, perUserAnyAddress: 20, windowMs: 60_000 };
 const clock: Clock = { now: () => new Date('2026-11-25T03:00:00.000Z') };

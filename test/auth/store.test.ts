@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authStore, invalidatePrincipals } from '../server/auth/store.js';
-import { tokenStore } from '../server/auth/token-store.js';
-import { dbErrorKind } from '../server/db/sql.js';
-import { transaction } from '../server/db/tx.js';
-import { settingsStore } from '../server/settings/store.js';
-import { type TestExecutor, openTestExecutor } from './helpers/executor.js';
-import { DATABASES } from './helpers/postgres.js';
-import { skipFor } from './helpers/skip.js';
+import { authStore, invalidatePrincipals } from '../../server/auth/store.js';
+import { tokenStore } from '../../server/auth/token-store.js';
+import { dbErrorKind } from '../../server/db/sql.js';
+import { transaction } from '../../server/db/tx.js';
+import { settingsStore } from '../../server/settings/store.js';
+import { type TestExecutor, openTestExecutor } from '../helpers/executor.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { skipFor } from '../helpers/skip.js';
 
 // The auth, token and settings stores written once for both databases (issue 17): every method, the same inputs
 // giving the same rows on SQLite and PostgreSQL, in the same order, with the same constraint errors, transactions

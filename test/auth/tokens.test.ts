@@ -7,12 +7,12 @@ import {
 } from 'jose';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import type { Clock } from '../server/shared/time.js';
-import { ROOT, type RunningServer, call, startServer } from './helpers/server.js';
-import { DATABASES } from './helpers/postgres.js';
-import { rowOf, rowsOf } from './helpers/service.js';
-import { skipFor } from './helpers/skip.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import type { Clock } from '../../server/shared/time.js';
+import { ROOT, type RunningServer, call, startServer } from '../helpers/server.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { rowOf, rowsOf } from '../helpers/service.js';
+import { skipFor } from '../helpers/skip.js';
 
 /**
  * Access tokens over real HTTP: the OAuth token endpoint (interface endpoint 6), the upstream SDKs' login and

@@ -5,15 +5,15 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { verifySignature } from '../server/webhooks/signing.js';
-import { missing } from './helpers/needs.js';
-import { freshPostgresDatabase } from './helpers/postgres.js';
-import { ROOT, call, exited, spawnServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { speak, until } from './scribe-support.js';
-import { TEST_DICTATIONS } from './speech-audio.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { verifySignature } from '../../server/webhooks/signing.js';
+import { missing } from '../helpers/needs.js';
+import { freshPostgresDatabase } from '../helpers/postgres.js';
+import { ROOT, call, exited, spawnServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { speak, until } from '../helpers/scribe.js';
+import { TEST_DICTATIONS } from '../helpers/speech-audio.js';
 
 /**
  * Issue 17, "How it is checked", the chain: two API instances (A with --demo, then B) and one --workers-only

@@ -4,12 +4,12 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, findPostgresBin, startPostgresCluster } from '../scripts/postgres-cluster.mjs';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { missing } from './helpers/needs.js';
-import { type ServerProcess, call, exited, spawnServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { until } from './scribe-support.js';
+import { type PostgresCluster, findPostgresBin, startPostgresCluster } from '../../scripts/postgres-cluster.mjs';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { missing } from '../helpers/needs.js';
+import { type ServerProcess, call, exited, spawnServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { until } from '../helpers/scribe.js';
 
 /**
  * Issue 26, items 11 and 12: the chain survives its database. Two API instances (A with --demo, then B) and a

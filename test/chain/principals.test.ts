@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DemoCredentials, ensureDemo } from '../server/demo/demo.js';
-import { type HttpApp, buildHttpApp } from '../server/http/app.js';
-import { type Service, type ServiceOptions, createService } from '../server/service.js';
-import { freshPostgresDatabase, postgresSkipReason } from './helpers/postgres.js';
-import { tcpRelay } from './helpers/relay.js';
-import { call, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
+import { type DemoCredentials, ensureDemo } from '../../server/demo/demo.js';
+import { type HttpApp, buildHttpApp } from '../../server/http/app.js';
+import { type Service, type ServiceOptions, createService } from '../../server/service.js';
+import { freshPostgresDatabase, postgresSkipReason } from '../helpers/postgres.js';
+import { tcpRelay } from '../helpers/relay.js';
+import { call, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
 
 const until = async (check: () => Promise<boolean>, tries = 100) => {
   for (let i = 0; i < tries; i++) {

@@ -4,12 +4,12 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseFile } from '../server/config.js';
-import { postgresTools } from '../server/db/backup-postgres.js';
-import { copyToPostgres } from '../server/db/copy-to-postgres.js';
-import { freshPostgresDatabase, postgresSkipReason } from './helpers/postgres.js';
-import { ROOT, startServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
+import { databaseFile } from '../../server/config.js';
+import { postgresTools } from '../../server/db/backup-postgres.js';
+import { copyToPostgres } from '../../server/db/copy-to-postgres.js';
+import { freshPostgresDatabase, postgresSkipReason } from '../helpers/postgres.js';
+import { ROOT, startServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
 
 function run(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {

@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { missing } from './helpers/needs.js';
-import { ROOT, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { speak } from './scribe-support.js';
+import { missing } from '../helpers/needs.js';
+import { ROOT, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { speak } from '../helpers/scribe.js';
 
 /** `npx clinic-desk …` in the repository: the package.json bin dispatching to the TypeScript CLIs. */
 

@@ -4,11 +4,11 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openSql } from '../server/db/sql.js';
-import type { DemoCredentials } from '../server/demo/demo.js';
-import { DATABASES, type TestDatabase, freshPostgresDatabase } from './helpers/postgres.js';
-import { ROOT, type ServerProcess, call, exited, spawnServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
+import { openSql } from '../../server/db/sql.js';
+import type { DemoCredentials } from '../../server/demo/demo.js';
+import { DATABASES, type TestDatabase, freshPostgresDatabase } from '../helpers/postgres.js';
+import { ROOT, type ServerProcess, call, exited, spawnServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
 
 /**
  * The service as a real process over real files: demo start, signals, kill -9 in the middle of writes, online

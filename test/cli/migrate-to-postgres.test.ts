@@ -5,21 +5,21 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditReadsWriter } from '../server/audit/reads-writer.js';
-import { auditStore } from '../server/audit/store.js';
-import { databaseFile } from '../server/config.js';
-import { openDatabase } from '../server/db/database.js';
-import { migrate } from '../server/db/migrate.js';
-import { migrations } from '../server/db/migrations/index.js';
-import { openSql } from '../server/db/sql.js';
-import { rootExecutor } from '../server/db/tx.js';
-import { createService } from '../server/service.js';
-import { secretBox } from '../server/shared/secret-box.js';
-import type { Clock } from '../server/shared/time.js';
-import type { RequestContext } from '../server/auth/permissions.js';
-import { freshPostgresDatabase, postgresSkipReason } from './helpers/postgres.js';
-import { ROOT, call, startServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
+import { auditReadsWriter } from '../../server/audit/reads-writer.js';
+import { auditStore } from '../../server/audit/store.js';
+import { databaseFile } from '../../server/config.js';
+import { openDatabase } from '../../server/db/database.js';
+import { migrate } from '../../server/db/migrate.js';
+import { migrations } from '../../server/db/migrations/index.js';
+import { openSql } from '../../server/db/sql.js';
+import { rootExecutor } from '../../server/db/tx.js';
+import { createService } from '../../server/service.js';
+import { secretBox } from '../../server/shared/secret-box.js';
+import type { Clock } from '../../server/shared/time.js';
+import type { RequestContext } from '../../server/auth/permissions.js';
+import { freshPostgresDatabase, postgresSkipReason } from '../helpers/postgres.js';
+import { ROOT, call, startServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
 
 /** `npm run migrate-to-postgres -- …` as a process: its exit code and everything it printed. */
 function migrateToPostgres(args: string[]): Promise<{ code: number; out: string }> {

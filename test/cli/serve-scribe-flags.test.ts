@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, type ServerProcess, call, exited, spawnServer, tempDir } from './helpers/server.js';
+import { ROOT, type ServerProcess, call, exited, spawnServer, tempDir } from '../helpers/server.js';
 
 /**
  * The scribe's upload limits and worker count are set where a clinic runs the service: `npm run serve` flags (or

@@ -3,9 +3,9 @@ import { readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FLAGS } from '../server/config.js';
-import { has } from './helpers/needs.js';
-import { ROOT, call, exited, spawnServer, tempDir } from './helpers/server.js';
+import { FLAGS } from '../../server/config.js';
+import { has } from '../helpers/needs.js';
+import { ROOT, call, exited, spawnServer, tempDir } from '../helpers/server.js';
 
 /** `npm run serve` as a new user meets it: --help, a busy port, the start-up lines, --demo --reset. */
 

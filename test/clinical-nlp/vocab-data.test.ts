@@ -2,16 +2,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TSchema } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { checkedData, DataFileError } from '../server/clinical-nlp/vocab/data-file.js';
-import { DrugClassesSchema, DrugDosesSchema } from '../server/clinical-nlp/vocab/drug-knowledge.js';
-import { FORMULARY_FILES, FormularyAreaSchema, UsUkSchema } from '../server/clinical-nlp/vocab/formulary.js';
-import { Icd10Schema } from '../server/clinical-nlp/vocab/icd10.js';
-import { InvestigationsSchema } from '../server/clinical-nlp/vocab/investigations.js';
-import { LayPhrasesSchema } from '../server/clinical-nlp/vocab/lay-phrases.js';
-import { PhrasesSchema } from '../server/clinical-nlp/vocab/phrases.js';
-import { SymptomsSchema } from '../server/clinical-nlp/vocab/symptoms.js';
+import { checkedData, DataFileError } from '../../server/clinical-nlp/vocab/data-file.js';
+import { DrugClassesSchema, DrugDosesSchema } from '../../server/clinical-nlp/vocab/drug-knowledge.js';
+import { FORMULARY_FILES, FormularyAreaSchema, UsUkSchema } from '../../server/clinical-nlp/vocab/formulary.js';
+import { Icd10Schema } from '../../server/clinical-nlp/vocab/icd10.js';
+import { InvestigationsSchema } from '../../server/clinical-nlp/vocab/investigations.js';
+import { LayPhrasesSchema } from '../../server/clinical-nlp/vocab/lay-phrases.js';
+import { PhrasesSchema } from '../../server/clinical-nlp/vocab/phrases.js';
+import { SymptomsSchema } from '../../server/clinical-nlp/vocab/symptoms.js';
 
-const VOCAB = fileURLToPath(new URL('../server/clinical-nlp/vocab/', import.meta.url));
+const VOCAB = fileURLToPath(new URL('../../server/clinical-nlp/vocab/', import.meta.url));
 
 /** The file as it is on disk, not as a module cache holds it. */
 const read = (file: string): Record<string, unknown> => JSON.parse(readFileSync(VOCAB + file, 'utf8')) as Record<string, unknown>;

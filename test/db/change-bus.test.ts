@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { changeBus, MAX_PAYLOAD_BYTES, type ChangeBus, type ChangeBusOptions, type ChangeMeta, type ChangeTopics } from '../server/db/change-bus.js';
-import { openDatabase } from '../server/db/database.js';
-import { openSql, type SqlDatabase } from '../server/db/sql.js';
-import { DATABASES, freshPostgresDatabase, postgresSkipReason } from './helpers/postgres.js';
-import { tcpRelay } from './helpers/relay.js';
-import { skipFor } from './helpers/skip.js';
+import { changeBus, MAX_PAYLOAD_BYTES, type ChangeBus, type ChangeBusOptions, type ChangeMeta, type ChangeTopics } from '../../server/db/change-bus.js';
+import { openDatabase } from '../../server/db/database.js';
+import { openSql, type SqlDatabase } from '../../server/db/sql.js';
+import { DATABASES, freshPostgresDatabase, postgresSkipReason } from '../helpers/postgres.js';
+import { tcpRelay } from '../helpers/relay.js';
+import { skipFor } from '../helpers/skip.js';
 
 type Received = { payload: unknown; meta: ChangeMeta };
 

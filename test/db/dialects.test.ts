@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../server/db/database.js';
-import { migrateSql } from '../server/db/migrate-sql.js';
-import { migrations } from '../server/db/migrations/index.js';
-import { postgresMigrations } from '../server/db/migrations-postgres/index.js';
-import { dbErrorKind, insertionOrder, INSERTION_ORDERED_TABLES, openSql, type SqlDatabase } from '../server/db/sql.js';
-import { DATABASES, freshPostgresDatabase, postgresSkipReason } from './helpers/postgres.js';
-import { skipFor } from './helpers/skip.js';
+import { openDatabase, type Db } from '../../server/db/database.js';
+import { migrateSql } from '../../server/db/migrate-sql.js';
+import { migrations } from '../../server/db/migrations/index.js';
+import { postgresMigrations } from '../../server/db/migrations-postgres/index.js';
+import { dbErrorKind, insertionOrder, INSERTION_ORDERED_TABLES, openSql, type SqlDatabase } from '../../server/db/sql.js';
+import { DATABASES, freshPostgresDatabase, postgresSkipReason } from '../helpers/postgres.js';
+import { skipFor } from '../helpers/skip.js';
 
 /** A database at the newest schema through the dialect layer: SQLite as openDatabase makes it, PostgreSQL by migrateSql. */
 async function openFresh(name: 'sqlite' | 'postgres', label: string): Promise<{ database: SqlDatabase; raw?: Db; dispose(): Promise<void> }> {

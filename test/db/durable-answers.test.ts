@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
+import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
 
 /**
  * An answered change is on disk when the answer leaves (SQLite's group commit, server/db/group-commit.ts): the

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrations } from '../server/db/migrations/index.js';
-import { ping, transaction } from '../server/db/tx.js';
-import { type TestExecutor, openTestExecutor } from './helpers/executor.js';
-import { DATABASES } from './helpers/postgres.js';
-import { skipFor } from './helpers/skip.js';
+import { migrations } from '../../server/db/migrations/index.js';
+import { ping, transaction } from '../../server/db/tx.js';
+import { type TestExecutor, openTestExecutor } from '../helpers/executor.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { skipFor } from '../helpers/skip.js';
 
 // The executor every store suite builds on: the newest schema, transactions and savepoints through it, on both.
 for (const db of DATABASES) {

@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { databaseFile } from '../server/config.js';
-import { openDatabase } from '../server/db/database.js';
-import { migrate } from '../server/db/migrate.js';
-import { migrations } from '../server/db/migrations/index.js';
-import { ensureDemo } from '../server/demo/demo.js';
-import { createService } from '../server/service.js';
-import { TEST_KEK, tempDir } from './helpers/server.js';
+import { databaseFile } from '../../server/config.js';
+import { openDatabase } from '../../server/db/database.js';
+import { migrate } from '../../server/db/migrate.js';
+import { migrations } from '../../server/db/migrations/index.js';
+import { ensureDemo } from '../../server/demo/demo.js';
+import { createService } from '../../server/service.js';
+import { TEST_KEK, tempDir } from '../helpers/server.js';
 
 // Migration 14 changes the separator of patients.name_key; a clinic's existing patients must keep their duplicate
 // rule across the upgrade, or the same patient could be registered twice after it.

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../server/db/database.js';
-import { openSql } from '../server/db/sql.js';
-import { type Executor, type Tx, rootExecutor, transaction } from '../server/db/tx.js';
-import { tempDir } from './helpers/server.js';
+import { type Db, openDatabase } from '../../server/db/database.js';
+import { openSql } from '../../server/db/sql.js';
+import { type Executor, type Tx, rootExecutor, transaction } from '../../server/db/tx.js';
+import { tempDir } from '../helpers/server.js';
 
 /**
  * server/db/tx.ts on a real database file: commit and rollback, nesting through the handle (savepoints), and

@@ -3,17 +3,17 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RENDERER_URL, allowsPermission } from '../main/app-origin.js';
+import { RENDERER_URL, allowsPermission } from '../../main/app-origin.js';
 import {
   SERVER_CHOICE_FILE, clearServerChoice, clinicServerSwitch, insecureOriginToTrust, isServerUrl, probeClinicServer, readServerChoice,
   saveServerChoice, serverOrigin, startPlan,
-} from '../main/connection.js';
-import { type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
-import { recordingStore } from '../main/recordings.js';
-import { CLINIC_EXISTS } from '../server/desktop/app-api.js';
-import { type Service, createService } from '../server/service.js';
-import { ServiceError } from '../server/shared/errors.js';
-import { type RunningServer, TEST_KEK, startServer, tempDir } from './helpers/server.js';
+} from '../../main/connection.js';
+import { type IpcEvent, createHandlers, toFailure } from '../../main/ipc.js';
+import { recordingStore } from '../../main/recordings.js';
+import { CLINIC_EXISTS } from '../../server/desktop/app-api.js';
+import { type Service, createService } from '../../server/service.js';
+import { ServiceError } from '../../server/shared/errors.js';
+import { type RunningServer, TEST_KEK, startServer, tempDir } from '../helpers/server.js';
 
 /**
  * The desktop app's switch to a chain's clinic server (issue 17 item 5), its Electron-free parts against real

@@ -4,10 +4,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { APP_ORIGIN, RENDERER_URL, allowsPermission, appContentSecurityPolicy, isAppUrl, rendererFile } from '../main/app-origin.js';
-import { ForbiddenSender, assertOwnRenderer } from '../main/ipc.js';
-import { UI_CSP } from '../server/http/static.js';
-import { ROOT, tempDir } from './helpers/server.js';
+import { APP_ORIGIN, RENDERER_URL, allowsPermission, appContentSecurityPolicy, isAppUrl, rendererFile } from '../../main/app-origin.js';
+import { ForbiddenSender, assertOwnRenderer } from '../../main/ipc.js';
+import { UI_CSP } from '../../server/http/static.js';
+import { ROOT, tempDir } from '../helpers/server.js';
 
 /**
  * The app window's guards without Electron (no runtime here): the pure decisions in main/app-origin.ts, and
@@ -41,7 +41,7 @@ vi.mock('electron', async () => {
     },
   };
 });
-const { grantMicrophoneToApp, guardEveryContents, registerAppScheme, serveRenderer } = await import('../main/app-security.js');
+const { grantMicrophoneToApp, guardEveryContents, registerAppScheme, serveRenderer } = await import('../../main/app-security.js');
 
 describe('app:// origin', () => {
   it.each([

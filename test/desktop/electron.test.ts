@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs helper shared with npm start
-import { electronBinary, electronSqliteNative } from '../scripts/electron-runtime.mjs';
-import { RENDERER_URL } from '../main/app-origin.js';
-import { saveServerChoice } from '../main/connection.js';
-import { CHANNELS } from '../preload/contract.js';
-import { ensureDemo } from '../server/demo/demo.js';
-import { createService } from '../server/service.js';
-import { KEK_FILE } from '../server/shared/secret-box.js';
-import { ROOT, startServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
+import { electronBinary, electronSqliteNative } from '../../scripts/electron-runtime.mjs';
+import { RENDERER_URL } from '../../main/app-origin.js';
+import { saveServerChoice } from '../../main/connection.js';
+import { CHANNELS } from '../../preload/contract.js';
+import { ensureDemo } from '../../server/demo/demo.js';
+import { createService } from '../../server/service.js';
+import { KEK_FILE } from '../../server/shared/secret-box.js';
+import { ROOT, startServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
 
 const exe: string | null = electronBinary();
 const native: string = electronSqliteNative();

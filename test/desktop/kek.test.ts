@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { tempDir } from './helpers/server.js';
+import { tempDir } from '../helpers/server.js';
 
 /**
  * The desktop app's key-encryption key (main/kek.ts), which seals push private keys among other secrets. Electron
@@ -23,7 +23,7 @@ vi.mock('electron', () => ({
   },
 }));
 
-const { appKek, SEALED_KEK_FILE } = await import('../main/kek.js');
+const { appKek, SEALED_KEK_FILE } = await import('../../main/kek.js');
 
 let dir: string;
 beforeEach(() => {

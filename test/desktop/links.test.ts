@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { vettedExternalUrl } from '../main/links.js';
+import { vettedExternalUrl } from '../../main/links.js';
 
 /** main/links.ts: which links the Electron window may hand to the system browser. */
 describe('vettedExternalUrl', () => {

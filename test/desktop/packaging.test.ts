@@ -6,9 +6,9 @@ import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { FuseState, SENTINEL } from '@electron/fuses/dist/constants.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs helper shared with npm start
-import { electronBinary } from '../scripts/electron-runtime.mjs';
-import { ROOT, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
+import { electronBinary } from '../../scripts/electron-runtime.mjs';
+import { ROOT, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
 
 /**
  * The packaged app's layout, checked without the Electron binary where it is not installed (it cannot be

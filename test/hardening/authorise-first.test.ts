@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from './helpers/server.js';
+import { type RunningServer, startServer } from '../helpers/server.js';
 
 /**
  * Authorise before validating (issue 26, item 5): a caller without the right to a route gets 401/403 whatever body

@@ -1,9 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseFile } from '../server/config.js';
-import { KEK_FILE } from '../server/shared/secret-box.js';
-import { type RunningServer, call, exited, spawnServer, startServer, tempDir } from './helpers/server.js';
+import { databaseFile } from '../../server/config.js';
+import { KEK_FILE } from '../../server/shared/secret-box.js';
+import { type RunningServer, call, exited, spawnServer, startServer, tempDir } from '../helpers/server.js';
 
 /**
  * Issue 13, items 4 and 5: what the service creates on disk is its account's alone (folders 0700, files 0600),

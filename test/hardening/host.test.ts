@@ -2,11 +2,11 @@ import { createServer, request as httpRequest } from 'node:http';
 import { type Socket, connect } from 'node:net';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHttpApp } from '../server/http/app.js';
-import { listeningUrl } from '../server/http/host-guard.js';
-import { createService } from '../server/service.js';
-import { auth, bearer, sleep } from './helpers/dr.js';
-import { type RunningServer, TEST_KEK, startServer, tempDir } from './helpers/server.js';
+import { buildHttpApp } from '../../server/http/app.js';
+import { listeningUrl } from '../../server/http/host-guard.js';
+import { createService } from '../../server/service.js';
+import { auth, bearer, sleep } from '../helpers/dr.js';
+import { type RunningServer, TEST_KEK, startServer, tempDir } from '../helpers/server.js';
 
 /**
  * Issue 13, items 1 and 3: the service answers only to its own host names (DNS rebinding), builds absolute URLs

@@ -2,12 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_LIMITS } from '../server/auth/app-accounts.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { DATABASES } from './helpers/postgres.js';
-import { type RunningServer, startServer } from './helpers/server.js';
-import { rowOf } from './helpers/service.js';
-import { skipFor } from './helpers/skip.js';
+import { SIGN_IN_LIMITS } from '../../server/auth/app-accounts.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { type RunningServer, startServer } from '../helpers/server.js';
+import { rowOf } from '../helpers/service.js';
+import { skipFor } from '../helpers/skip.js';
 
 /**
  * Issue 13, items 2 and 6, over real HTTP: JSON-only bodies (415 for the forms and text a web page can post

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { MAX_JSON_DEPTH } from '../server/shared/json-depth.js';
-import { type RunningServer, call, startServer } from './helpers/server.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { MAX_JSON_DEPTH } from '../../server/shared/json-depth.js';
+import { type RunningServer, call, startServer } from '../helpers/server.js';
 
 /**
  * Issue 26, item 2, over real HTTP: one nesting limit for every JSON body, checked at parsing, so a body nested

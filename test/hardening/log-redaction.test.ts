@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, call, exited, spawnServer, tempDir } from './helpers/server.js';
+import { type ServerProcess, call, exited, spawnServer, tempDir } from '../helpers/server.js';
 
 /**
  * Issue 26, item 4: no credential in any log line at any level. `npm run serve` runs at --log-level trace with

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth } from './helpers/dr.js';
-import { call, type RunningServer, startServer } from './helpers/server.js';
+import { auth } from '../helpers/dr.js';
+import { call, type RunningServer, startServer } from '../helpers/server.js';
 
 /**
  * Small input gaps (issue 26, item 8): invisible formatting characters in names are refused, and a booking further

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, exited, tempDir } from './helpers/server.js';
+import { ROOT, exited, tempDir } from '../helpers/server.js';
 
 /**
  * Issue 26, item 1: `npm run serve` says ready only when it is. A real process with --demo and the sandbox is

@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, type RunningServer, call as httpCall, startServer } from './helpers/server.js';
-import { DATABASES } from './helpers/postgres.js';
-import { skipFor } from './helpers/skip.js';
+import { ROOT, type RunningServer, call as httpCall, startServer } from '../helpers/server.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { skipFor } from '../helpers/skip.js';
 
 /**
  * Hostile input over real HTTP. Every answer, whatever the input, must be one of the documented statuses and

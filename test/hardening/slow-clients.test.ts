@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { type Socket, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sleep } from './helpers/dr.js';
-import { type RunningServer, startServer } from './helpers/server.js';
+import { sleep } from '../helpers/dr.js';
+import { type RunningServer, startServer } from '../helpers/server.js';
 
 /**
  * A hostile local program (docs/API.md, Hardening → Slow clients): it keeps 200 connections from 127.0.0.1

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type Locator, type Page, chromium } from 'playwright-core';
-import { CHROMIUM, missing } from './helpers/needs.js';
-import { ROOT } from './helpers/server.js';
+import { CHROMIUM, missing } from './needs.js';
+import { ROOT } from './server.js';
 
 export const uiNotBuilt = existsSync(join(ROOT, 'dist', 'renderer', 'index.html')) ? null : 'the renderer is not built (node scripts/build.mjs; npm test builds it first)';
 export const uiSkipReason = missing('chromium') ?? uiNotBuilt;

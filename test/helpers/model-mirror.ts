@@ -1,6 +1,6 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WHISPER_CATALOGUE } from '../server/scribe/asr/models.js';
+import { WHISPER_CATALOGUE } from '../../server/scribe/asr/models.js';
 
 const blob = (n: number, seed: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 31 + seed * 17 + (i >> 8)) & 0xff));
 const BY_ROLE = { encoder: blob(300_000, 1), decoder: blob(500_000, 2), tokens: Buffer.from('hello 0\nworld 1\n') };

@@ -3,8 +3,8 @@
 // with that reason; the run itself never fails for it.
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { findPostgresBin, startPostgresCluster } from '../scripts/postgres-cluster.mjs';
-import type { PostgresAvailability } from './helpers/postgres.js';
+import { findPostgresBin, startPostgresCluster } from '../../scripts/postgres-cluster.mjs';
+import type { PostgresAvailability } from './postgres.js';
 
 async function check(url: string): Promise<string | null> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });

@@ -3,12 +3,12 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type DemoCredentials, ensureDemo } from '../server/demo/demo.js';
-import { buildHttpApp } from '../server/http/app.js';
-import { type Service, type ServiceOptions, createService } from '../server/service.js';
-import type { Clock } from '../server/shared/time.js';
-import { verifySignature } from '../server/webhooks/signing.js';
-import { TEST_KEK, tempDir } from './helpers/server.js';
+import { type DemoCredentials, ensureDemo } from '../../server/demo/demo.js';
+import { buildHttpApp } from '../../server/http/app.js';
+import { type Service, type ServiceOptions, createService } from '../../server/service.js';
+import type { Clock } from '../../server/shared/time.js';
+import { verifySignature } from '../../server/webhooks/signing.js';
+import { TEST_KEK, tempDir } from './server.js';
 
 /** Helpers of the scribe tests: a service with scribe options, speech made by espeak-ng, a webhook receiver. */
 

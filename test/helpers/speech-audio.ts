@@ -18,7 +18,7 @@ export const TEST_DICTATIONS = {
     'Get a complete blood count done. Come back after three days.',
 };
 
-export { speak } from '../eval/spoken.js';
+export { speak } from '../../eval/spoken.js';
 
 export async function ffmpeg(...args: string[]): Promise<void> {
   await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);

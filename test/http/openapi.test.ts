@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, call, startServer } from './helpers/server.js';
+import { type RunningServer, call, startServer } from '../helpers/server.js';
 
 describe('OpenAPI document', () => {
   let srv: RunningServer;

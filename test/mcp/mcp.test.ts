@@ -9,13 +9,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DemoCredentials, type DemoWorkspace, ensureDemo } from '../server/demo/demo.js';
-import { buildHttpApp } from '../server/http/app.js';
-import { createService, type Service } from '../server/service.js';
-import { missing } from './helpers/needs.js';
-import { TEST_KEK, call, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch } from './ui-browser.js';
+import { type DemoCredentials, type DemoWorkspace, ensureDemo } from '../../server/demo/demo.js';
+import { buildHttpApp } from '../../server/http/app.js';
+import { createService, type Service } from '../../server/service.js';
+import { missing } from '../helpers/needs.js';
+import { TEST_KEK, call, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch } from '../helpers/browser.js';
 
 /**
  * The MCP endpoint: protected-resource metadata and 401 challenges per the MCP authorization spec, the

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import { missing } from './helpers/needs.js';
-import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { speak } from './speech-audio.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import { missing } from '../helpers/needs.js';
+import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { speak } from '../helpers/speech-audio.js';
 
 /**
  * kill -9 right after a sign answer: the service runs as its own process (npm run serve), a dictation goes through

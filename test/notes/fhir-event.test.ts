@@ -2,16 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Bundle, Composition } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DictationOptions } from '../preload/contract.js';
-import { uploadDictation } from '../preload/scribe-flow.js';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { documentProblems, errorsOf } from './helpers/fhir-validation.js';
-import { missing } from './helpers/needs.js';
-import { call, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { type ScribeServer, startScribeServer, until, webhookReceiver } from './scribe-support.js';
-import { speak } from './speech-audio.js';
+import type { DictationOptions } from '../../preload/contract.js';
+import { uploadDictation } from '../../preload/scribe-flow.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { documentProblems, errorsOf } from '../helpers/fhir-validation.js';
+import { missing } from '../helpers/needs.js';
+import { call, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { type ScribeServer, startScribeServer, until, webhookReceiver } from '../helpers/scribe.js';
+import { speak } from '../helpers/speech-audio.js';
 
 /**
  * Issue 15 follow-ups over HTTP against the real service, on one dictation through the real scribe:

@@ -4,22 +4,22 @@ import type {
   AllergyIntolerance, Appointment, Bundle, CarePlan, Composition, Condition, Encounter, MedicationRequest, Observation, Resource, ServiceRequest,
 } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FIXTURES, loadFixtures } from '../eval/run.js';
-import type { DictationOptions } from '../preload/contract.js';
-import { uploadDictation } from '../preload/scribe-flow.js';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import type { Language } from '../server/scribe/contracts.js';
-import { structure } from '../server/clinical-nlp/structure.js';
-import { renderTemplate } from '../server/scribe/templates/render.js';
-import { buildFhirBundle, dosageOf, type FhirExportInput } from '../server/notes/fhir.js';
-import type { Emr } from '../server/notes/schemas.js';
-import { documentProblems, errorsOf, vitalErrors } from './helpers/fhir-validation.js';
-import { missing } from './helpers/needs.js';
-import { call, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { type ScribeServer, startScribeServer } from './scribe-support.js';
-import { speak } from './speech-audio.js';
+import { DEFAULT_FIXTURES, loadFixtures } from '../../eval/run.js';
+import type { DictationOptions } from '../../preload/contract.js';
+import { uploadDictation } from '../../preload/scribe-flow.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import type { Language } from '../../server/scribe/contracts.js';
+import { structure } from '../../server/clinical-nlp/structure.js';
+import { renderTemplate } from '../../server/scribe/templates/render.js';
+import { buildFhirBundle, dosageOf, type FhirExportInput } from '../../server/notes/fhir.js';
+import type { Emr } from '../../server/notes/schemas.js';
+import { documentProblems, errorsOf, vitalErrors } from '../helpers/fhir-validation.js';
+import { missing } from '../helpers/needs.js';
+import { call, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { type ScribeServer, startScribeServer } from '../helpers/scribe.js';
+import { speak } from '../helpers/speech-audio.js';
 
 const emrOf = (text: string, language: string): Emr => {
   const facts = structure(text, { locale: language });

@@ -2,17 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DictationOptions } from '../preload/contract.js';
-import { uploadDictation } from '../preload/scribe-flow.js';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { missing } from './helpers/needs.js';
-import { DATABASES, freshPostgresDatabase } from './helpers/postgres.js';
-import { call, tempDir } from './helpers/server.js';
-import { rowsOf } from './helpers/service.js';
-import { skipFor } from './helpers/skip.js';
-import { type ScribeServer, startScribeServer, until, webhookReceiver } from './scribe-support.js';
-import { speak } from './speech-audio.js';
+import type { DictationOptions } from '../../preload/contract.js';
+import { uploadDictation } from '../../preload/scribe-flow.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { missing } from '../helpers/needs.js';
+import { DATABASES, freshPostgresDatabase } from '../helpers/postgres.js';
+import { call, tempDir } from '../helpers/server.js';
+import { rowsOf } from '../helpers/service.js';
+import { skipFor } from '../helpers/skip.js';
+import { type ScribeServer, startScribeServer, until, webhookReceiver } from '../helpers/scribe.js';
+import { speak } from '../helpers/speech-audio.js';
 
 /**
  * Issue 15, item 2 over HTTP against the real service: a dictation spoken by espeak-ng runs through the real scribe

@@ -2,17 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DictationOptions } from '../preload/contract.js';
-import { uploadDictation } from '../preload/scribe-flow.js';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { auth, bearer, expectDrOk } from './helpers/dr.js';
-import { missing } from './helpers/needs.js';
-import { call, tempDir } from './helpers/server.js';
-import { rowsOf } from './helpers/service.js';
-import { skipFor } from './helpers/skip.js';
-import { type ScribeServer, startScribeServer } from './scribe-support.js';
-import { speak } from './speech-audio.js';
+import type { DictationOptions } from '../../preload/contract.js';
+import { uploadDictation } from '../../preload/scribe-flow.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { auth, bearer, expectDrOk } from '../helpers/dr.js';
+import { missing } from '../helpers/needs.js';
+import { call, tempDir } from '../helpers/server.js';
+import { rowsOf } from '../helpers/service.js';
+import { skipFor } from '../helpers/skip.js';
+import { type ScribeServer, startScribeServer } from '../helpers/scribe.js';
+import { speak } from '../helpers/speech-audio.js';
 
 /**
  * Issue 24, items 1-3, over HTTP against the real service: a dictation of amoxicillin for a patient whose record

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbErrorKind } from '../server/db/sql.js';
-import { type Executor, transaction } from '../server/db/tx.js';
-import { type NoteRow, type VersionRow, noteStore } from '../server/notes/store.js';
-import { type TestExecutor, openTestExecutor } from './helpers/executor.js';
-import { DATABASES } from './helpers/postgres.js';
-import { skipFor } from './helpers/skip.js';
+import { dbErrorKind } from '../../server/db/sql.js';
+import { type Executor, transaction } from '../../server/db/tx.js';
+import { type NoteRow, type VersionRow, noteStore } from '../../server/notes/store.js';
+import { type TestExecutor, openTestExecutor } from '../helpers/executor.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { skipFor } from '../helpers/skip.js';
 
 /**
  * The notes store on SQLite and PostgreSQL: every method, the same inputs giving the same outputs (each suite checks

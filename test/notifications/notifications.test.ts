@@ -2,14 +2,14 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { ROOT, type RunningServer, call, startServer } from './helpers/server.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { ROOT, type RunningServer, call, startServer } from '../helpers/server.js';
 
 /**
  * Push credentials (interface endpoint 4) and device registration over real HTTP: every success and error in
  * the `{message, error_code}` shape, bearer auth by user token and by client-credentials JWT, scope checks,
  * tenant isolation, and the private key never leaving the service or sitting in the database in plain text.
- * Sending is covered by notifications-push.test.ts.
+ * Sending is covered by push.test.ts.
  */
 
 type Res = Awaited<ReturnType<typeof call>>;

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type DemoWorkspace, ensureDemo } from '../server/demo/demo.js';
-import { buildHttpApp } from '../server/http/app.js';
-import { createService, type Service, type ServiceOptions } from '../server/service.js';
-import type { Clock } from '../server/shared/time.js';
-import { TEST_KEK, call, tempDir } from './helpers/server.js';
+import { type DemoWorkspace, ensureDemo } from '../../server/demo/demo.js';
+import { buildHttpApp } from '../../server/http/app.js';
+import { createService, type Service, type ServiceOptions } from '../../server/service.js';
+import type { Clock } from '../../server/shared/time.js';
+import { TEST_KEK, call, tempDir } from '../helpers/server.js';
 
 /**
  * Sending pushes, end to end: the real service (started here rather than by startServer, which cannot pass the

@@ -1,15 +1,15 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateSql } from '../server/db/migrate-sql.js';
-import { dbErrorKind, openSql } from '../server/db/sql.js';
-import { type Executor, rootExecutor, transaction } from '../server/db/tx.js';
-import type { FcmAccount, FcmClient, SendOutcome } from '../server/notifications/fcm.js';
-import { pushSender } from '../server/notifications/sender.js';
-import { type CredentialsRow, type DeviceRow, type JobRow, notificationStore } from '../server/notifications/store.js';
-import type { Clock } from '../server/shared/time.js';
-import { type TestExecutor, openTestExecutor } from './helpers/executor.js';
-import { DATABASES, type TestDatabase, freshPostgresDatabase } from './helpers/postgres.js';
-import { skipFor } from './helpers/skip.js';
+import { migrateSql } from '../../server/db/migrate-sql.js';
+import { dbErrorKind, openSql } from '../../server/db/sql.js';
+import { type Executor, rootExecutor, transaction } from '../../server/db/tx.js';
+import type { FcmAccount, FcmClient, SendOutcome } from '../../server/notifications/fcm.js';
+import { pushSender } from '../../server/notifications/sender.js';
+import { type CredentialsRow, type DeviceRow, type JobRow, notificationStore } from '../../server/notifications/store.js';
+import type { Clock } from '../../server/shared/time.js';
+import { type TestExecutor, openTestExecutor } from '../helpers/executor.js';
+import { DATABASES, type TestDatabase, freshPostgresDatabase } from '../helpers/postgres.js';
+import { skipFor } from '../helpers/skip.js';
 
 // The notifications store written once for both databases (issue 17): every method, the same inputs giving the same
 // rows on SQLite and PostgreSQL, in the same order, with the same constraint errors and transactions; the push

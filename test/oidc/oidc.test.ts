@@ -7,13 +7,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { buildHttpApp } from '../server/http/app.js';
-import { createService, type Service } from '../server/service.js';
-import { missing } from './helpers/needs.js';
-import { type RunningServer, TEST_KEK, call, startServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch } from './ui-browser.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { buildHttpApp } from '../../server/http/app.js';
+import { createService, type Service } from '../../server/service.js';
+import { missing } from '../helpers/needs.js';
+import { type RunningServer, TEST_KEK, call, startServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch } from '../helpers/browser.js';
 
 /**
  * Browser sign-in for AI assistants, for real: dynamic registration, a PKCE authorization request opened in

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbErrorKind } from '../server/db/sql.js';
-import { transaction } from '../server/db/tx.js';
-import { modelAdapter } from '../server/oidc/adapter.js';
-import { type ModelRow, oidcStore } from '../server/oidc/store.js';
-import { tokenDigest } from '../server/shared/secrets.js';
-import { secretBox } from '../server/shared/secret-box.js';
-import { type TestExecutor, openTestExecutor } from './helpers/executor.js';
-import { DATABASES } from './helpers/postgres.js';
-import { skipFor } from './helpers/skip.js';
+import { dbErrorKind } from '../../server/db/sql.js';
+import { transaction } from '../../server/db/tx.js';
+import { modelAdapter } from '../../server/oidc/adapter.js';
+import { type ModelRow, oidcStore } from '../../server/oidc/store.js';
+import { tokenDigest } from '../../server/shared/secrets.js';
+import { secretBox } from '../../server/shared/secret-box.js';
+import { type TestExecutor, openTestExecutor } from '../helpers/executor.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { skipFor } from '../helpers/skip.js';
 
 /**
  * The OpenID provider's store and its oidc-provider adapter on SQLite and PostgreSQL: every method, the same inputs

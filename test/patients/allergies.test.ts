@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DictationOptions } from '../preload/contract.js';
-import { uploadDictation } from '../preload/scribe-flow.js';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { auth, expectDrError, expectDrOk } from './helpers/dr.js';
-import { missing } from './helpers/needs.js';
-import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { type ScribeServer, startScribeServer } from './scribe-support.js';
-import { speak } from './speech-audio.js';
+import type { DictationOptions } from '../../preload/contract.js';
+import { uploadDictation } from '../../preload/scribe-flow.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { auth, expectDrError, expectDrOk } from '../helpers/dr.js';
+import { missing } from '../helpers/needs.js';
+import { type RunningServer, call, startServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { type ScribeServer, startScribeServer } from '../helpers/scribe.js';
+import { speak } from '../helpers/speech-audio.js';
 
 /**
  * Issue 12 item 2, the patient's record: allergies stored on the patient (migration 13), returned on every profile

@@ -3,14 +3,14 @@ import { rmSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseFile } from '../server/config.js';
-import { openDatabase } from '../server/db/database.js';
-import { migrate } from '../server/db/migrate.js';
-import { migrations } from '../server/db/migrations/index.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { buildMcpServer } from '../server/mcp/server.js';
-import { auth, expectDrError, expectDrOk } from './helpers/dr.js';
-import { call, type RunningServer, startServer, tempDir } from './helpers/server.js';
+import { databaseFile } from '../../server/config.js';
+import { openDatabase } from '../../server/db/database.js';
+import { migrate } from '../../server/db/migrate.js';
+import { migrations } from '../../server/db/migrations/index.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { buildMcpServer } from '../../server/mcp/server.js';
+import { auth, expectDrError, expectDrOk } from '../helpers/dr.js';
+import { call, type RunningServer, startServer, tempDir } from '../helpers/server.js';
 
 /**
  * Issue 14, items 1-3 over HTTP: the mobile rule (only numbers search can find and that are mobiles), age instead of
@@ -216,7 +216,7 @@ describe('patients whose stored mobile breaks the rule', () => {
 
 describe('the same rules through the MCP tool register_patient', () => {
   // The tools bound to the front-desk user behind the demo token, over the SDK's in-memory transport: the OAuth
-  // flow that gives an assistant its /mcp token is test/mcp.test.ts's subject, and needs a browser.
+  // flow that gives an assistant its /mcp token is test/mcp/mcp.test.ts's subject, and needs a browser.
   let client: Client;
   beforeAll(async () => {
     const caller = (await srv.service.auth.authenticateToken(token))!;

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { DATABASES } from './helpers/postgres.js';
-import { call, type RunningServer, startServer } from './helpers/server.js';
-import { rowsOf } from './helpers/service.js';
-import { skipFor } from './helpers/skip.js';
-import { ISO_MS_UTC, type Res, auth, bearer, expectDrError, expectDrOk, sleep } from './helpers/dr.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { call, type RunningServer, startServer } from '../helpers/server.js';
+import { rowsOf } from '../helpers/service.js';
+import { skipFor } from '../helpers/skip.js';
+import { ISO_MS_UTC, type Res, auth, bearer, expectDrError, expectDrOk, sleep } from '../helpers/dr.js';
 
 const SEARCH = '/dr/v1/business/patients/search';
 

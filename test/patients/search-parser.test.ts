@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UnrecognisedSearchResult, parsePatientSearch } from '../sdk/patient-search.js';
-import { type RunningServer, call, startServer } from './helpers/server.js';
+import { UnrecognisedSearchResult, parsePatientSearch } from '../../sdk/patient-search.js';
+import { type RunningServer, call, startServer } from '../helpers/server.js';
 
 describe('client-side parser of patient search results', () => {
   let srv: RunningServer;

@@ -1,16 +1,16 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthService } from '../server/auth/service.js';
-import type { RequestContext } from '../server/auth/permissions.js';
-import { auditLog } from '../server/audit/service.js';
-import { dbErrorKind } from '../server/db/sql.js';
-import { transaction } from '../server/db/tx.js';
-import { patientService } from '../server/patients/service.js';
-import { type PatientRow, nameKey, patientStore } from '../server/patients/store.js';
-import type { Clock } from '../server/shared/time.js';
-import { type TestExecutor, openTestExecutor } from './helpers/executor.js';
-import { DATABASES } from './helpers/postgres.js';
-import { skipFor } from './helpers/skip.js';
+import type { AuthService } from '../../server/auth/service.js';
+import type { RequestContext } from '../../server/auth/permissions.js';
+import { auditLog } from '../../server/audit/service.js';
+import { dbErrorKind } from '../../server/db/sql.js';
+import { transaction } from '../../server/db/tx.js';
+import { patientService } from '../../server/patients/service.js';
+import { type PatientRow, nameKey, patientStore } from '../../server/patients/store.js';
+import type { Clock } from '../../server/shared/time.js';
+import { type TestExecutor, openTestExecutor } from '../helpers/executor.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { skipFor } from '../helpers/skip.js';
 
 // The patients store written once for both databases (issue 17): every method, the same inputs giving the same rows
 // on SQLite and PostgreSQL, in the same order (insertion order breaking ties: rowid / seq), with the same constraint

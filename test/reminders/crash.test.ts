@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { TW_SID, TW_TOKEN, startProviders } from './helpers/messaging-providers.js';
-import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from './helpers/server.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { TW_SID, TW_TOKEN, startProviders } from '../helpers/messaging-providers.js';
+import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
 
 /**
  * Reminders survive kill -9 (issue 29): the service as a real process books 30 appointments, each with a booking

@@ -2,15 +2,15 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
-import { databaseFile } from '../server/config.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
+import { databaseFile } from '../../server/config.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
 import {
   TW_SID, TW_TOKEN, WA_PHONE_ID, WA_TOKEN, metaSignature, startProviders, twilioRequestSignature,
-} from './helpers/messaging-providers.js';
-import { startSandbox } from '../server/sandbox/sandbox.js';
-import { DATABASES } from './helpers/postgres.js';
-import { type RunningServer, TEST_KEK, call, startServer } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
+} from '../helpers/messaging-providers.js';
+import { startSandbox } from '../../server/sandbox/sandbox.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { type RunningServer, TEST_KEK, call, startServer } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
 
 /**
  * Appointment reminders (issue 29) against the stand-in providers, on one server with an injected clock: the

@@ -2,9 +2,9 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SandboxCredentials } from '../server/sandbox/seed.js';
-import { auth } from './helpers/dr.js';
-import { type ServerProcess, call, exited, spawnServer, tempDir } from './helpers/server.js';
+import type { SandboxCredentials } from '../../server/sandbox/seed.js';
+import { auth } from '../helpers/dr.js';
+import { type ServerProcess, call, exited, spawnServer, tempDir } from '../helpers/server.js';
 
 /**
  * kill -9 of the service during a sandbox reset (issue 16): after a restart on the same data folder the live

@@ -3,17 +3,17 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClinicAuth } from '../sdk/auth.js';
-import { EnvironmentMismatchError, environmentUrl } from '../sdk/environment.js';
-import { parsePatientSearch } from '../sdk/patient-search.js';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import { type Sandbox, startSandbox } from '../server/sandbox/sandbox.js';
-import type { SandboxCredentials } from '../server/sandbox/seed.js';
-import { auth, bearer } from './helpers/dr.js';
-import { missing } from './helpers/needs.js';
-import { type RunningServer, TEST_KEK, call, startServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { speak, until, webhookReceiver } from './scribe-support.js';
+import { ClinicAuth } from '../../sdk/auth.js';
+import { EnvironmentMismatchError, environmentUrl } from '../../sdk/environment.js';
+import { parsePatientSearch } from '../../sdk/patient-search.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import { type Sandbox, startSandbox } from '../../server/sandbox/sandbox.js';
+import type { SandboxCredentials } from '../../server/sandbox/seed.js';
+import { auth, bearer } from '../helpers/dr.js';
+import { missing } from '../helpers/needs.js';
+import { type RunningServer, TEST_KEK, call, startServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { speak, until, webhookReceiver } from '../helpers/scribe.js';
 
 /**
  * The sandbox beside a live service, both real, over their own SQLite files (issue 16): the interface's endpoint

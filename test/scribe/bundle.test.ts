@@ -1,11 +1,11 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import { missing } from './helpers/needs.js';
-import { ROOT, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { type ScribeServer, speak, startScribeServer } from './scribe-support.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import { missing } from '../helpers/needs.js';
+import { ROOT, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { type ScribeServer, speak, startScribeServer } from '../helpers/scribe.js';
 
 /**
  * The packaged app starts the bundled worker (as a utility process): dist/main/scribe-worker.mjs, built by

@@ -2,11 +2,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import { missing } from './helpers/needs.js';
-import { type ServerProcess, exited, spawnServer, tempDir, startedByTests } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { sleep, speak, until } from './scribe-support.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import { missing } from '../helpers/needs.js';
+import { type ServerProcess, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { sleep, speak, until } from '../helpers/scribe.js';
 
 /**
  * kill -9 of the service in the middle of a transcription: the service runs as its own process (npm run serve),

@@ -2,12 +2,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SessionStatus, ScribeClient } from '../sdk/scribe-client.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { missing } from './helpers/needs.js';
-import { call, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { type ScribeServer, silenceWav, speak, startScribeServer, until, webhookReceiver } from './scribe-support.js';
+import { type SessionStatus, ScribeClient } from '../../sdk/scribe-client.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { missing } from '../helpers/needs.js';
+import { call, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { type ScribeServer, silenceWav, speak, startScribeServer, until, webhookReceiver } from '../helpers/scribe.js';
 
 /**
  * The scribe end to end over HTTP, with speech made by espeak-ng at test time: the upstream flow through our SDK

@@ -1,19 +1,19 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Handlers, type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
-import { recordingStore } from '../main/recordings.js';
-import type { DictationOptions, ProgressEvent, UploadProgress } from '../preload/contract.js';
-import { scribeHistory } from '../preload/scribe-flow.js';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import { openDatabase } from '../server/db/database.js';
-import { migrate } from '../server/db/migrate.js';
-import { migrations } from '../server/db/migrations/index.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { missing } from './helpers/needs.js';
-import { call, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { type ScribeServer, movableClock, silenceWav, startScribeServer, until } from './scribe-support.js';
+import { type Handlers, type IpcEvent, createHandlers, toFailure } from '../../main/ipc.js';
+import { recordingStore } from '../../main/recordings.js';
+import type { DictationOptions, ProgressEvent, UploadProgress } from '../../preload/contract.js';
+import { scribeHistory } from '../../preload/scribe-flow.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import { openDatabase } from '../../server/db/database.js';
+import { migrate } from '../../server/db/migrate.js';
+import { migrations } from '../../server/db/migrations/index.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { missing } from '../helpers/needs.js';
+import { call, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { type ScribeServer, movableClock, silenceWav, startScribeServer, until } from '../helpers/scribe.js';
 
 /**
  * GET /voice/api/v2/sessions, the past sessions of a workspace or of one patient, over HTTP against the real

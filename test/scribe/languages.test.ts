@@ -1,18 +1,18 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
-import { recordingStore } from '../main/recordings.js';
-import { ScribeApiError, ScribeClient } from '../sdk/scribe-client.js';
-import { type LanguageSupport, type SpeechSurvey, languageSupport, servedLanguages } from '../server/scribe/asr/choose.js';
-import { ModelManager } from '../server/scribe/asr/models.js';
-import { loadSherpa } from '../server/scribe/asr/whisper.js';
-import { LANGUAGES } from '../server/scribe/contracts.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { has, missing } from './helpers/needs.js';
-import { call, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { type ScribeServer, silenceWav, speak, startScribeServer } from './scribe-support.js';
+import { type IpcEvent, createHandlers, toFailure } from '../../main/ipc.js';
+import { recordingStore } from '../../main/recordings.js';
+import { ScribeApiError, ScribeClient } from '../../sdk/scribe-client.js';
+import { type LanguageSupport, type SpeechSurvey, languageSupport, servedLanguages } from '../../server/scribe/asr/choose.js';
+import { ModelManager } from '../../server/scribe/asr/models.js';
+import { loadSherpa } from '../../server/scribe/asr/whisper.js';
+import { LANGUAGES } from '../../server/scribe/contracts.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { has, missing } from '../helpers/needs.js';
+import { call, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { type ScribeServer, silenceWav, speak, startScribeServer } from '../helpers/scribe.js';
 
 /**
  * Languages the scribe can and cannot do on this installation: the list the app shows, init refusing a request no

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { has } from './helpers/needs.js';
-import { call, tempDir } from './helpers/server.js';
-import { type ScribeServer, startScribeServer } from './scribe-support.js';
+import { has } from '../helpers/needs.js';
+import { call, tempDir } from '../helpers/server.js';
+import { type ScribeServer, startScribeServer } from '../helpers/scribe.js';
 
 /** What the scribe can do on this computer, in GET /api/v1/status (server/scribe/readiness.ts). */
 

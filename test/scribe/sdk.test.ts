@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthError, ClinicAuth, type TokenProvider, jwtExpiresAt } from '../sdk/auth.js';
-import { nodePostForm } from '../sdk/node-upload.js';
-import { ScribeApiError, ScribeClient, contentTypeOf, decodeBase64Utf8 } from '../sdk/scribe-client.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { missing } from './helpers/needs.js';
-import { tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { type ScribeServer, silenceWav, speak, startScribeServer } from './scribe-support.js';
+import { AuthError, ClinicAuth, type TokenProvider, jwtExpiresAt } from '../../sdk/auth.js';
+import { nodePostForm } from '../../sdk/node-upload.js';
+import { ScribeApiError, ScribeClient, contentTypeOf, decodeBase64Utf8 } from '../../sdk/scribe-client.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { missing } from '../helpers/needs.js';
+import { tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { type ScribeServer, silenceWav, speak, startScribeServer } from '../helpers/scribe.js';
 
 /** The SDK's own behaviour against the real service: logging in, refreshing, renewing after a 401, decoding. */
 

@@ -3,16 +3,16 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateSql } from '../server/db/migrate-sql.js';
-import { type SqlDatabase, dbErrorKind, openSql } from '../server/db/sql.js';
-import { type Executor, rootExecutor, transaction } from '../server/db/tx.js';
-import type { LaunchWorker, WorkerProcess } from '../server/scribe/runner.js';
-import { scribeRunner } from '../server/scribe/runner.js';
-import { type FileRow, type SessionRow, scribeStore } from '../server/scribe/store.js';
-import { type TestExecutor, openTestExecutor } from './helpers/executor.js';
-import { DATABASES, freshPostgresDatabase } from './helpers/postgres.js';
-import { tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
+import { migrateSql } from '../../server/db/migrate-sql.js';
+import { type SqlDatabase, dbErrorKind, openSql } from '../../server/db/sql.js';
+import { type Executor, rootExecutor, transaction } from '../../server/db/tx.js';
+import type { LaunchWorker, WorkerProcess } from '../../server/scribe/runner.js';
+import { scribeRunner } from '../../server/scribe/runner.js';
+import { type FileRow, type SessionRow, scribeStore } from '../../server/scribe/store.js';
+import { type TestExecutor, openTestExecutor } from '../helpers/executor.js';
+import { DATABASES, freshPostgresDatabase } from '../helpers/postgres.js';
+import { tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
 
 /**
  * The scribe's store on SQLite and PostgreSQL: every method, the same inputs giving the same outputs (each suite

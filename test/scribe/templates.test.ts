@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RenderInput } from '../server/scribe/contracts.js';
-import { structure } from '../server/clinical-nlp/structure.js';
-import { renderTemplate } from '../server/scribe/templates/render.js';
+import type { RenderInput } from '../../server/scribe/contracts.js';
+import { structure } from '../../server/clinical-nlp/structure.js';
+import { renderTemplate } from '../../server/scribe/templates/render.js';
 
 const TEXT =
   'thirty two year old female with dry cough since four days and fever since two days. no breathlessness. ' +

@@ -3,13 +3,13 @@ import { createReadStream, readFileSync, readdirSync, rmSync, statSync, truncate
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClinicAuth } from '../sdk/auth.js';
-import { ScribeApiError, ScribeClient } from '../sdk/scribe-client.js';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { missing } from './helpers/needs.js';
-import { call, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { type ScribeServer, movableClock, speak, startScribeServer } from './scribe-support.js';
+import { ClinicAuth } from '../../sdk/auth.js';
+import { ScribeApiError, ScribeClient } from '../../sdk/scribe-client.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { missing } from '../helpers/needs.js';
+import { call, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { type ScribeServer, movableClock, speak, startScribeServer } from '../helpers/scribe.js';
 
 /**
  * Endpoint 7's upload side over real HTTP, driven by our SDK exactly as the upstream SDKs drive it (presign →

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import { buildMcpServer } from '../server/mcp/server.js';
-import type { ParentMessage, WorkerMessage } from '../server/scribe/job.js';
-import type { LaunchWorker } from '../server/scribe/runner.js';
-import { missing } from './helpers/needs.js';
-import { exited, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { type ScribeServer, speak, startScribeServer, until } from './scribe-support.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import { buildMcpServer } from '../../server/mcp/server.js';
+import type { ParentMessage, WorkerMessage } from '../../server/scribe/job.js';
+import type { LaunchWorker } from '../../server/scribe/runner.js';
+import { missing } from '../helpers/needs.js';
+import { exited, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { type ScribeServer, speak, startScribeServer, until } from '../helpers/scribe.js';
 
 /**
  * The runner with a launcher of its own, as the desktop app gives it (main/worker-launch.ts over Electron's
@@ -22,7 +22,7 @@ import { type ScribeServer, speak, startScribeServer, until } from './scribe-sup
  * its process.send path runs in every other scribe test (the default launcher, child_process.fork).
  */
 
-const SHIM = join(import.meta.dirname, 'fixtures', 'parent-port-worker.mjs');
+const SHIM = join(import.meta.dirname, '../fixtures', 'parent-port-worker.mjs');
 
 interface Launched {
   child: ChildProcess;
@@ -169,8 +169,8 @@ it('audio handed to an assistant tool is stored 0600 from its first byte', skip,
   const audioDir = tempDir('worker-launch-audio');
   dirs.push(audioDir);
   const wav = speak(audioDir, 'assistant.wav', 'Fever for three days.');
-  // The tools bound to the demo doctor over the SDK's in-memory transport, as test/patients-mobile.test.ts does:
-  // the OAuth flow that gives an assistant its /mcp token is test/mcp.test.ts's subject, and needs a browser.
+  // The tools bound to the demo doctor over the SDK's in-memory transport, as test/patients/mobile.test.ts does:
+  // the OAuth flow that gives an assistant its /mcp token is test/mcp/mcp.test.ts's subject, and needs a browser.
   const caller = (await srv.service.auth.authenticateToken(srv.demo.workspaces[0]!.users.doctor.auth_token))!;
   const server = buildMcpServer({ service: srv.service, ctx: { caller, ip: null, requestId: 'worker-launch-test' } });
   const [a, b] = InMemoryTransport.createLinkedPair();

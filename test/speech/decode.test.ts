@@ -6,11 +6,11 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AudioDecodeError, BYTES_PER_SECOND, decodeToPcm, ffmpegPath } from '../server/scribe/audio/decode.js';
-import { NoSpeechError, assertSpeech, detectSpeech } from '../server/scribe/audio/speech.js';
-import { has, missing } from './helpers/needs.js';
-import { skipFor, skipNow } from './helpers/skip.js';
-import { TEST_DICTATIONS, ffmpeg, ffmpegToPipe, probeDuration, run, speak } from './speech-audio.js';
+import { AudioDecodeError, BYTES_PER_SECOND, decodeToPcm, ffmpegPath } from '../../server/scribe/audio/decode.js';
+import { NoSpeechError, assertSpeech, detectSpeech } from '../../server/scribe/audio/speech.js';
+import { has, missing } from '../helpers/needs.js';
+import { skipFor, skipNow } from '../helpers/skip.js';
+import { TEST_DICTATIONS, ffmpeg, ffmpegToPipe, probeDuration, run, speak } from '../helpers/speech-audio.js';
 
 const notReady = missing('espeak-ng', 'ffmpeg');
 let dir = '';

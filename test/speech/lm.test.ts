@@ -6,16 +6,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FIXTURES, loadFixtures } from '../eval/run.js';
-import { buildNgramModel, logProb, toArpa } from '../server/scribe/asr/lm/arpa.js';
-import { ipaToArpabet } from '../server/scribe/asr/lm/dict.js';
-import { DEFAULT_CMUDICT, buildCorpus, ensureDomainModel } from '../server/scribe/asr/lm/index.js';
-import { generateDictationPhrases } from '../server/scribe/asr/lm/phrases.js';
-import { projectVocabulary } from '../server/scribe/asr/lm/vocabulary.js';
-import { normalizeSentences, normalizeWords } from '../server/scribe/asr/text.js';
-import { scoringWords, wordErrors } from '../server/scribe/asr/wer.js';
-import { missing } from './helpers/needs.js';
-import { skipFor } from './helpers/skip.js';
+import { DEFAULT_FIXTURES, loadFixtures } from '../../eval/run.js';
+import { buildNgramModel, logProb, toArpa } from '../../server/scribe/asr/lm/arpa.js';
+import { ipaToArpabet } from '../../server/scribe/asr/lm/dict.js';
+import { DEFAULT_CMUDICT, buildCorpus, ensureDomainModel } from '../../server/scribe/asr/lm/index.js';
+import { generateDictationPhrases } from '../../server/scribe/asr/lm/phrases.js';
+import { projectVocabulary } from '../../server/scribe/asr/lm/vocabulary.js';
+import { normalizeSentences, normalizeWords } from '../../server/scribe/asr/text.js';
+import { scoringWords, wordErrors } from '../../server/scribe/asr/wer.js';
+import { missing } from '../helpers/needs.js';
+import { skipFor } from '../helpers/skip.js';
 
 const dirs: string[] = [];
 const tmp = () => {

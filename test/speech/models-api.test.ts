@@ -7,20 +7,20 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SpeechModel } from '../preload/contract.js';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import { chooseEngine, preferenceOrder } from '../server/scribe/asr/choose.js';
-import { WHISPER_CATALOGUE } from '../server/scribe/asr/models.js';
-import type { AsrEngine, Language } from '../server/scribe/contracts.js';
-import { call, tempDir } from './helpers/server.js';
-import { MODEL_BYTES, startModelMirror } from './model-mirror.js';
-import { type ScribeServer, startScribeServer, until } from './scribe-support.js';
+import type { SpeechModel } from '../../preload/contract.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import { chooseEngine, preferenceOrder } from '../../server/scribe/asr/choose.js';
+import { WHISPER_CATALOGUE } from '../../server/scribe/asr/models.js';
+import type { AsrEngine, Language } from '../../server/scribe/contracts.js';
+import { call, tempDir } from '../helpers/server.js';
+import { MODEL_BYTES, startModelMirror } from '../helpers/model-mirror.js';
+import { type ScribeServer, startScribeServer, until } from '../helpers/scribe.js';
 
 let mirror: Awaited<ReturnType<typeof startModelMirror>>;
 let mirrorUrl = '';
 let gets: string[] = [];
 
-const WORKER = join(import.meta.dirname, 'fixtures/speech-settings-worker.mjs');
+const WORKER = join(import.meta.dirname, '../fixtures/speech-settings-worker.mjs');
 const dataDir = tempDir('speech-models');
 let srv: ScribeServer;
 const start = () => startScribeServer({ dataDir, push: { sender: false }, speechModels: { mirror: mirrorUrl }, scribe: { workerEntry: WORKER, pollIntervalMs: 200 } });

@@ -10,11 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runTranscribeCli } from '../server/cli/transcribe.js';
-import { ModelManager, WHISPER_CATALOGUE, mirrored, progressBar, type DownloadProgress, type ModelSpec } from '../server/scribe/asr/models.js';
-import { missing } from './helpers/needs.js';
-import { skipFor } from './helpers/skip.js';
-import { TEST_DICTATIONS, speak } from './speech-audio.js';
+import { runTranscribeCli } from '../../server/cli/transcribe.js';
+import { ModelManager, WHISPER_CATALOGUE, mirrored, progressBar, type DownloadProgress, type ModelSpec } from '../../server/scribe/asr/models.js';
+import { missing } from '../helpers/needs.js';
+import { skipFor } from '../helpers/skip.js';
+import { TEST_DICTATIONS, speak } from '../helpers/speech-audio.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const blob = (n: number, seed: number) => {

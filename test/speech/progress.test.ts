@@ -7,12 +7,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PcmAudio } from '../server/scribe/contracts.js';
-import { decodeToPcm } from '../server/scribe/audio/decode.js';
-import { PocketSphinxEngine } from '../server/scribe/asr/pocketsphinx.js';
-import { missing } from './helpers/needs.js';
-import { skipFor } from './helpers/skip.js';
-import { TEST_DICTATIONS, speak } from './speech-audio.js';
+import type { PcmAudio } from '../../server/scribe/contracts.js';
+import { decodeToPcm } from '../../server/scribe/audio/decode.js';
+import { PocketSphinxEngine } from '../../server/scribe/asr/pocketsphinx.js';
+import { missing } from '../helpers/needs.js';
+import { skipFor } from '../helpers/skip.js';
+import { TEST_DICTATIONS, speak } from '../helpers/speech-audio.js';
 
 describe('PocketSphinx on a long dictation', skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), () => {
   let dir = '';

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT } from './helpers/server.js';
+import { ROOT } from '../helpers/server.js';
 
 /**
  * Issue 26, item 10: `npm run bench` ends every process it started whatever ends it. The webhooks part is started

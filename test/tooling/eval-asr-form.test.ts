@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spokenInteger, spokenNumber, toAsrForm } from '../eval/asr-form.js';
+import { spokenInteger, spokenNumber, toAsrForm } from '../../eval/asr-form.js';
 
 describe('toAsrForm: a written transcript as a recogniser gives it', () => {
   it('lower-cases and drops punctuation, keeping in-word apostrophes', () => {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from './helpers/server.js';
+import { ROOT, tempDir } from '../helpers/server.js';
 
 /**
  * lint/clinic-plugin.js `no-outer-executor-in-transaction`, run by the real oxlint with the project's .oxlintrc.json
@@ -18,7 +18,7 @@ function lint(source: string): { code: number | null; out: string } {
 }
 
 const header = `
-import { type Executor, transaction } from '../server/db/tx.js';
+import { type Executor, transaction } from '../../server/db/tx.js';
 declare function noteStore(e: Executor): { put(id: string): Promise<void> };
 export function notes(db: Executor) {
   const store = noteStore(db);

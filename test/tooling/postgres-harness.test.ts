@@ -2,10 +2,10 @@ import { chmodSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } fro
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findPostgresBin, startPostgresCluster } from '../scripts/postgres-cluster.mjs';
-import { freshPostgresDatabase, postgresSkipReason } from './helpers/postgres.js';
-import { tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
+import { findPostgresBin, startPostgresCluster } from '../../scripts/postgres-cluster.mjs';
+import { freshPostgresDatabase, postgresSkipReason } from '../helpers/postgres.js';
+import { tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });

@@ -1,14 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { axeProblems, launch, openApp, signIn, uiSkipReason } from './ui-browser.js';
+import { type RunningServer, startServer } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { axeProblems, launch, openApp, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * Issue 24 item 14 in Chromium: axe-core finds no serious or critical WCAG 2.2 AA violation on the front desk (with
  * search results), the register form, the settings and the waiting-room display; focus goes back to what opened a
  * dialog, stays in a row after its check-in, cannot leave an open dialog by Tab, and shows as a solid ring. The
- * dictation result and the note editor are checked where a dictation is made (ui-notes.test.ts).
+ * dictation result and the note editor are checked where a dictation is made (ui/notes.test.ts).
  */
 describe('accessibility in Chromium', skipFor(uiSkipReason), () => {
   let srv: RunningServer;

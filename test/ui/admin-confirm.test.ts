@@ -1,10 +1,10 @@
 import { type Server, createServer } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, bearer, expectDrOk } from './helpers/dr.js';
-import { type RunningServer, call, startServer } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch, openApp, signIn, uiSkipReason } from './ui-browser.js';
+import { auth, bearer, expectDrOk } from '../helpers/dr.js';
+import { type RunningServer, call, startServer } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch, openApp, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * Issue 24 item 16 in Chromium: revoking an API client or key, disabling a user and deleting a webhook each ask first

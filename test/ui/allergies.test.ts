@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, expectDrOk } from './helpers/dr.js';
-import { skipFor } from './helpers/skip.js';
-import { type RunningServer, call, startServer } from './helpers/server.js';
-import { launch, openApp, signIn, uiSkipReason } from './ui-browser.js';
+import { auth, expectDrOk } from '../helpers/dr.js';
+import { skipFor } from '../helpers/skip.js';
+import { type RunningServer, call, startServer } from '../helpers/server.js';
+import { launch, openApp, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * Issue 12 item 2 in Chromium: the edit form shows the record's allergies, takes more as comma-separated text shown

@@ -3,16 +3,16 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RENDERER_URL } from '../main/app-origin.js';
-import { clinicServerSwitch, startPlan } from '../main/connection.js';
-import { type Handlers, type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
-import { recordingStore } from '../main/recordings.js';
-import { APP_METHOD_ARITY } from '../preload/app-methods.js';
-import { buildHttpApp } from '../server/http/app.js';
-import { type Service, createService } from '../server/service.js';
-import { type RunningServer, TEST_KEK, call, startServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
+import { RENDERER_URL } from '../../main/app-origin.js';
+import { clinicServerSwitch, startPlan } from '../../main/connection.js';
+import { type Handlers, type IpcEvent, createHandlers, toFailure } from '../../main/ipc.js';
+import { recordingStore } from '../../main/recordings.js';
+import { APP_METHOD_ARITY } from '../../preload/app-methods.js';
+import { buildHttpApp } from '../../server/http/app.js';
+import { type Service, createService } from '../../server/service.js';
+import { type RunningServer, TEST_KEK, call, startServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch, openApp, shot, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * Settings → "Use a clinic server" (issue 17 item 5) in Chromium, then what the app shows after its restart; and

@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import { missing } from './helpers/needs.js';
-import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
-import { skipFor, skipNow } from './helpers/skip.js';
-import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import { missing } from '../helpers/needs.js';
+import { type RunningServer, call, startServer, tempDir } from '../helpers/server.js';
+import { skipFor, skipNow } from '../helpers/skip.js';
+import { launch, openApp, shot, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * The doctor's dictation in Chromium, with the fake microphone fed by a WAV that espeak-ng speaks at test time:

@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type RunningServer, startServer } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch, signIn, uiSkipReason } from './ui-browser.js';
+import { call, type RunningServer, startServer } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch, signIn, uiSkipReason } from '../helpers/browser.js';
 
 describe('the display role in Chromium: created in Settings, sent from / to the waiting-room board', skipFor(uiSkipReason), () => {
   let srv: RunningServer;

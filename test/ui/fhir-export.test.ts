@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import type { AllergyIntolerance, Bundle, Composition } from '@medplum/fhirtypes';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DictationOptions } from '../preload/contract.js';
-import { uploadDictation } from '../preload/scribe-flow.js';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import { auth, expectDrOk } from './helpers/dr.js';
-import { missing } from './helpers/needs.js';
-import { type RunningServer, call, startServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { speak } from './speech-audio.js';
-import { axeProblems, launch, openApp, signIn, uiSkipReason } from './ui-browser.js';
+import type { DictationOptions } from '../../preload/contract.js';
+import { uploadDictation } from '../../preload/scribe-flow.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import { auth, expectDrOk } from '../helpers/dr.js';
+import { missing } from '../helpers/needs.js';
+import { type RunningServer, call, startServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { speak } from '../helpers/speech-audio.js';
+import { axeProblems, launch, openApp, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * Issue 24 in Chromium, on a dictated note: axe-core finds no serious or critical WCAG 2.2 AA violation on the result

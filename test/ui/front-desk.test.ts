@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
+import { type RunningServer, startServer } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch, openApp, shot, signIn, uiSkipReason } from '../helpers/browser.js';
 
 describe('front desk in Chromium over the browser transport', skipFor(uiSkipReason), () => {
   let srv: RunningServer;

@@ -2,12 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelManager } from '../server/scribe/asr/models.js';
-import { loadSherpa } from '../server/scribe/asr/whisper.js';
-import { missing } from './helpers/needs.js';
-import { type RunningServer, startServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch, openApp, signIn, uiSkipReason } from './ui-browser.js';
+import { ModelManager } from '../../server/scribe/asr/models.js';
+import { loadSherpa } from '../../server/scribe/asr/whisper.js';
+import { missing } from '../helpers/needs.js';
+import { type RunningServer, startServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch, openApp, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * The Dictation screen's language list in Chromium: on a fresh install (PocketSphinx, no Whisper model) English

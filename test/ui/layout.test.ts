@@ -1,13 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch, signIn, uiSkipReason } from './ui-browser.js';
+import { type RunningServer, startServer } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * Issue 24 item 15 in Chromium: at 1024×700 and 1366×768 the top bar keeps one line for every role, and the
  * waiting-room clock tells the clinic's time on a screen set to another time zone. Whole names in the queue are
- * checked with its other overflow checks (ui-queue.test.ts).
+ * checked with its other overflow checks (ui/queue.test.ts).
  */
 describe('the top bar at small screens, and the display clock, in Chromium', skipFor(uiSkipReason), () => {
   let srv: RunningServer;

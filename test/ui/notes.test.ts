@@ -2,19 +2,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DictationOptions } from '../preload/contract.js';
-import { uploadDictation } from '../preload/scribe-flow.js';
-import { ScribeClient } from '../sdk/scribe-client.js';
-import { missing } from './helpers/needs.js';
-import { type RunningServer, startServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { speak } from './speech-audio.js';
-import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
+import type { DictationOptions } from '../../preload/contract.js';
+import { uploadDictation } from '../../preload/scribe-flow.js';
+import { ScribeClient } from '../../sdk/scribe-client.js';
+import { missing } from '../helpers/needs.js';
+import { type RunningServer, startServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { speak } from '../helpers/speech-audio.js';
+import { launch, openApp, shot, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * Issue 15 in Chromium: the doctor corrects a dictated note, resolves its safety flag, signs it, amends it, and
  * prints the prescription. The dictation is spoken by espeak-ng and sent through the app's own upload flow, with a
- * tablet dose said in grams so the scribe flags it (as in ui-scribe-flags.test.ts).
+ * tablet dose said in grams so the scribe flags it (as in ui/scribe-flags.test.ts).
  */
 const skip = uiSkipReason ?? missing('espeak-ng', 'pocketsphinx', 'ffmpeg');
 
@@ -209,7 +209,7 @@ describe('editing, signing and amending a note, and its prescription, in Chromiu
     expect(text).toMatch(/Follow-up:\s*\d{1,2} \w{3} \d{4} \(after 5 days\)/);
     expect(text).toContain('amendment 1');
     // In a browser the one button is the browser's print dialog, which saves PDFs too (stood in for: headless
-    // Chromium shows none); paper and PDF as separate buttons are the desktop app's (test/ipc.test.ts saves its PDF).
+    // Chromium shows none); paper and PDF as separate buttons are the desktop app's (test/desktop/ipc.test.ts saves its PDF).
     await page.evaluate(() => {
       const w = window as unknown as { printed: number };
       w.printed = 0;

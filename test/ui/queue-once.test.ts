@@ -1,9 +1,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth } from './helpers/dr.js';
-import { type RunningServer, call, startServer } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch, openApp, signIn, uiSkipReason } from './ui-browser.js';
+import { auth } from '../helpers/dr.js';
+import { type RunningServer, call, startServer } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch, openApp, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * Issue 24, item 10, in Chromium: "Call next" while a patient is still with the doctor asks to mark them done

@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type RunningServer, startServer } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch, signIn, uiSkipReason } from './ui-browser.js';
+import { call, type RunningServer, startServer } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch, signIn, uiSkipReason } from '../helpers/browser.js';
 
 const SIZES = [{ width: 1024, height: 700 }, { width: 1280, height: 800 }] as const;
 const LONG_FIRST = 'Venkataramanasubrahmanyam';

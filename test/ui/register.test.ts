@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { skipFor } from './helpers/skip.js';
-import { type RunningServer, startServer } from './helpers/server.js';
-import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
+import { skipFor } from '../helpers/skip.js';
+import { type RunningServer, startServer } from '../helpers/server.js';
+import { launch, openApp, shot, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * Issue 14, items 1-3 in Chromium at 1024×700: the register form refuses a mobile search could never find with a

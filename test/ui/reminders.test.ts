@@ -1,11 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { localDate, wallClockToInstant } from '../server/shared/time.js';
-import { TW_SID, TW_TOKEN, startProviders, twilioRequestSignature } from './helpers/messaging-providers.js';
-import { type RunningServer, call, startServer } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { localDate, wallClockToInstant } from '../../server/shared/time.js';
+import { TW_SID, TW_TOKEN, startProviders, twilioRequestSignature } from '../helpers/messaging-providers.js';
+import { type RunningServer, call, startServer } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch, openApp, shot, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * Reminders in Chromium (issue 29): the admin sets an SMS provider in Settings → Reminders, and the front desk's

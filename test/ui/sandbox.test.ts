@@ -1,12 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Handlers, type IpcEvent, createHandlers, toFailure } from '../main/ipc.js';
-import { recordingStore } from '../main/recordings.js';
-import { APP_METHOD_ARITY } from '../preload/app-methods.js';
-import { type DesktopSandbox, desktopSandbox } from '../server/sandbox/desktop.js';
-import { type RunningServer, TEST_KEK, startServer, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch, openApp, shot, signIn, uiSkipReason } from './ui-browser.js';
+import { type Handlers, type IpcEvent, createHandlers, toFailure } from '../../main/ipc.js';
+import { recordingStore } from '../../main/recordings.js';
+import { APP_METHOD_ARITY } from '../../preload/app-methods.js';
+import { type DesktopSandbox, desktopSandbox } from '../../server/sandbox/desktop.js';
+import { type RunningServer, TEST_KEK, startServer, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch, openApp, shot, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * Settings → Sandbox in Chromium. Over the browser transport the panel says where the sandbox is managed. The

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch, openApp, signIn, uiSkipReason } from './ui-browser.js';
+import { type RunningServer, startServer } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch, openApp, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * Issue 24, item 8 in Chromium: the front desk's search box reads +91, 91 and 0 in front of a mobile as the register

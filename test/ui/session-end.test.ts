@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { launch, openApp, signIn, uiSkipReason } from './ui-browser.js';
+import { type RunningServer, startServer } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { launch, openApp, signIn, uiSkipReason } from '../helpers/browser.js';
 
 /**
  * Issue 24, items 6 and 7, in Chromium: on a shared desk, signing out shows the sign-in form at once with no

@@ -4,13 +4,13 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHttpApp } from '../server/http/app.js';
-import { loadSherpa } from '../server/scribe/asr/whisper.js';
-import { createService, type Service } from '../server/service.js';
-import { TEST_KEK, call, tempDir } from './helpers/server.js';
-import { skipFor } from './helpers/skip.js';
-import { startModelMirror } from './model-mirror.js';
-import { launch, openApp, shot, uiSkipReason } from './ui-browser.js';
+import { buildHttpApp } from '../../server/http/app.js';
+import { loadSherpa } from '../../server/scribe/asr/whisper.js';
+import { createService, type Service } from '../../server/service.js';
+import { TEST_KEK, call, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { startModelMirror } from '../helpers/model-mirror.js';
+import { launch, openApp, shot, uiSkipReason } from '../helpers/browser.js';
 
 /** First run on an empty database, then the admin's settings, in Chromium over the browser transport. */
 describe('first run and settings in Chromium', skipFor(uiSkipReason), () => {

@@ -1,10 +1,10 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHttpApp } from '../server/http/app.js';
-import { UI_CSP } from '../server/http/static.js';
-import { createService, type Service } from '../server/service.js';
-import { TEST_KEK, tempDir } from './helpers/server.js';
+import { buildHttpApp } from '../../server/http/app.js';
+import { UI_CSP } from '../../server/http/static.js';
+import { createService, type Service } from '../../server/service.js';
+import { TEST_KEK, tempDir } from '../helpers/server.js';
 
 describe('the browser UI served at / (server/http/static.ts)', () => {
   const dataDir = tempDir('static');

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import { expect, it } from 'vitest';
-import type { DemoWorkspace } from '../server/demo/demo.js';
-import { verifySignature } from '../server/webhooks/signing.js';
-import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from './helpers/server.js';
+import type { DemoWorkspace } from '../../server/demo/demo.js';
+import { verifySignature } from '../../server/webhooks/signing.js';
+import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
 
 /**
  * The outbox survives kill -9: a burst of 1,000 status changes against the service as a real process, the process

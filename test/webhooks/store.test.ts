@@ -3,17 +3,17 @@ import { type IncomingHttpHeaders, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbErrorKind } from '../server/db/sql.js';
-import { transaction } from '../server/db/tx.js';
-import { secretBox } from '../server/shared/secret-box.js';
-import { systemClock } from '../server/shared/time.js';
-import { subscriptionKeyContext, webhookDispatcher } from '../server/webhooks/dispatcher.js';
-import { outbox } from '../server/webhooks/outbox.js';
-import { verifySignature } from '../server/webhooks/signing.js';
-import { type AttemptResult, type SubscriptionRow, webhookStore } from '../server/webhooks/store.js';
-import { type TestExecutor, openTestExecutor } from './helpers/executor.js';
-import { DATABASES } from './helpers/postgres.js';
-import { skipFor } from './helpers/skip.js';
+import { dbErrorKind } from '../../server/db/sql.js';
+import { transaction } from '../../server/db/tx.js';
+import { secretBox } from '../../server/shared/secret-box.js';
+import { systemClock } from '../../server/shared/time.js';
+import { subscriptionKeyContext, webhookDispatcher } from '../../server/webhooks/dispatcher.js';
+import { outbox } from '../../server/webhooks/outbox.js';
+import { verifySignature } from '../../server/webhooks/signing.js';
+import { type AttemptResult, type SubscriptionRow, webhookStore } from '../../server/webhooks/store.js';
+import { type TestExecutor, openTestExecutor } from '../helpers/executor.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { skipFor } from '../helpers/skip.js';
 
 // The webhooks store written once for both databases (issue 17): every method, the same inputs giving the same
 // rows on SQLite and PostgreSQL, in the same order, with the same constraint errors and transactions. Each suite

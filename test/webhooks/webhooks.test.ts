@@ -6,17 +6,17 @@ import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type DemoCredentials, type DemoWorkspace, ensureDemo } from '../server/demo/demo.js';
-import { buildHttpApp } from '../server/http/app.js';
-import { createService, type Service } from '../server/service.js';
-import { DEFAULT_MAX_PER_SUBSCRIPTION } from '../server/webhooks/dispatcher.js';
-import { verifySignature } from '../server/webhooks/signing.js';
-import type { WebhookOptions } from '../server/webhooks/service.js';
-import { transaction } from '../server/db/tx.js';
-import { DATABASES, type TestDatabase, freshPostgresDatabase } from './helpers/postgres.js';
-import { ROOT, TEST_KEK, call, tempDir } from './helpers/server.js';
-import { copyPostgresDatabase, rowOf } from './helpers/service.js';
-import { skipFor } from './helpers/skip.js';
+import { type DemoCredentials, type DemoWorkspace, ensureDemo } from '../../server/demo/demo.js';
+import { buildHttpApp } from '../../server/http/app.js';
+import { createService, type Service } from '../../server/service.js';
+import { DEFAULT_MAX_PER_SUBSCRIPTION } from '../../server/webhooks/dispatcher.js';
+import { verifySignature } from '../../server/webhooks/signing.js';
+import type { WebhookOptions } from '../../server/webhooks/service.js';
+import { transaction } from '../../server/db/tx.js';
+import { DATABASES, type TestDatabase, freshPostgresDatabase } from '../helpers/postgres.js';
+import { ROOT, TEST_KEK, call, tempDir } from '../helpers/server.js';
+import { copyPostgresDatabase, rowOf } from '../helpers/service.js';
+import { skipFor } from '../helpers/skip.js';
 
 /**
  * Webhooks over real HTTP: subscriptions (endpoint 5) with their shapes, errors and workspace isolation, and

@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * a shared worker such a module, once imported by an earlier file, would keep the electron it was first given, and
  * the mock could leak into later files. None of them uses PostgreSQL.
  */
-const ISOLATED = ['test/electron-guards.test.ts', 'test/notifications-kek.test.ts'];
+const ISOLATED = ['test/desktop/electron-guards.test.ts', 'test/desktop/kek.test.ts'];
 
 export default defineConfig({
   test: {
@@ -26,7 +26,7 @@ export default defineConfig({
           // own data, and puts back what it changes in the process (environment variables, umask).
           isolate: false,
           // One throwaway PostgreSQL for the whole run (each test file makes its own databases on it).
-          globalSetup: ['test/postgres-global-setup.ts'],
+          globalSetup: ['test/helpers/postgres-global-setup.ts'],
         },
       },
       { extends: true, test: { name: 'isolated', include: ISOLATED } },

@@ -1,6 +1,6 @@
 // npx tsx scripts/app-methods.ts: writes preload/app-methods.ts, the app methods' names, from their declarations
 // (server/app-api.ts). The sandboxed preload may not bundle server code, so it imports this list instead;
-// tsc (preload/contract.ts) and test/ipc.test.ts fail while the file is stale.
+// tsc (preload/contract.ts) and test/desktop/ipc.test.ts fail while the file is stale.
 import { writeFileSync } from 'node:fs';
 import { APP_METHODS } from '../server/app-api.js';
 

@@ -1,4 +1,4 @@
-// A throwaway PostgreSQL cluster in a temporary folder: the tests' global setup (test/postgres-global-setup.ts) and
+// A throwaway PostgreSQL cluster in a temporary folder: the tests' global setup (test/helpers/postgres-global-setup.ts) and
 // a developer's `node scripts/postgres.mjs` start the same one. Plain .mjs so that script runs without tsx; types
 // are in postgres-cluster.d.mts.
 import { execFile, spawnSync } from 'node:child_process';

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 
 const FROM = join('test-results', 'screenshots');
 const TO = join('docs', 'screenshots');
-// The UI test files that take the README's pictures (test/ui-browser.ts shot()).
-const TESTS = ['test/ui.test.ts', 'test/ui-settings.test.ts', 'test/ui-dictation.test.ts', 'test/ui-scribe-flags.test.ts', 'test/ui-notes.test.ts', 'test/ui-reminders.test.ts'];
+// The UI test files that take the README's pictures (test/helpers/browser.ts shot()).
+const TESTS = ['test/ui/front-desk.test.ts', 'test/ui/settings.test.ts', 'test/ui/dictation.test.ts', 'test/ui/scribe-flags.test.ts', 'test/ui/notes.test.ts', 'test/ui/reminders.test.ts'];
 
 const names = [...new Set([...readFileSync('README.md', 'utf8').matchAll(/docs\/screenshots\/([\w-]+)\.png/g)].map((m) => m[1]))];
 

@@ -5,7 +5,7 @@
 // built-in English engine; espeak-ng gives its dictionary the drug names' pronunciations); g++, make and python3,
 // with which npm ci builds better-sqlite3 where its prebuilt binary cannot be downloaded.
 // --test adds what the tests use: Chromium (UI and sign-in tests), sox (test audio) and PostgreSQL's binaries (the
-// tests start a throwaway cluster of their own, test/postgres-global-setup.ts).
+// tests start a throwaway cluster of their own, test/helpers/postgres-global-setup.ts).
 //
 // Where it cannot install (not Debian or Ubuntu, no root, sudo refused, apt-get failing), it prints what to install
 // and goes on to npm ci: the service runs without them and says at start what the scribe lacks. Only root's failed
@@ -36,7 +36,7 @@ const apt = process.platform === 'linux' && existsSync('/usr/bin/apt-get') && ex
 
 const service = ['ffmpeg', 'pocketsphinx', 'pocketsphinx-en-us', 'espeak-ng', 'g++', 'make', 'python3'];
 // Ubuntu's Chromium is the chromium-browser package.
-// strace: test/durable-answers.test.ts watches the -wal fdatasync before each answer.
+// strace: test/db/durable-answers.test.ts watches the -wal fdatasync before each answer.
 const tests = [ubuntu ? 'chromium-browser' : 'chromium', 'sox', 'libsox-fmt-all', 'postgresql', 'strace'];
 const wanted = [...service, ...(test ? tests : [])];
 

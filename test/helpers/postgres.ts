@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 
-/** What test/postgres-global-setup.ts found: a server to make test databases on, or why there is none. */
+/** What test/helpers/postgres-global-setup.ts found: a server to make test databases on, or why there is none. */
 export type PostgresAvailability = { url: string; skipReason: null } | { url: null; skipReason: string };
 
 declare module 'vitest' {

@@ -1,7 +1,7 @@
 /**
  * Vocabularies and clinical rules are data files (JSON beside this module) that clinicians can read and extend.
  * Each declares its shape once, as a TypeBox schema: the same declaration checks the file when it loads and types
- * it for the code, so a malformed edit fails at start-up (and in test/vocab-data.test.ts) with the path of the bad
+ * it for the code, so a malformed edit fails at start-up (and in test/clinical-nlp/vocab-data.test.ts) with the path of the bad
  * value instead of producing wrong facts.
  */
 import { type Static, type TSchema, Type } from 'typebox';

@@ -1,0 +1,145 @@
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { missing } from '../helpers/needs.js';
+import { ROOT, tempDir } from '../helpers/server.js';
+import { skipFor } from '../helpers/skip.js';
+import { speak } from '../helpers/scribe.js';
+
+/** `npx clinic-desk …` in the repository: the package.json bin dispatching to the TypeScript CLIs. */
+
+const dir = tempDir('scribe-cli');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const npxWith = (input: string | undefined, ...args: string[]) => {
+  const r = spawnSync('npx', ['--no-install', 'clinic-desk', ...args], {
+    cwd: ROOT, encoding: 'utf8', timeout: 60_000, input, env: { ...process.env, CLINIC_DESK_DATA_DIR: join(dir, 'data') },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+const npx = (...args: string[]) => npxWith(undefined, ...args);
+
+describe('npx clinic-desk', () => {
+  it('lists its commands; an unknown one is exit 2', () => {
+    const help = npx('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage: clinic-desk <command>/);
+    expect(help.stdout).toMatch(/structure/);
+    expect(help.stdout).toMatch(/transcribe/);
+    const bad = npx('dance');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown command "dance"/);
+  });
+
+  it('transcribe FILE prints the transcript of spoken audio', skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), () => {
+    const wav = speak(dir, 'note.wav', 'Patient advised to drink plenty of water and rest for three days.');
+    const r = npx('transcribe', wav, '--json');
+    expect(r.code).toBe(0);
+    const t = JSON.parse(r.stdout);
+    expect(t).toMatchObject({ text: expect.any(String), language: 'en-IN', engine: expect.stringMatching(/^pocketsphinx/), segments: expect.any(Array) });
+    expect(t.text.split(' ').length).toBeGreaterThan(3);
+    // Without --json: the transcript alone, one line (the recogniser is deterministic on the same file).
+    const plain = npx('transcribe', wav);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toBe(`${t.text}\n`);
+  });
+
+  it('structure --jsonl answers each line in order, with an error line for a bad one, and exits 1 if any failed', () => {
+    const lines = [
+      { id: 'a', transcript: 'Fever for three days. Diagnosis viral fever. Tablet paracetamol 650 milligrams three times a day for three days.' },
+      'not json',
+      { id: 'c', transcript: 42 },
+      { id: 'd', transcript: 'Blood pressure one thirty over eighty five. Diagnosis hypertension.', locale: 'en-US' },
+    ].map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n');
+    const r = npxWith(`${lines}\n`, 'structure', '--template', 'service_emr_template', '--codify', '--jsonl');
+    expect(r.code).toBe(1);
+    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out.map((o) => o.id)).toEqual(['a', null, 'c', 'd']);
+    expect(out[1]).toEqual({ id: null, error: 'line is not JSON' });
+    expect(out[2]).toEqual({ id: 'c', error: 'transcript must be a string' });
+    expect(out[0].output.medications.map((m: { name?: string; generic_name?: string }) => JSON.stringify(m)).join(' ')).toMatch(/paracetamol/i);
+    expect(JSON.stringify(out[0].output.diagnoses)).toMatch(/viral fever/i);
+    expect(out[3].output.language).toBe('en-US');
+    expect(JSON.stringify(out[3].output.vitals)).toMatch(/130/);
+    const good = npxWith(`${JSON.stringify({ id: 'only', transcript: 'Cough for two days.' })}\n`, 'structure', '--template', 'clinical_notes_template', '--jsonl');
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.stdout)).toMatchObject({ id: 'only', output: { template_id: 'clinical_notes_template' } });
+  });
+
+  it('structure turns dictation text on stdin into a template', () => {
+    const text = 'Cough and cold for two days. Diagnosis common cold. Tablet cetirizine ten milligrams at night for five days.';
+    const r = npxWith(text, 'structure', '--template', 'service_emr_template', '--codify');
+    expect(r.code).toBe(0);
+    const emr = JSON.parse(r.stdout);
+    expect(emr).toMatchObject({ template_id: 'service_emr_template', language: 'en-IN', medications: expect.any(Array), diagnoses: expect.any(Array) });
+    // Upstream's name of the EMR template works here as it does over HTTP.
+    const upstream = npxWith(text, 'structure', '--template', 'eka_emr_template');
+    expect(upstream.code).toBe(0);
+    expect(JSON.parse(upstream.stdout)).toMatchObject({ template_id: 'service_emr_template', medications: expect.any(Array) });
+    const bad = npx('structure', '--template', 'nope');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown template: nope/);
+  });
+
+  it('structure shows the safety flags as the service does: on stderr, in --warnings JSON, in --jsonl lines', () => {
+    // 'grams' for a tablet is a wrong unit: the flag must reach an integrator whichever way the CLI is called.
+    const text = 'Sore throat for two days. Tab paracetamol six fifty grams thrice daily for three days.';
+    const flag = /^DOSE_UNIT \/medications\/0\/strength: \S.*650/;
+    const plain = npxWith(text, 'structure', '--template', 'service_emr_template');
+    expect(plain.code).toBe(0);
+    const lines = plain.stderr.split('\n').filter((l) => l.startsWith('warning: ')).map((l) => l.slice('warning: '.length));
+    expect(lines.filter((l) => flag.test(l))).toHaveLength(1);
+    const emr = JSON.parse(plain.stdout);
+    expect(emr.flags).toEqual([expect.objectContaining({ code: 'DOSE_UNIT', pointer: '/medications/0/strength' })]);
+
+    const inline = npxWith(text, 'structure', '--template', 'service_emr_template', '--warnings');
+    expect(inline.code).toBe(0);
+    const both = JSON.parse(inline.stdout);
+    expect(Object.keys(both).sort()).toEqual(['output', 'warnings']);
+    expect(both.output).toEqual(emr);
+    expect(both.warnings).toEqual(lines);
+    expect(inline.stderr).not.toMatch(/warning:/);
+
+    // The notes template carries the same flags (its pointers are into the EMR JSON, as over HTTP).
+    const rows = [
+      { id: 'flagged', transcript: text },
+      { id: 'clean', transcript: 'Cough for two days. Tab cetirizine ten milligrams at night for five days.' },
+    ].map((l) => JSON.stringify(l)).join('\n');
+    const jl = npxWith(`${rows}\n`, 'structure', '--template', 'clinical_notes_template', '--jsonl');
+    expect(jl.code).toBe(0);
+    expect(jl.stderr).not.toMatch(/warning:/);
+    const out = jl.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out.map((o) => Object.keys(o).sort())).toEqual([['id', 'output', 'warnings'], ['id', 'output', 'warnings']]);
+    expect(out[0].warnings.filter((w: string) => flag.test(w))).toHaveLength(1);
+    expect(out[0].output.markdown).toMatch(/Check before use/);
+    expect(out[1].warnings).toEqual([]);
+  }, 180_000);
+
+  it('structure --mode and a line\'s mode read an unlabelled consultation turn by turn', () => {
+    // A conversation has no dictated examination section: what the doctor says aloud stays out of it.
+    const text = 'What brings you in today? I have had a cough for five days. On examination the chest is clear.';
+    const exam = (r: { code: number | null; stdout: string }) => {
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout).examination as string[];
+    };
+    expect(exam(npxWith(text, 'structure', '--template', 'service_emr_template'))).toHaveLength(1);
+    expect(exam(npxWith(text, 'structure', '--template', 'service_emr_template', '--mode', 'consultation'))).toEqual([]);
+    const bad = npxWith(text, 'structure', '--template', 'service_emr_template', '--mode', 'chat');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--mode must be dictation or consultation/);
+
+    // --mode is the default that a line's own mode overrides.
+    const rows = [
+      { id: 'c', transcript: text },
+      { id: 'd', transcript: text, mode: 'dictation' },
+      { id: 'x', transcript: text, mode: 'chat' },
+    ].map((l) => JSON.stringify(l)).join('\n');
+    const jl = npxWith(`${rows}\n`, 'structure', '--template', 'service_emr_template', '--jsonl', '--mode', 'consultation');
+    expect(jl.code).toBe(1);
+    const out = jl.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out[0].output.examination).toEqual([]);
+    expect(out[1].output.examination).toHaveLength(1);
+    expect(out[2]).toEqual({ id: 'x', error: 'mode must be dictation or consultation' });
+  }, 180_000);
+});

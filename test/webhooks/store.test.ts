@@ -1,0 +1,305 @@
+import { randomBytes } from 'node:crypto';
+import { type IncomingHttpHeaders, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbErrorKind } from '../../server/db/sql.js';
+import { transaction } from '../../server/db/tx.js';
+import { secretBox } from '../../server/shared/secret-box.js';
+import { systemClock } from '../../server/shared/time.js';
+import { subscriptionKeyContext, webhookDispatcher } from '../../server/webhooks/dispatcher.js';
+import { outbox } from '../../server/webhooks/outbox.js';
+import { verifySignature } from '../../server/webhooks/signing.js';
+import { type AttemptResult, type SubscriptionRow, webhookStore } from '../../server/webhooks/store.js';
+import { type TestExecutor, openTestExecutor } from '../helpers/executor.js';
+import { DATABASES } from '../helpers/postgres.js';
+import { skipFor } from '../helpers/skip.js';
+
+// The webhooks store written once for both databases (issue 17): every method, the same inputs giving the same
+// rows on SQLite and PostgreSQL, in the same order, with the same constraint errors and transactions. Each suite
+// also records what it read; the last test compares the two records whole.
+const T0 = '2030-01-01T00:00:00.000Z';
+const T1 = '2030-01-01T00:00:05.000Z';
+const T2 = '2030-01-01T00:05:00.000Z';
+const T3 = '2030-01-01T01:00:00.000Z';
+const T4 = '2030-01-02T00:00:00.000Z';
+
+const sub = (id: string, ws: string, endpoint: string, created: string, more: Partial<SubscriptionRow> = {}): SubscriptionRow => ({
+  id, workspace_id: ws, client_id: 'client-1', event_names: '["appointment.statuschange"]', endpoint, protocol: 'https',
+  signing_key_sealed: null, fhir: 0, status: 'active', disabled_reason: null, created_at: created, updated_at: created, deleted_at: null,
+  ...more,
+});
+const SA = sub('s-a', 'w1', 'https://a.example/hook', T0);
+const SB = sub('s-b', 'w1', 'https://b.example/hook', T0);
+const SC = sub('s-c', 'w1', 'https://c.example/', T1, { fhir: 1, signing_key_sealed: 'sealed-c', event_names: '["note.signed"]' });
+const SW2 = sub('s-w2', 'w2', 'https://a.example/hook', T0);
+
+const attempt = (deliveryId: string, at: string, status: number | null, next: AttemptResult['next']): AttemptResult =>
+  ({ deliveryId, at, status, latencyMs: 12, error: status !== null && status >= 200 && status < 300 ? null : `HTTP ${status}`, next });
+
+/** What a failed promise's database error was, whichever the database. */
+async function kindOf(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (e) {
+    return dbErrorKind(e);
+  }
+  return 'no error';
+}
+
+const transcripts = new Map<string, unknown[]>();
+
+for (const db of DATABASES) {
+  describe(`webhooks store (${db.name})`, skipFor(db.skip), () => {
+    let t: TestExecutor;
+    const seen: unknown[] = [];
+    /** Records what a read answered, for the comparison of the two databases at the end. */
+    const rec = <T>(v: T): T => (seen.push(structuredClone(v)), v);
+    beforeAll(async () => {
+      t = await openTestExecutor(db, 'store-webhooks');
+      for (const ws of ['w1', 'w2', 'w3']) {
+        await sql`INSERT INTO workspaces (id, name, country, timezone, created_at) VALUES (${ws}, ${ws}, 'IN', 'Asia/Kolkata', ${T0})`.execute(t.e.k);
+      }
+    });
+    afterAll(async () => {
+      transcripts.set(db.name, seen);
+      await t?.close();
+    });
+
+    it('subscriptions: insert, lists in order, workspace scoping, endpoint uniqueness among live ones, constraint errors', async () => {
+      const store = webhookStore(t.e);
+      for (const s of [SB, SA, SC, SW2]) await store.insertSubscription(s);
+      expect(rec(await store.subscriptions('w1'))).toEqual([SA, SB, SC]); // created_at, then id
+      expect(rec(await store.subscriptions('w2'))).toEqual([SW2]);
+      expect(await store.subscriptions('w3')).toEqual([]);
+      expect(rec(await store.subscription('w1', 's-c'))).toEqual(SC);
+      expect(await store.subscription('w2', 's-c')).toBeUndefined();
+      expect(rec(await store.subscriptionById('s-w2'))).toEqual(SW2);
+      expect(await store.subscriptionById('nope')).toBeUndefined();
+      expect(await store.endpointTaken('w1', 'https://a.example/hook')).toBe(true);
+      expect(await store.endpointTaken('w3', 'https://a.example/hook')).toBe(false);
+      expect(await store.endpointTaken('w1', 'https://z.example/')).toBe(false);
+      // By endpoint: the order the outbox fans out in.
+      expect(rec(await store.activeSubscriptions('w1'))).toEqual([
+        { id: 's-a', event_names: '["appointment.statuschange"]', fhir: 0 },
+        { id: 's-b', event_names: '["appointment.statuschange"]', fhir: 0 },
+        { id: 's-c', event_names: '["note.signed"]', fhir: 1 },
+      ]);
+
+      expect(await kindOf(store.insertSubscription(sub('s-dup', 'w1', 'https://a.example/hook', T1)))).toBe('unique');
+      expect(await kindOf(store.insertSubscription(SA))).toBe('unique');
+      expect(await kindOf(store.insertSubscription(sub('s-ftp', 'w1', 'ftp://x.example/', T1, { protocol: 'ftp' as 'https' })))).toBe('check');
+      expect(await kindOf(store.insertSubscription(sub('s-fhir', 'w1', 'https://f.example/', T1, { fhir: 2 as 1 })))).toBe('check');
+      expect(await kindOf(store.insertSubscription(sub('s-nows', 'nope', 'https://n.example/', T1)))).toBe('foreign_key');
+      expect(await kindOf(store.insertSubscription(sub('s-null', 'w1', 'https://n.example/', T1, { client_id: null as unknown as string })))).toBe('not_null');
+      expect(rec(await store.subscriptions('w1'))).toEqual([SA, SB, SC]);
+    });
+
+    it('events and deliveries: due ones by time then insertion order, with what sending needs; the next due time', async () => {
+      const store = webhookStore(t.e);
+      for (const n of [1, 2, 3]) await store.insertEvent({ id: `ev${n}`, workspace_id: 'w1', type: 'appointment.statuschange', payload: `{"n":${n}}`, created_at: T0 });
+      // Ids out of alphabetical order: only insertion order (rowid, seq) puts them back.
+      await store.insertDelivery('d-z', 'ev1', 's-a', 'w1', T0);
+      await store.insertDelivery('d-a', 'ev2', 's-a', 'w1', T0);
+      await store.insertDelivery('d-m', 'ev3', 's-a', 'w1', T0);
+      await store.insertDelivery('d-b1', 'ev1', 's-b', 'w1', T1);
+      await store.insertDelivery('d-c1', 'ev1', 's-c', 'w1', T2);
+
+      expect(await kindOf(store.insertDelivery('d-again', 'ev1', 's-a', 'w1', T0))).toBe('unique'); // one per (event, subscription)
+      expect(await kindOf(store.insertDelivery('d-z', 'ev2', 's-b', 'w1', T0))).toBe('unique');
+      expect(await kindOf(store.insertDelivery('d-x', 'no-event', 's-a', 'w1', T0))).toBe('foreign_key');
+      expect(await kindOf(store.insertEvent({ id: 'ev1', workspace_id: 'w1', type: 'x', payload: '{}', created_at: T0 }))).toBe('unique');
+      expect(await kindOf(store.insertEvent({ id: 'ev-null', workspace_id: 'w1', type: 'x', payload: null as unknown as string, created_at: T0 }))).toBe('not_null');
+
+      expect(rec(await store.dueSubscriptions(T0))).toEqual([{ subscription_id: 's-a', due: T0 }]);
+      expect(rec(await store.dueSubscriptions(T2))).toEqual([
+        { subscription_id: 's-a', due: T0 }, { subscription_id: 's-b', due: T1 }, { subscription_id: 's-c', due: T2 },
+      ]);
+      const due = (id: string, ev: number, s: SubscriptionRow) =>
+        ({ id, event_id: `ev${ev}`, subscription_id: s.id, retry_step: 0, payload: `{"n":${ev}}`, endpoint: s.endpoint, signing_key_sealed: s.signing_key_sealed });
+      expect(rec(await store.dueFor('s-a', T1, 2))).toEqual([due('d-z', 1, SA), due('d-a', 2, SA)]);
+      expect(rec(await store.dueFor('s-a', T1, 10))).toEqual([due('d-z', 1, SA), due('d-a', 2, SA), due('d-m', 3, SA)]);
+      expect(rec(await store.dueFor('s-a', T1, 10, { skipLocked: true }))).toEqual([due('d-z', 1, SA), due('d-a', 2, SA), due('d-m', 3, SA)]);
+      expect(rec(await store.dueFor('s-c', T2, 10))).toEqual([due('d-c1', 1, SC)]);
+      expect(await store.dueFor('s-c', T1, 10)).toEqual([]);
+      expect(await store.nextDueAfter(T0)).toBe(T1);
+      expect(await store.nextDueAfter(T1)).toBe(T2);
+      expect(await store.nextDueAfter(T2)).toBeNull();
+    });
+
+    it('attempts: logged with numeric ids, delivery moved on (retry, delivered), a settled delivery left as it is', async () => {
+      const store = webhookStore(t.e);
+      await store.recordAttempt(attempt('d-z', T1, 500, { status: 'pending', retryStep: 1, nextAttemptAt: T3 }));
+      await store.recordAttempt(attempt('d-a', T1, 200, { status: 'delivered', retryStep: 0, nextAttemptAt: null }));
+      // Late result for a delivery already settled: logged, the delivery unchanged.
+      await store.recordAttempt(attempt('d-a', T2, 503, { status: 'pending', retryStep: 1, nextAttemptAt: T3 }));
+
+      expect(rec(await store.dueFor('s-a', T2, 10)).map((d) => d.id)).toEqual(['d-m']);
+      expect(rec(await store.dueFor('s-a', T3, 10))).toEqual([
+        { id: 'd-m', event_id: 'ev3', subscription_id: 's-a', retry_step: 0, payload: '{"n":3}', endpoint: SA.endpoint, signing_key_sealed: null },
+        { id: 'd-z', event_id: 'ev1', subscription_id: 's-a', retry_step: 1, payload: '{"n":1}', endpoint: SA.endpoint, signing_key_sealed: null },
+      ]);
+      expect(await store.nextDueAfter(T2)).toBe(T3);
+
+      const dA = {
+        id: 'd-a', event_id: 'ev2', subscription_id: 's-a', workspace_id: 'w1', status: 'delivered', attempts: 1, retry_step: 0,
+        next_attempt_at: null, last_status: 200, last_error: null, created_at: T0, updated_at: T1, delivered_at: T1,
+      };
+      expect(rec(await store.delivery('s-a', 'd-a'))).toEqual(dA); // exactly these keys: no `seq` on PostgreSQL
+      expect(await store.delivery('s-b', 'd-a')).toBeUndefined();
+      const dZ = {
+        id: 'd-z', event_id: 'ev1', subscription_id: 's-a', workspace_id: 'w1', status: 'pending', attempts: 1, retry_step: 1,
+        next_attempt_at: T3, last_status: 500, last_error: 'HTTP 500', created_at: T0, updated_at: T1, delivered_at: null,
+      };
+      expect(rec(await store.delivery('s-a', 'd-z'))).toEqual(dZ);
+
+      const a1 = { id: 1, delivery_id: 'd-z', at: T1, status: 500, latency_ms: 12, error: 'HTTP 500' };
+      const a2 = { id: 2, delivery_id: 'd-a', at: T1, status: 200, latency_ms: 12, error: null };
+      const a3 = { id: 3, delivery_id: 'd-a', at: T2, status: 503, latency_ms: 12, error: 'HTTP 503' };
+      expect(rec(await store.attempts('d-a'))).toEqual([a2, a3]);
+      expect(await store.attempts('d-m')).toEqual([]);
+      expect(rec([...(await store.attemptsOf(['d-a', 'd-m', 'd-z'])).entries()])).toEqual([['d-a', [a2, a3]], ['d-m', []], ['d-z', [a1]]]);
+      expect((await store.attemptsOf([])).size).toBe(0);
+      expect(await kindOf(store.recordAttempt(attempt('no-delivery', T1, 200, { status: 'delivered', retryStep: 0, nextAttemptAt: null })))).toBe('foreign_key');
+
+      // Newest first; the same instant in insertion order, newest first.
+      const recent = rec(await store.recentDeliveries('s-a', 10));
+      expect(recent.map((d) => d.id)).toEqual(['d-m', 'd-a', 'd-z']);
+      expect(recent[1]).toEqual({ ...dA, event_type: 'appointment.statuschange' });
+      expect(rec(await store.recentDeliveries('s-a', 2)).map((d) => d.id)).toEqual(['d-m', 'd-a']);
+      expect(rec(await store.recentDeliveries('s-a', 10, 'delivered'))).toEqual([{ ...dA, event_type: 'appointment.statuschange' }]);
+      expect(await store.recentDeliveries('s-a', 10, 'failed')).toEqual([]);
+
+      // Redelivery: only a settled delivery goes back to pending, from retry step 0.
+      expect(await store.requeue('d-a', T4)).toBe(true);
+      expect(await store.requeue('d-a', T4)).toBe(false);
+      expect(await store.requeue('d-m', T4)).toBe(false);
+      expect(await store.requeue('nope', T4)).toBe(false);
+      expect(rec(await store.delivery('s-a', 'd-a'))).toEqual({ ...dA, status: 'pending', retry_step: 0, next_attempt_at: T4, updated_at: T4 });
+      expect(await store.nextDueAfter(T3)).toBe(T4);
+    });
+
+    it('disabling and deleting a subscription end its pending deliveries, once', async () => {
+      const store = webhookStore(t.e);
+      await store.disableSubscription('s-b', 'endpoint answered 410 Gone', T2);
+      await store.disableSubscription('s-b', 'again', T3); // already disabled: nothing changes
+      expect(rec(await store.subscription('w1', 's-b'))).toEqual({ ...SB, status: 'disabled', disabled_reason: 'endpoint answered 410 Gone', updated_at: T2 });
+      expect(rec(await store.delivery('s-b', 'd-b1'))).toMatchObject({ status: 'disabled', next_attempt_at: null, last_error: 'endpoint answered 410 Gone', updated_at: T2 });
+      expect((await store.activeSubscriptions('w1')).map((s) => s.id)).toEqual(['s-a', 's-c']);
+      expect(await store.dueFor('s-b', T4, 10)).toEqual([]);
+
+      expect(await store.deleteSubscription('s-c', T3)).toBe(true);
+      expect(await store.deleteSubscription('s-c', T4)).toBe(false);
+      expect(rec(await store.subscriptionById('s-c'))).toEqual({ ...SC, deleted_at: T3, updated_at: T3 });
+      expect(await store.subscription('w1', 's-c')).toBeUndefined();
+      expect(rec(await store.delivery('s-c', 'd-c1'))).toMatchObject({ status: 'cancelled', next_attempt_at: null, last_error: 'subscription deleted', updated_at: T3 });
+      expect(rec(await store.dueSubscriptions(T4))).toEqual([{ subscription_id: 's-a', due: T0 }]);
+      // A deleted subscription's endpoint is free again.
+      expect(await store.endpointTaken('w1', SC.endpoint)).toBe(false);
+      await store.insertSubscription({ ...SC, id: 's-c2', created_at: T4, updated_at: T4 });
+      expect(rec(await store.subscriptions('w1')).map((s) => s.id)).toEqual(['s-a', 's-b', 's-c2']);
+    });
+
+    it('transactions: a rolled-back outbox write leaves nothing; a failed savepoint inside a committed one is undone alone', async () => {
+      await expect(transaction(t.e, async (tx) => {
+        const inTx = webhookStore(tx);
+        await inTx.insertEvent({ id: 'ev9', workspace_id: 'w1', type: 'appointment.statuschange', payload: '{}', created_at: T4 });
+        await inTx.insertDelivery('d-9', 'ev9', 's-a', 'w1', T4);
+        expect(await inTx.delivery('s-a', 'd-9')).toMatchObject({ status: 'pending' }); // visible inside
+        throw new Error('change refused');
+      })).rejects.toThrow('change refused');
+      const store = webhookStore(t.e);
+      expect(await store.delivery('s-a', 'd-9')).toBeUndefined();
+      expect((await sql<{ n: number }>`SELECT count(*) AS n FROM webhook_events WHERE id = 'ev9'`.execute(t.e.k)).rows[0]!.n).toBe(0);
+
+      await transaction(t.e, async (tx) => {
+        const inTx = webhookStore(tx);
+        // deleteSubscription nests (a savepoint) inside the caller's transaction.
+        expect(await inTx.deleteSubscription('s-c2', T4)).toBe(true);
+        const kind = await kindOf(transaction(tx, (inner) => webhookStore(inner).insertSubscription({ ...SA, id: 's-a-dup' })));
+        expect(kind).toBe('unique');
+        await inTx.insertSubscription(sub('s-d', 'w1', 'https://d.example/', T4));
+      });
+      expect(rec(await store.subscriptions('w1')).map((s) => s.id)).toEqual(['s-a', 's-b', 's-d']);
+
+      // deleteSubscription's own transaction, rolled back with the caller's.
+      await expect(transaction(t.e, async (tx) => {
+        expect(await webhookStore(tx).deleteSubscription('s-d', T4)).toBe(true);
+        throw new Error('undo');
+      })).rejects.toThrow('undo');
+      expect((await store.subscription('w1', 's-d'))?.deleted_at).toBeNull();
+    });
+
+    it('PostgreSQL: due rows claimed with skipLocked inside a transaction are skipped by another claim', skipFor(db.name === 'postgres' ? null : 'row locks (SKIP LOCKED) are PostgreSQL\'s; SQLite has one writer at a time'), async () => {
+      const store = webhookStore(t.e);
+      await transaction(t.e, async (tx) => {
+        const mine = await webhookStore(tx).dueFor('s-a', T4, 2, { skipLocked: true });
+        expect(mine.map((d) => d.id)).toEqual(['d-m', 'd-z']);
+        // Another connection (the pool's next): the locked rows are skipped, not waited for.
+        expect((await store.dueFor('s-a', T4, 10, { skipLocked: true })).map((d) => d.id)).toEqual(['d-a']);
+        expect((await store.dueFor('s-a', T4, 10)).map((d) => d.id)).toEqual(['d-m', 'd-z', 'd-a']);
+      });
+      expect((await store.dueFor('s-a', T4, 10, { skipLocked: true })).map((d) => d.id)).toEqual(['d-m', 'd-z', 'd-a']);
+    });
+
+    it('the outbox and the dispatcher: an event raised in a transaction reaches its receiver signed; 410 Gone disables', async () => {
+      const box = secretBox(randomBytes(32));
+      const got: { url: string; headers: IncomingHttpHeaders; body: string }[] = [];
+      const receiver = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => {
+          got.push({ url: req.url!, headers: req.headers, body });
+          res.writeHead(req.url === '/gone' ? 410 : 200).end();
+        });
+      });
+      await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+      const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+      const store = webhookStore(t.e);
+      const now = new Date().toISOString();
+      await store.insertSubscription(sub('s-ok', 'w3', `${base}/ok`, now, {
+        protocol: 'http', signing_key_sealed: box.seal('secret-ok', subscriptionKeyContext('s-ok')),
+      }));
+      await store.insertSubscription(sub('s-gone', 'w3', `${base}/gone`, now, { protocol: 'http' }));
+      const dispatcher = webhookDispatcher(t.e, systemClock, box, { pollIntervalMs: 20, onError: (e) => { throw e; } });
+      const events = outbox(systemClock, () => dispatcher.wake());
+      try {
+        const data = {
+          appointment_id: 'ap1', partner_appointment_id: null, patient_id: 'p1', status: 'checked_in', previous_status: 'booked', changed_at: now,
+        };
+        const ids = await transaction(t.e, (tx) => events.emit(tx, 'w3', 'appointment.statuschange', data));
+        expect(ids).toHaveLength(1);
+        // Nothing for an event no subscription asked for.
+        expect(await transaction(t.e, (tx) => events.emit(tx, 'w3', 'v2rx.completed', { transaction_id: 'x', session_id: 'y' }))).toEqual([]);
+        dispatcher.start();
+        const deadline = Date.now() + 10_000;
+        while ((got.length < 2 || dispatcher.inFlight() > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        await dispatcher.idle();
+        expect(got.map((g) => g.url).sort()).toEqual(['/gone', '/ok']);
+        const ok = got.find((g) => g.url === '/ok')!;
+        expect(ok.headers['webhook-id']).toBe(ids[0]);
+        expect(JSON.parse(ok.body)).toMatchObject({ event: 'appointment.statuschange', data });
+        expect(verifySignature(ok.headers['webhook-signature'] as string, ok.body, 'secret-ok',
+          { nowS: Math.floor(Date.now() / 1000), toleranceS: 300 })).toMatchObject({ ok: true });
+        const [okRow] = await store.recentDeliveries('s-ok', 10);
+        expect(okRow).toMatchObject({ event_id: ids[0], status: 'delivered', attempts: 1, last_status: 200 });
+        expect((await store.attempts(okRow!.id)).map((a) => a.status)).toEqual([200]);
+        const [goneRow] = await store.recentDeliveries('s-gone', 10);
+        expect(goneRow).toMatchObject({ event_id: ids[0], status: 'disabled', attempts: 1, last_status: 410 });
+        expect(await store.subscriptionById('s-gone')).toMatchObject({ status: 'disabled', disabled_reason: 'endpoint answered 410 Gone' });
+      } finally {
+        await dispatcher.stop();
+        await new Promise((r) => receiver.close(r));
+      }
+    });
+  });
+}
+
+describe('webhooks store: SQLite and PostgreSQL read the same', skipFor(DATABASES.find((d) => d.skip)?.skip), () => {
+  it('every recorded read is deep-equal across the two databases', () => {
+    const sqlite = transcripts.get('sqlite');
+    const postgres = transcripts.get('postgres');
+    expect(sqlite?.length).toBeGreaterThan(25);
+    expect(postgres).toEqual(sqlite);
+  });
+});

@@ -303,7 +303,14 @@ function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans:
   const known = (t: Token): boolean =>
     FILLER.has(t.text) || SIDE.has(t.text) || !!SITES[t.text] || LIST_WORD.has(t.text) || MODIFIER.has(t.text) || spans.some((m) => t.start >= m.start && t.end <= m.end);
   const between = tokens.filter((t) => t.start >= from && t.end <= to);
-  return between.every((t, k) => known(t) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
+  // "denies any drainage or discharge", "denies trauma or dysuria": a word the vocabulary lacks is an item of the
+  // list when "or" follows it.
+  const alternative = (k: number): boolean => {
+    let j = k + 1;
+    while (j < between.length && LIST_WORD.has(between[j]!.text) && !/^(?:or|nor)$/.test(between[j]!.text)) j++;
+    return /^[a-z]+$/.test(between[k]!.text) && /^(?:or|nor)$/.test(between[j]?.text ?? '');
+  };
+  return between.every((t, k) => known(t) || alternative(k) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
 }
 
 /** "Kind of" and "sort of" hedge the words after them: "the skin is kind of cracked" is the skin cracked. */
@@ -553,10 +560,11 @@ function withTriggers(s: Sentence, items: Item[]): void {
  */
 function described(words: Token[]): Item | undefined {
   const h = words.findIndex((t) => HEAD.has(t.text));
-  let from = Math.max(0, h - 4);
-  const told = words.slice(from, h).findLastIndex((t) => TELLING.has(t.text));
-  if (told >= 0) from += told + 1;
-  while (from < h && (NEGATION_WORD.test(words[from]!.text) || /^[,;:?]$/.test(words[from]!.text))) from++;
+  // Only words that describe it ("thick white vaginal"): "did have a little bit of bleeding" is bleeding.
+  const describes = (t: Token): boolean =>
+    MODIFIER.has(t.text) || SIDE.has(t.text) || !!SITES[t.text] || /^(?:bright|dark|light|pale|deep|mild|severe|small|large|big|new|fresh|heavy)$|^[a-z]{3,}(?:al|ar|ic|ile|ous)$/.test(t.text);
+  let from = h;
+  while (from > Math.max(0, h - 4) && describes(words[from - 1]!)) from--;
   let to = h;
   while (to + 1 < words.length && to - h < 4 && /^(?:of|in|on|over|from|at|left|right|both|upper|lower)$|^[a-z]+$/.test(words[to + 1]!.text) && (SITES[words[to + 1]!.text] || /^(?:of|in|on|over|from|at|left|right|both|upper|lower)$/.test(words[to + 1]!.text))) to++;
   const kept = words.slice(from, to + 1);

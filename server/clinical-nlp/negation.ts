@@ -16,7 +16,10 @@ const NEGATED = FINDING_RULES.filter((r) => r.category === 'NEGATED');
 const phrasesOf = (rules: readonly ContextRule[]): string[] => rules.flatMap((r) => r.phrases ?? []);
 const alternation = (words: string[]): string =>
   [...new Set(words)].sort((a, b) => b.length - a.length).map((w) => w.replace(/[/.]/g, '\\$&')).join('|');
-const PRE = NEGATED.filter((r) => r.direction === 'forward' || r.direction === 'bidirectional');
+// A finding said as a risk ("the risks of bleeding, infection …") is not asserted either: the forward HYPOTHETICAL
+// rules for symptoms are read as these cues are.
+const RISK = FINDING_RULES.filter((r) => r.category === 'HYPOTHETICAL' && r.direction === 'forward' && !!r.allowed_types?.includes('symptom'));
+const PRE = [...NEGATED, ...RISK].filter((r) => r.direction === 'forward' || r.direction === 'bidirectional');
 const CUE = new RegExp(String.raw`\b(?:${alternation(phrasesOf(PRE))})\b(?:\s+(?:${alternation(PRE.flatMap((r) => r.absorbs ?? []))})\b)*`, 'g');
 // "negative for", "to", "of" after a backward cue make it a forward one.
 const POST = NEGATED.filter((r) => r.direction === 'backward' || r.direction === 'bidirectional');

@@ -119,6 +119,14 @@ describe('negation', () => {
     expect(names('two year old boy watery stools no blood vomiting since yesterday')).toEqual(['loose stools', 'vomiting']);
   });
 
+  it('runs over a word the vocabulary lacks when "or" follows it', () => {
+    expect(names('HISTORY: Headache for two days. He denies any drainage or discharge from the ear. Family denies trauma or dysuria.')).toEqual(['headache']);
+  });
+
+  it('a symptom named as a risk is not a complaint', () => {
+    expect(names('HISTORY: Cough for a week. She knows the risks of bleeding, perforation and infection with a bronchoscopy.')).toEqual(['cough']);
+  });
+
   it('a cue inside a phrase negates nothing after it', () => {
     expect(names('Mother: she is not eating well, vomited twice.')).toEqual(['poor appetite', 'vomiting']);
   });
@@ -182,6 +190,13 @@ describe('evidence', () => {
     for (const c of cs) expect(c.evidence).toBeDefined();
     expect(text.slice(cs[0]!.evidence!.start, cs[0]!.evidence!.end)).toMatch(/ear/);
     expect(text.slice(cs[1]!.evidence!.start, cs[1]!.evidence!.end)).toMatch(/dizzy/);
+  });
+});
+
+describe('a complaint named by its own words', () => {
+  it('keeps only the words that describe it', () => {
+    expect(names('HISTORY: He did have a little bit of bleeding when he woke up.')).toEqual(['bleeding']);
+    expect(names('Patient: I get this thick white vaginal discharge.')).toEqual(['thick white vaginal discharge']);
   });
 });
 

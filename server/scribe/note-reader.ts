@@ -1,4 +1,4 @@
-import type { OutputEntry } from './job.js';
+import type { OutputEntry } from './pipeline/job.js';
 import type { SessionRow } from './store.js';
 
 export type NoteStatus = 'draft' | 'signed' | 'amended';

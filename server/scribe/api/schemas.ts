@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { LANGUAGES } from './contracts.js';
-import { CLIENT_STATUSES } from './formats.js';
-import { HISTORY_LIMIT } from './history.js';
+import { LANGUAGES } from '../contracts.js';
+import { CLIENT_STATUSES } from '../formats.js';
+import { HISTORY_LIMIT } from '../history.js';
 
 /**
  * Schemas of the scribe routes, for the OpenAPI document. Request bodies are described but checked by the service

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { utilityProcess } from 'electron';
-import type { LaunchWorker } from '../server/scribe/runner.js';
+import type { LaunchWorker } from '../server/scribe/pipeline/runner.js';
 
 /** A worker that ignores SIGTERM this long (busy in native code) is killed outright. */
 const KILL_AFTER_MS = 5_000;
@@ -9,7 +9,7 @@ const KILL_AFTER_MS = 5_000;
  * The scribe's worker as an Electron utility process. With the RunAsNode fuse off, child_process.fork from the
  * app starts the app again rather than Node; a utility process runs Node inside Electron's own helper. It cannot
  * be detached, so the runner's process-group kill is replaced by SIGTERM, on which the worker ends what it started
- * (server/scribe/worker.ts).
+ * (server/scribe/pipeline/worker.ts).
  */
 export const utilityWorker: LaunchWorker = (entry, { env, execArgv, stdio }) => {
   const child = utilityProcess.fork(entry, [], { env, execArgv, stdio, serviceName: 'Clinic Desk scribe' });

@@ -27,8 +27,8 @@ export type { AppAssistant as ConnectedAssistant } from '../server/oidc/app-shap
 export type {
   DictationLanguage, DictationOptions, DictationStatus, Language, Recording, RecordingMeta, ScribeHistoryPage, ScribeSessionSummary, TemplateId,
   TemplateResult, UploadProgress,
-} from '../server/scribe/app-shapes.js';
-export type { SpeechModel } from '../server/scribe/speech-model-schemas.js';
+} from '../server/scribe/api/app-shapes.js';
+export type { SpeechModel } from '../server/scribe/speech-models/schemas.js';
 
 /** What a method resolves with. */
 type Result<K extends MethodName> = Awaited<ReturnType<ClinicApi[K]>>;

@@ -1,17 +1,17 @@
 /**
  * The browser's dictations through the scribe SDK (sdk/scribe-client.ts), for renderer/src/transport/http.ts (which
  * posts the audio with XMLHttpRequest) and for integrations written like it. The desktop app calls the scribe
- * service in-process instead (server/scribe/app-api.ts); both build the same request and read the answers with the
- * same mappers (server/scribe/app-shapes.ts). Here the SDK's answers and errors become what the UI shows.
+ * service in-process instead (server/scribe/api/app-api.ts); both build the same request and read the answers with the
+ * same mappers (server/scribe/api/app-shapes.ts). Here the SDK's answers and errors become what the UI shows.
  */
 import { type ScribeClient, ScribeApiError, type ScribeStep } from '../sdk/scribe-client.js';
 import {
   type DictationOptions, type DictationStatus, HISTORY_PAGE, type Recording, type ScribeHistoryPage, type UploadProgress, extensionFor, newTxnId,
   outputFormatOf, toDictationStatus, toHistoryPage, uploadExtraData,
-} from '../server/scribe/app-shapes.js';
+} from '../server/scribe/api/app-shapes.js';
 import type { ClinicFailure } from './contract.js';
 
-export { TEMPLATE_NAMES } from '../server/scribe/app-shapes.js';
+export { TEMPLATE_NAMES } from '../server/scribe/api/app-shapes.js';
 
 const FAILED: Record<ScribeStep, string> = {
   presign: 'The upload could not start',

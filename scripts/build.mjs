@@ -22,11 +22,11 @@ await build({
   logLevel: 'warning',
 });
 
-// The scribe's worker runs in its own process (server/scribe/runner.ts starts it: a child_process.fork headless,
+// The scribe's worker runs in its own process (server/scribe/pipeline/runner.ts starts it: a child_process.fork headless,
 // an Electron utility process in the app (main/worker-launch.ts)). The runner looks for it beside the bundle that
 // holds the runner: dist/main/.
 await build({
-  entryPoints: ['server/scribe/worker.ts'],
+  entryPoints: ['server/scribe/pipeline/worker.ts'],
   outfile: 'dist/main/scribe-worker.mjs',
   bundle: true,
   platform: 'node',

@@ -7,7 +7,7 @@ import { assistantMethods } from './oidc/app-api.js';
 import { patientMethods } from './patients/app-api.js';
 import { reminderMethods } from './reminders/app-api.js';
 import { sandboxMethods } from './sandbox/app-api.js';
-import { scribeMethods } from './scribe/app-api.js';
+import { scribeMethods } from './scribe/api/app-api.js';
 import type { ApiOf, IpcArgsOf } from './shared/app-method.js';
 import { webhookMethods } from './webhooks/app-api.js';
 

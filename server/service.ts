@@ -18,7 +18,7 @@ import { type OidcOptions, oidcService } from './oidc/service.js';
 import { patientService } from './patients/service.js';
 import { type ReminderOptions, reminderService } from './reminders/service.js';
 import { type ScribeOptions, scribeService } from './scribe/service.js';
-import { type SpeechModelOptions, speechModelService } from './scribe/speech-models.js';
+import { type SpeechModelOptions, speechModelService } from './scribe/speech-models/service.js';
 import { type EnvironmentName, environment } from './shared/environment.js';
 import { loadKek, secretBox } from './shared/secret-box.js';
 import { type Clock, systemClock } from './shared/time.js';

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
+import { authStore } from '../auth/store.js';
 import { type Executor, Tx, transaction } from '../db/tx.js';
+import { patientStore } from '../patients/store.js';
 import type { Status } from './states.js';
 
 export interface AppointmentRow {
@@ -120,19 +122,16 @@ export function appointmentStore(e: Executor) {
     /**
      * Sets the status and gives the appointment the next token of its doctor's day (of the clinic's, without a
      * doctor); answers the token. On PostgreSQL instances give tokens at the same moment: each first locks the row
-     * that owns the numbering (the doctor's user row, or the clinic's workspace row without a doctor; FOR NO KEY
-     * UPDATE, which foreign-key checks do not wait for) until its transaction ends, so the next one counts after
+     * that owns the numbering (the doctor's user row, or the clinic's workspace row without a doctor, through auth's
+     * store; FOR NO KEY UPDATE, which foreign-key checks do not wait for) until its transaction ends, so the next one counts after
      * the previous one's commit (READ COMMITTED: each statement sees what committed before it). Retrying on the
      * unique index instead costs a wasted round per competitor: with twelve check-ins at once, up to eleven. The
      * index appointments_token still refuses a duplicate whatever happens. SQLite: the transaction's write lock.
      */
     async setStatusGivingToken(a: Pick<AppointmentRow, 'id' | 'workspace_id' | 'local_date' | 'doctor_id'>, status: Status, at: string) {
       const give = async (x: Executor) => {
-        if (postgres) {
-          await (a.doctor_id !== null
-            ? sql`SELECT id FROM users WHERE id = ${a.doctor_id} FOR NO KEY UPDATE`
-            : sql`SELECT id FROM workspaces WHERE id = ${a.workspace_id} FOR NO KEY UPDATE`).execute(x.k);
-        }
+        const owners = authStore(x);
+        await (a.doctor_id !== null ? owners.lockUser(a.doctor_id) : owners.lockWorkspace(a.workspace_id));
         const s = x === e ? self : appointmentStore(x);
         const n = await s.nextToken(a.workspace_id, a.local_date, a.doctor_id);
         await s.setStatus(a.id, status, n, at);
@@ -141,6 +140,8 @@ export function appointmentStore(e: Executor) {
       // A lock outside a transaction would end with its statement: on the database's executor, one of its own.
       return postgres && !(e instanceof Tx) ? transaction(e, give) : give(e);
     },
+    // day and board read the patients' names (and board the doctors') in the same query: one query for a list page,
+    // the deliberate exception to domains reading only their own tables (docs/ARCHITECTURE.md, "Domains").
     day: async (workspaceId: string, date: string) =>
       (await sql<AppointmentListRow>`SELECT a.*, p.first_name, p.middle_name, p.last_name, p.mobile_cc, p.mobile_national,
         (SELECT CASE WHEN c.from_status IS NOT NULL AND c.correction = 0 AND c.to_status IN ('CK', 'PK', 'NS') THEN c.changed_at END
@@ -164,9 +165,8 @@ export function appointmentStore(e: Executor) {
      * doctor waits and then sees the first. Nothing on SQLite, whose transaction holds the write lock.
      */
     async lockForBooking(patientId: string, doctorId: string | null) {
-      if (!postgres) return;
-      await sql`SELECT id FROM patients WHERE id = ${patientId} FOR NO KEY UPDATE`.execute(k);
-      if (doctorId !== null) await sql`SELECT id FROM users WHERE id = ${doctorId} FOR NO KEY UPDATE`.execute(k);
+      await patientStore(e).lock(patientId);
+      if (doctorId !== null) await authStore(e).lockUser(doctorId);
     },
     /**
      * Bookings of the doctor or the patient in HOLDS_SLOT states overlapping [start, end), each holding its own

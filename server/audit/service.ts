@@ -1,4 +1,4 @@
-import type { RequestContext } from '../auth/permissions.js';
+import type { AnonymousContext, RequestContext } from '../auth/permissions.js';
 import type { Executor, Tx } from '../db/tx.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import type { ReadsWriter } from './reads-writer.js';
@@ -9,13 +9,6 @@ export interface AuditEvent {
   resourceType?: string;
   resourceIds?: string[];
   outcome: AuditEntry['outcome'];
-}
-
-/** Context of a caller that could not be identified (no or bad credentials). */
-export interface AnonymousContext {
-  caller: null;
-  ip: string | null;
-  requestId: string | null;
 }
 
 /** How long read entries wait to go as one batch, and how often a failed batch is tried again. */

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AnonymousContext } from '../audit/service.js';
 import { databaseFile } from '../config.js';
 import { backupDatabase } from '../db/backup.js';
 import { ping, transaction } from '../db/tx.js';
@@ -16,7 +15,7 @@ import type {
   ApiClient, ApiKey, Backup, ChangePasswordBody, CreatedApiClient, CreatedApiKey, Doctor, NewApiClientBody, NewApiKeyBody, NewUserBody,
   ResetPasswordBody, ServerStatus, SessionInfo, SetupBody, SetupStatus, SignInBody, SignedIn, User,
 } from './app-schemas.js';
-import { type Caller, type RequestContext, type Scope, can, isScope, ownsInstallation } from './permissions.js';
+import { type AnonymousContext, type Caller, type RequestContext, type Scope, can, isScope, ownsInstallation } from './permissions.js';
 import { AuthError } from './service.js';
 import { authStore, type UserRow, type WorkspaceRow } from './store.js';
 

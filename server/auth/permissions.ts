@@ -59,6 +59,13 @@ export interface RequestContext {
   requestId: string | null;
 }
 
+/** Context of a caller that could not be identified (no or bad credentials): what the audit trail records of a refusal. */
+export interface AnonymousContext {
+  caller: null;
+  ip: string | null;
+  requestId: string | null;
+}
+
 export const can = (caller: Caller, scope: Scope) => caller.workspaceActive && caller.scopes.has(scope);
 
 /**

@@ -173,6 +173,17 @@ export function authStore(e: Executor) {
       INSERT INTO workspaces (id, name, country, timezone, created_at)
       VALUES (${w.id}, ${w.name}, ${w.country}, ${w.timezone}, ${w.created_at})`.execute(k),
     workspace: async (id: string) => first(sql<WorkspaceRow>`SELECT ${WORKSPACE_COLUMNS} FROM workspaces WHERE id = ${id}`),
+    /**
+     * Hold a workspace's or a user's row until the transaction ends (PostgreSQL, FOR NO KEY UPDATE, which foreign-key
+     * checks do not wait for; nothing on SQLite, whose transaction holds the write lock): the appointments domain
+     * numbers a clinic's or a doctor's tokens and books a doctor's time one transaction at a time this way.
+     */
+    lockWorkspace: async (id: string) => {
+      if (e.dialect === 'postgres') await sql`SELECT id FROM workspaces WHERE id = ${id} FOR NO KEY UPDATE`.execute(k);
+    },
+    lockUser: async (id: string) => {
+      if (e.dialect === 'postgres') await sql`SELECT id FROM users WHERE id = ${id} FOR NO KEY UPDATE`.execute(k);
+    },
     workspaces: async () => all(sql<WorkspaceRow>`SELECT ${WORKSPACE_COLUMNS} FROM workspaces ORDER BY created_at, id`),
     disableWorkspace: async (id: string, at: string) =>
       invalidating(await run(sql`UPDATE workspaces SET disabled_at = ${at} WHERE id = ${id} AND disabled_at IS NULL`)),

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
-import type { AnonymousContext } from '../audit/service.js';
 import { appAccounts } from '../auth/app-accounts.js';
-import type { RequestContext } from '../auth/permissions.js';
+import type { AnonymousContext, RequestContext } from '../auth/permissions.js';
 import { type AnyoneCall, Available, arg, appMethod } from '../shared/app-method.js';
 import { ServiceError } from '../shared/errors.js';
 

@@ -1,6 +1,7 @@
 import type { Bundle } from '@medplum/fhirtypes';
 import { type Static, type TSchema, Type } from 'typebox';
 import { LANGUAGES } from '../scribe/contracts.js';
+import { NoteStatus } from '../scribe/note-reader.js';
 import { FLAG_CODES, MEDICATION_STATUSES } from '../clinical-nlp/facts.js';
 import { Literals } from '../shared/literals.js';
 import { Line, Text } from '../shared/text.js';
@@ -159,7 +160,6 @@ export const AmendBody = Type.Object({
 export type AmendBody = Static<typeof AmendBody>;
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const NoteStatus = Type.Union([Type.Literal('draft'), Type.Literal('signed'), Type.Literal('amended')]);
 
 const Who = {
   created_by: Nullable(Type.String({ description: 'users.id; null for the scribe\'s draft' })),
@@ -216,27 +216,6 @@ export const PdfFileName = Type.String({
   minLength: 5, maxLength: 150,
   pattern: '^(?![. ])[^/\\\\:*?"<>|\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069]+\\.pdf$',
   description: 'A file name ending in .pdf, without a folder',
-});
-
-/** What the scribe's status route takes for notes: which version to serve. */
-export const NoteStatusQuery = Type.Object({
-  version: Type.Optional(Type.String({
-    pattern: '^(?:draft|0|[1-9][0-9]{0,5})$',
-    description: 'draft (or 0): the scribe\'s own output as produced; N: signed version N. Default: the latest signed version, else the draft',
-  })),
-});
-
-/** What the scribe's sessions list takes for notes: signed notes first. */
-export const NoteHistoryQuery = Type.Object({
-  order: Type.Optional(Type.Union([Type.Literal('newest'), Type.Literal('signed_first')], {
-    description: 'newest (default): newest first; signed_first: sessions with a signed note first, then the others, each newest first',
-  })),
-});
-
-/** What each session of the sessions list says about its note. */
-export const NoteHistoryFields = Type.Object({
-  note_status: Type.Union([NoteStatus, Type.Null()], { description: 'draft: finished, not signed; signed; amended; null: no result yet (or failed)' }),
-  note_version: Type.Integer({ minimum: 0, description: 'The latest signed version (1 signed, 2… amended); 0 otherwise' }),
 });
 
 // The bundle is FHIR's own JSON, described by the FHIR specification rather than by this schema.

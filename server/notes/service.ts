@@ -7,7 +7,7 @@ import type { RequestContext } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
 import { type Executor, transaction, type Tx } from '../db/tx.js';
 import { type PatientService, patientAllergyReader } from '../patients/service.js';
-import type { OutputEntry, SessionRequest } from '../scribe/job.js';
+import type { OutputEntry, SessionRequest } from '../scribe/pipeline/job.js';
 import type { NoteReader, NoteStatus } from '../scribe/note-reader.js';
 import type { ScribeService } from '../scribe/service.js';
 import type { SessionRow } from '../scribe/store.js';

@@ -39,7 +39,9 @@ export function noteStore(e: Executor) {
   /**
    * The sessions with a signed note, newest first (created_at, then txn_id, both descending, as the scribe's list),
    * optionally of one patient and in one status, strictly after `after`: the signed part of a history that lists
-   * signed notes first. Only the filters given are in the text (at most eight texts), as in the scribe's list.
+   * signed notes first. Only the filters given are in the text (at most eight texts), as in the scribe's list. It
+   * joins the scribe's sessions, which notes build on: one query for a page of the list, the deliberate exception
+   * to domains reading only their own tables (docs/ARCHITECTURE.md, "Domains").
    */
   async function signedSessions(p: { workspaceId: string; patientId?: string; status?: string; after?: { created_at: string; txn_id: string }; limit: number }) {
     const where: RawBuilder<unknown>[] = [sql`n.workspace_id = ${p.workspaceId}`, sql`n.latest_version > 0`];

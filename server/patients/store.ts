@@ -78,6 +78,13 @@ export function patientStore(e: Executor) {
         ORDER BY created_at DESC, ${order} DESC LIMIT 200`.execute(k)).rows,
     byId: async (workspaceId: string, id: string) =>
       (await sql<PatientRow>`SELECT ${COLUMNS} FROM patients WHERE id = ${id} AND workspace_id = ${workspaceId}`.execute(k)).rows[0],
+    /**
+     * Hold the patient's row until the transaction ends (PostgreSQL, FOR NO KEY UPDATE; nothing on SQLite, whose
+     * transaction holds the write lock): the appointments domain books a patient's time one transaction at a time.
+     */
+    lock: async (id: string) => {
+      if (e.dialect === 'postgres') await sql`SELECT id FROM patients WHERE id = ${id} FOR NO KEY UPDATE`.execute(k);
+    },
     update: async (p: PatientRow) =>
       void (await sql`UPDATE patients SET first_name = ${p.first_name}, middle_name = ${p.middle_name}, last_name = ${p.last_name},
         dob = ${p.dob}, dob_estimated = ${p.dob_estimated ?? 0}, gender = ${p.gender}, mobile_cc = ${p.mobile_cc},

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AppointmentService } from '../appointments/service.js';
+import { appointmentStore } from '../appointments/store.js';
 import type { AuditLog } from '../audit/service.js';
 import type { RequestContext } from '../auth/permissions.js';
+import { authStore } from '../auth/store.js';
 import { type Executor, type Tx, afterCommit, transaction } from '../db/tx.js';
 import { ServiceError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -46,6 +48,10 @@ export const toJob = (j: JobRow) => ({
  */
 export function reminderService(db: Executor, clock: Clock, box: SecretBox, audit: AuditLog, outbox: EventSink, opts: ReminderOptions = {}) {
   const store = reminderStore(db);
+  // The appointment and the clinic, read through their domains' stores.
+  const bookings = appointmentStore(db);
+  const clinics = authStore(db);
+  const timezoneOf = async (workspaceId: string) => (await clinics.workspace(workspaceId))?.timezone ?? 'UTC';
   let appointments: AppointmentService | null = null;
 
   async function settingsOf(workspaceId: string, e: Executor = db): Promise<Settings | null> {
@@ -136,8 +142,8 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
 
   /** An appointment's reminders and the patient's answer: 404 for another clinic's appointment. */
   async function ofAppointment(ctx: RequestContext, appointmentId: string) {
-    const a = await store.appointment(appointmentId);
-    if (!a || a.workspace_id !== ctx.caller.workspaceId) {
+    const a = await bookings.find(ctx.caller.workspaceId, appointmentId, false);
+    if (!a) {
       audit.later(ctx, { action: 'reminders.read', resourceType: 'appointment', resourceIds: [appointmentId], outcome: 'not_found' });
       throw new ServiceError(404, 'APPOINTMENT_NOT_FOUND', 'The specified appointment ID does not exist');
     }
@@ -152,7 +158,7 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
   /** The last `weeks` weeks up to today (clinic time), oldest first. */
   async function report(ctx: RequestContext, weeks = 8) {
     const ws = ctx.caller.workspaceId;
-    const today = localDate(clock.now(), await store.timezone(ws));
+    const today = localDate(clock.now(), await timezoneOf(ws));
     const starts = Array.from({ length: weeks }, (_, i) => {
       const d = new Date(`${weekStart(today)}T00:00:00Z`);
       d.setUTCDate(d.getUTCDate() - 7 * (weeks - 1 - i));
@@ -165,7 +171,7 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
   /** The queue's column: the day's appointments (default today, clinic time) with their reminder and answer. */
   async function day(ctx: RequestContext, date?: string) {
     const ws = ctx.caller.workspaceId;
-    const d = date ?? localDate(clock.now(), await store.timezone(ws));
+    const d = date ?? localDate(clock.now(), await timezoneOf(ws));
     const appointments = await store.day(ws, d);
     audit.later(ctx, { action: 'reminders.day', resourceType: 'appointment', resourceIds: appointments.map((a) => a.appointment_id), outcome: 'success' });
     return { date: d, appointments };
@@ -195,7 +201,7 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
     if (what.action === 'stop' || what.action === 'start') {
       await (what.action === 'stop' ? store.optOut(ws, m.from, now) : store.optIn(ws, m.from));
       audit.later({ caller: null, ip: null, requestId }, { action: `reminders.${what.action === 'stop' ? 'opt_out' : 'opt_in'}`, resourceType: 'reminder_number', outcome: 'success' });
-      return what.action === 'stop' ? render(textsOf(s.config).answers.stopped, { ...NO_FACTS, clinic: await store.clinicName(ws) }) : null;
+      return what.action === 'stop' ? render(textsOf(s.config).answers.stopped, { ...NO_FACTS, clinic: (await clinics.workspace(ws))?.name ?? '' }) : null;
     }
     const job = (what.jobId ? await store.job(what.jobId) : null)
       ?? (m.contextMessageId ? await store.byMessageId(ws, m.contextMessageId) : null)
@@ -203,7 +209,7 @@ export function reminderService(db: Executor, clock: Clock, box: SecretBox, audi
     // Only a reminder this number was sent answers: a forwarded button pressed elsewhere changes nothing.
     if (!job || job.workspace_id !== ws || job.to_number !== m.from) return null;
     const facts = await store.facts(job.appointment_id);
-    const a = await store.appointment(job.appointment_id);
+    const a = await bookings.find(ws, job.appointment_id, false);
     if (!facts || !a) return null;
     const texts = textsOf(s.config);
     const filled = fill(facts, texts, s.config.clinic_address);

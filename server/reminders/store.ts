@@ -83,19 +83,16 @@ export function reminderStore(e: Executor) {
     deleteSettings: async (workspaceId: string) =>
       void (await sql`DELETE FROM reminder_settings WHERE workspace_id = ${workspaceId}`.execute(k)),
 
-    appointment: async (id: string) =>
-      (await sql<{ id: string; workspace_id: string; patient_id: string; scheduled_at: string; status: string }>`SELECT id,
-        workspace_id, patient_id, scheduled_at, status FROM appointments WHERE id = ${id}`.execute(k)).rows[0],
+    /**
+     * What a reminder's message says, in one read of the appointment, its patient, doctor and clinic: a deliberate
+     * exception to domains reading only their own tables (docs/ARCHITECTURE.md, "Domains"), once per message sent.
+     */
     facts: async (appointmentId: string) =>
       (await sql<MessageFacts>`SELECT a.id AS appointment_id, a.workspace_id, a.status, a.scheduled_at, a.token, p.first_name,
         p.last_name, p.mobile_cc, p.mobile_national, u.display_name AS doctor_name, w.name AS clinic_name, w.timezone
         FROM appointments a JOIN patients p ON p.id = a.patient_id JOIN workspaces w ON w.id = a.workspace_id
         LEFT JOIN users u ON u.id = a.doctor_id WHERE a.id = ${appointmentId}`.execute(k)).rows[0],
 
-    timezone: async (workspaceId: string) =>
-      (await sql<{ timezone: string }>`SELECT timezone FROM workspaces WHERE id = ${workspaceId}`.execute(k)).rows[0]?.timezone ?? 'UTC',
-    clinicName: async (workspaceId: string) =>
-      (await sql<{ name: string }>`SELECT name FROM workspaces WHERE id = ${workspaceId}`.execute(k)).rows[0]?.name ?? '',
     /** A job per schedule point; a point cancelled earlier (the appointment was parked, then booked again) is reopened. */
     schedule: async (r: Pick<JobRow, 'id' | 'workspace_id' | 'appointment_id' | 'point' | 'due_at' | 'created_at'>) =>
       void (await sql`INSERT INTO reminder_jobs (id, workspace_id, appointment_id, point, due_at, status, next_attempt_at,
@@ -151,7 +148,8 @@ export function reminderStore(e: Executor) {
 
     /**
      * A day's appointments with their reminder's status and the patient's answer: the reminder last sent (or failed),
-     * else the next one due; cancelled and skipped ones aside.
+     * else the next one due; cancelled and skipped ones aside. One query over the day's appointments for the queue's
+     * column, the deliberate exception as `facts`; so is `noShowRows`, for the report.
      */
     day: async (workspaceId: string, date: string) =>
       (await sql<{ appointment_id: string; reminder: string | null; reply: Reply | null }>`SELECT a.id AS appointment_id,

@@ -3,7 +3,7 @@ import type { NoteReader, NoteStatus } from './note-reader.js';
 import type { RequestContext } from '../auth/permissions.js';
 import { ServiceError } from '../shared/errors.js';
 import { type ClientStatus, TXN_ID, clientStatus, sessionStatus } from './formats.js';
-import type { SessionRequest } from './job.js';
+import type { SessionRequest } from './pipeline/job.js';
 import type { ScribeStore, SessionRow } from './store.js';
 
 /** Default and largest page of GET /voice/api/v2/sessions. */

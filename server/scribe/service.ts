@@ -17,11 +17,11 @@ import {
   AUDIO_EXTENSIONS, AUDIO_TYPES, TEMPLATE_ALIASES, TEMPLATE_NAMES, TXN_ID, clientStatus, extensionOf, isAction, isAudioName,
 } from './formats.js';
 import { patientIdOf, sessionHistory } from './history.js';
-import type { JobResult, OutputEntry, SessionRequest, TemplateRequest } from './job.js';
+import type { JobResult, OutputEntry, SessionRequest, TemplateRequest } from './pipeline/job.js';
 import type { NoteReader } from './note-reader.js';
 import { PolicyError, uploadPolicies } from './policy.js';
 import { scribeReadiness, thisHost } from './readiness.js';
-import { type RunnerOptions, scribeRunner } from './runner.js';
+import { type RunnerOptions, scribeRunner } from './pipeline/runner.js';
 import { type FileRow, type SessionRow, scribeStore } from './store.js';
 
 export interface ScribeLimits {
@@ -242,7 +242,7 @@ export function scribeService(deps: Deps, opts: ScribeOptions = {}) {
   /** A scratch path in the session's folder for a file being received. */
   function partPath(target: UploadTarget): string {
     const dir = sessionDir(target.session.id);
-    // Dictation audio: readable by the service's own account only (uploads.ts writes each file 0600).
+    // Dictation audio: readable by the service's own account only (api/uploads.ts writes each file 0600).
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     return join(dir, `.${randomUUID()}.part`);
   }

@@ -188,7 +188,7 @@ export function scribeStore(e: Executor) {
     /**
      * Runs in processing under another owner. On SQLite (one service per data directory) they are a previous
      * instance's, left by a crash, and nobody runs them now; with several instances on PostgreSQL they may be
-     * another live instance's (the runner does not ask there: runner.ts start).
+     * another live instance's (the runner does not ask there: pipeline/runner.ts start).
      */
     orphans: async (owner: string) =>
       (await sql<{ id: string }>`SELECT id FROM scribe_sessions WHERE status = 'processing' AND (lease_owner IS NULL OR lease_owner <> ${owner})

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import type { RequestContext, Scope } from '../auth/permissions.js';
-import type { RecordingStore } from '../scribe/app-shapes.js';
+import type { RecordingStore } from '../scribe/api/app-shapes.js';
 import type { Service } from '../service.js';
 
 /**

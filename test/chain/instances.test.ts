@@ -62,7 +62,7 @@ afterAll(async () => {
   for (const clean of cleanups.reverse()) await clean();
 });
 
-/** A service process's scribe workers (forks of scribe/worker, each leading its own process group), from /proc. */
+/** A service process's scribe workers (forks of scribe/pipeline/worker, each leading its own process group), from /proc. */
 function scribeWorkersOf(ppid: number): number[] {
   const pids: number[] = [];
   for (const name of readdirSync('/proc')) {
@@ -70,7 +70,7 @@ function scribeWorkersOf(ppid: number): number[] {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== ppid) continue;
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('scribe/worker')) pids.push(Number(name));
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('scribe/pipeline/worker')) pids.push(Number(name));
     } catch {
       // gone meanwhile
     }

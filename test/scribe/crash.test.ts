@@ -79,7 +79,7 @@ it('kill -9 mid-transcription, then restart: the worker goes with the service, t
 
   // Wait until the worker's recogniser is running, then a moment more: mid-transcription.
   await until(async () => (await client.getSessionStatus('crash-001')).data.additional_data.stage === 'recognising', 'recognising', 30_000, 50);
-  const workers = childrenOf(first.child.pid!).filter((p) => p.cmd.includes('scribe/worker'));
+  const workers = childrenOf(first.child.pid!).filter((p) => p.cmd.includes('scribe/pipeline/worker'));
   expect(workers).toHaveLength(1);
   const worker = workers[0]!;
   expect(worker.pgrp).toBe(worker.pid); // its own process group, so its recogniser can be reached too

@@ -10,7 +10,7 @@ import { failingOf } from '../../../server/webhooks/app-shapes';
 import type { ConnectedAssistant } from '../../../server/oidc/service';
 import { fromEntry } from '../../../server/patients/app-shapes';
 import type { PatientEntry } from '../../../server/patients/schemas';
-import { toDictationLanguages } from '../../../server/scribe/app-shapes';
+import { toDictationLanguages } from '../../../server/scribe/api/app-shapes';
 import { type FormPoster, ScribeClient, multipartForm } from '../../../sdk/scribe-client';
 import { browserRecordings } from './idb';
 

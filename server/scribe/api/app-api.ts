@@ -1,14 +1,14 @@
 import { Type } from 'typebox';
-import { Available, Nothing, arg, appMethod, optionalArg } from '../shared/app-method.js';
-import { ServiceError } from '../shared/errors.js';
+import { Available, Nothing, arg, appMethod, optionalArg } from '../../shared/app-method.js';
+import { ServiceError } from '../../shared/errors.js';
 import {
   HISTORY_PAGE, extensionFor, newTxnId, outputFormatOf, toDictationLanguages, toDictationStatus, toHistoryPage, uploadExtraData,
 } from './app-shapes.js';
-import { LANGUAGES, TEMPLATE_IDS } from './contracts.js';
-import { PatientParams } from '../patients/schemas.js';
+import { LANGUAGES, TEMPLATE_IDS } from '../contracts.js';
+import { PatientParams } from '../../patients/schemas.js';
 import { HistoryQuery } from './schemas.js';
-import { ScribeValidationError } from './service.js';
-import { SpeechModel, SpeechModelId } from './speech-model-schemas.js';
+import { ScribeValidationError } from '../service.js';
+import { SpeechModel, SpeechModelId } from '../speech-models/schemas.js';
 import { receiveUpload } from './uploads.js';
 
 // ---- The dictation's shapes (their types and mappers: app-shapes.ts) --------------------------------------------

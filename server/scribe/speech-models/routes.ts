@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { authenticate, requireScope } from '../http/auth.js';
-import { security } from '../http/dr.js';
-import { plainErrors } from '../http/errors.js';
-import type { Service } from '../service.js';
-import { SetDefaultBody, SpeechModel, SpeechModelList, SpeechModelParams } from './speech-model-schemas.js';
+import { authenticate, requireScope } from '../../http/auth.js';
+import { security } from '../../http/dr.js';
+import { plainErrors } from '../../http/errors.js';
+import type { Service } from '../../service.js';
+import { SetDefaultBody, SpeechModel, SpeechModelList, SpeechModelParams } from './schemas.js';
 
 const tags = ['speech models'];
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { ScribeError, type ScribeService, type UploadTarget } from './service.js';
+import { ScribeError, type ScribeService, type UploadTarget } from '../service.js';
 
 /** Where the presigned POST sends files: the service's own receiver, on the service's base URL. */
 export const UPLOAD_PATH = '/v1/file-upload/objects';

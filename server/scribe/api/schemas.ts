@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
-import { LANGUAGES } from './contracts.js';
-import { CLIENT_STATUSES } from './formats.js';
-import { HISTORY_LIMIT } from './history.js';
+import { LANGUAGES } from '../contracts.js';
+import { CLIENT_STATUSES } from '../formats.js';
+import { HISTORY_LIMIT } from '../history.js';
+import { NoteStatus } from '../note-reader.js';
 
 /**
  * Schemas of the scribe routes, for the OpenAPI document. Request bodies are described but checked by the service
@@ -116,6 +117,30 @@ export const SessionSummary = Type.Object({
 export const HistoryResponse = Type.Object({
   data: Type.Array(SessionSummary, { description: 'Newest first (created_at, then txn_id)' }),
   next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page' }),
+});
+
+// The notes' additions to the status and list routes (docs/API.md, Notes: sign and amend). The scribe declares them, as
+// it declares what it reads of notes (../note-reader.ts): notes builds on the scribe, not the other way round.
+
+/** What the status route takes for notes: which version to serve. */
+export const NoteStatusQuery = Type.Object({
+  version: Type.Optional(Type.String({
+    pattern: '^(?:draft|0|[1-9][0-9]{0,5})$',
+    description: 'draft (or 0): the scribe\'s own output as produced; N: signed version N. Default: the latest signed version, else the draft',
+  })),
+});
+
+/** What the sessions list takes for notes: signed notes first. */
+export const NoteHistoryQuery = Type.Object({
+  order: Type.Optional(Type.Union([Type.Literal('newest'), Type.Literal('signed_first')], {
+    description: 'newest (default): newest first; signed_first: sessions with a signed note first, then the others, each newest first',
+  })),
+});
+
+/** What each session of the sessions list says about its note. */
+export const NoteHistoryFields = Type.Object({
+  note_status: Type.Union([NoteStatus, Type.Null()], { description: 'draft: finished, not signed; signed; amended; null: no result yet (or failed)' }),
+  note_version: Type.Integer({ minimum: 0, description: 'The latest signed version (1 signed, 2… amended); 0 otherwise' }),
 });
 
 /** Upstream's shapes per family: status `{"error":{"code","msg"}}`; presign/init/upload `{"error","code"}`; 401 `{"error","message"}`. */

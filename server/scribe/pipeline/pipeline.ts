@@ -5,14 +5,14 @@
  * rendering fails fails alone (the session is `partial`, 206). Anything unexpected is thrown, and the runner
  * retries the run.
  */
-import type { SpeechConfig } from './asr/choose.js';
-import type { Language, PcmAudio, RecognitionRequest, Segment, TemplateId, Transcript } from './contracts.js';
+import type { SpeechConfig } from '../asr/choose.js';
+import type { Language, PcmAudio, RecognitionRequest, Segment, TemplateId, Transcript } from '../contracts.js';
 import type { JobResult, JobSpec, OutputEntry, TemplateRequest } from './job.js';
-import { TEMPLATE_NAMES } from './formats.js';
+import { TEMPLATE_NAMES } from '../formats.js';
 import { defaultStages, type Stages } from './stages.js';
-import { annotateFromAudio } from '../clinical-nlp/confidence.js';
-import type { ClinicalFacts } from '../clinical-nlp/facts.js';
-import type { StructureOptions } from '../clinical-nlp/structure.js';
+import { annotateFromAudio } from '../../clinical-nlp/confidence.js';
+import type { ClinicalFacts } from '../../clinical-nlp/facts.js';
+import type { StructureOptions } from '../../clinical-nlp/structure.js';
 
 export interface PipelineHooks {
   signal?: AbortSignal;

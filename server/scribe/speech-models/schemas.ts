@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 
 /**
- * Schemas of the speech-model routes (speech-model-routes.ts), our own endpoints behind Settings → Speech models.
+ * Schemas of the speech-model routes (routes.ts), our own endpoints behind Settings → Speech models.
  * The Electron IPC handlers validate their arguments with these same objects.
  */
 

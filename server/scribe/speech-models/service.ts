@@ -9,17 +9,17 @@
  * memory (a restart forgets a failure; an interrupted download resumes from its .part files the next time).
  */
 import { stat } from 'node:fs/promises';
-import type { AuditLog } from '../audit/service.js';
-import type { RequestContext } from '../auth/permissions.js';
-import { type Executor, transaction } from '../db/tx.js';
-import { settingsStore } from '../settings/store.js';
-import { ServiceError } from '../shared/errors.js';
-import { type Clock, isoNow } from '../shared/time.js';
-import { BUILT_IN_MODEL, modelManager } from './asr/choose.js';
-import type { InstalledModel, ModelSpec } from './asr/models.js';
-import { POCKETSPHINX_LANGUAGES } from './asr/pocketsphinx.js';
-import { LANGUAGES } from './contracts.js';
-import type { DownloadState, SpeechModel } from './speech-model-schemas.js';
+import type { AuditLog } from '../../audit/service.js';
+import type { RequestContext } from '../../auth/permissions.js';
+import { type Executor, transaction } from '../../db/tx.js';
+import { settingsStore } from '../../settings/store.js';
+import { ServiceError } from '../../shared/errors.js';
+import { type Clock, isoNow } from '../../shared/time.js';
+import { BUILT_IN_MODEL, modelManager } from '../asr/choose.js';
+import type { InstalledModel, ModelSpec } from '../asr/models.js';
+import { POCKETSPHINX_LANGUAGES } from '../asr/pocketsphinx.js';
+import { LANGUAGES } from '../contracts.js';
+import type { DownloadState, SpeechModel } from './schemas.js';
 
 const DEFAULT_SETTING = 'speech.default_model';
 

@@ -2,13 +2,13 @@
  * The pipeline's stages as the scribe calls them, bound to the modules that own them (contracts.ts): audio/
  * (decode, speech check), asr/ (engines), structure/ and templates/. The one place the session code meets them.
  */
-import { type SpeechConfig, chooseEngine, createEngines } from './asr/choose.js';
-import { NoEngineError } from './asr/engine.js';
-import { AudioDecodeError, decodeToPcm } from './audio/decode.js';
-import { NoSpeechError, assertSpeech } from './audio/speech.js';
-import type { AsrEngine, PcmAudio, RecognitionRequest, RenderedTemplate, RenderInput, TemplateId } from './contracts.js';
-import { structure, type StructureOptions } from '../clinical-nlp/structure.js';
-import { renderTemplate } from './templates/render.js';
+import { type SpeechConfig, chooseEngine, createEngines } from '../asr/choose.js';
+import { NoEngineError } from '../asr/engine.js';
+import { AudioDecodeError, decodeToPcm } from '../audio/decode.js';
+import { NoSpeechError, assertSpeech } from '../audio/speech.js';
+import type { AsrEngine, PcmAudio, RecognitionRequest, RenderedTemplate, RenderInput, TemplateId } from '../contracts.js';
+import { structure, type StructureOptions } from '../../clinical-nlp/structure.js';
+import { renderTemplate } from '../templates/render.js';
 
 export interface Stages {
   decode(path: string, outDir: string, opts: { signal?: AbortSignal; displayName: string }): Promise<PcmAudio>;

@@ -1,4 +1,4 @@
-import type { Language, TemplateId, Transcript } from './contracts.js';
+import type { Language, TemplateId, Transcript } from '../contracts.js';
 
 /**
  * What the job runner (the service process) and a worker process say to each other over the IPC channel of

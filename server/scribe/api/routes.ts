@@ -1,15 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { authenticate, requireScope, runHook } from '../http/auth.js';
-import type { Service } from '../service.js';
-import { ServiceError } from '../shared/errors.js';
+import { authenticate, requireScope, runHook } from '../../http/auth.js';
+import type { Service } from '../../service.js';
+import { ServiceError } from '../../shared/errors.js';
 import {
   HistoryQuery, HistoryResponse, InitBody, InitConflict, InitParams, InitResponse, LanguageList, PresignBody, PresignQuery, PresignResponse, ScribeError as ScribeErrorSchema, SessionSummary,
-  StatusError, StatusParams, StatusQuery, StatusResponse, Unauthorized, ValidationDetails,
+  NoteHistoryFields, NoteHistoryQuery, NoteStatusQuery, StatusError, StatusParams, StatusQuery, StatusResponse, Unauthorized, ValidationDetails,
 } from './schemas.js';
-import { ScribeValidationError } from './service.js';
-import { NoteHistoryFields, NoteHistoryQuery, NoteStatusQuery } from '../notes/schemas.js';
+import { ScribeValidationError } from '../service.js';
 import { UPLOAD_PATH, uploadRoutes } from './uploads.js';
 
 const security: Record<string, string[]>[] = [{ bearer: [] }];

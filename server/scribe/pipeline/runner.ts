@@ -5,13 +5,13 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Executor, transaction } from '../db/tx.js';
-import { type Loop, startLoop } from '../shared/loop.js';
-import { PRIVATE_DIR_MODE } from '../shared/private-files.js';
-import type { Clock } from '../shared/time.js';
-import type { Transcript } from './contracts.js';
+import { type Executor, transaction } from '../../db/tx.js';
+import { type Loop, startLoop } from '../../shared/loop.js';
+import { PRIVATE_DIR_MODE } from '../../shared/private-files.js';
+import type { Clock } from '../../shared/time.js';
+import type { Transcript } from '../contracts.js';
 import type { JobResult, JobSpec, ParentMessage, SessionRequest, SpeechSettings, WorkerMessage } from './job.js';
-import { type ScribeStore, type SessionRow, scribeStore } from './store.js';
+import { type ScribeStore, type SessionRow, scribeStore } from '../store.js';
 
 export interface RunnerOptions {
   /** Sessions processed at once, each in its own worker process. Default 1 (recognition uses a whole core). */

@@ -33,6 +33,8 @@ describe('instructions in a report plan', () => {
       ['increase her daily walking']],
     ['a statement, a record of what was done and the assessment are not advice', 'ASSESSMENT: Otitis media. PLAN: Samples provided. He denies any allergies. Mother signed the consent.',
       []],
+    ['the consent talk of a procedure is not advice', 'ASSESSMENT: Gallstones. PLAN: Laparoscopic cholecystectomy. Risks and complications discussed with the patient. No guarantees were given. We also discussed bleeding and blood transfusions. Of note, she is diabetic. Further recommendations to follow.',
+      ['laparoscopic cholecystectomy']],
     ['a numbered plan item that is an instruction', 'ASSESSMENT: Cellulitis. PLAN:,1.  Warm compresses to the area.,2.  Return if fever develops.',
       ['warm compresses to the area', 'return if fever develops']],
   ])('%s', (_, text, expected) => {

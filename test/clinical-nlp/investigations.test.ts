@@ -93,6 +93,15 @@ describe('what is an order', () => {
     expect(names('If her sugars stay high we may add metformin. Lipid profile in two weeks.')).toEqual(['lipid profile']);
   });
 
+  it('skips a test that is only possible, not had, a finding of the examination, a result or a guide', () => {
+    expect(names('PLAN: Risks include bleeding and the possible need for ERCP.')).toEqual([]);
+    expect(names('Doctor: physical therapy first, then we might have to consider an MRI.')).toEqual([]);
+    expect(names('PLAN: She did not have a TSH drawn today.')).toEqual([]);
+    expect(names('EXAM: Visual fields were full to confrontation.')).toEqual([]);
+    expect(names('IMPRESSION: Slow rise in PSA. Ferritin relatively stable.')).toEqual([]);
+    expect(names('PLAN: Ultrasound-guided biopsy next week. Chest x-ray today.')).toEqual(['biopsy', 'chest x-ray']);
+  });
+
   it('treats a fingerstick glucose as a vital and home monitoring as advice', () => {
     expect(names('Random blood sugar on the glucometer is 240.')).toEqual([]);
     expect(names('Check fasting sugar every morning and note it down.')).toEqual([]);

@@ -62,6 +62,7 @@ const FORM_IN_NAME = new RegExp(String.raw`(cream|ointment|gel|lotion|foam|eyedr
 const COUNT_THEN_FREQUENCY = /(?:^|[\s,])(?:#\s*\d+\s+)?(?:1|2|half)\s+(?:(?:po|orally|by mouth)\s+)?(?:bid|tid|qid|qd|od|bd|tds|qhs|hs|q\s*\d+\s*h\w*)\b/;
 const DEVICE_FORM: [RegExp, string][] = [[/\b(?:handihaler|respimat|hfa|mdi|diskus|accuhaler)\b/, 'inhaler'], [/\bemulgel\b/, 'gel']];
 const DOSE_BEFORE = /\b(?:tablets?|tabs?|capsules?|caps?|mg|mcg|ml|\d+)\s*,?\s*$/;
+const MEASURED_AFTER = /^\s*(?:levels?|troughs?|peak levels?|concentrations?|assays?)\b/;
 const SHORT_BRAND_CONTEXT = /\b(?:tab|tabs|tablet|cap|capsule|syp|syrup|inj|injection|start|continue|give)\s*$/;
 
 // A sentence cannot end on these words: the segmenter cut a clause ("… we may | give injection …").
@@ -82,6 +83,9 @@ const LINE_END = new RegExp(
     String.raw`\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|sats|respiratory rate|weight|height)\b(?=\s+(?:is\s+|was\s+|of\s+|today\s+)?\d)`,
     String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
     String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
+    // "aspirin as needed, and TriViFlor 25 mg": a name the formulary lacks, with its own strength, after the list's
+    // comma is the next drug's line, not this one's strength.
+    String.raw`,\s*(?:and\s+)?(?=(?!(?:${FORM_WORDS}|${FORM_MODIFIER}|extended|sustained|delayed|release|controlled|modified|slow|long|acting|then|increase|reduce|decrease|up|down|total|max|maximum|only|at|to)\b)[a-z][a-z-]{3,}\s+\d+(?:\.\d+)?\s*(?:mg|mcg|g|units?|%)\b)`,
   ].join('|'),
 );
 const STEP = /,?\s*\b(?:then|followed by|after that|thereafter)\b\s*/g;
@@ -341,6 +345,8 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
       if (exact.key.length <= 3 && !SHORT_BRAND_CONTEXT.test(s.text.slice(0, exact.start)) && !/^\s*\d/.test(s.text.slice(exact.end))) continue;
       // "1 tablet one a day": a brand spelled like a dose ("one a day") right after a dose or form word is the dose.
       if (/^\d/.test(exact.key) && DOSE_BEFORE.test(s.text.slice(0, exact.start))) continue;
+      // "yearly digoxin levels", "a vancomycin trough": the drug's level is a test, not a prescription.
+      if (MEASURED_AFTER.test(s.text.slice(exact.end))) continue;
       mention = { ref: exact.payload, key: exact.key, from: exact.from, to: exact.to, start: exact.start, end: exact.end, formStart: exact.start };
     } else {
       const w = tokens[i]!;
@@ -870,7 +876,7 @@ function decide(
     // mg …") is all of theirs; a prescribing cue is not shared this way, so a misread list never prints a drug.
     out = { ...inherited, rules: [...inherited.rules, 'med.shared-cue'] };
   } else if (after) out = { decision: status(after)!, rules: [after.rule.id], explicit: true, restart: false, unclear: !!after.rule.uncertain, cue: after.text };
-  else if (s.speaker === 'patient' || inHistory) out = { decision: 'current', rules: ['med.history-section'], explicit: false, restart: false, unclear: false };
+  else if (s.speaker === 'patient' || inHistory) out = { decision: section === 'allergies' ? 'history' : 'current', rules: ['med.history-section'], explicit: false, restart: false, unclear: false };
   else {
     // A cue further back (before another drug) that would make it history or a plan for later: kept, flagged.
     const far = mods.find((x) => status(x) && x.end <= m.formStart && m.formStart - x.end <= UNCLEAR_WITHIN && !PRESCRIBED.has(STATUS_OF[status(x)!]!));

@@ -251,8 +251,23 @@ describe('medication status (context rules)', () => {
     // Under a medication-list heading "spray", "uses" say how a drug is taken; they prescribe nothing.
     ['MEDICATIONS: Lipitor 10 mg daily, Flonase spray daily, Xalatan drops and aspirin at night.\nPLAN: Recheck lipids.', []],
     ['PLAN: She will proceed with continued Flomax and wean the prednisone to 5 mg daily.', [['tamsulosin', 'continued'], ['prednisone', 'changed']]],
+    // A refused, intolerable or "should not stay on" drug is stopped; "consider adding" is considered, not added.
+    ['PLAN: Aspirin 75 mg daily. She does not want to use the warfarin at this time.', [['aspirin', 'new']]],
+    ['PLAN: Ibuprofen 400 mg three times a day, as he is unable to tolerate the paracetamol.', [['ibuprofen', 'new']]],
+    ['SUBJECTIVE: If her weight plateaus she should not stay on phentermine.', []],
+    ['PLAN: Recheck in a month. If the pain does not improve, I will consider adding methotrexate.', []],
+    // A drug's level is a test; a dose the history says was raised is history; a dose raised today is changed.
+    ['PLAN: I ordered yearly digoxin levels. Increased her Aricept to 10 mg daily.', [['donepezil', 'changed']]],
+    ['HISTORY: His dose of metoprolol was increased last month. He increased his Pravachol himself. She restarted the Coumadin.\nPLAN: Recheck lipids.', []],
+    // A drug the allergy list names is not continued with "all current medications".
+    ['ALLERGIES: Zetia caused myalgias.\nMEDICATIONS: Metoprolol 50 mg twice a day.\nPLAN: Continue all current medications.', [['metoprolol', 'continued']]],
   ])('%s', (text, expected) => {
     expect(named(text)).toEqual(expected);
+  });
+
+  it('a strength after the list\'s comma and a name the formulary lacks is not the drug before it', () => {
+    const ms = all('MEDICATIONS: Atenolol 50 mg daily, aspirin as needed, and Trivaflex 25 mg two pills daily.\nPLAN: Continue current medications.').medications;
+    expect(ms.map((m) => [m.name, m.strength?.value])).toEqual([['atenolol', 50], ['aspirin', undefined]]);
   });
 
   it('keeps the old strength of a changed drug', () => {

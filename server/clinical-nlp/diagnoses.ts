@@ -688,6 +688,8 @@ function clinicalName(f: Found): boolean {
   const words = tokenize(f.name).filter((t) => /[a-z]/.test(t.text));
   // A clause ("the x-rays were personally reviewed by me") is no name, whatever it sounds like.
   if (words.some((t) => NOT_IN_NAME.test(t.text) || PERSON.test(t.text)) && !words.some((t) => isExactIcdWord(t.text))) return false;
+  // "no evidence of disease", "DVT prophylaxis": a name denied or prevented is no diagnosis.
+  if (/^(?:no|not|without|never|negative for)\b|\b(?:has|have|had|shows?|showed)\s+no\b|\bprophylaxis$/.test(f.name)) return false;
   // One word is a name only when it is one on its own ("asthma"), not a part of one ("cuboid" of "cuboid fracture").
   if (words.length === 1 && !DISEASE_LIKE.test(f.name) && !exactIcdTokens([words[0]!.text])) return false;
   return DISEASE_LIKE.test(f.name) || words.some((t) => isExactIcdWord(t.text)) || (!!f.entry && words.length > 1);

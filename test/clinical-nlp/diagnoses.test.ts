@@ -61,6 +61,10 @@ describe('names in a report\'s assessment', () => {
     expect(names('ASSESSMENT: The x-rays were personally reviewed by me. She tolerated water postprocedure.')).toEqual([]);
   });
 
+  it('leaves out a denied or prevented name, and list words around a name', () => {
+    expect(names('ASSESSMENT:,1.  The patient has no evidence of disease.,2.  DVT prophylaxis.,3.  Hypertension, not controlled.')).toEqual([['hypertension, not controlled', 'I10']]);
+  });
+
   it('leaves the patient out of the name and a negated name out of the list', () => {
     expect(names('ASSESSMENT: This is a 70-year-old male with signs and symptoms of benign prostatic hypertrophy.')).toEqual([['benign prostatic hypertrophy', 'N40']]);
     expect(names("Doctor: we took an x-ray and it looks like you don't have any fractures.\nPatient: good.")).toEqual([]);

@@ -30,14 +30,14 @@ export const APP_METHOD_ARITY = {
   createPatient: 1,
   updatePatient: 2,
   mobileReview: 0,
-  dayAppointments: 1,
-  bookAppointment: 1,
   parkAppointment: 1,
   setAppointmentStatus: 2,
-  doctors: 0,
+  bookAppointment: 1,
+  dayAppointments: 1,
   undoAppointment: 1,
   callNextPatient: 2,
   queueBoard: 0,
+  doctors: 0,
   webhooks: 0,
   createWebhook: 1,
   deleteWebhook: 1,
@@ -91,4 +91,16 @@ export const APP_METHOD_NAMES = Object.keys(APP_METHOD_ARITY) as (keyof typeof A
 /** The methods that report progress: the renderer passes a callback after their arguments. */
 export const PROGRESS_METHODS = [
   'uploadDictation',
+] as const;
+
+/** The methods that operations declare (server/shared/operation.ts): a browser calls them at POST /api/v1/app/<name>. */
+export const OPERATION_METHODS = [
+  'parkAppointment',
+  'setAppointmentStatus',
+  'bookAppointment',
+  'dayAppointments',
+  'undoAppointment',
+  'callNextPatient',
+  'queueBoard',
+  'doctors',
 ] as const;

@@ -2,9 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Compile } from 'typebox/compile';
 import { z } from 'zod';
-import { STATUS_NAMES, type Status } from '../appointments/states.js';
-import { toDayEntry } from '../appointments/app-api.js';
-import type { AppointmentListRow } from '../appointments/store.js';
+import { appointmentOperations } from '../appointments/operations.js';
 import { type RequestContext, ROLE_SCOPES, type Scope, can } from '../auth/permissions.js';
 import type { AuditEntry } from '../audit/store.js';
 import type { AssistantInfo } from '../oidc/service.js';
@@ -15,6 +13,7 @@ import { toEntry } from '../patients/service.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import { type Violation, violationMessage } from '../shared/violations.js';
+import { toolsOf } from './operation-tools.js';
 
 export const MCP_SERVER_VERSION = '1.0.0';
 
@@ -181,101 +180,5 @@ export const registerPatient = defineTool({
   },
 });
 
-const StatusEnum = z.enum(Object.keys(STATUS_NAMES) as [Status, ...Status[]]);
-
-export const listTodaysAppointments = defineTool({
-  name: 'list_todays_appointments',
-  title: 'List today\'s appointments',
-  description: 'The clinic\'s appointments for today (the clinic\'s own time zone), in time order, with each patient\'s name and '
-    + 'mobile and the appointment\'s status (BK booked, CK checked in, OG ongoing, PK parked, CM completed, CN cancelled, NS no-show). '
-    + 'Pass date (YYYY-MM-DD) for another day.',
-  input: { date: z.string().regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/, 'date must be YYYY-MM-DD').optional().describe('Defaults to today at the clinic') },
-  output: {
-    date: z.string(),
-    count: z.number().int(),
-    appointments: z.array(z.object({
-      appointment_id: z.string(),
-      partner_appointment_id: z.string().nullable(),
-      patient_id: z.string(),
-      patient_name: z.string(),
-      patient_mobile: z.string(),
-      doctor_id: z.string().nullable(),
-      scheduled_at: z.string().describe('ISO 8601 UTC'),
-      status: StatusEnum,
-      status_name: z.string(),
-      reason: z.string(),
-    })),
-  },
-  scope: 'appointments:read',
-  deniedAction: 'appointment.read',
-  readOnly: true,
-  idempotent: true,
-  run: async ({ date }, { service, ctx }) => {
-    if (date !== undefined && Number.isNaN(Date.parse(`${date}T00:00:00Z`))) throw new ToolError('INVALID_REQUEST', `${date} is not a calendar date`);
-    const day = await service.appointments.day(ctx, date);
-    const now = service.clock.now();
-    const appointments = (day.rows as AppointmentListRow[]).map((row) => {
-      const a = toDayEntry(row, now);
-      return {
-        appointment_id: a.appointment_id, partner_appointment_id: a.partner_appointment_id, patient_id: a.patient_id, patient_name: a.patient_name,
-        patient_mobile: a.patient_mobile, doctor_id: a.doctor_id, scheduled_at: a.scheduled_at, status: a.status, status_name: STATUS_NAMES[a.status],
-        reason: a.reason,
-      };
-    });
-    return { date: day.date, count: appointments.length, appointments };
-  },
-});
-
-const AppointmentRef = {
-  appointment_id: z.string().min(1).max(128).describe('The appointment\'s id (from list_todays_appointments)'),
-  id_type: z.enum(['service', 'partner']).default('service')
-    .describe('partner: appointment_id is your own system\'s appointment id (partner_appointment_id)'),
-};
-const StatusChangeOut = {
-  appointment_id: z.string(),
-  partner_appointment_id: z.string().nullable(),
-  status: StatusEnum,
-  previous_status: StatusEnum,
-  changed: z.boolean().describe('false when the appointment already had this status (nothing was changed)'),
-};
-
-export const parkAppointment = defineTool({
-  name: 'park_appointment',
-  title: 'Park an appointment',
-  description: 'Move an appointment to parked (PK): the patient stepped out and will be seen later. Allowed from booked, checked in '
-    + 'and ongoing; parking a parked appointment changes nothing.',
-  input: AppointmentRef,
-  output: StatusChangeOut,
-  scope: 'appointments:write',
-  deniedAction: 'appointment.write',
-  readOnly: false,
-  idempotent: true,
-  run: async ({ appointment_id, id_type }, { service, ctx }) => {
-    const r = await service.appointments.park(ctx, appointment_id, id_type === 'partner');
-    return {
-      appointment_id: r.appointment.id, partner_appointment_id: r.appointment.partner_appointment_id, status: r.appointment.status,
-      previous_status: r.previous_status, changed: r.changed,
-    };
-  },
-});
-
-export const markNoShow = defineTool({
-  name: 'mark_no_show',
-  title: 'Mark an appointment as a no-show',
-  description: 'Mark an appointment as no-show (NS): the patient did not come. Allowed from booked, checked in and parked.',
-  input: AppointmentRef,
-  output: StatusChangeOut,
-  scope: 'appointments:write',
-  deniedAction: 'appointment.write',
-  readOnly: false,
-  idempotent: true,
-  run: async ({ appointment_id, id_type }, { service, ctx }) => {
-    const r = await service.appointments.changeStatus(ctx, appointment_id, id_type === 'partner', 'NS');
-    return {
-      appointment_id: r.appointment.id, partner_appointment_id: r.appointment.partner_appointment_id, status: r.appointment.status,
-      previous_status: r.previous_status, changed: r.changed,
-    };
-  },
-});
-
-export const CORE_TOOLS = [searchPatients, registerPatient, listTodaysAppointments, parkAppointment, markNoShow];
+/** The domains' tools that are not declared as operations yet, then the appointments domain's operations' tools. */
+export const CORE_TOOLS = [searchPatients, registerPatient, ...toolsOf(appointmentOperations)];

@@ -1,6 +1,6 @@
+import { OPERATION_METHODS } from '../../../preload/app-methods';
 import type {
-  Appointment, ClinicApi, ClinicFailure, DayList, QueueBoard, ReminderSettings, SessionInfo, SpeechModel, StatusChange, WebhookDeliveries, WebhookState,
-  WebhookSubscription,
+  ClinicApi, ClinicFailure, QueueBoard, ReminderSettings, SessionInfo, SpeechModel, WebhookDeliveries, WebhookState, WebhookSubscription,
 } from '../../../preload/contract';
 import { NO_LANGUAGE_LIST, dictationStatus, scribeFailure, scribeHistory, uploadDictation } from '../../../preload/scribe-flow';
 import { toPushCredentials } from '../../../server/notifications/app-shapes';
@@ -9,6 +9,7 @@ import { toAppAssistant } from '../../../server/oidc/app-shapes';
 import { failingOf } from '../../../server/webhooks/app-shapes';
 import type { ConnectedAssistant } from '../../../server/oidc/service';
 import { fromEntry } from '../../../server/patients/app-shapes';
+import { appMethodPath } from '../../../server/shared/app-method-path';
 import type { PatientEntry } from '../../../server/patients/schemas';
 import { toDictationLanguages } from '../../../server/scribe/app-shapes';
 import { type FormPoster, ScribeClient, multipartForm } from '../../../sdk/scribe-client';
@@ -20,8 +21,10 @@ import { browserRecordings } from './idb';
  * token; dictation audio is kept in IndexedDB.
  *
  * The methods and their types come from their declarations (server/app-api.ts), whose implementations are service
- * code a browser cannot run; so each method's route is written here, once, and the answers are read with the same
- * mappers the app uses in-process (fromEntry, toPushCredentials, toAppAssistant, the scribe's app-shapes).
+ * code a browser cannot run. A method an operation declares is called at its app route (POST /api/v1/app/<name>),
+ * which runs the declaration as IPC does; for the others, not converted to operations yet, each method's route is
+ * written here, once, and the answers are read with the same mappers the app uses in-process (fromEntry,
+ * toPushCredentials, toAppAssistant, the scribe's app-shapes).
  */
 const TOKEN_KEY = 'clinic-desk.token';
 const token = () => sessionStorage.getItem(TOKEN_KEY);
@@ -75,11 +78,6 @@ const dr = async <T>(method: string, path: string, body?: unknown) => (await api
 const missingRoute = (a: Answer) =>
   a.status === 404 && /^No route/.test(String((a.body as { error?: { message?: string } } | undefined)?.error?.message ?? ''));
 
-const toAppointment = (a: Appointment & { status_history?: unknown }): Appointment => {
-  const { status_history: _h, ...rest } = a;
-  return rest;
-};
-
 interface SignedIn extends SessionInfo { token: string }
 const keep = (s: SignedIn): SessionInfo => {
   sessionStorage.setItem(TOKEN_KEY, s.token);
@@ -116,7 +114,15 @@ const scribe = () => new ScribeClient({
   fetch: (input, init) => fetch(input, init).catch(() => Promise.reject(UNREACHABLE)),
 });
 
+type OperationMethod = (typeof OPERATION_METHODS)[number];
+/** The methods operations declare, each over its app route: the same checks and implementation as over IPC. */
+const operationMethods = Object.fromEntries(OPERATION_METHODS.map((name) => [
+  name,
+  async (...args: unknown[]) => (await api<{ value: unknown }>('POST', appMethodPath(name), args)).value,
+])) as Pick<ClinicApi, OperationMethod>;
+
 export const httpClinic: ClinicApi = {
+  ...operationMethods,
   async serviceInfo() {
     const body = await api<{ version: string }>('GET', '/health');
     return { baseUrl: location.origin, version: body.version };
@@ -157,23 +163,6 @@ export const httpClinic: ClinicApi = {
     const r = await api<{ data: (PatientEntry & { problem: string })[]; total: number }>('GET', '/api/v1/patients/mobile-review');
     return { patients: r.data.map((e) => ({ ...fromEntry(e), problem: e.problem })), total: r.total };
   },
-  dayAppointments: (date) => dr<DayList>('GET', `/dr/v1/appointments${date ? `?date=${encodeURIComponent(date)}` : ''}`),
-  bookAppointment: async (input) => toAppointment(await dr<Appointment>('POST', '/dr/v1/appointment', input)),
-  async parkAppointment(id) {
-    await api('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/parked`);
-    const a = await dr<Appointment & { status_history: { from_status: StatusChange['status'] | null; to_status: StatusChange['status'] }[] }>('GET', `/dr/v1/appointment/${encodeURIComponent(id)}`);
-    const last = a.status_history.at(-1);
-    return { appointment_id: a.appointment_id, status: a.status, previous_status: last?.to_status === a.status && last.from_status ? last.from_status : a.status };
-  },
-  setAppointmentStatus: (id, status) => dr<StatusChange>('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/change-status?partner_id=0`, { status }),
-  doctors: async () => (await api<{ doctors: Awaited<ReturnType<ClinicApi['doctors']>> }>('GET', '/api/v1/doctors')).doctors,
-  undoAppointment: (id) => dr<StatusChange>('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/undo`),
-  callNextPatient: (doctorId, current) => {
-    const q = new URLSearchParams({ ...(doctorId ? { doctor_id: doctorId } : {}), ...(current ? { current } : {}) }).toString();
-    return dr<StatusChange>('POST', `/dr/v1/queue/call-next${q ? `?${q}` : ''}`);
-  },
-  queueBoard: () => dr<QueueBoard>('GET', '/dr/v1/queue/board'),
-
   serverStatus: () => api('GET', '/api/v1/status'),
   users: async () => (await api<{ users: Awaited<ReturnType<ClinicApi['users']>> }>('GET', '/api/v1/users')).users,
   createUser: (input) => api('POST', '/api/v1/users', input),

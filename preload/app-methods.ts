@@ -104,3 +104,24 @@ export const OPERATION_METHODS = [
   'queueBoard',
   'doctors',
 ] as const;
+
+/**
+ * Of those, the ones a browser calls on their public route (the route's answer is the method's result): where each
+ * argument goes, found from the declarations' schemas. The others are called at POST /api/v1/app/<name>.
+ */
+export const OPERATION_ROUTES: Partial<Record<(typeof OPERATION_METHODS)[number], OperationRoute>> = {
+  setAppointmentStatus: {"method":"POST","url":"/dr/v1/appointment/:appointment_id/change-status","query":{"partner_id":"0"},"args":[{"in":"path","name":"appointment_id"},{"in":"body","name":"status"}],"dr":true},
+  dayAppointments: {"method":"GET","url":"/dr/v1/appointments","query":{},"args":[{"in":"query","name":"date"}],"dr":true},
+  undoAppointment: {"method":"POST","url":"/dr/v1/appointment/:appointment_id/undo","query":{},"args":[{"in":"path","name":"appointment_id"}],"dr":true},
+  callNextPatient: {"method":"POST","url":"/dr/v1/queue/call-next","query":{},"args":[{"in":"query","name":"doctor_id"},{"in":"query","name":"current"}],"dr":true},
+  queueBoard: {"method":"GET","url":"/dr/v1/queue/board","query":{},"args":[],"dr":true},
+};
+
+export interface OperationRoute {
+  method: string;
+  url: string;
+  query: Record<string, string>;
+  args: ({ in: 'path' | 'query'; name: string } | { in: 'body'; name?: string })[];
+  /** The answer is in the dr envelope. */
+  dr: boolean;
+}

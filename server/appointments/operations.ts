@@ -151,7 +151,7 @@ export const appointmentOperations = {
     },
     app: {
       args: [appointmentId, arg('status', ChangeStatusBody.properties.status)], result: StatusChangeSchema,
-      input: (id, status) => ({ ...ownId(id), status }), output: toStatusChange,
+      input: (id, status) => ({ ...ownId(id), status }), output: toStatusChange, viaRoute: { query: { partner_id: '0' } },
     },
     tool: {
       name: 'mark_no_show',
@@ -230,7 +230,7 @@ export const appointmentOperations = {
       status: 200,
       body: (day) => day,
     },
-    app: { args: [optionalArg('date', DayQuery.properties.date)], result: DayList, input: (date) => date, output: (day) => day },
+    app: { args: [optionalArg('date', DayQuery.properties.date)], result: DayList, input: (date) => date, output: (day) => day, viaRoute: {} },
     tool: {
       name: 'list_todays_appointments',
       title: 'List today\'s appointments',
@@ -294,7 +294,7 @@ export const appointmentOperations = {
       status: 200,
       body: (r, request) => drChange(r, pathId(request)),
     },
-    app: { args: [appointmentId], result: StatusChangeSchema, input: ownId, output: toStatusChange },
+    app: { args: [appointmentId], result: StatusChangeSchema, input: ownId, output: toStatusChange, viaRoute: {} },
   }),
 
   /** The doctor's next checked-in patient goes in (OG); without a doctor id, the signed-in doctor's; 'complete' marks the one still in done first. */
@@ -323,6 +323,7 @@ export const appointmentOperations = {
       result: StatusChangeSchema,
       input: (doctorId, current) => ({ doctor_id: doctorId, current }),
       output: toStatusChange,
+      viaRoute: {},
     },
   }),
 
@@ -343,6 +344,6 @@ export const appointmentOperations = {
       status: 200,
       body: (board) => board,
     },
-    app: { args: [], result: Board, input: () => undefined, output: (board) => board },
+    app: { args: [], result: Board, input: () => undefined, output: (board) => board, viaRoute: {} },
   }),
 };

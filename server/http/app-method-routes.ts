@@ -9,18 +9,21 @@ import { authenticate } from './auth.js';
 import { guardCheck } from './operation-routes.js';
 
 /**
- * The app methods of declared operations over HTTP, for the browser's transport (renderer/src/transport/http.ts): one
- * POST per method, its body the arguments as a JSON array (null for an optional argument left out), its answer
- * {"value": result}. The same checks as main's IPC handlers (the arguments against their declared schemas, in words)
- * after the operation's guard, and the same implementation; so a browser and the desktop app get the same result, and
- * no route of the public interface needs to answer in the app's shapes. Not part of the public interface (hidden from
- * the OpenAPI document); errors are plain ({"error":{"code","message"}}).
+ * The app methods of declared operations whose public route answers in another shape than the method's result
+ * (parking's 204, booking's history, the doctors' wrapper), over HTTP for the browser's transport
+ * (renderer/src/transport/http.ts): one POST per method, its body the arguments as a JSON array (null for an optional
+ * argument left out), its answer {"value": result}. After the operation's guard, the same argument checks as main's
+ * IPC handlers (in words) and the same implementation: a browser and the desktop app get the same result, and no
+ * route of the public interface has to answer in the app's shapes (nor a browser call two routes and rebuild the
+ * result). Not part of the public interface (hidden from the OpenAPI document); errors are plain
+ * ({"error":{"code","message"}}).
  */
 export const appMethodRoutes: FastifyPluginAsync<{ service: Service }> = async (app, { service }) => {
   app.addHook('onRequest', authenticate(service));
   for (const [name, declared] of Object.entries(OPERATIONS)) {
     const op = erased(declared);
-    if (!op.app) continue;
+    // A method a browser calls on the operation's public route needs no second way in.
+    if (!op.app || op.app.viaRoute) continue;
     const specs = compileArgs(op.app.args);
     const run = runApp(op);
     app.post(appMethodPath(name), {
@@ -28,7 +31,7 @@ export const appMethodRoutes: FastifyPluginAsync<{ service: Service }> = async (
       preParsing: guardCheck(op.access, service.audit),
       schema: { hide: true, body: Type.Array(Type.Unknown()) },
     }, async (request) => {
-      // JSON has no undefined: an optional argument left out (callNextPatient(undefined, 'complete')) arrives as null.
+      // JSON has no undefined: an optional argument left out arrives as null.
       const args = (request.body as unknown[]).map((a, i) => (a === null && specs[i]?.optional ? undefined : a));
       checkArgs(name, specs, args);
       return { value: await run({ service, ctx: request.ctx }, args) };

@@ -56,6 +56,12 @@ export interface AppBinding<I, O, A extends readonly ArgSpec[], R extends TSchem
   result: R;
   input(...args: ArgValues<A>): I;
   output(out: O): Static<R>;
+  /**
+   * A browser calls the operation's public route, whose answer (the dr envelope's data) is the app's result: each
+   * argument goes where its schema sits in the route's schema, with these query fields besides. Without it, a browser
+   * calls the app route (POST /api/v1/app/<name>), as for a route that answers in another shape (parking's 204).
+   */
+  viaRoute?: { query?: Record<string, string> };
 }
 
 /** How an operation is offered to AI assistants as an MCP tool: its contract and its mapping onto the implementation. */
@@ -128,4 +134,33 @@ export function appMethodsOf<T extends Record<string, SomeOperation>>(ops: T): W
     methods[name] = { args: op.app.args, result: op.app.result, access: op.access.scope, run: (c, ...args) => run(c, args) as Promise<Static<TSchema>> };
   }
   return methods as WithApp<T>;
+}
+
+/** Where an app argument goes on an operation's route, found by its schema: the very object the route's schema holds. */
+export type ArgPlace = { in: 'path' | 'query'; name: string } | { in: 'body'; name?: string };
+
+/**
+ * How a browser calls an operation's app method on its public route (AppBinding.viaRoute), as data the renderer can
+ * bundle (scripts/app-methods.ts writes it into preload/app-methods.ts); null when it calls the app route.
+ */
+export function browserRoute(op: Erased) {
+  const { app, route } = op;
+  if (!app?.viaRoute || !route) return null;
+  const { params, querystring, body } = route.schema as { params?: TObjectLike; querystring?: TObjectLike; body?: TObjectLike };
+  const keyOf = (o: TObjectLike | undefined, schema: TSchema) => Object.entries(o?.properties ?? {}).find(([, s]) => s === schema)?.[0];
+  const place = (spec: ArgSpec): ArgPlace => {
+    for (const [where, o] of [['path', params], ['query', querystring]] as const) {
+      const name = keyOf(o, spec.schema);
+      if (name !== undefined) return { in: where, name };
+    }
+    if (body === spec.schema) return { in: 'body' };
+    const name = keyOf(body, spec.schema);
+    if (name !== undefined) return { in: 'body', name };
+    throw new Error(`${route.method} ${route.url}: the app argument ${spec.name} is not one of the route's own schemas`);
+  };
+  const args = app.args.map(place);
+  return { method: route.method, url: route.url, query: app.viaRoute.query ?? {}, args, dr: route.errors === 'dr-envelope' || route.errors === 'dr-bare' };
+}
+interface TObjectLike {
+  properties?: Record<string, TSchema>;
 }

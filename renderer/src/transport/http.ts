@@ -1,4 +1,4 @@
-import { OPERATION_METHODS } from '../../../preload/app-methods';
+import { OPERATION_METHODS, OPERATION_ROUTES, type OperationRoute } from '../../../preload/app-methods';
 import type {
   ClinicApi, ClinicFailure, QueueBoard, ReminderSettings, SessionInfo, SpeechModel, WebhookDeliveries, WebhookState, WebhookSubscription,
 } from '../../../preload/contract';
@@ -21,8 +21,9 @@ import { browserRecordings } from './idb';
  * token; dictation audio is kept in IndexedDB.
  *
  * The methods and their types come from their declarations (server/app-api.ts), whose implementations are service
- * code a browser cannot run. A method an operation declares is called at its app route (POST /api/v1/app/<name>),
- * which runs the declaration as IPC does; for the others, not converted to operations yet, each method's route is
+ * code a browser cannot run. A method an operation declares is called on the operation's public route where its
+ * answer is the method's result, else at its app route (POST /api/v1/app/<name>, which runs the declaration as IPC
+ * does), both from the declaration (preload/app-methods.ts); for the others, not converted to operations yet, each method's route is
  * written here, once, and the answers are read with the same mappers the app uses in-process (fromEntry,
  * toPushCredentials, toAppAssistant, the scribe's app-shapes).
  */
@@ -114,12 +115,34 @@ const scribe = () => new ScribeClient({
   fetch: (input, init) => fetch(input, init).catch(() => Promise.reject(UNREACHABLE)),
 });
 
+/** An operation's app method on its public route: each argument where the declaration's schemas put it. */
+function onRoute(r: OperationRoute, args: unknown[]) {
+  let url = r.url;
+  const query = new URLSearchParams(r.query);
+  let body: unknown = undefined;
+  r.args.forEach((place, i) => {
+    const value = args[i];
+    if (value === undefined) return;
+    if (place.in === 'path') url = url.replace(`:${place.name}`, encodeURIComponent(String(value)));
+    else if (place.in === 'query') query.set(place.name, String(value));
+    else body = place.name ? { ...(body as object | undefined), [place.name]: value } : value;
+  });
+  const q = query.toString();
+  const path = q ? `${url}?${q}` : url;
+  return r.dr ? dr(r.method, path, body) : api(r.method, path, body);
+}
+
 type OperationMethod = (typeof OPERATION_METHODS)[number];
-/** The methods operations declare, each over its app route: the same checks and implementation as over IPC. */
-const operationMethods = Object.fromEntries(OPERATION_METHODS.map((name) => [
-  name,
-  async (...args: unknown[]) => (await api<{ value: unknown }>('POST', appMethodPath(name), args)).value,
-])) as Pick<ClinicApi, OperationMethod>;
+/**
+ * The methods operations declare: on their public route where its answer is the method's result, otherwise at their
+ * app route, which runs the same checks and implementation as IPC.
+ */
+const operationMethods = Object.fromEntries(OPERATION_METHODS.map((name) => {
+  const route = OPERATION_ROUTES[name];
+  return [name, route
+    ? (...args: unknown[]) => onRoute(route, args)
+    : async (...args: unknown[]) => (await api<{ value: unknown }>('POST', appMethodPath(name), args)).value];
+})) as Pick<ClinicApi, OperationMethod>;
 
 export const httpClinic: ClinicApi = {
   ...operationMethods,

@@ -73,6 +73,16 @@ describe('operations', () => {
     expect(other.json.error.code).toBe('APPOINTMENT_NOT_FOUND');
   });
 
+  it('reads one appointment\'s status history (the operation added as docs/ARCHITECTURE.md\'s example), in the clinic only', async () => {
+    const id = await booked();
+    await app('parkAppointment', [id]);
+    const res = await app('appointmentHistory', [id]);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.value.map((h: { from_status: string | null; to_status: string }) => [h.from_status, h.to_status])).toEqual([[null, 'BK'], ['BK', 'PK']]);
+    expect((await app('appointmentHistory', [id], bearer(ws().users.display.auth_token))).status).toBe(403);
+    expect((await app('appointmentHistory', [id], bearer(srv.demo.workspaces[1]!.users.reception.auth_token))).status).toBe(404);
+  });
+
   it('offers no app route for a method a browser calls on its public route', async () => {
     const res = await app('dayAppointments', []);
     expect(res.status).toBe(404);

@@ -8,7 +8,7 @@ import { invalid } from '../shared/errors.js';
 import { guard, operation } from '../shared/operation.js';
 import {
   Appointment, AppointmentDetail, AppointmentParams, Board, BookBody, CallNextQuery, ChangeStatusBody, DayList, DayQuery, OptionalPartnerQuery,
-  RequiredPartnerQuery, StatusChangeResult, StatusSchema, UndoResult,
+  RequiredPartnerQuery, StatusChangeResult, StatusHistoryEntry, StatusSchema, UndoResult,
 } from './schemas.js';
 import { type StatusChange, toAppointment, undoUntil } from './service.js';
 import { STATUS_NAMES, type Status } from './states.js';
@@ -207,6 +207,13 @@ export const appointmentOperations = {
       status: 200,
       body: ({ appointment, history }) => ({ ...toAppointment(appointment), status_history: history }),
     },
+  }),
+
+  /** One appointment's status history, oldest first: what GET /dr/v1/appointment/:id answers beside the appointment. */
+  appointmentHistory: operation({
+    access: read,
+    run: async ({ service, ctx }, id: string) => (await service.appointments.get(ctx, id, false)).history,
+    app: { args: [appointmentId], result: Type.Array(StatusHistoryEntry), input: (id) => id, output: (history) => history },
   }),
 
   dayAppointments: operation({

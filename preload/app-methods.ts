@@ -26,8 +26,8 @@ export const APP_METHOD_ARITY = {
   backups: 0,
   backup: 0,
   searchPatients: 1,
-  getPatient: 1,
   createPatient: 1,
+  getPatient: 1,
   updatePatient: 2,
   mobileReview: 0,
   parkAppointment: 1,
@@ -96,6 +96,9 @@ export const PROGRESS_METHODS = [
 
 /** The methods that operations declare (server/shared/operation.ts): a browser calls them at POST /api/v1/app/<name>. */
 export const OPERATION_METHODS = [
+  'getPatient',
+  'updatePatient',
+  'mobileReview',
   'parkAppointment',
   'setAppointmentStatus',
   'bookAppointment',

@@ -3,11 +3,14 @@
 // tsc (preload/contract.ts) and test/ipc.test.ts fail while the file is stale.
 import { writeFileSync } from 'node:fs';
 import { APP_METHODS, OPERATIONS } from '../server/app-api.js';
-import { browserRoute, erased } from '../server/shared/operation.js';
+import { type SomeOperation, browserRoute, erased } from '../server/shared/operation.js';
 
 const names = Object.keys(APP_METHODS);
 const progress = names.filter((n) => APP_METHODS[n as keyof typeof APP_METHODS].progress !== undefined);
-const operations = names.filter((n) => OPERATIONS[n as keyof typeof OPERATIONS]?.app !== undefined);
+const operations = names.filter((n) => {
+  const app = (OPERATIONS[n as keyof typeof OPERATIONS] as SomeOperation | undefined)?.app;
+  return app !== undefined && !app.inTransport;
+});
 const routes = operations.flatMap((n) => {
   const r = browserRoute(erased(OPERATIONS[n as keyof typeof OPERATIONS]));
   return r ? [`  ${n}: ${JSON.stringify(r)},`] : [];

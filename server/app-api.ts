@@ -5,7 +5,7 @@ import { desktopMethods } from './desktop/app-api.js';
 import { noteMethods } from './notes/app-api.js';
 import { notificationMethods } from './notifications/app-api.js';
 import { assistantMethods } from './oidc/app-api.js';
-import { patientMethods } from './patients/app-api.js';
+import { patientOperations } from './patients/operations.js';
 import { reminderMethods } from './reminders/app-api.js';
 import { sandboxMethods } from './sandbox/app-api.js';
 import { scribeMethods } from './scribe/app-api.js';
@@ -19,11 +19,10 @@ import { webhookMethods } from './webhooks/app-api.js';
  * The order is the preload object's. Adding one: docs/ARCHITECTURE.md, "How to add an operation".
  */
 /** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
-export const OPERATIONS = { ...appointmentOperations, ...authOperations };
+export const OPERATIONS = { ...patientOperations, ...appointmentOperations, ...authOperations };
 
 export const APP_METHODS = {
   ...authMethods,
-  ...patientMethods,
   ...appMethodsOf(OPERATIONS),
   ...webhookMethods,
   ...notificationMethods,

@@ -83,9 +83,25 @@ describe('operations', () => {
     expect((await app('appointmentHistory', [id], bearer(srv.demo.workspaces[1]!.users.reception.auth_token))).status).toBe(404);
   });
 
-  it('offers no app route for a method a browser calls on its public route', async () => {
-    const res = await app('dayAppointments', []);
-    expect(res.status).toBe(404);
+  it('reads and corrects a patient in the app\'s flat shape, and keeps the admins\' list to admins', async () => {
+    const p = ws().patients[2]!;
+    const got = await app('getPatient', [p.patient_id]);
+    expect(got.status, got.text).toBe(200);
+    expect(got.json.value).toMatchObject({ id: p.patient_id });
+    expect(got.json.value).not.toHaveProperty('patient_profile');
+    const upd = await app('updatePatient', [p.patient_id, { email: 'ops@example.com' }]);
+    expect(upd.json.value).toMatchObject({ id: p.patient_id, email: 'ops@example.com' });
+    const refused = await app('mobileReview', []);
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.code).toBe('FORBIDDEN');
+    const review = await app('mobileReview', [], bearer(ws().users.admin.auth_token));
+    expect(review.status, review.text).toBe(200);
+    expect(review.json.value).toMatchObject({ total: expect.any(Number), patients: expect.any(Array) });
+  });
+
+  it('offers no app route for a method a browser calls on its public route, or as the transport writes it', async () => {
+    expect((await app('dayAppointments', [])).status).toBe(404);
+    expect((await app('searchPatients', ['9876543210'])).status).toBe(404);
   });
 
   it('the generated browser routes are the declarations\' (npx tsx scripts/app-methods.ts is not stale)', () => {

@@ -23,7 +23,7 @@ export const appMethodRoutes: FastifyPluginAsync<{ service: Service }> = async (
   for (const [name, declared] of Object.entries(OPERATIONS)) {
     const op = erased(declared);
     // A method a browser calls on the operation's public route needs no second way in.
-    if (!op.app || op.app.viaRoute) continue;
+    if (!op.app || op.app.viaRoute || op.app.inTransport) continue;
     const specs = compileArgs(op.app.args);
     const run = runApp(op);
     app.post(appMethodPath(name), {

@@ -27,6 +27,8 @@ export function registerOperationRoutes(app: FastifyInstance, service: Service, 
       schema: route.schema,
       handler: async (request, reply) => {
         const out = await op.run({ service, ctx: request.ctx }, route.input(request));
+        const refusal = route.refuse?.(out);
+        if (refusal) return reply.code(refusal.status).send(refusal.body);
         if (!route.body) return reply.code(route.status).send(null);
         const data = route.body(out, request);
         return dr ? drOk(reply, route.status, data) : reply.code(route.status).send(data);

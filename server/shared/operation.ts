@@ -48,6 +48,11 @@ export interface RouteBinding<I, O, S extends FastifySchema> {
   status: number;
   /** The answer's data: in the dr envelope on a dr route, the body itself otherwise. Without it the answer is empty. */
   body?(out: O, request: RouteRequest<S>): unknown;
+  /**
+   * An everyday refusal the interface answers as it stands (endpoint 1's 404 for a number nobody has), instead of
+   * the success: not thrown through the error handler, whose Error and stack cost as much as a search.
+   */
+  refuse?(out: O): { status: number; body: unknown } | null;
 }
 
 /** How an operation is offered to the app (window.clinic): its arguments and result, as an app method declares them. */
@@ -62,6 +67,12 @@ export interface AppBinding<I, O, A extends readonly ArgSpec[], R extends TSchem
    * calls the app route (POST /api/v1/app/<name>), as for a route that answers in another shape (parking's 204).
    */
   viaRoute?: { query?: Record<string, string> };
+  /**
+   * A browser calls it as renderer/src/transport/http.ts writes it: the public route, its answer read with the
+   * app-shapes mappers. For a route in the interface's own shape whose use by the browser is itself tested (the front
+   * desk's search as typed, the registration's POST).
+   */
+  inTransport?: true;
 }
 
 /** How an operation is offered to AI assistants as an MCP tool: its contract and its mapping onto the implementation. */
@@ -98,9 +109,10 @@ export type SomeOperation = Operation<unknown, unknown, FastifySchema, readonly 
 export interface Erased {
   access: Guard;
   run(call: OperationCall, input: unknown): Promise<unknown>;
-  route?: Omit<RouteBinding<unknown, unknown, FastifySchema>, 'input' | 'body'> & {
+  route?: Omit<RouteBinding<unknown, unknown, FastifySchema>, 'input' | 'body' | 'refuse'> & {
     input(request: FastifyRequest): unknown;
     body?(out: unknown, request: FastifyRequest): unknown;
+    refuse?(out: unknown): { status: number; body: unknown } | null;
   };
   app?: Omit<AppBinding<unknown, unknown, readonly ArgSpec[], TSchema>, 'input' | 'output'> & { input(...args: unknown[]): unknown; output(out: unknown): unknown };
   tool?: Omit<ToolBinding<unknown, unknown, z.ZodRawShape, z.ZodRawShape>, 'toInput' | 'toOutput'> & {

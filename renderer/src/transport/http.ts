@@ -8,8 +8,8 @@ import type { FcmCredsInfo } from '../../../server/notifications/schemas';
 import { toAppAssistant } from '../../../server/oidc/app-shapes';
 import { failingOf } from '../../../server/webhooks/app-shapes';
 import type { ConnectedAssistant } from '../../../server/oidc/service';
-import { fromEntry } from '../../../server/patients/app-shapes';
 import { appMethodPath } from '../../../server/shared/app-method-path';
+import { fromEntry } from '../../../server/patients/app-shapes';
 import type { PatientEntry } from '../../../server/patients/schemas';
 import { toDictationLanguages } from '../../../server/scribe/app-shapes';
 import { type FormPoster, ScribeClient, multipartForm } from '../../../sdk/scribe-client';
@@ -23,9 +23,9 @@ import { browserRecordings } from './idb';
  * The methods and their types come from their declarations (server/app-api.ts), whose implementations are service
  * code a browser cannot run. A method an operation declares is called on the operation's public route where its
  * answer is the method's result, else at its app route (POST /api/v1/app/<name>, which runs the declaration as IPC
- * does), both from the declaration (preload/app-methods.ts); for the others, not converted to operations yet, each method's route is
- * written here, once, and the answers are read with the same mappers the app uses in-process (fromEntry,
- * toPushCredentials, toAppAssistant, the scribe's app-shapes).
+ * does), both from the declaration (preload/app-methods.ts). For the others (not converted to operations yet, or
+ * declared `inTransport`) each method's route is written here, once, and the answers are read with the same
+ * mappers the app uses in-process (fromEntry, toPushCredentials, toAppAssistant, the scribe's app-shapes).
  */
 const TOKEN_KEY = 'clinic-desk.token';
 const token = () => sessionStorage.getItem(TOKEN_KEY);
@@ -173,19 +173,14 @@ export const httpClinic: ClinicApi = {
     return a.body as SessionInfo;
   },
 
+  // Written here (inTransport in server/patients/operations.ts): the front desk searches and registers on the public routes.
   async searchPatients(mobile) {
     const a = await send('GET', `/dr/v1/business/patients/search?mobile=${encodeURIComponent(mobile)}`);
     if (a.status === 404) return [];
     if (a.status !== 200) throw failure(a);
     return (a.body as { data: { profiles: PatientEntry[] } }).data.profiles.map(fromEntry);
   },
-  getPatient: async (id) => fromEntry(await dr<PatientEntry>('GET', `/dr/v1/patient/${encodeURIComponent(id)}`)),
   createPatient: async (input) => fromEntry(await dr<PatientEntry>('POST', '/dr/v1/patient', input)),
-  updatePatient: async (id, patch) => fromEntry(await dr<PatientEntry>('PATCH', `/dr/v1/patient/${encodeURIComponent(id)}`, patch)),
-  async mobileReview() {
-    const r = await api<{ data: (PatientEntry & { problem: string })[]; total: number }>('GET', '/api/v1/patients/mobile-review');
-    return { patients: r.data.map((e) => ({ ...fromEntry(e), problem: e.problem })), total: r.total };
-  },
   serverStatus: () => api('GET', '/api/v1/status'),
   users: async () => (await api<{ users: Awaited<ReturnType<ClinicApi['users']>> }>('GET', '/api/v1/users')).users,
   createUser: (input) => api('POST', '/api/v1/users', input),

@@ -24,7 +24,7 @@ export function toolsOf(ops: Record<string, SomeOperation>): AnyTool[] {
       deniedAction: access.auditAction,
       readOnly: tool.readOnly,
       idempotent: tool.idempotent,
-      run: async (args, { service, ctx }) => tool.toOutput(await op.run({ service, ctx }, tool.toInput(args))),
+      run: async (args, { service, ctx }) => tool.toOutput(await op.run({ service, ctx }, tool.toInput(args)), args),
     }];
   });
 }

@@ -73,7 +73,7 @@ const createBody = Compile(CreatePatientBody);
 export const patientOperations = {
   searchPatients: operation({
     access: read,
-    run: async ({ service, ctx }, mobile: string) => ({ mobile, rows: await service.patients.search(ctx, mobile) }),
+    run: ({ service, ctx }, mobile: string) => service.patients.search(ctx, mobile),
     route: {
       method: 'GET', url: '/dr/v1/business/patients/search', errors: 'dr-envelope',
       schema: {
@@ -92,12 +92,12 @@ export const patientOperations = {
       status: 200,
       // A number nobody has is an everyday answer, not a failure: sent as it stands rather than thrown through the
       // error handler (an Error's stack trace and the handler cost as much as the search itself).
-      refuse: ({ rows }) => (rows.length === 0 ? { status: 404, body: NO_PATIENTS } : null),
-      body: ({ rows }) => ({ profiles: rows.map(toEntry) }),
+      refuse: (rows) => (rows.length === 0 ? { status: 404, body: NO_PATIENTS } : null),
+      body: (rows) => ({ profiles: rows.map(toEntry) }),
     },
     app: {
       args: [arg('mobile', SearchQuery.properties.mobile)], result: Type.Array(PatientSchema), input: (mobile) => mobile,
-      output: ({ rows }) => rows.map(toPatient), inTransport: true,
+      output: (rows) => rows.map(toPatient), inTransport: true,
     },
     tool: {
       name: 'search_patients_by_mobile',
@@ -109,7 +109,7 @@ export const patientOperations = {
       readOnly: true,
       idempotent: true,
       toInput: ({ mobile }) => mobile,
-      toOutput: ({ mobile, rows }) => ({ mobile, count: rows.length, patients: rows.map(toolPatient) }),
+      toOutput: (rows, { mobile }) => ({ mobile, count: rows.length, patients: rows.map(toolPatient) }),
     },
   }),
 

@@ -85,7 +85,8 @@ export interface ToolBinding<I, O, TI extends z.ZodRawShape, TO extends z.ZodRaw
   readOnly: boolean;
   idempotent: boolean;
   toInput(args: z.infer<z.ZodObject<TI>>): I;
-  toOutput(out: O): z.infer<z.ZodObject<TO>>;
+  /** The tool's answer; `args` are the tool's own arguments, for an answer that repeats them. */
+  toOutput(out: O, args: z.infer<z.ZodObject<TI>>): z.infer<z.ZodObject<TO>>;
 }
 
 export interface Operation<
@@ -117,7 +118,7 @@ export interface Erased {
   app?: Omit<AppBinding<unknown, unknown, readonly ArgSpec[], TSchema>, 'input' | 'output'> & { input(...args: unknown[]): unknown; output(out: unknown): unknown };
   tool?: Omit<ToolBinding<unknown, unknown, z.ZodRawShape, z.ZodRawShape>, 'toInput' | 'toOutput'> & {
     toInput(args: unknown): unknown;
-    toOutput(out: unknown): Record<string, unknown>;
+    toOutput(out: unknown, args: unknown): Record<string, unknown>;
   };
 }
 export const erased = (op: SomeOperation) => op as unknown as Erased;

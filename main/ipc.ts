@@ -1,14 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import type { IpcMainInvokeEvent, WebContents } from 'electron';
-import { Compile } from 'typebox/compile';
 import { APP_METHODS, type ClinicApi, type IpcArgs, type MethodName } from '../server/app-api.js';
 import { needScope } from '../server/auth/app-accounts.js';
 import type { RequestContext } from '../server/auth/permissions.js';
 import type { Service } from '../server/service.js';
-import type { AnyoneCall, AppHost, AppMethod, ArgSpec, ClinicFailure, SavedPdf, SignedInCall, WindowSession } from '../server/shared/app-method.js';
+import type { AnyoneCall, AppHost, AppMethod, ClinicFailure, SavedPdf, SignedInCall, WindowSession } from '../server/shared/app-method.js';
 import { ServiceError } from '../server/shared/errors.js';
 import { ensurePrivateFile } from '../server/shared/private-files.js';
-import { type Violation, violationMessage } from '../server/shared/violations.js';
+import { checkArgs, compileArgs } from '../server/shared/app-args.js';
 import { type ProgressEvent, UPLOAD_PROGRESS_CHANNEL } from '../preload/contract.js';
 
 /**
@@ -32,22 +31,6 @@ export function assertOwnRenderer(event: Pick<IpcMainInvokeEvent, 'senderFrame'>
   if (from.protocol !== ours.protocol || from.host !== ours.host || from.pathname !== ours.pathname) {
     throw new ForbiddenSender(`IPC call from ${from.origin}${from.pathname} refused`);
   }
-}
-
-// ---- Arguments: each validated with the schema its declaration gives (its HTTP route's) ---------------------------
-
-function compileArgs(specs: readonly ArgSpec[]) {
-  return specs.map((spec) => ({ ...spec, compiled: Compile(spec.schema) }));
-}
-
-export function checkArgs(method: string, specs: ReturnType<typeof compileArgs>, args: unknown[]) {
-  if (args.length > specs.length) throw new ServiceError(400, 'INVALID_REQUEST', `${method} takes ${specs.length} argument(s), not ${args.length}`);
-  specs.forEach((spec, i) => {
-    if (spec.optional && args[i] === undefined) return;
-    if (spec.compiled.Check(args[i])) return;
-    // In words, as the HTTP errors say it (server/shared/violations.ts).
-    throw new ServiceError(400, 'INVALID_REQUEST', violationMessage(spec.name, [...spec.compiled.Errors(args[i])] as Violation[]));
-  });
 }
 
 /** Any thrown value as the contract's failure: service errors keep their status and code; anything else is a 500. */

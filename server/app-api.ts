@@ -1,24 +1,29 @@
-import { appointmentMethods } from './appointments/app-api.js';
+import { appointmentOperations } from './appointments/operations.js';
 import { authMethods } from './auth/app-api.js';
+import { authOperations } from './auth/operations.js';
 import { desktopMethods } from './desktop/app-api.js';
 import { noteMethods } from './notes/app-api.js';
 import { notificationMethods } from './notifications/app-api.js';
 import { assistantMethods } from './oidc/app-api.js';
-import { patientMethods } from './patients/app-api.js';
+import { patientOperations } from './patients/operations.js';
 import { reminderMethods } from './reminders/app-api.js';
 import { sandboxMethods } from './sandbox/app-api.js';
 import { scribeMethods } from './scribe/api/app-api.js';
 import type { ApiOf, IpcArgsOf } from './shared/app-method.js';
+import { appMethodsOf } from './shared/operation.js';
 import { webhookMethods } from './webhooks/app-api.js';
 
 /**
- * Every method of the desktop app, each declared once in its domain's app-api.ts (server/shared/app-method.ts).
- * The order is the preload object's. Adding one: docs/ARCHITECTURE.md, "App methods".
+ * Every method of the desktop app, each declared once in its domain: an operation's app binding (operations.ts,
+ * server/shared/operation.ts) or, in the domains not converted yet, an app method (app-api.ts, server/shared/app-method.ts).
+ * The order is the preload object's. Adding one: docs/ARCHITECTURE.md, "How to add an operation".
  */
+/** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
+export const OPERATIONS = { ...patientOperations, ...appointmentOperations, ...authOperations };
+
 export const APP_METHODS = {
   ...authMethods,
-  ...patientMethods,
-  ...appointmentMethods,
+  ...appMethodsOf(OPERATIONS),
   ...webhookMethods,
   ...notificationMethods,
   ...reminderMethods,

@@ -3,11 +3,13 @@ import { Type } from 'typebox';
 import { authenticate, requireScope } from '../http/auth.js';
 import { security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';
+import { registerOperationRoutes } from '../http/operation-routes.js';
 import type { Service } from '../service.js';
 import { appAccounts } from './app-accounts.js';
+import { authOperations } from './operations.js';
 import { profileRoutes } from './profile.js';
 import {
-  ApiClient, ApiKey, Backup, ClientParams, CreatedApiClient, CreatedApiKey, Doctor, KeyParams, NewApiClientBody, NewApiKeyBody,
+  ApiClient, ApiKey, Backup, ClientParams, CreatedApiClient, CreatedApiKey, KeyParams, NewApiClientBody, NewApiKeyBody,
   NewUserBody, ResetPasswordBody, ServerStatus, User, UserParams,
 } from './app-schemas.js';
 
@@ -71,14 +73,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
     return reply.code(204).send(null);
   });
 
-  app.get('/api/v1/doctors', {
-    config,
-    preParsing: requireScope('appointments:read', 'UNAUTHORIZED_ACCESS', service.audit, 'doctor.list'),
-    schema: {
-      operationId: 'listDoctors', tags: ['appointments'], summary: 'Doctors (and admins) of the clinic, for booking', security,
-      response: { 200: Type.Object({ doctors: Type.Array(Doctor) }), ...plainErrors([401, 403, 500]) },
-    },
-  }, async (request) => ({ doctors: await accounts.doctors(request.ctx) }));
+  registerOperationRoutes(app, service, authOperations);
 
   app.get('/api/v1/api-clients', {
     config, preParsing: admin,

@@ -30,6 +30,7 @@ import type { StartupTracker } from './startup.js';
 import { TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../shared/json-depth.js';
 import { corsPolicy } from './cors.js';
 import { answerWhenDurable } from './durable-answers.js';
+import { appMethodRoutes } from './app-method-routes.js';
 
 export interface HttpOptions {
   /** Where the service's log lines go (serve.ts makes it); none: nothing is logged. */
@@ -250,6 +251,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register((await import('../notes/fhir-routes.js')).noteFhirRoutes, { service });
   await app.register(sessionRoutes, { service });
   await app.register(adminRoutes, { service, version: API_VERSION });
+  await app.register(appMethodRoutes, { service });
   // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root) and the MCP endpoint.
   await app.register(oidcRoutes, { service, log });
   await app.register(mcpRoutes, { service });

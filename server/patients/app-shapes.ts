@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
-import type { MobileReviewSchema, PatientSchema } from './app-api.js';
+import type { MobileReviewSchema, PatientSchema } from './operations.js';
 import type { PatientEntry } from './schemas.js';
 
 /**
  * The patient as the app shows it: the interface's entry (service.ts toEntry, the one build of the shape from a row)
  * flattened, with `id`. IPC, the browser's HTTP transport and the MCP tools all flatten through fromEntry. Types and
- * mappers only (the schemas are in app-api.ts): the renderer bundles this.
+ * mappers only (the schemas are in operations.ts): the renderer bundles this.
  */
 export type Patient = Static<typeof PatientSchema>;
 export type MobileReview = Static<typeof MobileReviewSchema>;

@@ -40,6 +40,7 @@ const BAD: { [K in keyof ClinicApi]: unknown[] } = {
   dayAppointments: ['tomorrow'],
   bookAppointment: [{ patient_id: 'p1', scheduled_at: 'soon' }],
   parkAppointment: [42],
+  appointmentHistory: [['a']],
   setAppointmentStatus: ['a1', 'PK'],
   doctors: ['all'],
   undoAppointment: [''],
@@ -200,6 +201,8 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
     await expect(call('parkAppointment', ev, a.appointment_id)).resolves.toMatchObject({ status: 'PK', previous_status: 'CK' });
     await expect(call('setAppointmentStatus', ev, a.appointment_id, 'NS')).resolves.toMatchObject({ status: 'NS', previous_status: 'PK' });
     await expect(call('setAppointmentStatus', ev, a.appointment_id, 'CK')).resolves.toMatchObject({ status: 'CK', previous_status: 'NS' });
+    const history = (await call('appointmentHistory', ev, a.appointment_id)) as { from_status: string | null; to_status: string }[];
+    expect(history.map((h) => [h.from_status, h.to_status])).toEqual([[null, 'BK'], ['BK', 'CK'], ['CK', 'PK'], ['PK', 'NS'], ['NS', 'CK']]);
     // Reception may not complete a consultation, nor open the settings.
     expect(await call('setAppointmentStatus', ev, a.appointment_id, 'CM').catch(toFailure)).toMatchObject({ status: 403 });
     expect(await call('users', ev).catch(toFailure)).toMatchObject({ status: 403 });

@@ -1,6 +1,6 @@
+import { OPERATION_METHODS, OPERATION_ROUTES, type OperationRoute } from '../../../preload/app-methods';
 import type {
-  Appointment, ClinicApi, ClinicFailure, DayList, QueueBoard, ReminderSettings, SessionInfo, SpeechModel, StatusChange, WebhookDeliveries, WebhookState,
-  WebhookSubscription,
+  ClinicApi, ClinicFailure, QueueBoard, ReminderSettings, SessionInfo, SpeechModel, WebhookDeliveries, WebhookState, WebhookSubscription,
 } from '../../../preload/contract';
 import { NO_LANGUAGE_LIST, dictationStatus, scribeFailure, scribeHistory, uploadDictation } from '../../../preload/scribe-flow';
 import { toPushCredentials } from '../../../server/notifications/app-shapes';
@@ -8,6 +8,7 @@ import type { FcmCredsInfo } from '../../../server/notifications/schemas';
 import { toAppAssistant } from '../../../server/oidc/app-shapes';
 import { failingOf } from '../../../server/webhooks/app-shapes';
 import type { ConnectedAssistant } from '../../../server/oidc/service';
+import { appMethodPath } from '../../../server/shared/app-method-path';
 import { fromEntry } from '../../../server/patients/app-shapes';
 import type { PatientEntry } from '../../../server/patients/schemas';
 import { toDictationLanguages } from '../../../server/scribe/api/app-shapes';
@@ -20,7 +21,10 @@ import { browserRecordings } from './idb';
  * token; dictation audio is kept in IndexedDB.
  *
  * The methods and their types come from their declarations (server/app-api.ts), whose implementations are service
- * code a browser cannot run; so each method's route is written here, once, and the answers are read with the same
+ * code a browser cannot run. A method an operation declares is called on the operation's public route where its
+ * answer is the method's result, else at its app route (POST /api/v1/app/<name>, which runs the declaration as IPC
+ * does), both from the declaration (preload/app-methods.ts). For the others (not converted to operations yet, or
+ * declared `inTransport`) each method's route is written here, once, and the answers are read with the same
  * mappers the app uses in-process (fromEntry, toPushCredentials, toAppAssistant, the scribe's app-shapes).
  */
 const TOKEN_KEY = 'clinic-desk.token';
@@ -75,11 +79,6 @@ const dr = async <T>(method: string, path: string, body?: unknown) => (await api
 const missingRoute = (a: Answer) =>
   a.status === 404 && /^No route/.test(String((a.body as { error?: { message?: string } } | undefined)?.error?.message ?? ''));
 
-const toAppointment = (a: Appointment & { status_history?: unknown }): Appointment => {
-  const { status_history: _h, ...rest } = a;
-  return rest;
-};
-
 interface SignedIn extends SessionInfo { token: string }
 const keep = (s: SignedIn): SessionInfo => {
   sessionStorage.setItem(TOKEN_KEY, s.token);
@@ -116,7 +115,37 @@ const scribe = () => new ScribeClient({
   fetch: (input, init) => fetch(input, init).catch(() => Promise.reject(UNREACHABLE)),
 });
 
+/** An operation's app method on its public route: each argument where the declaration's schemas put it. */
+function onRoute(r: OperationRoute, args: unknown[]) {
+  let url = r.url;
+  const query = new URLSearchParams(r.query);
+  let body: unknown = undefined;
+  r.args.forEach((place, i) => {
+    const value = args[i];
+    if (value === undefined) return;
+    if (place.in === 'path') url = url.replace(`:${place.name}`, encodeURIComponent(String(value)));
+    else if (place.in === 'query') query.set(place.name, String(value));
+    else body = place.name ? { ...(body as object | undefined), [place.name]: value } : value;
+  });
+  const q = query.toString();
+  const path = q ? `${url}?${q}` : url;
+  return r.dr ? dr(r.method, path, body) : api(r.method, path, body);
+}
+
+type OperationMethod = (typeof OPERATION_METHODS)[number];
+/**
+ * The methods operations declare: on their public route where its answer is the method's result, otherwise at their
+ * app route, which runs the same checks and implementation as IPC.
+ */
+const operationMethods = Object.fromEntries(OPERATION_METHODS.map((name) => {
+  const route = OPERATION_ROUTES[name];
+  return [name, route
+    ? (...args: unknown[]) => onRoute(route, args)
+    : async (...args: unknown[]) => (await api<{ value: unknown }>('POST', appMethodPath(name), args)).value];
+})) as Pick<ClinicApi, OperationMethod>;
+
 export const httpClinic: ClinicApi = {
+  ...operationMethods,
   async serviceInfo() {
     const body = await api<{ version: string }>('GET', '/health');
     return { baseUrl: location.origin, version: body.version };
@@ -144,36 +173,14 @@ export const httpClinic: ClinicApi = {
     return a.body as SessionInfo;
   },
 
+  // Written here (inTransport in server/patients/operations.ts): the front desk searches and registers on the public routes.
   async searchPatients(mobile) {
     const a = await send('GET', `/dr/v1/business/patients/search?mobile=${encodeURIComponent(mobile)}`);
     if (a.status === 404) return [];
     if (a.status !== 200) throw failure(a);
     return (a.body as { data: { profiles: PatientEntry[] } }).data.profiles.map(fromEntry);
   },
-  getPatient: async (id) => fromEntry(await dr<PatientEntry>('GET', `/dr/v1/patient/${encodeURIComponent(id)}`)),
   createPatient: async (input) => fromEntry(await dr<PatientEntry>('POST', '/dr/v1/patient', input)),
-  updatePatient: async (id, patch) => fromEntry(await dr<PatientEntry>('PATCH', `/dr/v1/patient/${encodeURIComponent(id)}`, patch)),
-  async mobileReview() {
-    const r = await api<{ data: (PatientEntry & { problem: string })[]; total: number }>('GET', '/api/v1/patients/mobile-review');
-    return { patients: r.data.map((e) => ({ ...fromEntry(e), problem: e.problem })), total: r.total };
-  },
-  dayAppointments: (date) => dr<DayList>('GET', `/dr/v1/appointments${date ? `?date=${encodeURIComponent(date)}` : ''}`),
-  bookAppointment: async (input) => toAppointment(await dr<Appointment>('POST', '/dr/v1/appointment', input)),
-  async parkAppointment(id) {
-    await api('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/parked`);
-    const a = await dr<Appointment & { status_history: { from_status: StatusChange['status'] | null; to_status: StatusChange['status'] }[] }>('GET', `/dr/v1/appointment/${encodeURIComponent(id)}`);
-    const last = a.status_history.at(-1);
-    return { appointment_id: a.appointment_id, status: a.status, previous_status: last?.to_status === a.status && last.from_status ? last.from_status : a.status };
-  },
-  setAppointmentStatus: (id, status) => dr<StatusChange>('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/change-status?partner_id=0`, { status }),
-  doctors: async () => (await api<{ doctors: Awaited<ReturnType<ClinicApi['doctors']>> }>('GET', '/api/v1/doctors')).doctors,
-  undoAppointment: (id) => dr<StatusChange>('POST', `/dr/v1/appointment/${encodeURIComponent(id)}/undo`),
-  callNextPatient: (doctorId, current) => {
-    const q = new URLSearchParams({ ...(doctorId ? { doctor_id: doctorId } : {}), ...(current ? { current } : {}) }).toString();
-    return dr<StatusChange>('POST', `/dr/v1/queue/call-next${q ? `?${q}` : ''}`);
-  },
-  queueBoard: () => dr<QueueBoard>('GET', '/dr/v1/queue/board'),
-
   serverStatus: () => api('GET', '/api/v1/status'),
   users: async () => (await api<{ users: Awaited<ReturnType<ClinicApi['users']>> }>('GET', '/api/v1/users')).users,
   createUser: (input) => api('POST', '/api/v1/users', input),

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { AuditLog } from '../audit/service.js';
+import type { Service } from '../service.js';
+import { type Guard, type SomeOperation, erased } from '../shared/operation.js';
+import { requireScope } from './auth.js';
+import { drOk } from './dr.js';
+
+/** A guard as a route's `preParsing` access check, refused in its route family's code and audited under its action. */
+export const guardCheck = (g: Guard, audit: AuditLog) => requireScope(g.scope, g.deniedCode, audit, g.auditAction);
+
+/**
+ * The public routes of declared operations (server/shared/operation.ts), in the order given: the guard as a
+ * `preParsing` check, the declared schema, and the answer as the route binding maps it, in the dr envelope on a dr
+ * route. The plugin that calls this has installed `authenticate`.
+ */
+export function registerOperationRoutes(app: FastifyInstance, service: Service, ops: Record<string, SomeOperation>) {
+  for (const declared of Object.values(ops)) {
+    const op = erased(declared);
+    const { route, access } = op;
+    if (!route) continue;
+    const dr = route.errors === 'dr-envelope' || route.errors === 'dr-bare';
+    app.route({
+      method: route.method,
+      url: route.url,
+      config: { errors: route.errors },
+      preParsing: guardCheck(access, service.audit),
+      schema: route.schema,
+      handler: async (request, reply) => {
+        const out = await op.run({ service, ctx: request.ctx }, route.input(request));
+        const refusal = route.refuse?.(out);
+        if (refusal) return reply.code(refusal.status).send(refusal.body);
+        if (!route.body) return reply.code(route.status).send(null);
+        const data = route.body(out, request);
+        return dr ? drOk(reply, route.status, data) : reply.code(route.status).send(data);
+      },
+    });
+  }
+}

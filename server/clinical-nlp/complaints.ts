@@ -81,6 +81,7 @@ const CONNECTOR = new Set(['and', 'with', 'after', 'then', 'plus', 'along', 'ass
 const LIST_WORD = new Set(
   (', and or nor any other such h/o history of signs symptoms complaints episodes prior previous past known recent ' +
     'high low grade significant obvious major gross frank visible particular particularly specific much more further ' +
+    'type types of bright dark difficulty difficulties trouble problem problems issue issues with ' +
     'new associated real true overt definite actual feel feels feeling felt think notice noticed get getting appear appears seem seems look looks ' +
     // Body systems qualifying the list ("no respiratory or breathing difficulty", "any urinary or bowel problems").
     'respiratory nasal sinus urinary bowel bladder cardiac heart abdominal stomach gastrointestinal gi neurologic neurological visual skin joint muscle').split(' '),
@@ -303,12 +304,12 @@ function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans:
   const known = (t: Token): boolean =>
     FILLER.has(t.text) || SIDE.has(t.text) || !!SITES[t.text] || LIST_WORD.has(t.text) || MODIFIER.has(t.text) || spans.some((m) => t.start >= m.start && t.end <= m.end);
   const between = tokens.filter((t) => t.start >= from && t.end <= to);
-  // "denies any drainage or discharge", "denies trauma or dysuria": a word the vocabulary lacks is an item of the
-  // list when "or" follows it.
+  // "denies any drainage or discharge", "denied any urinary disturbances, hematuria": a word the vocabulary lacks
+  // is an item of the list when "or" or the list's comma follows it.
   const alternative = (k: number): boolean => {
     let j = k + 1;
-    while (j < between.length && LIST_WORD.has(between[j]!.text) && !/^(?:or|nor)$/.test(between[j]!.text)) j++;
-    return /^[a-z]+$/.test(between[k]!.text) && /^(?:or|nor)$/.test(between[j]?.text ?? '');
+    while (j < between.length && LIST_WORD.has(between[j]!.text) && !/^(?:or|nor|,)$/.test(between[j]!.text)) j++;
+    return /^[a-z]+$/.test(between[k]!.text) && /^(?:or|nor|,)$/.test(between[j]?.text ?? '');
   };
   return between.every((t, k) => known(t) || alternative(k) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
 }

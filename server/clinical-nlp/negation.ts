@@ -27,6 +27,11 @@ const POST_CUE = new RegExp(String.raw`(?:\s*[:,-]?\s*)\b(?:${alternation(phrase
 // Scope ends at a terminate cue for findings, or at a clause mark.
 const TERMINATE = FINDING_RULES.filter((r) => r.direction === 'terminate' && (!r.terminates || r.terminates.includes('NEGATED')));
 const TERMINATOR = new RegExp(String.raw`\b(?:${alternation(phrasesOf(TERMINATE))})\b|[:;]`);
+// Longer phrases holding a terminate word that end nothing ("denies difficulty with chest pain or orthopnea").
+const PSEUDO_TERMINATE = new RegExp(
+  String.raw`\b(?:${alternation(phrasesOf(FINDING_RULES.filter((r) => r.category === 'TERMINATE' && r.direction === 'pseudo')))})\b`,
+  'g',
+);
 
 // Longer phrases holding a cue word that are not negations ("not ruled out", "gram negative").
 const PSEUDO = new RegExp(String.raw`\b(?:${alternation(phrasesOf(NEGATED.filter((r) => r.direction === 'pseudo')))})\b`, 'g');
@@ -45,7 +50,7 @@ export function negationCues(sentence: string): [number, number][] {
 
 /** True when words between a cue and a finding end the cue's scope. */
 export function endsScope(between: string): boolean {
-  return TERMINATOR.test(between);
+  return TERMINATOR.test(between.replace(PSEUDO_TERMINATE, ' '));
 }
 
 /**

@@ -123,6 +123,13 @@ describe('negation', () => {
     expect(names('HISTORY: Headache for two days. He denies any drainage or discharge from the ear. Family denies trauma or dysuria.')).toEqual(['headache']);
   });
 
+  it('runs over "difficulty with", "any type of", a word before the list\'s comma and a describing word', () => {
+    expect(names('HISTORY: Headache for a week. She denies difficulty with chest pain, palpitations, orthopnea, or edema.')).toEqual(['headache']);
+    expect(names('HISTORY: Headache for a week. He denies any type of chest pain or heaviness.')).toEqual(['headache']);
+    expect(names('HISTORY: Cough for two days. Denied any urinary disturbances, burning micturition, or hematuria.')).toEqual(['cough']);
+    expect(names('HISTORY: Chest pain since morning. Denies hematuria, dysuria, or bright red blood per rectum.')).toEqual(['chest pain']);
+  });
+
   it('a symptom named as a risk is not a complaint', () => {
     expect(names('HISTORY: Cough for a week. She knows the risks of bleeding, perforation and infection with a bronchoscopy.')).toEqual(['cough']);
   });

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { call, exited, spawnServer, startedByTests, tempDir } from './helpers/server.js';
+import { skipFor } from './helpers/skip.js';
+import { strace, trace } from './helpers/strace.js';
+
+/**
+ * SQLite's checkpoints (copying the -wal file back into the database file, and syncing both) are made by a thread
+ * of their own (server/db/checkpointer.ts), never on the event loop, where better-sqlite3 would hold every request
+ * while they run. The server runs under strace: the thread that answers requests (the process's own id) must write
+ * and flush nothing of the database file itself, while another thread does.
+ */
+const { children, dirs } = startedByTests();
+
+describe('checkpoints off the event loop (SQLite)', skipFor(strace ? null : 'strace is not installed, or may not attach to a process here (no ptrace rights)'), () => {
+  it('the database file is written and synced by the checkpoint thread, not the thread that answers', async () => {
+    const d = tempDir('checkpoints');
+    dirs.push(d);
+    const srv = await spawnServer(['--data-dir', d, '--demo']);
+    children.add(srv.child);
+    const ws = srv.demo().workspaces[0]!;
+    const headers = { auth: ws.users.reception.auth_token };
+    const out = join(d, 'strace.txt');
+    const tracer = await trace(srv.child.pid!, out, children);
+
+    // Enough commits to take the -wal file past SQLite's own checkpoint threshold (1,000 pages) several times (a
+    // patient is about 90 pages: its row, its search indexes, its audit entry), not its backstop (checkpointer.ts).
+    for (let n = 0; n < 150; n++) {
+      const r = await call(srv.baseUrl, 'POST', '/dr/v1/patient', {
+        headers, body: { first_name: `Checkpoint${n}`, middle_name: '', last_name: 'Thread', dob: '1980-05-17', gender: 'O', mobile: `95${String(n).padStart(8, '0')}` },
+      });
+      expect(r.status, r.text).toBe(201);
+    }
+    // The thread checkpoints every 250 ms.
+    await new Promise((r) => setTimeout(r, 1500));
+    const gone = exited(srv.child);
+    srv.child.kill('SIGKILL');
+    await gone;
+    await exited(tracer);
+
+    const pid = String(srv.child.pid);
+    const onDb = readFileSync(out, 'utf8').split('\n')
+      .map((line) => /^(\d+)\s+(pwrite64|pwritev|fdatasync|fsync)\(\d+<[^>]*\/clinic-desk\.sqlite>/.exec(line))
+      .filter((m) => m !== null)
+      .map((m) => ({ tid: m[1]!, call: m[2]! }));
+    expect(onDb.filter((c) => c.tid === pid), 'the database file written or synced on the thread that answers').toEqual([]);
+    expect(onDb.filter((c) => c.call === 'pwrite64' || c.call === 'pwritev').length, 'pages copied into the database file').toBeGreaterThan(0);
+    expect(onDb.filter((c) => c.call === 'fdatasync' || c.call === 'fsync').length, 'the database file synced').toBeGreaterThan(0);
+  });
+});

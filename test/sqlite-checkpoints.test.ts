@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { walCheckpointer } from '../server/db/checkpointer.js';
+import { openDatabase } from '../server/db/database.js';
 import { call, exited, spawnServer, startedByTests, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { strace, trace } from './helpers/strace.js';
@@ -47,5 +49,32 @@ describe('checkpoints off the event loop (SQLite)', skipFor(strace ? null : 'str
     expect(onDb.filter((c) => c.tid === pid), 'the database file written or synced on the thread that answers').toEqual([]);
     expect(onDb.filter((c) => c.call === 'pwrite64' || c.call === 'pwritev').length, 'pages copied into the database file').toBeGreaterThan(0);
     expect(onDb.filter((c) => c.call === 'fdatasync' || c.call === 'fsync').length, 'the database file synced').toBeGreaterThan(0);
+  });
+});
+
+describe('the checkpoint thread gone', () => {
+  it('leaves the main connection checkpointing every 1,000 pages by itself, and says why once', async () => {
+    const d = tempDir('checkpoints-broken');
+    dirs.push(d);
+    const db = openDatabase({ file: join(d, 'clinic.sqlite'), migrate: false });
+    const said: string[] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => void said.push(args.join(' '));
+    try {
+      const live = await walCheckpointer(db);
+      expect(db.pragma('wal_autocheckpoint', { simple: true }), 'with the thread: only the backstop').toBe(10_000);
+      await live.close();
+      expect(db.pragma('wal_autocheckpoint', { simple: true }), 'closed').toBe(1000);
+      expect(said).toEqual([]);
+
+      const broken = await walCheckpointer(db, { script: new URL('data:text/javascript,throw new Error("no such thread")') });
+      await vi.waitFor(() => expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000), { timeout: 20_000 });
+      expect(said.filter((l) => l.includes('the WAL checkpoint thread stopped'))).toHaveLength(1);
+      expect(said.join('\n')).toContain('no such thread');
+      await broken.close();
+    } finally {
+      console.error = error;
+      db.close();
+    }
   });
 });

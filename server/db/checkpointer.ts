@@ -33,8 +33,11 @@ export interface Checkpointer {
  */
 export async function walCheckpointer(db: Db, opts: { nativeBinding?: string; everyMs?: number; script?: URL } = {}): Promise<Checkpointer> {
   let closing = false;
+  let gone = false;
+  // A thread that fails emits 'error' and then 'exit': one line, for the first.
   const backToSelf = (reason: string) => {
-    if (closing || !db.open) return;
+    if (gone || closing || !db.open) return;
+    gone = true;
     db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_PAGES}`);
     console.error(`clinic-desk: the WAL checkpoint thread stopped (${reason}); the database checkpoints on the main thread from now on`);
   };
@@ -63,6 +66,8 @@ export async function walCheckpointer(db: Db, opts: { nativeBinding?: string; ev
     async close() {
       closing = true;
       db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_PAGES}`);
+      // Held until it has exited: a script awaiting the service's close has nothing else keeping it alive.
+      worker.ref();
       worker.postMessage({ close: true } satisfies CheckpointWorkerMessage);
       await exited;
     },

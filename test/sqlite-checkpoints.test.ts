@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { walCheckpointer } from '../server/db/checkpointer.js';
 import { openDatabase } from '../server/db/database.js';
-import { call, exited, spawnServer, startedByTests, tempDir } from './helpers/server.js';
+import { ROOT, call, exited, spawnServer, startedByTests, tempDir } from './helpers/server.js';
 import { skipFor } from './helpers/skip.js';
 import { strace, trace } from './helpers/strace.js';
 
@@ -72,6 +73,39 @@ describe('the checkpoint thread gone', () => {
       expect(said.filter((l) => l.includes('the WAL checkpoint thread stopped'))).toHaveLength(1);
       expect(said.join('\n')).toContain('no such thread');
       await broken.close();
+    } finally {
+      console.error = error;
+      db.close();
+    }
+  });
+});
+
+// The desktop app starts the thread from its bundle (scripts/build.mjs), not from this source. Skipped only where
+// nothing is built: a build without the thread's script beside main.mjs fails.
+const BUNDLED = join(ROOT, 'dist', 'main', 'db-checkpoint-worker.mjs');
+const unbuilt = existsSync(join(ROOT, 'dist', 'main', 'main.mjs')) ? null : 'dist/ is not built (node scripts/build.mjs; npm test builds first)';
+describe('the bundled checkpoint thread', skipFor(unbuilt), () => {
+  it('copies the -wal file into the database file as the source does', async () => {
+    expect(existsSync(BUNDLED), 'scripts/build.mjs builds dist/main/db-checkpoint-worker.mjs').toBe(true);
+    const d = tempDir('checkpoints-bundled');
+    dirs.push(d);
+    const db = openDatabase({ file: join(d, 'clinic.sqlite'), migrate: false });
+    const said: string[] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => void said.push(args.join(' '));
+    try {
+      const thread = await walCheckpointer(db, { script: pathToFileURL(BUNDLED), everyMs: 20 });
+      db.exec('CREATE TABLE t (v TEXT)');
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      const wal = join(d, 'clinic.sqlite-wal');
+      for (let i = 0; i < 50; i++) insert.run('x'.repeat(2000));
+      const written = statSync(wal).size;
+      // Copied by the thread meanwhile, so the next writes start the -wal file over instead of growing it.
+      await new Promise((r) => setTimeout(r, 500));
+      for (let i = 0; i < 50; i++) insert.run('x'.repeat(2000));
+      expect(statSync(wal).size, 'the -wal file after as many writes again').toBe(written);
+      await thread.close();
+      expect(said).toEqual([]);
     } finally {
       console.error = error;
       db.close();

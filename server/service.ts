@@ -8,6 +8,7 @@ import { tokenService } from './auth/tokens.js';
 import { databaseFile } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { type ChangeBusOptions, changeBus } from './db/change-bus.js';
+import { walCheckpointer } from './db/checkpointer.js';
 import { migrateSql } from './db/migrate-sql.js';
 import { sql } from 'kysely';
 import { type SqlDatabase, openSql } from './db/sql.js';
@@ -89,6 +90,8 @@ export async function createService(opts: ServiceOptions) {
     throw e;
   });
   if (!sqlite) await warnOfCollation(database);
+  // On SQLite, the -wal file is copied back into the database by a thread of its own, off the event loop.
+  const checkpoints = sqlite && await walCheckpointer(sqlite, { nativeBinding: opts.nativeBinding });
   const db = rootExecutor(database, sqlite);
   // What one instance changes that others cache (revocations, sign-in failures, webhook subscriptions): delivered
   // in-process on SQLite, through LISTEN/NOTIFY between a chain's instances on PostgreSQL.
@@ -165,6 +168,7 @@ export async function createService(opts: ServiceOptions) {
       await audit.flush();
       await bus.close();
       await auditReads?.close();
+      await checkpoints?.close();
       await database.close();
       sqlite?.close();
     },

@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { openDatabase } from '../db/database.js';
 import { ensurePrivateFile, tightenIfPresent } from '../shared/private-files.js';
+import { workerScript } from '../shared/worker-script.js';
 import { openSql } from '../db/sql.js';
 import { rootExecutor } from '../db/tx.js';
 import type { ReadsWorkerData, ReadsWorkerMessage, ReadsWorkerReply } from './reads-worker.js';
@@ -22,8 +20,6 @@ export interface ReadsWriter {
   close(): Promise<void>;
 }
 
-const SOURCE = fileURLToPath(new URL('./reads-worker.ts', import.meta.url));
-
 /**
  * How often read entries reach audit_log when nobody flushes: each move makes the searches' connection drop its page
  * cache once (reads-worker.ts), so seconds apart rather than at every batch.
@@ -39,24 +35,6 @@ const BATCH_BYTES = 64 * 1024;
  * A batch is never written again once sent, and its bytes stay here in case the thread goes before storing it.
  */
 const batchBuffer = (bytes: number) => Buffer.from(new SharedArrayBuffer(bytes));
-
-let sourceScript: Promise<URL> | undefined;
-
-/**
- * The writer thread's script: in a bundle (the desktop app), `audit-reads-worker.mjs` built beside it
- * (scripts/build.mjs). From source (`npm run serve`, tests) a worker thread cannot load TypeScript (tsx's loader does
- * not reach it, and starting tsx inside it costs about 0.3 s of CPU a worker), so the file, which imports nothing of
- * ours, is made JavaScript with esbuild (a few milliseconds, once a process) and run from a data: URL.
- */
-function workerScript(): Promise<URL> {
-  if (!existsSync(SOURCE)) return Promise.resolve(new URL('./audit-reads-worker.mjs', import.meta.url));
-  // The synchronous transform, not the service the asynchronous one keeps running beside the process.
-  return (sourceScript ??= (async () => {
-    const { transformSync } = await import('esbuild');
-    const { code } = transformSync(await readFile(SOURCE, 'utf8'), { loader: 'ts', format: 'esm', target: 'node20' });
-    return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
-  })());
-}
 
 interface Waiting {
   /** The batch as sent, kept to be written here should the thread go. */
@@ -132,7 +110,7 @@ export function auditReadsWriter(opts: {
       ensurePrivateFile(journal);
       tightenIfPresent(`${journal}-wal`);
       tightenIfPresent(`${journal}-shm`);
-      const w = new Worker(opts.script ?? await workerScript(), {
+      const w = new Worker(opts.script ?? await workerScript(new URL('./reads-worker.ts', import.meta.url), new URL('./audit-reads-worker.mjs', import.meta.url)), {
         // None of the process's flags: the script is plain JavaScript that needs no loader, and a worker inherits
         // every `--import` the process was started with, where a TypeScript one cannot load (no tsx there): the
         // benchmarks' children had the thread die at its start and every batch written on this thread.

@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
+import { strace, trace } from '../helpers/strace.js';
 
 /**
  * An answered change is on disk when the answer leaves (SQLite's group commit, server/db/group-commit.ts): the
@@ -14,32 +14,7 @@ import { skipFor } from '../helpers/skip.js';
  * killed right after its last 201 and every answered change is read back from the file.
  */
 
-// Installed is not enough: a container without ptrace rights refuses the attach (-p) this test needs.
-const strace =
-  spawnSync('strace', ['-V']).status === 0 &&
-  spawnSync('sh', ['-c', 'sleep 3 & p=$!; strace -o /dev/null -p $p & s=$!; sleep 1; kill $p; wait $s'], { timeout: 10_000 }).status === 0;
 const { children, dirs } = startedByTests();
-
-/** Attaches strace to every thread of `pid`; resolves once it traces them, with the file it writes. */
-async function trace(pid: number, out: string): Promise<ChildProcess> {
-  const child = spawn('strace', ['-f', '-y', '-s', '16', '-o', out, '-e', 'trace=pwrite64,pwritev,fdatasync,fsync,write,writev', '-p', String(pid)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.add(child);
-  let err = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`strace did not attach:\n${err}`)), 20_000);
-    child.stderr!.on('data', (c: Buffer) => {
-      err += c.toString();
-      if (err.includes(`Process ${pid} attached`)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`strace exited with ${code}:\n${err}`)));
-  });
-  return child;
-}
 
 interface Seen { walWrites: number; walFlushes: number; answers: { line: number; unflushed: number }[] }
 
@@ -86,7 +61,7 @@ describe('an answered change is on disk when the answer leaves (SQLite)', skipFo
     const ws = srv.demo().workspaces[0]!;
     const headers = { auth: ws.users.reception.auth_token };
     const out = join(d, 'strace.txt');
-    const tracer = await trace(srv.child.pid!, out);
+    const tracer = await trace(srv.child.pid!, out, children);
 
     // One at a time, so that each 201 answers the commit made just before it.
     const answered: string[] = [];

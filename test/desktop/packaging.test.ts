@@ -76,6 +76,7 @@ describe('packaged layout (electron-builder --dir, stub Electron)', skipFor(skip
     expect(files).toContain(`/${pkg.main}`);
     expect(files).toContain('/dist/main/scribe-worker.mjs');
     expect(files).toContain('/dist/main/audit-reads-worker.mjs');
+    expect(files).toContain('/dist/main/db-checkpoint-worker.mjs');
     expect(files).toContain('/dist/preload/preload.cjs');
     expect(files).toContain('/dist/renderer/index.html');
     expect(files.some((f) => /^\/dist\/renderer\/assets\/index-.*\.js$/.test(f))).toBe(true);

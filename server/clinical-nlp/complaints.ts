@@ -309,7 +309,9 @@ function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans:
   const alternative = (k: number): boolean => {
     let j = k + 1;
     while (j < between.length && LIST_WORD.has(between[j]!.text) && !/^(?:or|nor|,)$/.test(between[j]!.text)) j++;
-    return /^[a-z]+$/.test(between[k]!.text) && /^(?:or|nor|,)$/.test(between[j]?.text ?? '');
+    // Not a speaker's aside: "no, I feel, you know, generally tired".
+    const aside = /^(?:i|you|we|he|she|they)$/.test(between[k - 1]?.text ?? '');
+    return /^[a-z]+$/.test(between[k]!.text) && !aside && /^(?:or|nor|,)$/.test(between[j]?.text ?? '');
   };
   return between.every((t, k) => known(t) || alternative(k) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
 }

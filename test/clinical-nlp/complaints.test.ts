@@ -128,6 +128,7 @@ describe('negation', () => {
     expect(names('HISTORY: Headache for a week. He denies any type of chest pain or heaviness.')).toEqual(['headache']);
     expect(names('HISTORY: Cough for two days. Denied any urinary disturbances, burning micturition, or hematuria.')).toEqual(['cough']);
     expect(names('HISTORY: Chest pain since morning. Denies hematuria, dysuria, or bright red blood per rectum.')).toEqual(['chest pain']);
+    expect(names('Doctor: Are you breathless?\nPatient: No, I feel, you know, generally tired.')).toEqual(['tiredness']);
   });
 
   it('a symptom named as a risk is not a complaint', () => {
@@ -216,6 +217,10 @@ describe('words of a complaint that say something else', () => {
     ['a game', 'Patient: i totally missed the ball and hit the pole'],
     ['a lifestyle that fits', 'Patient: yes that would fit your schedule better'],
     ['nerves about one event', 'Patient: i had chest pain for a minute and got a little nervous about that'],
+    ['being healthy', "Patient: I've got chest pain. Otherwise I'm fit and well."],
+    ['worry about the symptom', "Patient: the chest pain is starting to worry me, I don't need to worry, do I?"],
+    ['not knowing what to do', "Patient: chest pain on and off, I'm a bit confused as to what to do."],
+    ['not remembering a reading', "Patient: chest pain this morning, I can't remember off the top of my head what the reading was."],
   ])('%s', (_, text) => {
     expect(names(text).filter((n) => n !== 'chest pain')).toEqual([]);
   });

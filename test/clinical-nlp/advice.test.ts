@@ -35,6 +35,8 @@ describe('instructions in a report plan', () => {
       []],
     ['the consent talk of a procedure is not advice', 'ASSESSMENT: Gallstones. PLAN: Laparoscopic cholecystectomy. Risks and complications discussed with the patient. No guarantees were given. We also discussed bleeding and blood transfusions. Of note, she is diabetic. Further recommendations to follow.',
       ['laparoscopic cholecystectomy']],
+    ['answers and reassurance are not advice, a thing to go without is', 'Doctor: No recent travel? No allergies?\nPatient: No.\nDoctor: Do not panic. Drink plenty of fluids. No heavy lifting for a week.',
+      ['drink plenty of fluids', 'no heavy lifting for a week']],
     ['a numbered plan item that is an instruction', 'ASSESSMENT: Cellulitis. PLAN:,1.  Warm compresses to the area.,2.  Return if fever develops.',
       ['warm compresses to the area', 'return if fever develops']],
   ])('%s', (_, text, expected) => {

@@ -37,6 +37,8 @@ describe('instructions in a report plan', () => {
       ['laparoscopic cholecystectomy']],
     ['answers and reassurance are not advice, a thing to go without is', 'Doctor: No recent travel? No allergies?\nPatient: No.\nDoctor: Do not panic. Drink plenty of fluids. No heavy lifting for a week.',
       ['drink plenty of fluids', 'no heavy lifting for a week']],
+    ['narrative about the patient and report cross-references are not advice', 'ASSESSMENT: Cholelithiasis. PLAN: In terms of the plan, see above. Discussed with the patient regarding surgery; he fully understands and consents for the same. In view of his age, walk daily. Call me or message me in the patient portal if you have any concerns.',
+      ['walk daily', 'call me or message me in the patient portal if you have any concerns']],
     ['a numbered plan item that is an instruction', 'ASSESSMENT: Cellulitis. PLAN:,1.  Warm compresses to the area.,2.  Return if fever develops.',
       ['warm compresses to the area', 'return if fever develops']],
   ])('%s', (_, text, expected) => {

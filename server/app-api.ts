@@ -9,6 +9,7 @@ import { patientOperations } from './patients/operations.js';
 import { reminderMethods } from './reminders/app-api.js';
 import { sandboxMethods } from './sandbox/app-api.js';
 import { scribeMethods } from './scribe/api/app-api.js';
+import { statusMethods } from './status/app-api.js';
 import type { ApiOf, IpcArgsOf } from './shared/app-method.js';
 import { appMethodsOf } from './shared/operation.js';
 import { webhookMethods } from './webhooks/app-api.js';
@@ -23,6 +24,7 @@ export const OPERATIONS = { ...patientOperations, ...appointmentOperations, ...a
 
 export const APP_METHODS = {
   ...authMethods,
+  ...statusMethods,
   ...appMethodsOf(OPERATIONS),
   ...webhookMethods,
   ...notificationMethods,

@@ -21,6 +21,7 @@ import { type ReminderOptions, reminderService } from './reminders/service.js';
 import { type ScribeOptions, scribeService } from './scribe/service.js';
 import { type SpeechModelOptions, speechModelService } from './scribe/speech-models/service.js';
 import { type EnvironmentName, environment } from './shared/environment.js';
+import { statusService } from './status/service.js';
 import { loadKek, secretBox } from './shared/secret-box.js';
 import { type Clock, systemClock } from './shared/time.js';
 import { type WebhookOptions, webhookService } from './webhooks/service.js';
@@ -127,6 +128,7 @@ export async function createService(opts: ServiceOptions) {
   const scribe = scribeService({ db, clock, box, audit, webhooks, notifications, notes: noteReader(db), dataDir: opts.dataDir }, { defaultModel: speechModels.defaultFor, ...opts.scribe });
   scribe.start();
   const notes = noteService({ db, clock, audit, auth, webhooks, appointments, scribe, patients });
+  const status = statusService({ db, clock, audit, scribe, dataDir: opts.dataDir });
   return {
     /**
      * SQLite's connection (SQLite only): for the seeder's bulk pragmas and tests that look at the file itself. Domain
@@ -155,6 +157,7 @@ export async function createService(opts: ServiceOptions) {
     scribe,
     notes,
     speechModels,
+    status,
     /** Flushes queued work and closes the database. */
     async close() {
       // First: kills the scribe's workers and puts their sessions back in the queue, while the database is open.

@@ -1,40 +1,25 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { authenticate, requireScope } from '../http/auth.js';
+import { requireScope } from '../http/auth.js';
 import { security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';
-import { registerOperationRoutes } from '../http/operation-routes.js';
-import type { Service } from '../service.js';
-import { appAccounts } from './app-accounts.js';
-import { authOperations } from './operations.js';
-import { profileRoutes } from './profile.js';
+import { type RouteServices, routePlugin } from '../http/route-plugin.js';
 import {
   ApiClient, ApiKey, Backup, ClientParams, CreatedApiClient, CreatedApiKey, KeyParams, NewApiClientBody, NewApiKeyBody,
-  NewUserBody, ResetPasswordBody, ServerStatus, User, UserParams,
+  NewUserBody, ResetPasswordBody, User, UserParams,
 } from './app-schemas.js';
 
 const tags = ['admin'];
-
-/** The status as the routes answer it: the installation-wide fields only to the installation owner's admins. */
-const StatusView = Type.Object({
-  ...ServerStatus.properties,
-  data_dir: Type.Optional(Type.String({ description: 'The data folder; only for the admins of the clinic that owns the installation' })),
-  database_bytes: Type.Optional(Type.Integer({ description: 'Every clinic\'s database; only for the admins of the clinic that owns the installation' })),
-});
+const config = { errors: 'plain' as const };
+const adminOnly = (audit: RouteServices['audit']) => requireScope('admin', 'FORBIDDEN', audit, 'admin.access');
 
 /**
- * What the settings screens of an admin need over HTTP: users, API clients (secret shown once), API keys,
- * backups and the service's status; plus the clinic's doctors, which booking needs (appointments:read).
- * Errors are `{"error":{"code","message"}}`; a caller without the admin scope gets 403 FORBIDDEN, and so does the
- * admin of a clinic that does not own the installation on backups (permissions.ts ownsInstallation).
+ * What the settings screens of an admin need over HTTP, under `signedIn`: the clinic's users (here), then the
+ * doctors, which booking needs (auth's operations), then API clients (secret shown once), API keys and backups
+ * (`adminRoutes`). Errors are `{"error":{"code","message"}}`; a caller without the admin scope gets 403 FORBIDDEN,
+ * and so does the admin of a clinic that does not own the installation on backups (permissions.ts ownsInstallation).
  */
-export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version: string }> = async (app, { service, version }) => {
-  const accounts = appAccounts(service);
-  // The prescription's profile fields: their own scope and hook, so that a user may read and set their own.
-  await app.register(profileRoutes, { service });
-  app.addHook('onRequest', authenticate(service));
-  const config = { errors: 'plain' as const };
-  const admin = requireScope('admin', 'FORBIDDEN', service.audit, 'admin.access');
+export const userRoutes = routePlugin('users', ['accounts', 'audit'], async (app, { accounts, audit }) => {
+  const admin = adminOnly(audit);
 
   app.get('/api/v1/users', {
     config, preParsing: admin,
@@ -72,8 +57,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
     await accounts.resetPassword(request.ctx, request.params.user_id, request.body);
     return reply.code(204).send(null);
   });
+});
 
-  registerOperationRoutes(app, service, authOperations);
+/** API clients, API keys and backups (`userRoutes` says more). */
+export const adminRoutes = routePlugin('admin', ['accounts', 'audit'], async (app, { accounts, audit }) => {
+  const admin = adminOnly(audit);
 
   app.get('/api/v1/api-clients', {
     config, preParsing: admin,
@@ -134,9 +122,4 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ service: Service; version:
       response: { 201: Backup, ...plainErrors([401, 403, 500]) },
     },
   }, async (request, reply) => reply.code(201).send(await accounts.backup(request.ctx)));
-
-  app.get('/api/v1/status', {
-    config, preParsing: admin,
-    schema: { operationId: 'getServerStatus', tags, summary: 'The service\'s address and version; its data folder and database size for the installation owner\'s admins', security, response: { 200: StatusView, ...plainErrors([401, 403, 500]) } },
-  }, async (request) => accounts.status(request.ctx, request.server.baseUrl() ?? '', version));
-};
+});

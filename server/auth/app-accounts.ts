@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { databaseFile } from '../config.js';
 import { backupDatabase } from '../db/backup.js';
-import { ping, transaction } from '../db/tx.js';
+import { transaction } from '../db/tx.js';
 import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import { ensurePrivateDir } from '../shared/private-files.js';
@@ -13,7 +12,7 @@ import { DEFAULT_SIGN_IN_LIMITS } from '../shared/sign-in-limiter.js';
 import { isTimeZone, isoNow } from '../shared/time.js';
 import type {
   ApiClient, ApiKey, Backup, ChangePasswordBody, CreatedApiClient, CreatedApiKey, Doctor, NewApiClientBody, NewApiKeyBody, NewUserBody,
-  ResetPasswordBody, ServerStatus, SessionInfo, SetupBody, SetupStatus, SignInBody, SignedIn, User,
+  ResetPasswordBody, SessionInfo, SetupBody, SetupStatus, SignInBody, SignedIn, User,
 } from './app-schemas.js';
 import { type AnonymousContext, type Caller, type RequestContext, type Scope, can, isScope, ownsInstallation } from './permissions.js';
 import { AuthError } from './service.js';
@@ -33,9 +32,6 @@ export class TooManyAttempts extends ServiceError {
     super(429, 'TOO_MANY_ATTEMPTS', `Too many failed sign-ins. Wait ${Math.ceil(retryAfterS / 60)} minute(s) and try again, or ask your clinic's admin to reset the password.`);
   }
 }
-
-/** ServerStatus as a clinic that does not own the installation sees it: without the installation-wide fields. */
-export type StatusView = Omit<ServerStatus, 'data_dir' | 'database_bytes'> & Partial<Pick<ServerStatus, 'data_dir' | 'database_bytes'>>;
 
 const forbidden = (what: string) => new ServiceError(403, 'FORBIDDEN', `Only a clinic admin may ${what}`);
 
@@ -61,7 +57,7 @@ const instances = new WeakMap<Service, ReturnType<typeof make>>();
 
 /**
  * The app's accounts and settings operations, over the service: first-run setup, sign-in (rate-limited),
- * sessions, users, API clients and keys, backups, status. Transport-agnostic: session-routes.ts and
+ * sessions, users, API clients and keys, backups. Transport-agnostic: session-routes.ts and
  * admin-routes.ts put HTTP over it, main/ipc.ts puts IPC over it. Sign-in failures count in the service's one
  * limiter, shared with the assistants' browser sign-in (oidc/routes.ts), so no surface grants extra guesses.
  */
@@ -74,7 +70,6 @@ export function appAccounts(service: Service) {
 function make(service: Service) {
   const { auth, audit, clock, sql: db } = service;
   const store = authStore(db);
-  const startedAt = clock.now();
   const { limiter } = service.oidc;
 
   function checkLimit(username: string, ip: string | null) {
@@ -325,27 +320,12 @@ function make(service: Service) {
     return { name, path, size_bytes: st.size, created_at: st.mtime.toISOString() };
   }
 
-  /** The service's status; the data folder and the database's size (every clinic's) only for the installation owner. */
-  async function status(ctx: RequestContext, baseUrl: string, version: string): Promise<StatusView> {
-    requireAdmin(ctx, 'see the server status');
-    await ping(db);
-    const view: StatusView = {
-      status: 'ok', version, base_url: baseUrl,
-      started_at: startedAt.toISOString(), uptime_s: Math.max(0, Math.round((clock.now().getTime() - startedAt.getTime()) / 1000)),
-      scribe: await service.scribe.readiness(),
-    };
-    if (!ownsInstallation(ctx.caller, await store.ownerWorkspace())) return view;
-    const file = databaseFile(service.dataDir);
-    const size = (f: string) => (existsSync(f) ? statSync(f).size : 0);
-    return { ...view, data_dir: service.dataDir, database_bytes: size(file) + size(`${file}-wal`) };
-  }
-
   return {
     setupStatus, setup, signIn, signOut, changePassword, session, tokenUser,
     users, createUser, setUserDisabled, resetPassword, doctors,
     apiClients, createApiClient, revokeApiClient,
     apiKeys, createApiKey, revokeApiKey,
-    backups, backup, status,
+    backups, backup,
   };
 }
 export type AppAccounts = ReturnType<typeof make>;

@@ -3,19 +3,12 @@ import { Nothing, arg, appMethod } from '../shared/app-method.js';
 import { appAccounts } from './app-accounts.js';
 import {
   ApiClient, ApiKey, Backup, ChangePasswordBody, ClientParams, CreatedApiClient, CreatedApiKey, KeyParams, NewApiClientBody, NewApiKeyBody,
-  NewUserBody, ResetPasswordBody, ServerStatus, SessionInfo, SetupBody, SetupStatus, SignInBody, User, UserParams,
+  NewUserBody, ResetPasswordBody, SessionInfo, SetupBody, SetupStatus, SignInBody, User, UserParams,
 } from './app-schemas.js';
 
 export const ServiceInfoSchema = Type.Object({
   baseUrl: Type.String({ description: 'Where local integrations reach the embedded clinic API' }),
   version: Type.String(),
-});
-
-/** Only the installation owner's admins see where the data lives and how big it is (docs/API.md, Hardening). */
-export const ServerStatusView = Type.Object({
-  ...ServerStatus.properties,
-  data_dir: Type.Optional(ServerStatus.properties.data_dir),
-  database_bytes: Type.Optional(ServerStatus.properties.database_bytes),
 });
 
 const userId = arg('userId', UserParams.properties.user_id);
@@ -65,10 +58,6 @@ export const authMethods = {
     },
   }),
 
-  serverStatus: appMethod({
-    args: [], result: ServerStatusView, access: 'admin',
-    run: (c) => appAccounts(c.service).status(c.ctx, c.host.info.baseUrl, c.host.info.version),
-  }),
   users: appMethod({ args: [], result: Type.Array(User), access: 'admin', run: (c) => appAccounts(c.service).users(c.ctx) }),
   createUser: appMethod({
     args: [arg('input', NewUserBody)], result: User, access: 'admin',

@@ -1,5 +1,4 @@
 import { type Static, Type } from 'typebox';
-import { ScribeReadiness } from '../scribe/readiness.js';
 import { Name } from '../shared/text.js';
 import { SCOPES } from './permissions.js';
 
@@ -143,15 +142,3 @@ export const Backup = Type.Object({
   created_at: Type.String(),
 });
 export type Backup = Static<typeof Backup>;
-
-export const ServerStatus = Type.Object({
-  status: Type.Literal('ok'),
-  version: Type.String(),
-  base_url: Type.String({ description: 'Where local integrations reach this service' }),
-  data_dir: Type.String(),
-  database_bytes: Type.Integer(),
-  started_at: Type.String(),
-  uptime_s: Type.Integer(),
-  scribe: ScribeReadiness,
-});
-export type ServerStatus = Static<typeof ServerStatus>;

@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
-import { authenticate, checkFirst, requireScope } from '../http/auth.js';
+import { checkFirst, requireScope } from '../http/auth.js';
 import { security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';
-import type { Service } from '../service.js';
+import { type RouteServices, routePlugin } from '../http/route-plugin.js';
 import { ServiceError } from '../shared/errors.js';
 import { Line, Text } from '../shared/text.js';
 import { transaction } from '../db/tx.js';
@@ -41,7 +40,7 @@ export const ClinicBody = Type.Object({ address: Type.Union([Text({ minLength: 1
 export type ClinicBody = Static<typeof ClinicBody>;
 
 /** Profiles over the auth domain's tables (the prescription's columns only; accounts live in app-accounts.ts). */
-export function profiles({ sql: db, audit }: Pick<Service, 'sql' | 'audit'>) {
+export function profiles({ sql: db, audit }: Pick<RouteServices, 'sql' | 'audit'>) {
   const store = authStore(db);
   const isAdmin = (ctx: RequestContext) => ctx.caller.workspaceActive && ctx.caller.scopes.has('admin');
 
@@ -92,11 +91,10 @@ export function profiles({ sql: db, audit }: Pick<Service, 'sql' | 'audit'>) {
 }
 
 /** GET/PUT /api/v1/users/{user_id}/profile and GET/PUT /api/v1/clinic; errors `{"error":{"code","message"}}`. */
-export const profileRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
-  const p = profiles(service);
+export const profileRoutes = routePlugin('profiles', ['sql', 'audit'], async (app, { sql, audit }) => {
+  const p = profiles({ sql, audit });
   const config = { errors: 'plain' as const };
   const tags = ['admin'];
-  app.addHook('onRequest', authenticate(service));
   const selfOrAdmin = (write: boolean) =>
     checkFirst((request) => p.requireSelfOrAdmin(request.ctx, String((request.params as { user_id?: unknown }).user_id), write));
 
@@ -116,12 +114,12 @@ export const profileRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
 
   // Every staff role (admin, doctor, reception) holds appointments:read; the display role does not: it reads the board only.
   app.get('/api/v1/clinic', {
-    config, preParsing: requireScope('appointments:read', 'FORBIDDEN', service.audit, 'workspace.read'),
+    config, preParsing: requireScope('appointments:read', 'FORBIDDEN', audit, 'workspace.read'),
     schema: { operationId: 'getClinic', tags, security, summary: 'The clinic\'s name and address, as a prescription prints them (every role but display)', response: { 200: Clinic, ...plainErrors([401, 403, 500]) } },
   }, async (request) => p.clinic(request.ctx));
 
   app.put('/api/v1/clinic', {
-    config, preParsing: requireScope('admin', 'FORBIDDEN', service.audit, 'workspace.update'),
+    config, preParsing: requireScope('admin', 'FORBIDDEN', audit, 'workspace.update'),
     schema: { operationId: 'setClinic', tags, security, body: ClinicBody, summary: 'Set the clinic\'s address (admins)', response: { 200: Clinic, ...plainErrors([400, 401, 403, 500]) } },
   }, async (request) => p.setClinic(request.ctx, request.body));
-};
+});

@@ -1,23 +1,21 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { authenticate, presentedToken } from '../http/auth.js';
+import { presentedToken } from '../http/auth.js';
 import { security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';
-import type { Service } from '../service.js';
+import { routePlugin } from '../http/route-plugin.js';
 import { ServiceError } from '../shared/errors.js';
-import { TooManyAttempts, appAccounts } from './app-accounts.js';
+import { TooManyAttempts } from './app-accounts.js';
 import { ChangePasswordBody, SessionInfo, SetupBody, SetupStatus, SignInBody, SignedIn } from './app-schemas.js';
+
+const config = { errors: 'plain' as const };
+const noStore = { 'cache-control': 'no-store' };
 
 /**
  * The app's sign-in and first run, for the browser transport (a second front-desk PC) and any client that wants
- * a user session: POST/DELETE /api/v1/session, POST /api/v1/session/password, GET /api/v1/me, GET/POST /api/v1/setup. Errors are
- * `{"error":{"code","message"}}`.
+ * a user session: GET/POST /api/v1/setup and POST /api/v1/session, which need no caller; the signed-in user's own
+ * routes are `signedInRoutes`. Errors are `{"error":{"code","message"}}`.
  */
-export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
-  const accounts = appAccounts(service);
-  const config = { errors: 'plain' as const };
-  const authn = authenticate(service);
-  const noStore = { 'cache-control': 'no-store' };
+export const sessionRoutes = routePlugin('session', ['accounts'], async (app, { accounts }) => {
 
   app.get('/api/v1/setup', {
     config,
@@ -62,10 +60,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       throw e;
     }
   });
+});
 
+/** The signed-in user's session (DELETE /api/v1/session, POST /api/v1/session/password, GET /api/v1/me), under `signedIn`. */
+export const signedInRoutes = routePlugin('session-signed-in', ['accounts', 'tokens'], async (app, { accounts, tokens }) => {
   app.delete('/api/v1/session', {
     config,
-    onRequest: authn,
     schema: {
       operationId: 'signOut',
       tags: ['app'],
@@ -75,7 +75,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
     },
   }, async (request, reply) => {
     const token = presentedToken(request)!;
-    if (request.ctx.caller.kind !== 'user' || service.tokens.looksLikeJwt(token)) {
+    if (request.ctx.caller.kind !== 'user' || tokens.looksLikeJwt(token)) {
       throw new ServiceError(400, 'INVALID_REQUEST', 'Only a user token from sign-in can be signed out; access tokens simply expire');
     }
     await accounts.signOut(token, request.ctx);
@@ -84,7 +84,6 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
 
   app.post('/api/v1/session/password', {
     config,
-    onRequest: authn,
     schema: {
       operationId: 'changePassword',
       tags: ['app'],
@@ -97,7 +96,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
     },
   }, async (request, reply) => {
     const token = presentedToken(request)!;
-    if (request.ctx.caller.kind !== 'user' || service.tokens.looksLikeJwt(token)) {
+    if (request.ctx.caller.kind !== 'user' || tokens.looksLikeJwt(token)) {
       throw new ServiceError(400, 'INVALID_REQUEST', 'Only a user token from sign-in can change its user\'s password');
     }
     try {
@@ -111,7 +110,6 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
 
   app.get('/api/v1/me', {
     config,
-    onRequest: authn,
     schema: {
       operationId: 'getMe',
       tags: ['app'],
@@ -120,4 +118,4 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = as
       response: { 200: SessionInfo, ...plainErrors([401, 500]) },
     },
   }, async (request) => accounts.session(request.ctx.caller));
-};
+});

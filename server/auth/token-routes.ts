@@ -1,8 +1,7 @@
 import formbody from '@fastify/formbody';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Service } from '../service.js';
+import { routePlugin } from '../http/route-plugin.js';
 import { OAuthError, type TokenResponse } from './tokens.js';
 
 const Str = Type.String({ maxLength: 4096 });
@@ -62,8 +61,7 @@ const emptyBodyIsObject = async (request: FastifyRequest) => {
  * plugin's scope alone. Safe to reach cross-site, since a request proves itself by a client secret or refresh
  * token in the request, never by a cookie, and none is set.
  */
-export const tokenRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
-  const { tokens } = service;
+export const tokenRoutes = routePlugin('tokens', ['tokens'], async (app, { tokens }) => {
   await app.register(formbody);
   const config = { errors: 'oauth' as const };
 
@@ -131,4 +129,4 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = asyn
   app.get('/.well-known/jwks.json', {
     schema: { tags: ['auth'], summary: 'Public keys that verify access tokens' },
   }, async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(await tokens.jwks()));
-};
+});

@@ -1,12 +1,10 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { OPERATIONS } from '../app-api.js';
-import type { Service } from '../service.js';
 import { checkArgs, compileArgs } from '../shared/app-args.js';
 import { appMethodPath } from '../shared/app-method-path.js';
 import { erased, runApp } from '../shared/operation.js';
-import { authenticate } from './auth.js';
 import { guardCheck } from './operation-routes.js';
+import { routePlugin } from './route-plugin.js';
 
 /**
  * The app methods of declared operations whose public route answers in another shape than the method's result
@@ -18,8 +16,7 @@ import { guardCheck } from './operation-routes.js';
  * result). Not part of the public interface (hidden from the OpenAPI document); errors are plain
  * ({"error":{"code","message"}}).
  */
-export const appMethodRoutes: FastifyPluginAsync<{ service: Service }> = async (app, { service }) => {
-  app.addHook('onRequest', authenticate(service));
+export const appMethodRoutes = routePlugin('app-methods', ['service'], async (app, { service }) => {
   for (const [name, declared] of Object.entries(OPERATIONS)) {
     const op = erased(declared);
     // A method a browser calls on the operation's public route needs no second way in.
@@ -37,4 +34,4 @@ export const appMethodRoutes: FastifyPluginAsync<{ service: Service }> = async (
       return { value: await run({ service, ctx: request.ctx }, args) };
     });
   }
-};
+});

@@ -6,8 +6,12 @@ import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { Type } from 'typebox';
 import { appointmentRoutes } from '../appointments/routes.js';
 import { tokenRoutes } from '../auth/token-routes.js';
-import { adminRoutes } from '../auth/admin-routes.js';
-import { sessionRoutes } from '../auth/session-routes.js';
+import { adminRoutes, userRoutes } from '../auth/admin-routes.js';
+import { authOperations } from '../auth/operations.js';
+import { profileRoutes } from '../auth/profile.js';
+import { sessionRoutes, signedInRoutes } from '../auth/session-routes.js';
+import { noteFhirRoutes } from '../notes/fhir-routes.js';
+import { noteRoutes } from '../notes/routes.js';
 import { staticUi } from './static.js';
 import { patientRoutes } from '../patients/routes.js';
 import type { Service } from '../service.js';
@@ -16,11 +20,13 @@ import { ServiceError } from '../shared/errors.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import { notificationRoutes } from '../notifications/routes.js';
 import { reminderRoutes } from '../reminders/routes.js';
-import { scribeRoutes } from '../scribe/api/routes.js';
+import { SCRIBE_UNAUTHORIZED, scribeRoutes } from '../scribe/api/routes.js';
+import { uploadRoutes } from '../scribe/api/uploads.js';
 import { speechModelRoutes } from '../scribe/speech-models/routes.js';
+import { statusRoutes } from '../status/routes.js';
 import { frameworkError, installErrorHandling, installNotFound } from './errors.js';
 import { mcpRoutes } from '../mcp/routes.js';
-import { oidcRoutes } from '../oidc/routes.js';
+import { connectedAssistantRoutes, oidcRoutes } from '../oidc/routes.js';
 import { type HttpConfig, httpConfig, publicUrlSetting } from '../config.js';
 import { ping } from '../db/tx.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
@@ -31,6 +37,10 @@ import { TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../shared/json-depth.js';
 import { corsPolicy } from './cors.js';
 import { answerWhenDurable } from './durable-answers.js';
 import { appMethodRoutes } from './app-method-routes.js';
+import { signedIn } from './auth.js';
+import { operationRoutes } from './operation-routes.js';
+import { decorateServices } from './route-plugin.js';
+import { API_VERSION } from './version.js';
 
 export interface HttpOptions {
   /** Where the service's log lines go (serve.ts makes it); none: nothing is logged. */
@@ -70,7 +80,7 @@ const SERVER_DESCRIPTIONS: Record<EnvironmentName, string> = {
 /** A `servers` entry of the OpenAPI document; a vendor field names the environment. */
 const openapiServerEntry = ({ url, environment }: OpenApiServer) => ({ url, description: SERVER_DESCRIPTIONS[environment], 'x-environment': environment });
 
-export const API_VERSION = '1.0';
+export { API_VERSION };
 
 const wellFormed = (v: unknown): boolean => {
   if (typeof v === 'string') return v.isWellFormed();
@@ -239,22 +249,28 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     return { status: 'ok' as const, version: API_VERSION };
   });
 
-  await app.register(tokenRoutes, { service });
+  // The route plugins declare the services they use (http/route-plugin.ts) and get those decorators alone. Those that
+  // need a caller sit in `signedIn` subtrees, which authenticate once; the order is the OpenAPI document's.
+  decorateServices(app, service);
+  await app.register(tokenRoutes);
   await app.register(patientRoutes, { service });
   await app.register(appointmentRoutes, { service });
   await app.register(webhookRoutes, { service });
   await app.register(notificationRoutes, { service });
   await app.register(reminderRoutes, { service });
-  await app.register(scribeRoutes, { service });
-  await app.register(speechModelRoutes, { service });
-  await app.register((await import('../notes/routes.js')).noteRoutes, { service });
-  await app.register((await import('../notes/fhir-routes.js')).noteFhirRoutes, { service });
-  await app.register(sessionRoutes, { service });
-  await app.register(adminRoutes, { service, version: API_VERSION });
-  await app.register(appMethodRoutes, { service });
-  // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root) and the MCP endpoint.
-  await app.register(oidcRoutes, { service, log });
-  await app.register(mcpRoutes, { service });
+  // The scribe's upload receiver takes the signed policy instead of a caller.
+  await app.register(uploadRoutes);
+  await app.register(signedIn([scribeRoutes], SCRIBE_UNAUTHORIZED));
+  await app.register(signedIn([speechModelRoutes, noteRoutes, noteFhirRoutes]));
+  await app.register(sessionRoutes);
+  await app.register(signedIn([
+    signedInRoutes, profileRoutes, userRoutes, operationRoutes('auth-operations', authOperations), adminRoutes, statusRoutes, appMethodRoutes,
+  ]));
+  // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root), the assistants a user
+  // connected, and the MCP endpoint.
+  await app.register(oidcRoutes, { log });
+  await app.register(signedIn([connectedAssistantRoutes]));
+  await app.register(mcpRoutes);
   // Last: the UI's page fallback answers only browser page requests for paths no API route owns.
   installNotFound(app, opts.ui === false ? null : await staticUi(app, opts.ui || {}));
   return app;

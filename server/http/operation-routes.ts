@@ -4,6 +4,7 @@ import type { Service } from '../service.js';
 import { type Guard, type SomeOperation, erased } from '../shared/operation.js';
 import { requireScope } from './auth.js';
 import { drOk } from './dr.js';
+import { routePlugin } from './route-plugin.js';
 
 /** A guard as a route's `preParsing` access check, refused in its route family's code and audited under its action. */
 export const guardCheck = (g: Guard, audit: AuditLog) => requireScope(g.scope, g.deniedCode, audit, g.auditAction);
@@ -36,3 +37,7 @@ export function registerOperationRoutes(app: FastifyInstance, service: Service, 
     });
   }
 }
+
+/** `registerOperationRoutes` as a route plugin of its own, for a `signedIn` subtree: an operation's `run` is over the whole service. */
+export const operationRoutes = (name: string, ops: Record<string, SomeOperation>) =>
+  routePlugin(name, ['service'], async (app, { service }) => registerOperationRoutes(app, service, ops));

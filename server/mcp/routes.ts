@@ -1,8 +1,8 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { routePlugin } from '../http/route-plugin.js';
 import { issuerOf } from '../oidc/routes.js';
 import { API_SCOPES, OIDC_SCOPES } from '../oidc/scopes.js';
-import type { Service } from '../service.js';
 import { buildMcpServer } from './server.js';
 
 export const MCP_PATH = '/mcp';
@@ -11,19 +11,15 @@ const PRM_PATHS = ['/.well-known/oauth-protected-resource', `/.well-known/oauth-
 /** The scopes an MCP client should ask for: OpenID's, and all of the API's (consent and the role narrow them). */
 export const MCP_SCOPES = [...OIDC_SCOPES, ...API_SCOPES];
 
-export interface McpRouteOptions {
-  service: Service;
-}
-
 /**
  * The MCP endpoint (Streamable HTTP, the official SDK), stateless: every POST carries its own bearer token and
  * gets a fresh server whose tools act as that token's user, and a JSON response. No session survives a
  * request, so nothing is lost on restart and any number of clients can call at once; server-to-client streams
  * (GET) are not offered. Protected per the MCP authorization spec: RFC 9728 metadata names our provider, and a
- * request without a valid token for this endpoint gets 401 with WWW-Authenticate pointing at that metadata.
+ * request without a valid token for this endpoint gets 401 with WWW-Authenticate pointing at that metadata (its own
+ * authentication, not `signedIn`'s: only tokens issued for this endpoint). The tools reach every domain: `service`.
  */
-export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { service }) => {
-  const { oidc } = service;
+export const mcpRoutes = routePlugin('mcp', ['oidc', 'service'], async (app, { oidc, service }) => {
   const base = () => issuerOf(app, oidc);
 
   for (const path of PRM_PATHS) {
@@ -113,4 +109,4 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { serv
       },
     });
   }
-};
+});

@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { authenticate, requireScope } from '../http/auth.js';
+import { requireScope } from '../http/auth.js';
 import { security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';
-import type { Service } from '../service.js';
+import { routePlugin } from '../http/route-plugin.js';
 import { FhirBundle, NoteParams, VersionParams } from './schemas.js';
 
 const FhirQuery = Type.Object({
@@ -14,11 +13,10 @@ const FhirQuery = Type.Object({
  * GET /api/v1/notes/{txn_id}/fhir: the note as a FHIR R4 document Bundle, `application/fhir+json`. Credentials, scope
  * and errors as the other notes routes (routes.ts).
  */
-export const noteFhirRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
-  app.addHook('onRequest', authenticate(service));
+export const noteFhirRoutes = routePlugin('notes-fhir', ['notes', 'audit'], async (app, { notes, audit }) => {
   app.get('/api/v1/notes/:txn_id/fhir', {
     config: { errors: 'plain' },
-    preParsing: requireScope('scribe', 'FORBIDDEN', service.audit, 'note.access'),
+    preParsing: requireScope('scribe', 'FORBIDDEN', audit, 'note.access'),
     schema: {
       operationId: 'exportNoteFhir', tags: ['notes'], security, params: NoteParams, querystring: FhirQuery,
       summary: 'The signed note as a FHIR R4 document Bundle (ABDM OPConsultRecord structure)',
@@ -29,7 +27,7 @@ export const noteFhirRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = a
       response: { 200: FhirBundle, ...plainErrors([400, 401, 403, 404, 409, 500]) },
     },
   }, async (request, reply) => {
-    const bundle = await service.notes.exportFhir(request.ctx, request.params.txn_id, request.query.version);
+    const bundle = await notes.exportFhir(request.ctx, request.params.txn_id, request.query.version);
     return reply.type('application/fhir+json; charset=utf-8').send(bundle);
   });
-};
+});

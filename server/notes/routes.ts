@@ -1,8 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { authenticate, checkFirst, requireScope } from '../http/auth.js';
+import { checkFirst, requireScope } from '../http/auth.js';
 import { security } from '../http/dr.js';
 import { plainErrors } from '../http/errors.js';
-import type { Service } from '../service.js';
+import { routePlugin } from '../http/route-plugin.js';
 import { AmendBody, DraftBody, NoteParams, SignBody, Version, VersionList, VersionParams, WorkingDraft } from './schemas.js';
 
 const tags = ['notes'];
@@ -12,11 +11,9 @@ const tags = ['notes'];
  * and the versions. Same credentials as the scribe routes (bearer or auth header) and its `scribe` scope; writing
  * needs a doctor besides (403 FORBIDDEN). Errors are `{"error":{"code","message"}}`; another clinic's session is 404.
  */
-export const noteRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
-  const { notes } = service;
+export const noteRoutes = routePlugin('notes', ['notes', 'audit'], async (app, { notes, audit }) => {
   const config = { errors: 'plain' as const };
-  app.addHook('onRequest', authenticate(service));
-  const preParsing = requireScope('scribe', 'FORBIDDEN', service.audit, 'note.access');
+  const preParsing = requireScope('scribe', 'FORBIDDEN', audit, 'note.access');
   // Writing is a doctor's: checked with the scope, before the body is read and validated (http/auth.ts says why).
   const doctorOnly = (action: string, what: string) => [preParsing, checkFirst((request) => notes.requireDoctor(request.ctx, action, what))];
 
@@ -78,4 +75,4 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async
       response: { 200: Version, ...plainErrors([400, 401, 403, 404, 500]) },
     },
   }, async (request) => notes.version(request.ctx, request.params.txn_id, request.params.version));
-};
+});

@@ -36,8 +36,7 @@ const sameButPort = (a: URL, b: URL) => {
  * service.oidc; the sign-in and consent pages are routes.ts's. Mounted at the root with every endpoint
  * under /oauth2, so the issuer can be the service's base URL and discovery sits where clients look for it.
  */
-export function createProvider(service: Service, issuer: string): Provider {
-  const { oidc, auth } = service;
+export function createProvider({ oidc, auth }: Pick<Service, 'oidc' | 'auth'>, issuer: string): Provider {
   const resources = { api: issuer, mcp: `${issuer}/mcp` };
 
   // Consent is asked the first time a client reaches a user, even when it requests no scope at all.

@@ -1,25 +1,22 @@
 import type { IncomingMessage } from 'node:http';
 import formbody from '@fastify/formbody';
-import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { Type } from 'typebox';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authenticate } from '../http/auth.js';
 import { PlainError } from '../http/errors.js';
-import type { Service } from '../service.js';
+import { type RouteServices, routePlugin } from '../http/route-plugin.js';
 import { ServiceError } from '../shared/errors.js';
 import { type ClientView, consentPage, errorPage, loginPage, pageHeaders } from './pages.js';
 import { OAUTH_PREFIX, createProvider } from './provider.js';
 import { isApiScope } from './scopes.js';
 
 export interface OidcRouteOptions {
-  service: Service;
   /** Where the provider's own errors are logged. */
   log: FastifyBaseLogger;
 }
 
 /** The issuer: the service's base URL (app.baseUrl: the configured public URL, else the listening address). */
-export function issuerOf(app: FastifyInstance, oidc: Service['oidc']): string | null {
+export function issuerOf(app: FastifyInstance, oidc: RouteServices['oidc']): string | null {
   if (!oidc.issuer()) {
     const url = app.baseUrl();
     if (url) oidc.setIssuer(url);
@@ -63,12 +60,10 @@ const UidParams = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 128 
  * neither parses nor answers them; other /oauth2 paths are plain 404s), discovery at the root, the sign-in and
  * consent pages, and the connected-assistants routes the desktop settings use.
  */
-export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, { service, log }) => {
-  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  const { oidc, auth, audit } = service;
-  const issuer = () => issuerOf(parent, oidc);
+export const oidcRoutes = routePlugin('oidc', ['oidc', 'auth', 'audit'], async (app, { oidc, auth, audit }, { log }: OidcRouteOptions) => {
+  const issuer = () => issuerOf(app, oidc);
   issuer();
-  parent.addHook('onListen', async () => void issuer());
+  app.addHook('onListen', async () => void issuer());
 
   /**
    * The provider builds its endpoint URLs (discovery, the sign-in page's resume address, the audiences it accepts)
@@ -88,7 +83,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
     if (!provider) {
       const iss = issuer();
       if (!iss) throw new ServiceError(503, 'NOT_READY', 'The sign-in service starts once the server listens');
-      provider = createProvider(service, iss);
+      provider = createProvider({ oidc, auth }, iss);
       provider.proxy = true;
       provider.on('server_error', (_ctx: unknown, err: Error) => log.error({ err }, 'OpenID provider error'));
       handler = provider.callback();
@@ -290,42 +285,40 @@ export const oidcRoutes: FastifyPluginAsync<OidcRouteOptions> = async (parent, {
     const to = await found.p.interactionResult(asIssuer(request.raw), reply.raw, result, { mergeWithLastSubmission: true });
     return reply.redirect(to, 303);
   });
+});
 
-  // ---- connected assistants (the desktop settings screen) --------------------------------------------------
+/**
+ * The AI assistants the calling user has connected, for the desktop settings screen: under `signedIn` (a user
+ * token), JSON only like every API route (the form parser is the pages', in oidcRoutes' scope).
+ */
+export const connectedAssistantRoutes = routePlugin('connected-assistants', ['oidc'], async (api, { oidc }) => {
+  const config = { errors: 'plain' as const };
+  const security: Record<string, string[]>[] = [{ authHeader: [] }, { bearer: [] }];
 
-  await app.register(async (plugin) => {
-    const api = plugin.withTypeProvider<TypeBoxTypeProvider>();
-    api.addHook('onRequest', authenticate(service));
-    // JSON only, like every API route: the form parser above is for the pages.
-    api.removeContentTypeParser('application/x-www-form-urlencoded');
-    const config = { errors: 'plain' as const };
-    const security: Record<string, string[]>[] = [{ authHeader: [] }, { bearer: [] }];
+  api.get('/api/v1/connected-assistants', {
+    config,
+    schema: {
+      operationId: 'listConnectedAssistants',
+      tags: ['assistants'],
+      summary: 'The AI assistants the calling user has connected (signed in and approved)',
+      description: 'A user token (not an assistant\'s token). Newest first.',
+      security,
+      response: { 200: Type.Object({ data: Type.Array(ConnectedAssistant) }), 401: PlainError, 403: PlainError, 500: PlainError },
+    },
+  }, async (request, reply) => reply.header('cache-control', 'no-store').send({ data: await oidc.connectedAssistants(request.ctx) }));
 
-    api.get('/api/v1/connected-assistants', {
-      config,
-      schema: {
-        operationId: 'listConnectedAssistants',
-        tags: ['assistants'],
-        summary: 'The AI assistants the calling user has connected (signed in and approved)',
-        description: 'A user token (not an assistant\'s token). Newest first.',
-        security,
-        response: { 200: Type.Object({ data: Type.Array(ConnectedAssistant) }), 401: PlainError, 403: PlainError, 500: PlainError },
-      },
-    }, async (request, reply) => reply.header('cache-control', 'no-store').send({ data: await oidc.connectedAssistants(request.ctx) }));
-
-    api.delete('/api/v1/connected-assistants/:id', {
-      config,
-      schema: {
-        operationId: 'disconnectAssistant',
-        tags: ['assistants'],
-        summary: 'Disconnect an assistant: its grant, refresh tokens and live access tokens stop working at once',
-        security,
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) }),
-        response: { 204: Type.Null(), 401: PlainError, 403: PlainError, 404: PlainError, 500: PlainError },
-      },
-    }, async (request, reply) => {
-      await oidc.revokeAssistant(request.ctx, request.params.id);
-      return reply.code(204).send(null);
-    });
+  api.delete('/api/v1/connected-assistants/:id', {
+    config,
+    schema: {
+      operationId: 'disconnectAssistant',
+      tags: ['assistants'],
+      summary: 'Disconnect an assistant: its grant, refresh tokens and live access tokens stop working at once',
+      security,
+      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) }),
+      response: { 204: Type.Null(), 401: PlainError, 403: PlainError, 404: PlainError, 500: PlainError },
+    },
+  }, async (request, reply) => {
+    await oidc.revokeAssistant(request.ctx, request.params.id);
+    return reply.code(204).send(null);
   });
-};
+});

@@ -53,6 +53,19 @@ describe('authorise before validating', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('no token, or an unknown one, gets 401 on every secured route whatever the body (each subtree authenticates)', async () => {
+    const ops = (await operations()).filter((o) => o.secured);
+    expect(ops.length).toBeGreaterThan(50);
+    const wrong: string[] = [];
+    for (const op of ops) {
+      for (const token of ['', 'not-a-token']) {
+        const r = await call(op, token);
+        if (r.status !== 401) wrong.push(`${op.method} ${op.path} (${token || 'no token'}) → ${r.status} ${r.text.slice(0, 120)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('reception with a malformed body gets 403 on routes for doctors and admins (the cases of the issue)', async () => {
     const ws = srv.demo.workspaces[0]!;
     const reception = ws.users.reception.auth_token;

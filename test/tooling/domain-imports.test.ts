@@ -19,9 +19,6 @@ const NOT_DOMAINS = new Set(['db', 'http', 'shared', 'cli', 'demo', 'sandbox', '
 const EXCEPTIONS: Record<string, string> = {
   // docs/ARCHITECTURE.md: the structurer imports nothing of the server but the scribe's output contracts (types).
   'clinical-nlp/confidence.ts -> scribe/contracts.ts': 'the structurer reads the Transcript type it is handed',
-  // The installation's status (GET /api/v1/status, Settings → Clinic server) is served by auth's app accounts and
-  // reports the speech engines; it leaves auth with the status operation itself.
-  'auth/app-schemas.ts -> scribe/readiness.ts': 'the server status reports the scribe\'s readiness',
 };
 
 const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'";]*?\sfrom\s)?\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;

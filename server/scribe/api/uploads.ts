@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { routePlugin } from '../../http/route-plugin.js';
 import { ScribeError, type ScribeService, type UploadTarget } from '../service.js';
 
 /** Where the presigned POST sends files: the service's own receiver, on the service's base URL. */
@@ -73,7 +74,7 @@ async function drain(file: AsyncIterable<Buffer> & { destroyed?: boolean }) {
  * this route's scope, so no other route takes multipart bodies; it hands us the file part as a stream and we write
  * it to disk ourselves, with a per-transaction byte limit that busboy's fixed per-file limit cannot express.
  */
-export const uploadRoutes: FastifyPluginAsync<{ scribe: ScribeService }> = async (app, { scribe }) => {
+export const uploadRoutes = routePlugin('scribe-uploads', ['scribe'], async (app, { scribe }) => {
   const { limits } = scribe;
   await app.register(multipart, {
     throwFileSizeLimit: false,
@@ -135,4 +136,4 @@ export const uploadRoutes: FastifyPluginAsync<{ scribe: ScribeService }> = async
     if (!stored) throw new ScribeError(400, 'InvalidArgument', 'The form has no file part (it must be named file and come after the policy fields)');
     return reply.code(204).send();
   });
-};
+});

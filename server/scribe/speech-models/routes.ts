@@ -1,8 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { authenticate, requireScope } from '../../http/auth.js';
+import { requireScope } from '../../http/auth.js';
 import { security } from '../../http/dr.js';
 import { plainErrors } from '../../http/errors.js';
-import type { Service } from '../../service.js';
+import { routePlugin } from '../../http/route-plugin.js';
 import { SetDefaultBody, SpeechModel, SpeechModelList, SpeechModelParams } from './schemas.js';
 
 const tags = ['speech models'];
@@ -11,11 +10,9 @@ const tags = ['speech models'];
  * Settings → Speech models over HTTP (our own endpoints, docs/API.md "Speech models"): the list with download
  * progress, starting a download, choosing the clinic's default. Admin scope; errors `{"error":{"code","message"}}`.
  */
-export const speechModelRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
-  const models = service.speechModels;
-  app.addHook('onRequest', authenticate(service));
+export const speechModelRoutes = routePlugin('speech-models', ['speechModels', 'audit'], async (app, { speechModels: models, audit }) => {
   const config = { errors: 'plain' as const };
-  const admin = requireScope('admin', 'FORBIDDEN', service.audit, 'speech_model.access');
+  const admin = requireScope('admin', 'FORBIDDEN', audit, 'speech_model.access');
 
   app.get('/api/v1/speech-models', {
     config, preParsing: admin,
@@ -49,4 +46,4 @@ export const speechModelRoutes: FastifyPluginAsyncTypebox<{ service: Service }> 
       response: { 200: SpeechModelList, ...plainErrors([400, 401, 403, 404, 409, 500]) },
     },
   }, async (request) => ({ models: await models.setDefault(request.ctx, request.body.id) }));
-};
+});

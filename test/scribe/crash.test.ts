@@ -63,7 +63,7 @@ function groupAlive(pgrp: number): boolean {
   return false;
 }
 
-it('kill -9 mid-transcription, then restart: the worker goes with the service, the session runs again and completes', { ...skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), timeout: 90_000 }, async () => {
+it('kill -9 mid-transcription, then restart: the worker goes with the service, the session runs again and completes', { ...skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), timeout: 180_000 }, async () => {
   const dataDir = tempDir('scribe-crash');
   const audioDir = tempDir('scribe-crash-audio');
   dirs.push(dataDir, audioDir);
@@ -96,7 +96,7 @@ it('kill -9 mid-transcription, then restart: the worker goes with the service, t
 
   const second = await serve(dataDir);
   const again = new ScribeClient({ baseUrl: second.baseUrl, auth: token });
-  const done = await again.waitForSession('crash-001', { intervalMs: 200, timeoutMs: 75_000 });
+  const done = await again.waitForSession('crash-001', { intervalMs: 200, timeoutMs: 160_000 });
   expect(done.httpStatus).toBe(200);
   expect(done.data.additional_data).toMatchObject({ status: 'completed', percent: 100 });
   expect(done.data.output.map((o) => [o.template_id, o.status])).toEqual([['transcript_template', 'success'], ['eka_emr_template', 'success']]);

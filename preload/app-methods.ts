@@ -109,6 +109,11 @@ export const OPERATION_METHODS = [
   'callNextPatient',
   'queueBoard',
   'doctors',
+  'webhooks',
+  'createWebhook',
+  'deleteWebhook',
+  'webhookDeliveries',
+  'redeliverWebhook',
 ] as const;
 
 /**

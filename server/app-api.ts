@@ -11,7 +11,7 @@ import { sandboxMethods } from './sandbox/app-api.js';
 import { scribeMethods } from './scribe/api/app-api.js';
 import type { ApiOf, IpcArgsOf } from './shared/app-method.js';
 import { appMethodsOf } from './shared/operation.js';
-import { webhookMethods } from './webhooks/app-api.js';
+import { webhookOperations } from './webhooks/operations.js';
 
 /**
  * Every method of the desktop app, each declared once in its domain: an operation's app binding (operations.ts,
@@ -19,12 +19,11 @@ import { webhookMethods } from './webhooks/app-api.js';
  * The order is the preload object's. Adding one: docs/ARCHITECTURE.md, "How to add an operation".
  */
 /** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
-export const OPERATIONS = { ...patientOperations, ...appointmentOperations, ...authOperations };
+export const OPERATIONS = { ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations };
 
 export const APP_METHODS = {
   ...authMethods,
   ...appMethodsOf(OPERATIONS),
-  ...webhookMethods,
   ...notificationMethods,
   ...reminderMethods,
   ...assistantMethods,

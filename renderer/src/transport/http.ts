@@ -1,12 +1,11 @@
 import { OPERATION_METHODS, OPERATION_ROUTES, type OperationRoute } from '../../../preload/app-methods';
 import type {
-  ClinicApi, ClinicFailure, QueueBoard, ReminderSettings, SessionInfo, SpeechModel, WebhookDeliveries, WebhookState, WebhookSubscription,
+  ClinicApi, ClinicFailure, QueueBoard, ReminderSettings, SessionInfo, SpeechModel,
 } from '../../../preload/contract';
 import { NO_LANGUAGE_LIST, dictationStatus, scribeFailure, scribeHistory, uploadDictation } from '../../../preload/scribe-flow';
 import { toPushCredentials } from '../../../server/notifications/app-shapes';
 import type { FcmCredsInfo } from '../../../server/notifications/schemas';
 import { toAppAssistant } from '../../../server/oidc/app-shapes';
-import { failingOf } from '../../../server/webhooks/app-shapes';
 import type { ConnectedAssistant } from '../../../server/oidc/service';
 import { appMethodPath } from '../../../server/shared/app-method-path';
 import { fromEntry } from '../../../server/patients/app-shapes';
@@ -84,8 +83,6 @@ const keep = (s: SignedIn): SessionInfo => {
   sessionStorage.setItem(TOKEN_KEY, s.token);
   return { user: s.user, workspace: s.workspace };
 };
-
-const WEBHOOKS = '/notification/v1/connect/webhook/subscriptions';
 
 const SANDBOX_IN_APP = 'The sandbox is turned on, off and reset in the desktop app on the clinic computer (Settings → Sandbox); a service run headless starts it with --sandbox and resets it with POST /api/v1/sandbox/reset.';
 const sandboxInApp: ClinicFailure = { status: 501, code: 'SANDBOX_NOT_HERE', message: SANDBOX_IN_APP };
@@ -192,24 +189,6 @@ export const httpClinic: ClinicApi = {
   apiKeys: async () => (await api<{ keys: Awaited<ReturnType<ClinicApi['apiKeys']>> }>('GET', '/api/v1/api-keys')).keys,
   createApiKey: (input) => api('POST', '/api/v1/api-keys', input),
   revokeApiKey: async (id) => void (await api('DELETE', `/api/v1/api-keys/${encodeURIComponent(id)}`)),
-  async webhooks() {
-    const list = (await api<{ data: Omit<WebhookSubscription, keyof WebhookState | 'failing'>[] }>('GET', WEBHOOKS)).data;
-    // The list route has no state; one single-row deliveries read per subscription (a clinic has a handful) adds it,
-    // and its newest delivery says whether deliveries are failing.
-    // 404: deleted since the list was read, so left out.
-    const states = await Promise.all(list.map((s) => api<{ subscription?: WebhookState; data?: WebhookDeliveries['deliveries'] }>('GET', `${WEBHOOKS}/${encodeURIComponent(s.id)}/deliveries?limit=1`, undefined, [200, 404])));
-    return list.flatMap((s, i) => {
-      const { subscription: state, data } = states[i]!;
-      return state ? [{ ...s, status: state.status, disabled_reason: state.disabled_reason, failing: failingOf(data?.[0]) }] : [];
-    });
-  },
-  createWebhook: async (input) => ({ id: (await api<{ id: string }>('POST', WEBHOOKS, input)).id }),
-  deleteWebhook: async (id) => void (await api('DELETE', `${WEBHOOKS}/${encodeURIComponent(id)}`)),
-  async webhookDeliveries(id) {
-    const r = await api<{ subscription: WebhookDeliveries['subscription']; data: WebhookDeliveries['deliveries'] }>('GET', `${WEBHOOKS}/${encodeURIComponent(id)}/deliveries`);
-    return { subscription: r.subscription, deliveries: r.data };
-  },
-  redeliverWebhook: async (id, deliveryId) => void (await api('POST', `${WEBHOOKS}/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`)),
   async reminderSettings() {
     const a = await send('GET', '/api/v1/reminders/settings');
     if (a.status === 404 && !missingRoute(a)) return null;

@@ -114,6 +114,9 @@ export const OPERATION_METHODS = [
   'deleteWebhook',
   'webhookDeliveries',
   'redeliverWebhook',
+  'pushCredentials',
+  'setPushCredentials',
+  'deletePushCredentials',
 ] as const;
 
 /**

@@ -3,7 +3,7 @@ import { authMethods } from './auth/app-api.js';
 import { authOperations } from './auth/operations.js';
 import { desktopMethods } from './desktop/app-api.js';
 import { noteMethods } from './notes/app-api.js';
-import { notificationMethods } from './notifications/app-api.js';
+import { notificationOperations } from './notifications/operations.js';
 import { assistantMethods } from './oidc/app-api.js';
 import { patientOperations } from './patients/operations.js';
 import { reminderMethods } from './reminders/app-api.js';
@@ -19,12 +19,11 @@ import { webhookOperations } from './webhooks/operations.js';
  * The order is the preload object's. Adding one: docs/ARCHITECTURE.md, "How to add an operation".
  */
 /** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
-export const OPERATIONS = { ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations };
+export const OPERATIONS = { ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations, ...notificationOperations };
 
 export const APP_METHODS = {
   ...authMethods,
   ...appMethodsOf(OPERATIONS),
-  ...notificationMethods,
   ...reminderMethods,
   ...assistantMethods,
   ...scribeMethods,

@@ -3,8 +3,6 @@ import type {
   ClinicApi, ClinicFailure, QueueBoard, ReminderSettings, SessionInfo, SpeechModel,
 } from '../../../preload/contract';
 import { NO_LANGUAGE_LIST, dictationStatus, scribeFailure, scribeHistory, uploadDictation } from '../../../preload/scribe-flow';
-import { toPushCredentials } from '../../../server/notifications/app-shapes';
-import type { FcmCredsInfo } from '../../../server/notifications/schemas';
 import { toAppAssistant } from '../../../server/oidc/app-shapes';
 import type { ConnectedAssistant } from '../../../server/oidc/service';
 import { appMethodPath } from '../../../server/shared/app-method-path';
@@ -24,7 +22,7 @@ import { browserRecordings } from './idb';
  * answer is the method's result, else at its app route (POST /api/v1/app/<name>, which runs the declaration as IPC
  * does), both from the declaration (preload/app-methods.ts). For the others (not converted to operations yet, or
  * declared `inTransport`) each method's route is written here, once, and the answers are read with the same
- * mappers the app uses in-process (fromEntry, toPushCredentials, toAppAssistant, the scribe's app-shapes).
+ * mappers the app uses in-process (fromEntry, toAppAssistant, the scribe's app-shapes).
  */
 const TOKEN_KEY = 'clinic-desk.token';
 const token = () => sessionStorage.getItem(TOKEN_KEY);
@@ -198,17 +196,6 @@ export const httpClinic: ClinicApi = {
   setReminderSettings: (input) => api('PUT', '/api/v1/reminders/settings', input),
   dayReminders: (date) => api('GET', `/api/v1/reminders/day${date ? `?date=${encodeURIComponent(date)}` : ''}`),
   noShowReport: (weeks) => api('GET', `/api/v1/reminders/no-show-report${weeks ? `?weeks=${weeks}` : ''}`),
-  async pushCredentials() {
-    const a = await send('GET', '/notification/fcm-creds');
-    if (a.status === 404) return null;
-    if (a.status !== 200) throw failure(a);
-    return toPushCredentials(a.body as FcmCredsInfo);
-  },
-  async setPushCredentials(saKey) {
-    await api('POST', '/notification/fcm-creds', { sa_key: saKey });
-    return (await httpClinic.pushCredentials())!;
-  },
-  deletePushCredentials: async () => void (await api('DELETE', '/notification/fcm-creds')),
   backups: async () => (await api<{ backups: Awaited<ReturnType<ClinicApi['backups']>> }>('GET', '/api/v1/backups')).backups,
   backup: () => api('POST', '/api/v1/backups'),
   async connectedAssistants() {

@@ -117,6 +117,10 @@ export const OPERATION_METHODS = [
   'pushCredentials',
   'setPushCredentials',
   'deletePushCredentials',
+  'reminderSettings',
+  'setReminderSettings',
+  'dayReminders',
+  'noShowReport',
 ] as const;
 
 /**
@@ -129,6 +133,8 @@ export const OPERATION_ROUTES: Partial<Record<(typeof OPERATION_METHODS)[number]
   undoAppointment: {"method":"POST","url":"/dr/v1/appointment/:appointment_id/undo","query":{},"args":[{"in":"path","name":"appointment_id"}],"dr":true},
   callNextPatient: {"method":"POST","url":"/dr/v1/queue/call-next","query":{},"args":[{"in":"query","name":"doctor_id"},{"in":"query","name":"current"}],"dr":true},
   queueBoard: {"method":"GET","url":"/dr/v1/queue/board","query":{},"args":[],"dr":true},
+  setReminderSettings: {"method":"PUT","url":"/api/v1/reminders/settings","query":{},"args":[{"in":"body"}],"dr":false},
+  dayReminders: {"method":"GET","url":"/api/v1/reminders/day","query":{},"args":[{"in":"query","name":"date"}],"dr":false},
 };
 
 /** A method's public route: method, path, fixed query fields, where each argument goes, and whether the answer is in the dr envelope. */

@@ -6,7 +6,7 @@ import { noteMethods } from './notes/app-api.js';
 import { notificationOperations } from './notifications/operations.js';
 import { assistantMethods } from './oidc/app-api.js';
 import { patientOperations } from './patients/operations.js';
-import { reminderMethods } from './reminders/app-api.js';
+import { reminderOperations } from './reminders/operations.js';
 import { sandboxMethods } from './sandbox/app-api.js';
 import { scribeMethods } from './scribe/api/app-api.js';
 import type { ApiOf, IpcArgsOf } from './shared/app-method.js';
@@ -19,12 +19,11 @@ import { webhookOperations } from './webhooks/operations.js';
  * The order is the preload object's. Adding one: docs/ARCHITECTURE.md, "How to add an operation".
  */
 /** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
-export const OPERATIONS = { ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations, ...notificationOperations };
+export const OPERATIONS = { ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations, ...notificationOperations, ...reminderOperations };
 
 export const APP_METHODS = {
   ...authMethods,
   ...appMethodsOf(OPERATIONS),
-  ...reminderMethods,
   ...assistantMethods,
   ...scribeMethods,
   ...noteMethods,

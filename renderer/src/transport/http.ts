@@ -1,7 +1,5 @@
 import { OPERATION_METHODS, OPERATION_ROUTES, type OperationRoute } from '../../../preload/app-methods';
-import type {
-  ClinicApi, ClinicFailure, QueueBoard, ReminderSettings, SessionInfo, SpeechModel,
-} from '../../../preload/contract';
+import type { ClinicApi, ClinicFailure, QueueBoard, SessionInfo, SpeechModel } from '../../../preload/contract';
 import { NO_LANGUAGE_LIST, dictationStatus, scribeFailure, scribeHistory, uploadDictation } from '../../../preload/scribe-flow';
 import { toAppAssistant } from '../../../server/oidc/app-shapes';
 import type { ConnectedAssistant } from '../../../server/oidc/service';
@@ -187,15 +185,6 @@ export const httpClinic: ClinicApi = {
   apiKeys: async () => (await api<{ keys: Awaited<ReturnType<ClinicApi['apiKeys']>> }>('GET', '/api/v1/api-keys')).keys,
   createApiKey: (input) => api('POST', '/api/v1/api-keys', input),
   revokeApiKey: async (id) => void (await api('DELETE', `/api/v1/api-keys/${encodeURIComponent(id)}`)),
-  async reminderSettings() {
-    const a = await send('GET', '/api/v1/reminders/settings');
-    if (a.status === 404 && !missingRoute(a)) return null;
-    if (a.status !== 200) throw failure(a);
-    return a.body as ReminderSettings;
-  },
-  setReminderSettings: (input) => api('PUT', '/api/v1/reminders/settings', input),
-  dayReminders: (date) => api('GET', `/api/v1/reminders/day${date ? `?date=${encodeURIComponent(date)}` : ''}`),
-  noShowReport: (weeks) => api('GET', `/api/v1/reminders/no-show-report${weeks ? `?weeks=${weeks}` : ''}`),
   backups: async () => (await api<{ backups: Awaited<ReturnType<ClinicApi['backups']>> }>('GET', '/api/v1/backups')).backups,
   backup: () => api('POST', '/api/v1/backups'),
   async connectedAssistants() {

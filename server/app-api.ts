@@ -7,7 +7,7 @@ import { notificationOperations } from './notifications/operations.js';
 import { assistantMethods } from './oidc/app-api.js';
 import { patientOperations } from './patients/operations.js';
 import { reminderOperations } from './reminders/operations.js';
-import { sandboxMethods } from './sandbox/app-api.js';
+import { sandboxOperations } from './sandbox/operations.js';
 import { scribeMethods } from './scribe/api/app-api.js';
 import type { ApiOf, IpcArgsOf } from './shared/app-method.js';
 import { appMethodsOf } from './shared/operation.js';
@@ -19,7 +19,10 @@ import { webhookOperations } from './webhooks/operations.js';
  * The order is the preload object's. Adding one: docs/ARCHITECTURE.md, "How to add an operation".
  */
 /** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
-export const OPERATIONS = { ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations, ...notificationOperations, ...reminderOperations };
+export const OPERATIONS = {
+  ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations, ...notificationOperations, ...reminderOperations,
+  ...sandboxOperations,
+};
 
 export const APP_METHODS = {
   ...authMethods,
@@ -27,7 +30,6 @@ export const APP_METHODS = {
   ...assistantMethods,
   ...scribeMethods,
   ...noteMethods,
-  ...sandboxMethods,
   ...desktopMethods,
 };
 export type AppMethods = typeof APP_METHODS;

@@ -235,7 +235,8 @@ export const httpClinic: ClinicApi = {
     window.print();
     return { saved: false, path: null };
   },
-  // The sandbox runs beside the desktop app's service, started and reset by the app process: a browser can only say so.
+  // Written here (inTransport in server/sandbox/operations.ts): the sandbox runs beside the desktop app's service, started
+  // and reset by the app process, so a browser can only say so.
   sandboxStatus: async () => ({ available: false, reason: SANDBOX_IN_APP }),
   setSandboxEnabled: () => Promise.reject(sandboxInApp),
   resetSandbox: () => Promise.reject(sandboxInApp),

@@ -52,6 +52,9 @@ export const APP_METHOD_ARITY = {
   setReminderSettings: 1,
   dayReminders: 1,
   noShowReport: 1,
+  sandboxStatus: 0,
+  setSandboxEnabled: 1,
+  resetSandbox: 0,
   connectedAssistants: 0,
   disconnectAssistant: 1,
   speechModels: 0,
@@ -79,9 +82,6 @@ export const APP_METHOD_ARITY = {
   clinicProfile: 0,
   setClinicProfile: 1,
   printPrescriptionPdf: 1,
-  sandboxStatus: 0,
-  setSandboxEnabled: 1,
-  resetSandbox: 0,
   clinicServerChoice: 0,
   useClinicServer: 1,
   joinClinicServerChoice: 0,
@@ -109,6 +109,18 @@ export const OPERATION_METHODS = [
   'callNextPatient',
   'queueBoard',
   'doctors',
+  'webhooks',
+  'createWebhook',
+  'deleteWebhook',
+  'webhookDeliveries',
+  'redeliverWebhook',
+  'pushCredentials',
+  'setPushCredentials',
+  'deletePushCredentials',
+  'reminderSettings',
+  'setReminderSettings',
+  'dayReminders',
+  'noShowReport',
 ] as const;
 
 /**
@@ -121,6 +133,8 @@ export const OPERATION_ROUTES: Partial<Record<(typeof OPERATION_METHODS)[number]
   undoAppointment: {"method":"POST","url":"/dr/v1/appointment/:appointment_id/undo","query":{},"args":[{"in":"path","name":"appointment_id"}],"dr":true},
   callNextPatient: {"method":"POST","url":"/dr/v1/queue/call-next","query":{},"args":[{"in":"query","name":"doctor_id"},{"in":"query","name":"current"}],"dr":true},
   queueBoard: {"method":"GET","url":"/dr/v1/queue/board","query":{},"args":[],"dr":true},
+  setReminderSettings: {"method":"PUT","url":"/api/v1/reminders/settings","query":{},"args":[{"in":"body"}],"dr":false},
+  dayReminders: {"method":"GET","url":"/api/v1/reminders/day","query":{},"args":[{"in":"query","name":"date"}],"dr":false},
 };
 
 /** A method's public route: method, path, fixed query fields, where each argument goes, and whether the answer is in the dr envelope. */

@@ -22,7 +22,6 @@ export type { SaKey } from '../server/notifications/schemas.js';
 export type { CreatePatientBody, UpdatePatientBody } from '../server/patients/schemas.js';
 export type { CreateSubscriptionBody } from '../server/webhooks/schemas.js';
 export type { MobileReview, Patient } from '../server/patients/app-shapes.js';
-export type { PushCredentials } from '../server/notifications/app-shapes.js';
 export type { AppAssistant as ConnectedAssistant } from '../server/oidc/app-shapes.js';
 export type {
   DictationLanguage, DictationOptions, DictationStatus, Language, Recording, RecordingMeta, ScribeHistoryPage, ScribeSessionSummary, TemplateId,
@@ -50,6 +49,7 @@ export type CreatedApiKey = Result<'createApiKey'>;
 export type WebhookSubscription = Result<'webhooks'>[number];
 export type WebhookState = Pick<WebhookSubscription, 'status' | 'disabled_reason'>;
 export type WebhookDeliveries = Result<'webhookDeliveries'>;
+export type PushCredentials = Result<'setPushCredentials'>;
 export type Backup = Result<'backup'>;
 export type ServerStatus = Result<'serverStatus'>;
 export type ReminderSettings = Result<'setReminderSettings'>;

@@ -3,16 +3,16 @@ import { authMethods } from './auth/app-api.js';
 import { authOperations } from './auth/operations.js';
 import { desktopMethods } from './desktop/app-api.js';
 import { noteMethods } from './notes/app-api.js';
-import { notificationMethods } from './notifications/app-api.js';
+import { notificationOperations } from './notifications/operations.js';
 import { assistantMethods } from './oidc/app-api.js';
 import { patientOperations } from './patients/operations.js';
-import { reminderMethods } from './reminders/app-api.js';
-import { sandboxMethods } from './sandbox/app-api.js';
+import { reminderOperations } from './reminders/operations.js';
+import { sandboxOperations } from './sandbox/operations.js';
 import { scribeMethods } from './scribe/api/app-api.js';
 import { statusMethods } from './status/app-api.js';
 import type { ApiOf, IpcArgsOf } from './shared/app-method.js';
 import { appMethodsOf } from './shared/operation.js';
-import { webhookMethods } from './webhooks/app-api.js';
+import { webhookOperations } from './webhooks/operations.js';
 
 /**
  * Every method of the desktop app, each declared once in its domain: an operation's app binding (operations.ts,
@@ -20,19 +20,18 @@ import { webhookMethods } from './webhooks/app-api.js';
  * The order is the preload object's. Adding one: docs/ARCHITECTURE.md, "How to add an operation".
  */
 /** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
-export const OPERATIONS = { ...patientOperations, ...appointmentOperations, ...authOperations };
+export const OPERATIONS = {
+  ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations, ...notificationOperations, ...reminderOperations,
+  ...sandboxOperations,
+};
 
 export const APP_METHODS = {
   ...authMethods,
   ...statusMethods,
   ...appMethodsOf(OPERATIONS),
-  ...webhookMethods,
-  ...notificationMethods,
-  ...reminderMethods,
   ...assistantMethods,
   ...scribeMethods,
   ...noteMethods,
-  ...sandboxMethods,
   ...desktopMethods,
 };
 export type AppMethods = typeof APP_METHODS;

@@ -1,21 +1,18 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { authenticate, requireScope } from '../http/auth.js';
+import { authenticate } from '../http/auth.js';
 import { plainErrors } from '../http/errors.js';
+import { registerOperationRoutes } from '../http/operation-routes.js';
 import type { Service } from '../service.js';
-import { DayQuery } from '../appointments/schemas.js';
 import { ServiceError, invalid } from '../shared/errors.js';
 import { TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../shared/json-depth.js';
 import { parseTwilioWebhook, twilioSignatureValid } from './providers/twilio.js';
 import { parseWhatsAppWebhook, whatsappSignatureValid } from './providers/whatsapp.js';
-import {
-  AppointmentParams, AppointmentReminders, DayReminders, LogQuery, NoShowReport, ReminderLog, ReportQuery, SandboxInboundBody, SandboxInboundResult,
-  SettingsBody, SettingsView, VerifyQuery, WorkspaceParams,
-} from './schemas.js';
+import { reminderOperations, sandboxReminderOperations } from './operations.js';
+import { VerifyQuery, WorkspaceParams } from './schemas.js';
 import type { Settings } from './settings.js';
 
-const security: Record<string, string[]>[] = [{ authHeader: [] }, { bearer: [] }];
 const config = { errors: 'plain' as const };
 /** Providers' webhook bodies are small; a larger one is not theirs. */
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
@@ -23,132 +20,17 @@ const WEBHOOK_BODY_LIMIT = 256 * 1024;
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * Reminder settings (admin), each appointment's reminders and the clinic's delivery log (appointments:read), and
- * the providers' webhooks. Those carry no credentials of ours: each is checked with its provider's signature under
- * the clinic's sealed secret, and refused (403) when it does not match.
+ * Reminder settings (admin), each appointment's reminders and the clinic's delivery log (appointments:read): the
+ * operations' routes (operations.ts); and the providers' webhooks. Those carry no credentials of ours: each is
+ * checked with its provider's signature under the clinic's sealed secret, and refused (403) when it does not match.
  */
 export const reminderRoutes: FastifyPluginAsyncTypebox<{ service: Service }> = async (app, { service }) => {
   const { audit, reminders } = service;
 
-  await app.register(async (plugin) => {
-    const api = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  await app.register(async (api) => {
     api.addHook('onRequest', authenticate(service));
-    const admin = requireScope('admin', 'UNAUTHORIZED_ACCESS', audit, 'reminders.settings');
-    const read = requireScope('appointments:read', 'UNAUTHORIZED_ACCESS', audit, 'reminders.read');
-
-    api.put('/api/v1/reminders/settings', {
-      config,
-      preParsing: admin,
-      schema: {
-        operationId: 'setReminderSettings',
-        tags: ['reminders'],
-        summary: 'Set the clinic\'s reminder provider (WhatsApp Cloud API or a Twilio-compatible SMS API) and schedule',
-        description: 'Replaces the settings; omitted fields keep their stored values, an omitted secret the stored one of the same provider. '
-          + 'Secrets are stored encrypted and never returned. Nothing is sent until a clinic has settings with enabled: true.',
-        security,
-        body: SettingsBody,
-        response: { 200: SettingsView, ...plainErrors([400, 401, 403, 500]) },
-      },
-    }, async (request) => reminders.setSettings(request.ctx, request.body));
-
-    api.get('/api/v1/reminders/settings', {
-      config,
-      preParsing: admin,
-      schema: {
-        operationId: 'getReminderSettings',
-        tags: ['reminders'],
-        summary: 'The clinic\'s reminder settings, without secrets, and the webhook address to give the provider',
-        security,
-        response: { 200: SettingsView, ...plainErrors([401, 403, 404, 500]) },
-      },
-    }, async (request) => reminders.getSettings(request.ctx));
-
-    api.delete('/api/v1/reminders/settings', {
-      config,
-      preParsing: admin,
-      schema: {
-        operationId: 'deleteReminderSettings',
-        tags: ['reminders'],
-        summary: 'Remove the clinic\'s reminder settings: nothing more is sent',
-        security,
-        response: { 204: Type.Null(), ...plainErrors([401, 403, 404, 500]) },
-      },
-    }, async (request, reply) => {
-      await reminders.deleteSettings(request.ctx);
-      return reply.code(204).send(null);
-    });
-
-    api.get('/api/v1/reminders/appointments/:appointment_id', {
-      config,
-      preParsing: read,
-      schema: {
-        operationId: 'getAppointmentReminders',
-        tags: ['reminders'],
-        summary: 'An appointment\'s reminders (each with its delivery status) and the patient\'s answer',
-        security,
-        params: AppointmentParams,
-        response: { 200: AppointmentReminders, ...plainErrors([401, 403, 404, 500]) },
-      },
-    }, async (request) => reminders.ofAppointment(request.ctx, request.params.appointment_id));
-
-    api.get('/api/v1/reminders/log', {
-      config,
-      preParsing: read,
-      schema: {
-        operationId: 'listReminderLog',
-        tags: ['reminders'],
-        summary: 'The clinic\'s reminders, most recently changed first: sent, delivered, read, failed with the provider\'s reason',
-        security,
-        querystring: LogQuery,
-        response: { 200: ReminderLog, ...plainErrors([400, 401, 403, 500]) },
-      },
-    }, async (request) => ({ data: await reminders.log(request.ctx, request.query.limit ? Number(request.query.limit) : undefined) }));
-
-    api.get('/api/v1/reminders/day', {
-      config,
-      preParsing: read,
-      schema: {
-        operationId: 'dayReminders',
-        tags: ['reminders'],
-        summary: 'A day\'s appointments (default today, clinic time) with their latest reminder\'s status and the patient\'s answer',
-        security,
-        querystring: DayQuery,
-        response: { 200: DayReminders, ...plainErrors([400, 401, 403, 500]) },
-      },
-    }, async (request) => reminders.day(request.ctx, request.query.date));
-
-    api.get('/api/v1/reminders/no-show-report', {
-      config,
-      preParsing: read,
-      schema: {
-        operationId: 'noShowReport',
-        tags: ['reminders'],
-        summary: 'No-show rate per week, split by confirmed / reminded without a reply / not reminded',
-        security,
-        querystring: ReportQuery,
-        response: { 200: NoShowReport, ...plainErrors([400, 401, 403, 500]) },
-      },
-    }, async (request) => reminders.report(request.ctx, request.query.weeks ? Number(request.query.weeks) : undefined));
-
-    if (!reminders.sandbox) return;
-    api.post('/api/v1/reminders/sandbox/inbound', {
-      config,
-      preParsing: requireScope('appointments:write', 'UNAUTHORIZED_ACCESS', audit, 'reminders.sandbox'),
-      schema: {
-        operationId: 'sandboxReminderReply',
-        tags: ['reminders', 'sandbox'],
-        summary: 'Sandbox only: a patient\'s message to the clinic, as the provider would bring it (C, X, R, STOP, a button)',
-        security,
-        body: SandboxInboundBody,
-        response: { 200: SandboxInboundResult, ...plainErrors([400, 401, 403, 404, 500]) },
-      },
-    }, async (request) => {
-      const s = await reminders.settingsOf(request.ctx.caller.workspaceId);
-      if (!s) throw new ServiceError(404, 'NOT_FOUND', 'This clinic has no reminder settings');
-      const { from, text, payload } = request.body;
-      const answer = await reminders.inbound(s, [{ kind: 'message', from, text, payload: payload ?? null, contextMessageId: null }], request.id);
-      return { answer: answer?.text ?? null };
-    });
+    registerOperationRoutes(api, service, reminderOperations);
+    if (reminders.sandbox) registerOperationRoutes(api, service, sandboxReminderOperations);
   });
 
   // The providers' webhooks: bodies kept as bytes, since the signature is over them exactly.

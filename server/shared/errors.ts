@@ -14,3 +14,13 @@ export class ServiceError extends Error {
 }
 
 export const invalid = (message: string) => new ServiceError(400, 'INVALID_REQUEST', message);
+
+/** What `read` finds, or null where it finds nothing (404): for a view that shows "none yet" rather than an error. */
+export async function orNone<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof ServiceError && err.status === 404) return null;
+    throw err;
+  }
+}

@@ -102,6 +102,8 @@ describe('operations', () => {
   it('offers no app route for a method a browser calls on its public route, or as the transport writes it', async () => {
     expect((await app('dayAppointments', [])).status).toBe(404);
     expect((await app('searchPatients', ['9876543210'])).status).toBe(404);
+    // The desktop app's sandbox is its own to turn on: a browser, an admin's included, has no way in (sandbox/operations.ts).
+    expect((await app('setSandboxEnabled', [true], bearer(ws().users.admin.auth_token))).status).toBe(404);
   });
 
   it('the generated browser routes are the declarations\' (npx tsx scripts/app-methods.ts is not stale)', () => {

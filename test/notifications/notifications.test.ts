@@ -350,6 +350,32 @@ describe('DELETE /notification/fcm-creds', () => {
   });
 });
 
+describe('Settings → Push notifications as a browser calls it (the operations\' app methods at POST /api/v1/app/<name>)', () => {
+  const app = (name: string, args: unknown[]) => req('POST', `/api/v1/app/${name}`, ws1.users.admin.auth_token, { body: args });
+
+  it('none stored is null, a stored key answers its metadata in one request, and deleting leaves none', async () => {
+    expect((await app('pushCredentials', [])).json).toEqual({ value: null });
+    const stored = await app('setPushCredentials', [saKey({ project_id: 'lakeview-app' })]);
+    expect(stored.status, stored.text).toBe(200);
+    expect(stored.json.value).toEqual({
+      project_id: 'lakeview-app', client_email: 'push@sunrise-clinic-app.iam.gserviceaccount.com', private_key_id: 'a1b2c3d4e5f6',
+      token_uri: 'https://oauth2.googleapis.com/token', created_at: expect.any(String), updated_at: expect.any(String),
+    });
+    expect((await app('pushCredentials', [])).json.value).toEqual(stored.json.value);
+    expect((await app('deletePushCredentials', [])).json).toEqual({});
+    expect((await app('pushCredentials', [])).json).toEqual({ value: null });
+    expect((await app('deletePushCredentials', [])).status).toBe(404);
+  });
+
+  it('refuses a caller without the notifications permission, and a key that does not parse, in words', async () => {
+    const display = await req('POST', '/api/v1/app/pushCredentials', ws1.users.display.auth_token, { body: [] });
+    expect(display.status).toBe(403);
+    const bad = await app('setPushCredentials', [saKey({ private_key: 'not a key' })]);
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe('INVALID_REQUEST');
+  });
+});
+
 describe('the private key at rest and in answers', () => {
   it('is in no response, and not in the database files in plain text (it is sealed)', async () => {
     // Every stored key passed through POSTs above; the database must hold them only sealed.

@@ -35,6 +35,9 @@ for (const db of DATABASES) describe(`reminders (${db.name})`, skipFor(db.skip),
 
   const admin = () => ({ auth: ws.users.admin.auth_token });
   const desk = () => ({ auth: ws.users.reception.auth_token });
+  /** An app method as a browser calls it at its app route (server/reminders/operations.ts). */
+  const appMethod = (headers: { auth: string }, name: string, args: unknown[]) =>
+    call(srv.baseUrl, 'POST', `/api/v1/app/${name}`, { headers: { authorization: `Bearer ${headers.auth}` }, body: args });
 
   beforeAll(async () => {
     providers = await startProviders();
@@ -101,6 +104,8 @@ for (const db of DATABASES) describe(`reminders (${db.name})`, skipFor(db.skip),
 
   it('settings: admin only, secrets sealed and never returned, bad input is a 400', async () => {
     expect((await call(srv.baseUrl, 'GET', '/api/v1/reminders/settings', { headers: admin() })).status).toBe(404);
+    expect((await appMethod(admin(), 'reminderSettings', [])).json).toEqual({ value: null });
+    expect((await appMethod(desk(), 'reminderSettings', [])).status).toBe(403);
     expect((await call(srv.baseUrl, 'PUT', '/api/v1/reminders/settings', { headers: desk(), body: whatsappSettings() })).status).toBe(403);
     const missing = await call(srv.baseUrl, 'PUT', '/api/v1/reminders/settings', {
       headers: admin(), body: { ...whatsappSettings(), whatsapp: { phone_number_id: WA_PHONE_ID, base_url: providers.baseUrl } },
@@ -117,6 +122,7 @@ for (const db of DATABASES) describe(`reminders (${db.name})`, skipFor(db.skip),
     expect(put.json.webhook_url).toBe(`/api/v1/reminders/whatsapp/${ws.workspace_id}/webhook`);
     expect(put.text).not.toContain(WA_TOKEN);
     expect(put.text).not.toContain(APP_SECRET);
+    expect((await appMethod(admin(), 'reminderSettings', [])).json).toEqual({ value: put.json });
     if (db.name === 'sqlite') {
       srv.service.db.pragma('wal_checkpoint(TRUNCATE)');
       expect(readFileSync(databaseFile(srv.dataDir)).includes(WA_TOKEN)).toBe(false);
@@ -337,6 +343,9 @@ for (const db of DATABASES) describe(`reminders (${db.name})`, skipFor(db.skip),
       { week_start: '2031-03-24', groups: { confirmed: tally(0, 0), no_reply: tally(0, 0), not_reminded: tally(1, 1) } },
     ]);
     expect((await call(srv.baseUrl, 'GET', '/api/v1/reminders/no-show-report?weeks=99', { headers: desk() })).status).toBe(400);
+    // The app's weeks is a number, so a browser asks at the app route: the same report.
+    expect((await appMethod(desk(), 'noShowReport', [2])).json).toEqual({ value: res.json });
+    expect((await appMethod(desk(), 'noShowReport', [99])).status).toBe(400);
   });
 
   // The sandbox keeps its own SQLite file whatever the live service runs on.

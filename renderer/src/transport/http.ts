@@ -1,12 +1,7 @@
 import { OPERATION_METHODS, OPERATION_ROUTES, type OperationRoute } from '../../../preload/app-methods';
-import type {
-  ClinicApi, ClinicFailure, QueueBoard, ReminderSettings, SessionInfo, SpeechModel, WebhookDeliveries, WebhookState, WebhookSubscription,
-} from '../../../preload/contract';
+import type { ClinicApi, ClinicFailure, QueueBoard, SessionInfo, SpeechModel } from '../../../preload/contract';
 import { NO_LANGUAGE_LIST, dictationStatus, scribeFailure, scribeHistory, uploadDictation } from '../../../preload/scribe-flow';
-import { toPushCredentials } from '../../../server/notifications/app-shapes';
-import type { FcmCredsInfo } from '../../../server/notifications/schemas';
 import { toAppAssistant } from '../../../server/oidc/app-shapes';
-import { failingOf } from '../../../server/webhooks/app-shapes';
 import type { ConnectedAssistant } from '../../../server/oidc/service';
 import { appMethodPath } from '../../../server/shared/app-method-path';
 import { fromEntry } from '../../../server/patients/app-shapes';
@@ -25,7 +20,7 @@ import { browserRecordings } from './idb';
  * answer is the method's result, else at its app route (POST /api/v1/app/<name>, which runs the declaration as IPC
  * does), both from the declaration (preload/app-methods.ts). For the others (not converted to operations yet, or
  * declared `inTransport`) each method's route is written here, once, and the answers are read with the same
- * mappers the app uses in-process (fromEntry, toPushCredentials, toAppAssistant, the scribe's app-shapes).
+ * mappers the app uses in-process (fromEntry, toAppAssistant, the scribe's app-shapes).
  */
 const TOKEN_KEY = 'clinic-desk.token';
 const token = () => sessionStorage.getItem(TOKEN_KEY);
@@ -84,8 +79,6 @@ const keep = (s: SignedIn): SessionInfo => {
   sessionStorage.setItem(TOKEN_KEY, s.token);
   return { user: s.user, workspace: s.workspace };
 };
-
-const WEBHOOKS = '/notification/v1/connect/webhook/subscriptions';
 
 const SANDBOX_IN_APP = 'The sandbox is turned on, off and reset in the desktop app on the clinic computer (Settings → Sandbox); a service run headless starts it with --sandbox and resets it with POST /api/v1/sandbox/reset.';
 const sandboxInApp: ClinicFailure = { status: 501, code: 'SANDBOX_NOT_HERE', message: SANDBOX_IN_APP };
@@ -192,44 +185,6 @@ export const httpClinic: ClinicApi = {
   apiKeys: async () => (await api<{ keys: Awaited<ReturnType<ClinicApi['apiKeys']>> }>('GET', '/api/v1/api-keys')).keys,
   createApiKey: (input) => api('POST', '/api/v1/api-keys', input),
   revokeApiKey: async (id) => void (await api('DELETE', `/api/v1/api-keys/${encodeURIComponent(id)}`)),
-  async webhooks() {
-    const list = (await api<{ data: Omit<WebhookSubscription, keyof WebhookState | 'failing'>[] }>('GET', WEBHOOKS)).data;
-    // The list route has no state; one single-row deliveries read per subscription (a clinic has a handful) adds it,
-    // and its newest delivery says whether deliveries are failing.
-    // 404: deleted since the list was read, so left out.
-    const states = await Promise.all(list.map((s) => api<{ subscription?: WebhookState; data?: WebhookDeliveries['deliveries'] }>('GET', `${WEBHOOKS}/${encodeURIComponent(s.id)}/deliveries?limit=1`, undefined, [200, 404])));
-    return list.flatMap((s, i) => {
-      const { subscription: state, data } = states[i]!;
-      return state ? [{ ...s, status: state.status, disabled_reason: state.disabled_reason, failing: failingOf(data?.[0]) }] : [];
-    });
-  },
-  createWebhook: async (input) => ({ id: (await api<{ id: string }>('POST', WEBHOOKS, input)).id }),
-  deleteWebhook: async (id) => void (await api('DELETE', `${WEBHOOKS}/${encodeURIComponent(id)}`)),
-  async webhookDeliveries(id) {
-    const r = await api<{ subscription: WebhookDeliveries['subscription']; data: WebhookDeliveries['deliveries'] }>('GET', `${WEBHOOKS}/${encodeURIComponent(id)}/deliveries`);
-    return { subscription: r.subscription, deliveries: r.data };
-  },
-  redeliverWebhook: async (id, deliveryId) => void (await api('POST', `${WEBHOOKS}/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`)),
-  async reminderSettings() {
-    const a = await send('GET', '/api/v1/reminders/settings');
-    if (a.status === 404 && !missingRoute(a)) return null;
-    if (a.status !== 200) throw failure(a);
-    return a.body as ReminderSettings;
-  },
-  setReminderSettings: (input) => api('PUT', '/api/v1/reminders/settings', input),
-  dayReminders: (date) => api('GET', `/api/v1/reminders/day${date ? `?date=${encodeURIComponent(date)}` : ''}`),
-  noShowReport: (weeks) => api('GET', `/api/v1/reminders/no-show-report${weeks ? `?weeks=${weeks}` : ''}`),
-  async pushCredentials() {
-    const a = await send('GET', '/notification/fcm-creds');
-    if (a.status === 404) return null;
-    if (a.status !== 200) throw failure(a);
-    return toPushCredentials(a.body as FcmCredsInfo);
-  },
-  async setPushCredentials(saKey) {
-    await api('POST', '/notification/fcm-creds', { sa_key: saKey });
-    return (await httpClinic.pushCredentials())!;
-  },
-  deletePushCredentials: async () => void (await api('DELETE', '/notification/fcm-creds')),
   backups: async () => (await api<{ backups: Awaited<ReturnType<ClinicApi['backups']>> }>('GET', '/api/v1/backups')).backups,
   backup: () => api('POST', '/api/v1/backups'),
   async connectedAssistants() {
@@ -280,7 +235,8 @@ export const httpClinic: ClinicApi = {
     window.print();
     return { saved: false, path: null };
   },
-  // The sandbox runs beside the desktop app's service, started and reset by the app process: a browser can only say so.
+  // Written here (inTransport in server/sandbox/operations.ts): the sandbox runs beside the desktop app's service, started
+  // and reset by the app process, so a browser can only say so.
   sandboxStatus: async () => ({ available: false, reason: SANDBOX_IN_APP }),
   setSandboxEnabled: () => Promise.reject(sandboxInApp),
   resetSandbox: () => Promise.reject(sandboxInApp),

@@ -52,6 +52,11 @@ describe('names in a report\'s assessment', () => {
     ]);
   });
 
+  it('codes a name at its own specificity, not a neighbour\'s (WHO ICD-10)', () => {
+    expect(['pulmonary hypertension', 'cholecystitis', 'intrinsic asthma', 'incomplete abortion', 'hypertensive nephrosclerosis', 'pseudomembranous colitis'].map((n) => matchIcd(n)?.entry.code))
+      .toEqual(['I27.2', 'K81.9', 'J45.1', 'O03.4', 'I12.9', 'A04.7']);
+  });
+
   it('a word of a name without its head codes nothing: "water", "personally", "status post", "lower back"', () => {
     expect(matchIcd('water')).toBeUndefined();
     expect(matchIcd('personally')).toBeUndefined();

@@ -23,6 +23,9 @@ export function foldWord(w: string): string {
 // leave one out.
 const ABNORMAL = new Set('low high raised elevated reduced increased decreased poor abnormal excess excessive deficiency deficient loss failure insufficiency overload'.split(' '));
 
+// Words that say how a condition is, not which one: they may stand beside a name that lacks them.
+const QUALIFYING = new Set('acute chronic recurrent mild moderate severe bilateral uncontrolled controlled stable unstable history old new primary secondary simple early late persistent'.split(' '));
+
 // Words that place a finding on the body without naming one.
 const PLACE = new Set('lower upper inner outer front middle area region'.split(' '));
 
@@ -161,6 +164,7 @@ export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined 
   const exact = EXACT.get(ws.join(' '));
   if (exact) return { entry: exact, score: 1, coverage: 1 };
   const qset = new Set(ws);
+  const said = new Set(raw.filter((w, k) => ws[k] === w));
   const qWeight = [...qset].reduce((a, w) => a + idf(w), 0);
   const seen = new Set<number>();
   let best: IcdMatch | undefined;
@@ -180,7 +184,14 @@ export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined 
       // one word ("water", "personally") or a place ("lower back") names nothing; two words of its own still do
       // ("carpal tunnel", "rotator cuff").
       const head = s.words[s.words.length - 1]!;
-      if (s.words.length > 1 && !qset.has(head) && s.words.filter((sw) => qset.has(sw) && !BODY_PART.has(sw) && !PLACE.has(sw)).length < 2) continue;
+      const shared = s.words.filter((sw) => qset.has(sw));
+      if (s.words.length > 1 && !qset.has(head) && shared.filter((sw) => !BODY_PART.has(sw) && !PLACE.has(sw)).length < 2) continue;
+      // "renal artery stenosis" is not "carotid artery stenosis": a word of the name missing where the phrase says
+      // another diagnosis word in its place is another condition.
+      const missing = s.words.some((sw) => !qset.has(sw) && !IGNORED.has(sw));
+      if (missing && [...qset].some((qw) => !s.words.includes(qw) && DF.has(qw) && !ABNORMAL.has(qw) && !QUALIFYING.has(qw))) continue;
+      // A name heard only by its sound needs two of its words ("limiting" is not "vomiting").
+      if (shared.length < 2 && !shared.some((sw) => said.has(sw))) continue;
       const p = inter / s.weight;
       const r = inter / qWeight;
       // A synonym wholly inside the phrase is the usual case ("acute otitis media" in "left acute suppurative

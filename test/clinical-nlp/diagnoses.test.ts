@@ -63,6 +63,11 @@ describe('names in a report\'s assessment', () => {
     expect(matchIcd('status post')).toBeUndefined();
     expect(matchIcd('lower back')).toBeUndefined();
     expect(matchIcd('carpal tunnel')?.entry.code).toBe('G56.0');
+    // Another diagnosis word in place of one of the name's is another condition; a name heard by sound needs two words.
+    expect(matchIcd('renal artery stenosis')?.entry.code).toBe('I70.1');
+    expect(matchIcd('vertebral artery stenosis')).toBeUndefined();
+    expect(matchIcd('visually limiting')).toBeUndefined();
+    expect(matchIcd('q fever')?.entry.code).toBe('A78');
     expect(names('ASSESSMENT: The x-rays were personally reviewed by me. She tolerated water postprocedure.')).toEqual([]);
   });
 

@@ -653,7 +653,11 @@ export function extractMedications(
   const continueAll = doc.sentences.find((s) => s.speaker !== 'patient' && sentenceModifiers(s).some((x) => x.category === 'CONTINUED_ALL'));
   if (continueAll) {
     const rule = sentenceModifiers(continueAll).find((x) => x.category === 'CONTINUED_ALL')!.rule.id;
-    const current = history.filter((m) => m.current && m.recognised && !prescribed.some((x) => x.name === m.name));
+    // A drug the story names and the medication list gives with its dose is one drug: the fullest mention of it.
+    const fullness = (m: Out): number => (m.strength ? 2 : 0) + (m.frequency ? 1 : 0);
+    const current = history
+      .filter((m) => m.current && m.recognised && !prescribed.some((x) => x.name === m.name))
+      .filter((m, _, all) => !all.some((o) => o !== m && o.name === m.name && (fullness(o) > fullness(m) || (fullness(o) === fullness(m) && all.indexOf(o) < all.indexOf(m)))));
     prescribed = [...prescribed, ...current.map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), rule], sentence: continueAll.index }))];
   }
   // "on tab thyronorm 75 mcg once daily. Continue the same.", "I take my metformin. – Keep taking that.": a continue

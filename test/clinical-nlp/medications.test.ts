@@ -259,6 +259,8 @@ describe('medication status (context rules)', () => {
     // A drug's level is a test; a dose the history says was raised is history; a dose raised today is changed.
     ['PLAN: I ordered yearly digoxin levels. Increased her Aricept to 10 mg daily.', [['donepezil', 'changed']]],
     ['HISTORY: His dose of metoprolol was increased last month. He increased his Pravachol himself. She restarted the Coumadin.\nPLAN: Recheck lipids.', []],
+    // The story's mention and the list's of one drug continued by "current medications" are one entry, the fuller one.
+    ['HISTORY: He was placed on Glucophage last year.\nCURRENT MEDICATIONS: 1. Metformin 1000 mg twice a day.\nPLAN: Continue current medications.', [['metformin', 'continued']]],
     // A drug the allergy list names is not continued with "all current medications".
     ['ALLERGIES: Zetia caused myalgias.\nMEDICATIONS: Metoprolol 50 mg twice a day.\nPLAN: Continue all current medications.', [['metoprolol', 'continued']]],
   ])('%s', (text, expected) => {

@@ -55,6 +55,13 @@ export const APP_METHOD_ARITY = {
   sandboxStatus: 0,
   setSandboxEnabled: 1,
   resetSandbox: 0,
+  noteDraft: 1,
+  saveNoteDraft: 2,
+  signNote: 2,
+  amendNote: 2,
+  noteVersions: 1,
+  noteVersion: 2,
+  noteFhir: 2,
   connectedAssistants: 0,
   disconnectAssistant: 1,
   speechModels: 0,
@@ -70,13 +77,6 @@ export const APP_METHOD_ARITY = {
   dictationStatus: 1,
   scribeHistory: 2,
   dictationLanguages: 0,
-  noteDraft: 1,
-  saveNoteDraft: 2,
-  signNote: 2,
-  amendNote: 2,
-  noteVersions: 1,
-  noteVersion: 2,
-  noteFhir: 2,
   userProfile: 1,
   setUserProfile: 2,
   clinicProfile: 0,
@@ -121,6 +121,12 @@ export const OPERATION_METHODS = [
   'setReminderSettings',
   'dayReminders',
   'noShowReport',
+  'noteDraft',
+  'saveNoteDraft',
+  'signNote',
+  'amendNote',
+  'noteVersions',
+  'noteVersion',
 ] as const;
 
 /**
@@ -135,6 +141,12 @@ export const OPERATION_ROUTES: Partial<Record<(typeof OPERATION_METHODS)[number]
   queueBoard: {"method":"GET","url":"/dr/v1/queue/board","query":{},"args":[],"dr":true},
   setReminderSettings: {"method":"PUT","url":"/api/v1/reminders/settings","query":{},"args":[{"in":"body"}],"dr":false},
   dayReminders: {"method":"GET","url":"/api/v1/reminders/day","query":{},"args":[{"in":"query","name":"date"}],"dr":false},
+  noteDraft: {"method":"GET","url":"/api/v1/notes/:txn_id/draft","query":{},"args":[{"in":"path","name":"txn_id"}],"dr":false},
+  saveNoteDraft: {"method":"PUT","url":"/api/v1/notes/:txn_id/draft","query":{},"args":[{"in":"path","name":"txn_id"},{"in":"body"}],"dr":false},
+  signNote: {"method":"POST","url":"/api/v1/notes/:txn_id/sign","query":{},"args":[{"in":"path","name":"txn_id"},{"in":"body"}],"dr":false},
+  amendNote: {"method":"POST","url":"/api/v1/notes/:txn_id/amendments","query":{},"args":[{"in":"path","name":"txn_id"},{"in":"body"}],"dr":false},
+  noteVersions: {"method":"GET","url":"/api/v1/notes/:txn_id/versions","query":{},"args":[{"in":"path","name":"txn_id"}],"dr":false},
+  noteVersion: {"method":"GET","url":"/api/v1/notes/:txn_id/versions/:version","query":{},"args":[{"in":"path","name":"txn_id"},{"in":"path","name":"version"}],"dr":false},
 };
 
 /** A method's public route: method, path, fixed query fields, where each argument goes, and whether the answer is in the dr envelope. */

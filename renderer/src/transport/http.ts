@@ -219,12 +219,7 @@ export const httpClinic: ClinicApi = {
   },
   dictationStatus: (txnId) => dictationStatus(scribe(), txnId),
   scribeHistory: (patientId, cursor) => scribeHistory(scribe(), patientId, cursor),
-  noteDraft: (txnId) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/draft`),
-  saveNoteDraft: (txnId, body) => api('PUT', `/api/v1/notes/${encodeURIComponent(txnId)}/draft`, body),
-  signNote: (txnId, body) => api('POST', `/api/v1/notes/${encodeURIComponent(txnId)}/sign`, body),
-  amendNote: (txnId, body) => api('POST', `/api/v1/notes/${encodeURIComponent(txnId)}/amendments`, body),
-  noteVersions: (txnId) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/versions`),
-  noteVersion: (txnId, version) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/versions/${encodeURIComponent(version)}`),
+  // Written here (inTransport in server/notes/operations.ts): the route's query schema for the version is its own, not the app argument's.
   noteFhir: (txnId, version) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/fhir?version=${encodeURIComponent(version)}`),
   userProfile: (userId) => api('GET', `/api/v1/users/${encodeURIComponent(userId)}/profile`),
   setUserProfile: (userId, body) => api('PUT', `/api/v1/users/${encodeURIComponent(userId)}/profile`, body),

@@ -6,7 +6,6 @@ import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { Type } from 'typebox';
 import { appointmentRoutes } from '../appointments/routes.js';
 import { tokenRoutes } from '../auth/token-routes.js';
-import { adminRoutes, userRoutes } from '../auth/admin-routes.js';
 import { authOperations } from '../auth/operations.js';
 import { profileRoutes } from '../auth/profile.js';
 import { sessionRoutes, signedInRoutes } from '../auth/session-routes.js';
@@ -263,7 +262,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(signedIn([speechModelRoutes, operationRoutes('notes', noteOperations)]));
   await app.register(sessionRoutes);
   await app.register(signedIn([
-    signedInRoutes, profileRoutes, userRoutes, operationRoutes('auth-operations', authOperations), adminRoutes, statusRoutes, appMethodRoutes,
+    signedInRoutes, profileRoutes, operationRoutes('auth-operations', authOperations), statusRoutes, appMethodRoutes,
   ]));
   // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root), the assistants a user
   // connected, and the MCP endpoint.

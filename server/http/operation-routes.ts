@@ -36,7 +36,7 @@ export function registerOperationRoutes(app: FastifyInstance, service: Service, 
         const out = await op.run({ service, ctx: request.ctx }, route.input(request));
         const refusal = route.refuse?.(out);
         if (refusal) return reply.code(refusal.status).send(refusal.body);
-        if (route.type) reply.type(route.type);
+        if (route.headers) reply.headers(route.headers);
         if (!route.body) return reply.code(route.status).send(null);
         const data = route.body(out, request);
         return dr ? drOk(reply, route.status, data) : reply.code(route.status).send(data);

@@ -160,7 +160,7 @@ export const noteOperations = {
       },
       input: (request) => ({ id: request.params.txn_id, version: request.query.version }),
       status: 200,
-      type: 'application/fhir+json; charset=utf-8',
+      headers: { 'content-type': 'application/fhir+json; charset=utf-8' },
       body: (bundle) => bundle,
     },
     // The route's query schema for the version (which describes its default) is not the app argument's: the transport writes the call.

@@ -51,8 +51,8 @@ export interface RouteBinding<I, O, S extends FastifySchema> {
   schema: S;
   input(request: RouteRequest<S>): I;
   status: number;
-  /** The answer's content type, where the interface names one (the FHIR export's application/fhir+json). */
-  type?: string;
+  /** The answer's headers, where the interface names them (the FHIR export's content type, no-store on a secret shown once). */
+  headers?: Record<string, string>;
   /** The answer's data: in the dr envelope on a dr route, the body itself otherwise. Without it the answer is empty. */
   body?(out: O, request: RouteRequest<S>): unknown;
   /**

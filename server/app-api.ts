@@ -3,6 +3,7 @@ import { authMethods } from './auth/app-api.js';
 import { authOperations } from './auth/operations.js';
 import { desktopMethods } from './desktop/app-api.js';
 import { noteMethods } from './notes/app-api.js';
+import { noteOperations } from './notes/operations.js';
 import { notificationOperations } from './notifications/operations.js';
 import { assistantMethods } from './oidc/app-api.js';
 import { patientOperations } from './patients/operations.js';
@@ -22,7 +23,7 @@ import { webhookOperations } from './webhooks/operations.js';
 /** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
 export const OPERATIONS = {
   ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations, ...notificationOperations, ...reminderOperations,
-  ...sandboxOperations,
+  ...sandboxOperations, ...noteOperations,
 };
 
 export const APP_METHODS = {

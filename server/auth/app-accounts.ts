@@ -58,7 +58,7 @@ const instances = new WeakMap<Service, ReturnType<typeof make>>();
 /**
  * The app's accounts and settings operations, over the service: first-run setup, sign-in (rate-limited),
  * sessions, users, API clients and keys, backups. Transport-agnostic: session-routes.ts and
- * admin-routes.ts put HTTP over it, main/ipc.ts puts IPC over it. Sign-in failures count in the service's one
+ * operations.ts put HTTP and IPC over it, app-api.ts IPC. Sign-in failures count in the service's one
  * limiter, shared with the assistants' browser sign-in (oidc/routes.ts), so no surface grants extra guesses.
  */
 export function appAccounts(service: Service) {

@@ -1,19 +1,17 @@
 import { Type } from 'typebox';
 import { Nothing, arg, appMethod } from '../shared/app-method.js';
 import { appAccounts } from './app-accounts.js';
-import {
-  ApiClient, ApiKey, Backup, ChangePasswordBody, ClientParams, CreatedApiClient, CreatedApiKey, KeyParams, NewApiClientBody, NewApiKeyBody,
-  NewUserBody, ResetPasswordBody, SessionInfo, SetupBody, SetupStatus, SignInBody, User, UserParams,
-} from './app-schemas.js';
+import { ChangePasswordBody, SessionInfo, SetupBody, SetupStatus, SignInBody } from './app-schemas.js';
 
 export const ServiceInfoSchema = Type.Object({
   baseUrl: Type.String({ description: 'Where local integrations reach the embedded clinic API' }),
   version: Type.String(),
 });
 
-const userId = arg('userId', UserParams.properties.user_id);
-
-/** Service, first run, sign-in and the admin's settings (server/shared/app-method.ts). The window's session lives in the app. */
+/**
+ * Service, first run and sign-in (server/shared/app-method.ts): no caller yet, or the window's session, which lives in
+ * the app. The admin's settings are declared in operations.ts.
+ */
 export const authMethods = {
   serviceInfo: appMethod({ args: [], result: ServiceInfoSchema, access: 'anyone', run: (c) => c.host.info }),
   setupStatus: appMethod({ args: [], result: SetupStatus, access: 'anyone', run: (c) => appAccounts(c.service).setupStatus() }),
@@ -57,39 +55,4 @@ export const authMethods = {
       return caller ? appAccounts(c.service).session(caller) : null;
     },
   }),
-
-  users: appMethod({ args: [], result: Type.Array(User), access: 'admin', run: (c) => appAccounts(c.service).users(c.ctx) }),
-  createUser: appMethod({
-    args: [arg('input', NewUserBody)], result: User, access: 'admin',
-    run: (c, input) => appAccounts(c.service).createUser(c.ctx, input),
-  }),
-  setUserDisabled: appMethod({
-    args: [userId, arg('disabled', Type.Boolean())], result: User, access: 'admin',
-    run: (c, id, disabled) => appAccounts(c.service).setUserDisabled(c.ctx, id, disabled),
-  }),
-  /** A new password for another user of the clinic; all their sessions end. */
-  resetUserPassword: appMethod({
-    args: [userId, arg('next', ResetPasswordBody.properties.new_password)], result: Nothing, access: 'admin',
-    run: (c, id, next) => appAccounts(c.service).resetPassword(c.ctx, id, { new_password: next }),
-  }),
-  apiClients: appMethod({ args: [], result: Type.Array(ApiClient), access: 'admin', run: (c) => appAccounts(c.service).apiClients(c.ctx) }),
-  createApiClient: appMethod({
-    args: [arg('input', NewApiClientBody)], result: CreatedApiClient, access: 'admin',
-    run: (c, input) => appAccounts(c.service).createApiClient(c.ctx, input),
-  }),
-  revokeApiClient: appMethod({
-    args: [arg('clientId', ClientParams.properties.client_id)], result: Nothing, access: 'admin',
-    run: (c, id) => appAccounts(c.service).revokeApiClient(c.ctx, id),
-  }),
-  apiKeys: appMethod({ args: [], result: Type.Array(ApiKey), access: 'admin', run: (c) => appAccounts(c.service).apiKeys(c.ctx) }),
-  createApiKey: appMethod({
-    args: [arg('input', NewApiKeyBody)], result: CreatedApiKey, access: 'admin',
-    run: (c, input) => appAccounts(c.service).createApiKey(c.ctx, input),
-  }),
-  revokeApiKey: appMethod({
-    args: [arg('keyId', KeyParams.properties.key_id)], result: Nothing, access: 'admin',
-    run: (c, id) => appAccounts(c.service).revokeApiKey(c.ctx, id),
-  }),
-  backups: appMethod({ args: [], result: Type.Array(Backup), access: 'admin', run: (c) => appAccounts(c.service).backups(c.ctx) }),
-  backup: appMethod({ args: [], result: Backup, access: 'admin', run: (c) => appAccounts(c.service).backup(c.ctx) }),
 };

@@ -4,7 +4,7 @@ import { SCOPES } from './permissions.js';
 
 /**
  * Schemas of the app's own routes (sign-in, first run, the admin settings screens). The HTTP routes
- * (session-routes.ts, admin-routes.ts) and the Electron IPC handlers (main/ipc.ts) validate with these same objects.
+ * (session-routes.ts, operations.ts) and the Electron IPC handlers (main/ipc.ts) validate with these same objects.
  */
 
 // Spelled out (not mapped from ROLES/SCOPES) so that Static<> keeps the literal types; permissions.ts stays the source.

@@ -3,7 +3,7 @@ import { OPERATIONS } from '../app-api.js';
 import { checkArgs, compileArgs } from '../shared/app-args.js';
 import { appMethodPath } from '../shared/app-method-path.js';
 import { erased, runApp } from '../shared/operation.js';
-import { guardCheck } from './operation-routes.js';
+import { accessChecks } from './operation-routes.js';
 import { routePlugin } from './route-plugin.js';
 
 /**
@@ -25,7 +25,7 @@ export const appMethodRoutes = routePlugin('app-methods', ['service'], async (ap
     const run = runApp(op);
     app.post(appMethodPath(name), {
       config: { errors: 'plain' },
-      preParsing: guardCheck(op.access, service.audit),
+      preParsing: accessChecks(op.access, service),
       schema: { hide: true, body: Type.Array(Type.Unknown()) },
     }, async (request) => {
       // JSON has no undefined: an optional argument left out arrives as null.

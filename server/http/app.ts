@@ -6,12 +6,10 @@ import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { Type } from 'typebox';
 import { appointmentRoutes } from '../appointments/routes.js';
 import { tokenRoutes } from '../auth/token-routes.js';
-import { adminRoutes, userRoutes } from '../auth/admin-routes.js';
 import { authOperations } from '../auth/operations.js';
 import { profileRoutes } from '../auth/profile.js';
 import { sessionRoutes, signedInRoutes } from '../auth/session-routes.js';
-import { noteFhirRoutes } from '../notes/fhir-routes.js';
-import { noteRoutes } from '../notes/routes.js';
+import { noteOperations } from '../notes/operations.js';
 import { staticUi } from './static.js';
 import { patientRoutes } from '../patients/routes.js';
 import type { Service } from '../service.js';
@@ -261,10 +259,10 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   // The scribe's upload receiver takes the signed policy instead of a caller.
   await app.register(uploadRoutes);
   await app.register(signedIn([scribeRoutes], SCRIBE_UNAUTHORIZED));
-  await app.register(signedIn([speechModelRoutes, noteRoutes, noteFhirRoutes]));
+  await app.register(signedIn([speechModelRoutes, operationRoutes('notes', noteOperations)]));
   await app.register(sessionRoutes);
   await app.register(signedIn([
-    signedInRoutes, profileRoutes, userRoutes, operationRoutes('auth-operations', authOperations), adminRoutes, statusRoutes, appMethodRoutes,
+    signedInRoutes, profileRoutes, operationRoutes('auth-operations', authOperations), statusRoutes, appMethodRoutes,
   ]));
   // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root), the assistants a user
   // connected, and the MCP endpoint.

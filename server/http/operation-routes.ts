@@ -2,16 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import type { AuditLog } from '../audit/service.js';
 import type { Service } from '../service.js';
 import { type Guard, type SomeOperation, erased } from '../shared/operation.js';
-import { requireScope } from './auth.js';
+import { checkFirst, requireScope } from './auth.js';
 import { drOk } from './dr.js';
 import { routePlugin } from './route-plugin.js';
 
 /** A guard as a route's `preParsing` access check, refused in its route family's code and audited under its action. */
 export const guardCheck = (g: Guard, audit: AuditLog) => requireScope(g.scope, g.deniedCode, audit, g.auditAction);
 
+/** An operation's access as a route's `preParsing` checks: the guard, then its check beyond the scope if it has one. */
+export function accessChecks(g: Guard, service: Service) {
+  const { also } = g;
+  return also ? [guardCheck(g, service.audit), checkFirst((request) => also({ service, ctx: request.ctx }))] : guardCheck(g, service.audit);
+}
+
 /**
- * The public routes of declared operations (server/shared/operation.ts), in the order given: the guard as a
- * `preParsing` check, the declared schema, and the answer as the route binding maps it, in the dr envelope on a dr
+ * The public routes of declared operations (server/shared/operation.ts), in the order given: the guard (and its `also`) as
+ * `preParsing` checks, the declared schema, and the answer as the route binding maps it, in the dr envelope on a dr
  * route. The plugin that calls this has installed `authenticate`.
  */
 export function registerOperationRoutes(app: FastifyInstance, service: Service, ops: Record<string, SomeOperation>) {
@@ -24,12 +30,13 @@ export function registerOperationRoutes(app: FastifyInstance, service: Service, 
       method: route.method,
       url: route.url,
       config: { errors: route.errors },
-      preParsing: guardCheck(access, service.audit),
+      preParsing: accessChecks(access, service),
       schema: route.schema,
       handler: async (request, reply) => {
         const out = await op.run({ service, ctx: request.ctx }, route.input(request));
         const refusal = route.refuse?.(out);
         if (refusal) return reply.code(refusal.status).send(refusal.body);
+        if (route.headers) reply.headers(route.headers);
         if (!route.body) return reply.code(route.status).send(null);
         const data = route.body(out, request);
         return dr ? drOk(reply, route.status, data) : reply.code(route.status).send(data);

@@ -16,7 +16,6 @@ const routeServices = (service: Service) => ({
   oidc: service.oidc,
   scribe: service.scribe,
   speechModels: service.speechModels,
-  notes: service.notes,
   status: service.status,
   sql: service.sql,
   accounts: appAccounts(service),

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { z } from 'zod';
-import { FHIR_TOOLS } from './fhir-tools.js';
+import { noteOperations } from '../notes/operations.js';
+import { toolsOf } from './operation-tools.js';
 import { SCRIBE_TOOLS } from './scribe-tools.js';
 import { CORE_TOOLS, MCP_SERVER_VERSION, type ToolDef, type ToolScope, registerTool } from './tools.js';
 
@@ -10,7 +11,7 @@ export const INSTRUCTIONS = 'Clinic Desk: a small clinic\'s front desk and dicta
   + 'documents until it is completed.';
 
 /** Every tool this endpoint offers, in the order tools/list shows them. */
-export const TOOLS = [...CORE_TOOLS, ...SCRIBE_TOOLS, ...FHIR_TOOLS] as unknown as ToolDef<z.ZodRawShape, z.ZodRawShape>[];
+export const TOOLS = [...CORE_TOOLS, ...SCRIBE_TOOLS, ...toolsOf(noteOperations)] as unknown as ToolDef<z.ZodRawShape, z.ZodRawShape>[];
 
 /** A fresh MCP server for one request, its tools bound to this caller. */
 export function buildMcpServer(t: ToolScope) {

@@ -3,9 +3,7 @@ import { UserParams } from '../auth/app-schemas.js';
 import type { Service } from '../service.js';
 import { SavedPdf, arg, appMethod } from '../shared/app-method.js';
 import { ServiceError } from '../shared/errors.js';
-import { AmendBody, DraftBody, FhirBundle, NoteParams, PdfFileName, SignBody, Version, VersionList, VersionParams, WorkingDraft } from './schemas.js';
-
-const txnId = arg('txnId', NoteParams.properties.txn_id);
+import { PdfFileName } from './schemas.js';
 
 /** The profile statements, prepared once per service. */
 const profilesOf = (() => {
@@ -14,40 +12,10 @@ const profilesOf = (() => {
 })();
 
 /**
- * The doctor's note of a dictation (docs/API.md, "Notes: sign and amend") and what its prescription prints (the
- * profile routes of server/auth/profile.ts), as app methods (server/shared/app-method.ts). Who may write is the
- * note service's rule (doctors only), as over HTTP.
+ * What a signed note's prescription prints (the profile routes of server/auth/profile.ts) and saving it as a PDF, as
+ * app methods (server/shared/app-method.ts). The note itself is declared in operations.ts.
  */
 export const noteMethods = {
-  noteDraft: appMethod({
-    args: [txnId], result: WorkingDraft, access: 'scribe',
-    run: (c, id) => c.service.notes.workingDraft(c.ctx, id),
-  }),
-  saveNoteDraft: appMethod({
-    args: [txnId, arg('body', DraftBody)], result: WorkingDraft, access: 'scribe',
-    run: (c, id, body) => c.service.notes.saveDraft(c.ctx, id, body),
-  }),
-  signNote: appMethod({
-    args: [txnId, arg('body', SignBody)], result: Version, access: 'scribe',
-    run: (c, id, body) => c.service.notes.sign(c.ctx, id, body),
-  }),
-  amendNote: appMethod({
-    args: [txnId, arg('body', AmendBody)], result: Version, access: 'scribe',
-    run: (c, id, body) => c.service.notes.amend(c.ctx, id, body),
-  }),
-  noteVersions: appMethod({
-    args: [txnId], result: VersionList, access: 'scribe',
-    run: (c, id) => c.service.notes.versions(c.ctx, id),
-  }),
-  noteVersion: appMethod({
-    args: [txnId, arg('version', VersionParams.properties.version)], result: Version, access: 'scribe',
-    run: (c, id, version) => c.service.notes.version(c.ctx, id, version),
-  }),
-  /** A signed version as the FHIR document GET /api/v1/notes/{txn_id}/fhir answers, for the doctor to save. */
-  noteFhir: appMethod({
-    args: [txnId, arg('version', VersionParams.properties.version)], result: FhirBundle, access: 'scribe',
-    run: (c, id, version) => c.service.notes.exportFhir(c.ctx, id, version),
-  }),
   userProfile: appMethod({
     args: [arg('userId', UserParams.properties.user_id)], result: Profile, access: 'signed-in',
     run: (c, userId) => profilesOf(c.service).get(c.ctx, userId),

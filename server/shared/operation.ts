@@ -23,6 +23,11 @@ export interface Guard {
   scope: Scope;
   deniedCode: string;
   auditAction: string;
+  /**
+   * A check of the caller beyond the scope (a note is written by a doctor alone), throwing the refusal: made with the
+   * scope, before a route reads the body. The implementation's own rule still holds at every edge.
+   */
+  also?(call: OperationCall): void;
 }
 export const guard = (scope: Scope, refusal: { code: string; audit: string }): Guard => ({ scope, deniedCode: refusal.code, auditAction: refusal.audit });
 
@@ -46,6 +51,8 @@ export interface RouteBinding<I, O, S extends FastifySchema> {
   schema: S;
   input(request: RouteRequest<S>): I;
   status: number;
+  /** The answer's headers, where the interface names them (the FHIR export's content type, no-store on a secret shown once). */
+  headers?: Record<string, string>;
   /** The answer's data: in the dr envelope on a dr route, the body itself otherwise. Without it the answer is empty. */
   body?(out: O, request: RouteRequest<S>): unknown;
   /**

@@ -121,4 +121,26 @@ describe('admin routes: users, API clients, API keys, backups, status', () => {
     expect(r.json).toMatchObject({ status: 'ok', version: '1.0', base_url: srv.baseUrl, data_dir: srv.dataDir });
     expect(r.json.database_bytes).toBeGreaterThan(0);
   });
+
+  it('answers the admin\'s settings at their app routes (a browser\'s way to the app methods): the operations\' checks and results', async () => {
+    const app = (name: string, args: unknown[], headers: Record<string, string>) => call(srv.baseUrl, 'POST', `/api/v1/app/${name}`, { headers, body: args });
+    const users = await app('users', [], admin);
+    expect(users.status).toBe(200);
+    expect(users.json.value.map((u: { role: string }) => u.role)).toContain('reception');
+    const refused = await app('users', [], reception);
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.code).toBe('FORBIDDEN');
+    expect((await app('setUserDisabled', ['x'], reception)).status).toBe(403);
+
+    const made = await call(srv.baseUrl, 'POST', '/api/v1/users', { headers: admin, body: { username: 'app.route', password: 'a long password', role: 'reception' } });
+    const off = await app('setUserDisabled', [made.json.id, true], admin);
+    expect(off.json.value).toMatchObject({ id: made.json.id, disabled_at: expect.any(String) });
+    expect((await app('setUserDisabled', [made.json.id, 'yes'], admin)).status).toBe(400);
+    const reset = await app('resetUserPassword', [made.json.id, 'another long password'], admin);
+    expect(reset.status).toBe(200);
+    expect(reset.json).toEqual({});
+    expect((await app('backups', [], admin)).json.value).toEqual(expect.any(Array));
+    // The created secrets are not offered there: a browser creates them on the public route, which answers no-store.
+    expect((await app('createApiClient', [{ name: 'x', scopes: ['patients:read'] }], admin)).status).toBe(404);
+  });
 });

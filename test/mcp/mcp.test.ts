@@ -357,6 +357,34 @@ describe('tools, as the signed-in doctor', skipFor(noBrowser), () => {
     expect(failure(unknown).code).toBe('transaction_not_found');
   });
 
+  it('exports a note as FHIR through the note\'s operation: the draft on request, an unsigned note refused, the version passed on', async () => {
+    const path = join(tempDir('mcp-fhir'), 'dictation.wav');
+    writeFileSync(path, wav());
+    const started = await tool(client, 'start_scribe_session', { audio: path, templates: ['service_emr_template'] });
+    const sessionId = started.structuredContent.session_id as string;
+    const session = (await service.scribe.session(ws.workspace_id, sessionId))!;
+    // The worker is off here; finish the session with an EMR draft, as the pipeline would.
+    const emr = {
+      template_id: 'service_emr_template', language: 'en-IN', chief_complaints: [{ name: 'Fever' }],
+      history: { past: [], family: [], allergies: [] }, vitals: { pulse_bpm: 88 }, examination: [], diagnoses: [], medications: [],
+      investigations: [], advice: ['Rest'],
+    };
+    service.db.prepare("UPDATE scribe_sessions SET status = 'completed', stage = 'completed', percent = 100, output = ? WHERE id = ?").run(JSON.stringify([
+      { template_id: 'service_emr_template', value: Buffer.from(JSON.stringify(emr)).toString('base64'), type: 'json', name: 'EMR', status: 'success', errors: [], warnings: [] },
+    ]), session.id);
+
+    const draft = await tool(client, 'export_note_fhir', { session_id: sessionId, version: 'draft' });
+    expect(draft.isError, JSON.stringify(draft.content)).toBeFalsy();
+    expect(draft.structuredContent.bundle).toMatchObject({ resourceType: 'Bundle', type: 'document' });
+    const composition = (draft.structuredContent.bundle.entry as { resource: { resourceType: string; status?: string } }[])
+      .find((e) => e.resource.resourceType === 'Composition')!.resource;
+    expect(composition.status).toBe('preliminary');
+    expect(failure(await tool(client, 'export_note_fhir', { session_id: sessionId })).code).toBe('NOT_SIGNED');
+    expect(failure(await tool(client, 'export_note_fhir', { session_id: sessionId, version: '5' })).message).toBe(`Note ${sessionId} has no version 5`);
+    expect(failure(await tool(client, 'export_note_fhir', { session_id: 'never-started' })).message).toBe('No scribe session never-started in your clinic');
+    expect((await tool(client, 'export_note_fhir', { session_id: sessionId, version: 'newest' })).isError).toBe(true);
+  });
+
   it('records every call in the audit log under the user: the domain\'s own row and one per tool call', async () => {
     await tool(client, 'search_patients_by_mobile', { mobile: ws.patients[2]!.mobile });
     const searches = (await auditRows('patient.search')).filter((r) => r.actor_id !== null && r.resource_ids?.includes(ws.patients[2]!.patient_id));

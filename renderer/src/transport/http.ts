@@ -175,18 +175,6 @@ export const httpClinic: ClinicApi = {
   },
   createPatient: async (input) => fromEntry(await dr<PatientEntry>('POST', '/dr/v1/patient', input)),
   serverStatus: () => api('GET', '/api/v1/status'),
-  users: async () => (await api<{ users: Awaited<ReturnType<ClinicApi['users']>> }>('GET', '/api/v1/users')).users,
-  createUser: (input) => api('POST', '/api/v1/users', input),
-  setUserDisabled: (id, disabled) => api('POST', `/api/v1/users/${encodeURIComponent(id)}/${disabled ? 'disable' : 'enable'}`),
-  resetUserPassword: async (id, next) => void (await api('POST', `/api/v1/users/${encodeURIComponent(id)}/password`, { new_password: next })),
-  apiClients: async () => (await api<{ clients: Awaited<ReturnType<ClinicApi['apiClients']>> }>('GET', '/api/v1/api-clients')).clients,
-  createApiClient: (input) => api('POST', '/api/v1/api-clients', input),
-  revokeApiClient: async (id) => void (await api('DELETE', `/api/v1/api-clients/${encodeURIComponent(id)}`)),
-  apiKeys: async () => (await api<{ keys: Awaited<ReturnType<ClinicApi['apiKeys']>> }>('GET', '/api/v1/api-keys')).keys,
-  createApiKey: (input) => api('POST', '/api/v1/api-keys', input),
-  revokeApiKey: async (id) => void (await api('DELETE', `/api/v1/api-keys/${encodeURIComponent(id)}`)),
-  backups: async () => (await api<{ backups: Awaited<ReturnType<ClinicApi['backups']>> }>('GET', '/api/v1/backups')).backups,
-  backup: () => api('POST', '/api/v1/backups'),
   async connectedAssistants() {
     const a = await send('GET', '/api/v1/connected-assistants');
     if (missingRoute(a)) return { available: false, reason: 'Connecting AI assistants (the OIDC sign-in) is not installed on this clinic server yet.' };
@@ -219,12 +207,7 @@ export const httpClinic: ClinicApi = {
   },
   dictationStatus: (txnId) => dictationStatus(scribe(), txnId),
   scribeHistory: (patientId, cursor) => scribeHistory(scribe(), patientId, cursor),
-  noteDraft: (txnId) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/draft`),
-  saveNoteDraft: (txnId, body) => api('PUT', `/api/v1/notes/${encodeURIComponent(txnId)}/draft`, body),
-  signNote: (txnId, body) => api('POST', `/api/v1/notes/${encodeURIComponent(txnId)}/sign`, body),
-  amendNote: (txnId, body) => api('POST', `/api/v1/notes/${encodeURIComponent(txnId)}/amendments`, body),
-  noteVersions: (txnId) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/versions`),
-  noteVersion: (txnId, version) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/versions/${encodeURIComponent(version)}`),
+  // Written here (inTransport in server/notes/operations.ts): the route's query schema for the version is its own, not the app argument's.
   noteFhir: (txnId, version) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/fhir?version=${encodeURIComponent(version)}`),
   userProfile: (userId) => api('GET', `/api/v1/users/${encodeURIComponent(userId)}/profile`),
   setUserProfile: (userId, body) => api('PUT', `/api/v1/users/${encodeURIComponent(userId)}/profile`, body),

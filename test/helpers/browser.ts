@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type Browser, type BrowserContext, type Locator, type Page, chromium } from 'playwright-core';
 import { CHROMIUM, missing } from './needs.js';
 import { ROOT } from './server.js';
+import type { Clock } from '../../server/shared/time.js';
 
 export const uiNotBuilt = existsSync(join(ROOT, 'dist', 'renderer', 'index.html')) ? null : 'the renderer is not built (node scripts/build.mjs; npm test builds it first)';
 export const uiSkipReason = missing('chromium') ?? uiNotBuilt;
@@ -18,8 +19,24 @@ export async function launch(opts: { fakeAudioWav?: string } = {}): Promise<Brow
   return chromium.launch({ executablePath: CHROMIUM!, headless: true, args });
 }
 
-export async function openApp(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+/**
+ * A clock running from the next noon in the demo clinic's zone (Asia/Kolkata), for a test that books "later today":
+ * on the real clock such a time is in the past late in the clinic's evening. Give it to the server (startServer's
+ * clock) and to the page (openApp's clock) so both agree on now.
+ */
+export function clinicNoonClock(): Clock {
+  const now = Date.now();
+  const ist = 5.5 * 3_600_000;
+  const day = 86_400_000;
+  const noon = Math.floor((now + ist) / day) * day + day / 2 - ist;
+  const shift = noon >= now ? noon - now : noon + day - now;
+  return { now: () => new Date(Date.now() + shift) };
+}
+
+export async function openApp(browser: Browser, baseUrl: string, opts: { clock?: Clock } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, deviceScaleFactor: 1, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
+  // The page's clock runs on from the given time at the real pace, as the server's does.
+  if (opts.clock) await context.clock.install({ time: opts.clock.now() });
   await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin: baseUrl });
   const page = await context.newPage();
   const errors: string[] = [];

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
-import { launch, openApp, shot, signIn, uiSkipReason } from '../helpers/browser.js';
+import { clinicNoonClock, launch, openApp, shot, signIn, uiSkipReason } from '../helpers/browser.js';
 
 describe('front desk in Chromium over the browser transport', skipFor(uiSkipReason), () => {
   let srv: RunningServer;
@@ -11,9 +11,11 @@ describe('front desk in Chromium over the browser transport', skipFor(uiSkipReas
   let errors: string[];
 
   beforeAll(async () => {
-    srv = await startServer();
+    // The booking below is at 23:45 "today": the clinic's day starts at noon, whatever the real hour.
+    const clock = clinicNoonClock();
+    srv = await startServer({ clock });
     browser = await launch();
-    ({ page, errors } = await openApp(browser, srv.baseUrl));
+    ({ page, errors } = await openApp(browser, srv.baseUrl, { clock }));
   });
   afterAll(async () => {
     await browser?.close();

@@ -139,6 +139,8 @@ export const OPERATION_METHODS = [
   'amendNote',
   'noteVersions',
   'noteVersion',
+  'connectedAssistants',
+  'disconnectAssistant',
 ] as const;
 
 /**
@@ -162,6 +164,7 @@ export const OPERATION_ROUTES: Partial<Record<(typeof OPERATION_METHODS)[number]
   amendNote: {"method":"POST","url":"/api/v1/notes/:txn_id/amendments","query":{},"args":[{"in":"path","name":"txn_id"},{"in":"body"}],"dr":false},
   noteVersions: {"method":"GET","url":"/api/v1/notes/:txn_id/versions","query":{},"args":[{"in":"path","name":"txn_id"}],"dr":false},
   noteVersion: {"method":"GET","url":"/api/v1/notes/:txn_id/versions/:version","query":{},"args":[{"in":"path","name":"txn_id"},{"in":"path","name":"version"}],"dr":false},
+  disconnectAssistant: {"method":"DELETE","url":"/api/v1/connected-assistants/:id","query":{},"args":[{"in":"path","name":"id"}],"dr":false},
 };
 
 /** A method's public route: method, path, fixed query fields, where each argument goes, and whether the answer is in the dr envelope. */

@@ -1,6 +1,7 @@
 import { appointmentOperations } from './appointments/operations.js';
 import { authMethods } from './auth/app-api.js';
 import { authOperations } from './auth/operations.js';
+import { profileOperations } from './auth/profile-operations.js';
 import { desktopMethods } from './desktop/app-api.js';
 import { noteMethods } from './notes/app-api.js';
 import { noteOperations } from './notes/operations.js';
@@ -23,7 +24,7 @@ import { webhookOperations } from './webhooks/operations.js';
 /** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
 export const OPERATIONS = {
   ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations, ...notificationOperations, ...reminderOperations,
-  ...sandboxOperations, ...noteOperations, ...assistantOperations,
+  ...sandboxOperations, ...noteOperations, ...assistantOperations, ...profileOperations,
 };
 
 export const APP_METHODS = {

@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import { appointmentRoutes } from '../appointments/routes.js';
 import { tokenRoutes } from '../auth/token-routes.js';
 import { authOperations } from '../auth/operations.js';
-import { profileRoutes } from '../auth/profile.js';
+import { profileOperations } from '../auth/profile-operations.js';
 import { sessionRoutes, signedInRoutes } from '../auth/session-routes.js';
 import { noteOperations } from '../notes/operations.js';
 import { staticUi } from './static.js';
@@ -263,7 +263,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(signedIn([speechModelRoutes, operationRoutes('notes', noteOperations)]));
   await app.register(sessionRoutes);
   await app.register(signedIn([
-    signedInRoutes, profileRoutes, operationRoutes('auth-operations', authOperations), statusRoutes, appMethodRoutes,
+    signedInRoutes, operationRoutes('profiles', profileOperations), operationRoutes('auth-operations', authOperations), statusRoutes, appMethodRoutes,
   ]));
   // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root), the assistants a user
   // connected, and the MCP endpoint.

@@ -64,6 +64,10 @@ export const APP_METHOD_ARITY = {
   noteFhir: 2,
   connectedAssistants: 0,
   disconnectAssistant: 1,
+  userProfile: 1,
+  setUserProfile: 2,
+  clinicProfile: 0,
+  setClinicProfile: 1,
   speechModels: 0,
   speechModelDownload: 1,
   speechModelSetDefault: 1,
@@ -77,10 +81,6 @@ export const APP_METHOD_ARITY = {
   dictationStatus: 1,
   scribeHistory: 2,
   dictationLanguages: 0,
-  userProfile: 1,
-  setUserProfile: 2,
-  clinicProfile: 0,
-  setClinicProfile: 1,
   printPrescriptionPdf: 1,
   clinicServerChoice: 0,
   useClinicServer: 1,
@@ -139,6 +139,12 @@ export const OPERATION_METHODS = [
   'amendNote',
   'noteVersions',
   'noteVersion',
+  'connectedAssistants',
+  'disconnectAssistant',
+  'userProfile',
+  'setUserProfile',
+  'clinicProfile',
+  'setClinicProfile',
 ] as const;
 
 /**
@@ -162,6 +168,11 @@ export const OPERATION_ROUTES: Partial<Record<(typeof OPERATION_METHODS)[number]
   amendNote: {"method":"POST","url":"/api/v1/notes/:txn_id/amendments","query":{},"args":[{"in":"path","name":"txn_id"},{"in":"body"}],"dr":false},
   noteVersions: {"method":"GET","url":"/api/v1/notes/:txn_id/versions","query":{},"args":[{"in":"path","name":"txn_id"}],"dr":false},
   noteVersion: {"method":"GET","url":"/api/v1/notes/:txn_id/versions/:version","query":{},"args":[{"in":"path","name":"txn_id"},{"in":"path","name":"version"}],"dr":false},
+  disconnectAssistant: {"method":"DELETE","url":"/api/v1/connected-assistants/:id","query":{},"args":[{"in":"path","name":"id"}],"dr":false},
+  userProfile: {"method":"GET","url":"/api/v1/users/:user_id/profile","query":{},"args":[{"in":"path","name":"user_id"}],"dr":false},
+  setUserProfile: {"method":"PUT","url":"/api/v1/users/:user_id/profile","query":{},"args":[{"in":"path","name":"user_id"},{"in":"body"}],"dr":false},
+  clinicProfile: {"method":"GET","url":"/api/v1/clinic","query":{},"args":[],"dr":false},
+  setClinicProfile: {"method":"PUT","url":"/api/v1/clinic","query":{},"args":[{"in":"body"}],"dr":false},
 };
 
 /** A method's public route: method, path, fixed query fields, where each argument goes, and whether the answer is in the dr envelope. */

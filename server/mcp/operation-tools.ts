@@ -14,6 +14,8 @@ export function toolsOf(ops: Record<string, SomeOperation>): AnyTool[] {
     const op = erased(declared);
     const { tool, access } = op;
     if (!tool) return [];
+    // An assistant acts within the scopes it was given: an operation open to any signed-in caller has none to ask.
+    if (access.scope === 'signed-in') throw new Error(`The MCP tool ${tool.name} needs an operation guarded by a scope`);
     return [{
       name: tool.name,
       title: tool.title,

@@ -23,15 +23,26 @@ export interface Guard {
   scope: Scope;
   deniedCode: string;
   auditAction: string;
-  /**
-   * A check of the caller beyond the scope (a note is written by a doctor alone), throwing the refusal: made with the
-   * scope, before a route reads the body. The implementation's own rule still holds at every edge.
-   */
-  also?(call: OperationCall): void;
+  also?: AlsoCheck;
+}
+/**
+ * A check of the caller beyond the scope (a note is written by a doctor alone; a profile is the user's own or an
+ * admin's), throwing the refusal: made with the scope, before a route reads the body, so it sees the route's path
+ * parameters alone (none at the app route). The implementation's own rule still holds at every edge.
+ */
+export type AlsoCheck = (call: OperationCall, path: Readonly<Record<string, string | undefined>>) => void;
+/**
+ * Any signed-in caller, where what they may reach is the caller's own (their profile, their connected assistants): the
+ * `also` check and the implementation decide. No scope to refuse, so no refusal of the route family's.
+ */
+export interface SignedInGuard {
+  scope: 'signed-in';
+  also?: AlsoCheck;
 }
 export const guard = (scope: Scope, refusal: { code: string; audit: string }): Guard => ({ scope, deniedCode: refusal.code, auditAction: refusal.audit });
+export const signedIn = (also?: AlsoCheck): SignedInGuard => (also ? { scope: 'signed-in', also } : { scope: 'signed-in' });
 
-/** What an implementation gets: the service and who is calling (always a signed-in caller holding the guard's scope). */
+/** What an implementation gets: the service and who is calling (always a signed-in caller, holding the guard's scope if it names one). */
 export interface OperationCall {
   service: Service;
   ctx: RequestContext;
@@ -100,7 +111,7 @@ export interface Operation<
   I = unknown, O = unknown, S extends FastifySchema = FastifySchema, A extends readonly ArgSpec[] = readonly ArgSpec[], R extends TSchema = TSchema,
   TI extends z.ZodRawShape = z.ZodRawShape, TO extends z.ZodRawShape = z.ZodRawShape,
 > {
-  access: Guard;
+  access: Guard | SignedInGuard;
   run(call: OperationCall, input: I): Promise<O>;
   route?: RouteBinding<I, O, S>;
   app?: AppBinding<I, O, A, R>;
@@ -115,7 +126,7 @@ export const operation = <
 export type SomeOperation = Operation<unknown, unknown, FastifySchema, readonly ArgSpec[], TSchema, z.ZodRawShape, z.ZodRawShape>;
 /** What the edges call: an operation's parts with their types erased. */
 export interface Erased {
-  access: Guard;
+  access: Guard | SignedInGuard;
   run(call: OperationCall, input: unknown): Promise<unknown>;
   route?: Omit<RouteBinding<unknown, unknown, FastifySchema>, 'input' | 'body' | 'refuse'> & {
     input(request: FastifyRequest): unknown;
@@ -141,12 +152,12 @@ export function runApp(op: Erased) {
  * The app method an operation with an app binding is: its arguments, result and scope. (Without an app binding the
  * arguments' tuple is not inferred and stays the general array, which is how the type tells the two apart.)
  */
-type AppMethodOf<T> = T extends Operation<infer _I, infer _O, infer _S, infer A, infer R> ? AppMethod<A, R, Scope, undefined> : never;
+type AppMethodOf<T> = T extends Operation<infer _I, infer _O, infer _S, infer A, infer R> ? AppMethod<A, R, Scope | 'signed-in', undefined> : never;
 type HasApp<T> = T extends Operation<infer _I, infer _O, infer _S, infer A> ? (readonly ArgSpec[] extends A ? false : true) : false;
 type WithApp<T> = { [K in keyof T as HasApp<T[K]> extends true ? K : never]: AppMethodOf<T[K]> };
 
 export function appMethodsOf<T extends Record<string, SomeOperation>>(ops: T): WithApp<T> {
-  const methods: Record<string, AppMethod<readonly ArgSpec[], TSchema, Scope, undefined>> = {};
+  const methods: Record<string, AppMethod<readonly ArgSpec[], TSchema, Scope | 'signed-in', undefined>> = {};
   for (const [name, declared] of Object.entries(ops)) {
     const op = erased(declared);
     if (!op.app) continue;

@@ -1,8 +1,6 @@
 import { OPERATION_METHODS, OPERATION_ROUTES, type OperationRoute } from '../../../preload/app-methods';
 import type { ClinicApi, ClinicFailure, QueueBoard, SessionInfo, SpeechModel } from '../../../preload/contract';
 import { NO_LANGUAGE_LIST, dictationStatus, scribeFailure, scribeHistory, uploadDictation } from '../../../preload/scribe-flow';
-import { toAppAssistant } from '../../../server/oidc/app-shapes';
-import type { ConnectedAssistant } from '../../../server/oidc/service';
 import { appMethodPath } from '../../../server/shared/app-method-path';
 import { fromEntry } from '../../../server/patients/app-shapes';
 import type { PatientEntry } from '../../../server/patients/schemas';
@@ -20,7 +18,7 @@ import { browserRecordings } from './idb';
  * answer is the method's result, else at its app route (POST /api/v1/app/<name>, which runs the declaration as IPC
  * does), both from the declaration (preload/app-methods.ts). For the others (not converted to operations yet, or
  * declared `inTransport`) each method's route is written here, once, and the answers are read with the same
- * mappers the app uses in-process (fromEntry, toAppAssistant, the scribe's app-shapes).
+ * mappers the app uses in-process (fromEntry, the scribe's app-shapes).
  */
 const TOKEN_KEY = 'clinic-desk.token';
 const token = () => sessionStorage.getItem(TOKEN_KEY);
@@ -175,13 +173,6 @@ export const httpClinic: ClinicApi = {
   },
   createPatient: async (input) => fromEntry(await dr<PatientEntry>('POST', '/dr/v1/patient', input)),
   serverStatus: () => api('GET', '/api/v1/status'),
-  async connectedAssistants() {
-    const a = await send('GET', '/api/v1/connected-assistants');
-    if (missingRoute(a)) return { available: false, reason: 'Connecting AI assistants (the OIDC sign-in) is not installed on this clinic server yet.' };
-    if (a.status !== 200) throw failure(a);
-    return { available: true, value: (a.body as { data: ConnectedAssistant[] }).data.map(toAppAssistant) };
-  },
-  disconnectAssistant: async (id) => void (await api('DELETE', `/api/v1/connected-assistants/${encodeURIComponent(id)}`)),
   async speechModels() {
     const a = await send('GET', '/api/v1/speech-models');
     if (missingRoute(a)) return { available: false, reason: 'Speech models are managed by the scribe service, which does not offer them here yet.' };
@@ -209,10 +200,6 @@ export const httpClinic: ClinicApi = {
   scribeHistory: (patientId, cursor) => scribeHistory(scribe(), patientId, cursor),
   // Written here (inTransport in server/notes/operations.ts): the route's query schema for the version is its own, not the app argument's.
   noteFhir: (txnId, version) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/fhir?version=${encodeURIComponent(version)}`),
-  userProfile: (userId) => api('GET', `/api/v1/users/${encodeURIComponent(userId)}/profile`),
-  setUserProfile: (userId, body) => api('PUT', `/api/v1/users/${encodeURIComponent(userId)}/profile`, body),
-  clinicProfile: () => api('GET', '/api/v1/clinic'),
-  setClinicProfile: (body) => api('PUT', '/api/v1/clinic', body),
   // A browser's own print dialog saves PDFs too (the same print stylesheet lays the page out); what it saved, it keeps to itself.
   printPrescriptionPdf: async () => {
     window.print();

@@ -6,7 +6,7 @@
  * breathlessness. Negated ones, other people's, allergic reactions and the doctor's unanswered questions are left
  * out; a "yes" to the doctor's question takes the symptoms asked about.
  */
-import { LAY_PHRASES, NOT_COMPLAINTS, REGION_ADJECTIVES, SITE_KINDS, SITE_PAIN_NAMES, SITES } from './vocab/lay-phrases.js';
+import { LAY_PHRASES, NOT_COMPLAINTS, REGION_ADJECTIVES, RESULT_WORDS, SITE_KINDS, SITE_PAIN_NAMES, SITES } from './vocab/lay-phrases.js';
 import { JOINT_SENSATIONS, REMEDY_NOUNS, SAME_COMPLAINT, SYMPTOMS, TRIGGERS } from './vocab/symptoms.js';
 import { COMMON_WORD_BRANDS, FORMULARY } from './vocab/formulary.js';
 import type { Complaint, Duration } from './facts.js';
@@ -772,6 +772,9 @@ function complaintSentences(doc: Doc): { s: Sentence; scope: Scope }[] {
 }
 
 /** Current complaints with durations and evidence, in the order told. */
+// A complaint described in the note's words that is a test's result: "bone scan showed right parietal lesion".
+const RESULT_NAME = new RegExp(String.raw`\b(?:${alternation(RESULT_WORDS)})\b`);
+
 export function extractComplaints(doc: Doc): Complaint[] {
   const out: Complaint[] = [];
   const byName = new Map<string, Complaint>();
@@ -792,6 +795,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
     });
     const told: Complaint[] = [];
     for (const it of items) {
+      if (RESULT_NAME.test(it.name)) continue;
       // "breathlessness" and later "breathlessness on exertion" (or "cough" and "dry cough") are one complaint, named
       // the fuller way.
       const existing =

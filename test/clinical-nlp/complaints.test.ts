@@ -224,6 +224,7 @@ describe('words of a complaint that say something else', () => {
     ['a disease named by a symptom word', 'HISTORY: Chest pain. He takes doxycycline for Q fever endocarditis.'],
     ['a number that fell, a pain that radiates, a cold that makes it worse', 'HISTORY: Chest pain. His hemoglobin fell to 9. It radiates to the back. It is worse when he gets a cold.'],
     ['the growth of a child', 'HISTORY: Chest pain. Growth and development: normal for age.'],
+    ['a test\'s result told in the story', 'HISTORY: Chest pain. A CT scan showed a small lesion in the liver. The ultrasound found a lump that could represent a cyst.'],
   ])('%s', (_, text) => {
     expect(names(text).filter((n) => n !== 'chest pain')).toEqual([]);
   });

@@ -22,6 +22,7 @@ export const LayPhrasesSchema = Type.Object({
   ),
   sitePainNames: WordMap,
   notComplaints: Words,
+  resultWords: Words,
 });
 
 const DATA = checkedData('lay-phrases.json', LayPhrasesSchema, FILE);
@@ -51,3 +52,6 @@ export const SITE_PAIN_NAMES: Readonly<Record<string, string>> = DATA.sitePainNa
 
 /** Phrases holding a complaint's word that say something else ("in the fall", "the back of my heel"). */
 export const NOT_COMPLAINTS: readonly string[] = DATA.notComplaints;
+
+/** Words that make a complaint described in the note's words a test's result ("a bone scan that showed a lesion"). */
+export const RESULT_WORDS: readonly string[] = DATA.resultWords;

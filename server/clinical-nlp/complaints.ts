@@ -772,6 +772,9 @@ function complaintSentences(doc: Doc): { s: Sentence; scope: Scope }[] {
 }
 
 /** Current complaints with durations and evidence, in the order told. */
+// A question that asks about a complaint already told: "do you get any pain with it", "along with that".
+const WITH_IT = /\bwith (?:it|that|this|them|those)\b/;
+
 // A complaint described in the note's words that is a test's result: "bone scan showed right parietal lesion".
 const RESULT_NAME = new RegExp(String.raw`\b(?:${alternation(RESULT_WORDS)})\b`);
 
@@ -781,6 +784,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
   const said = new Map<Complaint, string>();
   let lastItems: Complaint[] = [];
   let lastSite: string | undefined;
+  // The site of the last complaint told with one, which a kind asked about "with it" is at.
+  let toldSite: string | undefined;
   let lastTurn = -1;
   let asked: Sentence | undefined;
   // Each item takes the duration said after it; else one said before it that no other complaint took, or one that
@@ -796,6 +801,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
     const told: Complaint[] = [];
     for (const it of items) {
       if (RESULT_NAME.test(it.name)) continue;
+      if (it.site) toldSite = it.site;
       // "breathlessness" and later "breathlessness on exertion" (or "cough" and "dry cough") are one complaint, named
       // the fuller way.
       const existing =
@@ -895,6 +901,12 @@ export function extractComplaints(doc: Doc): Complaint[] {
     if (!items.length && ((asking && PAST_QUESTION.test(question.text)) || (asked && PAST_QUESTION.test(asked.text) && s.index - asked.index <= 2))) continue;
     // "I've been having some pain ever since" … "where is it?" … "in the back of my neck": the site completes the kind.
     if (doc.consultation && bare.length && !items.length) {
+      // Asked of a complaint already told ("do you get a lot of pain with it?" "some pain"), the kind is at its site.
+      const kind = bareKind(bare[0]!.name);
+      if (kind && toldSite && asking && WITH_IT.test(question.text)) {
+        attach(s, [{ ...bare[0]!, name: siteName(kind, toldSite), site: toldSite }], durations);
+        continue;
+      }
       pending = { item: bare[0]!, s, duration: durations.find((d) => d.duration)?.duration };
       continue;
     }

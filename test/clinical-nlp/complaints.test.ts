@@ -65,6 +65,11 @@ describe('consultations', () => {
     expect(names(text)).toEqual(['cough', 'chest pain']);
   });
 
+  it('a kind asked about "with it" is at the site of the complaint told before', () => {
+    const text = 'Patient: my left knee has been swelling up.\nDoctor: and do you get any pain with it?\nPatient: some pain, mostly on the stairs.';
+    expect(names(text)).toEqual(['swelling of left knee', 'left knee pain']);
+  });
+
   it('a duration answering the question takes the symptom asked about', () => {
     const text = 'Doctor: any headache?\nPatient: since two days, yes.';
     expect(days(text, 'headache')).toBe(2);

@@ -68,6 +68,8 @@ describe('sentences without punctuation', () => {
   it("reads a turn the recogniser labelled as the patient's as the doctor's when it says what only a doctor says", () => {
     const f = structure('Doctor: how is the shoulder\nPatient: okay so i\'m going to refer you to physiotherapy and in the meantime you can take paracetamol for the pain\nDoctor: alright', { locale: 'en-GB', mode: 'consultation' });
     expect(f.medications.map((m) => m.name)).toEqual(['paracetamol']);
+    const named = structure('Doctor: okay\nPatient: so this is what we call plantar fasciitis and we give you a drug called naproxen you take it twice a day\nDoctor: okay', { locale: 'en-US', mode: 'consultation' });
+    expect(named.medications.map((m) => m.name)).toEqual(['naproxen']);
     const doc = buildDoc('Doctor: any pain\nPatient: yes my knee hurts when i walk', { mode: 'consultation' });
     expect(doc.sentences.map((x) => x.speaker)).toEqual(['doctor', 'patient']);
   });

@@ -28,7 +28,7 @@ import { isChronic, puerperalCode, restatementRank, type IcdEntry } from './voca
 import { CLASSES } from './vocab/drug-knowledge.js';
 import { exactIcdTokens, icdByCode, icdRef, isExactIcdWord, isIcdWord, isUnspecified, matchIcdTokens, type IcdMatch } from './codify.js';
 import type { Diagnosis } from './facts.js';
-import { BODY_PART, PhraseIndex, RELATIVE, tokenize } from './lexicon.js';
+import { BODY_PART, PhraseIndex, RELATIVE, tokenize, type Token } from './lexicon.js';
 import { DRUG_INDEX } from './medications.js';
 import { isNegated } from './negation.js';
 import type { Doc, Sentence } from './sections.js';
@@ -49,6 +49,7 @@ const CUES = checkedData(
     planAddressed: Phrases,
     nameLead: Phrases,
     nameTail: Phrases,
+    notConditionWords: Phrases,
   }),
   CUES_FILE,
 );
@@ -93,6 +94,7 @@ const LINK = /^(?:and|or|also|plus|with)$/;
 const CLAUSE_LEAD = /\b(?:i|you|he|she|we|they|is|are|was|have|has|got|'ve|for|your|his|her|my|their)\b/;
 const NOT_IN_NAME = /^(?:i|you|he|she|we|they|it|my|your|his|her|our|their|is|are|was|were|be|been|have|has|had|do|does|did|will|would|can|could|should|what|that|this|there|thing|things|labs?)$/;
 const NEGATION_WORD = /^(?:no|not|don't|doesn't|didn't|haven't|hasn't|never|without|nor|n't)$/;
+const NOT_CONDITION_WORD = new Set(CUES.notConditionWords);
 const PERSON = /^(?:year|years|old|patient|male|female|man|woman|gentleman|lady|boy|girl|child|signs?|symptoms?)$/;
 const HISTORY_ITEM = /^(?:(?:a|an|the|some|his|her|your|their)\s+)?(?:(?:past|medical|surgical|family|previous|prior)\s+)*(?:history|h\/o)\s+of\b/;
 const CONNECTOR = new Set(['and', 'or', 'with', 'of', 'in', 'the', 'a', 'an', 'due', 'to', 'on', 'at', 'plus', 'also', 'as', 'well', ',', ';', ':']);
@@ -685,14 +687,17 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
  * misheard name of several words, not for one word ("awesome" sounds like "AOM").
  */
 function clinicalName(f: Found): boolean {
-  const words = tokenize(f.name).filter((t) => /[a-z]/.test(t.text));
+  // The words shown, without the spoken lead and tail the name was read with.
+  const words = tokenize(tidyName(f.name)).filter((t) => /[a-z]/.test(t.text));
+  const conditionWord = (t: Token): boolean => isExactIcdWord(t.text) && !NOT_CONDITION_WORD.has(t.text);
   // A clause ("the x-rays were personally reviewed by me") is no name, whatever it sounds like.
-  if (words.some((t) => NOT_IN_NAME.test(t.text) || PERSON.test(t.text)) && !words.some((t) => isExactIcdWord(t.text))) return false;
+  if (words.some((t) => NOT_IN_NAME.test(t.text) || PERSON.test(t.text)) && !words.some(conditionWord)) return false;
   // "no evidence of disease", "DVT prophylaxis": a name denied or prevented is no diagnosis.
   if (/^(?:no|not|without|never|negative for)\b|\b(?:has|have|had|shows?|showed)\s+no\b|\bprophylaxis$/.test(f.name)) return false;
   // One word is a name only when it is one on its own ("asthma"), not a part of one ("cuboid" of "cuboid fracture").
   if (words.length === 1 && !DISEASE_LIKE.test(f.name) && !exactIcdTokens([words[0]!.text])) return false;
-  return DISEASE_LIKE.test(f.name) || words.some((t) => isExactIcdWord(t.text)) || (!!f.entry && words.length > 1);
+  if (!words.some((t) => !NOT_CONDITION_WORD.has(t.text) && !NOT_IN_NAME.test(t.text))) return false;
+  return DISEASE_LIKE.test(f.name) || words.some(conditionWord) || (!!f.entry && words.filter((t) => !NOT_CONDITION_WORD.has(t.text)).length > 1);
 }
 
 /** Hedged phrases, conditions said to be (un)controlled, and known chronic conditions, outside a diagnosis list. */

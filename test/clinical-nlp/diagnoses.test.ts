@@ -86,6 +86,12 @@ describe('names after a diagnosis cue', () => {
     expect(codes("Doctor: hold off on pottery for two weeks, you know it's awesome that you want to do these things\nPatient: okay")).toEqual([]);
     expect(codes("Doctor: so i think what you have is basically just a strain of that muscle\nPatient: okay")).not.toEqual([]);
   });
+
+  it('everyday words found in some ICD-10 name do not make small talk a diagnosis', () => {
+    expect(codes('Patient: yeah we are building a man cave\nDoctor: that is awesome great well that sounds like fun')).toEqual([]);
+    expect(codes('Doctor: I do smell the odor, you are correct, it is odds but the bone is fine\nPatient: okay')).toEqual([]);
+    expect(codes('Doctor: this is a weird question but do you have pets\nPatient: a cat')).toEqual([]);
+  });
 });
 
 describe('certainty', () => {

@@ -13,7 +13,6 @@ export const APP_METHOD_ARITY = {
   signOut: 0,
   changePassword: 2,
   session: 0,
-  serverStatus: 0,
   searchPatients: 1,
   createPatient: 1,
   getPatient: 1,
@@ -62,6 +61,7 @@ export const APP_METHOD_ARITY = {
   noteVersions: 1,
   noteVersion: 2,
   noteFhir: 2,
+  serverStatus: 0,
   connectedAssistants: 0,
   disconnectAssistant: 1,
   speechModels: 0,
@@ -139,6 +139,7 @@ export const OPERATION_METHODS = [
   'amendNote',
   'noteVersions',
   'noteVersion',
+  'serverStatus',
 ] as const;
 
 /**
@@ -162,6 +163,7 @@ export const OPERATION_ROUTES: Partial<Record<(typeof OPERATION_METHODS)[number]
   amendNote: {"method":"POST","url":"/api/v1/notes/:txn_id/amendments","query":{},"args":[{"in":"path","name":"txn_id"},{"in":"body"}],"dr":false},
   noteVersions: {"method":"GET","url":"/api/v1/notes/:txn_id/versions","query":{},"args":[{"in":"path","name":"txn_id"}],"dr":false},
   noteVersion: {"method":"GET","url":"/api/v1/notes/:txn_id/versions/:version","query":{},"args":[{"in":"path","name":"txn_id"},{"in":"path","name":"version"}],"dr":false},
+  serverStatus: {"method":"GET","url":"/api/v1/status","query":{},"args":[],"dr":false},
 };
 
 /** A method's public route: method, path, fixed query fields, where each argument goes, and whether the answer is in the dr envelope. */

@@ -10,7 +10,7 @@ import { patientOperations } from './patients/operations.js';
 import { reminderOperations } from './reminders/operations.js';
 import { sandboxOperations } from './sandbox/operations.js';
 import { scribeMethods } from './scribe/api/app-api.js';
-import { statusMethods } from './status/app-api.js';
+import { statusOperations } from './status/operations.js';
 import type { ApiOf, IpcArgsOf } from './shared/app-method.js';
 import { appMethodsOf } from './shared/operation.js';
 import { webhookOperations } from './webhooks/operations.js';
@@ -23,12 +23,11 @@ import { webhookOperations } from './webhooks/operations.js';
 /** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
 export const OPERATIONS = {
   ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations, ...notificationOperations, ...reminderOperations,
-  ...sandboxOperations, ...noteOperations,
+  ...sandboxOperations, ...noteOperations, ...statusOperations,
 };
 
 export const APP_METHODS = {
   ...authMethods,
-  ...statusMethods,
   ...appMethodsOf(OPERATIONS),
   ...assistantMethods,
   ...scribeMethods,

@@ -21,7 +21,7 @@ import { reminderRoutes } from '../reminders/routes.js';
 import { SCRIBE_UNAUTHORIZED, scribeRoutes } from '../scribe/api/routes.js';
 import { uploadRoutes } from '../scribe/api/uploads.js';
 import { speechModelRoutes } from '../scribe/speech-models/routes.js';
-import { statusRoutes } from '../status/routes.js';
+import { statusOperations } from '../status/operations.js';
 import { frameworkError, installErrorHandling, installNotFound } from './errors.js';
 import { mcpRoutes } from '../mcp/routes.js';
 import { connectedAssistantRoutes, oidcRoutes } from '../oidc/routes.js';
@@ -262,7 +262,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(signedIn([speechModelRoutes, operationRoutes('notes', noteOperations)]));
   await app.register(sessionRoutes);
   await app.register(signedIn([
-    signedInRoutes, profileRoutes, operationRoutes('auth-operations', authOperations), statusRoutes, appMethodRoutes,
+    signedInRoutes, profileRoutes, operationRoutes('auth-operations', authOperations), operationRoutes('status', statusOperations), appMethodRoutes,
   ]));
   // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root), the assistants a user
   // connected, and the MCP endpoint.

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { RequestContext, Scope } from '../auth/permissions.js';
 import type { ErrorStyle } from '../http/errors.js';
 import type { Service } from '../service.js';
-import type { AppMethod, ArgSpec, ArgValues } from './app-method.js';
+import type { AppHost, AppMethod, ArgSpec, ArgValues } from './app-method.js';
 
 /**
  * How an operation is declared: once, beside its domain (e.g. server/appointments/operations.ts), with the access it
@@ -35,6 +35,12 @@ export const guard = (scope: Scope, refusal: { code: string; audit: string }): G
 export interface OperationCall {
   service: Service;
   ctx: RequestContext;
+  /**
+   * The app process's host (server/shared/app-method.ts), when the desktop app calls over IPC: what it keeps on this
+   * computer (the recordings), prints, and its facts. Absent on every HTTP edge, where a browser's transport does
+   * that work itself (`inTransport`).
+   */
+  host?: AppHost;
 }
 
 /** A route's request, typed from its schema as Fastify's TypeBox provider types it. */

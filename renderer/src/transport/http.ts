@@ -174,7 +174,6 @@ export const httpClinic: ClinicApi = {
     return (a.body as { data: { profiles: PatientEntry[] } }).data.profiles.map(fromEntry);
   },
   createPatient: async (input) => fromEntry(await dr<PatientEntry>('POST', '/dr/v1/patient', input)),
-  serverStatus: () => api('GET', '/api/v1/status'),
   async connectedAssistants() {
     const a = await send('GET', '/api/v1/connected-assistants');
     if (missingRoute(a)) return { available: false, reason: 'Connecting AI assistants (the OIDC sign-in) is not installed on this clinic server yet.' };

@@ -62,8 +62,6 @@ export const APP_METHOD_ARITY = {
   noteVersion: 2,
   noteFhir: 2,
   serverStatus: 0,
-  connectedAssistants: 0,
-  disconnectAssistant: 1,
   speechModels: 0,
   speechModelDownload: 1,
   speechModelSetDefault: 1,
@@ -77,6 +75,8 @@ export const APP_METHOD_ARITY = {
   dictationStatus: 1,
   scribeHistory: 2,
   dictationLanguages: 0,
+  connectedAssistants: 0,
+  disconnectAssistant: 1,
   userProfile: 1,
   setUserProfile: 2,
   clinicProfile: 0,
@@ -140,6 +140,8 @@ export const OPERATION_METHODS = [
   'noteVersions',
   'noteVersion',
   'serverStatus',
+  'speechModelDownload',
+  'speechModelSetDefault',
 ] as const;
 
 /**
@@ -164,6 +166,7 @@ export const OPERATION_ROUTES: Partial<Record<(typeof OPERATION_METHODS)[number]
   noteVersions: {"method":"GET","url":"/api/v1/notes/:txn_id/versions","query":{},"args":[{"in":"path","name":"txn_id"}],"dr":false},
   noteVersion: {"method":"GET","url":"/api/v1/notes/:txn_id/versions/:version","query":{},"args":[{"in":"path","name":"txn_id"},{"in":"path","name":"version"}],"dr":false},
   serverStatus: {"method":"GET","url":"/api/v1/status","query":{},"args":[],"dr":false},
+  speechModelDownload: {"method":"POST","url":"/api/v1/speech-models/:id/download","query":{},"args":[{"in":"path","name":"id"}],"dr":false},
 };
 
 /** A method's public route: method, path, fixed query fields, where each argument goes, and whether the answer is in the dr envelope. */

@@ -9,7 +9,8 @@ import { assistantMethods } from './oidc/app-api.js';
 import { patientOperations } from './patients/operations.js';
 import { reminderOperations } from './reminders/operations.js';
 import { sandboxOperations } from './sandbox/operations.js';
-import { scribeMethods } from './scribe/api/app-api.js';
+import { dictationOperations } from './scribe/api/operations.js';
+import { speechModelOperations } from './scribe/speech-models/operations.js';
 import { statusOperations } from './status/operations.js';
 import type { ApiOf, IpcArgsOf } from './shared/app-method.js';
 import { appMethodsOf } from './shared/operation.js';
@@ -23,14 +24,13 @@ import { webhookOperations } from './webhooks/operations.js';
 /** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
 export const OPERATIONS = {
   ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations, ...notificationOperations, ...reminderOperations,
-  ...sandboxOperations, ...noteOperations, ...statusOperations,
+  ...sandboxOperations, ...noteOperations, ...statusOperations, ...speechModelOperations, ...dictationOperations,
 };
 
 export const APP_METHODS = {
   ...authMethods,
   ...appMethodsOf(OPERATIONS),
   ...assistantMethods,
-  ...scribeMethods,
   ...noteMethods,
   ...desktopMethods,
 };

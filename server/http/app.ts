@@ -20,7 +20,7 @@ import { notificationRoutes } from '../notifications/routes.js';
 import { reminderRoutes } from '../reminders/routes.js';
 import { SCRIBE_UNAUTHORIZED, scribeRoutes } from '../scribe/api/routes.js';
 import { uploadRoutes } from '../scribe/api/uploads.js';
-import { speechModelRoutes } from '../scribe/speech-models/routes.js';
+import { speechModelOperations } from '../scribe/speech-models/operations.js';
 import { statusOperations } from '../status/operations.js';
 import { frameworkError, installErrorHandling, installNotFound } from './errors.js';
 import { mcpRoutes } from '../mcp/routes.js';
@@ -259,7 +259,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   // The scribe's upload receiver takes the signed policy instead of a caller.
   await app.register(uploadRoutes);
   await app.register(signedIn([scribeRoutes], SCRIBE_UNAUTHORIZED));
-  await app.register(signedIn([speechModelRoutes, operationRoutes('notes', noteOperations)]));
+  await app.register(signedIn([operationRoutes('speech-models', speechModelOperations), operationRoutes('notes', noteOperations)]));
   await app.register(sessionRoutes);
   await app.register(signedIn([
     signedInRoutes, profileRoutes, operationRoutes('auth-operations', authOperations), operationRoutes('status', statusOperations), appMethodRoutes,

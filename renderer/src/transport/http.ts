@@ -181,15 +181,16 @@ export const httpClinic: ClinicApi = {
     return { available: true, value: (a.body as { data: ConnectedAssistant[] }).data.map(toAppAssistant) };
   },
   disconnectAssistant: async (id) => void (await api('DELETE', `/api/v1/connected-assistants/${encodeURIComponent(id)}`)),
+  // Written here (inTransport in server/scribe/speech-models/operations.ts): a clinic server without the route says so.
   async speechModels() {
     const a = await send('GET', '/api/v1/speech-models');
     if (missingRoute(a)) return { available: false, reason: 'Speech models are managed by the scribe service, which does not offer them here yet.' };
     if (a.status !== 200) throw failure(a);
     return { available: true, value: (a.body as { models: SpeechModel[] }).models };
   },
-  speechModelDownload: (id) => api('POST', `/api/v1/speech-models/${encodeURIComponent(id)}/download`),
-  speechModelSetDefault: async (id) => (await api<{ models: SpeechModel[] }>('PUT', '/api/v1/speech-models/default', { id })).models,
 
+  // Written here (inTransport in server/scribe/api/operations.ts): a browser keeps its recordings itself and reaches the
+  // scribe through the SDK (preload/scribe-flow.ts).
   recordingStart: (meta) => browserRecordings.start(meta),
   recordingAppend: (id, seq, chunk) => browserRecordings.append(id, seq, chunk),
   recordingFinish: (id, durationS) => browserRecordings.update(id, { finished: true, duration_s: durationS }),

@@ -2,8 +2,8 @@ import { appointmentOperations } from './appointments/operations.js';
 import { authMethods } from './auth/app-api.js';
 import { authOperations } from './auth/operations.js';
 import { desktopMethods } from './desktop/app-api.js';
-import { noteMethods } from './notes/app-api.js';
 import { noteOperations } from './notes/operations.js';
+import { prescriptionOperations } from './notes/prescription-operations.js';
 import { notificationOperations } from './notifications/operations.js';
 import { assistantMethods } from './oidc/app-api.js';
 import { patientOperations } from './patients/operations.js';
@@ -24,14 +24,13 @@ import { webhookOperations } from './webhooks/operations.js';
 /** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
 export const OPERATIONS = {
   ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations, ...notificationOperations, ...reminderOperations,
-  ...sandboxOperations, ...noteOperations, ...statusOperations, ...speechModelOperations, ...dictationOperations,
+  ...sandboxOperations, ...noteOperations, ...prescriptionOperations, ...statusOperations, ...speechModelOperations, ...dictationOperations,
 };
 
 export const APP_METHODS = {
   ...authMethods,
   ...appMethodsOf(OPERATIONS),
   ...assistantMethods,
-  ...noteMethods,
   ...desktopMethods,
 };
 export type AppMethods = typeof APP_METHODS;

@@ -1,14 +1,10 @@
 import { type Static, Type } from 'typebox';
-import { checkFirst, requireScope } from '../http/auth.js';
-import { security } from '../http/dr.js';
-import { plainErrors } from '../http/errors.js';
-import { type RouteServices, routePlugin } from '../http/route-plugin.js';
+import type { RouteServices } from '../http/route-plugin.js';
 import { ServiceError } from '../shared/errors.js';
 import { Line, Text } from '../shared/text.js';
 import { transaction } from '../db/tx.js';
 import type { RequestContext } from './permissions.js';
 import { type ProfileRow, authStore } from './store.js';
-import { UserParams } from './app-schemas.js';
 
 /**
  * What a prescription prints (issue 15): under the doctor's name their qualification and registration number, and
@@ -39,7 +35,10 @@ export const Clinic = Type.Object({
 export const ClinicBody = Type.Object({ address: Type.Union([Text({ minLength: 1, maxLength: 500, notBlank: true }), Type.Null()]) });
 export type ClinicBody = Static<typeof ClinicBody>;
 
-/** Profiles over the auth domain's tables (the prescription's columns only; accounts live in app-accounts.ts). */
+/**
+ * Profiles over the auth domain's tables (the prescription's columns only; accounts live in app-accounts.ts). Their
+ * routes and app methods are declared in server/notes/prescription-operations.ts.
+ */
 export function profiles({ sql: db, audit }: Pick<RouteServices, 'sql' | 'audit'>) {
   const store = authStore(db);
   const isAdmin = (ctx: RequestContext) => ctx.caller.workspaceActive && ctx.caller.scopes.has('admin');
@@ -89,37 +88,3 @@ export function profiles({ sql: db, audit }: Pick<RouteServices, 'sql' | 'audit'
     },
   };
 }
-
-/** GET/PUT /api/v1/users/{user_id}/profile and GET/PUT /api/v1/clinic; errors `{"error":{"code","message"}}`. */
-export const profileRoutes = routePlugin('profiles', ['sql', 'audit'], async (app, { sql, audit }) => {
-  const p = profiles({ sql, audit });
-  const config = { errors: 'plain' as const };
-  const tags = ['admin'];
-  const selfOrAdmin = (write: boolean) =>
-    checkFirst((request) => p.requireSelfOrAdmin(request.ctx, String((request.params as { user_id?: unknown }).user_id), write));
-
-  app.get('/api/v1/users/:user_id/profile', {
-    config, preParsing: selfOrAdmin(false),
-    schema: { operationId: 'getUserProfile', tags, security, params: UserParams, summary: 'A user\'s prescription profile (the user or an admin)', response: { 200: Profile, ...plainErrors([400, 401, 403, 404, 500]) } },
-  }, async (request) => p.get(request.ctx, request.params.user_id));
-
-  app.put('/api/v1/users/:user_id/profile', {
-    config, preParsing: selfOrAdmin(true),
-    schema: {
-      operationId: 'setUserProfile', tags, security, params: UserParams, body: ProfileBody,
-      summary: 'Set qualification and registration number (the user themself or an admin); a field left out is unchanged, null clears it',
-      response: { 200: Profile, ...plainErrors([400, 401, 403, 404, 500]) },
-    },
-  }, async (request) => p.set(request.ctx, request.params.user_id, request.body));
-
-  // Every staff role (admin, doctor, reception) holds appointments:read; the display role does not: it reads the board only.
-  app.get('/api/v1/clinic', {
-    config, preParsing: requireScope('appointments:read', 'FORBIDDEN', audit, 'workspace.read'),
-    schema: { operationId: 'getClinic', tags, security, summary: 'The clinic\'s name and address, as a prescription prints them (every role but display)', response: { 200: Clinic, ...plainErrors([401, 403, 500]) } },
-  }, async (request) => p.clinic(request.ctx));
-
-  app.put('/api/v1/clinic', {
-    config, preParsing: requireScope('admin', 'FORBIDDEN', audit, 'workspace.update'),
-    schema: { operationId: 'setClinic', tags, security, body: ClinicBody, summary: 'Set the clinic\'s address (admins)', response: { 200: Clinic, ...plainErrors([400, 401, 403, 500]) } },
-  }, async (request) => p.setClinic(request.ctx, request.body));
-});

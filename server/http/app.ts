@@ -7,9 +7,9 @@ import { Type } from 'typebox';
 import { appointmentRoutes } from '../appointments/routes.js';
 import { tokenRoutes } from '../auth/token-routes.js';
 import { authOperations } from '../auth/operations.js';
-import { profileRoutes } from '../auth/profile.js';
 import { sessionRoutes, signedInRoutes } from '../auth/session-routes.js';
 import { noteOperations } from '../notes/operations.js';
+import { prescriptionOperations } from '../notes/prescription-operations.js';
 import { staticUi } from './static.js';
 import { patientRoutes } from '../patients/routes.js';
 import type { Service } from '../service.js';
@@ -262,7 +262,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(signedIn([operationRoutes('speech-models', speechModelOperations), operationRoutes('notes', noteOperations)]));
   await app.register(sessionRoutes);
   await app.register(signedIn([
-    signedInRoutes, profileRoutes, operationRoutes('auth-operations', authOperations), operationRoutes('status', statusOperations), appMethodRoutes,
+    signedInRoutes, operationRoutes('prescription', prescriptionOperations), operationRoutes('auth-operations', authOperations), operationRoutes('status', statusOperations), appMethodRoutes,
   ]));
   // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root), the assistants a user
   // connected, and the MCP endpoint.

@@ -14,13 +14,16 @@ export function toolsOf(ops: Record<string, SomeOperation>): AnyTool[] {
     const op = erased(declared);
     const { tool, access } = op;
     if (!tool) return [];
+    const { scope } = access;
+    // An assistant is given scopes when it connects: a tool is offered under one.
+    if (scope === 'signed-in') throw new Error(`The tool ${tool.name} needs a scope, not any signed-in caller`);
     return [{
       name: tool.name,
       title: tool.title,
       description: tool.description,
       input: tool.input,
       output: tool.output,
-      scope: access.scope,
+      scope,
       deniedAction: access.auditAction,
       readOnly: tool.readOnly,
       idempotent: tool.idempotent,

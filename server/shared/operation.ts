@@ -17,10 +17,12 @@ import type { AppHost, AppMethod, ArgSpec, ArgValues } from './app-method.js';
 
 /**
  * The access an operation needs, one scope model for every edge: the scope, and how the public route family refuses a
- * caller without it (its error code) and records the refusal (its audit action, also the MCP tool's).
+ * caller without it (its error code) and records the refusal (its audit action, also the MCP tool's). `signed-in`:
+ * any signed-in caller, where the right depends on what is asked (a user's own profile), which the route's `check`
+ * and the implementation decide.
  */
 export interface Guard {
-  scope: Scope;
+  scope: Scope | 'signed-in';
   deniedCode: string;
   auditAction: string;
   /**
@@ -29,7 +31,7 @@ export interface Guard {
    */
   also?(call: OperationCall): void;
 }
-export const guard = (scope: Scope, refusal: { code: string; audit: string }): Guard => ({ scope, deniedCode: refusal.code, auditAction: refusal.audit });
+export const guard = (scope: Scope | 'signed-in', refusal: { code: string; audit: string }): Guard => ({ scope, deniedCode: refusal.code, auditAction: refusal.audit });
 
 /** What an implementation gets: the service and who is calling (always a signed-in caller holding the guard's scope). */
 export interface OperationCall {
@@ -61,6 +63,12 @@ export interface RouteBinding<I, O, S extends FastifySchema> {
   status: number;
   /** Where the outcome decides the success's status (a download started, 202, or the model there already, 200). */
   statusOf?(out: O): number;
+  /**
+   * The route's own check of the caller beyond the guard, throwing the refusal (a user's profile: the user or an
+   * admin, named in the path), before the body is read: `params` are the path's as sent, not validated yet. The
+   * implementation's own rule still holds at every edge.
+   */
+  check?(call: OperationCall, params: Readonly<Record<string, unknown>>): void;
   /** The answer's headers, where the interface names them (the FHIR export's content type, no-store on a secret shown once). */
   headers?: Record<string, string>;
   /** The answer's data: in the dr envelope on a dr route, the body itself otherwise. Without it the answer is empty. */
@@ -154,12 +162,12 @@ export function runApp(op: Erased) {
  * The app method an operation with an app binding is: its arguments, result and scope. (Without an app binding the
  * arguments' tuple is not inferred and stays the general array, which is how the type tells the two apart.)
  */
-type AppMethodOf<T> = T extends Operation<infer _I, infer _O, infer _S, infer A, infer R, infer _TI, infer _TO, infer P> ? AppMethod<A, R, Scope, P> : never;
+type AppMethodOf<T> = T extends Operation<infer _I, infer _O, infer _S, infer A, infer R, infer _TI, infer _TO, infer P> ? AppMethod<A, R, Scope | 'signed-in', P> : never;
 type HasApp<T> = T extends Operation<infer _I, infer _O, infer _S, infer A> ? (readonly ArgSpec[] extends A ? false : true) : false;
 type WithApp<T> = { [K in keyof T as HasApp<T[K]> extends true ? K : never]: AppMethodOf<T[K]> };
 
 export function appMethodsOf<T extends Record<string, SomeOperation>>(ops: T): WithApp<T> {
-  const methods: Record<string, AppMethod<readonly ArgSpec[], TSchema, Scope, TSchema | undefined>> = {};
+  const methods: Record<string, AppMethod<readonly ArgSpec[], TSchema, Scope | 'signed-in', TSchema | undefined>> = {};
   for (const [name, declared] of Object.entries(ops)) {
     const op = erased(declared);
     if (!op.app) continue;

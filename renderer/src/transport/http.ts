@@ -209,11 +209,8 @@ export const httpClinic: ClinicApi = {
   scribeHistory: (patientId, cursor) => scribeHistory(scribe(), patientId, cursor),
   // Written here (inTransport in server/notes/operations.ts): the route's query schema for the version is its own, not the app argument's.
   noteFhir: (txnId, version) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/fhir?version=${encodeURIComponent(version)}`),
-  userProfile: (userId) => api('GET', `/api/v1/users/${encodeURIComponent(userId)}/profile`),
-  setUserProfile: (userId, body) => api('PUT', `/api/v1/users/${encodeURIComponent(userId)}/profile`, body),
-  clinicProfile: () => api('GET', '/api/v1/clinic'),
-  setClinicProfile: (body) => api('PUT', '/api/v1/clinic', body),
-  // A browser's own print dialog saves PDFs too (the same print stylesheet lays the page out); what it saved, it keeps to itself.
+  // Written here (inTransport in server/notes/prescription-operations.ts): a browser's own print dialog saves PDFs too
+  // (the same print stylesheet lays the page out); what it saved, it keeps to itself.
   printPrescriptionPdf: async () => {
     window.print();
     return { saved: false, path: null };

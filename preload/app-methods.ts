@@ -146,6 +146,8 @@ export const OPERATION_METHODS = [
   'serverStatus',
   'speechModelDownload',
   'speechModelSetDefault',
+  'connectedAssistants',
+  'disconnectAssistant',
 ] as const;
 
 /**
@@ -175,6 +177,7 @@ export const OPERATION_ROUTES: Partial<Record<(typeof OPERATION_METHODS)[number]
   setClinicProfile: {"method":"PUT","url":"/api/v1/clinic","query":{},"args":[{"in":"body"}],"dr":false},
   serverStatus: {"method":"GET","url":"/api/v1/status","query":{},"args":[],"dr":false},
   speechModelDownload: {"method":"POST","url":"/api/v1/speech-models/:id/download","query":{},"args":[{"in":"path","name":"id"}],"dr":false},
+  disconnectAssistant: {"method":"DELETE","url":"/api/v1/connected-assistants/:id","query":{},"args":[{"in":"path","name":"id"}],"dr":false},
 };
 
 /** A method's public route: method, path, fixed query fields, where each argument goes, and whether the answer is in the dr envelope. */

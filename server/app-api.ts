@@ -1,11 +1,12 @@
 import { appointmentOperations } from './appointments/operations.js';
 import { authMethods } from './auth/app-api.js';
 import { authOperations } from './auth/operations.js';
+import { profileOperations } from './auth/profile-operations.js';
 import { desktopMethods } from './desktop/app-api.js';
 import { noteOperations } from './notes/operations.js';
 import { prescriptionOperations } from './notes/prescription-operations.js';
 import { notificationOperations } from './notifications/operations.js';
-import { assistantMethods } from './oidc/app-api.js';
+import { assistantOperations } from './oidc/operations.js';
 import { patientOperations } from './patients/operations.js';
 import { reminderOperations } from './reminders/operations.js';
 import { sandboxOperations } from './sandbox/operations.js';
@@ -24,13 +25,13 @@ import { webhookOperations } from './webhooks/operations.js';
 /** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
 export const OPERATIONS = {
   ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations, ...notificationOperations, ...reminderOperations,
-  ...sandboxOperations, ...noteOperations, ...prescriptionOperations, ...statusOperations, ...speechModelOperations, ...dictationOperations,
+  ...sandboxOperations, ...noteOperations, ...profileOperations, ...prescriptionOperations, ...statusOperations, ...speechModelOperations,
+  ...dictationOperations, ...assistantOperations,
 };
 
 export const APP_METHODS = {
   ...authMethods,
   ...appMethodsOf(OPERATIONS),
-  ...assistantMethods,
   ...desktopMethods,
 };
 export type AppMethods = typeof APP_METHODS;

@@ -10,7 +10,9 @@ export const ServiceInfoSchema = Type.Object({
 
 /**
  * Service, first run and sign-in (server/shared/app-method.ts): no caller yet, or the window's session, which lives in
- * the app. The admin's settings are declared in operations.ts.
+ * the app. App methods, not declared operations (server/shared/operation.ts), on purpose: an operation's call is a
+ * signed-in caller's at every edge, and these set, read or clear the window's own session (session-routes.ts are
+ * the browser's way). The admin's settings are declared in operations.ts, the profiles in profile-operations.ts.
  */
 export const authMethods = {
   serviceInfo: appMethod({ args: [], result: ServiceInfoSchema, access: 'anyone', run: (c) => c.host.info }),

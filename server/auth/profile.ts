@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import type { RouteServices } from '../http/route-plugin.js';
+import type { Service } from '../service.js';
 import { ServiceError } from '../shared/errors.js';
 import { Line, Text } from '../shared/text.js';
 import { transaction } from '../db/tx.js';
@@ -35,11 +36,17 @@ export const Clinic = Type.Object({
 export const ClinicBody = Type.Object({ address: Type.Union([Text({ minLength: 1, maxLength: 500, notBlank: true }), Type.Null()]) });
 export type ClinicBody = Static<typeof ClinicBody>;
 
-/**
- * Profiles over the auth domain's tables (the prescription's columns only; accounts live in app-accounts.ts). Their
- * routes and app methods are declared in server/notes/prescription-operations.ts.
- */
-export function profiles({ sql: db, audit }: Pick<RouteServices, 'sql' | 'audit'>) {
+const instances = new WeakMap<Service, ReturnType<typeof profiles>>();
+
+/** The profiles of a service, their statements prepared once (profile-operations.ts offers them). */
+export function profilesOf(service: Service) {
+  let p = instances.get(service);
+  if (!p) instances.set(service, (p = profiles(service)));
+  return p;
+}
+
+/** Profiles over the auth domain's tables (the prescription's columns only; accounts live in app-accounts.ts). */
+function profiles({ sql: db, audit }: Pick<RouteServices, 'sql' | 'audit'>) {
   const store = authStore(db);
   const isAdmin = (ctx: RequestContext) => ctx.caller.workspaceActive && ctx.caller.scopes.has('admin');
 

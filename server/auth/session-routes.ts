@@ -13,7 +13,10 @@ const noStore = { 'cache-control': 'no-store' };
 /**
  * The app's sign-in and first run, for the browser transport (a second front-desk PC) and any client that wants
  * a user session: GET/POST /api/v1/setup and POST /api/v1/session, which need no caller; the signed-in user's own
- * routes are `signedInRoutes`. Errors are `{"error":{"code","message"}}`.
+ * routes are `signedInRoutes`. Errors are `{"error":{"code","message"}}`. Plain routes, not declared operations
+ * (server/shared/operation.ts), on purpose, like their app methods (app-api.ts): they need no caller or act on the
+ * token presented (signing out, a password change that keeps this session), answer a refusal with Retry-After, and
+ * the app's twins keep the window's session in main and answer null when signed out.
  */
 export const sessionRoutes = routePlugin('session', ['accounts'], async (app, { accounts }) => {
 

@@ -59,7 +59,8 @@ const emptyBodyIsObject = async (request: FastifyRequest) => {
  * Endpoint 6, its refresh grant, the upstream SDKs' login/refresh aliases, and the JWKS. The only API routes that
  * take form bodies (RFC 6749 §4.4.2 requires them; upstream SDKs send JSON): the parser is registered in this
  * plugin's scope alone. Safe to reach cross-site, since a request proves itself by a client secret or refresh
- * token in the request, never by a cookie, and none is set.
+ * token in the request, never by a cookie, and none is set. Plain routes, not declared operations
+ * (server/shared/operation.ts), on purpose: RFC 6749 fixes their shapes and errors, and a caller is what they issue.
  */
 export const tokenRoutes = routePlugin('tokens', ['tokens'], async (app, { tokens }) => {
   await app.register(formbody);

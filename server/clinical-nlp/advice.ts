@@ -31,6 +31,7 @@ const CuesSchema = Type.Object({
   gerunds: Phrases,
   advisableAfter: Patterns,
   notInstructions: Patterns,
+  notPlanItems: Patterns,
   clauseEnds: Phrases,
   fillers: Phrases,
   planOnsets: Patterns,
@@ -90,6 +91,7 @@ const HELPS = new RegExp(String.raw`^${OPENERS}(.{3,60}?)\s+(?:${patterns(ADVICE
 const SOFT_PREFIX = new RegExp(String.raw`^(?:(?:${patterns(ADVICE_CUES.softPrefixes.patterns)})\s+)+(?=[a-z])`);
 const SOONER = /^(?:or |and )?(?=(?:earlier|sooner) (?:if|in case)\b)/;
 const NOT_INSTRUCTION = new RegExp(patterns(ADVICE_CUES.notInstructions.patterns));
+const NOT_PLAN_ITEM = new RegExp(patterns(ADVICE_CUES.notPlanItems.patterns));
 // "I" starts a clause, but not as a letter of a spelled abbreviation ("i v fluids").
 const CLAUSE_END = new RegExp(String.raw`\s*[,;:]?\s+(?:(?:${alternation(ADVICE_CUES.clauseEnds.phrases)})(?![a-z'])|i(?=\s+[a-z']{2,}))|\s*[;:]`, 'g');
 const FILLER = new RegExp(String.raw`(?<![a-z'])(?:${alternation(ADVICE_CUES.fillers.phrases)})(?![a-z'])\s*,?\s*`, 'g');
@@ -383,7 +385,7 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   // "call if the weight goes up by 2 kg": a reading in the condition is what to watch for, not a vital.
   if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said.replace(/\b(?:if|when|unless)\b.*$/, '')) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || DRUG_AMOUNT.test(said)) return null;
   if (NOT_ADVICE.test(text)) return null;
-  if ((strength === 1 || verbless) && (n > (CARE_NOUN.test(said) ? MAX_VERBLESS_CARE : MAX_VERBLESS) || STATEMENT.test(t.slice(from, to)) || REPORTED.test(text) || DONE.test(text) || (needsCare && (!CARE_NOUN.test(text) || THIRD_PERSON.test(text))))) return null;
+  if ((strength === 1 || verbless) && (n > (CARE_NOUN.test(said) ? MAX_VERBLESS_CARE : MAX_VERBLESS) || STATEMENT.test(t.slice(from, to)) || REPORTED.test(text) || DONE.test(text) || NOT_PLAN_ITEM.test(said) || (needsCare && (!CARE_NOUN.test(text) || THIRD_PERSON.test(text))))) return null;
   return { from, to, text, strength };
 }
 

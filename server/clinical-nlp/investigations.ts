@@ -5,8 +5,9 @@
  * HbA1c was 8", "reports show TSH 11.5", "echo last year", "the ultrasound they did at the hospital"), results gone
  * over without a word that they were done today ("I reviewed your x-ray"), conditional, considered or habitual ones
  * ("if it persists we will do an MRI", "we could consider an MRI", "we usually do an x-ray"), questions, home
- * monitoring ("check fasting sugar every morning"), fingerstick glucose and oximetry (vitals), and tests under a
- * report's history headings. A test done at this visit is an investigation ("urine dipstick today is positive", "the
+ * monitoring ("check fasting sugar every morning"), fingerstick glucose and oximetry (vitals), tests the patient turns
+ * down ("she declined a sigmoidoscopy", "a colonoscopy, which he has refused"), a report's dated results ("Labs dated
+ * 07-11-06: …") and tests under a report's history headings. A test done at this visit is an investigation ("urine dipstick today is positive", "the
  * EKG we did in the office", "Pap smear done", a report's undated LAB section). A test named by its kind ("blood
  * work") stands only where no named test says what it is.
  *
@@ -141,11 +142,12 @@ const QUALIFIER = ['point of care', 'finger stick', 'fingerstick', 'bedside', 'r
 const CONNECTOR = new Set([',', 'and', 'or', 'nor', '&', 'with', 'along', 'as', 'well', 'also', 'plus', 'a', 'an', 'the', 'then', 'today', 'now', 'this', 'next', 'in', 'after', 'at', 'within', 'by', 'same', 'day', 'days', 'week', 'weeks', 'month', 'months', 'time', 'urgently', 'urgent', 'stat', 'again', 'both', 'some', 'her', 'his', 'your', 'their', 'fasting']);
 const TIME_UNIT = /^(?:hours?|days?|weeks?|months?|years?)$/;
 
-const NEG = new Set(['no', 'not', 'without', 'never', 'nor', 'neither', "don't", 'dont', "doesn't", "didn't", "won't", 'avoid', 'defer', 'skip', 'cancel', 'unnecessary', 'hold']);
+// Also what the patient turns down: "she declined a sigmoidoscopy", "he refused an MRI".
+const NEG = new Set(['no', 'not', 'without', 'never', 'nor', 'neither', "don't", 'dont', "doesn't", "didn't", "won't", 'avoid', 'defer', 'skip', 'cancel', 'unnecessary', 'hold', 'declined', 'declines', 'declining', 'refused', 'refuses', 'refusing']);
 // Asking whether a test was done, in a recogniser's unpunctuated run: "did they do any x-rays", "have you had an echo".
 const ASKED_BEFORE = /\b(?:did|have|has) (?:you|they|he|she|we|the \w+) (?:ever |already |recently |previously )?(?:had|have|do|done|get|got|ran|run|take|taken)(?: (?:a|an|the|any|some|your|his|her))?$/;
-// "I don't think you need an x-ray", "she doesn't need any bloods".
-const NO_NEED = /\b(?:don't|do not|doesn't|does not|won't|will not)(?: (?:think|feel|believe))?(?: (?:you|she|he|they|we|it))?(?: really)? (?:need|needs|require|requires|have to)(?: (?:a|an|the|any|another|more))?$/;
+// "I don't think you need an x-ray", "she doesn't need any bloods", "the patient does not want a colonoscopy".
+const NO_NEED = /\b(?:don't|do not|doesn't|does not|won't|will not)(?: (?:think|feel|believe))?(?: (?:you|she|he|they|we|it))?(?: really)? (?:need|needs|require|requires|have to|want|wish to have)(?: (?:a|an|the|any|another|more))?$/;
 const INSTEAD = /\b(?:instead of|rather than)(?: (?:a|an|the|doing|getting|ordering))?$/;
 const NEG_FILLER = new Set(['have', 'has', 'had', 'need', 'needs', 'needed', 'for', 'of', 'to', 'do', 'get', 'go', 'order', 'ordering', 'send', 'sending', 'a', 'an', 'the', 'any', 'further', 'more', 'again', 'be', 'doing', 'getting', 'is', 'there', 'really', 'than', 'off', 'on', 'yet', 'urgent', 'routine', 'require', 'required', 'requires', 'repeat', 'repeating', 'we', 'i', 'will', 'would', 'it', 'off', 'think', 'feel', 'believe']);
 // Also what is done as a rule, not now: "we usually do an x-ray when …".
@@ -180,18 +182,19 @@ const DONE_SECTIONS = new Set<SectionKind>(['results', 'exam', 'vitals']);
 const HISTORY_SECTIONS = new Set<SectionKind>(['complaint', 'history', 'past_history', 'medications', 'allergies', 'family', 'social', 'review']);
 
 const NEG_AFTER =
-  /^(?:(?:is|are|was|were|will|would|be|really|also|at all|again|right|now|here|today|for now)\s+)*(?:(?:not|no longer|never)\s+(?:\w+\s+)?(?:needed|required|indicated|necessary|warranted|advised|recommended|useful|helpful|ordered|repeated|planned)\b|(?:unnecessary|not needed|deferred|can wait|can be deferred|can be avoided)\b)/;
+  /^(?:(?:(?:is|are|was|were|will|would|be|really|also|at all|again|right|now|here|today|for now)\s+)*(?:declined|refused)\b|(?:(?:is|are|was|were|will|would|be|really|also|at all|again|right|now|here|today|for now)\s+)*(?:(?:not|no longer|never)\s+(?:\w+\s+)?(?:needed|required|indicated|necessary|warranted|advised|recommended|useful|helpful|ordered|repeated|planned)\b|(?:unnecessary|not needed|deferred|can wait|can be deferred|can be avoided)\b))/;
 const COND_AFTER =
-  /^(?:(?:later|too|also|only)\s+)?(?:if|unless|in case|(?:would|could|might|can|may) (?:show|tell|help|give|confirm|rule|be (?:useful|helpful|an option|the next))|should (?:it|she|he|they|the|symptoms?)|(?:once|when|after) (?:he|she|they|you|it|he's|she's|they're|you're|it's)\b)/;
+  /^(?:(?:later|too|also|only)\s+)?(?:if|unless|in case|(?:would|could|might|can|may) (?:show|tell|help|give|confirm|rule|prove|be (?:useful|helpful|an option|the next|difficult|hard|impossible|risky|dangerous))|should (?:it|she|he|they|the|symptoms?)|(?:once|when|after) (?:he|she|they|you|it|he's|she's|they're|you're|it's)\b)/;
 const RESULT_AFTER =
-  /^(?:(?:is|was|were|are|of|level|levels|value|reading|result|test|tests|at|came back|comes back|report(?:ed)?|showed?|shows|showing|revealed?|reveals|under|below|above|over|less than|more than|between|around|about|still|all|both|which|that|they|and they|it|essentially|otherwise|basically|completely|entirely|pretty|very|quite|relatively|fairly|slightly|mildly|a little bit|a little|a bit|little|bit|running|has been|have been|been|looks?|looked|seems?|seemed|performed|obtained|in the)\s+)*(?:\d+(?:\.\d+)?(?!\s*(?:hours?|hrs?|days?|weeks?|months?|years?|samples?|specimens?|times|views?|leads?|minutes?|gram|g|mg)\b)|(?:within )?normal\b|abnormal|fine\b|(?:didn't|did not|doesn't|does not|hasn't|has not) (?:show|reveal|find)|clear\b|stable\b|reassuring|doing\b|reveals?|revealed|demonstrate[sd]?|show(?:s|ed)? (?:a|an|no|some|mild|moderate|severe|significant|evidence|signs?)\b|positive|negative|reactive|non reactive|nonreactive|(?:high|low)\b(?! (?:salt|fat|sugar|protein|potassium|sodium|carb\w*|calorie\w*|fib(?:re|er)|residue|dose|risk|oil|iodine|diet))|raised|elevated|unremarkable|suggestive|suggests|consistent|changes|findings|reports?\b|results?\b|report)/;
+  /^(?::\s*)?(?:(?:is|was|were|are|of|level|levels|value|reading|result|test|tests|at|came back|comes back|report(?:ed)?|showed?|shows|showing|revealed?|reveals|under|below|above|over|less than|more than|between|around|about|still|all|both|which|that|they|and they|it|essentially|otherwise|basically|completely|entirely|pretty|very|quite|relatively|fairly|slightly|mildly|a little bit|a little|a bit|little|bit|running|has been|have been|been|looks?|looked|seems?|seemed|performed|obtained|in the)\s+)*(?:\d+(?:\.\d+)?(?!\s*(?:hours?|hrs?|days?|weeks?|months?|years?|samples?|specimens?|times|views?|leads?|minutes?|gram|g|mg)\b)|(?:within )?normal\b|abnormal|fine\b|(?:didn't|did not|doesn't|does not|hasn't|has not) (?:show|reveal|find)|clear\b|stable\b|reassuring|doing\b|reveals?|revealed|demonstrate[sd]?|show(?:s|ed)? (?:a|an|no|some|mild|moderate|severe|significant|evidence|signs?)\b|positive|negative|reactive|non reactive|nonreactive|(?:high|low)\b(?! (?:salt|fat|sugar|protein|potassium|sodium|carb\w*|calorie\w*|fib(?:re|er)|residue|dose|risk|oil|iodine|diet))|raised|elevated|unremarkable|suggestive|suggests|consistent|changes|findings|reports?\b|results?\b|report)/;
 const PAST_AFTER =
   /^(?:\S+\s+){0,5}?(?:last (?:week|month|year|visit|time)|\d+ (?:days?|weeks?|months?|years?) (?:ago|back)|ago\b|yesterday|previously|earlier|done (?:last|outside|elsewhere|before(?! (?:her|his|your|their|the|our) next)|earlier|previously|in (?:january|february|march|april|may|june|july|august|september|october|november|december|\d{4}))|(?:at|during) (?:her|his|the) last|from (?:last|the last|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b|(?:done )?at home|at (?:intake|booking|registration)|(?:is|are) (?:up to date|current)\b|(?:that |which )?(?:they|he|she|you|we) (?:did|had|got|ran|took) (?:at|in|on|by|from|last|before|previously|earlier)|(?:was|were) (?:done|taken|performed) (?:at|in|by|elsewhere|outside)|from (?:the|your|his|her|their) (?:hospital|gp|doctor|er|emergency|urgent care|clinic|surgery|cardiologist|specialist)\b)/;
 const SELF_MONITORED = /\b(?:sugar|glucose|peak|ketones?|pressure)\b/;
 const MONITOR_AFTER = /^(?:(?:at home|every|daily|twice|thrice|each|regularly|weekly|once a|before (?:meals|breakfast)|after (?:meals|food)|chart|diary|log)\b)/;
 // A deficiency, a drug or a salt named by the same word: "vitamin D deficiency", "magnesium sulphate paste".
+// A specialty named by the same letters: "CT surgery" (cardiothoracic).
 const NOT_TEST_AFTER =
-  /^(?:guided|guidance|(?:were |are |is )?(?:full|intact)|problems?|disease|issues?|trouble|disorder|deficiency|insufficiency|toxicity|drops|sachets?|tablets?|capsules?|injections?|supplements?|syrup|infection|control|status|clinic|camp|sulphate|sulfate|chloride|oxide|citrate|hydroxide|carbonate|gluconate|sucrose|paste|glycerine|lotion|cream|gel|ointment)\b/;
+  /^(?:guided|guidance|surgery|surgeon|surgeons|surgical|(?:were |are |is )?(?:full|intact)|problems?|disease|issues?|trouble|disorder|deficiency|insufficiency|toxicity|drops|sachets?|tablets?|capsules?|injections?|supplements?|syrup|infection|control|status|clinic|camp|sulphate|sulfate|chloride|oxide|citrate|hydroxide|carbonate|gluconate|sucrose|paste|glycerine|lotion|cream|gel|ointment)\b/;
 const THIS_VISIT = /\b(?:today|(?<!plan )here(?! for)|now|in the office(?! of)|in (?:the )?clinic|we (?:just )?did|i did|just did|done here|point of care|bedside|stat|when (?:you|he|she|they) (?:came|got|arrived) in|on arrival)\b/;
 const PAST_SENTENCE = /\b(?:reports?|came with|brought|last|previous|previously|earlier|ago|old|outside|from (?:last|the last))\b/;
 // Done here, whatever came before: "ECG done here today shows AF", "the bladder scan we just did shows 90 mL".
@@ -200,7 +203,7 @@ const DONE_HERE_AFTER =
 // A vital sign's measurement read out ("room air oximetry is 98 percent") is a vital, not a test.
 const VITAL_MEASURE = /\boximetry\b/;
 // An imaging study's date said after it ("cervical x-ray 6/4/2021", "MRI 6421"): a study done before this visit.
-const DATED_AFTER = /^(?:(?:on|from|dated|of)\s+)?(?:\d{1,2}\s*\/\s*\d{1,2}(?:\s*\/\s*\d{2,4})?|\d{3,8}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\b/;
+const DATED_AFTER = /^(?:(?:on|from|dated)\s+\d{1,2}(?:\s*[-.]\s*|\s+)\d{1,2}(?:\s*[-.]\s*|\s+)\d{2,4}\b|(?:(?:on|from|dated|of)\s+)?(?:\d{1,2}\s*\/\s*\d{1,2}(?:\s*\/\s*\d{2,4})?|\d{3,8}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\b)/;
 // Said by someone labelled "Patient": an order only the doctor gives, where a recogniser put the wrong label on a turn.
 const DOCTOR_ORDERS = /\b(?:i'm|i am|we're|we are) (?:also |just )?(?:gonna|going to) (?:go ahead and )?(?:order|send|schedule|get you|check)\b|\b(?:i'll|i will|we'll|we will) (?:go ahead and )?(?:order|send off|schedule)\b/;
 const GLUCOMETER = /\b(?:glucometer|finger ?stick|finger prick|capillary|cbg|grbs|meter|strip|sugar chart|home)\b/;
@@ -327,8 +330,12 @@ function statusBefore(s: Sentence, f: Found, floor: number): Status {
   return 'order';
 }
 
+// Turned down, said after the test's comma: "a colonoscopy, which he has refused".
+const REFUSED_AFTER = /^,\s*(?:which|that)\s+(?:he|she|they|the patient|patient)\s+(?:has\s+|had\s+|have\s+)?(?:always\s+|repeatedly\s+)?(?:refused|declined)\b/;
+
 function statusAfter(s: Sentence, f: Found, nextFrom: number): Status {
   const t = s.tokens;
+  if (REFUSED_AFTER.test(words(t, f.to, f.to + 8))) return 'negated';
   let end = f.to;
   while (end < Math.min(nextFrom, f.to + 10) && !/^[,;?]$/.test(t[end]!.text)) end++;
   let at = f.to;
@@ -425,6 +432,8 @@ export function extractInvestigations(doc: Doc, matchesOf: (s: Sentence) => Hit[
   const out: (Investigation & { test: Test; site: string })[] = [];
   // Tests said to be from before this visit: a later mention in a report's results section is that one.
   const before = new Set<Test>();
+  // The section whose results a date said before them places before this visit.
+  let datedIn: SectionKind | null | undefined;
   for (const s of doc.sentences) {
     // In a dictation a "Patient:" line is a heading, not the patient speaking.
     if ((s.speaker === 'patient' && doc.consultation && !DOCTOR_ORDERS.test(s.text)) || isQuestion(s)) continue;
@@ -467,7 +476,12 @@ export function extractInvestigations(doc: Doc, matchesOf: (s: Sentence) => Hit[
       if (st === 'result' && resultIsToday(s, f)) st = 'order';
       if (st === 'reviewed' && REVIEWED_TODAY.test(words(s.tokens, f.from - 10, f.to + 10))) st = 'order';
       if ((st === 'result' || st === 'reviewed' || st === 'past') && DONE_HERE_AFTER.test(words(s.tokens, f.to, f.to + 6))) st = 'order';
-      if (f.term.test.takesSite && DATED_AFTER.test(words(s.tokens, f.to, f.to + 4))) st = 'past';
+      if ((f.term.test.takesSite || f.term.test.generic) && DATED_AFTER.test(words(s.tokens, f.to, f.to + 4))) {
+        st = 'past';
+        // "Labs dated 07-11-06: …", "Lab on 03/15/05: Cholesterol: 251. LDL: 166.": the results after it are that day's.
+        if (f.term.test.generic) datedIn = section;
+      }
+      if (st === 'result' && datedIn !== undefined && datedIn === section) st = 'past';
       if (st === 'past') before.add(f.term.test);
       if ((st === 'result' || st === 'reviewed') && !before.has(f.term.test) && resultOfThisVisit(doc, s, section, found, i)) st = 'order';
       // A report's history tells what was done before the visit.

@@ -284,15 +284,13 @@ function liquidVolumeFlag(med: Medication): Omit<Flag, 'pointer'> | undefined {
   return { code: 'DOSE_RANGE', message: `${med.dose.value} ml of ${med.name} ${med.form} at one time is more than any usual dose (at most ${max} ml) — check the number.` };
 }
 
-// Drugs that are never prescribed without a strength: an antibiotic's dose decides whether it treats the infection.
-const NEEDS_STRENGTH = new Set(['penicillin', 'cephalosporin', 'carbapenem', 'sulfonamide', 'macrolide', 'fluoroquinolone', 'tetracycline', 'aminoglycoside', 'nitroimidazole']);
 const LOCAL_GROUPS = new Set<FormGroup>(['topical', 'eye', 'ear', 'nasal', 'vaginal']);
 
-/** A new systemic prescription of such a drug without a strength: a request to the doctor, not a removal. */
+/** A new systemic prescription of a drug whose class needs a strength (drug-classes.json), without one: a request to the doctor, not a removal. */
 function strengthMissing(med: Medication, groups: FormGroup[] | undefined): Omit<Flag, 'pointer'> | undefined {
   if (med.strength || (med.status && med.status !== 'new') || med.match === 'unrecognised') return undefined;
   if (groups?.some((g) => LOCAL_GROUPS.has(g))) return undefined;
-  if (!components(med.name).some((c) => classesOf(c).some((k) => NEEDS_STRENGTH.has(k.id)))) return undefined;
+  if (!components(med.name).some((c) => classesOf(c).some((k) => k.needsStrength))) return undefined;
   return { code: 'STRENGTH_MISSING', message: `${med.name} is prescribed without a strength — add it.` };
 }
 

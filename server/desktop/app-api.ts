@@ -6,7 +6,9 @@ import { ServiceError } from '../shared/errors.js';
 
 /**
  * Methods only the desktop app's process can carry out, over what its host offers (server/shared/app-method.ts
- * AppHost): where the host lacks the part (the browser's transport, a service without the app), they say so.
+ * AppHost): where the host lacks the part (the browser's transport, a service without the app), they say so. App
+ * methods, not declared operations (server/shared/operation.ts), on purpose: they act on the app process, which no
+ * route or tool reaches, and the first-run pair has no caller to guard.
  */
 export const CLINIC_SERVER_IN_APP = 'A browser uses the clinic server whose address it opened; the desktop app chooses its server in Settings → Server.';
 export const CLINIC_EXISTS = "This computer already has a clinic: only that clinic's admin can point the app at a clinic server, in Settings → Server.";

@@ -7,9 +7,9 @@ import { Type } from 'typebox';
 import { appointmentRoutes } from '../appointments/routes.js';
 import { tokenRoutes } from '../auth/token-routes.js';
 import { authOperations } from '../auth/operations.js';
+import { profileOperations } from '../auth/profile-operations.js';
 import { sessionRoutes, signedInRoutes } from '../auth/session-routes.js';
 import { noteOperations } from '../notes/operations.js';
-import { prescriptionOperations } from '../notes/prescription-operations.js';
 import { staticUi } from './static.js';
 import { patientRoutes } from '../patients/routes.js';
 import type { Service } from '../service.js';
@@ -24,7 +24,8 @@ import { speechModelOperations } from '../scribe/speech-models/operations.js';
 import { statusOperations } from '../status/operations.js';
 import { frameworkError, installErrorHandling, installNotFound } from './errors.js';
 import { mcpRoutes } from '../mcp/routes.js';
-import { connectedAssistantRoutes, oidcRoutes } from '../oidc/routes.js';
+import { oidcRoutes } from '../oidc/routes.js';
+import { assistantOperations } from '../oidc/operations.js';
 import { type HttpConfig, httpConfig, publicUrlSetting } from '../config.js';
 import { ping } from '../db/tx.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
@@ -262,12 +263,12 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   await app.register(signedIn([operationRoutes('speech-models', speechModelOperations), operationRoutes('notes', noteOperations)]));
   await app.register(sessionRoutes);
   await app.register(signedIn([
-    signedInRoutes, operationRoutes('prescription', prescriptionOperations), operationRoutes('auth-operations', authOperations), operationRoutes('status', statusOperations), appMethodRoutes,
+    signedInRoutes, operationRoutes('profiles', profileOperations), operationRoutes('auth-operations', authOperations), operationRoutes('status', statusOperations), appMethodRoutes,
   ]));
   // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root), the assistants a user
   // connected, and the MCP endpoint.
   await app.register(oidcRoutes, { log });
-  await app.register(signedIn([connectedAssistantRoutes]));
+  await app.register(signedIn([operationRoutes('connected-assistants', assistantOperations)]));
   await app.register(mcpRoutes);
   // Last: the UI's page fallback answers only browser page requests for paths no API route owns.
   installNotFound(app, opts.ui === false ? null : await staticUi(app, opts.ui || {}));

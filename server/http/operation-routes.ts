@@ -1,21 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuditLog } from '../audit/service.js';
 import type { Service } from '../service.js';
-import { type Guard, type SomeOperation, erased } from '../shared/operation.js';
+import { type Guard, type SignedInGuard, type SomeOperation, erased } from '../shared/operation.js';
 import { checkFirst, requireScope } from './auth.js';
 import { drOk } from './dr.js';
 import { routePlugin } from './route-plugin.js';
 
-/**
- * A guard as a route's `preParsing` access check, refused in its route family's code and audited under its action;
- * none for `signed-in`, which the subtree's authentication has established.
- */
-export const guardCheck = (g: Guard, audit: AuditLog) => (g.scope === 'signed-in' ? [] : [requireScope(g.scope, g.deniedCode, audit, g.auditAction)]);
+/** A guard as a route's `preParsing` access check, refused in its route family's code and audited under its action. */
+export const guardCheck = (g: Guard, audit: AuditLog) => requireScope(g.scope, g.deniedCode, audit, g.auditAction);
 
-/** An operation's access as a route's `preParsing` checks: the guard, then its check beyond the scope if it has one. */
-export function accessChecks(g: Guard, service: Service) {
+/**
+ * An operation's access as a route's `preParsing` checks: the guard's scope (none for any signed-in caller), then its
+ * check beyond the scope if it has one, on the route's path parameters.
+ */
+export function accessChecks(g: Guard | SignedInGuard, service: Service) {
   const { also } = g;
-  return also ? [...guardCheck(g, service.audit), checkFirst((request) => also({ service, ctx: request.ctx }))] : guardCheck(g, service.audit);
+  const checks = g.scope === 'signed-in' ? [] : [guardCheck(g, service.audit)];
+  if (also) checks.push(checkFirst((request) => also({ service, ctx: request.ctx }, request.params as Record<string, string | undefined>)));
+  return checks;
 }
 
 /**
@@ -28,15 +30,12 @@ export function registerOperationRoutes(app: FastifyInstance, service: Service, 
     const op = erased(declared);
     const { route, access } = op;
     if (!route) continue;
-    const { check } = route;
     const dr = route.errors === 'dr-envelope' || route.errors === 'dr-bare';
     app.route({
       method: route.method,
       url: route.url,
       config: { errors: route.errors },
-      preParsing: check
-        ? [...accessChecks(access, service), checkFirst((request) => check({ service, ctx: request.ctx }, request.params as Record<string, unknown>))]
-        : accessChecks(access, service),
+      preParsing: accessChecks(access, service),
       schema: route.schema,
       handler: async (request, reply) => {
         const out = await op.run({ service, ctx: request.ctx }, route.input(request));

@@ -14,16 +14,15 @@ export function toolsOf(ops: Record<string, SomeOperation>): AnyTool[] {
     const op = erased(declared);
     const { tool, access } = op;
     if (!tool) return [];
-    const { scope } = access;
-    // An assistant is given scopes when it connects: a tool is offered under one.
-    if (scope === 'signed-in') throw new Error(`The tool ${tool.name} needs a scope, not any signed-in caller`);
+    // An assistant acts within the scopes it was given: an operation open to any signed-in caller has none to ask.
+    if (access.scope === 'signed-in') throw new Error(`The MCP tool ${tool.name} needs an operation guarded by a scope`);
     return [{
       name: tool.name,
       title: tool.title,
       description: tool.description,
       input: tool.input,
       output: tool.output,
-      scope,
+      scope: access.scope,
       deniedAction: access.auditAction,
       readOnly: tool.readOnly,
       idempotent: tool.idempotent,

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { AppAssistantSchema } from './app-api.js';
+import type { AppAssistantSchema } from './operations.js';
 import type { ConnectedAssistant } from './service.js';
 
 /** An AI assistant connected through the OIDC login, as Settings lists it. Types and mappers only: the renderer bundles this. */

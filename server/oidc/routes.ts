@@ -3,7 +3,6 @@ import formbody from '@fastify/formbody';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { Type } from 'typebox';
-import { PlainError } from '../http/errors.js';
 import { type RouteServices, routePlugin } from '../http/route-plugin.js';
 import { ServiceError } from '../shared/errors.js';
 import { type ClientView, consentPage, errorPage, loginPage, pageHeaders } from './pages.js';
@@ -23,18 +22,6 @@ export function issuerOf(app: FastifyInstance, oidc: RouteServices['oidc']): str
   }
   return oidc.issuer();
 }
-
-const ConnectedAssistant = Type.Object({
-  id: Type.String({ description: 'The grant id: what DELETE takes' }),
-  client_id: Type.String(),
-  client_name: Type.String({ description: 'The name the assistant registered with (not verified)' }),
-  client_uri: Type.Union([Type.String(), Type.Null()]),
-  redirect_uris: Type.Array(Type.String()),
-  scopes: Type.Array(Type.String(), { description: 'What the user approved (the role still limits it)' }),
-  connected_at: Type.String(),
-  last_used_at: Type.Union([Type.String(), Type.Null()], { description: 'Last token issued (sign-in or refresh)' }),
-  expires_at: Type.Union([Type.String(), Type.Null()]),
-});
 
 const LoginBody = Type.Object({
   username: Type.String({ maxLength: 200 }),
@@ -58,7 +45,9 @@ const UidParams = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 128 
 /**
  * The OpenID provider over HTTP: its endpoints under /oauth2 (handed to oidc-provider untouched: Fastify
  * neither parses nor answers them; other /oauth2 paths are plain 404s), discovery at the root, the sign-in and
- * consent pages, and the connected-assistants routes the desktop settings use.
+ * consent pages. Plain routes, not declared operations (server/shared/operation.ts), on purpose: OpenID Connect and
+ * OAuth fix their shapes (redirects, form posts, HTML pages), and a caller is what they establish, not what they
+ * start from. The connected assistants are declared operations (operations.ts).
  */
 export const oidcRoutes = routePlugin('oidc', ['oidc', 'auth', 'audit'], async (app, { oidc, auth, audit }, { log }: OidcRouteOptions) => {
   const issuer = () => issuerOf(app, oidc);
@@ -284,41 +273,5 @@ export const oidcRoutes = routePlugin('oidc', ['oidc', 'auth', 'audit'], async (
     }
     const to = await found.p.interactionResult(asIssuer(request.raw), reply.raw, result, { mergeWithLastSubmission: true });
     return reply.redirect(to, 303);
-  });
-});
-
-/**
- * The AI assistants the calling user has connected, for the desktop settings screen: under `signedIn` (a user
- * token), JSON only like every API route (the form parser is the pages', in oidcRoutes' scope).
- */
-export const connectedAssistantRoutes = routePlugin('connected-assistants', ['oidc'], async (api, { oidc }) => {
-  const config = { errors: 'plain' as const };
-  const security: Record<string, string[]>[] = [{ authHeader: [] }, { bearer: [] }];
-
-  api.get('/api/v1/connected-assistants', {
-    config,
-    schema: {
-      operationId: 'listConnectedAssistants',
-      tags: ['assistants'],
-      summary: 'The AI assistants the calling user has connected (signed in and approved)',
-      description: 'A user token (not an assistant\'s token). Newest first.',
-      security,
-      response: { 200: Type.Object({ data: Type.Array(ConnectedAssistant) }), 401: PlainError, 403: PlainError, 500: PlainError },
-    },
-  }, async (request, reply) => reply.header('cache-control', 'no-store').send({ data: await oidc.connectedAssistants(request.ctx) }));
-
-  api.delete('/api/v1/connected-assistants/:id', {
-    config,
-    schema: {
-      operationId: 'disconnectAssistant',
-      tags: ['assistants'],
-      summary: 'Disconnect an assistant: its grant, refresh tokens and live access tokens stop working at once',
-      security,
-      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) }),
-      response: { 204: Type.Null(), 401: PlainError, 403: PlainError, 404: PlainError, 500: PlainError },
-    },
-  }, async (request, reply) => {
-    await oidc.revokeAssistant(request.ctx, request.params.id);
-    return reply.code(204).send(null);
   });
 });

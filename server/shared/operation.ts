@@ -17,23 +17,32 @@ import type { AppHost, AppMethod, ArgSpec, ArgValues } from './app-method.js';
 
 /**
  * The access an operation needs, one scope model for every edge: the scope, and how the public route family refuses a
- * caller without it (its error code) and records the refusal (its audit action, also the MCP tool's). `signed-in`:
- * any signed-in caller, where the right depends on what is asked (a user's own profile), which the route's `check`
- * and the implementation decide.
+ * caller without it (its error code) and records the refusal (its audit action, also the MCP tool's).
  */
 export interface Guard {
-  scope: Scope | 'signed-in';
+  scope: Scope;
   deniedCode: string;
   auditAction: string;
-  /**
-   * A check of the caller beyond the scope (a note is written by a doctor alone), throwing the refusal: made with the
-   * scope, before a route reads the body. The implementation's own rule still holds at every edge.
-   */
-  also?(call: OperationCall): void;
+  also?: AlsoCheck;
 }
-export const guard = (scope: Scope | 'signed-in', refusal: { code: string; audit: string }): Guard => ({ scope, deniedCode: refusal.code, auditAction: refusal.audit });
+/**
+ * A check of the caller beyond the scope (a note is written by a doctor alone; a profile is the user's own or an
+ * admin's), throwing the refusal: made with the scope, before a route reads the body, so it sees the route's path
+ * parameters alone (none at the app route). The implementation's own rule still holds at every edge.
+ */
+export type AlsoCheck = (call: OperationCall, path: Readonly<Record<string, string | undefined>>) => void;
+/**
+ * Any signed-in caller, where what they may reach is the caller's own (their profile, their connected assistants): the
+ * `also` check and the implementation decide. No scope to refuse, so no refusal of the route family's.
+ */
+export interface SignedInGuard {
+  scope: 'signed-in';
+  also?: AlsoCheck;
+}
+export const guard = (scope: Scope, refusal: { code: string; audit: string }): Guard => ({ scope, deniedCode: refusal.code, auditAction: refusal.audit });
+export const signedIn = (also?: AlsoCheck): SignedInGuard => (also ? { scope: 'signed-in', also } : { scope: 'signed-in' });
 
-/** What an implementation gets: the service and who is calling (always a signed-in caller holding the guard's scope). */
+/** What an implementation gets: the service and who is calling (always a signed-in caller, holding the guard's scope if it names one). */
 export interface OperationCall {
   service: Service;
   ctx: RequestContext;
@@ -63,12 +72,6 @@ export interface RouteBinding<I, O, S extends FastifySchema> {
   status: number;
   /** Where the outcome decides the success's status (a download started, 202, or the model there already, 200). */
   statusOf?(out: O): number;
-  /**
-   * The route's own check of the caller beyond the guard, throwing the refusal (a user's profile: the user or an
-   * admin, named in the path), before the body is read: `params` are the path's as sent, not validated yet. The
-   * implementation's own rule still holds at every edge.
-   */
-  check?(call: OperationCall, params: Readonly<Record<string, unknown>>): void;
   /** The answer's headers, where the interface names them (the FHIR export's content type, no-store on a secret shown once). */
   headers?: Record<string, string>;
   /** The answer's data: in the dr envelope on a dr route, the body itself otherwise. Without it the answer is empty. */
@@ -120,7 +123,7 @@ export interface Operation<
   I = unknown, O = unknown, S extends FastifySchema = FastifySchema, A extends readonly ArgSpec[] = readonly ArgSpec[], R extends TSchema = TSchema,
   TI extends z.ZodRawShape = z.ZodRawShape, TO extends z.ZodRawShape = z.ZodRawShape, P extends TSchema | undefined = TSchema | undefined,
 > {
-  access: Guard;
+  access: Guard | SignedInGuard;
   run(call: OperationCall, input: I): Promise<O>;
   route?: RouteBinding<I, O, S>;
   app?: AppBinding<I, O, A, R, P>;
@@ -136,7 +139,7 @@ export const operation = <
 export type SomeOperation = Operation<unknown, unknown, FastifySchema, readonly ArgSpec[], TSchema, z.ZodRawShape, z.ZodRawShape, TSchema | undefined>;
 /** What the edges call: an operation's parts with their types erased. */
 export interface Erased {
-  access: Guard;
+  access: Guard | SignedInGuard;
   run(call: OperationCall, input: unknown): Promise<unknown>;
   route?: Omit<RouteBinding<unknown, unknown, FastifySchema>, 'input' | 'body' | 'refuse'> & {
     input(request: FastifyRequest): unknown;

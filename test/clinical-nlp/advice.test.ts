@@ -18,7 +18,7 @@ describe('advice cue data', () => {
   it('names its source and licence and compiles every pattern', () => {
     expect(ADVICE_CUES.source).toMatch(/written for this project/i);
     expect(ADVICE_CUES.licence).toBeTruthy();
-    const lists = [ADVICE_CUES.leadIns, ADVICE_CUES.negativeLeadIns, ADVICE_CUES.referrals, ADVICE_CUES.notInstructions, ADVICE_CUES.planOnsets, ADVICE_CUES.advisableAfter, ADVICE_CUES.softPrefixes];
+    const lists = [ADVICE_CUES.leadIns, ADVICE_CUES.negativeLeadIns, ADVICE_CUES.referrals, ADVICE_CUES.notInstructions, ADVICE_CUES.notPlanItems, ADVICE_CUES.planOnsets, ADVICE_CUES.advisableAfter, ADVICE_CUES.softPrefixes];
     for (const p of lists.flatMap((l) => l.patterns)) expect(() => new RegExp(p), p).not.toThrow();
   });
 });
@@ -33,8 +33,14 @@ describe('instructions in a report plan', () => {
       ['increase her daily walking']],
     ['a statement, a record of what was done and the assessment are not advice', 'ASSESSMENT: Otitis media. PLAN: Samples provided. He denies any allergies. Mother signed the consent.',
       []],
-    ['the consent talk of a procedure is not advice', 'ASSESSMENT: Gallstones. PLAN: Laparoscopic cholecystectomy. Risks and complications discussed with the patient. No guarantees were given. We also discussed bleeding and blood transfusions. Of note, she is diabetic. Further recommendations to follow.',
-      ['laparoscopic cholecystectomy']],
+    ['a procedure and the consent talk of it are not advice', 'ASSESSMENT: Gallstones. PLAN: Laparoscopic cholecystectomy. Risks and complications discussed with the patient. No guarantees were given. We also discussed bleeding and blood transfusions. Of note, she is diabetic. Further recommendations to follow.',
+      []],
+    ['hospital care, a finding, a drug line and a condition without its instruction are not advice', 'ASSESSMENT: Renal colic. PLAN: Ureteroscopy with lithotripsy. IV fluids. No documented stone on the film. Naprosyn 500 mg bid. Should he develop a fever. Hospital preregistration. Push fluids.',
+      ['push fluids']],
+    ['an instruction cut before its object or its end is not written', 'ASSESSMENT: Gastritis. PLAN: Alcohol is something you should cut down on if you can. Drink plenty of fluids.',
+      ['drink plenty of fluids']],
+    ['a finding is no instruction, nor one cut at its condition', 'ASSESSMENT: Cough. PLAN: No significant recent travel. Get in touch with a medical professional if. Rest.',
+      ['rest']],
     ['answers and reassurance are not advice, a thing to go without is', 'Doctor: No recent travel? No allergies?\nPatient: No.\nDoctor: Do not panic. Drink plenty of fluids. No heavy lifting for a week.',
       ['drink plenty of fluids', 'no heavy lifting for a week']],
     ['narrative about the patient and report cross-references are not advice', 'ASSESSMENT: Cholelithiasis. PLAN: In terms of the plan, see above. Discussed with the patient regarding surgery; he fully understands and consents for the same. In view of his age, walk daily. Call me or message me in the patient portal if you have any concerns.',

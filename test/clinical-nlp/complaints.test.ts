@@ -221,6 +221,9 @@ describe('words of a complaint that say something else', () => {
     ['worry about the symptom', "Patient: the chest pain is starting to worry me, I don't need to worry, do I?"],
     ['not knowing what to do', "Patient: chest pain on and off, I'm a bit confused as to what to do."],
     ['not remembering a reading', "Patient: chest pain this morning, I can't remember off the top of my head what the reading was."],
+    ['a disease named by a symptom word', 'HISTORY: Chest pain. He takes doxycycline for Q fever endocarditis.'],
+    ['a number that fell, a pain that radiates, a cold that makes it worse', 'HISTORY: Chest pain. His hemoglobin fell to 9. It radiates to the back. It is worse when he gets a cold.'],
+    ['the growth of a child', 'HISTORY: Chest pain. Growth and development: normal for age.'],
   ])('%s', (_, text) => {
     expect(names(text).filter((n) => n !== 'chest pain')).toEqual([]);
   });

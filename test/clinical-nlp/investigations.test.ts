@@ -102,6 +102,18 @@ describe('what is an order', () => {
     expect(names('PLAN: Ultrasound-guided biopsy next week. Chest x-ray today.')).toEqual(['biopsy', 'chest x-ray']);
   });
 
+  it('skips a test the patient turns down, one said to be hard to do, and a specialty named by its letters', () => {
+    expect(names('PLAN: He turned down an endoscopy last year. She declined a sigmoidoscopy at this time. He refused an MRI.')).toEqual([]);
+    expect(names('PLAN: We discussed a colonoscopy, which she has declined. The patient does not want a CT scan. Lipid panel today.')).toEqual(['lipid panel']);
+    expect(names('PLAN: Given her anatomy, a bronchoscopy would prove difficult.')).toEqual([]);
+    expect(names('PLAN: CT surgery consult for a pericardial window. Echo today.')).toEqual(['echocardiogram']);
+  });
+
+  it('takes a dated set of results as results from before this visit', () => {
+    expect(names('LABORATORY DATA: Labs dated 03-04-21, hemoglobin 11.2, creatinine 1.1. Sodium 139.')).toEqual([]);
+    expect(names('LABORATORY DATA: Hemoglobin 11.2, creatinine 1.1.')).toEqual(['haemoglobin', 'serum creatinine']);
+  });
+
   it('treats a fingerstick glucose as a vital and home monitoring as advice', () => {
     expect(names('Random blood sugar on the glucometer is 240.')).toEqual([]);
     expect(names('Check fasting sugar every morning and note it down.')).toEqual([]);

@@ -256,6 +256,10 @@ describe('medication status (context rules)', () => {
     ['PLAN: Ibuprofen 400 mg three times a day, as he is unable to tolerate the paracetamol.', [['ibuprofen', 'new']]],
     ['SUBJECTIVE: If her weight plateaus she should not stay on phentermine.', []],
     ['PLAN: Recheck in a month. If the pain does not improve, I will consider adding methotrexate.', []],
+    // Declined after it, said to be risky, or one the patient is reluctant to take (kept apart, as considered).
+    ['PLAN: We talked about starting rosuvastatin, which he has declined. Lisinopril 10 mg daily.', [['lisinopril', 'new']]],
+    ['PLAN: Warfarin would be risky with her falls. Aspirin 75 mg daily.', [['aspirin', 'new']]],
+    ['PLAN: She is hesitant to start sertraline. Recheck in two weeks.', []],
     // A drug's level is a test; a dose the history says was raised is history; a dose raised today is changed.
     ['PLAN: I ordered yearly digoxin levels. Increased her Aricept to 10 mg daily.', [['donepezil', 'changed']]],
     ['HISTORY: His dose of metoprolol was increased last month. He increased his Pravachol himself. She restarted the Coumadin.\nPLAN: Recheck lipids.', []],

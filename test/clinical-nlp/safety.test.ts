@@ -270,4 +270,11 @@ describe('status and unit flags', () => {
     expect(codes(checkSafety(factsWith([{ name: 'cefuroxime', status: 'continued' }])))).toEqual([]);
     expect(codes(checkSafety(factsWith([{ name: 'moxifloxacin', form: 'eye drops' }])))).toEqual([]);
   });
+
+  it('asks for the strength of every anti-infective and opioid whose class says so, not of paracetamol', () => {
+    for (const name of ['nitrofurantoin', 'trimethoprim', 'clindamycin', 'valacyclovir', 'oseltamivir', 'fluconazole', 'codeine', 'rifampicin']) {
+      expect([name, codes(checkSafety(factsWith([{ name, status: 'new' }])))]).toEqual([name, ['STRENGTH_MISSING']]);
+    }
+    expect(codes(checkSafety(factsWith([{ name: 'paracetamol', status: 'new' }])))).toEqual([]);
+  });
 });

@@ -441,7 +441,14 @@ describe('roles and connected assistants', skipFor(noBrowser), () => {
     const mine = (list.json.data as { id: string; client_id: string; client_name: string; scopes: string[] }[]).find((a) => a.client_id === client_id)!;
     expect(mine.client_name).toBe('Settings test assistant');
     expect(mine.scopes).toEqual(expect.arrayContaining(['patients:read', 'webhooks']));
+    // The same operation as the app method a browser calls at its app route: Settings' shape of the same grants.
+    const app = await call(base, 'POST', '/api/v1/app/connectedAssistants', { headers: { auth: user.auth_token }, body: [] });
+    expect(app.status, app.text).toBe(200);
+    expect(app.json.value.available).toBe(true);
+    expect(app.json.value.value).toContainEqual(expect.objectContaining({ id: mine.id, name: 'Settings test assistant', last_used_at: expect.any(String) }));
     // Another user sees none of it, and cannot disconnect it.
+    const otherApp = await call(base, 'POST', '/api/v1/app/connectedAssistants', { headers: { auth: ws.users.doctor.auth_token }, body: [] });
+    expect((otherApp.json.value.value as { id: string }[]).some((a) => a.id === mine.id)).toBe(false);
     const other = await call(base, 'GET', '/api/v1/connected-assistants', { headers: { auth: ws.users.doctor.auth_token } });
     expect((other.json.data as { client_id: string }[]).some((a) => a.client_id === client_id)).toBe(false);
     expect((await call(base, 'DELETE', `/api/v1/connected-assistants/${mine.id}`, { headers: { auth: ws.users.doctor.auth_token } })).status).toBe(404);

@@ -1,8 +1,6 @@
 import { OPERATION_METHODS, OPERATION_ROUTES, type OperationRoute } from '../../../preload/app-methods';
 import type { ClinicApi, ClinicFailure, QueueBoard, SessionInfo, SpeechModel } from '../../../preload/contract';
 import { NO_LANGUAGE_LIST, dictationStatus, scribeFailure, scribeHistory, uploadDictation } from '../../../preload/scribe-flow';
-import { toAppAssistant } from '../../../server/oidc/app-shapes';
-import type { ConnectedAssistant } from '../../../server/oidc/service';
 import { appMethodPath } from '../../../server/shared/app-method-path';
 import { fromEntry } from '../../../server/patients/app-shapes';
 import type { PatientEntry } from '../../../server/patients/schemas';
@@ -20,7 +18,7 @@ import { browserRecordings } from './idb';
  * answer is the method's result, else at its app route (POST /api/v1/app/<name>, which runs the declaration as IPC
  * does), both from the declaration (preload/app-methods.ts). For the others (not converted to operations yet, or
  * declared `inTransport`) each method's route is written here, once, and the answers are read with the same
- * mappers the app uses in-process (fromEntry, toAppAssistant, the scribe's app-shapes).
+ * mappers the app uses in-process (fromEntry, the scribe's app-shapes).
  */
 const TOKEN_KEY = 'clinic-desk.token';
 const token = () => sessionStorage.getItem(TOKEN_KEY);
@@ -174,13 +172,6 @@ export const httpClinic: ClinicApi = {
     return (a.body as { data: { profiles: PatientEntry[] } }).data.profiles.map(fromEntry);
   },
   createPatient: async (input) => fromEntry(await dr<PatientEntry>('POST', '/dr/v1/patient', input)),
-  async connectedAssistants() {
-    const a = await send('GET', '/api/v1/connected-assistants');
-    if (missingRoute(a)) return { available: false, reason: 'Connecting AI assistants (the OIDC sign-in) is not installed on this clinic server yet.' };
-    if (a.status !== 200) throw failure(a);
-    return { available: true, value: (a.body as { data: ConnectedAssistant[] }).data.map(toAppAssistant) };
-  },
-  disconnectAssistant: async (id) => void (await api('DELETE', `/api/v1/connected-assistants/${encodeURIComponent(id)}`)),
   // Written here (inTransport in server/scribe/speech-models/operations.ts): a clinic server without the route says so.
   async speechModels() {
     const a = await send('GET', '/api/v1/speech-models');

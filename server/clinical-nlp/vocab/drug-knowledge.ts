@@ -22,6 +22,7 @@ export const DrugClassesSchema = Type.Object({
         label: Type.String({ minLength: 1 }),
         allergy: Type.Boolean(),
         duplicate: Type.Boolean(),
+        needsStrength: Type.Optional(Type.Boolean()),
         names: Words,
         members: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
         note: Type.Optional(Type.String({ minLength: 1 })),
@@ -46,13 +47,16 @@ export interface DrugClass {
   allergy: boolean;
   /** Two members prescribed together are duplicate therapy. */
   duplicate: boolean;
+  /** A new prescription of a member must say its strength (an anti-infective's dose decides whether it works). */
+  needsStrength: boolean;
   /** Names of the class as an allergy may be stated ("sulfa drugs", "nsaids"). */
   names: string[];
   members: string[];
 }
 
 // A class's note explains it to the reader of the file; the checks do not use it.
-export const CLASSES: readonly DrugClass[] = KNOWLEDGE.classes.map(({ id, label, allergy, duplicate, names, members }) => ({ id, label, allergy, duplicate, names, members }));
+export const CLASSES: readonly DrugClass[] = KNOWLEDGE.classes.map(({ id, label, allergy, duplicate, needsStrength, names, members }) =>
+  ({ id, label, allergy, duplicate, needsStrength: needsStrength ?? false, names, members }));
 
 /** Spellings folded to the name this table uses (US names, British spellings, older names). */
 const SPELLING: Readonly<Record<string, string>> = KNOWLEDGE.spellings;

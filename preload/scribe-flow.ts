@@ -1,7 +1,7 @@
 /**
  * The browser's dictations through the scribe SDK (sdk/scribe-client.ts), for renderer/src/transport/http.ts (which
  * posts the audio with XMLHttpRequest) and for integrations written like it. The desktop app calls the scribe
- * service in-process instead (server/scribe/api/app-api.ts); both build the same request and read the answers with the
+ * service in-process instead (server/scribe/api/operations.ts); both build the same request and read the answers with the
  * same mappers (server/scribe/api/app-shapes.ts). Here the SDK's answers and errors become what the UI shows.
  */
 import { type ScribeClient, ScribeApiError, type ScribeStep } from '../sdk/scribe-client.js';

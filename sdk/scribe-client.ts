@@ -15,7 +15,7 @@
  * a browser can post with XMLHttpRequest for real upload progress and Node with `nodePostForm` (sdk/node-upload.ts).
  * Token refresh comes from the TokenProvider (sdk/auth.ts): a 401 renews the token once and retries. The app in a
  * browser (renderer/src/transport/http.ts, through preload/scribe-flow.ts) and integrations drive the scribe through
- * this client; the desktop app calls the scribe service in-process instead (server/scribe/api/app-api.ts).
+ * this client; the desktop app calls the scribe service in-process instead (server/scribe/api/operations.ts).
  */
 import { type TokenProvider, staticToken } from './auth.js';
 import { type EnvironmentOptions, checkCredentials, environmentUrl } from './environment.js';

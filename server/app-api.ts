@@ -3,15 +3,16 @@ import { authMethods } from './auth/app-api.js';
 import { authOperations } from './auth/operations.js';
 import { profileOperations } from './auth/profile-operations.js';
 import { desktopMethods } from './desktop/app-api.js';
-import { noteMethods } from './notes/app-api.js';
 import { noteOperations } from './notes/operations.js';
+import { prescriptionOperations } from './notes/prescription-operations.js';
 import { notificationOperations } from './notifications/operations.js';
 import { assistantOperations } from './oidc/operations.js';
 import { patientOperations } from './patients/operations.js';
 import { reminderOperations } from './reminders/operations.js';
 import { sandboxOperations } from './sandbox/operations.js';
-import { scribeMethods } from './scribe/api/app-api.js';
-import { statusMethods } from './status/app-api.js';
+import { dictationOperations } from './scribe/api/operations.js';
+import { speechModelOperations } from './scribe/speech-models/operations.js';
+import { statusOperations } from './status/operations.js';
 import type { ApiOf, IpcArgsOf } from './shared/app-method.js';
 import { appMethodsOf } from './shared/operation.js';
 import { webhookOperations } from './webhooks/operations.js';
@@ -24,15 +25,13 @@ import { webhookOperations } from './webhooks/operations.js';
 /** Every declared operation (server/shared/operation.ts), by name: their app bindings are app methods of that name. */
 export const OPERATIONS = {
   ...patientOperations, ...appointmentOperations, ...authOperations, ...webhookOperations, ...notificationOperations, ...reminderOperations,
-  ...sandboxOperations, ...noteOperations, ...assistantOperations, ...profileOperations,
+  ...sandboxOperations, ...noteOperations, ...profileOperations, ...prescriptionOperations, ...statusOperations, ...speechModelOperations,
+  ...dictationOperations, ...assistantOperations,
 };
 
 export const APP_METHODS = {
   ...authMethods,
-  ...statusMethods,
   ...appMethodsOf(OPERATIONS),
-  ...scribeMethods,
-  ...noteMethods,
   ...desktopMethods,
 };
 export type AppMethods = typeof APP_METHODS;

@@ -20,8 +20,8 @@ import { notificationRoutes } from '../notifications/routes.js';
 import { reminderRoutes } from '../reminders/routes.js';
 import { SCRIBE_UNAUTHORIZED, scribeRoutes } from '../scribe/api/routes.js';
 import { uploadRoutes } from '../scribe/api/uploads.js';
-import { speechModelRoutes } from '../scribe/speech-models/routes.js';
-import { statusRoutes } from '../status/routes.js';
+import { speechModelOperations } from '../scribe/speech-models/operations.js';
+import { statusOperations } from '../status/operations.js';
 import { frameworkError, installErrorHandling, installNotFound } from './errors.js';
 import { mcpRoutes } from '../mcp/routes.js';
 import { oidcRoutes } from '../oidc/routes.js';
@@ -260,10 +260,10 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   // The scribe's upload receiver takes the signed policy instead of a caller.
   await app.register(uploadRoutes);
   await app.register(signedIn([scribeRoutes], SCRIBE_UNAUTHORIZED));
-  await app.register(signedIn([speechModelRoutes, operationRoutes('notes', noteOperations)]));
+  await app.register(signedIn([operationRoutes('speech-models', speechModelOperations), operationRoutes('notes', noteOperations)]));
   await app.register(sessionRoutes);
   await app.register(signedIn([
-    signedInRoutes, operationRoutes('profiles', profileOperations), operationRoutes('auth-operations', authOperations), statusRoutes, appMethodRoutes,
+    signedInRoutes, operationRoutes('profiles', profileOperations), operationRoutes('auth-operations', authOperations), operationRoutes('status', statusOperations), appMethodRoutes,
   ]));
   // AI assistants: browser sign-in (OpenID provider under /oauth2, discovery at the root), the assistants a user
   // connected, and the MCP endpoint.

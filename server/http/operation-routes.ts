@@ -42,9 +42,10 @@ export function registerOperationRoutes(app: FastifyInstance, service: Service, 
         const refusal = route.refuse?.(out);
         if (refusal) return reply.code(refusal.status).send(refusal.body);
         if (route.headers) reply.headers(route.headers);
-        if (!route.body) return reply.code(route.status).send(null);
+        const status = route.statusOf?.(out) ?? route.status;
+        if (!route.body) return reply.code(status).send(null);
         const data = route.body(out, request);
-        return dr ? drOk(reply, route.status, data) : reply.code(route.status).send(data);
+        return dr ? drOk(reply, status, data) : reply.code(status).send(data);
       },
     });
   }

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { RequestContext, Scope } from '../auth/permissions.js';
 import type { ErrorStyle } from '../http/errors.js';
 import type { Service } from '../service.js';
-import type { AppMethod, ArgSpec, ArgValues } from './app-method.js';
+import type { AppHost, AppMethod, ArgSpec, ArgValues } from './app-method.js';
 
 /**
  * How an operation is declared: once, beside its domain (e.g. server/appointments/operations.ts), with the access it
@@ -46,6 +46,14 @@ export const signedIn = (also?: AlsoCheck): SignedInGuard => (also ? { scope: 's
 export interface OperationCall {
   service: Service;
   ctx: RequestContext;
+  /**
+   * The app process's host (server/shared/app-method.ts), when the desktop app calls over IPC: what it keeps on this
+   * computer (the recordings), prints, and its facts. Absent on every HTTP edge, where a browser's transport does
+   * that work itself (`inTransport`).
+   */
+  host?: AppHost;
+  /** Reports progress to the app's caller, for an app binding that declares `progress` (IPC only). */
+  progress?(p: unknown): void;
 }
 
 /** A route's request, typed from its schema as Fastify's TypeBox provider types it. */
@@ -62,6 +70,8 @@ export interface RouteBinding<I, O, S extends FastifySchema> {
   schema: S;
   input(request: RouteRequest<S>): I;
   status: number;
+  /** Where the outcome decides the success's status (a download started, 202, or the model there already, 200). */
+  statusOf?(out: O): number;
   /** The answer's headers, where the interface names them (the FHIR export's content type, no-store on a secret shown once). */
   headers?: Record<string, string>;
   /** The answer's data: in the dr envelope on a dr route, the body itself otherwise. Without it the answer is empty. */
@@ -74,9 +84,11 @@ export interface RouteBinding<I, O, S extends FastifySchema> {
 }
 
 /** How an operation is offered to the app (window.clinic): its arguments and result, as an app method declares them. */
-export interface AppBinding<I, O, A extends readonly ArgSpec[], R extends TSchema> {
+export interface AppBinding<I, O, A extends readonly ArgSpec[], R extends TSchema, P extends TSchema | undefined = undefined> {
   args: A;
   result: R;
+  /** Progress events the app's caller may follow (`call.progress` reports them), as an app method declares them. */
+  progress?: P;
   input(...args: ArgValues<A>): I;
   output(out: O): Static<R>;
   /**
@@ -109,21 +121,22 @@ export interface ToolBinding<I, O, TI extends z.ZodRawShape, TO extends z.ZodRaw
 
 export interface Operation<
   I = unknown, O = unknown, S extends FastifySchema = FastifySchema, A extends readonly ArgSpec[] = readonly ArgSpec[], R extends TSchema = TSchema,
-  TI extends z.ZodRawShape = z.ZodRawShape, TO extends z.ZodRawShape = z.ZodRawShape,
+  TI extends z.ZodRawShape = z.ZodRawShape, TO extends z.ZodRawShape = z.ZodRawShape, P extends TSchema | undefined = TSchema | undefined,
 > {
   access: Guard | SignedInGuard;
   run(call: OperationCall, input: I): Promise<O>;
   route?: RouteBinding<I, O, S>;
-  app?: AppBinding<I, O, A, R>;
+  app?: AppBinding<I, O, A, R, P>;
   tool?: ToolBinding<I, O, TI, TO>;
 }
 
 export const operation = <
   I, O, S extends FastifySchema, const A extends readonly ArgSpec[], R extends TSchema, TI extends z.ZodRawShape, TO extends z.ZodRawShape,
->(op: Operation<I, O, S, A, R, TI, TO>) => op;
+  P extends TSchema | undefined = undefined,
+>(op: Operation<I, O, S, A, R, TI, TO, P>) => op;
 
 /** Any declared operation, as the edges handle them in a loop (each declaration is checked where it is written). */
-export type SomeOperation = Operation<unknown, unknown, FastifySchema, readonly ArgSpec[], TSchema, z.ZodRawShape, z.ZodRawShape>;
+export type SomeOperation = Operation<unknown, unknown, FastifySchema, readonly ArgSpec[], TSchema, z.ZodRawShape, z.ZodRawShape, TSchema | undefined>;
 /** What the edges call: an operation's parts with their types erased. */
 export interface Erased {
   access: Guard | SignedInGuard;
@@ -133,7 +146,7 @@ export interface Erased {
     body?(out: unknown, request: FastifyRequest): unknown;
     refuse?(out: unknown): { status: number; body: unknown } | null;
   };
-  app?: Omit<AppBinding<unknown, unknown, readonly ArgSpec[], TSchema>, 'input' | 'output'> & { input(...args: unknown[]): unknown; output(out: unknown): unknown };
+  app?: Omit<AppBinding<unknown, unknown, readonly ArgSpec[], TSchema, TSchema | undefined>, 'input' | 'output'> & { input(...args: unknown[]): unknown; output(out: unknown): unknown };
   tool?: Omit<ToolBinding<unknown, unknown, z.ZodRawShape, z.ZodRawShape>, 'toInput' | 'toOutput'> & {
     toInput(args: unknown): unknown;
     toOutput(out: unknown, args: unknown): Record<string, unknown>;
@@ -152,17 +165,20 @@ export function runApp(op: Erased) {
  * The app method an operation with an app binding is: its arguments, result and scope. (Without an app binding the
  * arguments' tuple is not inferred and stays the general array, which is how the type tells the two apart.)
  */
-type AppMethodOf<T> = T extends Operation<infer _I, infer _O, infer _S, infer A, infer R> ? AppMethod<A, R, Scope | 'signed-in', undefined> : never;
+type AppMethodOf<T> = T extends Operation<infer _I, infer _O, infer _S, infer A, infer R, infer _TI, infer _TO, infer P> ? AppMethod<A, R, Scope | 'signed-in', P> : never;
 type HasApp<T> = T extends Operation<infer _I, infer _O, infer _S, infer A> ? (readonly ArgSpec[] extends A ? false : true) : false;
 type WithApp<T> = { [K in keyof T as HasApp<T[K]> extends true ? K : never]: AppMethodOf<T[K]> };
 
 export function appMethodsOf<T extends Record<string, SomeOperation>>(ops: T): WithApp<T> {
-  const methods: Record<string, AppMethod<readonly ArgSpec[], TSchema, Scope | 'signed-in', undefined>> = {};
+  const methods: Record<string, AppMethod<readonly ArgSpec[], TSchema, Scope | 'signed-in', TSchema | undefined>> = {};
   for (const [name, declared] of Object.entries(ops)) {
     const op = erased(declared);
     if (!op.app) continue;
     const run = runApp(op);
-    methods[name] = { args: op.app.args, result: op.app.result, access: op.access.scope, run: (c, ...args) => run(c, args) as Promise<Static<TSchema>> };
+    methods[name] = {
+      args: op.app.args, result: op.app.result, access: op.access.scope, ...(op.app.progress ? { progress: op.app.progress } : {}),
+      run: (c, ...args) => run(c, args) as Promise<Static<TSchema>>,
+    };
   }
   return methods as WithApp<T>;
 }

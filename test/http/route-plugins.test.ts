@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { speechModelRoutes } from '../../server/scribe/speech-models/routes.js';
+import { scribeRoutes } from '../../server/scribe/api/routes.js';
 import { routePlugin } from '../../server/http/route-plugin.js';
 import { ROOT } from '../helpers/server.js';
 
@@ -15,7 +15,7 @@ describe('route plugins', () => {
   it('refuse to start where a service they declare is not there, naming it', async () => {
     const app = Fastify();
     app.decorate('audit', {});
-    await expect(app.register(speechModelRoutes)).rejects.toThrow(/speechModels.*required by 'speech-models'/);
+    await expect(app.register(scribeRoutes)).rejects.toThrow(/scribe.*required by 'scribe'/);
     await app.close();
   });
 

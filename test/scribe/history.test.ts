@@ -18,7 +18,7 @@ import { type ScribeServer, movableClock, silenceWav, startScribeServer, until }
 /**
  * GET /voice/api/v2/sessions, the past sessions of a workspace or of one patient, over HTTP against the real
  * service: sessions made through the upstream SDK flow, the desktop app's own in-process flow (main/ipc.ts over
- * server/scribe/api/app-api.ts, which also reads the list) and upstream's init body; the patient id from extra_data, additional_data, patient_details or the
+ * server/scribe/api/operations.ts, which also reads the list) and upstream's init body; the patient id from extra_data, additional_data, patient_details or the
  * sidecar; newest first, pages by cursor, status filter, workspace isolation, the scribe error shapes; a failed
  * session's errors (the real worker); and the migration that records the patient of sessions made before it.
  */

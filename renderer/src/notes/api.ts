@@ -13,8 +13,8 @@ export type { AmendBody, ClinicBody, DraftBody, ProfileBody, SignBody };
 
 /**
  * What the note editor, the prescription and the profile settings use of the clinic API (docs/API.md, "Notes: sign
- * and amend" and "The prescription's profile"): the app methods of server/notes/app-api.ts, over IPC in the desktop
- * app and over HTTP in a browser.
+ * and amend" and "The prescription's profile"): the operations of server/notes/operations.ts and
+ * server/auth/profile-operations.ts, over IPC in the desktop app and over HTTP in a browser.
  */
 export type NotesApi = Pick<ClinicApi, 'noteDraft' | 'saveNoteDraft' | 'signNote' | 'amendNote' | 'noteVersions' | 'noteVersion'
   | 'userProfile' | 'setUserProfile' | 'clinicProfile' | 'setClinicProfile'>;

@@ -172,16 +172,16 @@ export const httpClinic: ClinicApi = {
     return (a.body as { data: { profiles: PatientEntry[] } }).data.profiles.map(fromEntry);
   },
   createPatient: async (input) => fromEntry(await dr<PatientEntry>('POST', '/dr/v1/patient', input)),
-  serverStatus: () => api('GET', '/api/v1/status'),
+  // Written here (inTransport in server/scribe/speech-models/operations.ts): a clinic server without the route says so.
   async speechModels() {
     const a = await send('GET', '/api/v1/speech-models');
     if (missingRoute(a)) return { available: false, reason: 'Speech models are managed by the scribe service, which does not offer them here yet.' };
     if (a.status !== 200) throw failure(a);
     return { available: true, value: (a.body as { models: SpeechModel[] }).models };
   },
-  speechModelDownload: (id) => api('POST', `/api/v1/speech-models/${encodeURIComponent(id)}/download`),
-  speechModelSetDefault: async (id) => (await api<{ models: SpeechModel[] }>('PUT', '/api/v1/speech-models/default', { id })).models,
 
+  // Written here (inTransport in server/scribe/api/operations.ts): a browser keeps its recordings itself and reaches the
+  // scribe through the SDK (preload/scribe-flow.ts).
   recordingStart: (meta) => browserRecordings.start(meta),
   recordingAppend: (id, seq, chunk) => browserRecordings.append(id, seq, chunk),
   recordingFinish: (id, durationS) => browserRecordings.update(id, { finished: true, duration_s: durationS }),
@@ -200,7 +200,8 @@ export const httpClinic: ClinicApi = {
   scribeHistory: (patientId, cursor) => scribeHistory(scribe(), patientId, cursor),
   // Written here (inTransport in server/notes/operations.ts): the route's query schema for the version is its own, not the app argument's.
   noteFhir: (txnId, version) => api('GET', `/api/v1/notes/${encodeURIComponent(txnId)}/fhir?version=${encodeURIComponent(version)}`),
-  // A browser's own print dialog saves PDFs too (the same print stylesheet lays the page out); what it saved, it keeps to itself.
+  // Written here (inTransport in server/notes/prescription-operations.ts): a browser's own print dialog saves PDFs too
+  // (the same print stylesheet lays the page out); what it saved, it keeps to itself.
   printPrescriptionPdf: async () => {
     window.print();
     return { saved: false, path: null };

@@ -2,11 +2,11 @@ import type { Static } from 'typebox';
 import type {
   DictationLanguageSchema, DictationOptionsSchema, DictationStatusSchema, LanguageSchema, RecordingMetaSchema, RecordingSchema, ScribeHistoryPageSchema,
   ScribeSessionSummarySchema, TemplateIdSchema, TemplateResultSchema, UploadProgressSchema,
-} from './app-api.js';
+} from './app-schemas.js';
 
 /**
- * The dictation's shapes as the app sees them (Static<> of the schemas in app-api.ts), and the one mapper per shape,
- * shared by the app's in-process scribe (app-api.ts) and the browser's SDK flow (preload/scribe-flow.ts). Types and
+ * The dictation's shapes as the app sees them (Static<> of the schemas in app-schemas.ts), and the one mapper per shape,
+ * shared by the app's in-process scribe (operations.ts) and the browser's SDK flow (preload/scribe-flow.ts). Types and
  * mappers only: the renderer bundles this.
  */
 export type TemplateId = Static<typeof TemplateIdSchema>;

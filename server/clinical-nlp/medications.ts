@@ -735,6 +735,9 @@ export function extractMedications(
     // Nothing said makes it a prescription: no prescribing cue and no dose, frequency or course, in the plan or
     // not. A drug named in the story or an explanation is then as likely history as a prescription: kept, flagged.
     if (m.rules?.includes('med.default-new') && !m.frequency && !m.duration && !m.dose) m.unclear = true;
+    // In a dictated note, a drug said before the plan with nothing that prescribes it may be a medication list whose
+    // heading the recogniser lost ("medications currently include … lisinopril 10 mg daily …"): kept, flagged.
+    if (m.rules?.includes('med.default-new') && !doc.consultation && m.sentence < doc.planStart && doc.planStart < doc.sentences.length && !PLAN_SECTIONS.has(sectionOf(doc.sentences[m.sentence]!) ?? '')) m.unclear = true;
     if (m.unclear) m.rules = [...(m.rules ?? []), STATUS_UNCLEAR_RULE];
   }
   const names = new Set(listed.map((m) => m.name));

@@ -260,6 +260,11 @@ describe('medication status (context rules)', () => {
     ['PLAN: We talked about starting rosuvastatin, which he has declined. Lisinopril 10 mg daily.', [['lisinopril', 'new']]],
     ['PLAN: Warfarin would be risky with her falls. Aspirin 75 mg daily.', [['aspirin', 'new']]],
     ['PLAN: She is hesitant to start sertraline. Recheck in two weeks.', []],
+    // Recogniser form: a "continue" before runs on past the full stop it lost; what is said of the drug itself decides.
+    ['plan continue the oxygen inr is above range coumadin is on hold we will monitor', []],
+    ['plan continue the oxygen she did not want to have coumadin started because of falls', []],
+    ['plan continue the oxygen she has been sedated with ativan overnight', []],
+    ['impression pulmonary hypertension continue oxygen certainly indocin should not be used at this time', []],
     // A drug's level is a test; a dose the history says was raised is history; a dose raised today is changed.
     ['PLAN: I ordered yearly digoxin levels. Increased her Aricept to 10 mg daily.', [['donepezil', 'changed']]],
     ['HISTORY: His dose of metoprolol was increased last month. He increased his Pravachol himself. She restarted the Coumadin.\nPLAN: Recheck lipids.', []],
@@ -395,6 +400,11 @@ describe('drug mentions that are not prescriptions now', () => {
   it('flags a drug said with its strength alone, no cue and no dosing, even after the assessment', () => {
     expect(read('Tonsils enlarged. Assessment: tonsillitis. Amoxicillin 500 mg. Review in a week.')).toEqual([{ name: 'amoxicillin', flagged: true }]);
     expect(read('Tonsils enlarged. Assessment: tonsillitis. Amoxicillin 500 mg three times a day. Review in a week.')).toEqual([{ name: 'amoxicillin', flagged: false }]);
+  });
+
+  it('flags a drug said before the assessment of a dictated note with nothing that prescribes it (a list whose heading was lost)', () => {
+    const text = 'chest pain for two days known hypertensive lisinopril ten mg daily metoprolol twenty five mg twice daily impression stable angina plan start aspirin seventy five mg daily';
+    expect(read(text)).toEqual([{ name: 'lisinopril', flagged: true }, { name: 'metoprolol', flagged: true }, { name: 'aspirin', flagged: false }]);
   });
 
   it('still prescribes what the doctor starts now, with an explanation after it unflagged when far', () => {

@@ -265,6 +265,9 @@ describe('medication status (context rules)', () => {
     ['plan continue the oxygen she did not want to have coumadin started because of falls', []],
     ['plan continue the oxygen she has been sedated with ativan overnight', []],
     ['impression pulmonary hypertension continue oxygen certainly indocin should not be used at this time', []],
+    // "nasal spray" names a form: no verb that prescribes the drug after it in a list read without its punctuation.
+    ['history hypertension medications one astelin nasal spray two evista sixty mg daily assessment hypertension', []],
+    ['plan start fluticasone nasal spray two sprays in each nostril daily', [['fluticasone', 'new']]],
     // A drug's level is a test; a dose the history says was raised is history; a dose raised today is changed.
     ['PLAN: I ordered yearly digoxin levels. Increased her Aricept to 10 mg daily.', [['donepezil', 'changed']]],
     ['HISTORY: His dose of metoprolol was increased last month. He increased his Pravachol himself. She restarted the Coumadin.\nPLAN: Recheck lipids.', []],

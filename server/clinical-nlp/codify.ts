@@ -13,7 +13,13 @@ import { BODY_PART, normalizeText, tokenize } from './lexicon.js';
 /** Folds British spellings and plurals so "haemorrhoids" meets "hemorrhoid" and "oedema" meets "edema". */
 export function foldWord(w: string): string {
   let s = w;
-  if (s.length > 4) s = s.replace(/ae/g, 'e').replace(/oe/g, 'e').replace(/our$/, 'or').replace(/isation$/, 'ization');
+  // Every word of every name and phrase is folded: the string tests keep the regexes off the words they leave alone.
+  if (s.length > 4) {
+    if (s.includes('ae')) s = s.replace(/ae/g, 'e');
+    if (s.includes('oe')) s = s.replace(/oe/g, 'e');
+    if (s.endsWith('our')) s = `${s.slice(0, -3)}or`;
+    else if (s.endsWith('isation')) s = `${s.slice(0, -7)}ization`;
+  }
   if (s.length > 3 && s.endsWith('s') && !/(?:ss|is|us|ps)$/.test(s)) s = s.slice(0, -1);
   return s;
 }
@@ -43,6 +49,10 @@ interface Syn {
   entry: IcdEntry;
   words: string[];
   weight: number;
+  /** The words once each, in order, with their idf: what a phrase is scored against, computed at load. */
+  unique: string[];
+  idfs: number[];
+  wordSet: Set<string>;
 }
 
 const SYNS: Syn[] = [];
@@ -57,7 +67,8 @@ for (const entry of ICD10) {
     if (ws.length === 0) continue;
     const key = ws.join(' ');
     if (!EXACT.has(key)) EXACT.set(key, entry);
-    SYNS.push({ entry, words: ws, weight: 0 });
+    const unique = [...new Set(ws)];
+    SYNS.push({ entry, words: ws, weight: 0, unique, idfs: [], wordSet: new Set(unique) });
   }
 }
 SYNS.forEach((s, i) => {
@@ -69,7 +80,13 @@ SYNS.forEach((s, i) => {
   }
 });
 const idf = (w: string): number => Math.log(1 + SYNS.length / (DF.get(w) ?? 0.5));
-for (const s of SYNS) s.weight = s.words.reduce((a, w) => a + idf(w), 0);
+for (const s of SYNS) {
+  s.weight = s.words.reduce((a, w) => a + idf(w), 0);
+  s.idfs = s.unique.map(idf);
+}
+// Which synonyms a phrase has already been scored against: a stamp per synonym instead of a set per phrase.
+const scoredAt = new Uint32Array(SYNS.length);
+let scoring = 0;
 
 const VOCAB_WORDS = [...DF.keys()].filter((w) => w.length >= 4 && !/\d/.test(w));
 const byMetaphone = new Map<string, string[]>();
@@ -166,17 +183,21 @@ export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined 
   const qset = new Set(ws);
   const said = new Set(raw.filter((w, k) => ws[k] === w));
   const qWeight = [...qset].reduce((a, w) => a + idf(w), 0);
-  const seen = new Set<number>();
+  // The phrase's own diagnosis words, each of which a name must have unless it leaves none of its words out.
+  const diagnosisWords = [...qset].filter((qw) => DF.has(qw) && !ABNORMAL.has(qw) && !QUALIFYING.has(qw));
+  scoring = scoring === 0xffffffff ? 1 : scoring + 1;
+  if (scoring === 1) scoredAt.fill(0);
   let best: IcdMatch | undefined;
   for (const w of qset) {
     for (const i of POSTINGS.get(w) ?? []) {
-      if (seen.has(i)) continue;
-      seen.add(i);
+      if (scoredAt[i] === scoring) continue;
+      scoredAt[i] = scoring;
       const s = SYNS[i]!;
       let inter = 0;
       let missesAbnormal = false;
-      for (const sw of new Set(s.words)) {
-        if (qset.has(sw)) inter += idf(sw);
+      for (let k = 0; k < s.unique.length; k++) {
+        const sw = s.unique[k]!;
+        if (qset.has(sw)) inter += s.idfs[k]!;
         else if (ABNORMAL.has(sw)) missesAbnormal = true;
       }
       if (missesAbnormal) continue;
@@ -189,7 +210,7 @@ export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined 
       // "renal artery stenosis" is not "carotid artery stenosis": a word of the name missing where the phrase says
       // another diagnosis word in its place is another condition.
       const missing = s.words.some((sw) => !qset.has(sw) && !IGNORED.has(sw));
-      if (missing && [...qset].some((qw) => !s.words.includes(qw) && DF.has(qw) && !ABNORMAL.has(qw) && !QUALIFYING.has(qw))) continue;
+      if (missing && diagnosisWords.some((qw) => !s.wordSet.has(qw))) continue;
       // A name heard only by its sound needs two of its words ("limiting" is not "vomiting").
       if (shared.length < 2 && !shared.some((sw) => said.has(sw))) continue;
       const p = inter / s.weight;

@@ -223,6 +223,7 @@ const QUESTION_BOUNDARY = new RegExp(
   String.raw`(?=\s+${QUESTION_START}\b)(?<=\b(?!(?:${STAYS_BEFORE_QUESTION})\b)[a-z0-9']+)\s+(?=${QUESTION_START}\b)`,
   'g',
 );
+const QUESTION_AT_START = new RegExp(String.raw`^${QUESTION_START}\b`);
 const ANSWER = /^((?:[a-z0-9']+\s+){2,}?)(?=(?:no|yes|yeah|yep|nope|not really|nothing|never|sometimes|a little|only)\b)/;
 const FIRST_PERSON = /\b(?:i|i'm|i've|my|me|mine|we|our)\b/;
 const DOCTOR_WORDS =
@@ -243,7 +244,7 @@ function whoSays(text: string, previous: Sentence | undefined): Speaker {
 function turns(part: Mapped): Mapped[] {
   const out: Mapped[] = [];
   for (const piece of part.replace(QUESTION_BOUNDARY, '\n').split(/\n/)) {
-    const q = new RegExp(String.raw`^${QUESTION_START}\b`).test(piece.text) && !piece.text.endsWith('?');
+    const q = QUESTION_AT_START.test(piece.text) && !piece.text.endsWith('?');
     const a = q ? ANSWER.exec(`${piece.text} `) : null;
     if (q && a) {
       const cut = a[1]!.length;

@@ -145,6 +145,9 @@ export interface IcdMatch {
   coverage: number;
 }
 
+/** The score below which a phrase codes to nothing. */
+const MIN_SCORE = 0.6;
+
 // Snapping a word scans the vocabulary; a diagnosis list is scored prefix by prefix, so each word is snapped once.
 const SNAPPED = new Map<string, string>();
 
@@ -201,6 +204,13 @@ export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined 
         else if (ABNORMAL.has(sw)) missesAbnormal = true;
       }
       if (missesAbnormal) continue;
+      const p = inter / s.weight;
+      const r = inter / qWeight;
+      // A synonym wholly inside the phrase is the usual case ("acute otitis media" in "left acute suppurative
+      // otitis media"), so the synonym's coverage weighs more than the phrase's.
+      const score = p < 0.6 || r === 0 ? 0 : (1.5 * p * r) / (0.5 * p + r);
+      // Below the useful score a synonym can never be the answer: skipped before the costlier checks.
+      if (score < MIN_SCORE) continue;
       // A name's last word is its head ("water infection", "personality disorder", "lower back pain"): without it,
       // one word ("water", "personally") or a place ("lower back") names nothing; two words of its own still do
       // ("carpal tunnel", "rotator cuff").
@@ -213,15 +223,10 @@ export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined 
       if (missing && diagnosisWords.some((qw) => !s.wordSet.has(qw))) continue;
       // A name heard only by its sound needs two of its words ("limiting" is not "vomiting").
       if (shared.length < 2 && !shared.some((sw) => said.has(sw))) continue;
-      const p = inter / s.weight;
-      const r = inter / qWeight;
-      // A synonym wholly inside the phrase is the usual case ("acute otitis media" in "left acute suppurative
-      // otitis media"), so the synonym's coverage weighs more than the phrase's.
-      const score = p < 0.6 || r === 0 ? 0 : (1.5 * p * r) / (0.5 * p + r);
       if (!best || score > best.score) best = { entry: s.entry, score, coverage: r };
     }
   }
-  return best && best.score >= 0.6 ? best : undefined;
+  return best && best.score >= MIN_SCORE ? best : undefined;
 }
 
 /**

@@ -160,8 +160,9 @@ function course(match: string, lead: string, n: string, unit?: string, fraction?
 }
 
 // "IM x 1", "Solu-Medrol 125 mg x1", "injection times 1": one dose only.
+// The "x 1" is looked for before the words behind it (a lookbehind tried at every position).
 const SINGLE_DOSE = new RegExp(
-  String.raw`(?<=\b(?:${alternation(ABBREVIATIONS.singleDoseAfter)})\s*,?\s*)\b(?:x|times)\s*1\b(?!\s*(?:\.?\d|\/|(?:${alternation(Object.keys(COURSE_UNITS))}|doses?|bd|bid|tds|tid|qid|od|daily|once|twice|a day|every)\b))`,
+  String.raw`(?=(?:x|times)\s*1\b)(?<=\b(?:${alternation(ABBREVIATIONS.singleDoseAfter)})\s*,?\s*)\b(?:x|times)\s*1\b(?!\s*(?:\.?\d|\/|(?:${alternation(Object.keys(COURSE_UNITS))}|doses?|bd|bid|tds|tid|qid|od|daily|once|twice|a day|every)\b))`,
   'g',
 );
 // "50/25 mg": a combination's strengths, each with its unit, so the second is not read alone as the strength.
@@ -290,7 +291,9 @@ export class PhraseIndex<T> {
  * the patient ("brought by mother with ear pain", "came with her husband"): that is who is speaking, not family
  * history.
  */
-export const RELATIVE = String.raw`(?<!\b(?:by|with)\s+(?:(?:his|her|their|the)\s+)?)\b(father|mother|brother|sister|uncle|aunt|grandfather|grandmother|grandparents?|sibling|cousin|parents?|son|daughter|mom|dad)\b`;
+const RELATIVES = String.raw`father|mother|brother|sister|uncle|aunt|grandfather|grandmother|grandparents?|sibling|cousin|parents?|son|daughter|mom|dad`;
+// The word is looked for before the words behind it (a lookbehind tried at every position).
+export const RELATIVE = String.raw`\b(?=(?:${RELATIVES})\b)(?<!\b(?:by|with)\s+(?:(?:his|her|their|the)\s+)?)(${RELATIVES})\b`;
 
 export const BODY_PART = new Set(
   ('head scalp face forehead cheek cheeks eye eyes eyelid ear ears nose nostril throat neck shoulder shoulders arm arms ' +

@@ -340,8 +340,6 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
   const tokens = s.tokens;
   const out: Mention[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    const floor = out.length ? out[out.length - 1]!.end : 0;
-    const prefix = prefixAt(tokens, i, floor);
     const prev = tokens[i - 1]?.text ?? '';
     const exact = DRUG_INDEX.matchAt(tokens, i) ?? pluralMatch(tokens, i);
     let mention: Mention | undefined;
@@ -369,6 +367,8 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
         ? { ref: SINGLE_WORDS.get(snapped)!, key, match: 'fuzzy', from: i, to, start: w.start, end, formStart: w.start }
         : { key, match: 'unrecognised', from: i, to, start: w.start, end, formStart: w.start };
     }
+    // The form word before it ("tab"), looked for only once a drug is named here.
+    const prefix = prefixAt(tokens, i, out.length ? out[out.length - 1]!.end : 0);
     if (prefix) {
       mention.prefixForm = prefix.form;
       mention.prefixSpan = prefix.at;

@@ -171,6 +171,24 @@ export function exactIcdTokens(tokens: readonly string[]): IcdEntry | undefined 
   return ws.length ? EXACT.get(ws.join(' ')) : undefined;
 }
 
+// A sentence's words folded once (null for a link word): its spans are looked up many times over.
+const FOLDED = new WeakMap<readonly { text: string }[], (string | null)[]>();
+
+/** exactIcdTokens of the words of tokens[i, j), for scans that try many spans of one sentence. */
+export function exactIcdSpan(tokens: readonly { text: string }[], i: number, j: number): IcdEntry | undefined {
+  let folded = FOLDED.get(tokens);
+  if (!folded) {
+    folded = tokens.map((t) => (IGNORED.has(t.text) ? null : foldWord(t.text)));
+    FOLDED.set(tokens, folded);
+  }
+  let key = '';
+  for (let k = i; k < Math.min(j, folded.length); k++) {
+    const w = folded[k];
+    if (w !== null && w !== undefined) key = key ? `${key} ${w}` : w;
+  }
+  return key ? EXACT.get(key) : undefined;
+}
+
 /** The ICD-10 entry that best fits a diagnosis phrase, or undefined below a useful score. */
 export function matchIcd(phrase: string): IcdMatch | undefined {
   return matchIcdTokens(tokenize(normalizeText(phrase)).map((t) => t.text));

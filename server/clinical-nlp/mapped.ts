@@ -156,5 +156,6 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 /** "$1"-style references in a string replacement. */
 function expand(pattern: string, args: any[]): string {
+  if (!pattern.includes('$')) return pattern;
   return pattern.replace(/\$(\d)|\$&/g, (_match, n) => (n === undefined ? args[0] : (args[Number(n)] ?? '')));
 }

@@ -55,8 +55,9 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
       const inv = investigationMatches(s);
       // A test name at least as long wins the words, unless they read as a prescription ("tab vitamin d 60000").
       return (start, end, len) => {
-        const prescribed = FORM_BEFORE.test(s.text.slice(Math.max(0, start - 12), start)) || /^\s*\d/.test(s.text.slice(end));
-        return inv.some((m) => m.start < end && m.end > start && (m.to - m.from > len || (m.to - m.from === len && !prescribed)));
+        // Read only when a test name of the same length overlaps (most sentences name no test).
+        const prescribed = (): boolean => FORM_BEFORE.test(s.text.slice(Math.max(0, start - 12), start)) || /^\s*\d/.test(s.text.slice(end));
+        return inv.some((m) => m.start < end && m.end > start && (m.to - m.from > len || (m.to - m.from === len && !prescribed())));
       };
     },
     firstMed,

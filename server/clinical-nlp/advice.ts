@@ -426,7 +426,7 @@ function sameItem(a: string, b: string): boolean {
  * is not advice, nor one that acts on a named drug (unless it withholds one not prescribed), nor one on a
  * prescription's line unless it has a cue of its own (or a care verb) and none of the drug's attributes were read from.
  */
-export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, named: (s: Sentence) => { start: number; end: number }[]): { advice: string[]; evidence: Span[] } {
+export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, named: (s: Sentence) => readonly { start: number; end: number }[]): { advice: string[]; evidence: Span[] } {
   const start = planStart(doc);
   const candidates: Candidate[] = [];
   for (const s of doc.sentences.slice(start.sentence)) {
@@ -491,7 +491,7 @@ function wordsAt(s: Sentence, u: Span): string {
 }
 
 /** Whether another fact took an instruction's words: a test, diagnosis, vital or follow-up, a prescription, a drug. */
-function takenWords(s: Sentence, runOn: boolean, used: Span[], prescribed: Prescribed, drugs: { start: number; end: number }[]): (found: Found) => boolean {
+function takenWords(s: Sentence, runOn: boolean, used: Span[], prescribed: Prescribed, drugs: readonly { start: number; end: number }[]): (found: Found) => boolean {
   return (found) => {
     const span = s.span(found.from, found.to);
     if (used.some((u) => overlaps(u, span) && !sharedWith(found, wordsAt(s, u)))) return true;

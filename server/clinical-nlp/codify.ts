@@ -214,6 +214,9 @@ export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined 
       if (scoredAt[i] === scoring) continue;
       scoredAt[i] = scoring;
       const s = SYNS[i]!;
+      // The words shared can weigh at most the phrase's own weight: a synonym too heavy for it to reach 0.6 of
+      // scores 0 (the margin keeps float rounding of the two sums from deciding).
+      if (qWeight < 0.6 * s.weight * (1 - 1e-9)) continue;
       let inter = 0;
       let missesAbnormal = false;
       for (let k = 0; k < s.unique.length; k++) {

@@ -174,13 +174,44 @@ export function exactIcdTokens(tokens: readonly string[]): IcdEntry | undefined 
 // A sentence's words folded once (null for a link word): its spans are looked up many times over.
 const FOLDED = new WeakMap<readonly { text: string }[], (string | null)[]>();
 
-/** exactIcdTokens of the words of tokens[i, j), for scans that try many spans of one sentence. */
-export function exactIcdSpan(tokens: readonly { text: string }[], i: number, j: number): IcdEntry | undefined {
+function foldedWords(tokens: readonly { text: string }[]): (string | null)[] {
   let folded = FOLDED.get(tokens);
   if (!folded) {
     folded = tokens.map((t) => (IGNORED.has(t.text) ? null : foldWord(t.text)));
     FOLDED.set(tokens, folded);
   }
+  return folded;
+}
+
+// Every name's first words (one, two, …): a span whose words start no name starts no longer one either.
+const NAME_STARTS = new Set<string>();
+for (const key of EXACT.keys()) {
+  const ws = key.split(' ');
+  for (let k = 1; k <= ws.length; k++) NAME_STARTS.add(ws.slice(0, k).join(' '));
+}
+
+/**
+ * Where the longest span from token i (up to j) that could still be a name ends: exactIcdSpan(tokens, i, j') finds
+ * nothing for any j' past it, so a scan from the longest span down starts there.
+ */
+export function exactIcdReach(tokens: readonly { text: string }[], i: number, j: number): number {
+  const folded = foldedWords(tokens);
+  let key = '';
+  let reach = i;
+  for (let k = i; k < Math.min(j, folded.length); k++) {
+    const w = folded[k];
+    if (w !== null && w !== undefined) {
+      key = key ? `${key} ${w}` : w;
+      if (!NAME_STARTS.has(key)) break;
+    }
+    reach = k + 1;
+  }
+  return reach;
+}
+
+/** exactIcdTokens of the words of tokens[i, j), for scans that try many spans of one sentence. */
+export function exactIcdSpan(tokens: readonly { text: string }[], i: number, j: number): IcdEntry | undefined {
+  const folded = foldedWords(tokens);
   let key = '';
   for (let k = i; k < Math.min(j, folded.length); k++) {
     const w = folded[k];

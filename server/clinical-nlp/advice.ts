@@ -60,16 +60,16 @@ const patterns = (list: string[]): string => list.map((p) => `(?:${p})`).join('|
 // Not a lead-in when it is the doctor's own plan or a purpose: "let's try and flush it", "to make sure you tolerate it".
 const LEAD_IN = new RegExp(
   String.raw`(?<![a-z'])(?<!\b(?:let's|to|we|i|they|can|could|will|we'll|i'll|would|and then we|so we)\s)(?:${patterns(ADVICE_CUES.leadIns.patterns)})(?![a-z'])\s*`,
-  'g',
 );
+const LEAD_IN_AT_END = new RegExp(`(?:${LEAD_IN.source})$`);
 // Lead-ins said one after another: "what I want you to do is let's rest it", "I want you to try and …".
 const CHAINED = new RegExp(String.raw`^(?:let's\s+|do is(?: to)?\s+|(?:${LEAD_IN.source}))`);
 // What an instruction after a lead-in cannot start with: "I'd recommend [that in the first days] …" is no instruction.
 const NOT_AN_ACTION = /^(?:the|a|an|in|on|at|for|that|this|it|some|any|to|of|with|by|from|what|which|so|and|or|but|if|you|i|we|he|she|they|my|your|his|her|there|here|first|second|is|are|be|as|because|well|think|know|understand|have (?:been|had|gotten|got|done|taken|seen))\b/;
 const CARE_NOUN = new RegExp(String.raw`\b(?:${alternation(ADVICE_CUES.careNouns.phrases)})s?\b`);
-const NEGATIVE_LEAD_IN = new RegExp(String.raw`(?<![a-z'])(?:${patterns(ADVICE_CUES.negativeLeadIns.patterns)})(?![a-z'])\s*`, 'g');
+const NEGATIVE_LEAD_IN = new RegExp(String.raw`(?<![a-z'])(?:${patterns(ADVICE_CUES.negativeLeadIns.patterns)})(?![a-z'])\s*`);
 // A cue is whole words: "recommend" is not the start of "recommended".
-const cue = (list: { patterns: string[] }): RegExp => new RegExp(String.raw`(?<![a-z'])(?:${patterns(list.patterns)})(?:(?<=\s)|(?![a-z']))\s*`, 'g');
+const cue = (list: { patterns: string[] }): RegExp => new RegExp(String.raw`(?<![a-z'])(?:${patterns(list.patterns)})(?:(?<=\s)|(?![a-z']))\s*`);
 // Counselling on results, risks or options is the doctor's account of the visit, not an instruction.
 const NOT_A_TOPIC = /\b(?:risks?|benefits?|results?|options?|findings?|history|diagnosis|labs?|x rays?|plan|treatment|medications?|this|that|it)\b/;
 /** Acts of the doctor that are advice, each written with its head word; `what` must hold for the words after it. */
@@ -82,9 +82,11 @@ const THIRD_PARTY = new RegExp(String.raw`^(?:(?:the|her|his|your|their)\s+)?(?:
 // Words that open a clause without being the instruction: "so", "and then", "okay".
 const OPENERS = String.raw`(?:(?:plan|advice|advised|recommendations?|instructions?|so|and|also|then|okay|ok|alright|all right|now|just|well|um|uh|but|or|right|yeah|first|firstly|secondly|finally|at this point|for now|right now|in the meantime|meanwhile|definitely|certainly|really|please|probably)\s*,?\s+)*`;
 // "let's cut milk down": the doctor speaking for both, an imperative all the same.
+const OPENING = new RegExp(`^${OPENERS}`);
 const IMPERATIVE = new RegExp(String.raw`^${OPENERS}(?:let's\s+)?(?=(?:${alternation(ADVICE_CUES.imperatives.phrases)})(?![a-z']))`);
 const GERUNDS = alternation(ADVICE_CUES.gerunds.phrases);
 const LEADING_GERUND = new RegExp(String.raw`^${OPENERS}(${GERUNDS})(?![a-z'])`);
+const GERUND_AT_START = new RegExp(String.raw`^(${GERUNDS})(?![a-z'])`);
 const GERUND = new RegExp(String.raw`(?<![a-z'])(${GERUNDS})\s+(.{2,60}?)\s+(?:${patterns(ADVICE_CUES.advisableAfter.patterns)})(?![a-z])`);
 // Care said as what will help: "warm salt water gargles will help", "cranberry juice can sometimes help".
 const HELPS = new RegExp(String.raw`^${OPENERS}(.{3,60}?)\s+(?:${patterns(ADVICE_CUES.advisableAfter.patterns)})(?![a-z])`);
@@ -133,6 +135,7 @@ const STATEMENT =
 // Words a complete instruction does not end on.
 const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|me|it|once|after|before|while|because|since|where|do|may|might|will|should|would)$/;
 const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch|see|review|hold|push`;
+const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // "drink plenty of water and urinate after intercourse": two instructions joined by "and".
 // Without punctuation (a recogniser's text) each instruction starts at its verb or at "no …":
 // "stop the pill use condoms instead keep walking elevate the leg", "walk at every stop no driving when drowsy".
@@ -141,7 +144,8 @@ const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|m
 // Counselling reported as done ends its clause: "kick counts reviewed preterm labour warning signs reviewed".
 const SPLIT = new RegExp(
   String.raw`\s*[,;:]\s*(?:and\s+)?|(?<=\bas (?:much|often|long) as (?:possible|(?:you|she|he|they) can))\s+(?=(?:${CARE_IMPERATIVE})\b)|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|(?<!\b(?:should|must|will|can|could|would|may|might|to|come|go|try))\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
-    String.raw`|(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_VERB})(?![a-z0-9']))[a-z0-9']+)\s+(?=(?:${CARE_IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
+    // The verb after the whitespace is checked before the word behind it (a lookbehind tried at every position).
+    String.raw`|(?=\s+(?:${CARE_IMPERATIVE}|no\s))(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_VERB})(?![a-z0-9']))[a-z0-9']+)\s+(?=(?:${CARE_IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
   'g',
 );
 
@@ -152,7 +156,8 @@ interface Clause {
 
 function clausesOf(s: Sentence): Clause[] {
   const out: Clause[] = [];
-  const re = new RegExp(SPLIT.source, 'g');
+  const re = SPLIT;
+  re.lastIndex = 0;
   let from = 0;
   for (let m = re.exec(s.text); ; m = re.exec(s.text)) {
     const to = m ? m.index : s.text.length;
@@ -167,7 +172,7 @@ function clausesOf(s: Sentence): Clause[] {
     const text = s.text.slice(c.from, c.to);
     const prevText = prev ? s.text.slice(prev.from, prev.to) : '';
     // "iron rich food, jaggery and dates": a short pair without a verb belongs to the list before it.
-    const pair = text.split(' ').length <= 4 && /\band\b/.test(text) && !new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`).test(text);
+    const pair = text.split(' ').length <= 4 && /\band\b/.test(text) && !STARTS_WITH_VERB.test(text);
     // "come back if the headaches | get worse": a verb after an open condition is the condition's, not an instruction.
     const conditionGoesOn = /\b(?:if|when|unless|until|once)\b(?:\s+\S+){1,3}$/.test(prevText) && text.split(' ').length <= 4 && prev !== undefined && !/\S/.test(s.text.slice(prev.to, c.from));
     if (prev && (FRAGMENT.test(text) || pair || conditionGoesOn || (text.split(' ').length <= 3 && /\b(?:for|like|such as|including)\b/.test(prevText)))) prev.to = c.to;
@@ -205,7 +210,7 @@ interface Candidate {
 
 /** Where the instruction that starts at `from` ends: the clause's end or the next clause's first word. */
 function endOf(text: string, from: number, to: number): number {
-  const re = new RegExp(CLAUSE_END.source, 'g');
+  const re = CLAUSE_END;
   re.lastIndex = from;
   for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
     // The cue's own first words never end it ("so that" after "keep it dry" does, "okay" as the first word does not).
@@ -229,7 +234,7 @@ function conditionBefore(text: string, at: number): Condition | null {
   const m = /(?:^|[\s,])(if|unless|when|once)\s+((?:(?!\bif\b)[^.;?])*?)\s*,?\s*(?:then\s+)?$/.exec(text.slice(from, at));
   if (!m || !ownCondition(m[2]!)) return null;
   // Only what is left once a lead-in of the instruction's own is taken off: "if x i want you to" → "if x".
-  return { text: `${m[1]} ${m[2]!.replace(new RegExp(`(?:${LEAD_IN.source})$`), '').trim()}`, from: from + m.index + m[0].indexOf(m[1]!) };
+  return { text: `${m[1]} ${m[2]!.replace(LEAD_IN_AT_END, '').trim()}`, from: from + m.index + m[0].indexOf(m[1]!) };
 }
 
 // A condition is the patient's: "if we need to make any adjustments" is the doctor's own plan; a few words at most.
@@ -244,7 +249,7 @@ function conditionEnding(s: Sentence): Condition | null {
   if (!c || c.from === undefined) return null;
   // "I want you to come back if …" is that instruction's condition already.
   const before = s.text.slice(0, c.from);
-  if (new RegExp(LEAD_IN.source).test(before) || new RegExp(NEGATIVE_LEAD_IN.source).test(before) || IMPERATIVE.test(before)) return null;
+  if (LEAD_IN.test(before) || NEGATIVE_LEAD_IN.test(before) || IMPERATIVE.test(before)) return null;
   // "tab X 5 mg when there is nausea": a dose's condition; "if A, go to B": the condition has had its instruction.
   if (DRUG_AMOUNT.test(before) || c.text.split(/\s*,\s*/).slice(1).some((part) => IMPERATIVE.test(part))) return null;
   return { text: c.text, span: s.span(c.from, s.text.length) };
@@ -295,13 +300,13 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
   let start = -1;
   let strength = 0;
   let head = '';
-  const negative = new RegExp(NEGATIVE_LEAD_IN.source, 'g').exec(clause);
-  const positive = new RegExp(LEAD_IN.source, 'g').exec(clause);
+  const negative = NEGATIVE_LEAD_IN.exec(clause);
+  const positive = LEAD_IN.exec(clause);
   const lead = negative && (!positive || negative.index <= positive.index) ? negative : positive;
   const imperative = IMPERATIVE.exec(clause);
   const whole = (found: Found | null): { found: Found | null; next: number } => ({ found, next: c.to });
   // The doctor's own act that is advice: a referral, care ordered, counselling given; the earliest cue in the clause.
-  const act = ACTS.map((a) => ({ ...a, m: new RegExp(a.re.source, 'g').exec(clause) }))
+  const act = ACTS.map((a) => ({ ...a, m: a.re.exec(clause) }))
     .filter((a) => a.m && (!lead || a.m.index <= lead.index) && !(imperative && imperative[0].length <= a.m.index))
     .sort((a, b) => a.m!.index - b.m!.index)[0];
   if (act) {
@@ -347,7 +352,7 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
       const found = complete(t, at, at + first.length, first, 2, { verbless: true });
       return first === helps[1] ? whole(found) : { found, next: at + first.length + and![0].length };
     } else if (planItem !== 'none') {
-      const opener = new RegExp(`^${OPENERS}`).exec(clause)![0].length;
+      const opener = OPENING.exec(clause)![0].length;
       return whole(complete(t, c.from + opener, c.to, clause.slice(opener), 1, { needsCare: planItem === 'care' }));
     }
   }
@@ -355,7 +360,7 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
   const end = endOf(t, start, c.to);
   const condition = strength > 1 && !/\bif\b/.test(t.slice(start, end)) ? (conditionBefore(t, c.from + (lead && strength === 3 ? lead.index : 0)) ?? conditionSaid) : null;
   // "I recommend increasing …": the gerund is written as the imperative.
-  const words = t.slice(start, end).replace(new RegExp(String.raw`^(${GERUNDS})(?![a-z'])`), (g) => imperativeOf(g));
+  const words = t.slice(start, end).replace(GERUND_AT_START, (g) => imperativeOf(g));
   const found = complete(t, start, end, `${head}${words}`, strength, { condition: condition?.text });
   if (found && condition) {
     if (condition.from !== undefined) found.from = Math.min(found.from, condition.from);
@@ -423,7 +428,7 @@ function sameItem(a: string, b: string): boolean {
  * is not advice, nor one that acts on a named drug (unless it withholds one not prescribed), nor one on a
  * prescription's line unless it has a cue of its own (or a care verb) and none of the drug's attributes were read from.
  */
-export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, named: (s: Sentence) => { start: number; end: number }[]): { advice: string[]; evidence: Span[] } {
+export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, named: (s: Sentence) => readonly { start: number; end: number }[]): { advice: string[]; evidence: Span[] } {
   const start = planStart(doc);
   const candidates: Candidate[] = [];
   for (const s of doc.sentences.slice(start.sentence)) {
@@ -488,7 +493,7 @@ function wordsAt(s: Sentence, u: Span): string {
 }
 
 /** Whether another fact took an instruction's words: a test, diagnosis, vital or follow-up, a prescription, a drug. */
-function takenWords(s: Sentence, runOn: boolean, used: Span[], prescribed: Prescribed, drugs: { start: number; end: number }[]): (found: Found) => boolean {
+function takenWords(s: Sentence, runOn: boolean, used: Span[], prescribed: Prescribed, drugs: readonly { start: number; end: number }[]): (found: Found) => boolean {
   return (found) => {
     const span = s.span(found.from, found.to);
     if (used.some((u) => overlaps(u, span) && !sharedWith(found, wordsAt(s, u)))) return true;

@@ -13,7 +13,13 @@ import { BODY_PART, normalizeText, tokenize } from './lexicon.js';
 /** Folds British spellings and plurals so "haemorrhoids" meets "hemorrhoid" and "oedema" meets "edema". */
 export function foldWord(w: string): string {
   let s = w;
-  if (s.length > 4) s = s.replace(/ae/g, 'e').replace(/oe/g, 'e').replace(/our$/, 'or').replace(/isation$/, 'ization');
+  // Every word of every name and phrase is folded: the string tests keep the regexes off the words they leave alone.
+  if (s.length > 4) {
+    if (s.includes('ae')) s = s.replace(/ae/g, 'e');
+    if (s.includes('oe')) s = s.replace(/oe/g, 'e');
+    if (s.endsWith('our')) s = `${s.slice(0, -3)}or`;
+    else if (s.endsWith('isation')) s = `${s.slice(0, -7)}ization`;
+  }
   if (s.length > 3 && s.endsWith('s') && !/(?:ss|is|us|ps)$/.test(s)) s = s.slice(0, -1);
   return s;
 }
@@ -43,6 +49,10 @@ interface Syn {
   entry: IcdEntry;
   words: string[];
   weight: number;
+  /** The words once each, in order, with their idf: what a phrase is scored against, computed at load. */
+  unique: string[];
+  idfs: number[];
+  wordSet: Set<string>;
 }
 
 const SYNS: Syn[] = [];
@@ -57,7 +67,8 @@ for (const entry of ICD10) {
     if (ws.length === 0) continue;
     const key = ws.join(' ');
     if (!EXACT.has(key)) EXACT.set(key, entry);
-    SYNS.push({ entry, words: ws, weight: 0 });
+    const unique = [...new Set(ws)];
+    SYNS.push({ entry, words: ws, weight: 0, unique, idfs: [], wordSet: new Set(unique) });
   }
 }
 SYNS.forEach((s, i) => {
@@ -69,7 +80,13 @@ SYNS.forEach((s, i) => {
   }
 });
 const idf = (w: string): number => Math.log(1 + SYNS.length / (DF.get(w) ?? 0.5));
-for (const s of SYNS) s.weight = s.words.reduce((a, w) => a + idf(w), 0);
+for (const s of SYNS) {
+  s.weight = s.words.reduce((a, w) => a + idf(w), 0);
+  s.idfs = s.unique.map(idf);
+}
+// Which synonyms a phrase has already been scored against: a stamp per synonym instead of a set per phrase.
+const scoredAt = new Uint32Array(SYNS.length);
+let scoring = 0;
 
 const VOCAB_WORDS = [...DF.keys()].filter((w) => w.length >= 4 && !/\d/.test(w));
 const byMetaphone = new Map<string, string[]>();
@@ -128,6 +145,9 @@ export interface IcdMatch {
   coverage: number;
 }
 
+/** The score below which a phrase codes to nothing. */
+const MIN_SCORE = 0.6;
+
 // Snapping a word scans the vocabulary; a diagnosis list is scored prefix by prefix, so each word is snapped once.
 const SNAPPED = new Map<string, string>();
 
@@ -151,6 +171,55 @@ export function exactIcdTokens(tokens: readonly string[]): IcdEntry | undefined 
   return ws.length ? EXACT.get(ws.join(' ')) : undefined;
 }
 
+// A sentence's words folded once (null for a link word): its spans are looked up many times over.
+const FOLDED = new WeakMap<readonly { text: string }[], (string | null)[]>();
+
+function foldedWords(tokens: readonly { text: string }[]): (string | null)[] {
+  let folded = FOLDED.get(tokens);
+  if (!folded) {
+    folded = tokens.map((t) => (IGNORED.has(t.text) ? null : foldWord(t.text)));
+    FOLDED.set(tokens, folded);
+  }
+  return folded;
+}
+
+// Every name's first words (one, two, …): a span whose words start no name starts no longer one either.
+const NAME_STARTS = new Set<string>();
+for (const key of EXACT.keys()) {
+  const ws = key.split(' ');
+  for (let k = 1; k <= ws.length; k++) NAME_STARTS.add(ws.slice(0, k).join(' '));
+}
+
+/**
+ * Where the longest span from token i (up to j) that could still be a name ends: exactIcdSpan(tokens, i, j') finds
+ * nothing for any j' past it, so a scan from the longest span down starts there.
+ */
+export function exactIcdReach(tokens: readonly { text: string }[], i: number, j: number): number {
+  const folded = foldedWords(tokens);
+  let key = '';
+  let reach = i;
+  for (let k = i; k < Math.min(j, folded.length); k++) {
+    const w = folded[k];
+    if (w !== null && w !== undefined) {
+      key = key ? `${key} ${w}` : w;
+      if (!NAME_STARTS.has(key)) break;
+    }
+    reach = k + 1;
+  }
+  return reach;
+}
+
+/** exactIcdTokens of the words of tokens[i, j), for scans that try many spans of one sentence. */
+export function exactIcdSpan(tokens: readonly { text: string }[], i: number, j: number): IcdEntry | undefined {
+  const folded = foldedWords(tokens);
+  let key = '';
+  for (let k = i; k < Math.min(j, folded.length); k++) {
+    const w = folded[k];
+    if (w !== null && w !== undefined) key = key ? `${key} ${w}` : w;
+  }
+  return key ? EXACT.get(key) : undefined;
+}
+
 /** The ICD-10 entry that best fits a diagnosis phrase, or undefined below a useful score. */
 export function matchIcd(phrase: string): IcdMatch | undefined {
   return matchIcdTokens(tokenize(normalizeText(phrase)).map((t) => t.text));
@@ -166,20 +235,34 @@ export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined 
   const qset = new Set(ws);
   const said = new Set(raw.filter((w, k) => ws[k] === w));
   const qWeight = [...qset].reduce((a, w) => a + idf(w), 0);
-  const seen = new Set<number>();
+  // The phrase's own diagnosis words, each of which a name must have unless it leaves none of its words out.
+  const diagnosisWords = [...qset].filter((qw) => DF.has(qw) && !ABNORMAL.has(qw) && !QUALIFYING.has(qw));
+  scoring = scoring === 0xffffffff ? 1 : scoring + 1;
+  if (scoring === 1) scoredAt.fill(0);
   let best: IcdMatch | undefined;
   for (const w of qset) {
     for (const i of POSTINGS.get(w) ?? []) {
-      if (seen.has(i)) continue;
-      seen.add(i);
+      if (scoredAt[i] === scoring) continue;
+      scoredAt[i] = scoring;
       const s = SYNS[i]!;
+      // The words shared can weigh at most the phrase's own weight: a synonym too heavy for it to reach 0.6 of
+      // scores 0 (the margin keeps float rounding of the two sums from deciding).
+      if (qWeight < 0.6 * s.weight * (1 - 1e-9)) continue;
       let inter = 0;
       let missesAbnormal = false;
-      for (const sw of new Set(s.words)) {
-        if (qset.has(sw)) inter += idf(sw);
+      for (let k = 0; k < s.unique.length; k++) {
+        const sw = s.unique[k]!;
+        if (qset.has(sw)) inter += s.idfs[k]!;
         else if (ABNORMAL.has(sw)) missesAbnormal = true;
       }
       if (missesAbnormal) continue;
+      const p = inter / s.weight;
+      const r = inter / qWeight;
+      // A synonym wholly inside the phrase is the usual case ("acute otitis media" in "left acute suppurative
+      // otitis media"), so the synonym's coverage weighs more than the phrase's.
+      const score = p < 0.6 || r === 0 ? 0 : (1.5 * p * r) / (0.5 * p + r);
+      // Below the useful score a synonym can never be the answer: skipped before the costlier checks.
+      if (score < MIN_SCORE) continue;
       // A name's last word is its head ("water infection", "personality disorder", "lower back pain"): without it,
       // one word ("water", "personally") or a place ("lower back") names nothing; two words of its own still do
       // ("carpal tunnel", "rotator cuff").
@@ -189,18 +272,13 @@ export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined 
       // "renal artery stenosis" is not "carotid artery stenosis": a word of the name missing where the phrase says
       // another diagnosis word in its place is another condition.
       const missing = s.words.some((sw) => !qset.has(sw) && !IGNORED.has(sw));
-      if (missing && [...qset].some((qw) => !s.words.includes(qw) && DF.has(qw) && !ABNORMAL.has(qw) && !QUALIFYING.has(qw))) continue;
+      if (missing && diagnosisWords.some((qw) => !s.wordSet.has(qw))) continue;
       // A name heard only by its sound needs two of its words ("limiting" is not "vomiting").
       if (shared.length < 2 && !shared.some((sw) => said.has(sw))) continue;
-      const p = inter / s.weight;
-      const r = inter / qWeight;
-      // A synonym wholly inside the phrase is the usual case ("acute otitis media" in "left acute suppurative
-      // otitis media"), so the synonym's coverage weighs more than the phrase's.
-      const score = p < 0.6 || r === 0 ? 0 : (1.5 * p * r) / (0.5 * p + r);
       if (!best || score > best.score) best = { entry: s.entry, score, coverage: r };
     }
   }
-  return best && best.score >= 0.6 ? best : undefined;
+  return best && best.score >= MIN_SCORE ? best : undefined;
 }
 
 /**

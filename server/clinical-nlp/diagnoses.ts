@@ -26,7 +26,7 @@ import CUES_FILE from './vocab/diagnosis-cues.json' with { type: 'json' };
 import { checkedData, Provenance } from './vocab/data-file.js';
 import { isChronic, puerperalCode, restatementRank, type IcdEntry } from './vocab/icd10.js';
 import { CLASSES } from './vocab/drug-knowledge.js';
-import { exactIcdTokens, icdByCode, icdRef, isExactIcdWord, isIcdWord, isUnspecified, matchIcdTokens, type IcdMatch } from './codify.js';
+import { exactIcdReach, exactIcdSpan, exactIcdTokens, icdByCode, icdRef, isExactIcdWord, isIcdWord, isUnspecified, matchIcdTokens, type IcdMatch } from './codify.js';
 import type { Diagnosis } from './facts.js';
 import { BODY_PART, PhraseIndex, RELATIVE, tokenize, type Token } from './lexicon.js';
 import { DRUG_INDEX } from './medications.js';
@@ -529,8 +529,8 @@ function scanPlanAddressed(s: Sentence, used: [number, number][], add: (list: Fo
     const from = m.index + m[0].length;
     if (inside(used, from) || isNegated(s.text, from)) continue;
     const [a] = tokenRange(s, from, s.text.length);
-    for (let j = Math.min(s.tokens.length, a + WHOLE_NAME_WORDS); j > a; j--) {
-      const entry = exactIcdTokens(words(s, a, j));
+    for (let j = exactIcdReach(s.tokens, a, Math.min(s.tokens.length, a + WHOLE_NAME_WORDS)); j > a; j--) {
+      const entry = exactIcdSpan(s.tokens, a, j);
       if (!entry || !isChronic(entry.code)) continue;
       const to = s.tokens[j - 1]!.end;
       add([{ name: s.text.slice(from, to), certainty: 'confirmed', entry, s, from, to, passing: true }]);
@@ -583,8 +583,8 @@ function namedCodes(doc: Doc): IcdEntry[] {
   for (const s of doc.sentences) {
     for (let i = 0; i < s.tokens.length; i++) {
       if (!isExactIcdWord(s.tokens[i]!.text)) continue;
-      for (let j = Math.min(s.tokens.length, i + WHOLE_NAME_WORDS); j > i + 1; j--) {
-        const entry = exactIcdTokens(words(s, i, j));
+      for (let j = exactIcdReach(s.tokens, i, Math.min(s.tokens.length, i + WHOLE_NAME_WORDS)); j > i + 1; j--) {
+        const entry = exactIcdSpan(s.tokens, i, j);
         if (entry && !isNegated(s.text, s.tokens[i]!.start)) {
           out.push(entry);
           i = j - 1;
@@ -754,9 +754,9 @@ function scanWholeNames(s: Sentence, used: [number, number][], add: (list: Found
   for (let i = 0; i < t.length; i++) {
     if (!isIcdWord(t[i]!.text) || inside(used, t[i]!.start)) continue;
     let best: { j: number; entry: IcdEntry } | undefined;
-    for (let j = Math.min(t.length, i + WHOLE_NAME_WORDS); j > i && !best; j--) {
+    for (let j = exactIcdReach(t, i, Math.min(t.length, i + WHOLE_NAME_WORDS)); j > i && !best; j--) {
       if (!isIcdWord(t[j - 1]!.text) || (j === i + 1 && !DISEASE_LIKE.test(t[i]!.text))) continue;
-      const entry = exactIcdTokens(words(s, i, j));
+      const entry = exactIcdSpan(s.tokens, i, j);
       if (entry) best = { j, entry };
     }
     if (!best || /^[RZ]/.test(best.entry.code)) continue;

@@ -107,8 +107,10 @@ function splitRun(word: string): TestTerm[] | undefined {
   const best: (TestTerm[] | undefined)[] = [[]];
   for (let end = 3; end <= word.length; end++) {
     for (let start = end - 3; start >= 0 && !best[end]; start--) {
+      // Only where a run of names already ends can the next one start: the lookup is made there alone.
+      if (!best[start]) continue;
       const term = ONE_WORD.get(word.slice(start, end));
-      if (term && best[start]) best[end] = [...best[start]!, term];
+      if (term) best[end] = [...best[start]!, term];
     }
   }
   const parts = best[word.length];

@@ -49,6 +49,9 @@ const VOICE_COMMANDS: [RegExp, string][] = [
   [/\s*\bcomma\b/g, ','],
 ];
 
+// Every voice command has one of these words; a text without any has none to replace (and a replacement adds none).
+const VOICE_COMMAND_WORD = /\b(?:paragraph|line|period|stop|mark|semi ?colon|colon|comma)\b/;
+
 const AbbreviationsSchema = Type.Object({
   ...Provenance,
   about: Type.String(),
@@ -141,6 +144,7 @@ const WORDS = ABBREVIATIONS.words.map((w) => {
     notAfter: w.notAfter ? CONTEXT[w.notAfter] : undefined,
   };
 });
+const ANY_WORD = new RegExp(String.raw`\b(?:${alternation(ABBREVIATIONS.words.flatMap((w) => w.written))})\b`);
 function readWord(w: (typeof WORDS)[number], match: string, offset: number, all: string): string {
   const before = all.slice(Math.max(0, offset - 30), offset);
   return (!w.after || w.after.test(before)) && !w.notAfter?.test(before) ? w.as : match;
@@ -160,8 +164,9 @@ function course(match: string, lead: string, n: string, unit?: string, fraction?
 }
 
 // "IM x 1", "Solu-Medrol 125 mg x1", "injection times 1": one dose only.
+// The "x 1" is looked for before the words behind it (a lookbehind tried at every position).
 const SINGLE_DOSE = new RegExp(
-  String.raw`(?<=\b(?:${alternation(ABBREVIATIONS.singleDoseAfter)})\s*,?\s*)\b(?:x|times)\s*1\b(?!\s*(?:\.?\d|\/|(?:${alternation(Object.keys(COURSE_UNITS))}|doses?|bd|bid|tds|tid|qid|od|daily|once|twice|a day|every)\b))`,
+  String.raw`(?=(?:x|times)\s*1\b)(?<=\b(?:${alternation(ABBREVIATIONS.singleDoseAfter)})\s*,?\s*)\b(?:x|times)\s*1\b(?!\s*(?:\.?\d|\/|(?:${alternation(Object.keys(COURSE_UNITS))}|doses?|bd|bid|tds|tid|qid|od|daily|once|twice|a day|every)\b))`,
   'g',
 );
 // "50/25 mg": a combination's strengths, each with its unit, so the second is not read alone as the strength.
@@ -179,12 +184,16 @@ const UNIT_SPELLING = new RegExp(String.raw`(\d)\s*(${alternation(Object.keys(AB
 /** Shorthand written without full stops, read once spoken numbers are digits. */
 function expandShorthand(text: Mapped): Mapped {
   let s = text.replace(HOUR_INTERVAL_SPOKEN, hourInterval);
-  for (const w of WORDS) s = s.replace(w.re, (match: string, offset: number, all: string) => readWord(w, match, offset, all));
+  // Nothing to read when no shorthand word is written at all (each rule then scans for nothing).
+  if (ANY_WORD.test(s.text)) for (const w of WORDS) s = s.replace(w.re, (match: string, offset: number, all: string) => readWord(w, match, offset, all));
   s = s.replace(AMOUNT, (m: string) => ABBREVIATIONS.amounts[m]!).replace(COURSE_RANGE, upperBound);
   s = s.replace(COURSE, course).replace(SINGLE_DOSE, 'once only');
   s = s.replace(COMBINED_STRENGTH, '$1 $3/$2 $3');
   return s.replace(UNIT_SPELLING, (_m: string, d: string, u: string) => `${d} ${ABBREVIATIONS.units[u]}`);
 }
+
+// Runs of spaces and tabs become one space: a single space is left alone, it is one already.
+const SPACING = /[ \t]{2,}|\t/g;
 
 const DIGIT_WORD = 'zero|one|two|three|four|five|six|seven|eight|nine';
 const SPOKEN_DECIMAL_STOP = new RegExp(String.raw`\b(${DIGIT_WORD})\. (?=(?:${DIGIT_WORD})\b)`, 'g');
@@ -193,7 +202,7 @@ const SPOKEN_DECIMAL_STOP = new RegExp(String.raw`\b(${DIGIT_WORD})\. (?=(?:${DI
 export function normalizeMapped(raw: Mapped): Mapped {
   // Latin written with full stops goes first: its stops would otherwise end sentences and become decimals ("q.4h").
   let s = raw.replace(DOTTED, dotted).replace(TITLE, '$1$2').replace(HOUR_INTERVAL, hourInterval).lower().replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
-  for (const [re, to] of VOICE_COMMANDS) s = s.replace(re, to);
+  if (VOICE_COMMAND_WORD.test(s.text)) for (const [re, to] of VOICE_COMMANDS) s = s.replace(re, to);
   // "two. five of norvasc": a recogniser writes the spoken "point" of a decimal as a full stop between number words.
   s = s.replace(SPOKEN_DECIMAL_STOP, '$1 point ');
   s = s.replace(/(\d)\s*%/g, '$1 percent').replace(/\s*\+\s*/g, ' plus ');
@@ -213,7 +222,7 @@ export function normalizeMapped(raw: Mapped): Mapped {
     return `${lead}${letters.join('')}${trail}`;
   });
   s = s.replace(LETTER_DIGIT, '$1$2');
-  return expandShorthand(s).replace(/[ \t]+/g, ' ');
+  return expandShorthand(s).replace(SPACING, ' ');
 }
 
 export function normalizeText(raw: string): string {
@@ -290,7 +299,9 @@ export class PhraseIndex<T> {
  * the patient ("brought by mother with ear pain", "came with her husband"): that is who is speaking, not family
  * history.
  */
-export const RELATIVE = String.raw`(?<!\b(?:by|with)\s+(?:(?:his|her|their|the)\s+)?)\b(father|mother|brother|sister|uncle|aunt|grandfather|grandmother|grandparents?|sibling|cousin|parents?|son|daughter|mom|dad)\b`;
+const RELATIVES = String.raw`father|mother|brother|sister|uncle|aunt|grandfather|grandmother|grandparents?|sibling|cousin|parents?|son|daughter|mom|dad`;
+// The word is looked for before the words behind it (a lookbehind tried at every position).
+export const RELATIVE = String.raw`\b(?=(?:${RELATIVES})\b)(?<!\b(?:by|with)\s+(?:(?:his|her|their|the)\s+)?)(${RELATIVES})\b`;
 
 export const BODY_PART = new Set(
   ('head scalp face forehead cheek cheeks eye eyes eyelid ear ears nose nostril throat neck shoulder shoulders arm arms ' +

@@ -43,7 +43,8 @@ export class Mapped {
   }
 
   slice(a: number, b = this.text.length): Mapped {
-    return new Mapped(this.text.slice(a, b), this.from.slice(a, b), this.to.slice(a, b));
+    // A view, not a copy: no Mapped writes to its arrays once made (every rewrite fills new ones).
+    return new Mapped(this.text.slice(a, b), this.from.subarray(a, b), this.to.subarray(a, b));
   }
 
   trim(): Mapped {
@@ -54,6 +55,8 @@ export class Mapped {
 
   /** Length-preserving lower case (a character whose lower case is longer keeps its own form). */
   lower(): Mapped {
+    // ASCII text lower-cases character by character whole; only other letters need the per-character rule.
+    if (ASCII.test(this.text)) return new Mapped(this.text.toLowerCase(), this.from, this.to);
     let out = '';
     for (const ch of this.text) {
       const l = ch.toLowerCase();
@@ -73,7 +76,8 @@ export class Mapped {
       const hasGroups = typeof args[args.length - 1] === 'object';
       const at = args[args.length - (hasGroups ? 3 : 2)] as number;
       const out = typeof replacer === 'string' ? expand(replacer, args) : replacer(...(args as [string, ...any[]]));
-      edits.push({ at, len: match.length, out });
+      // A match replaced by itself is no edit: the text and its sources stay as they are.
+      if (out !== match) edits.push({ at, len: match.length, out });
       return out;
     });
     if (!edits.length) return this;
@@ -148,7 +152,10 @@ export class Mapped {
   }
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** "$1"-style references in a string replacement. */
 function expand(pattern: string, args: any[]): string {
+  if (!pattern.includes('$')) return pattern;
   return pattern.replace(/\$(\d)|\$&/g, (_match, n) => (n === undefined ? args[0] : (args[Number(n)] ?? '')));
 }

@@ -121,6 +121,9 @@ const OLD_TO_NEW = new RegExp(
 const TITRATION_WHEN = /^[^.;]{0,30}?\b(?:after|over|within|if|when|as tolerated)\b|^[^.;]{0,40}\b(?:days?|weeks?|months?)\b/;
 const FROM_TO = new RegExp(String.raw`\bfrom\s+${NUM}\s*(?:${STRENGTH_UNIT}\s+)?to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`);
 const DOSE_UNIT = String.raw`tablets?|tabs?|capsules?|caps?|ml|millilit(?:er|re)s?|drops?|puffs?|sprays?|units?|sachets?|teaspoons?|tsp|spoons?|lozenges?|pessar(?:y|ies)|suppositor(?:y|ies)|patch(?:es)?|pieces?|inhalations?`;
+const DOSE_OR_FREQUENCY_NEXT = new RegExp(
+  String.raw`^\s*,?\s*(?:${NUM}\s*(?:${DOSE_UNIT})\b|(?:1|one|half)?\s*(?:od|bd|tds|tid|bid|qid|sos|once|twice|thrice|daily|\d+ times)\b|[0-2]-[0-2]-[0-2])`,
+);
 const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|upto)\s+)(?<![\d.])(${NUM.slice(1, -1)}|\b(?:half|a|an|one))\s*(${DOSE_UNIT})\b(?!\s*(?:\/|per)\s*(?:kg|day)\b)`);
 const BARE_NUMBER = new RegExp(
   String.raw`^\s*${NUM}(?![\d.])\s*(k\b)?(?!\s*(?:-|\.\d|over|by|\/|(?:times?|days?|weeks?|months?|hours?|minutes?|years?|${DOSE_UNIT}|mg|mcg|g|gm|grams?|iu|percent|%)\b))`,
@@ -143,6 +146,9 @@ function unitName(u: string): string {
 }
 
 const WEEKDAY = 'sunday|monday|tuesday|wednesday|thursday|friday|saturday';
+const LESS_THAN_DAILY = new RegExp(
+  String.raw`\b(?:(?:once|one time|1 time|twice|two times|2 times|thrice|three times|3 times)\s+(?:a|per|every|in a)\s+week|weekly|every week|once weekly|every (?:${WEEKDAY})|on (?:${WEEKDAY})s?|alternate (?:days?|nights?)|every other (?:day|night)|once a fortnight|every 2 weeks|once a month|monthly)\b`,
+);
 const MEAL =
   /\b(?:(?:\d+|half an?|an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+)?(?:before|after|with)\s+(?:food|meals?|breakfast|lunch|dinner|supper|feeds?)\b|\b(?:on an |on |an )?empty stomach\b|\b(?:at )?bedtime\b|\bat night\b|\bnightly\b|\b(?:in the|every|early) morning\b|\bin the evening\b|\bevery (?:night|evening)\b|\bhs\b|\bwith (?:milk|orange juice|juice)\b|\bin a glass of milk\b|\bon waking(?: up)?\b/g;
 const SINGLE_MEAL = /\b(?:breakfast|lunch|dinner|supper|bedtime|night|morning|evening|hs|waking)\b/;
@@ -174,7 +180,7 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
     const n = [m[1], m[2], m[3]].filter((x) => Number(x) > 0).length;
     return { freq: mk(n, `${m[0]} (${['', 'once', 'twice', 'three times'][n] ?? n} daily)`, m[0]), single: false, hit: at(m) };
   }
-  m = new RegExp(String.raw`\b(?:(?:once|one time|1 time|twice|two times|2 times|thrice|three times|3 times)\s+(?:a|per|every|in a)\s+week|weekly|every week|once weekly|every (?:${WEEKDAY})|on (?:${WEEKDAY})s?|alternate (?:days?|nights?)|every other (?:day|night)|once a fortnight|every 2 weeks|once a month|monthly)\b`).exec(t);
+  m = LESS_THAN_DAILY.exec(t);
   if (m) return { freq: mk(null, m[0]), single: false, hit: at(m) };
   m = /\bevery\s+(\d+)\s*(?:hours?|hrs?)\b|\bq\s?(\d+)\s?h\b|\b(\d+)\s*(?:hourly|hrly)\b/.exec(t);
   if (m) {
@@ -327,15 +333,13 @@ function unknownName(s: Sentence, i: number, prefixed: boolean, planPart: boolea
   }
   if (!prefixed) return i;
   const head = rest.slice(0, 40);
-  return new RegExp(String.raw`^\s*,?\s*(?:${NUM}\s*(?:${DOSE_UNIT})\b|(?:1|one|half)?\s*(?:od|bd|tds|tid|bid|qid|sos|once|twice|thrice|daily|\d+ times)\b|[0-2]-[0-2]-[0-2])`).test(head) ? j : i;
+  return DOSE_OR_FREQUENCY_NEXT.test(head) ? j : i;
 }
 
 function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: number) => boolean, planPart: boolean): Mention[] {
   const tokens = s.tokens;
   const out: Mention[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    const floor = out.length ? out[out.length - 1]!.end : 0;
-    const prefix = prefixAt(tokens, i, floor);
     const prev = tokens[i - 1]?.text ?? '';
     const exact = DRUG_INDEX.matchAt(tokens, i) ?? pluralMatch(tokens, i);
     let mention: Mention | undefined;
@@ -363,6 +367,8 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
         ? { ref: SINGLE_WORDS.get(snapped)!, key, match: 'fuzzy', from: i, to, start: w.start, end, formStart: w.start }
         : { key, match: 'unrecognised', from: i, to, start: w.start, end, formStart: w.start };
     }
+    // The form word before it ("tab"), looked for only once a drug is named here.
+    const prefix = prefixAt(tokens, i, out.length ? out[out.length - 1]!.end : 0);
     if (prefix) {
       mention.prefixForm = prefix.form;
       mention.prefixSpan = prefix.at;

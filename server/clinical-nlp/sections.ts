@@ -203,10 +203,12 @@ const STAYS_BEFORE_FORM =
 const ADVICE_START =
   String.raw`(?:avoid|drink|eat|keep|wear|watch for|sleep with|raise|finish|cut down|cut back|come back|come and see|come immediately|come earlier|come straight|go to the|stop smoking|clean the|wash (?:your|the|his|her|all)|stay (?:home|away|off)|do not (?:share|rub|scratch|pick|squeeze|burst|put|stop|take|drive|lift|apply)|don't (?:share|rub|scratch|pick|squeeze|burst|put|stop|take|drive|lift|apply)|limit|sip|elevate|gargle|return if|call (?:us|me)? ?if|no (?:driving|alcohol|smoking|tea|coffee|spicy|oily|fried)|continue (?:normal|the same|feeds|breastfeeding|diet)|plenty of|small (?:frequent )?meals)`;
 const STAYS_BEFORE_ADVICE = String.raw`drink|take|have|eat|with|of|lots|some|more|to|not|and|or|please|i|you|we|will|should|must|can|can't|cannot|couldn't|won't|don't|also|then|if|the|a|do|never|always|only|just|he'll|she'll|i'll|you'll|would|could`;
+// Each boundary is whitespace before a cue: the cue is checked first (the lookbehind over the word before, tried at
+// every position, cost more than the rest of the sentence splitting); what matches is unchanged.
 const BOUNDARY = new RegExp(
-  String.raw`(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${SECTION}\b)` +
-    String.raw`|(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d|(?:last|and|or|for|with|twice|once|at|in|the|is|was|daily|every|before|after|since|that|which|if)\b)[a-z])` +
-    String.raw`|(?<=\b(?!(?:${STAYS_BEFORE_ADVICE})\b)[a-z0-9]+)\s+(?=${ADVICE_START}\b)`,
+  String.raw`(?=\s+${SECTION}\b)(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${SECTION}\b)` +
+    String.raw`|(?=\s+${PRESCRIBE_VERB}${FORM_START}\s)(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d|(?:last|and|or|for|with|twice|once|at|in|the|is|was|daily|every|before|after|since|that|which|if)\b)[a-z])` +
+    String.raw`|(?=\s+${ADVICE_START}\b)(?<=\b(?!(?:${STAYS_BEFORE_ADVICE})\b)[a-z0-9]+)\s+(?=${ADVICE_START}\b)`,
   'g',
 );
 
@@ -218,9 +220,10 @@ const QUESTION_START =
   String.raw`(?:any|do you|does (?:he|she|it)|did (?:you|he|she)|are you|is (?:he|she|it|there)|have you|has (?:he|she|it)|how (?:long|many|much|often|old)|how is|what|when|where|since when|which|tell me|can you|could you|was there|were there)`;
 const STAYS_BEFORE_QUESTION = 'no|not|without|have|has|had|take|taking|took|for|of|in|with|don\'t|didn\'t|doesn\'t|never|hardly|than|and|or|at|is|was|the|by|if|but|know|matter|from';
 const QUESTION_BOUNDARY = new RegExp(
-  String.raw`(?<=\b(?!(?:${STAYS_BEFORE_QUESTION})\b)[a-z0-9']+)\s+(?=${QUESTION_START}\b)`,
+  String.raw`(?=\s+${QUESTION_START}\b)(?<=\b(?!(?:${STAYS_BEFORE_QUESTION})\b)[a-z0-9']+)\s+(?=${QUESTION_START}\b)`,
   'g',
 );
+const QUESTION_AT_START = new RegExp(String.raw`^${QUESTION_START}\b`);
 const ANSWER = /^((?:[a-z0-9']+\s+){2,}?)(?=(?:no|yes|yeah|yep|nope|not really|nothing|never|sometimes|a little|only)\b)/;
 const FIRST_PERSON = /\b(?:i|i'm|i've|my|me|mine|we|our)\b/;
 const DOCTOR_WORDS =
@@ -241,7 +244,7 @@ function whoSays(text: string, previous: Sentence | undefined): Speaker {
 function turns(part: Mapped): Mapped[] {
   const out: Mapped[] = [];
   for (const piece of part.replace(QUESTION_BOUNDARY, '\n').split(/\n/)) {
-    const q = new RegExp(String.raw`^${QUESTION_START}\b`).test(piece.text) && !piece.text.endsWith('?');
+    const q = QUESTION_AT_START.test(piece.text) && !piece.text.endsWith('?');
     const a = q ? ANSWER.exec(`${piece.text} `) : null;
     if (q && a) {
       const cut = a[1]!.length;

@@ -22,12 +22,23 @@ const AGE = /\b(\d{1,3})\s*(years?|yrs?|months?)\s*old\b/;
 const FAMILY_SENTENCE = /\b(?:father|mother|brother|sister|uncle|aunt|grandfather|grandmother|sibling|son|daughter)\b[^,]*\b(?:has|had|is|was)\b|\bfamily history\b/;
 
 let investigationCache = new WeakMap<Sentence, Match<{ name: string; loinc?: string }>[]>();
+let drugCache = new WeakMap<Sentence, readonly Match<unknown>[]>();
+
+/** The drug names of a sentence, found once per transcript (three readers ask for them). */
+function drugMatches(s: Sentence): readonly Match<unknown>[] {
+  let ms = drugCache.get(s);
+  if (!ms) {
+    ms = DRUG_INDEX.findAll(s.tokens);
+    drugCache.set(s, ms);
+  }
+  return ms;
+}
 
 function investigationMatches(s: Sentence): Match<{ name: string; loinc?: string }>[] {
   let ms = investigationCache.get(s);
   if (!ms) {
     // A drug name at least as long wins the words ("sodium valproate" is a drug, not a sodium level).
-    const drugs = DRUG_INDEX.findAll(s.tokens);
+    const drugs = drugMatches(s);
     ms = findInvestigationMatches(s).filter((m) => !drugs.some((d) => d.start < m.end && d.end > m.start && d.to - d.from > m.to - m.from));
     investigationCache.set(s, ms);
   }
@@ -45,6 +56,7 @@ export interface StructureOptions {
 /** The facts as said, before the safety checks. */
 export function extractFacts(text: string, opts: StructureOptions): ClinicalFacts {
   investigationCache = new WeakMap();
+  drugCache = new WeakMap();
   const doc = buildDoc(text, { mode: opts.mode });
   const firstMed = new Map<number, number>();
   const conditional: ConditionalMedication[] = [];
@@ -55,8 +67,9 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
       const inv = investigationMatches(s);
       // A test name at least as long wins the words, unless they read as a prescription ("tab vitamin d 60000").
       return (start, end, len) => {
-        const prescribed = FORM_BEFORE.test(s.text.slice(Math.max(0, start - 12), start)) || /^\s*\d/.test(s.text.slice(end));
-        return inv.some((m) => m.start < end && m.end > start && (m.to - m.from > len || (m.to - m.from === len && !prescribed)));
+        // Read only when a test name of the same length overlaps (most sentences name no test).
+        const prescribed = (): boolean => FORM_BEFORE.test(s.text.slice(Math.max(0, start - 12), start)) || /^\s*\d/.test(s.text.slice(end));
+        return inv.some((m) => m.start < end && m.end > start && (m.to - m.from > len || (m.to - m.from === len && !prescribed())));
       };
     },
     firstMed,
@@ -73,7 +86,7 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
     ? []
     : doc.sentences
         .filter((s) => (examHeaded ? s.section === 'exam' : s.index >= doc.findingsStart && s.index < doc.planStart))
-        .filter((s) => !FAMILY_SENTENCE.test(s.text) && !DRUG_INDEX.findAll(s.tokens).length)
+        .filter((s) => !FAMILY_SENTENCE.test(s.text) && !drugMatches(s).length)
         .flatMap((s) => s.text.replace(/^[a-z /]{2,40}:\s*/, '').split(/\s*[,;]\s*/))
         .filter((c) => c.split(' ').length >= 2 && !VITAL_CLAUSE.test(c));
   const follow = extractFollowUp(doc);
@@ -99,7 +112,7 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
     ],
     attributes: medications.flatMap((m) => Object.entries(m.field_evidence ?? {}).flatMap(([k, span]) => (k === 'instructions' || !span ? [] : [span]))),
   };
-  const advice = extractAdvice(doc, used, prescribed, (s) => DRUG_INDEX.findAll(s.tokens));
+  const advice = extractAdvice(doc, used, prescribed, drugMatches);
   const allergies = findAllergies(doc);
   const facts: ClinicalFacts = {
     locale: opts.locale,

@@ -269,9 +269,13 @@ interface Hit {
   g: Record<string, string | undefined>;
 }
 
+const HAS_DIGIT = /\d/;
+
 /** Every reading of one vital in a sentence, in the order said. */
 function hitsOf(r: Rules, s: Sentence): Hit[] {
   const out: Hit[] = [];
+  // Every reading has a number: a sentence without a digit is not scanned.
+  if (!HAS_DIGIT.test(s.text)) return out;
   const scan = (re: RegExp | undefined, ok: (m: RegExpExecArray) => boolean): void => {
     if (!re) return;
     re.lastIndex = 0;

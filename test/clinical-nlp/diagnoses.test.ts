@@ -57,6 +57,14 @@ describe('names in a report\'s assessment', () => {
       .toEqual(['I27.2', 'K81.9', 'J45.1', 'O03.4', 'I12.9', 'A04.7']);
   });
 
+  it('codes a name said with words its entry lacks, down to the useful score (0.6)', () => {
+    const coded = ['mild persistent asthma exacerbation', 'essential hypertension stage 2', 'tension type headache chronic daily'].map((n) => matchIcd(n));
+    expect(coded.map((m) => m?.entry.code)).toEqual(['J45.9', 'I10', 'G44.2']);
+    // Partial matches, each scoring between the useful score and 0.8.
+    for (const m of coded) expect(m!.score).toBeGreaterThanOrEqual(0.6);
+    for (const m of coded) expect(m!.score).toBeLessThan(0.8);
+  });
+
   it('a word of a name without its head codes nothing: "water", "personally", "status post", "lower back"', () => {
     expect(matchIcd('water')).toBeUndefined();
     expect(matchIcd('personally')).toBeUndefined();

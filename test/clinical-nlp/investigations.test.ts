@@ -160,6 +160,12 @@ describe('names kept whole', () => {
 });
 
 describe('recogniser form (lower case, no punctuation, numbers as words)', () => {
+  it('reads a word made of test names run together, names of any length in any order', () => {
+    expect(names('advised cbclftkft')).toEqual(['complete blood count', 'liver function test', 'kidney function test']);
+    expect(names('advised hba1cesr')).toEqual(['glycated haemoglobin (hba1c)', 'erythrocyte sedimentation rate']);
+    expect(names('advised urinalysiscbc')).toEqual(['urinalysis', 'complete blood count']);
+  });
+
   it('finds a run of orders and skips the negated one after it', () => {
     expect(names('diagnosis acute gastroenteritis stool routine examination and serum electrolytes blood culture is not needed now review after two days')).toEqual([
       'stool routine examination',

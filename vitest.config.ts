@@ -25,8 +25,9 @@ export default defineConfig({
           // share the two workers and so import it about once each; every file still starts its own servers on its
           // own data, and puts back what it changes in the process (environment variables, umask).
           isolate: false,
-          // One throwaway PostgreSQL for the whole run (each test file makes its own databases on it).
-          globalSetup: ['test/helpers/postgres-global-setup.ts'],
+          // One throwaway PostgreSQL for the whole run (each test file makes its own databases on it), and this run's
+          // bundle of `npm run serve` for the tests that start the service as a process.
+          globalSetup: ['test/helpers/postgres-global-setup.ts', 'test/helpers/serve-bundle-global-setup.ts'],
         },
       },
       { extends: true, test: { name: 'isolated', include: ISOLATED } },

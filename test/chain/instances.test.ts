@@ -10,7 +10,7 @@ import type { DemoWorkspace } from '../../server/demo/demo.js';
 import { verifySignature } from '../../server/webhooks/signing.js';
 import { missing } from '../helpers/needs.js';
 import { freshPostgresDatabase } from '../helpers/postgres.js';
-import { ROOT, call, exited, spawnServer, tempDir } from '../helpers/server.js';
+import { ROOT, SCRIBE_WORKER_COMMAND, SERVE, call, exited, spawnServer, tempDir } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
 import { speak, until } from '../helpers/scribe.js';
 import { TEST_DICTATIONS } from '../helpers/speech-audio.js';
@@ -62,7 +62,7 @@ afterAll(async () => {
   for (const clean of cleanups.reverse()) await clean();
 });
 
-/** A service process's scribe workers (forks of scribe/pipeline/worker, each leading its own process group), from /proc. */
+/** A service process's scribe workers (forks of the scribe's worker, each leading its own process group), from /proc. */
 function scribeWorkersOf(ppid: number): number[] {
   const pids: number[] = [];
   for (const name of readdirSync('/proc')) {
@@ -70,7 +70,7 @@ function scribeWorkersOf(ppid: number): number[] {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== ppid) continue;
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('scribe/pipeline/worker')) pids.push(Number(name));
+      if (SCRIBE_WORKER_COMMAND.test(readFileSync(`/proc/${name}/cmdline`, 'utf8'))) pids.push(Number(name));
     } catch {
       // gone meanwhile
     }
@@ -92,7 +92,7 @@ const alive = (pid: number) => {
  * "listening on"). Only the readiness line differs from spawnServer.
  */
 function startWorker(args: string[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/serve.ts'), '--workers-only', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...SERVE, '--workers-only', '--port', '0', ...args], {
     cwd: ROOT, env: { ...process.env, ...CHAIN_ENV }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);

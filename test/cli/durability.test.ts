@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openSql } from '../../server/db/sql.js';
 import type { DemoCredentials } from '../../server/demo/demo.js';
 import { DATABASES, type TestDatabase, freshPostgresDatabase } from '../helpers/postgres.js';
-import { ROOT, type ServerProcess, call, exited, spawnServer, tempDir } from '../helpers/server.js';
+import { ROOT, SERVE, type ServerProcess, call, exited, spawnServer, tempDir } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
 
 /**
@@ -85,9 +85,10 @@ async function missingPatients(k: Kysely<any>, ids: string[]): Promise<string[]>
 const readCreds = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
 const dbFile = (dataDir: string) => join(dataDir, 'clinic-desk.sqlite');
 
-/** Runs a CLI script under tsx to completion; kills it if it outlives `timeoutMs`. */
+/** Runs a CLI script under tsx (serve: as spawnServer runs it) to completion; kills it if it outlives `timeoutMs`. */
 function runCli(script: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
+  const command = script === 'server/cli/serve.ts' ? SERVE : ['--import', 'tsx', join(ROOT, script)];
+  const child = spawn(process.execPath, [...command, ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);

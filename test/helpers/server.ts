@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach } from 'vitest';
+import { afterAll, afterEach, inject } from 'vitest';
 import { type DemoCredentials, ensureDemo } from '../../server/demo/demo.js';
 import { type HttpOptions, buildHttpApp } from '../../server/http/app.js';
 import { createService, type Service, type ServiceOptions } from '../../server/service.js';
@@ -11,6 +11,21 @@ import type { Clock } from '../../server/shared/time.js';
 import { type TestDatabase, freshPostgresDatabase } from './postgres.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    serveEntry: string;
+  }
+}
+
+/**
+ * The node arguments that run `npm run serve`: this run's bundle of it (test/helpers/serve-bundle-global-setup.ts),
+ * or the sources under tsx where the setup did not run (a test started outside vitest.config.ts).
+ */
+export const SERVE: string[] = inject('serveEntry') ? [inject('serveEntry')] : ['--import', 'tsx', join(ROOT, 'server/cli/serve.ts')];
+
+/** A scribe worker's command line: the sources' worker, or the one built beside a bundle. */
+export const SCRIBE_WORKER_COMMAND = /scribe\/pipeline\/worker|scribe-worker\.mjs/;
 
 export const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `clinic-desk-${name}-`));
 
@@ -76,7 +91,7 @@ export interface ServerProcess {
  * once its output matches `ready` (a `--workers-only` process listens nowhere).
  */
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}, ready = /listening on (http:\/\/127\.0\.0\.1:\d+)/): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/serve.ts'), '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...SERVE, '--port', '0', ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { ScribeClient } from '../../sdk/scribe-client.js';
 import { missing } from '../helpers/needs.js';
-import { type ServerProcess, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
+import { SCRIBE_WORKER_COMMAND, type ServerProcess, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
 import { sleep, speak, until } from '../helpers/scribe.js';
 
@@ -79,7 +79,7 @@ it('kill -9 mid-transcription, then restart: the worker goes with the service, t
 
   // Wait until the worker's recogniser is running, then a moment more: mid-transcription.
   await until(async () => (await client.getSessionStatus('crash-001')).data.additional_data.stage === 'recognising', 'recognising', 30_000, 50);
-  const workers = childrenOf(first.child.pid!).filter((p) => p.cmd.includes('scribe/pipeline/worker'));
+  const workers = childrenOf(first.child.pid!).filter((p) => SCRIBE_WORKER_COMMAND.test(p.cmd));
   expect(workers).toHaveLength(1);
   const worker = workers[0]!;
   expect(worker.pgrp).toBe(worker.pid); // its own process group, so its recogniser can be reached too

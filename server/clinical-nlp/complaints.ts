@@ -137,6 +137,12 @@ const SINCE_EVENT = /\bsince (?:the|that|my|his|her|this) ([a-z]+(?: [a-z]+)?)/;
 // that of every symptom it lists.
 const RECAP =
   /\b(?:to recap|recap|to summari[sz]e|summari[sz]ing|in summary|so (?:for )?(?:the )?(?:last|past) \d+ \w+,? you|(?<!have )you(?:'ve| have) been (?:having|experiencing|dealing with|suffering (?:from|with)|struggling with)|so you(?:'ve| have) had|you(?: also)? mentioned|you(?:'ve| have) mentioned|you said)\b/;
+// The reason for the visit the doctor says to open it ("he is here today with right elbow pain", "today complaining
+// of shortness of breath"): the symptoms after the cue, up to a history it goes on to ("… and she also has a history
+// of diabetes"), are complaints.
+const VISIT_REASON =
+  /\b(?:(?:is |are )?here (?:today )?(?:with|for|because of)(?! (?:you|him|her|me|us|them)\b)|complaining of|present(?:s|ing) (?:today )?with|(?:comes|coming) in (?:today )?with)\b/;
+const THEN_HISTORY = /\b(?:history|pmh|background)\b/;
 // What a doctor says while examining: a test of movement or touch, or an examination word.
 const EXAM_TALK =
   /\b(?:on exam(?:ination)?|physical exam(?:ination)?|does (?:that|this|it) hurt|when i (?:touch|press|push|move|squeeze|tap)|(?:can|could) you (?:turn|move|bend|lift|squeeze|push|pull|raise|straighten|touch|stand on)|flexion|extension|range of motion|tender(?:ness)? (?:to|on) (?:palpation|touch))\b/;
@@ -865,6 +871,14 @@ export function extractComplaints(doc: Doc): Complaint[] {
       // The summary does not bring back what the patient said is gone ("I've stopped vomiting", "no fever now").
       const listed = segmentItems(s, doc.female, whole).filter((it) => (others < 0 || it.start < others) && (byName.has(it.name) || !gone.has(it.name)));
       attach(s, listed, [], recapDuration);
+      continue;
+    }
+    const reason = doc.consultation && s.speaker === 'doctor' && !isQuestion(s) ? VISIT_REASON.exec(s.text) : null;
+    if (reason) {
+      const from = reason.index + reason[0].length;
+      const history = THEN_HISTORY.exec(s.text.slice(from));
+      const scope = { from, to: history ? from + history.index : s.text.length, masked: [] };
+      attach(s, segmentItems(s, doc.female, scope), [], complaintDurations(s, scope).find((d) => d.duration)?.duration);
       continue;
     }
     if (!chosen.has(s.index)) continue;

@@ -340,6 +340,21 @@ describe('durations in real speech', () => {
     expect(days(text, 'loose stools')).toBe(4);
   });
 
+  it('the reason for the visit the doctor opens with is a complaint; the history said with it is not', () => {
+    const text = [
+      'Doctor: mister jackson is a 45 -year-old male who has a history of diabetes and migraines and he is here today with right elbow pain so hey there mark',
+      'Patient: yeah it has been bad',
+    ].join('\n');
+    expect(names(text)).toEqual(['right elbow pain']);
+    const then = 'Doctor: so stephanie is a 36 -year-old female today complaining of her ankle pain and she also has a history of back pain\nPatient: yes';
+    expect(names(then)).toEqual(['ankle pain']);
+  });
+
+  it('a companion "here with you" is no reason for the visit', () => {
+    const text = ['Doctor: so your partner is here with you today and reports that he is also having back pain', 'Patient: yes'].join('\n');
+    expect(names(text)).toEqual([]);
+  });
+
   it('how long before anything is named goes to what is told next; an earlier episode’s time goes nowhere', () => {
     const text = [
       'Doctor: how long have you been feeling like this?',

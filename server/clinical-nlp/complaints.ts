@@ -30,6 +30,8 @@ const NOT_COMPLAINT = new RegExp(
   String.raw`(?<![a-z'])(?:${alternation(NOT_COMPLAINTS)})(?![a-z'])`,
   'g',
 );
+// Words that hold a complaint's word but say something else, wherever a sentence is read for complaints.
+const notComplaintSpans = (s: Sentence): [number, number][] => [...s.text.matchAll(NOT_COMPLAINT)].map((m) => [m.index, m.index + m[0].length]);
 const POSITION = new Set(['upper', 'lower', 'inner', 'outer', 'front', 'middle', 'mid']);
 
 // The vocabulary and the lay phrases, matched without filler words, sides and numbers on both sides; a phrase's
@@ -762,7 +764,7 @@ function complaintSentences(doc: Doc): { s: Sentence; scope: Scope }[] {
       from = h.at;
       kind = h.kind;
     }
-    for (const m of s.text.matchAll(NOT_COMPLAINT)) masked.push([m.index, m.index + m[0].length]);
+    masked.push(...notComplaintSpans(s));
     if (!doc.consultation) {
       // Read without its colons, a report runs on into its other headings: the story ends at the first.
       const heading = OTHER_HEADING.exec(s.text);
@@ -865,7 +867,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
     else if (doc.consultation && s.speaker === 'doctor' && !isQuestion(s) && (RECAP.test(s.text) || recapTurn === s.turn) && !statesDiagnosis(s)) {
       if (recapTurn !== s.turn) recapDuration = undefined;
       recapTurn = s.turn;
-      const whole = { from: 0, to: s.text.length, masked: [] };
+      const whole = { from: 0, to: s.text.length, masked: notComplaintSpans(s) };
       recapDuration ??= complaintDurations(s, whole).find((d) => d.duration)?.duration;
       const others = othersFrom(s, doc.consultation);
       // The summary does not bring back what the patient said is gone ("I've stopped vomiting", "no fever now").
@@ -877,7 +879,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
     if (reason) {
       const from = reason.index + reason[0].length;
       const history = THEN_HISTORY.exec(s.text.slice(from));
-      const scope = { from, to: history ? from + history.index : s.text.length, masked: [] };
+      const scope = { from, to: history ? from + history.index : s.text.length, masked: notComplaintSpans(s) };
       attach(s, segmentItems(s, doc.female, scope), [], complaintDurations(s, scope).find((d) => d.duration)?.duration);
       continue;
     }
@@ -1038,7 +1040,7 @@ const askedCache = new WeakMap<Sentence, Item[]>();
 /** The symptoms a question names (copies: the caller sets their durations). */
 function itemsAsked(q: Sentence, female: boolean): Item[] {
   let items = askedCache.get(q);
-  if (!items) askedCache.set(q, (items = segmentItems(q, female, { from: 0, to: q.text.length, masked: [] })));
+  if (!items) askedCache.set(q, (items = segmentItems(q, female, { from: 0, to: q.text.length, masked: notComplaintSpans(q) })));
   return items.map((it) => ({ ...it }));
 }
 

@@ -350,6 +350,16 @@ describe('durations in real speech', () => {
     expect(names(then)).toEqual(['ankle pain']);
   });
 
+  it('a fall told as how an injury happened is not a complaint of its own; a fall on its own is', () => {
+    expect(names('Patient: i was skiing and when i fell i heard a pop and my knee has hurt ever since')).toEqual(['knee pain']);
+    expect(names('Doctor: how did you fall\nPatient: i slipped on the ice')).toEqual([]);
+    expect(names('Patient: last week he fell in the bathroom, luckily no injury.')).toEqual(['falls']);
+  });
+
+  it('the doctor’s summary reads past words that only hold a complaint’s word', () => {
+    expect(names('Patient: hello\nDoctor: you said during the pandemic you fell off a little bit with the diet')).toEqual([]);
+  });
+
   it('a companion "here with you" is no reason for the visit', () => {
     const text = ['Doctor: so your partner is here with you today and reports that he is also having back pain', 'Patient: yes'].join('\n');
     expect(names(text)).toEqual([]);

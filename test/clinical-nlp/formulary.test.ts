@@ -193,6 +193,8 @@ describe('US and UK names (drugs-us-uk.json)', () => {
     ['restoril', 'temazepam'], ['bendroflumethiazide', 'bendroflumethiazide'], ['tylenol with codeine', 'paracetamol + codeine'],
     ['steroid creams', 'topical steroid (steroid cream)'], ['antihistamines', 'antihistamine'], ['emollients', 'emollient'],
     ['a little cough syrup', undefined], ['cough syrup', 'cough syrup'], ['anti-inflammatories', 'anti inflammatory'],
+    // A class, not one product: "her oral contraceptive" does not say which pill she takes.
+    ['oral contraceptive', 'oral contraceptive pill'], ['birth control pills', 'oral contraceptive pill'], ['microgynon', 'levonorgestrel + ethinylestradiol'],
   ])('%s is %s', (name, generic) => {
     expect(drugOf(name)).toBe(generic);
   });

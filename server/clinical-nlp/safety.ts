@@ -164,6 +164,27 @@ function checkStrength(med: Medication, k: DoseKnowledge, groups: FormGroup[] | 
   };
 }
 
+// A dose is often a few tablets, or half of one: a strength that is none of these of any usual strength was likely
+// misheard ("320 mg" of paracetamol for 325).
+const UNIT_MULTIPLES = [0.5, 1, 2, 3, 4];
+
+/**
+ * An adult's strength within the plausible range that is neither a usual strength of the drug's form nor a few of
+ * one: the number may have been misheard. Combinations are left out (their strengths are listed per product).
+ */
+function unusualStrength(med: Medication, k: DoseKnowledge, groups: FormGroup[] | undefined): Omit<Flag, 'pointer'> | undefined {
+  const s = med.strength;
+  if (!s || med.name.includes(' + ')) return undefined;
+  const usual = usualStrengths(k, groups);
+  const { value, dim } = base(s);
+  const same = usual.map(base).filter((u) => u.dim === dim);
+  if (!same.length || same.some((u) => UNIT_MULTIPLES.some((x) => Math.abs(u.value * x - value) < 1e-9 * Math.max(1, value)))) return undefined;
+  return {
+    code: 'DOSE_RANGE',
+    message: `Strength ${show(s)} is not one ${drugLabel(med, groups)} comes in (${describeUsual(usual, unitsOf(k, groups))}), nor a few of one — check the number.`,
+  };
+}
+
 function overDose(med: Medication, amount: Amount, k: DoseKnowledge): StrengthCheck['flag'] {
   const max = k.maxDose;
   if (!max || base(max).dim !== base(amount).dim || base(amount).value <= base(max).value) return undefined;
@@ -332,6 +353,9 @@ export function checkSafety(facts: ClinicalFacts, opts: SafetyOptions = {}): { m
       const s = checkStrength(med, k, groups);
       if (s.strength) med.strength = s.strength;
       if (s.flag) flags.push({ ...s.flag, pointer: `${at}/strength` });
+      // A strength heard without its unit is flagged as such below, which already asks to check the number.
+      const unusual = !s.flag && !isChild && !unitNotSaid(med) ? unusualStrength(med, k, groups) : undefined;
+      if (unusual) flags.push({ ...unusual, pointer: `${at}/strength` });
       const doseFlag = !s.flag && med.dose ? overDose(med, med.dose, k) : undefined;
       if (doseFlag) flags.push({ ...doseFlag, pointer: `${at}/dose` });
       const daily = checkDaily(med, s.usable ? med.strength : undefined, k, groups, child);

@@ -75,6 +75,19 @@ describe('dose unit and range', () => {
     expect(r.flags[0]!.message).toMatch(/120 mg is far above the usual for rosuvastatin \(5, 10, 20, 40 mg\)/);
   });
 
+  it('flags a strength in range that the drug does not come in, nor a few tablets of, for an adult (a misheard number)', () => {
+    const heard = checkSafety(factsWith([{ name: 'paracetamol', form: 'tablet', strength: { value: 320, unit: 'mg' } }]));
+    expect(codes(heard)).toEqual(['DOSE_RANGE']);
+    expect(heard.flags[0]!.pointer).toBe('/medications/0/strength');
+    expect(heard.flags[0]!.message).toMatch(/320 mg is not one paracetamol comes in \(325, 500, 650, 1000 mg\)/);
+    for (const value of [325, 650, 1000, 1300]) {
+      expect(checkSafety(factsWith([{ name: 'paracetamol', form: 'tablet', strength: { value, unit: 'mg' } }])).flags).toEqual([]);
+    }
+    // Half a tablet, and a child's dose by weight, are doses.
+    expect(checkSafety(factsWith([{ name: 'hydrochlorothiazide', form: 'tablet', strength: { value: 6.25, unit: 'mg' } }])).flags).toEqual([]);
+    expect(checkSafety(factsWith([{ name: 'paracetamol', strength: { value: 180, unit: 'mg' } }]), { weightKg: 12 }).flags).toEqual([]);
+  });
+
   it('corrects levothyroxine 100 mg to 100 mcg, and reads 0.1 mg as the same dose', () => {
     const mg = checkSafety(factsWith([{ name: 'levothyroxine', form: 'tablet', strength: { value: 100, unit: 'mg' } }]));
     expect(mg.medications[0]!.strength).toEqual({ value: 100, unit: 'mcg' });

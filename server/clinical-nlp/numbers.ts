@@ -152,15 +152,25 @@ function convertRun(run: string, before: string, after: string): string {
   return out.join(' ');
 }
 
-// "spo two ninety eight": the "two" is the name's (SpO2), not the hundreds of 298.
-const NAME_ENDING_IN_TWO = /\bsp\s?o\s*$/;
+// "spo two ninety eight", "d three sixty thousand units", "b twelve fifteen hundred mcg": the first number word is
+// the name's (SpO2, vitamin D3, B12, K2, omega 3), not part of the number after it.
+const NAME_DIGITS: [RegExp, RegExp][] = [
+  [/\bsp\s?o\s*$/, /^two$/i],
+  [/(?:^|[^a-z])d\s*$/, /^three$/i],
+  [/(?:^|[^a-z])b\s*$/, /^(?:twelve|six)$/i],
+  [/\bvitamin\s+k\s*$/, /^two$/i],
+  [/\bomega\s*$/, /^three$/i],
+];
 
 /** A String.replace callback over RUN matches: number words → digits, read in their context. */
 export function numberWords(run: string, offset: number, text: string): string {
   const before = text.slice(Math.max(0, offset - 40), offset).toLowerCase();
   const after = text.slice(offset + run.length, offset + run.length + 20).toLowerCase();
-  const name = NAME_ENDING_IN_TWO.test(before) && /^two[\s-]+(\S[\s\S]*)$/i.exec(run);
-  if (name) return `2 ${convertRun(name[1]!, `${before}2 `, after)}`;
+  const split = /^(\S+)[\s-]+(\S[\s\S]*)$/.exec(run);
+  if (split && NAME_DIGITS.some(([name, digit]) => name.test(before) && digit.test(split[1]!))) {
+    const digit = convertRun(split[1]!, before, split[2]!);
+    return `${digit} ${convertRun(split[2]!, `${before}${digit} `, after)}`;
+  }
   // "point two five mg": a decimal said without its leading zero.
   if (/^point\b/i.test(run)) return convertRun(`zero ${run}`, before, after);
   return convertRun(run, before, after);

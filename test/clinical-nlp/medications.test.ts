@@ -12,6 +12,17 @@ const one = (text: string, locale = 'en-IN'): Medication => {
 };
 const said = (text: string, span: Span | undefined): string => (span ? text.slice(span.start, span.end).toLowerCase() : '');
 
+describe('a name that ends in a spoken number', () => {
+  it('keeps the three of D3 and the twelve of B12 out of the strength said after them', () => {
+    expect(one('plan vitamin d three sixty thousand iu one capsule once a week').strength).toEqual({ value: 60000, unit: 'IU' });
+    expect(one('plan uprise d three sixty thousand iu once a week').brand).toBe('uprise d3');
+    expect(one('plan vitamin b twelve fifteen hundred mcg once daily').strength).toEqual({ value: 1500, unit: 'mcg' });
+    // Not a name's digit: the number is the strength, or the times.
+    expect(one('plan vitamin d one thousand units daily').strength).toEqual({ value: 1000, unit: 'IU' });
+    expect(one('plan tab vitamin d three times a week').frequency?.text).toBe('3 times a week');
+  });
+});
+
 describe('drugs the formulary lacks or the recogniser misheard', () => {
   it('keeps an unknown drug prescribed like one, flagged unrecognised, out of the advice', () => {
     const text = 'Impression: essential tremor. Tab xyzolol 25 mg once daily for ten days. Avoid coffee.';

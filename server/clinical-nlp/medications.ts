@@ -69,7 +69,11 @@ const SHORT_BRAND_CONTEXT = /\b(?:tab|tabs|tablet|cap|capsule|syp|syrup|inj|inje
 const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|then|if|not)\s*$/;
 // "put you on some naprosyn and some flexeril", "continue the lipitor and the aspirin": a determiner may follow the link.
 // "refill your metoprolol your crestor": in unpunctuated speech a bare possessive between two drugs joins them too.
-const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as)(?:\s+(?:the|some|your|her|his|their|a|an|also))*\s*$|^\s*(?:your|her|his|their)\s*$/;
+// "paracetamol, or even co-codamol", "anti-inflammatories, such as ibuprofen": a hedge or an example joins them too.
+const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as|\bsuch as|\blike|\bfor example|\bsay)(?:\s+(?:the|some|your|her|his|their|a|an|also|even|maybe|perhaps|possibly))*\s*$|^\s*(?:your|her|his|their)\s*$/;
+// A sentence that goes on with the one before ("… think about paracetamol, or even co-codamol. And some
+// anti-inflammatories, such as ibuprofen"): the segmenter cut a list the speaker was still saying.
+const GOES_ON = /^\s*(?:(?:um|uh|er|erm|so)\b[\s,]*)*(?:and|or|plus)\b/;
 // "start amoxicillin, no sorry, azithromycin": the drug before the correction is withdrawn.
 const CORRECTION = /^[\s,]*(?:(?:\d+(?:\.\d+)?\s*[a-z]*|point \d+\s*[a-z]*)\s*,?\s*)?(?:(?:oh\s+)?no|sorry|i'm sorry|i am sorry|correction|i mean|i meant|rather|scratch that|make (?:that|it)|not that)(?:[\s,]+(?:no|sorry|i'm sorry|i am sorry|i mean|make (?:that|it)))*[\s,]*$/;
 // "seventy five no sorry fifty mg", "650, correction, 1,300 milligrams": the number before is blanked out.
@@ -570,6 +574,7 @@ export function extractMedications(
   const stopped: { id: string; brand?: string }[] = [];
   const mentioned = new Set<number>();
   let previous: Sentence | undefined;
+  let carried: { s: Sentence; decided: Decided } | undefined;
   for (const s of doc.sentences) {
     // Corrected numbers are blanked, not removed, so offsets stay the sentence's.
     const corrected = s.text.replace(NUMBER_CORRECTION, (x) => ' '.repeat(x.length));
@@ -597,7 +602,8 @@ export function extractMedications(
       }
     });
     const list = isDrugList(text, mentions);
-    let inherited: Decided | undefined;
+    const goesOn = !!carried && carried.s === before && carried.s.turn === s.turn && GOES_ON.test(text.slice(0, mentions[0]?.formStart ?? 0));
+    let inherited: Decided | undefined = goesOn ? carried!.decided : undefined;
     mentions.forEach((m, k) => {
       const floor = k > 0 ? mentions[k - 1]!.end : 0;
       const line = lines[k]!;
@@ -605,9 +611,10 @@ export function extractMedications(
       const lead = text.slice(floor, m.formStart);
       const { mods, floor: cueFloor } = drugContext(s, m, floor, k === 0 ? before : undefined);
       if (mods.some((x) => x.category === 'OTHER_PERSON')) return;
-      let decided = decide(s, m, mods, cueFloor, line, k > 0 ? inherited : undefined, LIST_LINK.test(lead));
+      let decided = decide(s, m, mods, cueFloor, line, k > 0 || goesOn ? inherited : undefined, k > 0 ? LIST_LINK.test(lead) : goesOn);
       if (list && !decided.explicit) decided = { ...decided, decision: 'current', rules: ['med.drug-list'], unclear: false };
       inherited = decided;
+      carried = { s, decided };
       const variant = m.ref?.brand ? BRAND_VARIANT.exec(after)?.[1] : undefined;
       if (variant) {
         m.ref = { ...m.ref!, brand: `${m.ref!.brand} ${variant}` };
@@ -883,7 +890,7 @@ function decide(
   let out: Decided;
   if (back) out = { decision: status(back)!, rules: [back.rule.id], explicit: true, restart: false, unclear: false, cue: back.text };
   else if (own) out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue: own.text, cueAt: own.start };
-  else if (inherited && listed && inherited.decision !== 'allergy') out = { ...inherited, rules: [...inherited.rules, 'med.list-shares-verb'] };
+  else if (inherited && listed && inherited.decision !== 'allergy') out = { ...inherited, rules: [...inherited.rules.filter((r) => r !== 'med.list-shares-verb'), 'med.list-shares-verb'] };
   else if (inherited?.cueAt !== undefined && HISTORY.has(inherited.decision) && mods.some((x) => x.start === inherited.cueAt)) {
     // A history cue whose scope holds several drugs said without commas ("medications lisinopril 20 mg metoprolol 50
     // mg …") is all of theirs; a prescribing cue is not shared this way, so a misread list never prints a drug.

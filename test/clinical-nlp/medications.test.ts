@@ -12,6 +12,25 @@ const one = (text: string, locale = 'en-IN'): Medication => {
 };
 const said = (text: string, span: Span | undefined): string => (span ? text.slice(span.start, span.end).toLowerCase() : '');
 
+describe('a list the segmenter cut', () => {
+  it('a sentence that goes on with "and" takes the verb of the one before, as do examples of a class', () => {
+    const text = [
+      'Doctor: So, think about paracetamol, or even co-codamol. Um, and some anti-inflammatories, such as ibuprofen and naproxen.',
+      'Patient: Sounds good.',
+    ].join('\n');
+    const ms = meds(text, 'en-GB');
+    expect(ms.map((m) => m.name)).toEqual(['paracetamol', expect.stringContaining('codeine'), 'ibuprofen', 'naproxen']);
+    expect(ms.map((m) => m.status)).toEqual(['new', 'new', 'new', 'new']);
+    const cont = meds('I want you to continue your Toprol 50 mg daily. And as well as your lisinopril 10 mg a day.', 'en-US');
+    expect(cont.map((m) => m.status)).toEqual(['continued', 'continued']);
+  });
+
+  it('a sentence that does not go on with the one before keeps its own reading', () => {
+    const ms = meds('Doctor: Start amoxicillin 500 mg three times a day.\nPatient: I stopped the ibuprofen.', 'en-GB');
+    expect(ms.map((m) => m.name)).toEqual(['amoxicillin']);
+  });
+});
+
 describe('a name that ends in a spoken number', () => {
   it('keeps the three of D3 and the twelve of B12 out of the strength said after them', () => {
     expect(one('plan vitamin d three sixty thousand iu one capsule once a week').strength).toEqual({ value: 60000, unit: 'IU' });

@@ -49,6 +49,7 @@ const CUES = checkedData(
     planAddressed: Phrases,
     nameLead: Phrases,
     nameTail: Phrases,
+    nameEnd: Phrases,
     notConditionWords: Phrases,
   }),
   CUES_FILE,
@@ -464,6 +465,7 @@ const inside = (ranges: [number, number][], at: number): boolean => ranges.some(
 
 const NAME_LEAD = new Set(CUES.nameLead);
 const NAME_TAIL = new Set(CUES.nameTail);
+const NAME_END = new Set(CUES.nameEnd);
 const SPOKEN_FILLER = /(?:^|\s*,?\s+)\b(?:um+|uh+|er|erm|hmm)\b\s*,?/g;
 
 /**
@@ -477,7 +479,8 @@ function tidyName(name: string): string {
   const words = base.replace(SPOKEN_FILLER, ' ').split(/\s+/).filter((w) => /\w/.test(w));
   const bare = (w: string): string => w.replace(/[,;:.]+$/, '');
   let a = 0;
-  let b = words.length;
+  const end = words.findIndex((w, i) => i > 0 && NAME_END.has(bare(w)));
+  let b = end > 0 ? end : words.length;
   while (b - a > 1 && NAME_TAIL.has(bare(words[b - 1]!))) b--;
   while (b - a > 1 && NAME_LEAD.has(bare(words[a]!))) a++;
   return words.slice(a, b).join(' ').replace(/[,;:]+$/, '') || name;

@@ -32,12 +32,17 @@ describe('diagnosis lists', () => {
     expect(names('Patient: okay.\nDoctor: i believe you have type 2 diabetes first of all, and we will start metformin.')).toEqual(['type 2 diabetes']);
   });
 
-  it('keeps a qualifier said after the name with the name', () => {
-    const f = run('Impression: atrial fibrillation, rate controlled; hypertension, stable.');
+  it('keeps a qualifier said after the name with the name, not how it is doing today', () => {
+    const f = run('Impression: atrial fibrillation, rate controlled; hypertension, stable; urinary tract infection improving.');
     expect(f.diagnoses.map((d) => [d.name, d.icd10?.code])).toEqual([
       ['atrial fibrillation, rate controlled', 'I48.9'],
-      ['hypertension, stable', 'I10'],
+      ['hypertension', 'I10'],
+      ['urinary tract infection', 'N39.0'],
     ]);
+  });
+
+  it('ends a name at the viewpoint it was said from', () => {
+    expect(run('Impression: from a gout standpoint everything is nice and stable.').diagnoses.map((d) => d.name)).toEqual(['gout']);
   });
 });
 

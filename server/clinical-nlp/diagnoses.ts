@@ -50,6 +50,7 @@ const CUES = checkedData(
     nameLead: Phrases,
     nameTail: Phrases,
     nameEnd: Phrases,
+    notDiagnosisAfter: Phrases,
     notConditionWords: Phrases,
   }),
   CUES_FILE,
@@ -425,6 +426,9 @@ function parseList(s: Sentence, from: number, to: number, opts: Options, expect:
   }
 }
 
+// "hepatitis b second injection", "pneumonia vaccine": the name is what a vaccine or a screening is against.
+const PREVENTION_AFTER = new RegExp(String.raw`^[\s,]*(?:${alternation(CUES.notDiagnosisAfter)})\b`);
+
 function addFound(list: Found[], f: Found): void {
   // "a sprain of the right ankle, a ligament injury": an injury of no stated region restates the specific one.
   if (f.entry?.code.startsWith('T14') && list.some((d) => d.entry?.code.startsWith('S') && d.s === f.s)) return;
@@ -675,7 +679,17 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
   }
   refineCodes(doc, found);
   const refined: Found[] = [];
-  for (const f of found.sort((x, y) => x.s.index - y.s.index || x.from - y.from)) if (clinicalName(f)) addFound(refined, f);
+  // What follows the name, into the next sentence when only a space parted them (the segmenter cut the line before
+  // "injection", not a full stop).
+  const after = (f: Found): string => {
+    const next = doc.sentences[f.s.index + 1];
+    const end = f.s.text.length;
+    const joined = !!next && f.to >= f.s.text.trimEnd().length && next.span(0, 0).start - f.s.span(end, end).end <= 1;
+    // The name's span may have taken an ordinal of the dose ("hepatitis b second | injection").
+    const ordinal = /\b(?:first|second|third|fourth)$/.exec(f.s.text.slice(f.from, f.to))?.[0] ?? '';
+    return `${ordinal} ${f.s.text.slice(f.to)} ${joined ? next.text : ''}`;
+  };
+  for (const f of found.sort((x, y) => x.s.index - y.s.index || x.from - y.from)) if (clinicalName(f) && !PREVENTION_AFTER.test(after(f))) addFound(refined, f);
   return refined.map((f) => ({
     name: nounName(tidyName(f.name)),
     certainty: f.certainty,

@@ -41,6 +41,13 @@ describe('diagnosis lists', () => {
     ]);
   });
 
+  it('a condition a vaccine or a screening is against is no diagnosis; a drug injection after a name leaves it one', () => {
+    const names = (text: string) => structure(text, { locale: 'en-US', mode: 'dictation' }).diagnoses.map((d) => d.name);
+    expect(names('ASSESSMENT:,1.  Hepatitis B second injection will be given today.,2.  Insomnia.')).toEqual(['insomnia']);
+    expect(names('Assessment: hypertension. Plan: pneumonia vaccine today, hepatitis c screening.')).toEqual(['hypertension']);
+    expect(names('diagnosis food poisoning with mild dehydration injection emeset four mg iv stat given')).toContain('mild dehydration');
+  });
+
   it('ends a name at the viewpoint it was said from', () => {
     expect(run('Impression: from a gout standpoint everything is nice and stable.').diagnoses.map((d) => d.name)).toEqual(['gout']);
   });

@@ -143,7 +143,7 @@ const RECAP =
 // of shortness of breath"): the symptoms after the cue, up to a history it goes on to ("… and she also has a history
 // of diabetes"), are complaints.
 const VISIT_REASON =
-  /\b(?:(?:is |are )?here (?:today )?(?:with|for|because of)(?! (?:you|him|her|me|us|them)\b)|complaining of|present(?:s|ing) (?:today )?with|(?:comes|coming) in (?:today )?with)\b/;
+  /\b(?:(?:is |are )?here (?:today )?(?:with|for|because of)(?! (?:you|him|her|me|us|them)\b)|complaining of|present(?:s|ing) (?:today )?with|(?:comes|coming) in (?:today )?with)\b|\b(?=you(?:'ve| have)? (?:hurt|injured|twisted|sprained) (?:your|the)\b)/;
 const THEN_HISTORY = /\b(?:history|pmh|background)\b/;
 // What a doctor says while examining: a test of movement or touch, or an examination word.
 const EXAM_TALK =
@@ -457,7 +457,8 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
       const kind = KIND.get(t.text)!;
       const mods = t === painWord ? kinds.filter((x) => x !== t && MODIFIER.has(x.text) && x.start < t.start).map((x) => x.text) : [];
       const name = [...mods, site ? siteName(kind, site) : KIND_NOUN[kind]!].join(' ');
-      if (named.has(name) || (!site && matched && NEEDS_SITE.has(name))) continue;
+      // "any specific injury": a kind with no name of its own is nothing without its site.
+      if (!name || named.has(name) || (!site && matched && NEEDS_SITE.has(name))) continue;
       named.add(name);
       const from = siteIdx >= 0 ? Math.min(words[siteIdx]!.start, t.start) : t.start;
       const to = siteIdx >= 0 ? Math.max(words[siteIdx]!.end, t.end) : t.end;
@@ -715,6 +716,13 @@ function statesDiagnosis(s: Sentence): boolean {
   return DIAGNOSIS_CUE.test(s.text.replace(/\bdiagnosed\b|\byou(?:'ve| have) been\b|\bthis is (?:a|an) \d+/g, ''));
 }
 
+/** The first sentence after the patient's story in which the doctor states a diagnosis (or the end). */
+function storyEnd(doc: Doc): number {
+  const firstPatient = doc.sentences.find((s) => s.speaker === 'patient')?.index ?? 0;
+  const end = doc.sentences.findIndex((s) => s.speaker !== 'patient' && s.index >= firstPatient && statesDiagnosis(s) && !isQuestion(s));
+  return end < 0 ? doc.sentences.length : end;
+}
+
 /**
  * The sentences complaints are told in, each with the part of it that may hold them. A report with headings is read
  * under its complaint and history headings. Otherwise a dictation's history is read up to the diagnosis, leaving out
@@ -724,11 +732,7 @@ function statesDiagnosis(s: Sentence): boolean {
 function complaintSentences(doc: Doc): { s: Sentence; scope: Scope }[] {
   const headed = doc.sentences.some((s) => s.section !== null);
   const history = new Set(historySentences(doc).map((s) => s.index));
-  const firstPatient = doc.sentences.find((s) => s.speaker === 'patient')?.index ?? 0;
-  let end = doc.sentences.findIndex(
-    (s) => s.speaker !== 'patient' && s.index >= firstPatient && statesDiagnosis(s) && !isQuestion(s),
-  );
-  if (end < 0) end = doc.sentences.length;
+  let end = storyEnd(doc);
   // A dictation without headings that turns to the examination ("on exam she is alert …") tells no more complaints.
   const examAt = doc.consultation ? -1 : doc.sentences.findIndex((s) => s.section === null && EXAM_SAID_FIRST.test(s.text));
   if (examAt >= 0) end = Math.min(end, examAt);
@@ -855,6 +859,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
   let floating: Duration | undefined;
   let recapTurn = -1;
   let recapDuration: Duration | undefined;
+  const storyEnds = storyEnd(doc);
   const gone = new Set<string>();
   // The patient turn that answered how long a complaint has lasted.
   const answered = new Map<Complaint, number>();
@@ -876,7 +881,9 @@ export function extractComplaints(doc: Doc): Complaint[] {
       continue;
     }
     const reason = doc.consultation && s.speaker === 'doctor' && !isQuestion(s) ? VISIT_REASON.exec(s.text) : null;
-    if (reason) {
+    // "you hurt your knee" tells the story only before the doctor's assessment: after it, "you injured the tendons"
+    // explains the diagnosis.
+    if (reason && (reason[0] !== '' || s.index < storyEnds)) {
       const from = reason.index + reason[0].length;
       const history = THEN_HISTORY.exec(s.text.slice(from));
       const scope = { from, to: history ? from + history.index : s.text.length, masked: notComplaintSpans(s) };

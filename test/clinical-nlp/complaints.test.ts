@@ -360,6 +360,14 @@ describe('durations in real speech', () => {
     expect(names('Patient: hello\nDoctor: you said during the pandemic you fell off a little bit with the diet')).toEqual([]);
   });
 
+  it('an injury told with its site is a complaint, without one it is none; the doctor saying "you hurt your ankle" opens the story', () => {
+    expect(names('Doctor: hi\nPatient: i injured my right shoulder four days ago')).toEqual(['right shoulder injury']);
+    expect(names("Doctor: any specific injury?\nPatient: i've been trying to recall if i had any specific injury")).toEqual([]);
+    expect(names('Doctor: i see in the notes it looks like you hurt your left ankle\nPatient: yeah i did')).toEqual(['left ankle pain']);
+    const explained = 'Patient: my shoulder hurts\nDoctor: i think this is a rotator cuff tendinopathy so this means that you injured the tendons of the muscles';
+    expect(names(explained)).toEqual(['shoulder pain']);
+  });
+
   it('a companion "here with you" is no reason for the visit', () => {
     const text = ['Doctor: so your partner is here with you today and reports that he is also having back pain', 'Patient: yes'].join('\n');
     expect(names(text)).toEqual([]);

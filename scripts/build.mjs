@@ -26,4 +26,4 @@ await build({
   external: ['electron'],
   logLevel: 'warning',
 });
-console.log('built dist/renderer, dist/main/main.mjs, dist/main/scribe-worker.mjs, dist/main/audit-reads-worker.mjs, dist/main/db-checkpoint-worker.mjs, dist/main/webhooks-send-worker.mjs, dist/preload/preload.cjs');
+console.log('built dist/renderer, dist/main/main.mjs, dist/main/scribe-worker.mjs, dist/main/audit-reads-worker.mjs, dist/main/db-checkpoint-worker.mjs, dist/preload/preload.cjs');

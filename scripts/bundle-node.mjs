@@ -20,14 +20,13 @@ export const bundleNode = (entry, outfile) => build({
 /**
  * The scripts the service starts in other processes and threads, each looked for beside the bundle that starts it:
  * the scribe's worker (server/scribe/pipeline/runner.ts: a child_process.fork headless, an Electron utility process
- * in the app), the read-audit writer thread (server/audit/reads-writer.ts), the WAL checkpoint thread
- * (server/db/checkpointer.ts) and the webhook sending thread (server/webhooks/send-thread.ts).
+ * in the app), the read-audit writer thread (server/audit/reads-writer.ts) and the WAL checkpoint thread
+ * (server/db/checkpointer.ts).
  */
 export const WORKER_SCRIPTS = [
   ['server/scribe/pipeline/worker.ts', 'scribe-worker.mjs'],
   ['server/audit/reads-worker.ts', 'audit-reads-worker.mjs'],
   ['server/db/checkpoint-worker.ts', 'db-checkpoint-worker.mjs'],
-  ['server/webhooks/send-worker.ts', 'webhooks-send-worker.mjs'],
 ];
 
 /** The worker scripts built into `dir`, beside a bundle there. */

@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import type { EnvironmentName } from '../shared/environment.js';
+import { ENVIRONMENT_HEADER, type EnvironmentName } from '../shared/environment.js';
 import { type Loop, startLoop } from '../shared/loop.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { Clock } from '../shared/time.js';
+import { deliveryHeaders } from './signing.js';
 import { type Executor, durable, transaction } from '../db/tx.js';
 import { type AttemptResult, type DueDelivery, webhookStore } from './store.js';
-import { sendingThread } from './send-thread.js';
+import { webhookTransport } from './transport.js';
 
 /** How long finished attempts wait to be written together. */
 const FLUSH_DELAY_MS = 5;
@@ -146,7 +147,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     return w;
   };
   const stopping = new AbortController();
-  const sender = sendingThread({ timeoutMs, signal: stopping.signal });
+  const transport = webhookTransport({ timeoutMs, signal: stopping.signal });
   let loop: Loop | null = null;
   let stopped = false;
   let soonTimer: NodeJS.Timeout | null = null;
@@ -198,7 +199,8 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     let error: string | null = null;
     let retryAfter: number | null = null;
     try {
-      const res = await sender.deliver({ endpoint: d.endpoint, webhookId: d.event_id, t, body: d.payload, signingKey: signingKey(d), environment });
+      const headers = { ...deliveryHeaders(d.event_id, t, d.payload, signingKey(d)), [ENVIRONMENT_HEADER]: environment };
+      const res = await transport.post(d.endpoint, headers, d.payload);
       status = res.status;
       retryAfter = retryAfterMs(res.retryAfter, clock.now());
       if (status < 200 || status >= 300) error = `HTTP ${status}`;
@@ -376,7 +378,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
       stopping.abort();
       await flush();
       await loop?.stop();
-      sender.close();
+      transport.close();
       // Aborted attempts are written nowhere: their deliveries go back to whoever claims next, now.
       if (db.dialect === 'postgres' && db.open) await store.releaseClaims([...inFlight.keys()]).catch(onError);
     },

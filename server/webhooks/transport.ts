@@ -1,25 +1,10 @@
 import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { ENVIRONMENT_HEADER, type EnvironmentName } from '../shared/environment.js';
-import { deliveryHeaders } from './signing.js';
 
 /** What a receiver answered: only the status and Retry-After are used. */
 export interface PostAnswer {
   status: number;
   retryAfter: string | null;
-}
-
-/** One delivery attempt as the dispatcher hands it over: signed where it is sent (webhooks/send-thread.ts). */
-export interface Outgoing {
-  endpoint: string;
-  /** The event's id (Webhook-Id). */
-  webhookId: string;
-  /** The signature's timestamp, unix seconds. */
-  t: number;
-  body: string;
-  /** The subscription's opened key; null sends it unsigned. */
-  signingKey: string | null;
-  environment: EnvironmentName;
 }
 
 /** Raised when an attempt gets no answer within its time (named as fetch's TimeoutError was). */
@@ -80,9 +65,7 @@ export function webhookTransport(opts: { timeoutMs: number; signal: AbortSignal 
   }
 
   return {
-    /** Signs one delivery and posts it. */
-    deliver: (o: Outgoing) =>
-      post(o.endpoint, { ...deliveryHeaders(o.webhookId, o.t, o.body, o.signingKey), [ENVIRONMENT_HEADER]: o.environment }, o.body),
+    post,
     /** Closes every pooled connection (the dispatcher stopped). */
     close() {
       for (const a of agents.values()) a.destroy();

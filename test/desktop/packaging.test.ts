@@ -72,12 +72,11 @@ describe('packaged layout (electron-builder --dir, stub Electron)', skipFor(skip
     rmSync(stub, { recursive: true, force: true });
   });
 
-  it('packs the built app: main, its worker scripts, preload and renderer, and the entry package.json names', () => {
+  it('packs the built app: main, the scribe and read-audit workers, preload and renderer, and the entry package.json names', () => {
     expect(files).toContain(`/${pkg.main}`);
     expect(files).toContain('/dist/main/scribe-worker.mjs');
     expect(files).toContain('/dist/main/audit-reads-worker.mjs');
     expect(files).toContain('/dist/main/db-checkpoint-worker.mjs');
-    expect(files).toContain('/dist/main/webhooks-send-worker.mjs');
     expect(files).toContain('/dist/preload/preload.cjs');
     expect(files).toContain('/dist/renderer/index.html');
     expect(files.some((f) => /^\/dist\/renderer\/assets\/index-.*\.js$/.test(f))).toBe(true);

@@ -311,10 +311,11 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
    */
   async function claimDue(sub: string, now: string, limit: number): Promise<DueDelivery[]> {
     if (db.dialect === 'sqlite') {
-      // Claimed rows are still due in the table: ask for enough to skip past them.
-      const due = (await store.dueFor(sub, now, limit + (claimedPerSub.get(sub) ?? 0))).filter((d) => !inFlight.has(d.id)).slice(0, limit);
-      // A poll may read an event whose commit is still being flushed (group commit): it is sent once on disk. Filtered
-      // before: a delivery in flight when read may be written and released meanwhile, and its row read is stale.
+      // Claimed rows are still due in the table: the query passes over them (before reading their payloads).
+      const claimed = claimedPerSub.has(sub) ? [...inFlight].filter(([, s]) => s === sub).map(([id]) => id) : [];
+      const due = await store.dueFor(sub, now, limit, { except: claimed });
+      // A poll may read an event whose commit is still being flushed (group commit): it is sent once on disk. Left out
+      // as it was read: a delivery in flight then may be written and released meanwhile, and its row read is stale.
       await durable(db);
       return due;
     }

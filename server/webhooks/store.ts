@@ -85,6 +85,16 @@ const deliveryColumns = (alias: string) =>
     'last_error', 'created_at', 'updated_at', 'delivered_at'].map((c) => `${alias}.${c}`).join(', '));
 const DELIVERY_COLUMNS = deliveryColumns('d');
 
+/**
+ * A list padded to a power of two with its last item (harmless in IN and NOT IN): lists of up to N items then make
+ * at most log2(N) + 1 texts for SQLite's statement cache, not N.
+ */
+function padded(items: readonly string[]): string[] {
+  const out = [...items];
+  while (out.length & (out.length - 1)) out.push(out[out.length - 1]!);
+  return out;
+}
+
 /** How many rows an UPDATE changed: Kysely answers a bigint on both databases. */
 const changed = (r: { numAffectedRows?: bigint }) => (r.numAffectedRows ?? 0n) > 0n;
 
@@ -95,6 +105,8 @@ export interface DueForOptions {
    * (one process, and a transaction holds the database's write lock from BEGIN IMMEDIATE): nothing is added there.
    */
   skipLocked?: boolean;
+  /** Deliveries to leave out: those this process has claimed already (SQLite, where claims stay in memory). */
+  except?: readonly string[];
 }
 
 /**
@@ -105,6 +117,10 @@ export interface DueForOptions {
 export function webhookStore(e: Executor) {
   const k = e.k;
   const seq = insertionOrder(e.dialect, 'd');
+  // Only PostgreSQL leases a delivery being sent (`claim`); on SQLite, one process, claims stay in memory and
+  // lease_until is always NULL. Asked there, it was a table read for every pending row at each look for due work:
+  // without it, dueSubscriptions reads the due index alone.
+  const unleased = (now: string) => (e.dialect === 'postgres' ? sql` AND (lease_until IS NULL OR lease_until <= ${now})` : sql``);
 
   /** Ends a subscription's pending deliveries as `status` (cancelled or disabled), keeping an earlier error when `error` is null. */
   const endPending = (tx: Executor, subscriptionId: string, status: 'cancelled' | 'disabled', error: string | null, at: string) =>
@@ -158,19 +174,21 @@ export function webhookStore(e: Executor) {
     /** The subscriptions with a pending delivery due at `now`, the longest-waiting first. */
     dueSubscriptions: async (now: string) =>
       (await sql<{ subscription_id: string; due: string }>`SELECT subscription_id, MIN(next_attempt_at) AS due FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})
+        WHERE status = 'pending' AND next_attempt_at <= ${now}${unleased(now)}
         GROUP BY subscription_id ORDER BY due, subscription_id`.execute(k)).rows,
     /**
      * A subscription's due deliveries, oldest due first and then in insertion order, with what sending needs. One
-     * table's rows (d) are what a claim takes, so the query can lock them alone (`skipLocked`, PostgreSQL).
+     * table's rows (d) are what a claim takes, so the query can lock them alone (`skipLocked`, PostgreSQL). Those
+     * in `except` are passed over before their event's payload is read.
      */
     dueFor: async (subscriptionId: string, now: string, limit: number, opts: DueForOptions = {}) =>
       (await sql<DueDelivery>`SELECT d.id, d.event_id, d.subscription_id, d.retry_step, ev.payload, s.endpoint, s.signing_key_sealed
         FROM webhook_deliveries d
         JOIN webhook_events ev ON ev.id = d.event_id
         JOIN webhook_subscriptions s ON s.id = d.subscription_id
-        WHERE d.subscription_id = ${subscriptionId} AND d.status = 'pending' AND d.next_attempt_at <= ${now}
-          AND (d.lease_until IS NULL OR d.lease_until <= ${now}) AND s.status = 'active' AND s.deleted_at IS NULL
+        WHERE d.subscription_id = ${subscriptionId} AND d.status = 'pending' AND d.next_attempt_at <= ${now}${unleased(now)}
+          AND s.status = 'active' AND s.deleted_at IS NULL${
+          opts.except?.length ? sql` AND d.id NOT IN (${sql.join(padded(opts.except))})` : sql``}
         ORDER BY d.next_attempt_at, ${seq} LIMIT ${limit}${
           opts.skipLocked && e.dialect === 'postgres' ? sql` FOR UPDATE OF d SKIP LOCKED` : sql``}`.execute(k)).rows,
     /**
@@ -218,12 +236,9 @@ export function webhookStore(e: Executor) {
     async attemptsOf(deliveryIds: readonly string[]): Promise<Map<string, AttemptRow[]>> {
       const out = new Map<string, AttemptRow[]>(deliveryIds.map((id) => [id, []]));
       if (deliveryIds.length === 0) return out;
-      // The list padded to a power of two with its last id (harmless in IN): a page of up to 200 deliveries then
-      // makes at most 9 texts, not 200, for SQLite's statement cache.
-      const ids = [...deliveryIds];
-      while (ids.length & (ids.length - 1)) ids.push(ids[ids.length - 1]!);
+      // Padded: a page of up to 200 deliveries makes at most 9 texts.
       const { rows } = await sql<AttemptRow>`SELECT id, delivery_id, at, status, latency_ms, error FROM webhook_attempts
-        WHERE delivery_id IN (${sql.join(ids)}) ORDER BY id`.execute(k);
+        WHERE delivery_id IN (${sql.join(padded(deliveryIds))}) ORDER BY id`.execute(k);
       for (const a of rows) out.get(a.delivery_id)!.push(a);
       return out;
     },

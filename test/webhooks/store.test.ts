@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { type IncomingHttpHeaders, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbErrorKind } from '../../server/db/sql.js';
-import { transaction } from '../../server/db/tx.js';
+import { openDatabase } from '../../server/db/database.js';
+import { dbErrorKind, openSql } from '../../server/db/sql.js';
+import { rootExecutor, transaction } from '../../server/db/tx.js';
 import { secretBox } from '../../server/shared/secret-box.js';
 import { systemClock } from '../../server/shared/time.js';
 import { subscriptionKeyContext, webhookDispatcher } from '../../server/webhooks/dispatcher.js';
@@ -13,6 +16,7 @@ import { verifySignature } from '../../server/webhooks/signing.js';
 import { type AttemptResult, type SubscriptionRow, webhookStore } from '../../server/webhooks/store.js';
 import { type TestExecutor, openTestExecutor } from '../helpers/executor.js';
 import { DATABASES } from '../helpers/postgres.js';
+import { tempDir } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
 
 // The webhooks store written once for both databases (issue 17): every method, the same inputs giving the same
@@ -120,6 +124,9 @@ for (const db of DATABASES) {
       expect(rec(await store.dueFor('s-a', T1, 2))).toEqual([due('d-z', 1, SA), due('d-a', 2, SA)]);
       expect(rec(await store.dueFor('s-a', T1, 10))).toEqual([due('d-z', 1, SA), due('d-a', 2, SA), due('d-m', 3, SA)]);
       expect(rec(await store.dueFor('s-a', T1, 10, { skipLocked: true }))).toEqual([due('d-z', 1, SA), due('d-a', 2, SA), due('d-m', 3, SA)]);
+      // Claimed ones passed over, the limit counting only the rest; a list of three padded to four.
+      expect(rec(await store.dueFor('s-a', T1, 2, { except: ['d-z'] }))).toEqual([due('d-a', 2, SA), due('d-m', 3, SA)]);
+      expect(rec(await store.dueFor('s-a', T1, 10, { except: ['d-z', 'd-a', 'd-b1'] }))).toEqual([due('d-m', 3, SA)]);
       expect(rec(await store.dueFor('s-c', T2, 10))).toEqual([due('d-c1', 1, SC)]);
       expect(await store.dueFor('s-c', T1, 10)).toEqual([]);
       expect(await store.nextDueAfter(T0)).toBe(T1);
@@ -301,5 +308,34 @@ describe('webhooks store: SQLite and PostgreSQL read the same', skipFor(DATABASE
     const postgres = transcripts.get('postgres');
     expect(sqlite?.length).toBeGreaterThan(25);
     expect(postgres).toEqual(sqlite);
+  });
+});
+
+// Looked for at every wake-up of the dispatcher, several hundred times a second in a burst (docs/ARCHITECTURE.md,
+// "What a webhook delivery costs"): on SQLite, which leases nothing, the due subscriptions come from the due index
+// alone, not from a table read for every pending row; a subscription's due rows from that index, in its order.
+describe('webhooks store on SQLite: what the dispatcher looks for reads the due index', () => {
+  it('plans dueSubscriptions as a covering index scan and dueFor as an index search without a sort', async () => {
+    const dir = tempDir('webhooks-store-plans');
+    const raw = openDatabase({ file: join(dir, 'clinic-desk.sqlite') });
+    const texts: string[] = [];
+    const prepare = raw.prepare.bind(raw);
+    raw.prepare = ((text: string) => (texts.push(text), prepare(text))) as typeof raw.prepare;
+    const database = openSql({ sqlite: raw });
+    try {
+      const store = webhookStore(rootExecutor(database, raw));
+      await store.dueSubscriptions(T0);
+      await store.dueFor('s-a', T0, 4, { except: ['d-1', 'd-2'] });
+      const plan = (text: string) => (raw.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...text.split('?').slice(1).map(() => T0)) as { detail: string }[])
+        .map((r) => r.detail).join('; ');
+      const [subs, due] = [texts.find((t) => t.includes('GROUP BY subscription_id'))!, texts.find((t) => t.includes('JOIN webhook_events'))!];
+      expect(plan(subs)).toMatch(/^SCAN webhook_deliveries USING COVERING INDEX webhook_deliveries_due; USE TEMP B-TREE FOR ORDER BY$/);
+      expect(plan(due)).toMatch(/SEARCH d USING INDEX webhook_deliveries_due \(subscription_id=\? AND next_attempt_at<\?\)/);
+      expect(plan(due)).not.toMatch(/TEMP B-TREE/);
+    } finally {
+      await database.close();
+      raw.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

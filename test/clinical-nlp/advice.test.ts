@@ -171,6 +171,12 @@ describe('a short list', () => {
     expect(out.indexOf('come back if the headaches get more frequent')).toBeLessThan(out.indexOf('avoid skipping meals'));
   });
 
+  it('ends an instruction where the doctor goes on to what we will do, and drops one cut off mid-phrase', () => {
+    const text = consultation('what brings you in', 'my knee hurts', "okay so my plan is to rest it, and i want you to make an appointment we're gonna relook at it and determine if that swelling got any worse", 'okay');
+    expect(advice(text)).toEqual(['make an appointment']);
+    expect(advice(consultation('what brings you in', 'my knee hurts', 'okay so my plan is, i want you to check your temperature make sure all those parameters are', 'okay'))).toEqual([]);
+  });
+
   it('writes one item once, however often it is said', () => {
     expect(advice('ASSESSMENT: Gastroenteritis. PLAN: Drink plenty of fluids. Make sure you drink plenty of fluids.')).toEqual(['drink plenty of fluids']);
   });

@@ -13,8 +13,7 @@ import type { Complaint, Duration } from './facts.js';
 import { findDurations, type DurationHit } from './durations.js';
 import { alternation, PhraseIndex, RELATIVE, tokenize, type Token } from './lexicon.js';
 import { endsScope, negationCues, postNegationCues } from './negation.js';
-import HEADINGS_FILE from './vocab/section-headings.json' with { type: 'json' };
-import { DIAGNOSIS_CUE, headingOf, historySentences, type Doc, type SectionKind, type Sentence } from './sections.js';
+import { DIAGNOSIS_CUE, headingOf, historySentences, inlineHeadings, opensWithHeading, type Doc, type SectionKind, type Sentence } from './sections.js';
 
 // Words a complaint does not need: articles, pronouns, hedges, "complains of", intensifiers.
 const FILLER = new Set(
@@ -639,53 +638,6 @@ const COMPLAINT_SECTIONS = new Set<SectionKind>(['complaint', 'history']);
 const EXAM_SAID_FIRST = /^(?:on examination|on exam|o\/e|examination|exam|physical exam\w*)\b/;
 const SAID_EXAM = /\b(?:on examination|o\/e|on exam|examination)\b/;
 
-// A heading said inside a sentence is one of two words or more: one word ("history", "plan", "neck") is ordinary
-// speech too (at a sentence's start, see inlineHeadings), and so is "<any words> history" ("any history", "a
-// history of") unless it names the kind of history.
-const NAMED_HISTORY = /^(?:past|family|social|surgical|medical|personal|obstetric\w*|gyn\w*|immuni[sz]ation|drug|medication)\b/;
-// Headings that are also ordinary speech in a story: "here for follow up of …".
-const SPOKEN_NOT_HEADING = new Set(['follow up', 'followup', 'treatment plan', 'test results', 'lab tests']);
-const MAX_HEADING_WORDS = 6;
-// The words a heading name starts with: only there can one start (looked up once per word, not per span).
-const HEADING_FIRST_WORDS = new Set(HEADINGS_FILE.headings.flatMap((h) => (h.names ?? []).map((n) => n.toLowerCase().split(/[\s,/]+/)[0]!)));
-
-/**
- * The report headings inside a sentence that was read without its colons (a recogniser's report: "… since
- * yesterday past medical history hypertension review of systems positive for fatigue …"): where each starts and
- * the kind of section it opens, from the section-heading vocabulary.
- */
-interface SpokenHeading {
-  at: number;
-  end: number;
-  kind: SectionKind;
-}
-const headingCache = new WeakMap<Sentence, SpokenHeading[]>();
-function inlineHeadings(s: Sentence): SpokenHeading[] {
-  let out = headingCache.get(s);
-  if (!out) headingCache.set(s, (out = findInlineHeadings(s)));
-  return out;
-}
-
-function findInlineHeadings(s: Sentence): SpokenHeading[] {
-  const words = s.tokens.filter((t) => /^[a-z]/.test(t.text));
-  const out: SpokenHeading[] = [];
-  for (let i = 0; i < words.length; i++) {
-    if (!HEADING_FIRST_WORDS.has(words[i]!.text) && !NAMED_HISTORY.test(words[i]!.text)) continue;
-    // A one-word heading counts where the recogniser's text was cut into a sentence before it ("allergies penicillin
-    // …"), unless it is a body part a complaint can start with ("chest pain …") or a word a story also ends a
-    // clause with ("… taking some medications the patient had …").
-    for (let n = Math.min(MAX_HEADING_WORDS, words.length - i); n >= (i === 0 ? 1 : 2); n--) {
-      const name = words.slice(i, i + n).map((t) => t.text).join(' ');
-      const h = headingOf(name);
-      if (!h || (n === 1 && (h.subheading || h.kind === 'medications')) || SPOKEN_NOT_HEADING.has(name) || (/ history$/.test(name) && !NAMED_HISTORY.test(name))) continue;
-      out.push({ at: words[i]!.start, end: words[i + n - 1]!.end, kind: h.kind });
-      i += n - 1;
-      break;
-    }
-  }
-  return out;
-}
-
 // A heading that starts a sentence of a report: "pelvic pain history:", "location:".
 const SENTENCE_HEADING = /^([a-z][a-z ,/&'-]{0,40}?)\s*:/;
 
@@ -985,18 +937,6 @@ export function extractComplaints(doc: Doc): Complaint[] {
   // A consultation's or a written report's own words go beside the vocabulary name; a dictation keeps the name.
   if (doc.consultation || doc.sentences.some((s) => s.section !== null) || opensWithHeading(doc)) for (const c of merged) c.name = withWording(c.name, said.get(c) ?? '');
   return merged;
-}
-
-/**
- * A report read without its colons still opens with its first heading ("history of present illness the patient …",
- * "subjective mom brings …"); a one-word heading counts when it can only be one ("complaints of fever" is a dictation).
- */
-function opensWithHeading(doc: Doc): boolean {
-  const words = doc.sentences[0]?.text.split(/\s+/).slice(0, 6) ?? [];
-  return words.some((_, k) => {
-    const h = headingOf(words.slice(0, k + 1).join(' '));
-    return !!h && (k > 0 || (h.kind === 'history' && words[0] !== 'history'));
-  });
 }
 
 const GROUP = new Map(SAME_COMPLAINT.flatMap((names, g) => names.map((n) => [n, g] as const)));

@@ -48,6 +48,19 @@ describe('diagnosis lists', () => {
     expect(names('diagnosis food poisoning with mild dehydration injection emeset four mg iv stat given')).toContain('mild dehydration');
   });
 
+  it('a report read without its colons: what its spoken background headings list is history, its assessment is not', () => {
+    const names = (text: string) => structure(text, { locale: 'en-US', mode: 'dictation' }).diagnoses.map((d) => d.name);
+    const report = 'history of present illness the patient comes in today because of feeling lightheaded his dose of metoprolol was increased '
+      + 'past medical history detailed on our h and p form positive for elevated cholesterol diabetes glaucoma cataracts hypertension heart disease '
+      + 'current medications detailed on the h and p form physical examination his blood pressure sitting down was one eighty over eighty '
+      + 'impression and plan this lightheaded he exquisitely denies vertigo';
+    expect(names(report)).not.toContain('glaucoma');
+    expect(names(report)).not.toContain('diabetes');
+    const story = 'history of present illness she is a 74 year old woman who has a past medical history of stroke who presented with worsening '
+      + 'hypertension impression accelerated hypertension';
+    expect(names(story)).toContain('accelerated hypertension');
+  });
+
   it('ends a name at the viewpoint it was said from', () => {
     expect(run('Impression: from a gout standpoint everything is nice and stable.').diagnoses.map((d) => d.name)).toEqual(['gout']);
   });

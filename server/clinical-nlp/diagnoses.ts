@@ -31,7 +31,7 @@ import type { Diagnosis } from './facts.js';
 import { BODY_PART, PhraseIndex, RELATIVE, tokenize, type Token } from './lexicon.js';
 import { DRUG_INDEX } from './medications.js';
 import { isNegated } from './negation.js';
-import { inlineHeadings, opensWithHeading, type Doc, type SectionKind, type Sentence } from './sections.js';
+import { spokenSections, type Doc, type SectionKind, type Sentence } from './sections.js';
 
 type Certainty = Diagnosis['certainty'];
 
@@ -466,34 +466,11 @@ const NOT_DIAGNOSIS_SECTIONS = new Set<SectionKind>(['past_history', 'family', '
  * glaucoma current medications …"), the parts of each sentence under a spoken background heading, up to the next
  * heading; a report that opens with a heading carries the last one into the next sentences.
  */
-const ASSESSMENT_WORD = /\b(?:assessment|impression|diagnosis|diagnoses)\b/;
-// "who has a past medical history of hypertension … who presented for …": a heading said as part of the story
-// covers its own clause only.
-const NARRATIVE_HEADING = /\b(?:a|an|his|her|their|your|has|had|with)\s*$/;
-const STORY_GOES_ON = /\b(?:who|presents?|presented|presenting|comes|came|is here|here for|referred)\b/;
-
+/** The parts of each sentence under a spoken background heading (a report read without its colons). */
 function spokenBackground(doc: Doc): Map<Sentence, [number, number][]> {
   const out = new Map<Sentence, [number, number][]>();
-  if (doc.consultation || doc.sentences.some((s) => s.section !== null)) return out;
-  const report = opensWithHeading(doc);
-  let carried: SectionKind | null = null;
-  for (const s of doc.sentences) {
-    let kind = report ? carried : null;
-    let narrative = false;
-    let from = 0;
-    const ranges: [number, number][] = [];
-    for (const h of [...inlineHeadings(s), { at: s.text.length, end: s.text.length, kind: null }]) {
-      const part = s.text.slice(from, h.at);
-      // A one-word assessment heading inside a sentence is not found as a heading, but ends the background all the
-      // same ("no known drug allergies … assessment influenza a").
-      const turn = kind !== null ? (narrative ? STORY_GOES_ON : ASSESSMENT_WORD).exec(part) : null;
-      if (kind !== null && NOT_DIAGNOSIS_SECTIONS.has(kind)) ranges.push([from, turn ? from + turn.index : h.at]);
-      if (turn && !narrative) carried = null;
-      from = h.end;
-      narrative = h.kind !== null && NARRATIVE_HEADING.test(s.text.slice(0, h.at));
-      kind = h.kind;
-      if (h.kind !== null && !narrative) carried = h.kind;
-    }
+  for (const [s, parts] of spokenSections(doc)) {
+    const ranges = parts.filter((p) => NOT_DIAGNOSIS_SECTIONS.has(p.kind)).map((p): [number, number] => [p.from, p.to]);
     if (ranges.length) out.set(s, ranges);
   }
   return out;

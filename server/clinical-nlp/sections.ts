@@ -418,3 +418,46 @@ export function opensWithHeading(doc: Doc): boolean {
     return !!h && (k > 0 || (h.kind === 'history' && words[0] !== 'history'));
   });
 }
+
+const ASSESSMENT_WORD = /\b(?:assessment|impression|diagnosis|diagnoses)\b/;
+// "who has a past medical history of hypertension … who presented for …": a heading said as part of the story
+// covers its own clause only.
+const NARRATIVE_HEADING = /\b(?:a|an|his|her|their|your|has|had|with)\s*$/;
+const STORY_GOES_ON = /\b(?:who|presents?|presented|presenting|comes|came|is here|here for|referred)\b/;
+
+export interface SpokenSection {
+  from: number;
+  to: number;
+  kind: SectionKind;
+}
+
+/**
+ * In a dictated report read without its colons (a recogniser's: "… past medical history positive for elevated
+ * cholesterol diabetes glaucoma current medications …"), the parts of each sentence under each spoken heading, up to
+ * the next heading; a report that opens with a heading carries the last one into the next sentences. A one-word
+ * assessment heading inside a sentence is not found as a heading but ends the part all the same ("no known drug
+ * allergies … assessment influenza a"). Empty where headings were written, and in a consultation.
+ */
+export function spokenSections(doc: Doc): Map<Sentence, SpokenSection[]> {
+  const out = new Map<Sentence, SpokenSection[]>();
+  if (doc.consultation || doc.sentences.some((s) => s.section !== null)) return out;
+  const report = opensWithHeading(doc);
+  let carried: SectionKind | null = null;
+  for (const s of doc.sentences) {
+    let kind = report ? carried : null;
+    let narrative = false;
+    let from = 0;
+    const parts: SpokenSection[] = [];
+    for (const h of [...inlineHeadings(s), { at: s.text.length, end: s.text.length, kind: null }]) {
+      const turn = kind !== null ? (narrative ? STORY_GOES_ON : ASSESSMENT_WORD).exec(s.text.slice(from, h.at)) : null;
+      if (kind !== null) parts.push({ from, to: turn ? from + turn.index : h.at, kind });
+      if (turn && !narrative) carried = null;
+      from = h.end;
+      narrative = h.kind !== null && NARRATIVE_HEADING.test(s.text.slice(0, h.at));
+      kind = h.kind;
+      if (h.kind !== null && !narrative) carried = h.kind;
+    }
+    if (parts.length) out.set(s, parts);
+  }
+  return out;
+}

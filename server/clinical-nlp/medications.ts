@@ -16,7 +16,7 @@ import { findInvestigationMatches } from './investigations.js';
 import { contextOf, sentenceModifiers, type ContextCategory, type ContextModifier } from './context.js';
 import { STATUS_UNCLEAR_RULE, type Amount, type ConditionalMedication, type Duration, type Frequency, type Medication, type MedicationField, type MedicationStatus, type Span } from './facts.js';
 import { PhraseIndex, tokenize, type Token } from './lexicon.js';
-import type { Doc, Sentence } from './sections.js';
+import { spokenSections, type Doc, type Sentence, type SpokenSection } from './sections.js';
 
 export interface DrugRef {
   drug: Drug;
@@ -575,6 +575,7 @@ export function extractMedications(
   const mentioned = new Set<number>();
   let previous: Sentence | undefined;
   let carried: { s: Sentence; decided: Decided } | undefined;
+  const spoken_ = spokenSections(doc);
   for (const s of doc.sentences) {
     // Corrected numbers are blanked, not removed, so offsets stay the sentence's.
     const corrected = s.text.replace(NUMBER_CORRECTION, (x) => ' '.repeat(x.length));
@@ -611,7 +612,8 @@ export function extractMedications(
       const lead = text.slice(floor, m.formStart);
       const { mods, floor: cueFloor } = drugContext(s, m, floor, k === 0 ? before : undefined);
       if (mods.some((x) => x.category === 'OTHER_PERSON')) return;
-      let decided = decide(s, m, mods, cueFloor, line, k > 0 || goesOn ? inherited : undefined, k > 0 ? LIST_LINK.test(lead) : goesOn);
+      const spoken = spoken_.get(s)?.find((p) => m.start >= p.from && m.start < p.to)?.kind;
+      let decided = decide(s, m, mods, cueFloor, line, k > 0 || goesOn ? inherited : undefined, k > 0 ? LIST_LINK.test(lead) : goesOn, spoken);
       if (list && !decided.explicit) decided = { ...decided, decision: 'current', rules: ['med.drug-list'], unclear: false };
       inherited = decided;
       carried = { s, decided };
@@ -877,9 +879,12 @@ function decide(
   line: { start: number; end: number },
   inherited: Decided | undefined,
   listed: boolean,
+  /** The spoken heading the drug was said under, in a report read without its colons. */
+  spoken?: SpokenSection['kind'],
 ): Decided {
   const section = sectionOf(s);
-  const inHistory = !!section && HISTORY_SECTIONS.has(section);
+  // A spoken heading counts for the history sections only: where a recogniser's report turns to its plan is less sure.
+  const inHistory = (!!section && HISTORY_SECTIONS.has(section)) || (!section && !!spoken && HISTORY_SECTIONS.has(spoken));
   const status = (x: ContextModifier): Decision | undefined => DECISION[(inHistory && x.rule.in_history_section) || x.category];
   const own = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor);
   const back = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && OVERRULING.has(status(x)!));

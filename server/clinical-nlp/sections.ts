@@ -420,10 +420,10 @@ export function opensWithHeading(doc: Doc): boolean {
 }
 
 const ASSESSMENT_WORD = /\b(?:assessment|impression|diagnosis|diagnoses)\b/;
-// "who has a past medical history of hypertension … who presented for …": a heading said as part of the story
-// covers its own clause only.
-const NARRATIVE_HEADING = /\b(?:a|an|his|her|their|your|has|had|with)\s*$/;
-const STORY_GOES_ON = /\b(?:who|presents?|presented|presenting|comes|came|is here|here for|referred)\b/;
+// "who has a past medical history of hypertension … who presented for …", "because of family history of breast
+// cancer we will try …": a heading said as part of the story covers its own clause only.
+const NARRATIVE_HEADING = /\b(?:a|an|his|her|their|your|has|had|with|of|for|no|any)\s*$/;
+const STORY_GOES_ON = /\b(?:who|presents?|presented|presenting|comes|came|is here|here for|referred|we will|we'll|i will|i'll|we are going|i am going|plan)\b/;
 
 export interface SpokenSection {
   from: number;

@@ -31,6 +31,21 @@ describe('a list the segmenter cut', () => {
   });
 });
 
+describe('a report read without its colons', () => {
+  it('a drug listed under a spoken medications heading is history, not a prescription', () => {
+    const text = 'subjective she was seen today at the nursing home and complains of feeling tired current medications her meds are fairly extensive and include '
+      + 'vitamin b twelve one thousand mcg im monthly digoxin two fifty po every other day alternating with one twenty five mcg po every other day aspirin eighty one mg daily toprol xl twenty five mg daily prevacid thirty mg daily aricept '
+      + 'five mg daily tylenol six fifty mg q four h prn furosemide twenty mg daily prn and alprazolam zero point two five mg prn allergies '
+      + 'penicillin objective she is well assessment fatigue plan recheck in two months';
+    expect(structure(text, { locale: 'en-US', mode: 'dictation' }).medications).toEqual([]);
+  });
+
+  it('a heading said as part of the story does not make the plan history', () => {
+    const text = 'assessment mood swings plan she is reluctant because of family history of breast cancer we will try starting her on wellbutrin xl 150 mg daily';
+    expect(structure(text, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.status])).toEqual([['bupropion', 'new']]);
+  });
+});
+
 describe('a name that ends in a spoken number', () => {
   it('keeps the three of D3 and the twelve of B12 out of the strength said after them', () => {
     expect(one('plan vitamin d three sixty thousand iu one capsule once a week').strength).toEqual({ value: 60000, unit: 'IU' });

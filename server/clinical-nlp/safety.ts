@@ -263,8 +263,8 @@ function duplicateFlags(meds: Medication[], kinds: string[]): Flag[] {
     for (let i = 0; i < j; i++) {
       const a = meds[i]!;
       const b = meds[j]!;
-      // One drug listed twice is a taper or a change of dose, not two therapies.
-      if (a.name === b.name || kinds[i] !== kinds[j]) continue;
+      // One drug listed twice is a taper or a change of dose, not two therapies; alternatives are taken one or the other.
+      if (a.name === b.name || kinds[i] !== kinds[j] || a.alternatives?.includes(b.name) || b.alternatives?.includes(a.name)) continue;
       const ca = components(a.name);
       const cb = components(b.name);
       const same = ca.find((c) => cb.includes(c));

@@ -202,6 +202,14 @@ describe('duplicate therapy', () => {
     expect(r.flags[0]!.message).toContain('both contain paracetamol');
   });
 
+  it('leaves alternatives alone: the patient takes one or the other', () => {
+    const r = checkSafety(factsWith([
+      { name: 'paracetamol', alternatives: ['codeine + paracetamol'] },
+      { name: 'codeine + paracetamol', alternatives: ['paracetamol'] },
+    ]));
+    expect(r.flags.filter((f) => f.code === 'DUPLICATE_THERAPY')).toEqual([]);
+  });
+
   it('leaves a taper, dual antiplatelets and an inhaled with an oral steroid alone', () => {
     const taper = checkSafety(factsWith([
       { name: 'prednisolone', strength: { value: 40, unit: 'mg' } },

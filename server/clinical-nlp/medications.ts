@@ -219,6 +219,7 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
 const AS_NEEDED = /\b(?:sos|prn|as needed|as required|when needed|if needed|when required|if required|on demand|as and when)\b/;
 // "only if the fever is above 100", "when there is pain", "at the onset of nausea": a stated condition.
 const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up))[^,;]*/;
+const FOR_SYMPTOM = /\bfor (?:the |any |her |his |your )?(?:discomfort|pain|fever|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
 const DAILY_MAX =
   /\b(?:not more than|no more than|maximum(?: of)?|max|up to|upto|not to exceed)\s+(\d+|once|twice|thrice)\s*(?:(?:tablets?|tabs?|capsules?|doses?|times?|pieces?|sprays?|puffs?)\s+)?(?:a|in a|per|in 1|each|in 24 hours?)\s*(?:day|night|24 hours)\b/;
@@ -469,7 +470,10 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   }
   const asNeeded = AS_NEEDED.test(t) || CONDITION.test(t) || !!condition;
 
-  const { freq, single, hit } = frequencyOf(t, asNeeded, timings);
+  let { freq, single, hit } = frequencyOf(t, asNeeded, timings);
+  // "may use ibuprofen or Tylenol for discomfort": a drug for a symptom with no schedule is taken when it is there.
+  const forSymptom = !asNeeded && !freq && !single ? FOR_SYMPTOM.exec(t) : null;
+  if (forSymptom) ({ freq, single, hit } = frequencyOf(t, true, timings));
   let frequency = freq;
   const max = asNeeded ? DAILY_MAX.exec(t) : null;
   if (max) {

@@ -46,6 +46,13 @@ describe('a report read without its colons', () => {
   });
 });
 
+describe('a drug for a symptom', () => {
+  it('is as needed when no schedule is said, and keeps its schedule when one is', () => {
+    expect(one('Assessment: viral illness. Plan: push fluids and rest. May use Tylenol for discomfort.', 'en-US').frequency?.as_needed).toBe(true);
+    expect(one('Plan: paracetamol 500 mg three times a day for fever for three days.').frequency?.as_needed).toBe(false);
+  });
+});
+
 describe('a name that ends in a spoken number', () => {
   it('keeps the three of D3 and the twelve of B12 out of the strength said after them', () => {
     expect(one('plan vitamin d three sixty thousand iu one capsule once a week').strength).toEqual({ value: 60000, unit: 'IU' });

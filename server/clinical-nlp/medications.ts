@@ -749,6 +749,15 @@ export function extractMedications(
     );
   const listed = deduped.filter((m) => !m.isClass || !namedLater(m));
   markAlternatives(listed);
+  // "May use ibuprofen or Tylenol for discomfort": a condition said after the last alternative is all of theirs.
+  for (const m of listed) {
+    const shared = !m.frequency && m.alternatives ? listed.find((x) => m.alternatives!.includes(x.name) && x.frequency?.as_needed && x.frequency.per_day === null) : undefined;
+    if (!shared) continue;
+    m.frequency = { ...shared.frequency! };
+    const said = shared.field_evidence?.frequency;
+    if (said) m.field_evidence = { ...m.field_evidence, frequency: said };
+    m.rules = [...(m.rules ?? []), 'med.alternatives-share-condition'];
+  }
   for (const m of listed) {
     if (m.bare) m.rules = [...(m.rules ?? []), 'med.named-without-strength'];
     // Nothing said makes it a prescription: no prescribing cue and no dose, frequency or course, in the plan or

@@ -49,6 +49,8 @@ describe('a report read without its colons', () => {
 describe('a drug for a symptom', () => {
   it('is as needed when no schedule is said, and keeps its schedule when one is', () => {
     expect(one('Assessment: viral illness. Plan: push fluids and rest. May use Tylenol for discomfort.', 'en-US').frequency?.as_needed).toBe(true);
+    // A preference is no condition.
+    expect(one('Plan: continue the over-the-counter Benadryl 25 mg if he would like to use that instead.', 'en-US').frequency?.as_needed).not.toBe(true);
     // Said after the last of two alternatives, the symptom is both of theirs.
     const both = meds('Assessment: viral illness. Plan: push fluids and rest. May use ibuprofen or Tylenol for discomfort.', 'en-US');
     expect(both.map((m) => m.frequency?.as_needed)).toEqual([true, true]);

@@ -225,6 +225,8 @@ const SITE_MENTION = new RegExp(
 );
 const SITE_WORDS = new Set(Object.values(SITES));
 const hasSite = (name: string): boolean => name.split(' ').some((w) => SITE_WORDS.has(w));
+// "abdominal" of "abdomen": a site named by its adjective.
+const SITE_STEMS = new Set([...SITE_WORDS].filter((w) => w.length >= 5).map((w) => w.slice(0, 5)));
 
 /** The site said with a site word: its side and position words before it ("left lower leg", "both feet"). */
 function siteAt(words: Token[], i: number): string {
@@ -439,7 +441,10 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
     const sited = words.some((t) => SITES[t.text] && t.text !== 'side' && inMatch(t));
     const sideOf = sited && found.length && siteIdx >= 0 && words[siteIdx]!.text === 'side' ? words[siteIdx - 1]?.text : undefined;
     if (sideOf !== undefined) {
-      if (SIDE.has(sideOf)) for (const f of found) if (!f.name.split(' ').some((w) => SIDE.has(w))) f.name = `${sideOf} ${f.name}`;
+      // Only a complaint with a site takes the side: "loose stool diarrhea a bit of tummy pain mainly on the left hand
+      // side" said without commas is left abdominal pain, not left loose stools.
+      const sitedName = (name: string): boolean => hasSite(name) || name.split(' ').some((w) => REGION_ADJECTIVES.has(w) || SITE_STEMS.has(w.slice(0, 5)));
+      if (SIDE.has(sideOf)) for (const f of found) if (!f.name.split(' ').some((w) => SIDE.has(w)) && sitedName(f.name)) f.name = `${sideOf} ${f.name}`;
       items.push(...found.sort((a, b) => a.start - b.start));
       continue;
     }

@@ -368,6 +368,13 @@ describe('durations in real speech', () => {
     expect(names(explained)).toEqual(['shoulder pain']);
   });
 
+  it('a side said after a list without commas goes to the complaint with a site only', () => {
+    const text = 'Doctor: so just to recap for the last three days you have been having loose stool a bit of tummy pain mainly on the left hand side\nPatient: yes';
+    const said = names(text);
+    expect(said).toContain('loose stools');
+    expect(said.some((n) => /^left .*abdominal pain$/.test(n))).toBe(true);
+  });
+
   it('a companion "here with you" is no reason for the visit', () => {
     const text = ['Doctor: so your partner is here with you today and reports that he is also having back pain', 'Patient: yes'].join('\n');
     expect(names(text)).toEqual([]);

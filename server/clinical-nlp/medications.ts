@@ -216,6 +216,8 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
   return { single: false };
 }
 
+// Prescription shorthand for as needed (normalised from 'p.r.n.'): written on a prescription, never a spoken condition.
+const AS_NEEDED_SHORTHAND = /\b(?:prn|sos)\b/;
 const AS_NEEDED = /\b(?:sos|prn|as needed|as required|when needed|if needed|when required|if required|on demand|as and when)\b/;
 // "only if the fever is above 100", "when there is pain", "at the onset of nausea": a stated condition.
 // A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead".
@@ -663,9 +665,10 @@ export function extractMedications(
   // A drug named without any instruction is only mentioned ("before starting methotrexate"), unless a cue prescribes
   // it by name ("continue the albuterol inhaler", "you may use ibuprofen"): drugs without a spoken strength are
   // prescriptions too.
-  // A class ("an anti-inflammatory") is an entry only where a cue prescribes it: said alone it describes a drug or a
-  // procedure ("that's really an anti-inflammatory", "place some anti-inflammatory medication at the spot").
-  const named = (m: Out): boolean => (!m.bare || (m.explicit && m.recognised)) && (!m.isClass || m.explicit);
+  // A class ("an anti-inflammatory") is an entry only where a cue prescribes it surely: said alone or recommended it
+  // describes a drug or a procedure ("that's really an anti-inflammatory", "place some anti-inflammatory medication at
+  // the spot", "recommend a spinal injection with a strong anti-inflammatory").
+  const named = (m: Out): boolean => (!m.bare || (m.explicit && m.recognised)) && (!m.isClass || (m.explicit && !m.unclear));
   const history = meds.filter((m) => m.status === 'history' && !isStopped(m));
   let prescribed = meds.filter((m) => PRESCRIBED.has(m.status!) && named(m) && !isStopped(m));
   followOnDosing(doc, prescribed, mentioned, firstMed);
@@ -1091,8 +1094,9 @@ function prescription(s: Sentence, text: string, m: Mention, line: { start: numb
       ...(parsed.inferred && parsed.strength ? { inferred: parsed.inferred } : {}),
     };
     previous = med;
-    // A condition alone ("if the sertraline isn't enough") does not make a drug prescribed.
-    const stated = parsed.strength || parsed.dose || parsed.duration || m.prefixForm || (parsed.frequency && parsed.frequency.text !== 'as needed');
+    // A condition alone ("if the sertraline isn't enough") does not make a drug prescribed; the prescription's own
+    // shorthand for it does ("Tylenol and Motrin p.r.n.").
+    const stated = parsed.strength || parsed.dose || parsed.duration || m.prefixForm || (parsed.frequency && (parsed.frequency.text !== 'as needed' || AS_NEEDED_SHORTHAND.test(text.slice(piece.from, piece.to))));
     out.push({ ...med, bare: !stated });
   });
   // "500 mg on day 1, then 250 mg daily on days 2 through 5": a step without a frequency takes its neighbour's.

@@ -398,13 +398,20 @@ function findInlineHeadings(s: Sentence): SpokenHeading[] {
     for (let n = Math.min(MAX_HEADING_WORDS, words.length - i); n >= (i === 0 ? 1 : 2); n--) {
       const name = words.slice(i, i + n).map((t) => t.text).join(' ');
       const h = headingOf(name);
-      if (!h || (n === 1 && (h.subheading || h.kind === 'medications')) || SPOKEN_NOT_HEADING.has(name) || (/ history$/.test(name) && !NAMED_HISTORY.test(name))) continue;
+      if (!h || (n === 1 && (h.subheading || (h.kind === 'medications' && !opensList(s, words[i]!))))) continue;
+      if (SPOKEN_NOT_HEADING.has(name) || (/ history$/.test(name) && !NAMED_HISTORY.test(name))) continue;
       out.push({ at: words[i]!.start, end: words[i + n - 1]!.end, kind: h.kind });
       i += n - 1;
       break;
     }
   }
   return out;
+}
+
+/** "medications one lisinopril …": a word straight before a list's first number is that list's heading. */
+function opensList(s: Sentence, word: { start: number }): boolean {
+  const k = s.tokens.findIndex((t) => t.start === word.start);
+  return s.tokens[k + 1]?.text === '1';
 }
 
 /**

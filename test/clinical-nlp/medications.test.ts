@@ -572,3 +572,35 @@ describe('how a consultation says what the patient is to take', () => {
     expect(spoken('i see that you have diabetes and that you take metformin 500 mg twice a day, is that right')).toEqual([]);
   });
 });
+
+describe("a report's plan in its own shorthand and passive voice", () => {
+  const report = (text: string): [string, string | undefined, boolean][] =>
+    structure(text, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.status, !!m.rules?.includes('med.status-unclear')]);
+
+  it('a drug written with "p.r.n." is prescribed as needed; one said with "if needed" and no cue is only mentioned', () => {
+    expect(report('Tylenol p.r.n.')).toEqual([['acetaminophen', 'new', false]]);
+    expect(meds('Tylenol p.r.n.', 'en-US')[0]!.frequency?.as_needed).toBe(true);
+    expect(report('Tylenol if needed.')).toEqual([]);
+  });
+
+  it('"will be started on", "prescription was given for" and "a sample of" prescribe; "was started on" is history', () => {
+    expect(report('He will be started on an aspirin 81 mg p.o. daily.')).toEqual([['aspirin', 'new', false]]);
+    expect(report('She was started on aspirin 81 mg daily last year.')).toEqual([]);
+    expect(report('Prescription was given for Allegra 180 mg q.d. #30.')).toEqual([['fexofenadine', 'new', false]]);
+    expect(report('He was given a sample of Cialis 10 mg with instructions on usage.')).toEqual([['tadalafil', 'new', false]]);
+  });
+
+  it('a recommended drug is shown flagged for the doctor, a class only recommended is none, and a refusal to recommend prescribes nothing', () => {
+    expect(report('Recommend prenatal vitamins.')).toEqual([['prenatal multivitamin', 'new', true]]);
+    expect(report('I am going to recommend a spinal injection with a strong anti-inflammatory medication.')).toEqual([]);
+    expect(report('We do not recommend aspirin.')).toEqual([]);
+    expect(report("that's probably what i recommend paracetamol on this occasion wouldn't be helpful")).toEqual([]);
+    const f = structure('In view of her age, I would be reluctant to recommend Coumadin anticoagulation.', { locale: 'en-US', mode: 'dictation' });
+    expect(f.medications).toEqual([]);
+    expect(f.conditional_medications?.map((m) => [m.name, m.status])).toEqual([['warfarin', 'considered']]);
+  });
+
+  it('a one-word medications heading read without its colon counts when the list numbers follow it', () => {
+    expect(report('the patient is a 60 year old man. medications one evista sixty mg daily two patient was given a sample of diovan eighty mg daily from my office')).toEqual([]);
+  });
+});

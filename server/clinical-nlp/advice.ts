@@ -67,7 +67,9 @@ const CHAINED = new RegExp(String.raw`^(?:let's\s+|do is(?: to)?\s+|(?:${LEAD_IN
 // What an instruction after a lead-in cannot start with: "I'd recommend [that in the first days] …" is no instruction.
 const NOT_AN_ACTION = /^(?:the|a|an|in|on|at|for|that|this|it|some|any|to|of|with|by|from|what|which|so|and|or|but|if|you|i|we|he|she|they|my|your|his|her|there|here|first|second|is|are|be|as|because|well|think|know|understand|have (?:been|had|gotten|got|done|taken|seen))\b/;
 const CARE_NOUN = new RegExp(String.raw`\b(?:${alternation(ADVICE_CUES.careNouns.phrases)})s?\b`);
-const NEGATIVE_LEAD_IN = new RegExp(String.raw`(?<![a-z'])(?:${patterns(ADVICE_CUES.negativeLeadIns.patterns)})(?![a-z'])\s*`);
+// "if your symptoms don't improve": a negative said after a condition's subject is the condition's verb, not an
+// instruction.
+const NEGATIVE_LEAD_IN = new RegExp(String.raw`(?<![a-z'])(?<!\b(?:if|when|unless|until|once)\s+(?:(?:the|your|my|his|her|their|this|that|these|those)\s+[a-z']+|it|they|you|he|she|we|i)\s+)(?:${patterns(ADVICE_CUES.negativeLeadIns.patterns)})(?![a-z'])\s*`);
 // A cue is whole words: "recommend" is not the start of "recommended".
 const cue = (list: { patterns: string[] }): RegExp => new RegExp(String.raw`(?<![a-z'])(?:${patterns(list.patterns)})(?:(?<=\s)|(?![a-z']))\s*`);
 // Counselling on results, risks or options is the doctor's account of the visit, not an instruction.
@@ -145,7 +147,9 @@ const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|m
 const SPLIT = new RegExp(
   String.raw`\s*[,;:]\s*(?:and\s+)?|(?<=\bas (?:much|often|long) as (?:possible|(?:you|she|he|they) can))\s+(?=(?:${CARE_IMPERATIVE})\b)|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|(?<!\b(?:should|must|will|can|could|would|may|might|to|come|go|try))\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
     // The verb after the whitespace is checked before the word behind it (a lookbehind tried at every position).
-    String.raw`|(?=\s+(?:${CARE_IMPERATIVE}|no\s))(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_VERB})(?![a-z0-9']))[a-z0-9']+)\s+(?=(?:${CARE_IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
+    // "if your symptoms don't improve": a verb right after a condition's subject is the condition's own ("when drowsy
+    // return …" has none).
+    String.raw`|(?=\s+(?:${CARE_IMPERATIVE}|no\s))(?<!\b(?:if|when|unless|until|once)\s+(?:(?:the|your|my|his|her|their|this|that|these|those)\s+[a-z']+|it|they|you|he|she|we|i))(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_VERB})(?![a-z0-9']))[a-z0-9']+)\s+(?=(?:${CARE_IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
   'g',
 );
 
@@ -255,13 +259,16 @@ function conditionEnding(s: Sentence): Condition | null {
   return { text: c.text, span: s.span(c.from, s.text.length) };
 }
 
+// "come back to see me if the pain, you know, still there": a condition that lost its verb at a clause's end says nothing.
+const CUT_CONDITION = /\s+(?:if|when|unless|until)\s+(?:the|your|this|that|his|her|my|their)\s+[a-z]+$/;
+
 /** The words of an instruction as written: no fillers, no contractions, no dangling end. */
 function written(words: string): string {
   let t = words.replace(FILLER, ' ').replace(/[^a-z0-9'.,\s-]/g, ' ').replace(/\s+/g, ' ').trim();
   // A recogniser keeps a speaker's repeats: "the the pop", "to to relax".
   t = t.replace(/\b([a-z']+)(?: \1\b)+/g, '$1').replace(SOFT_PREFIX, '');
   t = CONTRACTIONS.reduce((x, [re, to]) => x.replace(re, to), t);
-  t = t.replace(/^[,.\s]+|[,.\s]+$/g, '');
+  t = t.replace(/^[,.\s]+|[,.\s]+$/g, '').replace(CUT_CONDITION, '');
   for (let guard = 0; guard < 4 && DANGLING.test(t); guard++) t = t.replace(DANGLING, '');
   return t;
 }

@@ -180,4 +180,12 @@ describe('a short list', () => {
   it('writes one item once, however often it is said', () => {
     expect(advice('ASSESSMENT: Gastroenteritis. PLAN: Drink plenty of fluids. Make sure you drink plenty of fluids.')).toEqual(['drink plenty of fluids']);
   });
+
+  it("reads a condition's own verb as the condition's, and drops a condition that lost its verb", () => {
+    const cond = consultation('what brings you in', 'my shoulder hurts', "you may also continue to take tylenol now if your symptoms don't improve we can consider a steroid injection for your shoulder", 'okay');
+    expect(advice(cond)).toEqual([]);
+    // A condition without a subject keeps its instruction apart from the next one ("when sleepy | return visit …").
+    expect(advice('assessment hypertension plan low salt diet walk after every meal and no driving when sleepy return visit in six weeks', { mode: 'dictation' }).some((a) => a.endsWith('no driving when sleepy'))).toBe(true);
+    expect(advice(consultation('what brings you in', 'my ankle hurts', 'keep the leg raised and call me if the pain, you know', 'okay'))).toEqual(['keep the leg raised']);
+  });
 });

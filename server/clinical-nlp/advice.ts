@@ -141,15 +141,16 @@ const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // "drink plenty of water and urinate after intercourse": two instructions joined by "and".
 // Without punctuation (a recogniser's text) each instruction starts at its verb or at "no …":
 // "stop the pill use condoms instead keep walking elevate the leg", "walk at every stop no driving when drowsy".
-// A determiner or possessive makes the next word a noun: "after each use", "at every rest stop", "your walk".
-const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|he'll|she'll|they'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|isn't|aren't|wasn't|weren't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what|regular|good|more|less|enough|fixed|adequate|proper|daily|plenty|bed|warm|cold|hot|gentle|light|normal|extra|healthy|strict|complete|total|voice`;
+// A determiner or possessive makes the next word a noun: "after each use", "at every rest stop", "your walk"; an
+// adverb said before a verb ("we can really get …", "we usually do not …") and a recogniser's "gon na" / "wan na" keep the verb theirs.
+const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|he'll|she'll|they'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|isn't|aren't|wasn't|weren't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what|regular|good|more|less|enough|fixed|adequate|proper|daily|plenty|bed|warm|cold|hot|gentle|light|normal|extra|healthy|strict|complete|total|voice|na|really|usually|normally|generally|typically|probably|definitely|certainly|actually|basically`;
 // Counselling reported as done ends its clause: "kick counts reviewed preterm labour warning signs reviewed".
 const SPLIT = new RegExp(
   String.raw`\s*[,;:]\s*(?:and\s+)?|(?<=\bas (?:much|often|long) as (?:possible|(?:you|she|he|they) can))\s+(?=(?:${CARE_IMPERATIVE})\b)|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|(?<!\b(?:should|must|will|can|could|would|may|might|to|come|go|try))\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
     // The verb after the whitespace is checked before the word behind it (a lookbehind tried at every position).
     // "if your symptoms don't improve": a verb right after a condition's subject is the condition's own ("when drowsy
-    // return …" has none).
-    String.raw`|(?=\s+(?:${CARE_IMPERATIVE}|no\s))(?<!\b(?:if|when|unless|until|once)\s+(?:(?:the|your|my|his|her|their|this|that|these|those)\s+[a-z']+|it|they|you|he|she|we|i))(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_VERB})(?![a-z0-9']))[a-z0-9']+)\s+(?=(?:${CARE_IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
+    // return …" has none); one after "what we need to do is" is the doctor's plan.
+    String.raw`|(?=\s+(?:${CARE_IMPERATIVE}|no\s))(?<!\b(?:if|when|unless|until|once)\s+(?:(?:the|your|my|his|her|their|this|that|these|those)\s+[a-z']+|it|they|you|he|she|we|i))(?<!\b(?:we|i)(?:'d| would)? (?:need|want|like|have) to do is)(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_VERB})(?![a-z0-9']))[a-z0-9']+)\s+(?=(?:${CARE_IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
   'g',
 );
 

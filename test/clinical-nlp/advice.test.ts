@@ -188,4 +188,12 @@ describe('a short list', () => {
     expect(advice('assessment hypertension plan low salt diet walk after every meal and no driving when sleepy return visit in six weeks', { mode: 'dictation' }).some((a) => a.endsWith('no driving when sleepy'))).toBe(true);
     expect(advice(consultation('what brings you in', 'my ankle hurts', 'keep the leg raised and call me if the pain, you know', 'okay'))).toEqual(['keep the leg raised']);
   });
+
+  it("keeps a verb with the doctor who says it: after 'gon na', an adverb, or 'what we need to do is'", () => {
+    const talk = (line: string): string[] => advice(consultation('what brings you in', 'my wrist hurts', line, 'okay'));
+    expect(talk("okay alright i'm gon na use this little needle here and i'm gon na poke here")).toEqual([]);
+    expect(talk('we will monitor you but we usually do not do more than four times a year')).toEqual([]);
+    expect(talk('what we need to do is get your wrist straight and then put screws in')).toEqual([]);
+    expect(talk('what i need you to do is keep your wrist in the splint')).toEqual(['keep your wrist in the splint']);
+  });
 });

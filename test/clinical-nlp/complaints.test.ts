@@ -354,6 +354,9 @@ describe('durations in real speech', () => {
     expect(names('Patient: i was skiing and when i fell i heard a pop and my knee has hurt ever since')).toEqual(['knee pain']);
     expect(names('Doctor: how did you fall\nPatient: i slipped on the ice')).toEqual([]);
     expect(names('Patient: last week he fell in the bathroom, luckily no injury.')).toEqual(['falls']);
+    expect(names('Patient: i was playing with my son and i fell and i think i twisted my ankle and now my ankle hurts')).toEqual(['ankle pain']);
+    expect(names('Patient: i slipped and fell down on my driveway and my wrist hurts')).toEqual(['wrist pain']);
+    expect(names('Patient: this happened yesterday after falling on the ice and my hip hurts')).toEqual(['hip pain']);
   });
 
   it('the doctor’s summary reads past words that only hold a complaint’s word', () => {

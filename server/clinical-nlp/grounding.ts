@@ -42,8 +42,9 @@ export function grounded(facts: ClinicalFacts, transcript: string): ClinicalFact
     if (text === undefined) continue;
     const v = facts.vitals[key]!;
     const values = typeof v === 'number' ? [v] : 'systolic' in v ? [v.systolic, v.diastolic] : [v.value];
-    // A reading converted from a unit that was not said, only by the note's conventions, carries its VITAL_UNIT flag.
-    const assumed = facts.flags.some((f) => f.code === 'VITAL_UNIT' && f.pointer === `/vitals/${key}`);
+    // A reading converted from a unit that was not said, only by the note's conventions, carries its VITAL_UNIT flag;
+    // one read past what the recogniser wrote ("98 4" as 98.4) its LOW_CONFIDENCE flag.
+    const assumed = facts.flags.some((f) => (f.code === 'VITAL_UNIT' || f.code === 'LOW_CONFIDENCE') && f.pointer === `/vitals/${key}`);
     if (!assumed && !CONVERTED.test(normalizeText(text)) && !values.every((n) => saysNumber(span, n))) continue;
     (vitals as Record<string, unknown>)[key] = v;
     vitalsEvidence[key] = span;

@@ -132,8 +132,12 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
     ...(follow ? { follow_up: follow } : {}),
     evidence: { vitals: vitals.evidence, advice: advice.evidence, allergies: allergies.map((a) => a.sentence.span(a.from, a.to)) },
     ...(conditional.length ? { conditional_medications: conditional } : {}),
-    // A unit the recording did not say is shown as assumed, never silently (the rest of the flags are safety.ts's).
-    flags: Object.entries(vitals.assumed).map(([key, why]) => ({ code: 'VITAL_UNIT' as const, pointer: `/vitals/${key}`, message: `Unit not said: ${why}. Check it.` })),
+    // A unit the recording did not say, or a number read past what it said, is shown, never silently (the rest of the
+    // flags are safety.ts's).
+    flags: [
+      ...Object.entries(vitals.assumed).map(([key, why]) => ({ code: 'VITAL_UNIT' as const, pointer: `/vitals/${key}`, message: `Unit not said: ${why}. Check it.` })),
+      ...Object.entries(vitals.unheard).map(([key, how]) => ({ code: 'LOW_CONFIDENCE' as const, pointer: `/vitals/${key}`, message: `The ${how}. Check it.` })),
+    ],
   };
   return facts;
 }

@@ -377,9 +377,15 @@ function decimalSplit(s: Sentence, next: Sentence | undefined, m: RegExpExecArra
   return d ? { digit: d[1]!, span: { start: s.span(m.index, m.index + 1).start, end: next.span(0, 1).end } } : null;
 }
 
-/** "temperature at 98 4 which is good": a decimal whose point the recogniser lost; which number was meant is unsure. */
-function droppedPoint(s: Sentence, m: RegExpExecArray): boolean {
-  return m.groups?.u === undefined && !m.groups?.a?.includes('.') && /^\s+\d(?![\d.])\s+[a-z]/.test(s.text.slice(m.index + m[0].length));
+/**
+ * "temperature at 98 4 which is good": a decimal whose point the recogniser lost. Read with its digit, since a
+ * temperature of 98 with a stray 4 after it is the less likely reading, and flagged, since which was meant is unsure.
+ */
+function droppedPoint(s: Sentence, m: RegExpExecArray): { digit: string; end: number } | null {
+  if (m.groups?.u !== undefined || m.groups?.a?.includes('.')) return null;
+  const after = m.index + m[0].length;
+  const d = /^\s+(\d)(?![\d.])(?=\s+[a-z])/.exec(s.text.slice(after));
+  return d ? { digit: d[1]!, end: after + d[0].length } : null;
 }
 
 /** Vitals the doctor asked the patient to measure or tell ("can you count your pulse", "how much do you weigh"), by the sentence that asked. */
@@ -423,6 +429,8 @@ export interface VitalsResult {
   evidence: Partial<Record<Key, Span>>;
   /** Readings whose unit was not said and was assumed, with why: to be shown to the doctor, never silently. */
   assumed: Partial<Record<Key, string>>;
+  /** Readings whose number was read past what the recogniser wrote (a decimal point it lost), with how. */
+  unheard: Partial<Record<Key, string>>;
 }
 
 /**
@@ -433,8 +441,9 @@ export function extractVitals(doc: Doc, locale = ''): VitalsResult {
   const v: Vitals = {};
   const evidence: VitalsResult['evidence'] = {};
   const assumed: VitalsResult['assumed'] = {};
+  const unheard: VitalsResult['unheard'] = {};
   // Nothing is measured by the doctor in a consultation held by video or phone.
-  if (doc.consultation && doc.sentences.some((s) => REMOTE.test(s.text))) return { vitals: v, evidence, assumed };
+  if (doc.consultation && doc.sentences.some((s) => REMOTE.test(s.text))) return { vitals: v, evidence, assumed, unheard };
   const us = /^en-us$/i.test(locale);
   const patientsOwn = selfMeasured(doc);
   for (const said of doc.sentences) {
@@ -446,9 +455,14 @@ export function extractVitals(doc: Doc, locale = ''): VitalsResult {
       const key = r.row.key;
       if (v[key] !== undefined || patientsOwn.get(s.index)?.has(key)) continue;
       for (const { m, g } of hitsOf(r, s)) {
-        if (key === 'temperature' && droppedPoint(s, m)) continue;
         let span = s.span(m.index, m.index + m[0].length);
         let reading = readingOf(r.row, g, us);
+        const dropped = key === 'temperature' ? droppedPoint(s, m) : null;
+        if (dropped) {
+          reading = readingOf(r.row, { ...g, a: `${g.a}.${dropped.digit}` }, us);
+          span = s.span(m.index, dropped.end);
+          unheard[key] = `temperature heard as "${g.a} ${dropped.digit}" and read as ${g.a}.${dropped.digit}: the decimal point was not heard`;
+        }
         const split = key === 'temperature' ? decimalSplit(s, following, m) : null;
         if (split) {
           const joined = readingOf(r.row, { ...g, a: `${g.a}.${split.digit}` }, us);
@@ -462,5 +476,5 @@ export function extractVitals(doc: Doc, locale = ''): VitalsResult {
       }
     }
   }
-  return { vitals: v, evidence, assumed };
+  return { vitals: v, evidence, assumed, unheard };
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Vitals } from '../../server/clinical-nlp/facts.js';
 import { normalizeNumbers } from '../../server/clinical-nlp/numbers.js';
 import { buildDoc } from '../../server/clinical-nlp/sections.js';
+import { structure } from '../../server/clinical-nlp/structure.js';
 import { extractVitals, isVitalLabel, VITALS_VOCAB, VitalsFileSchema } from '../../server/clinical-nlp/vitals.js';
 import { checkedData, DataFileError } from '../../server/clinical-nlp/vocab/data-file.js';
 
@@ -81,8 +82,13 @@ describe('units not said', () => {
     expect(Object.keys(r.assumed)).toEqual(assumed);
   });
 
-  it('does not guess a decimal whose point the recogniser lost', () => {
-    expect(vitals('Doctor: a normal temperature at ninety eight four which is fine.\nPatient: good.', 'en-US', 'consultation')).toEqual({});
+  it('reads a decimal whose point the recogniser lost with its digit, and says so for the doctor to check', () => {
+    const r = read('Doctor: a normal temperature at ninety eight four which is fine.\nPatient: good.', 'en-US', 'consultation');
+    expect(r.vitals).toEqual({ temperature: { value: 98.4, unit: 'F' } });
+    expect(r.unheard.temperature).toMatch(/98 4.*98\.4/);
+    const flags = structure('Doctor: a normal temperature at ninety eight four which is fine.\nPatient: good.', { locale: 'en-US', mode: 'consultation' }).flags;
+    expect(flags).toContainEqual(expect.objectContaining({ code: 'LOW_CONFIDENCE', pointer: '/vitals/temperature' }));
+    expect(read('temperature 98.4 pulse 72', 'en-US').unheard).toEqual({});
   });
 });
 

@@ -753,15 +753,23 @@ export function extractMedications(
     );
   const listed = deduped.filter((m) => !m.isClass || !namedLater(m));
   markAlternatives(listed);
-  // "May use ibuprofen or Tylenol for discomfort": a condition said after the last alternative is all of theirs.
-  for (const m of listed) {
-    const shared = !m.frequency && m.alternatives ? listed.find((x) => m.alternatives!.includes(x.name) && x.frequency?.as_needed && x.frequency.per_day === null) : undefined;
-    if (!shared) continue;
-    m.frequency = { ...shared.frequency! };
-    const said = shared.field_evidence?.frequency;
-    if (said) m.field_evidence = { ...m.field_evidence, frequency: said };
-    m.rules = [...(m.rules ?? []), 'med.alternatives-share-condition'];
-  }
+  // "May use ibuprofen or Tylenol for discomfort": a condition said after the last alternative is all of theirs; so is
+  // a regimen ("either nitrofurantoin or trimethoprim … one tablet twice a day for three days").
+  listed.forEach((m, i) => {
+    if (m.frequency || !m.alternatives) return;
+    const alternative = (x: Out): boolean => m.alternatives!.includes(x.name) && !!x.frequency;
+    const regimen = m.dose || m.duration ? undefined : listed.slice(i + 1).find(alternative);
+    const shared = regimen ?? listed.find((x) => alternative(x) && x.frequency!.as_needed && x.frequency!.per_day === null);
+    if (!shared) return;
+    const fields = regimen ? (['frequency', 'dose', 'duration'] as const) : (['frequency'] as const);
+    for (const f of fields) {
+      if (!shared[f]) continue;
+      Object.assign(m, { [f]: structuredClone(shared[f]) });
+      const said = shared.field_evidence?.[f];
+      if (said) m.field_evidence = { ...m.field_evidence, [f]: said };
+    }
+    m.rules = [...(m.rules ?? []), regimen ? 'med.alternatives-share-regimen' : 'med.alternatives-share-condition'];
+  });
   for (const m of listed) {
     if (m.bare) m.rules = [...(m.rules ?? []), 'med.named-without-strength'];
     // Nothing said makes it a prescription: no prescribing cue and no dose, frequency or course, in the plan or

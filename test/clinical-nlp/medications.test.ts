@@ -604,3 +604,16 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(report('the patient is a 60 year old man. medications one evista sixty mg daily two patient was given a sample of diovan eighty mg daily from my office')).toEqual([]);
   });
 });
+
+describe('alternatives', () => {
+  it('a regimen said after the last alternative is each alternative’s, in a recogniser’s run-on turn too', () => {
+    const text = "doctor: i'll give you something called either cefalexin or co-amoxiclav uh it's usually a week's course uh so one capsule three times a day for seven days\npatient: ok";
+    const ms = structure(text, { locale: 'en-GB', mode: 'consultation' }).medications;
+    expect(ms.map((m) => [m.name, m.dose?.value, m.frequency?.per_day, m.duration?.value])).toEqual([
+      ['cefalexin', 1, 3, 7],
+      [expect.stringContaining('amoxicillin'), 1, 3, 7],
+    ]);
+    const first = meds('Either amoxicillin 500 mg three times a day or azithromycin.', 'en-US');
+    expect(first.find((m) => m.name === 'azithromycin')?.frequency).toBeUndefined();
+  });
+});

@@ -709,7 +709,13 @@ export function extractMedications(
     // A step of a taper or a titration ("… for 5 days. Then reduce to 20 mg", "Increase to 100 mg after two weeks")
     // comes after the dose before it: that one is not replaced.
     const after = s.text.slice(change.index + change[0].length);
-    if (old.duration || /\b(?:then|after|later|next)\b/.test(s.text.slice(0, change.index)) || TITRATION_WHEN.test(after)) continue;
+    if (old.duration || /\b(?:then|after|later|next)\b/.test(s.text.slice(0, change.index)) || TITRATION_WHEN.test(after)) {
+      // "Wellbutrin XL 150 mg daily. She may increase to 300 mg daily after three to seven days.": a step of a drug
+      // prescribed now is an entry of its own after it (the fixtures' one entry per step); the time before the step
+      // is the first one's course.
+      if (given && change[2]) prescribed.splice(prescribed.indexOf(given) + 1, 0, titrationStep(s, change, given));
+      continue;
+    }
     const strength = { value: numberOf(change[1]!), unit: change[2] ? unitName(change[2]) : old.strength!.unit };
     const at = change.index + change[0].lastIndexOf(change[1]!, change[2] ? change[0].length - change[2].length - 1 : undefined);
     const changed: Out = {
@@ -978,6 +984,30 @@ function followOnDosing(doc: Doc, prescribed: Out[], mentioned: Set<number>, fir
     }
     if (!firstMed.has(s.index)) firstMed.set(s.index, 0);
   }
+}
+
+// When the next step of a titration starts: "after three to seven days" (the upper bound, as the fixtures count a range).
+const STEP_AFTER = /\b(?:after|in|over)\s+(?:about\s+|another\s+)?(?:(?:\d+)\s*(?:to|-)\s*)?(\d+|a|an|one)\s+(day|week|month)s?\b/;
+
+/** The step a titration sentence gives the drug prescribed just before it; sets that one's course where it is said. */
+function titrationStep(s: Sentence, change: RegExpExecArray, given: Out): Out {
+  const end = change.index + change[0].length;
+  const at = change.index + change[0].lastIndexOf(change[1]!, change[0].length - change[2]!.length - 1);
+  const when = STEP_AFTER.exec(s.text.slice(0, change.index)) ?? STEP_AFTER.exec(s.text.slice(end));
+  if (when && !given.duration) {
+    given.duration = { value: /^\d/.test(when[1]!) ? Number(when[1]) : 1, unit: when[2] as Duration['unit'] };
+    given.rules = [...(given.rules ?? []), 'med.titration-course'];
+  }
+  const parsed = parseStep(s, s.text, end, s.text.length, NO_MENTION, false);
+  return {
+    ...given,
+    evidence: s.span(change.index, s.text.length),
+    field_evidence: { name: given.field_evidence?.name, strength: s.span(at, end), ...(parsed.frequency ? { frequency: parsed.field_evidence.frequency } : {}) },
+    strength: { value: numberOf(change[1]!), unit: unitName(change[2]!) },
+    frequency: parsed.frequency ?? given.frequency,
+    duration: undefined,
+    rules: [...(given.rules ?? []).filter((r) => r !== 'med.titration-course'), 'med.titration-step'],
+  };
 }
 
 const ANAPHORA = /^\s*(?:with\s+)?(?:the same|same|that|it|them|those|these|this)\b(?!\s+(?:is|was|has|test|report|one))/;

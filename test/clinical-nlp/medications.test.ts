@@ -477,10 +477,10 @@ describe('drug mentions that are not prescriptions now', () => {
     expect(m).toMatchObject({ name: 'metoprolol', status: 'changed', strength: { value: 50, unit: 'mg' }, previous_strength: { value: 25, unit: 'mg' } });
   });
 
-  it('"Increase to 40 mg" said after a continued drug changes it; a taper\'s or titration\'s next step does not', () => {
+  it('"Increase to 40 mg" said after a continued drug changes it; a taper\'s or titration\'s next step does not replace it', () => {
     const [m] = meds('Continue atorvastatin 20 mg. Increase to 40 mg at night.', 'en-US');
     expect(m).toMatchObject({ name: 'atorvastatin', status: 'changed', strength: { value: 40, unit: 'mg' }, previous_strength: { value: 20, unit: 'mg' } });
-    expect(meds('Start sertraline 50 mg daily. Increase to 100 mg after two weeks.', 'en-US').map((x) => x.strength?.value)).toEqual([50]);
+    expect(meds('Start sertraline 50 mg daily. Increase to 100 mg after two weeks.', 'en-US').map((x) => x.strength?.value)).toEqual([50, 100]);
     expect(meds('Prednisolone 40 mg once daily for 5 days. Then reduce to 20 mg once daily for 5 days.').map((x) => x.strength?.value)[0]).toBe(40);
   });
 
@@ -615,5 +615,17 @@ describe('alternatives', () => {
     ]);
     const first = meds('Either amoxicillin 500 mg three times a day or azithromycin.', 'en-US');
     expect(first.find((m) => m.name === 'azithromycin')?.frequency).toBeUndefined();
+  });
+});
+
+describe('a titration', () => {
+  it('a step said after the prescription is an entry of its own, and the time before it is the first step’s course', () => {
+    const ms = meds('Start sertraline 50 mg daily. She may increase to 100 mg daily after one to two weeks.', 'en-US');
+    expect(ms.map((m) => [m.name, m.strength?.value, m.frequency?.per_day, m.duration ? [m.duration.value, m.duration.unit] : null])).toEqual([
+      ['sertraline', 50, 1, [2, 'week']],
+      ['sertraline', 100, 1, null],
+    ]);
+    // A change with nothing that makes it a later step replaces the dose, as before.
+    expect(meds('Continue atorvastatin 20 mg. Increase to 40 mg at night.', 'en-US').map((m) => [m.strength?.value, m.status])).toEqual([[40, 'changed']]);
   });
 });

@@ -37,7 +37,7 @@ const PATTERNS: { re: RegExp; fixedDays?: number; one?: boolean }[] = [
   // Not "up 14 pounds from the last year": a comparison, not how long.
   { re: /(?<!\bfrom\s+(?:the\s+)?)\b(?:(?:since|for|over|in|during)\s+)?(?:the\s+)?(?:last|past)\s+(day|week|month|year|fortnight|hour)\b(?!\s+of\b)/g, one: true },
   {
-    re: /\b(?:since|from|started|starting|began|beginning)\s+(?:the\s+)?(?:yesterday(?:\s+(?:night|morning|evening|afternoon))?|last night|this morning|today|morning|tonight|overnight)\b|\bovernight\b|\blast night\b/g,
+    re: /\b(?:since|from|started|starting|began|beginning|onset)\s+(?:(?:the|just|only)\s+)?(?:yesterday(?:\s+(?:night|morning|evening|afternoon))?|last night|this morning|today|morning|tonight|overnight)\b|\bovernight\b|\blast night\b/g,
     fixedDays: 1,
   },
   // "I was in my yard yesterday … my back started tightening up": yesterday said with the onset.

@@ -175,6 +175,7 @@ describe('durations', () => {
     ['for a fortnight', 14],
     ['over the past month', 30],
     ['the last two nights', 2],
+    ['with a sudden onset just yesterday', 1],
   ])('%s → %d days', (spoken, n) => {
     const hits = findDurations(normalizeText(spoken));
     expect(hits).toHaveLength(1);

@@ -57,9 +57,10 @@ const MAX_VERBLESS_CARE = 14;
 
 const patterns = (list: string[]): string => list.map((p) => `(?:${p})`).join('|');
 
-// Not a lead-in when it is the doctor's own plan or a purpose: "let's try and flush it", "to make sure you tolerate it".
+// Not a lead-in when it is the doctor's own plan, a purpose or denied: "let's try and flush it", "to make sure you
+// tolerate it", "I don't think you need to start on any medication".
 const LEAD_IN = new RegExp(
-  String.raw`(?<![a-z'])(?<!\b(?:let's|to|we|i|they|can|could|will|we'll|i'll|would|and then we|so we)\s)(?:${patterns(ADVICE_CUES.leadIns.patterns)})(?![a-z'])\s*`,
+  String.raw`(?<![a-z'])(?<!\b(?:let's|to|we|i|they|can|could|will|we'll|i'll|would|and then we|so we)\s)(?<!\b(?:don't|do not|didn't|did not) think\s)(?:${patterns(ADVICE_CUES.leadIns.patterns)})(?![a-z'])\s*`,
 );
 const LEAD_IN_AT_END = new RegExp(`(?:${LEAD_IN.source})$`);
 // Lead-ins said one after another: "what I want you to do is let's rest it", "I want you to try and …".
@@ -417,6 +418,9 @@ function planStart(doc: Doc): { sentence: number; at: number } {
   return said ? { sentence: doc.planStart, at: 0 } : { sentence: Math.floor(n / 2), at: 0 };
 }
 
+// "Just make sure you call support to book that appointment, OK?": a tag asks for agreement, not a question.
+const TAG_QUESTION = /,\s*(?:ok|okay|alright|all right|yeah|right|yes|yep|yes or no)\s*\?$/;
+
 /** Words past which a sentence is a recogniser's run-on turn rather than one sentence. */
 const RUN_ON_WORDS = 40;
 const DOCTOR_SUBJECT_END = /(?:^|\s)(?:i|we|i'll|we'll|i'm|we're|(?:i|we) (?:will|would|are going to|am going to|are gonna|am gonna))$/;
@@ -442,7 +446,7 @@ export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, na
   for (const s of doc.sentences.slice(start.sentence)) {
     // A run-on turn that names the diagnosis goes on to the plan: there only the clause naming it is not advice.
     const runOn = s.tokens.length > RUN_ON_WORDS;
-    if (s.speaker === 'patient' || s.text.endsWith('?') || (!runOn && DIAGNOSIS_CUE.test(s.text))) continue;
+    if (s.speaker === 'patient' || (s.text.endsWith('?') && !TAG_QUESTION.test(s.text)) || (!runOn && DIAGNOSIS_CUE.test(s.text))) continue;
     if (s.section && s.section !== 'plan' && s.section !== 'assessment') continue;
     // A plan item without a verb is read where a plan is listed: a report's plan, a dictation, a doctor's short line.
     const planItem: PlanItem = s.section === 'plan' || (!s.section && !doc.consultation) ? 'any' : !s.section && s.text.split(' ').length <= 14 ? 'care' : 'none';

@@ -196,4 +196,11 @@ describe('a short list', () => {
     expect(talk('what we need to do is get your wrist straight and then put screws in')).toEqual([]);
     expect(talk('what i need you to do is keep your wrist in the splint')).toEqual(['keep your wrist in the splint']);
   });
+
+  it('reads an instruction ending on a tag ("…, OK?") and none that the doctor denies ("I don\'t think you need to …")', () => {
+    const tagged = consultation('what brings you in', 'my ears hurt', "you'll see one of my doctors in the next few days. Just make sure you call support to book that appointment, OK?", 'I will.');
+    expect(advice(tagged)).toEqual(['call support to book that appointment']);
+    expect(advice(consultation('what brings you in', 'i feel low', 'Do you want to call support to book an appointment?', 'maybe'))).toEqual([]);
+    expect(advice(consultation('what brings you in', 'i feel low', "i don't think you need to start on any medication at this time, okay?", 'yes'))).toEqual([]);
+  });
 });

@@ -203,4 +203,8 @@ describe('a short list', () => {
     expect(advice(consultation('what brings you in', 'i feel low', 'Do you want to call support to book an appointment?', 'maybe'))).toEqual([]);
     expect(advice(consultation('what brings you in', 'i feel low', "i don't think you need to start on any medication at this time, okay?", 'yes'))).toEqual([]);
   });
+
+  it('"I don\'t think you can/should …" is an instruction not to', () => {
+    expect(advice(consultation('what brings you in', 'a fever', "so my plan is some blood tests. I don't think you should drive until the dizziness settles.", 'okay'))).toEqual(['do not drive until the dizziness settles']);
+  });
 });

@@ -207,4 +207,10 @@ describe('a short list', () => {
   it('"I don\'t think you can/should …" is an instruction not to', () => {
     expect(advice(consultation('what brings you in', 'a fever', "so my plan is some blood tests. I don't think you should drive until the dizziness settles.", 'okay'))).toEqual(['do not drive until the dizziness settles']);
   });
+
+  it('"you can self-refer / ring / book …" points the patient to a service: an instruction', () => {
+    const text = consultation('what brings you in', 'anxiety', 'so my plan is some therapy. You can self-refer to the local talking therapy service. You can ring the support team to book a face-to-face appointment.', 'okay');
+    expect(advice(text)).toEqual(['self refer to the local talking therapy service', 'ring the support team to book a face to face appointment']);
+    expect(advice(consultation('what brings you in', 'a sprain', 'so my plan is an x-ray. You can call it a sprain, really.', 'okay'))).toEqual([]);
+  });
 });

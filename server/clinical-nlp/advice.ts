@@ -36,6 +36,7 @@ const CuesSchema = Type.Object({
   fillers: Phrases,
   planOnsets: Patterns,
   referrals: Patterns,
+  urgentPlaces: Phrases,
   careNouns: Phrases,
   negativeLeadIns: Patterns,
   softPrefixes: Patterns,
@@ -76,8 +77,11 @@ const cue = (list: { patterns: string[] }): RegExp => new RegExp(String.raw`(?<!
 // Counselling on results, risks or options is the doctor's account of the visit, not an instruction.
 const NOT_A_TOPIC = /\b(?:risks?|benefits?|results?|options?|findings?|history|diagnosis|labs?|x rays?|plan|treatment|medications?|this|that|it)\b/;
 /** Acts of the doctor that are advice, each written with its head word; `what` must hold for the words after it. */
+const REFERRAL = 'referral ';
+// "refer you to the emergency department": the patient is to go there now.
+const URGENT_PLACE = new RegExp(String.raw`^to (?:the )?(?:${alternation(ADVICE_CUES.urgentPlaces.phrases)})(?![a-z])`);
 const ACTS: { re: RegExp; head: string; what?: RegExp; named?: boolean }[] = [
-  { re: cue(ADVICE_CUES.referrals), head: 'referral ' },
+  { re: cue(ADVICE_CUES.referrals), head: REFERRAL },
   { re: cue(ADVICE_CUES.careOrders), head: '', what: CARE_NOUN, named: true },
   { re: cue(ADVICE_CUES.counselling), head: '', what: new RegExp(String.raw`^(?!.*${NOT_A_TOPIC.source})`) },
 ];
@@ -325,7 +329,8 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
     // "I'll prescribe that, I'm also going to prescribe some physical therapy": the care is a thing named.
     if (act.named && NOT_AN_ACTION.test(what)) return { found: null, next: start };
     if (act.what && !act.what.test(what)) return { found: null, next: end };
-    return { found: complete(t, start, end, `${act.head}${what}`, 2), next: Math.max(end, start + 1) };
+    const head = act.head === REFERRAL && URGENT_PLACE.test(what) ? 'go ' : act.head;
+    return { found: complete(t, start, end, `${head}${what}`, 2), next: Math.max(end, start + 1) };
   } else if (lead && !(imperative && imperative[0].length <= lead.index)) {
     start = c.from + lead.index + lead[0].length;
     for (let m = CHAINED.exec(t.slice(start, c.to)); m && m[0]; m = CHAINED.exec(t.slice(start, c.to))) start += m[0].length;

@@ -213,4 +213,9 @@ describe('a short list', () => {
     expect(advice(text)).toEqual(['self refer to the local talking therapy service', 'ring the support team to book a face to face appointment']);
     expect(advice(consultation('what brings you in', 'a sprain', 'so my plan is an x-ray. You can call it a sprain, really.', 'okay'))).toEqual([]);
   });
+
+  it('a referral to the emergency department or A&E says to go there; one to a specialty stays a referral', () => {
+    expect(advice(consultation('what brings you in', 'a cough', "so my plan is a chest x-ray. so i'm gonna go ahead and refer you to the emergency department i'll call them", 'okay'))).toEqual(['go to the emergency department']);
+    expect(advice(consultation('what brings you in', 'a cough', "so my plan is a chest x-ray. i'm going to refer you to cardiology", 'okay'))).toEqual(['referral to cardiology']);
+  });
 });

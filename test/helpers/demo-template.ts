@@ -1,5 +1,6 @@
-import { cpSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { ensureDemo } from '../../server/demo/demo.js';
 import { createService, type ServiceOptions } from '../../server/service.js';
 import { KEK_FILE } from '../../server/shared/secret-box.js';
@@ -19,22 +20,31 @@ import { copyPostgresDatabase } from './service.js';
 
 interface DemoTemplate { dataDir: string; databaseUrl?: string }
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    demoTemplates: string;
+  }
+}
+
 const QUARTER_HOUR_MS = 15 * 60_000;
 const templates = new Map<string, Promise<DemoTemplate>>();
-const templateDirs: string[] = [];
-// The test process ends with the run (or, for an isolated file, with the file): its templates go with it. The
-// PostgreSQL ones go with the tests' throwaway cluster.
-process.once('exit', () => {
-  for (const d of templateDirs) rmSync(d, { recursive: true, force: true });
-});
+
+/**
+ * A folder for a template: in the run's folder for them (helpers/demo-template-global-setup.ts, removed at the end
+ * of the run), or a temporary one where that setup did not run (a test started outside vitest.config.ts). The
+ * PostgreSQL templates go with the tests' throwaway cluster.
+ */
+const templateDir = () => {
+  const root = inject('demoTemplates');
+  return root ? mkdtempSync(join(root, 'demo-')) : tempDir('demo-template');
+};
 
 function demoTemplate(database: TestDatabase['name']): Promise<DemoTemplate> {
   const key = `${database} ${Math.floor(Date.now() / QUARTER_HOUR_MS)}`;
   let template = templates.get(key);
   if (!template) {
     template = (async () => {
-      const dataDir = tempDir('demo-template');
-      templateDirs.push(dataDir);
+      const dataDir = templateDir();
       const pg = database === 'postgres' ? await freshPostgresDatabase('demo_template') : null;
       const service = await createService({ kek: TEST_KEK, dataDir, databaseUrl: pg?.url, webhooks: { dispatch: false } });
       await ensureDemo(service, 'http://127.0.0.1:0');

@@ -25,12 +25,13 @@ export default defineConfig({
           // share the two workers and so import it about once each; every file still starts its own servers on its
           // own data, and puts back what it changes in the process (environment variables, umask).
           isolate: false,
-          // One throwaway PostgreSQL for the whole run (each test file makes its own databases on it), and this run's
-          // bundle of `npm run serve` for the tests that start the service as a process.
-          globalSetup: ['test/helpers/postgres-global-setup.ts', 'test/helpers/serve-bundle-global-setup.ts'],
+          // One throwaway PostgreSQL for the whole run (each test file makes its own databases on it), this run's
+          // bundle of `npm run serve` for the tests that start the service as a process, and the folder for the demo
+          // clinics the test processes copy.
+          globalSetup: ['test/helpers/postgres-global-setup.ts', 'test/helpers/serve-bundle-global-setup.ts', 'test/helpers/demo-template-global-setup.ts'],
         },
       },
-      { extends: true, test: { name: 'isolated', include: ISOLATED } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED, globalSetup: ['test/helpers/demo-template-global-setup.ts'] } },
     ],
   },
 });

@@ -6,6 +6,7 @@ import { type Kysely, sql } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openSql } from '../../server/db/sql.js';
 import type { DemoCredentials } from '../../server/demo/demo.js';
+import { copyDemoForProcess } from '../helpers/demo-template.js';
 import { DATABASES, type TestDatabase, freshPostgresDatabase } from '../helpers/postgres.js';
 import { ROOT, SERVE, type ServerProcess, call, exited, spawnServer, tempDir } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
@@ -51,11 +52,13 @@ async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Serve
 
 /**
  * Where a test's service keeps its data: the data folder, and on PostgreSQL a fresh database (dropped after the
- * file), with the serve arguments that name both.
+ * file), with the serve arguments that name both. `withDemo`: the demo clinics already there, copied
+ * (helpers/demo-template.ts), for a test about what comes after them.
  */
-async function store(db: TestDatabase, name: string) {
+async function store(db: TestDatabase, name: string, opts: { withDemo?: boolean } = {}) {
   const d = dir(name);
-  const pg = db.name === 'postgres' ? await freshPostgresDatabase(`durability_${name}`) : null;
+  const pg = opts.withDemo ? await copyDemoForProcess(d, db.name)
+    : db.name === 'postgres' ? await freshPostgresDatabase(`durability_${name}`) : null;
   if (pg) databases.push(pg.drop);
   return { d, url: pg?.url, args: ['--data-dir', d, ...(pg ? ['--database-url', pg.url] : [])] };
 }
@@ -254,7 +257,7 @@ for (const db of DATABASES) describe(`signals and restart (${db.name})`, skipFor
   });
 
   it('SIGTERM during a write burst exits 0 and keeps every acknowledged write', async () => {
-    const target = await store(db, 'sigterm-burst');
+    const target = await store(db, 'sigterm-burst', { withDemo: true });
     const { d, args } = target;
     const srv = await serve([...args, '--demo']);
     const ws = readCreds(d).workspaces[1]!;
@@ -292,7 +295,7 @@ for (const db of DATABASES) describe(`signals and restart (${db.name})`, skipFor
 
 for (const db of DATABASES) describe(`kill -9 during writes (${db.name})`, skipFor(db.skip), () => {
   it('every request answered 2xx before the kill is there after a restart, and the file passes integrity_check', async () => {
-    const target = await store(db, 'crash');
+    const target = await store(db, 'crash', { withDemo: true });
     const { d, args } = target;
     const srv = await serve([...args, '--demo']);
     const ws = readCreds(d).workspaces[0]!;
@@ -422,6 +425,7 @@ for (const db of DATABASES) describe(`online backup (${db.name})`, skipFor(db.na
   it('copies a consistent database while the server runs and is written to', async () => {
     const d = dir('backup');
     const out = join(dir('backup-out'), 'nested', 'copy.sqlite');
+    await copyDemoForProcess(d);
     const srv = await serve(['--data-dir', d, '--demo']);
     const ws = readCreds(d).workspaces[0]!;
     const headers = { auth: ws.users.reception.auth_token };

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyDemoForProcess } from '../helpers/demo-template.js';
 import { ROOT, type ServerProcess, call, exited, spawnServer, tempDir } from '../helpers/server.js';
 
 /**
@@ -14,6 +15,8 @@ let srv: ServerProcess;
 
 beforeAll(async () => {
   dataDir = tempDir('scribe-flags');
+  // The demo clinics, copied (helpers/demo-template.ts): what this test is about comes after them.
+  await copyDemoForProcess(dataDir);
   srv = await spawnServer(['--data-dir', dataDir, '--demo', '--scribe-max-files', '1', '--scribe-workers', '1'],
     { CLINIC_DESK_SCRIBE_MAX_FILE_MB: '1' });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { copyDemoForProcess } from '../helpers/demo-template.js';
 import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
 import { strace, trace } from '../helpers/strace.js';
@@ -56,6 +57,8 @@ describe('an answered change is on disk when the answer leaves (SQLite)', skipFo
   it('every 201 follows a finished flush of the -wal file covering its commit; after kill -9 each one is in the file', async () => {
     const d = tempDir('durable-answers');
     dirs.push(d);
+    // The demo clinics, copied (helpers/demo-template.ts): what this test is about comes after them.
+    await copyDemoForProcess(d);
     const srv: ServerProcess = await spawnServer(['--data-dir', d, '--demo']);
     children.add(srv.child);
     const ws = srv.demo().workspaces[0]!;

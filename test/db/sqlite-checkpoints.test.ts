@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { walCheckpointer } from '../../server/db/checkpointer.js';
 import { openDatabase } from '../../server/db/database.js';
+import { copyDemoForProcess } from '../helpers/demo-template.js';
 import { ROOT, call, exited, spawnServer, startedByTests, tempDir } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
 import { strace, trace } from '../helpers/strace.js';
@@ -20,6 +21,8 @@ describe('checkpoints off the event loop (SQLite)', skipFor(strace ? null : 'str
   it('the database file is written and synced by the checkpoint thread, not the thread that answers', async () => {
     const d = tempDir('checkpoints');
     dirs.push(d);
+    // The demo clinics, copied (helpers/demo-template.ts): what this test is about comes after them.
+    await copyDemoForProcess(d);
     const srv = await spawnServer(['--data-dir', d, '--demo']);
     children.add(srv.child);
     const ws = srv.demo().workspaces[0]!;

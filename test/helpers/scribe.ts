@@ -8,6 +8,7 @@ import { buildHttpApp } from '../../server/http/app.js';
 import { type Service, type ServiceOptions, createService } from '../../server/service.js';
 import type { Clock } from '../../server/shared/time.js';
 import { verifySignature } from '../../server/webhooks/signing.js';
+import { copyDemo, demoCopyFits } from './demo-template.js';
 import { TEST_KEK, tempDir } from './server.js';
 
 /** Helpers of the scribe tests: a service with scribe options, speech made by espeak-ng, a webhook receiver. */
@@ -42,6 +43,8 @@ export interface ScribeServer {
 /** The real service and HTTP app on a loopback port, with the demo clinics and the given options. */
 export async function startScribeServer(opts: Omit<ServiceOptions, 'dataDir'> & { dataDir?: string } = {}): Promise<ScribeServer> {
   const dataDir = opts.dataDir ?? tempDir('scribe');
+  // The demo clinics below are usually a copy (helpers/demo-template.ts): making them costs seconds of scrypt.
+  if (demoCopyFits(dataDir, opts)) await copyDemo(dataDir);
   const service = await createService({ kek: TEST_KEK, ...opts, dataDir });
   const app = await buildHttpApp(service);
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -8,6 +8,7 @@ import { type DemoCredentials, ensureDemo } from '../../server/demo/demo.js';
 import { type HttpOptions, buildHttpApp } from '../../server/http/app.js';
 import { createService, type Service, type ServiceOptions } from '../../server/service.js';
 import type { Clock } from '../../server/shared/time.js';
+import { copyDemo, demoCopyFits } from './demo-template.js';
 import { type TestDatabase, freshPostgresDatabase } from './postgres.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -54,7 +55,10 @@ export async function startServer(opts: {
   reminders?: ServiceOptions['reminders'];
 } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir('srv');
-  const pg = opts.database?.name === 'postgres' ? await freshPostgresDatabase('srv') : null;
+  const database = opts.database?.name ?? 'sqlite';
+  // The demo clinics below are usually a copy (helpers/demo-template.ts): making them costs seconds of scrypt.
+  const pg = demoCopyFits(dataDir, opts) ? await copyDemo(dataDir, database)
+    : database === 'postgres' ? await freshPostgresDatabase('srv') : null;
   // kek null: the service keeps its key as headless does (<dataDir>/master.key), for a suite about that file or a CLI reading it.
   const service = await createService({
     dataDir, clock: opts.clock, databaseUrl: pg?.url, kek: opts.kek === null ? undefined : opts.kek ?? TEST_KEK,

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoCredentials, type DemoWorkspace, ensureDemo } from '../../server/demo/demo.js';
 import { buildHttpApp } from '../../server/http/app.js';
 import { createService, type Service } from '../../server/service.js';
+import { copyDemo } from '../helpers/demo-template.js';
 import { missing } from '../helpers/needs.js';
 import { TEST_KEK, call, tempDir } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
@@ -135,6 +136,8 @@ async function auditRows(action: string) {
 
 beforeAll(async () => {
   dataDir = tempDir('mcp');
+  // The demo clinics below: a copy (helpers/demo-template.ts).
+  await copyDemo(dataDir);
   // The scribe worker stays off: these tests check what the tools hand to the scribe, not the recognition itself.
   service = await createService({ kek: TEST_KEK, dataDir, scribe: { worker: false } });
   app = await buildHttpApp(service);

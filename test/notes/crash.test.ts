@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ScribeClient } from '../../sdk/scribe-client.js';
+import { copyDemoForProcess } from '../helpers/demo-template.js';
 import { missing } from '../helpers/needs.js';
 import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
@@ -25,6 +26,8 @@ async function serve(dataDir: string): Promise<ServerProcess> {
 it('kill -9 right after the sign answer, then restart: the signed version is there', { ...skipFor(skip), timeout: 240_000 }, async () => {
   const dataDir = tempDir('notes-crash');
   dirs.push(dataDir);
+  // The demo clinics, copied (helpers/demo-template.ts): what this test is about comes after them.
+  await copyDemoForProcess(dataDir);
   const wav = join(dataDir, 'dictation.wav');
   await speak('The patient has fever for three days. Tablet paracetamol six fifty milligrams three times a day for five days.', wav);
 

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { DemoWorkspace } from '../../server/demo/demo.js';
 import { TW_SID, TW_TOKEN, startProviders } from '../helpers/messaging-providers.js';
+import { copyDemoForProcess } from '../helpers/demo-template.js';
 import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
 
 /**
@@ -25,6 +26,8 @@ async function serve(dataDir: string): Promise<ServerProcess> {
 it('kill -9 while the provider answers: after a restart every reminder is sent, none more than twice', async () => {
   const dataDir = tempDir('reminders-crash');
   dirs.push(dataDir);
+  // The demo clinics, copied (helpers/demo-template.ts): what this test is about comes after them.
+  await copyDemoForProcess(dataDir);
   const providers = await startProviders({ delayMs: 60 });
   try {
     const t0 = Date.now();

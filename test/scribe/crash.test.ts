@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { ScribeClient } from '../../sdk/scribe-client.js';
+import { copyDemoForProcess } from '../helpers/demo-template.js';
 import { missing } from '../helpers/needs.js';
 import { SCRIBE_WORKER_COMMAND, type ServerProcess, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
@@ -67,6 +68,8 @@ it('kill -9 mid-transcription, then restart: the worker goes with the service, t
   const dataDir = tempDir('scribe-crash');
   const audioDir = tempDir('scribe-crash-audio');
   dirs.push(dataDir, audioDir);
+  // The demo clinics, copied (helpers/demo-template.ts): what this test is about comes after them.
+  await copyDemoForProcess(dataDir);
   const long = speak(audioDir, 'long visit.wav', `${PARAGRAPH} ${PARAGRAPH}`, 'en-us', 170);
 
   const first = await serve(dataDir);

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { expect, it } from 'vitest';
 import type { DemoWorkspace } from '../../server/demo/demo.js';
 import { verifySignature } from '../../server/webhooks/signing.js';
+import { copyDemoForProcess } from '../helpers/demo-template.js';
 import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
 
 /**
@@ -34,6 +35,8 @@ interface Delivered { appointment_id: string; previous_status: string | null; st
 it('kill -9 in the middle of 1,000 status changes, then restart: every committed change is delivered, none lost', async () => {
   const dataDir = tempDir('webhooks-crash');
   dirs.push(dataDir);
+  // The demo clinics, copied (helpers/demo-template.ts): what this test is about comes after them.
+  await copyDemoForProcess(dataDir);
 
   // The receiver: verifies every signature over the raw bytes; fails the first attempt of about one event in
   // eight with a 500, so retries are in play when the process dies.

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { Socket } from 'node:net';
-import { cpSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +13,10 @@ import { DEFAULT_MAX_PER_SUBSCRIPTION } from '../../server/webhooks/dispatcher.j
 import { verifySignature } from '../../server/webhooks/signing.js';
 import type { WebhookOptions } from '../../server/webhooks/service.js';
 import { transaction } from '../../server/db/tx.js';
-import { DATABASES, type TestDatabase, freshPostgresDatabase } from '../helpers/postgres.js';
+import { copyDemo } from '../helpers/demo-template.js';
+import { DATABASES, type TestDatabase } from '../helpers/postgres.js';
 import { ROOT, TEST_KEK, call, tempDir } from '../helpers/server.js';
-import { copyPostgresDatabase, rowOf } from '../helpers/service.js';
+import { rowOf } from '../helpers/service.js';
 import { skipFor } from '../helpers/skip.js';
 
 /**
@@ -64,36 +65,11 @@ interface Running {
 
 const running = new Set<Running>();
 const dirs: string[] = [];
-const dropAtEnd: (() => Promise<void>)[] = [];
-
-// Creating the demo clinics costs seconds of scrypt; it is done once per database, and each service starts on a
-// copy: of the data folder (SQLite's file, or on PostgreSQL the key file its secrets are sealed with) and, on
-// PostgreSQL, of the database.
-interface Template { dataDir: string; databaseUrl?: string }
-const templates = new Map<TestDatabase['name'], Promise<Template>>();
-function demoTemplate(db: TestDatabase): Promise<Template> {
-  let template = templates.get(db.name);
-  if (!template) {
-    template = (async () => {
-      const dir = tempDir('webhooks-template');
-      dirs.push(dir);
-      const pg = db.name === 'postgres' ? await freshPostgresDatabase('webhooks_template') : null;
-      if (pg) dropAtEnd.push(pg.drop);
-      const service = await createService({ kek: TEST_KEK, dataDir: dir, databaseUrl: pg?.url, webhooks: { dispatch: false } });
-      await ensureDemo(service, 'http://127.0.0.1:0');
-      await service.close();
-      return { dataDir: dir, databaseUrl: pg?.url };
-    })();
-    templates.set(db.name, template);
-  }
-  return template;
-}
 
 async function start(db: TestDatabase, webhooks: WebhookOptions = {}, clock?: { now(): Date }): Promise<Running> {
-  const template = await demoTemplate(db);
+  // The demo clinics: a copy (helpers/demo-template.ts); a test's movable clock starts at the real now.
   const dataDir = tempDir('webhooks');
-  cpSync(template.dataDir, dataDir, { recursive: true });
-  const pg = template.databaseUrl ? await copyPostgresDatabase(template.databaseUrl, 'webhooks') : null;
+  const pg = await copyDemo(dataDir, db.name);
   const service = await createService({ kek: TEST_KEK, dataDir, clock, databaseUrl: pg?.url, webhooks: { pollIntervalMs: 100, ...webhooks } });
   const app = await buildHttpApp(service);
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -116,7 +92,6 @@ async function start(db: TestDatabase, webhooks: WebhookOptions = {}, clock?: { 
 
 afterAll(async () => {
   for (const r of [...running]) await r.close();
-  for (const drop of dropAtEnd) await drop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 

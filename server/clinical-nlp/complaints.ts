@@ -139,10 +139,17 @@ const SINCE_EVENT = /\bsince (?:the|that|my|his|her|this) ([a-z]+(?: [a-z]+)?)/;
 const RECAP =
   /\b(?:to recap|recap|to summari[sz]e|summari[sz]ing|in summary|so (?:for )?(?:the )?(?:last|past) \d+ \w+,? you|(?<!have )you(?:'ve| have) been (?:having|experiencing|dealing with|suffering (?:from|with)|struggling with)|so you(?:'ve| have) had|you(?: also)? mentioned|you(?:'ve| have) mentioned|you said)\b/;
 // The reason for the visit the doctor says to open it ("he is here today with right elbow pain", "today complaining
-// of shortness of breath"): the symptoms after the cue, up to a history it goes on to ("… and she also has a history
+// of shortness of breath", "the nurse told me that you're having some headaches"): the symptoms after the cue, up to a history it goes on to ("… and she also has a history
 // of diabetes"), are complaints.
 const VISIT_REASON =
-  /\b(?:(?:is |are )?here (?:today )?(?:with|for|because of)(?! (?:you|him|her|me|us|them)\b)|complaining of|present(?:s|ing) (?:today )?with|(?:comes|coming) in (?:today )?with)\b|\b(?=you(?:'ve| have)? (?:hurt|injured|twisted|sprained) (?:your|the)\b)/;
+  /\b(?:(?:is |are )?here (?:today )?(?:with|for|because of)(?! (?:you|him|her|me|us|them)\b)|complaining of|present(?:s|ing) (?:today )?with|(?:comes|coming|come|came) in (?:today )?with|(?:told me|i understand|i heard|i see) (?:that )?you(?:'re| are|'ve| have)(?: been)? (?:having|experiencing|got))\b|\b(?=you(?:'ve| have)? (?:hurt|injured|twisted|sprained) (?:your|the)\b)/;
+// "You've come in with some right knee pain" – "it's not the right knee, it's the left knee" (or just "it's the left
+// knee"): the side the patient says is the complaint's.
+const SIDE_CORRECTED = /\bnot (?:the|my|on the) (?:left|right)\b[^.?!]*?\b(?:it's|it is|the|my|on the) (left|right)\b|^(?:(?:no|actually|sorry|well)[\s,]+)*(?:it's|it is) (?:the|my|on the) (left|right)\b/;
+const sideCorrected = (it: Item, meant: string): Item => {
+  const side = /\b(?:left|right)\b/;
+  return side.test(it.name) ? { ...it, name: it.name.replace(side, meant), ...(it.site ? { site: it.site.replace(side, meant) } : {}) } : it;
+};
 const THEN_HISTORY = /\b(?:history|pmh|background)\b/;
 // What a doctor says while examining: a test of movement or touch, or an examination word.
 const EXAM_TALK =
@@ -844,7 +851,10 @@ export function extractComplaints(doc: Doc): Complaint[] {
       const from = reason.index + reason[0].length;
       const history = THEN_HISTORY.exec(s.text.slice(from));
       const scope = { from, to: history ? from + history.index : s.text.length, masked: notComplaintSpans(s) };
-      attach(s, segmentItems(s, doc.female, scope), [], complaintDurations(s, scope).find((d) => d.duration)?.duration);
+      const answer = doc.sentences[s.index + 1];
+      const fix = answer?.speaker === 'patient' ? SIDE_CORRECTED.exec(answer.text) : null;
+      const items = segmentItems(s, doc.female, scope).map((it) => (fix ? sideCorrected(it, (fix[1] ?? fix[2])!) : it));
+      attach(s, items, [], complaintDurations(s, scope).find((d) => d.duration)?.duration);
       continue;
     }
     if (!chosen.has(s.index)) continue;
@@ -920,6 +930,13 @@ export function extractComplaints(doc: Doc): Complaint[] {
     const howLong = (question && HOW_LONG.test(question.text)) || (asked && HOW_LONG.test(asked.text) && s.index - asked.index <= 3);
     if (!items.length && durations.length && (ANAPHORA.test(s.text) || howLong || /^\d/.test(s.text))) {
       const d = durations.find((x) => x.duration)?.duration;
+      // "How long have you been having some shortness of breath?" "About a week.": the question takes for granted
+      // what it names, and the answer confirms it.
+      const presumed = asking && question && HOW_LONG.test(question.text) && !NO.test(s.text) ? itemsAsked(question, doc.female).filter((it) => !byName.has(it.name) && !gone.has(it.name)) : [];
+      if (question && presumed.length) {
+        attach(question, presumed, [], d);
+        continue;
+      }
       // Said again in the same answer, the later length corrects the first ("a couple of months ago … I got it
       // three, four months ago").
       const corrects = doc.consultation && !EARLIER_EPISODE.test(s.text);

@@ -341,6 +341,14 @@ describe('durations in real speech', () => {
     expect(days(text, 'loose stools')).toBe(4);
   });
 
+  it('the doctor who says what the patient came in with, or asks how long it has lasted, names a complaint; the patient corrects its side', () => {
+    expect(names('Doctor: hi frank i heard the nurse told me that you are having some shortness of breath\nPatient: i am not great')).toEqual(['shortness of breath']);
+    expect(names('Doctor: how long have you had the headaches?\nPatient: about two weeks')).toEqual(['headache']);
+    expect(names('Doctor: how long have you had the headaches?\nPatient: no, i have not had any')).toEqual([]);
+    expect(names('Doctor: i understand you have come in with some right knee pain, can you tell me about it\nPatient: it is not the right knee, it is the left knee')).toEqual(['left knee pain']);
+    expect(names("Doctor: i understand you've come in with some right knee pain\nPatient: it's the left knee actually")).toEqual(['left knee pain']);
+  });
+
   it('the reason for the visit the doctor opens with is a complaint; the history said with it is not', () => {
     const text = [
       'Doctor: mister jackson is a 45 -year-old male who has a history of diabetes and migraines and he is here today with right elbow pain so hey there mark',

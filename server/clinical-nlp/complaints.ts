@@ -143,13 +143,6 @@ const RECAP =
 // of diabetes"), are complaints.
 const VISIT_REASON =
   /\b(?:(?:is |are )?here (?:today )?(?:with|for|because of)(?! (?:you|him|her|me|us|them)\b)|complaining of|present(?:s|ing) (?:today )?with|(?:comes|coming|come|came) in (?:today )?with|(?:told me|i understand|i heard|i see) (?:that )?you(?:'re| are|'ve| have)(?: been)? (?:having|experiencing|got))\b|\b(?=you(?:'ve| have)? (?:hurt|injured|twisted|sprained) (?:your|the)\b)/;
-// "You've come in with some right knee pain" – "it's not the right knee, it's the left knee" (or just "it's the left
-// knee"): the side the patient says is the complaint's.
-const SIDE_CORRECTED = /\bnot (?:the|my|on the) (?:left|right)\b[^.?!]*?\b(?:it's|it is|the|my|on the) (left|right)\b|^(?:(?:no|actually|sorry|well)[\s,]+)*(?:it's|it is) (?:the|my|on the) (left|right)\b/;
-const sideCorrected = (it: Item, meant: string): Item => {
-  const side = /\b(?:left|right)\b/;
-  return side.test(it.name) ? { ...it, name: it.name.replace(side, meant), ...(it.site ? { site: it.site.replace(side, meant) } : {}) } : it;
-};
 const THEN_HISTORY = /\b(?:history|pmh|background)\b/;
 // What a doctor says while examining: a test of movement or touch, or an examination word.
 const EXAM_TALK =
@@ -851,10 +844,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
       const from = reason.index + reason[0].length;
       const history = THEN_HISTORY.exec(s.text.slice(from));
       const scope = { from, to: history ? from + history.index : s.text.length, masked: notComplaintSpans(s) };
-      const answer = doc.sentences[s.index + 1];
-      const fix = answer?.speaker === 'patient' ? SIDE_CORRECTED.exec(answer.text) : null;
-      const items = segmentItems(s, doc.female, scope).map((it) => (fix ? sideCorrected(it, (fix[1] ?? fix[2])!) : it));
-      attach(s, items, [], complaintDurations(s, scope).find((d) => d.duration)?.duration);
+      attach(s, segmentItems(s, doc.female, scope), [], complaintDurations(s, scope).find((d) => d.duration)?.duration);
       continue;
     }
     if (!chosen.has(s.index)) continue;
@@ -955,10 +945,23 @@ export function extractComplaints(doc: Doc): Complaint[] {
     if (since) for (const it of items) it.duration ??= since;
     attach(s, items, durations);
   }
-  const merged = oneEach(out);
+  const merged = oneEach(out).map((c) => sideAsThePatientSays(doc, c));
   // A consultation's or a written report's own words go beside the vocabulary name; a dictation keeps the name.
   if (doc.consultation || doc.sentences.some((s) => s.section !== null) || opensWithHeading(doc)) for (const c of merged) c.name = withWording(c.name, said.get(c) ?? '');
   return merged;
+}
+
+// "I see you coming in with some right elbow pain" – "it's actually my left elbow", "it's not the right knee, it's the
+// left knee": the side the patient says is the complaint's, whoever said the other first.
+const sideSaid = (site: string): RegExp =>
+  new RegExp(String.raw`\bnot (?:the|my) (?:left|right) ${site}\b[^.?!]*?\b(left|right) ${site}\b|\bactually (?:(?:it's|it is) )?(?:my|the) (left|right) ${site}\b|^(?:(?:no|actually|sorry|well)[\s,]+)*(?:it's|it is) (?:the|my) (left|right) ${site}\b`);
+
+function sideAsThePatientSays(doc: Doc, c: Complaint): Complaint {
+  const sided = /\b(left|right) ([a-z]+)/.exec(c.name);
+  if (!sided || !doc.consultation) return c;
+  const said = doc.sentences.filter((s) => s.speaker === 'patient').map((s) => sideSaid(sided[2]!).exec(s.text)).find(Boolean);
+  const side = said && (said[1] ?? said[2] ?? said[3]);
+  return side && side !== sided[1] ? { ...c, name: c.name.replace(sided[0], `${side} ${sided[2]}`), rules: [...(c.rules ?? []), 'complaint.side-as-the-patient-says'] } : c;
 }
 
 const GROUP = new Map(SAME_COMPLAINT.flatMap((names, g) => names.map((n) => [n, g] as const)));

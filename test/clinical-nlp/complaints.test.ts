@@ -347,6 +347,9 @@ describe('durations in real speech', () => {
     expect(names('Doctor: how long have you had the headaches?\nPatient: no, i have not had any')).toEqual([]);
     expect(names('Doctor: i understand you have come in with some right knee pain, can you tell me about it\nPatient: it is not the right knee, it is the left knee')).toEqual(['left knee pain']);
     expect(names("Doctor: i understand you've come in with some right knee pain\nPatient: it's the left knee actually")).toEqual(['left knee pain']);
+    const later = ['Doctor: i see you coming in with some right elbow pain, can you tell me what happened', 'Patient: i just woke up one day and it was hurting', 'Doctor: how long ago was that', 'Patient: since yesterday. it is actually my left elbow'];
+    expect(names(later.join('\n'))).toEqual(['left elbow pain']);
+    expect(names('Doctor: you have come in with some right knee pain\nPatient: yes, and my left knee is fine')).toEqual(['right knee pain']);
   });
 
   it('the reason for the visit the doctor opens with is a complaint; the history said with it is not', () => {

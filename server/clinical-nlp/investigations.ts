@@ -333,6 +333,9 @@ function statusBefore(s: Sentence, f: Found, floor: number): Status {
 }
 
 // Turned down, said after the test's comma: "a colonoscopy, which he has refused".
+const CORRECTED_TO = /\b(?:nope|no,? sorry|sorry,? no|i mean|i meant|scratch that|(?:let's |let us )?(?:upgrade|change|switch) (?:that |it |this )?to|(?:let's |let us )?make (?:that|it))\b/;
+// Words between a test and the one it is corrected to.
+const CORRECTED_WITHIN = 16;
 const REFUSED_AFTER = /^,\s*(?:which|that)\s+(?:he|she|they|the patient|patient)\s+(?:has\s+|had\s+|have\s+)?(?:always\s+|repeatedly\s+)?(?:refused|declined)\b/;
 
 function statusAfter(s: Sentence, f: Found, nextFrom: number): Status {
@@ -471,6 +474,12 @@ export function extractInvestigations(doc: Doc, matchesOf: (s: Sentence) => Hit[
       const along = (k: number): boolean => linked[k]! && !(f.term.test.generic && found[k - 1]!.to === found[k]!.from);
       if (/^(?:are|were)\b/.test(words(s.tokens, f.to, f.to + 1))) while (first > 0 && along(first)) first--;
       for (let k = first; k <= i; k++) status[k] = after;
+    }
+    // "order something called a CT … nope, you know what, let's upgrade to an MRI", "an x-ray, no sorry, an MRI": the
+    // test the doctor corrects to another is not ordered.
+    for (let i = 0; i + 1 < found.length; i++) {
+      const between = found[i + 1]!.from - found[i]!.to;
+      if (between <= CORRECTED_WITHIN && CORRECTED_TO.test(words(s.tokens, found[i]!.to, found[i + 1]!.from))) status[i] = 'negated';
     }
     for (let i = 0; i < found.length; i++) {
       const f = found[i]!;

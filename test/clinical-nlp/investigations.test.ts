@@ -63,6 +63,12 @@ describe('investigation vocabulary', () => {
 });
 
 describe('what is an order', () => {
+  it('drops a test the doctor corrects to another, keeps two ordered together', () => {
+    expect(names("we're gonna order something called a ct that's gonna give us even nope you know what let's upgrade to an mri")).toEqual(['mri']);
+    expect(names("let's get an x-ray, no sorry, an mri of the knee")).toEqual(['mri knee']);
+    expect(names('we will get an x-ray and an mri of the knee')).toEqual(['x-ray', 'mri knee']);
+  });
+
   it('skips negated tests, before or after the name', () => {
     expect(names('No need for an x-ray. MRI of the knee is not required at this stage. No ECG changes.')).toEqual([]);
     expect(names('Blood cultures are not indicated, CBC and CRP today.')).toEqual(['complete blood count', 'c-reactive protein']);

@@ -953,11 +953,12 @@ function decide(
   return out;
 }
 
-// "Something called either nitrofurantoin or trimethoprim. … So, one tablet, twice a day, for three days.": a
+// "Something called either nitrofurantoin or trimethoprim. … So, one tablet, twice a day, for three days.", "… called
+// Singulair 10 milligrams. – You take that once daily.": a
 // sentence that is only a dose, a frequency or a course, said by the doctor soon after drugs were prescribed
 // without them, gives them those; a field a drug already has is never replaced.
 const DOSING_ONLY = new RegExp(
-  String.raw`^(?:(?:uh|um|er|so|and|okay|ok|right|then|now|it's|it is|that's|that is|normally|usually|just|you)[\s,]+)*(?:(?:take|use)\s+)?(?:(?:one|two|three|half|a|an|\d+)\s+(?:${DOSE_UNIT})\b|(?:once|twice|thrice|(?:\d+|three|four) times)\s+(?:a|per)\s+day\b|(?:a\s+)?(?:\d+|one|two|three|five|seven|ten)[\s-](?:day|week)\s+course\b)`,
+  String.raw`^(?:(?:uh|um|er|so|and|okay|ok|right|then|now|it's|it is|that's|that is|normally|usually|just|you)[\s,]+)*(?:(?:take|use)\s+(?:(?:it|that|this|them|those)\s+)?)?(?:(?:one|two|three|half|a|an|\d+)\s+(?:${DOSE_UNIT})\b|(?:once|twice|thrice|(?:\d+|three|four) times)\s+(?:(?:a|per)\s+day|daily)\b|(?:a\s+)?(?:\d+|one|two|three|five|seven|ten)[\s-](?:day|week)\s+course\b)`,
 );
 const FOLLOW_ON_WITHIN = 2;
 const NO_MENTION: Mention = { key: '', from: 0, to: 0, start: 0, end: 0, formStart: 0 };

@@ -629,3 +629,11 @@ describe('a titration', () => {
     expect(meds('Continue atorvastatin 20 mg. Increase to 40 mg at night.', 'en-US').map((m) => [m.strength?.value, m.status])).toEqual([[40, 'changed']]);
   });
 });
+
+describe('the dosing said in the next turn', () => {
+  it('"you take that once daily" after a drug named without it gives it its frequency; "introducing" prescribes', () => {
+    const text = "Doctor: i'm gonna prescribe something else called singulair ten milligrams\nPatient: hmmm\nDoctor: you take that once daily and that's gonna help";
+    expect(structure(text, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.frequency?.per_day])).toEqual([['montelukast', 1]]);
+    expect(meds('I am introducing Luvox 25 mg tablet for OCD symptoms.', 'en-US').map((m) => [m.name, m.status, m.rules?.includes('med.status-unclear')])).toEqual([['fluvoxamine', 'new', false]]);
+  });
+});

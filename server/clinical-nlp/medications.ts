@@ -672,6 +672,8 @@ export function extractMedications(
   const history = meds.filter((m) => m.status === 'history' && !isStopped(m));
   let prescribed = meds.filter((m) => PRESCRIBED.has(m.status!) && named(m) && !isStopped(m));
   followOnDosing(doc, prescribed, mentioned, firstMed);
+  // "I recommend the influenza vaccine and Shingrix. She did defer this.": a refusal said next, of the drugs just offered.
+  prescribed = prescribed.filter((m) => !(REFUSED_NEXT.test(doc.sentences[m.sentence + 1]?.text ?? '') && doc.sentences[m.sentence + 1]!.speaker !== 'patient'));
   // "Continue current medications": every drug the patient is said to take now is continued, as the history gave it.
   const continueAll = doc.sentences.find((s) => s.speaker !== 'patient' && sentenceModifiers(s).some((x) => x.category === 'CONTINUED_ALL'));
   if (continueAll) {
@@ -1010,6 +1012,8 @@ function titrationStep(s: Sentence, change: RegExpExecArray, given: Out): Out {
     rules: [...(given.rules ?? []).filter((r) => r !== 'med.titration-course'), 'med.titration-step'],
   };
 }
+
+const REFUSED_NEXT = /^(?:(?:number \d+|\d+)\s*[,.:]?\s*)?(?:(?:but|however|unfortunately)\s*,?\s*)?(?:she|he|they|the patient|patient)\s+(?:did\s+|has\s+|have\s+)?(?:defer|deferred|defers|decline|declined|declines|refuse|refused|refuses)(?:\s+(?:this|that|it|them|these|those|both|at this time|for now|today))*\s*[.!]?$/;
 
 const ANAPHORA = /^\s*(?:with\s+)?(?:the same|same|that|it|them|those|these|this)\b(?!\s+(?:is|was|has|test|report|one))/;
 

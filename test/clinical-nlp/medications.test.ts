@@ -637,3 +637,12 @@ describe('the dosing said in the next turn', () => {
     expect(meds('I am introducing Luvox 25 mg tablet for OCD symptoms.', 'en-US').map((m) => [m.name, m.status, m.rules?.includes('med.status-unclear')])).toEqual([['fluvoxamine', 'new', false]]);
   });
 });
+
+describe('a refusal said next', () => {
+  it('the drugs of the sentence before a refusal ("She did defer this.") are not prescribed; a refusal of something else leaves them', () => {
+    expect(meds('I recommend the influenza vaccine and Shingrix. Number two, she did defer this.', 'en-US')).toEqual([]);
+    expect(meds('Start lisinopril 10 mg daily. She declined.', 'en-US')).toEqual([]);
+    expect(meds('Start lisinopril 10 mg daily. She declined the flu shot.', 'en-US').map((m) => m.name)).toEqual(['lisinopril']);
+    expect(meds('Start lisinopril 10 mg daily. She agreed.', 'en-US').map((m) => m.name)).toEqual(['lisinopril']);
+  });
+});

@@ -19,7 +19,7 @@ import CUES_FILE from './vocab/advice-cues.json' with { type: 'json' };
 import { checkedData, Provenance } from './vocab/data-file.js';
 import type { Span } from './facts.js';
 import { alternation } from './lexicon.js';
-import { DIAGNOSIS_CUE, type Doc, type Sentence } from './sections.js';
+import { DIAGNOSIS_CUE, headingOf, type Doc, type Sentence } from './sections.js';
 
 const Phrases = Type.Object({ about: Type.String(), phrases: Type.Array(Type.String({ minLength: 1 })) });
 const Patterns = Type.Object({ about: Type.String(), patterns: Type.Array(Type.String({ minLength: 1 })) });
@@ -169,9 +169,18 @@ function clausesOf(s: Sentence): Clause[] {
   const re = SPLIT;
   re.lastIndex = 0;
   let from = 0;
+  let label = -1;
   for (let m = re.exec(s.text); ; m = re.exec(s.text)) {
     const to = m ? m.index : s.text.length;
-    if (to > from) out.push({ from, to });
+    // A report's label before a colon is no clause of its own: a heading names where we are ("discharge plan:"), any
+    // other label what its value is about ("physical activity: with assistance").
+    const labelled = !!m && m[0].trim().startsWith(':') && to > from;
+    if (labelled && headingOf(s.text.slice(from, to))) label = -1;
+    else if (labelled && label < 0 && s.text.slice(from, to).split(' ').length <= 3) label = from;
+    else if (to > from) {
+      out.push({ from: label >= 0 ? label : from, to });
+      label = -1;
+    }
     if (!m) break;
     from = m.index + m[0].length;
   }

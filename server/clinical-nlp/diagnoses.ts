@@ -50,6 +50,7 @@ const CUES = checkedData(
     nameLead: Phrases,
     nameTail: Phrases,
     nameEnd: Phrases,
+    suspectedAfter: Phrases,
     notDiagnosisAfter: Phrases,
     notConditionWords: Phrases,
   }),
@@ -73,6 +74,8 @@ const SUSPECT_WORDS = alternation(CUES.suspected);
 const SUSPECT = new RegExp(String.raw`\b(?:${SUSPECT_WORDS})\b`);
 const HEDGED_LIST = new RegExp(String.raw`^(?:(?:so|and|then|okay|ok)\s*[,:]?\s*)*(?=(?:${SUSPECT_WORDS})\b)`);
 const SUSPECT_AT_START = new RegExp(String.raw`^(?:${SUSPECT_WORDS})\b`);
+// "lung cancer with metastasis most likely": a hedge that closes the item is said of the name before it.
+const SUSPECT_CLOSING = new RegExp(String.raw`(?:^|[\s,]+)(?:${alternation(CUES.suspectedAfter)})[\s,.;]*$`);
 const SUSPECT_SCAN = new RegExp(String.raw`\b(?:${SUSPECT_WORDS})\b`, 'g');
 // A problem-oriented plan: "for your second problem of hypertension", "the first diagnosis that we talk about is …".
 const PROBLEM_CUE = new RegExp(
@@ -95,6 +98,7 @@ const LINK = /^(?:and|or|also|plus|with)$/;
 // Words a diagnosis name never holds: a clause goes on after it ("hepatitis c, your initial labs are …").
 const CLAUSE_LEAD = /\b(?:i|you|he|she|we|they|is|are|was|have|has|got|'ve|for|your|his|her|my|their)\b/;
 const NOT_IN_NAME = /^(?:i|you|he|she|we|they|it|my|your|his|her|our|their|is|are|was|were|be|been|have|has|had|do|does|did|will|would|can|could|should|what|that|this|there|thing|things|labs?)$/;
+const VERB_IN_NAME = /^(?:is|are|was|were|be|been|have|has|had|do|does|did|will|would|can|could|should)$/;
 const NEGATION_WORD = /^(?:no|not|don't|doesn't|didn't|haven't|hasn't|never|without|nor|n't)$/;
 const NOT_CONDITION_WORD = new Set(CUES.notConditionWords);
 const PERSON = /^(?:year|years|old|patient|male|female|man|woman|gentleman|lady|boy|girl|child|signs?|symptoms?)$/;
@@ -308,6 +312,9 @@ function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[
     }
   }
   if (!found) {
+    // "renal insufficiency is a chronic problem": a name read by its disease-like words ends before a verb.
+    const verb = s.tokens.findIndex((t, i) => i > a && i < b && VERB_IN_NAME.test(t.text));
+    if (verb > 0) b = verb;
     const phrase = textOf(s, a, b);
     if (!strict && DISEASE_LIKE.test(phrase) && b - a <= 8) out.push({ name: phrase, certainty, s, from: s.tokens[a]!.start, to: s.tokens[b - 1]!.end });
     return;
@@ -333,6 +340,11 @@ function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[
   let k = to;
   let nextLink: string | undefined;
   for (; k < b && CONNECTOR.has(s.tokens[k]!.text); k++) if (nextLink !== 'with') nextLink = s.tokens[k]!.text;
+  const closing = k < b ? SUSPECT_CLOSING.exec(s.text.slice(s.tokens[to]!.start, s.tokens[b - 1]!.end)) : null;
+  if (closing) {
+    item.certainty = 'suspected';
+    b = tokenRange(s, s.tokens[to]!.start + closing.index, s.text.length)[0];
+  }
   // "acute lumbar strain, a pulled muscle": an article after the name starts a restatement, not a second diagnosis.
   if (k >= b || nextLink === 'a' || nextLink === 'an') return;
   const before = out.length;
@@ -454,7 +466,7 @@ function addFound(list: Found[], f: Found): void {
       if (isUnspecified(sibling.entry!) && !isUnspecified(f.entry)) Object.assign(sibling, { entry: f.entry, name: f.name, s: f.s, from: f.from, to: f.to });
       return;
     }
-  } else if (list.some((d) => d.name === f.name)) return;
+  } else if (list.some((d) => tidyName(d.name) === tidyName(f.name))) return;
   list.push(f);
 }
 

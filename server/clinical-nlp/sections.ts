@@ -23,12 +23,14 @@ export type SectionKind = (typeof SECTION_KINDS)[number];
 const HeadingsSchema = Type.Object({
   ...Provenance,
   about: Type.String(),
+  speakerRoles: Type.Array(Type.String({ minLength: 2 })),
   clinicianOnly: Type.Array(Type.String({ minLength: 3 })),
   kinds: Type.Array(Type.String()),
   headings: Type.Array(
     Type.Object({
       kind: Type.Union(SECTION_KINDS.map((k) => Type.Literal(k))),
       subheading: Type.Optional(Type.Boolean()),
+      inPlan: Type.Optional(Type.Boolean()),
       names: Type.Optional(Type.Array(Type.String({ minLength: 2 }))),
       pattern: Type.Optional(Type.String({ minLength: 1 })),
     }),
@@ -36,15 +38,17 @@ const HeadingsSchema = Type.Object({
 });
 const HEADINGS_DATA = checkedData('section-headings.json', HeadingsSchema, HEADINGS_FILE);
 const HEADINGS = HEADINGS_DATA.headings;
+const SPEAKER_ROLE = new RegExp(String.raw`^(?:${HEADINGS_DATA.speakerRoles.map(escapeRegExp).join('|')})\b`, 'i');
 const CLINICIAN_ONLY = new RegExp(String.raw`\b(?:${HEADINGS_DATA.clinicianOnly.map((p) => escapeRegExp(p).replace(/\s+/g, String.raw`\s+`)).join('|')})\b`, 'i');
 
 interface Heading {
   kind: SectionKind;
   subheading: boolean;
+  inPlan: boolean;
 }
 const HEADING_BY_NAME = new Map<string, Heading>();
-for (const h of HEADINGS) for (const n of h.names ?? []) HEADING_BY_NAME.set(headingKey(n), { kind: h.kind, subheading: !!h.subheading });
-const HEADING_PATTERNS = HEADINGS.flatMap((h) => (h.pattern ? [{ re: new RegExp(`^(?:${h.pattern})$`), heading: { kind: h.kind, subheading: !!h.subheading } }] : []));
+for (const h of HEADINGS) for (const n of h.names ?? []) HEADING_BY_NAME.set(headingKey(n), { kind: h.kind, subheading: !!h.subheading, inPlan: !!h.inPlan });
+const HEADING_PATTERNS = HEADINGS.flatMap((h) => (h.pattern ? [{ re: new RegExp(`^(?:${h.pattern})$`), heading: { kind: h.kind, subheading: !!h.subheading, inPlan: !!h.inPlan } }] : []));
 
 /** A heading's words as compared: lower case, report exports' stray commas and spacing around "/" gone. */
 function headingKey(name: string): string {
@@ -70,6 +74,7 @@ export function headingOf(words: string): Heading | undefined {
 
 /** The section a heading opens, given the one it appears in: a body system stays inside a review of systems. */
 function sectionAfter(h: Heading, current: SectionKind | null): SectionKind {
+  if (h.inPlan && current === 'plan') return current;
   return h.subheading && (current === 'review' || current === 'exam') ? current : h.kind;
 }
 
@@ -288,7 +293,7 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
     let body = Mapped.of(line[0], line.index);
     let speaker: Speaker = null;
     const sm = speakerLabel(line[0]);
-    if (sm) {
+    if (sm && (labelled >= 2 || namesSpeaker(sm[1]!))) {
       speaker = DOCTOR.test(sm[1]!) || CLINICIAN_ONLY.test(line[0]) ? 'doctor' : 'patient';
       body = body.slice(sm[0].length);
       speakers++;
@@ -350,6 +355,9 @@ function speakerLabel(line: string): RegExpExecArray | null {
   const sm = SPEAKER.exec(line);
   return sm && sm[1]!.split(/\s+/).length <= 3 && !NOT_A_SPEAKER.test(line) && !headingOf(sm[1]!) && !isVitalLabel(sm[1]!) ? sm : null;
 }
+
+/** A label on the only labelled line is a speaker only when it names one: otherwise it is a heading we do not know. */
+const namesSpeaker = (label: string): boolean => DOCTOR.test(label) || SPEAKER_ROLE.test(label);
 
 // Under a heading, only these parts tell the present complaint; the rest is background, findings or plan.
 const STORY: ReadonlySet<SectionKind | null> = new Set<SectionKind | null>([null, 'complaint', 'history']);

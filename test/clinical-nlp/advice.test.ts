@@ -218,4 +218,12 @@ describe('a short list', () => {
     expect(advice(consultation('what brings you in', 'a cough', "so my plan is a chest x-ray. so i'm gonna go ahead and refer you to the emergency department i'll call them", 'okay'))).toEqual(['go to the emergency department']);
     expect(advice(consultation('what brings you in', 'a cough', "so my plan is a chest x-ray. i'm going to refer you to cardiology", 'okay'))).toEqual(['referral to cardiology']);
   });
+
+  it("a report's label before a colon is no instruction of its own: a heading is dropped, another label stays with its value", () => {
+    expect(advice('DISCHARGE PLAN: Physical activity: with assistance. Diet: no restriction.')).toEqual(['physical activity with assistance', 'diet no restriction']);
+  });
+
+  it('a plan item that is only a hedge is no instruction', () => {
+    expect(advice('PLAN:\n1. Most likely, the kidney function is chronic.\n2. Drink plenty of fluids.')).toEqual(['drink plenty of fluids']);
+  });
 });

@@ -261,6 +261,20 @@ describe('real clinical language', () => {
   });
 });
 
+describe('how a diagnosis name ends', () => {
+  const dx = (text: string) => run(text).diagnoses.map((d) => [d.name, d.certainty]);
+
+  it('a hedge that closes the item makes the name before it suspected, and is not part of it', () => {
+    expect(dx('ASSESSMENT:\n1. Lung cancer with metastasis most likely.\n2. Pneumonia.')).toEqual([['lung cancer with metastasis', 'suspected'], ['pneumonia', 'confirmed']]);
+    expect(dx('IMPRESSION: Otitis media probably.')).toEqual([['otitis media', 'suspected']]);
+    expect(dx('IMPRESSION: Otitis media with effusion.')).toEqual([['otitis media with effusion', 'confirmed']]);
+  });
+
+  it('a name read by its disease-like words ends before a verb, and is listed once', () => {
+    expect(dx('ASSESSMENT: Renal insufficiency.\nPLAN:\n1. Most likely, renal insufficiency is a chronic problem.').map(([n]) => n)).toEqual(['renal insufficiency']);
+  });
+});
+
 describe('allergies on real text', () => {
   const allergies = (text: string) => run(text).history.allergies;
   it('reads non-drug allergies given in answer, even after a no to drug allergies', () => {

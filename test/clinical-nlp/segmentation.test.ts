@@ -151,6 +151,22 @@ describe('report headings and numbered lists', () => {
     expect(texts('Vitals: T: 98. P: 90. Temperature ninety eight point six full stop warm.')).toEqual(['vitals: t: 98', 'p: 90', 'temperature 98.6', 'warm']);
   });
 
+  it('reads a label on the only labelled line as a speaker only when it names one: a report may open on a heading we do not know', () => {
+    const report = buildDoc('IDENTIFYING DATA: , A 41-year-old man.,PLAN: , He will be restarted on Depakote.');
+    expect(report.sentences.every((s) => s.speaker === null)).toBe(true);
+    expect(report.sentences.map((s) => s.section)).toContain('plan');
+    expect(buildDoc('Score ten. PLAN: restart Depakote.').sentences.map((s) => s.section)).toContain('plan');
+    expect(buildDoc('Patient: my throat hurts.').sentences[0]!.speaker).toBe('patient');
+    expect(buildDoc('Dr. Shah: your throat is red.').sentences[0]!.speaker).toBe('doctor');
+  });
+
+  it("takes a plain 'Medications:' under a plan heading as the plan's list, and a current list anywhere as history", () => {
+    expect(sections('DISCHARGE PLAN: Diet: no restriction. Medications: Lasix 40 mg daily.')).toEqual([
+      ['plan', 'discharge plan: diet: no restriction'], ['plan', 'medications: lasix 40 mg daily']]);
+    expect(sections('PLAN: Fluids. Current medications: Lasix 40 mg daily.')).toEqual([['plan', 'plan: fluids'], ['medications', 'current medications: lasix 40 mg daily']]);
+    expect(sections('HPI: Cough. Medications: Lasix 40 mg daily.')).toEqual([['history', 'hpi: cough'], ['medications', 'medications: lasix 40 mg daily']]);
+  });
+
   it('does not read a heading as a speaker, so a report is not a consultation', () => {
     const doc = buildDoc('SUBJECTIVE: Sore throat.\nOBJECTIVE: Red throat.\nPLAN: Fluids.');
     expect(doc.consultation).toBe(false);

@@ -226,4 +226,10 @@ describe('a short list', () => {
   it('a plan item that is only a hedge is no instruction', () => {
     expect(advice('PLAN:\n1. Most likely, the kidney function is chronic.\n2. Drink plenty of fluids.')).toEqual(['drink plenty of fluids']);
   });
+
+  it('"it\'s important for you to …", "it would be good to …", "what I would suggest is, …" lead an instruction in', () => {
+    expect(advice(consultation('what brings you in', 'a cough', "so my plan is rest. Then it's important for you to give us a call back if it gets worse.", 'okay'))).toEqual(['rest', 'give us a call back if it gets worse']);
+    expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. It would be good to drink plenty of fluids.', 'okay'))).toEqual(['rest', 'drink plenty of fluids']);
+    expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. What I would suggest is, go to the hospital straight away.', 'okay'))).toEqual(['rest', 'go to the hospital straight away']);
+  });
 });

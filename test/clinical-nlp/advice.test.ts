@@ -231,5 +231,6 @@ describe('a short list', () => {
     expect(advice(consultation('what brings you in', 'a cough', "so my plan is rest. Then it's important for you to give us a call back if it gets worse.", 'okay'))).toEqual(['rest', 'give us a call back if it gets worse']);
     expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. It would be good to drink plenty of fluids.', 'okay'))).toEqual(['rest', 'drink plenty of fluids']);
     expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. What I would suggest is, go to the hospital straight away.', 'okay'))).toEqual(['rest', 'go to the hospital straight away']);
+    expect(advice(consultation('what brings you in', 'a cough', "so my plan is rest. It's worth trying some honey and lemon.", 'okay'))).toEqual(['rest', 'try some honey and lemon']);
   });
 });

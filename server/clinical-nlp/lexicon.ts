@@ -27,9 +27,10 @@ export function tokenize(text: string): Token[] {
 // unless they sit inside a longer run.
 // A letter followed by an apostrophe is a word's start ("i'm", "it's"), not a spelled letter.
 const SPELLED = /(?<!['’])\b[a-z](?:\s+[a-z]\b(?!['’]))+/g;
-// "t 3", "b 12", "d 3" are names; "pan d 1 capsule", "zerodol p 1 tablet twice daily" are a brand and a dose count.
+// "t 3", "b 12", "d 3" are names; "pan d 1 capsule", "zerodol p 1 tablet twice daily" are a brand and a dose count,
+// "vitamin k 10 mg" a name and its strength.
 const LETTER_DIGIT =
-  /(?<!['’])\b([b-hj-wyz])\s+(\d{1,2})\b(?!\.\d)(?!\s+(?:tablets?|tabs?|capsules?|caps?|ml|drops?|puffs?|sachets?|once|twice|thrice|daily|bd|od|tds|tid|bid|qid|hs|sos|at|in|every|after|before|morning|night|a day|times?|hours?|hrs?)\b)/g;
+  /(?<!['’])\b([b-hj-wyz])\s+(\d{1,2})\b(?!\.\d)(?!\s+(?:mg|mcg|micrograms?|milligrams?|grams?|g|units?|iu|mmol|meq|percent|tablets?|tabs?|capsules?|caps?|ml|drops?|puffs?|sachets?|once|twice|thrice|daily|bd|od|tds|tid|bid|qid|hs|sos|at|in|every|after|before|morning|night|a day|times?|hours?|hrs?)\b)/g;
 // A spelled name with a digit inside ("h b a one c" → "hba1c"): single letters, one digit, one letter. The last
 // letter must stand alone, so a dose and its spelled frequency ("vitamin c one b d") stay apart.
 const SPELLED_WITH_DIGIT = /\b[b-hj-z](?:\s+[a-z])*\s+\d\s+[a-z]\b(?!\s+(?:[a-z]|\d)\b)/g;

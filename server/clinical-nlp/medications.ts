@@ -70,7 +70,7 @@ const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|then|if|
 // "put you on some naprosyn and some flexeril", "continue the lipitor and the aspirin": a determiner may follow the link.
 // "refill your metoprolol your crestor": in unpunctuated speech a bare possessive between two drugs joins them too.
 // "paracetamol, or even co-codamol", "anti-inflammatories, such as ibuprofen": a hedge or an example joins them too.
-const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as|\bsuch as|\blike|\bfor example|\bsay)(?:\s+(?:the|some|your|her|his|their|a|an|also|even|maybe|perhaps|possibly))*\s*$|^\s*(?:your|her|his|their)\s*$/;
+const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as|\bsuch as|\blike|\bfor example|\bsay)(?:\s+(?:the|some|your|her|his|their|a|an|also|even|maybe|perhaps|possibly|tapered|tapering|oral|topical|inhaled))*\s*$|^\s*(?:your|her|his|their)\s*$/;
 // A sentence that goes on with the one before ("… think about paracetamol, or even co-codamol. And some
 // anti-inflammatories, such as ibuprofen"): the segmenter cut a list the speaker was still saying.
 const GOES_ON = /^\s*(?:(?:um|uh|er|erm|so)\b[\s,]*)*(?:and|or|plus)\b/;
@@ -660,6 +660,7 @@ export function extractMedications(
         if (prescribed && (!med.bare || decided.explicit) && !firstMed.has(s.index)) firstMed.set(s.index, line.start);
       }
     });
+    shareListRegimen(meds.filter((m) => m.sentence === s.index), (k) => text.slice(mentions[k]!.end, mentions[k + 1]!.formStart));
   }
   const isStopped = (m: Out): boolean => !m.restart && stopped.some((x) => x.id === m.id && (!x.brand || x.brand === m.brand));
   // A drug named without any instruction is only mentioned ("before starting methotrexate"), unless a cue prescribes
@@ -1019,6 +1020,25 @@ const ANAPHORA = /^\s*(?:with\s+)?(?:the same|same|that|it|them|those|these|this
 
 // Three drugs or more named one after another with nothing said about any: the patient's list of medications.
 const LIST_GAP = /^[\s,;]*(?:(?:and|also|plus)\s+)?$/;
+// "Tylenol and Motrin p.r.n.", "either nitrofurantoin or trimethoprim, one tablet twice a day for three days": a
+// regimen said after a list of drugs named bare is each one's (their strengths stay their own).
+const BARE_LIST_GAP = /^\s*(?:,|and|or|and\/or|&)\s*$/;
+
+function shareListRegimen(said: Out[], gap: (mention: number) => string): void {
+  for (let k = said.length - 2; k >= 0; k--) {
+    const [m, next] = [said[k]!, said[k + 1]!];
+    if (!m.bare || m.frequency || next.bare || !next.frequency || next.mention !== m.mention + 1 || next.status !== m.status || !BARE_LIST_GAP.test(gap(m.mention))) continue;
+    for (const f of ['frequency', 'dose', 'duration'] as const) {
+      if (!next[f] || m[f]) continue;
+      Object.assign(m, { [f]: structuredClone(next[f]) });
+      const said = next.field_evidence?.[f];
+      if (said) m.field_evidence = { ...m.field_evidence, [f]: said };
+    }
+    m.bare = false;
+    m.rules = [...(m.rules ?? []), 'med.list-shares-regimen'];
+  }
+}
+
 function isDrugList(text: string, mentions: Mention[]): boolean {
   if (mentions.length < 3) return false;
   const gaps = mentions.slice(1).map((m, k) => text.slice(mentions[k]!.end, m.formStart));

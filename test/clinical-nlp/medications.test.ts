@@ -646,3 +646,23 @@ describe('a refusal said next', () => {
     expect(meds('Start lisinopril 10 mg daily. She agreed.', 'en-US').map((m) => m.name)).toEqual(['lisinopril']);
   });
 });
+
+describe('lists said in a report', () => {
+  const names = (text: string) => meds(text, 'en-US').map((m) => [m.name, m.status, m.frequency?.as_needed ?? null]);
+
+  it('a regimen said after a list of drugs named bare is each one\'s', () => {
+    expect(names('PLAN: Amoxicillin twice daily. Tylenol and Motrin p.r.n.')).toEqual([['amoxicillin', 'new', false], ['acetaminophen', 'new', true], ['ibuprofen', 'new', true]]);
+    const [nitro] = meds('Something called either nitrofurantoin or trimethoprim, one tablet twice a day for three days.', 'en-GB');
+    expect([nitro!.name, nitro!.frequency?.per_day, nitro!.duration?.value]).toEqual(['nitrofurantoin', 2, 3]);
+  });
+
+  it('a list keeps its verb over a word describing the next drug ("continuing on Augmentin and tapered prednisone")', () => {
+    expect(names('RECOMMENDATIONS: Recommend continuing on Augmentin and tapered prednisone as prescribed.').map(([n, s]) => [n, s])).toEqual([
+      ['amoxicillin + clavulanate', 'continued'], ['prednisone', 'continued']]);
+  });
+
+  it('"vitamin K 10 mg" is the vitamin and its strength, not a name "k10"', () => {
+    expect(one('PLAN: Start vitamin K 10 mg daily.', 'en-US')).toMatchObject({ name: 'phytonadione', strength: { value: 10, unit: 'mg' } });
+  });
+});
+

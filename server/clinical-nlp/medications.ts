@@ -218,6 +218,7 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
 
 // Prescription shorthand for as needed (normalised from 'p.r.n.'): written on a prescription, never a spoken condition.
 const AS_NEEDED_SHORTHAND = /\b(?:prn|sos)\b/;
+const PRN_BEFORE = /\b(?:prn|sos)\s+$/;
 const AS_NEEDED = /\b(?:sos|prn|as needed|as required|when needed|if needed|when required|if required|on demand|as and when)\b/;
 // "only if the fever is above 100", "when there is pain", "at the onset of nausea": a stated condition.
 // A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead".
@@ -390,7 +391,7 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
 
 /** The prescribing verb and connectors that lead a line ("continue tab", "and start"), so the line before ends there. */
 function lineStart(text: string, formStart: number, floor: number): number {
-  const m = /(?:\b(?:and|also|then|plus)\s+)?(?:\b(?:start|starting|begin|add|continue|give|take|use|apply|instil|put|increase|reduce|decrease|restart|resume|prescribe|rx|stop|discontinue|i am starting|we will add|we will start)\s+(?:(?:the|on|with|her|him|them|you)\s+)?)?$/.exec(text.slice(floor, formStart));
+  const m = /(?:\b(?:and|also|then|plus)\s+)?(?:\b(?:start|starting|begin|add|continue|give|take|use|apply|instil|put|increase|reduce|decrease|restart|resume|prescribe|rx|prn|sos|stop|discontinue|i am starting|we will add|we will start)\s+(?:(?:the|on|with|her|him|them|you)\s+)?)?$/.exec(text.slice(floor, formStart));
   return m && m[0].trim() ? floor + m.index + (m[0].length - m[0].trimStart().length) : formStart;
 }
 
@@ -1132,6 +1133,13 @@ function prescription(s: Sentence, text: string, m: Mention, line: { start: numb
         ev.strength = s.span(m.formStart - bare[0].length + bare[0].indexOf(bare[1]!), m.formStart);
       }
     }
+    // "p.r.n. nitroglycerin for chest pain": the shorthand written before the drug is its own.
+    const prnBefore = n === 0 && !parsed.frequency ? PRN_BEFORE.exec(text.slice(Math.max(line.start, m.formStart - 8), m.formStart)) : null;
+    if (prnBefore) {
+      parsed.frequency = { per_day: null, as_needed: true, text: 'as needed' };
+      const at = m.formStart - prnBefore[0].length;
+      ev.frequency = s.span(at, at + prnBefore[0].trimEnd().length);
+    }
     const strength = parsed.strength ?? carried?.strength;
     const dose = parsed.dose ?? carried?.dose;
     // An injection or vaccine given today is a single dose.
@@ -1159,7 +1167,7 @@ function prescription(s: Sentence, text: string, m: Mention, line: { start: numb
     previous = med;
     // A condition alone ("if the sertraline isn't enough") does not make a drug prescribed; the prescription's own
     // shorthand for it does ("Tylenol and Motrin p.r.n.").
-    const stated = parsed.strength || parsed.dose || parsed.duration || m.prefixForm || (parsed.frequency && (parsed.frequency.text !== 'as needed' || AS_NEEDED_SHORTHAND.test(text.slice(piece.from, piece.to))));
+    const stated = parsed.strength || parsed.dose || parsed.duration || m.prefixForm || prnBefore || (parsed.frequency && (parsed.frequency.text !== 'as needed' || AS_NEEDED_SHORTHAND.test(text.slice(piece.from, piece.to))));
     out.push({ ...med, bare: !stated });
   });
   // "500 mg on day 1, then 250 mg daily on days 2 through 5": a step without a frequency takes its neighbour's.

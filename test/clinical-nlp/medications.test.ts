@@ -661,6 +661,17 @@ describe('lists said in a report', () => {
       ['amoxicillin + clavulanate', 'continued'], ['prednisone', 'continued']]);
   });
 
+  it('p.r.n. written before a drug is that drug\'s, not the one before it', () => {
+    expect(names('RECOMMENDATIONS: Diet and exercise. Aspirin 81 mg p.o. daily, p.r.n. nitroglycerin for chest pain.')).toEqual([['aspirin', 'new', false], ['nitroglycerin', 'new', true]]);
+  });
+
+  it('report phrasings of continuing and prescribing', () => {
+    const after = 'PLAN: Will check an H&H today. Continue all medications as directed.';
+    expect(names(`${after} The patient will be continued on Cogentin for EPS.`).map(([n, s]) => [n, s])).toEqual([['benztropine', 'continued']]);
+    expect(names(`${after} Prescription written for albuterol inhaler, #2, one for home and one for school.`).map(([n, s]) => [n, s])).toEqual([['albuterol', 'new']]);
+    expect(names(`${after} The patient will receive a course of aspirin and Plavix.`).map(([n, s]) => [n, s])).toEqual([['aspirin', 'new'], ['clopidogrel', 'new']]);
+  });
+
   it('"vitamin K 10 mg" is the vitamin and its strength, not a name "k10"', () => {
     expect(one('PLAN: Start vitamin K 10 mg daily.', 'en-US')).toMatchObject({ name: 'phytonadione', strength: { value: 10, unit: 'mg' } });
   });

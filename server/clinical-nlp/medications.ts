@@ -622,7 +622,8 @@ export function extractMedications(
       if (mods.some((x) => x.category === 'OTHER_PERSON')) return;
       const spoken = spoken_.get(s)?.find((p) => m.start >= p.from && m.start < p.to)?.kind;
       let decided = decide(s, m, mods, cueFloor, line, k > 0 || goesOn ? inherited : undefined, k > 0 ? LIST_LINK.test(lead) : goesOn, spoken);
-      if (list && !decided.explicit) decided = { ...decided, decision: 'current', rules: ['med.drug-list'], unclear: false };
+      // A list under ALLERGIES names what the patient must not be given: never what they take.
+      if (list && !decided.explicit && sectionOf(s) !== 'allergies') decided = { ...decided, decision: 'current', rules: ['med.drug-list'], unclear: false };
       inherited = decided;
       carried = { s, decided };
       const variant = m.ref?.brand ? BRAND_VARIANT.exec(after)?.[1] : undefined;

@@ -672,6 +672,15 @@ describe('lists said in a report', () => {
     expect(names(`${after} The patient will receive a course of aspirin and Plavix.`).map(([n, s]) => [n, s])).toEqual([['aspirin', 'new'], ['clopidogrel', 'new']]);
   });
 
+  it('a list under ALLERGIES is never continued with "continue the same medication"', () => {
+    const text = 'MEDICATIONS: Atenolol 50 mg daily.\nALLERGIES: Benadryl, phenobarbitone, morphine, Lasix, and latex.\nPLAN: She is advised to continue with the same medication.';
+    expect(names(text).map(([n, s]) => [n, s])).toEqual([['atenolol', 'continued']]);
+  });
+
+  it('a brand that is an everyday word is a drug only where a drug is spoken of ("luminal irregularities")', () => {
+    expect(meds('Right coronary artery: There are luminal irregularities, less than 25%, within the proximal to mid vessel. PLAN: Medical treatment, including Plavix.', 'en-US').map((m) => m.name)).toEqual(['clopidogrel']);
+  });
+
   it('"vitamin K 10 mg" is the vitamin and its strength, not a name "k10"', () => {
     expect(one('PLAN: Start vitamin K 10 mg daily.', 'en-US')).toMatchObject({ name: 'phytonadione', strength: { value: 10, unit: 'mg' } });
   });

@@ -681,6 +681,17 @@ describe('lists said in a report', () => {
     expect(meds('Right coronary artery: There are luminal irregularities, less than 25%, within the proximal to mid vessel. PLAN: Medical treatment, including Plavix.', 'en-US').map((m) => m.name)).toEqual(['clopidogrel']);
   });
 
+  it('a stop or a restart said as what would happen later leaves the change made now', () => {
+    const plan = 'ASSESSMENT AND PLAN: On longstanding prednisone. I have decreased the prednisone to 2.5 mg a day starting tomorrow.';
+    for (const later of ['If in a couple of weeks her symptoms stay the same, then I would discontinue the prednisone.', 'If she flares up at that point, prednisone may have to be restarted with a DMARD.']) {
+      expect(meds(`${plan} ${later}`, 'en-US').map((m) => [m.name, m.status, m.strength?.value])).toEqual([['prednisone', 'changed', 2.5]]);
+    }
+  });
+
+  it('a switch told in the history of present illness is what the patient was on, not a prescription', () => {
+    expect(meds('HISTORY OF PRESENT ILLNESS: Her rheumatologist would give her prednisone and then switch to Arava. PLAN: Labs.', 'en-US')).toEqual([]);
+  });
+
   it('"vitamin K 10 mg" is the vitamin and its strength, not a name "k10"', () => {
     expect(one('PLAN: Start vitamin K 10 mg daily.', 'en-US')).toMatchObject({ name: 'phytonadione', strength: { value: 10, unit: 'mg' } });
   });

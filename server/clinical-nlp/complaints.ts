@@ -103,9 +103,10 @@ const ALLERGY = /\b(?:allerg\w*|reactions?|anaphyla\w*|gave (?:me|her|him|them)|
 // Within a sentence, what follows a drug allergy is the reaction; "seasonal allergies" are a complaint's context.
 const ALLERGY_CLAUSE = /\b(?:allerg\w* (?:to|from)|reactions? (?:to|from|with)|anaphyla\w*|gave (?:me|her|him|them)|made (?:my|her|his))\b/;
 // A symptom that has gone is no complaint now: "the cough has gone away", "the vomiting stopped", fever "only on
-// the first day", "a temperature when the symptoms started". Said after the symptom, in its clause.
+// the first day", "a temperature when the symptoms started", "a bit of diarrhoea, but that's fine now". Said after the
+// symptom, in its clause.
 const RESOLVED_AFTER =
-  /^(?:[^,;:.?]|,\s*(?:but|and)\b){0,40}?\b(?:(?:has|have|had|is|are|was|were)\s+(?:now\s+|all\s+|completely\s+)?)?(?:gone(?: away)?|went away|resolved|settled(?: down)?|cleared(?: up)?|disappeared|subsided|stopped(?=\s*(?:$|[,;.]|now|completely|since|after|by itself|on its own|and|but))|not been (?:there )?since|only (?:on|for) the first (?:day|night|couple of days)|at the (?:start|beginning)|when (?:the symptoms|it|this|they|all this|it all) (?:started|began|first started))\b/;
+  /^(?:[^,;:.?]|,\s*(?:but|and)\b){0,40}?\b(?:(?:has|have|had|is|are|was|were)\s+(?:now\s+|all\s+|completely\s+)?)?(?:gone(?: away)?|went away|resolved|settled(?: down)?|cleared(?: up)?|disappeared|subsided|stopped(?=\s*(?:$|[,;.]|now|completely|since|after|by itself|on its own|and|but))|not been (?:there )?since|(?:that's|that is|it's|it is|they're|they are)\s+(?:all\s+)?(?:fine|ok|okay|alright|all right)\s+now|only (?:on|for) the first (?:day|night|couple of days)|at the (?:start|beginning)|when (?:the symptoms|it|this|they|all this|it all) (?:started|began|first started))\b/;
 // …or said before it: "i've stopped vomiting", "got rid of the rash".
 const RESOLVED_BEFORE = /\b(?:stopped|got rid of|recovered from|used to (?:have|get))\s+(?:[a-z']+\s+){0,2}$/;
 const PAST =

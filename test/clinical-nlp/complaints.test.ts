@@ -623,3 +623,18 @@ describe('a speaker’s restart', () => {
     expect(names("Patient: i've been vomiting i've been vomiting blood")).toHaveLength(1);
   });
 });
+
+describe('words that sound like a complaint and are not one', () => {
+  const visit = (...answers: string[]) => ['Doctor: what brings you in today?', 'Patient: I have a cough.', ...answers.flatMap((a) => ['Doctor: anything else?', `Patient: ${a}`])].join('\n');
+
+  it('a throat irritated by coughing is no irritability, a fever "not too worrying" no worry', () => {
+    expect(names(visit('My throat is irritated from coughing.'))).toEqual(['cough']);
+    expect(names(visit('Maybe a little bit of a temperature, it has not been too worrying.'))).not.toContain('excessive worry');
+    expect(names(visit("I've been so irritable with my kids."))).toContain('irritability');
+    expect(names(visit('I worry too much about everything.'))).toContain('excessive worry');
+  });
+
+  it("a symptom the patient says is fine now is gone", () => {
+    expect(names(visit("The first day I had a wee bit of diarrhoea, but that's fine now."))).toEqual(['cough']);
+  });
+});

@@ -206,6 +206,9 @@ const DONE_HERE_AFTER =
 const VITAL_MEASURE = /\boximetry\b/;
 // An imaging study's date said after it ("cervical x-ray 6/4/2021", "MRI 6421"): a study done before this visit.
 const DATED_AFTER = /^(?:(?:on|from|dated)\s+\d{1,2}(?:\s*[-.]\s*|\s+)\d{1,2}(?:\s*[-.]\s*|\s+)\d{2,4}\b|(?:(?:on|from|dated|of)\s+)?(?:\d{1,2}\s*\/\s*\d{1,2}(?:\s*\/\s*\d{2,4})?|\d{3,8}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\b)/;
+// "Labs in chart were reviewed", "the MRI has been reviewed": results gone over, said after the test.
+const REVIEWED_AFTER = /^(?:(?:in|on|from)\s+(?:the\s+)?(?:chart|system|file|record|notes)\s+)?(?:(?:was|were|is|are|has been|have been)\s+)?(?:reviewed|looked at|gone over)\b/;
+const DATED_LEAD = /^(?:[a-z ]{2,30}:\s*)?(?:(?:dated|from|on|of)\s+)?\d{1,2}\s*\/\s*\d{1,2}\s*\/\s*\d{2,4}\b/;
 // Said by someone labelled "Patient": an order only the doctor gives, where a recogniser put the wrong label on a turn.
 const DOCTOR_ORDERS = /\b(?:i'm|i am|we're|we are) (?:also |just )?(?:gonna|going to) (?:go ahead and )?(?:order|send|schedule|get you|check)\b|\b(?:i'll|i will|we'll|we will) (?:go ahead and )?(?:order|send off|schedule)\b/;
 const GLUCOMETER = /\b(?:glucometer|finger ?stick|finger prick|capillary|cbg|grbs|meter|strip|sugar chart|home)\b/;
@@ -353,6 +356,7 @@ function statusAfter(s: Sentence, f: Found, nextFrom: number): Status {
   if (COND_AFTER.test(after) && !t.slice(at + 1, at + 13).some((x) => OPENER.test(x.text))) return 'conditional';
   if (NOT_TEST_AFTER.test(after)) return 'negated';
   if (PAST_AFTER.test(after)) return 'past';
+  if (REVIEWED_AFTER.test(after)) return 'reviewed';
   if (MONITOR_AFTER.test(after) && SELF_MONITORED.test(f.term.test.name)) return 'monitor';
   if (RESULT_AFTER.test(after)) return 'result';
   return 'order';
@@ -443,6 +447,8 @@ export function extractInvestigations(doc: Doc, matchesOf: (s: Sentence) => Hit[
     // In a dictation a "Patient:" line is a heading, not the patient speaking.
     if ((s.speaker === 'patient' && doc.consultation && !DOCTOR_ORDERS.test(s.text)) || isQuestion(s)) continue;
     const section = s.section ?? null;
+    // "LABORATORY DATA: Dated 07/05/06, hematocrit is 30.2 …": a date said before the results places them before the visit.
+    if (section && DONE_SECTIONS.has(section) && DATED_LEAD.test(s.text)) datedIn = section;
     const hits = [...matchesOf(s)].sort((a, b) => a.from - b.from);
     const found: Found[] = [];
     hits.forEach((hit, i) => found.push(extend(s, hit, termOf(hit), hits[i + 1]?.from ?? s.tokens.length)));
@@ -494,7 +500,8 @@ export function extractInvestigations(doc: Doc, matchesOf: (s: Sentence) => Hit[
       }
       if (st === 'result' && datedIn !== undefined && datedIn === section) st = 'past';
       if (st === 'past') before.add(f.term.test);
-      if ((st === 'result' || st === 'reviewed') && !before.has(f.term.test) && resultOfThisVisit(doc, s, section, found, i)) st = 'order';
+      // A reviewed result is this visit's only where the words say so (REVIEWED_TODAY above), also under a results heading.
+      if (st === 'result' && !before.has(f.term.test) && resultOfThisVisit(doc, s, section, found, i)) st = 'order';
       // A report's history tells what was done before the visit.
       if (st === 'order' && section && HISTORY_SECTIONS.has(section) && !REVIEWED_TODAY.test(words(s.tokens, f.from - 10, f.to + 10))) st = 'past';
       if (st === 'order' && isReading(s, f)) st = 'reading';

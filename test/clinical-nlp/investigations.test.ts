@@ -290,3 +290,17 @@ describe('lists and kinds', () => {
     expect(names("Doctor: any tests?\nPatient: I had a lyme titer last year.\nDoctor: okay")).toEqual([]);
   });
 });
+
+describe('results in a report that were not done at this visit', () => {
+
+  it('a date said before the results places them before the visit; an undated lab section is this visit', () => {
+    expect(names('LABORATORY DATA: Dated 07/05/06, hematocrit is 30.2, platelets 380, sodium 139.\nIMPRESSION: Chronic kidney disease.')).toEqual([]);
+    expect(names('LABORATORY DATA: Hematocrit is 30.2, platelets 380.\nIMPRESSION: Anemia.')).toEqual(['haematocrit', 'platelet count']);
+  });
+
+  it('results said to be reviewed are not ordered, also under a results heading', () => {
+    expect(names('LABORATORY DATA: Reviewed chest x-ray, which is normal, and an MRI of the head, which is normal.\nDIAGNOSES: Concussion.')).toEqual([]);
+    expect(names('LABORATORY DATA: Labs in chart were reviewed.\nASSESSMENT AND PLAN: Rheumatoid arthritis.')).toEqual([]);
+    expect(names('LABORATORY DATA: I reviewed the EKG done in the office today, which is normal.\nASSESSMENT: Chest wall pain.')).toEqual(['electrocardiogram (EKG)']);
+  });
+});

@@ -234,3 +234,14 @@ describe('a short list', () => {
     expect(advice(consultation('what brings you in', 'a cough', "so my plan is rest. It's worth trying some honey and lemon.", 'okay'))).toEqual(['rest', 'try some honey and lemon']);
   });
 });
+
+describe('where an instruction in run-on speech ends', () => {
+  const talk = (said: string) => advice(consultation('what brings you in', 'my arm hurts', `so my plan is an x-ray. ${said}`, 'okay'));
+
+  it('at a question, at what the nurse will do, at "and so …" and at "that may be easier"', () => {
+    expect(talk('i would recommend a brace for your right forearm and my nurse will give this to you before you leave')).toEqual(['brace for your right forearm']);
+    expect(talk('i want you to keep improving your diet and exercise how are things going with that')).toEqual(['keep improving your diet and exercise']);
+    expect(talk('i am going to give you a referral to physical therapy for approximately 8 weeks and so they can help you strengthen those muscles')).toEqual([
+      'referral to physical therapy for approximately 8 weeks']);
+  });
+});

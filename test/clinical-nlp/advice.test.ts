@@ -245,3 +245,11 @@ describe('where an instruction in run-on speech ends', () => {
       'referral to physical therapy for approximately 8 weeks']);
   });
 });
+
+describe('report plan items that are no instruction', () => {
+  it('history headings, a finding\'s label, care someone else gives, talk of a discussion, a purpose', () => {
+    expect(advice('PLAN: The patient will remain at rest. Family history, social history, and psychosocial needs per the social worker. Pathology: mullerian adenosarcoma.')).toEqual(['rest']);
+    expect(advice('RECOMMENDATIONS: 1. After extensive discussion, no further testing. 2. At some point in time; however, I would recommend a job change.')).toEqual([]);
+    expect(advice(consultation('what brings you in', 'a cough', "so my plan is a covid test, just to make sure that you don't have covid. Make sure you don't smoke.", 'okay'))).toEqual(['do not smoke']);
+  });
+});

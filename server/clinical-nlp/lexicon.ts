@@ -35,6 +35,10 @@ const LETTER_DIGIT =
 // letter must stand alone, so a dose and its spelled frequency ("vitamin c one b d") stay apart.
 const SPELLED_WITH_DIGIT = /\b[b-hj-z](?:\s+[a-z])*\s+\d\s+[a-z]\b(?!\s+(?:[a-z]|\d)\b)/g;
 
+// A short word said again straight after itself in speech ("ring the, the support team", "i, i think", "you you're"):
+// said once. Longer words said twice are a list's items ("protein/creatinine, creatinine clearance").
+const STUTTER = /\b([a-z]{1,4}(?:'[a-z]+)?)(?:,?\s+\1\b)+/g;
+
 /**
  * Punctuation said aloud. "colon" is the bowel after "the", "of", "sigmoid" … or before "cancer", "polyp" …;
  * "period" is punctuation only where a line or paragraph command, or the end, follows it (else it is menstrual).
@@ -223,6 +227,7 @@ export function normalizeMapped(raw: Mapped): Mapped {
     return `${lead}${letters.join('')}${trail}`;
   });
   s = s.replace(LETTER_DIGIT, '$1$2');
+  s = s.replace(STUTTER, '$1');
   return expandShorthand(s).replace(SPACING, ' ');
 }
 

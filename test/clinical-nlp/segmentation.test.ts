@@ -167,6 +167,11 @@ describe('report headings and numbered lists', () => {
     expect(sections('HPI: Cough. Medications: Lasix 40 mg daily.')).toEqual([['history', 'hpi: cough'], ['medications', 'medications: lasix 40 mg daily']]);
   });
 
+  it('says a short word repeated in speech once, and keeps a longer word said twice as list items', () => {
+    expect(texts('Doctor: And then you can ring the, the support team number. I, I think so.')).toEqual(['and then you can ring the support team number', 'i think so']);
+    expect(texts('PLAN: 24-hour urine for protein/creatinine, creatinine clearance.')).toEqual(['plan: 24 hour urine for protein/creatinine, creatinine clearance']);
+  });
+
   it('does not read a heading as a speaker, so a report is not a consultation', () => {
     const doc = buildDoc('SUBJECTIVE: Sore throat.\nOBJECTIVE: Red throat.\nPLAN: Fluids.');
     expect(doc.consultation).toBe(false);

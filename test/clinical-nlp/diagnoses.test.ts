@@ -270,6 +270,10 @@ describe('how a diagnosis name ends', () => {
     expect(dx('IMPRESSION: Otitis media with effusion.')).toEqual([['otitis media with effusion', 'confirmed']]);
   });
 
+  it('how often and how recently are not part of the name ("occasional bouts of migraines, nothing recent")', () => {
+    expect(dx('Doctor: so for your first problem, i think you have occasional bouts of migraines nothing recent.\nPatient: okay.').map(([n]) => n)).toEqual(['migraines']);
+  });
+
   it('a name read by its disease-like words ends before a verb, and is listed once', () => {
     expect(dx('ASSESSMENT: Renal insufficiency.\nPLAN:\n1. Most likely, renal insufficiency is a chronic problem.').map(([n]) => n)).toEqual(['renal insufficiency']);
   });

@@ -689,7 +689,7 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
       const problems = openProblems || (inAssessment && s.tokens.length <= SHORT_ITEM);
       open = list(0, listEnd(s, 0), { certainty: 'confirmed', from: 0, strict: !numbered, whole, problems, atStart: inAssessment }) > 0;
     }
-    if (!history) scanOutsideLists(s, used, add);
+    if (!history) scanOutsideLists(s, used, add, s.index < doc.planStart);
     if (s.index >= doc.planStart || inAssessment || s.section === 'plan') scanPlanAddressed(s, used, add);
     if (s.index >= doc.findingsStart) scanWholeNames(s, used, add);
   }
@@ -747,13 +747,14 @@ function clinicalName(f: Found): boolean {
 }
 
 /** Hedged phrases, conditions said to be (un)controlled, and known chronic conditions, outside a diagnosis list. */
-function scanOutsideLists(s: Sentence, used: [number, number][], add: (list: Found[]) => void): void {
+function scanOutsideLists(s: Sentence, used: [number, number][], add: (list: Found[]) => void, beforePlan: boolean): void {
   // Negation is looked for from `clause` on: "no vomiting, known hypothyroid" is not a negated hypothyroidism.
-  const strictAt = (from: number, to: number, certainty: Certainty, clause: number): void => {
+  const strictAt = (from: number, to: number, certainty: Certainty, clause: number, noSymptom = false): void => {
     const [a, b] = tokenRange(s, from, to);
     if (a >= b) return;
     const items: Found[] = [];
     parseItem(s, a, b, { certainty, from: clause, strict: true }, items);
+    if (noSymptom && items[0]?.entry && isSymptom(items[0].entry)) return;
     add(items.slice(0, 1));
     if (items.length) used.push([from, items[0]!.to]);
   };
@@ -761,7 +762,8 @@ function scanOutsideLists(s: Sentence, used: [number, number][], add: (list: Fou
   for (let m = SUSPECT_SCAN.exec(s.text); m; m = SUSPECT_SCAN.exec(s.text)) {
     if (inside(used, m.index)) continue;
     const start = m.index + m[0].length;
-    strictAt(start, listEnd(s, start), 'suspected', clauseStart(s.text, m.index));
+    // "… and maybe a little weakness in your right leg": a symptom hedged before the plan is told, not diagnosed.
+    strictAt(start, listEnd(s, start), 'suspected', clauseStart(s.text, m.index), beforePlan);
   }
   STATE.lastIndex = 0;
   for (let m = STATE.exec(s.text); m; m = STATE.exec(s.text)) {

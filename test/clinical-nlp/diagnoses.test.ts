@@ -270,6 +270,16 @@ describe('how a diagnosis name ends', () => {
     expect(dx('IMPRESSION: Otitis media with effusion.')).toEqual([['otitis media with effusion', 'confirmed']]);
   });
 
+  it('"maybe a …" hedges a name; words that open or close a spoken name are not part of it', () => {
+    expect(dx("Doctor: so, i think what you have is basically just a strain and maybe a contusion to that muscle.\nPatient: okay.")).toContainEqual(['contusion', 'suspected']);
+    expect(dx('Doctor: so for your first problem of bilateral knee pain based on your exam, i want you to rest.\nPatient: okay.').map(([n]) => n)).toEqual(['bilateral knee pain']);
+    expect(dx('Doctor: i think you have an infection in there.\nPatient: okay.').map(([n]) => n)).toEqual(['infection']);
+  });
+
+  it('a symptom hedged in passing before the plan is told, not diagnosed', () => {
+    expect(dx('Doctor: what brings you in?\nPatient: my knee.\nDoctor: achiness okay did you do anything yesterday that you think might have caused the pain\nPatient: no.\nDoctor: so my impression is a knee sprain.\nPatient: okay.').map(([n]) => n)).toEqual(['knee sprain']);
+  });
+
   it('how often and how recently are not part of the name ("occasional bouts of migraines, nothing recent")', () => {
     expect(dx('Doctor: so for your first problem, i think you have occasional bouts of migraines nothing recent.\nPatient: okay.').map(([n]) => n)).toEqual(['migraines']);
   });

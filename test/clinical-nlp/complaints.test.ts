@@ -638,3 +638,15 @@ describe('words that sound like a complaint and are not one', () => {
     expect(names(visit("The first day I had a wee bit of diarrhoea, but that's fine now."))).toEqual(['cough']);
   });
 });
+
+describe('a fall told as how an injury happened', () => {
+  const visit = (...answers: string[]) => ['Doctor: what brings you in today?', 'Patient: my knee hurts.', ...answers.flatMap((a) => ['Doctor: tell me more.', `Patient: ${a}`])].join('\n');
+
+  it('is no complaint, nor is a limb "falling asleep on me"; falls the patient has are', () => {
+    expect(names(visit('when i first fell it was pretty bad but now it is a six.'))).toEqual(['knee pain']);
+    expect(names(visit('i did fall to the ground.'))).toEqual(['knee pain']);
+    expect(names(visit("i can't think of anytime if i fell."))).toEqual(['knee pain']);
+    expect(names(visit("it's like it's falling asleep on me."))).not.toContain('falls');
+    expect(names(visit("i've been falling over a lot at home."))).toContain('falls (falling over)');
+  });
+});

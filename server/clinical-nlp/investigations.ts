@@ -197,7 +197,8 @@ const MONITOR_AFTER = /^(?:(?:at home|every|daily|twice|thrice|each|regularly|we
 // A specialty named by the same letters: "CT surgery" (cardiothoracic).
 const NOT_TEST_AFTER =
   /^(?:guided|guidance|surgery|surgeon|surgeons|surgical|(?:were |are |is )?(?:full|intact)|problems?|disease|issues?|trouble|disorder|deficiency|insufficiency|toxicity|drops|sachets?|tablets?|capsules?|injections?|supplements?|syrup|infection|control|status|clinic|camp|sulphate|sulfate|chloride|oxide|citrate|hydroxide|carbonate|gluconate|sucrose|paste|glycerine|lotion|cream|gel|ointment)\b/;
-const THIS_VISIT = /\b(?:today|(?<!plan )here(?! for)|now|in the office(?! of)|in (?:the )?clinic|we (?:just )?did|i did|just did|done here|point of care|bedside|stat|when (?:you|he|she|they) (?:came|got|arrived) in|on arrival)\b/;
+// "done here", "we did here"; not "your labs here look good" (the results on the screen).
+const THIS_VISIT = /\b(?:today|(?<=\b(?:done|did|do|taken|drawn|performed|got|had|checked)\s+(?:\w+\s+)?)here(?! for)|now|in the office(?! of)|in (?:the )?clinic|we (?:just )?did|i did|just did|done here|point of care|bedside|stat|when (?:you|he|she|they) (?:came|got|arrived) in|on arrival)\b/;
 const PAST_SENTENCE = /\b(?:reports?|came with|brought|last|previous|previously|earlier|ago|old|outside|from (?:last|the last))\b/;
 // Done here, whatever came before: "ECG done here today shows AF", "the bladder scan we just did shows 90 mL".
 const DONE_HERE_AFTER =

@@ -303,4 +303,10 @@ describe('results in a report that were not done at this visit', () => {
     expect(names('LABORATORY DATA: Labs in chart were reviewed.\nASSESSMENT AND PLAN: Rheumatoid arthritis.')).toEqual([]);
     expect(names('LABORATORY DATA: I reviewed the EKG done in the office today, which is normal.\nASSESSMENT: Chest wall pain.')).toEqual(['electrocardiogram (EKG)']);
   });
+
+  it('"here" is the visit only when something was done here, not results shown on the screen', () => {
+    expect(names('Doctor: hey dragon, show me the hemoglobin a1c. okay, so i see here that your hemoglobin a1c is elevated.\nPatient: okay.')).toEqual([]);
+    expect(names('Doctor: the urine dip we did here is positive for nitrites.\nPatient: okay.')).toEqual(['urine dipstick']);
+  });
 });
+

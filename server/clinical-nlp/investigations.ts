@@ -167,6 +167,8 @@ const FINDING = new Set(['rise', 'rising', 'drop', 'fall', 'raised', 'elevated',
 // echo from her cardiologist", "the results of your x-ray".
 const REFERENCE =
   /\b(?:(?:after|once|when|until|till) the|(?:hold|copy|copies|records?|results?|reports?) of(?: (?:the|his|her|your|their|this|that))?)$/;
+// A test named to explain another ("under fluoroscopy, which you can think of like an x-ray", "a type of x-ray").
+const LIKENED = /\b(?:think of(?: it)?(?: as)?(?: (?:you know|um|uh))?|(?:a|it's a|it is a) (?:type|kind|sort) of|similar to)(?: (?:like|a|an|the))*$/;
 // Watching a result over time, not ordering it now: "we will continue to follow her urinalysis", "trend the creatinine".
 const MONITOR_BEFORE = /\b(?:follow|following|trend|trending|watch|watching|keep an eye on|keep track of)(?: (?:the|his|her|your|their))?$/;
 // Results gone over with the patient: the tests named after it are earlier results until an order is said ("I reviewed
@@ -327,6 +329,7 @@ function statusBefore(s: Sentence, f: Found, floor: number): Status {
   if (cueBefore(t, f.from, Math.max(floor, f.from - 6), NEG, NEG_FILLER, 1) || INSTEAD.test(words(t, f.from - 4, f.from)) || NO_NEED.test(words(t, f.from - 9, f.from))) return 'negated';
   if (cueBefore(t, f.from, start, FINDING, PAST_FILLER, 1)) return 'result';
   if (REFERENCE.test(words(t, f.from - 4, f.from)) || ASKED_BEFORE.test(words(t, f.from - 6, f.from))) return 'past';
+  if (LIKENED.test(words(t, f.from - 6, f.from))) return 'negated';
   if (MONITOR_BEFORE.test(words(t, Math.max(start, f.from - 5), f.from))) return 'monitor';
   if (reviewedBefore(t, f.from)) return 'reviewed';
   if (conditional(s, f.from, start)) return 'conditional';

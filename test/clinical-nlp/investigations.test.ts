@@ -308,5 +308,11 @@ describe('results in a report that were not done at this visit', () => {
     expect(names('Doctor: hey dragon, show me the hemoglobin a1c. okay, so i see here that your hemoglobin a1c is elevated.\nPatient: okay.')).toEqual([]);
     expect(names('Doctor: the urine dip we did here is positive for nitrites.\nPatient: okay.')).toEqual(['urine dipstick']);
   });
+
+  it('a test named to explain another is not ordered ("under fluoroscopy, which you can think of like an x-ray")', () => {
+    expect(names('Doctor: i will inject the steroid into your spine under fluoroscopy which you can think of you know like an x-ray to localize the pain.\nPatient: okay.')).toEqual([]);
+    expect(names("Doctor: it's a type of x-ray, so i need to be very specific.\nPatient: okay.")).toEqual([]);
+    expect(names("Doctor: i'd like a ct scan of your chest.\nPatient: okay.")).toEqual(['ct scan chest']);
+  });
 });
 

@@ -160,6 +160,10 @@ describe('report headings and numbered lists', () => {
     expect(buildDoc('Dr. Shah: your throat is red.').sentences[0]!.speaker).toBe('doctor');
   });
 
+  it('reads joined assessment and plan headings ("ASSESSMENT & PLAN:", "RECOMMENDATIONS/PLAN:")', () => {
+    expect(sections('EXAM: Tender. ASSESSMENT & PLAN: , Lumbar radiculitis. RECOMMENDATIONS/PLAN: , Start Lyrica.').map(([k]) => k)).toEqual(['exam', 'assessment', 'plan']);
+  });
+
   it("takes a plain 'Medications:' under a plan heading as the plan's list, and a current list anywhere as history", () => {
     expect(sections('DISCHARGE PLAN: Diet: no restriction. Medications: Lasix 40 mg daily.')).toEqual([
       ['plan', 'discharge plan: diet: no restriction'], ['plan', 'medications: lasix 40 mg daily']]);

@@ -173,9 +173,11 @@ function clausesOf(s: Sentence): Clause[] {
   for (let m = re.exec(s.text); ; m = re.exec(s.text)) {
     const to = m ? m.index : s.text.length;
     // A report's label before a colon is no clause of its own: a heading names where we are ("discharge plan:"), any
-    // other label what its value is about ("physical activity: with assistance").
+    // other label, or a heading that is one of a plan's own ("diet:"), what its value is about ("physical activity:
+    // with assistance").
     const labelled = !!m && m[0].trim().startsWith(':') && to > from;
-    if (labelled && headingOf(s.text.slice(from, to))) label = -1;
+    const heading = labelled ? headingOf(s.text.slice(from, to)) : undefined;
+    if (heading && !heading.inPlan) label = -1;
     else if (labelled && label < 0 && s.text.slice(from, to).split(' ').length <= 3) label = from;
     else if (to > from) {
       out.push({ from: label >= 0 ? label : from, to });

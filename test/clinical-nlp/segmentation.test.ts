@@ -160,13 +160,20 @@ describe('report headings and numbered lists', () => {
     expect(buildDoc('Dr. Shah: your throat is red.').sentences[0]!.speaker).toBe('doctor');
   });
 
+  it('reads the discharge summary and consult headings MTSamples reports use', () => {
+    expect(sections('HOSPITAL COURSE: She improved. DISCHARGE DIAGNOSES: 1. Urinary tract infection. DIAGNOSTIC DATA: EKG normal. AXIS I: Bipolar disorder.').map(([k]) => k)).toEqual([
+      'history', 'assessment', 'assessment', 'results', 'assessment']);
+    expect(sections('PLAN: Rest. Diet: regular. Activity: as tolerated.').map(([k]) => k)).toEqual(['plan', 'plan', 'plan']);
+    expect(sections('SOCIAL HISTORY: Lives alone. Diet: regular.').map(([k]) => k)).toEqual(['social', 'social']);
+  });
+
   it('reads joined assessment and plan headings ("ASSESSMENT & PLAN:", "RECOMMENDATIONS/PLAN:")', () => {
     expect(sections('EXAM: Tender. ASSESSMENT & PLAN: , Lumbar radiculitis. RECOMMENDATIONS/PLAN: , Start Lyrica.').map(([k]) => k)).toEqual(['exam', 'assessment', 'plan']);
   });
 
   it("takes a plain 'Medications:' under a plan heading as the plan's list, and a current list anywhere as history", () => {
     expect(sections('DISCHARGE PLAN: Diet: no restriction. Medications: Lasix 40 mg daily.')).toEqual([
-      ['plan', 'discharge plan: diet: no restriction'], ['plan', 'medications: lasix 40 mg daily']]);
+      ['plan', 'discharge plan:'], ['plan', 'diet: no restriction'], ['plan', 'medications: lasix 40 mg daily']]);
     expect(sections('PLAN: Fluids. Current medications: Lasix 40 mg daily.')).toEqual([['plan', 'plan: fluids'], ['medications', 'current medications: lasix 40 mg daily']]);
     expect(sections('HPI: Cough. Medications: Lasix 40 mg daily.')).toEqual([['history', 'hpi: cough'], ['medications', 'medications: lasix 40 mg daily']]);
   });

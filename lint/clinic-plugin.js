@@ -48,6 +48,44 @@ const noOuterExecutorInTransaction = {
   },
 };
 
+/**
+ * A store (`export function xStore(e: Executor) { … return { … } }`) is made for every transaction, several per
+ * request. `npm run serve` runs the TypeScript through tsx, whose esbuild transform keeps function names by wrapping
+ * each arrow function given a name, as `insert: async (a) => …` is, in `__name`: a defineProperty on the new function
+ * every time the store is made (20 µs of a status change's 170, issue 27). A method (`async insert(a) { … }`) has its
+ * name by itself. The rule looks at the object literals a `…Store` function returns or keeps in a constant.
+ */
+const storeMethods = {
+  meta: {
+    type: 'suggestion',
+    docs: { description: 'declare the statements of a store as methods, not arrow-function properties' },
+    messages: {
+      arrow: '`{{name}}` in {{store}}: declare it as a method (`{{name}}(…) { … }`): under tsx an arrow-function property is wrapped in __name each time the store is made',
+    },
+    schema: [],
+  },
+  create(context) {
+    const check = (store, object) => {
+      if (object?.type !== 'ObjectExpression') return;
+      for (const p of object.properties) {
+        if (p.type !== 'Property' || p.method || p.kind !== 'init') continue;
+        if (p.value.type !== 'ArrowFunctionExpression' && p.value.type !== 'FunctionExpression') continue;
+        const name = p.key.type === 'Identifier' ? p.key.name : context.sourceCode.getText(p.key);
+        context.report({ node: p, messageId: 'arrow', data: { name, store } });
+      }
+    };
+    return {
+      FunctionDeclaration(node) {
+        if (!node.id || !/Store$/.test(node.id.name) || node.body?.type !== 'BlockStatement') return;
+        for (const statement of node.body.body) {
+          if (statement.type === 'ReturnStatement') check(node.id.name, statement.argument);
+          if (statement.type === 'VariableDeclaration') for (const d of statement.declarations) check(node.id.name, d.init);
+        }
+      },
+    };
+  },
+};
+
 const SKIP = new Set(['parent', 'loc', 'range', 'start', 'end', 'typeAnnotation', 'returnType', 'typeArguments', 'typeParameters']);
 
 /** Calls `visit` for every identifier the subtree reads (not property names, not keys of object literals). */
@@ -93,5 +131,5 @@ function declaredIn(fn) {
 
 export default {
   meta: { name: 'clinic' },
-  rules: { 'no-outer-executor-in-transaction': noOuterExecutorInTransaction },
+  rules: { 'no-outer-executor-in-transaction': noOuterExecutorInTransaction, 'store-methods': storeMethods },
 };

@@ -76,7 +76,9 @@ export function recordingStore(dir: string, now: () => Date = () => new Date()) 
       write(s);
       return describe(s);
     },
-    get: (id: string) => describe(read(id)),
+    get(id: string) {
+      return describe(read(id));
+    },
     list(): Recording[] {
       return readdirSync(dir)
         .filter((id) => existsSync(metaFile(id)))

@@ -258,7 +258,7 @@ export function appointmentService(
       // The waiting-room token is given when the patient is first seen to be here: checked in, or taken straight in.
       const given = a.token === null && (to === 'CK' || to === 'OG') ? await inTx.setStatusGivingToken(a, to, now) : null;
       const token = given ?? a.token;
-      if (given === null) await inTx.setStatus(a.id, to, token, now);
+      if (given === null) await inTx.setStatus(a.id, to, now);
       await record(tx, ctx, a, a.status, to, now, { token: given });
       await audit.inTransaction(tx, ctx, { action, resourceType: 'appointment', resourceIds: [a.id], outcome: 'success' });
       return { appointment: { ...a, status: to, token, updated_at: now }, previous_status: a.status, changed: true };
@@ -296,7 +296,7 @@ export function appointmentService(
       const now = isoNow(clock);
       const restored = last.from_status;
       const token = last.token !== null ? null : a.token;
-      await inTx.setStatus(a.id, restored, token, now);
+      await inTx.setStatus(a.id, restored, now, token);
       await record(tx, ctx, a, a.status, restored, now, { correction: 1 });
       await audit.inTransaction(tx, ctx, { action, resourceType: 'appointment', resourceIds: [a.id], outcome: 'success' });
       return { appointment: { ...a, status: restored, token, updated_at: now }, previous_status: a.status, changed: true };

@@ -95,30 +95,33 @@ export function appointmentStore(e: Executor) {
   const k = e.k;
   const postgres = e.dialect === 'postgres';
 
-  const setStatus = async (id: string, status: Status, token: number | null, at: string) =>
-    void (await sql`UPDATE appointments SET status = ${status}, token = ${token}, updated_at = ${at} WHERE id = ${id}`.execute(k));
-  const nextToken = async (workspaceId: string, date: string, doctorId: string | null) =>
-    (await sql<{ n: number }>`SELECT coalesce(max(token), 0) + 1 AS n FROM appointments
-      WHERE workspace_id = ${workspaceId} AND local_date = ${date} AND coalesce(doctor_id, '') = coalesce(${doctorId}, '')`.execute(k)).rows[0]!.n;
-
   const self = {
     /**
      * Inserts a booking; false when its partner_appointment_id was taken meanwhile (by another instance's booking
      * that committed after this one looked: the caller answers the same 409 as when it saw it). Other constraint
      * errors throw.
      */
-    insert: async (a: AppointmentRow) =>
-      changed(await sql`INSERT INTO appointments (id, workspace_id, patient_id, partner_appointment_id, doctor_id,
+    async insert(a: AppointmentRow) {
+      return changed(await sql`INSERT INTO appointments (id, workspace_id, patient_id, partner_appointment_id, doctor_id,
         scheduled_at, local_date, reason, status, created_at, updated_at, duration_min, walk_in, overbook, token)
         VALUES (${a.id}, ${a.workspace_id}, ${a.patient_id}, ${a.partner_appointment_id}, ${a.doctor_id}, ${a.scheduled_at},
         ${a.local_date}, ${a.reason}, ${a.status}, ${a.created_at}, ${a.updated_at}, ${a.duration_min}, ${a.walk_in},
         ${a.overbook}, ${a.token})
-        ON CONFLICT (workspace_id, partner_appointment_id) WHERE partner_appointment_id IS NOT NULL DO NOTHING`.execute(k)),
-    find: async (workspaceId: string, id: string, byPartner: boolean, opts: FindOptions = {}) =>
-      (await sql<AppointmentRow>`SELECT * FROM appointments
+        ON CONFLICT (workspace_id, partner_appointment_id) WHERE partner_appointment_id IS NOT NULL DO NOTHING`.execute(k));
+    },
+    async find(workspaceId: string, id: string, byPartner: boolean, opts: FindOptions = {}) {
+      return (await sql<AppointmentRow>`SELECT * FROM appointments
         WHERE ${sql.ref(byPartner ? 'partner_appointment_id' : 'id')} = ${id} AND workspace_id = ${workspaceId}${
-          opts.lock && postgres ? sql` FOR NO KEY UPDATE` : sql``}`.execute(k)).rows[0],
-    setStatus,
+          opts.lock && postgres ? sql` FOR NO KEY UPDATE` : sql``}`.execute(k)).rows[0];
+    },
+    /**
+     * `token` only when it changes: writing a token, even the same one, rewrites its entry in appointments_token, a
+     * page more for every commit to write (2 pages instead of 1 for this statement, of ~8 for a status change).
+     */
+    async setStatus(id: string, status: Status, at: string, token?: number | null) {
+      await sql`UPDATE appointments SET status = ${status}${token === undefined ? sql`` : sql`, token = ${token}`}, updated_at = ${at}
+        WHERE id = ${id}`.execute(k);
+    },
     /**
      * Sets the status and gives the appointment the next token of its doctor's day (of the clinic's, without a
      * doctor); answers the token. On PostgreSQL instances give tokens at the same moment: each first locks the row
@@ -134,7 +137,7 @@ export function appointmentStore(e: Executor) {
         await (a.doctor_id !== null ? owners.lockUser(a.doctor_id) : owners.lockWorkspace(a.workspace_id));
         const s = x === e ? self : appointmentStore(x);
         const n = await s.nextToken(a.workspace_id, a.local_date, a.doctor_id);
-        await s.setStatus(a.id, status, n, at);
+        await s.setStatus(a.id, status, at, n);
         return n;
       };
       // A lock outside a transaction would end with its statement: on the database's executor, one of its own.
@@ -142,23 +145,27 @@ export function appointmentStore(e: Executor) {
     },
     // day and board read the patients' names (and board the doctors') in the same query: one query for a list page,
     // the deliberate exception to domains reading only their own tables (docs/ARCHITECTURE.md, "Domains").
-    day: async (workspaceId: string, date: string) =>
-      (await sql<AppointmentListRow>`SELECT a.*, p.first_name, p.middle_name, p.last_name, p.mobile_cc, p.mobile_national,
+    async day(workspaceId: string, date: string) {
+      return (await sql<AppointmentListRow>`SELECT a.*, p.first_name, p.middle_name, p.last_name, p.mobile_cc, p.mobile_national,
         (SELECT CASE WHEN c.from_status IS NOT NULL AND c.correction = 0 AND c.to_status IN ('CK', 'PK', 'NS') THEN c.changed_at END
           FROM appointment_status_changes c WHERE c.appointment_id = a.id ORDER BY c.id DESC LIMIT 1) AS undoable_change_at
         FROM appointments a JOIN patients p ON p.id = a.patient_id
-        WHERE a.workspace_id = ${workspaceId} AND a.local_date = ${date} ORDER BY a.scheduled_at, a.id`.execute(k)).rows,
-    insertChange: async (c: StatusChangeRow) =>
-      void (await sql`INSERT INTO appointment_status_changes (appointment_id, workspace_id, from_status, to_status,
+        WHERE a.workspace_id = ${workspaceId} AND a.local_date = ${date} ORDER BY a.scheduled_at, a.id`.execute(k)).rows;
+    },
+    async insertChange(c: StatusChangeRow) {
+      await sql`INSERT INTO appointment_status_changes (appointment_id, workspace_id, from_status, to_status,
         actor_type, actor_id, request_id, changed_at, correction, overbook, token) VALUES (${c.appointment_id},
         ${c.workspace_id}, ${c.from_status}, ${c.to_status}, ${c.actor_type}, ${c.actor_id}, ${c.request_id}, ${c.changed_at},
-        ${c.correction}, ${c.overbook}, ${c.token})`.execute(k)),
-    history: async (id: string) =>
-      (await sql<StatusChangeRow & { id: number }>`SELECT * FROM appointment_status_changes
-        WHERE appointment_id = ${id} ORDER BY id`.execute(k)).rows,
-    lastChange: async (id: string) =>
-      (await sql<StatusChangeRow & { id: number }>`SELECT * FROM appointment_status_changes
-        WHERE appointment_id = ${id} ORDER BY id DESC LIMIT 1`.execute(k)).rows[0],
+        ${c.correction}, ${c.overbook}, ${c.token})`.execute(k);
+    },
+    async history(id: string) {
+      return (await sql<StatusChangeRow & { id: number }>`SELECT * FROM appointment_status_changes
+        WHERE appointment_id = ${id} ORDER BY id`.execute(k)).rows;
+    },
+    async lastChange(id: string) {
+      return (await sql<StatusChangeRow & { id: number }>`SELECT * FROM appointment_status_changes
+        WHERE appointment_id = ${id} ORDER BY id DESC LIMIT 1`.execute(k)).rows[0];
+    },
     /**
      * Locks what a booking checks for clashes (PostgreSQL: the patient's row, then the doctor's, FOR NO KEY UPDATE,
      * always in that order) until the caller's transaction ends, so that a second booking of the same patient or
@@ -175,7 +182,7 @@ export function appointmentStore(e: Executor) {
      * milliseconds, the same on both databases (SQLite's strftime date arithmetic has no PostgreSQL spelling that
      * is not another).
      */
-    clashes: async (p: { ws: string; doctor: string | null; patient: string; start: string; end: string; earliest: string }) => {
+    async clashes(p: { ws: string; doctor: string | null; patient: string; start: string; end: string; earliest: string }) {
       const rows = (await sql<ClashRow>`SELECT id, patient_id, doctor_id, scheduled_at, duration_min, status FROM appointments
         WHERE workspace_id = ${p.ws} AND (doctor_id = ${p.doctor} OR patient_id = ${p.patient})
           AND scheduled_at < ${p.end} AND scheduled_at >= ${p.earliest}
@@ -184,19 +191,25 @@ export function appointmentStore(e: Executor) {
       const start = new Date(p.start).getTime();
       return rows.filter((r) => new Date(r.scheduled_at).getTime() + r.duration_min * 60_000 > start);
     },
-    nextToken,
-    nextWaiting: async (workspaceId: string, date: string, doctorId: string) =>
-      (await sql<AppointmentRow>`SELECT * FROM appointments WHERE workspace_id = ${workspaceId} AND local_date = ${date}
-        AND doctor_id = ${doctorId} AND status = 'CK' ORDER BY token NULLS FIRST, scheduled_at, id LIMIT 1`.execute(k)).rows[0],
+    async nextToken(workspaceId: string, date: string, doctorId: string | null) {
+      return (await sql<{ n: number }>`SELECT coalesce(max(token), 0) + 1 AS n FROM appointments
+        WHERE workspace_id = ${workspaceId} AND local_date = ${date} AND coalesce(doctor_id, '') = coalesce(${doctorId}, '')`.execute(k)).rows[0]!.n;
+    },
+    async nextWaiting(workspaceId: string, date: string, doctorId: string) {
+      return (await sql<AppointmentRow>`SELECT * FROM appointments WHERE workspace_id = ${workspaceId} AND local_date = ${date}
+        AND doctor_id = ${doctorId} AND status = 'CK' ORDER BY token NULLS FIRST, scheduled_at, id LIMIT 1`.execute(k)).rows[0];
+    },
     /** The doctor's patients with them now (OG) today, longest first. */
-    withDoctor: async (workspaceId: string, date: string, doctorId: string) =>
-      (await sql<AppointmentRow>`SELECT * FROM appointments WHERE workspace_id = ${workspaceId} AND local_date = ${date}
-        AND doctor_id = ${doctorId} AND status = 'OG' ORDER BY updated_at, id`.execute(k)).rows,
-    board: async (workspaceId: string, date: string) =>
-      (await sql<BoardRow>`SELECT a.doctor_id, u.display_name AS doctor_name, a.status, a.token, p.first_name, a.scheduled_at
+    async withDoctor(workspaceId: string, date: string, doctorId: string) {
+      return (await sql<AppointmentRow>`SELECT * FROM appointments WHERE workspace_id = ${workspaceId} AND local_date = ${date}
+        AND doctor_id = ${doctorId} AND status = 'OG' ORDER BY updated_at, id`.execute(k)).rows;
+    },
+    async board(workspaceId: string, date: string) {
+      return (await sql<BoardRow>`SELECT a.doctor_id, u.display_name AS doctor_name, a.status, a.token, p.first_name, a.scheduled_at
         FROM appointments a JOIN patients p ON p.id = a.patient_id LEFT JOIN users u ON u.id = a.doctor_id
         WHERE a.workspace_id = ${workspaceId} AND a.local_date = ${date} AND a.status IN ('CK', 'OG')
-        ORDER BY CASE WHEN a.token IS NULL THEN 1 ELSE 0 END, a.token, a.scheduled_at, a.id`.execute(k)).rows,
+        ORDER BY CASE WHEN a.token IS NULL THEN 1 ELSE 0 END, a.token, a.scheduled_at, a.id`.execute(k)).rows;
+    },
   };
   return self;
 }

@@ -56,22 +56,27 @@ function chunks<T>(list: readonly T[]): T[][] {
   return out;
 }
 
+const insertQuery = (entries: readonly AuditEntry[]) =>
+  sql`INSERT INTO audit_log (at, workspace_id, actor_type, actor_id, action, resource_type, resource_ids, outcome, ip, request_id)
+    VALUES ${sql.join(entries.map(values))}`;
+const insertRows = (x: Executor, entries: readonly AuditEntry[]) => insertQuery(entries).execute(x.k);
+
 /**
  * All SQL of the audit trail, for SQLite and PostgreSQL alike (server/db/sql.ts says how). audit_log is append-only on
  * both (triggers refuse UPDATE and DELETE, and TRUNCATE on PostgreSQL): this store only inserts and reads.
  */
 export function auditStore(e: Executor) {
-  const insertQuery = (entries: readonly AuditEntry[]) =>
-    sql`INSERT INTO audit_log (at, workspace_id, actor_type, actor_id, action, resource_type, resource_ids, outcome, ip, request_id)
-      VALUES ${sql.join(entries.map(values))}`;
-  const insertRows = (x: Executor, entries: readonly AuditEntry[]) => insertQuery(entries).execute(x.k);
   return {
     /**
      * The one-row INSERT as this database's SQL text, its parameters in `auditRow`'s order: for the read-audit writer
      * thread (audit/reads-writer.ts), which prepares it on its own connection.
      */
-    insertSql: () => insertQuery([ROW_SHAPE]).compile(e.k).sql,
-    insert: async (entry: AuditEntry) => void (await insertRows(e, [entry])),
+    insertSql() {
+      return insertQuery([ROW_SHAPE]).compile(e.k).sql;
+    },
+    async insert(entry: AuditEntry) {
+      await insertRows(e, [entry]);
+    },
     /** All of them, in order, together: one INSERT, or several in one transaction (nested in `e`'s when it is one). */
     async insertMany(entries: readonly AuditEntry[]): Promise<void> {
       const parts = chunks(entries);
@@ -82,8 +87,9 @@ export function auditStore(e: Executor) {
       });
     },
     /** A workspace's latest entries, newest first. */
-    recent: async (workspaceId: string, limit: number) =>
-      (await sql<AuditEntry & { id: number }>`SELECT ${COLUMNS} FROM audit_log WHERE workspace_id = ${workspaceId}
-        ORDER BY id DESC LIMIT ${limit}`.execute(e.k)).rows,
+    async recent(workspaceId: string, limit: number) {
+      return (await sql<AuditEntry & { id: number }>`SELECT ${COLUMNS} FROM audit_log WHERE workspace_id = ${workspaceId}
+        ORDER BY id DESC LIMIT ${limit}`.execute(e.k)).rows;
+    },
   };
 }

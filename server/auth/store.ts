@@ -169,93 +169,143 @@ export function authStore(e: Executor) {
   }
 
   return {
-    insertWorkspace: async (w: Omit<WorkspaceRow, 'disabled_at'>) => void await sql`
+    async insertWorkspace(w: Omit<WorkspaceRow, 'disabled_at'>) {
+      await sql`
       INSERT INTO workspaces (id, name, country, timezone, created_at)
-      VALUES (${w.id}, ${w.name}, ${w.country}, ${w.timezone}, ${w.created_at})`.execute(k),
-    workspace: async (id: string) => first(sql<WorkspaceRow>`SELECT ${WORKSPACE_COLUMNS} FROM workspaces WHERE id = ${id}`),
+      VALUES (${w.id}, ${w.name}, ${w.country}, ${w.timezone}, ${w.created_at})`.execute(k);
+    },
+    async workspace(id: string) {
+      return first(sql<WorkspaceRow>`SELECT ${WORKSPACE_COLUMNS} FROM workspaces WHERE id = ${id}`);
+    },
     /**
      * Hold a workspace's or a user's row until the transaction ends (PostgreSQL, FOR NO KEY UPDATE, which foreign-key
      * checks do not wait for; nothing on SQLite, whose transaction holds the write lock): the appointments domain
      * numbers a clinic's or a doctor's tokens and books a doctor's time one transaction at a time this way.
      */
-    lockWorkspace: async (id: string) => {
+    async lockWorkspace(id: string) {
       if (e.dialect === 'postgres') await sql`SELECT id FROM workspaces WHERE id = ${id} FOR NO KEY UPDATE`.execute(k);
     },
-    lockUser: async (id: string) => {
+    async lockUser(id: string) {
       if (e.dialect === 'postgres') await sql`SELECT id FROM users WHERE id = ${id} FOR NO KEY UPDATE`.execute(k);
     },
-    workspaces: async () => all(sql<WorkspaceRow>`SELECT ${WORKSPACE_COLUMNS} FROM workspaces ORDER BY created_at, id`),
-    disableWorkspace: async (id: string, at: string) =>
-      invalidating(await run(sql`UPDATE workspaces SET disabled_at = ${at} WHERE id = ${id} AND disabled_at IS NULL`)),
-    insertUser: async (u: Omit<UserRow, 'disabled_at'>) => void await sql`
+    async workspaces() {
+      return all(sql<WorkspaceRow>`SELECT ${WORKSPACE_COLUMNS} FROM workspaces ORDER BY created_at, id`);
+    },
+    async disableWorkspace(id: string, at: string) {
+      return invalidating(await run(sql`UPDATE workspaces SET disabled_at = ${at} WHERE id = ${id} AND disabled_at IS NULL`));
+    },
+    async insertUser(u: Omit<UserRow, 'disabled_at'>) {
+      await sql`
       INSERT INTO users (id, workspace_id, username, display_name, role, password_hash, created_at)
-      VALUES (${u.id}, ${u.workspace_id}, ${u.username}, ${u.display_name}, ${u.role}, ${u.password_hash}, ${u.created_at})`.execute(k),
+      VALUES (${u.id}, ${u.workspace_id}, ${u.username}, ${u.display_name}, ${u.role}, ${u.password_hash}, ${u.created_at})`.execute(k);
+    },
     /** By name regardless of case: `username` is COLLATE NOCASE on SQLite and the `nocase` collation on PostgreSQL. */
-    userByName: async (username: string) => first(sql<UserRow>`SELECT ${USER_COLUMNS} FROM users WHERE username = ${username}`),
-    user: async (id: string) => first(sql<UserRow>`SELECT ${USER_COLUMNS} FROM users WHERE id = ${id}`),
-    usersOf: async (workspaceId: string) =>
-      all(sql<UserRow>`SELECT ${USER_COLUMNS} FROM users WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`),
-    insertToken: async (t: { id: string; workspace_id: string; user_id: string; token_digest: string; label: string; scopes: string | null; created_at: string }) =>
-      void await sql`INSERT INTO auth_tokens (id, workspace_id, user_id, token_digest, label, scopes, created_at)
-        VALUES (${t.id}, ${t.workspace_id}, ${t.user_id}, ${t.token_digest}, ${t.label}, ${t.scopes}, ${t.created_at})`.execute(k),
+    async userByName(username: string) {
+      return first(sql<UserRow>`SELECT ${USER_COLUMNS} FROM users WHERE username = ${username}`);
+    },
+    async user(id: string) {
+      return first(sql<UserRow>`SELECT ${USER_COLUMNS} FROM users WHERE id = ${id}`);
+    },
+    async usersOf(workspaceId: string) {
+      return all(sql<UserRow>`SELECT ${USER_COLUMNS} FROM users WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`);
+    },
+    async insertToken(t: { id: string; workspace_id: string; user_id: string; token_digest: string; label: string; scopes: string | null; created_at: string }) {
+      await sql`INSERT INTO auth_tokens (id, workspace_id, user_id, token_digest, label, scopes, created_at)
+        VALUES (${t.id}, ${t.workspace_id}, ${t.user_id}, ${t.token_digest}, ${t.label}, ${t.scopes}, ${t.created_at})`.execute(k);
+    },
     /** The principal of a token from the cache, without a promise: undefined when it is not cached (ask tokenPrincipal). */
-    cachedPrincipal: (digest: string) => cached.get(digest),
+    cachedPrincipal(digest: string) {
+      return cached.get(digest);
+    },
     tokenPrincipal,
     /** Drops every cached principal of this database (invalidatePrincipals): after a revoking transaction commits. */
-    invalidatePrincipals: () => principalsChanged(e.database),
-    revokeToken: async (digest: string, at: string) =>
-      invalidating(await run(sql`UPDATE auth_tokens SET revoked_at = ${at} WHERE token_digest = ${digest} AND revoked_at IS NULL`)),
-    insertApiKey: async (r: { id: string; workspace_id: string; key_digest: string; label: string; created_at: string }) =>
-      void await sql`INSERT INTO api_keys (id, workspace_id, key_digest, label, created_at)
-        VALUES (${r.id}, ${r.workspace_id}, ${r.key_digest}, ${r.label}, ${r.created_at})`.execute(k),
-    apiKeyWorkspace: async (digest: string) =>
-      (await first(sql<{ workspace_id: string }>`SELECT workspace_id FROM api_keys WHERE key_digest = ${digest} AND revoked_at IS NULL`))?.workspace_id,
-    insertClient: async (c: Omit<ClientRow, 'revoked_at'>) => void await sql`
+    invalidatePrincipals() {
+      return principalsChanged(e.database);
+    },
+    async revokeToken(digest: string, at: string) {
+      return invalidating(await run(sql`UPDATE auth_tokens SET revoked_at = ${at} WHERE token_digest = ${digest} AND revoked_at IS NULL`));
+    },
+    async insertApiKey(r: { id: string; workspace_id: string; key_digest: string; label: string; created_at: string }) {
+      await sql`INSERT INTO api_keys (id, workspace_id, key_digest, label, created_at)
+        VALUES (${r.id}, ${r.workspace_id}, ${r.key_digest}, ${r.label}, ${r.created_at})`.execute(k);
+    },
+    async apiKeyWorkspace(digest: string) {
+      return (await first(sql<{ workspace_id: string }>`SELECT workspace_id FROM api_keys WHERE key_digest = ${digest} AND revoked_at IS NULL`))?.workspace_id;
+    },
+    async insertClient(c: Omit<ClientRow, 'revoked_at'>) {
+      await sql`
       INSERT INTO api_clients (id, workspace_id, client_id, secret_hash, name, scopes, created_at)
-      VALUES (${c.id}, ${c.workspace_id}, ${c.client_id}, ${c.secret_hash}, ${c.name}, ${c.scopes}, ${c.created_at})`.execute(k),
-    client: async (clientId: string) => first(sql<ClientRow>`
-      SELECT id, workspace_id, client_id, secret_hash, name, scopes, created_at, revoked_at FROM api_clients WHERE client_id = ${clientId}`),
-    revokeClient: async (workspaceId: string, clientId: string, at: string) => run(sql`
-      UPDATE api_clients SET revoked_at = ${at} WHERE client_id = ${clientId} AND workspace_id = ${workspaceId} AND revoked_at IS NULL`),
+      VALUES (${c.id}, ${c.workspace_id}, ${c.client_id}, ${c.secret_hash}, ${c.name}, ${c.scopes}, ${c.created_at})`.execute(k);
+    },
+    async client(clientId: string) {
+      return first(sql<ClientRow>`
+      SELECT id, workspace_id, client_id, secret_hash, name, scopes, created_at, revoked_at FROM api_clients WHERE client_id = ${clientId}`);
+    },
+    async revokeClient(workspaceId: string, clientId: string, at: string) {
+      return run(sql`
+      UPDATE api_clients SET revoked_at = ${at} WHERE client_id = ${clientId} AND workspace_id = ${workspaceId} AND revoked_at IS NULL`);
+    },
     // Settings screens (admin): lists without secrets, and switching things off.
-    clientsOf: async (workspaceId: string) => all(sql<Omit<ClientRow, 'id' | 'workspace_id' | 'secret_hash'>>`
+    async clientsOf(workspaceId: string) {
+      return all(sql<Omit<ClientRow, 'id' | 'workspace_id' | 'secret_hash'>>`
       SELECT client_id, name, scopes, created_at, revoked_at FROM api_clients WHERE workspace_id = ${workspaceId}
-      ORDER BY created_at DESC, id`),
-    apiKeysOf: async (workspaceId: string) => all(sql<ApiKeyRow>`
-      SELECT id, label, created_at, revoked_at FROM api_keys WHERE workspace_id = ${workspaceId} ORDER BY created_at DESC, id`),
-    revokeApiKey: async (workspaceId: string, id: string, at: string) => run(sql`
-      UPDATE api_keys SET revoked_at = ${at} WHERE id = ${id} AND workspace_id = ${workspaceId} AND revoked_at IS NULL`),
-    disableUser: async (workspaceId: string, userId: string, at: string) => invalidating(await run(sql`
-      UPDATE users SET disabled_at = ${at} WHERE id = ${userId} AND workspace_id = ${workspaceId} AND disabled_at IS NULL`)),
-    enableUser: async (workspaceId: string, userId: string) => run(sql`
-      UPDATE users SET disabled_at = NULL WHERE id = ${userId} AND workspace_id = ${workspaceId} AND disabled_at IS NOT NULL`),
-    tokenOwner: async (digest: string) =>
-      (await first(sql<{ user_id: string }>`SELECT user_id FROM auth_tokens WHERE token_digest = ${digest} AND revoked_at IS NULL`))?.user_id,
-    setPasswordHash: async (userId: string, hash: string) => run(sql`UPDATE users SET password_hash = ${hash} WHERE id = ${userId}`),
+      ORDER BY created_at DESC, id`);
+    },
+    async apiKeysOf(workspaceId: string) {
+      return all(sql<ApiKeyRow>`
+      SELECT id, label, created_at, revoked_at FROM api_keys WHERE workspace_id = ${workspaceId} ORDER BY created_at DESC, id`);
+    },
+    async revokeApiKey(workspaceId: string, id: string, at: string) {
+      return run(sql`
+      UPDATE api_keys SET revoked_at = ${at} WHERE id = ${id} AND workspace_id = ${workspaceId} AND revoked_at IS NULL`);
+    },
+    async disableUser(workspaceId: string, userId: string, at: string) {
+      return invalidating(await run(sql`
+      UPDATE users SET disabled_at = ${at} WHERE id = ${userId} AND workspace_id = ${workspaceId} AND disabled_at IS NULL`));
+    },
+    async enableUser(workspaceId: string, userId: string) {
+      return run(sql`
+      UPDATE users SET disabled_at = NULL WHERE id = ${userId} AND workspace_id = ${workspaceId} AND disabled_at IS NOT NULL`);
+    },
+    async tokenOwner(digest: string) {
+      return (await first(sql<{ user_id: string }>`SELECT user_id FROM auth_tokens WHERE token_digest = ${digest} AND revoked_at IS NULL`))?.user_id;
+    },
+    async setPasswordHash(userId: string, hash: string) {
+      return run(sql`UPDATE users SET password_hash = ${hash} WHERE id = ${userId}`);
+    },
     /**
      * Revokes every live token of a user except the one whose digest is `keepDigest` (null: all of them). Inside a
      * transaction, call invalidatePrincipals again once it has committed.
      */
-    revokeUserTokens: async (userId: string, at: string, keepDigest: string | null) => invalidating(await run(sql`
+    async revokeUserTokens(userId: string, at: string, keepDigest: string | null) {
+      return invalidating(await run(sql`
       UPDATE auth_tokens SET revoked_at = ${at}
-      WHERE user_id = ${userId} AND token_digest ${isDistinctFrom} ${keepDigest} AND revoked_at IS NULL`)),
+      WHERE user_id = ${userId} AND token_digest ${isDistinctFrom} ${keepDigest} AND revoked_at IS NULL`));
+    },
     /** The id of the first clinic set up on this installation (its admins own the installation). */
     // Insertion order: created_at can tie, and ids are random.
-    ownerWorkspace: async () =>
-      (await first(sql<{ id: string }>`SELECT id FROM workspaces ORDER BY ${insertionOrder(e.dialect)} LIMIT 1`))?.id,
-    profile: async (userId: string) => first(sql<ProfileRow>`
-      SELECT id, workspace_id, display_name, role, qualification, registration_number FROM users WHERE id = ${userId}`),
+    async ownerWorkspace() {
+      return (await first(sql<{ id: string }>`SELECT id FROM workspaces ORDER BY ${insertionOrder(e.dialect)} LIMIT 1`))?.id;
+    },
+    async profile(userId: string) {
+      return first(sql<ProfileRow>`
+      SELECT id, workspace_id, display_name, role, qualification, registration_number FROM users WHERE id = ${userId}`);
+    },
     /** Sets the fields given (undefined: left as it is; null: cleared). */
-    setProfile: async (userId: string, p: { qualification?: string | null; registration_number?: string | null }) => void await sql`
+    async setProfile(userId: string, p: { qualification?: string | null; registration_number?: string | null }) {
+      await sql`
       UPDATE users SET
         qualification = CASE WHEN ${p.qualification !== undefined ? 1 : 0} = 1 THEN ${p.qualification ?? null} ELSE qualification END,
         registration_number = CASE WHEN ${p.registration_number !== undefined ? 1 : 0} = 1 THEN ${p.registration_number ?? null}
           ELSE registration_number END
-      WHERE id = ${userId}`.execute(k),
-    clinic: async (workspaceId: string) =>
-      first(sql<Pick<WorkspaceRow, 'id' | 'name' | 'address'>>`SELECT id, name, address FROM workspaces WHERE id = ${workspaceId}`),
-    setClinicAddress: async (workspaceId: string, address: string | null) =>
-      void await sql`UPDATE workspaces SET address = ${address} WHERE id = ${workspaceId}`.execute(k),
+      WHERE id = ${userId}`.execute(k);
+    },
+    async clinic(workspaceId: string) {
+      return first(sql<Pick<WorkspaceRow, 'id' | 'name' | 'address'>>`SELECT id, name, address FROM workspaces WHERE id = ${workspaceId}`);
+    },
+    async setClinicAddress(workspaceId: string, address: string | null) {
+      await sql`UPDATE workspaces SET address = ${address} WHERE id = ${workspaceId}`.execute(k);
+    },
   };
 }
 export type AuthStore = ReturnType<typeof authStore>;

@@ -30,25 +30,41 @@ export function tokenStore(e: Executor) {
   /** How many rows a write changed: Kysely's numAffectedRows, a bigint, on both databases. */
   const changes = async (q: RawBuilder<unknown>) => Number((await q.execute(k)).numAffectedRows ?? 0n);
   return {
-    insertKey: async (r: Omit<SigningKeyRow, 'retired_at'>) => void await sql`
+    async insertKey(r: Omit<SigningKeyRow, 'retired_at'>) {
+      await sql`
       INSERT INTO signing_keys (kid, alg, public_jwk, private_jwk_sealed, created_at)
-      VALUES (${r.kid}, ${r.alg}, ${r.public_jwk}, ${r.private_jwk_sealed}, ${r.created_at})`.execute(k),
-    activeKey: async () => first(sql<SigningKeyRow>`SELECT * FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1`),
-    key: async (kid: string) => first(sql<SigningKeyRow>`SELECT * FROM signing_keys WHERE kid = ${kid}`),
+      VALUES (${r.kid}, ${r.alg}, ${r.public_jwk}, ${r.private_jwk_sealed}, ${r.created_at})`.execute(k);
+    },
+    async activeKey() {
+      return first(sql<SigningKeyRow>`SELECT * FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1`);
+    },
+    async key(kid: string) {
+      return first(sql<SigningKeyRow>`SELECT * FROM signing_keys WHERE kid = ${kid}`);
+    },
     /** Keys whose tokens may still be live: active ones and those retired after `since`. */
-    verifyingKeys: async (since: string) => (await sql<SigningKeyRow>`
-      SELECT * FROM signing_keys WHERE retired_at IS NULL OR retired_at > ${since} ORDER BY created_at DESC`.execute(k)).rows,
-    retireOthers: async (kid: string, at: string) =>
-      void await sql`UPDATE signing_keys SET retired_at = ${at} WHERE kid <> ${kid} AND retired_at IS NULL`.execute(k),
-    insertRefresh: async (r: Omit<RefreshTokenRow, 'rotated_at' | 'revoked_at'>) => void await sql`
+    async verifyingKeys(since: string) {
+      return (await sql<SigningKeyRow>`
+      SELECT * FROM signing_keys WHERE retired_at IS NULL OR retired_at > ${since} ORDER BY created_at DESC`.execute(k)).rows;
+    },
+    async retireOthers(kid: string, at: string) {
+      await sql`UPDATE signing_keys SET retired_at = ${at} WHERE kid <> ${kid} AND retired_at IS NULL`.execute(k);
+    },
+    async insertRefresh(r: Omit<RefreshTokenRow, 'rotated_at' | 'revoked_at'>) {
+      await sql`
       INSERT INTO refresh_tokens (id, family_id, token_digest, client_id, workspace_id, scopes, created_at, expires_at)
       VALUES (${r.id}, ${r.family_id}, ${r.token_digest}, ${r.client_id}, ${r.workspace_id}, ${r.scopes}, ${r.created_at}, ${r.expires_at})`
-      .execute(k),
-    refresh: async (digest: string) => first(sql<RefreshTokenRow>`SELECT * FROM refresh_tokens WHERE token_digest = ${digest}`),
+      .execute(k);
+    },
+    async refresh(digest: string) {
+      return first(sql<RefreshTokenRow>`SELECT * FROM refresh_tokens WHERE token_digest = ${digest}`);
+    },
     /** Marks a refresh token used; false when someone else used it first. */
-    rotate: async (id: string, at: string) => (await changes(sql`
-      UPDATE refresh_tokens SET rotated_at = ${at} WHERE id = ${id} AND rotated_at IS NULL AND revoked_at IS NULL`)) === 1,
-    revokeFamily: async (familyId: string, at: string) =>
-      changes(sql`UPDATE refresh_tokens SET revoked_at = ${at} WHERE family_id = ${familyId} AND revoked_at IS NULL`),
+    async rotate(id: string, at: string) {
+      return (await changes(sql`
+      UPDATE refresh_tokens SET rotated_at = ${at} WHERE id = ${id} AND rotated_at IS NULL AND revoked_at IS NULL`)) === 1;
+    },
+    async revokeFamily(familyId: string, at: string) {
+      return changes(sql`UPDATE refresh_tokens SET revoked_at = ${at} WHERE family_id = ${familyId} AND revoked_at IS NULL`);
+    },
   };
 }

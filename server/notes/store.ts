@@ -56,31 +56,40 @@ export function noteStore(e: Executor) {
 
   return {
     signedSessions,
-    note: async (sessionId: string) => (await sql<NoteRow>`SELECT * FROM notes WHERE session_id = ${sessionId}`.execute(k)).rows[0],
+    async note(sessionId: string) {
+      return (await sql<NoteRow>`SELECT * FROM notes WHERE session_id = ${sessionId}`.execute(k)).rows[0];
+    },
     /** Makes the session's note row if it has none (first edit or sign). */
-    ensure: async (p: { session_id: string; workspace_id: string; patient_id: string | null; now: string }) =>
-      void (await sql`INSERT INTO notes (session_id, workspace_id, patient_id, appointment_id, created_at, updated_at)
-        VALUES (${p.session_id}, ${p.workspace_id}, ${p.patient_id}, NULL, ${p.now}, ${p.now}) ON CONFLICT (session_id) DO NOTHING`.execute(k)),
+    async ensure(p: { session_id: string; workspace_id: string; patient_id: string | null; now: string }) {
+      await sql`INSERT INTO notes (session_id, workspace_id, patient_id, appointment_id, created_at, updated_at)
+        VALUES (${p.session_id}, ${p.workspace_id}, ${p.patient_id}, NULL, ${p.now}, ${p.now}) ON CONFLICT (session_id) DO NOTHING`.execute(k);
+    },
     /** false when the note was signed meanwhile (drafts end at signing). */
-    saveDraft: async (p: { session_id: string; draft: string; by: string; now: string }) =>
-      changed(await sql`UPDATE notes SET draft = ${p.draft}, draft_by = ${p.by}, draft_at = ${p.now}, updated_at = ${p.now}
-        WHERE session_id = ${p.session_id} AND latest_version = 0`.execute(k)),
+    async saveDraft(p: { session_id: string; draft: string; by: string; now: string }) {
+      return changed(await sql`UPDATE notes SET draft = ${p.draft}, draft_by = ${p.by}, draft_at = ${p.now}, updated_at = ${p.now}
+        WHERE session_id = ${p.session_id} AND latest_version = 0`.execute(k));
+    },
     /** false when it was already signed. */
-    sign: async (p: { session_id: string; patient_id: string | null; appointment_id: string | null; now: string }) =>
-      changed(await sql`UPDATE notes SET latest_version = 1, patient_id = ${p.patient_id}, appointment_id = ${p.appointment_id}, updated_at = ${p.now}
-        WHERE session_id = ${p.session_id} AND latest_version = 0`.execute(k)),
+    async sign(p: { session_id: string; patient_id: string | null; appointment_id: string | null; now: string }) {
+      return changed(await sql`UPDATE notes SET latest_version = 1, patient_id = ${p.patient_id}, appointment_id = ${p.appointment_id}, updated_at = ${p.now}
+        WHERE session_id = ${p.session_id} AND latest_version = 0`.execute(k));
+    },
     /** false when `version` is not the next one (a concurrent amendment won). */
-    amend: async (p: { session_id: string; version: number; now: string }) =>
-      changed(await sql`UPDATE notes SET latest_version = ${p.version}, updated_at = ${p.now}
-        WHERE session_id = ${p.session_id} AND latest_version = ${p.version - 1}`.execute(k)),
-    insertVersion: async (row: VersionRow) =>
-      void (await sql`INSERT INTO note_versions (session_id, version, kind, emr, reason, created_by, created_at)
-        VALUES (${row.session_id}, ${row.version}, ${row.kind}, ${row.emr}, ${row.reason}, ${row.created_by}, ${row.created_at})`.execute(k)),
-    version: async (sessionId: string, version: number) =>
-      (await sql<VersionRow>`SELECT * FROM note_versions WHERE session_id = ${sessionId} AND version = ${version}`.execute(k)).rows[0],
-    versions: async (sessionId: string) =>
-      (await sql<Omit<VersionRow, 'emr'>>`SELECT session_id, version, kind, reason, created_by, created_at FROM note_versions
-        WHERE session_id = ${sessionId} ORDER BY version`.execute(k)).rows,
+    async amend(p: { session_id: string; version: number; now: string }) {
+      return changed(await sql`UPDATE notes SET latest_version = ${p.version}, updated_at = ${p.now}
+        WHERE session_id = ${p.session_id} AND latest_version = ${p.version - 1}`.execute(k));
+    },
+    async insertVersion(row: VersionRow) {
+      await sql`INSERT INTO note_versions (session_id, version, kind, emr, reason, created_by, created_at)
+        VALUES (${row.session_id}, ${row.version}, ${row.kind}, ${row.emr}, ${row.reason}, ${row.created_by}, ${row.created_at})`.execute(k);
+    },
+    async version(sessionId: string, version: number) {
+      return (await sql<VersionRow>`SELECT * FROM note_versions WHERE session_id = ${sessionId} AND version = ${version}`.execute(k)).rows[0];
+    },
+    async versions(sessionId: string) {
+      return (await sql<Omit<VersionRow, 'emr'>>`SELECT session_id, version, kind, reason, created_by, created_at FROM note_versions
+        WHERE session_id = ${sessionId} ORDER BY version`.execute(k)).rows;
+    },
   };
 }
 export type NoteStore = ReturnType<typeof noteStore>;

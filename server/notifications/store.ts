@@ -96,8 +96,8 @@ export function notificationStore(e: Executor) {
   };
 
   return {
-    upsertCredentials: async (r: CredentialsRow) =>
-      void (await sql`INSERT INTO fcm_credentials
+    async upsertCredentials(r: CredentialsRow) {
+      await sql`INSERT INTO fcm_credentials
         (workspace_id, id, project_id, client_email, client_id, private_key_id, private_key_sealed, token_uri, auth_uri,
          auth_provider_x509_cert_url, client_x509_cert_url, universe_domain, created_at, updated_at)
         VALUES (${r.workspace_id}, ${r.id}, ${r.project_id}, ${r.client_email}, ${r.client_id}, ${r.private_key_id},
@@ -108,46 +108,61 @@ export function notificationStore(e: Executor) {
          private_key_sealed = excluded.private_key_sealed, token_uri = excluded.token_uri, auth_uri = excluded.auth_uri,
          auth_provider_x509_cert_url = excluded.auth_provider_x509_cert_url,
          client_x509_cert_url = excluded.client_x509_cert_url, universe_domain = excluded.universe_domain,
-         updated_at = excluded.updated_at`.execute(k)),
-    credentials: async (workspaceId: string) =>
-      (await sql<CredentialsRow>`SELECT * FROM fcm_credentials WHERE workspace_id = ${workspaceId}`.execute(k)).rows[0],
-    deleteCredentials: async (workspaceId: string) =>
-      count(await sql`DELETE FROM fcm_credentials WHERE workspace_id = ${workspaceId}`.execute(k)) > 0,
+         updated_at = excluded.updated_at`.execute(k);
+    },
+    async credentials(workspaceId: string) {
+      return (await sql<CredentialsRow>`SELECT * FROM fcm_credentials WHERE workspace_id = ${workspaceId}`.execute(k)).rows[0];
+    },
+    async deleteCredentials(workspaceId: string) {
+      return count(await sql`DELETE FROM fcm_credentials WHERE workspace_id = ${workspaceId}`.execute(k)) > 0;
+    },
 
-    device: async (id: string) => (await sql<DeviceRow>`SELECT * FROM push_devices WHERE id = ${id}`.execute(k)).rows[0],
-    ownDevice: async (workspaceId: string, ownerType: OwnerType, ownerId: string, deviceId: string) =>
-      (await sql<DeviceRow>`SELECT * FROM push_devices WHERE workspace_id = ${workspaceId} AND owner_type = ${ownerType}
-        AND owner_id = ${ownerId} AND device_id = ${deviceId}`.execute(k)).rows[0],
-    devicesOf: async (workspaceId: string, ownerType: OwnerType, ownerId: string) =>
-      (await sql<DeviceRow>`SELECT * FROM push_devices WHERE workspace_id = ${workspaceId} AND owner_type = ${ownerType}
-        AND owner_id = ${ownerId} ORDER BY updated_at DESC, id`.execute(k)).rows,
+    async device(id: string) {
+      return (await sql<DeviceRow>`SELECT * FROM push_devices WHERE id = ${id}`.execute(k)).rows[0];
+    },
+    async ownDevice(workspaceId: string, ownerType: OwnerType, ownerId: string, deviceId: string) {
+      return (await sql<DeviceRow>`SELECT * FROM push_devices WHERE workspace_id = ${workspaceId} AND owner_type = ${ownerType}
+        AND owner_id = ${ownerId} AND device_id = ${deviceId}`.execute(k)).rows[0];
+    },
+    async devicesOf(workspaceId: string, ownerType: OwnerType, ownerId: string) {
+      return (await sql<DeviceRow>`SELECT * FROM push_devices WHERE workspace_id = ${workspaceId} AND owner_type = ${ownerType}
+        AND owner_id = ${ownerId} ORDER BY updated_at DESC, id`.execute(k)).rows;
+    },
     /** Inserts or updates the owner's device of that did; returns the stored row. */
-    upsertDevice: async (r: DeviceRow) =>
-      (await sql<DeviceRow>`INSERT INTO push_devices
+    async upsertDevice(r: DeviceRow) {
+      return (await sql<DeviceRow>`INSERT INTO push_devices
         (id, workspace_id, owner_type, owner_id, device_id, fcm_token, app_version, platform, created_at, updated_at)
         VALUES (${r.id}, ${r.workspace_id}, ${r.owner_type}, ${r.owner_id}, ${r.device_id}, ${r.fcm_token}, ${r.app_version},
          ${r.platform}, ${r.created_at}, ${r.updated_at})
         ON CONFLICT (workspace_id, owner_type, owner_id, device_id) DO UPDATE SET fcm_token = excluded.fcm_token,
          app_version = excluded.app_version, platform = excluded.platform, updated_at = excluded.updated_at
-        RETURNING *`.execute(k)).rows[0]!,
+        RETURNING *`.execute(k)).rows[0]!;
+    },
     /** Another owner's (or another did's) row carrying the same registration token: the app instance has moved on. */
-    otherDevicesWithToken: async (workspaceId: string, token: string, exceptId: string) =>
-      (await sql<{ id: string }>`SELECT id FROM push_devices WHERE workspace_id = ${workspaceId} AND fcm_token = ${token}
-        AND id <> ${exceptId} ORDER BY id`.execute(k)).rows.map((r) => r.id),
-    deleteDevice: async (id: string) => count(await sql`DELETE FROM push_devices WHERE id = ${id}`.execute(k)) > 0,
+    async otherDevicesWithToken(workspaceId: string, token: string, exceptId: string) {
+      return (await sql<{ id: string }>`SELECT id FROM push_devices WHERE workspace_id = ${workspaceId} AND fcm_token = ${token}
+        AND id <> ${exceptId} ORDER BY id`.execute(k)).rows.map((r) => r.id);
+    },
+    async deleteDevice(id: string) {
+      return count(await sql`DELETE FROM push_devices WHERE id = ${id}`.execute(k)) > 0;
+    },
     /** Deletes the device only while it still carries `token` (it may have re-registered a new one meanwhile). */
-    deleteDeviceIfToken: async (id: string, token: string) =>
-      count(await sql`DELETE FROM push_devices WHERE id = ${id} AND fcm_token = ${token}`.execute(k)) > 0,
+    async deleteDeviceIfToken(id: string, token: string) {
+      return count(await sql`DELETE FROM push_devices WHERE id = ${id} AND fcm_token = ${token}`.execute(k)) > 0;
+    },
 
-    insertJob: async (r: Pick<JobRow, 'id' | 'workspace_id' | 'device_row_id' | 'title' | 'body' | 'data' | 'next_attempt_at' | 'created_at'>) =>
-      void (await sql`INSERT INTO push_jobs
+    async insertJob(r: Pick<JobRow, 'id' | 'workspace_id' | 'device_row_id' | 'title' | 'body' | 'data' | 'next_attempt_at' | 'created_at'>) {
+      await sql`INSERT INTO push_jobs
         (id, workspace_id, device_row_id, title, body, data, status, attempts, next_attempt_at, created_at, updated_at)
         VALUES (${r.id}, ${r.workspace_id}, ${r.device_row_id}, ${r.title}, ${r.body}, ${r.data}, 'pending', 0,
-         ${r.next_attempt_at}, ${r.created_at}, ${r.created_at})`.execute(k)),
+         ${r.next_attempt_at}, ${r.created_at}, ${r.created_at})`.execute(k);
+    },
     /** Pending jobs due at `now` and not leased, by due time then id. */
     due,
     /** Takes a due job for this sender until `leaseUntil`, counting the attempt; false if someone else has it. */
-    lease: async (id: string, now: string, leaseUntil: string) => (await leaseAll([id], now, leaseUntil)).has(id),
+    async lease(id: string, now: string, leaseUntil: string) {
+      return (await leaseAll([id], now, leaseUntil)).has(id);
+    },
     leaseAll,
     /**
      * Claims up to `limit` due jobs for this sender until `leaseUntil`, in one transaction (a savepoint inside `e`'s
@@ -156,33 +171,42 @@ export function notificationStore(e: Executor) {
      * being taken twice on any database. Answers the claimed jobs as they were before the lease (`attempts` not
      * yet counted), by due time then id, and how many were due.
      */
-    claimDue: (now: string, leaseUntil: string, limit: number) =>
-      transaction(e, async (tx) => {
+    claimDue(now: string, leaseUntil: string, limit: number) {
+      return transaction(e, async (tx) => {
         const inTx = notificationStore(tx);
         const candidates = await inTx.due(now, limit, { skipLocked: true });
         const taken = await inTx.leaseAll(candidates.map((j) => j.id), now, leaseUntil);
         return { due: candidates.length, claimed: candidates.filter((j) => taken.has(j.id)) };
-      }),
-    finish: async (id: string, status: Exclude<JobStatus, 'pending'>, now: string, lastError: string | null, fcmMessageId: string | null) =>
-      void (await sql`UPDATE push_jobs SET status = ${status}, lease_until = NULL, last_error = COALESCE(${lastError}, last_error),
-        fcm_message_id = ${fcmMessageId}, updated_at = ${now}, finished_at = ${now} WHERE id = ${id} AND status = 'pending'`.execute(k)),
-    retry: async (id: string, now: string, nextAttemptAt: string, lastError: string) =>
-      void (await sql`UPDATE push_jobs SET lease_until = NULL, last_error = ${lastError}, next_attempt_at = ${nextAttemptAt},
-        updated_at = ${now} WHERE id = ${id} AND status = 'pending'`.execute(k)),
-    cancelForDevice: async (deviceRowId: string, now: string, reason: string) =>
-      count(await sql`UPDATE push_jobs SET status = 'cancelled', lease_until = NULL, last_error = ${reason},
-        updated_at = ${now}, finished_at = ${now} WHERE device_row_id = ${deviceRowId} AND status = 'pending'`.execute(k)),
-    cancelForWorkspace: async (workspaceId: string, now: string, reason: string) =>
-      count(await sql`UPDATE push_jobs SET status = 'cancelled', lease_until = NULL, last_error = ${reason},
-        updated_at = ${now}, finished_at = ${now} WHERE workspace_id = ${workspaceId} AND status = 'pending'`.execute(k)),
+      });
+    },
+    async finish(id: string, status: Exclude<JobStatus, 'pending'>, now: string, lastError: string | null, fcmMessageId: string | null) {
+      await sql`UPDATE push_jobs SET status = ${status}, lease_until = NULL, last_error = COALESCE(${lastError}, last_error),
+        fcm_message_id = ${fcmMessageId}, updated_at = ${now}, finished_at = ${now} WHERE id = ${id} AND status = 'pending'`.execute(k);
+    },
+    async retry(id: string, now: string, nextAttemptAt: string, lastError: string) {
+      await sql`UPDATE push_jobs SET lease_until = NULL, last_error = ${lastError}, next_attempt_at = ${nextAttemptAt},
+        updated_at = ${now} WHERE id = ${id} AND status = 'pending'`.execute(k);
+    },
+    async cancelForDevice(deviceRowId: string, now: string, reason: string) {
+      return count(await sql`UPDATE push_jobs SET status = 'cancelled', lease_until = NULL, last_error = ${reason},
+        updated_at = ${now}, finished_at = ${now} WHERE device_row_id = ${deviceRowId} AND status = 'pending'`.execute(k));
+    },
+    async cancelForWorkspace(workspaceId: string, now: string, reason: string) {
+      return count(await sql`UPDATE push_jobs SET status = 'cancelled', lease_until = NULL, last_error = ${reason},
+        updated_at = ${now}, finished_at = ${now} WHERE workspace_id = ${workspaceId} AND status = 'pending'`.execute(k));
+    },
     /** The workspace's most recent jobs, newest first. */
-    jobs: async (workspaceId: string, limit: number) =>
-      (await sql<JobRow>`SELECT * FROM push_jobs WHERE workspace_id = ${workspaceId}
-        ORDER BY created_at DESC, id DESC LIMIT ${limit}`.execute(k)).rows,
-    job: async (id: string) => (await sql<JobRow>`SELECT * FROM push_jobs WHERE id = ${id}`.execute(k)).rows[0],
+    async jobs(workspaceId: string, limit: number) {
+      return (await sql<JobRow>`SELECT * FROM push_jobs WHERE workspace_id = ${workspaceId}
+        ORDER BY created_at DESC, id DESC LIMIT ${limit}`.execute(k)).rows;
+    },
+    async job(id: string) {
+      return (await sql<JobRow>`SELECT * FROM push_jobs WHERE id = ${id}`.execute(k)).rows[0];
+    },
     /** Forgets finished jobs older than `before`. */
-    prune: async (before: string) =>
-      count(await sql`DELETE FROM push_jobs WHERE finished_at IS NOT NULL AND finished_at < ${before}`.execute(k)),
+    async prune(before: string) {
+      return count(await sql`DELETE FROM push_jobs WHERE finished_at IS NOT NULL AND finished_at < ${before}`.execute(k));
+    },
   };
 }
 export type NotificationStore = ReturnType<typeof notificationStore>;

@@ -50,48 +50,65 @@ export function oidcStore(e: Executor) {
     return result;
   };
   return {
-    upsert: async (row: ModelRow) =>
-      void (await sql`INSERT INTO oidc_models
+    async upsert(row: ModelRow) {
+      await sql`INSERT INTO oidc_models
         (model, key, payload, grant_id, uid, user_code, account_id, client_id, created_at, expires_at, consumed_at)
         VALUES (${row.model}, ${row.key}, ${row.payload}, ${row.grant_id}, ${row.uid}, ${row.user_code}, ${row.account_id}, ${row.client_id},
           ${row.created_at}, ${row.expires_at}, ${row.consumed_at})
         ON CONFLICT (model, key) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
           user_code = excluded.user_code, account_id = excluded.account_id, client_id = excluded.client_id,
-          expires_at = excluded.expires_at, consumed_at = excluded.consumed_at`.execute(k).then(written)),
-    find: async (model: string, key: string) =>
-      (await sql<ModelRow>`SELECT * FROM oidc_models WHERE model = ${model} AND key = ${key}`.execute(k)).rows[0],
-    findByUid: async (model: string, uid: string) =>
-      (await sql<ModelRow>`SELECT * FROM oidc_models WHERE model = ${model} AND uid = ${uid}`.execute(k)).rows[0],
-    findByUserCode: async (model: string, code: string) =>
-      (await sql<ModelRow>`SELECT * FROM oidc_models WHERE model = ${model} AND user_code = ${code}`.execute(k)).rows[0],
-    consume: async (model: string, key: string, at: number, payload: string) =>
-      void (await sql`UPDATE oidc_models SET consumed_at = ${at}, payload = ${payload} WHERE model = ${model} AND key = ${key}`.execute(k).then(written)),
-    destroy: async (model: string, key: string) => void (await sql`DELETE FROM oidc_models WHERE model = ${model} AND key = ${key}`.execute(k).then(written)),
-    revokeByGrant: async (model: string, grantId: string) =>
-      void (await sql`DELETE FROM oidc_models WHERE model = ${model} AND grant_id = ${grantId}`.execute(k).then(written)),
+          expires_at = excluded.expires_at, consumed_at = excluded.consumed_at`.execute(k).then(written);
+    },
+    async find(model: string, key: string) {
+      return (await sql<ModelRow>`SELECT * FROM oidc_models WHERE model = ${model} AND key = ${key}`.execute(k)).rows[0];
+    },
+    async findByUid(model: string, uid: string) {
+      return (await sql<ModelRow>`SELECT * FROM oidc_models WHERE model = ${model} AND uid = ${uid}`.execute(k)).rows[0];
+    },
+    async findByUserCode(model: string, code: string) {
+      return (await sql<ModelRow>`SELECT * FROM oidc_models WHERE model = ${model} AND user_code = ${code}`.execute(k)).rows[0];
+    },
+    async consume(model: string, key: string, at: number, payload: string) {
+      await sql`UPDATE oidc_models SET consumed_at = ${at}, payload = ${payload} WHERE model = ${model} AND key = ${key}`.execute(k).then(written);
+    },
+    async destroy(model: string, key: string) {
+      await sql`DELETE FROM oidc_models WHERE model = ${model} AND key = ${key}`.execute(k).then(written);
+    },
+    async revokeByGrant(model: string, grantId: string) {
+      await sql`DELETE FROM oidc_models WHERE model = ${model} AND grant_id = ${grantId}`.execute(k).then(written);
+    },
     /** The grant and every code, token and refresh token issued under it. */
-    revokeGrant: async (grantId: string) =>
-      count(await sql`DELETE FROM oidc_models WHERE grant_id = ${grantId} OR (model = 'Grant' AND key = ${grantId})`.execute(k).then(written)) > 0,
-    grantsOf: async (accountId: string, now: number) =>
-      (await sql<GrantListRow>`SELECT g.key AS grant_id, g.payload AS grant_payload, c.payload AS client_payload, g.created_at, g.expires_at,
+    async revokeGrant(grantId: string) {
+      return count(await sql`DELETE FROM oidc_models WHERE grant_id = ${grantId} OR (model = 'Grant' AND key = ${grantId})`.execute(k).then(written)) > 0;
+    },
+    async grantsOf(accountId: string, now: number) {
+      return (await sql<GrantListRow>`SELECT g.key AS grant_id, g.payload AS grant_payload, c.payload AS client_payload, g.created_at, g.expires_at,
           (SELECT MAX(t.created_at) FROM oidc_models t WHERE t.grant_id = g.key) AS last_used_at
         FROM oidc_models g LEFT JOIN oidc_models c ON c.model = 'Client' AND c.key = g.client_id
         WHERE g.model = 'Grant' AND g.account_id = ${accountId} AND (g.expires_at IS NULL OR g.expires_at > ${now})
-        ORDER BY g.created_at DESC, g.key`.execute(k)).rows,
+        ORDER BY g.created_at DESC, g.key`.execute(k)).rows;
+    },
     /** Expired models and revoked jtis, and idle registrations, in one transaction: how many rows went. */
-    purge: (now: number, idleClientsBefore: number) => transaction(e, async (tx) =>
+    purge(now: number, idleClientsBefore: number) {
+      return transaction(e, async (tx) =>
       count(await sql`DELETE FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at <= ${now}`.execute(tx.k))
       + count(await sql`DELETE FROM oidc_revoked_tokens WHERE expires_at <= ${now}`.execute(tx.k))
       // A dynamically registered client nobody has approved for a month is registration litter.
       + count(await sql`DELETE FROM oidc_models WHERE model = 'Client' AND created_at <= ${idleClientsBefore}
-        AND NOT EXISTS (SELECT 1 FROM oidc_models g WHERE g.model = 'Grant' AND g.client_id = oidc_models.key)`.execute(tx.k))),
-    keys: async (kind: KeyRow['kind']) =>
-      (await sql<KeyRow>`SELECT * FROM oidc_keys WHERE kind = ${kind} AND retired_at IS NULL ORDER BY created_at DESC, kid`.execute(k)).rows,
-    insertKey: async (row: Omit<KeyRow, 'retired_at'>) =>
-      void (await sql`INSERT INTO oidc_keys (kid, kind, sealed, created_at) VALUES (${row.kid}, ${row.kind}, ${row.sealed}, ${row.created_at})`.execute(k)),
-    revokeJti: async (jti: string, exp: number) =>
-      void (await sql`INSERT INTO oidc_revoked_tokens (jti, expires_at) VALUES (${jti}, ${exp}) ON CONFLICT (jti) DO NOTHING`.execute(k).then(written)),
-    isRevoked: async (jti: string) => (await sql`SELECT 1 AS one FROM oidc_revoked_tokens WHERE jti = ${jti}`.execute(k)).rows.length > 0,
+        AND NOT EXISTS (SELECT 1 FROM oidc_models g WHERE g.model = 'Grant' AND g.client_id = oidc_models.key)`.execute(tx.k)));
+    },
+    async keys(kind: KeyRow['kind']) {
+      return (await sql<KeyRow>`SELECT * FROM oidc_keys WHERE kind = ${kind} AND retired_at IS NULL ORDER BY created_at DESC, kid`.execute(k)).rows;
+    },
+    async insertKey(row: Omit<KeyRow, 'retired_at'>) {
+      await sql`INSERT INTO oidc_keys (kid, kind, sealed, created_at) VALUES (${row.kid}, ${row.kind}, ${row.sealed}, ${row.created_at})`.execute(k);
+    },
+    async revokeJti(jti: string, exp: number) {
+      await sql`INSERT INTO oidc_revoked_tokens (jti, expires_at) VALUES (${jti}, ${exp}) ON CONFLICT (jti) DO NOTHING`.execute(k).then(written);
+    },
+    async isRevoked(jti: string) {
+      return (await sql`SELECT 1 AS one FROM oidc_revoked_tokens WHERE jti = ${jti}`.execute(k)).rows.length > 0;
+    },
   };
 }
 export type OidcStore = ReturnType<typeof oidcStore>;

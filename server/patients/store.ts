@@ -64,34 +64,40 @@ export function patientStore(e: Executor) {
       ON CONFLICT DO NOTHING`.execute(k)).numAffectedRows ?? 0n);
 
   return {
-    insert: async (p: PatientRow) =>
-      void (await sql`INSERT INTO patients (id, workspace_id, first_name, middle_name, last_name, dob, dob_estimated, gender,
+    async insert(p: PatientRow) {
+      await sql`INSERT INTO patients (id, workspace_id, first_name, middle_name, last_name, dob, dob_estimated, gender,
         mobile_cc, mobile_national, email, allergies, name_key, created_at, updated_at) VALUES (${p.id}, ${p.workspace_id},
         ${p.first_name}, ${p.middle_name}, ${p.last_name}, ${p.dob}, ${p.dob_estimated ?? 0}, ${p.gender}, ${p.mobile_cc},
-        ${p.mobile_national}, ${p.email}, ${p.allergies ?? '[]'}, ${nameKey(p)}, ${p.created_at}, ${p.updated_at})`.execute(k)),
+        ${p.mobile_national}, ${p.email}, ${p.allergies ?? '[]'}, ${nameKey(p)}, ${p.created_at}, ${p.updated_at})`.execute(k);
+    },
     /**
      * Patients with this national mobile number, newest first. Served by the patients_identity index; the handful of
      * family members per number are sorted in memory. The hot path of search: one statement and nothing else.
      */
-    byMobile: async (workspaceId: string, national: string) =>
-      (await sql<PatientRow>`SELECT ${COLUMNS} FROM patients WHERE workspace_id = ${workspaceId} AND mobile_national = ${national}
-        ORDER BY created_at DESC, ${order} DESC LIMIT 200`.execute(k)).rows,
-    byId: async (workspaceId: string, id: string) =>
-      (await sql<PatientRow>`SELECT ${COLUMNS} FROM patients WHERE id = ${id} AND workspace_id = ${workspaceId}`.execute(k)).rows[0],
+    async byMobile(workspaceId: string, national: string) {
+      return (await sql<PatientRow>`SELECT ${COLUMNS} FROM patients WHERE workspace_id = ${workspaceId} AND mobile_national = ${national}
+        ORDER BY created_at DESC, ${order} DESC LIMIT 200`.execute(k)).rows;
+    },
+    async byId(workspaceId: string, id: string) {
+      return (await sql<PatientRow>`SELECT ${COLUMNS} FROM patients WHERE id = ${id} AND workspace_id = ${workspaceId}`.execute(k)).rows[0];
+    },
     /**
      * Hold the patient's row until the transaction ends (PostgreSQL, FOR NO KEY UPDATE; nothing on SQLite, whose
      * transaction holds the write lock): the appointments domain books a patient's time one transaction at a time.
      */
-    lock: async (id: string) => {
+    async lock(id: string) {
       if (e.dialect === 'postgres') await sql`SELECT id FROM patients WHERE id = ${id} FOR NO KEY UPDATE`.execute(k);
     },
-    update: async (p: PatientRow) =>
-      void (await sql`UPDATE patients SET first_name = ${p.first_name}, middle_name = ${p.middle_name}, last_name = ${p.last_name},
+    async update(p: PatientRow) {
+      await sql`UPDATE patients SET first_name = ${p.first_name}, middle_name = ${p.middle_name}, last_name = ${p.last_name},
         dob = ${p.dob}, dob_estimated = ${p.dob_estimated ?? 0}, gender = ${p.gender}, mobile_cc = ${p.mobile_cc},
         mobile_national = ${p.mobile_national}, email = ${p.email}, allergies = ${p.allergies ?? '[]'}, name_key = ${nameKey(p)},
-        updated_at = ${p.updated_at} WHERE id = ${p.id} AND workspace_id = ${p.workspace_id}`.execute(k)),
+        updated_at = ${p.updated_at} WHERE id = ${p.id} AND workspace_id = ${p.workspace_id}`.execute(k);
+    },
     /** Inserts unless the id or the identity (mobile, names, dob) is taken; true when a row was added. */
-    insertOrIgnore: async (p: PatientRow) => (await insertOrIgnoreChunk([p])) > 0,
+    async insertOrIgnore(p: PatientRow) {
+      return (await insertOrIgnoreChunk([p])) > 0;
+    },
     /**
      * Bulk import: `insertOrIgnore` for many rows, a few hundred to a statement (one round trip each on PostgreSQL);
      * returns how many were added. Rows go in in the order given (their insertion order). Run it in a transaction

@@ -101,40 +101,53 @@ export function scribeStore(e: Executor) {
   }
 
   return {
-    session: async (workspaceId: string, txnId: string) =>
-      (await sql<SessionRow>`SELECT * FROM scribe_sessions WHERE workspace_id = ${workspaceId} AND txn_id = ${txnId}`.execute(k)).rows[0],
-    sessionById: async (id: string) => (await sql<SessionRow>`SELECT * FROM scribe_sessions WHERE id = ${id}`.execute(k)).rows[0],
-    insertSession: async (row: Pick<SessionRow, 'id' | 'workspace_id' | 'txn_id' | 'action' | 'folder_path' | 'extra_data' | 'patient_id' | 'created_by_type' | 'created_by' | 'created_at'>) =>
-      void (await sql`INSERT INTO scribe_sessions
+    async session(workspaceId: string, txnId: string) {
+      return (await sql<SessionRow>`SELECT * FROM scribe_sessions WHERE workspace_id = ${workspaceId} AND txn_id = ${txnId}`.execute(k)).rows[0];
+    },
+    async sessionById(id: string) {
+      return (await sql<SessionRow>`SELECT * FROM scribe_sessions WHERE id = ${id}`.execute(k)).rows[0];
+    },
+    async insertSession(row: Pick<SessionRow, 'id' | 'workspace_id' | 'txn_id' | 'action' | 'folder_path' | 'extra_data' | 'patient_id' | 'created_by_type' | 'created_by' | 'created_at'>) {
+      await sql`INSERT INTO scribe_sessions
         (id, workspace_id, txn_id, action, folder_path, extra_data, patient_id, created_by_type, created_by, status, stage, created_at, updated_at)
         VALUES (${row.id}, ${row.workspace_id}, ${row.txn_id}, ${row.action}, ${row.folder_path}, ${row.extra_data}, ${row.patient_id},
-          ${row.created_by_type}, ${row.created_by}, 'uploading', 'uploading', ${row.created_at}, ${row.created_at})`.execute(k)),
-    updateExtraData: async (id: string, extraData: string, patientId: string | null, action: string, now: string) =>
-      changed(await sql`UPDATE scribe_sessions SET extra_data = ${extraData}, patient_id = ${patientId}, action = ${action}, updated_at = ${now}
-        WHERE id = ${id} AND status = 'uploading'`.execute(k)),
+          ${row.created_by_type}, ${row.created_by}, 'uploading', 'uploading', ${row.created_at}, ${row.created_at})`.execute(k);
+    },
+    async updateExtraData(id: string, extraData: string, patientId: string | null, action: string, now: string) {
+      return changed(await sql`UPDATE scribe_sessions SET extra_data = ${extraData}, patient_id = ${patientId}, action = ${action}, updated_at = ${now}
+        WHERE id = ${id} AND status = 'uploading'`.execute(k));
+    },
     /** uploading → queued; false when the session was already initialized (a concurrent init won). */
-    initialize: async (p: { id: string; request: string; additional_data: string; patient_id: string | null; started_by_type: OwnerType; started_by: string; now: string }) =>
-      changed(await sql`UPDATE scribe_sessions SET status = 'queued', stage = 'queued', percent = 0, request = ${p.request},
+    async initialize(p: { id: string; request: string; additional_data: string; patient_id: string | null; started_by_type: OwnerType; started_by: string; now: string }) {
+      return changed(await sql`UPDATE scribe_sessions SET status = 'queued', stage = 'queued', percent = 0, request = ${p.request},
         additional_data = ${p.additional_data}, patient_id = ${p.patient_id}, started_by_type = ${p.started_by_type}, started_by = ${p.started_by},
         initialized_at = ${p.now}, next_attempt_at = ${p.now}, updated_at = ${p.now}
-        WHERE id = ${p.id} AND status = 'uploading'`.execute(k)),
+        WHERE id = ${p.id} AND status = 'uploading'`.execute(k));
+    },
     list,
-    files: async (sessionId: string) =>
-      (await sql<FileRow>`SELECT * FROM scribe_files WHERE session_id = ${sessionId} ORDER BY created_at, id`.execute(k)).rows,
-    file: async (sessionId: string, name: string) =>
-      (await sql<FileRow>`SELECT * FROM scribe_files WHERE session_id = ${sessionId} AND name = ${name}`.execute(k)).rows[0],
+    async files(sessionId: string) {
+      return (await sql<FileRow>`SELECT * FROM scribe_files WHERE session_id = ${sessionId} ORDER BY created_at, id`.execute(k)).rows;
+    },
+    async file(sessionId: string, name: string) {
+      return (await sql<FileRow>`SELECT * FROM scribe_files WHERE session_id = ${sessionId} AND name = ${name}`.execute(k)).rows[0];
+    },
     /** Audio files and bytes already held by a session, leaving out `exceptName` (a file about to be replaced). */
-    usage: async (sessionId: string, exceptName: string) =>
-      (await sql<{ count: number; bytes: number }>`SELECT COUNT(*) AS count, COALESCE(SUM(size), 0) AS bytes FROM scribe_files
-        WHERE session_id = ${sessionId} AND kind = 'audio' AND name <> ${exceptName}`.execute(k)).rows[0]!,
-    deleteFile: async (id: string) => void (await sql`DELETE FROM scribe_files WHERE id = ${id}`.execute(k)),
-    insertFile: async (row: FileRow) =>
-      void (await sql`INSERT INTO scribe_files (id, session_id, kind, name, stored_name, content_type, size, sha256, created_at)
+    async usage(sessionId: string, exceptName: string) {
+      return (await sql<{ count: number; bytes: number }>`SELECT COUNT(*) AS count, COALESCE(SUM(size), 0) AS bytes FROM scribe_files
+        WHERE session_id = ${sessionId} AND kind = 'audio' AND name <> ${exceptName}`.execute(k)).rows[0]!;
+    },
+    async deleteFile(id: string) {
+      await sql`DELETE FROM scribe_files WHERE id = ${id}`.execute(k);
+    },
+    async insertFile(row: FileRow) {
+      await sql`INSERT INTO scribe_files (id, session_id, kind, name, stored_name, content_type, size, sha256, created_at)
         VALUES (${row.id}, ${row.session_id}, ${row.kind}, ${row.name}, ${row.stored_name}, ${row.content_type}, ${row.size}, ${row.sha256},
-          ${row.created_at})`.execute(k)),
+          ${row.created_at})`.execute(k);
+    },
     /** The ids of sessions claimable at `now`, in the order they are taken (support and tests; runners use claimDue). */
-    due: async (now: string, limit: number) =>
-      (await sql<{ id: string }>`SELECT id FROM scribe_sessions WHERE ${claimable(now)} ${dueOrder} LIMIT ${limit}`.execute(k)).rows.map((r) => r.id),
+    async due(now: string, limit: number) {
+      return (await sql<{ id: string }>`SELECT id FROM scribe_sessions WHERE ${claimable(now)} ${dueOrder} LIMIT ${limit}`.execute(k)).rows.map((r) => r.id);
+    },
     /**
      * Takes up to `limit` claimable sessions for `owner` until `leaseUntil`, counting the run, leaving out `exclude`
      * (sessions this runner still runs), and returns them as claimed, in due order. One statement: the UPDATE takes
@@ -142,7 +155,7 @@ export function scribeStore(e: Executor) {
      * the candidates are locked with FOR UPDATE SKIP LOCKED, so an instance passes over rows another is claiming
      * at that moment and takes the next ones, rather than waiting for them and then finding them gone.
      */
-    claimDue: async (p: { owner: string; now: string; leaseUntil: string; limit: number; exclude?: readonly string[] }) => {
+    async claimDue(p: { owner: string; now: string; leaseUntil: string; limit: number; exclude?: readonly string[] }) {
       const exclude = p.exclude?.length ? sql`AND id NOT IN (${sql.join(p.exclude)})` : sql``;
       // PostgreSQL would plan "id IN (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)" as a semi join that runs the
       // subquery again for each row, taking every due session; a MATERIALIZED CTE picks the candidates once.
@@ -157,51 +170,63 @@ export function scribeStore(e: Executor) {
       return rows.sort(byDueOrder);
     },
     /** Takes one session if it is claimable, as claimDue does; false if it is not (any more). */
-    claim: async (id: string, owner: string, now: string, leaseUntil: string) =>
-      changed(await sql`UPDATE scribe_sessions SET status = 'processing', attempts = attempts + 1, lease_until = ${leaseUntil},
+    async claim(id: string, owner: string, now: string, leaseUntil: string) {
+      return changed(await sql`UPDATE scribe_sessions SET status = 'processing', attempts = attempts + 1, lease_until = ${leaseUntil},
         lease_owner = ${owner}, started_at = COALESCE(started_at, ${now}), stage = CASE WHEN checkpoint IS NULL THEN 'starting' ELSE stage END,
         updated_at = ${now}
-        WHERE id = ${id} AND ${claimable(now)}`.execute(k)),
-    renew: async (id: string, owner: string, now: string, leaseUntil: string) =>
-      changed(await sql`UPDATE scribe_sessions SET lease_until = ${leaseUntil}, updated_at = ${now}
-        WHERE id = ${id} AND status = 'processing' AND lease_owner = ${owner}`.execute(k)),
-    progress: async (id: string, owner: string, stage: string, percent: number, now: string) =>
-      void (await sql`UPDATE scribe_sessions SET stage = ${stage}, percent = ${percent}, updated_at = ${now}
-        WHERE id = ${id} AND status = 'processing' AND lease_owner = ${owner}`.execute(k)),
-    checkpoint: async (id: string, owner: string, checkpoint: string, now: string) =>
-      void (await sql`UPDATE scribe_sessions SET checkpoint = ${checkpoint}, updated_at = ${now}
-        WHERE id = ${id} AND status = 'processing' AND lease_owner = ${owner}`.execute(k)),
-    finish: async (p: { id: string; owner: string; status: 'completed' | 'partial' | 'failed'; stage: string; output: string; errors: string; now: string }) =>
-      changed(await sql`UPDATE scribe_sessions SET status = ${p.status}, stage = ${p.stage}, percent = 100, output = ${p.output}, errors = ${p.errors},
+        WHERE id = ${id} AND ${claimable(now)}`.execute(k));
+    },
+    async renew(id: string, owner: string, now: string, leaseUntil: string) {
+      return changed(await sql`UPDATE scribe_sessions SET lease_until = ${leaseUntil}, updated_at = ${now}
+        WHERE id = ${id} AND status = 'processing' AND lease_owner = ${owner}`.execute(k));
+    },
+    async progress(id: string, owner: string, stage: string, percent: number, now: string) {
+      await sql`UPDATE scribe_sessions SET stage = ${stage}, percent = ${percent}, updated_at = ${now}
+        WHERE id = ${id} AND status = 'processing' AND lease_owner = ${owner}`.execute(k);
+    },
+    async checkpoint(id: string, owner: string, checkpoint: string, now: string) {
+      await sql`UPDATE scribe_sessions SET checkpoint = ${checkpoint}, updated_at = ${now}
+        WHERE id = ${id} AND status = 'processing' AND lease_owner = ${owner}`.execute(k);
+    },
+    async finish(p: { id: string; owner: string; status: 'completed' | 'partial' | 'failed'; stage: string; output: string; errors: string; now: string }) {
+      return changed(await sql`UPDATE scribe_sessions SET status = ${p.status}, stage = ${p.stage}, percent = 100, output = ${p.output}, errors = ${p.errors},
         lease_until = NULL, lease_owner = NULL, next_attempt_at = NULL, finished_at = ${p.now}, updated_at = ${p.now}
-        WHERE id = ${p.id} AND status = 'processing' AND lease_owner = ${p.owner}`.execute(k)),
-    retry: async (p: { id: string; owner: string; next_attempt_at: string; last_error: string; now: string }) =>
-      changed(await sql`UPDATE scribe_sessions SET status = 'queued', stage = 'queued', lease_until = NULL, lease_owner = NULL,
+        WHERE id = ${p.id} AND status = 'processing' AND lease_owner = ${p.owner}`.execute(k));
+    },
+    async retry(p: { id: string; owner: string; next_attempt_at: string; last_error: string; now: string }) {
+      return changed(await sql`UPDATE scribe_sessions SET status = 'queued', stage = 'queued', lease_until = NULL, lease_owner = NULL,
         next_attempt_at = ${p.next_attempt_at}, last_error = ${p.last_error}, updated_at = ${p.now}
-        WHERE id = ${p.id} AND status = 'processing' AND lease_owner = ${p.owner}`.execute(k)),
+        WHERE id = ${p.id} AND status = 'processing' AND lease_owner = ${p.owner}`.execute(k));
+    },
     /** An interrupted run (the service is stopping) goes back to the queue without counting against the session. */
-    giveBack: async (id: string, owner: string, now: string) =>
-      void (await sql`UPDATE scribe_sessions SET status = 'queued', stage = 'queued',
+    async giveBack(id: string, owner: string, now: string) {
+      await sql`UPDATE scribe_sessions SET status = 'queued', stage = 'queued',
         attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END,
         lease_until = NULL, lease_owner = NULL, next_attempt_at = ${now}, updated_at = ${now}
-        WHERE id = ${id} AND status = 'processing' AND lease_owner = ${owner}`.execute(k)),
+        WHERE id = ${id} AND status = 'processing' AND lease_owner = ${owner}`.execute(k);
+    },
     /**
      * Runs in processing under another owner. On SQLite (one service per data directory) they are a previous
      * instance's, left by a crash, and nobody runs them now; with several instances on PostgreSQL they may be
      * another live instance's (the runner does not ask there: pipeline/runner.ts start).
      */
-    orphans: async (owner: string) =>
-      (await sql<{ id: string }>`SELECT id FROM scribe_sessions WHERE status = 'processing' AND (lease_owner IS NULL OR lease_owner <> ${owner})
-        ORDER BY id`.execute(k)).rows.map((r) => r.id),
+    async orphans(owner: string) {
+      return (await sql<{ id: string }>`SELECT id FROM scribe_sessions WHERE status = 'processing' AND (lease_owner IS NULL OR lease_owner <> ${owner})
+        ORDER BY id`.execute(k)).rows.map((r) => r.id);
+    },
     /** Makes a run left by a dead instance claimable at once (its lease no longer protects anybody). */
-    release: async (id: string, owner: string, now: string) =>
-      void (await sql`UPDATE scribe_sessions SET lease_until = NULL, updated_at = ${now}
-        WHERE id = ${id} AND status = 'processing' AND (lease_owner IS NULL OR lease_owner <> ${owner})`.execute(k)),
-    key: async (name: string) => (await sql<{ sealed: string }>`SELECT sealed FROM scribe_keys WHERE name = ${name}`.execute(k)).rows[0]?.sealed,
+    async release(id: string, owner: string, now: string) {
+      await sql`UPDATE scribe_sessions SET lease_until = NULL, updated_at = ${now}
+        WHERE id = ${id} AND status = 'processing' AND (lease_owner IS NULL OR lease_owner <> ${owner})`.execute(k);
+    },
+    async key(name: string) {
+      return (await sql<{ sealed: string }>`SELECT sealed FROM scribe_keys WHERE name = ${name}`.execute(k)).rows[0]?.sealed;
+    },
     /** Keeps the first key stored under `name`: a concurrent insert (another request, another instance) loses quietly. */
-    insertKey: async (name: string, sealed: string, now: string) =>
-      void (await sql`INSERT INTO scribe_keys (name, sealed, created_at) VALUES (${name}, ${sealed}, ${now})
-        ON CONFLICT (name) DO NOTHING`.execute(k)),
+    async insertKey(name: string, sealed: string, now: string) {
+      await sql`INSERT INTO scribe_keys (name, sealed, created_at) VALUES (${name}, ${sealed}, ${now})
+        ON CONFLICT (name) DO NOTHING`.execute(k);
+    },
   };
 }
 export type ScribeStore = ReturnType<typeof scribeStore>;

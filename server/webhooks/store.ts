@@ -109,6 +109,16 @@ export interface DueForOptions {
   except?: readonly string[];
 }
 
+// Only PostgreSQL leases a delivery being sent (`claim`); on SQLite, one process, claims stay in memory and
+// lease_until is always NULL. Asked there, it was a table read for every pending row at each look for due work:
+// without it, dueSubscriptions reads the due index alone.
+const unleased = (e: Executor, now: string) => (e.dialect === 'postgres' ? sql` AND (lease_until IS NULL OR lease_until <= ${now})` : sql``);
+
+/** Ends a subscription's pending deliveries as `status` (cancelled or disabled), keeping an earlier error when `error` is null. */
+const endPending = (tx: Executor, subscriptionId: string, status: 'cancelled' | 'disabled', error: string | null, at: string) =>
+  sql`UPDATE webhook_deliveries SET status = ${status}, next_attempt_at = NULL, last_error = COALESCE(${error}, last_error),
+    updated_at = ${at} WHERE subscription_id = ${subscriptionId} AND status = 'pending'`.execute(tx.k);
+
 /**
  * All SQL of the webhooks domain, for SQLite and PostgreSQL alike (server/db/sql.ts says how): every statement runs
  * on `e.k`, the database's Kysely or the open transaction's, so a store made from a transaction (`webhookStore(tx)`)
@@ -117,80 +127,84 @@ export interface DueForOptions {
 export function webhookStore(e: Executor) {
   const k = e.k;
   const seq = insertionOrder(e.dialect, 'd');
-  // Only PostgreSQL leases a delivery being sent (`claim`); on SQLite, one process, claims stay in memory and
-  // lease_until is always NULL. Asked there, it was a table read for every pending row at each look for due work:
-  // without it, dueSubscriptions reads the due index alone.
-  const unleased = (now: string) => (e.dialect === 'postgres' ? sql` AND (lease_until IS NULL OR lease_until <= ${now})` : sql``);
-
-  /** Ends a subscription's pending deliveries as `status` (cancelled or disabled), keeping an earlier error when `error` is null. */
-  const endPending = (tx: Executor, subscriptionId: string, status: 'cancelled' | 'disabled', error: string | null, at: string) =>
-    sql`UPDATE webhook_deliveries SET status = ${status}, next_attempt_at = NULL, last_error = COALESCE(${error}, last_error),
-      updated_at = ${at} WHERE subscription_id = ${subscriptionId} AND status = 'pending'`.execute(tx.k);
-
   return {
-    insertSubscription: async (s: SubscriptionRow) =>
-      void (await sql`INSERT INTO webhook_subscriptions (id, workspace_id, client_id, event_names, endpoint, protocol,
+    async insertSubscription(s: SubscriptionRow) {
+      await sql`INSERT INTO webhook_subscriptions (id, workspace_id, client_id, event_names, endpoint, protocol,
         signing_key_sealed, fhir, status, disabled_reason, created_at, updated_at, deleted_at) VALUES (${s.id}, ${s.workspace_id},
         ${s.client_id}, ${s.event_names}, ${s.endpoint}, ${s.protocol}, ${s.signing_key_sealed}, ${s.fhir}, ${s.status},
-        ${s.disabled_reason}, ${s.created_at}, ${s.updated_at}, ${s.deleted_at})`.execute(k)),
-    subscriptions: async (workspaceId: string) =>
-      (await sql<SubscriptionRow>`SELECT ${SUB_COLUMNS} FROM webhook_subscriptions
-        WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL ORDER BY created_at, id`.execute(k)).rows,
-    subscription: async (workspaceId: string, id: string) =>
-      (await sql<SubscriptionRow>`SELECT ${SUB_COLUMNS} FROM webhook_subscriptions
-        WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL`.execute(k)).rows[0],
-    subscriptionById: async (id: string) =>
-      (await sql<SubscriptionRow>`SELECT ${SUB_COLUMNS} FROM webhook_subscriptions WHERE id = ${id}`.execute(k)).rows[0],
-    endpointTaken: async (workspaceId: string, endpoint: string) =>
-      (await sql`SELECT id FROM webhook_subscriptions WHERE workspace_id = ${workspaceId} AND endpoint = ${endpoint}
-        AND deleted_at IS NULL`.execute(k)).rows.length > 0,
+        ${s.disabled_reason}, ${s.created_at}, ${s.updated_at}, ${s.deleted_at})`.execute(k);
+    },
+    async subscriptions(workspaceId: string) {
+      return (await sql<SubscriptionRow>`SELECT ${SUB_COLUMNS} FROM webhook_subscriptions
+        WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL ORDER BY created_at, id`.execute(k)).rows;
+    },
+    async subscription(workspaceId: string, id: string) {
+      return (await sql<SubscriptionRow>`SELECT ${SUB_COLUMNS} FROM webhook_subscriptions
+        WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL`.execute(k)).rows[0];
+    },
+    async subscriptionById(id: string) {
+      return (await sql<SubscriptionRow>`SELECT ${SUB_COLUMNS} FROM webhook_subscriptions WHERE id = ${id}`.execute(k)).rows[0];
+    },
+    async endpointTaken(workspaceId: string, endpoint: string) {
+      return (await sql`SELECT id FROM webhook_subscriptions WHERE workspace_id = ${workspaceId} AND endpoint = ${endpoint}
+        AND deleted_at IS NULL`.execute(k)).rows.length > 0;
+    },
     /**
      * The subscriptions an event may fan out to, by endpoint: the order SQLite always gave (it reads them through the
      * endpoint index), now said, so PostgreSQL writes the deliveries in the same order.
      */
-    activeSubscriptions: async (workspaceId: string) =>
-      (await sql<Pick<SubscriptionRow, 'id' | 'event_names' | 'fhir'>>`SELECT id, event_names, fhir FROM webhook_subscriptions
-        WHERE workspace_id = ${workspaceId} AND status = 'active' AND deleted_at IS NULL ORDER BY endpoint`.execute(k)).rows,
+    async activeSubscriptions(workspaceId: string) {
+      return (await sql<Pick<SubscriptionRow, 'id' | 'event_names' | 'fhir'>>`SELECT id, event_names, fhir FROM webhook_subscriptions
+        WHERE workspace_id = ${workspaceId} AND status = 'active' AND deleted_at IS NULL ORDER BY endpoint`.execute(k)).rows;
+    },
     /** Soft-deletes a subscription and cancels its pending deliveries. */
-    deleteSubscription: (id: string, at: string) => transaction(e, async (tx) => {
-      const ok = changed(await sql`UPDATE webhook_subscriptions SET deleted_at = ${at}, updated_at = ${at}
-        WHERE id = ${id} AND deleted_at IS NULL`.execute(tx.k));
-      if (ok) await endPending(tx, id, 'cancelled', 'subscription deleted', at);
-      return ok;
-    }),
+    deleteSubscription(id: string, at: string) {
+      return transaction(e, async (tx) => {
+        const ok = changed(await sql`UPDATE webhook_subscriptions SET deleted_at = ${at}, updated_at = ${at}
+          WHERE id = ${id} AND deleted_at IS NULL`.execute(tx.k));
+        if (ok) await endPending(tx, id, 'cancelled', 'subscription deleted', at);
+        return ok;
+      });
+    },
     /** Disables a subscription (410 Gone) and stops its pending deliveries. */
-    disableSubscription: (id: string, reason: string, at: string) => transaction(e, async (tx) => {
-      const ok = changed(await sql`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ${reason}, updated_at = ${at}
-        WHERE id = ${id} AND status = 'active'`.execute(tx.k));
-      if (ok) await endPending(tx, id, 'disabled', reason, at);
-    }),
-    insertEvent: async (event: EventRow) =>
-      void (await sql`INSERT INTO webhook_events (id, workspace_id, type, payload, created_at)
-        VALUES (${event.id}, ${event.workspace_id}, ${event.type}, ${event.payload}, ${event.created_at})`.execute(k)),
-    insertDelivery: async (id: string, eventId: string, subscriptionId: string, workspaceId: string, at: string) =>
-      void (await sql`INSERT INTO webhook_deliveries (id, event_id, subscription_id, workspace_id, status, attempts, retry_step,
+    disableSubscription(id: string, reason: string, at: string) {
+      return transaction(e, async (tx) => {
+        const ok = changed(await sql`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ${reason}, updated_at = ${at}
+          WHERE id = ${id} AND status = 'active'`.execute(tx.k));
+        if (ok) await endPending(tx, id, 'disabled', reason, at);
+      });
+    },
+    async insertEvent(event: EventRow) {
+      await sql`INSERT INTO webhook_events (id, workspace_id, type, payload, created_at)
+        VALUES (${event.id}, ${event.workspace_id}, ${event.type}, ${event.payload}, ${event.created_at})`.execute(k);
+    },
+    async insertDelivery(id: string, eventId: string, subscriptionId: string, workspaceId: string, at: string) {
+      await sql`INSERT INTO webhook_deliveries (id, event_id, subscription_id, workspace_id, status, attempts, retry_step,
         next_attempt_at, created_at, updated_at) VALUES (${id}, ${eventId}, ${subscriptionId}, ${workspaceId}, 'pending', 0, 0,
-        ${at}, ${at}, ${at})`.execute(k)),
+        ${at}, ${at}, ${at})`.execute(k);
+    },
     /** The subscriptions with a pending delivery due at `now`, the longest-waiting first. */
-    dueSubscriptions: async (now: string) =>
-      (await sql<{ subscription_id: string; due: string }>`SELECT subscription_id, MIN(next_attempt_at) AS due FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= ${now}${unleased(now)}
-        GROUP BY subscription_id ORDER BY due, subscription_id`.execute(k)).rows,
+    async dueSubscriptions(now: string) {
+      return (await sql<{ subscription_id: string; due: string }>`SELECT subscription_id, MIN(next_attempt_at) AS due FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at <= ${now}${unleased(e, now)}
+        GROUP BY subscription_id ORDER BY due, subscription_id`.execute(k)).rows;
+    },
     /**
      * A subscription's due deliveries, oldest due first and then in insertion order, with what sending needs. One
      * table's rows (d) are what a claim takes, so the query can lock them alone (`skipLocked`, PostgreSQL). Those
      * in `except` are passed over before their event's payload is read.
      */
-    dueFor: async (subscriptionId: string, now: string, limit: number, opts: DueForOptions = {}) =>
-      (await sql<DueDelivery>`SELECT d.id, d.event_id, d.subscription_id, d.retry_step, ev.payload, s.endpoint, s.signing_key_sealed
+    async dueFor(subscriptionId: string, now: string, limit: number, opts: DueForOptions = {}) {
+      return (await sql<DueDelivery>`SELECT d.id, d.event_id, d.subscription_id, d.retry_step, ev.payload, s.endpoint, s.signing_key_sealed
         FROM webhook_deliveries d
         JOIN webhook_events ev ON ev.id = d.event_id
         JOIN webhook_subscriptions s ON s.id = d.subscription_id
-        WHERE d.subscription_id = ${subscriptionId} AND d.status = 'pending' AND d.next_attempt_at <= ${now}${unleased(now)}
+        WHERE d.subscription_id = ${subscriptionId} AND d.status = 'pending' AND d.next_attempt_at <= ${now}${unleased(e, now)}
           AND s.status = 'active' AND s.deleted_at IS NULL${
           opts.except?.length ? sql` AND d.id NOT IN (${sql.join(padded(opts.except))})` : sql``}
         ORDER BY d.next_attempt_at, ${seq} LIMIT ${limit}${
-          opts.skipLocked && e.dialect === 'postgres' ? sql` FOR UPDATE OF d SKIP LOCKED` : sql``}`.execute(k)).rows,
+          opts.skipLocked && e.dialect === 'postgres' ? sql` FOR UPDATE OF d SKIP LOCKED` : sql``}`.execute(k)).rows;
+    },
     /**
      * Takes due deliveries for this process until `leaseUntil` (issue 17: several instances): only those still
      * pending, due and not held by another lease; answers the ids taken. With dueFor's row locks inside one
@@ -204,12 +218,14 @@ export function webhookStore(e: Executor) {
       return new Set(rows.map((r) => r.id));
     },
     /** Gives deliveries back before their lease runs out (an attempt aborted by a stop). */
-    releaseClaims: async (ids: string[]) =>
-      void (ids.length && await sql`UPDATE webhook_deliveries SET lease_until = NULL WHERE id IN (${sql.join(ids)})`.execute(k)),
+    async releaseClaims(ids: string[]) {
+      if (ids.length) await sql`UPDATE webhook_deliveries SET lease_until = NULL WHERE id IN (${sql.join(ids)})`.execute(k);
+    },
     /** The earliest time a pending delivery falls due after `now`. */
-    nextDueAfter: async (now: string) =>
-      (await sql<{ due: string | null }>`SELECT MIN(next_attempt_at) AS due FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at > ${now}`.execute(k)).rows[0]!.due,
+    async nextDueAfter(now: string) {
+      return (await sql<{ due: string | null }>`SELECT MIN(next_attempt_at) AS due FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at > ${now}`.execute(k)).rows[0]!.due;
+    },
     /** Logs an attempt and moves its delivery on; a delivery no longer pending (deleted meanwhile) stays as it is. */
     async recordAttempt(r: AttemptResult) {
       await sql`INSERT INTO webhook_attempts (delivery_id, at, status, latency_ms, error)
@@ -221,17 +237,20 @@ export function webhookStore(e: Executor) {
         WHERE id = ${r.deliveryId} AND status = 'pending'`.execute(k);
     },
     /** A subscription's deliveries, newest first (insertion order among those written at the same instant). */
-    recentDeliveries: async (subscriptionId: string, limit: number, status?: DeliveryStatus) =>
-      (await sql<DeliveryRow & { event_type: string }>`SELECT ${DELIVERY_COLUMNS}, ev.type AS event_type
+    async recentDeliveries(subscriptionId: string, limit: number, status?: DeliveryStatus) {
+      return (await sql<DeliveryRow & { event_type: string }>`SELECT ${DELIVERY_COLUMNS}, ev.type AS event_type
         FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
         WHERE d.subscription_id = ${subscriptionId}${status ? sql` AND d.status = ${status}` : sql``}
-        ORDER BY d.created_at DESC, ${seq} DESC LIMIT ${limit}`.execute(k)).rows,
-    delivery: async (subscriptionId: string, id: string) =>
-      (await sql<DeliveryRow>`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
-        WHERE d.id = ${id} AND d.subscription_id = ${subscriptionId}`.execute(k)).rows[0],
-    attempts: async (deliveryId: string) =>
-      (await sql<AttemptRow>`SELECT id, delivery_id, at, status, latency_ms, error FROM webhook_attempts
-        WHERE delivery_id = ${deliveryId} ORDER BY id`.execute(k)).rows,
+        ORDER BY d.created_at DESC, ${seq} DESC LIMIT ${limit}`.execute(k)).rows;
+    },
+    async delivery(subscriptionId: string, id: string) {
+      return (await sql<DeliveryRow>`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
+        WHERE d.id = ${id} AND d.subscription_id = ${subscriptionId}`.execute(k)).rows[0];
+    },
+    async attempts(deliveryId: string) {
+      return (await sql<AttemptRow>`SELECT id, delivery_id, at, status, latency_ms, error FROM webhook_attempts
+        WHERE delivery_id = ${deliveryId} ORDER BY id`.execute(k)).rows;
+    },
     /** The attempts of several deliveries in one query: delivery id -> its attempts, oldest first ([] for none). */
     async attemptsOf(deliveryIds: readonly string[]): Promise<Map<string, AttemptRow[]>> {
       const out = new Map<string, AttemptRow[]>(deliveryIds.map((id) => [id, []]));
@@ -242,9 +261,10 @@ export function webhookStore(e: Executor) {
       for (const a of rows) out.get(a.delivery_id)!.push(a);
       return out;
     },
-    requeue: async (id: string, at: string) =>
-      changed(await sql`UPDATE webhook_deliveries SET status = 'pending', retry_step = 0, next_attempt_at = ${at}, updated_at = ${at}
-        WHERE id = ${id} AND status IN ('delivered', 'failed', 'disabled')`.execute(k)),
+    async requeue(id: string, at: string) {
+      return changed(await sql`UPDATE webhook_deliveries SET status = 'pending', retry_step = 0, next_attempt_at = ${at}, updated_at = ${at}
+        WHERE id = ${id} AND status IN ('delivered', 'failed', 'disabled')`.execute(k));
+    },
   };
 }
 export type WebhookStore = ReturnType<typeof webhookStore>;

@@ -163,18 +163,18 @@ for (const db of DATABASES) {
       expect(rec(await s.find('w1', 'a2', false))).toEqual({ ...A2, status: 'CK', token: 1, updated_at: at('03:00') });
 
       // The unique index: one doctor's day never has the same token twice.
-      expect(await kindOf(s.setStatus('a1', 'CK', 1, at('03:05')))).toBe('unique');
+      expect(await kindOf(s.setStatus('a1', 'CK', at('03:05'), 1))).toBe('unique');
       expect((await s.find('w1', 'a1', false))!.token).toBe(2);
 
       expect(rec(await s.nextWaiting('w1', DAY, 'doc-a'))).toEqual({ ...A2, status: 'CK', token: 1, updated_at: at('03:00') });
-      await s.setStatus('a2', 'OG', 1, at('03:10'));
+      await s.setStatus('a2', 'OG', at('03:10')); // no token given: a2 keeps its 1 (the board below)
       expect((await s.nextWaiting('w1', DAY, 'doc-a'))!.id).toBe('a1');
       expect(await s.nextWaiting('w1', DAY, 'doc-w2')).toBeUndefined();
       expect(await s.nextWaiting('w1', NEXT_DAY, 'doc-a')).toBeUndefined();
 
       // Checked in or ongoing, tokens first (then time), a token-less one last.
       await s.insert(appt('a5', { patient_id: 'p1', doctor_id: 'doc-b', scheduled_at: at('02:00') }));
-      await s.setStatus('a5', 'CK', null, at('03:11'));
+      await s.setStatus('a5', 'CK', at('03:11'), null);
       expect(rec(await s.board('w1', DAY))).toEqual([
         { doctor_id: 'doc-b', doctor_name: 'Dr Bala', status: 'CK', token: 1, first_name: 'Divya', scheduled_at: at('03:30') },
         { doctor_id: 'doc-a', doctor_name: 'Dr Asha', status: 'OG', token: 1, first_name: 'Bina', scheduled_at: at('03:45') },

@@ -232,6 +232,7 @@ describe('a short list', () => {
     expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. It would be good to drink plenty of fluids.', 'okay'))).toEqual(['rest', 'drink plenty of fluids']);
     expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. What I would suggest is, go to the hospital straight away.', 'okay'))).toEqual(['rest', 'go to the hospital straight away']);
     expect(advice(consultation('what brings you in', 'a cough', "so my plan is rest. It's worth trying some honey and lemon.", 'okay'))).toEqual(['rest', 'try some honey and lemon']);
+    expect(advice(consultation('what brings you in', 'a cough', "so my plan is rest. If it gets worse you'd need to come back and see us.", 'okay'))).toEqual(['rest', 'come back if it gets worse']);
   });
 });
 

@@ -36,6 +36,7 @@ const RuleSchema = Type.Object(
     uncertain: Type.Optional(Type.Boolean()),
     absorbs: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     in_history_section: Type.Optional(Category),
+    overrules: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -62,6 +63,8 @@ export interface ContextRule {
   absorbs?: string[];
   /** What the cue means under a history heading: "spray", "uses" in a medication list describe what is taken, they prescribe nothing. */
   in_history_section?: ContextCategory;
+  /** Said after the drug, it decides over a cue before it ("we will likely start methotrexate in the near future"). */
+  overrules?: boolean;
 }
 
 /** A cue found in a sentence: where it is (characters and tokens) and the tokens [scopeFrom, scopeTo) it governs. */

@@ -70,7 +70,7 @@ const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|then|if|
 // "put you on some naprosyn and some flexeril", "continue the lipitor and the aspirin": a determiner may follow the link.
 // "refill your metoprolol your crestor": in unpunctuated speech a bare possessive between two drugs joins them too.
 // "paracetamol, or even co-codamol", "anti-inflammatories, such as ibuprofen": a hedge or an example joins them too.
-const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as|\bsuch as|\blike|\bfor example|\bsay)(?:\s+(?:the|some|your|her|his|their|a|an|also|even|maybe|perhaps|possibly|tapered|tapering|oral|topical|inhaled))*\s*$|^\s*(?:your|her|his|their)\s*$/;
+const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as|\bsuch as|\blike|\bfor example|\bsay)(?:\s+(?:the|some|your|her|his|their|a|an|also|even|maybe|perhaps|possibly|tapered|tapering|oral|topical|inhaled|iv|im|intravenous|intramuscular|subcutaneous|sublingual|nebulized|nebulised))*\s*$|^\s*(?:your|her|his|their)\s*$/;
 // A sentence that goes on with the one before ("… think about paracetamol, or even co-codamol. And some
 // anti-inflammatories, such as ibuprofen"): the segmenter cut a list the speaker was still saying.
 const GOES_ON = /^\s*(?:(?:um|uh|er|erm|so)\b[\s,]*)*(?:and|or|plus)\b/;
@@ -923,7 +923,7 @@ function decide(
   const inHistory = (!!section && HISTORY_SECTIONS.has(section)) || (!section && !!spoken && HISTORY_SECTIONS.has(spoken));
   const status = (x: ContextModifier): Decision | undefined => DECISION[(inHistory && x.rule.in_history_section) || x.category];
   const own = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor);
-  const back = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && OVERRULING.has(status(x)!));
+  const back = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && (OVERRULING.has(status(x)!) || (!!x.rule.overrules && !!status(x))));
   // "steroid creams I can give you": a cue after the drug decides when none comes before it.
   const after = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && status(x));
   // Only under an assessment or plan heading: where no heading was said, where the plan starts is a guess.

@@ -695,5 +695,14 @@ describe('lists said in a report', () => {
   it('"vitamin K 10 mg" is the vitamin and its strength, not a name "k10"', () => {
     expect(one('PLAN: Start vitamin K 10 mg daily.', 'en-US')).toMatchObject({ name: 'phytonadione', strength: { value: 10, unit: 'mg' } });
   });
-});
 
+  it('a start said to come later is considered, not prescribed ("start methotrexate in the near future")', () => {
+    const text = 'ASSESSMENT: Uveitis. I anticipate we will likely start methotrexate in the near future.';
+    expect(meds(text, 'en-US')).toEqual([]);
+    expect(names('PLAN: Start metformin 500 mg twice daily and we will recheck in the near future.').map(([n, s]) => [n, s])).toEqual([['metformin', 'new']]);
+  });
+
+  it('a route said before the next drug of a list keeps the list together ("oral Orapred, IV Rocephin")', () => {
+    expect(names('PLAN: Admit for oral Orapred, IV Rocephin, nebulizer treatments and oxygen as needed.').map(([n]) => n)).toEqual(['prednisolone', 'ceftriaxone']);
+  });
+});

@@ -705,4 +705,16 @@ describe('lists said in a report', () => {
   it('a route said before the next drug of a list keeps the list together ("oral Orapred, IV Rocephin")', () => {
     expect(names('PLAN: Admit for oral Orapred, IV Rocephin, nebulizer treatments and oxygen as needed.').map(([n]) => n)).toEqual(['prednisolone', 'ceftriaxone']);
   });
+
+  it('a prescription told in the history is what the patient was given before; one the doctor writes now is new', () => {
+    expect(meds('HISTORY OF PRESENT ILLNESS: Few days later, she was seen and given a prescription for Ultram. They put her on bacitracin ointment. PLAN: Labs.', 'en-US')).toEqual([]);
+    const written = 'HISTORY OF PRESENT ILLNESS: Tooth pain for three days. I performed a nerve block. I have then written a prescription for Vicodin for pain.';
+    expect(names(written).map(([n, s]) => [n, s])).toEqual([['hydrocodone + acetaminophen', 'new']]);
+  });
+
+  it('"AFTERCARE AND DISPOSITION" is the plan ("instructions to use Mylanta")', () => {
+    const text = 'HISTORY OF PRESENT ILLNESS: Chest pain.,PHYSICAL EXAMINATION: Abdomen soft.,AFTERCARE AND DISPOSITION: ,The patient was discharged with instructions to use Mylanta for his abdominal pain.';
+    expect(names(text).map(([n]) => n)).toEqual(['aluminum hydroxide + magnesium hydroxide + simethicone']);
+  });
 });
+

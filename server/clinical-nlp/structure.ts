@@ -8,6 +8,7 @@ import { extractAdvice } from './advice.js';
 import type { ClinicalFacts, ConditionalMedication, Span } from './facts.js';
 import { extractFollowUp } from './followup.js';
 import { extractInvestigations, findInvestigationMatches } from './investigations.js';
+import { sentenceModifiers } from './context.js';
 import { normalizeText, type Match } from './lexicon.js';
 import { DRUG_INDEX, extractMedications } from './medications.js';
 import { grounded } from './grounding.js';
@@ -16,6 +17,13 @@ import { buildDoc, historySentences, type Sentence } from './sections.js';
 import { extractVitals } from './vitals.js';
 
 const FORM_BEFORE = /\b(?:tab|cap|syp|syrup|inj|injection)\s+$/;
+// "continue estradiol", "supplement with folate": a name that is also a test's is the drug where a cue that prescribes
+// or continues a drug ends just before it.
+const CUE_GAP = /^\s*(?:(?:her|his|their|your|the|oral|topical|daily|some)\s+)*$/;
+const cuedDrug = (s: Sentence, start: number): boolean =>
+  sentenceModifiers(s).some(
+    (x) => (x.category === 'NEW' || x.category === 'CONTINUED') && x.rule.direction !== 'backward' && x.rule.allowed_types?.includes('drug') && x.end <= start && CUE_GAP.test(s.text.slice(x.end, start)),
+  );
 const PLAN_WORDS = /\b(?:review|follow[ -]?up|come back|recheck|advised)\b/;
 const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;
 const AGE = /\b(\d{1,3})\s*(years?|yrs?|months?)\s*old\b/;
@@ -37,9 +45,12 @@ function drugMatches(s: Sentence): readonly Match<unknown>[] {
 function investigationMatches(s: Sentence): Match<{ name: string; loinc?: string }>[] {
   let ms = investigationCache.get(s);
   if (!ms) {
-    // A drug name at least as long wins the words ("sodium valproate" is a drug, not a sodium level).
+    // A longer drug name wins the words ("sodium valproate" is a drug, not a sodium level), and one as long where a cue
+    // prescribes it ("continue estradiol").
     const drugs = drugMatches(s);
-    ms = findInvestigationMatches(s).filter((m) => !drugs.some((d) => d.start < m.end && d.end > m.start && d.to - d.from > m.to - m.from));
+    ms = findInvestigationMatches(s).filter(
+      (m) => !drugs.some((d) => d.start < m.end && d.end > m.start && (d.to - d.from > m.to - m.from || (d.to - d.from === m.to - m.from && cuedDrug(s, d.start)))),
+    );
     investigationCache.set(s, ms);
   }
   return ms;
@@ -68,7 +79,8 @@ export function extractFacts(text: string, opts: StructureOptions): ClinicalFact
       // A test name at least as long wins the words, unless they read as a prescription ("tab vitamin d 60000").
       return (start, end, len) => {
         // Read only when a test name of the same length overlaps (most sentences name no test).
-        const prescribed = (): boolean => FORM_BEFORE.test(s.text.slice(Math.max(0, start - 12), start)) || /^\s*\d/.test(s.text.slice(end));
+        const prescribed = (): boolean =>
+          FORM_BEFORE.test(s.text.slice(Math.max(0, start - 12), start)) || /^\s*\d/.test(s.text.slice(end)) || cuedDrug(s, start);
         return inv.some((m) => m.start < end && m.end > start && (m.to - m.from > len || (m.to - m.from === len && !prescribed())));
       };
     },

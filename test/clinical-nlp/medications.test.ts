@@ -716,5 +716,21 @@ describe('lists said in a report', () => {
     const text = 'HISTORY OF PRESENT ILLNESS: Chest pain.,PHYSICAL EXAMINATION: Abdomen soft.,AFTERCARE AND DISPOSITION: ,The patient was discharged with instructions to use Mylanta for his abdominal pain.';
     expect(names(text).map(([n]) => n)).toEqual(['aluminum hydroxide + magnesium hydroxide + simethicone']);
   });
+
+  it('"will treat with", "supplement with", "prophylaxis with" prescribe; "X was added" too, but not "was treated with" in the history', () => {
+    expect(names('PLAN: 1. Pancreatitis. Will treat symptomatically with morphine and Zofran, and also IV fluids.').map(([n]) => n)).toEqual(['morphine', 'ondansetron']);
+    expect(names('PLAN: For now, I will just treat her with IV fluids and Lasix.').map(([n]) => n)).toEqual(['furosemide']);
+    expect(names('PLAN: 4. DVT prophylaxis with subcutaneous heparin.').map(([n]) => n)).toEqual(['heparin']);
+    expect(names('PLAN: Hypotensive shock: Will continue pressors. Hydrocortisone was added.').map(([n]) => n)).toEqual(['hydrocortisone']);
+    expect(meds('HISTORY OF PRESENT ILLNESS: This has been treated successfully with Zyvox and Levaquin. Hydrocortisone was added last week. PLAN: Labs.', 'en-US')).toEqual([]);
+    // Said before the drug, "was prescribed" tells what happened at an earlier visit.
+    expect(meds('At last visit her blood pressure was 150 over 100 and she was prescribed lisinopril 20 milligrams once daily. Labs are fine.', 'en-US')).toEqual([]);
+  });
+
+  it('a drug name that is also a test is the drug where a cue prescribes it ("continue estradiol")', () => {
+    const o = structure('PLAN: Continue estradiol. Check folate and B12.', { locale: 'en-US' });
+    expect(o.medications.map((m) => m.name)).toEqual(['estradiol']);
+    expect(o.investigations.map((m) => m.name)).toEqual(['serum folate', 'serum vitamin b12']);
+  });
 });
 

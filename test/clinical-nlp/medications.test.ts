@@ -732,5 +732,12 @@ describe('lists said in a report', () => {
     expect(o.medications.map((m) => m.name)).toEqual(['estradiol']);
     expect(o.investigations.map((m) => m.name)).toEqual(['serum folate', 'serum vitamin b12']);
   });
+
+  it('a drug told as the cause of a problem or as already given is no prescription ("misuse of … hydroxyzine", "treated successfully with")', () => {
+    expect(meds('ASSESSMENT AND PLAN: Pneumonia. This has been treated successfully with Zyvox and Levaquin and Diflucan.', 'en-US')).toEqual([]);
+    const misuse = 'DIAGNOSES: AXIS I: Delirium, resolved (likely secondary to misuse of prescribed opiates, Soma, Valium, and hydroxyzine.) PLAN: The patient will be placed on CIWA protocol given that one of the medications he overused was Valium.';
+    expect(meds(misuse, 'en-US')).toEqual([]);
+    expect(names('ASSESSMENT: Rash due to amoxicillin. PLAN: Start cetirizine 10 mg daily.').map(([n]) => n)).toEqual(['cetirizine']);
+  });
 });
 

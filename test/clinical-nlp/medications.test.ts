@@ -739,5 +739,10 @@ describe('lists said in a report', () => {
     expect(meds(misuse, 'en-US')).toEqual([]);
     expect(names('ASSESSMENT: Rash due to amoxicillin. PLAN: Start cetirizine 10 mg daily.').map(([n]) => n)).toEqual(['cetirizine']);
   });
+
+  it('"she will be on IV Protonix" prescribes; told in the history it is what she takes', () => {
+    expect(names('PLAN: She will continue on the Zofran. She will be on IV Protonix.').map(([n, s]) => [n, s])).toEqual([['ondansetron', 'continued'], ['pantoprazole', 'new']]);
+    expect(meds('HISTORY: She will be on Coumadin for life per her cardiologist. PLAN: Labs.', 'en-US')).toEqual([]);
+  });
 });
 

@@ -433,7 +433,10 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
       // "pain in the chest and back": a site alone after "and" is one more site of the complaint before.
       const prev = items[items.length - 1];
       if (prev?.site) {
-        prev.name += ` and ${siteAt(words, siteIdx)}`;
+        // The site joins the one named ("left arm and shoulder pain"), or follows a name without one ("headache").
+        const more = `${prev.site} and ${siteAt(words, siteIdx)}`;
+        prev.name = prev.name.includes(prev.site) ? prev.name.replace(prev.site, more) : `${prev.name} and ${siteAt(words, siteIdx)}`;
+        prev.site = more;
         prev.end = segEnd;
       }
       continue;

@@ -650,3 +650,16 @@ describe('a fall told as how an injury happened', () => {
     expect(names(visit("i've been falling over a lot at home."))).toContain('falls (falling over)');
   });
 });
+
+describe('sites and lay words for the eyes, ears and palms', () => {
+  const said = (words: string) => names(`Doctor: What brings you in?\nPatient: ${words}`);
+  it('reads "my eyes are watery", "a pressure sensation in my ears" and "my palms are itchy"', () => {
+    expect(said('My eyes are watery and I have sinus pressure.')).toEqual(['watery eyes', 'sinus pressure']);
+    expect(said("There's a pressure sensation in my ears.")).toEqual(['heaviness in ear (pressure sensation in my ears)']);
+    expect(said('My palms are itchy.')).toEqual(['itching of palms']);
+  });
+
+  it('a second site said after "and" joins the first before the kind ("left arm and shoulder pain")', () => {
+    expect(said('I have pain in my left arm and shoulder.')).toEqual(['left arm and shoulder pain']);
+  });
+});

@@ -68,6 +68,9 @@ const STRONG_CUE =
 // Weaker cues: what follows is a diagnosis only when it codes well and is not a symptom ("you have fever" is not).
 const WEAK_CUE =
   /\b(?<!\b(?:do|did|does|any|if)\s+)(?:you|he|she)\s+(?:(?:also|does|do|still|now|probably)\s+)?(?:have|has|'ve)(?:\s+got)?\b(?!\s+(?:had|been|to)\b)|\b(?:it\s+is|it's)\b|\bsuffering\s+from\b|\bwhat\s+(?:we|doctors)\s+(?:would\s+)?call\b|\bsomething\s+(?:that\s+)?(?:we\s+|is\s+)?called\b/g;
+const PAST_DIAGNOSIS = /^(?:diagnosed|diagnosis|diagnoses|dx)\b/;
+const PAST_BEFORE = /\b(?:was|were|had been|has been|have been|been|previously|prior|last seen[^.]{0,40}with|established|made|given|received|with (?:a|the)?\s*(?:known|previous|prior|remote))\s+(?:(?:a|an|the|with|initially|originally|first|also)\s+)*$/;
+const PAST_AFTER = /^[^.;]{0,60}?\b(?:was made|was established|was given|in (?:19|20)\d\d|\d+ (?:years?|months?|weeks?) ago|at (?:the )?age|as a (?:child|teenager))\b/;
 // A cue that is a heading of the problem list: a symptom named there is the problem ("impression: pelvic pain").
 const LIST_HEADING_CUE = /diagnos|impression|assessment|\bdx\b/;
 const SUSPECT_WORDS = alternation(CUES.suspected);
@@ -543,7 +546,12 @@ function sentenceCues(text: string, history: boolean): Cue[] {
   const push = (m: RegExpMatchArray, kind: Cue['kind'], problems: boolean): void => {
     cues.push({ at: m.index!, end: m.index! + m[0].length, text: m[0], kind, problems });
   };
-  for (const m of text.matchAll(STRONG_CUE)) push(m, 'strong', LIST_HEADING_CUE.test(m[0]));
+  for (const m of text.matchAll(STRONG_CUE)) {
+    // In the history a diagnosis told as made before ("she was diagnosed with migraine", "a diagnosis of
+    // radiculopathy was made") is history: the plan names it again where it is this visit's problem.
+    if (history && PAST_DIAGNOSIS.test(m[0]) && (PAST_BEFORE.test(text.slice(Math.max(0, m.index! - 30), m.index)) || PAST_AFTER.test(text.slice(m.index! + m[0].length, m.index! + m[0].length + 80)))) continue;
+    push(m, 'strong', LIST_HEADING_CUE.test(m[0]));
+  }
   for (const m of text.matchAll(PROBLEM_CUE)) push(m, 'problem', true);
   if (!history) for (const m of text.matchAll(WEAK_CUE)) push(m, 'weak', false);
   cues.sort((x, y) => x.at - y.at || y.end - x.end);

@@ -316,3 +316,16 @@ describe('evidence', () => {
     expect(f.diagnoses.map((d) => text.slice(d.evidence!.start, d.evidence!.end).toLowerCase())).toEqual(['acute otitis media', 'tinea corporis']);
   });
 });
+
+describe('a diagnosis told in the history as made before', () => {
+  const names = (text: string) => structure(text, { locale: 'en-US' }).diagnoses.map((d) => d.name);
+  it('is history ("was diagnosed with … in 1982", "a diagnosis of radiculopathy was made"), while the assessment names this visit\'s', () => {
+    expect(names('HISTORY OF PRESENT ILLNESS: She was initially diagnosed with a brain tumor in 1982. ASSESSMENT: Glioma.')).toEqual(['glioma']);
+    expect(names('HISTORY OF PRESENT ILLNESS: By her report, she had a nerve conduction study and a diagnosis of radiculopathy was made. IMPRESSION: Low back pain.')).toEqual(['low back pain']);
+    expect(names('HISTORY OF PRESENT ILLNESS: He had been diagnosed with a throat infection about a week ago. ASSESSMENT: Otitis media.')).toEqual(['otitis media']);
+  });
+
+  it('a diagnosis told in the history of this visit still counts ("consistent with …")', () => {
+    expect(names('HISTORY OF PRESENT ILLNESS: Findings today are consistent with cellulitis. PLAN: Keflex.')).toContain('cellulitis');
+  });
+});

@@ -164,7 +164,8 @@ describe('report headings and numbered lists', () => {
     expect(sections('HOSPITAL COURSE: She improved. DISCHARGE DIAGNOSES: 1. Urinary tract infection. DIAGNOSTIC DATA: EKG normal. AXIS I: Bipolar disorder.').map(([k]) => k)).toEqual([
       'history', 'assessment', 'assessment', 'results', 'assessment']);
     expect(sections('PLAN: Rest. Diet: regular. Activity: as tolerated.').map(([k]) => k)).toEqual(['plan', 'plan', 'plan']);
-    expect(sections('SOCIAL HISTORY: Lives alone. Diet: regular.').map(([k]) => k)).toEqual(['social', 'social']);
+    expect(sections('SOCIAL HISTORY: Lives alone. Diet: regular.').map(([k]) => k)).toEqual(['social', 'social']);    expect(sections('EXAM: Gait slow. PROBLEMS/DIAGNOSES: 1. Hydrocephalus. SECONDARY DIAGNOSES: 1. Hypertension. AFTERCARE AND DISPOSITION: Home.').map(([k]) => k)).toEqual([
+      'exam', 'assessment', 'assessment', 'assessment', 'assessment', 'plan']);
   });
 
   it('reads joined assessment and plan headings ("ASSESSMENT & PLAN:", "RECOMMENDATIONS/PLAN:")', () => {

@@ -329,3 +329,12 @@ describe('a diagnosis told in the history as made before', () => {
     expect(names('HISTORY OF PRESENT ILLNESS: Findings today are consistent with cellulitis. PLAN: Keflex.')).toContain('cellulitis');
   });
 });
+
+describe('the words around a diagnosis name', () => {
+  const names = (text: string) => structure(text, { locale: 'en-US' }).diagnoses.map((d) => d.name);
+  it('leaves out a verb or list word before it and a clause after it', () => {
+    expect(names('COMPLEXITY: Moderate. The differential includes fracture, contusion and sprain.')[0]).toBe('fracture');
+    expect(names('ASSESSMENT: She does have some small fissures in the skin where I think she did injure it.')).toEqual(['small fissures in the skin']);
+    expect(names('ASSESSMENT: She developed hypotension after the dialysis.')[0]).toMatch(/^hypotension/);
+  });
+});

@@ -923,13 +923,16 @@ function decide(
   const inHistory = (!!section && HISTORY_SECTIONS.has(section)) || (!section && !!spoken && HISTORY_SECTIONS.has(spoken));
   const status = (x: ContextModifier): Decision | undefined => DECISION[(inHistory && x.rule.in_history_section) || x.category];
   const own = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor);
-  const back = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && (OVERRULING.has(status(x)!) || (!!x.rule.overrules && !!status(x))));
+  // A cue after the drug that would prescribe it ("paracetamol would be beneficial") decides over one that does not
+  // ("taking"), never over one that already prescribes or continues it.
+  const overrules = (x: ContextModifier): boolean => !!x.rule.overrules && !!status(x) && !(x.category === 'NEW' && own && PRESCRIBED.has(STATUS_OF[status(own)!]!));
+  const back = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && (OVERRULING.has(status(x)!) || overrules(x)));
   // "steroid creams I can give you": a cue after the drug decides when none comes before it.
   const after = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && status(x));
   // Only under an assessment or plan heading: where no heading was said, where the plan starts is a guess.
   const inPlan = !!section && PLAN_SECTIONS.has(section);
   let out: Decided;
-  if (back) out = { decision: status(back)!, rules: [back.rule.id], explicit: true, restart: false, unclear: false, cue: back.text };
+  if (back) out = { decision: status(back)!, rules: [back.rule.id], explicit: true, restart: false, unclear: !!back.rule.uncertain, cue: back.text };
   else if (own) out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue: own.text, cueAt: own.start };
   else if (inherited && listed && inherited.decision !== 'allergy') out = { ...inherited, rules: [...inherited.rules.filter((r) => r !== 'med.list-shares-verb'), 'med.list-shares-verb'] };
   else if (inherited?.cueAt !== undefined && HISTORY.has(inherited.decision) && mods.some((x) => x.start === inherited.cueAt)) {

@@ -744,5 +744,14 @@ describe('lists said in a report', () => {
     expect(names('PLAN: She will continue on the Zofran. She will be on IV Protonix.').map(([n, s]) => [n, s])).toEqual([['ondansetron', 'continued'], ['pantoprazole', 'new']]);
     expect(meds('HISTORY: She will be on Coumadin for life per her cardiologist. PLAN: Labs.', 'en-US')).toEqual([]);
   });
+
+  it('"taking regular paracetamol would be beneficial" prescribes it, flagged; "that will help" after a continued drug leaves it continued', () => {
+    const said = (t: string) => structure(t, { locale: 'en-GB' });
+    const o = said('Doctor: If you are feeling hot and cold and sweaty, taking regular Paracetamol would be beneficial.');
+    expect(o.medications.map((m) => [m.name, m.status])).toEqual([['paracetamol', 'new']]);
+    expect(o.flags.map((f) => [f.code, f.pointer])).toContainEqual(['STATUS_UNCLEAR', '/medications/0']);
+    expect(said("Doctor: I want you to continue with your aspirin because that will help.").medications.map((m) => [m.name, m.status])).toEqual([['aspirin', 'continued']]);
+    expect(said('Doctor: In anticipation of need for methotrexate, it would be helpful to have a full liver function profile.').medications).toEqual([]);
+  });
 });
 

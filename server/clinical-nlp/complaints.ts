@@ -593,6 +593,9 @@ function described(words: Token[]): Item | undefined {
   return { name, start: kept[0]!.start, end: kept[kept.length - 1]!.end };
 }
 
+const LESION_VERB = /^(?:does|do|did|is|are|was|were|has|have|had|get|gets|got|getting|see|seen|notice|noticed|describe|put|go|goes|come|comes)$/;
+const LESION_PLACE = /^(?:on|over|in|around|across|of|and|all|under|below|above|behind|near|between|along|arms?|legs?|side|sides|area|areas|body|face|trunk|torso|hands?|feet|foot|skin|part|aspect|portion|region|surface|medial|lateral|anterior|posterior|proximal|distal|dorsal|plantar|palmar|mesial|inner|outer|top|bottom)$/;
+const LESION_NOUN_PLACE = /^(?:arms?|legs?|side|sides|areas?|body|face|trunk|torso|hands?|feet|foot|skin|part|aspect|portion|region|surface|top|bottom)$/;
 /** A skin lesion as described, with lay words for the lesion in the note's wording ("round rings" → ring shaped rash). */
 function describedLesion(words: Token[], matches: { start: number; end: number; payload: string[] }[]): Item | undefined {
   // What was put on it is no part of its description: "cortisone cream on the areas of the rash" is the rash.
@@ -600,9 +603,15 @@ function describedLesion(words: Token[], matches: { start: number; end: number; 
   // Without full stops a segment may run long: at most five describing words, after any verb of telling.
   // Nor is what comes before a denial of it ("skin red i don't have any spots"): the denial is the context's to judge.
   const remedy = Math.max(lesionAt - 6, words.slice(0, lesionAt).findLastIndex((t) => DRUG_WORDS.has(t.text) || APPLIED.has(t.text) || TELLING.has(t.text) || NEGATION_WORD.test(t.text)));
-  const first = words.findIndex((t, k) => k > remedy && !NEGATION_WORD.test(t.text) && !APPLIED.has(t.text));
+  const first = words.findIndex((t, k) => k > remedy && !NEGATION_WORD.test(t.text) && !APPLIED.has(t.text) && !(k < lesionAt && LESION_VERB.test(t.text)));
   if (first < 0) return undefined;
-  const kept = words.slice(first);
+  // After the lesion word only where it is describes it ("rash on both arms"), not what it does or when ("does that
+  // rash go away", "any rash on your body at the moment").
+  let last = words.length;
+  if (lesionAt >= 0) for (let k = lesionAt + 1; k < words.length && last === words.length; k++) if (!SITES[words[k]!.text] && !SIDE.has(words[k]!.text) && !POSITION.has(words[k]!.text) && !LESION_PLACE.test(words[k]!.text) && !LESION.test(words[k]!.text)) last = k;
+  // …and ends on a place ("rash on medial right calf"), not on a word left before one ("lesion in left anterior").
+  while (last - 1 > lesionAt && lesionAt >= 0 && !SITES[words[last - 1]!.text] && !LESION_NOUN_PLACE.test(words[last - 1]!.text)) last--;
+  const kept = words.slice(first, Math.max(first + 1, last));
   const parts: string[] = [];
   for (const t of kept) {
     const m = matches.find((x) => x.start === t.start);

@@ -663,3 +663,15 @@ describe('sites and lay words for the eyes, ears and palms', () => {
     expect(said('I have pain in my left arm and shoulder.')).toEqual(['left arm and shoulder pain']);
   });
 });
+
+describe('a skin lesion named as described', () => {
+  const said = (turns: string) => names(turns);
+  it('without the question around it or what it does ("does that rash go away", "rash on your body at the moment")', () => {
+    expect(said('Doctor: So if you were to put a glass on top of the rash, does that rash go away?\nPatient: Yeah. Uh, yes.')).toEqual(['rash']);
+    expect(said('Doctor: Are you having any rash on your body at the moment?\nPatient: Yes there is a bit of blotching.')).toEqual(['rash on body']);
+  });
+
+  it('keeps where it is, to the place named ("rash on medial right calf")', () => {
+    expect(names('HISTORY OF PRESENT ILLNESS: She has a rash on the medial right calf.')).toEqual(['rash on medial right calf']);
+  });
+});

@@ -593,6 +593,7 @@ function described(words: Token[]): Item | undefined {
   return { name, start: kept[0]!.start, end: kept[kept.length - 1]!.end };
 }
 
+const LESION_TALK = /^(?:as|well|least|must|which|there|there's|now|what|think|caused|causes|except|can't|cannot|could|would|should|will|ok|okay|righty|ho|know|seeing|see|saw|be|been|so|but|then|also|other|another|because|about|if|when|where|which|who|why|how|yes|yeah|no|not|get|got|getting|had|have|has|did|do|does|is|are|was|were)$/;
 const LESION_VERB = /^(?:does|do|did|is|are|was|were|has|have|had|get|gets|got|getting|see|seen|notice|noticed|describe|put|go|goes|come|comes)$/;
 const LESION_PLACE = /^(?:on|over|in|around|across|of|and|all|under|below|above|behind|near|between|along|arms?|legs?|side|sides|area|areas|body|face|trunk|torso|hands?|feet|foot|skin|part|aspect|portion|region|surface|medial|lateral|anterior|posterior|proximal|distal|dorsal|plantar|palmar|mesial|inner|outer|top|bottom)$/;
 const LESION_NOUN_PLACE = /^(?:arms?|legs?|side|sides|areas?|body|face|trunk|torso|hands?|feet|foot|skin|part|aspect|portion|region|surface|top|bottom)$/;
@@ -603,7 +604,9 @@ function describedLesion(words: Token[], matches: { start: number; end: number; 
   // Without full stops a segment may run long: at most five describing words, after any verb of telling.
   // Nor is what comes before a denial of it ("skin red i don't have any spots"): the denial is the context's to judge.
   const remedy = Math.max(lesionAt - 6, words.slice(0, lesionAt).findLastIndex((t) => DRUG_WORDS.has(t.text) || APPLIED.has(t.text) || TELLING.has(t.text) || NEGATION_WORD.test(t.text)));
-  const first = words.findIndex((t, k) => k > remedy && !NEGATION_WORD.test(t.text) && !APPLIED.has(t.text) && !(k < lesionAt && LESION_VERB.test(t.text)));
+  // Nor is talk before the description ("now what do you think caused the ulcer", "as well as a rash").
+  const talk = lesionAt >= 0 ? words.slice(0, lesionAt).findLastIndex((t) => LESION_TALK.test(t.text)) : -1;
+  const first = words.findIndex((t, k) => k > remedy && k > talk && !NEGATION_WORD.test(t.text) && !APPLIED.has(t.text) && !(k < lesionAt && LESION_VERB.test(t.text)));
   if (first < 0) return undefined;
   // After the lesion word only where it is describes it ("rash on both arms"), not what it does or when ("does that
   // rash go away", "any rash on your body at the moment").

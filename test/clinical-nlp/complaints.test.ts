@@ -674,4 +674,10 @@ describe('a skin lesion named as described', () => {
   it('keeps where it is, to the place named ("rash on medial right calf")', () => {
     expect(names('HISTORY OF PRESENT ILLNESS: She has a rash on the medial right calf.')).toEqual(['rash on medial right calf']);
   });
+
+  it('without the talk before its description ("now what do you think caused the ulcer", "as well as a rash")', () => {
+    expect(said('Patient: well now I think what caused the ulcer was wearing tight shoes.')).toEqual(['ulcer']);
+    expect(names('HISTORY OF PRESENT ILLNESS: She has a cough as well as a rash on the medial right calf.')).toContain('rash on medial right calf');
+  });
 });
+

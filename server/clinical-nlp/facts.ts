@@ -18,10 +18,11 @@ export interface Span {
  *   STRENGTH_MISSING  a new prescription of a drug that needs a strength (an antibiotic) has none.
  *   STATUS_UNCLEAR    what the doctor meant by the drug (prescribe, continue, history, stop) could not be told.
  *   VITAL_UNIT        a vital's unit was not said and was assumed by the note's conventions (a US weight in pounds).
+ *   STRENGTH_CONFLICT the recording also gives the drug another strength (an old one, a list's): which is meant now?
  */
 export const FLAG_CODES = [
   'DOSE_UNIT', 'DOSE_RANGE', 'DAILY_MAX', 'ALLERGY_CONFLICT', 'DUPLICATE_THERAPY', 'LOW_CONFIDENCE', 'FUZZY_MATCH',
-  'UNRECOGNISED_DRUG', 'UNIT_NOT_SAID', 'STRENGTH_MISSING', 'STATUS_UNCLEAR', 'VITAL_UNIT',
+  'UNRECOGNISED_DRUG', 'UNIT_NOT_SAID', 'STRENGTH_MISSING', 'STATUS_UNCLEAR', 'VITAL_UNIT', 'STRENGTH_CONFLICT',
 ] as const;
 export type FlagCode = (typeof FLAG_CODES)[number];
 
@@ -133,6 +134,8 @@ export interface Medication {
 
 /** Provenance id of a prescription kept although what the doctor meant by it was ambiguous: safety flags it. */
 export const STATUS_UNCLEAR_RULE = 'med.status-unclear';
+/** The rule a medication carries when the recording also gives it another strength (flag STRENGTH_CONFLICT). */
+export const STRENGTH_CONFLICT_RULE = 'med.strength-conflict';
 
 /** A drug to be given only on a later result or decision ("if the culture is positive, amoxicillin"). */
 export interface ConditionalMedication extends Medication {

@@ -14,7 +14,7 @@ import { FORMULARY, type Drug } from './vocab/formulary.js';
 import { snapWord } from './codify.js';
 import { findInvestigationMatches } from './investigations.js';
 import { contextOf, sentenceModifiers, type ContextCategory, type ContextModifier } from './context.js';
-import { STATUS_UNCLEAR_RULE, type Amount, type ConditionalMedication, type Duration, type Frequency, type Medication, type MedicationField, type MedicationStatus, type Span } from './facts.js';
+import { STATUS_UNCLEAR_RULE, STRENGTH_CONFLICT_RULE, type Amount, type ConditionalMedication, type Duration, type Frequency, type Medication, type MedicationField, type MedicationStatus, type Span } from './facts.js';
 import { PhraseIndex, tokenize, type Token } from './lexicon.js';
 import { spokenSections, type Doc, type Sentence, type SpokenSection } from './sections.js';
 
@@ -790,6 +790,13 @@ export function extractMedications(
     // heading the recogniser lost ("medications currently include … lisinopril 10 mg daily …"): kept, flagged.
     if (m.rules?.includes('med.default-new') && !doc.consultation && m.sentence < doc.planStart && doc.planStart < doc.sentences.length && !PLAN_SECTIONS.has(sectionOf(doc.sentences[m.sentence]!) ?? '')) m.unclear = true;
     if (m.unclear) m.rules = [...(m.rules ?? []), STATUS_UNCLEAR_RULE];
+    // "lisinopril 20 mg" in the history and "taking lisinopril 10 mg" in the plan: a strength the recording also
+    // gives otherwise, not as a change, a step or another dose prescribed now, may be the old one: kept, flagged.
+    const strength = m.strength;
+    if (strength && m.status !== 'changed') {
+      const prescribedAt = (a: Amount): boolean => listed.some((y) => y.name === m.name && !!y.strength && sameAmount(y.strength, a));
+      if (meds.some((x) => x.name === m.name && x.strength && !sameAmount(x.strength, strength) && !prescribedAt(x.strength))) m.rules = [...(m.rules ?? []), STRENGTH_CONFLICT_RULE];
+    }
   }
   const names = new Set(listed.map((m) => m.name));
   conditional?.push(

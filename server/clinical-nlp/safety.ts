@@ -15,7 +15,7 @@ import {
   type FormGroup,
   type Strength,
 } from './vocab/drug-knowledge.js';
-import { STATUS_UNCLEAR_RULE, type Amount, type ClinicalFacts, type Flag, type Medication } from './facts.js';
+import { STATUS_UNCLEAR_RULE, STRENGTH_CONFLICT_RULE, type Amount, type ClinicalFacts, type Flag, type Medication } from './facts.js';
 
 export interface SafetyOptions {
   /** Allergies in the patient's record, as written there. */
@@ -321,6 +321,11 @@ function unitNotSaid(med: Medication): Omit<Flag, 'pointer'> | undefined {
   return { code: 'UNIT_NOT_SAID', message: `Strength heard as ${med.strength.value} without a unit; shown as ${show(med.strength)} — check.` };
 }
 
+function strengthConflict(med: Medication): Omit<Flag, 'pointer'> | undefined {
+  if (!med.strength || !med.rules?.includes(STRENGTH_CONFLICT_RULE)) return undefined;
+  return { code: 'STRENGTH_CONFLICT', message: `${med.name} ${show(med.strength)}: the recording also gives another strength for it (an old dose or a list's) — check which is meant now.` };
+}
+
 function statusUnclear(med: Medication): Omit<Flag, 'pointer'> | undefined {
   if (!med.rules?.includes(STATUS_UNCLEAR_RULE)) return undefined;
   return { code: 'STATUS_UNCLEAR', message: `${med.name}: it is not clear that this is to be taken now (it was said near history, a plan for later, an explanation or another prescriber) — check.` };
@@ -367,6 +372,8 @@ export function checkSafety(facts: ClinicalFacts, opts: SafetyOptions = {}): { m
     if (missing) flags.push({ ...missing, pointer: `${at}/strength` });
     const unclear = statusUnclear(med);
     if (unclear) flags.push({ ...unclear, pointer: at });
+    const conflict = flags.some((f) => f.pointer === `${at}/strength`) ? undefined : strengthConflict(med);
+    if (conflict) flags.push({ ...conflict, pointer: `${at}/strength` });
     const volume = liquidVolumeFlag(med);
     if (volume) flags.push({ ...volume, pointer: `${at}/dose` });
     for (const allergy of allergies) {

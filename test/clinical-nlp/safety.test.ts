@@ -298,4 +298,13 @@ describe('status and unit flags', () => {
     }
     expect(codes(checkSafety(factsWith([{ name: 'paracetamol', status: 'new' }])))).toEqual([]);
   });
+
+  it('flags a strength the recording also gives otherwise, not a change, a step or a second dose prescribed now', () => {
+    const flagged = (text: string) => structure(text, { locale: 'en-US' }).flags.filter((f) => f.code === 'STRENGTH_CONFLICT').map((f) => f.pointer);
+    expect(flagged('HISTORY: At her last visit she was prescribed lisinopril 20 mg daily. ASSESSMENT AND PLAN: Hypertension. Continue lisinopril 10 mg daily.')).toEqual(['/medications/0/strength']);
+    expect(flagged('MEDICATIONS: Lisinopril 10 mg daily. PLAN: Increase lisinopril to 20 mg daily.')).toEqual([]);
+    expect(flagged('PLAN: Metformin 1000 mg in the morning and metformin 500 mg in the evening.')).toEqual([]);
+    expect(flagged('PLAN: Continue lisinopril 10 mg daily.')).toEqual([]);
+  });
 });
+

@@ -51,6 +51,7 @@ const FLAG_KINDS: Record<FlagCode, string> = {
   DOSE_UNIT: 'unit', DOSE_RANGE: 'dose', DAILY_MAX: 'daily total', ALLERGY_CONFLICT: 'allergy', DUPLICATE_THERAPY: 'duplicate',
   LOW_CONFIDENCE: 'unclear audio', FUZZY_MATCH: 'name guessed', UNRECOGNISED_DRUG: 'not in formulary',
   UNIT_NOT_SAID: 'unit not said', STRENGTH_MISSING: 'strength', STATUS_UNCLEAR: 'prescribed now?', VITAL_UNIT: 'unit assumed',
+  STRENGTH_CONFLICT: 'which strength?',
 };
 // Read by code strings from the service: a code this build does not know has no kind.
 const FLAG_KIND: Record<string, string | undefined> = FLAG_KINDS;

@@ -887,6 +887,9 @@ const CONDITIONAL = new Set<MedicationStatus>(['considered', 'conditional']);
 const OVERRULING = new Set<Decision>(['allergy', 'stopped', 'negated', 'asked', 'continued']);
 const RESTARTS = new Set(['new.restart', 'new.switch']);
 const HISTORY = new Set<Decision>(['history', 'current']);
+// Decisions a cue gives every drug in its scope, also one said without a comma after another: "allergies benadryl
+// phenobarbitone morphine lasix" names four allergens (a prescribing cue is never shared this way).
+const SHARED_CUE = new Set<Decision>([...HISTORY, 'allergy']);
 // Where a drug said without any cue is what the patient takes or took, not what the plan gives.
 const HISTORY_SECTIONS = new Set(['complaint', 'history', 'past_history', 'medications', 'allergies', 'family', 'social', 'review', 'vitals', 'exam', 'results']);
 // Sections where a drug the patient "is taking" is the current treatment of an assessed problem: continued.
@@ -942,7 +945,7 @@ function decide(
   if (back) out = { decision: status(back)!, rules: [back.rule.id], explicit: true, restart: false, unclear: !!back.rule.uncertain, cue: back.text };
   else if (own) out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue: own.text, cueAt: own.start };
   else if (inherited && listed && inherited.decision !== 'allergy') out = { ...inherited, rules: [...inherited.rules.filter((r) => r !== 'med.list-shares-verb'), 'med.list-shares-verb'] };
-  else if (inherited?.cueAt !== undefined && HISTORY.has(inherited.decision) && mods.some((x) => x.start === inherited.cueAt)) {
+  else if (inherited?.cueAt !== undefined && SHARED_CUE.has(inherited.decision) && mods.some((x) => x.start === inherited.cueAt)) {
     // A history cue whose scope holds several drugs said without commas ("medications lisinopril 20 mg metoprolol 50
     // mg …") is all of theirs; a prescribing cue is not shared this way, so a misread list never prints a drug.
     out = { ...inherited, rules: [...inherited.rules, 'med.shared-cue'] };

@@ -672,6 +672,11 @@ describe('lists said in a report', () => {
     expect(names(`${after} The patient will receive a course of aspirin and Plavix.`).map(([n, s]) => [n, s])).toEqual([['aspirin', 'new'], ['clopidogrel', 'new']]);
   });
 
+  it('a spoken allergy list without commas names allergens only ("allergies benadryl phenobarbitone morphine lasix")', () => {
+    const text = 'medications atenolol 50 mg daily allergies benadryl phenobarbitone morphine lasix and latex family history reviewed. plan hypertension she is advised to continue with the same medication';
+    expect(names(text).map(([n, s]) => [n, s])).toEqual([['atenolol', 'continued']]);
+  });
+
   it('a list under ALLERGIES is never continued with "continue the same medication"', () => {
     const text = 'MEDICATIONS: Atenolol 50 mg daily.\nALLERGIES: Benadryl, phenobarbitone, morphine, Lasix, and latex.\nPLAN: She is advised to continue with the same medication.';
     expect(names(text).map(([n, s]) => [n, s])).toEqual([['atenolol', 'continued']]);

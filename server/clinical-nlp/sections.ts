@@ -6,6 +6,7 @@
 import { Type } from 'typebox';
 import HEADINGS_FILE from './vocab/section-headings.json' with { type: 'json' };
 import { checkedData, Provenance } from './vocab/data-file.js';
+import { FORMULARY } from './vocab/formulary.js';
 import type { Span } from './facts.js';
 import { escapeRegExp, normalizeMapped, tokenize, type Token } from './lexicon.js';
 import { Mapped } from './mapped.js';
@@ -416,10 +417,19 @@ function findInlineHeadings(s: Sentence): SpokenHeading[] {
   return out;
 }
 
-/** "medications one lisinopril …": a word straight before a list's first number is that list's heading. */
+// The first words of the formulary's names (not its brands that are everyday words): what a medication list opens on.
+const DRUG_FIRST_WORDS: ReadonlySet<string> = new Set(
+  FORMULARY.flatMap((d) => [d.name, d.us, d.uk, ...d.aliases, ...d.brands]).flatMap((n) => (n ? [n.toLowerCase().split(/[\s-]+/)[0]!] : [])),
+);
+
+/**
+ * "medications one lisinopril …", "medications albuterol premix via nebulizer …": a word straight before a list's
+ * first number or a drug's name is that list's heading.
+ */
 function opensList(s: Sentence, word: { start: number }): boolean {
   const k = s.tokens.findIndex((t) => t.start === word.start);
-  return s.tokens[k + 1]?.text === '1';
+  const next = s.tokens[k + 1]?.text;
+  return next === '1' || (!!next && DRUG_FIRST_WORDS.has(next));
 }
 
 /**

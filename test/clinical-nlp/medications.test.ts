@@ -325,6 +325,8 @@ describe('medication status (context rules)', () => {
     // "nasal spray" names a form: no verb that prescribes the drug after it in a list read without its punctuation.
     ['history hypertension medications one astelin nasal spray two evista sixty mg daily assessment hypertension', []],
     ['plan start fluticasone nasal spray two sprays in each nostril daily', [['fluticasone', 'new']]],
+    // A spoken "medications" heading before a drug's name opens the list: its drugs are what the patient takes.
+    ['he is doing well with 2 bowel movements per day. medications albuterol premix via nebulizer as needed albuterol mdi two puffs bid therapy vest daily creon twenty two with meals and snacks a dec two tablets daily prevacid fifteen mg daily advair one hundred over fifty one inhalation twice daily and miralax prn physical examination lungs clear', []],
     // A drug's level is a test; a dose the history says was raised is history; a dose raised today is changed.
     ['PLAN: I ordered yearly digoxin levels. Increased her Aricept to 10 mg daily.', [['donepezil', 'changed']]],
     ['HISTORY: His dose of metoprolol was increased last month. He increased his Pravachol himself. She restarted the Coumadin.\nPLAN: Recheck lipids.', []],

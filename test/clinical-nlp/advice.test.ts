@@ -252,6 +252,6 @@ describe('report plan items that are no instruction', () => {
     expect(advice('PLAN: The patient will remain at rest. Family history, social history, and psychosocial needs per the social worker. Pathology: mullerian adenosarcoma.')).toEqual(['rest']);
     expect(advice('RECOMMENDATIONS: 1. After extensive discussion, no further testing. 2. At some point in time; however, I would recommend a job change.')).toEqual([]);
     expect(advice(consultation('what brings you in', 'a cough', "so my plan is a covid test, just to make sure that you don't have covid. Make sure you don't smoke.", 'okay'))).toEqual(['do not smoke']);
-    expect(advice(consultation('what brings you in', 'a fall', "so my plan is an mri, i just wanna make sure that you you're not suffering from a concussion", 'okay'))).toEqual([]);
+    expect(advice(consultation('what brings you in', 'a fall', "so my plan is an mri, i just wanna make sure that you you're not suffering from a concussion", 'okay'))).toEqual([]);    expect(advice('PLAN: The base of the digit tip was prepped with Betadine, and just distal to the DIP joint, a digital block was applied. Return if redness.')).toEqual(['return if redness']);
   });
 });

@@ -760,5 +760,12 @@ describe('lists said in a report', () => {
     expect(said("Doctor: I want you to continue with your aspirin because that will help.").medications.map((m) => [m.name, m.status])).toEqual([['aspirin', 'continued']]);
     expect(said('Doctor: In anticipation of need for methotrexate, it would be helpful to have a full liver function profile.').medications).toEqual([]);
   });
+
+  it('what a procedure uses is no prescription: prepping, local anaesthesia and sprays are history, an injection given is kept flagged', () => {
+    expect(meds('PROCEDURE: The oropharynx anesthetized with benzocaine spray and lidocaine solution. ANESTHESIA: Local with 2% lidocaine at the L4-L5 level. The skin was prepped with chlorhexidine solution.', 'en-US')).toEqual([]);
+    const o = structure('PROCEDURE: 1 mL of a 40 mg/mL solution of Kenalog and 1 mL of 1% lidocaine was injected.', { locale: 'en-US' });
+    expect(o.medications.map((m) => m.name)).toEqual(['triamcinolone', 'lidocaine']);
+    expect(o.flags.filter((f) => f.code === 'STATUS_UNCLEAR').map((f) => f.pointer)).toEqual(['/medications/0', '/medications/1']);
+  });
 });
 

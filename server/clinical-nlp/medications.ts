@@ -623,7 +623,14 @@ export function extractMedications(
       const spoken = spoken_.get(s)?.find((p) => m.start >= p.from && m.start < p.to)?.kind;
       let decided = decide(s, m, mods, cueFloor, line, k > 0 || goesOn ? inherited : undefined, k > 0 ? LIST_LINK.test(lead) : goesOn, spoken);
       // A list under ALLERGIES names what the patient must not be given: never what they take.
-      if (list && !decided.explicit && sectionOf(s) !== 'allergies') decided = { ...decided, decision: 'current', rules: ['med.drug-list'], unclear: false };
+      // A drug list with no cue is what the patient takes (a medication list whose heading a recogniser lost), but
+      // under a spoken plan heading ("discharge medications one enteric coated aspirin eighty one mg …") it may be
+      // the prescription: kept, flagged.
+      if (list && !decided.explicit && sectionOf(s) !== 'allergies') {
+        decided = !sectionOf(s) && spoken === 'plan'
+          ? { ...decided, decision: 'new', rules: ['med.spoken-plan-list'], unclear: true }
+          : { ...decided, decision: 'current', rules: ['med.drug-list'], unclear: false };
+      }
       inherited = decided;
       carried = { s, decided };
       const variant = m.ref?.brand ? BRAND_VARIANT.exec(after)?.[1] : undefined;

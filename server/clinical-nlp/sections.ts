@@ -198,7 +198,7 @@ export const DIAGNOSIS_CUE =
 const SECTION =
   String.raw`(?:on examination|o\/e|examination|impression|diagnosis|diagnoses|provisional diagnosis|differential diagnosis|final diagnosis|assessment|plan|advice|advised|investigations|rx|prescription|medications|chief complaints?|presenting complaints?|complaints|(?:past|medical|surgical|drug) history(?!\s+of)|family history|history(?!\s+of)|allergies|follow up|review)`;
 const STAYS_BEFORE_SECTION =
-  'no|current|home|usual|regular|outpatient|seasonal|environmental|food|not|any|the|a|an|of|for|with|on|in|and|or|her|his|my|your|their|our|this|that|to|further|detailed|clinical|local|general|systemic|physical|working|provisional|final|differential|known|past|medical|surgical|drug|under|without|regular|will|we|i|please|after|before|next|at|repeat|same|was|were|is|are|been|has|have|had|be|being|neurological|cardiovascular|respiratory|abdominal|per|from|by|as|also|initial|last|previous|urgent|routine|treatment|management|diet|dietary|ent|eye|cardiology|specialist|orthopaedic|surgical|careful|close|sos|early|immediate|regular|periodic|annual|thorough|complete|full|menstrual|obstetric|birth|personal|social|family|travel|vaccination|immunisation|immunization|contact|sexual|occupational|this|stool|urine|blood|sputum|pelvic|rectal|breast|fundus|microscopic|lamp|ray|eye|dental|skin|foot|ultrasound|its|their';
+  'no|current|home|usual|regular|outpatient|discharge|admission|admitting|preoperative|postoperative|secondary|principal|seasonal|environmental|food|not|any|the|a|an|of|for|with|on|in|and|or|her|his|my|your|their|our|this|that|to|further|detailed|clinical|local|general|systemic|physical|working|provisional|final|differential|known|past|medical|surgical|drug|under|without|regular|will|we|i|please|after|before|next|at|repeat|same|was|were|is|are|been|has|have|had|be|being|neurological|cardiovascular|respiratory|abdominal|per|from|by|as|also|initial|last|previous|urgent|routine|treatment|management|diet|dietary|ent|eye|cardiology|specialist|orthopaedic|surgical|careful|close|sos|early|immediate|regular|periodic|annual|thorough|complete|full|menstrual|obstetric|birth|personal|social|family|travel|vaccination|immunisation|immunization|contact|sexual|occupational|this|stool|urine|blood|sputum|pelvic|rectal|breast|fundus|microscopic|lamp|ray|eye|dental|skin|foot|ultrasound|its|their';
 // Full words (tablet, capsule, ointment) also follow a drug's name ("1 albendazole tablet"): only the prefixes start a line.
 const FORM_START = String.raw`(?:tab|tabs|cap|caps|syp|syrup|inj|injection|oint)`;
 const PRESCRIBE_VERB =
@@ -211,8 +211,11 @@ const ADVICE_START =
 const STAYS_BEFORE_ADVICE = String.raw`drink|take|have|eat|with|of|lots|some|more|to|not|and|or|please|i|you|we|will|should|must|can|can't|cannot|couldn't|won't|don't|also|then|if|the|a|do|never|always|only|just|he'll|she'll|i'll|you'll|would|could`;
 // Each boundary is whitespace before a cue: the cue is checked first (the lookbehind over the word before, tried at
 // every position, cost more than the rest of the sentence splitting); what matches is unchanged.
+// "… in their forties discharge medications one aspirin …": a section word with its qualifier starts there, not after it.
+const SECTION_QUALIFIER = String.raw`(?:discharge|admission|admitting|preoperative|postoperative|secondary|principal)`;
 const BOUNDARY = new RegExp(
   String.raw`(?=\s+${SECTION}\b)(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${SECTION}\b)` +
+    String.raw`|(?=\s+${SECTION_QUALIFIER}\s+(?:${SECTION}|condition|instructions|summary)\b)(?<=\b(?!(?:${STAYS_BEFORE_SECTION}|pre|post|all|resume|restart|continue)\b)[a-z0-9]+)\s+(?=${SECTION_QUALIFIER}\s)` +
     String.raw`|(?=\s+${PRESCRIBE_VERB}${FORM_START}\s)(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d|(?:last|and|or|for|with|twice|once|at|in|the|is|was|daily|every|before|after|since|that|which|if)\b)[a-z])` +
     String.raw`|(?=\s+${ADVICE_START}\b)(?<=\b(?!(?:${STAYS_BEFORE_ADVICE})\b)[a-z0-9]+)\s+(?=${ADVICE_START}\b)`,
   'g',

@@ -179,6 +179,12 @@ describe('report headings and numbered lists', () => {
     expect(sections('HPI: Cough. Medications: Lasix 40 mg daily.')).toEqual([['history', 'hpi: cough'], ['medications', 'medications: lasix 40 mg daily']]);
   });
 
+  it('starts a recogniser\'s section at its qualifier ("… in their forties discharge medications one aspirin …")', () => {
+    expect(texts('she has had chest pain in the men in their forties discharge medications one aspirin 81 mg daily')).toEqual([
+      'she has had chest pain in the men in their forties', 'discharge medications 1 aspirin 81 mg daily']);
+    expect(texts('follow up with me in the office to resume all pre admission medications')).toHaveLength(1);
+  });
+
   it('says a short word repeated in speech once, and keeps a longer word said twice as list items', () => {
     expect(texts('Doctor: And then you can ring the, the support team number. I, I think so.')).toEqual(['and then you can ring the support team number', 'i think so']);
     expect(texts('PLAN: 24-hour urine for protein/creatinine, creatinine clearance.')).toEqual(['plan: 24 hour urine for protein/creatinine, creatinine clearance']);

@@ -969,7 +969,7 @@ function decide(
   const explained = mods.find((x) => x.category === 'HYPOTHETICAL');
   if (explained && PRESCRIBED.has(STATUS_OF[out.decision]!)) out = { ...out, rules: [...out.rules, explained.rule.id], unclear: true };
   if (out.decision === 'history' || out.decision === 'current') {
-    const cont = sentenceModifiers(s).find((x) => x.category === 'CONTINUED' && x.start >= m.end && x.start < line.end);
+    const cont = sentenceModifiers(s).find((x) => x.category === 'CONTINUED' && status(x) === 'continued' && x.start >= m.end && x.start < line.end);
     if (cont) out = { ...out, decision: 'continued', rules: [...out.rules, cont.rule.id], explicit: true };
     else if (out.decision === 'current' && inPlan && s.speaker !== 'patient') {
       out = { ...out, decision: 'continued', rules: [...out.rules, 'med.current-treatment-in-plan'], explicit: true };

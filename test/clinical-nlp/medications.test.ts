@@ -767,5 +767,10 @@ describe('lists said in a report', () => {
     expect(o.medications.map((m) => m.name)).toEqual(['triamcinolone', 'lidocaine']);
     expect(o.flags.filter((f) => f.code === 'STATUS_UNCLEAR').map((f) => f.pointer)).toEqual(['/medications/0', '/medications/1']);
   });
+
+  it('"in addition to" in a medication list lists, in a plan it continues', () => {
+    expect(meds('CURRENT MEDICATIONS: Hydralazine 50 mg t.i.d., in addition to Tekturna 150 mg daily, Zoloft 25 mg daily. PLAN: Labs.', 'en-US')).toEqual([]);
+    expect(names('PLAN: In addition to her Zyrtec, I put her on Nasonex spray one spray each nostril daily.').map(([n, s]) => [n, s])).toEqual([['cetirizine', 'continued'], ['mometasone', 'new']]);
+  });
 });
 

@@ -109,26 +109,28 @@ const nearestRank = (sorted: number[], p: number): number => sorted[Math.min(sor
 /**
  * Structures each transcript as the pipeline does (with the dictation/consultation mode the request would carry, then
  * annotateFromAudio: seconds and LOW_CONFIDENCE flags where the recogniser gave word confidences), renders the EMR
- * JSON and scores it. structure() is timed: the median of `repeats` runs per transcript.
+ * JSON and scores it. structure() is timed: the median of `repeats` runs per transcript, one run of each per pass.
  */
 function evaluateMode(mode: Mode, rows: Fixture[], transcripts: Transcript[], times: number[], repeats: number): ModeReport {
   const optsOf = (r: Fixture): StructureOptions => ({ locale: r.locale, mode: r.mode });
   // Untimed first, so building indexes and JIT warm-up do not pass for structuring time (one transcript is enough
   // for the indexes when only the scores matter).
   for (let i = 0; i < (repeats > 1 ? rows.length : Math.min(1, rows.length)); i++) structure(transcripts[i]!.text, optsOf(rows[i]!));
-  const own: number[] = [];
+  // Timed in passes over every transcript rather than a transcript's runs back to back: a stretch of a shared machine's
+  // noise then slows one run of several transcripts, which their medians drop, instead of every run of one.
+  const runs: number[][] = rows.map(() => []);
+  const facts: ClinicalFacts[] = [];
+  for (let k = 0; k < repeats; k++) {
+    for (let i = 0; i < rows.length; i++) {
+      const t0 = performance.now();
+      facts[i] = structure(transcripts[i]!.text, optsOf(rows[i]!));
+      runs[i]!.push(performance.now() - t0);
+    }
+  }
+  const own = runs.map((r) => r.sort((a, b) => a - b)[Math.floor(repeats / 2)]!);
   const items = rows.map((r, i) => {
     const transcript = transcripts[i]!;
-    let facts!: ClinicalFacts;
-    const runs: number[] = [];
-    for (let k = 0; k < repeats; k++) {
-      const t0 = performance.now();
-      facts = structure(transcript.text, optsOf(r));
-      runs.push(performance.now() - t0);
-    }
-    own.push(runs.sort((a, b) => a - b)[Math.floor(repeats / 2)]!);
-    facts = annotateFromAudio(facts, transcript);
-    const emr = renderTemplate('service_emr_template', { transcript, facts, codify: true }).json as Record<string, any>;
+    const emr = renderTemplate('service_emr_template', { transcript, facts: annotateFromAudio(facts[i]!, transcript), codify: true }).json as Record<string, any>;
     const predicted = emrToPredicted(emr);
     const flags: EmrFlag[] = Array.isArray(emr.flags) ? emr.flags : [];
     return { gold: r.gold, predicted, result: { id: r.id, advice: predicted.advice.length, flags, unsafe: unsafeMedications(r.gold, predicted, flags), misses: misses(r.gold, predicted) } };

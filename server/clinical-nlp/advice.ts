@@ -139,8 +139,8 @@ const REPORTED = /\b(?:he|she|they|patient)\s+(?!should\b|to\b|also\b)[a-z]+s\b|
 // A plan item without a verb says no one's words and states nothing: "cold packs to the area", not "she was cautioned".
 const STATEMENT =
   /\b(?:i|we|me|my|us|our|you|it|this|that|there|these|those|is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|did|does|gonna|going|okay|yeah|yes|um|uh|know|think|thank|thanks|if)\b|\(\s*\d|\d{3}\.\d/;
-// Words a complete instruction does not end on.
-const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|me|it|once|after|before|while|because|since|where|do|may|might|will|should|would)$/;
+// Words a complete instruction does not end on ("call me" ends on its object).
+const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell)\s+)me|it|once|after|before|while|because|since|where|do|may|might|will|should|would)$/;
 const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch|see|review|hold|push`;
 const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // "drink plenty of water and urinate after intercourse": two instructions joined by "and".
@@ -151,7 +151,7 @@ const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|he'll|she'll|they'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|isn't|aren't|wasn't|weren't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what|regular|good|more|less|enough|fixed|adequate|proper|daily|plenty|bed|warm|cold|hot|gentle|light|normal|extra|healthy|strict|complete|total|voice|na|really|usually|normally|generally|typically|probably|definitely|certainly|actually|basically`;
 // Counselling reported as done ends its clause: "kick counts reviewed preterm labour warning signs reviewed".
 const SPLIT = new RegExp(
-  String.raw`\s*[,;:]\s*(?:and\s+)?|(?<=\bas (?:much|often|long) as (?:possible|(?:you|she|he|they) can))\s+(?=(?:${CARE_IMPERATIVE})\b)|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|(?<!\b(?:should|must|will|can|could|would|may|might|to|come|go|try))\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
+  String.raw`\s*[,;:]\s*(?:and\s+)?|(?<=\bas (?:much|often|long) as (?:possible|(?:you|she|he|they) can))\s+(?=(?:${CARE_IMPERATIVE})\b)|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|(?<!\b(?:should|must|will|can|could|would|may|might|to|come|come back|go|try))\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
     // The verb after the whitespace is checked before the word behind it (a lookbehind tried at every position).
     // "if your symptoms don't improve": a verb right after a condition's subject is the condition's own ("when drowsy
     // return …" has none); one after "what we need to do is" is the doctor's plan.
@@ -258,10 +258,15 @@ function conditionBefore(text: string, at: number): Condition | null {
   return { text: `${m[1]} ${m[2]!.replace(LEAD_IN_AT_END, '').trim()}`, from: from + m.index + m[0].indexOf(m[1]!) };
 }
 
+// A safety net's condition may list what to come back for ("if …, or …, or …"); one that long without a list, or
+// with another clause in it ("… after 1 or 2 pills i want you to go to the hospital call 911 and"), has run on.
+const MAX_LISTED_CONDITION = 32;
+const CLAUSE_INSIDE = new RegExp(CLAUSE_END.source);
+const listed = (condition: string): boolean => /\bor\b/.test(condition) && !CLAUSE_INSIDE.test(condition);
 // A condition is the patient's: "if we need to make any adjustments" is the doctor's own plan; a few words at most.
 function ownCondition(words: string): boolean {
   const n = words.trim().split(/\s+/).length;
-  return n >= 2 && n <= 22 && !/^(?:we|i)\b/.test(words) && !/\b(?:we|i)(?:'ll| will| may| might| can| could| would)\b/.test(words);
+  return n >= 2 && (n <= MAX_WORDS || (n <= MAX_LISTED_CONDITION && listed(words))) && !/^(?:we|i)\b/.test(words) && !/\b(?:we|i)(?:'ll| will| may| might| can| could| would)\b/.test(words);
 }
 
 /** A condition cut off at a sentence's end before its instruction: "… if she is unimproved in 5 days | follow up …". */
@@ -276,8 +281,12 @@ function conditionEnding(s: Sentence): Condition | null {
   return { text: c.text, span: s.span(c.from, s.text.length) };
 }
 
-// "come back to see me if the pain, you know, still there": a condition that lost its verb at a clause's end says nothing.
+// "come back to see me if the pain, you know, still there": a condition that lost its verb at a clause's end says nothing,
+// and its instruction is not written without it.
 const CUT_CONDITION = /\s+(?:if|when|unless|until)\s+(?:the|your|this|that|his|her|my|their)\s+[a-z]+$/;
+
+// "come back and see me": the return says it; "come back and see" would be what is left of it once "me" dangles.
+const SEE_THE_DOCTOR = /(?<=\b(?:come back|come in|return)\b.*?)\s+(?:and|to)\s+see\s+(?:me|us)\b/;
 
 /** The words of an instruction as written: no fillers, no contractions, no dangling end. */
 function written(words: string): string {
@@ -285,7 +294,10 @@ function written(words: string): string {
   // A recogniser keeps a speaker's repeats: "the the pop", "to to relax".
   t = t.replace(/\b([a-z']+)(?: \1\b)+/g, '$1').replace(SOFT_PREFIX, '');
   t = CONTRACTIONS.reduce((x, [re, to]) => x.replace(re, to), t);
-  t = t.replace(/^[,.\s]+|[,.\s]+$/g, '').replace(CUT_CONDITION, '');
+  t = t.replace(SEE_THE_DOCTOR, '');
+  t = t.replace(/^[,.\s]+|[,.\s]+$/g, '');
+  // Without its condition the instruction would say something else ("call me" for "call me if the pain …").
+  if (CUT_CONDITION.test(t)) return '';
   for (let guard = 0; guard < 4 && DANGLING.test(t); guard++) t = t.replace(DANGLING, '');
   return t;
 }
@@ -386,7 +398,7 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
   const condition = strength > 1 && !/\bif\b/.test(t.slice(start, end)) ? (conditionBefore(t, c.from + (lead && strength === 3 ? lead.index : 0)) ?? conditionSaid) : null;
   // "I recommend increasing …": the gerund is written as the imperative.
   const words = t.slice(start, end).replace(GERUND_AT_START, (g) => imperativeOf(g));
-  const found = complete(t, start, end, `${head}${words}`, strength, { condition: condition?.text });
+  const found = complete(t, start, end, `${head}${words}`, strength, { condition: condition?.text, conditionInSentence: !!condition && condition !== conditionSaid });
   if (found && condition) {
     if (condition.from !== undefined) found.from = Math.min(found.from, condition.from);
     found.also = condition.span;
@@ -401,6 +413,8 @@ interface Reading {
   verbless?: boolean;
   /** The condition said before the instruction, written after it. */
   condition?: string;
+  /** Said in the instruction's own sentence: a safety net's list of what to come back for makes it longer. */
+  conditionInSentence?: boolean;
 }
 
 /** An instruction as written, if it reads as complete and is advice. */
@@ -410,7 +424,9 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   const text = how.condition ? `${said} ${written(how.condition)}` : said;
   const n = text.split(' ').length;
   const alone = strength > 1 && ONE_WORD.has(said);
-  if (!alone && (n < 2 || n > MAX_WORDS || (said.match(/[a-z]{2,}/g) ?? []).length < 2)) return null;
+  // A listed condition said with it leaves room for a short instruction: "come back straight away if …, or …".
+  const most = how.conditionInSentence && how.condition && listed(how.condition) ? MAX_LISTED_CONDITION + MAX_WORDS / 2 : MAX_WORDS;
+  if (!alone && (n < 2 || n > most || (said.match(/[a-z]{2,}/g) ?? []).length < 2)) return null;
   // The instruction's words decide; a condition may name a dose ("if it does not go away after 2 tablets").
   // "call if the weight goes up by 2 kg": a reading in the condition is what to watch for, not a vital.
   if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said.replace(/\b(?:if|when|unless)\b.*$/, '')) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || DRUG_AMOUNT.test(said)) return null;
@@ -536,6 +552,7 @@ function takenWords(s: Sentence, runOn: boolean, used: Span[], prescribed: Presc
 }
 
 /** An instruction and its condition: "come back | if it spreads". */
+const SOONER_SAID = /\s+(?:sooner|earlier)$/;
 const CONDITIONAL = /^(.+?) ((?:if|in case|when|unless) .+)$/;
 
 /**
@@ -546,12 +563,15 @@ function withConditionsJoined(candidates: Candidate[]): Candidate[] {
   const out: Candidate[] = [];
   for (const c of candidates) {
     const m = CONDITIONAL.exec(c.text);
-    const k = m ? out.find((o) => CONDITIONAL.exec(o.text)?.[1] === m[1]) : undefined;
+    const head = m ? m[1]!.replace(SOONER_SAID, '') : '';
+    const k = m ? out.find((o) => CONDITIONAL.exec(o.text)?.[1]?.replace(SOONER_SAID, '') === head) : undefined;
     if (!m || !k) {
       out.push({ ...c });
       continue;
     }
-    if (!k.text.includes(m[2]!)) k.text = `${k.text} or ${m[2]}`;
+    // "come back sooner if it spreads" after "come back if not better in a week": "… or sooner if it spreads".
+    const sooner = m[1]!.slice(head.length).trim();
+    if (!k.text.includes(m[2]!)) k.text = `${k.text} or ${sooner ? `${sooner} ` : ''}${m[2]}`;
     k.strength = Math.max(k.strength, c.strength);
     // Its evidence runs from the first saying to the second.
     k.span = { start: Math.min(k.span.start, c.span.start), end: Math.max(k.span.end, c.span.end) };

@@ -56,7 +56,7 @@ describe('instructions cut out of a consultation', () => {
   it.each([
     ['a lead-in and the condition said before it',
       consultation('how long has it been sore', 'about a week', 'so it sounds like a muscle strain. If the pain gets worse or you get numbness in the leg, I want you to come back and see me straight away.', 'okay'),
-      ['come back if the pain gets worse or you get numbness in the leg']],
+      ['come back straight away if the pain gets worse or you get numbness in the leg']],
     ['several instructions in one run-on recogniser turn, each ended at the next clause',
       consultation('any other symptoms', 'no', 'alright so for your back pain it sounds like you strained it so i want you to rest it for a few days and then i want you to avoid heavy lifting okay and i do not want you to drive until the pain settles down because that can make it worse', 'okay'),
       ['rest it for a few days', 'avoid heavy lifting', 'do not drive until the pain settles down']],
@@ -93,6 +93,16 @@ describe('instructions said in other ways', () => {
       ['information leaflet about eczema']],
     ['the same return with a second condition is one item', consultation('it itches', 'okay', 'I think this is eczema. Come back if it is not better in a week. Also, come back if it spreads to your face.', 'fine'),
       ['come back if it is not better in a week or if it spreads to your face']],
+    ['a return sooner on a second condition is the same return', consultation('it itches', 'okay', 'I think this is eczema. Come back if it is not better in two weeks. If it is spreading, come back and see me sooner.', 'fine'),
+      ['come back if it is not better in 2 weeks or sooner if it is spreading']],
+    ['a safety net ends on whom to call', consultation('my ear hurts', 'okay', 'I think this is an ear infection. If the pain gets worse, call me.', 'fine'),
+      ['call me if the pain gets worse']],
+    ['a safety net lists what to come back for', consultation('my head hurts', 'okay', 'I think this is a tension headache. If your headache keeps getting worse, not easing with the tablets, or your neck gets stiffer, or you notice any weakness in your arms or legs, or changes in your eyesight, come back and see me straight away.', 'okay'),
+      ['come back straight away if your headache keeps getting worse, not easing with the tablets, or your neck gets stiffer, or you notice any weakness in your arms or legs, or changes in your eyesight']],
+    ['a listed condition that runs into another clause is no condition', consultation('my chest hurts', 'okay', 'i think this is angina so put one under your tongue if you get the pain if it does not settle after one or two of them i want you to go to the hospital call nine one one and go to the hospital', 'okay'),
+      ['go to the hospital if it does not settle after 1 or 2 of them']],
+    ['a long condition said without a list has run on', consultation('can i ski this weekend', 'okay', 'i think this is a knee sprain. i would say my worry is that if you go skiing again and you fall over on the slope you might hurt your knee even more badly than you did last week but i do not want you to injure it anymore', 'okay'),
+      ['do not injure it anymore']],
   ])('%s', (_, text, expected) => {
     expect(advice(text, { mode: 'consultation' })).toEqual(expected);
   });

@@ -25,6 +25,7 @@ describe('lay phrases become the note’s complaint', () => {
     ['Father: he hasn’t pooped in four days.', 'constipation'],
     ['Patient: I get winded walking to the bus stop.', 'breathlessness on exertion'],
     ['Patient: my left knee is killing me.', 'left knee pain'],
+    ['Patient: I was raking leaves and then my back started tightening up.', 'back tightness'],
     ['Patient: my head is pounding all the time.', 'headache'],
     ['Patient: I have to sleep propped up on three pillows.', 'orthopnoea'],
   ])('%s → %s', (text, name) => {

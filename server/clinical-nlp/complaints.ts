@@ -129,7 +129,8 @@ const WHERE = /\b(?:where|whereabouts|which (?:side|part))\b/;
 const PAST_QUESTION = /\b(?:ever|before|in the past|previously|prior to|did it last|last time)\b/;
 const HOW_LONG = /\b(?:since when|how long|when did (?:it|this|they|that|it all|this all|all this) (?:start|begin|come on)|when (?:it|this|they) (?:started|began)|for how many days)\b/;
 // A question said without punctuation starts like one.
-const QUESTION = /^(?:any|anything else|do you|does (?:he|she|it|the)|did (?:you|he|she)|are you|is (?:he|she|there)|how|what|when|where|which|why|can you|could you|tell me)\b/;
+// Said without its question mark, after the words that open a turn: "okay so were you ever told …".
+const QUESTION = /^(?:(?:okay|ok|so|and|alright|all right|um|uh|now)\s+)*(?:any|anything else|do you|does (?:he|she|it|the)|did (?:you|he|she)|are you|were you|have you|has (?:he|she)|is (?:he|she|there)|how|what|when|where|which|why|can you|could you|tell me)\b/;
 const AFFIRMATIVE = /^(?:yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|occasionally|since|for|it does|i do|he does|she does|it has|it is|it was|it did|that's right|correct)\b|\b(?:yes|yeah)\b/;
 // A question said inside a longer sentence without its question mark: "… okay and has that been since the bite".
 const ASKS = /\b(?:has|have|is|was|did|does|do|are|were) (?:that|it|this|they|you|he|she)\b[^,.]{0,60}$/;

@@ -76,6 +76,11 @@ describe('consultations', () => {
     expect(days(text, 'headache')).toBe(2);
   });
 
+  it('a question naming a diagnosis, asked without its question mark, does not end the story', () => {
+    const talk = 'Doctor: hi how are you doing today\nPatient: my blood work said i have hepatitis c\nDoctor: okay so were you ever told in the past that you have hepatitis c\nPatient: no never but i do feel really tired at the end of the day';
+    expect(names(talk)).toEqual(['tiredness']);
+  });
+
   it('an unlabelled question and its yes', () => {
     expect(names('any fever\nyes since yesterday')).toEqual(['fever']);
   });
@@ -224,6 +229,7 @@ describe('words of a complaint that say something else', () => {
     ['a game', 'Patient: i totally missed the ball and hit the pole'],
     ['a lifestyle that fits', 'Patient: yes that would fit your schedule better'],
     ['nerves about one event', 'Patient: i had chest pain for a minute and got a little nervous about that'],
+    ['nerves about a result', "Patient: i have chest pain and i'm just really anxious about my recent blood work"],
     ['being healthy', "Patient: I've got chest pain. Otherwise I'm fit and well."],
     ['worry about the symptom', "Patient: the chest pain is starting to worry me, I don't need to worry, do I?"],
     ['not knowing what to do', "Patient: chest pain on and off, I'm a bit confused as to what to do."],

@@ -119,6 +119,8 @@ const EARLIER_EPISODE = /\b(?:similar|same thing|before|previous|previously|agai
 const PAST_END = new RegExp(String.raw`(?:${PAST.source})$`);
 // The words PAST can end with: only after one of them is PAST_END tried.
 const PAST_LAST_WORDS = new Set('episode past time year ago child baby kid little young small life birth'.split(' '));
+// Words after an earlier episode's time that go on telling it: "in the past with vertigo", "years ago for a kidney stone".
+const PAST_GOES_ON = new Set(['with', 'for', 'from', 'of', 'due']);
 const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been like this|(?:been )?feeling like this|this way|been going on|been coming|it started|this started|they started|this has been|since then|so (?:about )?\d)/;
 const NO = /^(?:no|not|none|nothing|never|nope|nah)\b/;
 // A denial about the present: "since I've been home", "at the moment".
@@ -363,20 +365,26 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
   let lastEnd = -1;
   // A duration or a left-out part (a heading, a vital sign) between two words ends the segment.
   const gaps: (readonly [number, number])[] = [...allDurations.map((d) => [d.start, d.end] as const), ...scope.masked];
-  for (const t of tokens) {
+  let pastGoesOn = false;
+  for (const [k, t] of tokens.entries()) {
     const afterDuration = gaps.some(([a, b]) => a >= lastEnd && b <= t.start && b > a);
     lastEnd = t.end;
     // A denial starts a clause of its own: "my skin is red i don't have any spots".
     const denial = NEGATION_WORD.test(t.text) && !inMatch(t);
     if ((afterDuration || denial) && segments[segments.length - 1]!.length) segments.push([]);
+    const goesOn = pastGoesOn;
+    pastGoesOn = false;
     if ((/^[,;:?]$/.test(t.text) || CONNECTOR.has(t.text)) && !inMatch(t)) {
-      if (segments[segments.length - 1]!.length) segments.push([]);
+      if (segments[segments.length - 1]!.length && !goesOn) segments.push([]);
       continue;
     }
     segments[segments.length - 1]!.push(t);
     // Said without punctuation, an earlier episode's time closes its clause: in "he had pneumonia in the past mild
-    // headache since yesterday" the headache is now.
-    if (PAST_LAST_WORDS.has(t.text) && PAST_END.test(s.text.slice(Math.max(0, t.end - 40), t.end))) segments.push([]);
+    // headache since yesterday" the headache is now; but "a spinning he had in the past with vertigo" goes on.
+    if (PAST_LAST_WORDS.has(t.text) && PAST_END.test(s.text.slice(Math.max(0, t.end - 40), t.end))) {
+      if (PAST_GOES_ON.has(tokens[k + 1]?.text ?? '')) pastGoesOn = true;
+      else segments.push([]);
+    }
   }
   const items: Item[] = [];
   for (const seg of segments) {

@@ -153,6 +153,7 @@ describe('negation', () => {
   it('leaves out an allergic reaction and an earlier episode', () => {
     expect(names('thirty year old lady with sore throat. allergic to penicillin, she broke out in hives.')).toEqual(['sore throat']);
     expect(names('fifty year old man with knee pain since one month. had a similar episode of gout in the past.')).toEqual(['knee pain']);
+    expect(names('HISTORY: He feels lightheaded on standing. It is not a spinning like he has had in the past with vertigo.')).toEqual(['lightheadedness']);
   });
 });
 

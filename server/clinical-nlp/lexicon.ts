@@ -38,6 +38,8 @@ const SPELLED_WITH_DIGIT = /\b[b-hj-z](?:\s+[a-z])*\s+\d\s+[a-z]\b(?!\s+(?:[a-z]
 // A short word said again straight after itself in speech ("ring the, the support team", "i, i think", "you you're"):
 // said once. Longer words said twice are a list's items ("protein/creatinine, creatinine clearance").
 const STUTTER = /\b([a-z]{1,4}(?:'[a-z]+)?)(?:,?\s+\1\b)+/g;
+// Two short words said again the same way: "what you're, what you're describing", "it is, it is".
+const STUTTER_PAIR = /\b([a-z]{1,4}(?:'[a-z]+)?\s+[a-z]{1,4}(?:'[a-z]+)?)(?:,?\s+\1\b)+/g;
 
 /**
  * Punctuation said aloud. "colon" is the bowel after "the", "of", "sigmoid" … or before "cancer", "polyp" …;
@@ -227,7 +229,7 @@ export function normalizeMapped(raw: Mapped): Mapped {
     return `${lead}${letters.join('')}${trail}`;
   });
   s = s.replace(LETTER_DIGIT, '$1$2');
-  s = s.replace(STUTTER, '$1');
+  s = s.replace(STUTTER_PAIR, '$1').replace(STUTTER, '$1');
   return expandShorthand(s).replace(SPACING, ' ');
 }
 

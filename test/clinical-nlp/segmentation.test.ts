@@ -185,9 +185,10 @@ describe('report headings and numbered lists', () => {
     expect(texts('follow up with me in the office to resume all pre admission medications')).toHaveLength(1);
   });
 
-  it('says a short word repeated in speech once, and keeps a longer word said twice as list items', () => {
+  it('says a short word or two repeated in speech once, and keeps a longer word said twice as list items', () => {
     expect(texts('Doctor: And then you can ring the, the support team number. I, I think so.')).toEqual(['and then you can ring the support team number', 'i think so']);
     expect(texts('PLAN: 24-hour urine for protein/creatinine, creatinine clearance.')).toEqual(['plan: 24 hour urine for protein/creatinine, creatinine clearance']);
+    expect(texts("Doctor: What you're, what you're describing might be Bell's palsy.")).toEqual(["what you're describing might be bell's palsy"]);
   });
 
   it('does not read a heading as a speaker, so a report is not a consultation', () => {

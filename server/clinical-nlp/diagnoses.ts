@@ -47,6 +47,7 @@ const CUES = checkedData(
     problemNouns: Phrases,
     ordinals: Phrases,
     planAddressed: Phrases,
+    visitProblem: Phrases,
     nameLead: Phrases,
     nameTail: Phrases,
     nameEnd: Phrases,
@@ -702,6 +703,7 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
     if (s.index >= doc.findingsStart) scanWholeNames(s, used, add);
   }
   routineVisit(doc, add);
+  if (!found.length) visitProblem(doc, add);
   const all = doc.sentences.map((s) => s.text).join(' ');
   const pregnant = found.some((f) => f.entry && /^(?:Z3[34]|O)/.test(f.entry.code));
   for (const f of found) {
@@ -827,6 +829,23 @@ function scanWholeNames(s: Sentence, used: [number, number][], add: (list: Found
 }
 
 /** A routine visit is itself the diagnosis: a child's check-up, an antenatal visit. */
+// "A 78-year-old female with the problem of essential hypertension": what the visit is for, told in the history.
+const VISIT_PROBLEM = new RegExp(String.raw`\b(?:${alternation(CUES.visitProblem)})\s+`, 'g');
+
+/** A note that says no diagnosis anywhere is about the problem its history says the visit is for, if it names one. */
+function visitProblem(doc: Doc, add: (list: Found[]) => void): void {
+  for (const s of doc.sentences.slice(0, doc.planStart)) {
+    if (skipSentence(s) || (s.section !== null && s.section !== 'history' && s.section !== 'complaint')) continue;
+    VISIT_PROBLEM.lastIndex = 0;
+    const m = VISIT_PROBLEM.exec(s.text);
+    if (!m) continue;
+    const from = m.index + m[0].length;
+    const items: Found[] = [];
+    parseList(s, from, listEnd(s, from), { certainty: 'confirmed', from, strict: true }, { next: 1 }, items);
+    if (items.length) return add(items);
+  }
+}
+
 function routineVisit(doc: Doc, add: (list: Found[]) => void): void {
   for (const s of doc.sentences) {
     if (skipSentence(s)) continue;

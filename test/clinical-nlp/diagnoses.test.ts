@@ -175,6 +175,12 @@ describe('chronic conditions and visits', () => {
     expect(codes('she was treated for acute suppurative otitis media last year now fever since two days')).toEqual([]);
   });
 
+  it('a note that says no diagnosis is about the problem its history says the visit is for', () => {
+    const note = (plan: string): string[] => codes(`SUBJECTIVE: A 70-year-old woman with the problem of essential hypertension. She takes her tablets every day. ASSESSMENT AND PLAN: ${plan}`);
+    expect(note('She is doing well. Continue the current medication and return in three months.')).toEqual(['I10']);
+    expect(note('Acute bronchitis. Rest and fluids.')).toEqual(['J20.9']);
+  });
+
   it('codes a routine visit by age and a pregnancy by gravida', () => {
     expect(codes('eighteen month old girl brought for a routine check up. growing well.')).toEqual(['Z00.1']);
     expect(codes('primigravida at 20 weeks here for a routine antenatal visit. diagnosis anaemia.')).toEqual(['Z34.0', 'O99.0']);

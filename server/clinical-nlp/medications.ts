@@ -902,6 +902,9 @@ const HISTORY_SECTIONS = new Set(['complaint', 'history', 'past_history', 'medic
 // Sections where a drug the patient "is taking" is the current treatment of an assessed problem: continued.
 const PLAN_SECTIONS = new Set(['assessment', 'plan']);
 
+// What may stand before a drug that opens a plan's item: its route or form ("IV Rocephin", "tab azithromycin").
+const PLAN_ITEM_OPENING = /^\s*(?:(?:iv|intravenous|oral|po|p\.o\.|topical|im|intramuscular|sq|subcutaneous|inhaled|nebuli[sz]ed|tab|tabs|tablet|cap|capsule|syrup|inj|injection)\s+)?$/;
+
 // Characters between such a cue and the drug within which the cue may still be meant for it.
 const UNCLEAR_WITHIN = 40;
 
@@ -961,7 +964,10 @@ function decide(
   else {
     // A cue further back (before another drug) that would make it history or a plan for later: kept, flagged.
     const far = mods.find((x) => status(x) && x.end <= m.formStart && m.formStart - x.end <= UNCLEAR_WITHIN && !PRESCRIBED.has(STATUS_OF[status(x)!]!));
-    out = { decision: 'new', rules: ['med.default-new'], explicit: false, restart: false, unclear: !!far };
+    // An item of a headed plan that opens on the drug ("2. Azithromycin 5-day dose pack.", "Nystatin swish and
+    // swallow.") is the plan giving it, with or without a strength.
+    const item = inPlan && !far && PLAN_ITEM_OPENING.test(s.text.slice(0, m.formStart));
+    out = { decision: 'new', rules: item ? ['med.default-new', 'med.plan-item'] : ['med.default-new'], explicit: item, restart: false, unclear: !!far };
   }
   if (s.speaker === 'patient' && PRESCRIBED.has(STATUS_OF[out.decision]!)) out = { ...out, decision: 'current', rules: [...out.rules, 'med.patient-says'] };
   // "cetirizine 10 mg can cause drowsiness", "the side effects of sertraline": a drug named in an explanation or a

@@ -348,6 +348,13 @@ describe('medication status (context rules)', () => {
     expect(m).toMatchObject({ status: 'changed', strength: { value: 50, unit: 'mg' }, previous_strength: { value: 100, unit: 'mg' } });
   });
 
+  it('an item of a headed plan that opens on a drug gives it, strength said or not; one said further in needs a cue', () => {
+    expect(named('ASSESSMENT: Oral thrush.\nPLAN:\n1. Nystatin swish and swallow.\n2. Aspirin, Plavix as tolerated.\n3. Review in a week.')).toEqual([
+      ['nystatin', 'new'], ['aspirin', 'new'], ['clopidogrel', 'new'],
+    ]);
+    expect(named('ASSESSMENT: Oral thrush.\nPLAN:\n1. Symptoms began after amoxicillin.\n2. Review in a week.')).toEqual([]);
+  });
+
   it('a drug from the history list is history, continued with its attributes when the plan says so', () => {
     expect(named('MEDICATIONS: atorvastatin 40 mg nightly, aspirin 81 mg daily.\nASSESSMENT: hyperlipidaemia.')).toEqual([]);
     const ms = all('MEDICATIONS: atorvastatin 40 mg nightly, aspirin 81 mg daily.\nPLAN: she will continue her current medication. return in 6 months.').medications;

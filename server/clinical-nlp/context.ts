@@ -36,6 +36,7 @@ const RuleSchema = Type.Object(
     uncertain: Type.Optional(Type.Boolean()),
     absorbs: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     in_history_section: Type.Optional(Category),
+    in_plan_section: Type.Optional(Category),
     overrules: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
@@ -63,6 +64,8 @@ export interface ContextRule {
   absorbs?: string[];
   /** What the cue means under a history heading: "spray", "uses" in a medication list describe what is taken, they prescribe nothing. */
   in_history_section?: ContextCategory;
+  /** What the cue means under a plan heading: "started on Mobic" there is the writer starting it at this visit. */
+  in_plan_section?: ContextCategory;
   /** Said after the drug, it decides over a cue before it ("we will likely start methotrexate in the near future"). */
   overrules?: boolean;
 }

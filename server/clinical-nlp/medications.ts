@@ -941,7 +941,9 @@ function decide(
   const section = sectionOf(s);
   // A spoken heading counts for the history sections only: where a recogniser's report turns to its plan is less sure.
   const inHistory = (!!section && HISTORY_SECTIONS.has(section)) || (!section && !!spoken && HISTORY_SECTIONS.has(spoken));
-  const status = (x: ContextModifier): Decision | undefined => DECISION[(inHistory && x.rule.in_history_section) || x.category];
+  // Only under an assessment or plan heading: where no heading was said, where the plan starts is a guess.
+  const inPlan = !!section && PLAN_SECTIONS.has(section);
+  const status = (x: ContextModifier): Decision | undefined => DECISION[(inHistory && x.rule.in_history_section) || (inPlan && x.rule.in_plan_section) || x.category];
   const own = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor);
   // A cue after the drug that would prescribe it ("paracetamol would be beneficial") decides over one that does not
   // ("taking"), never over one that already prescribes or continues it.
@@ -949,8 +951,6 @@ function decide(
   const back = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && (OVERRULING.has(status(x)!) || overrules(x)));
   // "steroid creams I can give you": a cue after the drug decides when none comes before it.
   const after = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && status(x));
-  // Only under an assessment or plan heading: where no heading was said, where the plan starts is a guess.
-  const inPlan = !!section && PLAN_SECTIONS.has(section);
   let out: Decided;
   if (back) out = { decision: status(back)!, rules: [back.rule.id], explicit: true, restart: false, unclear: !!back.rule.uncertain, cue: back.text };
   else if (own) out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue: own.text, cueAt: own.start };

@@ -348,6 +348,11 @@ describe('medication status (context rules)', () => {
     expect(m).toMatchObject({ status: 'changed', strength: { value: 50, unit: 'mg' }, previous_strength: { value: 100, unit: 'mg' } });
   });
 
+  it('"was started on" under a plan heading is this visit\'s start, in the history an earlier one', () => {
+    expect(named('ASSESSMENT: Dyspepsia.\nPLAN: She has some discomfort with the anti-inflammatories, was started on Nexium 20 mg daily.')).toEqual([['esomeprazole', 'new']]);
+    expect(named('HISTORY: She was started on Nexium 20 mg daily last year.\nASSESSMENT: Dyspepsia.\nPLAN: Review in a month.')).toEqual([]);
+  });
+
   it('an item of a headed plan that opens on a drug gives it, strength said or not; one said further in needs a cue', () => {
     expect(named('ASSESSMENT: Oral thrush.\nPLAN:\n1. Nystatin swish and swallow.\n2. Aspirin, Plavix as tolerated.\n3. Review in a week.')).toEqual([
       ['nystatin', 'new'], ['aspirin', 'new'], ['clopidogrel', 'new'],

@@ -95,8 +95,10 @@ const LINE_END = new RegExp(
 const STEP = /,?\s*\b(?:then|followed by|after that|thereafter)\b\s*/g;
 const STEP_AHEAD = /\b(?:then|followed by|after that|thereafter)\b/;
 // A condition at the end of one line that belongs to the drug after it, or that leads a drug ("if fever, paracetamol").
-const TRAILING_CONDITION = /\b(?:if|when|whenever|in case of)\b(?!\s+(?:needed|required|necessary))[^,;]*$/;
-const LEADING_CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of)\b[^.;]*$/;
+// A few words at most: in a recogniser's run-on turn an "if" or "when" further back is another clause's ("when you
+// came in … so i'm going to prescribe some meloxicam").
+const TRAILING_CONDITION = /\b(?:if|when|whenever|in case of)\b(?!\s+(?:needed|required|necessary))(?:[^\S]+[^\s,;]+){0,14}[^\S]*$/;
+const LEADING_CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of)\b(?:[\s,]+[^\s.;,]+){0,14}[\s,]*$/;
 const SAME_DRUG_BETWEEN = /^[\s,;:()-]*(?:(?:i e|ie|that is|which is|eye|ear|nasal|drops?|inhaler|gel|cream|tablets?|\d+(?:\.\d+)?\s*(?:percent|%|mg|mcg))\b[\s,]*)*$/;
 // Words after a brand that name the product ("tylenol pm", "crocin ds", "augmentin duo", "metolar xr").
 const BRAND_VARIANT = /^\s*((?:pm|arthritis|extra strength|xr|sr|er|cr|mr|ds|forte|plus|duo|kid|junior|xt|hfa|handihaler|respimat|emulgel|max)\b)/;

@@ -187,6 +187,14 @@ describe('as needed, maximum and duration', () => {
     expect(before).toMatchObject({ frequency: { as_needed: true, per_day: 4 } });
   });
 
+  it('an "if" or "when" further back in a run-on turn is another clause\'s, not the drug\'s condition', () => {
+    const m = one('so i know you had an x ray when you came in and everything looks normal from that perspective so for your back pain it sounds like you sprained it so what i want you to do is rest it and i am going to prescribe meloxicam 15 mg once a day');
+    expect(m.frequency).toMatchObject({ as_needed: false, per_day: 1 });
+    expect(m.instructions).toBeUndefined();
+    const near = one('so for your back pain if the pain gets bad you can take ibuprofen 400 mg up to three times a day');
+    expect(near.frequency?.as_needed).toBe(true);
+  });
+
   it('uses the stated daily maximum of an as-needed drug, and "for up to N days" as its duration', () => {
     const m = one('tab ondansetron 4 mg at the onset of nausea, not more than 3 tablets in a day, for up to 4 days');
     expect(m.frequency).toMatchObject({ as_needed: true, per_day: 3 });

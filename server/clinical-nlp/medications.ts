@@ -267,7 +267,8 @@ const ORAL_FORMS = /^(?:(?:chewable |dispersible |orally disintegrating )?tablet
 const INJECTED = /^(?:intravenous|intramuscular|subcutaneous)$/;
 
 const INSTRUCTIONS: RegExp[] = [
-  /\bfor\s+(?!\d|a\b|an\b|the next\b|the first\b|at least\b|about\b|only\b|up to\b|upto\b|maximum\b|max\b)(?:the\s+)?[a-z][a-z ]*?(?=,|$|\s+if\b|\s+and\b|\s+then\b)/,
+  // What it is for, in a few words ("for pain", "for your right knee"): a longer run is the next clause's topic.
+  /\bfor\s+(?!\d|a\b|an\b|the next\b|the first\b|at least\b|about\b|only\b|up to\b|upto\b|maximum\b|max\b)(?:the\s+)?[a-z]+(?: [a-z]+){0,4}?(?=,|$|\s+if\b|\s+and\b|\s+then\b)/,
   CONDITION,
   /\b(?:in|into)\s+(?:each|both|the)\s+(?:nostril|eye|ear)s?\b/,
   /\bexcept\s+[a-z]+/,
@@ -397,6 +398,15 @@ function lineStart(text: string, formStart: number, floor: number): number {
   return m && m[0].trim() ? floor + m.index + (m[0].length - m[0].trimStart().length) : formStart;
 }
 
+/** Within how many words after the drug's name its instructions are said. */
+const NEAR_WORDS = new RegExp(String.raw`(?:\s*\S+){0,24}`, 'y');
+/** Where the text ends NEAR_WORDS on from `at`. */
+function nearEnd(t: string, at: number): number {
+  NEAR_WORDS.lastIndex = at;
+  NEAR_WORDS.exec(t);
+  return NEAR_WORDS.lastIndex;
+}
+
 type Parsed = Omit<Medication, 'name' | 'brand' | 'match' | 'heard' | 'evidence'> & { field_evidence: Partial<Record<MedicationField, Span>> };
 
 /** Attributes of one step, read from text[from, to) of the sentence; evidence offsets are the sentence's. */
@@ -474,11 +484,14 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
     med.timing = timings.join(' and ');
     mark('timing', { from: mealHits[0]!.index!, to: mealHits[mealHits.length - 1]!.index! + mealHits[mealHits.length - 1]![0].length });
   }
-  const asNeeded = AS_NEEDED.test(t) || CONDITION.test(t) || !!condition;
+  // How and when to take it is said close to the drug: in a recogniser's run-on line an "if" or a "for" further on
+  // starts another clause ("… metformin 500 mg once a day [and if you're doing any driving …]").
+  const near = t.slice(0, nearEnd(t, Math.min(t.length, Math.max(0, m.end - from))));
+  const asNeeded = AS_NEEDED.test(t) || CONDITION.test(near) || !!condition;
 
   let { freq, single, hit } = frequencyOf(t, asNeeded, timings);
   // "may use ibuprofen or Tylenol for discomfort": a drug for a symptom with no schedule is taken when it is there.
-  const forSymptom = !asNeeded && !freq && !single ? FOR_SYMPTOM.exec(t) : null;
+  const forSymptom = !asNeeded && !freq && !single ? FOR_SYMPTOM.exec(near) : null;
   if (forSymptom) ({ freq, single, hit } = frequencyOf(t, true, timings));
   let frequency = freq;
   const max = asNeeded ? DAILY_MAX.exec(t) : null;
@@ -488,7 +501,7 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
     mark('frequency', { from: max.index, to: max.index + max[0].length });
   } else if (hit) mark('frequency', hit);
   if (frequency) med.frequency = frequency;
-  const cond = CONDITION.exec(t);
+  const cond = CONDITION.exec(near);
   const duration = durationOf(cond ? t.slice(0, cond.index) + ' '.repeat(cond[0].length) + t.slice(cond.index + cond[0].length) : t);
   if (duration) {
     med.duration = duration.duration;
@@ -501,7 +514,7 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
     firstInstruction = { from: condition.from - from, to: condition.to - from };
   }
   for (const re of INSTRUCTIONS) {
-    const x = re.exec(t);
+    const x = re.exec(near);
     if (!x || parts.includes(x[0].trim())) continue;
     parts.push(x[0].trim());
     firstInstruction ??= { from: x.index, to: x.index + x[0].length };

@@ -193,6 +193,10 @@ describe('as needed, maximum and duration', () => {
     expect(m.instructions).toBeUndefined();
     const near = one('so for your back pain if the pain gets bad you can take ibuprofen 400 mg up to three times a day');
     expect(near.frequency?.as_needed).toBe(true);
+    // …nor one said further on in the line.
+    const later = one('so for the diabetes continue the metformin 500 mg twice a day and for the blood pressure it has been running a little bit high on several readings that other people have documented as well so if you get any chest pain go to the hospital');
+    expect(later.frequency).toMatchObject({ as_needed: false, per_day: 2 });
+    expect(later.instructions).toBeUndefined();
   });
 
   it('uses the stated daily maximum of an as-needed drug, and "for up to N days" as its duration', () => {

@@ -387,6 +387,9 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
     }
   }
   const items: Item[] = [];
+  // A site said alone in a clause of this sentence is what "it" in a later one is ("it's mainly in my left arm, it's
+  // feeling a bit painful").
+  let siteSaid: string | undefined;
   for (const seg of segments) {
     if (!seg.length) continue;
     const segStart = seg[0]!.start;
@@ -441,6 +444,7 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
     if (siteIdx >= 0 && !found.length && !kinds.length && words.every((t) => SITES[t.text] || SIDE.has(t.text) || POSITION.has(t.text))) {
       // "pain in the chest and back": a site alone after "and" is one more site of the complaint before.
       const prev = items[items.length - 1];
+      if (!prev?.site) siteSaid = siteAt(words, siteIdx);
       if (prev?.site) {
         // The site joins the one named ("left arm and shoulder pain"), or follows a name without one ("headache").
         const more = `${prev.site} and ${siteAt(words, siteIdx)}`;
@@ -461,7 +465,8 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
       items.push(...found.sort((a, b) => a.start - b.start));
       continue;
     }
-    const site = siteIdx >= 0 ? siteAt(words, siteIdx) : /\bit\b/.test(segText) ? lastSite : undefined;
+    const site = siteIdx >= 0 ? siteAt(words, siteIdx) : /\bit\b/.test(segText) ? (siteSaid ?? lastSite) : undefined;
+    if (siteIdx >= 0 && !found.length && !kindToks.length && words[siteIdx]!.text !== 'side') siteSaid = site;
     for (const f of found) {
       const kind = site ? bareKind(f.name) : undefined;
       if (kind) f.name = siteName(kind, site!);
@@ -898,7 +903,9 @@ export function extractComplaints(doc: Doc): Complaint[] {
         if (k >= 0) byName.delete(out.splice(k, 1)[0]!.name);
       }
     }
-    const mention = [...s.text.slice(scope.from, scope.to).matchAll(SITE_MENTION)].pop()?.[0];
+    const mention = [...s.text.slice(scope.from, scope.to).matchAll(SITE_MENTION)]
+      .filter((x) => !scope.masked.some(([a, b]) => scope.from + x.index < b && scope.from + x.index + x[0].length > a))
+      .pop()?.[0];
     if (mention) lastSite = mention.replace(/\w+$/, (w) => SITES[w] ?? w);
     // The answer to the doctor examining ("does that hurt?" "yes, there") tells a finding, not a complaint.
     if (doc.consultation && question && question.speaker === 'doctor' && EXAM_TALK.test(question.text)) continue;

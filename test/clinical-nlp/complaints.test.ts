@@ -247,6 +247,11 @@ describe('words of a complaint that say something else', () => {
     expect(names('Patient: i get really nervous every morning about leaving the house')).toEqual(['anxiety']);
   });
 
+  it('"it" in a later clause of the sentence is the site said alone before; "back" and "head" in idioms are no sites', () => {
+    expect(names("Doctor: does it go anywhere?\nPatient: it's mainly in my left arm, it's feeling a little bit painful.\nDoctor: okay")).toEqual(['left arm pain']);
+    expect(names("Patient: I got back into the game and it's been bothering me. I can't lift anything over my head, it really hurts.")).toEqual([]);
+  });
+
   it('a place on the body named by "the back of" is that place', () => {
     expect(names('Patient: the back of my heel hurts after running')).toEqual(['heel pain']);
   });

@@ -66,8 +66,9 @@ const LEAD_IN = new RegExp(
 const LEAD_IN_AT_END = new RegExp(`(?:${LEAD_IN.source})$`);
 // Lead-ins said one after another: "what I want you to do is let's rest it", "I want you to try and …".
 const CHAINED = new RegExp(String.raw`^(?:let's\s+|do is(?: to)?\s+|(?:${LEAD_IN.source}))`);
-// What an instruction after a lead-in cannot start with: "I'd recommend [that in the first days] …" is no instruction.
-const NOT_AN_ACTION = /^(?:the|a|an|in|on|at|for|that|this|it|some|any|to|of|with|by|from|what|which|so|and|or|but|if|you|i|we|he|she|they|my|your|his|her|there|here|first|second|is|are|be|as|because|well|think|know|understand|have (?:been|had|gotten|got|done|taken|seen))\b/;
+// What an instruction after a lead-in cannot start with: "I'd recommend [that in the first days] …" is no instruction;
+// being seen or assessed is one ("I would like you to be seen in a clinic today").
+const NOT_AN_ACTION = /^(?:the|a|an|in|on|at|for|that|this|it|some|any|to|of|with|by|from|what|which|so|and|or|but|if|you|i|we|he|she|they|my|your|his|her|there|here|first|second|is|are|be(?! (?:seen|assessed|examined|checked|reviewed|referred)\b)|as|because|well|think|know|understand|have (?:been|had|gotten|got|done|taken|seen))\b/;
 const CARE_NOUN = new RegExp(String.raw`\b(?:${alternation(ADVICE_CUES.careNouns.phrases)})s?\b`);
 // "if your symptoms don't improve": a negative said after a condition's subject is the condition's verb, not an
 // instruction.
@@ -431,6 +432,8 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   // "call if the weight goes up by 2 kg": a reading in the condition is what to watch for, not a vital.
   if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said.replace(/\b(?:if|when|unless)\b.*$/, '')) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || DRUG_AMOUNT.test(said)) return null;
   if (NOT_ADVICE.test(text)) return null;
+  // "be seen by them", "be seen if not": being seen is an instruction where it says by whom, where or how soon.
+  if (TO_BE_SEEN.test(said) && !SEEN_WHERE.test(said)) return null;
   if ((strength === 1 || verbless) && (n > (CARE_NOUN.test(said) ? MAX_VERBLESS_CARE : MAX_VERBLESS) || STATEMENT.test(t.slice(from, to)) || REPORTED.test(text) || DONE.test(text) || NOT_PLAN_ITEM.test(said) || (needsCare && (!CARE_NOUN.test(text) || THIRD_PERSON.test(text))))) return null;
   return { from, to, text, strength };
 }
@@ -517,11 +520,18 @@ const SELF_CHECK = /^(?:check|monitor|measure|record|keep checking|keep a (?:rec
 const CONDITIONAL_RETURN = /^(?:come|call|return|ring|phone|go|see|contact|give (?:us|me) a call|seek)\b.*\b(?:if|in case|unless)\b/;
 const RETURN_WORDS = /\b(?:come|back|see|review|follow|return|visit|appointment|weeks?|days?|months?|tomorrow|earlier|sooner)\b/;
 
+// "I would like you to be assessed in a clinic today": where and how soon to be seen is advice, though the follow-up
+// was read from the same words.
+const TO_BE_SEEN = /^be (?:seen|assessed|examined|checked|reviewed)\b/;
+const SEEN_WHEN = /\b(?:today|tonight|clinic|urgently|now)\b/;
+const SEEN_WHERE = /\b(?:clinic|hospital|a and e|a&e|surgery|emergency|today|tonight|tomorrow|urgently|doctors?|gp|specialist|nurse|[a-z]+ologists?)\b/;
+
 /** Whether an instruction keeps words another fact was read from: a diet's nutrient, one's own checks, a conditional return. */
 function sharedWith(found: Found, words: string): boolean {
   return (
     (INTAKE.test(found.text) && NUTRIENT.test(words)) ||
     (SELF_CHECK.test(found.text) && found.strength > 1) ||
+    (TO_BE_SEEN.test(found.text) && (RETURN_WORDS.test(words) || SEEN_WHEN.test(words))) ||
     (CONDITIONAL_RETURN.test(found.text) && RETURN_WORDS.test(words))
   );
 }

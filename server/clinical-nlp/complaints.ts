@@ -777,6 +777,10 @@ const WITH_IT = /\bwith (?:it|that|this|them|those)\b/;
 // A complaint described in the note's words that is a test's result: "bone scan showed right parietal lesion".
 const RESULT_NAME = new RegExp(String.raw`\b(?:${alternation(RESULT_WORDS)})\b`);
 
+const BOWEL_COMPLAINT = /\b(?:diarrho?ea|loose (?:stools?|motions?))\b/;
+// Words of going to the toilet that do not say what is passed.
+const TOILET_ONLY = /^(?!.*\b(?:pee|peeing|urin\w*|water|wee|bladder)\b).*\b(?:toilet|bathroom|loo)\b/;
+
 export function extractComplaints(doc: Doc): Complaint[] {
   const out: Complaint[] = [];
   const byName = new Map<string, Complaint>();
@@ -977,7 +981,10 @@ export function extractComplaints(doc: Doc): Complaint[] {
     if (since) for (const it of items) it.duration ??= since;
     attach(s, items, durations);
   }
-  const merged = oneEach(out).map((c) => sideAsThePatientSays(doc, c));
+  // "I keep going to the toilet very often" told of diarrhoea is how often the bowels go, not urinary frequency.
+  const bowels = out.some((c) => BOWEL_COMPLAINT.test(c.name));
+  const merged = oneEach(out.filter((c) => !(bowels && c.name === 'urinary frequency' && TOILET_ONLY.test(said.get(c) ?? ''))))
+    .map((c) => sideAsThePatientSays(doc, c));
   // A consultation's or a written report's own words go beside the vocabulary name; a dictation keeps the name.
   if (doc.consultation || doc.sentences.some((s) => s.section !== null) || opensWithHeading(doc)) for (const c of merged) c.name = withWording(c.name, said.get(c) ?? '');
   return merged;

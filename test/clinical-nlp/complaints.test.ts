@@ -243,6 +243,11 @@ describe('words of a complaint that say something else', () => {
     expect(names(text).filter((n) => n !== 'chest pain')).toEqual([]);
   });
 
+  it('going to the toilet often, told of diarrhoea, is the bowels, not urinary frequency', () => {
+    expect(names("Doctor: what's been going on?\nPatient: I've had really bad diarrhoea, I keep going to the toilet very often.\nDoctor: okay")).toEqual(['loose stools']);
+    expect(names("Doctor: what's been going on?\nPatient: I keep going to the toilet very often, day and night.\nDoctor: okay")).toEqual(['urinary frequency (going to the toilet)']);
+  });
+
   it('nervousness said as a habit is a complaint', () => {
     expect(names('Patient: i get really nervous every morning about leaving the house')).toEqual(['anxiety']);
   });

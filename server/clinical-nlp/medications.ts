@@ -55,8 +55,9 @@ const FORM_PREFIX: Record<string, string> = {
 const FORM_WORDS = String.raw`tablets?|pills?|eyedrops|foam|capsules?|syrup|suspension|liquid|elixir|drops|spray|ointment|cream|gel|emulgel|lotion|shampoo|soap|face wash|lozenges?|pessary|pessaries|suppository|sachets?|inhaler|rotacaps?|respules|injection|powder|patch|mouthwash|gargle|solution|paint|paste|chewing gum|gum`;
 const FORM_MODIFIER = String.raw`chewable|dispersible|sublingual|orally disintegrating|nasal|eye|ear|vaginal|oral|topical|dusting|metered dose|dry powder`;
 // "spiriva handihaler", "albuterol hfa inhaler", "tobrex eye drops": product words may sit between name and form.
+// The form said after the name, past a strength or a change of it ("Abilify from 7.5 mg to 5 mg tablet").
 const FORM_AFTER = new RegExp(
-  String.raw`^\s*,?\s*(?:(?!(?:once|twice|daily|for|if|when|and|then|with|in|the|at|after|before|to|on|of)\b)[a-z]+\s+)?(?:(?:\d+(?:\.\d+)?|point \d+)\s*(?:mg|mcg|micrograms?|g|percent|%)\s*,?\s+)?(?:(?:hfa|mdi|dpi|respimat|handihaler|diskus|accuhaler|ds|forte|xr|sr|er|cr|plus)\s+)*((?:${FORM_MODIFIER})\s+)?(${FORM_WORDS})\b`,
+  String.raw`^\s*,?\s*(?:(?!(?:once|twice|daily|for|if|when|and|then|with|in|the|at|after|before|to|on|of)\b)[a-z]+\s+)?(?:(?:\d+(?:\.\d+)?|point \d+)\s*(?:mg|mcg|micrograms?|g|percent|%)\s*,?\s+(?:to\s+\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g)\s+)?)?(?:(?:hfa|mdi|dpi|respimat|handihaler|diskus|accuhaler|ds|forte|xr|sr|er|cr|plus)\s+)*((?:${FORM_MODIFIER})\s+)?(${FORM_WORDS})\b`,
 );
 const FORM_IN_NAME = new RegExp(String.raw`(cream|ointment|gel|lotion|foam|eyedrop|drop|spray|inhaler|shampoo)s?(?:\s+[a-z]{1,3})?$`);
 const COUNT_THEN_FREQUENCY = /(?:^|[\s,])(?:#\s*\d+\s+)?(?:1|2|half)\s+(?:(?:po|orally|by mouth)\s+)?(?:bid|tid|qid|qd|od|bd|tds|qhs|hs|q\s*\d+\s*h\w*)\b/;

@@ -167,8 +167,9 @@ describe('strengths and doses as spoken', () => {
     expect(meds('Doctor: take 2 tylenol when the pain comes.', 'en-US')[0]?.strength).toBeUndefined();
   });
 
-  it('reads a change of dose "from … to …" as the new strength', () => {
+  it('reads a change of dose "from … to …" as the new strength, and the form said after it', () => {
     expect(one('impression hypertension. increase losartan from 25 to 50 mg once daily').strength).toEqual({ value: 50, unit: 'mg' });
+    expect(one('PLAN: Decrease Abilify from 7.5 mg to 5 mg tablet one a day.')).toMatchObject({ strength: { value: 5, unit: 'mg' }, form: 'tablet' });
   });
 });
 

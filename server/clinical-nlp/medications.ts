@@ -126,7 +126,9 @@ const OLD_TO_NEW = new RegExp(
   String.raw`^\s*(?:(?:once|twice|thrice|(?:\d+|three|four) times (?:a|per) day|daily|a day|per day|bid|tid|qid|qd|od|bd|tds|at night|in the morning)\s*)*,?\s*to\s+${NUM}\s*${STRENGTH_UNIT}(?![a-z])`,
 );
 const TITRATION_WHEN = /^[^.;]{0,30}?\b(?:after|over|within|if|when|as tolerated)\b|^[^.;]{0,40}\b(?:days?|weeks?|months?)\b/;
-const FROM_TO = new RegExp(String.raw`\bfrom\s+${NUM}\s*(?:${STRENGTH_UNIT}\s+)?to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`);
+// "from 500 twice a day to 750 twice a day": the frequency each strength is taken at may be said with it.
+const FROM_TO_FREQUENCY = String.raw`(?:(?:once|twice|thrice|three times|four times)\s+(?:a|per)\s+day|daily|bid|tid|bd|od)\s+`;
+const FROM_TO = new RegExp(String.raw`\bfrom\s+${NUM}\s*(?:${STRENGTH_UNIT}\s+)?(?:${FROM_TO_FREQUENCY})?to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`);
 const DOSE_UNIT = String.raw`tablets?|tabs?|capsules?|caps?|ml|millilit(?:er|re)s?|drops?|puffs?|sprays?|units?|sachets?|teaspoons?|tsp|spoons?|lozenges?|pessar(?:y|ies)|suppositor(?:y|ies)|patch(?:es)?|pieces?|inhalations?`;
 const DOSE_OR_FREQUENCY_NEXT = new RegExp(
   String.raw`^\s*,?\s*(?:${NUM}\s*(?:${DOSE_UNIT})\b|(?:1|one|half)?\s*(?:od|bd|tds|tid|bid|qid|sos|once|twice|thrice|daily|\d+ times)\b|[0-2]-[0-2]-[0-2])`,
@@ -428,6 +430,7 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
     // "decrease from 7.5 mg to 5 mg": the strength it was on, so the old one is never read as a second drug.
     med.previous_strength = { value: numberOf(fromTo[1]!), unit: unitName(fromTo[2] ?? fromTo[4] ?? 'mg') };
     mark('strength', { from: fromTo.index, to: fromTo.index + fromTo[0].length });
+    if (!fromTo[2] && !fromTo[4]) med.inferred = ['strength'];
   } else if (strength) {
     const unit = unitName(strength[3]!);
     const value = numberOf(strength[1]!) * (strength[2] ? 1000 : 1);

@@ -170,6 +170,9 @@ describe('strengths and doses as spoken', () => {
   it('reads a change of dose "from … to …" as the new strength, and the form said after it', () => {
     expect(one('impression hypertension. increase losartan from 25 to 50 mg once daily').strength).toEqual({ value: 50, unit: 'mg' });
     expect(one('PLAN: Decrease Abilify from 7.5 mg to 5 mg tablet one a day.')).toMatchObject({ strength: { value: 5, unit: 'mg' }, form: 'tablet' });
+    // With the frequency said at each strength and no unit: the unit is the structurer's, and says so.
+    const m = one('we will probably increase your dose of metformin from five hundred twice a day to seven fifty twice a day');
+    expect(m).toMatchObject({ strength: { value: 750, unit: 'mg' }, previous_strength: { value: 500 }, inferred: ['strength'] });
   });
 });
 

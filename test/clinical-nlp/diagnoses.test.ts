@@ -77,6 +77,11 @@ describe('names in a report\'s assessment', () => {
     ]);
   });
 
+  it('gastroenteritis said to be an infection is of infectious origin (A09.0), one diagnosis', () => {
+    const talk = 'Doctor: what brings you in?\nPatient: diarrhoea for three days.\nDoctor: it seems like you may have something called gastroenteritis, which is essentially a tummy bug or infection of your tummy.';
+    expect(structure(talk, { locale: 'en-GB', mode: 'consultation' }).diagnoses.map((d) => [d.name, d.icd10?.code])).toEqual([['gastroenteritis', 'A09.0']]);
+  });
+
   it('codes a name at its own specificity, not a neighbour\'s (WHO ICD-10)', () => {
     expect(['pulmonary hypertension', 'cholecystitis', 'intrinsic asthma', 'incomplete abortion', 'hypertensive nephrosclerosis', 'pseudomembranous colitis'].map((n) => matchIcd(n)?.entry.code))
       .toEqual(['I27.2', 'K81.9', 'J45.1', 'O03.4', 'I12.9', 'A04.7']);

@@ -60,6 +60,12 @@ describe('vocabulary data files', () => {
     expect(() => checkedData(file, SCHEMAS[file]!, read(file))).not.toThrow();
   });
 
+  it('gives every ICD-10 name one code', () => {
+    const codes = new Map<string, string[]>();
+    for (const e of read('icd10.json').entries as { code: string; synonyms: string[] }[]) for (const s of e.synonyms) codes.set(s, [...(codes.get(s) ?? []), e.code]);
+    expect([...codes].filter(([, c]) => c.length > 1)).toEqual([]);
+  });
+
   it.each(Object.keys(BROKEN))('refuses a malformed %s, naming the file and the bad value', (file) => {
     const [breakIt, path] = BROKEN[file]!;
     const data = read(file);

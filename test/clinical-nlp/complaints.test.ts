@@ -230,6 +230,7 @@ describe('words of a complaint that say something else', () => {
     ['a game', 'Patient: i totally missed the ball and hit the pole'],
     ['a lifestyle that fits', 'Patient: yes that would fit your schedule better'],
     ['nerves about one event', 'Patient: i had chest pain for a minute and got a little nervous about that'],
+    ['a diet habit', "Patient: I have chest pain and my husband says I'm not eating my vegetables like I should"],
     ['nerves about a result', "Patient: i have chest pain and i'm just really anxious about my recent blood work"],
     ['being healthy', "Patient: I've got chest pain. Otherwise I'm fit and well."],
     ['worry about the symptom', "Patient: the chest pain is starting to worry me, I don't need to worry, do I?"],

@@ -364,6 +364,11 @@ describe('medication status (context rules)', () => {
     expect(m).toMatchObject({ status: 'changed', strength: { value: 50, unit: 'mg' }, previous_strength: { value: 100, unit: 'mg' } });
   });
 
+  it('what an anaesthesia or sedation heading lists was given for the procedure, not prescribed', () => {
+    expect(named('PROCEDURE: Colonoscopy.\nPREMEDICATION AND SEDATION: Fentanyl 100 mcg, midazolam 5 mg.\nFINDINGS: Sigmoid diverticulosis.\nPLAN: Fibre supplement. Repeat colonoscopy in five years.')).toEqual([]);
+    expect(named('PROCEDURE: Excision of a cyst.\nANESTHESIA: 1% lidocaine 5 mL.\nPLAN: Ibuprofen 400 mg three times a day for five days.')).toEqual([['ibuprofen', 'new']]);
+  });
+
   it('"was started on" under a plan heading is this visit\'s start, in the history an earlier one', () => {
     expect(named('ASSESSMENT: Dyspepsia.\nPLAN: She has some discomfort with the anti-inflammatories, was started on Nexium 20 mg daily.')).toEqual([['esomeprazole', 'new']]);
     expect(named('HISTORY: She was started on Nexium 20 mg daily last year.\nASSESSMENT: Dyspepsia.\nPLAN: Review in a month.')).toEqual([]);

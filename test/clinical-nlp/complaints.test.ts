@@ -26,6 +26,8 @@ describe('lay phrases become the note’s complaint', () => {
     ['Patient: I get winded walking to the bus stop.', 'breathlessness on exertion'],
     ['Patient: my left knee is killing me.', 'left knee pain'],
     ['Patient: I was raking leaves and then my back started tightening up.', 'back tightness'],
+    ["Patient: I'm getting really stressed out because, like, my heart, it's really going.", 'palpitations'],
+    ['Patient: I can feel my heart beating in my chest at night.', 'palpitations'],
     ['Patient: my head is pounding all the time.', 'headache'],
     ['Patient: I have to sleep propped up on three pillows.', 'orthopnoea'],
   ])('%s → %s', (text, name) => {

@@ -11,7 +11,7 @@
  */
 import { doubleMetaphone } from 'double-metaphone';
 import { FORMULARY, type Drug } from './vocab/formulary.js';
-import { snapWord } from './codify.js';
+import { matchIcdTokens, snapWord } from './codify.js';
 import { findInvestigationMatches } from './investigations.js';
 import { contextOf, sentenceModifiers, type ContextCategory, type ContextModifier } from './context.js';
 import { STATUS_UNCLEAR_RULE, STRENGTH_CONFLICT_RULE, type Amount, type ConditionalMedication, type Duration, type Frequency, type Medication, type MedicationField, type MedicationStatus, type Span } from './facts.js';
@@ -650,6 +650,11 @@ export function extractMedications(
           ? { ...decided, decision: 'new', rules: ['med.spoken-plan-list'], unclear: true }
           : { ...decided, decision: 'current', rules: ['med.drug-list'], unclear: false };
       }
+      // "Hypertension, she is taking lisinopril 10 mg daily …" once the assessment has begun: the named problem's
+      // current treatment, continued (as under a plan heading, where a report has one).
+      if (decided.decision === 'current' && !sectionOf(s) && !spoken && s.index >= doc.planStart && s.speaker !== 'patient' && problemLed(s.text, m.formStart)) {
+        decided = { ...decided, decision: 'continued', rules: [...decided.rules, 'med.current-treatment-of-problem'], explicit: true };
+      }
       inherited = decided;
       carried = { s, decided };
       const variant = m.ref?.brand ? BRAND_VARIANT.exec(after)?.[1] : undefined;
@@ -920,6 +925,15 @@ const SHARED_CUE = new Set<Decision>([...HISTORY, 'allergy']);
 const HISTORY_SECTIONS = new Set(['complaint', 'history', 'past_history', 'medications', 'allergies', 'family', 'social', 'review', 'vitals', 'exam', 'results']);
 // Sections where a drug the patient "is taking" is the current treatment of an assessed problem: continued.
 const PLAN_SECTIONS = new Set(['assessment', 'plan']);
+
+// A sentence that opens on a problem's name and a comma or colon: "hypertension, …", "type 2 diabetes: …".
+const PROBLEM_LEAD = /^((?:[a-z0-9'-]+\s+){0,3}[a-z0-9'-]+)\s*[,:]/;
+function problemLed(text: string, before: number): boolean {
+  const lead = PROBLEM_LEAD.exec(text);
+  if (!lead || lead[0].length > before) return false;
+  const match = matchIcdTokens(tokenize(lead[1]!).map((t) => t.text));
+  return !!match && match.score >= 0.9 && match.coverage >= 0.9;
+}
 
 // What may stand before a drug that opens a plan's item: its route or form ("IV Rocephin", "tab azithromycin").
 const PLAN_ITEM_OPENING = /^\s*(?:(?:iv|intravenous|oral|po|p\.o\.|topical|im|intramuscular|sq|subcutaneous|inhaled|nebuli[sz]ed|tab|tabs|tablet|cap|capsule|syrup|inj|injection)\s+)?$/;

@@ -364,6 +364,12 @@ describe('medication status (context rules)', () => {
     expect(m).toMatchObject({ status: 'changed', strength: { value: 50, unit: 'mg' }, previous_strength: { value: 100, unit: 'mg' } });
   });
 
+  it('a problem named once the assessment has begun, then what she is taking for it: continued', () => {
+    const note = (line: string) => named(`forty year old woman here for follow up. on exam she is alert. my impression, alcohol use disorder. ${line}`);
+    expect(note('hypertension, she is taking lisinopril 10 milligrams daily and hydrochlorothiazide 12.5 milligrams daily.')).toEqual([['lisinopril', 'continued'], ['hydrochlorothiazide', 'continued']]);
+    expect(note('currently, she is taking lisinopril 10 milligrams daily.')).toEqual([]);
+  });
+
   it('what an anaesthesia or sedation heading lists was given for the procedure, not prescribed', () => {
     expect(named('PROCEDURE: Colonoscopy.\nPREMEDICATION AND SEDATION: Fentanyl 100 mcg, midazolam 5 mg.\nFINDINGS: Sigmoid diverticulosis.\nPLAN: Fibre supplement. Repeat colonoscopy in five years.')).toEqual([]);
     expect(named('PROCEDURE: Excision of a cyst.\nANESTHESIA: 1% lidocaine 5 mL.\nPLAN: Ibuprofen 400 mg three times a day for five days.')).toEqual([['ibuprofen', 'new']]);

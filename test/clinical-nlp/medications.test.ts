@@ -375,9 +375,11 @@ describe('medication status (context rules)', () => {
     expect(named('PROCEDURE: Excision of a cyst.\nANESTHESIA: 1% lidocaine 5 mL.\nPLAN: Ibuprofen 400 mg three times a day for five days.')).toEqual([['ibuprofen', 'new']]);
   });
 
-  it('"was started on" under a plan heading is this visit\'s start, in the history an earlier one', () => {
+  it('"was started on", "was switched to" under a plan heading are this visit\'s, in the history earlier ones', () => {
     expect(named('ASSESSMENT: Dyspepsia.\nPLAN: She has some discomfort with the anti-inflammatories, was started on Nexium 20 mg daily.')).toEqual([['esomeprazole', 'new']]);
     expect(named('HISTORY: She was started on Nexium 20 mg daily last year.\nASSESSMENT: Dyspepsia.\nPLAN: Review in a month.')).toEqual([]);
+    expect(named('HISTORY: She was switched to Seroquel 25 mg last month by her psychiatrist.\nASSESSMENT: Insomnia.\nPLAN: Review in a month.')).toEqual([]);
+    expect(named('ASSESSMENT: Insomnia.\nPLAN: She was switched to Seroquel 25 mg at night today.')).toEqual([['quetiapine', 'new']]);
   });
 
   it('an item of a headed plan that opens on a drug gives it, strength said or not; one said further in needs a cue', () => {

@@ -287,7 +287,8 @@ function conditionEnding(s: Sentence): Condition | null {
 const CUT_CONDITION = /\s+(?:if|when|unless|until)\s+(?:the|your|this|that|his|her|my|their)\s+[a-z]+$/;
 
 // "come back and see me": the return says it; "come back and see" would be what is left of it once "me" dangles.
-const SEE_THE_DOCTOR = /(?<=\b(?:come back|come in|return)\b.*?)\s+(?:and|to)\s+see\s+(?:me|us)\b/;
+// Read forward from the return: a lookbehind with ".*?" would rescan the line behind every space.
+const SEE_THE_DOCTOR = /\b(come back|come in|return)\b(.*?)\s+(?:and|to)\s+see\s+(?:me|us)\b/;
 
 /** The words of an instruction as written: no fillers, no contractions, no dangling end. */
 function written(words: string): string {
@@ -295,7 +296,7 @@ function written(words: string): string {
   // A recogniser keeps a speaker's repeats: "the the pop", "to to relax".
   t = t.replace(/\b([a-z']+)(?: \1\b)+/g, '$1').replace(SOFT_PREFIX, '');
   t = CONTRACTIONS.reduce((x, [re, to]) => x.replace(re, to), t);
-  t = t.replace(SEE_THE_DOCTOR, '');
+  t = t.replace(SEE_THE_DOCTOR, '$1$2');
   t = t.replace(/^[,.\s]+|[,.\s]+$/g, '');
   // Without its condition the instruction would say something else ("call me" for "call me if the pain …").
   if (CUT_CONDITION.test(t)) return '';

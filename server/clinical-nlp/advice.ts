@@ -18,7 +18,9 @@ import { Type } from 'typebox';
 import CUES_FILE from './vocab/advice-cues.json' with { type: 'json' };
 import { checkedData, Provenance } from './vocab/data-file.js';
 import type { Span } from './facts.js';
-import { alternation } from './lexicon.js';
+import { opensOnFinding } from './complaints.js';
+import { exactIcdReach, exactIcdSpan } from './codify.js';
+import { alternation, tokenize } from './lexicon.js';
 import { DIAGNOSIS_CUE, headingOf, type Doc, type Sentence } from './sections.js';
 
 const Phrases = Type.Object({ about: Type.String(), phrases: Type.Array(Type.String({ minLength: 1 })) });
@@ -58,10 +60,12 @@ const MAX_VERBLESS_CARE = 14;
 
 const patterns = (list: string[]): string => list.map((p) => `(?:${p})`).join('|');
 
+// "I don't necessarily recommend …", "we would not advise …": a cue said negated prescribes nothing to do.
+const NOT_SAID = String.raw`(?<!\b(?:don't|do not|didn't|did not|wouldn't|would not|not|never)\s(?:(?:necessarily|really|usually|always|generally)\s)?)`;
 // Not a lead-in when it is the doctor's own plan, a purpose or denied: "let's try and flush it", "to make sure you
 // tolerate it", "I don't think you need to start on any medication".
 const LEAD_IN = new RegExp(
-  String.raw`(?<![a-z'])(?<!\b(?:let's|to|we|i|they|can|could|will|we'll|i'll|would|and then we|so we)\s)(?<!\b(?:don't|do not|didn't|did not) think\s)(?:${patterns(ADVICE_CUES.leadIns.patterns)})(?![a-z'])\s*`,
+  String.raw`(?<![a-z'])(?<!\b(?:let's|to|we|i|they|can|could|will|we'll|i'll|would|do|did|does|should|shall|and then we|so we)\s)(?<!\b(?:don't|do not|didn't|did not) think\s)${NOT_SAID}(?:${patterns(ADVICE_CUES.leadIns.patterns)})(?![a-z'])\s*`,
 );
 const LEAD_IN_AT_END = new RegExp(`(?:${LEAD_IN.source})$`);
 // Lead-ins said one after another: "what I want you to do is let's rest it", "I want you to try and …".
@@ -74,7 +78,7 @@ const CARE_NOUN = new RegExp(String.raw`\b(?:${alternation(ADVICE_CUES.careNouns
 // instruction.
 const NEGATIVE_LEAD_IN = new RegExp(String.raw`(?<![a-z'])(?<!\b(?:if|when|unless|until|once)\s+(?:(?:the|your|my|his|her|their|this|that|these|those)\s+[a-z']+|it|they|you|he|she|we|i)\s+)(?:${patterns(ADVICE_CUES.negativeLeadIns.patterns)})(?![a-z'])\s*`);
 // A cue is whole words: "recommend" is not the start of "recommended".
-const cue = (list: { patterns: string[] }): RegExp => new RegExp(String.raw`(?<![a-z'])(?:${patterns(list.patterns)})(?:(?<=\s)|(?![a-z']))\s*`);
+const cue = (list: { patterns: string[] }): RegExp => new RegExp(String.raw`(?<![a-z'])${NOT_SAID}(?:${patterns(list.patterns)})(?:(?<=\s)|(?![a-z']))\s*`);
 // Counselling on results, risks or options is the doctor's account of the visit, not an instruction.
 const NOT_A_TOPIC = /\b(?:risks?|benefits?|results?|options?|findings?|history|diagnosis|labs?|x rays?|plan|treatment|medications?|this|that|it)\b/;
 /** Acts of the doctor that are advice, each written with its head word; `what` must hold for the words after it. */
@@ -141,22 +145,24 @@ const REPORTED = /\b(?:he|she|they|patient)\s+(?!should\b|to\b|also\b)[a-z]+s\b|
 const STATEMENT =
   /\b(?:i|we|me|my|us|our|you|it|this|that|there|these|those|is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|did|does|gonna|going|okay|yeah|yes|um|uh|know|think|thank|thanks|if)\b|\(\s*\d|\d{3}\.\d/;
 // Words a complete instruction does not end on ("call me" ends on its object).
-const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell)\s+)me|it|once|after|before|while|because|since|where|do|may|might|will|should|would)$/;
+const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell)\s+)me|it|once|after|before|while|because|since|where|do|may|might|will|should|would|they|he|she|there|just|make sure|to see|wan na|gon na|want to|need to)$/;
 const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch|see|review|hold|push`;
 const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // "drink plenty of water and urinate after intercourse": two instructions joined by "and".
 // Without punctuation (a recogniser's text) each instruction starts at its verb or at "no …":
 // "stop the pill use condoms instead keep walking elevate the leg", "walk at every stop no driving when drowsy".
 // A determiner or possessive makes the next word a noun: "after each use", "at every rest stop", "your walk"; an
-// adverb said before a verb ("we can really get …", "we usually do not …") and a recogniser's "gon na" / "wan na" keep the verb theirs.
-const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|he'll|she'll|they'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|isn't|aren't|wasn't|weren't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what|regular|good|more|less|enough|fixed|adequate|proper|daily|plenty|bed|warm|cold|hot|gentle|light|normal|extra|healthy|strict|complete|total|voice|na|really|usually|normally|generally|typically|probably|definitely|certainly|actually|basically`;
+// adverb said before a verb ("we can really get …", "we usually do not …") and a recogniser's "gon na" / "wan na" keep the verb theirs;
+// so do a subject ("things get stuck and they don't go down") and "help" ("that will help reduce the swelling"): the
+// verb says what happens or what a treatment does, not what to do.
+const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|he'll|she'll|they'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|isn't|aren't|wasn't|weren't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what|regular|good|more|less|enough|fixed|adequate|proper|daily|plenty|bed|warm|cold|hot|gentle|light|normal|extra|healthy|strict|complete|total|voice|na|really|usually|normally|generally|typically|probably|definitely|certainly|actually|basically|they|he|she|people|things|help|helps|helping`;
 // Counselling reported as done ends its clause: "kick counts reviewed preterm labour warning signs reviewed".
 const SPLIT = new RegExp(
   String.raw`\s*[,;:]\s*(?:and\s+)?|(?<=\bas (?:much|often|long) as (?:possible|(?:you|she|he|they) can))\s+(?=(?:${CARE_IMPERATIVE})\b)|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|(?<!\b(?:should|must|will|can|could|would|may|might|to|come|come back|go|try))\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
     // The verb after the whitespace is checked before the word behind it (a lookbehind tried at every position).
     // "if your symptoms don't improve": a verb right after a condition's subject is the condition's own ("when drowsy
     // return …" has none); one after "what we need to do is" is the doctor's plan.
-    String.raw`|(?=\s+(?:${CARE_IMPERATIVE}|no\s))(?<!\b(?:if|when|unless|until|once)\s+(?:(?:the|your|my|his|her|their|this|that|these|those)\s+[a-z']+|it|they|you|he|she|we|i))(?<!\b(?:we|i)(?:'d| would)? (?:need|want|like|have) to do is)(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_VERB})(?![a-z0-9']))[a-z0-9']+)\s+(?=(?:${CARE_IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
+    String.raw`|(?=\s+(?:${CARE_IMPERATIVE}|no\s))(?<!\b(?:if|when|unless|until|once)\s+(?:(?:the|your|my|his|her|their|this|that|these|those)\s+[a-z']+|it|they|you|he|she|we|i))(?<!\b(?:we|i)(?:'d| would)? (?:need|want|like|have) to do is)(?<!\bhave (?:my|the|our|a|an|your) [a-z]+)(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_VERB})(?![a-z0-9']))[a-z0-9']+)\s+(?=(?:${CARE_IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
   'g',
 );
 
@@ -290,9 +296,12 @@ const CUT_CONDITION = /\s+(?:if|when|unless|until)\s+(?:the|your|this|that|his|h
 // Read forward from the return: a lookbehind with ".*?" would rescan the line behind every space.
 const SEE_THE_DOCTOR = /\b(come back|come in|return)\b(.*?)\s+(?:and|to)\s+see\s+(?:me|us)\b/;
 
+// "check make sure are you having any chest pain": a question said after the words in a recogniser's run-on line.
+const ASKED = /\s+(?:(?:are|do|did|does|were|was) you|(?:have|has) you (?:been|had|got|noticed|tried|ever|taken|seen))\b.*$/;
+
 /** The words of an instruction as written: no fillers, no contractions, no dangling end. */
 function written(words: string): string {
-  let t = words.replace(FILLER, ' ').replace(/[^a-z0-9'.,\s-]/g, ' ').replace(/\s+/g, ' ').trim();
+  let t = words.replace(FILLER, ' ').replace(ASKED, '').replace(/[^a-z0-9'.,\s-]/g, ' ').replace(/\s+/g, ' ').trim();
   // A recogniser keeps a speaker's repeats: "the the pop", "to to relax".
   t = t.replace(/\b([a-z']+)(?: \1\b)+/g, '$1').replace(SOFT_PREFIX, '');
   t = CONTRACTIONS.reduce((x, [re, to]) => x.replace(re, to), t);
@@ -332,6 +341,8 @@ function instructionsIn(t: string, c: Clause, planItem: PlanItem, conditionSaid:
   return out;
 }
 
+const EARLIER_VISIT = /\b(?:last time|last visit|at your last (?:visit|appointment)|previously)\s+(?:\S+\s+){0,2}$/;
+
 /** The first instruction in a clause, if one reads as complete, and where to look for the next. */
 function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: Condition | null, subjectSaid: boolean): { found: Found | null; next: number } {
   const clause = t.slice(c.from, c.to);
@@ -349,6 +360,8 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
     .sort((a, b) => a.m!.index - b.m!.index)[0];
   if (act) {
     start = c.from + act.m!.index + act.m![0].length;
+    // "last time we talked a little bit about …": what an earlier visit said.
+    if (EARLIER_VISIT.test(t.slice(Math.max(0, c.from + act.m!.index - 40), c.from + act.m!.index))) return { found: null, next: start };
     const end = endOf(t, start, c.to);
     const what = written(t.slice(start, end));
     // "I'll prescribe that, I'm also going to prescribe some physical therapy": the care is a thing named.
@@ -419,6 +432,17 @@ interface Reading {
   conditionInSentence?: boolean;
 }
 
+const HABIT_CODE = /^(?:Z|F1)/;
+
+/** True when the words open on a symptom, an examination sign or a condition's name. */
+function namesFinding(words: string): boolean {
+  if (opensOnFinding(words)) return true;
+  const tokens = tokenize(words);
+  // A habit named as a condition ("smoking" as tobacco use, "alcohol") is something to go without.
+  for (let j = exactIcdReach(tokens, 0, tokens.length); j > 0; j--) if (!HABIT_CODE.test(exactIcdSpan(tokens, 0, j)?.code ?? 'Z')) return true;
+  return false;
+}
+
 /** An instruction as written, if it reads as complete and is advice. */
 function complete(t: string, from: number, to: number, words: string, strength: number, how: Reading = {}): Found | null {
   const { needsCare = false, verbless = false } = how;
@@ -433,6 +457,8 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   // "call if the weight goes up by 2 kg": a reading in the condition is what to watch for, not a vital.
   if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said.replace(/\b(?:if|when|unless)\b.*$/, '')) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || DRUG_AMOUNT.test(said)) return null;
   if (NOT_ADVICE.test(text)) return null;
+  // "no abdominal pain", "no rebound", "no high blood pressure": a finding said to be absent, nothing to go without.
+  if (said.startsWith('no ') && namesFinding(said.slice(3))) return null;
   // "be seen by them", "be seen if not": being seen is an instruction where it says by whom, where or how soon.
   if (TO_BE_SEEN.test(said) && !SEEN_WHERE.test(said)) return null;
   if ((strength === 1 || verbless) && (n > (CARE_NOUN.test(said) ? MAX_VERBLESS_CARE : MAX_VERBLESS) || STATEMENT.test(t.slice(from, to)) || REPORTED.test(text) || DONE.test(text) || NOT_PLAN_ITEM.test(said) || (needsCare && (!CARE_NOUN.test(text) || THIRD_PERSON.test(text))))) return null;

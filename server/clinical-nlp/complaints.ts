@@ -186,9 +186,17 @@ const EXAM_START = new RegExp(
   String.raw`\b(?:on examination|examination|o\/e|on exam|exam|tender(?:ness)?|palpable|crepitations|crackles|auscultation|reflexes|` +
     String.raw`pallor|icterus|pitting|erythema|effusion|crepitus|nystagmus|sunken|dix hallpike|straight leg raise|congested|` +
     String.raw`chest (?:is )?clear|wheezes|polyphonic|expiratory|scattered|rhonchi|murmur|jvp|mucosa|fundus|eardrum|tonsils|` +
-    String.raw`lymph nodes|nodes|organomegaly|guarding|retractions|indrawing|bowel sounds|skin pinch|well demarcated|maceration|` +
+    String.raw`lymph nodes|nodes|organomegaly|guarding|rebound|retractions|indrawing|bowel sounds|skin pinch|well demarcated|maceration|` +
     String.raw`erythematous|grouped vesicles|dermatome|fontanelle)\b`,
 );
+
+const OPENS_ON_SIGN = new RegExp(`^(?:${EXAM_START.source})`);
+
+/** True when the words open on a symptom or an examination sign ("abdominal pain", "rebound", "guarding"). */
+export function opensOnFinding(words: string): boolean {
+  const tokens = tokenize(words);
+  return !!INDEX.matchAt(tokens, 0) || HEAD.has(tokens[0]?.text ?? '') || OPENS_ON_SIGN.test(words);
+}
 
 // One-word drug names and brands: a symptom word right after one names the product ("Tylenol cough and cold").
 const DRUG_WORDS = new Set(

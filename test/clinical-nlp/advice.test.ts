@@ -275,4 +275,34 @@ describe('report plan items that are no instruction', () => {
     expect(advice(consultation('what brings you in', 'a cough', "so my plan is a covid test, just to make sure that you don't have covid. Make sure you don't smoke.", 'okay'))).toEqual(['do not smoke']);
     expect(advice(consultation('what brings you in', 'a fall', "so my plan is an mri, i just wanna make sure that you you're not suffering from a concussion", 'okay'))).toEqual([]);    expect(advice('PLAN: The base of the digit tip was prepped with Betadine, and just distal to the DIP joint, a digital block was applied. Return if redness.')).toEqual(['return if redness']);
   });
+
+  it('a finding said absent is no instruction to go without ("no rebound", "no chest pain", "no high blood pressure"); an activity is', () => {
+    const talk = (line: string): string[] => advice(consultation('what brings you in', 'my stomach hurts', line, 'okay'));
+    expect(talk('alright no rebound no guarding that is great')).toEqual([]);
+    expect(talk('and no chest pain no high blood pressure anything like that')).toEqual([]);
+    expect(talk('so my plan is rest. no heavy lifting for two weeks')).toEqual(['rest', 'no heavy lifting for 2 weeks']);
+    expect(talk('so my plan is rest. no smoking, no alcohol')).toEqual(['rest', 'no smoking', 'no alcohol']);
+  });
+
+  it('a verb after a subject or "help" says what happens or what a treatment does, not what to do', () => {
+    const talk = (line: string): string[] => advice(consultation('what brings you in', 'my knee is swollen', line, 'okay'));
+    expect(talk("so my plan is some naproxen and that's going to help reduce the swelling")).toEqual([]);
+    expect(talk('i want you to chew your food slowly as things get stuck and they stop halfway').some((a) => /^(?:get|stop)\b/.test(a))).toBe(false);
+    expect(talk("so my plan is a prescription i'll have my nurse come in with that prescription")).toEqual([]);
+  });
+
+  it('a cue said negated, asked, or told of an earlier visit gives no instruction', () => {
+    const talk = (line: string): string[] => advice(consultation('what brings you in', 'my back hurts', line, 'okay'));
+    expect(talk("so my plan is physio i don't necessarily recommend taking gummies at the same time")).toEqual([]);
+    expect(talk('so my plan is physio do you need to make an appointment for that')).toEqual([]);
+    expect(talk('so my plan is physio last time we talked about you getting a back brace and wearing it at work')).toEqual([]);
+  });
+
+  it('a question or a purpose left hanging at the end of a run-on instruction is not written', () => {
+    const talk = (line: string): string[] => advice(consultation('what brings you in', 'my chest hurts', line, 'okay'));
+    expect(talk('so my plan is an ecg i want you to drink plenty of water just to see if')).toEqual(['drink plenty of water']);
+    expect(talk('so my plan is an ecg i want you to keep a diary of the pain are you having any pain now')).toEqual(['keep a diary of the pain']);
+    expect(talk('so my plan is an ecg i want you to follow up with your cardiologist and make sure that')).toEqual(['follow up with your cardiologist']);
+  });
 });
+

@@ -312,6 +312,8 @@ export const SUITES: Suite[] = [
   { name: 'real', files: [join(FIXTURES_DIR, 'dictations-real-dev.jsonl')], modes: ['text', 'asr'], targets: REAL_TARGETS, split: true },
   // Already a recogniser's output: scored as it is.
   { name: 'real-asr', files: [join(FIXTURES_DIR, 'dictations-real-dev-asr.jsonl')], modes: ['text'], targets: REAL_ASR_TARGETS, split: true },
+  // Real cases of the same public corpora annotated by us (eval/fixtures/README.md), under the same targets.
+  { name: 'real-extra', files: [join(ROOT, 'eval', 'fixtures', 'dictations-real-extra.jsonl')], modes: ['text', 'asr'], targets: REAL_TARGETS, split: true },
 ];
 
 /** One line per split: the overall F1 of each mode on our dev part and on our held-out part. */

@@ -918,7 +918,8 @@ const QUESTION_START = /^(?:is|are|do|does|did|any|have|has|had|what(?! (?:you|h
 const ALLERGY_ASKED = /\b(?:do you|does (?:he|she)|did you|have you|has (?:he|she)|are you|is (?:he|she)|any)\b[\w\s']{0,30}\ballerg\w*(?![\w\s']{0,40}\b(?:i|i'm|i've|we|we'll|i'll)\b)/;
 const ALLERGY_QUESTION = /\b(?:allerg\w*|reactions?|react)\b/;
 const NO_ALLERGY = /^(?:no|nil|none|not|never|nope|nkda|nothing)\b|\bno (?:known )?(?:drug )?allerg/;
-const ANSWER_LEAD = /^(?:(?:yes|yeah|yep|sir|madam|ma'am|doctor|doc|to|i am|i'm|she is|he is|allergic|only|just|once|one|uh|um|er|erm|well|actually|really|i've|i have|got|,)\s*)+/;
+// "I think there was an antibiotic called clindamycin": the hedge and the kind of drug before its name.
+const ANSWER_LEAD = /^(?:(?:yes|yeah|yep|sir|madam|ma'am|doctor|doc|to|i am|i'm|she is|he is|allergic|only|just|once|one|uh|um|er|erm|well|actually|really|i've|i have|got|i think|i believe|there was|there is|there's|it was|it's|(?:an? )?(?:antibiotic|medication|medicine|drug|tablet)s?,?(?:\s*(?:um|uh),?)?\s+(?:called|named)|,)\s*)+/;
 // "No, just latex": a no that an allergen follows is the answer to "any drug allergies?", not to "any allergies?".
 const NO_THEN = /^(?:no|nope|not to (?:any )?(?:medicines?|medications?|drugs?))\b[\s,.]*(?:(?:but|only|just|really|i've|i have|i'm|apart from|except)\b[\s,]*)*/;
 

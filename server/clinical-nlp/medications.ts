@@ -979,8 +979,10 @@ function decide(
   const status = (x: ContextModifier): Decision | undefined => DECISION[(inHistory && x.rule.in_history_section) || (inPlan && x.rule.in_plan_section) || x.category];
   const own = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor);
   // A cue after the drug that would prescribe it ("paracetamol would be beneficial") decides over one that does not
-  // ("taking"), never over one that already prescribes or continues it.
-  const overrules = (x: ContextModifier): boolean => !!x.rule.overrules && !!status(x) && !(x.category === 'NEW' && own && PRESCRIBED.has(STATUS_OF[status(own)!]!));
+  // ("taking"), never over one that already prescribes or continues it, nor over stopping it ("stopping the aspirin
+  // would be beneficial" is advice to stop).
+  const overrules = (x: ContextModifier): boolean =>
+    !!x.rule.overrules && !!status(x) && !(x.category === 'NEW' && own && (PRESCRIBED.has(STATUS_OF[status(own)!]!) || status(own) === 'stopped'));
   const back = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && (OVERRULING.has(status(x)!) || overrules(x)));
   // "steroid creams I can give you": a cue after the drug decides when none comes before it.
   const after = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && status(x));

@@ -220,6 +220,11 @@ describe('allergies', () => {
     expect(run('Doctor: any allergies?\nPatient: none.').history.allergies).toEqual([]);
     expect(allergies('he got hives all over with cefuroxime last year.')).toEqual(['cefuroxime']);
   });
+
+  it('reads an answer that hedges and names the kind of drug before the allergen', () => {
+    expect(run('Doctor: any allergy to medicines?\nPatient: Um, yeah, I think there was an antibiotic, um, called clindamycin.').history.allergies).toEqual(['clindamycin']);
+    expect(run("Doctor: any allergies?\nPatient: yes, I think it's penicillin.").history.allergies).toEqual(['penicillin']);
+  });
 });
 
 describe('real clinical language', () => {

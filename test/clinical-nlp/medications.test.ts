@@ -800,6 +800,12 @@ describe('lists said in a report', () => {
     expect(o.flags.map((f) => [f.code, f.pointer])).toContainEqual(['STATUS_UNCLEAR', '/medications/0']);
     expect(said("Doctor: I want you to continue with your aspirin because that will help.").medications.map((m) => [m.name, m.status])).toEqual([['aspirin', 'continued']]);
     expect(said('Doctor: In anticipation of need for methotrexate, it would be helpful to have a full liver function profile.').medications).toEqual([]);
+    const advisable = said('Doctor: If you are having some pain, simple ibuprofen, um, would probably be advisable.');
+    expect(advisable.medications.map((m) => [m.name, m.status])).toEqual([['ibuprofen', 'new']]);
+    expect(advisable.flags.map((f) => [f.code, f.pointer])).toContainEqual(['STATUS_UNCLEAR', '/medications/0']);
+    // Said of stopping it, the help is in stopping: no prescription.
+    expect(said('Doctor: Stopping the aspirin would be advisable.').medications).toEqual([]);
+    expect(said('Doctor: Coming off the sertraline would be sensible.').medications).toEqual([]);
   });
 
   it('what a procedure uses is no prescription: prepping, local anaesthesia and sprays are history, an injection given is kept flagged', () => {

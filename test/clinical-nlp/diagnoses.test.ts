@@ -246,6 +246,8 @@ describe('real clinical language', () => {
     ['your symptoms indicate the possibility of, um, a kidney stone.', 'N20.0', 'suspected'],
     ['what you are describing might be something called gout.', 'M10.9', 'suspected'],
     ["I'm not sure whether you have asthma, so we'll do a breathing test.", 'J45.9', 'suspected'],
+    ['I think what you essentially have is plantar fasciitis.', 'M72.2', 'confirmed'],
+    ['I think what you have is a bit of a sinusitis perhaps, um.', 'J01.9', 'suspected'],
   ])('plain speech to the patient: %s', (text, code, certainty) => {
     expect(dx(`Doctor: ${text} We can talk about what that means.\nPatient: okay.`)).toEqual([[code, certainty]]);
   });

@@ -1013,11 +1013,21 @@ function sideAsThePatientSays(doc: Doc, c: Complaint): Complaint {
 
 const GROUP = new Map(SAME_COMPLAINT.flatMap((names, g) => names.map((n) => [n, g] as const)));
 
+/** The group of a name, also said with words before it ("watery loose stools" is loose stools told more closely). */
+function groupOf(name: string): number | undefined {
+  const words = name.split(' ');
+  for (let i = 0; i < words.length; i++) {
+    const g = GROUP.get(words.slice(i).join(' '));
+    if (g !== undefined) return g;
+  }
+  return undefined;
+}
+
 /** One complaint told twice in other words ("run down", later "very tired") is kept once, as first told. */
 function oneEach(complaints: Complaint[]): Complaint[] {
   const seen = new Map<number, Complaint>();
   return complaints.filter((c) => {
-    const g = GROUP.get(c.name);
+    const g = groupOf(c.name);
     if (g === undefined) return true;
     const first = seen.get(g);
     if (!first) {

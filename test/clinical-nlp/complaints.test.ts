@@ -246,8 +246,14 @@ describe('words of a complaint that say something else', () => {
     expect(names(text).filter((n) => n !== 'chest pain')).toEqual([]);
   });
 
+  it('diarrhoea is named as said, loose stools or motions as said, and both said are one complaint', () => {
+    expect(names("Doctor: what's been going on?\nPatient: I've had diarrhoea since Monday.\nDoctor: okay")).toEqual(['diarrhoea']);
+    expect(names('two year old boy loose motions since yesterday')).toEqual(['loose stools']);
+    expect(names("Doctor: what's been going on?\nPatient: diarrhoea, really watery loose stools.\nDoctor: okay")).toEqual(['diarrhoea']);
+  });
+
   it('going to the toilet often, told of diarrhoea, is the bowels, not urinary frequency', () => {
-    expect(names("Doctor: what's been going on?\nPatient: I've had really bad diarrhoea, I keep going to the toilet very often.\nDoctor: okay")).toEqual(['loose stools']);
+    expect(names("Doctor: what's been going on?\nPatient: I've had really bad diarrhoea, I keep going to the toilet very often.\nDoctor: okay")).toEqual(['diarrhoea']);
     expect(names("Doctor: what's been going on?\nPatient: I keep going to the toilet very often, day and night.\nDoctor: okay")).toEqual(['urinary frequency (going to the toilet)']);
   });
 
@@ -359,7 +365,7 @@ describe('durations in real speech', () => {
       'Patient: I have diarrhoea and my tummy cramps.',
       'Doctor: so just to recap, for the last 4 days you have been having diarrhoea and tummy cramps.',
     ].join('\n');
-    expect(days(text, 'loose stools')).toBe(4);
+    expect(days(text, 'diarrhoea')).toBe(4);
   });
 
   it('the doctor who says what the patient came in with, or asks how long it has lasted, names a complaint; the patient corrects its side', () => {
@@ -510,7 +516,7 @@ describe('round two: how real notes word complaints', () => {
       'Patient: I have stopped vomiting now.',
       'Doctor: so to recap, for the last three days you have had diarrhoea and vomiting.',
     ].join('\n');
-    expect(names(text)).toEqual(['loose stools']);
+    expect(names(text)).toEqual(['diarrhoea']);
   });
 
   it('"the left-hand side" is a side of the complaint, not the hand', () => {

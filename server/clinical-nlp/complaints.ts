@@ -298,11 +298,15 @@ function durationsOf(s: Sentence): DurationHit[] {
 // A length said as an attribute of a visit or a state is no complaint's: "her 3 week postpartum checkup".
 const ATTRIBUTE_AFTER = /^\s*(?:postpartum|post partum|postnatal|post ?op\w*|pregnant|gestation|check ?up|visit|follow ?up|appointment|review)\b/;
 
+// "(his wife has had a cold for about 2 weeks)": a length told of someone else's illness, in the clause it is said in.
+// A parent is the informant of a child's visit ("mother says he has had fever for 2 days"): not counted.
+const SOMEONE_ELSES = /\b(?:wife|husband|partner|son|daughter|brother|sister|kids|children|boyfriend|girlfriend|friend|coworkers?|colleagues?|roommate)\s+(?:also\s+)?(?:has had|had|has been|have had|was|were)\b[^(),;.]*$/;
+
 function complaintDurations(s: Sentence, scope: Scope): DurationHit[] {
   return durationsOf(s).filter(
     (d) =>
       d.start >= scope.from && d.end <= scope.to && !scope.masked.some(([x, y]) => d.start < y && d.end > x) &&
-      !WORSE.test(s.text.slice(0, d.start)) && !ATTRIBUTE_AFTER.test(s.text.slice(d.end)),
+      !WORSE.test(s.text.slice(0, d.start)) && !ATTRIBUTE_AFTER.test(s.text.slice(d.end)) && !SOMEONE_ELSES.test(s.text.slice(0, d.start)),
   );
 }
 

@@ -246,6 +246,17 @@ describe('words of a complaint that say something else', () => {
     expect(names(text).filter((n) => n !== 'chest pain')).toEqual([]);
   });
 
+  it('a report names urge incontinence, erectile dysfunction, a depressed appetite and abdominal cramping', () => {
+    expect(names('HISTORY: She has stress incontinence as well as urge incontinence. His erections have been dysfunctional.')).toEqual(['urinary incontinence', 'urge incontinence', 'erectile dysfunction']);
+    expect(names('HISTORY: Appetite has been depressed and he has abdominal cramping.')).toEqual(['decreased appetite', 'abdominal cramps']);
+    expect(names('HISTORY: Voiding every hour, nocturia time 0.')).not.toContain('nocturia');
+  });
+
+  it("a length told of someone else's illness is not the complaint's", () => {
+    const text = 'HISTORY: Over the past couple of days he has had a sore throat (his wife has had a cold for about 2 weeks).';
+    expect(days(text, 'sore throat')).toBe(2);
+  });
+
   it('diarrhoea is named as said, loose stools or motions as said, and both said are one complaint', () => {
     expect(names("Doctor: what's been going on?\nPatient: I've had diarrhoea since Monday.\nDoctor: okay")).toEqual(['diarrhoea']);
     expect(names('two year old boy loose motions since yesterday')).toEqual(['loose stools']);

@@ -232,6 +232,8 @@ describe('real clinical language', () => {
     const note = 'HISTORY OF PRESENT ILLNESS: Tired for two months.\nASSESSMENT:\n1. Iron deficiency anaemia.\n2. Pelvic pain (625.9).\nPLAN: Ferrous sulfate 325 mg daily.';
     expect(codes(note)).toEqual(['D50.9', 'R10.2']);
     expect(codes('IMPRESSION / DIAGNOSIS, 1. Plantar fasciitis / heel spur. 2. Obesity.')).toEqual(['M72.2', 'E66.9']);
+    // "Serous otitis" without "media", and a transcription's common misspelling of fasciitis.
+    expect(codes('ASSESSMENT: 1. Serous otitis. 2. Plantar fascitis, right foot.')).toEqual(['H65.9', 'M72.2']);
   });
 
   it('reads a problem-oriented plan, a symptom treated as the problem included', () => {

@@ -257,10 +257,12 @@ describe('words of a complaint that say something else', () => {
     expect(days(text, 'sore throat')).toBe(2);
   });
 
-  it('diarrhoea is named as said, loose stools or motions as said, and both said are one complaint', () => {
+  it('diarrhoea and haematuria are named as said, loose stools and blood in urine as said, and both said are one complaint', () => {
     expect(names("Doctor: what's been going on?\nPatient: I've had diarrhoea since Monday.\nDoctor: okay")).toEqual(['diarrhoea']);
     expect(names('two year old boy loose motions since yesterday')).toEqual(['loose stools']);
     expect(names("Doctor: what's been going on?\nPatient: diarrhoea, really watery loose stools.\nDoctor: okay")).toEqual(['diarrhoea']);
+    expect(names('HISTORY: He once again developed gross hematuria.')).toEqual(['haematuria (gross hematuria)']);
+    expect(names("Doctor: what's been going on?\nPatient: there's blood in my urine.\nDoctor: okay")).toEqual(['blood in urine']);
   });
 
   it('going to the toilet often, told of diarrhoea, is the bowels, not urinary frequency', () => {

@@ -142,11 +142,12 @@ const SINCE_EVENT = /\bsince (?:the|that|my|his|her|this) ([a-z]+(?: [a-z]+)?)/;
 // that of every symptom it lists.
 const RECAP =
   /\b(?:to recap|recap|to summari[sz]e|summari[sz]ing|in summary|so (?:for )?(?:the )?(?:last|past) \d+ \w+,? you|(?<!have )you(?:'ve| have) been (?:having|experiencing|dealing with|suffering (?:from|with)|struggling with)|so you(?:'ve| have) had|you(?: also)? mentioned|you(?:'ve| have) mentioned|you said)\b/;
-// The reason for the visit the doctor says to open it ("he is here today with right elbow pain", "today complaining
+// The reason for the visit the doctor says to open it ("he is here today with right elbow pain", "you're coming in
+// today for some right ankle pain", "today complaining
 // of shortness of breath", "the nurse told me that you're having some headaches"): the symptoms after the cue, up to a history it goes on to ("… and she also has a history
 // of diabetes"), are complaints.
 const VISIT_REASON =
-  /\b(?:(?:is |are )?here (?:today )?(?:with|for|because of)(?! (?:you|him|her|me|us|them)\b)|complaining of|present(?:s|ing) (?:today )?with|(?:comes|coming|come|came) in (?:today )?with|(?:told me|i understand|i heard|i see) (?:that )?you(?:'re| are|'ve| have)(?: been)? (?:having|experiencing|got))\b|\b(?=you(?:'ve| have)? (?:hurt|injured|twisted|sprained) (?:your|the)\b)/;
+  /\b(?:(?:is |are )?here (?:today )?(?:with|for|because of)(?! (?:you|him|her|me|us|them)\b)|complaining of|present(?:s|ing) (?:today )?with|(?:comes|coming|come|came) in (?:today )?(?:with|for(?= (?:some|a|an|your|her|his|the|this|that|evaluation of|follow ?up of)\b))|(?:told me|i understand|i heard|i see) (?:that )?you(?:'re| are|'ve| have)(?: been)? (?:having|experiencing|got))\b|\b(?=you(?:'ve| have)? (?:hurt|injured|twisted|sprained) (?:your|the)\b)/;
 const THEN_HISTORY = /\b(?:history|pmh|background)\b/;
 // What a doctor says while examining: a test of movement or touch, or an examination word.
 const EXAM_TALK =

@@ -252,6 +252,11 @@ describe('words of a complaint that say something else', () => {
     expect(names('HISTORY: Voiding every hour, nocturia time 0.')).not.toContain('nocturia');
   });
 
+  it("the doctor's opening 'you're coming in today for some …' gives the complaint; the fall it came after and a patch of ice are none", () => {
+    const text = "Doctor: so you're coming in today for some right ankle pain after a fall. Tell me what happened.\nPatient: I slipped on a patch of ice.\nDoctor: okay";
+    expect(names(text)).toEqual(['right ankle pain']);
+  });
+
   it("a length told of someone else's illness is not the complaint's", () => {
     const text = 'HISTORY: Over the past couple of days he has had a sore throat (his wife has had a cold for about 2 weeks).';
     expect(days(text, 'sore throat')).toBe(2);

@@ -106,7 +106,10 @@ const ALLERGY_CLAUSE = /\b(?:allerg\w* (?:to|from)|reactions? (?:to|from|with)|a
 // the first day", "a temperature when the symptoms started", "a bit of diarrhoea, but that's fine now". Said after the
 // symptom, in its clause.
 const RESOLVED_AFTER =
-  /^(?:[^,;:.?]|,\s*(?:but|and)\b){0,40}?\b(?:(?:has|have|had|is|are|was|were)\s+(?:now\s+|all\s+|completely\s+)?)?(?:gone(?: away)?|went away|resolved|settled(?: down)?|cleared(?: up)?|disappeared|subsided|stopped(?=\s*(?:$|[,;.]|now|completely|since|after|by itself|on its own|and|but))|not been (?:there )?since|(?:that's|that is|it's|it is|they're|they are)\s+(?:all\s+)?(?:fine|ok|okay|alright|all right)\s+now|only (?:on|for) the first (?:day|night|couple of days)|at the (?:start|beginning)|when (?:the symptoms|it|this|they|all this|it all) (?:started|began|first started))\b/;
+  /^(?:[^,;:.?]|,\s*(?:but|and)\b){0,40}?\b(?:(?:has|have|had|is|are|was|were)\s+(?:now\s+|all\s+|completely\s+)?)?(?:gone(?: away)?|went away|resolved|settled(?: down)?|cleared(?: up)?|disappeared|subsided|stopped(?=\s*(?:$|[,;.]|now|completely|since|after|by itself|on its own|and|but))|not been (?:there )?since|(?:that's|that is|it's|it is|they're|they are)\s+(?:all\s+)?(?:fine|ok|okay|alright|all right)\s+now|only (?:on|for) the first (?:day|night|couple of days)|at the (?:start|beginning)|now (?:i|she|he|they) (?:feel|feels|am|is|are) (?:kind of |sort of |a lot |much |absolutely |completely )?(?:fine|ok|okay|better|alright|all right|normal|well)|when (?:the symptoms|it|this|they|all this|it all) (?:started|began|first started))\b/;
+// …or said in the speaker's next sentence, of the symptom told last: "So I vomited a couple of times. But then, that
+// went away."
+const GONE_NEXT = /^(?:(?:uh|um|er|erm|and|but|then|so|well|yeah|ok|okay),?\s+)*(?:that|it|this|they|those)\s+(?:(?:has|have|had)\s+)?(?:(?:all|completely|just)\s+)?(?:went away|gone(?: away)?|stopped|settled(?: down)?|cleared(?: up)?|disappeared|resolved|is gone|are gone|got better)\b/;
 // …or said before it: "i've stopped vomiting", "got rid of the rash".
 const RESOLVED_BEFORE = /\b(?:stopped|got rid of|recovered from|used to (?:have|get))\s+(?:[a-z']+\s+){0,2}$/;
 const PAST =
@@ -799,6 +802,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
   const byName = new Map<string, Complaint>();
   const said = new Map<Complaint, string>();
   let lastItems: Complaint[] = [];
+  // The complaint first told last, and in which sentence: "… I vomited a couple of times. But then that went away."
+  let lastNew: { c: Complaint; at: number } | undefined;
   let lastSite: string | undefined;
   // The site of the last complaint told with one, which a kind asked about "with it" is at.
   let toldSite: string | undefined;
@@ -843,6 +848,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
         continue;
       }
       const c: Complaint = { name: it.name, evidence: s.span(it.start, it.end), ...(it.duration ? { duration: it.duration } : {}) };
+      lastNew = { c, at: s.index };
       said.set(c, s.text.slice(it.start, it.end));
       byName.set(it.name, c);
       out.push(c);
@@ -870,6 +876,16 @@ export function extractComplaints(doc: Doc): Complaint[] {
   for (const s of doc.sentences) {
     if (isQuestion(s)) asked = s;
     if (ALLERGY.test(s.text)) allergyAt = s.index;
+    const before = doc.sentences[s.index - 1];
+    if (lastNew && lastNew.at === s.index - 1 && before?.speaker === s.speaker && GONE_NEXT.test(s.text)) {
+      const k = out.indexOf(lastNew.c);
+      if (k >= 0) {
+        out.splice(k, 1);
+        byName.delete(lastNew.c.name);
+        gone.add(lastNew.c.name);
+      }
+      lastNew = undefined;
+    }
     // The doctor examining ("you do have pain on flexion … you said you had some numbness") tells findings: no
     // summary of the story, and the end of one.
     if (doc.consultation && s.speaker === 'doctor' && EXAM_TALK.test(s.text)) recapTurn = -1;

@@ -257,6 +257,17 @@ describe('words of a complaint that say something else', () => {
     expect(names(text)).toEqual(['right ankle pain']);
   });
 
+  it("a symptom the patient's next sentence says went away, or that was there at the beginning 'but now I feel fine', has gone", () => {
+    const text = [
+      "Doctor: what's been going on?",
+      'Patient: I have had a cough for a week. It started with a headache, I had a headache for two days. But then, that went away.',
+      'Doctor: any fever?',
+      'Patient: I had a bit of a temperature at first, but now I feel, I feel kind of fine.',
+      'Doctor: okay',
+    ].join('\n');
+    expect(names(text)).toEqual(['cough']);
+  });
+
   it("a length told of someone else's illness is not the complaint's", () => {
     const text = 'HISTORY: Over the past couple of days he has had a sore throat (his wife has had a cold for about 2 weeks).';
     expect(days(text, 'sore throat')).toBe(2);

@@ -304,5 +304,12 @@ describe('report plan items that are no instruction', () => {
     expect(talk('so my plan is an ecg i want you to keep a diary of the pain are you having any pain now')).toEqual(['keep a diary of the pain']);
     expect(talk('so my plan is an ecg i want you to follow up with your cardiologist and make sure that')).toEqual(['follow up with your cardiologist']);
   });
+
+  it('"I would probably advise you to …" and "you can drink / elevate / wear …" are instructions; "that would help" ends one', () => {
+    const talk = (line: string): string[] => advice(consultation('what brings you in', 'a tummy bug', line, 'okay'));
+    expect(talk('so my plan is rest. I would probably advise you to stay off work for a day or two.')).toEqual(['rest', 'stay off work for a day or 2']);
+    expect(talk('so my plan is rest. the things you can do are you can drink plenty of fluids.')).toEqual(['rest', 'drink plenty of fluids']);
+    expect(talk('so my plan is rest. if you can drink plenty of water that would help')).toEqual(['rest', 'drink plenty of water']);
+  });
 });
 

@@ -311,5 +311,11 @@ describe('report plan items that are no instruction', () => {
     expect(talk('so my plan is rest. the things you can do are you can drink plenty of fluids.')).toEqual(['rest', 'drink plenty of fluids']);
     expect(talk('so my plan is rest. if you can drink plenty of water that would help')).toEqual(['rest', 'drink plenty of water']);
   });
+
+  it('a report\'s "I also suggested that he …", "I have advised her to …" and "getting him set up with …"', () => {
+    expect(advice('ASSESSMENT: Back pain. PLAN: I also suggested that he reestablish contact with his rheumatologist.')).toEqual(['reestablish contact with his rheumatologist']);
+    expect(advice('ASSESSMENT: Back pain. PLAN: I have advised her to avoid heavy lifting.')).toEqual(['avoid heavy lifting']);
+    expect(advice('ASSESSMENT: Back pain. PLAN: We will see about getting him set up with physical therapy for his back pain.')).toEqual(['physical therapy for his back pain']);
+  });
 });
 

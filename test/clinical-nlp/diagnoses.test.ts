@@ -234,6 +234,7 @@ describe('real clinical language', () => {
     expect(codes('IMPRESSION / DIAGNOSIS, 1. Plantar fasciitis / heel spur. 2. Obesity.')).toEqual(['M72.2', 'E66.9']);
     // "Serous otitis" without "media", and a transcription's common misspelling of fasciitis.
     expect(codes('ASSESSMENT: 1. Serous otitis. 2. Plantar fascitis, right foot.')).toEqual(['H65.9', 'M72.2']);
+    expect(codes('ASSESSMENT: 1. Rotator cuff tendinopathy, left. 2. Gallbladder infection.')).toEqual(['M75.1', 'K81.9']);
   });
 
   it('reads a problem-oriented plan, a symptom treated as the problem included', () => {

@@ -132,6 +132,8 @@ const NOW = /\b(?:since (?:you've|you have|i've|i have) been|now|anymore|any mor
 const WHERE = /\b(?:where|whereabouts|which (?:side|part))\b/;
 // A question about earlier episodes: what the answer tells is history ("have you had this before?" "once, 3 years ago").
 const PAST_QUESTION = /\b(?:ever|before|in the past|previously|prior to|did it last|last time)\b/;
+const HOW_LONG_OTHER =
+  /\bhow long (?:have|has|had) (?:you|he|she|they) (?:been|had) (?:an? )?(?:diabetic|asthmatic|epileptic|hypertensive|smoker|smoking|on|taking|using|married|working|living|pregnant|diabetes|asthma|epilepsy|high blood pressure|hypertension)\b/;
 const HOW_LONG = /\b(?:since when|how long|when did (?:it|this|they|that|it all|this all|all this) (?:start|begin|come on)|when (?:it|this|they) (?:started|began)|for how many days)\b/;
 // A question said without punctuation starts like one.
 // Said without its question mark, after the words that open a turn: "okay so were you ever told …".
@@ -982,6 +984,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
       for (const { q, items: named } of repeated) if (named.length) attach(q, named, [], durations[0]?.duration);
       if (repeated.some((r) => r.items.length)) continue;
     }
+    // "How long have you been a diabetic?", "… been taking the metformin?": the answer is no complaint's length.
+    if (!items.length && durations.length && question && HOW_LONG_OTHER.test(question.text)) continue;
     const howLong = (question && HOW_LONG.test(question.text)) || (asked && HOW_LONG.test(asked.text) && s.index - asked.index <= 3);
     if (!items.length && durations.length && (ANAPHORA.test(s.text) || howLong || /^\d/.test(s.text))) {
       const d = durations.find((x) => x.duration)?.duration;

@@ -268,6 +268,11 @@ describe('words of a complaint that say something else', () => {
     expect(names(text)).toEqual(['cough']);
   });
 
+  it('the answer to how long a condition or a drug has been had is no complaint\'s length', () => {
+    const text = ["Doctor: what's brought you in?", 'Patient: I have a cough.', 'Doctor: and how long have you been a diabetic for?', 'Patient: maybe five or six years.', 'Doctor: okay'].join('\n');
+    expect(days(text, 'cough')).toBeNull();
+  });
+
   it("a length told of someone else's illness is not the complaint's", () => {
     const text = 'HISTORY: Over the past couple of days he has had a sore throat (his wife has had a cold for about 2 weeks).';
     expect(days(text, 'sore throat')).toBe(2);

@@ -158,7 +158,7 @@ const PAST = new Set(['last', 'previous', 'previously', 'prior', 'earlier', 'old
 const PAST_FILLER = new Set(['in', 'a', 'an', 'the', 'his', 'her', 'their', 'your', 'with', 'of', 'done', 'positive', 'negative', 'normal', 'abnormal', 'first', 'second', 'third', 'trimester', 'also', 'both', 'all', 'these', 'those', 'any', 'some', 'outside', 'lab', 'laboratory', 'home']);
 const MONITOR = new Set(['monitor', 'monitoring', 'self', 'home']);
 const OPENER = /^(?:we|we'll|i'll|then|let's|lets)$/;
-const MAIN_CLAUSE = /^(?:we|we'll|will|then|get|do|consider|plan|go|need|may|might|could|should)$/;
+const MAIN_CLAUSE = /^(?:we|we'll|we're|will|then|get|do|consider|plan|go|need|may|might|could|should|are|going|gonna|proceed|with|obtain|arrange|schedule|pursue|want|would)$/;
 const REFER = /\b(?:refer|referred|referral|referring)\b/;
 const ORDER_VERB = new Set(['check', 'checking', 'test', 'tests', 'testing', 'screen', 'screening', 'send', 'sending', 'get', 'getting', 'do', 'order', 'ordering', 'repeat', 'recheck', 'advised', 'advise', 'investigations', 'investigation', 'plan']);
 // A finding, not an order: "raised intraocular pressure", "low platelet count", "high TSH".

@@ -97,6 +97,8 @@ describe('what is an order', () => {
     expect(names('If the pain persists we will do an MRI of the lumbar spine.')).toEqual([]);
     expect(names('Ultrasound abdomen if the vomiting continues.')).toEqual([]);
     expect(names('If her sugars stay high we may add metformin. Lipid profile in two weeks.')).toEqual(['lipid profile']);
+    expect(names('We will do a chest x-ray and if this is positive we would proceed with a CT scan of the chest.')).toEqual(['chest x-ray']);
+    expect(names('If the numbness is still present, then we are going to proceed with an MRI of the neck.')).toEqual([]);
   });
 
   it('skips a test that is only possible, not had, a finding of the examination, a result or a guide', () => {

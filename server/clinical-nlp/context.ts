@@ -8,7 +8,7 @@
 import { Type } from 'typebox';
 import RULES_FILE from './vocab/context-rules.json' with { type: 'json' };
 import { checkedData, DataFileError, Provenance } from './vocab/data-file.js';
-import { normalizeText, tokenize, type Token } from './lexicon.js';
+import { normalizePhrase, tokenize, type Token } from './lexicon.js';
 
 export const CONTEXT_CATEGORIES = [
   'NEW', 'CONTINUED', 'CONTINUED_ALL', 'CHANGED', 'STOPPED', 'HISTORICAL', 'CURRENT', 'CONSIDERED', 'CONDITIONAL',
@@ -118,7 +118,7 @@ export function compileContextRules(data: unknown, name = 'context-rules.json'):
       }
     }
     for (const phrase of rule.phrases ?? []) {
-      const words = tokenize(normalizeText(phrase)).map((t) => t.text);
+      const words = tokenize(normalizePhrase(phrase)).map((t) => t.text);
       if (!words.length) fail(`phrase "${phrase}" has no words`);
       // One cue, one meaning: the same words in two rules of one kind would make the file ambiguous to read.
       const key = `${rule.direction === 'pseudo' ? 'pseudo' : rule.category}:${words.join(' ')}`;

@@ -16,7 +16,7 @@
  */
 import { INVESTIGATIONS, type Investigation as Test } from './vocab/investigations.js';
 import type { Investigation } from './facts.js';
-import { BODY_PART, normalizeText, PhraseIndex, type Match, type Token } from './lexicon.js';
+import { BODY_PART, normalizePhrase, PhraseIndex, type Match, type Token } from './lexicon.js';
 import type { Doc, SectionKind, Sentence } from './sections.js';
 
 /** What a matched phrase names: the test, the name to show (its own, or the alias said when that is a name too). */
@@ -36,7 +36,7 @@ const ONE_WORD = new Map<string, TestTerm>();
 
 function addPhrase(phrase: string, term: TestTerm): void {
   INVESTIGATION_INDEX.add(phrase, term);
-  const word = normalizeText(phrase).trim();
+  const word = normalizePhrase(phrase).trim();
   if (/^[a-z0-9]{3,}$/.test(word) && !term.inListOnly && !ONE_WORD.has(word)) ONE_WORD.set(word, term);
   // Plural of the last word ("blood cultures", "knee x rays", "hearing and vision screens").
   if (!term.inListOnly && /[a-z]{3}$/.test(phrase) && !/[sy]$/.test(phrase)) INVESTIGATION_INDEX.add(`${phrase}s`, term);

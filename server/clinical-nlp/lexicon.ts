@@ -43,12 +43,13 @@ const STUTTER_PAIR = /\b([a-z]{1,4}(?:'[a-z]+)?\s+[a-z]{1,4}(?:'[a-z]+)?)(?:,?\s
 
 /**
  * Punctuation said aloud. "colon" is the bowel after "the", "of", "sigmoid" … or before "cancer", "polyp" …;
- * "period" is punctuation only where a line or paragraph command, or the end, follows it (else it is menstrual).
+ * "period" is punctuation only where a line or paragraph command, or the end, follows it, and no word that makes it
+ * menstrual comes before it ("a missed period", "her last period").
  */
 const VOICE_COMMANDS: [RegExp, string][] = [
   [/\s*\b(?:new|next) paragraph\b\s*/g, '\n'],
   [/\s*\b(?:new|next) line\b\s*/g, '\n'],
-  [/\s*\bperiod\b(?=\s*(?:\n|$))/g, '.'],
+  [/\s*(?<!\b(?:missed|late|first|last|heavy|light|painful|irregular|my|her|your|the|a|next|no|monthly)\s+)\bperiod\b(?=\s*(?:\n|$))/g, '.'],
   [/\s*\bfull stop\b/g, '.'],
   [/\s*\bquestion mark\b/g, '?'],
   [/\s*\bsemi ?colon\b/g, ';'],
@@ -206,10 +207,10 @@ const DIGIT_WORD = 'zero|one|two|three|four|five|six|seven|eight|nine';
 const SPOKEN_DECIMAL_STOP = new RegExp(String.raw`\b(${DIGIT_WORD})\. (?=(?:${DIGIT_WORD})\b)`, 'g');
 
 /** Lower case, voice commands as punctuation, hyphens and "+" spelled out, spoken numbers as digits, spelled letters joined. */
-export function normalizeMapped(raw: Mapped): Mapped {
+export function normalizeMapped(raw: Mapped, voiceCommands = true): Mapped {
   // Latin written with full stops goes first: its stops would otherwise end sentences and become decimals ("q.4h").
   let s = raw.replace(DOTTED, dotted).replace(TITLE, '$1$2').replace(HOUR_INTERVAL, hourInterval).lower().replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
-  if (VOICE_COMMAND_WORD.test(s.text)) for (const [re, to] of VOICE_COMMANDS) s = s.replace(re, to);
+  if (voiceCommands && VOICE_COMMAND_WORD.test(s.text)) for (const [re, to] of VOICE_COMMANDS) s = s.replace(re, to);
   // "two. five of norvasc": a recogniser writes the spoken "point" of a decimal as a full stop between number words.
   s = s.replace(SPOKEN_DECIMAL_STOP, '$1 point ');
   s = s.replace(/(\d)\s*%/g, '$1 percent').replace(/\s*\+\s*/g, ' plus ');
@@ -237,6 +238,14 @@ export function normalizeText(raw: string): string {
   return normalizeMapped(Mapped.of(raw)).text;
 }
 
+/**
+ * A vocabulary phrase read as the transcript is, but with no voice commands: "missed period" ends on the word, not
+ * on a full stop said aloud (which would make "I missed it." a missed period).
+ */
+export function normalizePhrase(phrase: string): string {
+  return normalizeMapped(Mapped.of(phrase), false).text;
+}
+
 export interface Match<T> {
   /** Token indexes [from, to). */
   from: number;
@@ -252,7 +261,7 @@ export class PhraseIndex<T> {
   private readonly byFirst = new Map<string, { words: string[]; payload: T; key: string }[]>();
 
   add(phrase: string, payload: T): void {
-    const words = tokenize(normalizeText(phrase)).map((t) => t.text).filter((w) => !/^[,;:?]$/.test(w));
+    const words = tokenize(normalizePhrase(phrase)).map((t) => t.text).filter((w) => !/^[,;:?]$/.test(w));
     const first = words[0];
     if (!first) return;
     const list = this.byFirst.get(first) ?? [];

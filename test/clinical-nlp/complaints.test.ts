@@ -230,6 +230,8 @@ describe('words of a complaint that say something else', () => {
     ['the weather', 'Patient: it gets worse when it is so cold out'],
     ['forgetting a detail', "Patient: i can't remember if we did that test before"],
     ['a game', 'Patient: i totally missed the ball and hit the pole'],
+    ['a missed step', 'Patient: i was carrying the basket and i missed a step.'],
+    ['missing something', 'Patient: i think i missed it.'],
     ['a lifestyle that fits', 'Patient: yes that would fit your schedule better'],
     ['nerves about one event', 'Patient: i had chest pain for a minute and got a little nervous about that'],
     ['a diet habit', "Patient: I have chest pain and my husband says I'm not eating my vegetables like I should"],
@@ -271,6 +273,10 @@ describe('words of a complaint that say something else', () => {
   it('the answer to how long a condition or a drug has been had is no complaint\'s length', () => {
     const text = ["Doctor: what's brought you in?", 'Patient: I have a cough.', 'Doctor: and how long have you been a diabetic for?', 'Patient: maybe five or six years.', 'Doctor: okay'].join('\n');
     expect(days(text, 'cough')).toBeNull();
+  });
+
+  it('a missed period at the end of a turn is the period, not a full stop said aloud', () => {
+    expect(names("Doctor: what brings you in?\nPatient: I've had a missed period\nDoctor: okay")).toEqual(['missed periods']);
   });
 
   it("a length told of someone else's illness is not the complaint's", () => {

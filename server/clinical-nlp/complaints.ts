@@ -173,6 +173,8 @@ const HEDGED = /\b(?:possible|possibly|probable|suspected|query)\s+(?:[a-z]+\s+)
 const TAIL = /\s+(?:radiating|which|that|when|where|worse|better|worst|increases|increased|increasing|aggravated|relieved|gradually|on and off|off and on|lasting|about|around|slowly|spreading|since|from|\d).*$/;
 // How long it has been worse is not how long the complaint has lasted.
 const WORSE = /\b(?:worse|worsened|worsening|increased|better|bad)\s+$/;
+// What brings another complaint on, said as such: "coughing, sneezing makes it worse", "bending over makes the pain worse".
+const AGGRAVATES = /^(?:[\s,]+(?:and\s+|or\s+)?[a-z]+ing)*[\s,]+(?:also\s+)?(?:(?:seems?|seemed|tends?|tended) to\s+)?(?:makes?|make|made|will make)\s+(?:it|the pain|them|that|things|my \w+)\s+(?:a lot\s+|much\s+|even\s+)?(?:worse|better)\b/;
 const STAIRS = /\b(?:climb\w*|stairs?|steps|flights?)\b/;
 const EXERTION = /\b(?:walk\w*|exert\w*|exercis\w*|running|effort|activity|hurry\w*|uphill)\b/;
 const EXERTIONAL = new Set(['breathlessness', 'shortness of breath', 'chest tightness', 'chest pain']);
@@ -547,7 +549,7 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
   const kept = named
     .filter((it) => !isNegated(it))
     .filter((it) => !resolved(s, it, nextStart(it)))
-    .filter((it) => !HEDGED.test(s.text.slice(Math.max(0, it.start - 30), it.start)))
+    .filter((it) => !HEDGED.test(s.text.slice(Math.max(0, it.start - 30), it.start)) && !AGGRAVATES.test(s.text.slice(it.end)))
     .filter((it) => !FINDING.test(s.text.slice(Math.max(0, it.start - 30), it.start)) && !UMBRELLA_AFTER.test(s.text.slice(it.end)));
   bare?.push(...kept.filter((it) => NEEDS_SITE.has(it.name)));
   return kept.filter((it) => !NEEDS_SITE.has(it.name));

@@ -231,6 +231,7 @@ describe('words of a complaint that say something else', () => {
     ['forgetting a detail', "Patient: i can't remember if we did that test before"],
     ['a game', 'Patient: i totally missed the ball and hit the pole'],
     ['a missed step', 'Patient: i was carrying the basket and i missed a step.'],
+    ['what makes another complaint worse', 'Patient: standing, walking, coughing, sneezing seem to make it worse'],
     ['missing something', 'Patient: i think i missed it.'],
     ['a lifestyle that fits', 'Patient: yes that would fit your schedule better'],
     ['nerves about one event', 'Patient: i had chest pain for a minute and got a little nervous about that'],

@@ -124,6 +124,7 @@ const PAST_END = new RegExp(String.raw`(?:${PAST.source})$`);
 const PAST_LAST_WORDS = new Set('episode past time year ago child baby kid little young small life birth'.split(' '));
 // Words after an earlier episode's time that go on telling it: "in the past with vertigo", "years ago for a kidney stone".
 const PAST_GOES_ON = new Set(['with', 'for', 'from', 'of', 'due']);
+const ONSET_OF_TOLD = /^(?:(?:and|so|the|her|his|my|these|those|all (?:of )?(?:the|these|this)?)\s+)*(?:symptoms?|it|this|they|these|that|all this)\s+(?:all\s+)?(?:started|began|begun|came on|first started)\b/;
 const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been like this|(?:been )?feeling like this|this way|been going on|been coming|it started|this started|they started|this has been|since then|so (?:about )?\d)/;
 const NO = /^(?:no|not|none|nothing|never|nope|nah)\b/;
 // A denial about the present: "since I've been home", "at the moment".
@@ -1014,6 +1015,10 @@ export function extractComplaints(doc: Doc): Complaint[] {
     }
     const since = sinceEvent(s.text);
     if (since) for (const it of items) it.duration ??= since;
+    // "… complaint of left otalgia and headache. Symptoms started approximately three weeks ago and …": the onset
+    // told next is that of the complaints just told, before any new one in its sentence.
+    const onset = ONSET_OF_TOLD.test(s.text) ? durations.find((d) => d.duration && (!items.length || d.end <= items[0]!.start))?.duration : undefined;
+    if (onset && lastNew?.at === s.index - 1) for (const c of lastItems) c.duration ??= onset;
     attach(s, items, durations);
   }
   // "I keep going to the toilet very often" told of diarrhoea is how often the bowels go, not urinary frequency.

@@ -280,6 +280,12 @@ describe('words of a complaint that say something else', () => {
     expect(names("Doctor: what brings you in?\nPatient: I've had a missed period\nDoctor: okay")).toEqual(['missed periods']);
   });
 
+  it('"Symptoms started three weeks ago" after the complaints are told gives them their length', () => {
+    const text = 'HISTORY: She comes to the clinic with complaint of left ear pain and headache. Symptoms started approximately three weeks ago and she has had some jaw pain.';
+    expect(days(text, 'headache')).toBe(21);
+    expect(days(text, 'left ear pain')).toBe(21);
+  });
+
   it("a length told of someone else's illness is not the complaint's", () => {
     const text = 'HISTORY: Over the past couple of days he has had a sore throat (his wife has had a cold for about 2 weeks).';
     expect(days(text, 'sore throat')).toBe(2);

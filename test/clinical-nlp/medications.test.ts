@@ -421,6 +421,16 @@ describe('medication status (context rules)', () => {
     expect(b.conditional.map((m) => m.name)).toEqual(['empagliflozin']);
   });
 
+  it('a drug to start only if the patient is no better waits in the conditional list; a return if no better does not', () => {
+    const a = all("if the pain isn't better in three days, start the flucloxacillin 500 mg four times a day.");
+    expect(a.medications).toEqual([]);
+    expect(a.conditional.map((m) => m.name)).toEqual(['flucloxacillin']);
+    const b = all("take ibuprofen 400 mg three times a day and if you're not better in a week come back.");
+    expect(b.medications.map((m) => [m.name, m.status])).toEqual([['ibuprofen', 'new']]);
+    const c = all('if you get a fever take paracetamol 1 g four times a day.');
+    expect(c.medications.map((m) => [m.name, m.frequency?.as_needed])).toEqual([['acetaminophen', true]]);
+  });
+
   it('alternatives offered now are each an entry naming the others', () => {
     const ms = all('you can take either cetirizine or loratadine once a day.').medications;
     expect(ms.map((m) => [m.name, m.alternatives])).toEqual([
@@ -495,6 +505,13 @@ describe('drug mentions that are not prescriptions now', () => {
     ['what other people do', 'A lot of people use ranitidine 150 mg for this.'],
     ['a discharge from elsewhere', 'She was discharged on cephalexin 500 mg four times a day.'],
     ['a question', 'Doctor: have you been taking the amlodipine 5 mg every day? Patient: yes.'],
+    ['what it did before', "Doctor: the metformin 500 mg twice a day upset your stomach, didn't it? Patient: yes."],
+    ['given at an earlier visit, unpunctuated', 'Doctor: last time we gave you cephalexin 500 mg four times a day\nPatient: yes\nDoctor: and it cleared up'],
+    ['an offer the patient declines, unpunctuated', "Doctor: do you want to try sertraline 50 mg daily\nPatient: no i don't want tablets"],
+    ['an offer put as a question, unpunctuated', "Doctor: how about we try amitriptyline 10 mg at night\nPatient: i'm not keen"],
+    ['a drug to start only if no better', "Doctor: if the pain isn't better in 3 days, start the flucloxacillin 500 mg four times a day."],
+    ['a delayed prescription', "Doctor: here's a delayed prescription for amoxicillin 500 mg three times a day."],
+    ['only if no better, said after the drug', 'Amoxicillin 500 mg three times daily for 5 days, to be started only if symptoms do not improve in 48 hours.'],
   ])('%s: %s', (_kind, text) => {
     const mode = /^(?:doctor|patient):/i.test(text) ? 'consultation' : 'dictation';
     for (const m of read(text, mode)) expect(m.flagged, m.name).toBe(true);

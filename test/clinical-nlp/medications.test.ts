@@ -510,6 +510,7 @@ describe('drug mentions that are not prescriptions now', () => {
     ['an offer the patient declines, unpunctuated', "Doctor: do you want to try sertraline 50 mg daily\nPatient: no i don't want tablets"],
     ['an offer put as a question, unpunctuated', "Doctor: how about we try amitriptyline 10 mg at night\nPatient: i'm not keen"],
     ['a drug to start only if no better', "Doctor: if the pain isn't better in 3 days, start the flucloxacillin 500 mg four times a day."],
+    ['what I would usually give', "Doctor: i'd normally give clarithromycin 500 mg twice a day\nPatient: okay"],
     ['a delayed prescription', "Doctor: here's a delayed prescription for amoxicillin 500 mg three times a day."],
     ['only if no better, said after the drug', 'Amoxicillin 500 mg three times daily for 5 days, to be started only if symptoms do not improve in 48 hours.'],
   ])('%s: %s', (_kind, text) => {

@@ -226,8 +226,9 @@ const AS_NEEDED_SHORTHAND = /\b(?:prn|sos)\b/;
 const PRN_BEFORE = /\b(?:prn|sos)\s+$/;
 const AS_NEEDED = /\b(?:sos|prn|as needed|as required|when needed|if needed|when required|if required|on demand|as and when)\b/;
 // "only if the fever is above 100", "when there is pain", "at the onset of nausea": a stated condition.
-// A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead".
-const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b))[^,;]*/;
+// A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead"; nor is
+// a titration's step ("titrate to 50 mg b.i.d. if tolerated", "if no side effects"): the dose is regular.
+const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
 const FOR_SYMPTOM = /\bfor (?:the |any |her |his |your )?(?:discomfort|pain|fever|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
 const DAILY_MAX =

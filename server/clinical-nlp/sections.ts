@@ -129,6 +129,7 @@ const DOCTOR = /^(?:doctor|dr|physician|consultant|nurse|clinician|provider)\b/i
 const CORRECTION =
   /,?\s*\b(?:(?:(?:sorry|no|oh no|correction|oops)\s*,?\s*)(?:make (?:that|it)|i mean|i meant|change (?:that|it) to|scratch that,?)|make (?:that|it)(?=\s+\d)|i mean|i meant|change (?:that|it) to|scratch that,?)\s+([^,.;]+)/;
 const AMOUNT = /(\d+(?:\.\d+)?)\s*([a-z]+)/;
+const FREQUENCY_SAID = /^\s*((?:once|twice|thrice|\d+ times) (?:a|per|in a) (?:day|week)|every \d+(?: to \d+)? hours|daily|nightly|at night|at bedtime|bid|tid|qid|qds|tds|bd|od)\b/;
 
 function applyCorrections(sentence: Mapped): Mapped {
   let s = sentence;
@@ -148,15 +149,23 @@ function applyCorrections(sentence: Mapped): Mapped {
       // milligrams"), else the last amount with the same unit ("7 days" → "5 days"), else the last number. Only the
       // amount is the correction: a run-on recogniser sentence goes on after it.
       const said = replacement.slice(0, amount.index! + amount[0].length);
-      const rest = Mapped.concat([replacement.slice(said.length), after]);
+      let rest = Mapped.concat([replacement.slice(said.length), after]);
       const unit = amount[2]!.replace(/s$/, '');
       const justBefore = /(\d+(?:\.\d+)?)(?:\s*[a-z]+)?\s*,?\s*$/.exec(b);
       const same = [...b.matchAll(new RegExp(`\\d+(?:\\.\\d+)?\\s*${unit}s?\\b`, 'g'))].pop();
       const anyNum = [...b.matchAll(/\d+(?:\.\d+)?/g)].pop();
       const target = justBefore ?? same ?? anyNum;
-      fixed = target
-        ? Mapped.concat([before.slice(0, target.index), said, before.slice(target.index! + target[0].length)])
-        : Mapped.concat([before, space, said]);
+      // "500 mg three times a day, actually make that 875 mg twice a day": a frequency said with the new amount
+      // replaces the one said with the old, or the old one would be printed with the new strength.
+      let tail = target ? before.slice(target.index! + target[0].length) : before.slice(0, 0);
+      const newFrequency = FREQUENCY_SAID.exec(rest.text);
+      const oldFrequency = newFrequency && new RegExp(FREQUENCY_SAID.source.slice(1)).exec(tail.text);
+      if (newFrequency && oldFrequency) {
+        const from = oldFrequency.index + oldFrequency[0].length - oldFrequency[1]!.length;
+        tail = Mapped.concat([tail.slice(0, from), rest.slice(newFrequency[0].length - newFrequency[1]!.length, newFrequency[0].length), tail.slice(from + oldFrequency[1]!.length)]);
+        rest = rest.slice(newFrequency[0].length);
+      }
+      fixed = target ? Mapped.concat([before.slice(0, target.index), said, tail]) : Mapped.concat([before, space, said]);
       s = Mapped.concat([fixed.replace(/\s+$/, ''), rest.text.startsWith(' ') ? rest : Mapped.concat([space, rest])]);
       continue;
     } else {

@@ -183,6 +183,11 @@ describe('as needed, maximum and duration', () => {
     expect(m.instructions).toMatch(/only if the temperature is above 100/);
   });
 
+  it('a titration step "if tolerated" or "if no side effects" is no condition of taking the dose', () => {
+    expect(one('start metoprolol 25 mg twice daily, titrate to 50 mg twice daily in two weeks if tolerated').frequency).toMatchObject({ as_needed: false, per_day: 2 });
+    expect(one('start tab amlodipine 5 mg once daily if no side effects we will increase it').frequency).toMatchObject({ as_needed: false, per_day: 1 });
+  });
+
   it('the condition may come first, and its own days are not the duration', () => {
     const m = one('syrup lactulose 10 ml when there is no motion for three days');
     expect(m.frequency?.as_needed).toBe(true);

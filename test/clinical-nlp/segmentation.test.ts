@@ -78,6 +78,13 @@ describe('sentences without punctuation', () => {
     const f = structure('continue tab amlodipine five mg daily start tab atorvastatin twenty sorry make that forty mg at bedtime', { locale: 'en-IN' });
     expect(f.medications.map((m) => [m.name, m.strength?.value])).toEqual([['amlodipine', 5], ['atorvastatin', 40]]);
   });
+
+  it('a frequency said with the corrected amount replaces the one said with the old', () => {
+    const f = structure('take amoxicillin 500 mg three times a day, actually make that 875 mg twice a day', { locale: 'en-US' });
+    expect(f.medications.map((m) => [m.name, m.strength?.value, m.frequency?.per_day])).toEqual([['amoxicillin', 875, 2]]);
+    const kept = structure('amoxicillin 500 mg three times a day sorry make that 250 mg', { locale: 'en-US' });
+    expect(kept.medications.map((m) => [m.name, m.strength?.value, m.frequency?.per_day])).toEqual([['amoxicillin', 250, 3]]);
+  });
 });
 
 describe('vitals and follow-up in varied wording', () => {

@@ -65,6 +65,7 @@ export const VitalsFileSchema = Type.Object({
   report_openings: Words,
   ambiguous_units: Words,
   not_a_reading_after: Words,
+  change_after: Words,
   self_measured: Words,
   self_measured_vitals: Type.Record(Type.String(), Type.Array(KeySchema)),
   remote_consultation: Words,
@@ -186,6 +187,8 @@ const THIS_VISIT = wordsRe(V.this_visit_phrases);
 const ELSEWHERE_BEFORE = new RegExp(String.raw`${START}(?:${alt([...V.elsewhere_words, ...V.elsewhere_before_phrases])})${END}[^,;:]*$`);
 const ELSEWHERE_AFTER = new RegExp(String.raw`^[^,;:]{0,20}${START}(?:${alt(V.elsewhere_after_phrases)})${END}`);
 // "a fever of 101 for three days" is the history of a fever, not a reading.
+// "a five pound increase": a change of the vital, not a reading.
+const CHANGE_AFTER = new RegExp(String.raw`^\s*(?:${alt(V.change_after)})${END}`);
 const LASTED_AFTER = /^\s*(?:for|x)\s+(?:\d+|a|an|one|two|three|a few|several|a couple of)\s+(?:days?|weeks?|months?|years?|hours?)\b/;
 // A sentence that opens on results reads them from a report: none of its numbers are this visit's vitals.
 const REPORT_SENTENCE = new RegExp(String.raw`^(?:(?:his|her|the|old|outside|previous)\s+)?(?:${alt(V.report_openings)})${END}`);
@@ -239,7 +242,7 @@ function measuredHere(s: Sentence, m: RegExpExecArray): boolean {
   if ((!runOn && ELSEWHERE_BEFORE.test(before)) || EARLIER_VISIT.test(wide)) return false;
   // Up to the next number: in a run-on sentence that starts the next reading ("pulse 96 weight 52 kg last month …").
   const after = text.slice(m.index + said.length);
-  return !ELSEWHERE_AFTER.test(after.split(/\d/)[0]!) && !LASTED_AFTER.test(after);
+  return !ELSEWHERE_AFTER.test(after.split(/\d/)[0]!) && !LASTED_AFTER.test(after) && !CHANGE_AFTER.test(after);
 }
 
 // "blood pressure sitting down was 180/80": a posture is not a change ("weight is down 2 kg").

@@ -109,6 +109,9 @@ describe('not vitals of this visit', () => {
     ['a fetal heart rate', 'Fetal heart rate 150.'],
     ['a threshold in advice', 'Give paracetamol if the temperature goes over 100.'],
     ['a birth weight', 'Weight 3.1 kg at birth.'],
+    ['a reading in the ambulance, said after it', 'Her oxygen saturation was 88% in the ambulance.'],
+    ['a reading of a named month', 'His weight was 80 kg in January.'],
+    ['a change said after the value', 'Her weight is a five pound increase over the summer.'],
   ])('%s', (_, text) => {
     expect(vitals(text, 'en-US')).toEqual({});
   });

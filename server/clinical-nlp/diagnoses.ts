@@ -54,6 +54,8 @@ const CUES = checkedData(
     suspectedAfter: Phrases,
     notDiagnosisAfter: Phrases,
     notConditionWords: Phrases,
+    deniedBefore: Phrases,
+    resultWords: Phrases,
   }),
   CUES_FILE,
 );
@@ -141,10 +143,17 @@ function clauseStart(text: string, at: number): number {
   return from;
 }
 
-/** "I suspect this is …": a hedge just before the cue, in its clause, covers the whole list. */
+/**
+ * "I suspect this is …": a hedge just before the cue, in its clause, covers the whole list; so does a result still
+ * awaited ("if the swab comes back positive, then it's strep throat").
+ */
 function hedgedBefore(text: string, cueAt: number): Certainty {
-  return SUSPECT.test(text.slice(clauseStart(text, cueAt), cueAt)) ? 'suspected' : 'confirmed';
+  const before = text.slice(clauseStart(text, cueAt), cueAt);
+  return SUSPECT.test(before) || AWAITED_RESULT.test(before) ? 'suspected' : 'confirmed';
 }
+// "I don't think this is a migraine": the cue's clause denies what it names.
+const DENIED_BEFORE = new RegExp(String.raw`\b(?:${alternation(CUES.deniedBefore)})\b`);
+const AWAITED_RESULT = new RegExp(String.raw`\bif\b.*\b(?:${alternation(CUES.resultWords)})\b`);
 const KNOWN =
   /\b(?:known(?: case of)?|k\/c\/o|(?:she|he) is (?:a |also )?(?:known )?)\s+((?:case of\s+)?[a-z0-9 ]+?)(?=\s+(?:on|for|since|with|and|who|came|presents?|presented|since|under)\b|[,;:.]|$)/g;
 const CHRONIC_ADJECTIVE =
@@ -670,7 +679,7 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
       let empty = false;
       cues.forEach((c, k) => {
         // "you don't have …", "you're not suffering from …".
-        if (inside(used, c.at) || (c.kind === 'weak' && isNegated(s.text, c.at + 1))) return;
+        if (inside(used, c.at) || (c.kind === 'weak' && isNegated(s.text, c.at + 1)) || DENIED_BEFORE.test(s.text.slice(clauseStart(s.text, c.at), c.at))) return;
         // A list runs to the plan or to the next cue ("these are migraines, and I think … is adding a … headache").
         const to = Math.min(listEnd(s, c.end), cues[k + 1]?.at ?? Infinity);
         const certainty = SUSPECT.test(c.text) ? 'suspected' : hedgedBefore(s.text, c.at);

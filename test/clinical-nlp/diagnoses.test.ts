@@ -153,6 +153,11 @@ describe('certainty', () => {
     expect(dx('no evidence of pneumonia on the film.')).toEqual([]);
     expect(dx('his brother has epilepsy. diagnosis tension headache.')).toEqual([['G44.2', 'confirmed']]);
   });
+
+  it('a cue the doctor denies names nothing; one that waits on a result names a suspected diagnosis', () => {
+    expect(dx("i don't think this is a migraine, i think it's a tension headache.")).toEqual([['G44.2', 'confirmed']]);
+    expect(dx('if the swab comes back positive then it is strep throat.')).toEqual([['J02.0', 'suspected']]);
+  });
 });
 
 describe('chronic conditions and visits', () => {

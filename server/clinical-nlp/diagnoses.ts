@@ -92,7 +92,7 @@ const PROBLEM_CUE = new RegExp(
 const PLAN_ADDRESSED = new RegExp(String.raw`\b(?:${alternation(CUES.planAddressed)})\s+(?:(?:your|his|her|their|the)\s+)`, 'g');
 // Where a diagnosis list ends: the plan, a prescription, an order, or a new clause about what will be done.
 const LIST_END = new RegExp(
-  String.raw`[.?!]|\b(?:if|plan|advice|advised|advise|rx|treatment|management|investigations?|tab|tabs|tablets?|cap|caps|capsules?|syrup|syp|inj|injection|drops|ointment|cream|gel|lotion|inhaler|nebuli[sz]ation|x ray|xray|serum|scan|ecg|ekg|mri|ultrasound|usg|echo|start|started|starting|continue|continuing|stop|stopping|give|given|take|taking|apply|prescribe|prescribing|send|sending|order|ordering|get|getting|repeat|refer|referring|referral|increase|add|reduce|review|follow up|come back|but|we|we'll|i'll|i'm|let's|let us|(?:you|he|she|they)\s+(?:should|need|must|can)|needs? to|to be|no need)\b`,
+  String.raw`[.?!]|\b(?:if|plan|advice|advised|advise|rx|treatment|management|investigations?|tab|tabs|tablets?|cap|caps|capsules?|syrup|syp|inj|injection|drops|ointment|cream|gel|lotion|inhaler|nebuli[sz]ation|x ray|xray|serum|scan|ecg|ekg|mri|ultrasound|usg|echo|start|started|starting|continue|continuing|stop|stopping|give|given|take|taking|apply|prescribe|prescribing|send|sending|order|ordering|get|getting|repeat|refer|referring|referral|increase|add|reduce|review|follow up|come back|but|we(?!'d\s+(?:say|call|describe)\b|\s+(?:would\s+)?(?:say|call|describe)\b)|we'll|i'll|i'm|let's|let us|(?:you|he|she|they)\s+(?:should|need|must|can)|needs? to|to be|no need)\b`,
 );
 // Where one item ends (the list may go on after the next comma).
 const ITEM_END =
@@ -100,10 +100,11 @@ const ITEM_END =
 const LEAD = new RegExp(
   String.raw`^[\s,]*(?:(?:${alternation(CUES.naming)}|${alternation(CUES.fillers)}|${SUSPECT_WORDS}|a|an|the|of|is|are|was|as|that|it|it's|its|this|these|there's|there is|also|known|known case of|case of|k\/c\/o|and|or|with|plus|your|his|her|their|my|you|you're|he|she|i|we|do|does|have|has|got|'ve|for|i think|we think|i suspect|we suspect|diagnosis of|number \d+|\d+(?:\.\d+)?|first|firstly|second|secondly|third|thirdly|fourth|fifth|sixth)(?:\s*,)?\s+)+`,
 );
+const ENUMERATED_LEAD = /\b(?:number|\d+|one|first|firstly)\b/;
 const LINK = /^(?:and|or|also|plus|with)$/;
 // Words a diagnosis name never holds: a clause goes on after it ("hepatitis c, your initial labs are …").
 const CLAUSE_LEAD = /\b(?:i|you|he|she|we|they|is|are|was|have|has|got|'ve|for|your|his|her|my|their)\b/;
-const NOT_IN_NAME = /^(?:i|you|he|she|we|they|it|my|your|his|her|our|their|is|are|was|were|be|been|have|has|had|do|does|did|will|would|can|could|should|what|that|this|there|thing|things|labs?)$/;
+const NOT_IN_NAME = /^(?:i|you|he|she|we|they|it|my|your|his|her|our|their|is|are|was|were|be|been|have|has|had|do|does|did|will|would|can|could|should|what|that|this|there|thing|things|labs?|i'd|we'd|you'd|they'd|say)$/;
 const VERB_IN_NAME = /^(?:is|are|was|were|be|been|have|has|had|do|does|did|will|would|can|could|should)$/;
 const NEGATION_WORD = /^(?:no|not|don't|doesn't|didn't|haven't|hasn't|never|without|nor|n't)$/;
 const NOT_CONDITION_WORD = new Set(CUES.notConditionWords);
@@ -682,7 +683,10 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
         if (inside(used, c.at) || (c.kind === 'weak' && isNegated(s.text, c.at + 1)) || DENIED_BEFORE.test(s.text.slice(clauseStart(s.text, c.at), c.at))) return;
         // A list runs to the plan or to the next cue ("these are migraines, and I think … is adding a … headache").
         const to = Math.min(listEnd(s, c.end), cues[k + 1]?.at ?? Infinity);
-        const certainty = SUSPECT.test(c.text) ? 'suspected' : hedgedBefore(s.text, c.at);
+        // A hedge said straight after the cue ("I think it's probably a UTI or a cystitis") covers the whole list too,
+        // unless the list is numbered ("impression one probable sleep apnoea two hypertension"): then its first item.
+        const lead = LEAD.exec(s.text.slice(c.end))?.[0] ?? '';
+        const certainty = SUSPECT.test(c.text) || (SUSPECT.test(lead) && !ENUMERATED_LEAD.test(lead)) ? 'suspected' : hedgedBefore(s.text, c.at);
         expect.next = 1;
         const n = list(c.end, to, { certainty, from: c.end, strict: c.kind !== 'strong', problems: c.problems || inAssessment }, c.at);
         if (c.kind !== 'strong') return;

@@ -14,7 +14,9 @@ export interface Token {
   end: number;
 }
 
-const TOKEN = /[a-z0-9]+(?:['./-][a-z0-9]+)*|[,;:?]/g;
+// A slash joins abbreviations and units ("h/o", "s/p", "mg/dl", "beats/min") into one word; between two longer words
+// ("plantar fasciitis/heel spur syndrome", "gastroenteritis/dehydration") it separates them.
+const TOKEN = /[a-z0-9]+(?:(?:['.-]|\/(?![a-z]{4})|(?<![a-z]{4})\/)[a-z0-9]+)*|[,;:?]/g;
 
 export function tokenize(text: string): Token[] {
   const out: Token[] = [];

@@ -13,6 +13,11 @@ describe('diagnosis lists', () => {
     expect(codes('Diagnosis: first, tension headache; second, migraine without aura.')).toEqual(['G44.2', 'G43.0']);
   });
 
+  it('reads names joined by a slash as a report writes them, not abbreviations', () => {
+    expect(codes('Assessment: 1. Plantar fasciitis/heel spur syndrome, right foot. 2. Gastroenteritis/dehydration. Plan: ice.')).toEqual(['M72.2', 'A09.9', 'E86']);
+    expect(codes('h/o asthma. diagnosis: r/o pneumonia.')).toEqual(['J18.9']);
+  });
+
   it('splits at semicolons, "and", "also" and between names said without punctuation', () => {
     expect(codes('Assessment: scabies; impetigo; head lice.')).toEqual(['B86', 'L01.0', 'B85.0']);
     expect(codes('impression acute bronchitis and allergic rhinitis plan tab montelukast')).toEqual(['J20.9', 'J30.4']);
@@ -152,6 +157,19 @@ describe('certainty', () => {
     expect(dx('her knees are swollen in the mornings, this could be rheumatoid arthritis, we will check rf.')).toEqual([['M06.9', 'suspected']]);
     expect(dx('no evidence of pneumonia on the film.')).toEqual([]);
     expect(dx('his brother has epilepsy. diagnosis tension headache.')).toEqual([['G44.2', 'confirmed']]);
+  });
+
+  it('a hedge said straight after the cue covers the list, but only the first item of a numbered one', () => {
+    expect(dx("i think it's, um, probably just what we'd say a uti.")).toEqual([['N39.0', 'suspected']]);
+    expect(dx('i think it is probably a migraine, and a mild depression.')).toEqual([
+      ['G43.9', 'suspected'],
+      ['F32.0', 'suspected'],
+    ]);
+    expect(dx('impression one probable obstructive sleep apnoea two hypertension three obesity plan sleep study')).toEqual([
+      ['G47.3', 'suspected'],
+      ['I10', 'confirmed'],
+      ['E66.9', 'confirmed'],
+    ]);
   });
 
   it('a cue the doctor denies names nothing; one that waits on a result names a suspected diagnosis', () => {

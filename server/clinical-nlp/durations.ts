@@ -27,6 +27,8 @@ const HEDGE = String.raw`(?:(?:about|around|almost|nearly|over|more than|approxi
 const PATTERNS: { re: RegExp; fixedDays?: number; one?: boolean }[] = [
   { re: new RegExp(String.raw`\b${LEAD}\s*${HEDGE}${COUNT}\s*${UNIT}\b`, 'g') },
   { re: new RegExp(String.raw`\b${COUNT}\s*${UNIT}\s+(?:ago|back|history)\b`, 'g') },
+  // "presents with 3 days of sore throat", "reports two weeks of cough": not "completed 5 days of antibiotics".
+  { re: new RegExp(String.raw`(?<=\b(?:with|reports?|reporting|describes?|describing|gives|giving|has had|have had|had|having|complains? of|complaining of|notes?)\s+(?:a\s+)?)${COUNT}\s*${UNIT}\s+of\b`, 'g') },
   { re: new RegExp(String.raw`\b(?:about|around|almost|nearly|approximately|probably|maybe|roughly|like|over|under|less than|more than|at least)\s+${COUNT}\s*${UNIT}\b`, 'g') },
   // "lost 4 kg in 3 months": only a number and a plural unit, so "3 times in a day" is a frequency.
   { re: new RegExp(String.raw`\bin\s+(?:the\s+(?:last|past)\s+)?(${NUMBER})\s*(days|weeks|months|years)\b`, 'g') },

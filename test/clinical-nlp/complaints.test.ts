@@ -185,6 +185,8 @@ describe('durations', () => {
     ['over the past month', 30],
     ['the last two nights', 2],
     ['with a sudden onset just yesterday', 1],
+    ['presents with 3 days of sore throat', 3],
+    ['reports two weeks of cough', 14],
   ])('%s → %d days', (spoken, n) => {
     const hits = findDurations(normalizeText(spoken));
     expect(hits).toHaveLength(1);
@@ -195,6 +197,7 @@ describe('durations', () => {
     expect(findDurations(normalizeText('eighteen month old child'))).toEqual([]);
     expect(findDurations(normalizeText('three times in a day'))).toEqual([]);
     expect(findDurations(normalizeText('stiffness for ten minutes'))[0]!.duration).toBeUndefined();
+    expect(findDurations(normalizeText('he completed 5 days of antibiotics'))).toEqual([]);
   });
 
   it('a complaint does not take a duration another complaint said before it took, nor how long it has been worse', () => {

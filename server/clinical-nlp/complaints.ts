@@ -139,7 +139,11 @@ const HOW_LONG = /\b(?:since when|how long|when did (?:it|this|they|that|it all|
 // A question said without punctuation starts like one.
 // Said without its question mark, after the words that open a turn: "okay so were you ever told …".
 const QUESTION = /^(?:(?:okay|ok|so|and|alright|all right|um|uh|now)\s+)*(?:any|anything else|do you|does (?:he|she|it|the)|did (?:you|he|she)|are you|were you|have you|has (?:he|she)|is (?:he|she|there)|how|what|when|where|which|why|can you|could you|tell me)\b/;
-const AFFIRMATIVE = /^(?:yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|occasionally|since|for|it does|i do|he does|she does|it has|it is|it was|it did|that's right|correct)\b|\b(?:yes|yeah)\b/;
+const AFFIRMATIVE =
+  /^(?:yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|a bit|bit of|a few|some|quite|a lot|lots|mostly|mainly|every|now and then|on and off|once|twice|occasionally|since|for|it does|i do|i get|i've had|i have had|there's|there is|there was|he does|she does|it has|it is|it was|it did|that's right|correct)\b|\b(?:yes|yeah)\b/;
+// "i was sick once yesterday", "i've lost a bit": an amount said without a denial is a yes.
+const SOME_SAID = /\b(?:a bit|a little bit|once|twice)\b/;
+const DENIAL = /\b(?:no|not|never|nothing)\b|n't\b/;
 // A question said inside a longer sentence without its question mark: "… okay and has that been since the bite".
 const ASKS = /\b(?:has|have|is|was|did|does|do|are|were) (?:that|it|this|they|you|he|she)\b[^,.]{0,60}$/;
 // "Since the tick bite": as long as the complaint named by the event's words.
@@ -973,7 +977,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
     // since the bite" takes the bite's duration.
     // An answer that names the symptom only to deny it or say it has gone ("i had a temperature last week but it's
     // gone") is no yes, whatever time it gives.
-    if (!items.length && !denied.length && asking && !NO.test(s.text) && (AFFIRMATIVE.test(s.text) || (durations.length && !HOW_LONG.test(question.text)))) {
+    const yes = AFFIRMATIVE.test(s.text) || (SOME_SAID.test(s.text) && !DENIAL.test(s.text));
+    if (!items.length && !denied.length && asking && !NO.test(s.text) && (yes || (durations.length && !HOW_LONG.test(question.text)))) {
       const since = sinceEvent(question.text);
       if (since) for (const c of lastItems) c.duration ??= since;
       const askedItems = itemsAsked(question, doc.female);

@@ -83,6 +83,11 @@ describe('consultations', () => {
     expect(names(talk)).toEqual(['tiredness']);
   });
 
+  it('an answer that gives an amount without denying is a yes; one that denies is not', () => {
+    expect(names('Patient: i keep getting headaches.\nDoctor: any vomiting\nPatient: i was sick once yesterday.')).toEqual(['headache', 'vomiting']);
+    expect(names("Patient: i keep getting headaches.\nDoctor: any vomiting\nPatient: i haven't been sick once.")).toEqual(['headache']);
+  });
+
   it('an unlabelled question and its yes', () => {
     expect(names('any fever\nyes since yesterday')).toEqual(['fever']);
   });

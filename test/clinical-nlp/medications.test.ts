@@ -460,6 +460,10 @@ describe('medication status (context rules)', () => {
     expect(named('medications lisinopril 20 mg daily metoprolol 50 mg twice daily aspirin 81 mg daily allergies none')).toEqual([]);
   });
 
+  it('drugs the patient failed before are history', () => {
+    expect(named('She has failed Imitrex 50 mg and Maxalt 10 mg in the past.')).toEqual([]);
+  });
+
   it('a question about a drug is not a prescription', () => {
     expect(named('and what happens when you take cefuroxime?')).toEqual([]);
   });
@@ -515,6 +519,7 @@ describe('drug mentions that are not prescriptions now', () => {
     ['an offer the patient declines, unpunctuated', "Doctor: do you want to try sertraline 50 mg daily\nPatient: no i don't want tablets"],
     ['an offer put as a question, unpunctuated', "Doctor: how about we try amitriptyline 10 mg at night\nPatient: i'm not keen"],
     ['a drug to start only if no better', "Doctor: if the pain isn't better in 3 days, start the flucloxacillin 500 mg four times a day."],
+    ['not helping, said after the drug', 'The patient states that amoxicillin 500 mg t.i.d. was not helping.'],
     ['what I would usually give', "Doctor: i'd normally give clarithromycin 500 mg twice a day\nPatient: okay"],
     ['a delayed prescription', "Doctor: here's a delayed prescription for amoxicillin 500 mg three times a day."],
     ['only if no better, said after the drug', 'Amoxicillin 500 mg three times daily for 5 days, to be started only if symptoms do not improve in 48 hours.'],

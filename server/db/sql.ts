@@ -123,7 +123,10 @@ const SQLITE_FULL = 2;
  * Kysely's SQLite driver prepares every query it runs (~20 µs with better-sqlite3); stores run the same few texts
  * over and over, so each text is prepared once. The cap bounds memory for texts built per call (IN lists of varying
  * length): past it the oldest statement is dropped, to be prepared again if it comes back. With group commit, a
- * write run outside a transaction commits by itself: noted, so that the answer that follows waits for its flush.
+ * write run outside a transaction commits by itself: noted, so that the answer that follows waits for its flush. A
+ * statement that leaves a transaction open (BEGIN) commits nothing: its transaction's COMMIT is noted by
+ * `transaction` when it is durable. Noted too, every commit that need not be durable (the dispatcher's results) made
+ * the next answers and the dispatcher's next send wait for a flush of their own.
  */
 function cachingStatements(raw: Db, cap: number, group: GroupCommit | null) {
   const statements = new Map<string, ReturnType<Db['prepare']>>();
@@ -145,12 +148,12 @@ function cachingStatements(raw: Db, cap: number, group: GroupCommit | null) {
         reader: stmt.reader,
         all(params: unknown[]) {
           const rows = stmt.all(params);
-          group.committed();
+          if (!raw.inTransaction) group.committed();
           return rows;
         },
         run(params: unknown[]) {
           const info = stmt.run(params);
-          group.committed();
+          if (!raw.inTransaction) group.committed();
           return info;
         },
         iterate: (params: unknown[]) => stmt.iterate(params),

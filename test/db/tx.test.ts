@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../server/db/database.js';
 import { openSql } from '../../server/db/sql.js';
@@ -89,6 +90,23 @@ describe('transaction (server/db/tx.ts)', () => {
     await refused;
     expect(order).toEqual(['first begins', 'first ends', 'second begins']);
     expect(values()).toEqual(['first']);
+  });
+
+  it('leaves nothing to flush after a commit that need not be durable; a write on its own and a durable commit are flushed', async () => {
+    const pending = () => e.database.flushed();
+    await pending();
+    expect(pending()).toBeNull();
+    // Its BEGIN, run while no transaction is open, is no commit of its own either.
+    await transaction(e, (tx) => sql`INSERT INTO t (v) VALUES (${'not durable'})`.execute(tx.k), { durable: false });
+    expect(pending()).toBeNull();
+    await sql`INSERT INTO t (v) VALUES (${'on its own'})`.execute(e.k);
+    const flush = pending();
+    expect(flush).not.toBeNull();
+    await flush;
+    expect(pending()).toBeNull();
+    await transaction(e, (tx) => sql`INSERT INTO t (v) VALUES (${'durable'})`.execute(tx.k));
+    // Resolved after its flush.
+    expect(pending()).toBeNull();
   });
 
   it('goes on after a failed transaction: the queue is not left waiting on it', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Tx, afterCommit } from '../db/tx.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import { encodeBody } from './signing.js';
-import { webhookStore } from './store.js';
+import { type WebhookStore, webhookStore } from './store.js';
 
 /** A reminder's progress (issue 29): sent, delivered, read or failed at the provider, or answered by the patient. */
 export const REMINDER_EVENTS = [
@@ -127,6 +127,17 @@ function body<E extends EventName>(event: E, data: EventData[E], timestamp: stri
 }
 
 /**
+ * Writes an event and its pending delivery to each of `to`; answers the event's id. At module scope rather than a
+ * closure in `emit`: tsx wraps a named arrow function in __name each time it is made (5 µs of a change, profiled).
+ */
+async function write(store: WebhookStore, workspaceId: string, type: EventName, to: readonly { id: string }[], payload: string, now: string) {
+  const id = randomUUID();
+  await store.insertEvent({ id, workspace_id: workspaceId, type, payload, created_at: now });
+  for (const s of to) await store.insertDelivery(randomUUID(), id, s.id, workspaceId, now);
+  return id;
+}
+
+/**
  * The transactional outbox. `emit` writes the event and one pending delivery per live, active subscription of the
  * workspace that asked for it: fan-out happens here, at write time, so a subscription created later never receives
  * an earlier event, and a deleted one stops receiving at once. An event nobody subscribed to is not stored.
@@ -146,14 +157,8 @@ export function outbox(clock: Clock, onWritten: () => void): EventSink {
       const plain = subs.filter((s) => !withFhir.includes(s));
       const now = isoNow(clock);
       const ids: string[] = [];
-      const write = async (to: typeof subs, payload: string) => {
-        const id = randomUUID();
-        await store.insertEvent({ id, workspace_id: workspaceId, type: event, payload, created_at: now });
-        for (const s of to) await store.insertDelivery(randomUUID(), id, s.id, workspaceId, now);
-        ids.push(id);
-      };
-      if (plain.length) await write(plain, body(event, data, now));
-      if (withFhir.length) await write(withFhir, body(event, data, now, await (data as NoteEventData).fhir()));
+      if (plain.length) ids.push(await write(store, workspaceId, event, plain, body(event, data, now), now));
+      if (withFhir.length) ids.push(await write(store, workspaceId, event, withFhir, body(event, data, now, await (data as NoteEventData).fhir()), now));
       afterCommit(tx, onWritten);
       return ids;
     },

@@ -86,6 +86,8 @@ export interface ContextModifier {
 interface Compiled {
   rules: ContextRule[];
   byFirst: Map<string, { words: string[]; rule: ContextRule }[]>;
+  /** Per rule, the word runs it absorbs, longest first. */
+  absorbs: Map<ContextRule, string[][]>;
   patterns: { re: RegExp; rule: ContextRule }[];
   clauseEnds: Set<string>;
 }
@@ -96,6 +98,7 @@ const UNBOUNDED_RUN = /(?:\[\^[^\]]*\]|(?<!\\)\.)[*+]/;
 export function compileContextRules(data: unknown, name = 'context-rules.json'): Compiled {
   const file = checkedData(name, RulesFileSchema, data) as { clause_ends: string[]; rules: ContextRule[] };
   const byFirst: Compiled['byFirst'] = new Map();
+  const absorbs: Compiled['absorbs'] = new Map();
   const patterns: Compiled['patterns'] = [];
   const ids = new Set<string>();
   const seen = new Map<string, string>();
@@ -129,8 +132,9 @@ export function compileContextRules(data: unknown, name = 'context-rules.json'):
       list.push({ words, rule });
       byFirst.set(words[0]!, list);
     }
+    if (rule.absorbs) absorbs.set(rule, rule.absorbs.map((a) => tokenize(normalizePhrase(a)).map((t) => t.text)).sort((a, b) => b.length - a.length));
   }
-  return { rules: file.rules, byFirst, patterns, clauseEnds: new Set(file.clause_ends) };
+  return { rules: file.rules, byFirst, absorbs, patterns, clauseEnds: new Set(file.clause_ends) };
 }
 
 const RULES = compileContextRules(RULES_FILE);
@@ -142,11 +146,18 @@ interface Candidate {
   to: number;
 }
 
+const runAt = (tokens: Token[], i: number, words: string[]): boolean => i + words.length <= tokens.length && words.every((w, k) => tokens[i + k]!.text === w);
+
+/** A phrase's cue runs on over the words its rule absorbs ("rather than | increasing": the verb is the cue's, not a cue of its own). */
 function phraseMatches(tokens: Token[], c: Compiled): Candidate[] {
   const out: Candidate[] = [];
   tokens.forEach((t, i) => {
     for (const e of c.byFirst.get(t.text) ?? []) {
-      if (i + e.words.length <= tokens.length && e.words.every((w, k) => tokens[i + k]!.text === w)) out.push({ rule: e.rule, from: i, to: i + e.words.length });
+      if (!runAt(tokens, i, e.words)) continue;
+      let to = i + e.words.length;
+      const absorbed = c.absorbs.get(e.rule) ?? [];
+      for (let run = absorbed.find((a) => runAt(tokens, to, a)); run; run = absorbed.find((a) => runAt(tokens, to, a))) to += run.length;
+      out.push({ rule: e.rule, from: i, to });
     }
   });
   return out;

@@ -120,12 +120,13 @@ const CHANGE_TO = new RegExp(
   String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|go(?:ing)? (?:up|down)|titrat\w*|chang\w*|cut|bump\w*|come down|double|halve|drop\w*|lower\w*|bring)\b(?:\s+(?:it|this|that|them|the dose|dose|her|him|you|back|up|down|gradually|slowly))*\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );
 const CHANGE_OF_THAT = new RegExp(
-  String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|titrat\w*|chang\w*|cut|bump\w*|drop\w*|lower\w*|double|halve)(?:\s+(?:it|this|that|the dose))?(?:\s+(?:back|up|down))?\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
+  String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|titrat\w*|chang\w*|cut|bump\w*|drop\w*|lower\w*|double|halve|(?:go|going|come|coming|bring|bringing|move|moving)(?=\s+(?:(?:it|this|that|the dose)\s+)?(?:up|down)\b))(?:\s+(?:it|this|that|the dose))?(?:\s+(?:back|up|down))?\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );
 const OLD_TO_NEW = new RegExp(
   String.raw`^\s*(?:(?:once|twice|thrice|(?:\d+|three|four) times (?:a|per) day|daily|a day|per day|bid|tid|qid|qd|od|bd|tds|at night|in the morning)\s*)*,?\s*to\s+${NUM}\s*${STRENGTH_UNIT}(?![a-z])`,
 );
-const TITRATION_WHEN = /^[^.;]{0,30}?\b(?:after|over|within|if|when|as tolerated)\b|^[^.;]{0,40}\b(?:days?|weeks?|months?)\b/;
+// "once a day", "twice a week" after the new amount is how often, not when.
+const TITRATION_WHEN = /^[^.;]{0,30}?\b(?:after|over|within|if|when|as tolerated)\b|^[^.;]{0,40}(?<!\b(?:once|twice|thrice|times|per|every)\s+)\b(?:a|an|\d+|one|two|three|four|five|six|seven|ten|few|couple of|several)\s+(?:days?|weeks?|months?)\b/;
 // "from 500 twice a day to 750 twice a day": the frequency each strength is taken at may be said with it.
 const FROM_TO_FREQUENCY = String.raw`(?:(?:once|twice|thrice|three times|four times)\s+(?:a|per)\s+day|daily|bid|tid|bd|od)\s+`;
 const FROM_TO = new RegExp(String.raw`\bfrom\s+${NUM}\s*(?:${STRENGTH_UNIT}\s+)?(?:${FROM_TO_FREQUENCY})?to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`);
@@ -176,6 +177,9 @@ interface Hit {
   to: number;
 }
 
+// "once the flare settles", "once you've finished the course": "once" opening a clause is a time, not a frequency.
+const ONCE_DAILY = /\b(?:od|once (?:a day|daily)|once(?!\s+(?:the|you|you've|you're|your|it|it's|this|that|these|those|he|she|they|we|i|i've|my|his|her|their|symptoms?|things?|everything|done|finished|healed|settled|better)\b)|daily|every day|everyday|qd|every morning|every night|nightly|(?:a|per) day)\b/;
+
 function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: Frequency; single: boolean; hit?: Hit } {
   const mk = (per_day: number | null, text: string, pattern?: string): Frequency => ({
     per_day,
@@ -212,7 +216,7 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
   }
   m = /\b(?:stat|single dose|1 dose|a dose|once only|one time only|single oral dose|given (?:today|now|in the clinic))\b/.exec(t);
   if (m) return { freq: mk(1, 'single dose'), single: true, hit: at(m) };
-  m = /\b(?:od|once (?:a day|daily)|once|daily|every day|everyday|qd|every morning|every night|nightly|(?:a|per) day)\b/.exec(t);
+  m = ONCE_DAILY.exec(t);
   if (m) return { freq: mk(1, 'once daily'), single: false, hit: at(m) };
   const meals = timings.filter((x) => SINGLE_MEAL.test(x));
   if (meals.length >= 2) return { freq: mk(meals.length, meals.join(' and ')), single: false };
@@ -734,11 +738,15 @@ export function extractMedications(
   // "She was on metoprolol 25 mg twice daily; we will increase it to 50 mg.", "Continue atorvastatin 20 mg. Increase
   // to 40 mg at night.": a change said without a drug changes the one drug the sentence or two before named with its
   // strength, history or prescription; the strength said before is the previous one.
+  // "You're on lisinopril 10 mg, let's go up to 20 mg": so does one said after the history drug of its own sentence.
   for (const s of doc.sentences) {
-    if (s.speaker === 'patient' || meds.some((m) => m.sentence === s.index)) continue;
+    const own = meds.filter((m) => m.sentence === s.index);
+    if (s.speaker === 'patient' || own.some((m) => m.status !== 'history')) continue;
     const change = CHANGE_OF_THAT.exec(s.text);
     if (!change) continue;
-    const recent = (m: Out): boolean => m.sentence < s.index && m.sentence >= s.index - 2 && m.recognised && !!m.strength;
+    const said = s.span(change.index, change.index + change[0].length).start;
+    const recent = (m: Out): boolean =>
+      (m.sentence === s.index ? (m.field_evidence?.name?.end ?? Infinity) <= said : m.sentence < s.index && m.sentence >= s.index - 2) && m.recognised && !!m.strength;
     const names = new Set([...prescribed, ...history].filter(recent).map((m) => m.name));
     if (names.size !== 1) continue;
     const given = prescribed.find(recent);
@@ -753,6 +761,7 @@ export function extractMedications(
       if (given && change[2]) prescribed.splice(prescribed.indexOf(given) + 1, 0, titrationStep(s, change, given));
       continue;
     }
+    if (!saidForNow(s, change.index, change.index + change[0].length)) continue;
     const strength = { value: numberOf(change[1]!), unit: change[2] ? unitName(change[2]) : old.strength!.unit };
     const at = change.index + change[0].lastIndexOf(change[1]!, change[2] ? change[0].length - change[2].length - 1 : undefined);
     const changed: Out = {
@@ -760,7 +769,8 @@ export function extractMedications(
       field_evidence: { ...old.field_evidence, strength: s.span(at, change.index + change[0].length) },
       status: 'changed',
       strength,
-      previous_strength: old.strength,
+      // Its own line has already read a change said in its sentence: the strength before that one is the old one.
+      previous_strength: (old.sentence === s.index && old.previous_strength) || old.strength,
       ...(change[2] ? {} : { inferred: ['strength' as const] }),
       rules: [...(old.rules ?? []), 'changed.dose', 'med.change-that'],
       sentence: s.index,
@@ -914,6 +924,8 @@ const STATUS_OF: Partial<Record<Decision, MedicationStatus>> = {
   considered: 'considered', conditional: 'conditional',
 };
 const PRESCRIBED = new Set<MedicationStatus>(['new', 'continued', 'changed']);
+// A change said of the past, by another prescriber, as an option, on a condition or in a question changes nothing now.
+const NOT_NOW = new Set<ContextCategory>(['HISTORICAL', 'CONSIDERED', 'CONDITIONAL', 'HYPOTHETICAL', 'NEGATED', 'ASKED', 'OTHER_PERSON']);
 const CONDITIONAL = new Set<MedicationStatus>(['considered', 'conditional']);
 // Cues after the drug that overrule the one before it ("amlodipine is stopped", "penicillin allergy").
 const OVERRULING = new Set<Decision>(['allergy', 'stopped', 'negated', 'asked', 'continued']);
@@ -1114,6 +1126,12 @@ function isDrugList(text: string, mentions: Mention[]): boolean {
  * drug's own. "… we may | give injection …": a sentence cut after a dangling word is read with the one before it,
  * whose cues then have negative offsets.
  */
+/** No cue over or governing the words [start, end) puts them in the past, in another's hands, or off until later. */
+function saidForNow(s: Sentence, start: number, end: number): boolean {
+  const acting = (m: ContextModifier): boolean => NOT_NOW.has(m.category) && m.rule.direction !== 'pseudo' && m.rule.direction !== 'terminate';
+  return !sentenceModifiers(s).some((m) => acting(m) && m.start < end && start < m.end) && !contextOf(s, start, end, 'drug').some(acting);
+}
+
 function drugContext(s: Sentence, m: Mention, floor: number, previous: Sentence | undefined): { mods: ContextModifier[]; floor: number } {
   if (!previous || !DANGLING.test(previous.text)) return { mods: contextOf(s, m.formStart, m.end, 'drug'), floor };
   const off = previous.text.length + 1;

@@ -523,9 +523,15 @@ describe('drug mentions that are not prescriptions now', () => {
     ['what I would usually give', "Doctor: i'd normally give clarithromycin 500 mg twice a day\nPatient: okay"],
     ['a delayed prescription', "Doctor: here's a delayed prescription for amoxicillin 500 mg three times a day."],
     ['only if no better, said after the drug', 'Amoxicillin 500 mg three times daily for 5 days, to be started only if symptoms do not improve in 48 hours.'],
+    ['a start the doctor will think about', "Doctor: we'll think about starting allopurinol next time once the flare settles\nPatient: okay"],
   ])('%s: %s', (_kind, text) => {
     const mode = /^(?:doctor|patient):/i.test(text) ? 'consultation' : 'dictation';
     for (const m of read(text, mode)) expect(m.flagged, m.name).toBe(true);
+  });
+
+  it('lists only the drug taken instead: not the one switched from, nor the change not made', () => {
+    expect(read("Doctor: rather than increasing the citalopram 20 mg, we'll add mirtazapine 15 mg at night\nPatient: okay", 'consultation')).toEqual([{ name: 'mirtazapine', flagged: false }]);
+    expect(read("Doctor: i'm going to switch you from amlodipine 10 mg to lercanidipine 10 mg once daily\nPatient: okay", 'consultation')).toEqual([{ name: 'lercanidipine', flagged: false }]);
   });
 
   it('flags a drug said with its strength alone, no cue and no dosing, even after the assessment', () => {
@@ -546,6 +552,23 @@ describe('drug mentions that are not prescriptions now', () => {
   it('a change said of "it" in the next clause changes the drug named before, the old strength kept as previous', () => {
     const [m] = meds('She was on metoprolol 25 mg twice daily; we will increase it to 50 mg twice daily.', 'en-US');
     expect(m).toMatchObject({ name: 'metoprolol', status: 'changed', strength: { value: 50, unit: 'mg' }, previous_strength: { value: 25, unit: 'mg' } });
+  });
+
+  it('a change said after the drug the patient is on, in its own sentence, changes it', () => {
+    const [m] = meds("Doctor: you're on lisinopril 10 mg, let's go up to 20 mg once a day\nPatient: fine", 'en-GB');
+    expect(m).toMatchObject({ name: 'lisinopril', status: 'changed', strength: { value: 20, unit: 'mg' }, previous_strength: { value: 10, unit: 'mg' } });
+  });
+
+  it('a change made in the past, by another prescriber or only as an option changes nothing now', () => {
+    expect(meds('She was on metoprolol 25 mg. It was increased to 50 mg last year.', 'en-US')).toEqual([]);
+    expect(meds('She was on metoprolol 25 mg, which was increased to 50 mg last year.', 'en-US')).toEqual([]);
+    expect(meds('Doctor: you were on sertraline 50 mg\nPatient: yes\nDoctor: and the other doctor increased it to 100 mg in june\nPatient: yes', 'en-GB')).toEqual([]);
+    expect(meds("Doctor: you're on lisinopril 10 mg.\nPatient: yes\nDoctor: we could increase it to 20 mg but let's wait\nPatient: ok", 'en-GB')).toEqual([]);
+  });
+
+  it('"once" that opens a clause is when, not how often', () => {
+    expect(one('Start allopurinol 100 mg once the flare settles.', 'en-US').frequency).toBeUndefined();
+    expect(one('Start allopurinol 100 mg once daily.', 'en-US').frequency?.per_day).toBe(1);
   });
 
   it('"Increase to 40 mg" said after a continued drug changes it; a taper\'s or titration\'s next step does not replace it', () => {

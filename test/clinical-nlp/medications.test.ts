@@ -523,6 +523,13 @@ describe('drug mentions that are not prescriptions now', () => {
     ['what I would usually give', "Doctor: i'd normally give clarithromycin 500 mg twice a day\nPatient: okay"],
     ['a delayed prescription', "Doctor: here's a delayed prescription for amoxicillin 500 mg three times a day."],
     ['only if no better, said after the drug', 'Amoxicillin 500 mg three times daily for 5 days, to be started only if symptoms do not improve in 48 hours.'],
+    ['not taken as prescribed', 'He is noncompliant with his metformin 500 mg twice daily.'],
+    ['prescribed at an earlier visit', 'He was given a prescription for amoxicillin 500 mg t.i.d. at his last visit.'],
+    ['risks and benefits discussed', 'Risks and benefits of methotrexate 15 mg weekly were discussed at length.'],
+    ['off it for a while', 'She has been off warfarin for two weeks.'],
+    ['a course completed', 'He is status post a course of doxycycline 100 mg b.i.d.'],
+    ['an intolerance', 'She is intolerant of codeine 30 mg.'],
+    ['left to another prescriber', 'PLAN: Recommend he ask his PCP about increasing his lisinopril to 20 mg.'],
     ['a start the doctor will think about', "Doctor: we'll think about starting allopurinol next time once the flare settles\nPatient: okay"],
   ])('%s: %s', (_kind, text) => {
     const mode = /^(?:doctor|patient):/i.test(text) ? 'consultation' : 'dictation';
@@ -532,6 +539,13 @@ describe('drug mentions that are not prescriptions now', () => {
   it('lists only the drug taken instead: not the one switched from, nor the change not made', () => {
     expect(read("Doctor: rather than increasing the citalopram 20 mg, we'll add mirtazapine 15 mg at night\nPatient: okay", 'consultation')).toEqual([{ name: 'mirtazapine', flagged: false }]);
     expect(read("Doctor: i'm going to switch you from amlodipine 10 mg to lercanidipine 10 mg once daily\nPatient: okay", 'consultation')).toEqual([{ name: 'lercanidipine', flagged: false }]);
+  });
+
+  it('lists neither a drug discontinued by "D/C" nor the regimen prescribed for a relative', () => {
+    expect(read('PLAN: D/C metoprolol. Start carvedilol 6.25 mg b.i.d.')).toEqual([{ name: 'carvedilol', flagged: false }]);
+    const [tamiflu, ...rest] = meds('PLAN: Tamiflu 75 mg b.i.d. for 5 days for the patient; prophylaxis Tamiflu 75 mg daily for her husband.', 'en-US');
+    expect(rest).toEqual([]);
+    expect(tamiflu).toMatchObject({ name: 'oseltamivir', frequency: { per_day: 2 }, duration: { value: 5, unit: 'day' } });
   });
 
   it('flags a drug said with its strength alone, no cue and no dosing, even after the assessment', () => {

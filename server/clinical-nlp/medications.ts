@@ -233,6 +233,13 @@ const AS_NEEDED = /\b(?:sos|prn|as needed|as required|when needed|if needed|when
 // A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead"; nor is
 // a titration's step ("titrate to 50 mg b.i.d. if tolerated", "if no side effects"): the dose is regular.
 const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
+// "… twice a day, but if you get wheezy stop it": a condition for stopping it, or for calling back, is no condition of
+// taking it.
+const STOPS_ON_CONDITION = /\b(?:stop|stopping|discontinue|come off|don't take|do not take|call|ring|come back|seek)\b/;
+const takingCondition = (near: string): RegExpExecArray | null => {
+  const c = CONDITION.exec(near);
+  return c && !STOPS_ON_CONDITION.test(c[0]) ? c : null;
+};
 const FOR_SYMPTOM = /\bfor (?:the |any |her |his |your )?(?:discomfort|pain|fever|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
 const DAILY_MAX =
@@ -496,7 +503,8 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   // How and when to take it is said close to the drug: in a recogniser's run-on line an "if" or a "for" further on
   // starts another clause ("… metformin 500 mg once a day [and if you're doing any driving …]").
   const near = t.slice(0, nearEnd(t, Math.min(t.length, Math.max(0, m.end - from))));
-  const asNeeded = AS_NEEDED.test(t) || CONDITION.test(near) || !!condition;
+  const cond = takingCondition(near);
+  const asNeeded = AS_NEEDED.test(t) || !!cond || !!condition;
 
   let { freq, single, hit } = frequencyOf(t, asNeeded, timings);
   // "may use ibuprofen or Tylenol for discomfort": a drug for a symptom with no schedule is taken when it is there.
@@ -510,7 +518,6 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
     mark('frequency', { from: max.index, to: max.index + max[0].length });
   } else if (hit) mark('frequency', hit);
   if (frequency) med.frequency = frequency;
-  const cond = CONDITION.exec(near);
   const duration = durationOf(cond ? t.slice(0, cond.index) + ' '.repeat(cond[0].length) + t.slice(cond.index + cond[0].length) : t);
   if (duration) {
     med.duration = duration.duration;

@@ -523,6 +523,8 @@ describe('drug mentions that are not prescriptions now', () => {
     ['what I would usually give', "Doctor: i'd normally give clarithromycin 500 mg twice a day\nPatient: okay"],
     ['a delayed prescription', "Doctor: here's a delayed prescription for amoxicillin 500 mg three times a day."],
     ['only if no better, said after the drug', 'Amoxicillin 500 mg three times daily for 5 days, to be started only if symptoms do not improve in 48 hours.'],
+    ['a drug suspected of a side effect', 'Doctor: i wonder if the amlodipine 5 mg is causing the ankle swelling\nPatient: maybe'],
+    ['a drug no longer needed', "Doctor: you don't need to take the aspirin 75 mg any more\nPatient: okay"],
     ['not taken as prescribed', 'He is noncompliant with his metformin 500 mg twice daily.'],
     ['prescribed at an earlier visit', 'He was given a prescription for amoxicillin 500 mg t.i.d. at his last visit.'],
     ['risks and benefits discussed', 'Risks and benefits of methotrexate 15 mg weekly were discussed at length.'],
@@ -539,6 +541,13 @@ describe('drug mentions that are not prescriptions now', () => {
   it('lists only the drug taken instead: not the one switched from, nor the change not made', () => {
     expect(read("Doctor: rather than increasing the citalopram 20 mg, we'll add mirtazapine 15 mg at night\nPatient: okay", 'consultation')).toEqual([{ name: 'mirtazapine', flagged: false }]);
     expect(read("Doctor: i'm going to switch you from amlodipine 10 mg to lercanidipine 10 mg once daily\nPatient: okay", 'consultation')).toEqual([{ name: 'lercanidipine', flagged: false }]);
+  });
+
+  it('a drug left as it is is continued; a condition for stopping it does not make it as-needed', () => {
+    expect(meds("Doctor: let's leave the ramipril 5 mg as it is\nPatient: okay", 'en-GB').map((m) => [m.name, m.status])).toEqual([['ramipril', 'continued']]);
+    expect(meds("Doctor: i'm not going to change the metformin 500 mg\nPatient: okay", 'en-GB').map((m) => [m.name, m.status])).toEqual([['metformin', 'continued']]);
+    const [m] = meds("Doctor: we'll try you on propranolol 40 mg twice a day, but if you get wheezy stop it\nPatient: okay", 'en-GB');
+    expect(m!.frequency).toMatchObject({ per_day: 2, as_needed: false });
   });
 
   it('lists neither a drug discontinued by "D/C" nor the regimen prescribed for a relative', () => {

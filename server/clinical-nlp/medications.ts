@@ -135,6 +135,9 @@ const DOSE_OR_FREQUENCY_NEXT = new RegExp(
   String.raw`^\s*,?\s*(?:${NUM}\s*(?:${DOSE_UNIT})\b|(?:1|one|half)?\s*(?:od|bd|tds|tid|bid|qid|sos|once|twice|thrice|daily|\d+ times)\b|[0-2]-[0-2]-[0-2])`,
 );
 const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|upto)\s+)(?<![\d.])(${NUM.slice(1, -1)}|\b(?:half|a|an|one))\s*(${DOSE_UNIT})\b(?!\s*(?:\/|per)\s*(?:kg|day)\b)`);
+// "take two tablets of paracetamol 500 mg", "half a tablet of bisoprolol", "10 ml of the suspension": the amount said
+// before the drug is its dose.
+const DOSE_OF_BEFORE = new RegExp(String.raw`(?<![\d.])(${NUM.slice(1, -1)}|\bhalf(?:\s+an?)?|\b(?:a|an|one))\s*(${DOSE_UNIT})\s+of\s+(?:the\s+|your\s+|that\s+|this\s+)?$`);
 const BARE_NUMBER = new RegExp(
   String.raw`^\s*${NUM}(?![\d.])\s*(k\b)?(?!\s*(?:-|\.\d|over|by|\/|(?:times?|days?|weeks?|months?|hours?|minutes?|years?|${DOSE_UNIT}|mg|mcg|g|gm|grams?|iu|percent|%)\b))`,
 );
@@ -1220,6 +1223,14 @@ function prescription(s: Sentence, text: string, m: Mention, line: { start: numb
         parsed.inferred = ['strength'];
         ev.strength = s.span(m.formStart - bare[0].length + bare[0].indexOf(bare[1]!), m.formStart);
       }
+    }
+    // Insulin's units are its strength (fixtures README), never a dose said before it.
+    const doseBefore = n === 0 && !parsed.dose ? DOSE_OF_BEFORE.exec(text.slice(Math.max(0, m.formStart - 40), m.formStart)) : null;
+    if (doseBefore && unitName(doseBefore[2]!) !== 'unit') {
+      const v = doseBefore[1]!;
+      parsed.dose = { value: v.startsWith('half') ? 0.5 : /^(?:a|an|one)$/.test(v) ? 1 : numberOf(v), unit: unitName(doseBefore[2]!) };
+      const at = m.formStart - doseBefore[0].length;
+      ev.dose = s.span(at, at + doseBefore[0].search(/\s+of\s/));
     }
     // "p.r.n. nitroglycerin for chest pain": the shorthand written before the drug is its own.
     const prnBefore = n === 0 && !parsed.frequency ? PRN_BEFORE.exec(text.slice(Math.max(line.start, m.formStart - 8), m.formStart)) : null;

@@ -550,6 +550,14 @@ describe('drug mentions that are not prescriptions now', () => {
     expect(m!.frequency).toMatchObject({ per_day: 2, as_needed: false });
   });
 
+  it('an amount said before the drug ("two tablets of", "half a tablet of", "one puff of") is its dose', () => {
+    expect(one('Doctor: take two tablets of paracetamol 500 mg four times a day', 'en-GB')).toMatchObject({ strength: { value: 500, unit: 'mg' }, dose: { value: 2, unit: 'tablet' } });
+    expect(one('Doctor: take half a tablet of bisoprolol 2.5 mg in the morning', 'en-GB')).toMatchObject({ strength: { value: 2.5, unit: 'mg' }, dose: { value: 0.5, unit: 'tablet' } });
+    expect(one('Doctor: one puff of the beclometasone inhaler twice a day', 'en-GB').dose).toEqual({ value: 1, unit: 'puff' });
+    const insulin = one('Doctor: give 10 units of insulin glargine at night', 'en-GB');
+    expect([insulin.strength, insulin.dose]).toEqual([{ value: 10, unit: 'unit' }, undefined]);
+  });
+
   it('lists neither a drug discontinued by "D/C" nor the regimen prescribed for a relative', () => {
     expect(read('PLAN: D/C metoprolol. Start carvedilol 6.25 mg b.i.d.')).toEqual([{ name: 'carvedilol', flagged: false }]);
     const [tamiflu, ...rest] = meds('PLAN: Tamiflu 75 mg b.i.d. for 5 days for the patient; prophylaxis Tamiflu 75 mg daily for her husband.', 'en-US');

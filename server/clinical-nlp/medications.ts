@@ -107,6 +107,7 @@ const BRAND_VARIANT = /^\s*((?:pm|arthritis|extra strength|xr|sr|er|cr|mr|ds|for
 const NUM = String.raw`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|point \d+)`;
 const numberOf = (x: string): number => Number(x.replace(/,/g, '').replace(/^point\s+/, '.'));
 const STRENGTH_UNIT = String.raw`(mg|milligrams?|mcg|µg|micrograms?|g|gm|grams?|iu|i u|international units|units?|percent|%)`;
+const SECOND_AMOUNT = new RegExp(String.raw`(?:\band|\bplus|,|;)\s+${NUM}\s*(?:mg|milligrams?|mcg|micrograms?|g|grams?|units?)\b(?!\s*(?:\/|per)\s*(?:kg|ml|day)\b)`);
 // A per-kg dose calculation, a concentration or a stated daily maximum is not the strength.
 const STRENGTH = new RegExp(
   String.raw`(?<!\b(?:more than|maximum(?: of)?|max|exceed|exceeding|under|(?<!\b(?:go|goes|going|increase|increased|titrate|titrated)\s+)up to|upto)\s+)(?<![\d.])${NUM}\s*(k\s+)?${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l|litre|liter)\b)`,
@@ -692,7 +693,7 @@ export function extractMedications(
         meds.push({
           ...med,
           status,
-          rules: [...decided.rules, 'med.line'],
+          rules: [...decided.rules, 'med.line', ...(med.rules ?? [])],
           sentence: s.index,
           mention: k,
           id,
@@ -1263,6 +1264,10 @@ function prescription(s: Sentence, text: string, m: Mention, line: { start: numb
       ...(n === 0 && parsed.previous_strength ? { previous_strength: parsed.previous_strength } : {}),
       ...(parsed.inferred && parsed.strength ? { inferred: parsed.inferred } : {}),
     };
+    // "furosemide 40 mg in the morning and 20 mg at lunchtime", "warfarin 3 mg on mondays, 2 mg on the other days": a
+    // second amount in the line is a dose this entry does not hold: kept, flagged for the doctor.
+    const second = pieces.length === 1 && strength && !parsed.previous_strength ? SECOND_AMOUNT.exec(text.slice(m.end, piece.to)) : null;
+    if (second && numberOf(second[1]!) !== strength!.value) med.rules = [STRENGTH_CONFLICT_RULE];
     previous = med;
     // A condition alone ("if the sertraline isn't enough") does not make a drug prescribed; the prescription's own
     // shorthand for it does ("Tylenol and Motrin p.r.n.").

@@ -558,6 +558,13 @@ describe('drug mentions that are not prescriptions now', () => {
     expect([insulin.strength, insulin.dose]).toEqual([{ value: 10, unit: 'unit' }, undefined]);
   });
 
+  it('flags a second amount in the line that the entry does not hold', () => {
+    const flagged = (text: string): string[] => structure(text, { locale: 'en-GB', mode: 'consultation' }).flags.filter((f) => f.code === 'STRENGTH_CONFLICT').map((f) => f.pointer);
+    expect(flagged('Doctor: furosemide 40 mg in the morning and 20 mg at lunchtime\nPatient: okay')).toEqual(['/medications/0/strength']);
+    expect(flagged('Doctor: warfarin 3 mg on mondays and wednesdays, 2 mg on the other days\nPatient: okay')).toEqual(['/medications/0/strength']);
+    expect(flagged('Doctor: furosemide 40 mg in the morning\nPatient: okay')).toEqual([]);
+  });
+
   it('lists neither a drug discontinued by "D/C" nor the regimen prescribed for a relative', () => {
     expect(read('PLAN: D/C metoprolol. Start carvedilol 6.25 mg b.i.d.')).toEqual([{ name: 'carvedilol', flagged: false }]);
     const [tamiflu, ...rest] = meds('PLAN: Tamiflu 75 mg b.i.d. for 5 days for the patient; prophylaxis Tamiflu 75 mg daily for her husband.', 'en-US');

@@ -10,6 +10,7 @@ import { createService, type Service, type ServiceOptions } from '../../server/s
 import type { Clock } from '../../server/shared/time.js';
 import { copyDemo, demoCopyFits } from './demo-template.js';
 import { type TestDatabase, freshPostgresDatabase } from './postgres.js';
+import { linkSpeechModelInto } from './speech-model.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -48,17 +49,19 @@ export interface RunningServer {
 /**
  * The real service and HTTP app, in this process, on a loopback port, over a fresh SQLite file (or, with `database`
  * postgres, a fresh PostgreSQL database: suites run on both through DATABASES), with the two demo clinics. Tests
- * speak HTTP to `baseUrl`.
+ * speak HTTP to `baseUrl`. `speechModel`: for a test that dictates, the run's PocketSphinx model already in the data
+ * folder (helpers/speech-model.ts).
  */
 export async function startServer(opts: {
   clock?: Clock; dataDir?: string; http?: HttpOptions; database?: TestDatabase; kek?: Buffer | null; appointments?: ServiceOptions['appointments'];
-  reminders?: ServiceOptions['reminders'];
+  reminders?: ServiceOptions['reminders']; speechModel?: boolean;
 } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir('srv');
   const database = opts.database?.name ?? 'sqlite';
   // The demo clinics below are usually a copy (helpers/demo-template.ts): making them costs seconds of scrypt.
   const pg = demoCopyFits(dataDir, opts) ? await copyDemo(dataDir, database)
     : database === 'postgres' ? await freshPostgresDatabase('srv') : null;
+  if (opts.speechModel) await linkSpeechModelInto(dataDir);
   // kek null: the service keeps its key as headless does (<dataDir>/master.key), for a suite about that file or a CLI reading it.
   const service = await createService({
     dataDir, clock: opts.clock, databaseUrl: pg?.url, kek: opts.kek === null ? undefined : opts.kek ?? TEST_KEK,

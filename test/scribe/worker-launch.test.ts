@@ -110,7 +110,7 @@ async function dictate(text: string, txnId: string, extraEnv?: NodeJS.ProcessEnv
   const audioDir = tempDir('worker-launch-audio');
   dirs.push(audioDir);
   const wav = speak(audioDir, `${txnId}.wav`, text, 'en-us', 170);
-  srv = await startScribeServer({ push: { sender: false }, scribe: { launchWorker: viaParentPort(extraEnv), pollIntervalMs: 200 } });
+  srv = await startScribeServer({ speechModel: true, push: { sender: false }, scribe: { launchWorker: viaParentPort(extraEnv), pollIntervalMs: 200 } });
   const client = new ScribeClient({ baseUrl: srv.baseUrl, auth: srv.demo.workspaces[0]!.users.doctor.auth_token });
   await client.upload([wav], {
     txnId, action: 'ekascribe-v2', extraData: { mode: 'dictation', model_type: 'lite' },

@@ -9,7 +9,7 @@ import { type Service, type ServiceOptions, createService } from '../../server/s
 import type { Clock } from '../../server/shared/time.js';
 import { verifySignature } from '../../server/webhooks/signing.js';
 import { copyDemo, demoCopyFits } from './demo-template.js';
-import { TEST_KEK, tempDir } from './server.js';
+import { SCRIBE_WORKER, TEST_KEK, tempDir } from './server.js';
 import { linkSpeechModelInto } from './speech-model.js';
 
 /** Helpers of the scribe tests: a service with scribe options, speech made by espeak-ng, a webhook receiver. */
@@ -52,7 +52,7 @@ export async function startScribeServer(
   // The demo clinics below are usually a copy (helpers/demo-template.ts): making them costs seconds of scrypt.
   if (demoCopyFits(dataDir, opts)) await copyDemo(dataDir);
   if (speechModel) await linkSpeechModelInto(dataDir);
-  const service = await createService({ kek: TEST_KEK, ...opts, dataDir });
+  const service = await createService({ kek: TEST_KEK, ...opts, scribe: { workerEntry: SCRIBE_WORKER, ...opts.scribe }, dataDir });
   const app = await buildHttpApp(service);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as AddressInfo).port;

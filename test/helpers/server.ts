@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, afterEach, inject } from 'vitest';
 import { type DemoCredentials, ensureDemo } from '../../server/demo/demo.js';
 import { type HttpOptions, buildHttpApp } from '../../server/http/app.js';
@@ -25,6 +25,14 @@ declare module 'vitest' {
  * or the sources under tsx where the setup did not run (a test started outside vitest.config.ts).
  */
 export const SERVE: string[] = inject('serveEntry') ? [inject('serveEntry')] : ['--import', 'tsx', join(ROOT, 'server/cli/serve.ts')];
+
+/**
+ * The scribe worker of the services tests start in this process: the one built beside this run's serve bundle, or
+ * the runner's default (worker.ts under tsx) where the setup did not run. A worker process is started for every
+ * session, and the bundle's is ready in about 3 s where worker.ts under tsx takes about 5.
+ * test/scribe/worker-launch.test.ts runs worker.ts under tsx.
+ */
+export const SCRIBE_WORKER: string | undefined = inject('serveEntry') ? join(dirname(inject('serveEntry')), 'scribe-worker.mjs') : undefined;
 
 /** A scribe worker's command line: the sources' worker, or the one built beside a bundle. */
 export const SCRIBE_WORKER_COMMAND = /scribe\/pipeline\/worker|scribe-worker\.mjs/;
@@ -69,6 +77,7 @@ export async function startServer(opts: {
     // century ahead unless a test asks for the service's own horizon (`appointments: {}`) or another.
     appointments: opts.appointments ?? { horizonDays: 36_500 },
     reminders: opts.reminders,
+    scribe: { workerEntry: SCRIBE_WORKER },
   });
   const app = await buildHttpApp(service, opts.http);
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -26,9 +26,12 @@ export default defineConfig({
           // own data, and puts back what it changes in the process (environment variables, umask).
           isolate: false,
           // One throwaway PostgreSQL for the whole run (each test file makes its own databases on it), this run's
-          // bundle of `npm run serve` for the tests that start the service as a process, and the folder for the demo
-          // clinics the test processes copy.
-          globalSetup: ['test/helpers/postgres-global-setup.ts', 'test/helpers/serve-bundle-global-setup.ts', 'test/helpers/demo-template-global-setup.ts'],
+          // bundle of `npm run serve` for the tests that start the service as a process, the folder for the demo
+          // clinics the test processes copy, and the one for the speech model they link.
+          globalSetup: [
+            'test/helpers/postgres-global-setup.ts', 'test/helpers/serve-bundle-global-setup.ts', 'test/helpers/demo-template-global-setup.ts',
+            'test/helpers/speech-model-global-setup.ts',
+          ],
         },
       },
       { extends: true, test: { name: 'isolated', include: ISOLATED, globalSetup: ['test/helpers/demo-template-global-setup.ts'] } },

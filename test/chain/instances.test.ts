@@ -12,6 +12,7 @@ import { missing } from '../helpers/needs.js';
 import { freshPostgresDatabase } from '../helpers/postgres.js';
 import { ROOT, SCRIBE_WORKER_COMMAND, SERVE, call, exited, spawnServer, tempDir } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
+import { linkSpeechModelInto } from '../helpers/speech-model.js';
 import { speak, until } from '../helpers/scribe.js';
 import { TEST_DICTATIONS } from '../helpers/speech-audio.js';
 
@@ -152,7 +153,7 @@ const skip = missing('postgres', 'espeak-ng', 'pocketsphinx', 'ffmpeg');
 describe('a chain: two instances and a worker process on one database, kill -9 of one instance and of the worker mid-burst (postgres)', skipFor(skip), () => {
   it('every accepted change stored once, every event delivered with its id, every dictation completed once', async () => {
     // Say which of the chain's serve flags are missing, rather than fail on the first unknown option.
-    const { stdout: help } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/serve.ts'), '--help'], { cwd: ROOT });
+    const { stdout: help } = await promisify(execFile)(process.execPath, [...SERVE, '--help'], { cwd: ROOT });
     const missing = CHAIN_FLAGS.filter((f) => !help.includes(f));
     if (missing.length) throw new Error(`npm run serve does not take ${missing.join(', ')} yet (issue 17, items 1 and 2): the chain cannot be started`);
 
@@ -164,9 +165,11 @@ describe('a chain: two instances and a worker process on one database, kill -9 o
     writeFileSync(kekFile, randomBytes(32).toString('base64'), { mode: 0o600 });
     const storageDir = join(root, 'shared-scribe');
     mkdirSync(storageDir);
-    const dataDir = (name: string) => {
+    // Every process of the chain may be the one to claim a dictation.
+    const dataDir = async (name: string) => {
       const d = join(root, name);
       mkdirSync(d);
+      await linkSpeechModelInto(d);
       return d;
     };
     const common = (dir: string) => ['--database-url', db.url, '--data-dir', dir, '--kek-file', kekFile, '--storage-dir', storageDir, '--log-level', 'warn'];
@@ -177,9 +180,9 @@ describe('a chain: two instances and a worker process on one database, kill -9 o
     };
 
     // A migrates and makes the demo clinics; then B and the worker join the same database.
-    const dirA = dataDir('a');
+    const dirA = await dataDir('a');
     const a = await instance(dirA, ['--demo']);
-    const [b, firstWorker] = await Promise.all([instance(dataDir('b')), startWorker(common(dataDir('w1')))]);
+    const [b, firstWorker] = await Promise.all([instance(await dataDir('b')), startWorker(common(await dataDir('w1')))]);
     const ws = a.demo().workspaces[0] as DemoWorkspace;
     const token = ws.users.admin.auth_token;
 
@@ -279,7 +282,7 @@ describe('a chain: two instances and a worker process on one database, kill -9 o
     release();
     // Its transcriptions go with it; what it held is taken over once its leases run out.
     await until(() => transcribing.every((pid) => !alive(pid)), 'the killed worker\'s transcriptions to end', 10_000, 50);
-    await startWorker(common(dataDir('w2')));
+    await startWorker(common(await dataDir('w2')));
     await chains;
     if (burstFailure) throw burstFailure;
     expect(accepted).toBe(TOTAL);

@@ -6,15 +6,17 @@ import { missing } from '../helpers/needs.js';
 import { ROOT, tempDir } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
 import { speak } from '../helpers/scribe.js';
+import { linkSpeechModelInto } from '../helpers/speech-model.js';
 
 /** `npx clinic-desk …` in the repository: the package.json bin dispatching to the TypeScript CLIs. */
 
 const dir = tempDir('scribe-cli');
+const dataDir = join(dir, 'data');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const npxWith = (input: string | undefined, ...args: string[]) => {
   const r = spawnSync('npx', ['--no-install', 'clinic-desk', ...args], {
-    cwd: ROOT, encoding: 'utf8', timeout: 60_000, input, env: { ...process.env, CLINIC_DESK_DATA_DIR: join(dir, 'data') },
+    cwd: ROOT, encoding: 'utf8', timeout: 60_000, input, env: { ...process.env, CLINIC_DESK_DATA_DIR: dataDir },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
@@ -32,8 +34,9 @@ describe('npx clinic-desk', () => {
     expect(bad.stderr).toMatch(/unknown command "dance"/);
   });
 
-  it('transcribe FILE prints the transcript of spoken audio', skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), () => {
+  it('transcribe FILE prints the transcript of spoken audio', skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), async () => {
     const wav = speak(dir, 'note.wav', 'Patient advised to drink plenty of water and rest for three days.');
+    await linkSpeechModelInto(dataDir);
     const r = npx('transcribe', wav, '--json');
     expect(r.code).toBe(0);
     const t = JSON.parse(r.stdout);

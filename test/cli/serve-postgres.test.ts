@@ -2,14 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, call, exited, spawnServer, tempDir } from '../helpers/server.js';
+import { ROOT, SERVE, call, exited, spawnServer, tempDir } from '../helpers/server.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../helpers/postgres.js';
 import { skipFor } from '../helpers/skip.js';
 
 /** `npm run serve -- --database-url …` as an admin of a chain meets it: refusals in words, an instance, a worker. */
 
 const serve = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/serve.ts'), ...args], {
+  spawnSync(process.execPath, [...SERVE, ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000,
   });
 

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyDemoForProcess } from '../helpers/demo-template.js';
-import { ROOT, type ServerProcess, call, exited, spawnServer, tempDir } from '../helpers/server.js';
+import { ROOT, SERVE, type ServerProcess, call, exited, spawnServer, tempDir } from '../helpers/server.js';
 
 /**
  * The scribe's upload limits and worker count are set where a clinic runs the service: `npm run serve` flags (or
@@ -53,7 +53,7 @@ describe('serve --scribe-* flags', () => {
 
   it('a value that is not a whole number of at least 1 stops the server with a message naming the flag', () => {
     for (const args of [['--scribe-max-files', '0'], ['--scribe-workers', 'two'], ['--scribe-max-transaction-mb', '1.5']]) {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/serve.ts'), '--data-dir', join(dataDir, 'never'), '--port', '0', ...args], {
+      const r = spawnSync(process.execPath, [...SERVE, '--data-dir', join(dataDir, 'never'), '--port', '0', ...args], {
         cwd: ROOT, encoding: 'utf8', timeout: 30_000,
       });
       expect(r.status, r.stderr).toBe(2);

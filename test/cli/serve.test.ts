@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FLAGS } from '../../server/config.js';
 import { has } from '../helpers/needs.js';
-import { ROOT, call, exited, spawnServer, tempDir } from '../helpers/server.js';
+import { ROOT, SERVE, call, exited, spawnServer, tempDir } from '../helpers/server.js';
 
-/** `npm run serve` as a new user meets it: --help, a busy port, the start-up lines, --demo --reset. */
+/** `npm run serve` (this run's bundle of it, as spawnServer runs it) as a new user meets it: --help, a busy port, the start-up lines, --demo --reset. */
 
 const serve = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/serve.ts'), ...args], {
+  spawnSync(process.execPath, [...SERVE, ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000,
   });
 

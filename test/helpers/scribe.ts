@@ -9,7 +9,8 @@ import { type Service, type ServiceOptions, createService } from '../../server/s
 import type { Clock } from '../../server/shared/time.js';
 import { verifySignature } from '../../server/webhooks/signing.js';
 import { copyDemo, demoCopyFits } from './demo-template.js';
-import { TEST_KEK, tempDir } from './server.js';
+import { SCRIBE_WORKER, TEST_KEK, tempDir } from './server.js';
+import { linkSpeechModelInto } from './speech-model.js';
 
 /** Helpers of the scribe tests: a service with scribe options, speech made by espeak-ng, a webhook receiver. */
 
@@ -40,12 +41,18 @@ export interface ScribeServer {
   close(): Promise<void>;
 }
 
-/** The real service and HTTP app on a loopback port, with the demo clinics and the given options. */
-export async function startScribeServer(opts: Omit<ServiceOptions, 'dataDir'> & { dataDir?: string } = {}): Promise<ScribeServer> {
+/**
+ * The real service and HTTP app on a loopback port, with the demo clinics and the given options. `speechModel`: for
+ * a test that dictates, the run's PocketSphinx model already in the data folder (helpers/speech-model.ts).
+ */
+export async function startScribeServer(
+  { speechModel, ...opts }: Omit<ServiceOptions, 'dataDir'> & { dataDir?: string; speechModel?: boolean } = {},
+): Promise<ScribeServer> {
   const dataDir = opts.dataDir ?? tempDir('scribe');
   // The demo clinics below are usually a copy (helpers/demo-template.ts): making them costs seconds of scrypt.
   if (demoCopyFits(dataDir, opts)) await copyDemo(dataDir);
-  const service = await createService({ kek: TEST_KEK, ...opts, dataDir });
+  if (speechModel) await linkSpeechModelInto(dataDir);
+  const service = await createService({ kek: TEST_KEK, ...opts, scribe: { workerEntry: SCRIBE_WORKER, ...opts.scribe }, dataDir });
   const app = await buildHttpApp(service);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as AddressInfo).port;

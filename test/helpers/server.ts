@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, afterEach, inject } from 'vitest';
 import { type DemoCredentials, ensureDemo } from '../../server/demo/demo.js';
 import { type HttpOptions, buildHttpApp } from '../../server/http/app.js';
@@ -10,6 +10,7 @@ import { createService, type Service, type ServiceOptions } from '../../server/s
 import type { Clock } from '../../server/shared/time.js';
 import { copyDemo, demoCopyFits } from './demo-template.js';
 import { type TestDatabase, freshPostgresDatabase } from './postgres.js';
+import { linkSpeechModelInto } from './speech-model.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -24,6 +25,14 @@ declare module 'vitest' {
  * or the sources under tsx where the setup did not run (a test started outside vitest.config.ts).
  */
 export const SERVE: string[] = inject('serveEntry') ? [inject('serveEntry')] : ['--import', 'tsx', join(ROOT, 'server/cli/serve.ts')];
+
+/**
+ * The scribe worker of the services tests start in this process: the one built beside this run's serve bundle, or
+ * the runner's default (worker.ts under tsx) where the setup did not run. A worker process is started for every
+ * session, and the bundle's is ready in about 3 s where worker.ts under tsx takes about 5.
+ * test/scribe/worker-launch.test.ts runs worker.ts under tsx.
+ */
+export const SCRIBE_WORKER: string | undefined = inject('serveEntry') ? join(dirname(inject('serveEntry')), 'scribe-worker.mjs') : undefined;
 
 /** A scribe worker's command line: the sources' worker, or the one built beside a bundle. */
 export const SCRIBE_WORKER_COMMAND = /scribe\/pipeline\/worker|scribe-worker\.mjs/;
@@ -48,17 +57,19 @@ export interface RunningServer {
 /**
  * The real service and HTTP app, in this process, on a loopback port, over a fresh SQLite file (or, with `database`
  * postgres, a fresh PostgreSQL database: suites run on both through DATABASES), with the two demo clinics. Tests
- * speak HTTP to `baseUrl`.
+ * speak HTTP to `baseUrl`. `speechModel`: for a test that dictates, the run's PocketSphinx model already in the data
+ * folder (helpers/speech-model.ts).
  */
 export async function startServer(opts: {
   clock?: Clock; dataDir?: string; http?: HttpOptions; database?: TestDatabase; kek?: Buffer | null; appointments?: ServiceOptions['appointments'];
-  reminders?: ServiceOptions['reminders'];
+  reminders?: ServiceOptions['reminders']; speechModel?: boolean;
 } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir('srv');
   const database = opts.database?.name ?? 'sqlite';
   // The demo clinics below are usually a copy (helpers/demo-template.ts): making them costs seconds of scrypt.
   const pg = demoCopyFits(dataDir, opts) ? await copyDemo(dataDir, database)
     : database === 'postgres' ? await freshPostgresDatabase('srv') : null;
+  if (opts.speechModel) await linkSpeechModelInto(dataDir);
   // kek null: the service keeps its key as headless does (<dataDir>/master.key), for a suite about that file or a CLI reading it.
   const service = await createService({
     dataDir, clock: opts.clock, databaseUrl: pg?.url, kek: opts.kek === null ? undefined : opts.kek ?? TEST_KEK,
@@ -66,6 +77,7 @@ export async function startServer(opts: {
     // century ahead unless a test asks for the service's own horizon (`appointments: {}`) or another.
     appointments: opts.appointments ?? { horizonDays: 36_500 },
     reminders: opts.reminders,
+    scribe: { workerEntry: SCRIBE_WORKER },
   });
   const app = await buildHttpApp(service, opts.http);
   await app.listen({ host: '127.0.0.1', port: 0 });

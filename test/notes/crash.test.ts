@@ -6,6 +6,7 @@ import { copyDemoForProcess } from '../helpers/demo-template.js';
 import { missing } from '../helpers/needs.js';
 import { type ServerProcess, call, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
+import { linkSpeechModelInto } from '../helpers/speech-model.js';
 import { speak } from '../helpers/speech-audio.js';
 
 /**
@@ -28,6 +29,7 @@ it('kill -9 right after the sign answer, then restart: the signed version is the
   dirs.push(dataDir);
   // The demo clinics, copied (helpers/demo-template.ts): what this test is about comes after them.
   await copyDemoForProcess(dataDir);
+  await linkSpeechModelInto(dataDir);
   const wav = join(dataDir, 'dictation.wav');
   await speak('The patient has fever for three days. Tablet paracetamol six fifty milligrams three times a day for five days.', wav);
 

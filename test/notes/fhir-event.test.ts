@@ -49,7 +49,7 @@ describe('notes: a draft out of the schema, and the fhir option of note events',
   const keepAll = (emr: J) => ((emr.flags ?? []) as J[]).map((f) => ({ code: f.code, pointer: f.pointer, resolution: 'kept' }));
 
   beforeAll(async () => {
-    srv = await startScribeServer();
+    srv = await startScribeServer({ speechModel: true });
     A = srv.demo.workspaces[0]!;
     withFhir = await webhookReceiver('whsec_fhir_events');
     plain = await webhookReceiver('whsec_plain_events');

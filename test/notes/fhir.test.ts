@@ -291,7 +291,7 @@ describe('GET /api/v1/notes/{txn_id}/fhir', skipFor(missing('espeak-ng', 'pocket
   const fhir = (token: string, query = '') => api('GET', `/api/v1/notes/${txn}/fhir${query}`, token);
 
   beforeAll(async () => {
-    srv = await startScribeServer();
+    srv = await startScribeServer({ speechModel: true });
     [A, B] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
     const wav = join(tempDir('fhir'), 'dictation.wav');
     await speak(SAID, wav);

@@ -64,7 +64,7 @@ for (const db of DATABASES) describe(`notes: edit, sign, amend (${db.name})`, sk
 
   beforeAll(async () => {
     pg = db.name === 'postgres' ? await freshPostgresDatabase('notes') : null;
-    srv = await startScribeServer({ databaseUrl: pg?.url });
+    srv = await startScribeServer({ databaseUrl: pg?.url, speechModel: true });
     [A, B] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
     receiver = await webhookReceiver(KEY);
     const sub = await api('POST', SUBS, A.users.admin.auth_token, { event_names: ['note.signed', 'note.amended'], endpoint: receiver.url, signing_key: KEY });

@@ -54,7 +54,7 @@ describe('notes: the scribe\'s safety checks on every save', skipFor(skip), () =
   }
 
   beforeAll(async () => {
-    srv = await startScribeServer();
+    srv = await startScribeServer({ speechModel: true });
     [A] = srv.demo.workspaces as [DemoWorkspace];
     const wav = join(tempDir('notes-safety'), 'dictation.wav');
     await speak(SAID, wav);

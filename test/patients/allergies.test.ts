@@ -118,7 +118,7 @@ describe('a dictation for a patient checks the record\'s allergies', skipFor(ski
   }
 
   beforeAll(async () => {
-    srv = await startScribeServer();
+    srv = await startScribeServer({ speechModel: true });
     [A, B] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
     const wav = join(tempDir('allergies'), 'dictation.wav');
     await speak(SAID, wav);

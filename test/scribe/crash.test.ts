@@ -7,6 +7,7 @@ import { copyDemoForProcess } from '../helpers/demo-template.js';
 import { missing } from '../helpers/needs.js';
 import { SCRIBE_WORKER_COMMAND, type ServerProcess, exited, spawnServer, tempDir, startedByTests } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
+import { linkSpeechModelInto } from '../helpers/speech-model.js';
 import { sleep, speak, until } from '../helpers/scribe.js';
 
 /**
@@ -70,6 +71,7 @@ it('kill -9 mid-transcription, then restart: the worker goes with the service, t
   dirs.push(dataDir, audioDir);
   // The demo clinics, copied (helpers/demo-template.ts): what this test is about comes after them.
   await copyDemoForProcess(dataDir);
+  await linkSpeechModelInto(dataDir);
   const long = speak(audioDir, 'long visit.wav', `${PARAGRAPH} ${PARAGRAPH}`, 'en-us', 170);
 
   const first = await serve(dataDir);

@@ -46,7 +46,7 @@ beforeAll(async () => {
   dictation = speak(dir, 'consult.wav', DICTATION);
   receiver = await webhookReceiver(SIGNING_KEY);
   // Pushes are queued but not sent (the sender is off): the queue is what the scribe is responsible for.
-  srv = await startScribeServer({ push: { sender: false }, scribe: { concurrency: 2 }, webhooks: { retryScheduleMs: [100, 200, 400] } });
+  srv = await startScribeServer({ speechModel: true, push: { sender: false }, scribe: { concurrency: 2 }, webhooks: { retryScheduleMs: [100, 200, 400] } });
   ws = srv.demo.workspaces[0]!;
   const doctor = ws.users.doctor.auth_token;
   client = new ScribeClient({ baseUrl: srv.baseUrl, auth: doctor });
@@ -208,7 +208,7 @@ describe('a template that fails alone', skipFor(skip), () => {
   let faulty: ScribeServer;
   beforeAll(async () => {
     // Fault injection is part of the service's configuration (ServiceOptions.scribe.failTemplates).
-    faulty = await startScribeServer({ push: { sender: false }, scribe: { failTemplates: ['clinical_notes_template'] } });
+    faulty = await startScribeServer({ speechModel: true, push: { sender: false }, scribe: { failTemplates: ['clinical_notes_template'] } });
   });
   afterAll(() => faulty?.close());
 

@@ -60,7 +60,7 @@ beforeAll(async () => {
   dir = tempDir('scribe-languages');
   // Only the English dictation's test listens to it; the others are refused or queued at init, whatever the audio says.
   wav = has('espeak-ng') ? speak(dir, 'review.wav', 'Review after two weeks. Blood pressure is controlled, continue the same tablets.') : silenceWav(dir, 'review.wav', 2);
-  srv = await startScribeServer({ push: { sender: false }, scribe: { pollIntervalMs: 200 } });
+  srv = await startScribeServer({ speechModel: true, push: { sender: false }, scribe: { pollIntervalMs: 200 } });
   ws = srv.demo.workspaces[0]!;
   doctor = new ScribeClient({ baseUrl: srv.baseUrl, auth: ws.users.doctor.auth_token });
 });

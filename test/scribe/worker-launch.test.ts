@@ -10,7 +10,7 @@ import { buildMcpServer } from '../../server/mcp/server.js';
 import type { ParentMessage, WorkerMessage } from '../../server/scribe/pipeline/job.js';
 import type { LaunchWorker } from '../../server/scribe/pipeline/runner.js';
 import { missing } from '../helpers/needs.js';
-import { exited, tempDir } from '../helpers/server.js';
+import { ROOT, exited, tempDir } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
 import { type ScribeServer, speak, startScribeServer, until } from '../helpers/scribe.js';
 
@@ -23,6 +23,8 @@ import { type ScribeServer, speak, startScribeServer, until } from '../helpers/s
  */
 
 const SHIM = join(import.meta.dirname, '../fixtures', 'parent-port-worker.mjs');
+/** worker.ts under tsx, as `npm run serve` from the sources starts it: the other tests' services run the bundled worker. */
+const SOURCE_WORKER = join(ROOT, 'server/scribe/pipeline/worker.ts');
 
 interface Launched {
   child: ChildProcess;
@@ -110,7 +112,7 @@ async function dictate(text: string, txnId: string, extraEnv?: NodeJS.ProcessEnv
   const audioDir = tempDir('worker-launch-audio');
   dirs.push(audioDir);
   const wav = speak(audioDir, `${txnId}.wav`, text, 'en-us', 170);
-  srv = await startScribeServer({ push: { sender: false }, scribe: { launchWorker: viaParentPort(extraEnv), pollIntervalMs: 200 } });
+  srv = await startScribeServer({ speechModel: true, push: { sender: false }, scribe: { launchWorker: viaParentPort(extraEnv), workerEntry: SOURCE_WORKER, pollIntervalMs: 200 } });
   const client = new ScribeClient({ baseUrl: srv.baseUrl, auth: srv.demo.workspaces[0]!.users.doctor.auth_token });
   await client.upload([wav], {
     txnId, action: 'ekascribe-v2', extraData: { mode: 'dictation', model_type: 'lite' },

@@ -12,6 +12,7 @@ import { decodeToPcm } from '../../server/scribe/audio/decode.js';
 import { PocketSphinxEngine } from '../../server/scribe/asr/pocketsphinx.js';
 import { missing } from '../helpers/needs.js';
 import { skipFor } from '../helpers/skip.js';
+import { linkSpeechModel } from '../helpers/speech-model.js';
 import { TEST_DICTATIONS, speak } from '../helpers/speech-audio.js';
 
 describe('PocketSphinx on a long dictation', skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), () => {
@@ -24,6 +25,7 @@ describe('PocketSphinx on a long dictation', skipFor(missing('espeak-ng', 'pocke
     await speak(`${TEST_DICTATIONS.fever} ${TEST_DICTATIONS.short} ${TEST_DICTATIONS.fever}`, wav);
     mkdirSync(join(dir, 'pcm'));
     pcm = await decodeToPcm(wav, join(dir, 'pcm'));
+    await linkSpeechModel(join(dir, 'speech'));
     engine = new PocketSphinxEngine({ cacheDir: join(dir, 'speech') });
     await engine.domainModel();
   }, 120_000);

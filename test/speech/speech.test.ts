@@ -18,6 +18,7 @@ import { WhisperEngine, loadSherpa, planPieces, whisperLanguage } from '../../se
 import { wordErrors } from '../../server/scribe/asr/wer.js';
 import { has, missing } from '../helpers/needs.js';
 import { skipFor } from '../helpers/skip.js';
+import { linkSpeechModel } from '../helpers/speech-model.js';
 import { TEST_DICTATIONS, speak } from '../helpers/speech-audio.js';
 
 let dir = '';
@@ -39,6 +40,7 @@ describe('PocketSphinx with the domain model', skipFor(missing('espeak-ng', 'poc
     await speak(TEST_DICTATIONS.fever, wav);
     mkdirSync(join(dir, 'pcm'), { recursive: true });
     pcm = await decodeToPcm(wav, join(dir, 'pcm'));
+    await linkSpeechModel(cacheDir);
     engine = new PocketSphinxEngine({ cacheDir });
     await engine.domainModel();
   });

@@ -32,7 +32,7 @@ describe('a dictated note: axe on the result and the editor, and its FHIR downlo
   let apptId: string;
 
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ speechModel: true });
     const ws = srv.demo.workspaces[0]!;
     const appt = ws.appointments[0]!;
     apptId = appt.appointment_id;

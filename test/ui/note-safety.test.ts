@@ -60,7 +60,7 @@ describe('safety in the note editor, in Chromium', skipFor(skip), () => {
   }
 
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ speechModel: true });
     const ws = srv.demo.workspaces[0]!;
     doctorToken = ws.users.doctor.auth_token;
     const patient = await call(srv.baseUrl, 'POST', '/dr/v1/patient', {

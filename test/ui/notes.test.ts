@@ -44,7 +44,7 @@ describe('editing, signing and amending a note, and its prescription, in Chromiu
   };
 
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ speechModel: true });
     const ws = srv.demo.workspaces[0]!;
     const appt = ws.appointments[0]!;
     apptId = appt.appointment_id;

@@ -43,7 +43,7 @@ describe('printing a result, and the history beside it, in Chromium', skipFor(sk
   let apptId: string;
 
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ speechModel: true });
     const ws = srv.demo.workspaces[0]!;
     const appt = ws.appointments[0]!;
     apptId = appt.appointment_id;

@@ -38,7 +38,7 @@ describe('flags and evidence in the dictation result, in Chromium', skipFor(skip
   let apptId: string;
 
   beforeAll(async () => {
-    srv = await startServer();
+    srv = await startServer({ speechModel: true });
     const ws = srv.demo.workspaces[0]!;
     const appt = ws.appointments[0]!;
     apptId = appt.appointment_id;

@@ -680,12 +680,14 @@ function tidy(name: string): string {
  * Where in the sentence other people's troubles start ("my wife's had enough", "my husband also has itching"), or -1.
  * What comes before is still the patient's: an unpunctuated note runs the story and the family history together.
  */
-function othersFrom(s: Sentence, consultation: boolean): number {
+function othersFrom(s: Sentence, consultation: boolean, aboutOthers = false): number {
   const other = OTHERS.exec(s.text);
   if (other) return other.index;
   const family = FAMILY.exec(s.text);
-  return family && (!consultation || CONTACT.test(s.text)) ? family.index : -1;
+  return family && (!consultation || aboutOthers || CONTACT.test(s.text)) ? family.index : -1;
 }
+// "Anyone at home unwell?" – "my son had a cough last week": the answer tells of a contact, not of the patient.
+const ABOUT_OTHERS = /\b(?:anyone|anybody|someone|somebody|any of your|others|family members?|people)\b[^?]{0,40}\b(?:unwell|ill|sick|similar|same|symptoms?|poorly)\b|\b(?:anyone|anybody) (?:else|at home|around you|you live with)\b/;
 
 // Report headings that end the story, said inside a sentence when a recogniser drops the colons and full stops.
 const OTHER_HEADING =
@@ -932,7 +934,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
     if (isQuestion(s) || (aboutAllergy && s.index - asked!.index <= 3)) continue;
     const allergy = ALLERGY_CLAUSE.exec(s.text);
     if (allergy) scope.to = Math.min(scope.to, allergy.index);
-    const others = othersFrom(s, doc.consultation);
+    const others = othersFrom(s, doc.consultation, !!asked && s.index - asked.index <= 2 && ABOUT_OTHERS.test(asked.text));
     const durations = complaintDurations(s, scope);
     const bare: Item[] = [];
     const denied: Item[] = [];

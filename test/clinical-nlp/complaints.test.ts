@@ -100,6 +100,12 @@ describe('consultations', () => {
     expect(f.history.family).toEqual([]);
   });
 
+  it("the answer to a question about contacts tells of them, not of the patient", () => {
+    const text = (q: string) => `Patient: i've had a sore throat for three days.\nDoctor: ${q}\nPatient: my son had a cough last week.`;
+    expect(structure(text('anyone at home unwell?'), { locale: 'en-GB' }).complaints.map((c) => c.name)).toEqual(['sore throat']);
+    expect(structure(text('what else?'), { locale: 'en-GB' }).complaints.map((c) => c.name)).toEqual(['sore throat', 'cough']);
+  });
+
   it('a reaction told in answer to the allergy question is not a complaint', () => {
     const text = 'Patient: my throat hurts.\nDoctor: any allergy to medicines?\nPatient: yes, once my face swelled up with a tablet.';
     expect(names(text)).toEqual(['sore throat']);

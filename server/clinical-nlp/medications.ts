@@ -107,7 +107,7 @@ const BRAND_VARIANT = /^\s*((?:pm|arthritis|extra strength|xr|sr|er|cr|mr|ds|for
 const NUM = String.raw`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|point \d+)`;
 const numberOf = (x: string): number => Number(x.replace(/,/g, '').replace(/^point\s+/, '.'));
 const STRENGTH_UNIT = String.raw`(mg|milligrams?|mcg|µg|micrograms?|g|gm|grams?|iu|i u|international units|units?|percent|%)`;
-const SECOND_AMOUNT = new RegExp(String.raw`(?:\band|\bplus|,|;)\s+${NUM}\s*(?:mg|milligrams?|mcg|micrograms?|g|grams?|units?)\b(?!\s*(?:\/|per)\s*(?:kg|ml|day)\b)`);
+const AMOUNT_IN_LINE = new RegExp(String.raw`(?<!\b(?:to|from|of|up to|than|max|maximum|was|were|is|by|per|over|at|x)\s+)(?<![\d./-])\b${NUM}\s*(?:mg|milligrams?|mcg|micrograms?|g|grams?|units?)\b(?!\s*(?:\/|per)\s*(?:kg|ml|day)\b)`, 'g');
 // A per-kg dose calculation, a concentration or a stated daily maximum is not the strength.
 const STRENGTH = new RegExp(
   String.raw`(?<!\b(?:more than|maximum(?: of)?|max|exceed|exceeding|under|(?<!\b(?:go|goes|going|increase|increased|titrate|titrated)\s+)up to|upto)\s+)(?<![\d.])${NUM}\s*(k\s+)?${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l|litre|liter)\b)`,
@@ -237,9 +237,9 @@ const AS_NEEDED = /\b(?:sos|prn|as needed|as required|when needed|if needed|when
 // A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead"; nor is
 // a titration's step ("titrate to 50 mg b.i.d. if tolerated", "if no side effects"): the dose is regular.
 const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
-// "… twice a day, but if you get wheezy stop it": a condition for stopping it, or for calling back, is no condition of
-// taking it.
-const STOPS_ON_CONDITION = /\b(?:stop|stopping|discontinue|come off|don't take|do not take|call|ring|come back|seek)\b/;
+// "… twice a day, but if you get wheezy stop it", "… b.i.d. x10 days if no improvement consider CT sinus": a condition
+// for stopping it, calling back or a next step is no condition of taking it.
+const STOPS_ON_CONDITION = /\b(?:stop|stopping|discontinue|come off|don't take|do not take|call|ring|come back|seek|return|consider|refer|order|obtain|recheck|repeat|follow up)\b/;
 const takingCondition = (near: string): RegExpExecArray | null => {
   const c = CONDITION.exec(near);
   return c && !STOPS_ON_CONDITION.test(c[0]) ? c : null;
@@ -1266,8 +1266,8 @@ function prescription(s: Sentence, text: string, m: Mention, line: { start: numb
     };
     // "furosemide 40 mg in the morning and 20 mg at lunchtime", "warfarin 3 mg on mondays, 2 mg on the other days": a
     // second amount in the line is a dose this entry does not hold: kept, flagged for the doctor.
-    const second = pieces.length === 1 && strength && !parsed.previous_strength ? SECOND_AMOUNT.exec(text.slice(m.end, piece.to)) : null;
-    if (second && numberOf(second[1]!) !== strength!.value) med.rules = [STRENGTH_CONFLICT_RULE];
+    const amounts = pieces.length === 1 && strength && !parsed.previous_strength ? [...text.slice(m.end, piece.to).matchAll(AMOUNT_IN_LINE)] : [];
+    if (amounts.some((x) => numberOf(x[1]!) !== strength!.value)) med.rules = [STRENGTH_CONFLICT_RULE];
     previous = med;
     // A condition alone ("if the sertraline isn't enough") does not make a drug prescribed; the prescription's own
     // shorthand for it does ("Tylenol and Motrin p.r.n.").

@@ -548,6 +548,7 @@ describe('drug mentions that are not prescriptions now', () => {
     expect(meds("Doctor: i'm not going to change the metformin 500 mg\nPatient: okay", 'en-GB').map((m) => [m.name, m.status])).toEqual([['metformin', 'continued']]);
     const [m] = meds("Doctor: we'll try you on propranolol 40 mg twice a day, but if you get wheezy stop it\nPatient: okay", 'en-GB');
     expect(m!.frequency).toMatchObject({ per_day: 2, as_needed: false });
+    expect(one('plan augmentin 875 mg po bid x10 days if no improvement consider ct sinus', 'en-US').frequency).toMatchObject({ per_day: 2, as_needed: false });
   });
 
   it('an amount said before the drug ("two tablets of", "half a tablet of", "one puff of") is its dose', () => {
@@ -562,6 +563,7 @@ describe('drug mentions that are not prescriptions now', () => {
     const flagged = (text: string): string[] => structure(text, { locale: 'en-GB', mode: 'consultation' }).flags.filter((f) => f.code === 'STRENGTH_CONFLICT').map((f) => f.pointer);
     expect(flagged('Doctor: furosemide 40 mg in the morning and 20 mg at lunchtime\nPatient: okay')).toEqual(['/medications/0/strength']);
     expect(flagged('Doctor: warfarin 3 mg on mondays and wednesdays, 2 mg on the other days\nPatient: okay')).toEqual(['/medications/0/strength']);
+    expect(flagged('Doctor: warfarin 3 mg on mondays and wednesdays 2 mg on the other days\nPatient: okay')).toEqual(['/medications/0/strength']);
     expect(flagged('Doctor: furosemide 40 mg in the morning\nPatient: okay')).toEqual([]);
   });
 

@@ -555,6 +555,9 @@ describe('drug mentions that are not prescriptions now', () => {
     expect(one('Doctor: take two tablets of paracetamol 500 mg four times a day', 'en-GB')).toMatchObject({ strength: { value: 500, unit: 'mg' }, dose: { value: 2, unit: 'tablet' } });
     expect(one('Doctor: take half a tablet of bisoprolol 2.5 mg in the morning', 'en-GB')).toMatchObject({ strength: { value: 2.5, unit: 'mg' }, dose: { value: 0.5, unit: 'tablet' } });
     expect(one('Doctor: one puff of the beclometasone inhaler twice a day', 'en-GB').dose).toEqual({ value: 1, unit: 'puff' });
+    // Spoken "mils" are millilitres: never a strength in mg.
+    expect(one('Doctor: calpol two point five mils four times a day', 'en-GB')).toMatchObject({ dose: { value: 2.5, unit: 'ml' } });
+    expect(one('Doctor: calpol two point five mils four times a day', 'en-GB').strength).toBeUndefined();
     const insulin = one('Doctor: give 10 units of insulin glargine at night', 'en-GB');
     expect([insulin.strength, insulin.dose]).toEqual([{ value: 10, unit: 'unit' }, undefined]);
   });

@@ -724,6 +724,16 @@ export function extractMedications(
   followOnDosing(doc, prescribed, mentioned, firstMed);
   // "I recommend the influenza vaccine and Shingrix. She did defer this.": a refusal said next, of the drugs just offered.
   prescribed = prescribed.filter((m) => !(REFUSED_NEXT.test(doc.sentences[m.sentence + 1]?.text ?? '') && doc.sentences[m.sentence + 1]!.speaker !== 'patient'));
+  // "I can give you some chlorphenamine for the itch if you want" – "No, I don't like drowsy ones": the drug the
+  // doctor's turn ends on, turned down in the patient's answer, is kept for the doctor to confirm, flagged.
+  for (const m of prescribed) {
+    const s = doc.sentences[m.sentence]!;
+    const next = doc.sentences[m.sentence + 1];
+    if (doc.consultation && s.speaker !== 'patient' && OFFER.test(s.text) && !OTHER_QUESTION.test(s.text) && next?.speaker === 'patient' && next.turn !== s.turn && DECLINED_ANSWER.test(next.text)) {
+      m.unclear = true;
+      m.rules = [...(m.rules ?? []), 'med.declined-next'];
+    }
+  }
   // "Continue current medications": every drug the patient is said to take now is continued, as the history gave it.
   const continueAll = doc.sentences.find((s) => s.speaker !== 'patient' && sentenceModifiers(s).some((x) => x.category === 'CONTINUED_ALL'));
   if (continueAll) {
@@ -1101,6 +1111,12 @@ function titrationStep(s: Sentence, change: RegExpExecArray, given: Out): Out {
   };
 }
 
+// A drug offered ("… if you want", "would you like", "shall I give you"), not a sentence that ends on another question
+// ("any questions?", "does that sound okay?") that the answer may be about.
+const OFFER = /\b(?:if you (?:want|like|wish|prefer)|would you like|do you want|shall i|should i|how about|what about|i can give you|i could give you|we can give you|we could give you|is it okay if|are you happy|would you be happy|happy to try|want to try|would you be open)\b/;
+const OTHER_QUESTION = /\b(?:any (?:other )?questions|does that (?:sound|make sense)|sound (?:ok|okay|good|alright)|is that (?:ok|okay|alright))\b/;
+// A patient's answer that turns an offer down: "no", "no thanks", "no, I don't like drowsy ones", "I'd rather not".
+const DECLINED_ANSWER = /^(?:(?:um|uh|er|erm|well),?\s+)*(?:(?:no|nah)(?:,?\s+(?:thanks?|thank you))?\s*(?:[,.!]\s*)?$|(?:(?:no|nah),?\s+)?(?:not really|i'd rather not|i would rather not|i'd prefer not|i don't want|i do not want|i'm not keen|i am not keen|i don't like|i do not like)\b)/;
 const REFUSED_NEXT = /^(?:(?:number \d+|\d+)\s*[,.:]?\s*)?(?:(?:but|however|unfortunately)\s*,?\s*)?(?:she|he|they|the patient|patient)\s+(?:did\s+|has\s+|have\s+)?(?:defer|deferred|defers|decline|declined|declines|refuse|refused|refuses)(?:\s+(?:this|that|it|them|these|those|both|at this time|for now|today))*\s*[.!]?$/;
 
 const ANAPHORA = /^\s*(?:with\s+)?(?:the same|same|that|it|them|those|these|this)\b(?!\s+(?:is|was|has|test|report|one))/;

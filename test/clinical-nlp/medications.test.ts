@@ -538,6 +538,13 @@ describe('drug mentions that are not prescriptions now', () => {
     for (const m of read(text, mode)) expect(m.flagged, m.name).toBe(true);
   });
 
+  it('an offer the patient turns down in the answer is flagged; one accepted, or followed by "any questions?", is not', () => {
+    const offer = 'Doctor: i can give you some chlorphenamine 4 mg for the itch if you want';
+    expect(read(`${offer}\nPatient: no i don't like drowsy ones`, 'consultation')).toEqual([{ name: 'chlorpheniramine', flagged: true }]);
+    expect(read(`${offer}\nPatient: yes please`, 'consultation')).toEqual([{ name: 'chlorpheniramine', flagged: false }]);
+    expect(read('Doctor: take chlorphenamine 4 mg three times a day, any questions\nPatient: no', 'consultation')).toEqual([{ name: 'chlorpheniramine', flagged: false }]);
+  });
+
   it('lists only the drug taken instead: not the one switched from, nor the change not made', () => {
     expect(read("Doctor: rather than increasing the citalopram 20 mg, we'll add mirtazapine 15 mg at night\nPatient: okay", 'consultation')).toEqual([{ name: 'mirtazapine', flagged: false }]);
     expect(read("Doctor: i'm going to switch you from amlodipine 10 mg to lercanidipine 10 mg once daily\nPatient: okay", 'consultation')).toEqual([{ name: 'lercanidipine', flagged: false }]);

@@ -92,7 +92,7 @@ const PROBLEM_CUE = new RegExp(
 const PLAN_ADDRESSED = new RegExp(String.raw`\b(?:${alternation(CUES.planAddressed)})\s+(?:(?:your|his|her|their|the)\s+)`, 'g');
 // Where a diagnosis list ends: the plan, a prescription, an order, or a new clause about what will be done.
 const LIST_END = new RegExp(
-  String.raw`[.?!]|\b(?:if|plan|advice|advised|advise|rx|treatment|management|investigations?|tab|tabs|tablets?|cap|caps|capsules?|syrup|syp|inj|injection|drops|ointment|cream|gel|lotion|inhaler|nebuli[sz]ation|x ray|xray|serum|scan|ecg|ekg|mri|ultrasound|usg|echo|start|started|starting|continue|continuing|stop|stopping|give|given|take|taking|apply|prescribe|prescribing|send|sending|order|ordering|get|getting|repeat|refer|referring|referral|increase|add|reduce|review|follow up|come back|but|we(?!'d\s+(?:say|call|describe)\b|\s+(?:would\s+)?(?:say|call|describe)\b)|we'll|i'll|i'm|let's|let us|(?:you|he|she|they)\s+(?:should|need|must|can)|needs? to|to be|no need)\b`,
+  String.raw`[.?!]|\b(?:if|plan|advice|advised|advise|rx|treatment|management|investigations?|tab|tabs|tablets?|cap|caps|capsules?|syrup|syp|inj|injection|drops|ointment|cream|gel|lotion|inhaler|nebuli[sz]ation|x ray|xray|serum|scan|ecg|ekg|mri|ultrasound|usg|echo|start|started|starting|continue|continuing|stop|stopping|give|given|take|taking|apply|prescribe|prescribing|send|sending|order|ordering|get|getting|repeat|refer|referring|referral|increase|add|reduce|review|follow up|come back|but|rather than|instead of|as opposed to|we(?!'d\s+(?:say|call|describe)\b|\s+(?:would\s+)?(?:say|call|describe)\b)|we'll|i'll|i'm|let's|let us|(?:you|he|she|they)\s+(?:should|need|must|can)|needs? to|to be|no need)\b`,
 );
 // Where one item ends (the list may go on after the next comma).
 const ITEM_END =
@@ -806,8 +806,9 @@ function scanOutsideLists(s: Sentence, used: [number, number][], add: (list: Fou
   }
 }
 
-// Where a condition named in passing is not this visit's: the past, the family, a question of it.
-const NOT_THIS_VISIT = /\b(?:history|h\/o|past|previous|previously|prior|family|treated for|had|father|mother|brother|sister|son|daughter|husband|wife|risk of|screen(?:ing)? for|check for|test for|to prevent|prevention of|vaccine|no)\s+(?:\w+\s+){0,2}$/;
+// Where a condition named in passing is not this visit's: the past, the family, a question of it, one set aside
+// ("allergic rhinitis rather than a sinus infection").
+const NOT_THIS_VISIT = /\b(?:history|h\/o|past|previous|previously|prior|family|treated for|had|father|mother|brother|sister|son|daughter|husband|wife|risk of|screen(?:ing)? for|check for|test for|to prevent|prevention of|vaccine|no|rather than|instead of|as opposed to)\s+(?:\w+\s+){0,2}$/;
 const WHOLE_NAME_WORDS = 6;
 // Names a complaint is also said by ("back pain", "low sodium", "sore throat"), and names of tests and vaccines
 // ("hepatitis b surface antigen"): neither is a diagnosis said in passing.

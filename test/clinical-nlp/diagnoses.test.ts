@@ -37,6 +37,13 @@ describe('diagnosis lists', () => {
     expect(names('Patient: okay.\nDoctor: i believe you have type 2 diabetes first of all, and we will start metformin.')).toEqual(['type 2 diabetes']);
   });
 
+  it('a name set aside ("rather than a migraine") ends the list and is no diagnosis; "either … or" is suspected', () => {
+    const f = (text: string) => structure(`Patient: okay.\nDoctor: ${text}\nPatient: right.`, { locale: 'en-GB', mode: 'consultation' }).diagnoses.map((d) => [d.name, d.certainty]);
+    expect(f('it sounds like a tension type headache rather than a migraine')).toEqual([['tension type headache', 'confirmed']]);
+    expect(f("it's either a muscle strain or a disc problem, we'll see how it goes")).toEqual([['muscle strain', 'suspected']]);
+    expect(structure('ASSESSMENT: I think this is still his allergic rhinitis rather than a sinus infection.', { locale: 'en-US' }).diagnoses.map((d) => d.name)).toEqual(['allergic rhinitis']);
+  });
+
   it('keeps a qualifier said after the name with the name, not how it is doing today', () => {
     const f = run('Impression: atrial fibrillation, rate controlled; hypertension, stable; urinary tract infection improving.');
     expect(f.diagnoses.map((d) => [d.name, d.icd10?.code])).toEqual([

@@ -85,6 +85,7 @@ describe('what is an order', () => {
     expect(names('Ultrasound done in March showed a small fibroid.')).toEqual([]);
     expect(names("Let's look at your results. Hey Dragon, show me the chest x-ray. Your chest x-ray looks fine.")).toEqual([]);
     expect(names('It was an unremarkable MRI, so we will order a lipid panel.')).toEqual(['lipid panel']);
+    expect(names('Doctor: the hospital did an ecg and it was normal\nPatient: yes')).toEqual([]);
   });
 
   it('keeps a test done in the clinic today, even with its result', () => {

@@ -105,6 +105,7 @@ describe('what is an order', () => {
   it('skips a test that is only possible, not had, a finding of the examination, a result or a guide', () => {
     expect(names('PLAN: Risks include bleeding and the possible need for ERCP.')).toEqual([]);
     expect(names('Doctor: physical therapy first, then we might have to consider an MRI.')).toEqual([]);
+    expect(names("Doctor: you'll need a colonoscopy at some point.\nPatient: okay")).toEqual([]);
     expect(names('PLAN: She did not have a TSH drawn today.')).toEqual([]);
     expect(names('EXAM: Visual fields were full to confrontation.')).toEqual([]);
     expect(names('IMPRESSION: Slow rise in PSA. Ferritin relatively stable.')).toEqual([]);

@@ -525,6 +525,7 @@ describe('drug mentions that are not prescriptions now', () => {
     ['only if no better, said after the drug', 'Amoxicillin 500 mg three times daily for 5 days, to be started only if symptoms do not improve in 48 hours.'],
     ['a drug suspected of a side effect', 'Doctor: i wonder if the amlodipine 5 mg is causing the ankle swelling\nPatient: maybe'],
     ['a drug no longer needed', "Doctor: you don't need to take the aspirin 75 mg any more\nPatient: okay"],
+    ['what a parent already gives', 'Doctor: mum gives him calpol 5 ml when he has a temperature\nPatient: yes'],
     ['not taken as prescribed', 'He is noncompliant with his metformin 500 mg twice daily.'],
     ['prescribed at an earlier visit', 'He was given a prescription for amoxicillin 500 mg t.i.d. at his last visit.'],
     ['risks and benefits discussed', 'Risks and benefits of methotrexate 15 mg weekly were discussed at length.'],

@@ -44,6 +44,7 @@ const OPENS_CONDITION = /^(?:and|so|but|then|or|now|okay|ok|um|uh|just|also|mean
 const CONDITION_AFTER = /^\s*(?:if|unless|in case)\b/;
 // Seen in person today, arranged from a remote consultation: "I would like you to be assessed in a clinic today".
 const SEEN_TODAY = /\b(?:assess(?:ed)?|seen|see|examined|examine|appointment|book)\b.*\b(?:face[ -]to[ -]face|in person|in (?:a|the|(?:one|1) of (?:our|my|the)) clinics?)\b.*\btoday\b|\b(?:face[ -]to[ -]face|in person)\b.*\b(?:assess(?:ed)?|seen|examined|appointment)\b.*\btoday\b/;
+const RECHECK_OF_A_THING = /^(?:recheck\w*|re check|review\w*)\s+(?!(?:me|you|him|her|them|back|after|in|within|every)\b)[a-z]/;
 // A return to another clinician is a referral, which is advice: "follow up with her PCP in a week".
 const OTHER_CLINICIAN =
   /\b(?:with|to) (?:her |his |your |their |the |a |an )?(?:pcp|gp|primary care|family doctor|own doctor|regular doctor|dr|cardiolog\w*|neurolog\w*|dermatolog\w*|specialist|surgeon|ent|orthopa?edic\w*|urolog\w*|gyn\w*|obstetric\w*|psychiatr\w*|oncolog\w*|gastro\w*|physio\w*|nurse|midwife|optician|dentist)\b/;
@@ -92,14 +93,24 @@ function turnBefore(doc: Doc, s: Sentence): Sentence[] {
   return doc.sentences.filter((x) => x.turn === s.turn - 1);
 }
 
+const findReturn = (text: string): RegExpExecArray | null => AFTER.exec(text) ?? NAMED.exec(text);
+// What is said after the return's time (NAMED has no count group).
+const restOf = (m: RegExpExecArray): string => (m.length === 3 ? m[2] : m[3]) ?? '';
+
 function stated(doc: Doc, s: Sentence, previous: Sentence | undefined): ClinicalFacts['follow_up'] {
   const today = { after: { value: 0, unit: 'day' as const }, evidence: s.span(0, s.text.length) };
   if (SEEN_TODAY.test(s.text) && ARRANGED.test(s.text)) return today;
   if (doc.consultation && BOOKED.test(s.text) && turnBefore(doc, s).some((x) => /\btoday\b/.test(x.text))) return today;
-  const m = AFTER.exec(s.text) ?? NAMED.exec(s.text);
-  if (!m) return undefined;
+  const first = findReturn(s.text);
+  if (!first) return undefined;
+  // "Recheck labs in 6 weeks and follow up in 3 months": a recheck of something, followed by a return in the same
+  // sentence, is that thing's time, not the visit's.
+  const from = first.index + first[0].length - restOf(first).length;
+  const later = RECHECK_OF_A_THING.test(first[0]) ? findReturn(s.text.slice(from)) : null;
+  if (later) later.index += from;
+  const m = later ?? first;
   const named = m.length === 3;
-  const rest = (named ? m[2] : m[3]) ?? '';
+  const rest = restOf(m);
   if (conditionBefore(saidBefore(s, previous, m.index)) || CONDITION_AFTER.test(rest) || OTHER_CLINICIAN.test(m[0]) || OTHER_CLINICIAN.test(rest.slice(0, 40))) return undefined;
   let after = named ? NAMED_DURATION[m[1]!]! : duration(m[1]!, m[2]!);
   // "in a week or two": the upper bound.

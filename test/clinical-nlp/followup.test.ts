@@ -19,6 +19,8 @@ describe('a stated return', () => {
     ['She was advised to return to the office in three months for followup.', 90],
     ['I will see her yearly or as needed.', 365],
     ['Come back in four, five days.', 5],
+    ['Recheck labs in 6 weeks and follow up in 3 months.', 90],
+    ['Recheck in 6 weeks.', 42],
     ['Review in 3 to 5 days.', 5],
     ['Meantime, rechecking in three weeks for her postpartum check.', 21],
     ['Follow up here in two weeks or sooner if any other problems.', 14],

@@ -525,6 +525,7 @@ describe('drug mentions that are not prescriptions now', () => {
     ['only if no better, said after the drug', 'Amoxicillin 500 mg three times daily for 5 days, to be started only if symptoms do not improve in 48 hours.'],
     ['a drug suspected of a side effect', 'Doctor: i wonder if the amlodipine 5 mg is causing the ankle swelling\nPatient: maybe'],
     ['a drug no longer needed', "Doctor: you don't need to take the aspirin 75 mg any more\nPatient: okay"],
+    ['a drug a reaction followed', 'Doctor: the rash started 3 days after starting the trimethoprim 200 mg\nPatient: yes'],
     ['what a parent already gives', 'Doctor: mum gives him calpol 5 ml when he has a temperature\nPatient: yes'],
     ['not taken as prescribed', 'He is noncompliant with his metformin 500 mg twice daily.'],
     ['prescribed at an earlier visit', 'He was given a prescription for amoxicillin 500 mg t.i.d. at his last visit.'],
@@ -557,6 +558,13 @@ describe('drug mentions that are not prescriptions now', () => {
     const [m] = meds("Doctor: we'll try you on propranolol 40 mg twice a day, but if you get wheezy stop it\nPatient: okay", 'en-GB');
     expect(m!.frequency).toMatchObject({ per_day: 2, as_needed: false });
     expect(one('plan augmentin 875 mg po bid x10 days if no improvement consider ct sinus', 'en-US').frequency).toMatchObject({ per_day: 2, as_needed: false });
+  });
+
+  it('how long a drug has been taken so far is not its course', () => {
+    const [m] = meds("Doctor: you've been on amoxicillin 500 mg for 5 days now, carry on until the course is finished\nPatient: okay", 'en-GB');
+    expect(m).toMatchObject({ name: 'amoxicillin', status: 'continued' });
+    expect(m!.duration).toBeUndefined();
+    expect(one('Doctor: take amoxicillin 500 mg three times a day for 5 days\nPatient: okay', 'en-GB').duration).toEqual({ value: 5, unit: 'day' });
   });
 
   it('an amount said before the drug ("two tablets of", "half a tablet of", "one puff of") is its dose', () => {

@@ -73,17 +73,17 @@ const LESION = /\b(?:patch(?:es)?|papules?|rash(?:es)?|lesions?|spots|plaques?|p
 // Words describing a symptom that the note keeps with its name ("dry cough", "yellow green sputum").
 const MODIFIER = new Set(
   ('thick thin yellow green white brown red pink clear watery sticky dry wet productive barking whooping colicky ' +
-    'cramping throbbing dull sharp stabbing shooting burning constant intermittent recurrent worsening increased ' +
+    'cramping throbbing pounding splitting dull sharp stabbing shooting burning constant intermittent recurrent worsening increased ' +
     'increasing persistent itchy scaly frothy foul smelling smelly bloody painful').split(' '),
 );
 const CONNECTOR = new Set(['and', 'with', 'after', 'then', 'plus', 'along', 'associated', 'or', 'but', 'also', 'for', 'because']);
 // Words that keep a negation's scope running over a list: "no fever, cough or vomiting", "denies any h/o fits",
-// "no gross hematuria", "not particularly constipated", "haven't had any more pain".
+// "no gross hematuria", "no documented fevers", "not particularly constipated", "haven't had any more pain".
 const LIST_WORD = new Set(
   (', and or nor any other such h/o history of signs symptoms complaints episodes prior previous past known recent ' +
     'high low grade significant obvious major gross frank visible particular particularly specific much more further ' +
     'type types of bright dark difficulty difficulties trouble problem problems issue issues with ' +
-    'new associated real true overt definite actual feel feels feeling felt think notice noticed get getting appear appears seem seems look looks ' +
+    'new associated real true overt definite actual documented recorded measured objective confirmed reported feel feels feeling felt think notice noticed get getting appear appears seem seems look looks ' +
     // Body systems qualifying the list ("no respiratory or breathing difficulty", "any urinary or bowel problems").
     'respiratory nasal sinus urinary bowel bladder cardiac heart abdominal stomach gastrointestinal gi neurologic neurological visual skin joint muscle').split(' '),
 );
@@ -140,7 +140,7 @@ const HOW_LONG = /\b(?:since when|how long|when did (?:it|this|they|that|it all|
 // Said without its question mark, after the words that open a turn: "okay so were you ever told …".
 const QUESTION = /^(?:(?:okay|ok|so|and|alright|all right|um|uh|now)\s+)*(?:any|anything else|do you|does (?:he|she|it|the)|did (?:you|he|she)|are you|were you|have you|has (?:he|she)|is (?:he|she|there)|how|what|when|where|which|why|can you|could you|tell me)\b/;
 const AFFIRMATIVE =
-  /^(?:yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|a bit|bit of|a few|some|quite|a lot|lots|mostly|mainly|every|now and then|on and off|once|twice|occasionally|since|for|it does|i do|i get|i've had|i have had|there's|there is|there was|he does|she does|it has|it is|it was|it did|that's right|correct)\b|\b(?:yes|yeah)\b/;
+  /^(?:(?:only|just|mostly|mainly|usually|especially) (?:when|if|after|on|in the)(?! (?:i|he|she) (?:had|was)\b)|yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|a bit|bit of|a few|some|quite|a lot|lots|mostly|mainly|every|now and then|on and off|once|twice|occasionally|since|for|it does|i do|i get|i've had|i have had|there's|there is|there was|he does|she does|it has|it is|it was|it did|that's right|correct)\b|\b(?:yes|yeah)\b/;
 // "i was sick once yesterday", "i've lost a bit": an amount said without a denial is a yes.
 const SOME_SAID = /\b(?:a bit|a little bit|once|twice)\b/;
 const DENIAL = /\b(?:no|not|never|nothing)\b|n't\b/;

@@ -35,9 +35,13 @@ const PATTERNS: { re: RegExp; fixedDays?: number; one?: boolean }[] = [
   // "the last two weeks or so", and a bare answer to "since when?": "2 months".
   { re: new RegExp(String.raw`\bthe\s+(?:last|past)\s+${COUNT}\s*${UNIT}\b`, 'g') },
   { re: new RegExp(String.raw`^${COUNT}\s*${UNIT}\b`, 'g') },
-  // "over the past month", "since last week": one of the unit.
-  // Not "up 14 pounds from the last year": a comparison, not how long.
-  { re: /(?<!\bfrom\s+(?:the\s+)?)\b(?:(?:since|for|over|in|during)\s+)?(?:the\s+)?(?:last|past)\s+(day|week|month|year|fortnight|hour)\b(?!\s+of\b)/g, one: true },
+  // "over the past month", "since last week", "it started last week": one of the unit.
+  // Not "up 14 pounds from the last year": a comparison, not how long; nor "I had chest pain last year": when an
+  // episode was, said without "since", "for" or an onset.
+  {
+    re: /(?<!\bfrom\s+(?:the\s+)?)\b(?:(?:since|for|over|in|during)\s+(?:the\s+)?(?:last|past)|(?:the\s+)?past|the\s+last|(?<=\b(?:started|start|began|begin|begun|came on|developed|onset)\b[^.,;:?!]{0,40}\s)last)\s+(day|week|month|year|fortnight|hour)\b(?!\s+of\b)/g,
+    one: true,
+  },
   {
     re: /\b(?:since|from|started|starting|began|beginning|onset)\s+(?:(?:the|just|only)\s+)?(?:yesterday(?:\s+(?:night|morning|evening|afternoon))?|last night|this morning|today|morning|tonight|overnight)\b|\bovernight\b|\blast night\b/g,
     fixedDays: 1,

@@ -198,6 +198,8 @@ describe('durations', () => {
     ['with a sudden onset just yesterday', 1],
     ['presents with 3 days of sore throat', 3],
     ['reports two weeks of cough', 14],
+    ['my cough started last week', 7],
+    ['he developed a cough last week', 7],
   ])('%s → %d days', (spoken, n) => {
     const hits = findDurations(normalizeText(spoken));
     expect(hits).toHaveLength(1);
@@ -209,6 +211,11 @@ describe('durations', () => {
     expect(findDurations(normalizeText('three times in a day'))).toEqual([]);
     expect(findDurations(normalizeText('stiffness for ten minutes'))[0]!.duration).toBeUndefined();
     expect(findDurations(normalizeText('he completed 5 days of antibiotics'))).toEqual([]);
+  });
+
+  it('when an episode was, said without "since", "for" or an onset, is not how long anything has lasted', () => {
+    expect(findDurations(normalizeText('i had chest pain last year'))).toEqual([]);
+    expect(names('Doctor: any headaches?\nPatient: only when i had covid last year.')).toEqual([]);
   });
 
   it('a complaint does not take a duration another complaint said before it took, nor how long it has been worse', () => {
@@ -361,6 +368,8 @@ describe('negated lists and symptoms that have gone', () => {
     ['Patient: the cough has gone away but my nose is still blocked.', ['nasal blockage']],
     ['Patient: I was sick at the start but now I’ve stopped vomiting. My belly hurts.', ['abdominal pain']],
     ['He had a fever only on the first day; he still has a runny nose.', ['runny nose']],
+    ['Patient: I have had some chills but no documented fevers.', ['chills']],
+    ['She denies any objective fevers. No recorded temperatures at home.', []],
   ])('%s → %j', (text, want) => {
     expect(names(text)).toEqual(want);
   });
@@ -769,3 +778,24 @@ describe('a skin lesion named as described', () => {
   });
 });
 
+describe('answers and lay words of session 27', () => {
+  const said = (q: string, a: string) => names(`Doctor: ${q}\nPatient: ${a}`);
+  it('"only when …" answering "any …?" is a yes', () => {
+    expect(said('any dizziness?', 'only when i stand up quickly.')).toEqual(['dizziness']);
+    expect(said('any cough?', 'mostly in the mornings.')).toEqual(['cough']);
+  });
+
+  it('a pounding or splitting headache is a headache, wherever it is felt', () => {
+    expect(said("what's the problem?", 'i keep getting these pounding headaches behind my eyes.')).toEqual(['pounding headache']);
+  });
+
+  it.each([
+    ["i'm not quite as hungry as usual.", 'decreased appetite (not quite as hungry)'],
+    ['a bit fatigued to be honest.', 'fatigue'],
+    ['i feel very dehydrated.', 'feeling dehydrated'],
+    ['my urine looks pink.', 'pink urine'],
+    ["i've been limping for a few days.", 'limping'],
+  ])('%s → %s', (answer, want) => {
+    expect(said('how are you?', answer)).toEqual([want]);
+  });
+});

@@ -693,9 +693,12 @@ const ABOUT_OTHERS = /\b(?:anyone|anybody|someone|somebody|any of your|others|fa
 const OTHER_HEADING =
   /\b(?:past (?:medical|surgical|ocular|psychiatric|gyn\w*|obstetric\w*) history|(?:family|personal|social)(?: medical| and social)? history|review of systems|current medications|(?:physical|general) exam(?:ination)?|[a-z]+ history (?:date|findings|negative|positive|unremarkable|noncontributory))\b/;
 
-// Sections of a report whose sentences tell the present complaints: background history, the review of systems,
-// findings and the plan do not (a positive review item is also told in the history when it is a complaint).
+// Sections of a report whose sentences tell the present complaints: background history, findings and the plan do
+// not; the review of systems only where a sentence reports a symptom as present ("The patient does note some
+// pressure in her sinuses", "Positive for fatigue and sweats"), not its list of what was asked and denied.
 const COMPLAINT_SECTIONS = new Set<SectionKind>(['complaint', 'history']);
+const REVIEW_POSITIVE =
+  /\b(?:does note|notes|noted|reports?|reported|endorses?|endorsed|complains? of|complained of|admits? to|(?:only )?positive for|has had some|has been having|is having|c\/o)\b/;
 // Inside a headed history only an explicit turn to the examination ends the story: "tender red area" is the complaint.
 const EXAM_SAID_FIRST = /^(?:on examination|on exam|o\/e|examination|exam|physical exam\w*)\b/;
 const SAID_EXAM = /\b(?:on examination|o\/e|on exam|examination)\b/;
@@ -754,7 +757,7 @@ function complaintSentences(doc: Doc): { s: Sentence; scope: Scope }[] {
   const told = (s: Sentence): boolean => {
     if (symptomHistory.has(s.index)) return true;
     if (doc.consultation) return s.speaker === 'patient' && s.index < end && (s.section === null || COMPLAINT_SECTIONS.has(s.section));
-    if (headed && s.section !== null) return COMPLAINT_SECTIONS.has(s.section);
+    if (headed && s.section !== null) return COMPLAINT_SECTIONS.has(s.section) || (s.section === 'review' && REVIEW_POSITIVE.test(s.text));
     return s.index < end && (history.has(s.index) || s.speaker !== 'doctor');
   };
   // A report read without its colons keeps the section its last spoken heading opened into the next sentences; in

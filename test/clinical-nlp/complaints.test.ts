@@ -110,6 +110,14 @@ describe('consultations', () => {
     const text = 'Patient: my throat hurts.\nDoctor: any allergy to medicines?\nPatient: yes, once my face swelled up with a tablet.';
     expect(names(text)).toEqual(['sore throat']);
   });
+
+  it('the review of systems tells a complaint only where it reports one present', () => {
+    const report = (review: string) => names(`HISTORY OF PRESENT ILLNESS: Cough for 3 days. REVIEW OF SYSTEMS: ${review}`);
+    expect(report('The patient does note some pressure in her sinuses. She denies any skin rash.')).toEqual(['cough', 'sinus pressure']);
+    expect(report('Positive for fatigue and sweats. Negative for chest pain.')).toEqual(['cough', 'fatigue', 'sweating']);
+    expect(report('Constitutional: No fever. Respiratory: Cough. Cardiovascular: No chest pain.')).toEqual(['cough']);
+    expect(report('Reports no fever, chills, or night sweats.')).toEqual(['cough']);
+  });
 });
 
 describe('notes that open with demographics, referral or reports', () => {

@@ -67,6 +67,8 @@ function words(s: string): string[] {
   let t = s.toLowerCase().replace(/[-_]/g, ' ').replace(/\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/g, (w) => NUMBER_WORDS[w]!);
   for (const [re, to] of SYNONYMS) t = t.replace(re, to);
   return t
+    // "chest pressure/discomfort" names either: a slash between words parts them (not "50/25", kept whole).
+    .replace(/(?<=[a-z])\/(?=[a-z])/g, ' ')
     .replace(/[^a-z0-9+/ ]/g, ' ')
     .split(/\s+/)
     .filter((w) => w && !STOP.has(w))

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toAsrForm } from '../../eval/asr-form.js';
 import { DEFAULT_FIXTURES, loadFixtures, runEval, type EvalReport } from '../../eval/run.js';
-import { FIELDS, FLOORS } from '../../eval/score.js';
+import { FIELDS, FLOORS, namesMatch } from '../../eval/score.js';
 import { skipFor } from '../helpers/skip.js';
 
 const present = DEFAULT_FIXTURES.every((f) => existsSync(f));
@@ -49,5 +49,13 @@ describe('our held-out split of the real cases', () => {
     expect(isHeldOut('r19-asr')).toBe(true);
     expect(isHeldOut('r20')).toBe(false);
     expect(isHeldOut('d01')).toBe(false);
+  });
+});
+
+describe('the scorer reads names as a reader would', () => {
+  it('a slash between words names either ("chest pressure/discomfort"), not between numbers', () => {
+    expect(namesMatch('central chest pressure/discomfort', 'chest discomfort')).toBe(true);
+    expect(namesMatch('chest pressure/pain on walking', 'chest pain')).toBe(true);
+    expect(namesMatch('hydrochlorothiazide 50/25', 'hydrochlorothiazide 50 25')).toBe(false);
   });
 });

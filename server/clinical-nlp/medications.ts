@@ -13,7 +13,7 @@ import { doubleMetaphone } from 'double-metaphone';
 import { FORMULARY, type Drug } from './vocab/formulary.js';
 import { matchIcdTokens, snapWord } from './codify.js';
 import { findInvestigationMatches } from './investigations.js';
-import { contextOf, sentenceModifiers, type ContextCategory, type ContextModifier } from './context.js';
+import { CONTEXT_RULES, contextOf, sentenceModifiers, type ContextCategory, type ContextModifier } from './context.js';
 import { STATUS_UNCLEAR_RULE, STRENGTH_CONFLICT_RULE, type Amount, type ConditionalMedication, type Duration, type Frequency, type Medication, type MedicationField, type MedicationStatus, type Span } from './facts.js';
 import { PhraseIndex, tokenize, type Token } from './lexicon.js';
 import { spokenSections, type Doc, type Sentence, type SpokenSection } from './sections.js';
@@ -94,6 +94,10 @@ const LINE_END = new RegExp(
   ].join('|'),
 );
 const STEP = /,?\s*\b(?:then|followed by|after that|thereafter)\b\s*/g;
+// "… twice a day, and then i want you to ice the knee … three to four times a day": after "then", something else to
+// do with its own object is no step of the drug's (a step changes, takes or stops the dose); its line ends there.
+const OTHER_ACT =
+  /^\s*(?:(?:i|we)\s+(?:want|would like|'d like|need)\s+you\s+to\s+|you\s+(?:should|can|need to|will need to)\s+)?(?!(?:take|use|reduce|increase|decrease|continue|go|cut|drop|taper|wean|lower|come|have|give|apply)\b)[a-z]+\s+(?:the|your|his|her|it|that|this)\b/;
 const STEP_AHEAD = /\b(?:then|followed by|after that|thereafter)\b/;
 // A condition at the end of one line that belongs to the drug after it, or that leads a drug ("if fever, paracetamol").
 // A few words at most: in a recogniser's run-on turn an "if" or "when" further back is another clause's ("when you
@@ -240,9 +244,12 @@ const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onse
 // "… twice a day, but if you get wheezy stop it", "… b.i.d. x10 days if no improvement consider CT sinus": a condition
 // for stopping it, calling back or a next step is no condition of taking it.
 const STOPS_ON_CONDITION = /\b(?:stop|stopping|discontinue|come off|don't take|do not take|call|ring|come back|seek|return|consider|refer|order|obtain|recheck|repeat|follow up)\b/;
+// "… may increase to 50 mg if heart rate stays above 100": a measured value is what a dose step waits on
+// (conditional.measure), not a symptom the patient takes it for.
+const MEASURED = new RegExp(CONTEXT_RULES.find((r) => r.id === 'conditional.measure')!.pattern!);
 const takingCondition = (near: string): RegExpExecArray | null => {
   const c = CONDITION.exec(near);
-  return c && !STOPS_ON_CONDITION.test(c[0]) ? c : null;
+  return c && !STOPS_ON_CONDITION.test(c[0]) && !MEASURED.test(c[0]) ? c : null;
 };
 const FOR_SYMPTOM = /\bfor (?:the |any |her |his |your )?(?:discomfort|pain|fever|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
@@ -1058,8 +1065,11 @@ function decide(
 // Singulair 10 milligrams. – You take that once daily.": a
 // sentence that is only a dose, a frequency or a course, said by the doctor soon after drugs were prescribed
 // without them, gives them those; a field a drug already has is never replaced.
+// "We will restart lisinopril at half the previous dose. He will be on 20 mg p.o. daily.": so does a strength said
+// for the patient to be on, to the one drug prescribed before it without one.
+const PATIENT_TO_TAKE = String.raw`(?:he|she|they|you|the patient|patient)\s+(?:will|should|is to|are to|can|needs to|will need to)\s+(?:be on|take|receive|use|start on|be started on|be restarted on)\s+`;
 const DOSING_ONLY = new RegExp(
-  String.raw`^(?:(?:uh|um|er|so|and|okay|ok|right|then|now|it's|it is|that's|that is|normally|usually|just|you)[\s,]+)*(?:(?:take|use)\s+(?:(?:it|that|this|them|those)\s+)?)?(?:(?:one|two|three|half|a|an|\d+)\s+(?:${DOSE_UNIT})\b|(?:once|twice|thrice|(?:\d+|three|four) times)\s+(?:(?:a|per)\s+day|daily)\b|(?:a\s+)?(?:\d+|one|two|three|five|seven|ten)[\s-](?:day|week)\s+course\b)`,
+  String.raw`^(?:(?:uh|um|er|so|and|okay|ok|right|then|now|it's|it is|that's|that is|normally|usually|just|you)[\s,]+)*(?:(?:take|use)\s+(?:(?:it|that|this|them|those)\s+)?|${PATIENT_TO_TAKE}(?=${NUM}\s*${STRENGTH_UNIT}\b))?(?:${NUM}\s*${STRENGTH_UNIT}\b|(?:one|two|three|half|a|an|\d+)\s+(?:${DOSE_UNIT})\b|(?:once|twice|thrice|(?:\d+|three|four) times)\s+(?:(?:a|per)\s+day|daily)\b|(?:a\s+)?(?:\d+|one|two|three|five|seven|ten)[\s-](?:day|week)\s+course\b)`,
 );
 const FOLLOW_ON_WITHIN = 2;
 const NO_MENTION: Mention = { key: '', from: 0, to: 0, start: 0, end: 0, formStart: 0 };
@@ -1072,9 +1082,16 @@ function followOnDosing(doc: Doc, prescribed: Out[], mentioned: Set<number>, fir
     const targets = prescribed.filter((m) => m.sentence === k && s.index - k <= FOLLOW_ON_WITHIN);
     if (!targets.length || targets.some((m) => m.frequency || m.dose)) continue;
     const parsed = parseStep(s, s.text, 0, s.text.length, NO_MENTION, false);
-    if (!parsed.dose && !parsed.frequency && !parsed.duration) continue;
+    // A strength is one drug's: said after two, or after one that has its own, it is no one's.
+    const strength = parsed.strength && !parsed.previous_strength && targets.length === 1 && !targets[0]!.strength ? parsed.strength : undefined;
+    if (parsed.strength && !strength) continue;
+    if (!strength && !parsed.dose && !parsed.frequency && !parsed.duration) continue;
     const { form } = formOf(s.text, NO_MENTION, s.text.length, parsed);
     for (const m of targets) {
+      if (strength) {
+        m.strength = strength;
+        if (parsed.inferred?.includes('strength')) m.inferred = [...(m.inferred ?? []), 'strength'];
+      }
       if (parsed.dose) m.dose = parsed.dose;
       if (parsed.frequency) m.frequency = parsed.frequency;
       if (parsed.duration && !m.duration) m.duration = parsed.duration;
@@ -1207,16 +1224,21 @@ function prescription(s: Sentence, text: string, m: Mention, line: { start: numb
   const pieces: Hit[] = [];
   let pieceStart = m.formStart;
   const rel = text.slice(m.end, line.end);
+  let lineEnd = line.end;
   for (const x of rel.matchAll(STEP)) {
     const at = m.end + x.index!;
     const rest = rel.slice(x.index! + x[0].length);
     const piece = rest.slice(0, rest.search(STEP_AHEAD) >= 0 ? rest.search(STEP_AHEAD) : rest.length);
+    if (OTHER_ACT.test(piece)) {
+      lineEnd = at;
+      break;
+    }
     if (/\d|\b(?:once|twice|thrice|daily|night|bedtime|sos)\b/.test(piece) && !/^\s*(?:stop|review)\b/.test(piece)) {
       pieces.push({ from: pieceStart, to: at });
       pieceStart = at + x[0].length;
     }
   }
-  pieces.push({ from: pieceStart, to: line.end });
+  pieces.push({ from: pieceStart, to: lineEnd });
   const end = line.start + text.slice(line.start, line.end).trimEnd().replace(/[,;:]$/, '').length;
   const out: (Medication & { bare: boolean })[] = [];
   let previous: Medication | undefined;

@@ -931,3 +931,38 @@ describe('lists said in a report', () => {
   });
 });
 
+
+describe('a dose that waits on a measured value, a strength said in the next sentence, another act after "then"', () => {
+  const read = (text: string) => {
+    const o = structure(text, { locale: 'en-US' });
+    const flagged = new Set(o.flags.map((f) => f.pointer));
+    return {
+      meds: o.medications.map((m, k) => `${m.name} ${m.status} ${m.strength?.value ?? '-'} ${m.frequency?.text ?? '-'}${flagged.has(`/medications/${k}`) ? ' [flag]' : ''}`),
+      cond: (o.conditional_medications ?? []).map((m) => m.name),
+    };
+  };
+
+  it('a change or an added drug on a reading ("if blood pressure remains above 140") is no change now and no as-needed', () => {
+    expect(read('PLAN: Start lisinopril 10 mg daily. If blood pressure remains above 140, increase to 20 mg daily.').meds).toEqual(['lisinopril new 10 once daily']);
+    expect(read('PLAN: If her sugars stay above 200, increase metformin to 1000 mg twice daily.')).toEqual({ meds: [], cond: ['metformin'] });
+    expect(read('PLAN: Continue metformin 500 mg twice daily. If A1c is above 8 next time, add glipizide 5 mg daily.')).toEqual({
+      meds: ['metformin continued 500 twice daily'],
+      cond: ['glipizide'],
+    });
+    expect(read('PLAN: He will be on metoprolol 25 mg twice daily and may increase to 50 mg twice daily if heart rate stays above 100.').meds[0]).toBe(
+      'metoprolol new 25 twice daily',
+    );
+  });
+
+  it('"Restart atorvastatin. She will take 40 mg at bedtime.": the strength is the drug named without one', () => {
+    expect(read('PLAN: Restart atorvastatin. She will take 40 mg at bedtime.').meds).toEqual(['atorvastatin new 40 once at bedtime']);
+    expect(read('PLAN: Resume aspirin. He should take 81 mg daily.').meds).toEqual(['aspirin new 81 once daily']);
+    // Said after two drugs without one, it is neither's.
+    expect(read('PLAN: Restart atorvastatin and aspirin. She will take 40 mg at bedtime.').meds).toEqual(['atorvastatin new - -', 'aspirin new - -']);
+  });
+
+  it('"… twice a day and then i want you to ice the knee … three to four times a day": the icing is not the drug\'s', () => {
+    const text = "Doctor: i'm gon na prescribe you some ibuprofen eight hundred milligrams and you can take that twice a day and then i want you to ice the knee you can do that for twenty minutes at a time for three to four times a day\nPatient: okay";
+    expect(read(text).meds).toEqual(['ibuprofen new 800 twice daily']);
+  });
+});

@@ -127,6 +127,10 @@ const CHANGE_TO = new RegExp(
 const CHANGE_OF_THAT = new RegExp(
   String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|titrat\w*|chang\w*|cut|bump\w*|drop\w*|lower\w*|double|halve|(?:go|going|come|coming|bring|bringing|move|moving)(?=\s+(?:(?:it|this|that|the dose)\s+)?(?:up|down)\b))(?:\s+(?:it|this|that|the dose))?(?:\s+(?:back|up|down))?\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );
+const BY_STEP = new RegExp(
+  String.raw`\bby\s+${NUM}\s*${STRENGTH_UNIT}(?![a-z])(?:\s+(?:every|each|a|per)\s+(?:\d+\s+|other\s+)?(?:day|week|month|fortnight)s?\b)?`,
+);
+const CHANGE_VERB = /\b(?:increas|decreas|reduc|taper|titrat|drop|lower|cut|wean|go(?:ing)? (?:up|down)|come down)\w*\b/;
 const OLD_TO_NEW = new RegExp(
   String.raw`^\s*(?:(?:once|twice|thrice|(?:\d+|three|four) times (?:a|per) day|daily|a day|per day|bid|tid|qid|qd|od|bd|tds|at night|in the morning)\s*)*,?\s*to\s+${NUM}\s*${STRENGTH_UNIT}(?![a-z])`,
 );
@@ -623,6 +627,7 @@ export function extractMedications(
   const lang = locale.toLowerCase();
   const meds: Out[] = [];
   const stopped: { id: string; brand?: string }[] = [];
+  const excepted = new Set<string>();
   const mentioned = new Set<number>();
   let previous: Sentence | undefined;
   let carried: { s: Sentence; decided: Decided } | undefined;
@@ -689,6 +694,7 @@ export function extractMedications(
       const id = m.ref ? m.ref.drug.name : m.key;
       const { decision } = decided;
       if (decision === 'stopped') stopped.push({ id, brand: m.ref?.brand });
+      if (decided.rules.includes('negated.except')) excepted.add(id);
       const status = STATUS_OF[decision];
       if (!status || status === 'stopped') return;
       const prescribed = PRESCRIBED.has(status);
@@ -751,7 +757,11 @@ export function extractMedications(
     const current = history
       .filter((m) => m.current && m.recognised && !prescribed.some((x) => x.name === m.name))
       .filter((m, _, all) => !all.some((o) => o !== m && o.name === m.name && (fullness(o) > fullness(m) || (fullness(o) === fullness(m) && all.indexOf(o) < all.indexOf(m)))));
-    prescribed = [...prescribed, ...current.map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), rule], sentence: continueAll.index }))];
+    // "… except metformin", "… with the exception of lisinopril" (negated.except): those are not.
+    prescribed = [
+      ...prescribed,
+      ...current.filter((m) => !excepted.has(m.id)).map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), rule], sentence: continueAll.index })),
+    ];
   }
   // "on tab thyronorm 75 mcg once daily. Continue the same.", "I take my metformin. – Keep taking that.": a continue
   // said of "that" continues the drugs of the sentence or two before.
@@ -1216,8 +1226,12 @@ function mergeMentions(original: string, all: Mention[]): { text: string; mentio
 }
 
 /** One entry per step of the prescription line (a taper has several), with the evidence of each attribute. */
-function prescription(s: Sentence, text: string, m: Mention, line: { start: number; end: number }, condition: Hit | undefined, lang: string): (Medication & { bare: boolean })[] {
+function prescription(s: Sentence, said: string, m: Mention, line: { start: number; end: number }, condition: Hit | undefined, lang: string): (Medication & { bare: boolean })[] {
   const { ref } = m;
+  // "Decrease prednisone by 5 mg every week until off": the step of a change is neither a strength nor how often.
+  const by = BY_STEP.exec(said.slice(m.end, line.end));
+  const stepped = by && CHANGE_VERB.test(said.slice(0, m.end + by.index));
+  const text = stepped ? said.slice(0, m.end + by.index) + ' '.repeat(by[0].length) + said.slice(m.end + by.index + by[0].length) : said;
   // The generic name the note's country uses: acetaminophen in the US, cefalexin in the UK.
   const name = ref ? (lang === 'en-us' && ref.drug.us) || (lang === 'en-gb' && ref.drug.uk) || ref.drug.name : m.key;
   // Taper steps: each "then" with a number or a frequency of its own starts a new entry.
@@ -1281,8 +1295,10 @@ function prescription(s: Sentence, text: string, m: Mention, line: { start: numb
     }
     const strength = parsed.strength ?? carried?.strength;
     const dose = parsed.dose ?? carried?.dose;
-    // An injection or vaccine given today is a single dose.
-    const once = !parsed.frequency && !carried && form === 'injection' && /\b(?:today|now)\b/.test(text.slice(m.end, line.end));
+    // An injection or vaccine given today is a single dose; so is the first step of a regimen given now ("500 mg today,
+    // then 250 mg daily for 4 days", "2 tablets now, then 1 tablet daily").
+    const loading = n === 0 && pieces.length > 1 && /\b(?:today|now|stat|immediately)\b/.test(text.slice(piece.from, piece.to));
+    const once = !parsed.frequency && !carried && (loading || (form === 'injection' && /\b(?:today|now)\b/.test(text.slice(m.end, line.end))));
     const frequency = parsed.frequency ?? carried?.frequency ?? (once ? { per_day: 1, as_needed: false, text: 'single dose' } : undefined);
     if (once && !parsed.duration) parsed.duration = { value: 1, unit: 'day' };
     const timing = parsed.timing ?? carried?.timing;

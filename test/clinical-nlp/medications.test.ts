@@ -961,6 +961,31 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(read('PLAN: Restart atorvastatin and aspirin. She will take 40 mg at bedtime.').meds).toEqual(['atorvastatin new - -', 'aspirin new - -']);
   });
 
+  it('a drug excepted from "continue / resume home medications" is not continued', () => {
+    expect(read('PLAN: Resume home medications with the exception of lisinopril 20 mg daily.').meds).toEqual([]);
+    expect(read('MEDICATIONS: Lisinopril 10 mg daily, metformin 500 mg b.i.d., atorvastatin 20 mg at night. PLAN: Continue all home medications except metformin.').meds).toEqual([
+      'lisinopril continued 10 once daily',
+      'atorvastatin continued 20 once at night',
+    ]);
+  });
+
+  it("a relative's prescription said of the relative is not the patient's regimen", () => {
+    expect(read('PLAN: Prescribed Tamiflu 75 mg b.i.d. for 5 days. Her husband was also given Tamiflu 75 mg daily as prophylaxis.').meds).toEqual(['oseltamivir new 75 twice daily']);
+  });
+
+  it('a change "by 5 mg every week" gives neither a strength nor how often', () => {
+    expect(read('PLAN: Decrease prednisone by 5 mg every week until off.').meds).toEqual(['prednisone changed - -']);
+    expect(read('PLAN: Taper gabapentin by 300 mg every 3 days.').meds).toEqual(['gabapentin changed - -']);
+  });
+
+  it('the first step of a regimen given now is a single dose ("500 mg today, then 250 mg daily for 4 days")', () => {
+    const o = structure('PLAN: Azithromycin 500 mg today, then 250 mg daily for 4 days.', { locale: 'en-US' });
+    expect(o.medications.map((m) => [m.strength?.value, m.frequency?.text, m.duration?.value])).toEqual([
+      [500, 'single dose', 1],
+      [250, 'once daily', 4],
+    ]);
+  });
+
   it('"… twice a day and then i want you to ice the knee … three to four times a day": the icing is not the drug\'s', () => {
     const text = "Doctor: i'm gon na prescribe you some ibuprofen eight hundred milligrams and you can take that twice a day and then i want you to ice the knee you can do that for twenty minutes at a time for three to four times a day\nPatient: okay";
     expect(read(text).meds).toEqual(['ibuprofen new 800 twice daily']);

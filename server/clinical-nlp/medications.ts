@@ -96,6 +96,10 @@ const LINE_END = new RegExp(
 const STEP = /,?\s*\b(?:then|followed by|after that|thereafter)\b\s*/g;
 // "… twice a day, and then i want you to ice the knee … three to four times a day": after "then", something else to
 // do with its own object is no step of the drug's (a step changes, takes or stops the dose); its line ends there.
+// "… continue on his current dose of metoprolol for now and we will reassess in 2 weeks whether to increase it to
+// 50 mg": what the doctor will decide later is not said of the dose now; its line ends there.
+const LATER_DECISION =
+  /(?:\s*[,;]?\s*(?:and|but|then)?\s*(?:we|i)(?:'ll|\s+will|\s+shall|\s+may|\s+might|\s+could|\s+can|\s+would)\s+(?:(?:then|also|later)\s+)?(?:reassess|re-assess|re-evaluate|reevaluate|consider|discuss|think about|decide|revisit|see (?:if|whether|how)|check (?:if|whether))\b)|\s*,?\s*\bwhether to\b/;
 const OTHER_ACT =
   /^\s*(?:(?:i|we)\s+(?:want|would like|'d like|need)\s+you\s+to\s+|you\s+(?:should|can|need to|will need to)\s+)?(?!(?:take|use|reduce|increase|decrease|continue|go|cut|drop|taper|wean|lower|come|have|give|apply)\b)[a-z]+\s+(?:the|your|his|her|it|that|this)\b/;
 const STEP_AHEAD = /\b(?:then|followed by|after that|thereafter)\b/;
@@ -1238,7 +1242,8 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
   const pieces: Hit[] = [];
   let pieceStart = m.formStart;
   const rel = text.slice(m.end, line.end);
-  let lineEnd = line.end;
+  const deliberation = LATER_DECISION.exec(rel);
+  let lineEnd = deliberation ? m.end + deliberation.index : line.end;
   for (const x of rel.matchAll(STEP)) {
     const at = m.end + x.index!;
     const rest = rel.slice(x.index! + x[0].length);

@@ -535,6 +535,9 @@ describe('drug mentions that are not prescriptions now', () => {
     ['an intolerance', 'She is intolerant of codeine 30 mg.'],
     ['left to another prescriber', 'PLAN: Recommend he ask his PCP about increasing his lisinopril to 20 mg.'],
     ['a start the doctor will think about', "Doctor: we'll think about starting allopurinol next time once the flare settles\nPatient: okay"],
+    ['to start once results are back', 'PLAN: Will start Bactrim DS 1 tablet b.i.d. once culture results return.'],
+    ['to add if a procedure is done', 'PLAN: Add Plavix 75 mg daily if a stent is placed.'],
+    ['held off', 'PLAN: We will hold off on starting Lasix 20 mg for now.'],
   ])('%s: %s', (_kind, text) => {
     const mode = /^(?:doctor|patient):/i.test(text) ? 'consultation' : 'dictation';
     for (const m of read(text, mode)) expect(m.flagged, m.name).toBe(true);
@@ -959,6 +962,20 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(read('PLAN: Resume aspirin. He should take 81 mg daily.').meds).toEqual(['aspirin new 81 once daily']);
     // Said after two drugs without one, it is neither's.
     expect(read('PLAN: Restart atorvastatin and aspirin. She will take 40 mg at bedtime.').meds).toEqual(['atorvastatin new - -', 'aspirin new - -']);
+  });
+
+  it('the current dose kept while the doctor decides later is not the dose discussed for later', () => {
+    expect(read('PLAN: He will continue on his current dose of metoprolol for now and we will reassess in 2 weeks whether to increase it to 50 mg.').meds).toEqual([
+      'metoprolol continued - -',
+    ]);
+    expect(read('PLAN: Start metformin 500 mg daily and we will consider increasing to 1000 mg at the next visit.').meds).toEqual(['metformin new 500 once daily']);
+  });
+
+  it('the treatment a problem is "well controlled on", or that the doctor will not change, is continued', () => {
+    expect(read('ASSESSMENT: Hypertension, well controlled on lisinopril 10 mg daily. PLAN: No changes.').meds).toEqual(['lisinopril continued 10 once daily']);
+    expect(read("Doctor: for the hypertension you seem to be doing well on the norvasc 5 mg so we are not gon na make any changes to that\nPatient: okay").meds).toEqual([
+      'amlodipine continued 5 -',
+    ]);
   });
 
   it('a drug excepted from "continue / resume home medications" is not continued', () => {

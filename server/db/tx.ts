@@ -38,6 +38,8 @@ export class Tx extends Executor {
     database: SqlDatabase, k: Kysely<any>, raw: Db | null, readonly depth: number,
     /** What `afterCommit` queued in this transaction, savepoints included. */
     readonly committed: (() => void)[] = [],
+    /** Whether its commit waits until it is on disk (`durable`, the default): then `afterCommit` work runs after that. */
+    readonly durable = true,
   ) {
     super(database, k, raw);
   }
@@ -74,7 +76,7 @@ export const rootExecutor = (database: SqlDatabase, raw: Db | null) => new Execu
 export async function transaction<T>(e: Executor, body: (tx: Tx) => Promise<T>, opts?: { durable?: boolean }): Promise<T> {
   if (e instanceof Tx) return savepoint(e, body);
   const committed: (() => void)[] = [];
-  const result = await e.database.transaction((trx) => body(new Tx(e.database, trx, e.raw, 0, committed)), opts);
+  const result = await e.database.transaction((trx) => body(new Tx(e.database, trx, e.raw, 0, committed, opts?.durable !== false)), opts);
   for (const fn of committed) fn();
   return result;
 }
@@ -84,7 +86,7 @@ async function savepoint<T>(tx: Tx, body: (tx: Tx) => Promise<T>): Promise<T> {
   await sql`SAVEPOINT ${name}`.execute(tx.k);
   const queued = tx.committed.length;
   try {
-    const result = await body(new Tx(tx.database, tx.k, tx.raw, tx.depth + 1, tx.committed));
+    const result = await body(new Tx(tx.database, tx.k, tx.raw, tx.depth + 1, tx.committed, tx.durable));
     await sql`RELEASE ${name}`.execute(tx.k);
     return result;
   } catch (err) {

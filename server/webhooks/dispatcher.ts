@@ -165,6 +165,8 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
   const inMemory = db.dialect === 'sqlite';
   const offered = new Map<string, Map<string, DueDelivery>>();
   let offeredCount = 0;
+  // Whether an offer came from a commit that need not be durable (none does today): the next sends wait for a flush.
+  let offeredNotOnDisk = false;
   // Delivery ids whose result was written lately (a ring): an offer of one of them comes after a look sent it.
   const recentlyDone = new Set<string>();
   const doneRing: string[] = [];
@@ -226,9 +228,10 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
    * first) or to a subscription that answered 410 are passed over; past MAX_OFFERED the table is read instead.
    * PostgreSQL: a wake-up (claims are leases in the table, which a look takes).
    */
-  function offer(written: readonly DueDelivery[]) {
+  function offer(written: readonly DueDelivery[], onDisk = false) {
     if (stopped) return;
     if (!inMemory) return wake();
+    if (!onDisk) offeredNotOnDisk = true;
     for (const d of written) {
       if (inFlight.has(d.id) || recentlyDone.has(d.id) || gone.has(d.subscription_id)) continue;
       if (offeredCount >= MAX_OFFERED) {
@@ -502,6 +505,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     if (stopped) return;
     const now = clock.now().toISOString();
     const claimed: DueDelivery[] = [];
+    let read = false;
     if (!inMemory) {
       for (const d of (await look(now)).claimed) launch(d);
       return;
@@ -511,6 +515,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
       const seen = await look(now);
       if (seen.complete) lookInDb = false;
       for (const d of seen.claimed) claimed.push(d);
+      read = seen.claimed.length > 0;
     } else if (lookInDb && !lookTimer) {
       // Offers are being sent meanwhile; the table's turn comes after the gap.
       lookTimer = setTimeout(() => {
@@ -521,9 +526,14 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     }
     claimOffered(claimed);
     if (claimed.length === 0) return;
-    // A row read, or an offer made after a commit that need not be durable, may be from a commit still being flushed
-    // (group commit): sent once it is on disk. Claimed before the wait, so that none is taken twice meanwhile.
-    await durable(db);
+    // A row read may be from a commit still being flushed (group commit): sent once it is on disk. Claimed before the
+    // wait, so that none is taken twice meanwhile. An offer of a durable transaction's rows comes once its commit is
+    // on disk (its afterCommit), so sending it waits for nothing: waiting there for the flush of the commits made
+    // since would hold every delivery for one more flush.
+    if (read || offeredNotOnDisk) {
+      offeredNotOnDisk = false;
+      await durable(db);
+    }
     for (const d of claimed) launch(d);
   }
 

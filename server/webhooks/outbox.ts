@@ -153,9 +153,10 @@ type Target = Pick<SubscriptionRow, 'id' | 'endpoint' | 'signing_key_sealed'>;
  * wakes finds the deliveries (woken before, on PostgreSQL it looked on another connection, found nothing, and waited
  * for its next poll). It is handed the deliveries written, as the dispatcher would read them back (`dueFor`): on
  * SQLite the dispatcher sends them without reading them again (dispatcher.ts, `offer`). The rows are the record; this
- * is a hint, lost with the process, after which the rows are read as before.
+ * is a hint, lost with the process, after which the rows are read as before. `onDisk`: the transaction was durable, so
+ * its commit is on disk when `onWritten` runs (db/tx.ts).
  */
-export function outbox(clock: Clock, onWritten: (written: DueDelivery[]) => void): EventSink {
+export function outbox(clock: Clock, onWritten: (written: DueDelivery[], onDisk: boolean) => void): EventSink {
   return {
     async emit(tx, workspaceId, event, data) {
       const store = webhookStore(tx);
@@ -171,7 +172,7 @@ export function outbox(clock: Clock, onWritten: (written: DueDelivery[]) => void
       if (withFhir.length) {
         ids.push(await write(store, workspaceId, event, withFhir, body(event, data, now, await (data as NoteEventData).fhir()), now, written));
       }
-      afterCommit(tx, () => onWritten(written));
+      afterCommit(tx, () => onWritten(written, tx.durable));
       return ids;
     },
   };

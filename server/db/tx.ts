@@ -38,6 +38,8 @@ export class Tx extends Executor {
     database: SqlDatabase, k: Kysely<any>, raw: Db | null, readonly depth: number,
     /** What `afterCommit` queued in this transaction, savepoints included. */
     readonly committed: (() => void)[] = [],
+    /** Whether its commit waits until it is on disk (`durable`, the default): then `afterCommit` work runs after that. */
+    readonly durable = true,
   ) {
     super(database, k, raw);
   }
@@ -46,8 +48,9 @@ export class Tx extends Executor {
 /**
  * Runs `fn` once the outermost transaction of `tx` has committed, never when it rolls back: a hint for work that
  * must see the committed rows (another process or connection would not see them before). Registered inside a
- * savepoint that is rolled back, it still runs if the outer transaction commits, so it must be harmless then (a
- * wake-up that finds nothing). It must not throw: the transaction has committed, and its caller is told so.
+ * savepoint that is rolled back, it is dropped with the savepoint's writes (the webhook outbox hands the rows it
+ * wrote to the dispatcher this way: rows rolled back must not be sent). It must not throw: the transaction has
+ * committed, and its caller is told so.
  */
 export function afterCommit(tx: Tx, fn: () => void) {
   tx.committed.push(fn);
@@ -73,7 +76,7 @@ export const rootExecutor = (database: SqlDatabase, raw: Db | null) => new Execu
 export async function transaction<T>(e: Executor, body: (tx: Tx) => Promise<T>, opts?: { durable?: boolean }): Promise<T> {
   if (e instanceof Tx) return savepoint(e, body);
   const committed: (() => void)[] = [];
-  const result = await e.database.transaction((trx) => body(new Tx(e.database, trx, e.raw, 0, committed)), opts);
+  const result = await e.database.transaction((trx) => body(new Tx(e.database, trx, e.raw, 0, committed, opts?.durable !== false)), opts);
   for (const fn of committed) fn();
   return result;
 }
@@ -81,8 +84,9 @@ export async function transaction<T>(e: Executor, body: (tx: Tx) => Promise<T>, 
 async function savepoint<T>(tx: Tx, body: (tx: Tx) => Promise<T>): Promise<T> {
   const name = sql.raw(`nested_${tx.depth + 1}`);
   await sql`SAVEPOINT ${name}`.execute(tx.k);
+  const queued = tx.committed.length;
   try {
-    const result = await body(new Tx(tx.database, tx.k, tx.raw, tx.depth + 1, tx.committed));
+    const result = await body(new Tx(tx.database, tx.k, tx.raw, tx.depth + 1, tx.committed, tx.durable));
     await sql`RELEASE ${name}`.execute(tx.k);
     return result;
   } catch (err) {
@@ -91,6 +95,8 @@ async function savepoint<T>(tx: Tx, body: (tx: Tx) => Promise<T>): Promise<T> {
       await sql`ROLLBACK TO ${name}`.execute(tx.k);
       await sql`RELEASE ${name}`.execute(tx.k);
     }
+    // What the savepoint queued is rolled back with it.
+    tx.committed.length = queued;
     throw err;
   }
 }

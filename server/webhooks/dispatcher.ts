@@ -10,6 +10,15 @@ import { webhookTransport } from './transport.js';
 
 /** How long finished attempts wait to be written together. */
 const FLUSH_DELAY_MS = 5;
+/**
+ * SQLite: the most deliveries handed over by the outbox (`offer`) kept in memory to be sent; past it they are left
+ * to be read from the table, as after a restart.
+ */
+const MAX_OFFERED = 10_000;
+/** SQLite: while offered deliveries are waiting, the table is looked at no more often than this. */
+const LOOK_GAP_MS = 20;
+/** SQLite: how many delivery ids just written are remembered, so that a late offer of one is not sent again. */
+const RECENT_DONE = 4096;
 
 /**
  * The most requests in flight to one subscription. Each starts at INITIAL_WINDOW and its window moves between 1 and
@@ -110,7 +119,11 @@ function adaptiveWindow(max: number) {
  *
  * On PostgreSQL a claim is a lease in the table (`lease_until`, issue 17): a delivery being sent is not due for
  * anybody else until its result is written or the lease runs out, so several instances (and worker processes) share
- * the work and no delivery is sent by two at once. On SQLite (one process) claims stay in memory. A process killed
+ * the work and no delivery is sent by two at once. On SQLite (one process) claims stay in memory, and so do the
+ * deliveries the outbox just wrote (`offer`, after their commit is on disk): they are sent from memory, without
+ * reading them back, while the table is looked at only when something may be there that memory does not hold (at
+ * start, every poll, a retry falling due, a wake from outside, offers past MAX_OFFERED, a result not written), at
+ * most every LOOK_GAP_MS while offers wait. The table stays the record: a restart reads everything again. A process killed
  * mid-attempt leaves its deliveries pending (on PostgreSQL, until its leases run out) and they go out again:
  * delivery is at least once, and receivers deduplicate on Webhook-Id. What stays per process: the send limits
  * (`sendingPerSub`, `sending`: each instance applies them alone, so a receiver may see N times maxPerSubscription
@@ -134,6 +147,8 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
   // Claimed deliveries: a request in flight, or a result not yet written. Delivery id -> subscription id.
   const inFlight = new Map<string, string>();
   const claimedPerSub = new Map<string, number>();
+  // Claimed deliveries whose result is being written, per subscription.
+  const writingPerSub = new Map<string, number>();
   // Requests in flight, per subscription and in all: the limits apply to these.
   const sendingPerSub = new Map<string, number>();
   let sending = 0;
@@ -146,6 +161,20 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     if (!w) windows.set(sub, (w = adaptiveWindow(maxPerSub)));
     return w;
   };
+  // SQLite: deliveries the outbox wrote and handed over, not yet claimed, per subscription in the order written.
+  const inMemory = db.dialect === 'sqlite';
+  const offered = new Map<string, Map<string, DueDelivery>>();
+  let offeredCount = 0;
+  // Whether an offer came from a commit that need not be durable (none does today): the next sends wait for a flush.
+  let offeredNotOnDisk = false;
+  // Delivery ids whose result was written lately (a ring): an offer of one of them comes after a look sent it.
+  const recentlyDone = new Set<string>();
+  const doneRing: string[] = [];
+  let doneAt = 0;
+  // Whether the table may hold due deliveries that neither memory nor a claim accounts for; and when it was read.
+  let lookInDb = true;
+  let lastLookAt = -Infinity;
+  let lookTimer: NodeJS.Timeout | null = null;
   const stopping = new AbortController();
   const transport = webhookTransport({ timeoutMs, signal: stopping.signal });
   let loop: Loop | null = null;
@@ -158,13 +187,16 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
   // Batches are written one after the other; stop waits for the last.
   let writing: Promise<void> = Promise.resolve();
 
-  const wake = () => loop?.wake();
+  /** Runs a tick soon, to send what memory holds or fill a slot that came free; reads the table only if due to. */
+  const kick = () => loop?.wake();
+  /** Looks for due work in the table now (from outside: a redelivery, another instance's events, a moved clock). */
+  const wake = () => {
+    lookInDb = true;
+    kick();
+  };
 
-  /** Wakes the loop when the earliest pending delivery falls due, if that is before the next poll. */
-  async function wakeAtNextDue(now: string) {
-    const due = await store.nextDueAfter(now);
-    if (!due) return;
-    const at = Date.parse(due);
+  /** Wakes the loop (with a look at the table) when `at` comes, if that is before the next poll. */
+  function wakeAt(at: number) {
     const inMs = at - clock.now().getTime();
     if (inMs >= pollMs || at >= soonAt) return;
     if (soonTimer) clearTimeout(soonTimer);
@@ -175,6 +207,62 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
       wake();
     }, Math.max(0, inMs));
     soonTimer.unref();
+  }
+
+  /** Wakes the loop when the earliest pending delivery falls due, if that is before the next poll. */
+  async function wakeAtNextDue(now: string) {
+    const due = await store.nextDueAfter(now);
+    if (due) wakeAt(Date.parse(due));
+  }
+
+  function forgetOffered(sub: string) {
+    const m = offered.get(sub);
+    if (!m) return;
+    offeredCount -= m.size;
+    offered.delete(sub);
+  }
+
+  /**
+   * SQLite: the deliveries an event's transaction wrote, handed over once it committed (and is on disk, when
+   * durable): kept to be sent without reading them back. Those already claimed, written lately (a look found them
+   * first) or to a subscription that answered 410 are passed over; past MAX_OFFERED the table is read instead.
+   * PostgreSQL: a wake-up (claims are leases in the table, which a look takes).
+   */
+  function offer(written: readonly DueDelivery[], onDisk = false) {
+    if (stopped) return;
+    if (!inMemory) return wake();
+    if (!onDisk) offeredNotOnDisk = true;
+    for (const d of written) {
+      if (inFlight.has(d.id) || recentlyDone.has(d.id) || gone.has(d.subscription_id)) continue;
+      if (offeredCount >= MAX_OFFERED) {
+        lookInDb = true;
+        break;
+      }
+      let m = offered.get(d.subscription_id);
+      if (!m) offered.set(d.subscription_id, (m = new Map()));
+      if (m.has(d.id)) continue;
+      m.set(d.id, d);
+      offeredCount += 1;
+    }
+    kick();
+  }
+
+  function takeOffered(d: DueDelivery) {
+    const m = offered.get(d.subscription_id);
+    if (m?.delete(d.id)) {
+      offeredCount -= 1;
+      if (m.size === 0) offered.delete(d.subscription_id);
+    }
+  }
+
+  function rememberDone(id: string) {
+    if (doneRing.length < RECENT_DONE) doneRing.push(id);
+    else {
+      recentlyDone.delete(doneRing[doneAt]!);
+      doneRing[doneAt] = id;
+      doneAt = (doneAt + 1) % RECENT_DONE;
+    }
+    recentlyDone.add(id);
   }
 
   function signingKey(d: DueDelivery): string | null {
@@ -258,39 +346,60 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
   }
 
   async function write(batch: typeof results) {
+    let written = false;
+    for (const { d } of batch) bump(writingPerSub, d.subscription_id, 1);
     try {
       await transaction(db, async (tx) => {
         const inTx = webhookStore(tx);
+        await inTx.recordAttempts(batch.map((b) => b.r));
         for (const { d, r } of batch) {
-          await inTx.recordAttempt(r);
           if (r.status === 410) await inTx.disableSubscription(d.subscription_id, 'endpoint answered 410 Gone', r.at);
         }
       }, { durable: false });
+      written = true;
     } catch (e) {
-      // Not recorded: those deliveries are still pending and will be attempted again.
+      // Not recorded: those deliveries are still pending and will be attempted again, found by a look at the table.
+      lookInDb = true;
       onError(e);
     }
+    let retryAt = Infinity;
     for (const { d, r } of batch) {
       release(d);
+      bump(writingPerSub, d.subscription_id, -1);
+      if (inMemory && written) rememberDone(d.id);
       if (r.status === 410) gone.delete(d.subscription_id);
+      if (r.next.nextAttemptAt !== null) retryAt = Math.min(retryAt, Date.parse(r.next.nextAttemptAt));
     }
     for (const f of settled) f();
-    if (!stopped) wake();
+    if (stopped) return;
+    // A retry is in the table only: look for it when it falls due.
+    if (written && retryAt !== Infinity) wakeAt(retryAt);
+    if (written) kick();
+    else wake();
   }
 
-  function launch(d: DueDelivery) {
+  /** Takes a delivery for this process: in flight from now until its result is written (or it is given back). */
+  function claimOne(d: DueDelivery) {
     inFlight.set(d.id, d.subscription_id);
     bump(claimedPerSub, d.subscription_id, 1);
     sending += 1;
     bump(sendingPerSub, d.subscription_id, 1);
+    if (inMemory) takeOffered(d);
+  }
+
+  /** Sends a claimed delivery; its result joins the next batch. */
+  function launch(d: DueDelivery) {
     void attempt(d).then(
       (r) => {
         sent(d);
         if (r === null) return release(d);
-        if (r.status === 410) gone.add(d.subscription_id);
+        if (r.status === 410) {
+          gone.add(d.subscription_id);
+          forgetOffered(d.subscription_id);
+        }
         results.push({ d, r });
         flushTimer ??= setTimeout(() => void flush(), FLUSH_DELAY_MS);
-        wake();
+        kick();
       },
       (e: unknown) => {
         sent(d);
@@ -298,6 +407,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
         // Not written: give it back now rather than when its lease runs out.
         if (db.dialect === 'postgres') void store.releaseClaims([d.id]).catch(onError);
         onError(e);
+        // Still pending in the table, and held nowhere in memory.
         if (!stopped) wake();
       },
     );
@@ -309,36 +419,122 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
    * instances claiming at once take different rows. A SQLite database has one process: its claims stay in memory
    * (`inFlight`), which costs no write (an fsync per claim would slow a burst's deliveries several times over).
    */
-  async function claimDue(sub: string, now: string, limit: number): Promise<DueDelivery[]> {
-    if (db.dialect === 'sqlite') {
+  async function claimDue(sub: string, now: string, limit: number): Promise<{ read: number; claimed: DueDelivery[] }> {
+    if (inMemory) {
       // Claimed rows are still due in the table: the query passes over them (before reading their payloads).
       const claimed = claimedPerSub.has(sub) ? [...inFlight].filter(([, s]) => s === sub).map(([id]) => id) : [];
       const due = await store.dueFor(sub, now, limit, { except: claimed });
-      // A poll may read an event whose commit is still being flushed (group commit): it is sent once on disk. Left out
-      // as it was read: a delivery in flight then may be written and released meanwhile, and its row read is stale.
-      await durable(db);
-      return due;
+      // Claimed as read (no await between): one that memory's sending claimed meanwhile is passed over.
+      const mine = due.filter((d) => !inFlight.has(d.id));
+      for (const d of mine) claimOne(d);
+      return { read: due.length, claimed: mine };
     }
-    return transaction(db, async (tx) => {
+    const claimed = await transaction(db, async (tx) => {
       const inTx = webhookStore(tx);
       const due = await inTx.dueFor(sub, now, limit, { skipLocked: true });
       const taken = await inTx.claim(due.map((d) => d.id), now, new Date(Date.parse(now) + leaseMs).toISOString());
       return due.filter((d) => taken.has(d.id));
     });
+    for (const d of claimed) claimOne(d);
+    return { read: claimed.length, claimed };
+  }
+
+  /**
+   * Claims due deliveries found in the table, up to each subscription's room. Answers whether it saw all that was
+   * due and unclaimed (every subscription read short of its room): then memory holds everything due until something
+   * says otherwise (wake, a retry's time, the next poll).
+   */
+  async function look(now: string): Promise<{ complete: boolean; claimed: DueDelivery[] }> {
+    lastLookAt = performance.now();
+    let complete = true;
+    const out: DueDelivery[] = [];
+    const due = await store.dueSubscriptions(now);
+    // SQLite: how many of each subscription's due rows memory does not account for. Those being written may be
+    // settled in the table already, so they do not count as accounted for: the figure errs high, never low.
+    const unknown = new Map<string, number>();
+    if (inMemory) {
+      for (const { subscription_id: sub, n } of due) {
+        unknown.set(sub, n - ((claimedPerSub.get(sub) ?? 0) - (writingPerSub.get(sub) ?? 0)) - (offered.get(sub)?.size ?? 0));
+      }
+    }
+    for (const { subscription_id: sub } of due) {
+      // Every due row of it is claimed or offered: memory sends them, nothing to read.
+      if (inMemory && unknown.get(sub)! <= 0) continue;
+      const free = maxConcurrent - sending;
+      const room = Math.min(windowOf(sub).size - (sendingPerSub.get(sub) ?? 0), free);
+      if (room <= 0 || gone.has(sub)) {
+        complete = false;
+        continue;
+      }
+      const offeredBefore = new Set(offered.get(sub)?.keys());
+      const { read, claimed } = await claimDue(sub, now, room);
+      for (const d of claimed) out.push(d);
+      if (read < room) continue; // it read all of the subscription's due rows that were not claimed
+      const fresh = claimed.filter((d) => !offeredBefore.has(d.id)).length;
+      if (!inMemory || unknown.get(sub)! - fresh > 0) complete = false;
+    }
+    await wakeAtNextDue(now);
+    return { complete, claimed: out };
+  }
+
+  /** SQLite: claims offered deliveries, each subscription's in the order written, up to its room. */
+  function claimOffered(out: DueDelivery[]) {
+    for (const [sub, m] of offered) {
+      const free = maxConcurrent - sending;
+      if (free <= 0) return;
+      if (gone.has(sub)) {
+        forgetOffered(sub);
+        continue;
+      }
+      let room = Math.min(windowOf(sub).size - (sendingPerSub.get(sub) ?? 0), free);
+      for (const d of m.values()) {
+        if (room <= 0) break;
+        if (inFlight.has(d.id)) {
+          takeOffered(d);
+          continue;
+        }
+        claimOne(d);
+        out.push(d);
+        room -= 1;
+      }
+    }
   }
 
   /** Claims and starts due deliveries; never waits for one to finish. */
   async function tick() {
     if (stopped) return;
     const now = clock.now().toISOString();
-    for (const { subscription_id: sub } of await store.dueSubscriptions(now)) {
-      const free = maxConcurrent - sending;
-      if (free <= 0) break;
-      const room = Math.min(windowOf(sub).size - (sendingPerSub.get(sub) ?? 0), free);
-      if (room <= 0 || gone.has(sub)) continue;
-      for (const d of await claimDue(sub, now, room)) launch(d);
+    const claimed: DueDelivery[] = [];
+    let read = false;
+    if (!inMemory) {
+      for (const d of (await look(now)).claimed) launch(d);
+      return;
     }
-    await wakeAtNextDue(now);
+    const sinceLook = performance.now() - lastLookAt;
+    if (sinceLook >= pollMs || (lookInDb && (offeredCount === 0 || sinceLook >= LOOK_GAP_MS))) {
+      const seen = await look(now);
+      if (seen.complete) lookInDb = false;
+      for (const d of seen.claimed) claimed.push(d);
+      read = seen.claimed.length > 0;
+    } else if (lookInDb && !lookTimer) {
+      // Offers are being sent meanwhile; the table's turn comes after the gap.
+      lookTimer = setTimeout(() => {
+        lookTimer = null;
+        kick();
+      }, LOOK_GAP_MS - sinceLook);
+      lookTimer.unref();
+    }
+    claimOffered(claimed);
+    if (claimed.length === 0) return;
+    // A row read may be from a commit still being flushed (group commit): sent once it is on disk. Claimed before the
+    // wait, so that none is taken twice meanwhile. An offer of a durable transaction's rows comes once its commit is
+    // on disk (its afterCommit), so sending it waits for nothing: waiting there for the flush of the commits made
+    // since would hold every delivery for one more flush.
+    if (read || offeredNotOnDisk) {
+      offeredNotOnDisk = false;
+      await durable(db);
+    }
+    for (const d of claimed) launch(d);
   }
 
   return {
@@ -346,12 +542,14 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
       if (loop || stopped) return;
       loop = startLoop({ intervalMs: pollMs, tick, onError });
     },
-    /** Look for due work now (after an event is written, or in tests after moving the clock). */
+    /** Look for due work in the table now (a redelivery, another instance's events, in tests after moving the clock). */
     wake,
+    offer,
     /** Forgets a subscription's cached key (after it is deleted). */
     forget(subscriptionId: string) {
       keys.delete(subscriptionId);
       windows.delete(subscriptionId);
+      forgetOffered(subscriptionId);
     },
     /** Attempts in flight right now. */
     inFlight: () => inFlight.size,
@@ -376,6 +574,9 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
       if (stopped) return;
       stopped = true;
       if (soonTimer) clearTimeout(soonTimer);
+      if (lookTimer) clearTimeout(lookTimer);
+      offered.clear();
+      offeredCount = 0;
       stopping.abort();
       await flush();
       await loop?.stop();

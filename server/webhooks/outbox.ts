@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Tx, afterCommit } from '../db/tx.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import { encodeBody } from './signing.js';
-import { type WebhookStore, webhookStore } from './store.js';
+import { type DueDelivery, type SubscriptionRow, type WebhookStore, webhookStore } from './store.js';
 
 /** A reminder's progress (issue 29): sent, delivered, read or failed at the provider, or answered by the patient. */
 export const REMINDER_EVENTS = [
@@ -130,12 +130,18 @@ function body<E extends EventName>(event: E, data: EventData[E], timestamp: stri
  * Writes an event and its pending delivery to each of `to`; answers the event's id. At module scope rather than a
  * closure in `emit`: tsx wraps a named arrow function in __name each time it is made (5 µs of a change, profiled).
  */
-async function write(store: WebhookStore, workspaceId: string, type: EventName, to: readonly { id: string }[], payload: string, now: string) {
+async function write(store: WebhookStore, workspaceId: string, type: EventName, to: readonly Target[], payload: string, now: string,
+  written: DueDelivery[]) {
   const id = randomUUID();
   await store.insertEvent({ id, workspace_id: workspaceId, type, payload, created_at: now });
-  for (const s of to) await store.insertDelivery(randomUUID(), id, s.id, workspaceId, now);
+  for (const s of to) {
+    const deliveryId = randomUUID();
+    await store.insertDelivery(deliveryId, id, s.id, workspaceId, now);
+    written.push({ id: deliveryId, event_id: id, subscription_id: s.id, retry_step: 0, payload, endpoint: s.endpoint, signing_key_sealed: s.signing_key_sealed });
+  }
   return id;
 }
+type Target = Pick<SubscriptionRow, 'id' | 'endpoint' | 'signing_key_sealed'>;
 
 /**
  * The transactional outbox. `emit` writes the event and one pending delivery per live, active subscription of the
@@ -143,10 +149,14 @@ async function write(store: WebhookStore, workspaceId: string, type: EventName, 
  * an earlier event, and a deleted one stops receiving at once. An event nobody subscribed to is not stored.
  * A note event goes to the subscriptions with the fhir option as an event of its own (its own Webhook-Id), whose
  * data also holds the bundle, and to the others without it: a delivery sends its event's stored bytes as they are.
- * `onWritten` runs once the surrounding transaction has committed, so the dispatcher it wakes finds the deliveries
- * (woken before, on PostgreSQL it looked on another connection, found nothing, and waited for its next poll).
+ * `onWritten` runs once the surrounding transaction has committed (and, durable, is on disk), so the dispatcher it
+ * wakes finds the deliveries (woken before, on PostgreSQL it looked on another connection, found nothing, and waited
+ * for its next poll). It is handed the deliveries written, as the dispatcher would read them back (`dueFor`): on
+ * SQLite the dispatcher sends them without reading them again (dispatcher.ts, `offer`). The rows are the record; this
+ * is a hint, lost with the process, after which the rows are read as before. `onDisk`: the transaction was durable, so
+ * its commit is on disk when `onWritten` runs (db/tx.ts).
  */
-export function outbox(clock: Clock, onWritten: () => void): EventSink {
+export function outbox(clock: Clock, onWritten: (written: DueDelivery[], onDisk: boolean) => void): EventSink {
   return {
     async emit(tx, workspaceId, event, data) {
       const store = webhookStore(tx);
@@ -157,9 +167,12 @@ export function outbox(clock: Clock, onWritten: () => void): EventSink {
       const plain = subs.filter((s) => !withFhir.includes(s));
       const now = isoNow(clock);
       const ids: string[] = [];
-      if (plain.length) ids.push(await write(store, workspaceId, event, plain, body(event, data, now), now));
-      if (withFhir.length) ids.push(await write(store, workspaceId, event, withFhir, body(event, data, now, await (data as NoteEventData).fhir()), now));
-      afterCommit(tx, onWritten);
+      const written: DueDelivery[] = [];
+      if (plain.length) ids.push(await write(store, workspaceId, event, plain, body(event, data, now), now, written));
+      if (withFhir.length) {
+        ids.push(await write(store, workspaceId, event, withFhir, body(event, data, now, await (data as NoteEventData).fhir()), now, written));
+      }
+      afterCommit(tx, () => onWritten(written, tx.durable));
       return ids;
     },
   };

@@ -71,8 +71,8 @@ export function webhookService(db: Executor, clock: Clock, box: SecretBox, audit
   const store = webhookStore(db);
   const dispatcher = webhookDispatcher(db, clock, box, opts);
   const wakeOthers = wakeOtherInstances(opts.bus, db.dialect, () => dispatcher.wake());
-  const events: EventSink = outbox(clock, () => {
-    dispatcher.wake();
+  const events: EventSink = outbox(clock, (written, onDisk) => {
+    dispatcher.offer(written, onDisk);
     wakeOthers();
   });
 

@@ -95,6 +95,11 @@ function padded(items: readonly string[]): string[] {
   return out;
 }
 
+/** The most attempts recordAttempts writes with one pair of statements. */
+const RESULT_CHUNK = 64;
+/** The largest power of two, at most RESULT_CHUNK, that is no more than n (n >= 1). */
+const chunkOf = (n: number) => Math.min(RESULT_CHUNK, 2 ** Math.floor(Math.log2(n)));
+
 /** How many rows an UPDATE changed: Kysely answers a bigint on both databases. */
 const changed = (r: { numAffectedRows?: bigint }) => (r.numAffectedRows ?? 0n) > 0n;
 
@@ -154,7 +159,8 @@ export function webhookStore(e: Executor) {
      * endpoint index), now said, so PostgreSQL writes the deliveries in the same order.
      */
     async activeSubscriptions(workspaceId: string) {
-      return (await sql<Pick<SubscriptionRow, 'id' | 'event_names' | 'fhir'>>`SELECT id, event_names, fhir FROM webhook_subscriptions
+      return (await sql<Pick<SubscriptionRow, 'id' | 'event_names' | 'fhir' | 'endpoint' | 'signing_key_sealed'>>`SELECT id, event_names, fhir,
+        endpoint, signing_key_sealed FROM webhook_subscriptions
         WHERE workspace_id = ${workspaceId} AND status = 'active' AND deleted_at IS NULL ORDER BY endpoint`.execute(k)).rows;
     },
     /** Soft-deletes a subscription and cancels its pending deliveries. */
@@ -183,9 +189,10 @@ export function webhookStore(e: Executor) {
         next_attempt_at, created_at, updated_at) VALUES (${id}, ${eventId}, ${subscriptionId}, ${workspaceId}, 'pending', 0, 0,
         ${at}, ${at}, ${at})`.execute(k);
     },
-    /** The subscriptions with a pending delivery due at `now`, the longest-waiting first. */
+    /** The subscriptions with a pending delivery due at `now`, the longest-waiting first, and how many each has due. */
     async dueSubscriptions(now: string) {
-      return (await sql<{ subscription_id: string; due: string }>`SELECT subscription_id, MIN(next_attempt_at) AS due FROM webhook_deliveries
+      return (await sql<{ subscription_id: string; due: string; n: number }>`SELECT subscription_id, MIN(next_attempt_at) AS due,
+        CAST(COUNT(*) AS INTEGER) AS n FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= ${now}${unleased(e, now)}
         GROUP BY subscription_id ORDER BY due, subscription_id`.execute(k)).rows;
     },
@@ -227,14 +234,32 @@ export function webhookStore(e: Executor) {
         WHERE status = 'pending' AND next_attempt_at > ${now}`.execute(k)).rows[0]!.due;
     },
     /** Logs an attempt and moves its delivery on; a delivery no longer pending (deleted meanwhile) stays as it is. */
-    async recordAttempt(r: AttemptResult) {
-      await sql`INSERT INTO webhook_attempts (delivery_id, at, status, latency_ms, error)
-        VALUES (${r.deliveryId}, ${r.at}, ${r.status}, ${r.latencyMs}, ${r.error})`.execute(k);
-      // delivered_at is this attempt's time when it delivered, and stays as it was otherwise.
-      await sql`UPDATE webhook_deliveries SET status = ${r.next.status}, attempts = attempts + 1, retry_step = ${r.next.retryStep},
-        next_attempt_at = ${r.next.nextAttemptAt}, last_status = ${r.status}, last_error = ${r.error}, updated_at = ${r.at}, lease_until = NULL,
-        delivered_at = COALESCE(${r.next.status === 'delivered' ? r.at : null}, delivered_at)
-        WHERE id = ${r.deliveryId} AND status = 'pending'`.execute(k);
+    recordAttempt(r: AttemptResult) {
+      return this.recordAttempts([r]);
+    },
+    /**
+     * recordAttempt for several attempts (of different deliveries) in two statements per chunk instead of two per
+     * attempt: the attempts' rows in one INSERT, in the order given (their ids follow it), and their deliveries moved
+     * on by one UPDATE joined to the results. Chunks are powers of two (at most log2(RESULT_CHUNK) + 1 texts for
+     * SQLite's statement cache). Run it in a transaction: a chunk's failure leaves the earlier chunks written.
+     */
+    async recordAttempts(results: readonly AttemptResult[]) {
+      for (let at = 0; at < results.length;) {
+        const n = chunkOf(results.length - at);
+        const chunk = results.slice(at, at + n);
+        at += n;
+        await sql`INSERT INTO webhook_attempts (delivery_id, at, status, latency_ms, error) VALUES ${sql.join(chunk.map((r) =>
+          sql`(${r.deliveryId}, ${r.at}, ${r.status}, ${r.latencyMs}, ${r.error})`))}`.execute(k);
+        // delivered_at is this attempt's time when it delivered, and stays as it was otherwise. The casts: PostgreSQL
+        // types a VALUES list's parameters as text.
+        await sql`WITH r (id, status, retry_step, next_attempt_at, last_status, last_error, at, delivered_at) AS (VALUES ${sql.join(chunk.map((r) =>
+          sql`(${r.deliveryId}, ${r.next.status}, CAST(${r.next.retryStep} AS INTEGER), ${r.next.nextAttemptAt}, CAST(${r.status} AS INTEGER),
+            ${r.error}, ${r.at}, ${r.next.status === 'delivered' ? r.at : null})`))})
+          UPDATE webhook_deliveries SET status = r.status, attempts = webhook_deliveries.attempts + 1, retry_step = r.retry_step,
+            next_attempt_at = r.next_attempt_at, last_status = r.last_status, last_error = r.last_error, updated_at = r.at, lease_until = NULL,
+            delivered_at = COALESCE(r.delivered_at, webhook_deliveries.delivered_at)
+          FROM r WHERE webhook_deliveries.id = r.id AND webhook_deliveries.status = 'pending'`.execute(k);
+      }
     },
     /** A subscription's deliveries, newest first (insertion order among those written at the same instant). */
     async recentDeliveries(subscriptionId: string, limit: number, status?: DeliveryStatus) {

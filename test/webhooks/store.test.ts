@@ -85,9 +85,9 @@ for (const db of DATABASES) {
       expect(await store.endpointTaken('w1', 'https://z.example/')).toBe(false);
       // By endpoint: the order the outbox fans out in.
       expect(rec(await store.activeSubscriptions('w1'))).toEqual([
-        { id: 's-a', event_names: '["appointment.statuschange"]', fhir: 0 },
-        { id: 's-b', event_names: '["appointment.statuschange"]', fhir: 0 },
-        { id: 's-c', event_names: '["note.signed"]', fhir: 1 },
+        { id: 's-a', event_names: '["appointment.statuschange"]', fhir: 0, endpoint: SA.endpoint, signing_key_sealed: null },
+        { id: 's-b', event_names: '["appointment.statuschange"]', fhir: 0, endpoint: SB.endpoint, signing_key_sealed: null },
+        { id: 's-c', event_names: '["note.signed"]', fhir: 1, endpoint: SC.endpoint, signing_key_sealed: 'sealed-c' },
       ]);
 
       expect(await kindOf(store.insertSubscription(sub('s-dup', 'w1', 'https://a.example/hook', T1)))).toBe('unique');
@@ -115,9 +115,9 @@ for (const db of DATABASES) {
       expect(await kindOf(store.insertEvent({ id: 'ev1', workspace_id: 'w1', type: 'x', payload: '{}', created_at: T0 }))).toBe('unique');
       expect(await kindOf(store.insertEvent({ id: 'ev-null', workspace_id: 'w1', type: 'x', payload: null as unknown as string, created_at: T0 }))).toBe('not_null');
 
-      expect(rec(await store.dueSubscriptions(T0))).toEqual([{ subscription_id: 's-a', due: T0 }]);
+      expect(rec(await store.dueSubscriptions(T0))).toEqual([{ subscription_id: 's-a', due: T0, n: 3 }]);
       expect(rec(await store.dueSubscriptions(T2))).toEqual([
-        { subscription_id: 's-a', due: T0 }, { subscription_id: 's-b', due: T1 }, { subscription_id: 's-c', due: T2 },
+        { subscription_id: 's-a', due: T0, n: 3 }, { subscription_id: 's-b', due: T1, n: 1 }, { subscription_id: 's-c', due: T2, n: 1 },
       ]);
       const due = (id: string, ev: number, s: SubscriptionRow) =>
         ({ id, event_id: `ev${ev}`, subscription_id: s.id, retry_step: 0, payload: `{"n":${ev}}`, endpoint: s.endpoint, signing_key_sealed: s.signing_key_sealed });
@@ -200,7 +200,7 @@ for (const db of DATABASES) {
       expect(rec(await store.subscriptionById('s-c'))).toEqual({ ...SC, deleted_at: T3, updated_at: T3 });
       expect(await store.subscription('w1', 's-c')).toBeUndefined();
       expect(rec(await store.delivery('s-c', 'd-c1'))).toMatchObject({ status: 'cancelled', next_attempt_at: null, last_error: 'subscription deleted', updated_at: T3 });
-      expect(rec(await store.dueSubscriptions(T4))).toEqual([{ subscription_id: 's-a', due: T0 }]);
+      expect(rec(await store.dueSubscriptions(T4))).toEqual([{ subscription_id: 's-a', due: T0, n: 3 }]);
       // A deleted subscription's endpoint is free again.
       expect(await store.endpointTaken('w1', SC.endpoint)).toBe(false);
       await store.insertSubscription({ ...SC, id: 's-c2', created_at: T4, updated_at: T4 });
@@ -299,6 +299,74 @@ for (const db of DATABASES) {
         await new Promise((r) => receiver.close(r));
       }
     });
+
+    it('recordAttempts: several attempts in one call, as recordAttempt one by one (a chunk of 4 and one of 1; a settled delivery left as it is)', async () => {
+      const store = webhookStore(t.e);
+      for (const n of [1, 2, 3, 4, 5]) {
+        await store.insertEvent({ id: `ev-r${n}`, workspace_id: 'w2', type: 'appointment.statuschange', payload: '{}', created_at: T0 });
+        await store.insertDelivery(`r${n}`, `ev-r${n}`, 's-w2', 'w2', T0);
+      }
+      await store.recordAttempt(attempt('r5', T1, 200, { status: 'delivered', retryStep: 0, nextAttemptAt: null }));
+      await transaction(t.e, (tx) => webhookStore(tx).recordAttempts([
+        attempt('r2', T1, 500, { status: 'pending', retryStep: 1, nextAttemptAt: T3 }),
+        attempt('r1', T2, 200, { status: 'delivered', retryStep: 0, nextAttemptAt: null }),
+        { ...attempt('r3', T1, null, { status: 'failed', retryStep: 7, nextAttemptAt: null }), error: 'timed out after 15000 ms' },
+        attempt('r5', T2, 503, { status: 'pending', retryStep: 1, nextAttemptAt: T3 }), // late: r5 stays delivered
+        attempt('r4', T2, 204, { status: 'delivered', retryStep: 0, nextAttemptAt: null }),
+      ]));
+      const row = (id: string, more: object) => ({
+        id, event_id: `ev-${id}`, subscription_id: 's-w2', workspace_id: 'w2', status: 'pending', attempts: 1, retry_step: 0, next_attempt_at: null,
+        last_status: null, last_error: null, created_at: T0, updated_at: T1, delivered_at: null, ...more,
+      });
+      expect(rec(await store.delivery('s-w2', 'r1'))).toEqual(row('r1', { status: 'delivered', last_status: 200, updated_at: T2, delivered_at: T2 }));
+      expect(rec(await store.delivery('s-w2', 'r2'))).toEqual(row('r2', { retry_step: 1, next_attempt_at: T3, last_status: 500, last_error: 'HTTP 500' }));
+      expect(rec(await store.delivery('s-w2', 'r3'))).toEqual(row('r3', { status: 'failed', retry_step: 7, last_error: 'timed out after 15000 ms' }));
+      expect(rec(await store.delivery('s-w2', 'r4'))).toEqual(row('r4', { status: 'delivered', last_status: 204, updated_at: T2, delivered_at: T2 }));
+      expect(rec(await store.delivery('s-w2', 'r5'))).toEqual(row('r5', { status: 'delivered', last_status: 200, delivered_at: T1 }));
+      // Logged in the order given, every one of them.
+      const logged = [...(await store.attemptsOf(['r1', 'r2', 'r3', 'r4', 'r5'])).values()].flat().sort((a, b) => a.id - b.id);
+      // (Ids left out of the record: PostgreSQL's sequence also counts the inserts that failed earlier.)
+      expect(rec(logged.map((a) => [a.delivery_id, a.status]))).toEqual([['r5', 200], ['r2', 500], ['r1', 200], ['r3', null], ['r5', 503], ['r4', 204]]);
+      expect(await kindOf(store.recordAttempts([attempt('r2', T2, 200, { status: 'delivered', retryStep: 1, nextAttemptAt: null }),
+        attempt('no-delivery', T2, 200, { status: 'delivered', retryStep: 0, nextAttemptAt: null })]))).toBe('foreign_key');
+    });
+
+    it('a delivery written in a savepoint that is rolled back is never sent, though the transaction around it commits', async () => {
+      const box = secretBox(randomBytes(32));
+      const got: string[] = [];
+      const receiver = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          got.push(String(req.headers['webhook-id']));
+          res.writeHead(200).end();
+        });
+      });
+      await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+      const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+      await webhookStore(t.e).insertSubscription(sub('s-sp', 'w2', `${base}/sp`, new Date().toISOString(), { protocol: 'http', event_names: '["v2rx.completed"]' }));
+      const errors: unknown[] = [];
+      const dispatcher = webhookDispatcher(t.e, systemClock, box, { pollIntervalMs: 20, onError: (e) => errors.push(e) });
+      const events = outbox(systemClock, (written) => dispatcher.offer(written));
+      dispatcher.start();
+      try {
+        const kept = await transaction(t.e, async (tx) => {
+          await expect(transaction(tx, async (inner) => {
+            await events.emit(inner, 'w2', 'v2rx.completed', { transaction_id: 'undone', session_id: 'undone' });
+            throw new Error('undo');
+          })).rejects.toThrow('undo');
+          return events.emit(tx, 'w2', 'v2rx.completed', { transaction_id: 'kept', session_id: 'kept' });
+        });
+        const deadline = Date.now() + 10_000;
+        while (got.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 200));
+        await dispatcher.idle();
+        expect(got).toEqual(kept);
+        expect(errors).toEqual([]);
+      } finally {
+        await dispatcher.stop();
+        await new Promise((r) => receiver.close(r));
+      }
+    });
   });
 }
 
@@ -333,6 +401,81 @@ describe('webhooks store on SQLite: what the dispatcher looks for reads the due 
       expect(plan(due)).toMatch(/SEARCH d USING INDEX webhook_deliveries_due \(subscription_id=\? AND next_attempt_at<\?\)/);
       expect(plan(due)).not.toMatch(/TEMP B-TREE/);
     } finally {
+      await database.close();
+      raw.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('plans recordAttempts\' UPDATE as a search by each delivery\'s id', async () => {
+    const dir = tempDir('webhooks-store-plans');
+    const raw = openDatabase({ file: join(dir, 'clinic-desk.sqlite') });
+    const texts: string[] = [];
+    const prepare = raw.prepare.bind(raw);
+    raw.prepare = ((text: string) => (texts.push(text), prepare(text))) as typeof raw.prepare;
+    const database = openSql({ sqlite: raw });
+    try {
+      const store = webhookStore(rootExecutor(database, raw));
+      raw.pragma('foreign_keys = OFF'); // no such deliveries: only the statements' plans are wanted
+      await store.recordAttempts([attempt('d-1', T0, 200, { status: 'delivered', retryStep: 0, nextAttemptAt: null }),
+        attempt('d-2', T0, 500, { status: 'pending', retryStep: 1, nextAttemptAt: T1 })]);
+      const update = texts.find((t) => t.includes('UPDATE webhook_deliveries'))!;
+      const params = [...update.matchAll(/\?/g)].map(() => 1);
+      const plan = (raw.prepare(`EXPLAIN QUERY PLAN ${update}`).all(...params) as { detail: string }[]).map((r) => r.detail).join('; ');
+      expect(plan).toMatch(/SEARCH webhook_deliveries USING INDEX sqlite_autoindex_webhook_deliveries_1 \(id=\?\)/);
+      expect(plan).not.toMatch(/SCAN webhook_deliveries/);
+    } finally {
+      await database.close();
+      raw.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // The outbox hands the deliveries it wrote to the dispatcher once their transaction has committed (dispatcher.ts,
+  // `offer`): on SQLite they are sent from memory, the table read only when memory may not hold everything due.
+  it('sends a delivery the outbox hands over without reading it back from the table', async () => {
+    const dir = tempDir('webhooks-store-offer');
+    const raw = openDatabase({ file: join(dir, 'clinic-desk.sqlite') });
+    const texts: string[] = [];
+    const prepare = raw.prepare.bind(raw);
+    raw.prepare = ((text: string) => (texts.push(text), prepare(text))) as typeof raw.prepare;
+    const database = openSql({ sqlite: raw });
+    const got: string[] = [];
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        got.push(String(req.headers['webhook-id']));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const e = rootExecutor(database, raw);
+    const dispatcher = webhookDispatcher(e, systemClock, secretBox(randomBytes(32)), { pollIntervalMs: 60_000 });
+    try {
+      const now = new Date().toISOString();
+      await sql`INSERT INTO workspaces (id, name, country, timezone, created_at) VALUES ('w1', 'w1', 'IN', 'Asia/Kolkata', ${now})`.execute(e.k);
+      const store = webhookStore(e);
+      await store.insertSubscription(sub('s-1', 'w1', `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, now, { protocol: 'http' }));
+      const events = outbox(systemClock, (written) => dispatcher.offer(written));
+      dispatcher.start();
+      // The first look, at start, finds nothing due.
+      const until = async (f: () => boolean) => {
+        const deadline = Date.now() + 10_000;
+        while (!f() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      };
+      await until(() => texts.some((t) => t.includes('GROUP BY subscription_id')));
+      const data = { appointment_id: 'a', partner_appointment_id: null, patient_id: 'p', status: 'CK', previous_status: 'BK', changed_at: now };
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push(...await transaction(e, (tx) => events.emit(tx, 'w1', 'appointment.statuschange', data)));
+      await until(() => got.length >= 5);
+      await dispatcher.idle();
+      expect(got.sort()).toEqual(ids.sort());
+      expect((await store.recentDeliveries('s-1', 10)).map((d) => d.status)).toEqual(Array(5).fill('delivered'));
+      // Never read back: the due rows' query (with their events' payloads) was not even prepared.
+      expect(texts.filter((t) => t.includes('ev.payload'))).toEqual([]);
+    } finally {
+      await dispatcher.stop();
+      await new Promise((r) => receiver.close(r));
       await database.close();
       raw.close();
       rmSync(dir, { recursive: true, force: true });

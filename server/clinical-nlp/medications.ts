@@ -534,7 +534,9 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   const max = asNeeded ? DAILY_MAX.exec(t) : null;
   if (max) {
     const n = TIMES[max[1]!] ?? Number(max[1]);
-    frequency = { ...(frequency ?? { as_needed: true, text: '' }), per_day: n, text: `${frequency && frequency.per_day !== null ? `${frequency.text}, ` : 'as needed, '}up to ${n} a day` };
+    // "no more than four a day" is the maximum, not also a schedule of once a day read from its "a day".
+    const own = frequency && frequency.per_day !== null && !(hit && hit.from >= max.index && hit.to <= max.index + max[0].length);
+    frequency = { ...(frequency ?? { as_needed: true, text: '' }), per_day: n, text: `${own ? `${frequency!.text}, ` : 'as needed, '}up to ${n} a day` };
     mark('frequency', { from: max.index, to: max.index + max[0].length });
   } else if (hit) mark('frequency', hit);
   if (frequency) med.frequency = frequency;
@@ -920,12 +922,14 @@ function strip(m: Out): Medication {
 const sameAmount = (a: Amount, b: Amount): boolean => a.value === b.value && a.unit === b.unit;
 const sameOrNoStrength = (a: Medication, b: Medication): boolean => !a.strength || !b.strength || sameAmount(a.strength, b.strength);
 
-/** Copies into `to` the attributes it lacks; true when any was copied. */
+/** Copies into `to` the attributes it lacks, with where each was said (grounding keeps no number without it). */
 function fill(to: Medication, from: Medication): boolean {
   let any = false;
   for (const f of ['strength', 'dose', 'form', 'route', 'frequency', 'timing'] as const) {
     if (to[f] === undefined && from[f] !== undefined) {
       Object.assign(to, { [f]: from[f] });
+      const said = from.field_evidence?.[f];
+      if (said && !to.field_evidence?.[f]) to.field_evidence = { ...to.field_evidence, [f]: said };
       any = true;
     }
   }

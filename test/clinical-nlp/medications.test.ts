@@ -978,6 +978,28 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     ]);
   });
 
+  it('a drug "we talked about starting" is not started; the one to "stick with" is continued', () => {
+    expect(read("Doctor: we talked about starting you on ozempic but your insurance wouldn't cover it so for now let's stick with the trulicity\nPatient: okay")).toEqual({
+      meds: ['dulaglutide continued - -'],
+      cond: ['semaglutide'],
+    });
+  });
+
+  it('a drug said again without its strength keeps the strength said first ("… flomax 0.4 mg once a day … stick with flomax")', () => {
+    const text = [
+      "Doctor: we can try to start you on what we call flomax zero point four milligrams once a day you should take it at night",
+      'Patient: okay',
+      "Doctor: let's just go ahead and stick with flomax and we will refer you to the urologist",
+    ].join('\n');
+    expect(read(text).meds).toEqual(['tamsulosin continued 0.4 once daily']);
+  });
+
+  it('"no more than four a day" is the most a day, not also once a day', () => {
+    expect(read('Doctor: you can take tramadol fifty milligrams if the pain gets worse but no more than four a day\nPatient: okay').meds).toEqual([
+      'tramadol new 50 as needed, up to 4 a day',
+    ]);
+  });
+
   it('a drug excepted from "continue / resume home medications" is not continued', () => {
     expect(read('PLAN: Resume home medications with the exception of lisinopril 20 mg daily.').meds).toEqual([]);
     expect(read('MEDICATIONS: Lisinopril 10 mg daily, metformin 500 mg b.i.d., atorvastatin 20 mg at night. PLAN: Continue all home medications except metformin.').meds).toEqual([

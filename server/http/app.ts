@@ -174,6 +174,17 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   const log = opts.logger ?? app.log;
   const watch = closeStalledConnections(app.server, timeouts);
   capConnectionsPerAddress(app.server, opts.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, watch, log);
+  // close() ends the connections idle at that moment; one whose answer was still going out is kept alive after it,
+  // and held close() up until the client's keep-alive timeout ended it (8 s after a burst of requests, on SIGTERM).
+  // While closing, connections are ended as they fall idle.
+  app.addHook('preClose', (done) => {
+    if (app.server.listening) {
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+      sweep.unref();
+      app.server.once('close', () => clearInterval(sweep));
+    }
+    done();
+  });
 
   // JSON only, app-wide: a form or text/plain body is what a web page can post cross-site without a CORS
   // preflight, so those types get 415 (Fastify's built-in text/plain parser goes too). The few routes a standard

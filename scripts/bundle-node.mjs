@@ -1,13 +1,21 @@
 // How the build bundles a Node entry point (the Electron main process, the service's worker scripts) and which
 // worker scripts a bundle that runs the service needs beside it; the tests' bundle of `npm run serve`
 // (test/helpers/serve-bundle-global-setup.ts) is made the same way.
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
-/** One entry point bundled as an ES module for Node, every npm package left to node_modules. */
+/**
+ * One entry point bundled as an ES module for Node, every npm package left to node_modules. A module the entry
+ * imports only with import() goes into a file of its own beside it (`<name>-<module>-<hash>.mjs`), loaded when it is
+ * asked for: `npm run serve` reads its flags before it loads the service (server/cli/serve.ts).
+ */
 export const bundleNode = (entry, outfile) => build({
   entryPoints: [entry],
-  outfile,
+  outdir: dirname(outfile),
+  entryNames: basename(outfile, '.mjs'),
+  chunkNames: `${basename(outfile, '.mjs')}-[name]-[hash]`,
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',

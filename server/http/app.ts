@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import AjvCompiler from '@fastify/ajv-compiler';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -117,6 +119,51 @@ export function clientError(err: NodeJS.ErrnoException, socket: import('node:str
 // A client may name its own request id, if it looks like one; otherwise we make one.
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/**
+ * The routes' schemas compiled once a process, not once an app: Fastify compiles the validators and serializers of
+ * an app's routes as it starts (most of a second of CPU), and a process may start more than one app on the same
+ * schemas (the service and its sandbox; a sandbox reset starts a new one). These are Fastify's own compilers (Ajv,
+ * fast-json-stringify, made by Fastify's packages with the options Fastify gives them), each compiled function kept
+ * by what it was compiled from: the shared schemas, the options and the route's schema, as JSON.
+ *
+ * Given compilers of its own, Fastify leaves a headers schema as written instead of lower-casing its names (header
+ * names are case-insensitive), so a headers schema is taken only where that changes nothing: its property and
+ * required names already lower-case, nothing else in it that Fastify would lower-case. Any other is refused at start.
+ */
+const compiled = new Map<string, unknown>();
+const once = <T>(key: string, make: () => T): T => {
+  if (!compiled.has(key)) compiled.set(key, make());
+  return compiled.get(key) as T;
+};
+const validatorsFor = AjvCompiler();
+const serializersFor = SerializerSelector();
+type RouteSchema = { schema: unknown; httpPart?: string; method?: string; url?: string };
+const CASED_KEYWORDS = ['properties', 'required', 'dependencies', 'dependentSchemas', 'dependentRequired', 'propertyNames', '$ref'];
+const lowerCaseAlready = (schema: unknown): boolean => {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const { properties = {}, required = [], ...rest } = schema as { properties?: Record<string, unknown>; required?: string[] };
+  const inner = JSON.stringify([rest, Object.values(properties)]);
+  return [...Object.keys(properties), ...required].every((name) => name === name.toLowerCase())
+    && !CASED_KEYWORDS.some((k) => inner.includes(`"${k}"`));
+};
+const compilersFactory = {
+  buildValidator: (externalSchemas: unknown, options: { customOptions?: unknown }) => {
+    const compile = validatorsFor(externalSchemas as never, options as never) as (route: RouteSchema) => unknown;
+    const prefix = `validator ${JSON.stringify([externalSchemas, options.customOptions])}`;
+    return (route: RouteSchema) => {
+      if (route.httpPart === 'headers' && !lowerCaseAlready(route.schema)) {
+        throw new Error(`${route.method} ${route.url}: a headers schema must name its headers in lower case (http/app.ts, compilersFactory)`);
+      }
+      return once(`${prefix} ${route.httpPart} ${JSON.stringify(route.schema)}`, () => compile(route));
+    };
+  },
+  buildSerializer: (externalSchemas: unknown, options: unknown) => {
+    const compile = serializersFor(externalSchemas as never, options as never) as unknown as (route: RouteSchema) => unknown;
+    const prefix = `serializer ${JSON.stringify([externalSchemas, options])}`;
+    return (route: RouteSchema) => once(`${prefix} ${JSON.stringify(route.schema)}`, () => compile(route));
+  },
+};
+
 /** The HTTP face of the service: the interface's routes over the domain services. */
 export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   const env = httpConfig({}, process.env);
@@ -153,6 +200,7 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
     },
     // Strict body types: a number where a string belongs is an error, never silently converted.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    schemaController: { compilersFactory: compilersFactory as never },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Before every other hook and route: the request id, so that every answer carries it, a refusal too, then the Host
@@ -174,6 +222,17 @@ export async function buildHttpApp(service: Service, opts: HttpOptions = {}) {
   const log = opts.logger ?? app.log;
   const watch = closeStalledConnections(app.server, timeouts);
   capConnectionsPerAddress(app.server, opts.maxConnectionsPerAddress ?? env.maxConnectionsPerAddress, watch, log);
+  // close() ends the connections idle at that moment; one whose answer was still going out is kept alive after it,
+  // and held close() up until the client's keep-alive timeout ended it (8 s after a burst of requests, on SIGTERM).
+  // While closing, connections are ended as they fall idle.
+  app.addHook('preClose', (done) => {
+    if (app.server.listening) {
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+      sweep.unref();
+      app.server.once('close', () => clearInterval(sweep));
+    }
+    done();
+  });
 
   // JSON only, app-wide: a form or text/plain body is what a web page can post cross-site without a CORS
   // preflight, so those types get 415 (Fastify's built-in text/plain parser goes too). The few routes a standard

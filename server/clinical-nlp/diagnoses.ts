@@ -125,7 +125,7 @@ const ENUMERATOR = /(?<!\b(?:type|stage|grade|class|g|p|para|gravida|level|t|c|l
 const MAX_WORDS = 14;
 const SHORT_ITEM = 8;
 const ENUMERATOR_WORD = /^(?:first|firstly|second|secondly|third|thirdly|fourth|fifth|sixth)$/;
-const NEGATION_START = /^(?:no|not|without|never|nil|negative|denies|absent)$/;
+const NEGATION_START = /^(?:no|not|without|never|nil|negative|denies|absent|doubt|doubtful)$/;
 // "coronary artery disease, post ptca": a procedure's status qualifies the diagnosis before it.
 const AFTER_PROCEDURE = /^(?:post|status post|s\/p|after)\b/;
 const DISEASE_LIKE =
@@ -742,12 +742,14 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
     return `${ordinal} ${f.s.text.slice(f.to)} ${joined ? next.text : ''}`;
   };
   for (const f of found.sort((x, y) => x.s.index - y.s.index || x.from - y.from)) if (clinicalName(f) && !PREVENTION_AFTER.test(after(f))) addFound(refined, f);
-  return refined.map((f) => ({
-    name: nounName(tidyName(f.name)),
-    certainty: f.certainty,
-    evidence: f.s.span(f.from, f.to),
-    ...(f.entry ? { icd10: icdRef(f.entry) } : {}),
-  }));
+  return refined.map((f) => {
+    const name = nounName(tidyName(f.name));
+    // "History of myocardial infarction", "family history of colon cancer": the disease's own code (I21.9, C18.9)
+    // would say the patient has it now; such an item goes without a code (fixtures README). A chronic condition's
+    // history ("history of coronary artery disease") is the condition, and keeps its code; a relative's never does.
+    const coded = f.entry && !(ANOTHER_TIME_NAME.test(name) && (/\bfamily\b|^fh\b/.test(name) || !isChronic(f.entry.code)));
+    return { name, certainty: f.certainty, evidence: f.s.span(f.from, f.to), ...(coded ? { icd10: icdRef(f.entry!) } : {}) };
+  });
 }
 
 /**
@@ -873,6 +875,7 @@ function routineVisit(doc: Doc, add: (list: Found[]) => void): void {
 }
 
 const FAMILY = new RegExp(String.raw`${RELATIVE}(?:'s)?\s+(?:also\s+)?(?:has|had|is|was|suffers from|suffered from|died of|with|h\/o)\s+(?:also\s+)?(?:a\s+|an\s+)?([^,;]+)`, 'g');
+const ANOTHER_TIME_NAME = /^(?:(?:a|personal|past|prior|previous)\s+)?(?:(?:family|medical)\s+)?(?:history of|h\/o|fh of|status post|s\/p)\b/;
 const FAMILY_HISTORY = /\bfamily history of\s+([^,;]+)/g;
 
 export function extractFamilyHistory(doc: Doc): string[] {

@@ -389,3 +389,20 @@ describe('the words around a diagnosis name', () => {
     expect(names('ASSESSMENT: She developed hypotension after the dialysis.')[0]).toMatch(/^hypotension/);
   });
 });
+
+describe('a problem of another time or of a relative, and a doubted one', () => {
+  const items = (text: string) => structure(text, { locale: 'en-US' }).diagnoses.map((d) => [d.name, d.icd10?.code ?? null]);
+  it('"history of myocardial infarction", "family history of colon cancer" carry no code of the disease itself', () => {
+    expect(items('ASSESSMENT: 1. Chest pain. 2. History of myocardial infarction.')).toEqual([
+      ['chest pain', 'R07.4'],
+      ['history of myocardial infarction', null],
+    ]);
+    expect(items('ASSESSMENT: Family history of colon cancer. Screening colonoscopy.')).toEqual([['family history of colon cancer', null]]);
+    // A chronic condition's history is the condition.
+    expect(items('ASSESSMENT: History of coronary artery disease, stable.')[0]![1]).toMatch(/^I25/);
+  });
+
+  it('"doubt pneumonia" is no pneumonia', () => {
+    expect(items('ASSESSMENT: Cough, doubt pneumonia. PLAN: Supportive care.')).toEqual([['cough', 'R05']]);
+  });
+});

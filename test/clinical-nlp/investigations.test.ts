@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractInvestigations, findInvestigationMatches } from '../../server/clinical-nlp/investigations.js';
 import { buildDoc } from '../../server/clinical-nlp/sections.js';
+import { structure } from '../../server/clinical-nlp/structure.js';
 import { checkedData, DataFileError } from '../../server/clinical-nlp/vocab/data-file.js';
 import { INVESTIGATIONS, InvestigationsSchema } from '../../server/clinical-nlp/vocab/investigations.js';
 import FILE from '../../server/clinical-nlp/vocab/investigations.json' with { type: 'json' };
@@ -320,3 +321,12 @@ describe('results in a report that were not done at this visit', () => {
   });
 });
 
+
+describe('a test the doctor says they will not order', () => {
+  const tests = (text: string) => structure(text, { locale: 'en-US' }).investigations.map((i) => i.name);
+  it('"i\'m not going to order an x-ray", "not gonna get a scan" order nothing', () => {
+    expect(tests("Doctor: i'm not going to order an x-ray because i don't think it's broken\nPatient: okay")).toEqual([]);
+    expect(tests("Doctor: we're not going to do any blood tests today\nPatient: okay")).toEqual([]);
+    expect(tests("Doctor: we're going to do some blood tests today\nPatient: okay")).not.toEqual([]);
+  });
+});

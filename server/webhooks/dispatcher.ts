@@ -147,6 +147,12 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
   // Claimed deliveries: a request in flight, or a result not yet written. Delivery id -> subscription id.
   const inFlight = new Map<string, string>();
   const claimedPerSub = new Map<string, number>();
+  // PostgreSQL: the lease written for each claimed delivery (its value, to give back only that lease).
+  const leases = new Map<string, string>();
+  // PostgreSQL: leases this process may hold in the table for deliveries it no longer holds in memory: a claim whose
+  // commit's answer was lost, a result not written, an attempt that did not start, a stop. Delivery id -> lease. Given
+  // back (releaseInDoubt) as soon as the database answers, rather than left to run out (leaseMs) with nobody sending.
+  const inDoubt = new Map<string, string>();
   // Claimed deliveries whose result is being written, per subscription.
   const writingPerSub = new Map<string, number>();
   // Requests in flight, per subscription and in all: the limits apply to these.
@@ -323,10 +329,32 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     bump(sendingPerSub, d.subscription_id, -1);
   }
 
-  /** The delivery is no longer claimed: written, or left pending to be claimed again. */
+  /** The delivery is no longer claimed: its result is written (which ends its lease). */
   function release(d: DueDelivery) {
     inFlight.delete(d.id);
+    leases.delete(d.id);
     bump(claimedPerSub, d.subscription_id, -1);
+  }
+
+  /** The delivery is left pending, to be claimed again; on PostgreSQL its lease is given back at the next tick. */
+  function unclaim(d: DueDelivery) {
+    const lease = leases.get(d.id);
+    if (lease !== undefined) inDoubt.set(d.id, lease);
+    release(d);
+  }
+
+  /** PostgreSQL: gives back the leases in doubt; what the database did not take stays, for the next tick. */
+  async function releaseInDoubt() {
+    const byLease = new Map<string, string[]>();
+    for (const [id, lease] of inDoubt) {
+      const ids = byLease.get(lease);
+      if (ids) ids.push(id);
+      else byLease.set(lease, [id]);
+    }
+    for (const [lease, ids] of byLease) {
+      await store.releaseClaims(ids, lease);
+      for (const id of ids) if (inDoubt.get(id) === lease) inDoubt.delete(id);
+    }
   }
 
   /**
@@ -364,7 +392,8 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     }
     let retryAt = Infinity;
     for (const { d, r } of batch) {
-      release(d);
+      if (written) release(d);
+      else unclaim(d);
       bump(writingPerSub, d.subscription_id, -1);
       if (inMemory && written) rememberDone(d.id);
       if (r.status === 410) gone.delete(d.subscription_id);
@@ -392,7 +421,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     void attempt(d).then(
       (r) => {
         sent(d);
-        if (r === null) return release(d);
+        if (r === null) return unclaim(d);
         if (r.status === 410) {
           gone.add(d.subscription_id);
           forgetOffered(d.subscription_id);
@@ -403,9 +432,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
       },
       (e: unknown) => {
         sent(d);
-        release(d);
-        // Not written: give it back now rather than when its lease runs out.
-        if (db.dialect === 'postgres') void store.releaseClaims([d.id]).catch(onError);
+        unclaim(d);
         onError(e);
         // Still pending in the table, and held nowhere in memory.
         if (!stopped) wake();
@@ -429,25 +456,39 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
       for (const d of mine) claimOne(d);
       return { read: due.length, claimed: mine };
     }
-    const claimed = await transaction(db, async (tx) => {
-      const inTx = webhookStore(tx);
-      const due = await inTx.dueFor(sub, now, limit, { skipLocked: true });
-      const taken = await inTx.claim(due.map((d) => d.id), now, new Date(Date.parse(now) + leaseMs).toISOString());
-      return due.filter((d) => taken.has(d.id));
-    });
-    for (const d of claimed) claimOne(d);
+    const lease = new Date(Date.parse(now) + leaseMs).toISOString();
+    let asked: string[] = [];
+    let claimed: DueDelivery[];
+    try {
+      claimed = await transaction(db, async (tx) => {
+        const inTx = webhookStore(tx);
+        const due = await inTx.dueFor(sub, now, limit, { skipLocked: true });
+        asked = due.map((d) => d.id);
+        const taken = await inTx.claim(asked, now, lease);
+        return due.filter((d) => taken.has(d.id));
+      });
+    } catch (e) {
+      // The commit may have been made though its answer was lost (a terminated session): those leases are in doubt.
+      for (const id of asked) inDoubt.set(id, lease);
+      throw e;
+    }
+    for (const d of claimed) {
+      claimOne(d);
+      leases.set(d.id, lease);
+      inDoubt.delete(d.id);
+    }
     return { read: claimed.length, claimed };
   }
 
   /**
-   * Claims due deliveries found in the table, up to each subscription's room. Answers whether it saw all that was
-   * due and unclaimed (every subscription read short of its room): then memory holds everything due until something
-   * says otherwise (wake, a retry's time, the next poll).
+   * Claims due deliveries found in the table, up to each subscription's room, into `out` as each is claimed (so that
+   * a later step's failure leaves the caller holding them). Answers whether it saw all that was due and unclaimed
+   * (every subscription read short of its room): then memory holds everything due until something says otherwise
+   * (wake, a retry's time, the next poll).
    */
-  async function look(now: string): Promise<{ complete: boolean; claimed: DueDelivery[] }> {
+  async function look(now: string, out: DueDelivery[]): Promise<boolean> {
     lastLookAt = performance.now();
     let complete = true;
-    const out: DueDelivery[] = [];
     const due = await store.dueSubscriptions(now);
     // SQLite: how many of each subscription's due rows memory does not account for. Those being written may be
     // settled in the table already, so they do not count as accounted for: the figure errs high, never low.
@@ -474,7 +515,7 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
       if (!inMemory || unknown.get(sub)! - fresh > 0) complete = false;
     }
     await wakeAtNextDue(now);
-    return { complete, claimed: out };
+    return complete;
   }
 
   /** SQLite: claims offered deliveries, each subscription's in the order written, up to its room. */
@@ -505,34 +546,47 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
     if (stopped) return;
     const now = clock.now().toISOString();
     const claimed: DueDelivery[] = [];
-    let read = false;
     if (!inMemory) {
-      for (const d of (await look(now)).claimed) launch(d);
+      // Leases committed are sent whatever fails after them (their lease would otherwise hold them with nobody sending).
+      try {
+        if (inDoubt.size) await releaseInDoubt();
+        await look(now, claimed);
+      } finally {
+        for (const d of claimed) launch(d);
+      }
       return;
     }
-    const sinceLook = performance.now() - lastLookAt;
-    if (sinceLook >= pollMs || (lookInDb && (offeredCount === 0 || sinceLook >= LOOK_GAP_MS))) {
-      const seen = await look(now);
-      if (seen.complete) lookInDb = false;
-      for (const d of seen.claimed) claimed.push(d);
-      read = seen.claimed.length > 0;
-    } else if (lookInDb && !lookTimer) {
-      // Offers are being sent meanwhile; the table's turn comes after the gap.
-      lookTimer = setTimeout(() => {
-        lookTimer = null;
-        kick();
-      }, LOOK_GAP_MS - sinceLook);
-      lookTimer.unref();
-    }
-    claimOffered(claimed);
-    if (claimed.length === 0) return;
-    // A row read may be from a commit still being flushed (group commit): sent once it is on disk. Claimed before the
-    // wait, so that none is taken twice meanwhile. An offer of a durable transaction's rows comes once its commit is
-    // on disk (its afterCommit), so sending it waits for nothing: waiting there for the flush of the commits made
-    // since would hold every delivery for one more flush.
-    if (read || offeredNotOnDisk) {
-      offeredNotOnDisk = false;
-      await durable(db);
+    try {
+      const sinceLook = performance.now() - lastLookAt;
+      if (sinceLook >= pollMs || (lookInDb && (offeredCount === 0 || sinceLook >= LOOK_GAP_MS))) {
+        if (await look(now, claimed)) lookInDb = false;
+      } else if (lookInDb && !lookTimer) {
+        // Offers are being sent meanwhile; the table's turn comes after the gap.
+        lookTimer = setTimeout(() => {
+          lookTimer = null;
+          kick();
+        }, LOOK_GAP_MS - sinceLook);
+        lookTimer.unref();
+      }
+      const read = claimed.length > 0;
+      claimOffered(claimed);
+      if (claimed.length === 0) return;
+      // A row read may be from a commit still being flushed (group commit): sent once it is on disk. Claimed before the
+      // wait, so that none is taken twice meanwhile. An offer of a durable transaction's rows comes once its commit is
+      // on disk (its afterCommit), so sending it waits for nothing: waiting there for the flush of the commits made
+      // since would hold every delivery for one more flush.
+      if (read || offeredNotOnDisk) {
+        offeredNotOnDisk = false;
+        await durable(db);
+      }
+    } catch (e) {
+      // Claimed but not to be sent (not known to be on disk): given back, to be found in the table again.
+      for (const d of claimed) {
+        sent(d);
+        release(d);
+      }
+      lookInDb = true;
+      throw e;
     }
     for (const d of claimed) launch(d);
   }
@@ -582,7 +636,10 @@ export function webhookDispatcher(db: Executor, clock: Clock, box: SecretBox, op
       await loop?.stop();
       transport.close();
       // Aborted attempts are written nowhere: their deliveries go back to whoever claims next, now.
-      if (db.dialect === 'postgres' && db.open) await store.releaseClaims([...inFlight.keys()]).catch(onError);
+      if (db.dialect === 'postgres' && db.open) {
+        for (const [id, lease] of leases) inDoubt.set(id, lease);
+        await releaseInDoubt().catch(onError);
+      }
     },
   };
 }

@@ -224,9 +224,14 @@ export function webhookStore(e: Executor) {
           AND (lease_until IS NULL OR lease_until <= ${now}) RETURNING id`.execute(k);
       return new Set(rows.map((r) => r.id));
     },
-    /** Gives deliveries back before their lease runs out (an attempt aborted by a stop). */
-    async releaseClaims(ids: string[]) {
-      if (ids.length) await sql`UPDATE webhook_deliveries SET lease_until = NULL WHERE id IN (${sql.join(ids)})`.execute(k);
+    /**
+     * Gives deliveries back before their lease runs out: those of `ids` still held by the lease this process wrote
+     * (`leaseUntil`), so that a lease another instance took after this one's ran out is left alone.
+     */
+    async releaseClaims(ids: readonly string[], leaseUntil: string) {
+      if (ids.length) {
+        await sql`UPDATE webhook_deliveries SET lease_until = NULL WHERE id IN (${sql.join(ids)}) AND lease_until = ${leaseUntil}`.execute(k);
+      }
     },
     /** The earliest time a pending delivery falls due after `now`. */
     async nextDueAfter(now: string) {

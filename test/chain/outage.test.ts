@@ -214,8 +214,13 @@ describe('a chain while PostgreSQL goes away: terminated sessions and a restart 
     const delivered = () => new Set(rx.deliveries.filter((d) => d.event === 'appointment.statuschange')
       .map((d) => `${d.data.appointment_id}|${d.data.previous_status}|${d.data.status}|${d.data.changed_at}`));
     await until(() => stored.every((k) => delivered().has(k)), `all ${stored.length} events at the receiver`, 30_000, 100)
-      .catch((e: Error) => {
-        throw new Error(`${e.message}: ${stored.filter((k) => !delivered().has(k)).length} not delivered`);
+      .catch(async (e: Error) => {
+        // What the table says of those not delivered, so that a failure tells where the event stopped.
+        const rows = await query(url, `SELECT d.status, d.attempts, d.retry_step, d.next_attempt_at, d.lease_until, d.last_status,
+            d.last_error, e.payload FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.status <> 'delivered'`);
+        const missed = stored.filter((k) => !delivered().has(k));
+        throw new Error(`${e.message}: ${missed.length} not delivered (${missed.join(', ')}); at ${new Date().toISOString()} `
+          + `the deliveries not delivered: ${JSON.stringify(rows)}`);
       });
 
     // Still the same processes, and each stops cleanly when told to.

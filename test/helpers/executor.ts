@@ -10,6 +10,8 @@ import { tempDir } from './server.js';
 export interface TestExecutor {
   /** The database's executor, as createService hands it to the domain services. */
   e: Executor;
+  /** PostgreSQL: the database's URL, for a test that opens connections of its own to it. */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function openTestExecutor(db: TestDatabase, label: string): Promise
   await migrateSql(database);
   return {
     e: rootExecutor(database, null),
+    url: pg.url,
     async close() {
       await database.close();
       await pg.drop();

@@ -24,6 +24,15 @@ describe('sentences without punctuation', () => {
     expect(s.join(' ')).not.toMatch(/\b(?:comma|full stop|next line|new paragraph|colon)\b/);
   });
 
+  it('does not start an instruction after a negated auxiliary ("don\'t | keep taking …"), which would turn a stop into a continue', () => {
+    expect(texts("okay don't keep taking the naproxen", 'consultation')).toEqual(["okay don't keep taking the naproxen"]);
+    expect(texts("i wouldn't keep taking the tramadol", 'consultation')).toEqual(["i wouldn't keep taking the tramadol"]);
+    expect(texts('take it with food keep taking it for a week')).toEqual(['take it with food', 'keep taking it for a week']);
+    const out = structure("Doctor: how is the knee\nPatient: still sore\nDoctor: don't keep taking the naproxen, it upsets your stomach",
+      { locale: 'en-US', mode: 'consultation' });
+    expect(out.medications.map((m) => m.name)).toEqual([]);
+  });
+
   it('keeps "colon" the bowel and "period" the menstrual one', () => {
     expect(texts('polyp in the sigmoid colon biopsy sent')).toEqual(['polyp in the sigmoid colon biopsy sent']);
     expect(texts('last menstrual period was two weeks ago')[0]).toContain('period');

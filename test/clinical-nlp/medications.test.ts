@@ -1029,4 +1029,13 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     const text = "Doctor: i'm gon na prescribe you some ibuprofen eight hundred milligrams and you can take that twice a day and then i want you to ice the knee you can do that for twenty minutes at a time for three to four times a day\nPatient: okay";
     expect(read(text).meds).toEqual(['ibuprofen new 800 twice daily']);
   });
+
+  it('a plan said after the history without a stop ("she was on X 500 … we will increase it to 1000") ends the history\'s scope', () => {
+    const m = one('she was on metformin five hundred twice a day we will increase it to one thousand twice a day', 'en-US');
+    expect(m).toMatchObject({ name: 'metformin', status: 'changed', strength: { value: 1000 }, previous_strength: { value: 500 } });
+    expect(one('he is on amlodipine five milligrams we will increase it to ten milligrams', 'en-US'))
+      .toMatchObject({ status: 'changed', strength: { value: 10, unit: 'mg' }, previous_strength: { value: 5 } });
+    expect(meds('she was on sertraline fifty in the past i\'ll start her on fluoxetine twenty', 'en-US').map((x) => [x.name, x.status]))
+      .toEqual([['fluoxetine', 'new']]);
+  });
 });

@@ -1038,4 +1038,13 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(meds('she was on sertraline fifty in the past i\'ll start her on fluoxetine twenty', 'en-US').map((x) => [x.name, x.status]))
       .toEqual([['fluoxetine', 'new']]);
   });
+
+  it('"switch from omeprazole to pantoprazole" gives the new drug without a doubt; "switched to … last year" is history', () => {
+    expect(one('Will switch from omeprazole to pantoprazole 40 mg daily.', 'en-US')).toMatchObject({ name: 'pantoprazole', status: 'new' });
+    const out = structure('Will switch from omeprazole to pantoprazole 40 mg daily.', { locale: 'en-US' });
+    expect(out.flags.map((f) => f.code)).not.toContain('STATUS_UNCLEAR');
+    expect(meds('Switched to sitagliptin 100 mg daily last year.', 'en-US')).toEqual([]);
+    expect(meds('Changed from amlodipine to nifedipine in the past because of swelling.', 'en-US')).toEqual([]);
+    expect(one('PLAN: Switched to losartan 50 mg daily.', 'en-US')).toMatchObject({ name: 'losartan', status: 'new' });
+  });
 });

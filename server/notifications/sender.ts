@@ -37,13 +37,25 @@ export function backoffMs(policy: RetryPolicy, failedAttempts: number, retryAfte
   return Math.max(jittered, retryAfterMs ?? 0);
 }
 
+/** What `account` throws when the workspace's sealed key cannot be opened (any other error is not the push's). */
+export class UnreadableCredentials extends Error {}
+
 interface Deps {
   db: Executor;
   store: NotificationStore;
   clock: Clock;
   fcm: FcmClient;
-  /** The workspace's service account, or null when it has none. Throws when the sealed key cannot be opened. */
+  /**
+   * The workspace's service account, or null when it has none. Throws UnreadableCredentials when the sealed key
+   * cannot be opened; any other error (the database's) leaves the push to be sent later.
+   */
   account: (workspaceId: string) => Promise<FcmAccount | null>;
+}
+
+/** A job leased by this sender whose lease is still to be given back, or whose sent push's result is still to be written. */
+interface Unsettled {
+  leaseUntil: string;
+  result?: { job: JobRow; attempt: number; deviceId: string; deviceToken: string; outcome: SendOutcome };
 }
 
 /**
@@ -63,6 +75,10 @@ export function pushSender(deps: Deps, opts: SenderOptions = {}) {
   const retainMs = opts.retainMs ?? 7 * 24 * 3600_000;
   const onError = opts.onError ?? ((e: unknown) => console.error('clinic-desk push sender:', e instanceof Error ? e.message : e));
   let lastPruneMs = 0;
+  // Jobs leased by this sender that a failure (the database's, mostly: a terminated session) left neither sent and
+  // given back nor recorded: settled at the next tick while their lease is still this sender's, rather than left
+  // leased with nobody sending them until the lease runs out. Job id -> what is left to do.
+  const unsettled = new Map<string, Unsettled>();
 
   const iso = (ms: number) => new Date(ms).toISOString();
   const usable = () => !loop.stopped && db.open;
@@ -99,36 +115,70 @@ export function pushSender(deps: Deps, opts: SenderOptions = {}) {
     }
   }
 
-  async function deliver(job: JobRow) {
+  async function deliver(job: JobRow, leaseUntil: string) {
     const attempt = job.attempts + 1;
     const now = () => clock.now().toISOString();
+    // Until the push is asked of FCM, a failure gives the job back; after, its result is written at the next tick.
+    unsettled.set(job.id, { leaseUntil });
     const device = await store.device(job.device_row_id);
-    if (!device) return store.finish(job.id, 'cancelled', now(), 'device removed', null);
+    if (!device) return settled(job.id, store.finish(job.id, 'cancelled', now(), 'device removed', null));
     let account: FcmAccount | null;
     try {
       account = await deps.account(job.workspace_id);
-    } catch {
-      return store.finish(job.id, 'failed', now(), 'the stored FCM credentials cannot be opened with this key-encryption key', null);
+    } catch (e) {
+      if (!(e instanceof UnreadableCredentials)) throw e;
+      return settled(job.id, store.finish(job.id, 'failed', now(), 'the stored FCM credentials cannot be opened with this key-encryption key', null));
     }
-    if (!account) return store.finish(job.id, 'cancelled', now(), 'the workspace has no FCM credentials', null);
+    if (!account) return settled(job.id, store.finish(job.id, 'cancelled', now(), 'the workspace has no FCM credentials', null));
     const outcome = await fcm.send(account, {
       token: device.fcm_token, title: job.title, body: job.body, data: JSON.parse(job.data) as Record<string, string>,
     }, loop.signal);
-    if (!db.open) return;
+    if (!db.open) return void unsettled.delete(job.id);
     if (loop.stopped) {
       // Interrupted by shutdown: give the job back for the next start, without counting it against the push.
-      return store.retry(job.id, now(), now(), 'interrupted by shutdown');
+      return settled(job.id, store.retry(job.id, now(), now(), 'interrupted by shutdown'));
     }
-    await record(job, attempt, device.id, device.fcm_token, outcome);
+    unsettled.set(job.id, { leaseUntil, result: { job, attempt, deviceId: device.id, deviceToken: device.fcm_token, outcome } });
+    await settled(job.id, record(job, attempt, device.id, device.fcm_token, outcome));
   }
 
-  async function pool(jobs: JobRow[]) {
+  /** `write` settles the job: once it is done, nothing is left of it to settle. */
+  async function settled(id: string, write: Promise<void>) {
+    await write;
+    unsettled.delete(id);
+  }
+
+  /**
+   * What earlier failures left (see `unsettled`): results written, leases of jobs not sent given back. Those whose
+   * lease has run out are dropped (another sender may have claimed them: this one's result would overwrite its).
+   */
+  async function settle() {
+    const release = new Map<string, string[]>();
+    for (const [id, u] of [...unsettled]) {
+      if (!usable()) return;
+      if (clock.now().getTime() >= Date.parse(u.leaseUntil)) {
+        unsettled.delete(id);
+      } else if (u.result) {
+        const r = u.result;
+        await settled(id, record(r.job, r.attempt, r.deviceId, r.deviceToken, r.outcome));
+      } else {
+        release.set(u.leaseUntil, [...(release.get(u.leaseUntil) ?? []), id]);
+      }
+    }
+    for (const [leaseUntil, ids] of release) {
+      if (!usable()) return;
+      await store.releaseLeases(ids, leaseUntil);
+      for (const id of ids) unsettled.delete(id);
+    }
+  }
+
+  async function pool(jobs: JobRow[], leaseUntil: string) {
     let next = 0;
     const worker = async () => {
       while (next < jobs.length && usable()) {
         const job = jobs[next++]!;
         try {
-          await deliver(job);
+          await deliver(job, leaseUntil);
         } catch (e) {
           if (db.open) onError(e);
         }
@@ -138,14 +188,25 @@ export function pushSender(deps: Deps, opts: SenderOptions = {}) {
   }
 
   async function tick() {
+    if (unsettled.size) await settle();
     // Bounded per tick so a large backlog does not starve shutdown; the loop comes straight back when woken.
     for (let round = 0; round < 20 && usable(); round++) {
       const nowMs = clock.now().getTime();
+      const leaseUntil = iso(nowMs + leaseMs);
       // One transaction: the due candidates (row-locked with SKIP LOCKED on PostgreSQL, so instances sharing the
       // database claim different jobs) and their compare-and-set lease, which also holds where there are no locks.
-      const { due, claimed } = await store.claimDue(iso(nowMs), iso(nowMs + leaseMs), batchSize);
+      const asked: string[] = [];
+      let claim: Awaited<ReturnType<NotificationStore['claimDue']>>;
+      try {
+        claim = await store.claimDue(iso(nowMs), leaseUntil, batchSize, asked);
+      } catch (e) {
+        // The commit may have been made though its answer was lost: those leases are given back at the next tick.
+        for (const id of asked) unsettled.set(id, { leaseUntil });
+        throw e;
+      }
+      const { due, claimed } = claim;
       if (due === 0) break;
-      await pool(claimed);
+      await pool(claimed, leaseUntil);
       if (due < batchSize) break;
     }
     if (usable()) {

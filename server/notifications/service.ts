@@ -8,7 +8,7 @@ import type { SecretBox } from '../shared/secret-box.js';
 import { type Clock, isoNow } from '../shared/time.js';
 import { type FcmAccount, fcmClient } from './fcm.js';
 import type { DeviceInfo, DevicePayload, FcmCredsInfo, SaKey } from './schemas.js';
-import { type SenderOptions, pushSender } from './sender.js';
+import { type SenderOptions, UnreadableCredentials, pushSender } from './sender.js';
 import { type CredentialsRow, type DeviceRow, type JobRow, type OwnerType, notificationStore } from './store.js';
 
 export interface NotificationOptions extends SenderOptions {
@@ -121,7 +121,12 @@ export function notificationService(db: Executor, clock: Clock, box: SecretBox, 
     if (!row) return null;
     let acc = accounts.get(row.id);
     if (!acc) {
-      const key = createPrivateKey({ key: box.open(row.private_key_sealed, sealContext(workspaceId)), format: 'pem' });
+      let key: KeyObject;
+      try {
+        key = createPrivateKey({ key: box.open(row.private_key_sealed, sealContext(workspaceId)), format: 'pem' });
+      } catch (e) {
+        throw new UnreadableCredentials((e as Error).message);
+      }
       acc = {
         credentialsId: row.id, projectId: row.project_id, clientEmail: row.client_email, privateKeyId: row.private_key_id,
         tokenUri: row.token_uri, key,

@@ -169,15 +169,26 @@ export function notificationStore(e: Executor) {
      * when it is one): the due candidates, locked with SKIP LOCKED on PostgreSQL so that another instance claiming
      * at the same moment takes other rows, then leased with the compare-and-set above, which keeps a job from
      * being taken twice on any database. Answers the claimed jobs as they were before the lease (`attempts` not
-     * yet counted), by due time then id, and how many were due.
+     * yet counted), by due time then id, and how many were due. `asked` receives the ids it tried to lease: should
+     * the claim fail (its commit's answer lost with the connection), those may be leased all the same.
      */
-    claimDue(now: string, leaseUntil: string, limit: number) {
+    claimDue(now: string, leaseUntil: string, limit: number, asked: string[] = []) {
       return transaction(e, async (tx) => {
         const inTx = notificationStore(tx);
         const candidates = await inTx.due(now, limit, { skipLocked: true });
+        asked.push(...candidates.map((j) => j.id));
         const taken = await inTx.leaseAll(candidates.map((j) => j.id), now, leaseUntil);
         return { due: candidates.length, claimed: candidates.filter((j) => taken.has(j.id)) };
       });
+    },
+    /**
+     * Gives back jobs leased by `leaseUntil` (this sender's lease, so that one another sender took since is left alone)
+     * and never sent, uncounting the attempt their lease counted.
+     */
+    async releaseLeases(ids: readonly string[], leaseUntil: string) {
+      if (ids.length === 0) return;
+      await sql`UPDATE push_jobs SET lease_until = NULL, attempts = attempts - 1 WHERE id IN (${sql.join(ids)})
+        AND status = 'pending' AND lease_until = ${leaseUntil}`.execute(k);
     },
     async finish(id: string, status: Exclude<JobStatus, 'pending'>, now: string, lastError: string | null, fcmMessageId: string | null) {
       await sql`UPDATE push_jobs SET status = ${status}, lease_until = NULL, last_error = COALESCE(${lastError}, last_error),

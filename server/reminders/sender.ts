@@ -57,11 +57,41 @@ export function reminderSender(deps: Deps, opts: ReminderSenderOptions = {}) {
   const usable = () => !loop.stopped && db.open;
   const iso = (ms: number) => new Date(ms).toISOString();
 
-  const finish = deps.finish;
+  // Jobs leased by this sender that a failure (the database's, mostly: a terminated session) left neither recorded nor
+  // given back: settled at the next tick while their lease is still this sender's, rather than left 'sending' with
+  // nobody sending them until the lease runs out, and then taken for in doubt. One not yet asked of its provider is
+  // given back as it was; one the provider answered has its answer written (`write`), not sent again.
+  const unsettled = new Map<string, { job: JobRow; leaseUntil: string; write?: () => Promise<void> }>();
+
+  /** `write` settles the job: once it is done, nothing is left of it to settle. */
+  async function settled(id: string, write: Promise<void>) {
+    await write;
+    unsettled.delete(id);
+  }
+  const finish = (job: JobRow, status: JobStatus, f: FinishFields) => settled(job.id, deps.finish(job, status, f));
+
+  /** What earlier failures left (see `unsettled`); those whose lease has run out are another sender's to take. */
+  async function settle() {
+    for (const [id, u] of [...unsettled]) {
+      if (!usable()) return;
+      if (clock.now().getTime() < Date.parse(u.leaseUntil)) {
+        if (!u.write) await store.unlease(u.job, u.leaseUntil);
+        else {
+          // Unless it was written after all (a commit whose answer was lost).
+          const row = await store.job(id);
+          if (row?.status === 'sending' && row.lease_until === u.leaseUntil) await u.write();
+        }
+      }
+      unsettled.delete(id);
+    }
+  }
 
   async function deliver(job: JobRow) {
     const nowMs = clock.now().getTime();
-    if (!(await store.lease(job, iso(nowMs), iso(nowMs + leaseMs)))) return;
+    const leaseUntil = iso(nowMs + leaseMs);
+    // Until the provider is asked, a failure gives the job back (the lease's commit may be made though its answer was lost).
+    unsettled.set(job.id, { job, leaseUntil });
+    if (!(await store.lease(job, iso(nowMs), leaseUntil))) return void unsettled.delete(job.id);
     if (job.status === 'sending' && job.in_doubt >= 1) {
       return finish(job, 'failed', { error: 'in doubt: two attempts ended before their answer was recorded; not sent a third time' });
     }
@@ -74,7 +104,7 @@ export function reminderSender(deps: Deps, opts: ReminderSenderOptions = {}) {
     const to = e164(facts.mobile_cc, facts.mobile_national);
     if (await store.optedOut(job.workspace_id, to)) return finish(job, 'skipped', { to, error: 'the number opted out (STOP)' });
     const later = afterQuietHours(new Date(nowMs), config.schedule.quiet_hours, facts.timezone);
-    if (later.getTime() > nowMs) return store.retry(job.id, iso(nowMs), later.toISOString(), 'waiting for the end of the quiet hours');
+    if (later.getTime() > nowMs) return settled(job.id, store.retry(job.id, iso(nowMs), later.toISOString(), 'waiting for the end of the quiet hours'));
 
     const texts = textsOf(config);
     const facts2 = fill(facts, texts, config.clinic_address);
@@ -83,22 +113,29 @@ export function reminderSender(deps: Deps, opts: ReminderSenderOptions = {}) {
       statusCallback: config.public_url ? `${config.public_url}${webhookPath(settings.provider, job.workspace_id)}` : null,
     };
     const signal = AbortSignal.any([loop.signal, AbortSignal.timeout(timeoutMs)]);
+    // From here a failure leaves the job 'sending', in doubt, as a crash would: the provider may have it.
+    unsettled.delete(job.id);
     const outcome = await deps.send(settings, message, signal);
     // Stopping: the answer is not recorded, and the job stays 'sending' (in doubt) for the next start.
     if (!usable()) return;
     const provider = settings.provider;
-    if (outcome.kind === 'sent') return finish(job, 'sent', { provider, to, messageId: outcome.messageId, body: message.text });
-    if (outcome.kind === 'failed') {
-      if (outcome.optedOut) await store.optOut(job.workspace_id, to, iso(clock.now().getTime()));
-      return finish(job, 'failed', { provider, to, error: outcome.error });
-    }
-    const attempt = job.attempts + 1;
-    if (attempt >= retry.maxAttempts) return finish(job, 'failed', { provider, to, error: `gave up after ${attempt} attempts: ${outcome.error}` });
-    const next = clock.now().getTime() + backoffMs(retry, attempt, outcome.retryAfterMs);
-    await store.retry(job.id, iso(clock.now().getTime()), iso(next), outcome.error);
+    const write = async () => {
+      if (outcome.kind === 'sent') return deps.finish(job, 'sent', { provider, to, messageId: outcome.messageId, body: message.text });
+      if (outcome.kind === 'failed') {
+        if (outcome.optedOut) await store.optOut(job.workspace_id, to, iso(clock.now().getTime()));
+        return deps.finish(job, 'failed', { provider, to, error: outcome.error });
+      }
+      const attempt = job.attempts + 1;
+      if (attempt >= retry.maxAttempts) return deps.finish(job, 'failed', { provider, to, error: `gave up after ${attempt} attempts: ${outcome.error}` });
+      const next = clock.now().getTime() + backoffMs(retry, attempt, outcome.retryAfterMs);
+      await store.retry(job.id, iso(clock.now().getTime()), iso(next), outcome.error);
+    };
+    unsettled.set(job.id, { job, leaseUntil, write });
+    await settled(job.id, write());
   }
 
   async function tick() {
+    if (unsettled.size) await settle();
     for (let round = 0; round < 20 && usable(); round++) {
       const due = await store.due(iso(clock.now().getTime()), 20);
       for (const job of due) {

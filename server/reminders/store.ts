@@ -126,6 +126,14 @@ export function reminderStore(e: Executor) {
         WHERE id = ${j.id} AND status = ${j.status} AND attempts = ${j.attempts}
           AND (lease_until IS NULL OR lease_until <= ${now})`.execute(k)).numAffectedRows ?? 0n) === 1;
     },
+    /**
+     * Gives back a job leased (by `lease` from the row `j` as it was read, until `leaseUntil`) and not sent: as it was
+     * before the lease, so that the attempt is not counted nor the job taken for in doubt. Only while that lease holds.
+     */
+    async unlease(j: JobRow, leaseUntil: string) {
+      await sql`UPDATE reminder_jobs SET status = ${j.status}, lease_until = NULL, attempts = attempts - 1,
+        in_doubt = in_doubt - ${j.status === 'sending' ? 1 : 0} WHERE id = ${j.id} AND status = 'sending' AND lease_until = ${leaseUntil}`.execute(k);
+    },
     /** SQLite has one process: at its start, a lease of the process that died is over. */
     async releaseLeases() {
       await sql`UPDATE reminder_jobs SET lease_until = NULL WHERE status = 'sending'`.execute(k);

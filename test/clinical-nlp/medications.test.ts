@@ -1047,4 +1047,13 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(meds('Changed from amlodipine to nifedipine in the past because of swelling.', 'en-US')).toEqual([]);
     expect(one('PLAN: Switched to losartan 50 mg daily.', 'en-US')).toMatchObject({ name: 'losartan', status: 'new' });
   });
+
+  it('"… amlodipine 10 mg and losartan 50 mg, which were continued": a plural cue after a list continues each drug of it; "refilled" continues', () => {
+    const list = meds('His home medications include amlodipine 10 mg daily and losartan 50 mg daily, which were continued.', 'en-US');
+    expect(list.map((m) => [m.name, m.status])).toEqual([['amlodipine', 'continued'], ['losartan', 'continued']]);
+    const mixed = meds('Aspirin was stopped, and lisinopril 10 mg and metformin 500 mg were continued.', 'en-US');
+    expect(mixed.map((m) => [m.name, m.status])).toEqual([['lisinopril', 'continued'], ['metformin', 'continued']]);
+    expect(one('Refilled lisinopril 10 mg daily.', 'en-US').status).toBe('continued');
+    expect(one('Lisinopril 10 mg daily was refilled.', 'en-US').status).toBe('continued');
+  });
 });

@@ -205,6 +205,11 @@ export function scribeStore(e: Executor) {
         lease_until = NULL, lease_owner = NULL, next_attempt_at = ${now}, updated_at = ${now}
         WHERE id = ${id} AND status = 'processing' AND lease_owner = ${owner}`.execute(k);
     },
+    /** Runs in processing under `owner` (a runner looking for its own claims that a failure left with nobody running them). */
+    async mine(owner: string) {
+      return (await sql<{ id: string }>`SELECT id FROM scribe_sessions WHERE status = 'processing' AND lease_owner = ${owner}
+        ORDER BY id`.execute(k)).rows.map((r) => r.id);
+    },
     /**
      * Runs in processing under another owner. On SQLite (one service per data directory) they are a previous
      * instance's, left by a crash, and nobody runs them now; with several instances on PostgreSQL they may be

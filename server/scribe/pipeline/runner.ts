@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isDatabaseUnavailable } from '../../db/sql.js';
 import { type Executor, transaction } from '../../db/tx.js';
 import { type Loop, startLoop } from '../../shared/loop.js';
 import { PRIVATE_DIR_MODE } from '../../shared/private-files.js';
@@ -168,6 +169,15 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
   let heartbeat: NodeJS.Timeout | null = null;
   let stopped = false;
   let starting: Promise<void> = Promise.resolve();
+  // What a failure (the database's, mostly: a terminated session on PostgreSQL) left undone, settled at the next tick
+  // rather than left `processing` under this runner with nobody running it until the lease runs out:
+  // - `unwritten`: the outcome of a run that ended (a result, or a failed run to retry or fail), written again;
+  // - `unsure`: a claim, give-back or write failed in a way that may leave sessions processing under this runner
+  //   but neither running nor being written (the claim's commit made though its answer was lost): the next tick
+  //   gives back those it finds, uncounted.
+  const unwritten = new Map<string, () => Promise<unknown>>();
+  const writing = new Set<string>();
+  let unsure = false;
 
   const iso = (ms: number) => new Date(ms).toISOString();
   const usable = () => !stopped && db.open;
@@ -203,6 +213,38 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
     });
   }
 
+  /** Writes the outcome of a run; if the database fails, it is kept and written again at the next tick. */
+  async function write(sessionId: string, w: () => Promise<unknown>) {
+    unwritten.set(sessionId, w);
+    writing.add(sessionId);
+    try {
+      await w();
+      unwritten.delete(sessionId);
+    } catch (e) {
+      if (!isDatabaseUnavailable(e)) {
+        unwritten.delete(sessionId);
+        unsure = true;
+      }
+      throw e;
+    } finally {
+      writing.delete(sessionId);
+    }
+  }
+
+  /** What earlier failures left (see `unwritten`, `unsure`). */
+  async function settle() {
+    for (const [id, w] of [...unwritten]) {
+      if (!usable()) return;
+      if (!writing.has(id)) await write(id, w).catch(onError);
+    }
+    if (!unsure || !usable()) return;
+    const now = iso(clock.now().getTime());
+    for (const id of await store.mine(owner)) {
+      if (!running.has(id) && !unwritten.has(id) && !writing.has(id) && usable()) await store.giveBack(id, owner, now);
+    }
+    unsure = false;
+  }
+
   async function onMessage(run: Running, msg: WorkerMessage) {
     if (!usable()) return;
     const now = iso(clock.now().getTime());
@@ -218,9 +260,15 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
         return;
       case 'done': {
         run.outcome = 'done';
-        const s = await store.sessionById(run.sessionId);
-        if (s && s.status === 'processing' && s.lease_owner === owner) await deps.finish(s, owner, msg.result);
-        run.child.kill();
+        const { result } = msg;
+        try {
+          await write(run.sessionId, async () => {
+            const s = await store.sessionById(run.sessionId);
+            if (s && s.status === 'processing' && s.lease_owner === owner) await deps.finish(s, owner, result);
+          });
+        } finally {
+          run.child.kill();
+        }
         return;
       }
       case 'error':
@@ -265,7 +313,7 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
         const lastLine = run.stderr.trim().split('\n').at(-1)?.slice(0, 300);
         const why = run.error
           ?? `the worker exited (${signal ? `signal ${signal}` : `code ${code}`})${lastLine ? `: ${lastLine}` : ''}`;
-        failedRun(s.id, why).catch(onError).finally(() => loop?.wake());
+        write(s.id, () => failedRun(s.id, why)).catch(onError).finally(() => loop?.wake());
         return;
       }
       loop?.wake();
@@ -274,22 +322,39 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
 
   async function tick() {
     if (!usable()) return;
+    if (unwritten.size || unsure) await settle();
     const free = concurrency - running.size;
     if (free <= 0) return;
     const nowMs = clock.now().getTime();
     // One statement claims them all (on PostgreSQL passing over sessions another instance is claiming right now);
     // a session this runner still runs is not taken again, even when its lease ran out.
-    const claimed = await store.claimDue({ owner, now: iso(nowMs), leaseUntil: iso(nowMs + leaseMs), limit: free, exclude: [...running.keys()] });
+    let claimed: SessionRow[];
+    try {
+      claimed = await store.claimDue({
+        owner, now: iso(nowMs), leaseUntil: iso(nowMs + leaseMs), limit: free, exclude: [...running.keys(), ...unwritten.keys()],
+      });
+    } catch (e) {
+      unsure = true;
+      throw e;
+    }
     for (const s of claimed) {
-      if (stopped) {
-        // stop() began while these were being claimed: they go back at once rather than wait for their lease.
-        if (db.open) await store.giveBack(s.id, owner, iso(nowMs));
-        continue;
-      }
       try {
-        await launch(s);
+        if (stopped) {
+          // stop() began while these were being claimed: they go back at once rather than wait for their lease.
+          if (db.open) await store.giveBack(s.id, owner, iso(nowMs));
+          continue;
+        }
+        try {
+          await launch(s);
+        } catch (e) {
+          // The database failing (reading the session's files, its clinic's model) is no failed run of the session.
+          if (isDatabaseUnavailable(e)) await store.giveBack(s.id, owner, iso(nowMs));
+          else await write(s.id, () => failedRun(s.id, `the worker could not be started: ${e instanceof Error ? e.message : String(e)}`));
+        }
       } catch (e) {
-        await failedRun(s.id, `the worker could not be started: ${e instanceof Error ? e.message : String(e)}`);
+        // The others claimed with it are still started or given back; this one is given back at the next tick.
+        unsure = true;
+        onError(e);
       }
     }
   }
@@ -297,7 +362,7 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
   async function renew() {
     if (!usable()) return;
     const nowMs = clock.now().getTime();
-    for (const id of running.keys()) await store.renew(id, owner, iso(nowMs), iso(nowMs + leaseMs));
+    for (const id of [...running.keys(), ...unwritten.keys()]) await store.renew(id, owner, iso(nowMs), iso(nowMs + leaseMs));
   }
 
   return {
@@ -348,6 +413,11 @@ export function scribeRunner(deps: Deps, opts: RunnerOptions = {}) {
         if (db.open) await store.giveBack(run.sessionId, owner, now);
       }
       await ticking;
+      // Outcomes a failure left unwritten go back to the queue too, rather than wait out their lease.
+      for (const id of [...unwritten.keys()]) {
+        unwritten.delete(id);
+        if (db.open) await store.giveBack(id, owner, now).catch(onError);
+      }
     },
   };
 }

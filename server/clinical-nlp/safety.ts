@@ -307,8 +307,16 @@ function liquidVolumeFlag(med: Medication): Omit<Flag, 'pointer'> | undefined {
 
 const LOCAL_GROUPS = new Set<FormGroup>(['topical', 'eye', 'ear', 'nasal', 'vaginal']);
 
-/** A new systemic prescription of a drug whose class needs a strength (drug-classes.json), without one: a request to the doctor, not a removal. */
+/**
+ * A new systemic prescription of a drug whose class needs a strength (drug-classes.json), or any change of dose, without
+ * one: a request to the doctor, not a removal.
+ */
 function strengthMissing(med: Medication, groups: FormGroup[] | undefined): Omit<Flag, 'pointer'> | undefined {
+  // A change whose new amount was not read ("put the sertraline up to …") says nothing the patient can take; one of how
+  // often ("wean to twice daily") has what it changed.
+  if (med.status === 'changed' && !med.strength && !med.dose && !med.frequency) {
+    return { code: 'STRENGTH_MISSING', message: `${med.name}: the dose is changed, but the new strength was not read — add it.` };
+  }
   if (med.strength || (med.status && med.status !== 'new') || med.match === 'unrecognised') return undefined;
   if (groups?.some((g) => LOCAL_GROUPS.has(g))) return undefined;
   if (!components(med.name).some((c) => classesOf(c).some((k) => k.needsStrength))) return undefined;

@@ -1056,4 +1056,12 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(one('Refilled lisinopril 10 mg daily.', 'en-US').status).toBe('continued');
     expect(one('Lisinopril 10 mg daily was refilled.', 'en-US').status).toBe('continued');
   });
+
+  it('"put the sertraline up to …", "bring the prednisolone down to 20 mg", "will be reduced to 20 mg" change the dose', () => {
+    expect(meds("Doctor: how are you\nPatient: not bad\nDoctor: we'll put the sertraline up to one hundred milligrams", 'en-US')
+      .map((m) => [m.name, m.status])).toEqual([['sertraline', 'changed']]);
+    expect(one("Doctor: how are you\nPatient: not bad\nDoctor: let's bring the prednisolone down to twenty milligrams a day", 'en-US'))
+      .toMatchObject({ status: 'changed', strength: { value: 20, unit: 'mg' } });
+    expect(one('The dose of furosemide will be reduced to 20 mg daily.', 'en-US')).toMatchObject({ status: 'changed', strength: { value: 20 } });
+  });
 });

@@ -292,6 +292,12 @@ describe('status and unit flags', () => {
     expect(codes(checkSafety(factsWith([{ name: 'moxifloxacin', form: 'eye drops' }])))).toEqual([]);
   });
 
+  it('asks for the new strength of any changed dose that has none, not of a change of how often', () => {
+    expect(codes(checkSafety(factsWith([{ name: 'sertraline', status: 'changed' }])))).toEqual(['STRENGTH_MISSING']);
+    expect(codes(checkSafety(factsWith([{ name: 'sertraline', status: 'changed', strength: { value: 100, unit: 'mg' } }])))).toEqual([]);
+    expect(codes(checkSafety(factsWith([{ name: 'bethanechol', status: 'changed', frequency: { per_day: 2, as_needed: false, text: 'twice daily' } }])))).toEqual([]);
+  });
+
   it('asks for the strength of every anti-infective and opioid whose class says so, not of paracetamol', () => {
     for (const name of ['nitrofurantoin', 'trimethoprim', 'clindamycin', 'valacyclovir', 'oseltamivir', 'fluconazole', 'codeine', 'rifampicin']) {
       expect([name, codes(checkSafety(factsWith([{ name, status: 'new' }])))]).toEqual([name, ['STRENGTH_MISSING']]);

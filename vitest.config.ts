@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Test files that must have a fresh worker of their own: they vi.mock electron, then import main-process modules. In
@@ -7,12 +8,44 @@ import { defineConfig } from 'vitest/config';
  */
 const ISOLATED = ['test/desktop/electron-guards.test.ts', 'test/desktop/kek.test.ts'];
 
+/**
+ * The slowest files, slowest first (seconds alone on a loaded 2-core machine, or in a CI run). With two workers a
+ * run ends when the later one is done: a long file started late leaves the other worker idle while it finishes.
+ * Vitest orders files longest first from the timings it keeps in node_modules/.vite, but a fresh machine has none,
+ * and then it starts the largest files first, which put these anywhere in the run. They start first here; the rest
+ * follow in Vitest's order. Update the list when a file becomes (or stops being) one of the slowest.
+ */
+const SLOWEST_FIRST = [
+  'test/cli/durability.test.ts', // 110 s in CI
+  'test/chain/instances.test.ts', // 75-90 s
+  'test/ui/dictation.test.ts', // 58 s
+  'test/cli/bin.test.ts', // 45-50 s
+  'test/auth/tokens.test.ts', // 44 s
+  'test/scribe/crash.test.ts', // 43-45 s
+  'test/desktop/ipc.test.ts', // 43 s
+  'test/webhooks/webhooks.test.ts', // 36 s
+  'test/cli/serve.test.ts', // 34 s
+  'test/scribe/e2e.test.ts', // 30 s
+];
+
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = SLOWEST_FIRST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
+      return i === -1 ? SLOWEST_FIRST.length : i;
+    };
+    // Array.prototype.sort is stable: the files not listed keep Vitest's order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Test files start real servers and browsers; two at a time suits a 2-core machine.
     maxWorkers: 2,
+    sequence: { sequencer: SlowestFirst },
     projects: [
       {
         extends: true,

@@ -41,7 +41,9 @@ export interface Config {
    * work, in ms (unset: each worker's default). Shorter leases fail over sooner after a crash, at the cost of more
    * renewals; tests and benchmarks shorten them.
    */
-  jobs: { scribeLeaseMs?: number; scribeRetryDelayMs?: number; scribePollMs?: number; webhookPollMs?: number; pushLeaseMs?: number };
+  jobs: {
+    scribeLeaseMs?: number; scribeRetryDelayMs?: number; scribePollMs?: number; webhookLeaseMs?: number; webhookPollMs?: number; pushLeaseMs?: number;
+  };
   /** The sandbox (docs/API.md, Sandbox) on its own port, or null when it is off. */
   sandbox: SandboxConfig | null;
 }
@@ -172,6 +174,7 @@ export const FLAGS: Flag[] = [
   { flag: 'scribe-lease-ms', type: 'string', env: 'CLINIC_DESK_SCRIBE_LEASE_MS', value: 'MS', help: 'how long a process holds a claimed transcription before another may take it over (default 60000)' },
   { flag: 'scribe-retry-delay-ms', type: 'string', env: 'CLINIC_DESK_SCRIBE_RETRY_DELAY_MS', value: 'MS', help: 'first delay before a failed transcription is tried again, doubling (default 5000)' },
   { flag: 'scribe-poll-ms', type: 'string', env: 'CLINIC_DESK_SCRIBE_POLL_INTERVAL_MS', value: 'MS', help: 'how often a process looks for queued transcriptions (default 2000)' },
+  { flag: 'webhook-lease-ms', type: 'string', env: 'CLINIC_DESK_WEBHOOK_LEASE_MS', value: 'MS', help: 'how long a process holds a claimed webhook delivery before another may take it over (default the larger of 60000 and twice --webhook-timeout; shorter than an attempt may take, a slow attempt is sent twice)' },
   { flag: 'webhook-poll-ms', type: 'string', env: 'CLINIC_DESK_WEBHOOK_POLL_INTERVAL_MS', value: 'MS', help: 'how often a process looks for due webhook deliveries (default 1000)' },
   { flag: 'push-lease-ms', type: 'string', env: 'CLINIC_DESK_PUSH_LEASE_MS', value: 'MS', help: 'how long a process holds a claimed push before another may take it over (default 60000)' },
   { flag: 'booking-horizon-days', type: 'string', env: 'CLINIC_DESK_BOOKING_HORIZON_DAYS', value: 'N', help: 'how many days ahead an appointment may be booked (default 730)' },
@@ -260,6 +263,7 @@ export function configFromArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     scribeLeaseMs: count('scribe-lease-ms', 'CLINIC_DESK_SCRIBE_LEASE_MS'),
     scribeRetryDelayMs: count('scribe-retry-delay-ms', 'CLINIC_DESK_SCRIBE_RETRY_DELAY_MS'),
     scribePollMs: count('scribe-poll-ms', 'CLINIC_DESK_SCRIBE_POLL_INTERVAL_MS'),
+    webhookLeaseMs: count('webhook-lease-ms', 'CLINIC_DESK_WEBHOOK_LEASE_MS'),
     webhookPollMs: count('webhook-poll-ms', 'CLINIC_DESK_WEBHOOK_POLL_INTERVAL_MS'),
     pushLeaseMs: count('push-lease-ms', 'CLINIC_DESK_PUSH_LEASE_MS'),
   };

@@ -17,7 +17,10 @@ import { loadKek } from '../shared/secret-box.js';
 /** What the live service and the sandbox share: the key-encryption key, webhook timings, scribe limits. Loads the key. */
 const sharedOptions = (config: Config): Omit<ServiceOptions, 'dataDir'> => ({
   kek: loadKek(config.dataDir, { file: config.kekFile }),
-  webhooks: { retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs, pollIntervalMs: config.jobs.webhookPollMs },
+  webhooks: {
+    retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs, leaseMs: config.jobs.webhookLeaseMs,
+    pollIntervalMs: config.jobs.webhookPollMs,
+  },
   speechModels: { mirror: config.modelMirror },
   scribe: {
     ...config.scribe, leaseMs: config.jobs.scribeLeaseMs, retryDelayMs: config.jobs.scribeRetryDelayMs, pollIntervalMs: config.jobs.scribePollMs,

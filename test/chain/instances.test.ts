@@ -1,5 +1,4 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -8,20 +7,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ScribeClient } from '../../sdk/scribe-client.js';
 import type { DemoWorkspace } from '../../server/demo/demo.js';
 import { verifySignature } from '../../server/webhooks/signing.js';
+import { copyDemo } from '../helpers/demo-template.js';
 import { missing } from '../helpers/needs.js';
-import { freshPostgresDatabase } from '../helpers/postgres.js';
-import { ROOT, SCRIBE_WORKER_COMMAND, SERVE, call, exited, spawnServer, tempDir } from '../helpers/server.js';
+import { ROOT, SCRIBE_WORKER_COMMAND, SERVE, TEST_KEK, call, exited, spawnServer, tempDir } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
 import { linkSpeechModelInto } from '../helpers/speech-model.js';
 import { speak, until } from '../helpers/scribe.js';
 import { TEST_DICTATIONS } from '../helpers/speech-audio.js';
 
 /**
- * Issue 17, "How it is checked", the chain: two API instances (A with --demo, then B) and one --workers-only
+ * Issue 17, "How it is checked", the chain: two API instances (A with --demo, and B) and one --workers-only
  * process on one PostgreSQL database, sharing the key-encryption key file and the scribe storage folder.
- * Six dictations are uploaded through A and B; then a burst of 1,000 status changes goes round-robin to A and B,
- * B is killed with SIGKILL at ~40% (its requests then fail and are retried on A, as a client would) and the
- * worker at ~60% while it is transcribing (a new worker process is started at once). Afterwards, read back
+ * Four dictations are uploaded through A and B (one for each of A, B and the worker to claim, one waiting: each
+ * process transcribes one at a time); then a burst of 1,000 status changes goes round-robin to A and B, B is
+ * killed with SIGKILL at ~40% (its requests then fail and are retried on A, as a client would) and the worker at
+ * ~60% while it is transcribing (a new worker process is started at once). Afterwards, read back
  * through the API only: every accepted change is in its appointment's history exactly once; every stored change
  * reached the receiver with its Webhook-Id (duplicates allowed, losses not); every dictation completed exactly
  * once (one result, one v2rx.completed event, listed once).
@@ -31,7 +31,7 @@ const TOTAL = 1000;
 const KILL_B_AT = 400;
 const KILL_WORKER_AT = 600;
 const APPOINTMENTS = 24;
-const DICTATIONS = 6;
+const DICTATIONS = 4;
 const KEY = 'whsec_chain_test_signing_key';
 const SUBS = '/notification/v1/connect/webhook/subscriptions';
 
@@ -157,18 +157,23 @@ describe('a chain: two instances and a worker process on one database, kill -9 o
     const missing = CHAIN_FLAGS.filter((f) => !help.includes(f));
     if (missing.length) throw new Error(`npm run serve does not take ${missing.join(', ')} yet (issue 17, items 1 and 2): the chain cannot be started`);
 
-    const db = await freshPostgresDatabase('chain_instances');
-    cleanups.push(() => db.drop());
     const root = tempDir('chain');
     cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+    // The chain's database, and A's data folder, are a copy of the demo clinics (helpers/demo-template.ts), sealed
+    // with TEST_KEK, the chain's key file: A, started with --demo, finds them as a restart would. Making them from
+    // nothing (migrations, twelve scrypt hashes) is the test of 'demo start' (cli/durability).
+    const dirA = join(root, 'a');
+    mkdirSync(dirA);
+    const db = (await copyDemo(dirA, 'postgres'))!;
+    cleanups.push(() => db.drop());
     const kekFile = join(root, 'chain.kek');
-    writeFileSync(kekFile, randomBytes(32).toString('base64'), { mode: 0o600 });
+    writeFileSync(kekFile, TEST_KEK.toString('base64'), { mode: 0o600 });
     const storageDir = join(root, 'shared-scribe');
     mkdirSync(storageDir);
     // Every process of the chain may be the one to claim a dictation.
     const dataDir = async (name: string) => {
       const d = join(root, name);
-      mkdirSync(d);
+      mkdirSync(d, { recursive: true });
       await linkSpeechModelInto(d);
       return d;
     };
@@ -179,10 +184,10 @@ describe('a chain: two instances and a worker process on one database, kill -9 o
       return s;
     };
 
-    // A migrates and makes the demo clinics; then B and the worker join the same database.
-    const dirA = await dataDir('a');
-    const a = await instance(dirA, ['--demo']);
-    const [b, firstWorker] = await Promise.all([instance(await dataDir('b')), startWorker(common(await dataDir('w1')))]);
+    // A (with --demo), B and the worker start together on the one database.
+    const [a, b, firstWorker] = await Promise.all([
+      instance(await dataDir('a'), ['--demo']), instance(await dataDir('b')), startWorker(common(await dataDir('w1'))),
+    ]);
     const ws = a.demo().workspaces[0] as DemoWorkspace;
     const token = ws.users.admin.auth_token;
 

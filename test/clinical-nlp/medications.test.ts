@@ -1064,4 +1064,10 @@ describe('a dose that waits on a measured value, a strength said in the next sen
       .toMatchObject({ status: 'changed', strength: { value: 20, unit: 'mg' } });
     expect(one('The dose of furosemide will be reduced to 20 mg daily.', 'en-US')).toMatchObject({ status: 'changed', strength: { value: 20 } });
   });
+
+  it('"Tamsulosin … was prescribed by urology; continue.": a continue said alone continues the drug before, not one stopped "it"', () => {
+    expect(one('Tamsulosin 0.4 mg daily was prescribed by urology last month; continue.', 'en-US')).toMatchObject({ name: 'tamsulosin', status: 'continued' });
+    expect(meds('She was on metformin 500 mg but stopped it in March. Continue.', 'en-US')).toEqual([]);
+    expect(meds('She was on metformin 500 mg but stopped it in March. Continue the same.', 'en-US')).toEqual([]);
+  });
 });

@@ -92,6 +92,7 @@ const LIST_WORD = new Set(
 const LIST_ITEM = /^,\s*[a-z0-9/]+\s*,?$/;
 const NEGATION_WORD = /^(?:no|not|denies|denied|without|never|nil|non|nor|(?:do|does|did|have|has|had|is|are|was|were)n't)$/;
 
+const RELATIVE_WORD = new RegExp(String.raw`^${RELATIVE}$`);
 const FAMILY = new RegExp(String.raw`${RELATIVE}(?:'s)?\s+(?:also\s+)?(?:has|had|is|was|have|suffers|died|with|h\/o)\b|\bfamily history\b|\bruns in the family\b`);
 // In a consultation a relative may be the one speaking about the patient ("my son has had fever"): only a relative
 // said to have the same thing, or their history, is someone else's.
@@ -645,7 +646,9 @@ function describedLesion(words: Token[], matches: { start: number; end: number; 
   const remedy = Math.max(lesionAt - 6, words.slice(0, lesionAt).findLastIndex((t) => DRUG_WORDS.has(t.text) || APPLIED.has(t.text) || TELLING.has(t.text) || NEGATION_WORD.test(t.text)));
   // Nor is talk before the description ("now what do you think caused the ulcer", "as well as a rash").
   const talk = lesionAt >= 0 ? words.slice(0, lesionAt).findLastIndex((t) => LESION_TALK.test(t.text)) : -1;
-  const first = words.findIndex((t, k) => k > remedy && k > talk && !NEGATION_WORD.test(t.text) && !APPLIED.has(t.text) && !(k < lesionAt && LESION_VERB.test(t.text)));
+  // Nor who has it: "my son has a rash" is a rash, not a "son rash".
+  const who = lesionAt >= 0 ? words.slice(0, lesionAt).findLastIndex((t) => RELATIVE_WORD.test(t.text)) : -1;
+  const first = words.findIndex((t, k) => k > remedy && k > talk && k > who && !NEGATION_WORD.test(t.text) && !APPLIED.has(t.text) && !(k < lesionAt && LESION_VERB.test(t.text)));
   if (first < 0) return undefined;
   // After the lesion word only where it is describes it ("rash on both arms"), not what it does or when ("does that
   // rash go away", "any rash on your body at the moment").

@@ -806,4 +806,10 @@ describe('answers and lay words of session 27', () => {
   ])('%s → %s', (answer, want) => {
     expect(said('how are you?', answer)).toEqual([want]);
   });
+
+  it('names a rash the parent tells of as a rash, never with the relative\'s word ("my son has a rash" is no "son rash")', () => {
+    const names = (t: string) => structure(t, { locale: 'en-GB', mode: 'consultation' }).complaints.map((c) => c.name);
+    expect(names('Doctor: any rash\nPatient: my son has a rash')).toEqual(['rash']);
+    expect(names('Doctor: what brings you in\nPatient: my daughter has an itchy rash on her arms')).toEqual([expect.stringMatching(/^itchy rash/)]);
+  });
 });

@@ -993,8 +993,9 @@ export function extractComplaints(doc: Doc): Complaint[] {
       attach(question, askedItems, [], durations[0]?.duration);
       continue;
     }
-    // An answer that names what was asked: "any blood in your urine?" … "there was a little bit of blood earlier".
-    if (!items.length && !denied.length && doc.consultation && !NO.test(s.text)) {
+    // An answer that names what was asked: "any blood in your urine?" … "there was a little bit of blood earlier"; not
+    // one that tells of someone else ("my husband has a cough but I don't").
+    if (!items.length && !denied.length && doc.consultation && !NO.test(s.text) && !OTHERS.test(s.text)) {
       const said = (it: Item): boolean => it.name.split(' ').some((w) => w.length > 3 && new RegExp(String.raw`\b${w}\b`).test(s.text));
       const repeated = askedInTurn(doc, s).map((q) => ({ q, items: itemsAsked(q, doc.female).filter((it) => said(it) && !gone.has(it.name)) }));
       for (const { q, items: named } of repeated) if (named.length) attach(q, named, [], durations[0]?.duration);

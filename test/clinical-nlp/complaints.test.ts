@@ -812,4 +812,10 @@ describe('answers and lay words of session 27', () => {
     expect(names('Doctor: any rash\nPatient: my son has a rash')).toEqual(['rash']);
     expect(names('Doctor: what brings you in\nPatient: my daughter has an itchy rash on her arms')).toEqual([expect.stringMatching(/^itchy rash/)]);
   });
+
+  it('an answer about a husband\'s or a friend\'s symptom is not the patient\'s ("my husband has a cough but I don\'t")', () => {
+    const names = (t: string) => structure(t, { locale: 'en-GB', mode: 'consultation' }).complaints.map((c) => c.name);
+    expect(names("Doctor: any cough\nPatient: my husband has a cough but i don't")).toEqual([]);
+    expect(names('Doctor: any cough\nPatient: yes i have a cough, my husband has one too')).toEqual(['cough']);
+  });
 });

@@ -86,6 +86,8 @@ const LINE_END = new RegExp(
   [
     String.raw`\b(?:review|follow up|followup|come back|come and see|come after|see me|see him|see her|show me|return|recheck|revisit|advice|diet|investigations?|refer|referral|referred|impression|diagnosis|assessment|allerg(?:y|ies)|vitals|call (?:if|me|us)|we will (?:do|check|send|get)|i am (?:sending|ordering|referring)|i'm (?:sending|ordering|referring|also ordering))\b`,
     String.raw`\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|sats|respiratory rate|weight|height)\b(?=\s+(?:is\s+|was\s+|of\s+|today\s+)?\d)`,
+    // "… hydrochlorothiazide … i want you to check your blood pressure twice a day": how often to measure is no dose's.
+    String.raw`\b(?:check|checking|monitor|monitoring|measure|measuring|record|recording|keep track of|write down)\s+(?:your|her|his|their|the)\s+(?:own\s+)?(?:blood pressures?|bp|blood sugars?|sugars?|glucose|weight|temperature|pulse|heart rate|peak flow)\b`,
     String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
     String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
     // "aspirin as needed, and TriViFlor 25 mg": a name the formulary lacks, with its own strength, after the list's
@@ -121,8 +123,11 @@ const STRENGTH = new RegExp(
   String.raw`(?<!\b(?:more than|maximum(?: of)?|max|exceed|exceeding|under|(?<!\b(?:go|goes|going|increase|increased|titrate|titrated)\s+)up to|upto)\s+)(?<![\d.])${NUM}\s*(k\s+)?${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l|litre|liter)\b)`,
   'g',
 );
-// "eight hundred milligrams of ibuprofen", "500 mg of the amoxicillin": a strength said before the name, joined by "of".
-const STRENGTH_OF_BEFORE = new RegExp(String.raw`(?<![\d.])${NUM}\s*${STRENGTH_UNIT}\s+of\s+(?:the\s+|your\s+|that\s+)?$`);
+// "eight hundred milligrams of ibuprofen", "500 mg of the amoxicillin", "twenty five milligrams per day of
+// hydrochlorothiazide": a strength (and how often) said before the name, joined by "of".
+const STRENGTH_OF_BEFORE = new RegExp(
+  String.raw`(?<![\d.])${NUM}\s*${STRENGTH_UNIT}\s+((?:(?:once|twice|three times|four times)\s+)?(?:a|per)\s+day\s+|daily\s+)?of\s+(?:the\s+|your\s+|that\s+)?$`,
+);
 // "the 2.5 of norvasc", "that 2.5 norvasc": a number without a unit before the name (only a labelled strength).
 const NUMBER_BEFORE = new RegExp(String.raw`(?:^|\b(?:the|your|that|this|on|of|to)\s+)(?<![\d.])${NUM}\s+(?:of\s+(?:the\s+|your\s+|that\s+)?)?$`);
 const CHANGE_TO = new RegExp(
@@ -141,7 +146,7 @@ const OLD_TO_NEW = new RegExp(
 // "once a day", "twice a week" after the new amount is how often, not when.
 const TITRATION_WHEN = /^[^.;]{0,30}?\b(?:after|over|within|if|when|as tolerated)\b|^[^.;]{0,40}(?<!\b(?:once|twice|thrice|times|per|every)\s+)\b(?:a|an|\d+|one|two|three|four|five|six|seven|ten|few|couple of|several)\s+(?:days?|weeks?|months?)\b/;
 // "from 500 twice a day to 750 twice a day": the frequency each strength is taken at may be said with it.
-const FROM_TO_FREQUENCY = String.raw`(?:(?:once|twice|thrice|three times|four times)\s+(?:a|per)\s+day|daily|bid|tid|bd|od)\s+`;
+const FROM_TO_FREQUENCY = String.raw`(?:(?:(?:once|twice|thrice|three times|four times)\s+)?(?:a|per)\s+day|daily|bid|tid|bd|od)\s+`;
 const FROM_TO = new RegExp(String.raw`\bfrom\s+${NUM}\s*(?:${STRENGTH_UNIT}\s+)?(?:${FROM_TO_FREQUENCY})?to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`);
 const DOSE_UNIT = String.raw`tablets?|tabs?|capsules?|caps?|ml|millilit(?:er|re)s?|drops?|puffs?|sprays?|units?|sachets?|teaspoons?|tsp|spoons?|lozenges?|pessar(?:y|ies)|suppositor(?:y|ies)|patch(?:es)?|pieces?|inhalations?`;
 const DOSE_OR_FREQUENCY_NEXT = new RegExp(
@@ -980,6 +985,9 @@ const PRESCRIBED = new Set<MedicationStatus>(['new', 'continued', 'changed']);
 // A change said of the past, by another prescriber, as an option, on a condition or in a question changes nothing now.
 const NOT_NOW = new Set<ContextCategory>(['HISTORICAL', 'CONSIDERED', 'CONDITIONAL', 'HYPOTHETICAL', 'NEGATED', 'ASKED', 'OTHER_PERSON']);
 const CONDITIONAL = new Set<MedicationStatus>(['considered', 'conditional']);
+// What a cue may govern a prescribing verb with, and what may stand between them (subject, modal, commas).
+const GOVERNING = new Set<Decision>(['negated', 'considered', 'conditional']);
+const GOVERNED_GAP = /^(?:[\s,]|\b(?:then|we|i|you|he|she|will|'ll|we'll|i'll|can|could|would|should|to|be|go ahead and)\b)*$/;
 // Cues after the drug that overrule the one before it ("amlodipine is stopped", "penicillin allergy").
 const OVERRULING = new Set<Decision>(['allergy', 'stopped', 'negated', 'asked', 'continued']);
 const RESTARTS = new Set(['new.restart', 'new.switch']);
@@ -1043,7 +1051,14 @@ function decide(
   // Only under an assessment or plan heading: where no heading was said, where the plan starts is a guess.
   const inPlan = !!section && PLAN_SECTIONS.has(section);
   const status = (x: ContextModifier): Decision | undefined => DECISION[(inHistory && x.rule.in_history_section) || (inPlan && x.rule.in_plan_section) || x.category];
-  const own = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor);
+  const nearest = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor);
+  // "would not recommend | starting", "we can consider | a trial of", "if no improvement, will | switch to": a cue
+  // that refuses, weighs or conditions the prescribing verb straight after it decides for the drug. (Not a stop: "…
+  // then stop | continue tiotropium", run together by a recogniser, is two instructions.)
+  const governor = nearest && PRESCRIBED.has(STATUS_OF[status(nearest)!]!)
+    ? mods.find((x) => GOVERNING.has(status(x)!) && x.end <= nearest.start && x.start >= Math.max(0, floor) && GOVERNED_GAP.test(s.text.slice(x.end, nearest.start)))
+    : undefined;
+  const own = governor ?? nearest;
   // A cue after the drug that would prescribe it ("paracetamol would be beneficial") decides over one that does not
   // ("taking"), never over one that already prescribes or continues it, nor over stopping it ("stopping the aspirin
   // would be beneficial" is advice to stop).
@@ -1091,9 +1106,9 @@ function decide(
 // without them, gives them those; a field a drug already has is never replaced.
 // "We will restart lisinopril at half the previous dose. He will be on 20 mg p.o. daily.": so does a strength said
 // for the patient to be on, to the one drug prescribed before it without one.
-const PATIENT_TO_TAKE = String.raw`(?:he|she|they|you|the patient|patient)\s+(?:will|should|is to|are to|can|needs to|will need to)\s+(?:be on|take|receive|use|start on|be started on|be restarted on)\s+`;
+const PATIENT_TO_TAKE = String.raw`(?:(?:he|she|they|you|the patient|patient)(?:'ll\s+|\s+(?:will|should|is to|are to|can|needs to|will need to)\s+)(?:be on|take|receive|use|start on|be started on|be restarted on)|(?:we|i)(?:'ll|\s+will)\s+give\s+(?:you|her|him|them))\s+`;
 const DOSING_ONLY = new RegExp(
-  String.raw`^(?:(?:uh|um|er|so|and|okay|ok|right|then|now|it's|it is|that's|that is|normally|usually|just|you)[\s,]+)*(?:(?:take|use)\s+(?:(?:it|that|this|them|those)\s+)?|${PATIENT_TO_TAKE}(?=${NUM}\s*${STRENGTH_UNIT}\b))?(?:${NUM}\s*${STRENGTH_UNIT}\b|(?:one|two|three|half|a|an|\d+)\s+(?:${DOSE_UNIT})\b|(?:once|twice|thrice|(?:\d+|three|four) times)\s+(?:(?:a|per)\s+day|daily)\b|(?:a\s+)?(?:\d+|one|two|three|five|seven|ten)[\s-](?:day|week)\s+course\b)`,
+  String.raw`^(?:(?:uh|um|er|so|and|okay|ok|right|then|now|it's|it is|that's|that is|normally|usually|just|you)[\s,]+)*(?:(?:(?:can|should|will|'ll|need to|have to)\s+)?(?:take|use)\s+(?:(?:it|that|this|them|those)\s+)?(?:(?:about|around|roughly|approximately)\s+)?|${PATIENT_TO_TAKE}(?=${NUM}\s*${STRENGTH_UNIT}\b))?(?:${NUM}\s*${STRENGTH_UNIT}\b|(?:one|two|three|half|a|an|\d+)\s+(?:${DOSE_UNIT})\b|(?:once|twice|thrice|(?:\d+|three|four) times)\s+(?:(?:a|per)\s+day|daily)\b|every\s+\d+(?:\s*(?:-|to)\s*\d+)?\s+hours\b|(?:a\s+)?(?:\d+|one|two|three|five|seven|ten)[\s-](?:day|week)\s+course\b)`,
 );
 const FOLLOW_ON_WITHIN = 2;
 const NO_MENTION: Mention = { key: '', from: 0, to: 0, start: 0, end: 0, formStart: 0 };
@@ -1289,6 +1304,11 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
     if (before) {
       parsed.strength = { value: numberOf(before[1]!), unit: unitName(before[2]!) };
       ev.strength = s.span(m.formStart - before[0].length, m.formStart);
+      const often = before[3] && !parsed.frequency ? frequencyOf(before[3], false, []).freq : undefined;
+      if (often) {
+        parsed.frequency = often;
+        ev.frequency = ev.strength;
+      }
     } else if (n === 0 && !parsed.strength && ref && ref.drug.kind !== 'class') {
       const bare = NUMBER_BEFORE.exec(text.slice(Math.max(0, m.formStart - 40), m.formStart));
       if (bare && ref.drug.strengths.some((x) => numberOf(x.replace(/\s*[a-z%]+$/i, '')) === numberOf(bare[1]!))) {

@@ -118,6 +118,12 @@ function convertRun(run: string, before: string, after: string): string {
   const reading = READING_CUE.test(before);
   // In a reading, "one zero one" is said like "one oh one".
   const tokens = run.toLowerCase().split(/[\s-]+/).filter(Boolean).map((w, k) => (reading && k > 0 && w === 'zero' ? 'oh' : w));
+  // "five hundred five hundred milligrams": a number said twice over (a speaker's repetition) is said once.
+  const half = tokens.length / 2;
+  if (!reading && tokens.length >= 4 && Number.isInteger(half) && tokens.slice(0, half).join(' ') === tokens.slice(half).join(' ')) {
+    const once = convertRun(tokens.slice(0, half).join(' '), before, after);
+    if (/^\d+(?:\.\d+)?$/.test(once)) return once;
+  }
   // "six fifty one zero one": a strength then a dosing pattern, said without a pause.
   if (!reading && tokens.length > 3) {
     const tail = dosingPattern(tokens, tokens.length - 3);

@@ -1071,3 +1071,59 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(meds('She was on metformin 500 mg but stopped it in March. Continue the same.', 'en-US')).toEqual([]);
   });
 });
+
+describe('consultation and report language met in unseen real texts (session 29)', () => {
+  const doc = (line: string): string => `Doctor: how are you\nPatient: not bad\nDoctor: ${line}`;
+  const statuses = (text: string): [string, string | undefined][] => meds(text, 'en-US').map((m) => [m.name, m.status]);
+
+  it('a cue that refuses, weighs or conditions the prescribing verb after it decides ("would not recommend starting")', () => {
+    expect(meds('Would not recommend starting Plavix at this time.', 'en-US')).toEqual([]);
+    expect(statuses('Augmentin 875 mg p.o. b.i.d. x10 days. If no improvement, will switch to Levaquin.')).toEqual([['amoxicillin + clavulanate', 'new']]);
+    expect(meds('If her EGD is normal and her symptoms persist, we can consider a trial of Protonix.', 'en-US')).toEqual([]);
+    expect(meds("I don't think we should start metformin yet.", 'en-US')).toEqual([]);
+    // The verb is not governed across a drug or a content word.
+    expect(statuses("I don't think you need antibiotics, we will start ibuprofen 400 mg three times a day.")).toEqual([['ibuprofen', 'new']]);
+    expect(statuses('No need for antibiotics, start paracetamol 1 g four times a day.')).toEqual([['acetaminophen', 'new']]);
+  });
+
+  it('getting off a drug, not restarting, cancelling, putting it to the side, "must be discontinued" stop it', () => {
+    expect(meds(doc("now before surgery we'll have to get you off your clopidogrel for a week beforehand."), 'en-US')).toEqual([]);
+    expect(meds('The patient will not restart methotrexate for now.', 'en-US')).toEqual([]);
+    expect(meds(doc("all right. and i'll cancel the elidel cream, just so we don't complicate your list."), 'en-US')).toEqual([]);
+    expect(meds(doc("you can put the wixela off to the side, but don't throw it away."), 'en-US')).toEqual([]);
+    expect(meds('I also agree that the methotrexate must be discontinued.', 'en-US')).toEqual([]);
+    // A hope to come off it one day stops nothing now.
+    expect(statuses(doc("i'm going to keep you on the lisinopril 20 mg. hopefully with the diet we can eventually get you off that lisinopril."))).toEqual([['lisinopril', 'continued']]);
+  });
+
+  it('what nobody put the patient on, what the patient "does take", what failed "despite" a trial, an alternative, are no prescriptions', () => {
+    expect(meds(doc("okay, so i'm going to assume no one has put you on prednisone for breathing issues then."), 'en-US')).toEqual([]);
+    expect(meds(doc("so, yeah, i see on here that you do take norvasc, five mg a day."), 'en-US')).toEqual([]);
+    expect(meds('Her symptoms persist despite a trial of Nexium.', 'en-US')).toEqual([]);
+    expect(meds('Cymbalta has been recommended as a good alternative medication for her.', 'en-US')).toEqual([]);
+  });
+
+  it('"from forty milligrams a day to eighty milligrams a day" is 80 mg, was 40', () => {
+    expect(one(doc('i wanna go ahead and increase your lasix from forty milligrams a day to eighty milligrams a day'), 'en-US'))
+      .toMatchObject({ status: 'changed', strength: { value: 80, unit: 'mg' }, previous_strength: { value: 40 } });
+  });
+
+  it('"twenty five milligrams per day of hydrochlorothiazide": strength and how often before the name; a blood pressure to check is no dose', () => {
+    const m = one(doc('i am also going to add twenty five milligrams per day of hydrochlorothiazide and that should help i want you to check your blood pressure twice a day for the next two weeks'), 'en-US');
+    expect(m).toMatchObject({ name: 'hydrochlorothiazide', strength: { value: 25, unit: 'mg' }, frequency: { per_day: 1 } });
+    expect(m.duration).toBeUndefined();
+  });
+
+  it('a number said twice over is said once ("naprosyn five hundred five hundred milligrams")', () => {
+    expect(one(doc('start you on naprosyn five hundred five hundred milligrams twice a day'), 'en-US')).toMatchObject({ strength: { value: 500, unit: 'mg' } });
+  });
+
+  it('"you\'ll take 15 milligrams once a day", "we\'ll give you 600 milligrams every six hours", "you can take it about every six hours" dose the drug before', () => {
+    expect(one(doc("i'm gonna give you a strong antiinflammatory called mobic. you'll take 15 milligrams once a day."), 'en-US'))
+      .toMatchObject({ name: 'meloxicam', strength: { value: 15 }, frequency: { per_day: 1 } });
+    expect(one(doc("we'll get you some motrin. uh, we'll give you 600 milligrams every six hours."), 'en-US'))
+      .toMatchObject({ name: 'ibuprofen', strength: { value: 600 }, frequency: { per_day: 4 } });
+    expect(one(doc('we give you some motrin, 800 milligrams. uh, you can take it about every six hours, uh, with food.'), 'en-US'))
+      .toMatchObject({ strength: { value: 800 }, frequency: { per_day: 4 } });
+  });
+});

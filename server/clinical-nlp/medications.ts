@@ -63,7 +63,7 @@ const FORM_IN_NAME = new RegExp(String.raw`(cream|ointment|gel|lotion|foam|eyedr
 const COUNT_THEN_FREQUENCY = /(?:^|[\s,])(?:#\s*\d+\s+)?(?:1|2|half)\s+(?:(?:po|orally|by mouth)\s+)?(?:bid|tid|qid|qd|od|bd|tds|qhs|hs|q\s*\d+\s*h\w*)\b/;
 const DEVICE_FORM: [RegExp, string][] = [[/\b(?:handihaler|respimat|hfa|mdi|diskus|accuhaler)\b/, 'inhaler'], [/\bemulgel\b/, 'gel']];
 const DOSE_BEFORE = /\b(?:tablets?|tabs?|capsules?|caps?|mg|mcg|ml|\d+)\s*,?\s*$/;
-const MEASURED_AFTER = /^\s*(?:levels?|troughs?|peak levels?|concentrations?|assays?)\b/;
+const MEASURED_AFTER = /^\s*(?:levels?|troughs?|peak levels?|concentrations?|assays?|lock(?:ed)?)\b/;
 const SHORT_BRAND_CONTEXT = /\b(?:tab|tabs|tablet|cap|capsule|syp|syrup|inj|injection|start|continue|give)\s*$/;
 
 // A sentence cannot end on these words: the segmenter cut a clause ("… we may | give injection …").
@@ -123,6 +123,8 @@ const STRENGTH = new RegExp(
   String.raw`(?<!\b(?:more than|maximum(?: of)?|max|exceed|exceeding|under|(?<!\b(?:go|goes|going|increase|increased|titrate|titrated)\s+)up to|upto)\s+)(?<![\d.])${NUM}\s*(k\s+)?${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l|litre|liter)\b)`,
   'g',
 );
+// A combination's strengths straight after its name: "5 mg/500 mg" (the shorthand reader gives each its unit), "500/50".
+const COMBINATION_RATIO = new RegExp(String.raw`^\s*${NUM}\s*(?:mg|mcg)?\s*\/\s*${NUM}`);
 // "eight hundred milligrams of ibuprofen", "500 mg of the amoxicillin", "twenty five milligrams per day of
 // hydrochlorothiazide": a strength (and how often) said before the name, joined by "of".
 const STRENGTH_OF_BEFORE = new RegExp(
@@ -152,7 +154,7 @@ const DOSE_UNIT = String.raw`tablets?|tabs?|capsules?|caps?|ml|millilit(?:er|re)
 const DOSE_OR_FREQUENCY_NEXT = new RegExp(
   String.raw`^\s*,?\s*(?:${NUM}\s*(?:${DOSE_UNIT})\b|(?:1|one|half)?\s*(?:od|bd|tds|tid|bid|qid|sos|once|twice|thrice|daily|\d+ times)\b|[0-2]-[0-2]-[0-2])`,
 );
-const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|upto)\s+)(?<![\d.])(${NUM.slice(1, -1)}|\b(?:half|a|an|one))\s*(${DOSE_UNIT})\b(?!\s*(?:\/|per)\s*(?:kg|day)\b)`);
+const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|upto)\s+)(?<![\d./])(${NUM.slice(1, -1)}|\b(?:half|a|an|one))\s*(${DOSE_UNIT})\b(?!\s*(?:\/|per)\s*(?:kg|day)\b)`);
 // "take two tablets of paracetamol 500 mg", "half a tablet of bisoprolol", "10 ml of the suspension": the amount said
 // before the drug is its dose.
 const DOSE_OF_BEFORE = new RegExp(String.raw`(?<![\d.])(${NUM.slice(1, -1)}|\bhalf(?:\s+an?)?|\b(?:a|an|one))\s*(${DOSE_UNIT})\s+of\s+(?:the\s+|your\s+|that\s+|this\s+)?$`);
@@ -246,14 +248,14 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
   return { single: false };
 }
 
-// Prescription shorthand for as needed (normalised from 'p.r.n.'): written on a prescription, never a spoken condition.
-const AS_NEEDED_SHORTHAND = /\b(?:prn|sos)\b/;
+// As needed said as an instruction ("p.r.n.", "as needed for fever"), never a spoken condition ("if it isn't enough").
+const AS_NEEDED_SAID = /\b(?:prn|sos|as needed|as required|when needed|when required|on demand|as and when)\b/;
 const PRN_BEFORE = /\b(?:prn|sos)\s+$/;
 const AS_NEEDED = /\b(?:sos|prn|as needed|as required|when needed|if needed|when required|if required|on demand|as and when)\b/;
 // "only if the fever is above 100", "when there is pain", "at the onset of nausea": a stated condition.
 // A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead"; nor is
 // a titration's step ("titrate to 50 mg b.i.d. if tolerated", "if no side effects"): the dose is regular.
-const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
+const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
 // "… twice a day, but if you get wheezy stop it", "… b.i.d. x10 days if no improvement consider CT sinus": a condition
 // for stopping it, calling back or a next step is no condition of taking it.
 const STOPS_ON_CONDITION = /\b(?:stop|stopping|discontinue|come off|don't take|do not take|call|ring|come back|seek|return|consider|refer|order|obtain|recheck|repeat|follow up)\b/;
@@ -460,6 +462,7 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   const drug = m.ref?.drug;
   const combination = !!drug && drug.name.includes(' + ');
   const fromTo = FROM_TO.exec(t);
+  const ratio = combination && first && m.end >= from ? COMBINATION_RATIO.exec(t.slice(m.end - from)) : null;
   STRENGTH.lastIndex = 0;
   const strength = STRENGTH.exec(t);
   if (fromTo) {
@@ -468,6 +471,10 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
     med.previous_strength = { value: numberOf(fromTo[1]!), unit: unitName(fromTo[2] ?? fromTo[4] ?? 'mg') };
     mark('strength', { from: fromTo.index, to: fromTo.index + fromTo[0].length });
     if (!fromTo[2] && !fromTo[4]) med.inferred = ['strength'];
+  } else if (ratio) {
+    // "Vicodin 5/500 mg", "Norco 325/10", "Advair 500/50": a combination's strengths are its product's, never one of
+    // them alone the strength of all (325 mg of hydrocodone); the brand carries them.
+    med.brandSuffix = `${ratio[1]}/${ratio[2]}`;
   } else if (strength) {
     const unit = unitName(strength[3]!);
     const value = numberOf(strength[1]!) * (strength[2] ? 1000 : 1);
@@ -713,7 +720,10 @@ export function extractMedications(
         prescribed && (line.condition ?? (!m.prefixForm ? LEADING_CONDITION.exec(lead) : null))
           ? (line.condition ?? { from: floor + LEADING_CONDITION.exec(lead)!.index, to: m.formStart })
           : undefined;
+      // "either A 100 mg twice a day or B …": the "or" is out of reach of A's scope, but answers A's "either".
       const alternatives = mods.filter((x) => x.category === 'ALTERNATIVE');
+      const either = alternatives.find((x) => x.rule.id === 'alternative.either');
+      if (either) alternatives.push(...sentenceModifiers(s).filter((y) => y.category === 'ALTERNATIVE' && y.start > either.start && !alternatives.some((x) => x.start === y.start)));
       for (const med of prescription(s, text, m, line, condition, lang)) {
         meds.push({
           ...med,
@@ -951,13 +961,14 @@ function fill(to: Medication, from: Medication): boolean {
 /** Drugs offered as alternatives in one breath ("either nitrofurantoin or trimethoprim") name each other. */
 function markAlternatives(meds: Out[]): void {
   for (const m of meds) {
-    if (!m.groups.length) continue;
+    // "not going to change your amlodipine or lisinopril": drugs kept on are both taken, never one or the other.
+    if (!m.groups.length || m.status === 'continued') continue;
     // Drugs linked through shared cues, transitively ("either A, B or C").
     const linked = new Set<Out>([m]);
     for (let grew = true; grew; ) {
       grew = false;
       for (const x of meds) {
-        if (!linked.has(x) && x.groups.some((g) => [...linked].some((y) => y.groups.includes(g)))) {
+        if (!linked.has(x) && x.status !== 'continued' && x.groups.some((g) => [...linked].some((y) => y.groups.includes(g)))) {
           linked.add(x);
           grew = true;
         }
@@ -1184,14 +1195,15 @@ const STOPS_IT = /^\s*(?:it|that|them|those|this|these)\b/;
 
 // Three drugs or more named one after another with nothing said about any: the patient's list of medications.
 const LIST_GAP = /^[\s,;]*(?:(?:and|also|plus)\s+)?$/;
-// "Tylenol and Motrin p.r.n.", "either nitrofurantoin or trimethoprim, one tablet twice a day for three days": a
-// regimen said after a list of drugs named bare is each one's (their strengths stay their own).
+// "Tylenol and Motrin p.r.n.", "either nitrofurantoin or trimethoprim, one tablet twice a day for three days",
+// "nitrofurantoin or trimethoprim for 3 days": a regimen said after a list of drugs named bare is each one's (their
+// strengths stay their own).
 const BARE_LIST_GAP = /^\s*(?:,|and|or|and\/or|&)\s*$/;
 
 function shareListRegimen(said: Out[], gap: (mention: number) => string): void {
   for (let k = said.length - 2; k >= 0; k--) {
     const [m, next] = [said[k]!, said[k + 1]!];
-    if (!m.bare || m.frequency || next.bare || !next.frequency || next.mention !== m.mention + 1 || next.status !== m.status || !BARE_LIST_GAP.test(gap(m.mention))) continue;
+    if (!m.bare || m.frequency || next.bare || !(next.frequency || next.dose || next.duration) || next.mention !== m.mention + 1 || next.status !== m.status || !BARE_LIST_GAP.test(gap(m.mention))) continue;
     for (const f of ['frequency', 'dose', 'duration'] as const) {
       if (!next[f] || m[f]) continue;
       Object.assign(m, { [f]: structuredClone(next[f]) });
@@ -1363,9 +1375,9 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
     const amounts = pieces.length === 1 && strength && !parsed.previous_strength ? [...text.slice(m.end, piece.to).matchAll(AMOUNT_IN_LINE)] : [];
     if (amounts.some((x) => numberOf(x[1]!) !== strength!.value)) med.rules = [STRENGTH_CONFLICT_RULE];
     previous = med;
-    // A condition alone ("if the sertraline isn't enough") does not make a drug prescribed; the prescription's own
-    // shorthand for it does ("Tylenol and Motrin p.r.n.").
-    const stated = parsed.strength || parsed.dose || parsed.duration || m.prefixForm || prnBefore || (parsed.frequency && (parsed.frequency.text !== 'as needed' || AS_NEEDED_SHORTHAND.test(text.slice(piece.from, piece.to))));
+    // A condition alone ("if the sertraline isn't enough") does not make a drug prescribed; an instruction to take it
+    // as needed does ("Tylenol and Motrin p.r.n.", "Motrin as needed for fever").
+    const stated = parsed.strength || parsed.dose || parsed.duration || m.prefixForm || prnBefore || (parsed.frequency && (parsed.frequency.text !== 'as needed' || AS_NEEDED_SAID.test(text.slice(piece.from, piece.to))));
     out.push({ ...med, bare: !stated });
   });
   // "500 mg on day 1, then 250 mg daily on days 2 through 5": a step without a frequency takes its neighbour's.

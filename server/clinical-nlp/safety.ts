@@ -318,6 +318,8 @@ function strengthMissing(med: Medication, groups: FormGroup[] | undefined): Omit
     return { code: 'STRENGTH_MISSING', message: `${med.name}: the dose is changed, but the new strength was not read — add it.` };
   }
   if (med.strength || (med.status && med.status !== 'new') || med.match === 'unrecognised') return undefined;
+  // "Vicodin 5/500": a combination's strengths are said in its product's name.
+  if (med.brand && /\d\/\d/.test(med.brand)) return undefined;
   if (groups?.some((g) => LOCAL_GROUPS.has(g))) return undefined;
   if (!components(med.name).some((c) => classesOf(c).some((k) => k.needsStrength))) return undefined;
   return { code: 'STRENGTH_MISSING', message: `${med.name} is prescribed without a strength — add it.` };

@@ -1127,3 +1127,49 @@ describe('consultation and report language met in unseen real texts (session 29)
       .toMatchObject({ strength: { value: 800 }, frequency: { per_day: 4 } });
   });
 });
+
+describe('more language from the review of unseen real texts (session 29)', () => {
+  const doc = (line: string): string => `Doctor: how are you\nPatient: not bad\nDoctor: ${line}`;
+  const us = (text: string): Medication[] => meds(text, 'en-US');
+
+  it('"switch your omeprazole to nexium" stops the first and starts the second', () => {
+    expect(us(doc('omeprazole 40 mg twice daily. we can switch your omeprazole to nexium 40 mg twice daily.')).map((m) => [m.name, m.status])).toEqual([['esomeprazole', 'new']]);
+    expect(us('We will switch her amlodipine to diltiazem 120 mg daily.').map((m) => m.name)).toEqual(['diltiazem']);
+  });
+
+  it('what symptoms were poorly controlled with, what the patient tried to take, what she "was put on" are history (not under a plan heading)', () => {
+    expect(us(doc('recently your symptoms have been poorly controlled with the omeprazole, 40 milligrams twice daily.'))).toEqual([]);
+    expect(us("Doctor: how are you\nPatient: it did get bad for a while so i tried to take some prilosec and then stopped.\nDoctor: okay. continue your current medications.")).toEqual([]);
+    expect(us('She was finally put on Effexor 25 mg two tablets h.s. and has done fairly well.')).toEqual([]);
+    expect(us('PLAN: She was put on amoxicillin 500 mg three times a day for 7 days.').map((m) => m.status)).toEqual(['new']);
+  });
+
+  it('"heparin lock her IV" names no drug', () => {
+    expect(us('PLAN: I will heparin lock her IV, advance her diet, and ambulate her.')).toEqual([]);
+  });
+
+  it('a combination\'s strengths ("Vicodin 5/500 mg", "Norco 325/10", "Advair 500/50 puff") stay with its product, never one of them as the strength', () => {
+    const vicodin = one('3. Vicodin 5/500 mg and take one tablet by mouth every four hours as needed for pain.', 'en-US');
+    expect(vicodin).toMatchObject({ brand: 'vicodin 5/500', dose: { value: 1, unit: 'tablet' } });
+    expect(vicodin.strength).toBeUndefined();
+    const norco = one('6. Norco 325/10 mg every 6-8 hours as needed for pain.', 'en-US');
+    expect([norco.brand, norco.strength]).toEqual(['norco 325/10', undefined]);
+    const advair = one('DISCHARGE MEDICATIONS: 9. Advair 500/50 puff b.i.d.', 'en-US');
+    expect([advair.brand, advair.dose]).toEqual(['advair 500/50', undefined]);
+    expect(structure('Vicodin 5/500 mg one tablet every 4 hours as needed.', { locale: 'en-US' }).flags.map((f) => f.code)).not.toContain('STRENGTH_MISSING');
+  });
+
+  it('"when she goes home" is when, not a condition: no as-needed', () => {
+    expect(one('Take ibuprofen 400 mg when you get home.', 'en-US').frequency).toBeUndefined();
+    expect(one('Take paracetamol 1 g when you have pain.', 'en-US').frequency).toMatchObject({ as_needed: true });
+  });
+
+  it('alternatives: "either A 100 mg twice a day or B …" are each other\'s; "A or B for 3 days" shares the course; drugs kept on are no alternatives', () => {
+    const either = us('I will give you either nitrofurantoin 100 mg twice a day or trimethoprim 200 mg twice a day for 3 days.');
+    expect(either.map((m) => [m.name, m.alternatives])).toEqual([['nitrofurantoin', ['trimethoprim']], ['trimethoprim', ['nitrofurantoin']]]);
+    expect(us('Nitrofurantoin or trimethoprim for 3 days.').map((m) => [m.name, m.duration?.value])).toEqual([['nitrofurantoin', 3], ['trimethoprim', 3]]);
+    expect(us('Viral illness. Tylenol or Motrin as needed for fever.').map((m) => [m.name, m.frequency?.as_needed])).toEqual([['acetaminophen', true], ['ibuprofen', true]]);
+    const kept = us("We are not going to change your amlodipine or lisinopril. Just continue taking those as you are currently.");
+    expect(kept.map((m) => [m.name, m.status, m.alternatives])).toEqual([['amlodipine', 'continued', undefined], ['lisinopril', 'continued', undefined]]);
+  });
+});

@@ -67,7 +67,7 @@ const alternation = (phrases: readonly string[]): string =>
     .join('|');
 
 const STRONG_CUE =
-  /\b(?:(?:provisional|final|working|differential|clinical)\s+)?(?:diagnosis|diagnoses|dx)\b(?:\s+(?:is|of|as|was))?|\bdiagnosed\s+(?:as|with)\b|\bimpressions?\b|\b(?:assessment|impression)\b(?:\s*(?:and|\/|&)?\s*plan\b|\s+is\b)?|\b(?:this|that)\s+(?:is|was)\b|\bthese\s+are\b|\b(?:(?:this|it|that)\s+)?(?:looks|seems|sounds)\s+like\b|\bsuggestive\s+of\b|\bindicative\s+of\b|\bconsistent\s+with\b|\bi\s+(?:think|believe)\s+(?:that\s+)?(?:(?:this|it|that)\s+is|it's|that's|these\s+are|(?:you|he|she)\s+(?:(?:might|may|could|probably|possibly)\s+)?(?:have|has|'ve\s+got))\b|\bwhat\s+(?:i\s+think\s+is\s+going\s+on\s+is\s+(?:that\s+)?(?:you|he|she)\s+(?:have|has)|(?:you|he|she)\s+(?:(?:essentially|basically|actually|probably|most\s+likely|likely)\s+)?(?:have|has)\s+is|(?:you're|you\s+are|he's|she's)\s+suffering\s+from\s+(?:at\s+the\s+moment\s+)?is)\b|\bnewly\s+diagnosed\s+with\b/g;
+  /\b(?:(?:provisional|final|working|differential|clinical)\s+)?(?:diagnosis|diagnoses|dx)\b(?:\s+(?:is|of|as|was))?|\bdiagnosed\s+(?:as|with)\b|\bimpressions?\b|\b(?:assessment|impression)\b(?:\s*(?:and|\/|&)?\s*plan\b|\s+is\b)?|\b(?:this|that)\s+(?:is|was)\b|\bthese\s+are\b|\b(?:(?:this|it|that)\s+)?(?:looks|seems|sounds)\s+like\b|\bsuggestive\s+of\b|\bindicative\s+of\b|\bconsistent\s+with\b|\bi\s+(?:think|believe)\s+(?:that\s+)?(?:(?:this|it|that)\s+is|it's|that's|these\s+are|(?:you|he|she)\s+(?:(?:might|may|could|probably|possibly|basically|essentially|actually|definitely|likely)\s+)?(?:have|has|'ve\s+got)|(?:you're|you\s+are|he's|he\s+is|she's|she\s+is)\s+having)\b|\bwhat\s+i\s+(?:see|found|find)\s+(?:here\s+)?is\b|\bwhat\s+(?:i\s+think\s+is\s+going\s+on\s+is\s+(?:that\s+)?(?:you|he|she)\s+(?:have|has)|(?:you|he|she)\s+(?:(?:essentially|basically|actually|probably|most\s+likely|likely)\s+)?(?:have|has)\s+is|(?:you're|you\s+are|he's|she's)\s+suffering\s+from\s+(?:at\s+the\s+moment\s+)?is)\b|\bnewly\s+diagnosed\s+with\b/g;
 // Weaker cues: what follows is a diagnosis only when it codes well and is not a symptom ("you have fever" is not).
 const WEAK_CUE =
   /\b(?<!\b(?:do|did|does|any|if)\s+)(?:you|he|she)\s+(?:(?:also|does|do|still|now|probably)\s+)?(?:have|has|'ve)(?:\s+got)?\b(?!\s+(?:had|been|to)\b)|\b(?:it\s+is|it's)\b|\bsuffering\s+from\b|\bwhat\s+(?:we|doctors)\s+(?:would\s+)?call\b|\bsomething\s+(?:that\s+)?(?:we\s+|is\s+)?called\b/g;
@@ -89,7 +89,11 @@ const PROBLEM_CUE = new RegExp(
   'g',
 );
 // "for his hypertension, continue lisinopril": a known condition the plan addresses.
-const PLAN_ADDRESSED = new RegExp(String.raw`\b(?:${alternation(CUES.planAddressed)})\s+(?:(?:your|his|her|their|the)\s+)`, 'g');
+// "for his hypertension", "in terms of your diabetes", "from a depression standpoint".
+const PLAN_ADDRESSED = new RegExp(
+  String.raw`\b(?:(?:${alternation(CUES.planAddressed)})\s+(?:your|his|her|their|the)\s+|from\s+(?:an?|the|your|his|her)\s+(?=(?:[a-z0-9']+\s+){1,4}(?:${alternation(CUES.nameEnd)})\b))`,
+  'g',
+);
 // Where a diagnosis list ends: the plan, a prescription, an order, or a new clause about what will be done.
 const LIST_END = new RegExp(
   String.raw`[.?!]|\b(?:if|plan|advice|advised|advise|rx|treatment|management|investigations?|tab|tabs|tablets?|cap|caps|capsules?|syrup|syp|inj|injection|drops|ointment|cream|gel|lotion|inhaler|nebuli[sz]ation|x ray|xray|serum|scan|ecg|ekg|mri|ultrasound|usg|echo|start|started|starting|continue|continuing|stop|stopping|give|given|take|taking|apply|prescribe|prescribing|send|sending|order|ordering|get|getting|repeat|refer|referring|referral|increase|add|reduce|review|follow up|come back|but|rather than|instead of|as opposed to|we(?!'d\s+(?:say|call|describe)\b|\s+(?:would\s+)?(?:say|call|describe)\b)|we'll|i'll|i'm|let's|let us|(?:you|he|she|they)\s+(?:should|need|must|can)|needs? to|to be|no need)\b`,
@@ -930,7 +934,7 @@ const ALLERGY_CUE = /\ballerg(?:ic|y|ies)[\s,]+(?:to|with|for)[\s,]+|\ballergies
 // "an egg allergy", but not "allergy medicine" or "allergy season".
 const ALLERGY_AFTER = /\s+(?:allergy|allergies)\b(?!\s+(?:medicines?|medications?|tablets?|pills?|drops|sprays?|season|symptoms|problems|tests?|testing|shots?|clinic))/g;
 // A question as the recogniser gives it, without its question mark.
-const QUESTION_START = /^(?:is|are|do|does|did|any|have|has|had|what(?! (?:you|he|she) (?:have|has) is| (?:you're|you are) (?:describing|telling)| i think| we)|which|ever)\b/;
+const QUESTION_START = /^(?:is|are|do|does|did|any|have|has|had|what(?! (?:you|he|she) (?:have|has) is| (?:you're|you are) (?:describing|telling)| i (?:think|see|found|find)\b| we)|which|ever)\b/;
 // The allergy question inside a turn that does not start as a question ("ok do you have any allergies to any medication").
 const ALLERGY_ASKED = /\b(?:do you|does (?:he|she)|did you|have you|has (?:he|she)|are you|is (?:he|she)|any)\b[\w\s']{0,30}\ballerg\w*(?![\w\s']{0,40}\b(?:i|i'm|i've|we|we'll|i'll)\b)/;
 const ALLERGY_QUESTION = /\b(?:allerg\w*|reactions?|react)\b/;

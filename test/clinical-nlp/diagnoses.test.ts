@@ -406,3 +406,30 @@ describe('a problem of another time or of a relative, and a doubted one', () => 
     expect(items('ASSESSMENT: Cough, doubt pneumonia. PLAN: Supportive care.')).toEqual([['cough', 'R05']]);
   });
 });
+
+describe('diagnoses said in consultations met in unseen real texts (session 29)', () => {
+  const said = (line: string): [string, string | undefined][] =>
+    structure(`Doctor: how are you\nPatient: not bad\nDoctor: ${line}`, { locale: 'en-US', mode: 'consultation' }).diagnoses.map((d) => [d.icd10?.code ?? d.name, d.certainty]);
+  const planned = (line: string): string[] =>
+    structure(`Doctor: how are you\nPatient: not bad\nDoctor: any chest pain?\nPatient: no\nDoctor: okay on exam your lungs are clear. so for your assessment and plan. ${line}`, { locale: 'en-US', mode: 'consultation' })
+      .diagnoses.map((d) => d.icd10?.code ?? d.name);
+
+  it('"I think you\'re having …", "what I see is …", "I think you basically have …" name the diagnosis, confirmed', () => {
+    expect(said("i think you're having a recurrence of your kidney stones.")).toEqual([['N20.0', 'confirmed']]);
+    expect(said('what i see is a proximal humerus fracture.')).toEqual([['S42.2', 'confirmed']]);
+    expect(said('i think you basically have a strain of your lower back.').map(([, c]) => c)).toEqual(['confirmed']);
+    // A question still names nothing.
+    expect(said('what do you think is causing the kidney stones?')).toEqual([]);
+  });
+
+  it('"from a depression standpoint" addresses the condition in the plan; "type i diabetes" is type 1', () => {
+    expect(planned("from a depression standpoint, it sounds like you're doing really well with that, so let's continue the prozac.")).toEqual(['F32.9']);
+    expect(planned('from a psoriasis standpoint, continue the cream.')).toEqual(['L40.9']);
+    expect(planned('for your type i diabetes, continue your insulin.')).toEqual(['E10.9']);
+  });
+
+  it('"herniated disk" and "what we call chondromalacia" are in the ICD-10 list', () => {
+    expect(said('your mri is consistent with a herniated disk.')).toEqual([['M51.1', 'confirmed']]);
+    expect(said('my assessment is, you have what we call chondromalacia.')).toEqual([['M22.4', 'confirmed']]);
+  });
+});

@@ -819,3 +819,18 @@ describe('answers and lay words of session 27', () => {
     expect(names('Doctor: any cough\nPatient: yes i have a cough, my husband has one too')).toEqual(['cough']);
   });
 });
+
+describe('complaints said in consultations met in unseen real texts (session 29)', () => {
+  const names = (...turns: string[]): string[] =>
+    structure(turns.map((x, i) => `${i % 2 ? 'Patient' : 'Doctor'}: ${x}`).join('\n'), { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => c.name);
+
+  it('a symptom that "seemed to go away" or "slowly went away" after a comma is gone', () => {
+    expect(names('how are you', 'i had some tingling in my toes and then that seemed to go away', 'okay')).toEqual([]);
+    expect(names('how are you', 'my foot hurt, it lasted four five days and slowly went away', 'okay')).toEqual([]);
+    expect(names('how are you', 'my foot hurts, it has been four five days', 'okay')).toEqual(['foot pain']);
+  });
+
+  it('"i find myself palpitating" is palpitations', () => {
+    expect(names('how are you', 'i find myself palpitating a lot', 'okay')).toEqual(['palpitations']);
+  });
+});

@@ -86,6 +86,9 @@ const LINE_END = new RegExp(
   [
     String.raw`\b(?:review|follow up|followup|come back|come and see|come after|see me|see him|see her|show me|return|recheck|revisit|advice|diet|investigations?|refer|referral|referred|impression|diagnosis|assessment|allerg(?:y|ies)|vitals|call (?:if|me|us)|we will (?:do|check|send|get)|i am (?:sending|ordering|referring)|i'm (?:sending|ordering|referring|also ordering))\b`,
     String.raw`\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|sats|respiratory rate|weight|height)\b(?=\s+(?:is\s+|was\s+|of\s+|today\s+)?\d)`,
+    // "… tylenol as needed for breakthrough pain alright i'm gonna put you in a knee immobilizer … for the next week": in
+    // a run-on turn "alright" or "okay" before the doctor's next "I'm"/"we'll" opens another instruction.
+    String.raw`\b(?:alright|all right|okay|ok)\s+(?=(?:so\s+)?(?:i'm|i am|i'll|i will|we're|we are|we'll|we will|let's|let us)\b)`,
     // "… hydrochlorothiazide … i want you to check your blood pressure twice a day": how often to measure is no dose's.
     String.raw`\b(?:check|checking|monitor|monitoring|measure|measuring|record|recording|keep track of|write down)\s+(?:your|her|his|their|the)\s+(?:own\s+)?(?:blood pressures?|bp|blood sugars?|sugars?|glucose|weight|temperature|pulse|heart rate|peak flow)\b`,
     String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
@@ -117,7 +120,7 @@ const BRAND_VARIANT = /^\s*((?:pm|arthritis|extra strength|xr|sr|er|cr|mr|ds|for
 const NUM = String.raw`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|point \d+)`;
 const numberOf = (x: string): number => Number(x.replace(/,/g, '').replace(/^point\s+/, '.'));
 const STRENGTH_UNIT = String.raw`(mg|milligrams?|mcg|µg|micrograms?|g|gm|grams?|iu|i u|international units|units?|percent|%)`;
-const AMOUNT_IN_LINE = new RegExp(String.raw`(?<!\b(?:to|from|of|up to|than|max|maximum|was|were|is|by|per|over|at|x)\s+)(?<![\d./-])\b${NUM}\s*(?:mg|milligrams?|mcg|micrograms?|g|grams?|units?)\b(?!\s*(?:\/|per)\s*(?:kg|ml|day)\b)`, 'g');
+const AMOUNT_IN_LINE = new RegExp(String.raw`(?<!\b(?:to|from|of|up to|than|max|maximum|was|were|is|by|per|over|at|x)\s+)(?<![\d.,/-])\b${NUM}\s*(?:mg|milligrams?|mcg|micrograms?|g|grams?|units?)\b(?!\s*(?:\/|per)\s*(?:kg|ml|day)\b)`, 'g');
 // A per-kg dose calculation, a concentration or a stated daily maximum is not the strength.
 const STRENGTH = new RegExp(
   String.raw`(?<!\b(?:more than|maximum(?: of)?|max|exceed|exceeding|under|(?<!\b(?:go|goes|going|increase|increased|titrate|titrated)\s+)up to|upto)\s+)(?<![\d.])${NUM}\s*(k\s+)?${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l|litre|liter)\b)`,
@@ -237,7 +240,7 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
     m = re.exec(t);
     if (m) return { freq: mk(n, text), single: false, hit: at(m) };
   }
-  m = /\b(?:stat|single dose|1 dose|a dose|once only|one time only|single oral dose|given (?:today|now|in the clinic))\b/.exec(t);
+  m = /\b(?:stat|single dose|1 dose|(?<!\bat )a dose(?! of\b)|once only|one time only|single oral dose|given (?:today|now|in the clinic))\b/.exec(t);
   if (m) return { freq: mk(1, 'single dose'), single: true, hit: at(m) };
   m = ONCE_DAILY.exec(t);
   if (m) return { freq: mk(1, 'once daily'), single: false, hit: at(m) };
@@ -436,7 +439,11 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
 
 /** The prescribing verb and connectors that lead a line ("continue tab", "and start"), so the line before ends there. */
 function lineStart(text: string, formStart: number, floor: number): number {
-  const m = /(?:\b(?:and|also|then|plus)\s+)?(?:\b(?:start|starting|begin|add|continue|give|take|use|apply|instil|put|increase|reduce|decrease|restart|resume|prescribe|rx|prn|sos|stop|discontinue|i am starting|we will add|we will start)\s+(?:(?:the|on|with|her|him|them|you)\s+)?)?$/.exec(text.slice(floor, formStart));
+  const before = text.slice(floor, formStart);
+  // "80 milligrams of triamcinolone, and one milliliter of lidocaine": an amount said before the name is its line's.
+  const amount = STRENGTH_OF_BEFORE.exec(before) ?? DOSE_OF_BEFORE.exec(before);
+  if (amount) return floor + amount.index;
+  const m = /(?:\b(?:and|also|then|plus)\s+)?(?:\b(?:start|starting|begin|add|continue|give|take|use|apply|instil|put|increase|reduce|decrease|restart|resume|prescribe|rx|prn|sos|stop|discontinue|i am starting|we will add|we will start)\s+(?:(?:the|on|with|her|him|them|you)\s+)?)?$/.exec(before);
   return m && m[0].trim() ? floor + m.index + (m[0].length - m[0].trimStart().length) : formStart;
 }
 

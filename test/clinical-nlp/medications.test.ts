@@ -1173,3 +1173,41 @@ describe('more language from the review of unseen real texts (session 29)', () =
     expect(kept.map((m) => [m.name, m.status, m.alternatives])).toEqual([['amlodipine', 'continued', undefined], ['lisinopril', 'continued', undefined]]);
   });
 });
+
+describe('report language from a second review of unseen MTSamples notes (session 29)', () => {
+  const us = (text: string): Medication[] => meds(text, 'en-US');
+
+  it('drugs a culture is sensitive or resistant to are results, never the patient\'s medicines ("E. coli" ends no sentence)', () => {
+    const text = 'LABORATORY DATA: Recent culture showed more than 100,000 colonies of E. coli, resistant to most of the tested medications except amikacin, nitrofurantoin, imipenem, and meropenem. '
+      + 'PLAN: We will start her on amikacin IV per pharmacy. Resume home medications, which include Aricept 10 mg p.o. daily.';
+    expect(us(text).map((m) => [m.name, m.status])).toEqual([['amikacin', 'new'], ['donepezil', 'continued']]);
+    expect(us('Urine culture grew E. coli sensitive to nitrofurantoin. Start nitrofurantoin 100 mg twice daily for 5 days.').map((m) => m.name)).toEqual(['nitrofurantoin']);
+  });
+
+  it('"Topamax can be potentially increased to …" is considered; "I would like to start her on …" starts it, unflagged', () => {
+    expect(us('She can continue her current doses of Topamax and Tranxene. Topamax can be potentially increased to 25 mg in the morning and 50 mg at night.')
+      .map((m) => [m.name, m.status, m.strength])).toEqual([['topiramate', 'continued', undefined], ['clorazepate', 'continued', undefined]]);
+    const f = structure('I would like to start her on amitriptyline at a dose of 10 mg at bedtime.', { locale: 'en-US' });
+    expect(f.medications.map((m) => [m.name, m.status, m.strength?.value])).toEqual([['amitriptyline', 'new', 10]]);
+    expect(f.flags).toEqual([]);
+  });
+
+  it('"i would like to increase your metformin to 1,000 milligrams" changes it, and 1,000 is one amount', () => {
+    const f = structure("Doctor: how are you\nPatient: not bad\nDoctor: i would like to increase your metformin to 1,000 milligrams twice daily", { locale: 'en-US' });
+    expect(f.medications.map((m) => [m.name, m.status, m.strength?.value])).toEqual([['metformin', 'changed', 1000]]);
+    expect(f.flags.map((x) => x.code)).not.toContain('STRENGTH_CONFLICT');
+  });
+
+  it('"at a dose of 800 mg" is no single dose', () => {
+    expect(one('She will take Motrin at a dose of 800 mg as needed for her severe headaches.', 'en-US')).toMatchObject({ frequency: { per_day: null, as_needed: true } });
+    expect(one('She will take Motrin at a dose of 800 mg as needed for her severe headaches.', 'en-US').duration).toBeUndefined();
+  });
+
+  it('an amount said before the next drug is that drug\'s; "alright i\'m gonna …" in a run-on turn opens another instruction', () => {
+    const [tri, lido] = us('The right knee was injected with 80 milligrams of triamcinolone, and one milliliter of lidocaine.');
+    expect([tri!.name, tri!.strength?.value, tri!.dose]).toEqual(['triamcinolone', 80, undefined]);
+    expect([lido!.name, lido!.dose]).toEqual(['lidocaine', { value: 1, unit: 'ml' }]);
+    const tylenol = one("Doctor: how are you\nPatient: not bad\nDoctor: and then you can take that tylenol as needed for breakthrough pain alright i'm gonna put you in a knee immobilizer and you can wear that for the next week", 'en-US');
+    expect(tylenol.duration).toBeUndefined();
+  });
+});

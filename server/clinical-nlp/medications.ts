@@ -75,6 +75,11 @@ const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as|\bsuch as|\blike|\
 // A sentence that goes on with the one before ("… think about paracetamol, or even co-codamol. And some
 // anti-inflammatories, such as ibuprofen"): the segmenter cut a list the speaker was still saying.
 const GOES_ON = /^\s*(?:(?:um|uh|er|erm|so)\b[\s,]*)*(?:and|or|plus)\b/;
+const LIST_HEADING_RULE = 'historical.list-heading';
+const LIST_SHARES = 'med.list-shares-verb';
+const REGIMEN_ONLY =
+  /^(?:[\s,;]|\b(?:\d+(?:\.\d+)?|mg|mcg|g|units?|ml|cc|po|iv|im|sq|subcutaneous|prn|bid|tid|qid|daily|per|a|day|once|twice|three|four|times|every|other|evening|morning|am|pm|at|bedtime|night|tabs?|tablets?|caps?|capsules?|puffs?|drops?|and|with|meals|hours?|as|needed|weekly)\b)+$/;
+const LIST_ITEM_LEAD = /^\s*(?:(?:number\s+)?\d+\b[\s.):,-]*)?$/;
 // "start amoxicillin, no sorry, azithromycin": the drug before the correction is withdrawn.
 const CORRECTION = /^[\s,]*(?:(?:\d+(?:\.\d+)?\s*[a-z]*|point \d+\s*[a-z]*)\s*,?\s*)?(?:(?:oh\s+)?no|sorry|i'm sorry|i am sorry|correction|i mean|i meant|rather|scratch that|make (?:that|it)|not that)(?:[\s,]+(?:no|sorry|i'm sorry|i am sorry|i mean|make (?:that|it)))*[\s,]*$/;
 // "seventy five no sorry fifty mg", "650, correction, 1,300 milligrams": the number before is blanked out.
@@ -93,9 +98,9 @@ const LINE_END = new RegExp(
     String.raw`\b(?:check|checking|monitor|monitoring|measure|measuring|record|recording|keep track of|write down)\s+(?:your|her|his|their|the)\s+(?:own\s+)?(?:blood pressures?|bp|blood sugars?|sugars?|glucose|weight|temperature|pulse|heart rate|peak flow)\b`,
     String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
     String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
-    // "aspirin as needed, and TriViFlor 25 mg": a name the formulary lacks, with its own strength, after the list's
-    // comma is the next drug's line, not this one's strength.
-    String.raw`,\s*(?:and\s+)?(?=(?!(?:${FORM_WORDS}|${FORM_MODIFIER}|extended|sustained|delayed|release|controlled|modified|slow|long|acting|then|increase|reduce|decrease|up|down|total|max|maximum|only|at|to)\b)[a-z][a-z-]{3,}\s+\d+(?:\.\d+)?\s*(?:mg|mcg|g|units?|%)\b)`,
+    // "aspirin as needed, and TriViFlor 25 mg", "milk of magnesia 30 cc daily and amanda 10 mg bid": a name the
+    // formulary lacks, with its own strength, after the list's comma or "and" is the next drug's line, not this one's.
+    String.raw`(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?!(?:${FORM_WORDS}|${FORM_MODIFIER}|extended|sustained|delayed|release|controlled|modified|slow|long|acting|then|increase|reduce|decrease|up|down|total|max|maximum|only|at|to|take|takes|taking|give|use|start|continue|add|about|around|approximately|another|maybe|even|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?|days?|mornings?|evenings?|nights?|lunchtime|noon|bedtime|other|alternate)\b)[a-z][a-z-]{3,}\s+\d+(?:\.\d+)?\s*(?:mg|mcg|g|units?|%)\b)`,
   ].join('|'),
 );
 const STEP = /,?\s*\b(?:then|followed by|after that|thereafter)\b\s*/g;
@@ -126,8 +131,9 @@ const STRENGTH = new RegExp(
   String.raw`(?<!\b(?:more than|maximum(?: of)?|max|exceed|exceeding|under|(?<!\b(?:go|goes|going|increase|increased|titrate|titrated)\s+)up to|upto)\s+)(?<![\d.])${NUM}\s*(k\s+)?${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l|litre|liter)\b)`,
   'g',
 );
-// A combination's strengths straight after its name: "5 mg/500 mg" (the shorthand reader gives each its unit), "500/50".
-const COMBINATION_RATIO = new RegExp(String.raw`^\s*${NUM}\s*(?:mg|mcg)?\s*\/\s*${NUM}`);
+// A combination's strengths straight after its name: "5 mg/500 mg" (the shorthand reader gives each its unit), "500/50",
+// a recogniser's "five over five hundred".
+const COMBINATION_RATIO = new RegExp(String.raw`^\s*${NUM}\s*(?:mg|mcg)?\s*(?:\/|over)\s*${NUM}`);
 // "eight hundred milligrams of ibuprofen", "500 mg of the amoxicillin", "twenty five milligrams per day of
 // hydrochlorothiazide": a strength (and how often) said before the name, joined by "of".
 const STRENGTH_OF_BEFORE = new RegExp(
@@ -258,7 +264,7 @@ const AS_NEEDED = /\b(?:sos|prn|as needed|as required|when needed|if needed|when
 // "only if the fever is above 100", "when there is pain", "at the onset of nausea": a stated condition.
 // A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead"; nor is
 // a titration's step ("titrate to 50 mg b.i.d. if tolerated", "if no side effects"): the dose is regular.
-const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
+const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:i|we|you|he|she|they|it)\s+(?:was|were|saw|had|did|came|went|got|last saw|first saw)\b|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
 // "… twice a day, but if you get wheezy stop it", "… b.i.d. x10 days if no improvement consider CT sinus": a condition
 // for stopping it, calling back or a next step is no condition of taking it.
 const STOPS_ON_CONDITION = /\b(?:stop|stopping|discontinue|come off|don't take|do not take|call|ring|come back|seek|return|consider|refer|order|obtain|recheck|repeat|follow up)\b/;
@@ -684,7 +690,14 @@ export function extractMedications(
       }
     });
     const list = isDrugList(text, mentions);
-    const goesOn = !!carried && carried.s === before && carried.s.turn === s.turn && GOES_ON.test(text.slice(0, mentions[0]?.formStart ?? 0));
+    const lead0 = text.slice(0, mentions[0]?.formStart ?? 0);
+    // "his medications were as follows one aspirin 81 mg po daily | two multivitamin … | three fosrenol …": in a
+    // recogniser's report the list's heading is said once; each item line after it, led by its number or by the
+    // drug, is still the list's.
+    const listGoesOn = !!carried && carried.decided.decision === 'current' && LIST_ITEM_LEAD.test(lead0)
+      && (carried.decided.rules.some((r) => r === LIST_HEADING_RULE || r === LIST_SHARES) || sentenceModifiers(carried.s).some((x) => x.rule.id === LIST_HEADING_RULE));
+    // (A dictation's lines are turns of their own; a list item is one.)
+    const goesOn = !!carried && carried.s === before && ((carried.s.turn === s.turn && GOES_ON.test(lead0)) || (listGoesOn && (!doc.consultation || carried.s.turn === s.turn)));
     let inherited: Decided | undefined = goesOn ? carried!.decided : undefined;
     mentions.forEach((m, k) => {
       const floor = k > 0 ? mentions[k - 1]!.end : 0;
@@ -694,7 +707,10 @@ export function extractMedications(
       const { mods, floor: cueFloor } = drugContext(s, m, floor, k === 0 ? before : undefined);
       if (mods.some((x) => x.category === 'OTHER_PERSON')) return;
       const spoken = spoken_.get(s)?.find((p) => m.start >= p.from && m.start < p.to)?.kind;
-      let decided = decide(s, m, mods, cueFloor, line, k > 0 || goesOn ? inherited : undefined, k > 0 ? LIST_LINK.test(lead) : goesOn, spoken);
+      // "abilify 15 mg po per day lyrica 100 mg po per day": in a medication list run together, the drug after the one
+      // before's regimen is the list's next item.
+      const listNext = !!inherited && inherited.decision === 'current' && inherited.rules.some((r) => r === LIST_HEADING_RULE || r === LIST_SHARES) && REGIMEN_ONLY.test(lead);
+      let decided = decide(s, m, mods, cueFloor, line, k > 0 || goesOn ? inherited : undefined, k > 0 ? LIST_LINK.test(lead) || listNext : goesOn, spoken);
       // A list under ALLERGIES names what the patient must not be given: never what they take.
       // A drug list with no cue is what the patient takes (a medication list whose heading a recogniser lost), but
       // under a spoken plan heading ("discharge medications one enteric coated aspirin eighty one mg …") it may be
@@ -1032,6 +1048,9 @@ const PLAN_ITEM_OPENING = /^\s*(?:(?:iv|intravenous|oral|po|p\.o\.|topical|im|in
 
 // Characters between such a cue and the drug within which the cue may still be meant for it.
 const UNCLEAR_WITHIN = 40;
+// "lisinopril 10 mg daily, to be continued": how far after a drug of the history a continue is still said of it (a
+// recogniser's run-on line may reach a "continue on her present medications" many clauses on).
+const CONTINUED_AFTER_WITHIN = 80;
 
 const sectionOf = (s: Sentence): string | null => (s as Sentence & { section?: string | null }).section ?? null;
 
@@ -1088,7 +1107,7 @@ function decide(
   let out: Decided;
   if (back) out = { decision: status(back)!, rules: [back.rule.id], explicit: true, restart: false, unclear: !!back.rule.uncertain, cue: back.text };
   else if (own) out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue: own.text, cueAt: own.start };
-  else if (inherited && listed && inherited.decision !== 'allergy') out = { ...inherited, rules: [...inherited.rules.filter((r) => r !== 'med.list-shares-verb'), 'med.list-shares-verb'] };
+  else if (inherited && listed && inherited.decision !== 'allergy') out = { ...inherited, rules: [...inherited.rules.filter((r) => r !== LIST_SHARES), LIST_SHARES] };
   else if (inherited?.cueAt !== undefined && SHARED_CUE.has(inherited.decision) && mods.some((x) => x.start === inherited.cueAt)) {
     // A history cue whose scope holds several drugs said without commas ("medications lisinopril 20 mg metoprolol 50
     // mg …") is all of theirs; a prescribing cue is not shared this way, so a misread list never prints a drug.
@@ -1109,7 +1128,7 @@ function decide(
   const explained = mods.find((x) => x.category === 'HYPOTHETICAL');
   if (explained && PRESCRIBED.has(STATUS_OF[out.decision]!)) out = { ...out, rules: [...out.rules, explained.rule.id], unclear: true };
   if (out.decision === 'history' || out.decision === 'current') {
-    const cont = sentenceModifiers(s).find((x) => x.category === 'CONTINUED' && status(x) === 'continued' && x.start >= m.end && x.start < line.end);
+    const cont = sentenceModifiers(s).find((x) => x.category === 'CONTINUED' && status(x) === 'continued' && x.start >= m.end && x.start < Math.min(line.end, m.end + CONTINUED_AFTER_WITHIN));
     if (cont) out = { ...out, decision: 'continued', rules: [...out.rules, cont.rule.id], explicit: true };
     else if (out.decision === 'current' && inPlan && s.speaker !== 'patient') {
       out = { ...out, decision: 'continued', rules: [...out.rules, 'med.current-treatment-in-plan'], explicit: true };

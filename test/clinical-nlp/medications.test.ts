@@ -1211,3 +1211,35 @@ describe('report language from a second review of unseen MTSamples notes (sessio
     expect(tylenol.duration).toBeUndefined();
   });
 });
+
+describe('reports in recogniser form (session 29)', () => {
+  const us = (text: string): [string, string | undefined][] => meds(text, 'en-US').map((m) => [m.name, m.status]);
+
+  it('every item of a medication list said under one heading is the list\'s, by its number or after the regimen before it', () => {
+    const listed = 'discharge instructions and medications were given at the time of the patient leaving ama his medications were as follows 1 aspirin 81 mg po daily\n'
+      + '2 multivitamin nephrocaps 1 cap po daily\n3 fosrenol 500 mg chewable tid\n4 lisinopril 2.5 mg daily';
+    expect(us(listed)).toEqual([]);
+    const run = 'medications current meds which she is not taking at the moment are lithium 300 mg po am\nabilify 15 mg po per day lyrica 100 mg po per day';
+    expect(us(run)).toEqual([]);
+    // A plan's numbered items keep their own reading.
+    expect(us('plan\n1 start amoxicillin 500 mg three times a day\n2 ibuprofen 400 mg as needed')).toEqual([['amoxicillin', 'new'], ['ibuprofen', 'new']]);
+  });
+
+  it('a drug of the list stopped "but discontinued this" is not continued with the rest', () => {
+    expect(us('CURRENT MEDICATIONS: Prilosec 20 mg daily; prednisone, she was 2.5 mg daily, but discontinued this on 06/16/2004; Plaquenil 200 mg b.i.d. PLAN: Continue her current medications.'))
+      .toEqual([['omeprazole', 'continued'], ['hydroxychloroquine', 'continued']]);
+  });
+
+  it('a continue many clauses after a history drug, or "if problems continue", continues nothing', () => {
+    expect(us('plan if problems continue she will need to have her hearing rechecked she received her first hepatitis a vaccine and she needs to have a booster in 12 months '
+      + 'we reviewed her immunizations for tetanus and we talked about her menarche and other anticipatory guidance and to continue on her present')).toEqual([]);
+  });
+
+  it('"vicodin five over five hundred mg" keeps both strengths with the product; a past "when" is no condition; "and amanda 10 mg" is another drug\'s', () => {
+    const vicodin = meds('discharge medications\n3 vicodin five over five hundred mg and take one tablet by mouth every four hours as needed for pain', 'en-US');
+    expect(vicodin.map((m) => [m.brand, m.strength])).toEqual([['vicodin 5/500', undefined]]);
+    expect(meds('her lisinopril has been increased up to 10 milligrams daily in march. continue lisinopril. when i saw her last april she was well', 'en-US')[0]!.frequency).toMatchObject({ as_needed: false });
+    const mom = meds('medications currently are aricept 10 mg a day, milk of magnesia 30 cc daily and amanda 10 mg bid. plan: continue current medications.', 'en-US').find((m) => m.name === 'magnesium hydroxide');
+    expect([mom?.strength, mom?.frequency?.per_day]).toEqual([undefined, 1]);
+  });
+});

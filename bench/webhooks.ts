@@ -20,6 +20,13 @@
  *    above; so the target means the same on any machine; both are reported). Latency is from the
  *    change-status response reaching this process to the delivery reaching the receiver. Target p99 < 200 ms.
  *    Then N/4 changes at R/5 per second: the latency of an event when nothing queues (reported).
+ * 5. Backlog: the receiver goes away for maintenance (every delivery answered 503 with a Retry-After naming the
+ *    moment it is back, as an HTTP date), N changes are made as in the burst, and each of their deliveries is refused
+ *    once; at that moment every one of them falls due together, and the dispatcher drains the backlog from its
+ *    table. Events delivered per second = N / (the receiver back → the last delivery), judged against the same
+ *    receiver capacity and target as the burst. The burst's figure is unchanged beside it: the two say different
+ *    things (the burst is bounded by the rate the API accepts changes; a backlog exists already and measures the
+ *    dispatcher alone).
  *
  * `--cpu-prof DIR` writes the server's V8 profile there when it stops (read it with bench/profile.ts).
  *
@@ -61,7 +68,8 @@ interface Delivery { appointmentId: string; status: string; changedAt: string; a
 
 function receiver() {
   const seen = new Set<string>();
-  const state = { deliveries: [] as Delivery[], baseline: 0, duplicates: 0, rejected: 0, cutOff: 0 };
+  // awayUntil: epoch ms until which deliveries are refused (503 + Retry-After), 0 when the receiver is there.
+  const state = { deliveries: [] as Delivery[], baseline: 0, duplicates: 0, rejected: 0, cutOff: 0, awayUntil: 0, refused: 0 };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     // A request cut off (the server stopping mid-delivery) is the sender's failure, not this process's: an 'error'
@@ -75,6 +83,11 @@ function receiver() {
       if (!v.ok) {
         state.rejected += 1;
         res.writeHead(400).end(v.reason);
+        return;
+      }
+      if (req.url !== '/baseline' && Date.now() < state.awayUntil) {
+        state.refused += 1;
+        res.writeHead(503, { 'retry-after': new Date(state.awayUntil).toUTCString() }).end();
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
@@ -358,15 +371,18 @@ async function main() {
     rx.state.deliveries.length = 0;
 
     // Burst: as fast as the API answers, C clients, each with its own appointments.
+    const asFastAsAnswered = async (into: Change[]) => {
+      let issued = 0;
+      await Promise.all(Array.from({ length: params.drivers }, async (_, d) => {
+        const mine = ids.filter((_a, i) => i % params.drivers === d);
+        for (let k = 0; issued < params.events; k++) {
+          issued += 1;
+          await driver.change(mine[k % mine.length]!, into);
+        }
+      }));
+    };
     const burst: Change[] = [];
-    let issued = 0;
-    await Promise.all(Array.from({ length: params.drivers }, async (_, d) => {
-      const mine = ids.filter((_a, i) => i % params.drivers === d);
-      for (let k = 0; issued < params.events; k++) {
-        issued += 1;
-        await driver.change(mine[k % mine.length]!, burst);
-      }
-    }));
+    await asFastAsAnswered(burst);
     await awaitDeliveries(rx, burst.filter((c) => c.ok).length, deliveryTimeout);
     const burstFigures = phaseFigures(burst, rx);
     // Measured on both sides of the burst, so that the burst is judged against what the receiver could take while it
@@ -402,13 +418,35 @@ async function main() {
     const offeredPerSecond = pacedFigures.offeredPerSecond;
     const lightFigures = await pacedPhase(Math.max(1, Math.round(pacedRate / 5)), Math.max(50, Math.round(params.events / 4)));
 
+    // Backlog: the receiver away until a whole second (an HTTP date's precision) far enough ahead for the changes and
+    // one refused attempt each: twice the burst's time, and 2 s more. Checked below: a backlog only partly formed
+    // (some first attempts after the receiver came back) is reported as such.
+    const backlog: Change[] = [];
+    const refusedBefore = live.state.refused;
+    const awayMs = 2000 + (2 * burstFigures.seconds * 1000);
+    live.state.awayUntil = Math.ceil((Date.now() + awayMs) / 1000) * 1000;
+    const backAt = performance.now() + (live.state.awayUntil - Date.now());
+    await asFastAsAnswered(backlog);
+    const accepted = backlog.filter((c) => c.ok).length;
+    while (live.state.refused - refusedBefore < accepted && performance.now() < backAt) await sleep(10);
+    const refusedFirst = live.state.refused - refusedBefore;
+    await awaitDeliveries(live, accepted, deliveryTimeout + (backAt - performance.now()));
+    live.state.awayUntil = 0;
+    const lastDelivered = Math.max(...live.state.deliveries.map((d) => d.at));
+    const backlogFigures = phaseFigures(backlog, live);
+    const drainPerSecond = Math.round(backlogFigures.delivered / ((lastDelivered - backAt) / 1000));
+    const backlogFormed = refusedFirst >= accepted;
+    console.log(`backlog: ${fmtInt(backlogFigures.changes)} changes at ${fmtInt(backlogFigures.changesPerSecond)}/s while the receiver was away `
+      + `(${fmtInt(refusedFirst)} deliveries refused before it came back${backlogFormed ? '' : ': NOT ALL, the backlog was only partly formed'}); `
+      + `${fmtInt(backlogFigures.delivered)} delivered in ${fmtMs(lastDelivered - backAt)} ms after it came back: ${fmtInt(drainPerSecond)} events/s`);
+
     const baselineAfter = await baseline(rx, params.events);
     const commitsAfter = commitBaseline(dataDir, Math.min(params.events, 500));
     console.log(`baseline: receiver raw capacity ${fmtInt(baselineAfter.perSecond)} POST/s; SQLite ${fmtInt(commitsAfter)} commits/s (after)`);
     if (server.child.exitCode !== null) throw new Error(`the server died during the run:\n${server.output()}`);
 
     const commitsPerSecond = Math.round((commitsBefore + commitsAfter) / 2);
-    const phases = [burstFigures, pacedFigures, lightFigures];
+    const phases = [burstFigures, pacedFigures, lightFigures, backlogFigures];
     const sum = (f: (p: typeof burstFigures) => number) => phases.reduce((n, p) => n + f(p), 0);
     // Lost: answered changes whose event never came. A change that got no answer may or may not have been made.
     const lost = sum((p) => p.changes - p.failedChanges - p.matched);
@@ -416,6 +454,7 @@ async function main() {
     const failedRequests = sum((p) => p.failedRequests) + baselineBefore.failed + baselineBurst.failed + baselineAfter.failed;
     const valid = refused === 0 && lost === 0 && rx.state.rejected === 0;
     const share = round(burstFigures.eventsPerSecond / receiverCapacity, 2);
+    const drainShare = round(drainPerSecond / receiverCapacity, 2);
     const offeredShare = round(offeredPerSecond / receiverCapacity, 2);
     console.log('');
     console.log(`events delivered per second (burst):  ${fmtInt(burstFigures.eventsPerSecond)} = ${share.toFixed(2)} of the receiver's raw `
@@ -425,6 +464,9 @@ async function main() {
       + `${fmtInt(receiverCapacity)}/s): ${fmtMs(pacedFigures.deliveryLatencyMs.p99)} ms   target < ${TARGET_P99_MS} ms: `
       + `${pacedFigures.deliveryLatencyMs.p99 < TARGET_P99_MS ? 'PASS' : 'MISS'}   (p50 ${fmtMs(pacedFigures.deliveryLatencyMs.p50)} ms; `
       + `${pacedFigures.deliveredBeforeAnswer} of ${pacedFigures.matched} arrived before the API's answer)`);
+    console.log(`events delivered per second (backlog, the receiver back after an outage):  ${fmtInt(drainPerSecond)} = ${drainShare.toFixed(2)} of the `
+      + `receiver's raw capacity ${fmtInt(receiverCapacity)}/s   target >= ${TARGET_CAPACITY_SHARE}: ${drainShare >= TARGET_CAPACITY_SHARE ? 'PASS' : 'MISS'}`
+      + `${backlogFormed ? '' : '   (backlog only partly formed: the figure is not comparable)'}`);
     console.log(`failed requests (no answer: connection reset, refused): ${failedRequests}`);
     if (!valid) console.log(`INVALID RUN: ${refused} changes refused, ${lost} events not delivered, ${rx.state.rejected} deliveries with a bad signature`);
 
@@ -436,6 +478,7 @@ async function main() {
       paced: { ...pacedFigures, receiverShare: offeredShare },
       failedRequests,
       light: lightFigures,
+      backlog: { ...backlogFigures, refusedBeforeBack: refusedFirst, formed: backlogFormed, awayMs: round(backAt - Math.min(...backlog.map((c) => c.sentAt)), 0), drainPerSecond, receiverShare: drainShare },
       duplicates: rx.state.duplicates,
       rejected: rx.state.rejected,
       valid,
@@ -443,6 +486,9 @@ async function main() {
     };
     writeResults('webhooks', report, [
       figure('webhook delivered/s ÷ receiver capacity (burst)', share, '', { op: '>=', value: TARGET_CAPACITY_SHARE }),
+      figure(`webhook delivered/s ÷ receiver capacity (backlog drained after an outage${backlogFormed ? '' : ', partly formed'})`, drainShare, '',
+        { op: '>=', value: TARGET_CAPACITY_SHARE }),
+      figure('webhook events delivered/s (backlog drained after an outage)', drainPerSecond, 'events/s'),
       figure(`webhook delivery p99 at ${offeredPerSecond}/s offered (${offeredShare} of the receiver's capacity)`,
         pacedFigures.deliveryLatencyMs.p99, 'ms', { op: '<', value: TARGET_P99_MS }),
       figure(`webhook delivery p50 at ${offeredPerSecond}/s offered`, pacedFigures.deliveryLatencyMs.p50, 'ms'),

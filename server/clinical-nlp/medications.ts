@@ -212,6 +212,8 @@ interface Hit {
 // "once the flare settles", "once you've finished the course": "once" opening a clause is a time, not a frequency.
 const ONCE_DAILY = /\b(?:od|once (?:a day|daily)|once(?!\s+(?:the|you|you've|you're|your|it|it's|this|that|these|those|he|she|they|we|i|i've|my|his|her|their|symptoms?|things?|everything|done|finished|healed|settled|better)\b)|daily|every day|everyday|qd|every morning|every night|nightly|(?:a|per) day)\b/;
 
+const MORNING_AND_EVENING = /\b(\d+(?:\.\d+)?\s*[a-z]+\s+)?(?:every|each)\s+morning\s+and\s+(\d+(?:\.\d+)?\s*[a-z]+\s+)?(?:every|each)\s+(?:evening|night)\b/;
+
 function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: Frequency; single: boolean; hit?: Hit } {
   const mk = (per_day: number | null, text: string, pattern?: string): Frequency => ({
     per_day,
@@ -248,6 +250,9 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
   }
   m = /\b(?:stat|single dose|1 dose|(?<!\bat )a dose(?! of\b)|once only|one time only|single oral dose|given (?:today|now|in the clinic))\b/.exec(t);
   if (m) return { freq: mk(1, 'single dose'), single: true, hit: at(m) };
+  // "1 puff every morning and 1 puff every evening": morning and evening, the same dose, is twice a day.
+  m = MORNING_AND_EVENING.exec(t);
+  if (m && (!m[2] || m[1] === m[2])) return { freq: mk(2, 'twice daily (morning and evening)'), single: false, hit: at(m) };
   m = ONCE_DAILY.exec(t);
   if (m) return { freq: mk(1, 'once daily'), single: false, hit: at(m) };
   const meals = timings.filter((x) => SINGLE_MEAL.test(x));
@@ -318,6 +323,8 @@ const ORAL_FORMS = /^(?:(?:chewable |dispersible |orally disintegrating )?tablet
 const INJECTED = /^(?:intravenous|intramuscular|subcutaneous)$/;
 
 const INSTRUCTIONS: RegExp[] = [
+  // "Lovenox 1 mg per kg": a weight-based dose is no strength (the patient's weight makes it), but it is what to give.
+  /\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|milligrams?|units?)\s*(?:\/|per)\s*(?:kg|kilogram)\b(?:\s*(?:\/|per)\s*day\b)?/,
   // What it is for, in a few words ("for pain", "for your right knee"): a longer run is the next clause's topic.
   /\bfor\s+(?!\d|a\b|an\b|the next\b|the first\b|at least\b|about\b|only\b|up to\b|upto\b|maximum\b|max\b)(?:the\s+)?[a-z]+(?: [a-z]+){0,4}?(?=,|$|\s+if\b|\s+and\b|\s+then\b)/,
   CONDITION,

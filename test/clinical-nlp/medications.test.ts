@@ -1243,3 +1243,17 @@ describe('reports in recogniser form (session 29)', () => {
     expect([mom?.strength, mom?.frequency?.per_day]).toEqual([undefined, 1]);
   });
 });
+
+describe('doses said per kilogram, and morning and evening (session 29)', () => {
+  it('"Lovenox 1 mg per kg" keeps the weight-based dose in its instructions (no strength is made of it)', () => {
+    const m = one('We will start Lovenox 1 mg per kg subcu daily.', 'en-US');
+    expect([m.name, m.strength, m.instructions]).toEqual(['enoxaparin', undefined, '1 mg per kg']);
+  });
+
+  it('"1 puff every morning and 1 puff every evening" is twice a day; two different doses stay flagged', () => {
+    expect(one('Symbicort 1 puff every morning and 1 puff every evening.', 'en-US').frequency).toMatchObject({ per_day: 2 });
+    const f = structure('Cyclosporine 25 mg every morning and 15 mg every evening.', { locale: 'en-US' });
+    expect(f.medications[0]!.frequency).toMatchObject({ per_day: 1 });
+    expect(f.flags.map((x) => x.code)).toContain('STRENGTH_CONFLICT');
+  });
+});

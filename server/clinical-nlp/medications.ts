@@ -63,7 +63,7 @@ const FORM_IN_NAME = new RegExp(String.raw`(cream|ointment|gel|lotion|foam|eyedr
 const COUNT_THEN_FREQUENCY = /(?:^|[\s,])(?:#\s*\d+\s+)?(?:1|2|half)\s+(?:(?:po|orally|by mouth)\s+)?(?:bid|tid|qid|qd|od|bd|tds|qhs|hs|q\s*\d+\s*h\w*)\b/;
 const DEVICE_FORM: [RegExp, string][] = [[/\b(?:handihaler|respimat|hfa|mdi|diskus|accuhaler)\b/, 'inhaler'], [/\bemulgel\b/, 'gel']];
 const DOSE_BEFORE = /\b(?:tablets?|tabs?|capsules?|caps?|mg|mcg|ml|\d+)\s*,?\s*$/;
-const MEASURED_AFTER = /^\s*(?:levels?|troughs?|peak levels?|concentrations?|assays?|lock(?:ed)?)\b/;
+const MEASURED_AFTER = /^\s*(?:levels?|troughs?|peak levels?|concentrations?|assays?|lock(?:ed)?|overdoses?|toxicity|intoxication|poisoning|induced)\b/;
 const SHORT_BRAND_CONTEXT = /\b(?:tab|tabs|tablet|cap|capsule|syp|syrup|inj|injection|start|continue|give)\s*$/;
 
 // A sentence cannot end on these words: the segmenter cut a clause ("… we may | give injection …").
@@ -166,6 +166,7 @@ const DOSE_OR_FREQUENCY_NEXT = new RegExp(
 const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|upto)\s+)(?<![\d./])(${NUM.slice(1, -1)}|\b(?:half|a|an|one))\s*(${DOSE_UNIT})\b(?!\s*(?:\/|per)\s*(?:kg|day)\b)`);
 // "take two tablets of paracetamol 500 mg", "half a tablet of bisoprolol", "10 ml of the suspension": the amount said
 // before the drug is its dose.
+const HALVED = /\b(?:cut|split|break|broken|divide|divided)\s+(?:it\s+|them\s+|the\s+tablets?\s+)?in\s+(?:half|two)\b/;
 const DOSE_OF_BEFORE = new RegExp(String.raw`(?<![\d.])(${NUM.slice(1, -1)}|\bhalf(?:\s+an?)?|\b(?:a|an|one))\s*(${DOSE_UNIT})\s+of\s+(?:the\s+|your\s+|that\s+|this\s+)?$`);
 const BARE_NUMBER = new RegExp(
   String.raw`^\s*${NUM}(?![\d.])\s*(k\b)?(?!\s*(?:-|\.\d|over|by|\/|(?:times?|days?|weeks?|months?|hours?|minutes?|years?|${DOSE_UNIT}|mg|mcg|g|gm|grams?|iu|percent|%)\b))`,
@@ -269,7 +270,7 @@ const AS_NEEDED = /\b(?:sos|prn|as needed|as required|when needed|if needed|when
 // "only if the fever is above 100", "when there is pain", "at the onset of nausea": a stated condition.
 // A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead"; nor is
 // a titration's step ("titrate to 50 mg b.i.d. if tolerated", "if no side effects"): the dose is regular.
-const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:i|we|you|he|she|they|it)\s+(?:was|were|saw|had|did|came|went|got|last saw|first saw)\b|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
+const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:that|it|this)\s+(?:is|was|proves|turns out to be)\s+(?:successful|effective|helpful)\b|(?:i|we|you|he|she|they|it)\s+(?:was|were|saw|had|did|came|went|got|last saw|first saw)\b|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
 // "… twice a day, but if you get wheezy stop it", "… b.i.d. x10 days if no improvement consider CT sinus": a condition
 // for stopping it, calling back or a next step is no condition of taking it.
 const STOPS_ON_CONDITION = /\b(?:stop|stopping|discontinue|come off|don't take|do not take|call|ring|come back|seek|return|consider|refer|order|obtain|recheck|repeat|follow up)\b/;
@@ -419,7 +420,8 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
       if (exact.key.length <= 3 && !SHORT_BRAND_CONTEXT.test(s.text.slice(0, exact.start)) && !/^\s*\d/.test(s.text.slice(exact.end))) continue;
       // "1 tablet one a day": a brand spelled like a dose ("one a day") right after a dose or form word is the dose.
       if (/^\d/.test(exact.key) && DOSE_BEFORE.test(s.text.slice(0, exact.start))) continue;
-      // "yearly digoxin levels", "a vancomycin trough": the drug's level is a test, not a prescription.
+      // "yearly digoxin levels", "a vancomycin trough": the drug's level is a test, not a prescription; "digoxin overdose",
+      // "heparin-induced thrombocytopenia" name what it did, "heparin lock" a line.
       if (MEASURED_AFTER.test(s.text.slice(exact.end))) continue;
       mention = { ref: exact.payload, key: exact.key, from: exact.from, to: exact.to, start: exact.start, end: exact.end, formStart: exact.start };
     } else {
@@ -1218,7 +1220,9 @@ const OFFER = /\b(?:if you (?:want|like|wish|prefer)|would you like|do you want|
 const OTHER_QUESTION = /\b(?:any (?:other )?questions|does that (?:sound|make sense)|sound (?:ok|okay|good|alright)|is that (?:ok|okay|alright))\b/;
 // A patient's answer that turns an offer down: "no", "no thanks", "no, I don't like drowsy ones", "I'd rather not".
 const DECLINED_ANSWER = /^(?:(?:um|uh|er|erm|well),?\s+)*(?:(?:no|nah)(?:,?\s+(?:thanks?|thank you))?\s*(?:[,.!]\s*)?$|(?:(?:no|nah),?\s+)?(?:not really|i'd rather not|i would rather not|i'd prefer not|i don't want|i do not want|i'm not keen|i am not keen|i don't like|i do not like)\b)/;
-const REFUSED_NEXT = /^(?:(?:number \d+|\d+)\s*[,.:]?\s*)?(?:(?:but|however|unfortunately)\s*,?\s*)?(?:she|he|they|the patient|patient)\s+(?:did\s+|has\s+|have\s+)?(?:defer|deferred|defers|decline|declined|declines|refuse|refused|refuses)(?:\s+(?:this|that|it|them|these|those|both|at this time|for now|today))*\s*[.!]?$/;
+// "… he could benefit from a loop diuretic such as furosemide. I did not start this as he is going home tomorrow.":
+// the doctor's own "not started" said next, of the drug just named.
+const REFUSED_NEXT = /^(?:(?:number \d+|\d+)\s*[,.:]?\s*)?(?:(?:but|however|unfortunately)\s*,?\s*)?(?:(?:she|he|they|the patient|patient)\s+(?:did\s+|has\s+|have\s+)?(?:defer|deferred|defers|decline|declined|declines|refuse|refused|refuses)(?:\s+(?:this|that|it|them|these|those|both|at this time|for now|today))*\s*[.!]?$|(?:i|we)\s+(?:did not|didn't|have not|haven't|will not|won't|am not going to|are not going to)\s+(?:start|prescribe|give|begin)\s+(?:this|that|it|them)\b)/;
 
 const ANAPHORA = /^\s*(?:with\s+)?(?:the same|same|that|it|them|those|these|this)\b(?!\s+(?:is|was|has|test|report|one))/;
 // "Tamsulosin … was prescribed by urology; continue.": a short sentence that is the cue alone continues them too.
@@ -1363,6 +1367,12 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
       }
     }
     // Insulin's units are its strength (fixtures README), never a dose said before it.
+    // "the Lexapro 20 mg that she can cut in half": half a tablet is the dose (the whole one would be twice it).
+    const halved = n === 0 && !parsed.dose ? HALVED.exec(text.slice(m.end, line.end)) : null;
+    if (halved) {
+      parsed.dose = { value: 0.5, unit: 'tablet' };
+      ev.dose = s.span(m.end + halved.index, m.end + halved.index + halved[0].length);
+    }
     const doseBefore = n === 0 && !parsed.dose ? DOSE_OF_BEFORE.exec(text.slice(Math.max(0, m.formStart - 40), m.formStart)) : null;
     if (doseBefore && unitName(doseBefore[2]!) !== 'unit') {
       const v = doseBefore[1]!;

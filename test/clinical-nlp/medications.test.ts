@@ -1257,3 +1257,22 @@ describe('doses said per kilogram, and morning and evening (session 29)', () => 
     expect(f.flags.map((x) => x.code)).toContain('STRENGTH_CONFLICT');
   });
 });
+
+describe('a third review of unseen MTSamples notes (session 29)', () => {
+  const us = (text: string): [string, string | undefined][] => meds(text, 'en-US').map((m) => [m.name, m.status]);
+
+  it('"I did not start this" said of the drug just named, or "I did not start lisinopril", prescribes nothing', () => {
+    expect(us('In addition, he could benefit from a loop diuretic such as furosemide.  I did not start this as he is planning to go back home tomorrow.')).toEqual([]);
+    expect(us('Start furosemide 20 mg daily. I did not start lisinopril.')).toEqual([['furosemide', 'new']]);
+  });
+
+  it('"digoxin overdose", "heparin-induced thrombocytopenia" name no prescription', () => {
+    expect(us('The patient has a history of prior digoxin overdose of the same nature.')).toEqual([]);
+    expect(us('Diagnosis: Heparin-induced thrombocytopenia.')).toEqual([]);
+  });
+
+  it('"a prescription for that if that is successful" makes nothing as-needed; "20 mg that she can cut in half" is half a tablet', () => {
+    expect(one('We gave her a prescription for Cialis 10 mg and will give her a prescription for that if that is successful.', 'en-US').frequency).toBeUndefined();
+    expect(one('She was given a prescription for the Lexapro 20 mg that she can cut in half.', 'en-US')).toMatchObject({ strength: { value: 20 }, dose: { value: 0.5, unit: 'tablet' } });
+  });
+});

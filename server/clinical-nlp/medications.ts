@@ -98,9 +98,10 @@ const LINE_END = new RegExp(
     String.raw`\b(?:check|checking|monitor|monitoring|measure|measuring|record|recording|keep track of|write down)\s+(?:your|her|his|their|the)\s+(?:own\s+)?(?:blood pressures?|bp|blood sugars?|sugars?|glucose|weight|temperature|pulse|heart rate|peak flow)\b`,
     String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
     String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
-    // "aspirin as needed, and TriViFlor 25 mg", "milk of magnesia 30 cc daily and amanda 10 mg bid": a name the
-    // formulary lacks, with its own strength, after the list's comma or "and" is the next drug's line, not this one's.
-    String.raw`(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?!(?:${FORM_WORDS}|${FORM_MODIFIER}|extended|sustained|delayed|release|controlled|modified|slow|long|acting|then|increase|reduce|decrease|up|down|total|max|maximum|only|at|to|take|takes|taking|give|use|start|continue|add|about|around|approximately|another|maybe|even|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?|days?|mornings?|evenings?|nights?|lunchtime|noon|bedtime|other|alternate)\b)[a-z][a-z-]{3,}\s+\d+(?:\.\d+)?\s*(?:mg|mcg|g|units?|%)\b)`,
+    // "aspirin as needed, and TriViFlor 25 mg", "milk of magnesia 30 cc daily and amanda 10 mg bid", "Ventolin inhaler
+    // every four hours as needed, and Azmacort four puffs twice per day": a name the formulary lacks, with its own
+    // strength or dose, after the list's comma or "and" is the next drug's line, not this one's.
+    String.raw`(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?!(?:${FORM_WORDS}|${FORM_MODIFIER}|extended|sustained|delayed|release|controlled|modified|slow|long|acting|then|increase|reduce|decrease|up|down|total|max|maximum|only|at|to|take|takes|taking|give|use|start|continue|add|about|around|approximately|another|maybe|even|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?|days?|mornings?|evenings?|nights?|lunchtime|noon|bedtime|other|alternate|usually|sometimes|nightly|daily)\b)[a-z][a-z-]{3,}\s+(?:\d+(?:\.\d+)?\s*(?:mg|mcg|g|units?|%)|(?:\d+|one|two|three|four)\s+(?:puffs?|tablets?|tabs?|capsules?|caps?|drops?|sprays?))\b)`,
   ].join('|'),
 );
 const STEP = /,?\s*\b(?:then|followed by|after that|thereafter)\b\s*/g;
@@ -124,7 +125,7 @@ const BRAND_VARIANT = /^\s*((?:pm|arthritis|extra strength|xr|sr|er|cr|mr|ds|for
 
 const NUM = String.raw`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|point \d+)`;
 const numberOf = (x: string): number => Number(x.replace(/,/g, '').replace(/^point\s+/, '.'));
-const STRENGTH_UNIT = String.raw`(mg|milligrams?|mcg|µg|micrograms?|g|gm|grams?|iu|i u|international units|units?|percent|%)`;
+const STRENGTH_UNIT = String.raw`(mg|milligrams?|mcg|µg|micrograms?|g|gm|grams?|iu|i u|international units|units?|meq|mmol|percent|%)`;
 const AMOUNT_IN_LINE = new RegExp(String.raw`(?<!\b(?:to|from|of|up to|than|max|maximum|was|were|is|by|per|over|at|x)\s+)(?<![\d.,/-])\b${NUM}\s*(?:mg|milligrams?|mcg|micrograms?|g|grams?|units?)\b(?!\s*(?:\/|per)\s*(?:kg|ml|day)\b)`, 'g');
 // A per-kg dose calculation, a concentration or a stated daily maximum is not the strength.
 const STRENGTH = new RegExp(
@@ -178,6 +179,7 @@ function unitName(u: string): string {
   if (/^(?:g|gm|gram)/.test(u)) return 'g';
   if (/^(?:percent|%)/.test(u)) return '%';
   if (/^(?:iu|i u|international)/.test(u)) return 'IU';
+  if (u === 'meq') return 'mEq';
   if (/^(?:ml|millilit)/.test(u)) return 'ml';
   if (/^tab/.test(u)) return 'tablet';
   if (/^cap/.test(u)) return 'capsule';

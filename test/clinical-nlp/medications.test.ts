@@ -1276,3 +1276,22 @@ describe('a third review of unseen MTSamples notes (session 29)', () => {
     expect(one('She was given a prescription for the Lexapro 20 mg that she can cut in half.', 'en-US')).toMatchObject({ strength: { value: 20 }, dose: { value: 0.5, unit: 'tablet' } });
   });
 });
+
+describe('a fourth review of unseen MTSamples notes (session 30)', () => {
+  it('a strength said in mEq or mmol keeps its unit and carries no "unit not said" flag', () => {
+    for (const text of ['K-Dur 60 mEq p.o. b.i.d.', 'Plan: Start potassium chloride 20 mEq daily.']) {
+      const facts = structure(text, { locale: 'en-US' });
+      expect(facts.medications.map((m) => m.strength)).toEqual([{ value: Number(/(\d+) mEq/.exec(text)![1]), unit: 'mEq' }]);
+      expect(facts.flags.map((f) => f.code)).not.toContain('UNIT_NOT_SAID');
+    }
+  });
+
+  it('a name the formulary lacks with its own dose after "and" starts its own line ("and Azmacort four puffs")', () => {
+    expect(structure('Ventolin inhaler every four hours as needed, and Azmacort four puffs twice per day.', { locale: 'en-US' }).medications.map((m) => [m.name, m.dose, m.frequency?.text])).toEqual([['albuterol', undefined, 'every 4 hours as needed']]);
+  });
+
+  it('"as needed" before the next drug says nothing of its past ("as needed and Flovent 2 puffs twice daily")', () => {
+    expect(structure('Albuterol 2 puffs every 4 hours as needed and Flovent 2 puffs twice daily.', { locale: 'en-US' }).medications.map((m) => [m.name, m.status])).toEqual([['albuterol', 'new'], ['fluticasone propionate', 'new']]);
+    expect(structure('She needed Flovent 2 puffs twice daily last winter.', { locale: 'en-US' }).medications).toEqual([]);
+  });
+});

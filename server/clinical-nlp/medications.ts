@@ -137,8 +137,9 @@ const STRENGTH = new RegExp(
 const COMBINATION_RATIO = new RegExp(String.raw`^\s*${NUM}\s*(?:mg|mcg)?\s*(?:\/|over)\s*${NUM}`);
 // "eight hundred milligrams of ibuprofen", "500 mg of the amoxicillin", "twenty five milligrams per day of
 // hydrochlorothiazide": a strength (and how often) said before the name, joined by "of".
+// "normal saline, 20 mEq KCl": after a list's comma or "and", a strength straight before the name is its own.
 const STRENGTH_OF_BEFORE = new RegExp(
-  String.raw`(?<![\d.])${NUM}\s*${STRENGTH_UNIT}\s+((?:(?:once|twice|three times|four times)\s+)?(?:a|per)\s+day\s+|daily\s+)?of\s+(?:the\s+|your\s+|that\s+)?$`,
+  String.raw`(?<![\d.])${NUM}\s*${STRENGTH_UNIT}\s+(?:((?:(?:once|twice|three times|four times)\s+)?(?:a|per)\s+day\s+|daily\s+)?of\s+(?:the\s+|your\s+|that\s+)?|(?<=(?:[,;:]|\b(?:and|plus|add|start|give))\s+\S+\s*\S+\s+))$`,
 );
 // "the 2.5 of norvasc", "that 2.5 norvasc": a number without a unit before the name (only a labelled strength).
 const NUMBER_BEFORE = new RegExp(String.raw`(?:^|\b(?:the|your|that|this|on|of|to)\s+)(?<![\d.])${NUM}\s+(?:of\s+(?:the\s+|your\s+|that\s+)?)?$`);
@@ -355,6 +356,7 @@ const NOT_NAME = new Set(
 );
 const NAME_WORD = /^[a-z][a-z-]{2,}$/;
 const PRESCRIBING_VERB = /\b(?:start|add|prescribe|begin|continue|give|take|increase|rx)\s+(?:(?:on|the|with)\s+)?$/;
+const MASS_BEFORE = new RegExp(String.raw`\d\s*${STRENGTH_UNIT}\s+$`);
 const MASS_STRENGTH = new RegExp(String.raw`^\s*${NUM}\s*${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l)\b)`);
 
 interface Mention {
@@ -418,8 +420,9 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
     let mention: Mention | undefined;
     if (exact) {
       if (blocked(exact.start, exact.end, exact.to - exact.from)) continue;
-      // Short brand names ("pan", "o2") are ordinary words unless a drug context surrounds them.
-      if (exact.key.length <= 3 && !SHORT_BRAND_CONTEXT.test(s.text.slice(0, exact.start)) && !/^\s*\d/.test(s.text.slice(exact.end))) continue;
+      // Short brand names ("pan", "o2") are ordinary words unless a drug context surrounds them: a drug word before,
+      // a number after, a strength before ("20 mEq KCl").
+      if (exact.key.length <= 3 && !SHORT_BRAND_CONTEXT.test(s.text.slice(0, exact.start)) && !/^\s*\d/.test(s.text.slice(exact.end)) && !MASS_BEFORE.test(s.text.slice(0, exact.start))) continue;
       // "1 tablet one a day": a brand spelled like a dose ("one a day") right after a dose or form word is the dose.
       if (/^\d/.test(exact.key) && DOSE_BEFORE.test(s.text.slice(0, exact.start))) continue;
       // "yearly digoxin levels", "a vancomycin trough": the drug's level is a test, not a prescription; "digoxin overdose",
@@ -931,6 +934,10 @@ export function extractMedications(
     // In a dictated note, a drug said before the plan with nothing that prescribes it may be a medication list whose
     // heading the recogniser lost ("medications currently include … lisinopril 10 mg daily …"): kept, flagged.
     if (m.rules?.includes('med.default-new') && !doc.consultation && m.sentence < doc.planStart && doc.planStart < doc.sentences.length && !PLAN_SECTIONS.has(sectionOf(doc.sentences[m.sentence]!) ?? '')) m.unclear = true;
+    // "These include trazodone, Seroquel and methadone … perhaps consider doing the same with Seroquel": a drug kept
+    // with no cue, or only because the plan names it as current treatment, weighed or made conditional later on, may
+    // not go on.
+    if (m.rules?.some((r) => r === 'med.current-treatment-in-plan' || r === 'med.default-new') && meds.some((x) => x.id === m.id && x.sentence > m.sentence && CONDITIONAL.has(x.status!))) m.unclear = true;
     if (m.unclear) m.rules = [...(m.rules ?? []), STATUS_UNCLEAR_RULE];
     // "lisinopril 20 mg" in the history and "taking lisinopril 10 mg" in the plan: a strength the recording also
     // gives otherwise, not as a change, a step or another dose prescribed now, may be the old one: kept, flagged.

@@ -221,9 +221,11 @@ const STAYS_BEFORE_ADVICE = String.raw`drink|take|have|eat|with|of|lots|some|mor
 // Each boundary is whitespace before a cue: the cue is checked first (the lookbehind over the word before, tried at
 // every position, cost more than the rest of the sentence splitting); what matches is unchanged.
 // "… in their forties discharge medications one aspirin …": a section word with its qualifier starts there, not after it.
+// "continue present medications", "continue all other medications": the section word is the object of "continue".
+const CONTINUE_THE = String.raw`\b(?:continue|keep|resume|restart)\s+(?:(?:on|with)\s+)?(?:(?:all|her|his|your|their|the)\s+)?(?:present|other)`;
 const SECTION_QUALIFIER = String.raw`(?:discharge|admission|admitting|preoperative|postoperative|secondary|principal)`;
 const BOUNDARY = new RegExp(
-  String.raw`(?=\s+${SECTION}\b)(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${SECTION}\b)` +
+  String.raw`(?=\s+${SECTION}\b)(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)(?<!${CONTINUE_THE})|(?<=[,:]))\s+(?=${SECTION}\b)` +
     String.raw`|(?=\s+${SECTION_QUALIFIER}\s+(?:${SECTION}|condition|instructions|summary)\b)(?<=\b(?!(?:${STAYS_BEFORE_SECTION}|pre|post|all|resume|restart|continue)\b)[a-z0-9]+)\s+(?=${SECTION_QUALIFIER}\s)` +
     String.raw`|(?=\s+${PRESCRIBE_VERB}${FORM_START}\s)(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d|(?:last|and|or|for|with|twice|once|at|in|the|is|was|daily|every|before|after|since|that|which|if)\b)[a-z])` +
     // The word before is read whole, apostrophe and all: "don't | keep taking it" would make "keep taking it" advice.

@@ -1294,4 +1294,39 @@ describe('a fourth review of unseen MTSamples notes (session 30)', () => {
     expect(structure('Albuterol 2 puffs every 4 hours as needed and Flovent 2 puffs twice daily.', { locale: 'en-US' }).medications.map((m) => [m.name, m.status])).toEqual([['albuterol', 'new'], ['fluticasone propionate', 'new']]);
     expect(structure('She needed Flovent 2 puffs twice daily last winter.', { locale: 'en-US' }).medications).toEqual([]);
   });
+
+  it('"no longer using", "not taking" beside a listed drug stop it; "avoidance of nicotine" prescribes nothing', () => {
+    const listed = 'MEDICATIONS:,1.  Bumex - 2 mg daily.,2.  Chondroitin/glucosamine - no longer using.,3. Metformin 500 mg - not taking.,PLAN: Continue current medications.';
+    expect(structure(listed, { locale: 'en-US' }).medications.map((m) => [m.name, m.status])).toEqual([['bumetanide', 'continued']]);
+    expect(structure('She is taking metformin 500 mg twice daily, not taking lisinopril. Continue present medications.', { locale: 'en-US' }).medications.map((m) => [m.name, m.status])).toEqual([['metformin', 'continued']]);
+    expect(structure('Tips for sleep hygiene include avoidance of nicotine in the evening hours.', { locale: 'en-US' }).medications).toEqual([]);
+  });
+
+  it('a daily drug "if symptoms persist", or one the doctor "would put her on" if an assessment allows, waits on that', () => {
+    const waits = (text: string): [string[], string[]] => {
+      const facts = structure(text, { locale: 'en-US' });
+      return [facts.medications.map((m) => m.name), (facts.conditional_medications ?? []).map((m) => m.name)];
+    };
+    expect(waits('I recommend followup in the office in one week and she will need Toprol-XL 12.5 mg every day if symptoms persist.')).toEqual([[], ['metoprolol succinate']]);
+    expect(waits('If the patient is not felt to be at significant fall risk, would put her on Coumadin.')).toEqual([[], ['warfarin']]);
+    // Coming back if symptoms persist says nothing of the drug before it; a symptom to take it for makes it as-needed.
+    expect(waits('Start amoxicillin 500 mg three times a day for 7 days, and return if symptoms persist.')).toEqual([['amoxicillin'], []]);
+    expect(structure('Take paracetamol 1 g if the pain comes back.', { locale: 'en-GB' }).medications.map((m) => m.frequency?.as_needed)).toEqual([true]);
+  });
+
+  it('a drug kept as the current treatment the plan names, then weighed later in the plan, is flagged', () => {
+    const text = 'ASSESSMENT AND PLAN: The patient takes several sedating medications. These include trazodone 30 mg nightly and Seroquel 20 mg nightly. It would be desirable to reduce trazodone and then perhaps consider doing the same with Seroquel.';
+    const facts = structure(text, { locale: 'en-US' });
+    const at = facts.medications.findIndex((m) => m.name === 'quetiapine');
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(facts.flags.filter((f) => f.pointer.startsWith(`/medications/${at}`)).map((f) => f.code)).toContain('STATUS_UNCLEAR');
+  });
+
+  it('"normal saline, 20 mEq KCl": a strength straight before a listed name is that drug\'s', () => {
+    expect(structure('Start the patient on IV fluid, normal saline, 20 mEq KCl, and Protonix 40 mg.', { locale: 'en-US' }).medications.map((m) => [m.name, m.strength?.value, m.strength?.unit])).toEqual([
+      ['sodium chloride', undefined, undefined],
+      ['potassium chloride', 20, 'mEq'],
+      ['pantoprazole', 40, 'mg'],
+    ]);
+  });
 });

@@ -209,6 +209,9 @@ const DIGIT_WORD = 'zero|one|two|three|four|five|six|seven|eight|nine';
 const SPOKEN_DECIMAL_STOP = new RegExp(String.raw`\b(${DIGIT_WORD})\. (?=(?:${DIGIT_WORD})\b)`, 'g');
 
 /** Lower case, voice commands as punctuation, hyphens and "+" spelled out, spoken numbers as digits, spelled letters joined. */
+// "1/2 tab", "1-1/2 tabs", "1 1/2 tablets", "3/4 tablet": a written fraction of a tablet is a decimal count.
+const WRITTEN_FRACTION = /(?<![\d./])(?:(\d)(?:-|\s+))?([13])\/([24])(?<=1\/2|[13]\/4)(?=\s*(?:tabs?|tablets?|caps?|capsules?|pills?)\b)/g;
+
 export function normalizeMapped(raw: Mapped, voiceCommands = true): Mapped {
   // Latin written with full stops goes first: its stops would otherwise end sentences and become decimals ("q.4h").
   let s = raw.replace(DOTTED, dotted).replace(TITLE, '$1$2').replace(HOUR_INTERVAL, hourInterval).lower().replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
@@ -218,6 +221,7 @@ export function normalizeMapped(raw: Mapped, voiceCommands = true): Mapped {
   s = s.replace(/(\d)\s*%/g, '$1 percent').replace(/\s*\+\s*/g, ' plus ');
   // ".25 mg": a decimal written without its leading zero.
   s = s.replace(/(?<![\d.])\.(?=\d)/g, '0.');
+  s = s.replace(WRITTEN_FRACTION, (_m: string, whole: string | undefined, part: string, of: string) => String(Number(whole ?? 0) + Number(part) / Number(of)));
   s = s.replace(/([a-z])-(?=[a-z])/g, '$1 ').replace(/(\d)-(?=[a-z])/g, '$1 ').replace(/([a-z])-(?=\d)/g, '$1 ');
   // "q four h p r n": the interval is read before spelled letters are joined, or "h p r n" would become one word.
   s = s.replace(NUMBER_RUN, numberWords).replace(HOUR_INTERVAL_SPOKEN, hourInterval);

@@ -98,6 +98,8 @@ const LINE_END = new RegExp(
     String.raw`\b(?:check|checking|monitor|monitoring|measure|measuring|record|recording|keep track of|write down)\s+(?:your|her|his|their|the)\s+(?:own\s+)?(?:blood pressures?|bp|blood sugars?|sugars?|glucose|weight|temperature|pulse|heart rate|peak flow)\b`,
     String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
     String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
+    // "continue lisinopril, continue IV antibiotics": a prescribing verb after the comma opens the next instruction.
+    String.raw`,\s*(?:and\s+)?(?=(?:continue|start|stop|hold|discontinue|resume|add)\s+(?!(?:it|this|that|them|the same|same|for|as|until|at|on|with|taking|to|through|while|if|when|unless|after|before|daily|twice|once)\b)[a-z])`,
     // "aspirin as needed, and TriViFlor 25 mg", "milk of magnesia 30 cc daily and amanda 10 mg bid", "Ventolin inhaler
     // every four hours as needed, and Azmacort four puffs twice per day": a name the formulary lacks, with its own
     // strength or dose, after the list's comma or "and" is the next drug's line, not this one's.
@@ -125,7 +127,7 @@ const BRAND_VARIANT = /^\s*((?:pm|arthritis|extra strength|xr|sr|er|cr|mr|ds|for
 
 const NUM = String.raw`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|point \d+)`;
 const numberOf = (x: string): number => Number(x.replace(/,/g, '').replace(/^point\s+/, '.'));
-const STRENGTH_UNIT = String.raw`(mg|milligrams?|mcg|µg|micrograms?|g|gm|grams?|iu|i u|international units|units?|meq|mmol|percent|%)`;
+const STRENGTH_UNIT = String.raw`(mg|milligrams?|mcg|µg|micrograms?|g|gm|grams?|grains?|iu|i u|international units|units?|meq|mmol|percent|%)`;
 const AMOUNT_IN_LINE = new RegExp(String.raw`(?<!\b(?:to|from|of|up to|than|max|maximum|was|were|is|by|per|over|at|x)\s+)(?<![\d.,/-])\b${NUM}\s*(?:mg|milligrams?|mcg|micrograms?|g|grams?|units?)\b(?!\s*(?:\/|per)\s*(?:kg|ml|day)\b)`, 'g');
 // A per-kg dose calculation, a concentration or a stated daily maximum is not the strength.
 const STRENGTH = new RegExp(
@@ -177,6 +179,7 @@ const BARE_NUMBER = new RegExp(
 function unitName(u: string): string {
   if (/^(?:mg|milligram)/.test(u)) return 'mg';
   if (/^(?:mcg|µg|microgram)/.test(u)) return 'mcg';
+  if (/^grain/.test(u)) return 'grain';
   if (/^(?:g|gm|gram)/.test(u)) return 'g';
   if (/^(?:percent|%)/.test(u)) return '%';
   if (/^(?:iu|i u|international)/.test(u)) return 'IU';
@@ -290,10 +293,11 @@ const DAILY_MAX =
   /\b(?:not more than|no more than|maximum(?: of)?|max|up to|upto|not to exceed)\s+(\d+|once|twice|thrice)\s*(?:(?:tablets?|tabs?|capsules?|doses?|times?|pieces?|sprays?|puffs?)\s+)?(?:a|in a|per|in 1|each|in 24 hours?)\s*(?:day|night|24 hours)\b/;
 const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3 };
 const DURATION =
-  /\b(?:(?:for|x)\s+(?:(?:about|at least|only|another|next|the next|the first|a total of|up to|upto|a maximum of|maximum of|maximum|max)\s+)*|(?:(?:for\s+)?(?:a\s+)?(?:maximum|max|up to)(?:\s+of)?\s+))(\d+(?:\.\d+)?|a|an)?\s*(day|week|month|year|night)s?\b(?!\s+(?:now|so far|already)\b)/;
+  /\b(?:(?:for|x)\s+(?:(?:about|at least|only|another|next|the next|the first|a total of|up to|upto|a maximum of|maximum of|maximum|max)\s+)*|(?:(?:for\s+)?(?:a\s+)?(?:maximum|max|up to)(?:\s+of)?\s+))(\d+(?:\.\d+)?|a|an)?\s*(?:(?:more|additional|extra|further)\s+)?(day|week|month|year|night)s?\b(?!\s+(?:now|so far|already)\b)/;
 // "for 5 days now", "so far", "already": how long it has been taken, not the course (the negative lookahead above).
+// "for 5 more days": the rest of a course is the course from now.
 // "a three day course", "a 5-day course of".
-const COURSE = /\b(\d+)[\s-](day|week|month)s?\s+course\b/;
+const COURSE = /\b(\d+)[\s-](day|week|month)s?\s+(?:course|(?:dose\s+)?pack)\b/;
 const ON_DAYS = /\bon days?\s+(\d+)(?:\s*(?:through|to|till|until|-|and)\s*(\d+))?\b/;
 
 function durationOf(t: string): { duration: Duration; hit: Hit } | undefined {

@@ -1329,4 +1329,27 @@ describe('a fourth review of unseen MTSamples notes (session 30)', () => {
       ['pantoprazole', 40, 'mg'],
     ]);
   });
+
+  it('a written fraction of a tablet is the dose ("1/2 tab", "1-1/2 tabs", "3/4 tablet")', () => {
+    const dose = (text: string): (number | undefined)[] => structure(text, { locale: 'en-US' }).medications.map((m) => m.dose?.value);
+    expect(dose('Digoxin 0.125 mg, 1/2 tablet daily.')).toEqual([0.5]);
+    expect(dose('Furosemide 40 mg 1-1/2 tabs p.o. per day.')).toEqual([1.5]);
+    expect(dose('Metoprolol 50 mg 3/4 tab twice daily.')).toEqual([0.75]);
+    expect(dose('Warfarin 5 mg 1/4 tablet daily.')).toEqual([0.25]);
+  });
+
+  it('"for 5 more days" and "a 5-day dose pack" are the course', () => {
+    const days = (text: string): (number | undefined)[] => structure(text, { locale: 'en-US' }).medications.map((m) => m.duration?.value);
+    expect(days('Levofloxacin 500 mg daily for 5 more days.')).toEqual([5]);
+    expect(days('Azithromycin 5-day dose pack.')).toEqual([5]);
+  });
+
+  it('"continue lisinopril, continue IV antibiotics": the next instruction\'s route is not the drug\'s', () => {
+    expect(structure('Continue lisinopril 10 mg p.o. daily, continue IV antibiotics.', { locale: 'en-US' }).medications.map((m) => [m.name, m.route])).toEqual([['lisinopril', 'oral']]);
+    expect(structure('Plan: continue lisinopril, continue IV antibiotics.', { locale: 'en-US' }).medications.map((m) => [m.name, m.route])).toEqual([['lisinopril', undefined]]);
+  });
+
+  it('"5 grains" is no 5 mg nor 5 g', () => {
+    expect(structure('Aspirin 5 grains daily.', { locale: 'en-US' }).medications.map((m) => m.strength)).toEqual([{ value: 5, unit: 'grain' }]);
+  });
 });

@@ -191,6 +191,14 @@ function overDose(med: Medication, amount: Amount, k: DoseKnowledge): StrengthCh
   return { code: 'DOSE_RANGE', message: `${show(amount)} of ${med.name} at one time is above the usual most of ${show(max)} — check.` };
 }
 
+// "Tylenol … 3 grams per day" read as 3 g once daily: a daily total taken as one dose is more than anyone takes at once.
+function aboveMostAtOnce(med: Medication, k: DoseKnowledge, groups: FormGroup[] | undefined): Omit<Flag, 'pointer'> | undefined {
+  const max = k.maxDose;
+  const each = med.strength && max && base(max).dim === 'mass' ? perDoseMg(med.strength, med.dose, groups) : undefined;
+  if (each === undefined || each <= base(max!).value * 1.0001) return undefined;
+  return { code: 'DOSE_RANGE', message: `${mgText(each)} of ${med.name} at one time is above the usual most of ${show(max!)} — check.` };
+}
+
 const COUNT_UNITS = /^(?:tablet|capsule|sachet|lozenge|pessary|suppository|patch|unit|puff|spray|respule)$/;
 
 /** The amount taken each time in mg, when the strength and dose say it unambiguously. */
@@ -373,6 +381,8 @@ export function checkSafety(facts: ClinicalFacts, opts: SafetyOptions = {}): { m
       if (unusual) flags.push({ ...unusual, pointer: `${at}/strength` });
       const doseFlag = !s.flag && med.dose ? overDose(med, med.dose, k) : undefined;
       if (doseFlag) flags.push({ ...doseFlag, pointer: `${at}/dose` });
+      const single = !s.flag && !unusual && !doseFlag && s.usable ? aboveMostAtOnce(med, k, groups) : undefined;
+      if (single) flags.push({ ...single, pointer: `${at}/strength` });
       const daily = checkDaily(med, s.usable ? med.strength : undefined, k, groups, child);
       if (daily) flags.push({ ...daily, pointer: at });
     }

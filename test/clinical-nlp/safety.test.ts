@@ -314,3 +314,17 @@ describe('status and unit flags', () => {
   });
 });
 
+
+describe('the most taken at one time', () => {
+  it('a daily total read as one dose is flagged ("3 grams per day" as 3 g once daily); a usual dose is not', () => {
+    expect(codes(check('Tylenol 3 g once daily.', {}, 'en-US'))).toContain('DOSE_RANGE');
+    expect(codes(check('Paracetamol 500 mg three tablets four times a day.'))).toContain('DOSE_RANGE');
+    expect(codes(check('Paracetamol 500 mg two tablets four times a day.'))).not.toContain('DOSE_RANGE');
+    expect(codes(check('Paracetamol 1 g four times a day.'))).not.toContain('DOSE_RANGE');
+  });
+
+  it('triazolam 5 mg (ten times the usual) is flagged', () => {
+    expect(codes(check('Halcion 5 mg at bedtime.', {}, 'en-US'))).toContain('DOSE_RANGE');
+    expect(codes(check('Halcion 0.25 mg at bedtime.', {}, 'en-US'))).not.toContain('DOSE_RANGE');
+  });
+});

@@ -76,6 +76,8 @@ const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as|\bsuch as|\blike|\
 // anti-inflammatories, such as ibuprofen"): the segmenter cut a list the speaker was still saying.
 const GOES_ON = /^\s*(?:(?:um|uh|er|erm|so)\b[\s,]*)*(?:and|or|plus)\b/;
 const LIST_HEADING_RULE = 'historical.list-heading';
+// A sentence that ends by opening a list: "which are:", "as follows", "including:".
+const LIST_OPENS = /(?:\b(?:which (?:are|is|include)|as follows|including|the following)\s*:?|:)\s*$/;
 const LIST_SHARES = 'med.list-shares-verb';
 const REGIMEN_ONLY =
   /^(?:[\s,;]|\b(?:\d+(?:\.\d+)?|mg|mcg|g|units?|ml|cc|po|iv|im|sq|subcutaneous|prn|bid|tid|qid|daily|per|a|day|once|twice|three|four|times|every|other|evening|morning|am|pm|at|bedtime|night|tabs?|tablets?|caps?|capsules?|puffs?|drops?|and|with|meals|hours?|as|needed|weekly)\b)+$/;
@@ -824,6 +826,19 @@ export function extractMedications(
       ...prescribed,
       ...current.filter((m) => !excepted.has(m.id)).map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), rule], sentence: continueAll.index })),
     ];
+    // "… discharged home to continue her previous home medications, which are: 1. Actos 45 mg a day. 2. …": the list
+    // it opens is what is continued (a change said in an item stays a change).
+    if (LIST_OPENS.test(continueAll.text)) {
+      for (let i = continueAll.index + 1; meds.some((x) => x.sentence === i); i++) {
+        for (const m of prescribed) {
+          if (m.sentence === i && m.status === 'new' && m.rules?.includes('med.default-new')) m.rules = [...m.rules, rule];
+        }
+        const item = doc.sentences[i]!;
+        const changes = sentenceModifiers(item).filter((x) => x.category === 'CHANGED' && x.rule.direction !== 'pseudo').map((x) => item.span(x.start, x.end));
+        const changed = (m: Out): boolean => changes.some((x) => !!m.evidence && x.start >= m.evidence.start && x.end <= m.evidence.end);
+        prescribed = prescribed.map((m) => (m.sentence === i && m.status === 'new' && m.rules?.includes(rule) ? { ...m, status: changed(m) ? ('changed' as const) : ('continued' as const) } : m));
+      }
+    }
   }
   // "on tab thyronorm 75 mcg once daily. Continue the same.", "I take my metformin. – Keep taking that.": a continue
   // said of "that" (or alone: "…; continue.") continues the drugs of the sentence or two before.
@@ -1343,7 +1358,9 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
       lineEnd = at;
       break;
     }
-    if (/\d|\b(?:once|twice|thrice|daily|night|bedtime|sos)\b/.test(piece) && !/^\s*(?:stop|review)\b/.test(piece)) {
+    // "… x14 days, then discontinue, #30 days supply given", "then q.6 h. thereafter, dispensed 180 ampules": the end
+    // of a taper and what the pharmacy hands out are no steps.
+    if (/\d|\b(?:once|twice|thrice|daily|night|bedtime|sos)\b/.test(piece) && !/^[\s,]*(?:(?:stop|review|discontinue|d\/c|off|dispensed|dispense|disp|qty|quantity)\b|#)/.test(piece)) {
       pieces.push({ from: pieceStart, to: at });
       pieceStart = at + x[0].length;
     }

@@ -1352,4 +1352,18 @@ describe('a fourth review of unseen MTSamples notes (session 30)', () => {
   it('"5 grains" is no 5 mg nor 5 g', () => {
     expect(structure('Aspirin 5 grains daily.', { locale: 'en-US' }).medications.map((m) => m.strength)).toEqual([{ value: 5, unit: 'grain' }]);
   });
+
+  it('"then discontinue, #30 days supply given" ends a taper; "dispensed 180 ampules" is no step', () => {
+    const steps = (text: string): [number | undefined, string | undefined][] => structure(text, { locale: 'en-US' }).medications.map((m) => [m.strength?.value, m.frequency?.text]);
+    const list = "DISCHARGE MEDICATIONS:,14.  DuoNeb every 4 hours for the next several weeks, then q.6 h. thereafter, dispensed 180 DuoNeb ampule's with one refill.,15.  Prednisone 40 mg p.o. q.a.m. x3 days, then 10 mg p.o. q.a.m. x14 days, then discontinue, #30 days supply given.  No refills.";
+    expect(steps(list)).toEqual([[undefined, 'every 4 hours'], [undefined, 'every 6 hours'], [40, 'once daily'], [10, 'once daily']]);
+  });
+
+  it('"continue her previous home medications, which are:" continues the list it opens (a change stays a change)', () => {
+    const text = 'PLAN: The patient is discharged home to continue her previous home medications, which are:,1.  Actos 45 mg a day.,2.  Lotensin (benazepril) increased to 20 mg a day.';
+    expect(structure(text, { locale: 'en-US' }).medications.map((m) => [m.name, m.status])).toEqual([['pioglitazone', 'continued'], ['benazepril', 'changed']]);
+    expect(structure('PLAN: Start the following medications:,1.  Actos 45 mg a day.', { locale: 'en-US' }).medications.map((m) => m.status)).toEqual(['new']);
+    // "1 drop in each eye" changes no dose.
+    expect(structure('PLAN: Continue her home medications, which are:,1.  Cosopt eye drops, 1 drop in each eye 2 times a day.', { locale: 'en-US' }).medications.map((m) => m.status)).toEqual(['continued']);
+  });
 });

@@ -100,12 +100,14 @@ const LINE_END = new RegExp(
     String.raw`\b(?:check|checking|monitor|monitoring|measure|measuring|record|recording|keep track of|write down)\s+(?:your|her|his|their|the)\s+(?:own\s+)?(?:blood pressures?|bp|blood sugars?|sugars?|glucose|weight|temperature|pulse|heart rate|peak flow)\b`,
     String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
     String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
-    // "continue lisinopril, continue IV antibiotics": a prescribing verb after the comma opens the next instruction.
-    String.raw`,\s*(?:and\s+)?(?=(?:continue|start|stop|hold|discontinue|resume|add)\s+(?!(?:it|this|that|them|the same|same|for|as|until|at|on|with|taking|to|through|while|if|when|unless|after|before|daily|twice|once)\b)[a-z])`,
+    // "continue lisinopril, continue IV antibiotics", "Lantus 35 units at bedtime and continue the sliding scale as
+    // needed": a prescribing verb after the comma or "and" opens the next instruction.
+    String.raw`(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:continue|start|stop|hold|discontinue|resume|add)\s+(?!(?:it|this|that|them|the same|same|for|as|until|at|on|with|taking|to|through|while|if|when|unless|after|before|daily|twice|once)\b)[a-z])`,
     // "aspirin as needed, and TriViFlor 25 mg", "milk of magnesia 30 cc daily and amanda 10 mg bid", "Ventolin inhaler
-    // every four hours as needed, and Azmacort four puffs twice per day": a name the formulary lacks, with its own
-    // strength or dose, after the list's comma or "and" is the next drug's line, not this one's.
-    String.raw`(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?!(?:${FORM_WORDS}|${FORM_MODIFIER}|extended|sustained|delayed|release|controlled|modified|slow|long|acting|then|increase|reduce|decrease|up|down|total|max|maximum|only|at|to|take|takes|taking|give|use|start|continue|add|about|around|approximately|another|maybe|even|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?|days?|mornings?|evenings?|nights?|lunchtime|noon|bedtime|other|alternate|usually|sometimes|nightly|daily)\b)[a-z][a-z-]{3,}\s+(?:\d+(?:\.\d+)?\s*(?:mg|mcg|g|units?|%)|(?:\d+|one|two|three|four)\s+(?:puffs?|tablets?|tabs?|capsules?|caps?|drops?|sprays?))\b)`,
+    // every four hours as needed, and Azmacort four puffs twice per day", "Megace 400 mg b.i.d. and Ensure t.i.d. with
+    // meals": a name the formulary lacks, with its own strength, dose or frequency, after the list's comma or "and" is
+    // the next drug's line, not this one's.
+    String.raw`(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?!(?:${FORM_WORDS}|${FORM_MODIFIER}|extended|sustained|delayed|release|controlled|modified|slow|long|acting|then|increase|reduce|decrease|up|down|total|max|maximum|only|at|to|take|takes|taking|give|use|start|continue|add|about|around|approximately|another|maybe|even|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?|days?|mornings?|evenings?|nights?|lunchtime|noon|bedtime|other|alternate|usually|sometimes|nightly|daily|apply|applied|using|inhale|instil|spray|then|also)\b)[a-z][a-z-]{3,}\s+(?:\d+(?:\.\d+)?\s*(?:mg|mcg|g|units?|%)|(?:\d+|one|two|three|four)\s+(?:puffs?|tablets?|tabs?|capsules?|caps?|drops?|sprays?|cans?|bottles?|scoops?|packets?)|(?:bid|tid|qid|qd|qhs|twice daily|three times daily)(?:\s+with meals)?(?=\s*(?:[,.;]|$)))\b)`,
   ].join('|'),
 );
 const STEP = /,?\s*\b(?:then|followed by|after that|thereafter)\b\s*/g;
@@ -295,7 +297,7 @@ const DAILY_MAX =
   /\b(?:not more than|no more than|maximum(?: of)?|max|up to|upto|not to exceed)\s+(\d+|once|twice|thrice)\s*(?:(?:tablets?|tabs?|capsules?|doses?|times?|pieces?|sprays?|puffs?)\s+)?(?:a|in a|per|in 1|each|in 24 hours?)\s*(?:day|night|24 hours)\b/;
 const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3 };
 const DURATION =
-  /\b(?:(?:for|x)\s+(?:(?:about|at least|only|another|next|the next|the first|a total of|up to|upto|a maximum of|maximum of|maximum|max)\s+)*|(?:(?:for\s+)?(?:a\s+)?(?:maximum|max|up to)(?:\s+of)?\s+))(\d+(?:\.\d+)?|a|an)?\s*(?:(?:more|additional|extra|further)\s+)?(day|week|month|year|night)s?\b(?!\s+(?:now|so far|already)\b)/;
+  /\b(?:(?:for|x)\s+(?:(?:about|at least|only|another|next|the next|the first|a total of|up to|upto|a maximum of|maximum of|maximum|max|an additional|additional)\s+)*|(?:(?:for\s+)?(?:a\s+)?(?:maximum|max|up to)(?:\s+of)?\s+))(\d+(?:\.\d+)?|a|an)?\s*(?:(?:more|additional|extra|further)\s+)?(day|week|month|year|night)s?\b(?!\s+(?:now|so far|already)\b)/;
 // "for 5 days now", "so far", "already": how long it has been taken, not the course (the negative lookahead above).
 // "for 5 more days": the rest of a course is the course from now.
 // "a three day course", "a 5-day course of".

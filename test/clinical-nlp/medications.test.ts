@@ -1367,3 +1367,30 @@ describe('a fourth review of unseen MTSamples notes (session 30)', () => {
     expect(structure('PLAN: Continue her home medications, which are:,1.  Cosopt eye drops, 1 drop in each eye 2 times a day.', { locale: 'en-US' }).medications.map((m) => m.status)).toEqual(['continued']);
   });
 });
+
+describe('a fifth review of unseen MTSamples notes (session 30)', () => {
+  const us = (text: string): [string, string | undefined][] => structure(text, { locale: 'en-US' }).medications.map((m) => [m.name, m.status]);
+  const waiting = (text: string): string[] => (structure(text, { locale: 'en-US' }).conditional_medications ?? []).map((m) => m.name);
+
+  it('"that the Plavix be discontinued", "this was changed to Zyprexa" stop the drug; "was changed to 20 mg" changes its dose', () => {
+    expect(us('I recommend that the Plavix be discontinued and she should be placed on Lovenox 30 mg subcutaneously daily.')).toEqual([['enoxaparin', 'new']]);
+    expect(us('DISCHARGE MEDICATIONS: Risperdal 2 mg twice daily. The patient developed prolactinemia with Risperdal and this was changed to Zyprexa prior to discharge.').map(([name]) => name)).not.toContain('risperidone');
+    expect(structure('Lisinopril was changed to 20 mg daily.', { locale: 'en-US' }).medications.map((m) => m.strength?.value)).toEqual([20]);
+  });
+
+  it('options, a start that waits on no conversion, a prescription promised if symptoms remain, a restart after a procedure', () => {
+    expect(us('Other medication options would include Keppra, Zonegran or Lamictal.')).toEqual([]);
+    expect(waiting('If however she does not have spontaneous conversion within the next 24 hours, we will need to initiate heparin therapy.')).toEqual(['heparin']);
+    expect(waiting('If he remains symptomatic, then he will call our office and a prescription for Zantac 150 mg per day will be provided.')).toEqual(['ranitidine']);
+    expect(waiting('We will hold all p.o. medication. We will restart lisinopril and metoprolol after EGD study will be completed.')).toEqual(['lisinopril', 'metoprolol']);
+    expect(us('Restart aspirin 81 mg daily.')).toEqual([['aspirin', 'new']]);
+  });
+
+  it('what the next instruction or an unknown product says is not the drug\'s; "for an additional two days" is the course', () => {
+    const one = (text: string) => structure(text, { locale: 'en-US' }).medications[0]!;
+    expect(one('She will be discharged with the regimen of Lantus 35 units at bedtime and continue the sliding scale as needed.').frequency).toMatchObject({ per_day: 1, as_needed: false });
+    expect(one('Bumex 2 mg p.o. daily, Megace 400 mg p.o. b.i.d., Ensure 1 can t.i.d. with meals, and MiraLax 17 gm p.o. daily.')).toMatchObject({ name: 'bumetanide' });
+    expect(structure('Megace 400 mg p.o. b.i.d., Ensure 1 can t.i.d. with meals.', { locale: 'en-US' }).medications.map((m) => [m.name, m.frequency?.per_day, m.timing])).toEqual([['megestrol', 2, undefined]]);
+    expect(one('Cipro 500 mg twice daily for an additional two days.').duration).toEqual({ value: 2, unit: 'day' });
+  });
+});

@@ -176,6 +176,7 @@ const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|
 // before the drug is its dose.
 const HALVED = /\b(?:cut|split|break|broken|divide|divided)\s+(?:it\s+|them\s+|the\s+tablets?\s+)?in\s+(?:half|two)\b/;
 const DOSE_OF_BEFORE = new RegExp(String.raw`(?<![\d.])(${NUM.slice(1, -1)}|\bhalf(?:\s+an?)?|\b(?:a|an|one))\s*(${DOSE_UNIT})\s+of\s+(?:the\s+|your\s+|that\s+|this\s+)?$`);
+const BARE_TO = new RegExp(String.raw`^\s*to\s+${NUM}(?![\d.])(?!\s*(?:%|percent|times?|days?|weeks?|months?|hours?|years?|${DOSE_UNIT}|mg|mcg|g|gm|grams?|iu|units?|meq|mmol)\b)`);
 const BARE_NUMBER = new RegExp(
   String.raw`^\s*${NUM}(?![\d.])\s*(k\b)?(?!\s*(?:-|\.\d|over|by|\/|(?:times?|days?|weeks?|months?|hours?|minutes?|years?|${DOSE_UNIT}|mg|mcg|g|gm|grams?|iu|percent|%)\b))`,
 );
@@ -276,7 +277,8 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
 // As needed said as an instruction ("p.r.n.", "as needed for fever"), never a spoken condition ("if it isn't enough").
 const AS_NEEDED_SAID = /\b(?:prn|sos|as needed|as required|when needed|when required|on demand|as and when)\b/;
 const PRN_BEFORE = /\b(?:prn|sos)\s+$/;
-const AS_NEEDED = /\b(?:sos|prn|as needed|as required|when needed|if needed|when required|if required|on demand|as and when)\b/;
+// "titrate the dose up as needed" says how the dose may change, not when to take it.
+const AS_NEEDED = /(?<!\b(?:titrat[a-z]*|adjust[a-z]*|increase the dose|increase it)\b[^.;,]{0,25})\b(?:sos|prn|as needed|as required|when needed|if needed|when required|if required|on demand|as and when)\b/;
 // "only if the fever is above 100", "when there is pain", "at the onset of nausea": a stated condition.
 // A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead"; nor is
 // a titration's step ("titrate to 50 mg b.i.d. if tolerated", "if no side effects"): the dose is regular.
@@ -533,7 +535,13 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
     const afterName = m.end - from;
     const labelled = (v: number): boolean => drug.strengths.some((x) => numberOf(x.replace(/\s*[a-z%]+$/i, '')) === v);
     const bare = BARE_NUMBER.exec(t.slice(afterName).replace(/^\s*(?:tablet|tab|capsule|cap)\b/, (x) => ' '.repeat(x.length)));
-    if (keyNumber && (!combination || labelled(Number(keyNumber[1])))) {
+    // "we will increase Lasix to 40 b.i.d.": the new amount of a change said without its unit, if the drug comes in it.
+    const changedTo = CHANGE_VERB.test(text.slice(Math.max(0, from - 30), from)) ? BARE_TO.exec(t.slice(afterName)) : null;
+    if (changedTo && !combination && labelled(numberOf(changedTo[1]!))) {
+      med.strength = { value: numberOf(changedTo[1]!), unit: unitOf(drug, changedTo[1]!) };
+      mark('strength', { from: afterName + changedTo.index, to: afterName + changedTo[0].length });
+      med.inferred = ['strength'];
+    } else if (keyNumber && (!combination || labelled(Number(keyNumber[1])))) {
       med.strength = { value: Number(keyNumber[1]), unit: unitOf(drug, keyNumber[1]!) };
       mark('strength', { from: afterName - keyNumber[1]!.length, to: afterName });
       // A unit not said is the structurer's reading, even where one of the drug's labelled strengths agrees with it.

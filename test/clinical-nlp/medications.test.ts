@@ -1393,4 +1393,16 @@ describe('a fifth review of unseen MTSamples notes (session 30)', () => {
     expect(structure('Megace 400 mg p.o. b.i.d., Ensure 1 can t.i.d. with meals.', { locale: 'en-US' }).medications.map((m) => [m.name, m.frequency?.per_day, m.timing])).toEqual([['megestrol', 2, undefined]]);
     expect(one('Cipro 500 mg twice daily for an additional two days.').duration).toEqual({ value: 2, unit: 'day' });
   });
+
+  it('"titrate the dose up as needed" makes nothing as-needed; "up to three times a day as needed" still does', () => {
+    const prn = (text: string) => structure(text, { locale: 'en-US' }).medications.map((m) => m.frequency?.as_needed);
+    expect(prn('We will add pregabalin 50 mg three times a day and titrate the dose up as needed.')).toEqual([false]);
+    expect(prn('Ibuprofen 400 mg up to three times a day as needed.')).toEqual([true]);
+  });
+
+  it('"increase Lasix to 40 b.i.d.": the new amount said without a unit is read, and flagged as such', () => {
+    const facts = structure('We will discontinue Micardis, we will increase Lasix to 40 b.i.d.', { locale: 'en-US' });
+    expect(facts.medications.map((m) => [m.name, m.status, m.strength])).toEqual([['furosemide', 'changed', { value: 40, unit: 'mg' }]]);
+    expect(facts.flags.map((f) => f.code)).toContain('UNIT_NOT_SAID');
+  });
 });

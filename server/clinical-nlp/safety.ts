@@ -123,6 +123,11 @@ interface StrengthCheck {
 function checkStrength(med: Medication, k: DoseKnowledge, groups: FormGroup[] | undefined): StrengthCheck {
   const s = med.strength;
   const units = unitsOf(k, groups);
+  // "increase his dose until his heart rate will drop to twenty five percent": a percentage for a drug that comes in
+  // no cream, drops or spray is no strength of it.
+  if (s?.unit === '%' && !units.length && !(Object.keys(k.strengths) as FormGroup[]).some((g) => LOCAL_GROUPS.has(g))) {
+    return { usable: false, flag: { code: 'DOSE_UNIT', message: `Strength heard as ${show(s)}; ${drugLabel(med, undefined)} comes in ${describeUsual(usualStrengths(k, undefined), unitsOf(k, undefined))} — check the unit.` } };
+  }
   if (!s || !units.length) return { usable: !!s };
   const usual = usualStrengths(k, groups);
   const label = drugLabel(med, groups);
@@ -313,6 +318,15 @@ function liquidVolumeFlag(med: Medication): Omit<Flag, 'pointer'> | undefined {
   return { code: 'DOSE_RANGE', message: `${med.dose.value} ml of ${med.name} ${med.form} at one time is more than any usual dose (at most ${max} ml) — check the number.` };
 }
 
+// "Advair one hundred over fifty one inhalation", "Qvar forty two puffs": numbers run together by a recogniser make
+// counts nobody takes at once.
+const MOST_COUNTED_AT_ONCE = 10;
+const COUNTED = /^(?:tablet|capsule|puff|inhalation|spray|drop|sachet|lozenge|pessary|suppository|patch|teaspoon)s?$/;
+function countedDoseFlag(med: Medication): Omit<Flag, 'pointer'> | undefined {
+  if (!med.dose || !COUNTED.test(med.dose.unit) || med.dose.value <= MOST_COUNTED_AT_ONCE) return undefined;
+  return { code: 'DOSE_RANGE', message: `${med.dose.value} ${med.dose.unit}s of ${med.name} at one time is more than anyone takes at once — check the number.` };
+}
+
 const LOCAL_GROUPS = new Set<FormGroup>(['topical', 'eye', 'ear', 'nasal', 'vaginal']);
 
 /**
@@ -396,6 +410,8 @@ export function checkSafety(facts: ClinicalFacts, opts: SafetyOptions = {}): { m
     if (conflict) flags.push({ ...conflict, pointer: `${at}/strength` });
     const volume = liquidVolumeFlag(med);
     if (volume) flags.push({ ...volume, pointer: `${at}/dose` });
+    const counted = countedDoseFlag(med);
+    if (counted) flags.push({ ...counted, pointer: `${at}/dose` });
     for (const allergy of allergies) {
       const hit = med.match === 'unrecognised' ? null : allergyHit(allergy.text, med.name);
       if (!hit) continue;

@@ -328,3 +328,16 @@ describe('the most taken at one time', () => {
     expect(codes(check('Halcion 0.25 mg at bedtime.', {}, 'en-US'))).not.toContain('DOSE_RANGE');
   });
 });
+
+describe('numbers a recogniser ran together', () => {
+  it('a count nobody takes at once is flagged ("advair one hundred over fifty one inhalation", "qvar forty two puffs")', () => {
+    expect(codes(check('qvar forty two puffs twice daily', {}, 'en-US'))).toContain('DOSE_RANGE');
+    expect(codes(check('Qvar 40 mcg two puffs twice daily.', {}, 'en-US'))).not.toContain('DOSE_RANGE');
+  });
+
+  it('a percent strength for a drug that comes in no cream, drops or spray is flagged', () => {
+    const text = 'he will take inderal ten mg twice daily and we will gradually increase his dose until his heart rate will drop to twenty five percent';
+    expect(codes(check(text, {}, 'en-US'))).toContain('DOSE_UNIT');
+    expect(codes(check('Hydrocortisone 1% cream twice daily.', {}, 'en-US'))).not.toContain('DOSE_UNIT');
+  });
+});

@@ -1405,4 +1405,9 @@ describe('a fifth review of unseen MTSamples notes (session 30)', () => {
     expect(facts.medications.map((m) => [m.name, m.status, m.strength])).toEqual([['furosemide', 'changed', { value: 40, unit: 'mg' }]]);
     expect(facts.flags.map((f) => f.code)).toContain('UNIT_NOT_SAID');
   });
+
+  it('in a run-on plan the doctor\'s next "we will provide …" opens another instruction ("… megace two hundred mg daily four shortness of breath we will provide oxygen prn")', () => {
+    const text = 'three nausea and poor appetite we will start megace two hundred mg daily four shortness of breath we will provide oxygen prn five candidal infection';
+    expect(structure(text, { locale: 'en-US' }).medications.map((m) => [m.name, m.frequency?.as_needed])).toEqual([['megestrol', false]]);
+  });
 });

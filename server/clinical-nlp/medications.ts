@@ -64,6 +64,8 @@ const COUNT_THEN_FREQUENCY = /(?:^|[\s,])(?:#\s*\d+\s+)?(?:1|2|half)\s+(?:(?:po|
 const DEVICE_FORM: [RegExp, string][] = [[/\b(?:handihaler|respimat|hfa|mdi|diskus|accuhaler)\b/, 'inhaler'], [/\bemulgel\b/, 'gel']];
 const DOSE_BEFORE = /\b(?:tablets?|tabs?|capsules?|caps?|mg|mcg|ml|\d+)\s*,?\s*$/;
 const MEASURED_AFTER = /^\s*(?:levels?|troughs?|peak levels?|concentrations?|assays?|lock(?:ed)?|overdoses?|toxicity|intoxication|poisoning|induced)\b/;
+const RESULT_RUN = /(?:\b[a-z][a-z0-9 ]{1,25}?\s+(?:of\s+|was\s+|is\s+)?\d+(?:\.\d+)?\s*(?:,|and)\s*(?:and\s+)?){2,}$/;
+const BARE_VALUE = /^\s*(?:level\s+|of\s+|was\s+|is\s+)?\d+(?:\.\d+)?(?!\s*(?:mg|mcg|g|gm|grams?|milligrams?|micrograms?|units?|iu|meq|mmol|ml|%|percent|tablets?|tabs?|capsules?|caps?|puffs?|drops?)\b)/;
 const SHORT_BRAND_CONTEXT = /\b(?:tab|tabs|tablet|cap|capsule|syp|syrup|inj|injection|start|continue|give)\s*$/;
 
 // A sentence cannot end on these words: the segmenter cut a clause ("… we may | give injection …").
@@ -441,6 +443,10 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
       // "yearly digoxin levels", "a vancomycin trough": the drug's level is a test, not a prescription; "digoxin overdose",
       // "heparin-induced thrombocytopenia" name what it did, "heparin lock" a line.
       if (MEASURED_AFTER.test(s.text.slice(exact.end))) continue;
+      // "… LDL 158, and cyclosporine 163", "albumin 4.4, calcium 10.1": a bare number after a name at the end of a run of
+      // results (no drug among them) is a measured level.
+      const results = RESULT_RUN.exec(s.text.slice(0, exact.start));
+      if (results && BARE_VALUE.test(s.text.slice(exact.end)) && results.index >= (out[out.length - 1]?.end ?? 0)) continue;
       mention = { ref: exact.payload, key: exact.key, from: exact.from, to: exact.to, start: exact.start, end: exact.end, formStart: exact.start };
     } else {
       const w = tokens[i]!;

@@ -1410,4 +1410,11 @@ describe('a fifth review of unseen MTSamples notes (session 30)', () => {
     const text = 'three nausea and poor appetite we will start megace two hundred mg daily four shortness of breath we will provide oxygen prn five candidal infection';
     expect(structure(text, { locale: 'en-US' }).medications.map((m) => [m.name, m.frequency?.as_needed])).toEqual([['megestrol', false]]);
   });
+
+  it('"albumin 4.4, calcium 10.1", "LDL 158, and cyclosporine 163": a bare number at the end of a run of results is a level', () => {
+    const text = 'Sodium 139, potassium 4.2, creatinine 1.3, calcium 10.1, and albumin 4.4.  Cholesterol 221, triglycerides 104, HDL 42, LDL 158, and cyclosporine 163.  Continue current medications.';
+    expect(structure(text, { locale: 'en-US' }).medications).toEqual([]);
+    // A medication list of bare strengths is not a run of results.
+    expect(structure('Medications: aspirin 81, Lasix 40, metoprolol 25 daily. Continue current medications.', { locale: 'en-US' }).medications.map((m) => m.name)).toEqual(['aspirin', 'furosemide', 'metoprolol']);
+  });
 });

@@ -102,6 +102,9 @@ const LINE_END = new RegExp(
     String.raw`\b(?:check|checking|monitor|monitoring|measure|measuring|record|recording|keep track of|write down)\s+(?:your|her|his|their|the)\s+(?:own\s+)?(?:blood pressures?|bp|blood sugars?|sugars?|glucose|weight|temperature|pulse|heart rate|peak flow)\b`,
     String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
     String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
+    // "He could benefit from increasing his metoprolol dose, however, … bradycardic in the morning": a contrast opens
+    // another statement.
+    String.raw`,?\s*\bhowever\b`,
     // "we will start megace two hundred mg daily four shortness of breath we will provide oxygen prn": in a recogniser's
     // run-on plan the doctor's next "we will …" opens another instruction.
     String.raw`\b(?:we|i)\s*(?:will|'ll|are going to|am going to)\s+(?:provide|start|add|give|begin|continue|stop|order|obtain|arrange|refer|schedule|monitor)\b`,
@@ -345,7 +348,8 @@ const INSTRUCTIONS: RegExp[] = [
   // "Lovenox 1 mg per kg": a weight-based dose is no strength (the patient's weight makes it), but it is what to give.
   /\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|milligrams?|units?)\s*(?:\/|per)\s*(?:kg|kilogram)\b(?:\s*(?:\/|per)\s*day\b)?/,
   // What it is for, in a few words ("for pain", "for your right knee"): a longer run is the next clause's topic.
-  /\bfor\s+(?!\d|a\b|an\b|the next\b|the first\b|at least\b|about\b|only\b|up to\b|upto\b|maximum\b|max\b)(?:the\s+)?[a-z]+(?: [a-z]+){0,4}?(?=,|$|\s+if\b|\s+and\b|\s+then\b)/,
+  // "would be at risk for hemorrhagic pericardial effusion recurrence" is a danger, not what it is for.
+  /(?<!\b(?:risk|risks|risky|candidate|eligible|responsible|grateful|thankful|reason|reasons|indicated|contraindicated|planned|scheduled)\s+)\bfor\s+(?!\d|a\b|an\b|the next\b|the first\b|at least\b|about\b|only\b|up to\b|upto\b|maximum\b|max\b)(?:the\s+)?[a-z]+(?: [a-z]+){0,4}?(?=,|$|\s+if\b|\s+and\b|\s+then\b)/,
   CONDITION,
   /\b(?:in|into)\s+(?:each|both|the)\s+(?:nostril|eye|ear)s?\b/,
   /\bexcept\s+[a-z]+/,

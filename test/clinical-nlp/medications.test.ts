@@ -1417,4 +1417,16 @@ describe('a fifth review of unseen MTSamples notes (session 30)', () => {
     // A medication list of bare strengths is not a run of results.
     expect(structure('Medications: aspirin 81, Lasix 40, metoprolol 25 daily. Continue current medications.', { locale: 'en-US' }).medications.map((m) => m.name)).toEqual(['aspirin', 'furosemide', 'metoprolol']);
   });
+
+  it('"could benefit from increasing his metoprolol dose, however, …" weighs a change and ends the line; "at risk for" is no indication', () => {
+    const text = 'He is moderately rate controlled with metoprolol 50 mg b.i.d. He could benefit from increasing his metoprolol dose, however, in the hospital it was noted that he was bradycardic in the morning.';
+    const facts = structure(text, { locale: 'en-US' });
+    expect(facts.medications).toEqual([]);
+    expect((facts.conditional_medications ?? []).map((m) => [m.name, m.frequency?.text])).toEqual([['metoprolol', undefined]]);
+    expect(structure('I think it is reasonable to continue heparin, but clearly she would be at risk for hemorrhagic pericardial effusion recurrence.', { locale: 'en-US' }).medications.map((m) => m.instructions)).toEqual([undefined]);
+  });
+
+  it('a procedure note\'s "INJECTATE USED:" lists what was given there, not a prescription', () => {
+    expect(structure('PROCEDURE:,  Lumbar epidural steroid injection.,INJECTATE USED:,  10 mL of 0.5% lidocaine and 80 mg of Depo-Medrol.,ESTIMATED BLOOD LOSS:,  None.', { locale: 'en-US' }).medications).toEqual([]);
+  });
 });

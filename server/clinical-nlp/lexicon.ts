@@ -125,8 +125,9 @@ function dotted(match: string, offset: number, text: string): string {
 }
 
 const HOURS = alternation(ABBREVIATIONS.hourWords);
-// "q4h", "q.6h", "q 4-6 hrs", "every 4 to 6 hours", "4-6 hourly": the shorter interval, the most doses a day.
-const HOUR_INTERVAL_SRC = String.raw`\b(?:(?:q\.?\s?|every\s+)(\d+)(?:\s*(?:-|to|or)\s*(\d+))?\s*(?:${HOURS})|(\d+)\s*(?:-|to|or)\s*(\d+)\s*hourly)\b`;
+// "q4h", "q.6h", "q 4-6 hrs", "every 4 to 6 hours", "4-6 hourly": the shorter interval, the most doses a day. "q point
+// eight h": a recogniser's reading of "q.8h." ("q 0.8 h" once its numbers are digits).
+const HOUR_INTERVAL_SRC = String.raw`\b(?:(?:q\.?\s?(?:0\.(?=\d+\s*(?:${HOURS})\b))?|every\s+)(\d+)(?:\s*(?:-|to|or)\s*(\d+))?\s*(?:${HOURS})|(\d+)\s*(?:-|to|or)\s*(\d+)\s*hourly)\b`;
 // As written ("q.4h."), the last stop is the abbreviation's; once spoken numbers are digits, a stop ends a sentence.
 const HOUR_INTERVAL = new RegExp(String.raw`${HOUR_INTERVAL_SRC}\.?`, 'gi');
 const HOUR_INTERVAL_SPOKEN = new RegExp(HOUR_INTERVAL_SRC, 'g');
@@ -209,8 +210,11 @@ const DIGIT_WORD = 'zero|one|two|three|four|five|six|seven|eight|nine';
 const SPOKEN_DECIMAL_STOP = new RegExp(String.raw`\b(${DIGIT_WORD})\. (?=(?:${DIGIT_WORD})\b)`, 'g');
 
 /** Lower case, voice commands as punctuation, hyphens and "+" spelled out, spoken numbers as digits, spelled letters joined. */
-// "1/2 tab", "1-1/2 tabs", "1 1/2 tablets", "3/4 tablet": a written fraction of a tablet is a decimal count.
-const WRITTEN_FRACTION = /(?<![\d./])(?:(\d)(?:-|\s+))?([13])\/([24])(?<=1\/2|[13]\/4)(?=\s*(?:tabs?|tablets?|caps?|capsules?|pills?)\b)/g;
+// "1/2 tab", "1-1/2 tabs", "1 1/2 tablets", "3/4 tablet", a recogniser's "one over two tab": a fraction of a tablet is a
+// decimal count.
+const WRITTEN_FRACTION = /(?<![\d./])(?:(\d)(?:-|\s+))?([13])(?:\/|\s+over\s+)([24])(?<=1(?:\/|\s+over\s+)2|[13](?:\/|\s+over\s+)4)(?=\s*(?:tabs?|tablets?|caps?|capsules?|pills?)\b)/g;
+
+const fraction = (_m: string, whole: string | undefined, part: string, of: string): string => String(Number(whole ?? 0) + Number(part) / Number(of));
 
 export function normalizeMapped(raw: Mapped, voiceCommands = true): Mapped {
   // Latin written with full stops goes first: its stops would otherwise end sentences and become decimals ("q.4h").
@@ -221,10 +225,10 @@ export function normalizeMapped(raw: Mapped, voiceCommands = true): Mapped {
   s = s.replace(/(\d)\s*%/g, '$1 percent').replace(/\s*\+\s*/g, ' plus ');
   // ".25 mg": a decimal written without its leading zero.
   s = s.replace(/(?<![\d.])\.(?=\d)/g, '0.');
-  s = s.replace(WRITTEN_FRACTION, (_m: string, whole: string | undefined, part: string, of: string) => String(Number(whole ?? 0) + Number(part) / Number(of)));
+  s = s.replace(WRITTEN_FRACTION, fraction);
   s = s.replace(/([a-z])-(?=[a-z])/g, '$1 ').replace(/(\d)-(?=[a-z])/g, '$1 ').replace(/([a-z])-(?=\d)/g, '$1 ');
   // "q four h p r n": the interval is read before spelled letters are joined, or "h p r n" would become one word.
-  s = s.replace(NUMBER_RUN, numberWords).replace(HOUR_INTERVAL_SPOKEN, hourInterval);
+  s = s.replace(NUMBER_RUN, numberWords).replace(HOUR_INTERVAL_SPOKEN, hourInterval).replace(WRITTEN_FRACTION, fraction);
   s = s.replace(SPELLED_WITH_DIGIT, (run: string) => run.replace(/\s+/g, ''));
   s = s.replace(SPELLED, (run: string) => {
     const letters = run.split(/\s+/);

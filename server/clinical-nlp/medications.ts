@@ -175,7 +175,7 @@ const TITRATION_WHEN = /^[^.;]{0,30}?\b(?:after|over|within|if|when|as tolerated
 // "from 500 twice a day to 750 twice a day": the frequency each strength is taken at may be said with it.
 const FROM_TO_FREQUENCY = String.raw`(?:(?:(?:once|twice|thrice|three times|four times)\s+)?(?:a|per)\s+day|daily|bid|tid|bd|od)\s+`;
 const FROM_TO = new RegExp(String.raw`\bfrom\s+${NUM}\s*(?:${STRENGTH_UNIT}\s+)?(?:${FROM_TO_FREQUENCY})?to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`);
-const DOSE_UNIT = String.raw`tablets?|tabs?|capsules?|caps?|ml|millilit(?:er|re)s?|drops?|puffs?|sprays?|units?|sachets?|teaspoons?|tsp|spoons?|lozenges?|pessar(?:y|ies)|suppositor(?:y|ies)|patch(?:es)?|pieces?|inhalations?`;
+const DOSE_UNIT = String.raw`tablets?|tabs?|capsules?|caps?|ml|millilit(?:er|re)s?|drops?|puffs?|sprays?|units?|sachets?|packets?|teaspoons?|tsp|spoons?|lozenges?|pessar(?:y|ies)|suppositor(?:y|ies)|patch(?:es)?|pieces?|inhalations?`;
 const DOSE_OR_FREQUENCY_NEXT = new RegExp(
   String.raw`^\s*,?\s*(?:${NUM}\s*(?:${DOSE_UNIT})\b|(?:1|one|half)?\s*(?:od|bd|tds|tid|bid|qid|sos|once|twice|thrice|daily|\d+ times)\b|[0-2]-[0-2]-[0-2])`,
 );
@@ -199,6 +199,7 @@ function unitName(u: string): string {
   if (u === 'meq') return 'mEq';
   if (/^(?:ml|millilit)/.test(u)) return 'ml';
   if (/^tab/.test(u)) return 'tablet';
+  if (/^packet/.test(u)) return 'sachet';
   if (/^cap/.test(u)) return 'capsule';
   if (/^(?:teaspoon|tsp|spoon)/.test(u)) return 'teaspoon';
   if (/^pessar/.test(u)) return 'pessary';
@@ -371,7 +372,7 @@ const NOT_NAME = new Set(
     'morning night evening day days week weeks month months given taken sir madam doctor patient about under around ' +
     'over total maximum minimum least than nearly approximately almost below above extra each water milk ' +
     'start add prescribe begin continue give take increase reduce stop restart resume rx plan advice advised ' +
-    'you me him us we he she they low high small little').split(' '),
+    'you me him us we he she they low high small little sig disp dispense refills refill').split(' '),
 );
 const NAME_WORD = /^[a-z][a-z-]{2,}$/;
 const PRESCRIBING_VERB = /\b(?:start|add|prescribe|begin|continue|give|take|increase|rx)\s+(?:(?:on|the|with)\s+)?$/;
@@ -565,7 +566,9 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
       const value = numberOf(bare[1]!) * k;
       if (combination && !labelled(value)) med.brandSuffix = t.slice(at.from, at.to).trim();
       // "60k" is a strength only when the drug comes in it: a misheard "d three sixty k" must not become 360000 IU.
-      else if (k === 1 || labelled(value)) {
+      // "continue cipro three diabetes …": in a recogniser's run-on list a small number no strength of the drug, with
+      // no form before it nor dosing after it, is the next item's.
+      else if (labelled(value) || (k === 1 && (value >= 10 || !!m.prefixForm || DOSE_OR_FREQUENCY_NEXT.test(t.slice(at.to))))) {
         med.strength = { value, unit: k > 1 && /calciferol|vitamin d/.test(drug.name) ? 'IU' : unitOf(drug, String(value)) };
         mark('strength', at);
         med.inferred = ['strength'];

@@ -1430,3 +1430,22 @@ describe('a fifth review of unseen MTSamples notes (session 30)', () => {
     expect(structure('PROCEDURE:,  Lumbar epidural steroid injection.,INJECTATE USED:,  10 mL of 0.5% lidocaine and 80 mg of Depo-Medrol.,ESTIMATED BLOOD LOSS:,  None.', { locale: 'en-US' }).medications).toEqual([]);
   });
 });
+
+describe('unseen notes in recogniser form (session 30)', () => {
+  const us = (text: string) => structure(text, { locale: 'en-US' }).medications;
+
+  it('"q point eight h" is every 8 hours; "one over two tab" half a tablet', () => {
+    expect(us('haldol two mg po q point eight h artane two mg po daily').map((m) => [m.name, m.frequency?.text])).toEqual([['haloperidol', 'every 8 hours'], ['trihexyphenidyl', 'once daily']]);
+    expect(us('therapeutic trial of inderal forty mg one over two tab bid x one week').map((m) => m.dose)).toEqual([{ value: 0.5, unit: 'tablet' }]);
+  });
+
+  it('"continue cipro three diabetes": the next item\'s number is no strength; "tab amlodipine 7 once daily" still is (flagged)', () => {
+    expect(us('two recurrent urinary tract infection continue cipro three diabetes with episode of hypoglycemia monitor blood sugar').map((m) => [m.name, m.strength])).toEqual([['ciprofloxacin', undefined]]);
+    expect(us('tab amlodipine 7 once daily.').map((m) => m.strength)).toEqual([{ value: 7, unit: 'mg' }]);
+  });
+
+  it('"sig" (the directions) is no drug; "one packet" is a dose', () => {
+    expect(us('prescriptions finasteride five mg sig one tablet daily').map((m) => [m.name, m.frequency?.text])).toEqual([['finasteride', 'once daily']]);
+    expect(us('o r s one packet in one litre of water keep sipping through the day').map((m) => [m.name, m.strength, m.dose])).toEqual([['oral rehydration salts', undefined, { value: 1, unit: 'sachet' }]]);
+  });
+});

@@ -755,7 +755,9 @@ export function extractMedications(
       const spoken = spoken_.get(s)?.find((p) => m.start >= p.from && m.start < p.to)?.kind;
       // "abilify 15 mg po per day lyrica 100 mg po per day": in a medication list run together, the drug after the one
       // before's regimen is the list's next item.
-      const listNext = !!inherited && inherited.decision === 'current' && inherited.rules.some((r) => r === LIST_HEADING_RULE || r === LIST_SHARES) && REGIMEN_ONLY.test(lead);
+      // "… he is on coreg 3.125 mg a day lisinopril 5 mg a day … digoxin 0.125 mg every other day lasix 80 mg": so is
+      // the list the patient is said to be on, beyond the reach of its cue.
+      const listNext = !!inherited && inherited.decision === 'current' && REGIMEN_ONLY.test(lead);
       let decided = decide(s, m, mods, cueFloor, line, k > 0 || goesOn ? inherited : undefined, k > 0 ? LIST_LINK.test(lead) || listNext : goesOn, spoken);
       // A list under ALLERGIES names what the patient must not be given: never what they take.
       // A drug list with no cue is what the patient takes (a medication list whose heading a recogniser lost), but

@@ -1448,4 +1448,13 @@ describe('unseen notes in recogniser form (session 30)', () => {
     expect(us('prescriptions finasteride five mg sig one tablet daily').map((m) => [m.name, m.frequency?.text])).toEqual([['finasteride', 'once daily']]);
     expect(us('o r s one packet in one litre of water keep sipping through the day').map((m) => [m.name, m.strength, m.dose])).toEqual([['oral rehydration salts', undefined, { value: 1, unit: 'sachet' }]]);
   });
+
+  it('a list the patient is said to be on goes on beyond its cue\'s reach ("… he is on coreg … digoxin … lasix … inspra")', () => {
+    const text = 'medications his medications include avelox four hundred mg he is on coreg three point one two five mg a day lisinopril five mg a day coumadin two point five mg a day digoxin zero point one two five mg every other day lasix eighty mg twice daily inspra twice daily and he is on a transdermal nitro patch';
+    expect(us(text)).toEqual([]);
+  });
+
+  it('"might benefit from a low dose hypnotic and 7.5 mg of restoril was ordered": the order decides, the weighing is out of reach', () => {
+    expect(us('i believe the patient might benefit from low dose hypnotic and seven point five mg of restoril was ordered').map((m) => [m.name, m.status])).toEqual([['temazepam', 'new']]);
+  });
 });

@@ -102,6 +102,9 @@ const LINE_END = new RegExp(
     String.raw`\b(?:check|checking|monitor|monitoring|measure|measuring|record|recording|keep track of|write down)\s+(?:your|her|his|their|the)\s+(?:own\s+)?(?:blood pressures?|bp|blood sugars?|sugars?|glucose|weight|temperature|pulse|heart rate|peak flow)\b`,
     String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
     String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
+    // "… percocet and oxycontin picked up at my office he is instructed to do daily wound care": what the patient is told
+    // to do next is another instruction.
+    String.raw`\b(?:he|she|they|patient|the patient)\s+(?:is|was|are|were|has been|have been)\s+(?:instructed|advised|told|asked|educated|encouraged)\b`,
     // "He could benefit from increasing his metoprolol dose, however, … bradycardic in the morning": a contrast opens
     // another statement.
     String.raw`,?\s*\bhowever\b`,

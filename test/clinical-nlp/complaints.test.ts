@@ -834,3 +834,18 @@ describe('complaints said in consultations met in unseen real texts (session 29)
     expect(names('how are you', 'i find myself palpitating a lot', 'okay')).toEqual(['palpitations']);
   });
 });
+
+describe('report words that are no complaints (a review of unseen MTSamples notes, session 30)', () => {
+  it('a discharge as an event, mass effect, vascular congestion are no complaints; a discharge from the nose is', () => {
+    expect(names('At discharge on 08/06/2009 she was stable.')).toEqual([]);
+    expect(names('CT showed no evidence of intracranial hemorrhage or mass effect.')).toEqual([]);
+    expect(names('Chest x-ray showed mild vascular congestion.')).toEqual([]);
+    expect(names('She has nasal congestion and yellow discharge from the nose.')).toContain('nasal congestion');
+  });
+
+  it('"is not reporting X, Y or Z" and "sputum is not produced" deny them', () => {
+    expect(names('She is not reporting polyuria, polydipsia or polyphagia.')).toEqual([]);
+    expect(names('Sputum is not produced.')).toEqual([]);
+    expect(names('She is reporting polyuria.')).toEqual(['increased urination']);
+  });
+});

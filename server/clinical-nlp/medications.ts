@@ -182,7 +182,8 @@ const DOSE_UNIT = String.raw`tablets?|tabs?|capsules?|caps?|ml|millilit(?:er|re)
 const DOSE_OR_FREQUENCY_NEXT = new RegExp(
   String.raw`^\s*,?\s*(?:${NUM}\s*(?:${DOSE_UNIT})\b|(?:1|one|half)?\s*(?:od|bd|tds|tid|bid|qid|sos|once|twice|thrice|daily|\d+ times)\b|[0-2]-[0-2]-[0-2])`,
 );
-const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|upto)\s+)(?<![\d./])(${NUM.slice(1, -1)}|\b(?:half|a|an|one))\s*(${DOSE_UNIT})\b(?!\s*(?:\/|per)\s*(?:kg|day)\b)`);
+// "#90 tablets", "dispense 30 tablets": how many the pharmacy hands out, not the dose.
+const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|upto|dispense|dispensed|disp|quantity|qty)\s+)(?<![\d./#])(?<!#\s)(${NUM.slice(1, -1)}|\b(?:half|a|an|one))\s*(${DOSE_UNIT})\b(?!\s*(?:\/|per)\s*(?:kg|day)\b)`);
 // "take two tablets of paracetamol 500 mg", "half a tablet of bisoprolol", "10 ml of the suspension": the amount said
 // before the drug is its dose.
 const HALVED = /\b(?:cut|split|break|broken|divide|divided)\s+(?:it\s+|them\s+|the\s+tablets?\s+)?in\s+(?:half|two)\b/;

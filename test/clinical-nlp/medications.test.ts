@@ -1472,4 +1472,11 @@ describe('unseen notes in recogniser form (session 30)', () => {
   it('"… picked up at my office he is instructed to do daily wound care": the next instruction\'s "daily" is not the drug\'s', () => {
     expect(us('he was also given prescription for percocet and oxycontin picked up at my office he is instructed to do daily wound care').map((m) => m.frequency)).toEqual([undefined, undefined]);
   });
+
+  it('"discontinue … starting with the Isordil" stops it; "not to be taken with any other anti-inflammatory" prescribes none; "#90 tablets" is no dose', () => {
+    expect(us('We will discontinue vasodilator therapy starting with the Isordil.')).toEqual([]);
+    expect(us('Relafen 500 mg twice daily, not to be taken with any other anti-inflammatory.').map((m) => m.name)).toEqual(['nabumetone']);
+    expect(us('Wellbutrin XL 150 mg daily #30 tablets.').map((m) => m.dose)).toEqual([undefined]);
+    expect(us('Start Tylenol 500 mg, starting with two tablets at night.').map((m) => m.dose)).toEqual([{ value: 2, unit: 'tablet' }]);
+  });
 });

@@ -234,8 +234,9 @@ interface Hit {
   to: number;
 }
 
-// "once the flare settles", "once you've finished the course": "once" opening a clause is a time, not a frequency.
-const ONCE_DAILY = /\b(?:od|once (?:a day|daily)|once(?!\s+(?:the|you|you've|you're|your|it|it's|this|that|these|those|he|she|they|we|i|i've|my|his|her|their|symptoms?|things?|everything|done|finished|healed|settled|better)\b)|daily|every day|everyday|qd|every morning|every night|nightly|(?:a|per) day)\b/;
+// "once the flare settles", "once you've finished the course", "once nadir is resolved": "once" opening a clause is a
+// time, not a frequency.
+const ONCE_DAILY = /\b(?:od|once (?:a day|daily)|once(?!\s+(?:the|you|you've|you're|your|it|it's|this|that|these|those|he|she|they|we|i|i've|my|his|her|their|symptoms?|things?|everything|done|finished|healed|settled|better)\b)(?!\s+(?:[a-z']+\s+){1,3}(?:is|are|has|have|was|were|gets|comes|returns|resolves|resolved|improves|settles)\b)|daily|every day|everyday|qd|every morning|every night|nightly|(?:a|per) day)\b/;
 
 const MORNING_AND_EVENING = /\b(\d+(?:\.\d+)?\s*[a-z]+\s+)?(?:every|each)\s+morning\s+and\s+(\d+(?:\.\d+)?\s*[a-z]+\s+)?(?:every|each)\s+(?:evening|night)\b/;
 

@@ -1479,4 +1479,10 @@ describe('unseen notes in recogniser form (session 30)', () => {
     expect(us('Wellbutrin XL 150 mg daily #30 tablets.').map((m) => m.dose)).toEqual([undefined]);
     expect(us('Start Tylenol 500 mg, starting with two tablets at night.').map((m) => m.dose)).toEqual([{ value: 2, unit: 'tablet' }]);
   });
+
+  it('"Preference would be to run intravenous heparin … once nadir is resolved": a preference weighs, and "once" opening a clause is no frequency', () => {
+    const facts = structure('Preference would be to run intravenous heparin with PTT of 45 during her thrombocytopenic nadir and initiation of full-dose anticoagulation once nadir is resolved.', { locale: 'en-US' });
+    expect(facts.medications).toEqual([]);
+    expect((facts.conditional_medications ?? []).map((m) => [m.name, m.frequency])).toEqual([['heparin', undefined]]);
+  });
 });

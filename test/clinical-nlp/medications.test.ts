@@ -1458,17 +1458,6 @@ describe('unseen notes in recogniser form (session 30)', () => {
     expect(us('i believe the patient might benefit from low dose hypnotic and seven point five mg of restoril was ordered').map((m) => [m.name, m.status])).toEqual([['temazepam', 'new']]);
   });
 
-  it('US products the formulary lacked (Atripla, sorbitol) are drugs, so their doses stay theirs', () => {
-    expect(us('Atripla one tablet at night, and paroxetine 20 mg daily.').map((m) => [m.name, m.timing])).toEqual([
-      ['efavirenz + emtricitabine + tenofovir', 'at night'],
-      ['paroxetine', undefined],
-    ]);
-    expect(us('we will start clotrimazole one percent cream bid six constipation we will give sorbitol thirty cc tid').map((m) => [m.name, m.frequency?.per_day, m.dose])).toEqual([
-      ['clotrimazole', 2, undefined],
-      ['sorbitol', 3, { value: 30, unit: 'ml' }],
-    ]);
-  });
-
   it('"… picked up at my office he is instructed to do daily wound care": the next instruction\'s "daily" is not the drug\'s', () => {
     expect(us('he was also given prescription for percocet and oxycontin picked up at my office he is instructed to do daily wound care').map((m) => m.frequency)).toEqual([undefined, undefined]);
   });

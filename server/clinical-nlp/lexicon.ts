@@ -129,6 +129,9 @@ const HOURS = alternation(ABBREVIATIONS.hourWords);
 // eight h": a recogniser's reading of "q.8h." ("q 0.8 h" once its numbers are digits).
 const HOUR_INTERVAL_SRC = String.raw`\b(?:(?:q\.?\s?(?:0\.(?=\d+\s*(?:${HOURS})\b))?|every\s+)(\d+)(?:\s*(?:-|to|or)\s*(\d+))?\s*(?:${HOURS})|(\d+)\s*(?:-|to|or)\s*(\d+)\s*hourly)\b`;
 // As written ("q.4h."), the last stop is the abbreviation's; once spoken numbers are digits, a stop ends a sentence.
+// "q.3.d.", "q3d": every 3 days; "q 6 p.r.n.", "q.6. p.r.n." (the hours left unsaid before as-needed): every 6 hours.
+const Q_DAYS = /\bq\.?\s?(\d{1,2})\.?\s?d\b\.?/gi;
+const Q_PRN = /\bq\.?\s?(\d{1,2})\.?(?=\s*(?:prn|as needed)\b)/gi;
 const HOUR_INTERVAL = new RegExp(String.raw`${HOUR_INTERVAL_SRC}\.?`, 'gi');
 const HOUR_INTERVAL_SPOKEN = new RegExp(HOUR_INTERVAL_SRC, 'g');
 function hourInterval(match: string, ...args: unknown[]): string {
@@ -218,7 +221,7 @@ const fraction = (_m: string, whole: string | undefined, part: string, of: strin
 
 export function normalizeMapped(raw: Mapped, voiceCommands = true): Mapped {
   // Latin written with full stops goes first: its stops would otherwise end sentences and become decimals ("q.4h").
-  let s = raw.replace(DOTTED, dotted).replace(TITLE, '$1$2').replace(HOUR_INTERVAL, hourInterval).lower().replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
+  let s = raw.replace(DOTTED, dotted).replace(TITLE, '$1$2').replace(HOUR_INTERVAL, hourInterval).replace(Q_DAYS, 'every $1 days').replace(Q_PRN, 'every $1 hours').lower().replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
   if (voiceCommands && VOICE_COMMAND_WORD.test(s.text)) for (const [re, to] of VOICE_COMMANDS) s = s.replace(re, to);
   // "two. five of norvasc": a recogniser writes the spoken "point" of a decimal as a full stop between number words.
   s = s.replace(SPOKEN_DECIMAL_STOP, '$1 point ');

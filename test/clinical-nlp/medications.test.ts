@@ -1474,4 +1474,12 @@ describe('unseen notes in recogniser form (session 30)', () => {
     expect(facts.medications).toEqual([]);
     expect((facts.conditional_medications ?? []).map((m) => [m.name, m.frequency])).toEqual([['heparin', undefined]]);
   });
+
+  it('"q 6 p.r.n." and "q.6. p.r.n." are every 6 hours as needed; "q.3.d." and "every 3 days" every 3 days', () => {
+    const often = (text: string) => us(text).map((m) => [m.frequency?.text, m.frequency?.per_day ?? null, m.frequency?.as_needed]);
+    expect(often('Flexeril 10 mg q 6 p.r.n.')).toEqual([['every 6 hours as needed', 4, true]]);
+    expect(often('Phenergan 25 mg q.6. p.r.n. nausea.')).toEqual([['every 6 hours as needed', 4, true]]);
+    expect(often('Duragesic 50 mcg patch q.3.d.')).toEqual([['every 3 days', null, false]]);
+    expect(often('Vitamin D 50000 units every 7 days.')).toEqual([['every 7 days', null, false]]);
+  });
 });

@@ -990,6 +990,9 @@ export function extractMedications(
     // with no cue, or only because the plan names it as current treatment, weighed or made conditional later on, may
     // not go on.
     if (m.rules?.some((r) => r === 'med.current-treatment-in-plan' || r === 'med.default-new') && meds.some((x) => x.id === m.id && x.sentence > m.sentence && CONDITIONAL.has(x.status!))) m.unclear = true;
+    // "Patient: I'm taking digoxin … Doctor: you take digoxin.": a drug the patient takes, named again after only "take"
+    // and with nothing that doses it, may be the history repeated rather than prescribed: kept, flagged.
+    if (m.status === 'new' && m.rules?.includes(TAKE_CUE) && !m.strength && !m.dose && !m.frequency && !m.duration && meds.some((x) => x.id === m.id && x.sentence < m.sentence && x.current)) m.unclear = true;
     if (m.unclear) m.rules = [...(m.rules ?? []), STATUS_UNCLEAR_RULE];
     // "lisinopril 20 mg" in the history and "taking lisinopril 10 mg" in the plan: a strength the recording also
     // gives otherwise, not as a change, a step or another dose prescribed now, may be the old one: kept, flagged.
@@ -1026,6 +1029,7 @@ type Out = Medication & {
 // Sentences after a drug class within which a drug the doctor names ("something called …") is the one it meant.
 const CLASS_NAMED_WITHIN = 2;
 const NAMED_CUE = 'new.called';
+const TAKE_CUE = 'new.take';
 
 
 function strip(m: Out): Medication {

@@ -1483,3 +1483,16 @@ describe('unseen notes in recogniser form (session 30)', () => {
     expect(often('Vitamin D 50000 units every 7 days.')).toEqual([['every 7 days', null, false]]);
   });
 });
+
+describe('unseen ACI-Bench consultations against their reference notes (session 31)', () => {
+  const consult = (text: string) =>
+    structure(text, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.status, !!m.rules?.includes('med.status-unclear')]);
+
+  it('"Patient: I\'m taking digoxin … Doctor: you take digoxin." is the history repeated: flagged, not a silent prescription', () => {
+    const history = 'Patient: yes. so i\'m taking digoxin for afib. will the tramadol be okay with that?\nDoctor: it will be okay.\nPatient: yes.\nDoctor: you take digoxin. all right. any other questions for me?';
+    expect(consult(history)).toEqual([['digoxin', 'new', true]]);
+    // Dosed, it is a prescription; never said before, it is one too.
+    expect(consult('Patient: i\'m taking digoxin.\nDoctor: you take digoxin 125 micrograms once a day.')).toEqual([['digoxin', 'new', false]]);
+    expect(consult('Patient: it hurts.\nDoctor: you take ibuprofen for the pain.').map((m) => m[2])).toEqual([false]);
+  });
+});

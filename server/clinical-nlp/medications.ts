@@ -114,6 +114,9 @@ const LINE_END = new RegExp(
     // "continue lisinopril, continue IV antibiotics", "Lantus 35 units at bedtime and continue the sliding scale as
     // needed": a prescribing verb after the comma or "and" opens the next instruction.
     String.raw`(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:continue|start|stop|hold|discontinue|resume|add)\s+(?!(?:it|this|that|them|the same|same|for|as|until|at|on|with|taking|to|through|while|if|when|unless|after|before|daily|twice|once)\b)[a-z])`,
+    // "IV Rocephin, nebulizer treatments and oxygen as needed": care that is no drug, after the list's comma or "and",
+    // is an item of its own; its route and "as needed" are not the drug's.
+    String.raw`(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:(?:nebuli[sz]er|neb|breathing|respiratory) treatments?|nebs|(?:supplemental |home )?oxygen|(?:iv |intravenous )?fluids|physical therapy|ice packs?|warm compresses)\b)`,
     // "aspirin as needed, and TriViFlor 25 mg", "milk of magnesia 30 cc daily and amanda 10 mg bid", "Ventolin inhaler
     // every four hours as needed, and Azmacort four puffs twice per day", "Megace 400 mg b.i.d. and Ensure t.i.d. with
     // meals": a name the formulary lacks, with its own strength, dose or frequency, after the list's comma or "and" is
@@ -487,13 +490,18 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
 }
 
 /** The prescribing verb and connectors that lead a line ("continue tab", "and start"), so the line before ends there. */
+// "oral Orapred, IV Rocephin": a route said before the drug, opening a list item, is that drug's (a route after
+// the drug, "… 1 g IV vancomycin …", stays the one before's).
+const ROUTE_BEFORE = /(?<=(?:^|[,;:(]|\b(?:and|also|then|plus|start|starting|begin|add|continue|give|restart|resume|prescribe|for|on|with))\s*)(?:iv|i\.v\.|intravenous|oral|im|i\.m\.|intramuscular|sq|subcutaneous|subq|topical|inhaled|nebuli[sz]ed)\s+$/;
 function lineStart(text: string, formStart: number, floor: number): number {
   const before = text.slice(floor, formStart);
   // "80 milligrams of triamcinolone, and one milliliter of lidocaine": an amount said before the name is its line's.
   const amount = STRENGTH_OF_BEFORE.exec(before) ?? DOSE_OF_BEFORE.exec(before);
   if (amount) return floor + amount.index;
-  const m = /(?:\b(?:and|also|then|plus)\s+)?(?:\b(?:start|starting|begin|add|continue|give|take|use|apply|instil|put|increase|reduce|decrease|restart|resume|prescribe|rx|prn|sos|stop|discontinue|i am starting|we will add|we will start)\s+(?:(?:the|on|with|her|him|them|you)\s+)?)?$/.exec(before);
-  return m && m[0].trim() ? floor + m.index + (m[0].length - m[0].trimStart().length) : formStart;
+  const route = ROUTE_BEFORE.exec(before);
+  const lead = route ? before.slice(0, route.index) : before;
+  const m = /(?:\b(?:and|also|then|plus)\s+)?(?:\b(?:start|starting|begin|add|continue|give|take|use|apply|instil|put|increase|reduce|decrease|restart|resume|prescribe|rx|prn|sos|stop|discontinue|i am starting|we will add|we will start)\s+(?:(?:the|on|with|her|him|them|you)\s+)?)?$/.exec(lead);
+  return m && m[0].trim() ? floor + m.index + (m[0].length - m[0].trimStart().length) : floor + lead.length;
 }
 
 /** Within how many words after the drug's name its instructions are said. */
@@ -1383,7 +1391,8 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
   const name = ref ? (lang === 'en-us' && ref.drug.us) || (lang === 'en-gb' && ref.drug.uk) || ref.drug.name : m.key;
   // Taper steps: each "then" with a number or a frequency of its own starts a new entry.
   const pieces: Hit[] = [];
-  let pieceStart = m.formStart;
+  const routeBefore = ROUTE_BEFORE.exec(said.slice(line.start, m.formStart));
+  let pieceStart = routeBefore ? line.start + routeBefore.index : m.formStart;
   const rel = text.slice(m.end, line.end);
   const deliberation = LATER_DECISION.exec(rel);
   let lineEnd = deliberation ? m.end + deliberation.index : line.end;

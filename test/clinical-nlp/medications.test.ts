@@ -1495,4 +1495,10 @@ describe('unseen ACI-Bench consultations against their reference notes (session 
     expect(consult('Patient: i\'m taking digoxin.\nDoctor: you take digoxin 125 micrograms once a day.')).toEqual([['digoxin', 'new', false]]);
     expect(consult('Patient: it hurts.\nDoctor: you take ibuprofen for the pain.').map((m) => m[2])).toEqual([false]);
   });
+
+  it('"IV Rocephin, nebulizer treatments and oxygen as needed": the care after the comma is its own item, its route and "as needed" not the drug\'s', () => {
+    const fields = (text: string) => structure(text, { locale: 'en-US' }).medications.map((m) => [m.name, m.route, m.frequency?.text]);
+    expect(fields('PLAN: Start oral Orapred, IV Rocephin, nebulizer treatments and oxygen as needed.')).toEqual([['prednisolone', 'oral', undefined], ['ceftriaxone', 'intravenous', undefined]]);
+    expect(fields('PLAN: Start albuterol inhaler every 4 hours as needed.')).toEqual([['albuterol', 'inhalation', 'every 4 hours as needed']]);
+  });
 });

@@ -988,9 +988,10 @@ export function extractMedications(
   });
   for (const m of listed) {
     if (m.bare) m.rules = [...(m.rules ?? []), 'med.named-without-strength'];
-    // Nothing said makes it a prescription: no prescribing cue and no dose, frequency or course, in the plan or
-    // not. A drug named in the story or an explanation is then as likely history as a prescription: kept, flagged.
-    if (m.rules?.includes('med.default-new') && !m.frequency && !m.duration && !m.dose) m.unclear = true;
+    // Nothing said makes it a prescription: no prescribing cue and no frequency or course, in the plan or not (an
+    // amount alone is none: "with 1:200,000 epinephrine, approximately 1.5 mL total volume"). A drug named in the
+    // story, an explanation or a procedure is then as likely history as a prescription: kept, flagged.
+    if (m.rules?.includes('med.default-new') && !m.frequency && !m.duration) m.unclear = true;
     // In a dictated note, a drug said before the plan with nothing that prescribes it may be a medication list whose
     // heading the recogniser lost ("medications currently include … lisinopril 10 mg daily …"): kept, flagged.
     if (m.rules?.includes('med.default-new') && !doc.consultation && m.sentence < doc.planStart && doc.planStart < doc.sentences.length && !PLAN_SECTIONS.has(sectionOf(doc.sentences[m.sentence]!) ?? '')) m.unclear = true;

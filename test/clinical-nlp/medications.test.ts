@@ -1501,4 +1501,14 @@ describe('unseen ACI-Bench consultations against their reference notes (session 
     expect(fields('PLAN: Start oral Orapred, IV Rocephin, nebulizer treatments and oxygen as needed.')).toEqual([['prednisolone', 'oral', undefined], ['ceftriaxone', 'intravenous', undefined]]);
     expect(fields('PLAN: Start albuterol inhaler every 4 hours as needed.')).toEqual([['albuterol', 'inhalation', 'every 4 hours as needed']]);
   });
+
+  it('an amount alone, with nothing that prescribes ("… epinephrine approximately one point five ml total volume"), is flagged, not a silent prescription', () => {
+    const text = 'she had three plus cryptic tonsils injection at each peritonsillar area with zero point two five percent with marcaine with one two hundred thousand epinephrine approximately one point five ml total volume the left superior tonsillar pole was then grasped with curved allis forceps';
+    const printed = structure(text, { locale: 'en-US' }).medications;
+    expect(printed.length).toBeGreaterThan(0);
+    expect(printed.filter((m) => !m.rules?.includes('med.status-unclear')).map((m) => m.name)).toEqual([]);
+    // Said with how often, it is a prescription.
+    expect(structure('Epinephrine 0.3 mg twice daily.', { locale: 'en-US' }).medications.map((m) => m.rules?.includes('med.status-unclear'))).toEqual([false]);
+  });
 });
+

@@ -11,6 +11,7 @@
  */
 import { doubleMetaphone } from 'double-metaphone';
 import { FORMULARY, type Drug } from './vocab/formulary.js';
+import { classMemberNamed } from './vocab/drug-knowledge.js';
 import { matchIcdTokens, snapWord } from './codify.js';
 import { findInvestigationMatches } from './investigations.js';
 import { CONTEXT_RULES, contextOf, sentenceModifiers, type ContextCategory, type ContextModifier } from './context.js';
@@ -823,7 +824,7 @@ export function extractMedications(
           groups: alternatives.map((x) => `${s.index}:${x.start}`),
           condition: decided.cue,
           recognised: !!m.ref,
-          isClass: m.ref?.drug.kind === 'class',
+          classEntry: m.ref?.drug.kind === 'class' ? m.ref.drug : undefined,
         });
         if (prescribed && (!med.bare || decided.explicit) && !firstMed.has(s.index)) firstMed.set(s.index, line.start);
       }
@@ -837,7 +838,7 @@ export function extractMedications(
   // A class ("an anti-inflammatory") is an entry only where a cue prescribes it surely: said alone or recommended it
   // describes a drug or a procedure ("that's really an anti-inflammatory", "place some anti-inflammatory medication at
   // the spot", "recommend a spinal injection with a strong anti-inflammatory").
-  const named = (m: Out): boolean => (!m.bare || (m.explicit && m.recognised)) && (!m.isClass || (m.explicit && !m.unclear));
+  const named = (m: Out): boolean => (!m.bare || (m.explicit && m.recognised)) && (!m.classEntry || (m.explicit && !m.unclear));
   const history = meds.filter((m) => m.status === 'history' && !isStopped(m));
   let prescribed = meds.filter((m) => PRESCRIBED.has(m.status!) && named(m) && !isStopped(m));
   followOnDosing(doc, prescribed, mentioned, firstMed);
@@ -963,11 +964,11 @@ export function extractMedications(
   const namedLater = (m: Out): boolean =>
     deduped.some(
       (x) =>
-        !x.isClass &&
+        !x.classEntry &&
         ((x.sentence === m.sentence && x.mention > m.mention) ||
-          (x.sentence > m.sentence && x.sentence - m.sentence <= CLASS_NAMED_WITHIN && !!x.rules?.includes(NAMED_CUE))),
+          (x.sentence > m.sentence && x.sentence - m.sentence <= CLASS_NAMED_WITHIN && (!!x.rules?.includes(NAMED_CUE) || classMemberNamed(m.classEntry!, x.name)))),
     );
-  const listed = deduped.filter((m) => !m.isClass || !namedLater(m));
+  const listed = deduped.filter((m) => !m.classEntry || !namedLater(m));
   markAlternatives(listed);
   // "May use ibuprofen or Tylenol for discomfort": a condition said after the last alternative is all of theirs; so is
   // a regimen ("either nitrofurantoin or trimethoprim … one tablet twice a day for three days").
@@ -1033,7 +1034,8 @@ type Out = Medication & {
   groups: string[];
   condition?: string;
   recognised: boolean;
-  isClass: boolean;
+  /** The formulary's entry for a drug class said as such ("antihistamines"). */
+  classEntry: Drug | undefined;
 };
 // Sentences after a drug class within which a drug the doctor names ("something called …") is the one it meant.
 const CLASS_NAMED_WITHIN = 2;
@@ -1042,7 +1044,7 @@ const TAKE_CUE = 'new.take';
 
 
 function strip(m: Out): Medication {
-  const { bare: _b, sentence: _s, mention: _m, id: _i, restart: _r, current: _c, explicit: _e, unclear: _u, groups: _g, condition: _d, recognised: _n, isClass: _k, ...med } = m;
+  const { bare: _b, sentence: _s, mention: _m, id: _i, restart: _r, current: _c, explicit: _e, unclear: _u, groups: _g, condition: _d, recognised: _n, classEntry: _k, ...med } = m;
   return med;
 }
 

@@ -1510,5 +1510,12 @@ describe('unseen ACI-Bench consultations against their reference notes (session 
     // Said with how often, it is a prescription.
     expect(structure('Epinephrine 0.3 mg twice daily.', { locale: 'en-US' }).medications.map((m) => m.rules?.includes('med.status-unclear'))).toEqual([false]);
   });
+
+  it('"take some antihistamines … You can get Piriton or Chlorphenamine": a class the next sentences name a member of is that drug', () => {
+    const gb = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => m.name);
+    expect(gb('Patient: it itches.\nDoctor: What I\'d like you to do now, is I\'d like you to try and take some antihistamines. So you can buy them over the counter. You can get Piriton or Chlorphenamine, and you can take one tablet, four milligrams, up to about six times a day.')).toEqual(['chlorphenamine']);
+    // A drug of another class named after it leaves the class its own entry.
+    expect(gb('Patient: it itches.\nDoctor: I\'d like you to take some antihistamines. And use hydrocortisone 1% cream twice a day on the rash.')).toEqual(['antihistamine', 'hydrocortisone']);
+  });
 });
 

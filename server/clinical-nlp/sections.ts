@@ -247,8 +247,9 @@ const QUESTION_BOUNDARY = new RegExp(
 const QUESTION_AT_START = new RegExp(String.raw`^${QUESTION_START}\b`);
 const ANSWER = /^((?:[a-z0-9']+\s+){2,}?)(?=(?:no|yes|yeah|yep|nope|not really|nothing|never|sometimes|a little|only)\b)/;
 const FIRST_PERSON = /\b(?:i|i'm|i've|my|me|mine|we|our)\b/;
+// The doctor telling the patient what to do or what they will do: "i want you to take …", "i'm going to start you on …".
 const DOCTOR_WORDS =
-  /\b(?:let me|let's|lie down|sit down|examine|examination|tab|tablet|cap|capsule|syrup|prescribe|diagnosis|this is|this looks|looks like|sounds like|i think|i will|i'll|we will|we'll|take this|you should|you need|come back|review|bp is|blood pressure is|pulse is|temperature is|your (?:sugar|bp|pressure|weight|temperature))\b/;
+  /\b(?:i (?:want|would like|need) you to|i'd like you to|i(?:'m| am) (?:going to|gonna) (?:start|put|prescribe|give|refer|send|order|increase|reduce|change|switch|stop)|i(?: would|'d)? (?:recommend|suggest|advise)|let me|let's|lie down|sit down|examine|examination|tab|tablet|cap|capsule|syrup|prescribe|diagnosis|this is|this looks|looks like|sounds like|i think|i will|i'll|we will|we'll|take this|you should|you need|come back|review|bp is|blood pressure is|pulse is|temperature is|your (?:sugar|bp|pressure|weight|temperature))\b/;
 
 // Instructions are the doctor's: "check your sugar every morning", "come after fifteen days".
 const IMPERATIVE = /^(?:okay\s+|so\s+)?(?:check|take|come|avoid|apply|continue|stop|start|drink|eat|walk|use|keep|don't|do not|get|wear|wash|bring|give|put|reduce|increase)\b/;
@@ -327,7 +328,8 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
         if (!m.text) continue;
         const said = HEADING_SENTENCE.exec(m.text);
         if (said && (PARAGRAPH.test(m.text) || PARAGRAPH.test(sentences[sentences.length - 1]?.text ?? ''))) section = sectionAfter(headingOf(said[1]!)!, section);
-        const who = unlabelledConsultation ? whoSays(m.text, sentences[sentences.length - 1]) : speaker;
+        // The one labelled line of an otherwise unlabelled consultation keeps its label.
+        const who = unlabelledConsultation && !speaker ? whoSays(m.text, sentences[sentences.length - 1]) : speaker;
         if (unlabelledConsultation && who !== sentences[sentences.length - 1]?.speaker) turn++;
         sentences.push({
           index: sentences.length,

@@ -63,6 +63,16 @@ describe('sentences without punctuation', () => {
     expect(doc.consultation).toBe(true);
   });
 
+  it('reads "i want you to …", "i\'m going to start you on …" in an unlabelled consultation as the doctor\'s, though said in the first person', () => {
+    const who = (raw: string) => buildDoc(raw, { mode: 'consultation' }).sentences.map((s) => s.speaker);
+    expect(who('i want you to take ibuprofen 400 mg three times a day')).toEqual(['doctor']);
+    expect(who("i'm going to start you on amlodipine 5 mg once a day")).toEqual(['doctor']);
+    expect(who("i'd recommend you take paracetamol 1 g four times a day")).toEqual(['doctor']);
+    expect(who("i'm taking ibuprofen 400 mg three times a day")).toEqual(['patient']);
+    // The one labelled line of an otherwise unlabelled transcript keeps its label.
+    expect(who("Doctor: I'd like you to take amoxicillin 500 mg three times a day.")).toEqual(['doctor']);
+  });
+
   it('reads the doctor saying what they want done as a statement, not a question, even without punctuation', () => {
     const sentences = texts('Doctor: what i want you to do is rest the knee and use ice\nPatient: okay\nDoctor: what brings you in today\nPatient: my knee');
     expect(sentences).toContain('what i want you to do is rest the knee and use ice');

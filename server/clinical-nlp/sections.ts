@@ -245,17 +245,23 @@ const QUESTION_BOUNDARY = new RegExp(
   'g',
 );
 const QUESTION_AT_START = new RegExp(String.raw`^${QUESTION_START}\b`);
-const ANSWER = /^((?:[a-z0-9']+\s+){2,}?)(?=(?:no|yes|yeah|yep|nope|not really|nothing|never|sometimes|a little|only)\b)/;
+// "a little", but not "let's talk a little bit about …".
+const ANSWER = /^((?:[a-z0-9']+\s+){2,}?)(?=(?:no|yes|yeah|yep|nope|not really|nothing|never|sometimes|a little(?!\s+(?:bit\s+)?(?:about|more|of|further|longer|while|later)\b)|only)\b)/;
 const FIRST_PERSON = /\b(?:i|i'm|i've|my|me|mine|we|our)\b/;
-// The doctor telling the patient what to do or what they will do: "i want you to take …", "i'm going to start you on …".
+// The doctor telling the patient what to do, what they will do or what helps: "i want you to take …", "i'm going to
+// start you on …", "you can also try antihistamines", "something called emollients, which can help".
 const DOCTOR_WORDS =
-  /\b(?:i (?:want|would like|need) you to|i'd like you to|i(?:'m| am) (?:going to|gonna) (?:start|put|prescribe|give|refer|send|order|increase|reduce|change|switch|stop)|i(?: would|'d)? (?:recommend|suggest|advise)|let me|let's|lie down|sit down|examine|examination|tab|tablet|cap|capsule|syrup|prescribe|diagnosis|this is|this looks|looks like|sounds like|i think|i will|i'll|we will|we'll|take this|you should|you need|come back|review|bp is|blood pressure is|pulse is|temperature is|your (?:sugar|bp|pressure|weight|temperature))\b/;
+  /\b(?:i (?:do )?(?:want|would like|need) you to|i'd like you to|you can (?:also )?(?:try|take|use|get|buy)|we can (?:try|give|start|prescribe|offer)|i can (?:give|prescribe|offer) you|something called|(?:can|will) (?:also |sometimes )?help|(?:start|put|treat|prescribe|give|refer|send|switch|keep|have) you (?:on|with|to|off)\b|(?:start|treat|prescribe|give|refer|send|switch) you\b|i (?:want to|wanna|'d like to|would like to) (?:go ahead and )?(?:increase|decrease|continue|start|prescribe|order|refer|put you|give you|switch you)|have you (?:continue|start|stop|take|use|try)\b|(?:i'm|we're|i am|we are) (?:going to|gonna) go ahead|hey,? dragon|my (?:impression|assessment|plan)|(?:first|second|third|next|last) problem|i (?:do )?think (?:you|you're|this is|it's|that's)\b|i(?:'m| am) (?:going to|gonna) (?:start|put|prescribe|give|refer|send|order|increase|reduce|change|switch|stop)|i(?: would|'d)? (?:recommend|suggest|advise)|let me|let's|lie down|sit down|examine|examination|tab|tablet|cap|capsule|syrup|prescribe|diagnosis|this is|this looks|looks like|sounds like|i think|i will|i'll|we will|we'll|take this|you should|you need|come back|review|bp is|blood pressure is|pulse is|temperature is|your (?:sugar|bp|pressure|weight|temperature))\b/;
 
 // Instructions are the doctor's: "check your sugar every morning", "come after fifteen days".
-const IMPERATIVE = /^(?:okay\s+|so\s+)?(?:check|take|come|avoid|apply|continue|stop|start|drink|eat|walk|use|keep|don't|do not|get|wear|wash|bring|give|put|reduce|increase)\b/;
+const IMPERATIVE = /^(?:okay\s+|so\s+)?(?:check|take|come|avoid|apply|continue|stop|start|drink|eat|walk|use|keep|don't|do not|get|wear|wash|bring|give|put|reduce|increase|order)\b/;
 
-function whoSays(text: string, previous: Sentence | undefined): Speaker {
-  if (text.endsWith('?')) return 'doctor';
+// Hesitations and the commas around them stand between the words that tell who speaks: "i would, uh, suggest".
+const HESITATION = /,|\b(?:uh|um|er|erm|ah)\b/g;
+
+function whoSays(said: string, previous: Sentence | undefined): Speaker {
+  if (said.endsWith('?')) return 'doctor';
+  const text = said.replace(HESITATION, ' ').replace(/\s+/g, ' ');
   if (DOCTOR_WORDS.test(text) || IMPERATIVE.test(text) || (VITALS_CUE.test(text) && /\d/.test(text) && !/\b(?:home|last|yesterday|ago)\b/.test(text))) return 'doctor';
   if (previous?.speaker === 'doctor' && previous.text.endsWith('?')) return 'patient';
   if (FIRST_PERSON.test(text) || /\b(?:doctor|sir|madam)$|\b(?:thank you|thanks)\b/.test(text)) return 'patient';

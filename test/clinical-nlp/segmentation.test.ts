@@ -69,6 +69,16 @@ describe('sentences without punctuation', () => {
     expect(who("i'm going to start you on amlodipine 5 mg once a day")).toEqual(['doctor']);
     expect(who("i'd recommend you take paracetamol 1 g four times a day")).toEqual(['doctor']);
     expect(who("i'm taking ibuprofen 400 mg three times a day")).toEqual(['patient']);
+    // After the patient's "yeah", the doctor's plan said in the first person is still the doctor's.
+    const plan = (said: string) => who(`do you have any pain? yeah. ${said}`).at(-1);
+    expect(plan("so i'm gonna go ahead and start you on some lasix 40 milligrams once a day")).toBe('doctor');
+    expect(plan('so i wanna go ahead and continue with the lisinopril 20 mg a day')).toBe('doctor');
+    expect(plan('so i would, uh, suggest you continue using the pain reliever, 600 milligrams of ibuprofen 3 times a day')).toBe('doctor');
+    expect(plan('and something called emollients, which can help with the dry skin')).toBe('doctor');
+    expect(plan('you can also try antihistamines, piriton, loratadine')).toBe('doctor');
+    expect(plan('so for your first problem, this newly diagnosed diabetes, we will continue metformin')).toBe('doctor');
+    expect(plan('hey dragon, order amoxicillin 500 milligrams 3 times a day for 10 days')).toBe('doctor');
+    expect(plan("i've been taking lasix 40 milligrams once a day")).toBe('patient');
     // The one labelled line of an otherwise unlabelled transcript keeps its label.
     expect(who("Doctor: I'd like you to take amoxicillin 500 mg three times a day.")).toEqual(['doctor']);
   });

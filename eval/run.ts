@@ -1,12 +1,14 @@
 /**
  * `npm run eval -- [--suite own|real|real-asr] [--fixtures A.jsonl[,B.jsonl]] [--split all|dev|holdout]
- *                  [--mode text|asr|spoken] [--spoken] [--spoken-limit N] [--per-dictation] [--explain ID] [--json] [--bench]`
+ *                  [--mode text|asr|unlabelled|spoken] [--spoken] [--spoken-limit N] [--per-dictation] [--explain ID] [--json] [--bench]`
  *
  * Runs the structurer and the service_emr_template on each fixture set (SUITES: our own 80 dictations, the 45 real
  * cases, the real recogniser's output of 15 of them; each held to its own targets; the real ones also reported on our
  * dev and held-out splits, eval/splits.json) and scores it per field, in three modes side by side:
  *   text    the transcript as written;
  *   asr     the same transcript as a recogniser gives it (asr-form.ts: lower case, no punctuation, numbers as words);
+ *   unlabelled  recogniser form without the consultations' "doctor:"/"patient:" labels, as the app's recogniser gives
+ *           a recorded consultation (only with --mode unlabelled or --spoken);
  *   spoken  espeak-ng speaks it and PocketSphinx, the default engine, transcribes it (spoken.ts; cached, slow the
  *           first time, so only with --spoken or --mode spoken; --spoken-limit N: N dictations spread over the files).
  * Also per mode: `overall` (micro-averaged F1: the tp/fp/fn of every field summed), ICD-10 exact, the safety score
@@ -25,7 +27,7 @@ import { annotateFromAudio } from '../server/clinical-nlp/confidence.js';
 import type { ClinicalFacts } from '../server/clinical-nlp/facts.js';
 import { structure, type StructureOptions } from '../server/clinical-nlp/structure.js';
 import { renderTemplate } from '../server/scribe/templates/render.js';
-import { toAsrForm } from './asr-form.js';
+import { toAsrForm, withoutSpeakerLabels } from './asr-form.js';
 import {
   emrToPredicted, FIELDS, meets, misses, MODES, overall, prf, REAL_ASR_TARGETS, REAL_TARGETS, score, TARGETS, unsafeMedications,
   type Counts, type EmrFlag, type Field, type Gold, type Mode, type Target, type UnsafeItem,
@@ -192,6 +194,7 @@ export async function runEval(opts: EvalOptions = {}): Promise<EvalReport> {
   for (const mode of MODES.filter((m) => modes.includes(m))) {
     if (mode === 'text') report.modes.text = evaluateMode(mode, rows, rows.map((r) => transcriptOf(r, r.transcript)), times, repeats);
     if (mode === 'asr') report.modes.asr = evaluateMode(mode, rows, rows.map((r) => transcriptOf(r, toAsrForm(r.transcript))), times, repeats);
+    if (mode === 'unlabelled') report.modes.unlabelled = evaluateMode(mode, rows, rows.map((r) => transcriptOf(r, withoutSpeakerLabels(toAsrForm(r.transcript)))), times, repeats);
     if (mode === 'spoken') {
       const subset = spread(rows, opts.spokenLimit ?? rows.length);
       const heard = await spokenTranscripts(subset.map((r) => ({ id: r.id, locale: r.locale, text: r.transcript })), opts.spoken);

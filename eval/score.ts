@@ -310,8 +310,8 @@ export function prf(c: Counts): { precision: number; recall: number; f1: number 
   return { precision, recall, f1 };
 }
 
-export type Mode = 'text' | 'asr' | 'spoken';
-export const MODES: readonly Mode[] = ['text', 'asr', 'spoken'];
+export type Mode = 'text' | 'asr' | 'unlabelled' | 'spoken';
+export const MODES: readonly Mode[] = ['text', 'asr', 'unlabelled', 'spoken'];
 
 /** A safety flag as the service_emr_template JSON carries it (`flags`, additive; absent means none). */
 export interface EmrFlag {

@@ -262,8 +262,8 @@ const HESITATION = /,|\b(?:uh|um|er|erm|ah)\b/g;
 function whoSays(said: string, previous: Sentence | undefined): Speaker {
   if (said.endsWith('?')) return 'doctor';
   const text = said.replace(HESITATION, ' ').replace(/\s+/g, ' ');
-  if (DOCTOR_WORDS.test(text) || IMPERATIVE.test(text) || (VITALS_CUE.test(text) && /\d/.test(text) && !/\b(?:home|last|yesterday|ago)\b/.test(text))) return 'doctor';
-  if (previous?.speaker === 'doctor' && previous.text.endsWith('?')) return 'patient';
+  if (DOCTOR_WORDS.test(text) || HISTORY_QUESTION.test(text) || IMPERATIVE.test(text) || (VITALS_CUE.test(text) && /\d/.test(text) && !/\b(?:home|last|yesterday|ago)\b/.test(text))) return 'doctor';
+  if (previous?.speaker === 'doctor' && (previous.text.endsWith('?') || HISTORY_QUESTION.test(previous.text))) return 'patient';
   if (FIRST_PERSON.test(text) || /\b(?:doctor|sir|madam)$|\b(?:thank you|thanks)\b/.test(text)) return 'patient';
   return previous?.speaker === 'patient' ? 'patient' : 'doctor';
 }
@@ -282,7 +282,12 @@ function turns(part: Mapped): Mapped[] {
   return out;
 }
 
+const QUESTION_OPENERS = String.raw`(?:(?:okay|ok|so|and|alright|now|um|uh|well|right|then)\s+)*`;
 const STARTS_QUESTION = new RegExp(String.raw`^(?:okay\s+|so\s+|and\s+)?${QUESTION_START}\b`);
+// What a doctor asks in taking the history, which a patient does not ask back: the asker is the doctor, "?" or not.
+const HISTORY_QUESTION = new RegExp(
+  String.raw`^${QUESTION_OPENERS}(?:any|have you (?:had|been|noticed|got|gotten|tried|taken|ever|felt|lost)|do you (?:have|smoke|drink|take|get|feel|remember|use|live|work|drive)|are you (?:taking|on|having|allergic|feeling|still|able|pregnant|currently)|how long (?:have|has|did|does|ago)|how (?:often|many|much) (?:do|does|did|have|are)|when did (?:it|this|the|you)|did you (?:have|notice|try|take|get|feel|see)|what brings|tell me)\b`,
+);
 // "what I want you to do is …", "what we'll do is …": a wh-word that opens a statement of the plan.
 const STATES_PLAN = /^(?:okay\s+|so\s+|and\s+)?what\s+(?:i|we)(?:'d| would|'ll| will|'m| am|'re| are)?\s+(?:want|like|going to|gonna|need|recommend|suggest|do|think)\b/;
 

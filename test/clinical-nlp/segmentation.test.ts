@@ -80,6 +80,9 @@ describe('sentences without punctuation', () => {
     expect(plan('hey dragon, order amoxicillin 500 milligrams 3 times a day for 10 days')).toBe('doctor');
     expect(plan("i've been taking lasix 40 milligrams once a day")).toBe('patient');
     // A history question without its "?" is the doctor's, and what follows it the patient's answer.
+    expect(who('no pain at all\ndo you ever notice a rash with any of this\nno').slice(1)).toEqual(['doctor', 'patient']);
+    expect(who('it hurts\nokay and so does the pain move anywhere like your upper back\nno it just stays there').slice(1)).toEqual(['doctor', 'patient']);
+    expect(new Set(who('yep\num and if you are having vomiting and diarrhoea i would say drink plenty of fluids').slice(1))).toEqual(new Set(['doctor']));
     expect(who('yeah it just burns\nokay and have you had any fever or chills\ni have not at this point\nany body aches or anything like that\nno just kind of a headache').slice(1)).toEqual(['doctor', 'patient', 'doctor', 'patient']);
     // The one labelled line of an otherwise unlabelled transcript keeps its label.
     expect(who("Doctor: I'd like you to take amoxicillin 500 mg three times a day.")).toEqual(['doctor']);

@@ -71,6 +71,7 @@ const AbbreviationsSchema = Type.Object({
       written: Type.Array(Type.String({ pattern: '^[a-z]+(?:\\.[a-z]+)*\\.?$' })),
       as: Type.String(),
       afterNumber: Type.Optional(Type.String()),
+      alone: Type.Optional(Type.String()),
       meaning: Type.String(),
     }),
   ),
@@ -103,7 +104,7 @@ export const alternation = (xs: Iterable<string>): string => [...xs].sort((a, b)
 const NUM_SRC = String.raw`\d+(?:\.\d+)?`;
 
 // "b.i.d." as written: each stop may have a space after it and the last one may be missing.
-const DOTTED_AS = new Map<string, { as: string; afterNumber?: string }>();
+const DOTTED_AS = new Map<string, { as: string; afterNumber?: string; alone?: string }>();
 for (const d of ABBREVIATIONS.dotted) for (const w of d.written) DOTTED_AS.set(w.replace(/\.$/, ''), d);
 const DOTTED = new RegExp(
   String.raw`(?<![a-z0-9.])(?:${[...DOTTED_AS.keys()].sort((a, b) => b.length - a.length).map((w) => w.split('.').map(escapeRegExp).join(String.raw`\.\s?`)).join('|')})\.?(?![a-z0-9])`,
@@ -117,10 +118,14 @@ const TITLE = new RegExp(
 // The full stop of "… p.r.n. Return in 2 weeks" also ends the sentence; before a lower-case word it does not.
 const SENTENCE_AFTER = /^(?:\s*$|\s+[A-Z][a-z])/;
 
+// "every a.m.", "in the a.m.", "q. a.m.", "evaluation in a.m.": the words before already say which part of the day.
+const ALONE_NOT_AFTER = /\b(?:every|each|in the|in|this|the|per|q\.?)\s*$/i;
+
 function dotted(match: string, offset: number, text: string): string {
   const rule = DOTTED_AS.get(match.toLowerCase().replace(/\s/g, '').replace(/\.$/, ''));
   if (!rule) return match;
-  const as = rule.afterNumber && /\d\s*$/.test(text.slice(Math.max(0, offset - 3), offset)) ? rule.afterNumber : rule.as;
+  const before = text.slice(Math.max(0, offset - 12), offset);
+  const as = rule.afterNumber && /\d\s*$/.test(before) ? rule.afterNumber : rule.alone && !ALONE_NOT_AFTER.test(before) ? rule.alone : rule.as;
   return match.endsWith('.') && SENTENCE_AFTER.test(text.slice(offset + match.length)) ? `${as}.` : as;
 }
 

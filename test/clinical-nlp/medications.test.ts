@@ -1517,5 +1517,10 @@ describe('unseen ACI-Bench consultations against their reference notes (session 
     // A drug of another class named after it leaves the class its own entry.
     expect(gb('Patient: it itches.\nDoctor: I\'d like you to take some antihistamines. And use hydrocortisone 1% cream twice a day on the rash.')).toEqual(['antihistamine', 'hydrocortisone']);
   });
+
+  it('"one-half a.m." is taken in the morning, once a day (r14\'s Luvox; "a.m." with nothing before it that says which morning)', () => {
+    const luvox = structure('PLAN: I am introducing slow Luvox 25 mg tablet one-half a.m. for OCD symptoms.', { locale: 'en-US' }).medications[0]!;
+    expect([luvox.timing, luvox.frequency?.per_day]).toEqual(['in the morning', 1]);
+  });
 });
 

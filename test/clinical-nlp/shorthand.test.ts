@@ -23,7 +23,8 @@ describe('abbreviations data', () => {
     for (const d of ABBREVIATIONS.dotted) {
       for (const w of d.written) {
         for (const form of [w, w.toUpperCase(), w.replace(/\.$/, '')]) {
-          expect(normalizeText(`take 1 tablet ${form} for now`), form).toBe(`take 1 tablet ${d.as} for now`);
+          expect(normalizeText(`take 1 tablet ${form} for now`), form).toBe(`take 1 tablet ${d.alone ?? d.as} for now`);
+          expect(normalizeText(`take 1 tablet every ${form} for now`), form).toBe(`take 1 tablet every ${d.as} for now`);
         }
       }
     }
@@ -71,6 +72,9 @@ describe('shorthand in context', () => {
     ['tylenol q four h p r n', 'tylenol every 4 hours prn'],
     ['amoxicillin five hundred b i d times seven days', 'amoxicillin 500 bid for 7 days'],
     ['10 mg every a.m. and 5 mg at 8 p.m.', '10 mg every morning and 5 mg at 8 pm.'],
+    ['one tablet a.m. and one tablet p.m.', '1 tablet in the morning and 1 tablet in the evening.'],
+    ['Lasix 40 mg in the a.m.', 'lasix 40 mg in the morning.'],
+    ['Continue Flagyl, evaluation Dr. X in a.m.', 'continue flagyl, evaluation dr x in morning.'],
     ['1 drop o.u. b.i.d. for 1 week', '1 drop both eyes bid for 1 week'],
     ['anti-inflammatories, e.g. ibuprofen', 'anti inflammatories, for example ibuprofen'],
     ['referred to Dr. Jones vs. Dr. Patel', 'referred to dr jones vs dr patel'],

@@ -223,6 +223,8 @@ const SPOKEN_DECIMAL_STOP = new RegExp(String.raw`\b(${DIGIT_WORD})\. (?=(?:${DI
 const WRITTEN_FRACTION = /(?<![\d./])(?:(\d)(?:-|\s+))?([13])(?:\/|\s+over\s+)([24])(?<=1(?:\/|\s+over\s+)2|[13](?:\/|\s+over\s+)4)(?=\s*(?:tabs?|tablets?|caps?|capsules?|pills?)\b)/g;
 
 const fraction = (_m: string, whole: string | undefined, part: string, of: string): string => String(Number(whole ?? 0) + Number(part) / Number(of));
+// "half a tablet", "half a tab at night": the amount said before its unit in words.
+const HALF_A = /\bhalf an? (?=(?:tabs?|tablets?|caps?|capsules?|pills?)\b)/g;
 
 export function normalizeMapped(raw: Mapped, voiceCommands = true): Mapped {
   // Latin written with full stops goes first: its stops would otherwise end sentences and become decimals ("q.4h").
@@ -236,7 +238,7 @@ export function normalizeMapped(raw: Mapped, voiceCommands = true): Mapped {
   s = s.replace(WRITTEN_FRACTION, fraction);
   s = s.replace(/([a-z])-(?=[a-z])/g, '$1 ').replace(/(\d)-(?=[a-z])/g, '$1 ').replace(/([a-z])-(?=\d)/g, '$1 ');
   // "q four h p r n": the interval is read before spelled letters are joined, or "h p r n" would become one word.
-  s = s.replace(NUMBER_RUN, numberWords).replace(HOUR_INTERVAL_SPOKEN, hourInterval).replace(WRITTEN_FRACTION, fraction);
+  s = s.replace(NUMBER_RUN, numberWords).replace(HOUR_INTERVAL_SPOKEN, hourInterval).replace(WRITTEN_FRACTION, fraction).replace(HALF_A, '0.5 ');
   s = s.replace(SPELLED_WITH_DIGIT, (run: string) => run.replace(/\s+/g, ''));
   s = s.replace(SPELLED, (run: string) => {
     const letters = run.split(/\s+/);

@@ -74,6 +74,8 @@ describe('shorthand in context', () => {
     ['10 mg every a.m. and 5 mg at 8 p.m.', '10 mg every morning and 5 mg at 8 pm.'],
     ['one tablet a.m. and one tablet p.m.', '1 tablet in the morning and 1 tablet in the evening.'],
     ['Lasix 40 mg in the a.m.', 'lasix 40 mg in the morning.'],
+    ['Propranolol 40 mg, take half a tablet at night', 'propranolol 40 mg, take 0.5 tablet at night'],
+    ['he drank half a bottle', 'he drank half a bottle'],
     ['Continue Flagyl, evaluation Dr. X in a.m.', 'continue flagyl, evaluation dr x in morning.'],
     ['1 drop o.u. b.i.d. for 1 week', '1 drop both eyes bid for 1 week'],
     ['anti-inflammatories, e.g. ibuprofen', 'anti inflammatories, for example ibuprofen'],

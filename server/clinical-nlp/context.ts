@@ -94,6 +94,7 @@ interface Compiled {
 
 /** Checks a rules file (schema, then ids, phrases and patterns) and builds its indexes; throws DataFileError. */
 const UNBOUNDED_RUN = /(?:\[\^[^\]]*\]|(?<!\\)\.)[*+]/;
+const LEADING_LOOKBEHIND = /^(?:\(\?:)*\(\?<=/;
 
 export function compileContextRules(data: unknown, name = 'context-rules.json'): Compiled {
   const file = checkedData(name, RulesFileSchema, data) as { clause_ends: string[]; rules: ContextRule[] };
@@ -114,6 +115,9 @@ export function compileContextRules(data: unknown, name = 'context-rules.json'):
       // A cue must stay a cue: "any run of characters" would let one match span half an unpunctuated consultation,
       // and where cues overlap the longest wins, so it would swallow every cue inside it.
       if (UNBOUNDED_RUN.test(rule.pattern)) fail('pattern has an unbounded run of any characters ([^…]*, .*, .+): give it a bound such as {0,60}');
+      // A match's first character is tried at every position of every sentence: a lookbehind there looks back up to
+      // its width each time (one such rule cost half the time of all the others together).
+      if (LEADING_LOOKBEHIND.test(rule.pattern)) fail('pattern opens with a lookbehind: match its first word, then look behind from there ("\\bto\\b(?<=\\bswitch … to)")');
       try {
         patterns.push({ re: new RegExp(rule.pattern, 'g'), rule });
       } catch (e) {

@@ -46,6 +46,7 @@ describe('context rules file', () => {
     ['a pattern that does not compile', [{ id: 'x', category: 'NEW', direction: 'forward', pattern: '(' }]],
     ['an unknown field', [{ id: 'x', category: 'NEW', direction: 'forward', phrases: ['a'], scope: 3 }]],
     ['a pattern with an unbounded run of any characters', [{ id: 'x', category: 'CONDITIONAL', direction: 'forward', pattern: String.raw`\bif\b[^.;?]*?\bwe will start\b` }]],
+    ['a pattern that opens with a lookbehind', [{ id: 'x', category: 'NEW', direction: 'forward', pattern: String.raw`(?<=\bswitch\s+(?:[a-z]+\s+){1,3})to\b` }]],
   ])('refuses %s', (_why, rules) => {
     expect(() => compileContextRules(file(rules))).toThrow(DataFileError);
   });

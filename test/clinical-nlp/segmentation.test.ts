@@ -79,6 +79,10 @@ describe('sentences without punctuation', () => {
     expect(plan('so for your first problem, this newly diagnosed diabetes, we will continue metformin')).toBe('doctor');
     expect(plan('hey dragon, order amoxicillin 500 milligrams 3 times a day for 10 days')).toBe('doctor');
     expect(plan("i've been taking lasix 40 milligrams once a day")).toBe('patient');
+    expect(plan("sometimes if i'm really having a hard time sleeping i'll take xanax")).toBe('patient');
+    expect(plan("so i'll take a look at your elbow")).toBe('doctor');
+    expect(plan("what i'd like to do is increase your dose of lasix from 20 milligrams to 60 milligrams")).toBe('doctor');
+    expect(plan("now for the pain you may continue taking ibuprofen as needed but i'm also going to recommend physical therapy")).toBe('doctor');
     // A history question without its "?" is the doctor's, and what follows it the patient's answer.
     expect(who('no pain at all\ndo you ever notice a rash with any of this\nno').slice(1)).toEqual(['doctor', 'patient']);
     expect(who('it hurts\nokay and so does the pain move anywhere like your upper back\nno it just stays there').slice(1)).toEqual(['doctor', 'patient']);

@@ -633,7 +633,7 @@ function described(words: Token[]): Item | undefined {
   return { name, start: kept[0]!.start, end: kept[kept.length - 1]!.end };
 }
 
-const LESION_TALK = /^(?:as|well|least|must|which|there|there's|now|what|think|caused|causes|except|can't|cannot|could|would|should|will|ok|okay|righty|ho|know|seeing|see|saw|be|been|so|but|then|also|other|another|because|about|if|when|where|which|who|why|how|yes|yeah|no|not|get|got|getting|had|have|has|did|do|does|is|are|was|were)$/;
+const LESION_TALK = /^(?:as|well|least|must|might|may|maybe|just|really|help|helps|helped|through|me|it|this|that|these|those|i|you|we|they|which|there|there's|now|what|think|caused|causes|except|can't|cannot|could|would|should|will|ok|okay|righty|ho|know|seeing|see|saw|be|been|so|but|then|also|other|another|because|about|if|when|where|which|who|why|how|yes|yeah|no|not|get|got|getting|had|have|has|did|do|does|is|are|was|were)$/;
 const LESION_VERB = /^(?:does|do|did|is|are|was|were|has|have|had|get|gets|got|getting|see|seen|notice|noticed|describe|put|go|goes|come|comes)$/;
 const LESION_PLACE = /^(?:on|over|in|around|across|of|and|all|under|below|above|behind|near|between|along|arms?|legs?|side|sides|area|areas|body|face|trunk|torso|hands?|feet|foot|skin|part|aspect|portion|region|surface|medial|lateral|anterior|posterior|proximal|distal|dorsal|plantar|palmar|mesial|inner|outer|top|bottom)$/;
 const LESION_NOUN_PLACE = /^(?:arms?|legs?|side|sides|areas?|body|face|trunk|torso|hands?|feet|foot|skin|part|aspect|portion|region|surface|top|bottom)$/;
@@ -644,7 +644,8 @@ function describedLesion(words: Token[], matches: { start: number; end: number; 
   // Without full stops a segment may run long: at most five describing words, after any verb of telling.
   // Nor is what comes before a denial of it ("skin red i don't have any spots"): the denial is the context's to judge.
   const remedy = Math.max(lesionAt - 6, words.slice(0, lesionAt).findLastIndex((t) => DRUG_WORDS.has(t.text) || APPLIED.has(t.text) || TELLING.has(t.text) || NEGATION_WORD.test(t.text)));
-  // Nor is talk before the description ("now what do you think caused the ulcer", "as well as a rash").
+  // Nor is talk before the description ("now what do you think caused the ulcer", "as well as a rash", "the dose might
+  // help me through this patch").
   const talk = lesionAt >= 0 ? words.slice(0, lesionAt).findLastIndex((t) => LESION_TALK.test(t.text)) : -1;
   // Nor who has it: "my son has a rash" is a rash, not a "son rash".
   const who = lesionAt >= 0 ? words.slice(0, lesionAt).findLastIndex((t) => RELATIVE_WORD.test(t.text)) : -1;

@@ -784,6 +784,12 @@ describe('a skin lesion named as described', () => {
     expect(said('Patient: well now I think what caused the ulcer was wearing tight shoes.')).toEqual(['ulcer']);
     expect(names('HISTORY OF PRESENT ILLNESS: She has a cough as well as a rash on the medial right calf.')).toContain('rash on medial right calf');
   });
+
+  it('nor what the patient says the lesion word in ("the medication might help me through this patch"), a patch of time being none', () => {
+    expect(said('Patient: the medication might help me through this lesion on my arm.')).toEqual(['lesion on arm']);
+    expect(said('Patient: maybe just increasing the dose might help me through this patch.')).toEqual([]);
+    expect(said('Patient: I have a dry patch on my arm.')).toEqual(['dry patches on arm']);
+  });
 });
 
 describe('answers and lay words of session 27', () => {

@@ -141,6 +141,8 @@ describe('names after a diagnosis cue', () => {
     expect(codes('Patient: yeah we are building a man cave\nDoctor: that is awesome great well that sounds like fun')).toEqual([]);
     expect(codes('Doctor: I do smell the odor, you are correct, it is odds but the bone is fine\nPatient: okay')).toEqual([]);
     expect(codes('Doctor: this is a weird question but do you have pets\nPatient: a cat')).toEqual([]);
+    expect(codes('Patient: my knee hurts\nDoctor: i think this is the best course of action to deal with the deeper problem')).toEqual([]);
+    expect(codes("Patient: my knee hurts\nDoctor: it's odd for just an isolated ligament to need surgery")).toEqual([]);
   });
 });
 

@@ -260,6 +260,12 @@ const IMPERATIVE = /^(?:okay\s+|so\s+)?(?:check|take|come|avoid|apply|continue|s
 // Hesitations and the commas around them stand between the words that tell who speaks: "i would, uh, suggest".
 const HESITATION = /,|\b(?:uh|um|er|erm|ah)\b/g;
 
+/** Whether a line says what a doctor says: a question, a history question, the plan or an instruction. */
+function soundsLikeDoctor(line: string): boolean {
+  const text = line.toLowerCase().replace(HESITATION, ' ').replace(/\s+/g, ' ').trim();
+  return text.endsWith('?') || DOCTOR_WORDS.test(text) || HISTORY_QUESTION.test(text) || STARTS_QUESTION.test(text) || IMPERATIVE.test(text);
+}
+
 function whoSays(said: string, previous: Sentence | undefined): Speaker {
   if (said.endsWith('?')) return 'doctor';
   const text = said.replace(HESITATION, ' ').replace(/\s+/g, ' ');
@@ -309,6 +315,33 @@ export interface DocOptions {
   mode?: string;
 }
 
+/** Labelled lines per speaker, fewer than which a label's share of doctor's words says little. */
+const SWAP_MIN_LINES = 8;
+/** How much more often the lines labelled the patient's say a doctor's words than the doctor's own, for a swap. */
+const SWAP_MARGIN = 0.12;
+
+/**
+ * A recogniser that labels speakers sometimes labels them the wrong way round for a whole consultation (ACI-Bench
+ * has several: "Patient: what can I do for you today" / "Doctor: well my knee has been hurting"). Then the lines
+ * labelled the patient's ask the questions and give the plan: read with their labels, every complaint would be the
+ * doctor's and every prescription the patient's own. Only two speakers, each with enough lines, are judged.
+ */
+function labelsSwapped(lines: RegExpMatchArray[]): boolean {
+  const labels = new Set<string>();
+  const doctor = { lines: 0, asks: 0 };
+  const patient = { lines: 0, asks: 0 };
+  for (const line of lines) {
+    const sm = speakerLabel(line[0]);
+    if (!sm) continue;
+    labels.add(sm[1]!.toLowerCase());
+    const c = DOCTOR.test(sm[1]!) ? doctor : patient;
+    c.lines++;
+    if (soundsLikeDoctor(line[0].slice(sm[0].length))) c.asks++;
+  }
+  const enough = doctor.lines >= SWAP_MIN_LINES && patient.lines >= SWAP_MIN_LINES;
+  return labels.size === 2 && enough && patient.asks / patient.lines - doctor.asks / doctor.lines >= SWAP_MARGIN;
+}
+
 export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
   const sentences: Sentence[] = [];
   let turn = 0;
@@ -317,13 +350,14 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
   const lines = [...raw.matchAll(/[^\r\n]+/g)];
   const labelled = lines.filter((l) => speakerLabel(l[0])).length;
   const unlabelledConsultation = opts.mode === 'consultation' && labelled < 2;
+  const swapped = labelled >= 2 * SWAP_MIN_LINES && labelsSwapped(lines);
   for (const line of lines) {
     if (!line[0].trim()) continue;
     let body = Mapped.of(line[0], line.index);
     let speaker: Speaker = null;
     const sm = speakerLabel(line[0]);
     if (sm && (labelled >= 2 || namesSpeaker(sm[1]!))) {
-      speaker = DOCTOR.test(sm[1]!) || CLINICIAN_ONLY.test(line[0]) ? 'doctor' : 'patient';
+      speaker = DOCTOR.test(sm[1]!) !== swapped || CLINICIAN_ONLY.test(line[0]) ? 'doctor' : 'patient';
       body = body.slice(sm[0].length);
       speakers++;
     }

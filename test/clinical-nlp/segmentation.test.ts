@@ -112,6 +112,19 @@ describe('sentences without punctuation', () => {
     expect(doc.sentences.map((x) => x.speaker)).toEqual(['doctor', 'patient']);
   });
 
+  it('reads a consultation whose two speakers the recogniser labelled the wrong way round by what each says', () => {
+    // The lines labelled the patient's ask the questions and give the plan; those labelled the doctor's tell the story.
+    const swapped = 'Patient: hi good morning what brings you in today\nDoctor: well my right knee has been hurting for about two weeks\nPatient: okay how did it start\nDoctor: i fell off my bike and hit it on the curb\nPatient: does it swell up\nDoctor: yeah it swells up by the evening\nPatient: any fever or chills\nDoctor: no nothing like that\nPatient: have you taken anything for it\nDoctor: i took some ibuprofen and it helped a bit\nPatient: are you able to walk on it\nDoctor: yes but it hurts going down stairs\nPatient: any numbness or tingling\nDoctor: no\nPatient: okay let me examine your knee\nDoctor: okay\nPatient: i think you have a sprain of the medial collateral ligament so i want you to take naproxen 500 mg twice a day for ten days\nDoctor: okay thank you';
+    const doc = buildDoc(swapped, { mode: 'consultation' });
+    expect(doc.sentences[0]!.speaker).toBe('doctor');
+    expect(doc.sentences.find((x) => x.text.startsWith('well my right knee'))!.speaker).toBe('patient');
+    const f = structure(swapped, { locale: 'en-US', mode: 'consultation' });
+    expect(f.complaints.map((c) => c.name)).toEqual(['right knee pain', 'swelling']);
+    // Labelled the right way round, the same words read the same; a doctor who asks little is not a reason to swap.
+    const right = swapped.replace(/^(Doctor|Patient):/gm, (_m, w: string) => (w === 'Doctor' ? 'Patient:' : 'Doctor:'));
+    expect(structure(right, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => c.name)).toEqual(['right knee pain', 'swelling']);
+  });
+
   it('replaces the amount said just before a self-correction, and only the amount', () => {
     const f = structure('continue tab amlodipine five mg daily start tab atorvastatin twenty sorry make that forty mg at bedtime', { locale: 'en-IN' });
     expect(f.medications.map((m) => [m.name, m.strength?.value])).toEqual([['amlodipine', 5], ['atorvastatin', 40]]);

@@ -128,6 +128,8 @@ const PAST_GOES_ON = new Set(['with', 'for', 'from', 'of', 'due']);
 const ONSET_OF_TOLD = /^(?:(?:and|so|the|her|his|my|these|those|all (?:of )?(?:the|these|this)?)\s+)*(?:symptoms?|it|this|they|these|that|all this)\s+(?:all\s+)?(?:started|began|begun|came on|first started)\b/;
 const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been like this|(?:been )?feeling like this|this way|been going on|been coming|it started|this started|they started|this has been|since then|so (?:about )?\d)/;
 const NO = /^(?:no|not|none|nothing|never|nope|nah)\b/;
+// "any abdominal trouble?" "diarrhea no", "chest pain no not really": the symptom said back, then denied.
+const SAID_BACK_DENIED = /^(?:[a-z']+\s+){1,4}(?:no|nope|nah)(?:\s+(?:not really|never|none|not at all|i don't(?: think so)?|i do not|i haven't|i have not))?$/;
 // A denial about the present: "since I've been home", "at the moment".
 const NOW = /\b(?:since (?:you've|you have|i've|i have) been|now|anymore|any more|these days|at the moment|currently|at present)\b/;
 // The doctor asking where a pain is: the answer's site completes it.
@@ -961,6 +963,10 @@ export function extractComplaints(doc: Doc): Complaint[] {
     // The answer to the doctor examining ("does that hurt?" "yes, there") tells a finding, not a complaint.
     if (doc.consultation && question && question.speaker === 'doctor' && EXAM_TALK.test(question.text)) continue;
     const asking = question && question.speaker !== 'patient' && (isQuestion(question) || ASKS.test(question.text));
+    if (asking && items.length && SAID_BACK_DENIED.test(s.text)) {
+      for (const it of items) gone.add(it.name);
+      continue;
+    }
     if (!items.length && ((asking && PAST_QUESTION.test(question.text)) || (asked && PAST_QUESTION.test(asked.text) && s.index - asked.index <= 2))) continue;
     // "I've been having some pain ever since" … "where is it?" … "in the back of my neck": the site completes the kind.
     if (doc.consultation && bare.length && !items.length) {

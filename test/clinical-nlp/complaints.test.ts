@@ -68,6 +68,10 @@ describe('consultations', () => {
     expect(names(text)).toEqual(['cough', 'chest pain']);
   });
 
+  it('a symptom said back to the question and then denied is denied ("diarrhea no", "chest pain no not really")', () => {
+    expect(names('Doctor: how about any tummy trouble\nPatient: diarrhea no\nDoctor: any chest pain\nPatient: chest pain no not really\nDoctor: any cough\nPatient: cough yes')).toEqual(['cough']);
+  });
+
   it('a kind asked about "with it" is at the site of the complaint told before', () => {
     const text = 'Patient: my left knee has been swelling up.\nDoctor: and do you get any pain with it?\nPatient: some pain, mostly on the stairs.';
     expect(names(text)).toEqual(['swelling of left knee', 'left knee pain']);

@@ -97,7 +97,7 @@ const FAMILY = new RegExp(String.raw`${RELATIVE}(?:'s)?\s+(?:also\s+)?(?:has|had
 // In a consultation a relative may be the one speaking about the patient ("my son has had fever"): only a relative
 // said to have the same thing, or their history, is someone else's.
 const CONTACT = /\b(?:also|too|same|similar|as well|died|history|treated for)\b/;
-const OTHERS = /\b(?:husband|wife|roommate|room mate|friend|friends|colleague|colleagues|kids|children|neighbou?rs?|classmates?|people|anyone|everyone|someone|others)(?:'s)?\s+(?:also\s+)?(?:has|had|have|is|was|were|with|got|caught)\b/;
+const OTHERS = /\b(?:husband|wife|roommate|room mate|friend|friends|colleague|colleagues|kids|children|neighbou?rs?|classmates?|people|anyone|everyone|someone|others)(?:'s)?(?:\s+of\s+(?:mine|ours))?\s+(?:also\s+)?(?:has|had|have|is|was|were|with|got|caught)\b/;
 // A reaction to a drug is an allergy (so is the answer to a question about allergies), and an earlier episode is
 // history: neither is a complaint now.
 const ALLERGY = /\b(?:allerg\w*|reactions?|anaphyla\w*|gave (?:me|her|him|them)|made (?:my|her|his))\b/;

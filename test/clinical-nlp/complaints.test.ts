@@ -104,6 +104,10 @@ describe('consultations', () => {
     expect(f.history.family).toEqual([]);
   });
 
+  it("a friend of the patient's being unwell is the friend's", () => {
+    expect(names('Doctor: any fever?\nPatient: yes since yesterday, and a friend of mine has also been a bit unwell.')).toEqual(['fever']);
+  });
+
   it("the answer to a question about contacts tells of them, not of the patient", () => {
     const text = (q: string) => `Patient: i've had a sore throat for three days.\nDoctor: ${q}\nPatient: my son had a cough last week.`;
     expect(structure(text('anyone at home unwell?'), { locale: 'en-GB' }).complaints.map((c) => c.name)).toEqual(['sore throat']);

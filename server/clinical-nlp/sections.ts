@@ -248,6 +248,8 @@ const QUESTION_AT_START = new RegExp(String.raw`^${QUESTION_START}\b`);
 // "a little", but not "let's talk a little bit about …".
 const ANSWER = /^((?:[a-z0-9']+\s+){2,}?)(?=(?:no|yes|yeah|yep|nope|not really|nothing|never|sometimes|a little(?!\s+(?:bit\s+)?(?:about|more|of|further|longer|while|later)\b)|only)\b)/;
 const FIRST_PERSON = /\b(?:i|i'm|i've|my|me|mine|we|our)\b/;
+// Told to the patient without a word of the speaker's own: "here you've a nonhealing foot ulcer", "your knee is swollen".
+const SECOND_PERSON = /\b(?:you|your|you've|you're|yours|yourself)\b/;
 // The doctor telling the patient what to do, what they will do or what helps: "i want you to take …", "i'm going to
 // start you on …", "you can also try antihistamines", "something called emollients, which can help".
 // "I'll take ibuprofen for that", "I'll use that": a patient's habit, not the doctor's plan ("I'll take a look" is).
@@ -272,6 +274,7 @@ function whoSays(said: string, previous: Sentence | undefined): Speaker {
   if (DOCTOR_WORDS.test(text) || HISTORY_QUESTION.test(text) || IMPERATIVE.test(text) || (VITALS_CUE.test(text) && /\d/.test(text) && !/\b(?:home|last|yesterday|ago)\b/.test(text))) return 'doctor';
   if (previous?.speaker === 'doctor' && (previous.text.endsWith('?') || HISTORY_QUESTION.test(previous.text))) return 'patient';
   if (FIRST_PERSON.test(text) || /\b(?:doctor|sir|madam)$|\b(?:thank you|thanks)\b/.test(text)) return 'patient';
+  if (SECOND_PERSON.test(text.replace(/\byou know\b/g, ''))) return 'doctor';
   return previous?.speaker === 'patient' ? 'patient' : 'doctor';
 }
 

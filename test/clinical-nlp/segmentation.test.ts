@@ -82,6 +82,9 @@ describe('sentences without punctuation', () => {
     expect(plan("sometimes if i'm really having a hard time sleeping i'll take xanax")).toBe('patient');
     expect(plan("so i'll take a look at your elbow")).toBe('doctor');
     expect(plan("what i'd like to do is increase your dose of lasix from 20 milligrams to 60 milligrams")).toBe('doctor');
+    // Told to the patient, with no word of the speaker's own; "you know" is anyone's.
+    expect(who('no\nit hurts when i walk\nokay so looking at your ankle there is swelling over the outside').at(-1)).toBe('doctor');
+    expect(who('no\nit hurts when i walk\nand it just swells up by the evening you know').at(-1)).toBe('patient');
     expect(plan("now for the pain you may continue taking ibuprofen as needed but i'm also going to recommend physical therapy")).toBe('doctor');
     // A history question without its "?" is the doctor's, and what follows it the patient's answer.
     expect(who('no pain at all\ndo you ever notice a rash with any of this\nno').slice(1)).toEqual(['doctor', 'patient']);

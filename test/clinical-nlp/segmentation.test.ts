@@ -82,6 +82,8 @@ describe('sentences without punctuation', () => {
     expect(plan("sometimes if i'm really having a hard time sleeping i'll take xanax")).toBe('patient');
     expect(plan("so i'll take a look at your elbow")).toBe('doctor');
     expect(plan("what i'd like to do is increase your dose of lasix from 20 milligrams to 60 milligrams")).toBe('doctor');
+    expect(plan("hey gregory good to see you today so i take a look at my notes and i see you've had a foot ulcer")).toBe('doctor');
+    expect(plan("that sounds fun but i'm sad you hurt your knee doing it so for your knee pain")).toBe('doctor');
     // Told to the patient, with no word of the speaker's own; "you know" is anyone's.
     expect(who('no\nit hurts when i walk\nokay so looking at your ankle there is swelling over the outside').at(-1)).toBe('doctor');
     expect(who('no\nit hurts when i walk\nand it just swells up by the evening you know').at(-1)).toBe('patient');

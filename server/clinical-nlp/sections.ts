@@ -239,7 +239,8 @@ const BOUNDARY = new RegExp(
  */
 const QUESTION_START =
   String.raw`(?:any|do you|does (?:he|she|it)|did (?:you|he|she)|are you|is (?:he|she|it|there)|have you|has (?:he|she|it)|how (?:long|many|much|often|old)|how is|what|when|where|since when|which|tell me|can you|could you|was there|were there)`;
-const STAYS_BEFORE_QUESTION = 'no|not|without|have|has|had|take|taking|took|for|of|in|with|don\'t|didn\'t|doesn\'t|never|hardly|than|and|or|at|is|was|the|by|if|but|know|matter|from';
+// "how old | is she", "how often | do you": a how-question's own verb does not start another question.
+const STAYS_BEFORE_QUESTION = 'old|long|often|many|much|far|bad|no|not|without|have|has|had|take|taking|took|for|of|in|with|don\'t|didn\'t|doesn\'t|never|hardly|than|and|or|at|is|was|the|by|if|but|know|matter|from';
 const QUESTION_BOUNDARY = new RegExp(
   String.raw`(?=\s+${QUESTION_START}\b)(?<=\b(?!(?:${STAYS_BEFORE_QUESTION})\b)[a-z0-9']+)\s+(?=${QUESTION_START}\b)`,
   'g',
@@ -296,10 +297,48 @@ const QUESTION_OPENERS = String.raw`(?:(?:okay|ok|so|and|alright|now|um|uh|well|
 const STARTS_QUESTION = new RegExp(String.raw`^(?:okay\s+|so\s+|and\s+)?${QUESTION_START}\b`);
 // What a doctor asks in taking the history, which a patient does not ask back: the asker is the doctor, "?" or not.
 const HISTORY_QUESTION = new RegExp(
-  String.raw`^${QUESTION_OPENERS}(?:any|have you (?:had|been|noticed|got|gotten|tried|taken|ever|felt|lost)|do you (?:ever|have|smoke|drink|take|get|feel|notice|remember|use|live|work|drive)|does (?:it|that|this|the pain|anything) (?:hurt|get|feel|make|help|go|come|spread|radiate|move)|is there any|is it (?:on|in|at|worse|better|constant|sharp|dull|painful|tender)|has anything|where exactly|(?:when|if) i (?:press|push|touch|feel)|when you (?:flex|bend|move|touch|turn|lift|raise|push|straighten)|are you (?:taking|on|having|allergic|feeling|still|able|pregnant|currently)|how long (?:have|has|did|does|ago)|how (?:often|many|much) (?:do|does|did|have|are)|when did (?:it|this|the|you)|did you (?:have|notice|try|take|get|feel|see)|what brings|tell me)\b`,
+  String.raw`^${QUESTION_OPENERS}(?:any|have you (?:had|been|noticed|got|gotten|tried|taken|ever|felt|lost)|do you (?:ever|have|smoke|drink|take|get|feel|notice|remember|use|live|work|drive)|does (?:it|that|this|the pain|anything) (?:hurt|get|feel|make|help|go|come|spread|radiate|move)|is there any|is it (?:on|in|at|worse|better|constant|sharp|dull|painful|tender)|has anything|where exactly|(?:when|if) i (?:press|push|touch|feel)|when you (?:flex|bend|move|touch|turn|lift|raise|push|straighten)|are you (?:taking|on|having|allergic|feeling|still|able|pregnant|currently)|how long (?:have|has|did|does|ago)|how old (?:is|are|was|were)|how (?:often|many|much) (?:do|does|did|have|are)|when did (?:it|this|the|you)|did you (?:have|notice|try|take|get|feel|see)|what brings|tell me)\b`,
 );
 // "what I want you to do is …", "what we'll do is …": a wh-word that opens a statement of the plan.
 const STATES_PLAN = /^(?:okay\s+|so\s+|and\s+)?what\s+(?:i|we)(?:'d| would|'ll| will|'m| am|'re| are)?\s+(?:want|like|going to|gonna|need|recommend|suggest|do|think)\b/;
+
+// Words that open a topic asked about: "okay, coughing? headache?", "and shortness of breath?".
+const TOPIC_OPENER = /^(?:(?:okay|ok|alright|and|so|also|how about|what about|any)\s+)*/;
+const TOPIC_NOT = /^(?:in|on|at|for|since|about|around|from|to|with|just|only|like|it|it's|that|this|there|yes|yeah|no|not)\b/;
+const YES_OR_NO = /^(?:no|nope|nah|yes|yeah|yep|not)\b/;
+/** Words in a topic the answer says back: the answer is to that topic. */
+const MAX_TOPIC_WORDS = 4;
+
+/**
+ * In an unlabelled consultation a bare topic the doctor asks after the patient's last answer ("no chest pain" /
+ * "shortness of breath" / "no shortness of breath") was read as the patient's still, so its symptom was theirs.
+ * A short topic with no word of the speaker's own, between the patient's sentences, answered by a no or yes that
+ * is bare or says it back, is the doctor's question. Turns are then counted again.
+ */
+function askedTopics(sentences: Sentence[]): void {
+  let changed = false;
+  sentences.forEach((s, i) => {
+    const prev = sentences[i - 1];
+    const next = sentences[i + 1];
+    if (s.speaker !== 'patient' || prev?.speaker !== 'patient' || next?.speaker !== 'patient' || s.text.endsWith('?')) return;
+    const topic = s.text.replace(TOPIC_OPENER, '');
+    const words = topic.split(/\s+/).filter(Boolean);
+    if (!words.length || words.length > MAX_TOPIC_WORDS || TOPIC_NOT.test(topic) || FIRST_PERSON.test(topic) || SECOND_PERSON.test(topic)) return;
+    if (!YES_OR_NO.test(next.text)) return;
+    const saysBack = words.some((w) => w.length >= 4 && new RegExp(String.raw`\b${escapeRegExp(w)}\b`).test(next.text));
+    if (!saysBack && next.tokens.length > 2) return;
+    s.speaker = 'doctor';
+    s.text = `${s.text}?`;
+    changed = true;
+  });
+  if (!changed) return;
+  const said = sentences.map((s) => s.turn);
+  let turn = 0;
+  sentences.forEach((s, i) => {
+    if (i === 0 || sentences[i - 1]!.speaker !== s.speaker || said[i - 1] !== said[i]) turn++;
+    s.turn = turn;
+  });
+}
 
 /**
  * A recogniser writes no "?": the doctor's last sentence before the patient answers is a question when it starts
@@ -393,6 +432,7 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
     }
   }
   const consultation = speakers >= 2 || unlabelledConsultation;
+  if (unlabelledConsultation) askedTopics(sentences);
   if (consultation) markQuestions(sentences);
   const all = sentences.map((s) => s.text).join(' ');
   const female = /\b(?:female|woman|lady|girl|she|her|madam|mrs|pregnan\w*|periods?)\b/.test(all);

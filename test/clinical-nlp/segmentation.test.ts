@@ -93,6 +93,13 @@ describe('sentences without punctuation', () => {
     expect(who('it hurts\nokay and so does the pain move anywhere like your upper back\nno it just stays there').slice(1)).toEqual(['doctor', 'patient']);
     expect(new Set(who('yep\num and if you are having vomiting and diarrhoea i would say drink plenty of fluids').slice(1))).toEqual(new Set(['doctor']));
     expect(who('yeah it just burns\nokay and have you had any fever or chills\ni have not at this point\nany body aches or anything like that\nno just kind of a headache').slice(1)).toEqual(['doctor', 'patient', 'doctor', 'patient']);
+    // A bare topic asked after the patient's answer, and answered, is the doctor's question; so is "how old is she".
+    const asked = buildDoc('any pain\nno chest pain\nshortness of breath\nno shortness of breath\nhow old is she now\nsix years', { mode: 'consultation' }).sentences;
+    expect(asked.map((x) => [x.speaker, x.text])).toEqual([
+      ['doctor', 'any pain?'], ['patient', 'no chest pain'], ['doctor', 'shortness of breath?'], ['patient', 'no shortness of breath'],
+      ['doctor', 'how old is she now?'], ['patient', '6 years'],
+    ]);
+    expect(new Set(asked.map((x) => x.turn)).size).toBe(6);
     // The one labelled line of an otherwise unlabelled transcript keeps its label.
     expect(who("Doctor: I'd like you to take amoxicillin 500 mg three times a day.")).toEqual(['doctor']);
   });

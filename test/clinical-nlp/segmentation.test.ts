@@ -84,6 +84,9 @@ describe('sentences without punctuation', () => {
     expect(plan("what i'd like to do is increase your dose of lasix from 20 milligrams to 60 milligrams")).toBe('doctor');
     expect(plan("hey gregory good to see you today so i take a look at my notes and i see you've had a foot ulcer")).toBe('doctor');
     expect(plan("that sounds fun but i'm sad you hurt your knee doing it so for your knee pain")).toBe('doctor');
+    // The examination told aloud, though in the first person.
+    expect(plan("your heart, i hear a slight systolic murmur, and you don't have any lower extremity edema")).toBe('doctor');
+    expect(plan('okay, so on exam, everything seems to be good')).toBe('doctor');
     // Told to the patient, with no word of the speaker's own; "you know" is anyone's.
     expect(who('no\nit hurts when i walk\nokay so looking at your ankle there is swelling over the outside').at(-1)).toBe('doctor');
     expect(who('no\nit hurts when i walk\nand it just swells up by the evening you know').at(-1)).toBe('patient');

@@ -103,6 +103,9 @@ describe('sentences without punctuation', () => {
       ['doctor', 'how old is she now?'], ['patient', '6 years'],
     ]);
     expect(new Set(asked.map((x) => x.turn)).size).toBe(6);
+    // "when i …", "where it …" tell; "when did …", "where is …" ask.
+    expect(who('any fever\nno\nwhen i put on tight shoes i felt some burning and i never had any nausea').slice(1)).toEqual(['patient', 'patient']);
+    expect(who('any fever\nno\nwhen did the pain start').at(-1)).toBe('doctor');
     // The one labelled line of an otherwise unlabelled transcript keeps its label.
     expect(who("Doctor: I'd like you to take amoxicillin 500 mg three times a day.")).toEqual(['doctor']);
   });

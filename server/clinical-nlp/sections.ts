@@ -248,6 +248,9 @@ const QUESTION_BOUNDARY = new RegExp(
 const QUESTION_AT_START = new RegExp(String.raw`^${QUESTION_START}\b`);
 // "a little", but not "let's talk a little bit about …".
 const ANSWER = /^((?:[a-z0-9']+\s+){2,}?)(?=(?:no|yes|yeah|yep|nope|not really|nothing|never|sometimes|a little(?!\s+(?:bit\s+)?(?:about|more|of|further|longer|while|later)\b)|only)\b)/;
+// "what kind of pain meds did you | ibuprofen 800 milligrams a day": a question cut off at its end is answered next,
+// unless what follows asks again ("do you | does it cause you heartburn").
+const ASKED_AT_END = /\b(?:did|do|does|are|have|has|were|was|can|could|will|would) you$/;
 const FIRST_PERSON = /\b(?:i|i'm|i've|my|me|mine|we|our)\b/;
 // Told to the patient without a word of the speaker's own: "here you've a nonhealing foot ulcer", "your knee is swollen".
 const SECOND_PERSON = /\b(?:you|your|you've|you're|yours|yourself)\b/;
@@ -273,7 +276,7 @@ function whoSays(said: string, previous: Sentence | undefined): Speaker {
   if (said.endsWith('?')) return 'doctor';
   const text = said.replace(HESITATION, ' ').replace(/\s+/g, ' ');
   if (DOCTOR_WORDS.test(text) || HISTORY_QUESTION.test(text) || IMPERATIVE.test(text) || (VITALS_CUE.test(text) && /\d/.test(text) && !/\b(?:home|last|yesterday|ago)\b/.test(text))) return 'doctor';
-  if (previous?.speaker === 'doctor' && (previous.text.endsWith('?') || HISTORY_QUESTION.test(previous.text))) return 'patient';
+  if (previous?.speaker === 'doctor' && (previous.text.endsWith('?') || HISTORY_QUESTION.test(previous.text) || (ASKED_AT_END.test(previous.text) && !QUESTION_AT_START.test(text)))) return 'patient';
   if (FIRST_PERSON.test(text) || /\b(?:doctor|sir|madam)$|\b(?:thank you|thanks)\b/.test(text)) return 'patient';
   if (SECOND_PERSON.test(text.replace(/\byou know\b/g, ''))) return 'doctor';
   return previous?.speaker === 'patient' ? 'patient' : 'doctor';

@@ -106,6 +106,9 @@ describe('sentences without punctuation', () => {
     // "when i …", "where it …" tell; "when did …", "where is …" ask.
     expect(who('any fever\nno\nwhen i put on tight shoes i felt some burning and i never had any nausea').slice(1)).toEqual(['patient', 'patient']);
     expect(who('any fever\nno\nwhen did the pain start').at(-1)).toBe('doctor');
+    // A question cut off at its "did you" is answered next, unless the next asks again.
+    expect(who('any pain\nyes\nwhat kind of pain meds did you\nibuprofen 800 milligrams a day').at(-1)).toBe('patient');
+    expect(who('any pain\nyes\nwhat kind of pain meds do you\ndo you take them daily').at(-1)).toBe('doctor');
     // The one labelled line of an otherwise unlabelled transcript keeps its label.
     expect(who("Doctor: I'd like you to take amoxicillin 500 mg three times a day.")).toEqual(['doctor']);
   });

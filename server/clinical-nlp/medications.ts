@@ -101,6 +101,8 @@ const LINE_END = new RegExp(
     String.raw`\b(?:alright|all right|okay|ok)\s+(?=(?:so\s+)?(?:i'm|i am|i'll|i will|we're|we are|we'll|we will|let's|let us)\b)`,
     // "… hydrochlorothiazide … i want you to check your blood pressure twice a day": how often to measure is no dose's.
     String.raw`\b(?:check|checking|monitor|monitoring|measure|measuring|record|recording|keep track of|write down)\s+(?:your|her|his|their|the)\s+(?:own\s+)?(?:blood pressures?|bp|blood sugars?|sugars?|glucose|weight|temperature|pulse|heart rate|peak flow)\b`,
+    // "… on norvasc we asked that you check it like once a week": what is checked is no dose, whatever "it" is.
+    String.raw`\b(?:you|to)\s+(?:check|checking|monitor|measure|record)\s+(?:it|that|them|those)\b`,
     String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
     String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
     // "… percocet and oxycontin picked up at my office he is instructed to do daily wound care": what the patient is told

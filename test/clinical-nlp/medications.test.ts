@@ -1112,6 +1112,9 @@ describe('consultation and report language met in unseen real texts (session 29)
     const m = one(doc('i am also going to add twenty five milligrams per day of hydrochlorothiazide and that should help i want you to check your blood pressure twice a day for the next two weeks'), 'en-US');
     expect(m).toMatchObject({ name: 'hydrochlorothiazide', strength: { value: 25, unit: 'mg' }, frequency: { per_day: 1 } });
     expect(m.duration).toBeUndefined();
+    // "check it once a week … if you have time": how often to check, and when, is no dose's, whatever "it" is.
+    const checked = one(doc('continue the norvasc 5 mg once a day and we asked that you check it like once a week or more if you have time'), 'en-US');
+    expect(checked.frequency).toMatchObject({ per_day: 1, as_needed: false });
   });
 
   it('a number said twice over is said once ("naprosyn five hundred five hundred milligrams")', () => {

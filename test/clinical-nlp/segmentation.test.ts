@@ -106,6 +106,9 @@ describe('sentences without punctuation', () => {
     // "when i …", "where it …" tell; "when did …", "where is …" ask.
     expect(who('any fever\nno\nwhen i put on tight shoes i felt some burning and i never had any nausea').slice(1)).toEqual(['patient', 'patient']);
     expect(who('any fever\nno\nwhen did the pain start').at(-1)).toBe('doctor');
+    // "now how are you doing with the crestor" is one question, the doctor's.
+    expect(buildDoc('any pain\nno\nnow how are you doing with the crestor you were worried about muscle aches', { mode: 'consultation' }).sentences.map((x) => [x.speaker, x.text]).at(-1))
+      .toEqual(['doctor', 'now how are you doing with the crestor you were worried about muscle aches']);
     // A question cut off at its "did you" is answered next, unless the next asks again.
     expect(who('any pain\nyes\nwhat kind of pain meds did you\nibuprofen 800 milligrams a day').at(-1)).toBe('patient');
     expect(who('any pain\nyes\nwhat kind of pain meds do you\ndo you take them daily').at(-1)).toBe('doctor');

@@ -109,6 +109,10 @@ describe('sentences without punctuation', () => {
     // "now how are you doing with the crestor" is one question, the doctor's.
     expect(buildDoc('any pain\nno\nnow how are you doing with the crestor you were worried about muscle aches', { mode: 'consultation' }).sentences.map((x) => [x.speaker, x.text]).at(-1))
       .toEqual(['doctor', 'now how are you doing with the crestor you were worried about muscle aches']);
+    // "I think" is the doctor's opinion unless it goes on about the speaker ("i think i", "i think it's been").
+    expect(plan("i think it's been about the same, not getting better or worse")).toBe('patient');
+    expect(plan("i think my stomach is a bit bloated")).toBe('patient');
+    expect(plan('i think it is a simple bladder infection')).toBe('doctor');
     // A question cut off at its "did you" is answered next, unless the next asks again.
     expect(who('any pain\nyes\nwhat kind of pain meds did you\nibuprofen 800 milligrams a day').at(-1)).toBe('patient');
     expect(who('any pain\nyes\nwhat kind of pain meds do you\ndo you take them daily').at(-1)).toBe('doctor');

@@ -327,9 +327,13 @@ function askedTopics(sentences: Sentence[]): void {
     const topic = s.text.replace(TOPIC_OPENER, '');
     const words = topic.split(/\s+/).filter(Boolean);
     if (!words.length || words.length > MAX_TOPIC_WORDS || TOPIC_NOT.test(topic) || FIRST_PERSON.test(topic) || SECOND_PERSON.test(topic)) return;
-    if (!YES_OR_NO.test(next.text)) return;
-    const saysBack = words.some((w) => w.length >= 4 && new RegExp(String.raw`\b${escapeRegExp(w)}\b`).test(next.text));
-    if (!saysBack && next.tokens.length > 2) return;
+    // "no / okay, coughing? headache?": a topic opened after the patient's bare answer asks the next thing.
+    const opened = topic.length < s.text.length && YES_OR_NO.test(prev.text) && prev.tokens.length <= 2;
+    if (!opened) {
+      if (!YES_OR_NO.test(next.text)) return;
+      const saysBack = words.some((w) => w.length >= 4 && new RegExp(String.raw`\b${escapeRegExp(w)}\b`).test(next.text));
+      if (!saysBack && next.tokens.length > 2) return;
+    }
     s.speaker = 'doctor';
     s.text = `${s.text}?`;
     changed = true;

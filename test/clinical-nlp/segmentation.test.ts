@@ -103,6 +103,8 @@ describe('sentences without punctuation', () => {
       ['doctor', 'how old is she now?'], ['patient', '6 years'],
     ]);
     expect(new Set(asked.map((x) => x.turn)).size).toBe(6);
+    // After the patient's bare "no", "okay coughing headache" opens the doctor's next topics, whatever the answer.
+    expect(who('any fever or chills\nno\nokay coughing headache\nmaam').slice(1)).toEqual(['patient', 'doctor', 'patient']);
     // "when i …", "where it …" tell; "when did …", "where is …" ask.
     expect(who('any fever\nno\nwhen i put on tight shoes i felt some burning and i never had any nausea').slice(1)).toEqual(['patient', 'patient']);
     expect(who('any fever\nno\nwhen did the pain start').at(-1)).toBe('doctor');

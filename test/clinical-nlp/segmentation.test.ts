@@ -82,6 +82,9 @@ describe('sentences without punctuation', () => {
     expect(plan("sometimes if i'm really having a hard time sleeping i'll take xanax")).toBe('patient');
     expect(plan("so i'll take a look at your elbow")).toBe('doctor');
     expect(plan("what i'd like to do is increase your dose of lasix from 20 milligrams to 60 milligrams")).toBe('doctor');
+    expect(plan("so for you i'd like to start with buspirone 5 milligrams twice a day")).toBe('doctor');
+    expect(plan("i'm going to refill your albuterol inhaler two puffs every four hours as needed")).toBe('doctor');
+    expect(plan("you're on levothyroxine 50 micrograms i'm going to go up to 75 micrograms daily")).toBe('doctor');
     expect(plan("hey gregory good to see you today so i take a look at my notes and i see you've had a foot ulcer")).toBe('doctor');
     expect(plan("that sounds fun but i'm sad you hurt your knee doing it so for your knee pain")).toBe('doctor');
     // The examination told aloud, though in the first person.

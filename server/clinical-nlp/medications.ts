@@ -69,8 +69,9 @@ const RESULT_RUN = /(?:\b[a-z][a-z0-9 ]{1,25}?\s+(?:of\s+|was\s+|is\s+)?\d+(?:\.
 const BARE_VALUE = /^\s*(?:level\s+|of\s+|was\s+|is\s+)?\d+(?:\.\d+)?(?!\s*(?:mg|mcg|g|gm|grams?|milligrams?|micrograms?|units?|iu|meq|mmol|ml|%|percent|tablets?|tabs?|capsules?|caps?|puffs?|drops?)\b)/;
 const SHORT_BRAND_CONTEXT = /\b(?:tab|tabs|tablet|cap|capsule|syp|syrup|inj|injection|start|continue|give)\s*$/;
 
-// A sentence cannot end on these words: the segmenter cut a clause ("… we may | give injection …").
-const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|then|if|not)\s*$/;
+// A sentence cannot end on these words: the segmenter cut a clause ("… we may | give injection …"). "Then" only
+// after a verb or a link ("we'll then | start …"): "I won't give you codeine then." ends where it says.
+const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|(?:and|we|i|will|would|'ll|may|might|could|can|should|shall)\s+then|if|not)\s*$/;
 // "put you on some naprosyn and some flexeril", "continue the lipitor and the aspirin": a determiner may follow the link.
 // "refill your metoprolol your crestor": in unpunctuated speech a bare possessive between two drugs joins them too.
 // "paracetamol, or even co-codamol", "anti-inflammatories, such as ibuprofen": a hedge or an example joins them too.

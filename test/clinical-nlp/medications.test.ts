@@ -28,6 +28,8 @@ describe('a list the segmenter cut', () => {
   it('a sentence that does not go on with the one before keeps its own reading', () => {
     const ms = meds('Doctor: Start amoxicillin 500 mg three times a day.\nPatient: I stopped the ibuprofen.', 'en-GB');
     expect(ms.map((m) => m.name)).toEqual(['amoxicillin']);
+    // A sentence may end on "then" ("in that case"): the refusal before is not the next drug's.
+    expect(meds("Doctor: Okay, I won't give you codeine then. Let's go with naproxen 250 mg twice a day.", 'en-GB').map((m) => m.name)).toEqual(['naproxen']);
   });
 });
 

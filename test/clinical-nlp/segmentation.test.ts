@@ -85,6 +85,7 @@ describe('sentences without punctuation', () => {
     expect(plan("so for you i'd like to start with buspirone 5 milligrams twice a day")).toBe('doctor');
     expect(plan("i'm going to refill your albuterol inhaler two puffs every four hours as needed")).toBe('doctor');
     expect(plan("you're on levothyroxine 50 micrograms i'm going to go up to 75 micrograms daily")).toBe('doctor');
+    expect(plan("the ibuprofen you've been taking can make your reflux worse so i'd stop that and just use paracetamol")).toBe('doctor');
     expect(plan("hey gregory good to see you today so i take a look at my notes and i see you've had a foot ulcer")).toBe('doctor');
     expect(plan("that sounds fun but i'm sad you hurt your knee doing it so for your knee pain")).toBe('doctor');
     // The examination told aloud, though in the first person.

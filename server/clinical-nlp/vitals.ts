@@ -185,7 +185,8 @@ const GAP_AND = /\band\b((?:\s+\S+)*)$/;
 
 const THIS_VISIT = wordsRe(V.this_visit_phrases);
 const ELSEWHERE_BEFORE = new RegExp(String.raw`${START}(?:${alt([...V.elsewhere_words, ...V.elsewhere_before_phrases])})${END}[^,;:]*$`);
-const ELSEWHERE_AFTER = new RegExp(String.raw`^[^,;:]{0,20}${START}(?:${alt(V.elsewhere_after_phrases)})${END}`);
+// Unless the words open the next clause, as in a recogniser's run-on sentence: "weight 52 kg last month it was 54".
+const ELSEWHERE_AFTER = new RegExp(String.raw`^[^,;:]{0,20}${START}(?:${alt(V.elsewhere_after_phrases)})${END}(?!\s+(?:it|it's|she|he|you|they|we|i)${END})`);
 // "a fever of 101 for three days" is the history of a fever, not a reading.
 // "a five pound increase": a change of the vital, not a reading.
 const CHANGE_AFTER = new RegExp(String.raw`^\s*(?:${alt(V.change_after)})${END}`);

@@ -59,6 +59,8 @@ describe('spoken vitals', () => {
     ['"blood pressure" misheard as "pressure"', 'Doctor: on pressure one forty over ninety and pulse eighty.\nPatient: right.', { bp: { systolic: 140, diastolic: 90 }, pulse_bpm: 80 }],
     ['a run-on recogniser sentence', 'Doctor: she went to goa last month temperature one hundred point two pulse ninety six bp one twenty over seventy\nPatient: yes', {
       temperature: { value: 100.2, unit: 'F' }, pulse_bpm: 96, bp: { systolic: 120, diastolic: 70 } }],
+    ['a time after the value that opens the next clause', 'Doctor: bp one hundred over sixty four weight fifty two kg last month it was fifty four\nPatient: yes', {
+      bp: { systolic: 100, diastolic: 64 }, weight_kg: 52 }],
     ['SpO2 said with its two', 'Doctor: spo two ninety eight percent on room air.\nPatient: okay.', { spo2_percent: 98 }],
     ['"vitals" ends a told clause', 'Doctor: he was in hospital two years ago vitals temp ninety nine point one heart rate ninety\nPatient: yes', {
       temperature: { value: 99.1, unit: 'F' }, pulse_bpm: 90 }],
@@ -111,6 +113,8 @@ describe('not vitals of this visit', () => {
     ['a birth weight', 'Weight 3.1 kg at birth.'],
     ['a reading in the ambulance, said after it', 'Her oxygen saturation was 88% in the ambulance.'],
     ['a reading of a named month', 'His weight was 80 kg in January.'],
+    ['a reading in A&E', 'When you were in A&E your temperature was 38.5.'],
+    ['an earlier visit, said after the value', 'Your blood pressure was 160 over 100 last visit.'],
     ['a change said after the value', 'Her weight is a five pound increase over the summer.'],
   ])('%s', (_, text) => {
     expect(vitals(text, 'en-US')).toEqual({});

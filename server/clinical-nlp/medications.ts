@@ -224,14 +224,14 @@ const LESS_THAN_DAILY = new RegExp(
   String.raw`\b(?:(?:once|one time|1 time|twice|two times|2 times|thrice|three times|3 times)\s+(?:a|per|every|in a)\s+week|weekly|every week|once weekly|every (?:${WEEKDAY})|on (?:${WEEKDAY})s?|alternate (?:days?|nights?)|every other (?:day|night)|every (?:[2-9]|[1-9]\d) (?:days|weeks|months)|once a fortnight|once a month|monthly)\b`,
 );
 const MEAL =
-  /\b(?:(?:\d+|half an?|an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+)?(?:before|after|with)\s+(?:food|meals?|breakfast|lunch|dinner|supper|feeds?)\b|\b(?:on an |on |an )?empty stomach\b|\b(?:at )?bedtime\b|\bat night\b|\bnightly\b|\b(?:in the|every|early) morning\b|\bin the evening\b|\bevery (?:night|evening)\b|\bhs\b|\bwith (?:milk|orange juice|juice)\b|\bin a glass of milk\b|\bon waking(?: up)?\b/g;
+  /\b(?:(?:\d+|half an?|an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+)?(?:before|after|with)\s+(?:food|meals?|breakfast|lunch|dinner|supper|feeds?)\b|\b(?:on an |on |an )?empty stomach\b|\b(?:at )?bedtime\b|\bat night\b|\bnightly\b|\b(?:in the|every|each|early) morning\b|\bin the evening\b|\b(?:every|each) (?:night|evening)\b|\bhs\b|\bwith (?:milk|orange juice|juice)\b|\bin a glass of milk\b|\bon waking(?: up)?\b/g;
 const SINGLE_MEAL = /\b(?:breakfast|lunch|dinner|supper|bedtime|night|morning|evening|hs|waking)\b/;
 
 function timingText(t: string): string {
   if (/^(?:bedtime|hs)$/.test(t)) return 'at bedtime';
-  if (/^(?:nightly|every night)$/.test(t)) return 'at night';
-  if (t === 'every morning') return 'in the morning';
-  if (t === 'every evening') return 'in the evening';
+  if (/^(?:nightly|(?:every|each) night)$/.test(t)) return 'at night';
+  if (/^(?:every|each) morning$/.test(t)) return 'in the morning';
+  if (/^(?:every|each) evening$/.test(t)) return 'in the evening';
   if (t === 'in a glass of milk') return 'with milk';
   return t.replace(/^(?:on an |on |an )empty/, 'empty');
 }
@@ -243,7 +243,7 @@ interface Hit {
 
 // "once the flare settles", "once you've finished the course", "once nadir is resolved": "once" opening a clause is a
 // time, not a frequency.
-const ONCE_DAILY = /\b(?:od|once (?:a day|daily)|once(?!\s+(?:the|you|you've|you're|your|it|it's|this|that|these|those|he|she|they|we|i|i've|my|his|her|their|symptoms?|things?|everything|done|finished|healed|settled|better)\b)(?!\s+(?:[a-z']+\s+){1,3}(?:is|are|has|have|was|were|gets|comes|returns|resolves|resolved|improves|settles)\b)|daily|every day|everyday|qd|every morning|every night|nightly|(?:a|per) day)\b/;
+const ONCE_DAILY = /\b(?:od|once (?:a day|daily)|once(?!\s+(?:the|you|you've|you're|your|it|it's|this|that|these|those|he|she|they|we|i|i've|my|his|her|their|symptoms?|things?|everything|done|finished|healed|settled|better)\b)(?!\s+(?:[a-z']+\s+){1,3}(?:is|are|has|have|was|were|gets|comes|returns|resolves|resolved|improves|settles)\b)|daily|every day|(?:every|each) (?:morning|night)|everyday|qd|nightly|(?:a|per) day)\b/;
 
 const MORNING_AND_EVENING = /\b(\d+(?:\.\d+)?\s*[a-z]+\s+)?(?:every|each)\s+morning\s+and\s+(\d+(?:\.\d+)?\s*[a-z]+\s+)?(?:every|each)\s+(?:evening|night)\b/;
 
@@ -297,6 +297,10 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
 
 // As needed said as an instruction ("p.r.n.", "as needed for fever"), never a spoken condition ("if it isn't enough").
 const AS_NEEDED_SAID = /\b(?:prn|sos|as needed|as required|when needed|when required|on demand|as and when)\b/;
+// "when you need it", "whenever she needs one": as needed said to the patient, read near the drug only ("… and ice
+// the knee if you need to" is another instruction's). Not enough to make a drug named without a dose a prescription:
+// "just epipen for anaphylaxis when you need it" says back what the patient uses.
+const NEED_IT_NEAR = /\b(?:when|whenever|as) (?:you|he|she|they) needs? (?:it|them|one)\b/;
 const PRN_BEFORE = /\b(?:prn|sos)\s+$/;
 // "titrate the dose up as needed" says how the dose may change, not when to take it.
 const AS_NEEDED = /(?<!\b(?:titrat[a-z]*|adjust[a-z]*|increase the dose|increase it)\b[^.;,]{0,25})\b(?:sos|prn|as needed|as required|when needed|if needed|when required|if required|on demand|as and when)\b/;
@@ -612,7 +616,7 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   // starts another clause ("… metformin 500 mg once a day [and if you're doing any driving …]").
   const near = t.slice(0, nearEnd(t, Math.min(t.length, Math.max(0, m.end - from))));
   const cond = takingCondition(near);
-  const asNeeded = AS_NEEDED.test(t) || !!cond || !!condition;
+  const asNeeded = AS_NEEDED.test(t) || NEED_IT_NEAR.test(near) || !!cond || !!condition;
 
   let { freq, single, hit } = frequencyOf(t, asNeeded, timings);
   // "may use ibuprofen or Tylenol for discomfort": a drug for a symptom with no schedule is taken when it is there.

@@ -185,6 +185,13 @@ describe('as needed, maximum and duration', () => {
     expect(m.instructions).toMatch(/only if the temperature is above 100/);
   });
 
+  it('"when you need it" is as needed, and "each morning" once a day in the morning', () => {
+    expect(one('Doctor: Take two puffs of salbutamol when you need it, up to four times a day.', 'en-GB').frequency).toMatchObject({ as_needed: true, per_day: 4 });
+    expect(one('Doctor: Fluoxetine 20 mg, take one each morning.', 'en-GB')).toMatchObject({ frequency: { per_day: 1 }, timing: 'in the morning' });
+    // Said back of what the patient uses, it prescribes nothing.
+    expect(meds('Doctor: do you take any medications for your asthma? Patient: just the inhaler. Doctor: just salbutamol when you need it. okay, and any surgeries?', 'en-GB')).toEqual([]);
+  });
+
   it('a titration step "if tolerated" or "if no side effects" is no condition of taking the dose', () => {
     expect(one('start metoprolol 25 mg twice daily, titrate to 50 mg twice daily in two weeks if tolerated').frequency).toMatchObject({ as_needed: false, per_day: 2 });
     expect(one('start tab amlodipine 5 mg once daily if no side effects we will increase it').frequency).toMatchObject({ as_needed: false, per_day: 1 });

@@ -111,6 +111,8 @@ describe('sentences without punctuation', () => {
     expect(who('any fever or chills\nno\nokay coughing headache\nmaam').slice(1)).toEqual(['patient', 'doctor', 'patient']);
     // "when i …", "where it …" tell; "when did …", "where is …" ask.
     expect(who('any fever\nno\nwhen i put on tight shoes i felt some burning and i never had any nausea').slice(1)).toEqual(['patient', 'patient']);
+    // "when you need it" is no question: the instruction stays one sentence.
+    expect(buildDoc('use two puffs of the inhaler when you need it', { mode: 'consultation' }).sentences).toHaveLength(1);
     expect(who('any fever\nno\nwhen did the pain start').at(-1)).toBe('doctor');
     // "now how are you doing with the crestor" is one question, the doctor's.
     expect(buildDoc('any pain\nno\nnow how are you doing with the crestor you were worried about muscle aches', { mode: 'consultation' }).sentences.map((x) => [x.speaker, x.text]).at(-1))

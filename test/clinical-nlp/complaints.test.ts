@@ -22,6 +22,8 @@ describe('lay phrases become the note’s complaint', () => {
     ['Patient: my ankles are swollen.', 'ankle swelling'],
     ['Patient: I am passing water again and again, even at work.', 'urinary frequency'],
     ['Patient: there is burning when I pee.', 'burning micturition'],
+    ['Patient: I keep needing to wee, day and night.', 'urinary frequency'],
+    ['Patient: it stings when I go to the toilet.', 'burning micturition'],
     ['Father: he hasn’t pooped in four days.', 'constipation'],
     ['Patient: I get winded walking to the bus stop.', 'breathlessness on exertion'],
     ['Patient: my left knee is killing me.', 'left knee pain'],

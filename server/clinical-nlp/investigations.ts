@@ -161,6 +161,11 @@ const MONITOR = new Set(['monitor', 'monitoring', 'self', 'home']);
 const OPENER = /^(?:we|we'll|i'll|then|let's|lets)$/;
 const MAIN_CLAUSE = /^(?:we|we'll|we're|will|then|get|do|consider|plan|go|need|may|might|could|should|are|going|gonna|proceed|with|obtain|arrange|schedule|pursue|want|would)$/;
 const REFER = /\b(?:refer|referred|referral|referring)\b/;
+// "I'm going to refer you for a chest x-ray": referred for the test itself, which is its order.
+const REFERRED_FOR_TEST = /\b(?:refer|referred|referring)(?: (?:you|him|her|them))? for(?: (?:a|an|the|some|your|his|her|their))?$/;
+// "Patient declined the flu vaccine and the colonoscopy": turned down, however far along the clause's list.
+const TURNED_DOWN = new Set(['declined', 'declines', 'declining', 'refused', 'refuses', 'refusing']);
+const TAKEN_UP = new Set(['but', 'agreed', 'agrees', 'accepted', 'accepts', 'however']);
 const ORDER_VERB = new Set(['check', 'checking', 'test', 'tests', 'testing', 'screen', 'screening', 'send', 'sending', 'get', 'getting', 'do', 'order', 'ordering', 'repeat', 'recheck', 'advised', 'advise', 'investigations', 'investigation', 'plan']);
 // A finding, not an order: "raised intraocular pressure", "low platelet count", "high TSH".
 const FINDING = new Set(['rise', 'rising', 'drop', 'fall', 'raised', 'elevated', 'high', 'low', 'normal', 'abnormal', 'deranged', 'increased', 'decreased', 'reduced', 'borderline', 'unchanged', 'unremarkable', 'reassuring']);
@@ -311,8 +316,10 @@ function conditional(s: Sentence, at: number, floor: number): boolean {
     // what it does ("if it persists we will do an MRI"), not a new order after it ("if ... we may add amlodipine.
     // BMP in 2 weeks").
     const opens = between.findIndex((x) => x === ',' || OPENER.test(x));
-    if (opens >= 0) return between.slice(opens + 1).every((x) => NEG_FILLER.has(x) || MAIN_CLAUSE.test(x));
-    return at - i <= 4;
+    if (opens < 0) return at - i <= 4;
+    if (between.slice(opens + 1).every((x) => NEG_FILLER.has(x) || MAIN_CLAUSE.test(x))) return true;
+    // Not what the if-clause's main clause does, but it may still weigh it: "…, we might think about an MRI".
+    break;
   }
   return cueBefore(t, at, floor, COND, NEG_FILLER, 2);
 }
@@ -328,13 +335,16 @@ function statusBefore(s: Sentence, f: Found, floor: number): Status {
   const t = s.tokens;
   const start = clauseStart(t, f.from, floor);
   if (cueBefore(t, f.from, Math.max(floor, f.from - 6), NEG, NEG_FILLER, 1) || INSTEAD.test(words(t, f.from - 4, f.from)) || NO_NEED.test(words(t, f.from - 9, f.from))) return 'negated';
+  const lead = t.slice(Math.max(start, f.from - 8), f.from).map((x) => x.text);
+  const down = lead.findLastIndex((w) => TURNED_DOWN.has(w));
+  if (down >= 0 && !lead.slice(down).some((w) => TAKEN_UP.has(w))) return 'negated';
   if (cueBefore(t, f.from, start, FINDING, PAST_FILLER, 1)) return 'result';
   if (REFERENCE.test(words(t, f.from - 4, f.from)) || ASKED_BEFORE.test(words(t, f.from - 6, f.from))) return 'past';
   if (LIKENED.test(words(t, f.from - 6, f.from))) return 'negated';
   if (MONITOR_BEFORE.test(words(t, Math.max(start, f.from - 5), f.from))) return 'monitor';
   if (reviewedBefore(t, f.from)) return 'reviewed';
   if (conditional(s, f.from, start)) return 'conditional';
-  if (REFER.test(words(t, Math.max(start, f.from - 8), f.from))) return 'negated';
+  if (REFER.test(words(t, Math.max(start, f.from - 8), f.from)) && !REFERRED_FOR_TEST.test(words(t, f.from - 6, f.from))) return 'negated';
   if (cueBefore(t, f.from, start, MONITOR, NEG_FILLER, 2)) return 'monitor';
   if (cueBefore(t, f.from, start, PAST, PAST_FILLER, 2)) return 'past';
   return 'order';

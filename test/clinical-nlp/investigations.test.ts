@@ -101,6 +101,7 @@ describe('what is an order', () => {
     expect(names('If her sugars stay high we may add metformin. Lipid profile in two weeks.')).toEqual(['lipid profile']);
     expect(names('We will do a chest x-ray and if this is positive we would proceed with a CT scan of the chest.')).toEqual(['chest x-ray']);
     expect(names('If the numbness is still present, then we are going to proceed with an MRI of the neck.')).toEqual([]);
+    expect(names("Doctor: if the pain doesn't settle, we might think about an MRI.")).toEqual([]);
   });
 
   it('skips a test that is only possible, not had, a finding of the examination, a result or a guide', () => {
@@ -115,6 +116,7 @@ describe('what is an order', () => {
 
   it('skips a test the patient turns down, one said to be hard to do, and a specialty named by its letters', () => {
     expect(names('PLAN: He turned down an endoscopy last year. She declined a sigmoidoscopy at this time. He refused an MRI.')).toEqual([]);
+    expect(names('PLAN: Patient declined the flu vaccine and the colonoscopy. She declined the flu vaccine but agreed to a lipid panel.')).toEqual(['lipid panel']);
     expect(names('PLAN: We discussed a colonoscopy, which she has declined. The patient does not want a CT scan. Lipid panel today.')).toEqual(['lipid panel']);
     expect(names('PLAN: Given her anatomy, a bronchoscopy would prove difficult.')).toEqual([]);
     expect(names('PLAN: CT surgery consult for a pericardial window. Echo today.')).toEqual(['echocardiogram']);
@@ -269,6 +271,7 @@ describe('not investigations', () => {
     ['RADIOLOGY: Lumbar x-ray 3/2/2021. Lumbar x-ray reveals mild disc narrowing.', []],
     ['Room air oximetry is 98 percent.', []],
     ['I will refer her to cardiology. Ear exam is normal.', []],
+    ["I'm going to refer you for a chest x-ray.", ['chest x-ray']],
     ["The x-ray didn't show anything.", []],
     ['The ultrasound they did at the hospital was fine.', []],
     ['Your blood tests from the GP were normal.', []],

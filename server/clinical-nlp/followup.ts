@@ -10,7 +10,7 @@
 import type { ClinicalFacts, Duration } from './facts.js';
 import type { Doc, Sentence } from './sections.js';
 
-const VERB = String.raw`(?:review(?:ed|ing)?|follow(?:ing)?[ -]?up|come back|coming back|come again|come|revisit|recheck(?:ing|ed)?|re check|return(?:ing)?|(?:see|seeing) (?:me|you|him|her|them)|show (?:me|him|her|it|them|the)|bring (?:him|her|them|the)|report back|visit again|next visit|appointment|check ?up|rtc|f/u|back)`;
+const VERB = String.raw`(?:review(?:ed|ing)?|follow(?:ing)?[ -]?up|come back|coming back|come again|come|revisit|recheck(?:ing|ed)?|re check|return(?:ing)?|(?:see|seeing) (?:me|you|him|her|them)|show (?:me|him|her|it|them|the)|bring (?:him|her|them|the)|report back|visit again|next visit|appointment|check ?up|catch(?:ing)? up|touch base|rtc|f/u|back)`;
 const NUMBER = String.raw`\d+(?:\.\d+)?`;
 // "3", "a", "a couple of", and ranges said as "4, 5", "3 to 5", "2 or 3": the upper bound counts.
 const COUNT = String.raw`((?:${NUMBER}\s*(?:,|to|or|-)?\s*)?${NUMBER}|a|an|one|a couple of|couple of)`;
@@ -48,6 +48,8 @@ const RECHECK_OF_A_THING = /^(?:recheck\w*|re check|review\w*)\s+(?!(?:me|you|hi
 // A return to another clinician is a referral, which is advice: "follow up with her PCP in a week".
 const OTHER_CLINICIAN =
   /\b(?:with|to) (?:her |his |your |their |the |a |an )?(?:pcp|gp|primary care|family doctor|own doctor|regular doctor|dr|cardiolog\w*|neurolog\w*|dermatolog\w*|specialist|surgeon|ent|orthopa?edic\w*|urolog\w*|gyn\w*|obstetric\w*|psychiatr\w*|oncolog\w*|gastro\w*|physio\w*|nurse|midwife|optician|dentist)\b/;
+// Another clinician seeing the patient is a referral too: "the physio will see you in 3 days".
+const OTHER_SEES = /\b(?:physio\w*|nurse|midwife|specialist|consultant|surgeon|cardiologist|neurologist|dermatologist|team|hospital|they)\s+(?:will|'ll|is going to|are going to|gonna|should|can|may|might|would)\s+(?:\w+\s+)?$/;
 // A booking in person made in answer to "I can come in today": the visit is today.
 const BOOKED = /\bbook (?:you|him|her|them) in\b|\b(?:face[ -]to[ -]face|in person) (?:appointment|review|assessment)\b/;
 const ARRANGED = /\b(?:would like|want|need|book|arrange|make sure|should|will need|i'll ask|going to|gonna)\b/;
@@ -111,7 +113,7 @@ function stated(doc: Doc, s: Sentence, previous: Sentence | undefined): Clinical
   const m = later ?? first;
   const named = m.length === 3;
   const rest = restOf(m);
-  if (conditionBefore(saidBefore(s, previous, m.index)) || CONDITION_AFTER.test(rest) || OTHER_CLINICIAN.test(m[0]) || OTHER_CLINICIAN.test(rest.slice(0, 40))) return undefined;
+  if (conditionBefore(saidBefore(s, previous, m.index)) || CONDITION_AFTER.test(rest) || OTHER_CLINICIAN.test(m[0]) || OTHER_CLINICIAN.test(rest.slice(0, 40)) || OTHER_SEES.test(s.text.slice(Math.max(0, m.index - 40), m.index))) return undefined;
   let after = named ? NAMED_DURATION[m[1]!]! : duration(m[1]!, m[2]!);
   // "in a week or two": the upper bound.
   const or = /^\s*or (\d+)\b/.exec(rest);

@@ -31,6 +31,7 @@ describe('a stated return', () => {
     ['See me again in a week or two.', 14],
     ['Next appointment in six weeks.', 42],
     ['RTC in 3 months.', 90],
+    ["Let's catch up again in a couple of weeks.", 14],
   ]);
 });
 
@@ -60,6 +61,7 @@ describe('not a follow-up', () => {
     ['Come back in a week if it is no better.', undefined],
     ['I will refer you to ENT. Go to A and E if the bleeding does not stop.', undefined],
     ['Follow up with her PCP in one week for a recheck.', undefined],
+    ['The physio will see you in 3 days.', undefined],
     ['Follow up with me in one week.', 7],
   ]);
 });

@@ -452,7 +452,8 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   const alone = strength > 1 && ONE_WORD.has(said);
   // A listed condition said with it leaves room for a short instruction: "come back straight away if …, or …".
   const most = how.conditionInSentence && how.condition && listed(how.condition) ? MAX_LISTED_CONDITION + MAX_WORDS / 2 : MAX_WORDS;
-  if (!alone && (n < 2 || n > most || (said.match(/[a-z]{2,}/g) ?? []).length < 2)) return null;
+  // An emergency number is the call's object ("call 999", "dial 911"), as a word would be.
+  if (!alone && (n < 2 || n > most || (said.match(/[a-z]{2,}|\b(?:999|911|112|111)\b/g) ?? []).length < 2)) return null;
   // The instruction's words decide; a condition may name a dose ("if it does not go away after 2 tablets").
   // "call if the weight goes up by 2 kg": a reading in the condition is what to watch for, not a vital.
   if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said.replace(/\b(?:if|when|unless)\b.*$/, '')) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || DRUG_AMOUNT.test(said)) return null;

@@ -240,7 +240,7 @@ const BOUNDARY = new RegExp(
 const QUESTION_START =
   String.raw`(?:any|do you|does (?:he|she|it)|did (?:you|he|she)|are you|is (?:he|she|it|there)|have you|has (?:he|she|it)|how (?:long|many|much|often|old)|how is|what|when (?:did|do|does|is|was|were|are|will|would|has|have|had)|where (?:is|are|was|were|do|does|did|exactly)|since when|which|tell me|can you|could you|was there|were there)`;
 // "how old | is she", "how often | do you", "now how | are you doing": a how-question's own verb does not start another.
-const STAYS_BEFORE_QUESTION = 'how|why|old|long|often|many|much|far|bad|no|not|without|have|has|had|take|taking|took|for|of|in|with|don\'t|didn\'t|doesn\'t|never|hardly|than|and|or|at|is|was|the|by|if|but|know|matter|from';
+const STAYS_BEFORE_QUESTION = 'how|why|old|long|often|many|much|far|bad|no|not|without|have|has|had|take|taking|took|for|of|in|with|don\'t|didn\'t|doesn\'t|never|hardly|than|and|or|at|is|was|the|by|if|but|know|matter|from|get|gets|getting|got|develop|develops|notice|notices|experience|need|want|find|having|there';
 const QUESTION_BOUNDARY = new RegExp(
   String.raw`(?=\s+${QUESTION_START}\b)(?<=\b(?!(?:${STAYS_BEFORE_QUESTION})\b)[a-z0-9']+)\s+(?=${QUESTION_START}\b)`,
   'g',

@@ -254,6 +254,12 @@ describe('a short list', () => {
     expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. What I would suggest is, go to the hospital straight away.', 'okay'))).toEqual(['rest', 'go to the hospital straight away']);
     expect(advice(consultation('what brings you in', 'a cough', "so my plan is rest. It's worth trying some honey and lemon.", 'okay'))).toEqual(['rest', 'try some honey and lemon']);
     expect(advice(consultation('what brings you in', 'a cough', "so my plan is rest. If it gets worse you'd need to come back and see us.", 'okay'))).toEqual(['rest', 'come back if it gets worse']);
+    expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. The main thing is to drink plenty of fluids.', 'okay'))).toEqual(['rest', 'drink plenty of fluids']);
+    expect(advice(consultation('what brings you in', 'my back', "so my plan is rest. What I'd suggest is that you avoid lifting anything heavy.", 'okay'))).toEqual(['rest', 'avoid lifting anything heavy']);
+  });
+
+  it('"call 999" is a whole instruction, and "if you get any …" its condition, not a question', () => {
+    expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. If you get any chest pain, call 999.', 'okay'))).toEqual(['rest', 'call 999 if you get any chest pain']);
   });
 });
 

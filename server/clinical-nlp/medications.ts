@@ -953,12 +953,23 @@ export function extractMedications(
   // restate. A drug continued or changed by name takes what the history said about it.
   const planned = new Set(prescribed.filter((m) => !m.bare && m.sentence >= doc.planStart).map((m) => m.name));
   const kept = prescribed.filter((m) => !(m.sentence < doc.planStart && planned.has(m.name) && !m.bare));
+  // "we could either increase the metformin or add something like jardiance … I think we'll increase the metformin
+  // to 1000": a choice the doctor then makes by naming one of its drugs again leaves the others unsure: kept, flagged.
+  const chosen = new Map<string, string>();
+  kept.forEach((m, k) => {
+    if (kept.slice(k + 1).some((x) => x.name === m.name && !x.groups.some((g) => m.groups.includes(g)))) for (const g of m.groups) chosen.set(g, m.name);
+  });
   const deduped = kept.filter((m, k) => {
     const later = kept.slice(k + 1).find((x) => x.name === m.name && (x.sentence !== m.sentence || (x.mention !== m.mention && sameOrNoStrength(x, m))));
     if (!later) return true;
     fill(later, m);
     return false;
   });
+  for (const m of deduped) {
+    if (!m.groups.some((g) => chosen.has(g) && chosen.get(g) !== m.name)) continue;
+    m.unclear = true;
+    m.rules = [...(m.rules ?? []), 'med.choice-made'];
+  }
   for (const m of deduped) {
     const said = [...history].reverse().find((h) => h.name === m.name && (h.sentence < m.sentence || (h.sentence === m.sentence && h.mention < m.mention)));
     if (!said || m.status === 'new') continue;

@@ -1021,6 +1021,9 @@ export function extractMedications(
     // "Patient: I'm taking digoxin … Doctor: you take digoxin.": a drug the patient takes, named again after only "take"
     // and with nothing that doses it, may be the history repeated rather than prescribed: kept, flagged.
     if (m.status === 'new' && m.rules?.includes(TAKE_CUE) && !m.strength && !m.dose && !m.frequency && !m.duration && meds.some((x) => x.id === m.id && x.sentence < m.sentence && x.current)) m.unclear = true;
+    // "so you take the lisinopril 20 mg every morning" – "yes": the doctor checking what the patient takes, and the
+    // patient confirming it, reads like an instruction: kept, flagged.
+    if (doc.consultation && m.status === 'new' && m.rules?.includes(TAKE_CUE) && checkedBack(doc, m.sentence)) m.unclear = true;
     if (m.unclear) m.rules = [...(m.rules ?? []), STATUS_UNCLEAR_RULE];
     // "lisinopril 20 mg" in the history and "taking lisinopril 10 mg" in the plan: a strength the recording also
     // gives otherwise, not as a change, a step or another dose prescribed now, may be the old one: kept, flagged.
@@ -1082,6 +1085,16 @@ function fill(to: Medication, from: Medication): boolean {
   }
   if (!to.brand && from.brand) to.brand = from.brand;
   return any;
+}
+
+const YOU_TAKE = /^(?:(?:so|and|okay|ok|now|right|um|uh)\s+)*you (?:take|use|are taking|'re taking|are using|'re using)\b/;
+const CONFIRMED = /^(?:yes|yeah|yep|yup|mhm|uh huh|correct|right|that's right|that is right|that's correct)\b/;
+
+/** The doctor's "you take …" answered by the patient's bare yes: a check of the history, not an order. */
+function checkedBack(doc: Doc, at: number): boolean {
+  const s = doc.sentences[at]!;
+  const next = doc.sentences[at + 1];
+  return s.speaker === 'doctor' && YOU_TAKE.test(s.text) && next?.speaker === 'patient' && next.turn !== s.turn && CONFIRMED.test(next.text) && next.text.split(' ').length <= 4;
 }
 
 /** Drugs offered as alternatives in one breath ("either nitrofurantoin or trimethoprim") name each other. */

@@ -547,11 +547,16 @@ describe('drug mentions that are not prescriptions now', () => {
     ['to start once results are back', 'PLAN: Will start Bactrim DS 1 tablet b.i.d. once culture results return.'],
     ['to add if a procedure is done', 'PLAN: Add Plavix 75 mg daily if a stent is placed.'],
     ['held off', 'PLAN: We will hold off on starting Lasix 20 mg for now.'],
+    ['the history checked back and confirmed', "Doctor: so you take the lisinopril 20 mg every morning\nPatient: yes\nDoctor: okay"],
     ['a drug the doctor does not want taken', "Doctor: i don't want you taking the ibuprofen 400 mg anymore\nPatient: okay"],
     ['a drug the doctor would not take', "Doctor: i wouldn't take any more ibuprofen 400 mg because of your stomach\nPatient: okay"],
   ])('%s: %s', (_kind, text) => {
     const mode = /^(?:doctor|patient):/i.test(text) ? 'consultation' : 'dictation';
     for (const m of read(text, mode)) expect(m.flagged, m.name).toBe(true);
+  });
+
+  it('"you take X" told as the instruction, and accepted, is not flagged', () => {
+    expect(read('Doctor: you take amoxicillin 500 mg three times a day for seven days\nPatient: okay\nDoctor: good', 'consultation')).toEqual([{ name: 'amoxicillin', flagged: false }]);
   });
 
   it('of a choice the doctor then makes by naming one drug again, the other is flagged', () => {

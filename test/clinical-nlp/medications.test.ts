@@ -555,6 +555,11 @@ describe('drug mentions that are not prescriptions now', () => {
     for (const m of read(text, mode)) expect(m.flagged, m.name).toBe(true);
   });
 
+  it('a drug given in the office at this visit is a medication of the visit; one given there last week is not', () => {
+    expect(read('PLAN: She was given Rocephin 1 g IM in the office.')).toEqual([{ name: 'ceftriaxone', flagged: false }]);
+    expect(read('Doctor: we gave you a shot of toradol 60 mg in the office last week.\nPatient: yes', 'consultation')).toEqual([]);
+  });
+
   it('"you take X" told as the instruction, and accepted, is not flagged', () => {
     expect(read('Doctor: you take amoxicillin 500 mg three times a day for seven days\nPatient: okay\nDoctor: good', 'consultation')).toEqual([{ name: 'amoxicillin', flagged: false }]);
   });

@@ -200,6 +200,11 @@ const BARE_NUMBER = new RegExp(
   String.raw`^\s*${NUM}(?![\d.])\s*(k\b)?(?!\s*(?:-|\.\d|over|by|\/|(?:times?|days?|weeks?|months?|hours?|minutes?|years?|${DOSE_UNIT}|mg|mcg|g|gm|grams?|iu|percent|%)\b))`,
 );
 
+/** The text with a match's characters turned to spaces, so that later patterns skip it and offsets stay. */
+function blanked(t: string, m: RegExpExecArray): string {
+  return t.slice(0, m.index) + ' '.repeat(m[0].length) + t.slice(m.index + m[0].length);
+}
+
 function unitName(u: string): string {
   if (/^(?:mg|milligram)/.test(u)) return 'mg';
   if (/^(?:mcg|µg|microgram)/.test(u)) return 'mcg';
@@ -307,7 +312,8 @@ const AS_NEEDED = /(?<!\b(?:titrat[a-z]*|adjust[a-z]*|increase the dose|increase
 // "only if the fever is above 100", "when there is pain", "at the onset of nausea": a stated condition.
 // A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead"; nor is
 // a titration's step ("titrate to 50 mg b.i.d. if tolerated", "if no side effects"): the dose is regular.
-const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:that|it|this)\s+(?:is|was|proves|turns out to be)\s+(?:successful|effective|helpful)\b|(?:i|we|you|he|she|they|it)\s+(?:was|were|saw|had|did|came|went|got|last saw|first saw)\b|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
+// Nor is a trial's "see if it helps with the sleep".
+const CONDITION = /(?<!\b(?:see|check|find out|know)\s+)\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:that|it|this)\s+(?:is|was|proves|turns out to be)\s+(?:successful|effective|helpful)\b|(?:i|we|you|he|she|they|it)\s+(?:was|were|saw|had|did|came|went|got|last saw|first saw)\b|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
 // "… twice a day, but if you get wheezy stop it", "… b.i.d. x10 days if no improvement consider CT sinus": a condition
 // for stopping it, calling back or a next step is no condition of taking it.
 const STOPS_ON_CONDITION = /\b(?:stop|stopping|discontinue|come off|don't take|do not take|call|ring|come back|seek|return|consider|refer|order|obtain|recheck|repeat|follow up)\b/;
@@ -322,6 +328,12 @@ const FOR_SYMPTOM = /\bfor (?:the |any |her |his |your )?(?:discomfort|pain|feve
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
 const DAILY_MAX =
   /\b(?:not more than|no more than|maximum(?: of)?|max|up to|upto|not to exceed)\s+(\d+|once|twice|thrice)\s*(?:(?:tablets?|tabs?|capsules?|doses?|times?|pieces?|sprays?|puffs?)\s+)?(?:a|in a|per|in 1|each|in 24 hours?)\s*(?:day|night|24 hours)\b/;
+// "you can take Tylenol up to 3000 milligrams a day": a daily ceiling in weight; its "a day" is no once-daily
+// schedule, and with no schedule said the drug is taken as needed. "Then go up to 50 mg a day", "bump it up to …" are
+// a titration's next dose.
+const DAILY_MAX_AMOUNT =
+  /\b(?:not more than|no more than|maximum(?: of)?|max|(?<!\b(?:go|goes|going|went|gone|increase[ds]?|increasing|titrate[ds]?|titrating|it|that|him|her|you|them)\s+)(?:up to|upto)|not to exceed)\s+(\d[\d,]*(?:\.\d+)?)\s*(mg|milligrams?|g|grams?)\s+(?:(?:a|in a|per|each)\s+day|(?:in |per |every )?24 hours?)\b/;
+const CHANGE_BEFORE = /\b(?:go|goes|going|increase[ds]?|increasing|titrate[ds]?|titrating|put|bring|push|move|get|bump|raise|double)\b[^.;,]{0,30}$/;
 const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3 };
 const DURATION =
   /\b(?:(?:for|x)\s+(?:(?:about|at least|only|another|next|the next|the first|a total of|up to|upto|a maximum of|maximum of|maximum|max|an additional|additional)\s+)*|(?:(?:for\s+)?(?:a\s+)?(?:maximum|max|up to)(?:\s+of)?\s+))(\d+(?:\.\d+)?|a|an)?\s*(?:(?:more|additional|extra|further)\s+)?(day|week|month|year|night)s?\b(?!\s+(?:now|so far|already)\b)/;
@@ -535,8 +547,10 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   const combination = !!drug && drug.name.includes(' + ');
   const fromTo = FROM_TO.exec(t);
   const ratio = combination && first && m.end >= from ? COMBINATION_RATIO.exec(t.slice(m.end - from)) : null;
+  // After a change ("put the metformin up to 2000 mg a day") an "up to" gives the new dose, not a ceiling.
+  const changeBefore = CHANGE_BEFORE.test(text.slice(Math.max(0, m.start - 40), m.start));
   STRENGTH.lastIndex = 0;
-  const strength = STRENGTH.exec(t);
+  const strength = STRENGTH.exec(changeBefore ? t.replace(/\bup to\b/g, '   to') : t);
   if (fromTo) {
     med.strength = { value: numberOf(fromTo[3]!), unit: unitName(fromTo[4] ?? fromTo[2] ?? 'mg') };
     // "decrease from 7.5 mg to 5 mg": the strength it was on, so the old one is never read as a second drug.
@@ -616,9 +630,10 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   // starts another clause ("… metformin 500 mg once a day [and if you're doing any driving …]").
   const near = t.slice(0, nearEnd(t, Math.min(t.length, Math.max(0, m.end - from))));
   const cond = takingCondition(near);
+  const ceiling = changeBefore ? null : DAILY_MAX_AMOUNT.exec(near);
   const asNeeded = AS_NEEDED.test(t) || NEED_IT_NEAR.test(near) || !!cond || !!condition;
 
-  let { freq, single, hit } = frequencyOf(t, asNeeded, timings);
+  let { freq, single, hit } = frequencyOf(ceiling ? blanked(t, ceiling) : t, asNeeded, timings);
   // "may use ibuprofen or Tylenol for discomfort": a drug for a symptom with no schedule is taken when it is there.
   const forSymptom = !asNeeded && !freq && !single ? FOR_SYMPTOM.exec(near) : null;
   if (forSymptom) ({ freq, single, hit } = frequencyOf(t, true, timings));
@@ -631,8 +646,13 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
     frequency = { ...(frequency ?? { as_needed: true, text: '' }), per_day: n, text: `${own ? `${frequency!.text}, ` : 'as needed, '}up to ${n} a day` };
     mark('frequency', { from: max.index, to: max.index + max[0].length });
   } else if (hit) mark('frequency', hit);
+  if (ceiling) {
+    const most = `up to ${ceiling[1]!.replace(/,/g, '')} ${unitName(ceiling[2]!)} a day`;
+    frequency = frequency ? { ...frequency, text: `${frequency.text}, ${most}` } : { per_day: null, as_needed: true, text: `as needed, ${most}` };
+    mark('frequency', { from: ceiling.index, to: ceiling.index + ceiling[0].length });
+  }
   if (frequency) med.frequency = frequency;
-  const duration = durationOf(cond ? t.slice(0, cond.index) + ' '.repeat(cond[0].length) + t.slice(cond.index + cond[0].length) : t);
+  const duration = durationOf(cond ? blanked(t, cond) : t);
   if (duration) {
     med.duration = duration.duration;
     mark('duration', duration.hit);

@@ -1026,6 +1026,25 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     ]);
   });
 
+  it('a ceiling in milligrams a day is as needed up to it, not once a day; after a change it is the new dose', () => {
+    expect(read('Doctor: you can take tylenol up to 3000 milligrams a day but no more than that\nPatient: okay').meds).toEqual([
+      'acetaminophen new - as needed, up to 3000 mg a day',
+    ]);
+    expect(read('Ibuprofen 400 mg as needed, no more than 1200 mg a day.').meds).toEqual(['ibuprofen new 400 as needed, up to 1200 mg a day']);
+    expect(read('Paracetamol 1 g four times a day, maximum 4 g in 24 hours.').meds).toEqual(['acetaminophen new 1 4 times a day, up to 4 g a day']);
+    expect(read('Put the metformin up to 2000 mg a day.').meds).toEqual(['metformin changed 2000 once daily']);
+    expect(read('Start sertraline 25 mg once a day for the first week, then go up to 50 mg a day.').meds).toEqual([
+      'sertraline new 25 once daily',
+      'sertraline new 50 once daily',
+    ]);
+  });
+
+  it('"see if that helps" is a trial, not a condition of taking it', () => {
+    expect(read("Doctor: let's try you on a low dose of amitriptyline like 10 milligrams at night and see if that helps with the sleep and the pain\nPatient: okay").meds).toEqual([
+      'amitriptyline new 10 once at night',
+    ]);
+  });
+
   it('a drug excepted from "continue / resume home medications" is not continued', () => {
     expect(read('PLAN: Resume home medications with the exception of lisinopril 20 mg daily.').meds).toEqual([]);
     expect(read('MEDICATIONS: Lisinopril 10 mg daily, metformin 500 mg b.i.d., atorvastatin 20 mg at night. PLAN: Continue all home medications except metformin.').meds).toEqual([

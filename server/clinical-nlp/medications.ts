@@ -814,6 +814,9 @@ export function extractMedications(
       if (decided.decision === 'current' && !sectionOf(s) && !spoken && s.index >= doc.planStart && s.speaker !== 'patient' && problemLed(s.text, m.formStart)) {
         decided = { ...decided, decision: 'continued', rules: [...decided.rules, 'med.current-treatment-of-problem'], explicit: true };
       }
+      // "She's on Eliquis 5 mg twice a day?" – "Yes.": a drug asked about and confirmed is one the patient takes, which
+      // a "we'll continue that" after it continues.
+      if (decided.decision === 'asked' && confirmedNext(doc, s)) decided = { ...decided, decision: 'current', rules: [...decided.rules, 'med.asked-confirmed'] };
       inherited = decided;
       carried = { s, decided };
       const variant = m.ref?.brand ? BRAND_VARIANT.exec(after)?.[1] : undefined;
@@ -1110,11 +1113,16 @@ function fill(to: Medication, from: Medication): boolean {
 const YOU_TAKE = /^(?:(?:so|and|okay|ok|now|right|um|uh)\s+)*you (?:take|use|are taking|'re taking|are using|'re using)\b/;
 const CONFIRMED = /^(?:yes|yeah|yep|yup|mhm|uh huh|correct|right|that's right|that is right|that's correct)\b/;
 
+/** The doctor's sentence answered by the patient's bare yes in the next turn. */
+function confirmedNext(doc: Doc, s: Sentence): boolean {
+  const next = doc.sentences[s.index + 1];
+  return s.speaker === 'doctor' && next?.speaker === 'patient' && next.turn !== s.turn && CONFIRMED.test(next.text) && next.text.split(' ').length <= 4;
+}
+
 /** The doctor's "you take …" answered by the patient's bare yes: a check of the history, not an order. */
 function checkedBack(doc: Doc, at: number): boolean {
   const s = doc.sentences[at]!;
-  const next = doc.sentences[at + 1];
-  return s.speaker === 'doctor' && YOU_TAKE.test(s.text) && next?.speaker === 'patient' && next.turn !== s.turn && CONFIRMED.test(next.text) && next.text.split(' ').length <= 4;
+  return YOU_TAKE.test(s.text) && confirmedNext(doc, s);
 }
 
 /** Drugs offered as alternatives in one breath ("either nitrofurantoin or trimethoprim") name each other. */

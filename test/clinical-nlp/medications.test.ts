@@ -158,6 +158,12 @@ describe('strengths and doses as spoken', () => {
     expect(out.map((m) => [m.name, m.status])).toEqual([['lisinopril', 'continued'], ['metformin', 'continued']]);
   });
 
+  it('a drug asked about and confirmed is taken now: "we\'ll continue that" continues it; unconfirmed, it is not', () => {
+    const asked = (answer: string) => meds(`Doctor: She's on Eliquis 5 milligrams twice a day?\nPatient: ${answer}\nDoctor: Okay, we'll continue that.`, 'en-US');
+    expect(asked('Yes.').map((m) => [m.name, m.status, m.strength?.value])).toEqual([['apixaban', 'continued', 5]]);
+    expect(asked('No, she stopped it.')).toEqual([]);
+  });
+
   it('a refill said over an unpunctuated list continues every drug of it', () => {
     const out = meds('Doctor: i am going to refill your metoprolol your crestor forty milligrams once a day as well as the aspirin okay', 'en-US');
     expect(out.map((m) => [m.name, m.status])).toEqual([['metoprolol', 'continued'], ['rosuvastatin', 'continued'], ['aspirin', 'continued']]);

@@ -116,6 +116,7 @@ describe('not vitals of this visit', () => {
     ['a reading in A&E', 'When you were in A&E your temperature was 38.5.'],
     ['an earlier visit, said after the value', 'Your blood pressure was 160 over 100 last visit.'],
     ['a change said after the value', 'Her weight is a five pound increase over the summer.'],
+    ['a decade, not a reading', 'Your heart rate was in the 40s on the monitor overnight. Her sats have been in the low 90s.'],
   ])('%s', (_, text) => {
     expect(vitals(text, 'en-US')).toEqual({});
   });

@@ -112,6 +112,12 @@ describe('instructions said in other ways', () => {
       ['come back straight away if your headache keeps getting worse, not easing with the tablets, or your neck gets stiffer, or you notice any weakness in your arms or legs, or changes in your eyesight']],
     ['a listed condition that runs into another clause is no condition', consultation('my chest hurts', 'okay', 'i think this is angina so put one under your tongue if you get the pain if it does not settle after one or two of them i want you to go to the hospital call nine one one and go to the hospital', 'okay'),
       ['go to the hospital if it does not settle after 1 or 2 of them']],
+    ['a drug kept on by a pronoun is the medication\'s, not advice', consultation('my ankle hurts', 'okay', 'I think this is a sprain. Keep taking that every day. Keep the dose the same for now. Keep your foot elevated.', 'okay'),
+      ['keep your foot elevated']],
+    ['a condition that the patient feels better is no well-wishing', consultation('my throat hurts', 'okay', 'I think this is a strep throat. It is important that you finish the whole course even if you feel better. Feel better soon.', 'thanks'),
+      ['finish the whole course even if you feel better']],
+    ['"aim for" starts an instruction', consultation('my pressure is high', 'okay', 'I think this is hypertension. Try to cut down on the salt, and aim for about 30 minutes of walking most days.', 'okay'),
+      ['cut down on the salt', 'aim for about 30 minutes of walking most days']],
     ['a long condition said without a list has run on', consultation('can i ski this weekend', 'okay', 'i think this is a knee sprain. i would say my worry is that if you go skiing again and you fall over on the slope you might hurt your knee even more badly than you did last week but i do not want you to injure it anymore', 'okay'),
       ['do not injure it anymore']],
   ])('%s', (_, text, expected) => {

@@ -10,7 +10,7 @@
 // Where it cannot install (not Debian or Ubuntu, no root, sudo refused, apt-get failing), it prints what to install
 // and goes on to npm ci: the service runs without them and says at start what the scribe lacks. Only root's failed
 // apt-get (CI, a container) ends with exit code 1, so that a machine that should have everything cannot pass unnoticed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
 const test = process.argv.includes('--test');
@@ -34,7 +34,10 @@ const osRelease = existsSync('/etc/os-release') ? readFileSync('/etc/os-release'
 const ubuntu = /^ID=("?)ubuntu\1$/m.test(osRelease);
 const apt = process.platform === 'linux' && existsSync('/usr/bin/apt-get') && existsSync('/usr/bin/dpkg-query');
 
-const service = ['ffmpeg', 'pocketsphinx', 'pocketsphinx-en-us', 'espeak-ng', 'g++', 'make', 'python3'];
+// npm ci may need the build tools (better-sqlite3 from source), nothing else: they are installed first, and the rest
+// while npm ci runs.
+const buildTools = ['g++', 'make', 'python3'];
+const service = ['ffmpeg', 'pocketsphinx', 'pocketsphinx-en-us', 'espeak-ng', ...buildTools];
 // Ubuntu's Chromium is the chromium-browser package.
 // strace: test/db/durable-answers.test.ts watches the -wal fdatasync before each answer.
 const tests = [ubuntu ? 'chromium-browser' : 'chromium', 'sox', 'libsox-fmt-all', 'postgresql', 'strace'];
@@ -50,6 +53,19 @@ const aptGet = (args) => (root
   ? run('apt-get', args, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
   : run('sudo', [...(process.stdin.isTTY ? [] : ['-n']), 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args]));
 
+// Electron's install script downloads its runtime, which not every network reaches; package.json's allowScripts
+// already skips it, and this is the variable that script itself reads. npm start fetches the runtime when needed.
+const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+/** npm ci, started now; resolves with whether it succeeded. */
+const npmCi = () => {
+  say('npm ci');
+  return new Promise((resolve) => {
+    spawn(npm, ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit', env }).on('error', () => resolve(false)).on('close', (code) => resolve(code === 0));
+  });
+};
+let npmDone;
+
 if (!apt) {
   say(`this is not Debian or Ubuntu, so nothing is installed here. Install with this system's packages: ffmpeg; PocketSphinx 5
    (pocketsphinx_continuous) with its en-us acoustic model and cmudict-en-us.dict (point CLINIC_DESK_POCKETSPHINX_MODEL at
@@ -64,7 +80,12 @@ if (!apt) {
   } else {
     say(`apt-get install ${missing.join(' ')}`);
     let ok = aptGet(['update', '-qq']);
-    if (ok && missing.includes('postgresql')) {
+    const tools = missing.filter((p) => buildTools.includes(p));
+    if (ok && tools.length) ok = aptGet(['install', '-y', '-qq', '--no-install-recommends', ...tools]);
+    // The rest takes about as long as npm ci (a minute each on a fresh machine): side by side.
+    if (ok) npmDone = npmCi();
+    const rest = missing.filter((p) => !buildTools.includes(p));
+    if (ok && rest.includes('postgresql')) {
       // Debian's postgresql would also create a system cluster on port 5432 and start it through invoke-rc.d, which a
       // container without systemd may refuse or fail; the tests need none of it. Switched off before the server
       // package is configured, as the postgres Docker image does.
@@ -72,7 +93,7 @@ if (!apt) {
         && (root ? run('sed', ['-ri', 's/^#?(create_main_cluster) .*$/\\1 = false/', '/etc/postgresql-common/createcluster.conf'])
           : run('sudo', [...(process.stdin.isTTY ? [] : ['-n']), 'sed', '-ri', 's/^#?(create_main_cluster) .*$/\\1 = false/', '/etc/postgresql-common/createcluster.conf']));
     }
-    ok = ok && aptGet(['install', '-y', '-qq', '--no-install-recommends', ...missing]);
+    if (ok && rest.length) ok = aptGet(['install', '-y', '-qq', '--no-install-recommends', ...rest]);
     if (!ok) {
       failed = root;
       say(`the system packages were not installed; run it yourself, then npm run setup again:\n   ${root ? '' : 'sudo '}apt-get update && ${command}`);
@@ -80,12 +101,7 @@ if (!apt) {
   }
 }
 
-say('npm ci');
-// Electron's install script downloads its runtime, which not every network reaches; package.json's allowScripts
-// already skips it, and this is the variable that script itself reads. npm start fetches the runtime when needed.
-const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-if (!run(npm, ['ci', '--no-audit', '--no-fund'], { env })) {
+if (!(await (npmDone ?? npmCi()))) {
   console.error('setup: npm ci failed (the lines above say why); without a reachable prebuilt binary, better-sqlite3 needs g++, make and python3');
   process.exit(1);
 }

@@ -20,8 +20,8 @@ const NUMBER = String.raw`\d+(?:\.\d+)?`;
 // A range said "2 to 3", "3 or 4", "3-4", or "3, 4".
 const RANGE_SEP = String.raw`(?:\s*(?:to|-|or|,)\s*|\s+)`;
 const COUNT = String.raw`(${NUMBER}(?:${RANGE_SEP}${NUMBER})?|an?|one|few|a few|couple of|a couple of|several)`;
-// "18 months old" is an age; "2 hours later" a time in the story, not how long.
-const UNIT = String.raw`(day|week|month|year|fortnight|night|hour|hr|minute|min)s?(?!\s+(?:old|later|after|afterwards)\b)`;
+// "18 months old" is an age; "2 hours later" a time in the story, "three nights a week" how often: not how long.
+const UNIT = String.raw`(day|week|month|year|fortnight|night|hour|hr|minute|min)s?(?!\s+(?:old|later|after|afterwards|(?:a|an|per|each|every|in a)\s+(?:day|week|month|year))\b)`;
 const LEAD = String.raw`(?:since|for|from|x|over|past|last|lasting|of)`;
 const HEDGE = String.raw`(?:(?:about|around|almost|nearly|over|more than|approximately|at least|the last|the past|last|past|only|a good)\s+)*`;
 const PATTERNS: { re: RegExp; fixedDays?: number; one?: boolean }[] = [

@@ -24,6 +24,7 @@ describe('lay phrases become the note’s complaint', () => {
     ['Patient: there is burning when I pee.', 'burning micturition'],
     ['Patient: I keep needing to wee, day and night.', 'urinary frequency'],
     ['Patient: it stings when I go to the toilet.', 'burning micturition'],
+    ['Doctor: burning when you pass urine?\nPatient: yes, it stings.', 'burning micturition'],
     ['Father: he hasn’t pooped in four days.', 'constipation'],
     ['Patient: I get winded walking to the bus stop.', 'breathlessness on exertion'],
     ['Patient: my left knee is killing me.', 'left knee pain'],
@@ -224,11 +225,14 @@ describe('durations', () => {
     expect(durationDays(hits[0]!.duration!)).toBe(n);
   });
 
-  it('an age and "3 times in a day" are not durations; minutes are not days', () => {
+  it('an age, "3 times in a day" and "three nights a week" are not durations; minutes are not days', () => {
     expect(findDurations(normalizeText('eighteen month old child'))).toEqual([]);
     expect(findDurations(normalizeText('three times in a day'))).toEqual([]);
     expect(findDurations(normalizeText('stiffness for ten minutes'))[0]!.duration).toBeUndefined();
     expect(findDurations(normalizeText('he completed 5 days of antibiotics'))).toEqual([]);
+    // How often, not how long.
+    expect(findDurations(normalizeText('heartburn maybe three nights a week'))).toEqual([]);
+    expect(findDurations(normalizeText('headaches about 2 days per week'))).toEqual([]);
   });
 
   it('when an episode was, said without "since", "for" or an onset, is not how long anything has lasted', () => {

@@ -162,6 +162,15 @@ describe('certainty', () => {
     expect(dx('I suspect this is a viral fever.')).toEqual([['B34.9', 'suspected']]);
   });
 
+  it('reads "you\'ve got", "sounds more like" and a name said "to me" or set against another with "than"', () => {
+    expect(dx("Doctor: I think you've got shingles.")).toEqual([['B02.9', 'confirmed']]);
+    expect(dx("Doctor: You've got a bit of tendonitis in that shoulder.")).toEqual([['M77.9', 'confirmed']]);
+    expect(dx("Doctor: You've got to rest it.")).toEqual([]);
+    expect(dx("Doctor: It's not a migraine, it sounds more like a tension headache.")).toEqual([['G44.2', 'confirmed']]);
+    expect(run('Doctor: This looks like shingles to me.').diagnoses.map((d) => d.name)).toEqual(['shingles']);
+    expect(run('Doctor: This looks more like eczema than psoriasis.').diagnoses.map((d) => d.name)).toEqual(['eczema']);
+  });
+
   it('finds a hedged diagnosis said without a cue, but not a negated or family one', () => {
     expect(dx('her knees are swollen in the mornings, this could be rheumatoid arthritis, we will check rf.')).toEqual([['M06.9', 'suspected']]);
     expect(dx('no evidence of pneumonia on the film.')).toEqual([]);

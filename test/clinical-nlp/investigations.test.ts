@@ -57,6 +57,16 @@ describe('investigation vocabulary', () => {
     ]);
   });
 
+  it('knows the plain names a GP says: kidney function, liver tests, a stool sample', () => {
+    expect(tests("Doctor: I'm going to send you for a full blood count and kidney function.").map((i) => i.name)).toEqual([
+      'complete blood count',
+      'kidney function test',
+    ]);
+    expect(tests("Doctor: We'll repeat your liver tests in six weeks.").map((i) => i.name)).toEqual(['liver function test']);
+    expect(tests("Doctor: I'd like you to do a stool sample and bring it back on Monday.").map((i) => i.name)).toEqual(['stool routine examination']);
+    expect(tests('Doctor: Your kidney function was normal last time.')).toEqual([]);
+  });
+
   it('keeps a name in its own right as said instead of swapping in another test', () => {
     expect(names('Order a lipid panel and a urine microalbumin.')).toEqual(['lipid panel', 'urine microalbumin']);
     expect(names('Send an RFT and a 2D echo.')).toEqual(['kidney function test', '2d echocardiogram']);

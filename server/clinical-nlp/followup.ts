@@ -1,7 +1,8 @@
 /**
  * Follow-up: the return visit stated at this one. "review after 3 days", "follow up in a month", "show me after two
  * weeks", "see him back in 1 week", "rechecking in three weeks", "return in 4, 5 days" (a range takes its upper
- * bound), "in a fortnight", "I will see her yearly", and a face-to-face assessment arranged for today (0 days).
+ * bound), "in a fortnight", "in two weeks' time", "an appointment for a month from now", "I will see her yearly", and a
+ * face-to-face assessment arranged for today (0 days).
  * The last one said wins (a plan restates it at the end). Not follow-ups: conditional returns ("if it is not better
  * in a week, come back", "come back in a week if no better"), returns counted only from something else ("a week after
  * the tests", "after the sleep study": no return verb with a count), calls, referrals and returns to another clinician
@@ -15,7 +16,7 @@ const NUMBER = String.raw`\d+(?:\.\d+)?`;
 // "3", "a", "a couple of", and ranges said as "4, 5", "3 to 5", "2 or 3": the upper bound counts.
 const COUNT = String.raw`((?:${NUMBER}\s*(?:,|to|or|-)?\s*)?${NUMBER}|a|an|one|a couple of|couple of)`;
 const AFTER = new RegExp(
-  String.raw`\b${VERB}\b[a-z ]{0,30}?\b(?:after|in|within|every)\s+(?:(?:about|another|the next|around|approximately)\s+)?${COUNT}\s*(day|week|month|year|hour|fortnight)s?\b([^,;]*)`,
+  String.raw`\b${VERB}\b[a-z ]{0,30}?\b(?:after|in|within|every|for(?=\s+[a-z0-9 ]{1,30}(?:['’]s?\s+time|\s+from now)\b))\s+(?:(?:about|another|the next|around|approximately)\s+)?${COUNT}\s*(day|week|month|year|hour|fortnight)s?\b(?:['’]s?\s+time\b|\s+from now\b)?([^,;]*)`,
 );
 const NAMED = new RegExp(
   String.raw`\b${VERB}\b[a-z ]{0,30}?\b(the day after tomorrow|day after tomorrow|tomorrow|next week|next month|yearly|annually|every year|once a year|in a year|in a year's time)\b([^,;]*)`,

@@ -172,6 +172,13 @@ describe('sentences without punctuation', () => {
     const kept = structure('amoxicillin 500 mg three times a day sorry make that 250 mg', { locale: 'en-US' });
     expect(kept.medications.map((m) => [m.name, m.strength?.value, m.frequency?.per_day])).toEqual([['amoxicillin', 250, 3]]);
   });
+
+  it('"let\'s change it to X" in an unlabelled consultation is the doctor switching a drug, not a correction', () => {
+    const text = "i wonder if the cough is from the ramipril let's change it to candesartan eight mg once a day";
+    const doc = buildDoc(text, { mode: 'consultation' });
+    expect(doc.sentences.at(-1)).toMatchObject({ speaker: 'doctor', text: expect.stringMatching(/let's change it to candesartan 8 mg once a day$/) });
+    expect(structure(text, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.strength?.value])).toEqual([['candesartan', 8]]);
+  });
 });
 
 describe('vitals and follow-up in varied wording', () => {

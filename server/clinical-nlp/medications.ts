@@ -171,7 +171,7 @@ const CHANGE_TO = new RegExp(
   String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|go(?:ing)? (?:up|down)|titrat\w*|chang\w*|cut|bump\w*|come down|double|halve|drop\w*|lower\w*|bring)\b(?:\s+(?:it|this|that|them|the dose|dose|her|him|you|back|up|down|gradually|slowly))*\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );
 const CHANGE_OF_THAT = new RegExp(
-  String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|titrat\w*|chang\w*|cut|bump\w*|drop\w*|lower\w*|double|halve|(?:go|going|come|coming|bring|bringing|move|moving)(?=\s+(?:(?:it|this|that|the dose)\s+)?(?:up|down)\b))(?:\s+(?:it|this|that|the dose))?(?:\s+(?:back|up|down))?\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
+  String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|titrat\w*|chang\w*|cut|bump\w*|drop\w*|lower\w*|double|halve|make(?=\s+(?:it|this|that|the dose)\s+\d)|(?:go|going|come|coming|bring|bringing|move|moving)(?=\s+(?:(?:it|this|that|the dose)\s+)?(?:up|down)\b))(?:\s+(?:it|this|that|the dose))?(?:\s+(?:back|up|down))?(?:\s+to|(?<=\bmake\s+(?:it|this|that|the dose)))\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );
 const BY_STEP = new RegExp(
   String.raw`\bby\s+${NUM}\s*${STRENGTH_UNIT}(?![a-z])(?:\s+(?:every|each|a|per)\s+(?:\d+\s+|other\s+)?(?:day|week|month|fortnight)s?\b)?`,

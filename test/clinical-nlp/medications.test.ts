@@ -648,6 +648,12 @@ describe('drug mentions that are not prescriptions now', () => {
     expect(m).toMatchObject({ name: 'metoprolol', status: 'changed', strength: { value: 50, unit: 'mg' }, previous_strength: { value: 25, unit: 'mg' } });
   });
 
+  it('"let\'s make it 40" is a change of the dose the patient is on, not a voice correction of it', () => {
+    const [m] = meds("Doctor: You're on lisinopril 20 mg. Let's make it 40 mg.\nPatient: okay", 'en-US');
+    expect(m).toMatchObject({ name: 'lisinopril', status: 'changed', strength: { value: 40, unit: 'mg' }, previous_strength: { value: 20, unit: 'mg' } });
+    expect(meds("you're on twenty of the lisinopril let's make it forty", 'en-US').map((x) => [x.name, x.status, x.strength?.value])).toEqual([['lisinopril', 'changed', 40]]);
+  });
+
   it('a change said after the drug the patient is on, in its own sentence, changes it', () => {
     const [m] = meds("Doctor: you're on lisinopril 10 mg, let's go up to 20 mg once a day\nPatient: fine", 'en-GB');
     expect(m).toMatchObject({ name: 'lisinopril', status: 'changed', strength: { value: 20, unit: 'mg' }, previous_strength: { value: 10, unit: 'mg' } });

@@ -318,11 +318,18 @@ const ATTRIBUTE_AFTER = /^\s*(?:postpartum|post partum|postnatal|post ?op\w*|pre
 // A parent is the informant of a child's visit ("mother says he has had fever for 2 days"): not counted.
 const SOMEONE_ELSES = /\b(?:wife|husband|partner|son|daughter|brother|sister|kids|children|boyfriend|girlfriend|friend|coworkers?|colleagues?|roommate)\s+(?:also\s+)?(?:has had|had|has been|have had|was|were)\b[^(),;.]*$/;
 
+// "I had a similar rash five years ago": when an earlier episode was, not how long this one has lasted.
+const EARLIER_EPISODE_BEFORE = /\b(?:had|got|was treated for)\s+(?:a|an|the)\s+(?:similar|same|previous|earlier)\b[^,;.]*$/;
+// "I was on antibiotics for ten days but the sore throat is still there": the length of a course of treatment.
+const COURSE_BEFORE =
+  /\b(?:on|took|taking|taken|used|using|had|finished|completed|tried)\s+(?:(?:the|some|a|an|my|his|her|their)\s+)?(?:(?:course|dose)\s+of\s+)?(?:antibiotics?|medications?|medicines?|meds|tablets?|pills?|steroids?|painkillers?|pain killers?|treatment|inhalers?|creams?|drops)\s*$/;
+
 function complaintDurations(s: Sentence, scope: Scope): DurationHit[] {
   return durationsOf(s).filter(
     (d) =>
       d.start >= scope.from && d.end <= scope.to && !scope.masked.some(([x, y]) => d.start < y && d.end > x) &&
-      !WORSE.test(s.text.slice(0, d.start)) && !ATTRIBUTE_AFTER.test(s.text.slice(d.end)) && !SOMEONE_ELSES.test(s.text.slice(0, d.start)),
+      !WORSE.test(s.text.slice(0, d.start)) && !ATTRIBUTE_AFTER.test(s.text.slice(d.end)) && !SOMEONE_ELSES.test(s.text.slice(0, d.start)) &&
+      !COURSE_BEFORE.test(s.text.slice(0, d.start)) && !EARLIER_EPISODE_BEFORE.test(s.text.slice(0, d.start)),
   );
 }
 

@@ -246,6 +246,13 @@ describe('durations', () => {
     expect(days(text, 'morning stiffness')).toBeNull();
     expect(days(text, 'cough')).toBe(30);
   });
+
+  it('the length of a course of treatment, or when an earlier episode was, is not how long the complaint has lasted', () => {
+    expect(days("Patient: I was on antibiotics for ten days but the sore throat is still there, it's been three weeks now.", 'sore throat')).toBeNull();
+    expect(days('Patient: I took some painkillers for two days but the headache is still there.', 'headache')).toBeNull();
+    expect(complaints('Patient: I had a similar rash five years ago, and this one came up on Monday.').map((c) => c.duration)).toEqual([undefined]);
+    expect(days('Patient: I had a rash five days ago.', 'rash')).toBe(5);
+  });
 });
 
 describe('evidence', () => {

@@ -142,7 +142,9 @@ const STEP_AHEAD = /\b(?:then|followed by|after that|thereafter)\b/;
 // A few words at most: in a recogniser's run-on turn an "if" or "when" further back is another clause's ("when you
 // came in … so i'm going to prescribe some meloxicam").
 const TRAILING_CONDITION = /\b(?:if|when|whenever|in case of)\b(?!\s+(?:needed|required|necessary))(?:[^\S]+[^\s,;]+){0,14}[^\S]*$/;
-const LEADING_CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of)\b(?:[\s,]+[^\s.;,]+){0,14}[\s,]*$/;
+// "… call if she has problems with that we will try proctofoam": in a run-on line, a condition that a call or a
+// return asked for is that instruction's, not the next drug's.
+const LEADING_CONDITION = /(?<!\b(?:call|ring|phone|come back|return|contact|seek help|go back)\s+(?:(?:us|me|back|in|the office|the clinic)\s+)?)\b(?:only\s+)?(?:if|when|whenever|in case of)\b(?:[\s,]+[^\s.;,]+){0,14}[\s,]*$/;
 const SAME_DRUG_BETWEEN = /^[\s,;:()-]*(?:(?:i e|ie|that is|which is|eye|ear|nasal|drops?|inhaler|gel|cream|tablets?|\d+(?:\.\d+)?\s*(?:percent|%|mg|mcg))\b[\s,]*)*$/;
 // Words after a brand that name the product ("tylenol pm", "crocin ds", "augmentin duo", "metolar xr").
 const BRAND_VARIANT = /^\s*((?:pm|arthritis|extra strength|xr|sr|er|cr|mr|ds|forte|plus|duo|kid|junior|xt|hfa|handihaler|respimat|emulgel|max)\b)/;
@@ -312,8 +314,9 @@ const AS_NEEDED = /(?<!\b(?:titrat[a-z]*|adjust[a-z]*|increase the dose|increase
 // "only if the fever is above 100", "when there is pain", "at the onset of nausea": a stated condition.
 // A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead"; nor is
 // a titration's step ("titrate to 50 mg b.i.d. if tolerated", "if no side effects"): the dose is regular.
-// Nor is a trial's "see if it helps with the sleep".
-const CONDITION = /(?<!\b(?:see|check|find out|know)\s+)\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:that|it|this)\s+(?:is|was|proves|turns out to be)\s+(?:successful|effective|helpful)\b|(?:i|we|you|he|she|they|it)\s+(?:was|were|saw|had|did|came|went|got|last saw|first saw)\b|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
+// Nor is a trial's "see if it helps with the sleep", "if this works for her", nor the next step's "if she is unimproved
+// in five days [follow up]".
+const CONDITION = /(?<!\b(?:see|check|find out|know)\s+)\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:that|it|this)\s+(?:is|was|proves|turns out to be)\s+(?:successful|effective|helpful)\b|(?:i|we|you|he|she|they|it)\s+(?:was|were|saw|had|did|came|went|got|last saw|first saw)\b|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:it|this|that|they)\s+(?:works?|helps?)\b|(?:(?:he|she|you|they|it|the patient|symptoms?)\s+(?:is|are|was|were|has|have|does|do)\s+(?:still\s+)?)?(?:unimproved|not (?:better|improved|improving|resolved|settled)|no better|worse|not improve)\b|no improvement\b|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
 // "… twice a day, but if you get wheezy stop it", "… b.i.d. x10 days if no improvement consider CT sinus": a condition
 // for stopping it, calling back or a next step is no condition of taking it.
 const STOPS_ON_CONDITION = /\b(?:stop|stopping|discontinue|come off|don't take|do not take|call|ring|come back|seek|return|consider|refer|order|obtain|recheck|repeat|follow up)\b/;

@@ -1051,6 +1051,20 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     ]);
   });
 
+  it('no condition of taking it: "if this works for her", "if she is unimproved [follow up]", a call\'s "if" before it', () => {
+    expect(read('plan i put her on nasonex spray one spray each nostril daily if this works for her she can do it through the ragweed season').meds).toEqual([
+      'mometasone new - once daily',
+    ]);
+    expect(read('i did urge her to use afrin nasal spray for the next three to five days to further decongest her sinuses if she is unimproved in five days follow up with her pcp').meds).toEqual([
+      'oxymetazoline new - -',
+    ]);
+    expect(read('she is to drink extra fluids and call if she has problems with that we will try proctofoam hc for the hemorrhoids').meds).toEqual([
+      'hydrocortisone + pramoxine new - -',
+    ]);
+    // A symptom is still a condition of taking it.
+    expect(read('Take paracetamol 500 mg if the pain is worse.').meds).toEqual(['acetaminophen new 500 as needed']);
+  });
+
   it('"see if that helps" is a trial, not a condition of taking it', () => {
     expect(read("Doctor: let's try you on a low dose of amitriptyline like 10 milligrams at night and see if that helps with the sleep and the pain\nPatient: okay").meds).toEqual([
       'amitriptyline new 10 once at night',

@@ -515,6 +515,7 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
 /** The prescribing verb and connectors that lead a line ("continue tab", "and start"), so the line before ends there. */
 // "oral Orapred, IV Rocephin": a route said before the drug, opening a list item, is that drug's (a route after
 // the drug, "… 1 g IV vancomycin …", stays the one before's).
+const FREQUENCY_BEFORE = /\b(?:as well as|also|continue|continuing|start|starting|take|taking|on|his|her|your|the)\s+((?:once|twice|thrice|\d+ times) (?:a|per) day|daily|nightly)\s+$/;
 const ROUTE_BEFORE = /(?<=(?:^|[,;:(]|\b(?:and|also|then|plus|start|starting|begin|add|continue|give|restart|resume|prescribe|for|on|with))\s*)(?:iv|i\.v\.|intravenous|oral|im|i\.m\.|intramuscular|sq|subcutaneous|subq|topical|inhaled|nebuli[sz]ed)\s+$/;
 function lineStart(text: string, formStart: number, floor: number): number {
   const before = text.slice(floor, formStart);
@@ -1520,6 +1521,16 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
       parsed.dose = { value: v.startsWith('half') ? 0.5 : /^(?:a|an|one)$/.test(v) ? 1 : numberOf(v), unit: unitName(doseBefore[2]!) };
       const at = m.formStart - doseBefore[0].length;
       ev.dose = s.span(at, at + doseBefore[0].search(/\s+of\s/));
+    }
+    // "… as well as twice a day gabapentin", "continue daily aspirin": how often, said before the drug after a verb or
+    // "as well as". After a number or a list's "and" it may be the drug before's ("metformin 500 mg twice a day
+    // gabapentin …").
+    const oftenBefore = n === 0 && !parsed.frequency ? FREQUENCY_BEFORE.exec(text.slice(Math.max(0, m.formStart - 40), m.formStart)) : null;
+    const often = oftenBefore ? frequencyOf(oftenBefore[1]!, false, []).freq : undefined;
+    if (often) {
+      parsed.frequency = often;
+      const at = m.formStart - oftenBefore![0].length + oftenBefore![0].indexOf(oftenBefore![1]!);
+      ev.frequency = s.span(at, at + oftenBefore![1]!.length);
     }
     // "p.r.n. nitroglycerin for chest pain": the shorthand written before the drug is its own.
     const prnBefore = n === 0 && !parsed.frequency ? PRN_BEFORE.exec(text.slice(Math.max(line.start, m.formStart - 8), m.formStart)) : null;

@@ -1065,6 +1065,12 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(read('Take paracetamol 500 mg if the pain is worse.').meds).toEqual(['acetaminophen new 500 as needed']);
   });
 
+  it('how often, said before the drug after a verb or "as well as", is its own; after a number it is not', () => {
+    expect(read("He'll continue his home exercise program as well as twice a day gabapentin.").meds).toEqual(['gabapentin continued - twice daily']);
+    expect(read('Continue daily aspirin.').meds).toEqual(['aspirin continued - once daily']);
+    expect(read('metformin 500 mg twice a day gabapentin 300 mg at night').meds).toEqual(['metformin new 500 twice daily', 'gabapentin new 300 once at night']);
+  });
+
   it('"see if that helps" is a trial, not a condition of taking it', () => {
     expect(read("Doctor: let's try you on a low dose of amitriptyline like 10 milligrams at night and see if that helps with the sleep and the pain\nPatient: okay").meds).toEqual([
       'amitriptyline new 10 once at night',

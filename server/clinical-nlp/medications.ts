@@ -128,7 +128,9 @@ const LINE_END = new RegExp(
     String.raw`(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?!(?:${FORM_WORDS}|${FORM_MODIFIER}|extended|sustained|delayed|release|controlled|modified|slow|long|acting|then|increase|reduce|decrease|up|down|total|max|maximum|only|at|to|take|takes|taking|give|use|start|continue|add|about|around|approximately|another|maybe|even|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?|days?|mornings?|evenings?|nights?|lunchtime|noon|bedtime|other|alternate|usually|sometimes|nightly|daily|apply|applied|using|inhale|instil|spray|then|also)\b)[a-z][a-z-]{3,}\s+(?:\d+(?:\.\d+)?\s*(?:mg|mcg|g|units?|%)|(?:\d+|one|two|three|four)\s+(?:puffs?|tablets?|tabs?|capsules?|caps?|drops?|sprays?|cans?|bottles?|scoops?|packets?)|(?:bid|tid|qid|qd|qhs|twice daily|three times daily)(?:\s+with meals)?(?=\s*(?:[,.;]|$)))\b)`,
   ].join('|'),
 );
-const STEP = /,?\s*\b(?:then|followed by|after that|thereafter)\b\s*/g;
+// "… 150 mg daily she may increase to 300 mg daily after three to seven days": in a run-on line the next step of a
+// titration said of the patient is a step too.
+const STEP = /,?\s*\b(?:then|followed by|after that|thereafter|(?:he|she|you|they)\s+(?:may|can|could|should|will)(?=\s+(?:increase|go up|titrate)\b))\b\s*/g;
 // "… twice a day, and then i want you to ice the knee … three to four times a day": after "then", something else to
 // do with its own object is no step of the drug's (a step changes, takes or stops the dose); its line ends there.
 // "… continue on his current dose of metoprolol for now and we will reassess in 2 weeks whether to increase it to
@@ -137,7 +139,7 @@ const LATER_DECISION =
   /(?:\s*[,;]?\s*(?:and|but|then)?\s*(?:we|i)(?:'ll|\s+will|\s+shall|\s+may|\s+might|\s+could|\s+can|\s+would)\s+(?:(?:then|also|later)\s+)?(?:reassess|re-assess|re-evaluate|reevaluate|consider|discuss|think about|decide|revisit|see (?:if|whether|how)|check (?:if|whether))\b)|\s*,?\s*\bwhether to\b/;
 const OTHER_ACT =
   /^\s*(?:(?:i|we)\s+(?:want|would like|'d like|need)\s+you\s+to\s+|you\s+(?:should|can|need to|will need to)\s+)?(?!(?:take|use|reduce|increase|decrease|continue|go|cut|drop|taper|wean|lower|come|have|give|apply)\b)[a-z]+\s+(?:the|your|his|her|it|that|this)\b/;
-const STEP_AHEAD = /\b(?:then|followed by|after that|thereafter)\b/;
+const STEP_AHEAD = new RegExp(STEP.source.replace(/^,\?\\s\*/, ''));
 // A condition at the end of one line that belongs to the drug after it, or that leads a drug ("if fever, paracetamol").
 // A few words at most: in a recogniser's run-on turn an "if" or "when" further back is another clause's ("when you
 // came in … so i'm going to prescribe some meloxicam").

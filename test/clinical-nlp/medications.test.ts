@@ -1065,6 +1065,13 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(read('Take paracetamol 500 mg if the pain is worse.').meds).toEqual(['acetaminophen new 500 as needed']);
   });
 
+  it('"she may increase to …" in a run-on line is the next step of a titration, as in its own sentence', () => {
+    expect(read('we will try starting her back on wellbutrin xl one fifty mg daily she may increase to three hundred mg daily after three to seven days').meds).toEqual([
+      'bupropion new 150 once daily',
+      'bupropion new 300 once daily',
+    ]);
+  });
+
   it('how often, said before the drug after a verb or "as well as", is its own; after a number it is not', () => {
     expect(read("He'll continue his home exercise program as well as twice a day gabapentin.").meds).toEqual(['gabapentin continued - twice daily']);
     expect(read('Continue daily aspirin.').meds).toEqual(['aspirin continued - once daily']);

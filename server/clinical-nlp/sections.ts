@@ -128,7 +128,7 @@ const DOCTOR = /^(?:doctor|dr|physician|consultant|nurse|clinician|provider)\b/i
 // "make it" alone is ordinary speech ("light makes it worse"): a correction only after sorry/no/…, or before a number.
 // "let's change it to candesartan", "we'll make it 40" is the doctor switching a drug or a dose, not correcting a word.
 const CORRECTION =
-  /,?\s*\b(?:(?:(?:sorry|no|oh no|correction|oops)\s*,?\s*)(?:make (?:that|it)|i mean|i meant|change (?:that|it) to|scratch that,?)|(?<!\b(?:let's|let us|we'll|we will|i'll|i will|to|gonna|can|could|should|would|might|may|and)\s+)(?:make (?:that|it)(?=\s+\d)|change (?:that|it) to)|i mean|i meant|scratch that,?)\s+([^,.;]+)/;
+  /,?\s*\b(?:(?:(?:sorry|no|oh no|correction|oops)\s*,?\s*)(?:make (?:that|it)|i mean|i meant|change (?:that|it) to|scratch that,?)|make(?<!\b(?:let's|let us|we'll|we will|i'll|i will|to|gonna|can|could|should|would|might|may|and)\s+make) (?:that|it)(?=\s+\d)|change(?<!\b(?:let's|let us|we'll|we will|i'll|i will|to|gonna|can|could|should|would|might|may|and)\s+change) (?:that|it) to|i mean|i meant|scratch that,?)\s+([^,.;]+)/;
 const AMOUNT = /(\d+(?:\.\d+)?)\s*([a-z]+)/;
 const FREQUENCY_SAID = /^\s*((?:once|twice|thrice|\d+ times) (?:a|per|in a) (?:day|week)|every \d+(?: to \d+)? hours|daily|nightly|at night|at bedtime|bid|tid|qid|qds|tds|bd|od)\b/;
 

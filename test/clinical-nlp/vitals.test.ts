@@ -62,6 +62,7 @@ describe('spoken vitals', () => {
     ['a time after the value that opens the next clause', 'Doctor: bp one hundred over sixty four weight fifty two kg last month it was fifty four\nPatient: yes', {
       bp: { systolic: 100, diastolic: 64 }, weight_kg: 52 }],
     ['SpO2 said with its two', 'Doctor: spo two ninety eight percent on room air.\nPatient: okay.', { spo2_percent: 98 }],
+    ['a weight said to the patient with its unit', "Doctor: you're ninety three kilos today.\nPatient: oh dear.", { weight_kg: 93 }],
     ['"vitals" ends a told clause', 'Doctor: he was in hospital two years ago vitals temp ninety nine point one heart rate ninety\nPatient: yes', {
       temperature: { value: 99.1, unit: 'F' }, pulse_bpm: 90 }],
   ])('%s', (_, text, expected) => {

@@ -21,7 +21,7 @@ import type { Span } from './facts.js';
 import { opensOnFinding } from './complaints.js';
 import { exactIcdReach, exactIcdSpan } from './codify.js';
 import { alternation, tokenize } from './lexicon.js';
-import { DIAGNOSIS_CUE, headingOf, type Doc, type Sentence } from './sections.js';
+import { DIAGNOSIS_CUE, headingOf, TELLS_CONDITION, type Doc, type Sentence } from './sections.js';
 
 const Phrases = Type.Object({ about: Type.String(), phrases: Type.Array(Type.String({ minLength: 1 })) });
 const Patterns = Type.Object({ about: Type.String(), patterns: Type.Array(Type.String({ minLength: 1 })) });
@@ -498,6 +498,9 @@ function sameItem(a: string, b: string): boolean {
   return inter >= Math.min(A.size, B.size) * 0.8;
 }
 
+// What the patient has, diagnosed or told back, is no instruction.
+const statesCondition = (text: string): boolean => DIAGNOSIS_CUE.test(text) || TELLS_CONDITION.test(text);
+
 /**
  * `used` are the spans other facts were read from, `named` where drugs are named; an instruction touching a used span
  * is not advice, nor one that acts on a named drug (unless it withholds one not prescribed), nor one on a
@@ -509,7 +512,7 @@ export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, na
   for (const s of doc.sentences.slice(start.sentence)) {
     // A run-on turn that names the diagnosis goes on to the plan: there only the clause naming it is not advice.
     const runOn = s.tokens.length > RUN_ON_WORDS;
-    if (s.speaker === 'patient' || (s.text.endsWith('?') && !TAG_QUESTION.test(s.text)) || (!runOn && DIAGNOSIS_CUE.test(s.text))) continue;
+    if (s.speaker === 'patient' || (s.text.endsWith('?') && !TAG_QUESTION.test(s.text)) || (!runOn && statesCondition(s.text))) continue;
     if (s.section && s.section !== 'plan' && s.section !== 'assessment') continue;
     // A plan item without a verb is read where a plan is listed: a report's plan, a dictation, a doctor's short line.
     const planItem: PlanItem = s.section === 'plan' || (!s.section && !doc.consultation) ? 'any' : !s.section && s.text.split(' ').length <= 14 ? 'care' : 'none';
@@ -526,7 +529,7 @@ export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, na
       const first = clauses.slice(0, k).every((b) => written(s.text.slice(b.from, b.to)).split(' ').filter(Boolean).length <= 1);
       const condition = first && prev?.turn === s.turn ? conditionEnding(prev) : null;
       for (const found of instructionsIn(s.text, { from: Math.max(c.from, from), to: c.to }, planItem, condition, k === 0 && patientBefore)) {
-        if ((runOn && DIAGNOSIS_CUE.test(found.text)) || taken(found)) continue;
+        if ((runOn && statesCondition(found.text)) || taken(found)) continue;
         // A condition said in the sentence before is part of the evidence, not of the words that decide.
         const span = s.span(found.from, found.to);
         const evidence = found.also ? { start: Math.min(span.start, found.also.start), end: Math.max(span.end, found.also.end) } : span;

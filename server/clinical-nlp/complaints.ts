@@ -715,6 +715,13 @@ const REVIEW_POSITIVE =
 // Inside a headed history only an explicit turn to the examination ends the story: "tender red area" is the complaint.
 const EXAM_SAID_FIRST = /^(?:on examination|on exam|o\/e|examination|exam|physical exam\w*)\b/;
 const SAID_EXAM = /\b(?:on examination|o\/e|on exam|examination)\b/;
+// The doctor turning to the examination in a consultation: "does it hurt when I press here?" is then a finding.
+const EXAM_ANNOUNCED =
+  /\b(?:(?:do|perform|doing) (?:a |an |your )?(?:quick |brief |little |focused )?(?:physical )?exam(?:ination)?|examine (?:you|your|him|her|the)|(?:on|for) (?:your |the |his |her )?physical exam(?:ination)?)\b/;
+// Not an examination now: "I can't examine you over the phone", "I'll examine you in a second, but first …", "we need
+// to examine you, come in today".
+const NOT_NOW =
+  /\b(?:can't|cannot|can not|couldn't|unable to|not able to|won't|not|in a (?:second|sec|minute|moment|bit|little bit)|later|before (?:we|i) do|need to|needs to|have to|important|might|may|in person|face to face|come in)\b/;
 
 // A heading that starts a sentence of a report: "pelvic pain history:", "location:".
 const SENTENCE_HEADING = /^([a-z][a-z ,/&'-]{0,40}?)\s*:/;
@@ -746,10 +753,15 @@ function statesDiagnosis(s: Sentence): boolean {
   return DIAGNOSIS_CUE.test(s.text.replace(/\bdiagnosed\b|\byou(?:'ve| have) been\b|\bthis is (?:a|an) \d+/g, ''));
 }
 
-/** The first sentence after the patient's story in which the doctor states a diagnosis (or the end). */
+/** The first sentence after the patient's story in which the doctor states a diagnosis or starts examining (or the end). */
 function storyEnd(doc: Doc): number {
   const firstPatient = doc.sentences.find((s) => s.speaker === 'patient')?.index ?? 0;
-  const end = doc.sentences.findIndex((s) => s.speaker !== 'patient' && s.index >= firstPatient && statesDiagnosis(s) && !isQuestion(s));
+  const end = doc.sentences.findIndex(
+    (s) =>
+      s.speaker !== 'patient' &&
+      s.index >= firstPatient &&
+      ((statesDiagnosis(s) && !isQuestion(s)) || (doc.consultation && EXAM_ANNOUNCED.test(s.text) && !NOT_NOW.test(s.text))),
+  );
   return end < 0 ? doc.sentences.length : end;
 }
 

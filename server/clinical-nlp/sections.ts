@@ -196,8 +196,15 @@ const EXAM_START = /^(?:on examination|examination|o\/e|on exam|exam|general exa
 const PLAN_START =
   /^(?:(?:so|okay|now|and|first|then|next)[\s,]+){0,2}(?:tab|tabs|cap|caps|syrup|syp|inj|injection|start|continue|stop|prescribe|plan|advice|advised|rx|let's (?:start|try|check|do|get|cut|give|stop|add|keep|switch|change|increase|reduce|use|put)|(?:i am|i'm|we are|we're|i will|i'll|we will|we'll) (?:giving|prescribing|starting|start|give|prescribe|sending|send|check|do|order|ordering|refer|referring))\b/;
 
-export const DIAGNOSIS_CUE =
-  /\b(?:diagnosis|diagnosed(?!\s+(?:\d+|a few|many|several)\s+(?:years?|months?)|\s+in\s+\d|\s+at\s+(?:age|\d))|impression|assessment|this is(?!\s+(?:his|her|my|your|for|\d+|(?:a|an|the)\s+(?:\d+|routine|follow|review|check|visit|new|first|second))\b)|this looks like|(?:this|it) sounds like|these are|(?<!(?:do|did|if)\s)you have (?:got )?(?:a |an )?(?=[a-z]{4,})|i think (?:it's|it is|this is|you have|she has|he has)|suggestive of|consistent with|rule out|r\/o|provisional)\b/;
+// "you have (got) a …": what the patient has, whether the doctor diagnoses it or tells back the history.
+const HAS = String.raw`you have (?:got )?(?:a |an )?(?=[a-z]{4,})`;
+/** What the patient has, said by the doctor: diagnosed, or told back ("i see you have a history of …"). No instruction. */
+export const TELLS_CONDITION = new RegExp(String.raw`\b(?<!\b(?:do|did|if)\s)${HAS}`);
+// A diagnosis said, not the history told back ("i know you have a history of …", "you mentioned that you have …"), nor
+// "this is" introducing the speaker or a remark ("this is Doctor …", "this is not a place of judgement").
+export const DIAGNOSIS_CUE = new RegExp(
+  String.raw`\b(?:diagnosis|diagnosed(?!\s+(?:\d+|a few|many|several)\s+(?:years?|months?)|\s+in\s+\d|\s+at\s+(?:age|\d))|impression|assessment|(?<!(?:whether|if)\s)this is(?!\s+(?:his|her|my|your|for|\d+|doctor|dr|nurse|not|becoming|getting|going|gonna|just|all|really|different|great|good|fine|okay|ok|important|what|why|how|where|when|because|something|(?:a|an|the)\s+(?:no|\d+|routine|follow|review|check|visit|new|first|second|third|last|next|same|place|question|time|day|reason|way|thing))\b|\s*$|\s+\w+\s+(?:from|speaking|calling)\b)|this looks like|(?:this|it) sounds like(?!\s*$|\s+(?:you (?:were|did|do|don't|had|already|know|need|want|went)|you're (?:not|doing|able)|we|i|a (?:weird|strange|silly|good|great) question)\b)|these are|(?<!\b(?:do|did|if|(?:(?:see|know|say|said|says|mentioned|think|noticed)(?: here)?(?: that)?))\s)${HAS}(?!(?:history|past|quite|them|these|those|tried|loved|injured|suggested)\b)|i think (?:(?:it's|it is)(?!\s+(?:a (?:good|great|bad)|good|great|important|like|fine|okay|ok|best|better|worth|time|reasonable|sensible|safe)\b)|this is|you have|she has|he has)|suggestive of|consistent with|rule out|r\/o|provisional)\b`,
+);
 
 /*
  * Where a recogniser's unpunctuated words start a new sentence: at a section word ("impression", "plan", "on

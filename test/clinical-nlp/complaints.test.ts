@@ -90,6 +90,26 @@ describe('consultations', () => {
     expect(names(talk)).toEqual(['tiredness']);
   });
 
+  it.each([
+    'Doctor: good morning, this is Doctor Patel from the surgery',
+    'Doctor: this is Sam calling from the practice',
+    'Doctor: i know you have a history of asthma',
+    'Doctor: you mentioned that you have tried some creams already',
+    'Doctor: i see here that you have a history of high blood pressure',
+    'Doctor: it sounds like you were playing football when it happened',
+    "Doctor: i think it's a good idea to go through a few more questions",
+    'Doctor: we need to work out whether this is an emergency',
+    'Doctor: this is not a place of judgement',
+  ])('the doctor saying "%s" in the history does not end the patient\'s story', (line) => {
+    const talk = `Patient: hello\n${line}\nPatient: my knee is swollen\nDoctor: any fever\nPatient: yes since yesterday`;
+    expect(names(talk)).toEqual(['swelling of knee', 'fever']);
+  });
+
+  it("symptoms the patient repeats after the doctor's diagnosis are not complaints", () => {
+    const talk = 'Patient: there is burning when i pee\nDoctor: it sounds like you have a bladder infection\nDoctor: if you get back pain or vomiting call us\nPatient: back pain or vomiting, okay';
+    expect(names(talk)).toEqual(['burning micturition']);
+  });
+
   it('an answer that gives an amount without denying is a yes; one that denies is not', () => {
     expect(names('Patient: i keep getting headaches.\nDoctor: any vomiting\nPatient: i was sick once yesterday.')).toEqual(['headache', 'vomiting']);
     expect(names("Patient: i keep getting headaches.\nDoctor: any vomiting\nPatient: i haven't been sick once.")).toEqual(['headache']);
@@ -294,9 +314,16 @@ describe('words of a complaint that say something else', () => {
     ['a disease named by a symptom word', 'HISTORY: Chest pain. He takes doxycycline for Q fever endocarditis.'],
     ['a number that fell, a pain that radiates, a cold that makes it worse', 'HISTORY: Chest pain. His hemoglobin fell to 9. It radiates to the back. It is worse when he gets a cold.'],
     ['the growth of a child', 'HISTORY: Chest pain. Growth and development: normal for age.'],
+    ['a name that fits', "Patient: I've got chest pain. We're still deciding which name fits the baby."],
+    ['stopping smoking at once, and a nicotine patch', 'Patient: I have chest pain. I went cold turkey last time, and my friends told me to try a patch.'],
     ['a test\'s result told in the story', 'HISTORY: Chest pain. A CT scan showed a small lesion in the liver. The ultrasound found a lump that could represent a cyst.'],
   ])('%s', (_, text) => {
     expect(names(text).filter((n) => n !== 'chest pain')).toEqual([]);
+  });
+
+  it('a fit and a dry patch of skin the patient has are still complaints', () => {
+    expect(names('Patient: he had a fit last night.')).toEqual(['seizure']);
+    expect(names('Patient: I have a dry patch on my arm.')).toEqual(['dry patches on arm']);
   });
 
   it('a report names urge incontinence, erectile dysfunction, a depressed appetite and abdominal cramping', () => {

@@ -137,9 +137,12 @@ const STEP = /,?\s*\b(?:then|followed by|after that|thereafter|(?:he|she|you|the
 // 50 mg": what the doctor will decide later is not said of the dose now; its line ends there.
 const LATER_DECISION =
   /(?:\s*[,;]?\s*(?:and|but|then)?\s*(?:we|i)(?:'ll|\s+will|\s+shall|\s+may|\s+might|\s+could|\s+can|\s+would)\s+(?:(?:then|also|later)\s+)?(?:reassess|re-assess|re-evaluate|reevaluate|consider|discuss|think about|decide|revisit|see (?:if|whether|how)|check (?:if|whether))\b)|\s*,?\s*\bwhether to\b/;
+// "… every six hours and then i want to see you back in two weeks": seeing the patient again is no step either.
 const OTHER_ACT =
-  /^\s*(?:(?:i|we)\s+(?:want|would like|'d like|need)\s+you\s+to\s+|you\s+(?:should|can|need to|will need to)\s+)?(?!(?:take|use|reduce|increase|decrease|continue|go|cut|drop|taper|wean|lower|come|have|give|apply)\b)[a-z]+\s+(?:the|your|his|her|it|that|this)\b/;
+  /^\s*(?:(?:(?:i|we)\s+(?:want|would like|'d like|need)\s+you\s+to\s+|you\s+(?:should|can|need to|will need to)\s+)?(?!(?:take|use|reduce|increase|decrease|continue|go|cut|drop|taper|wean|lower|come|have|give|apply)\b)[a-z]+\s+(?:the|your|his|her|it|that|this)\b|(?:(?:i|we)(?:\s+(?:want|would like|'d like|wan na|need|will)\s+to|'ll)\s+)?(?:see|have)\s+you\s+(?:back|again|come back)\b|(?:come|coming)\s+back\b)/;
 const STEP_AHEAD = new RegExp(STEP.source.replace(/^,\?\\s\*/, ''));
+const STEP_DOSE =
+  /\d(?![\d.]*\s*(?:days?|weeks?|months?|years?)\b)|\b(?:once(?!\s+(?:we|you|i|he|she|they|it|the|that|this|your|our)\b)|twice|thrice|daily|night|bedtime|sos|every)\b/;
 // A condition at the end of one line that belongs to the drug after it, or that leads a drug ("if fever, paracetamol").
 // A few words at most: in a recogniser's run-on turn an "if" or "when" further back is another clause's ("when you
 // came in … so i'm going to prescribe some meloxicam").
@@ -1473,8 +1476,9 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
       break;
     }
     // "… x14 days, then discontinue, #30 days supply given", "then q.6 h. thereafter, dispensed 180 ampules": the end
-    // of a taper and what the pharmacy hands out are no steps.
-    if (/\d|\b(?:once|twice|thrice|daily|night|bedtime|sos)\b/.test(piece) && !/^[\s,]*(?:(?:stop|review|discontinue|d\/c|off|dispensed|dispense|disp|qty|quantity)\b|#)/.test(piece)) {
+    // of a taper and what the pharmacy hands out are no steps; nor is a piece whose only number is a length of time
+    // ("then finally three weeks i'd like you to return") or whose "once" is a conjunction ("once we assess …").
+    if (STEP_DOSE.test(piece) && !/^[\s,]*(?:(?:stop|review|discontinue|d\/c|off|dispensed|dispense|disp|qty|quantity)\b|#)/.test(piece)) {
       pieces.push({ from: pieceStart, to: at });
       pieceStart = at + x[0].length;
     }

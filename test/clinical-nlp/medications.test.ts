@@ -1114,6 +1114,14 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(read(text).meds).toEqual(['ibuprofen new 800 twice daily']);
   });
 
+  it('"… every six hours and then i want to see you back in two weeks": the return visit is no step of the dose', () => {
+    const text = "Doctor: i'd like you to take ibuprofen six hundred milligrams every six hours and then i want to see you back here in the office in two weeks\nPatient: okay";
+    expect(read(text).meds).toEqual(['ibuprofen new 600 every 6 hours']);
+    expect(read("Doctor: take naproxen 500 mg twice a day then we'll see you again in 2 weeks\nPatient: okay").meds).toEqual(['naproxen new 500 twice daily']);
+    expect(read("Doctor: i'm prescribing doxazosin four milligrams once a day and then finally three weeks i'd like you to return\nPatient: okay").meds).toEqual(['doxazosin new 4 once daily']);
+    expect(read('Doctor: i want to put you on fifty milligrams of tramadol every six hours and then get you into physical therapy a few weeks after surgery, once we assess you\nPatient: okay').meds).toEqual(['tramadol new 50 every 6 hours']);
+  });
+
   it('a plan said after the history without a stop ("she was on X 500 … we will increase it to 1000") ends the history\'s scope', () => {
     const m = one('she was on metformin five hundred twice a day we will increase it to one thousand twice a day', 'en-US');
     expect(m).toMatchObject({ name: 'metformin', status: 'changed', strength: { value: 1000 }, previous_strength: { value: 500 } });

@@ -102,6 +102,9 @@ const LINE_END = new RegExp(
     String.raw`\b(?:alright|all right|okay|ok)\s+(?=(?:so\s+)?(?:i'm|i am|i'll|i will|we're|we are|we'll|we will|let's|let us)\b)`,
     // "… hydrochlorothiazide … i want you to check your blood pressure twice a day": how often to measure is no dose's.
     String.raw`\b(?:check|checking|monitor|monitoring|measure|measuring|record|recording|keep track of|write down)\s+(?:your|her|his|their|the)\s+(?:own\s+)?(?:blood pressures?|bp|blood sugars?|sugars?|glucose|weight|temperature|pulse|heart rate|peak flow)\b`,
+    // "… ibuprofen, you can take that twice a day … i also want you to ice it three times a day": what else the doctor
+    // wants done is another instruction (its "three times a day" is no dose's).
+    String.raw`\b(?:i|we)\s+(?:also\s+)?(?:want|would like|'d like|wan na|need)\s+you\s+to\s+(?!(?:(?:also|just|only|still|now|then)\s+)*(?:take|use|apply|continue|start|stop|try|keep|have|give|put|increase|reduce|decrease|cut|go|hold|restart|resume|finish|complete|spray|inhale|instil|insert|rub|place|chew|swallow|dissolve|be|double|halve|split|change|switch|wean|taper|titrate)\b)[a-z]+`,
     // "… on norvasc we asked that you check it like once a week": what is checked is no dose, whatever "it" is.
     String.raw`\b(?:you|to)\s+(?:check|checking|monitor|measure|record)\s+(?:it|that|them|those)\b`,
     String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,

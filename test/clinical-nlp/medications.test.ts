@@ -1114,6 +1114,12 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(read(text).meds).toEqual(['ibuprofen new 800 twice daily']);
   });
 
+  it('"… take that twice a day … i also want you to ice it three times a day": the icing is not the drug\'s, without "then" too', () => {
+    const text = "Doctor: i'm gon na prescribe you eight hundred milligrams of ibuprofen you can take that twice a day and that should help with the swelling i also want you to ice it three times a day for twenty minutes at a time\nPatient: okay";
+    expect(read(text).meds).toEqual(['ibuprofen new 800 twice daily']);
+    expect(read('Doctor: start naproxen 500 mg i want you to only take it twice a day with food\nPatient: okay').meds).toEqual(['naproxen new 500 twice daily']);
+  });
+
   it('"… every six hours and then i want to see you back in two weeks": the return visit is no step of the dose', () => {
     const text = "Doctor: i'd like you to take ibuprofen six hundred milligrams every six hours and then i want to see you back here in the office in two weeks\nPatient: okay";
     expect(read(text).meds).toEqual(['ibuprofen new 600 every 6 hours']);

@@ -966,6 +966,8 @@ function allergenAt(s: Sentence, at: number, maxWords = 3): AllergyMention[] {
 }
 
 /** The allergens of an answer to the allergy question ("Uh, no just latex."), none for "no", "NKDA". */
+const CONFIRMS = /^(?:(?:um|uh|well|oh)[\s,]+)*(?:yes|yeah|yep|yup|correct|that's (?:correct|right)|that is (?:correct|right)|right|i am|i do)\b/;
+
 function allergyAnswer(answer: Sentence): AllergyMention[] {
   const no = NO_THEN.exec(answer.text);
   const from = no ? no[0].length : 0;
@@ -983,8 +985,10 @@ export function findAllergies(doc: Doc): AllergyMention[] {
     // The answer is the other speaker's next sentence ("Any allergies at all? Medication?" "No, just hay fever.").
     const answer = doc.sentences.slice(s.index + 1, s.index + 3).find((a) => a.speaker !== s.speaker);
     if (ALLERGY_QUESTION.test(s.text) && (s.text.endsWith('?') || QUESTION_START.test(s.text) || ALLERGY_ASKED.test(s.text))) {
-      if (answer && answer.speaker !== s.speaker) answered.set(answer.index, allergyAnswer(answer));
-      continue;
+      const said = answer ? allergyAnswer(answer) : [];
+      if (answer) answered.set(answer.index, said);
+      // "you've got an allergy to penicillin, is that correct?" "that's correct": the allergen is the question's.
+      if (said.length || !answer || !CONFIRMS.test(answer.text)) continue;
     }
     const stated: AllergyMention[] = answered.get(s.index) ?? [];
     // "ALLERGIES: She thinks to Benadryl." Every allergen named under the heading, unless it says there are none.

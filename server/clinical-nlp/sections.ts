@@ -311,6 +311,8 @@ const HISTORY_QUESTION = new RegExp(
   String.raw`^${QUESTION_OPENERS}(?:any|have you (?:had|been|noticed|got|gotten|tried|taken|ever|felt|lost)|do you (?:ever|have|smoke|drink|take|get|feel|notice|remember|use|live|work|drive)|does (?:it|that|this|the pain|anything) (?:hurt|get|feel|make|help|go|come|spread|radiate|move)|is there any|is it (?:on|in|at|worse|better|constant|sharp|dull|painful|tender)|has anything|where exactly|(?:when|if) i (?:press|push|touch|feel)|when you (?:flex|bend|move|touch|turn|lift|raise|push|straighten)|are you (?:taking|on|having|allergic|feeling|still|able|pregnant|currently)|how long (?:have|has|did|does|ago)|how old (?:is|are|was|were)|how (?:are|is) (?:you|things|it|that|the [a-z]+|your [a-z]+) (?:doing|going|working|getting on)|how (?:often|many|much) (?:do|does|did|have|are)|when did (?:it|this|the|you)|did you (?:have|notice|try|take|get|feel|see)|what brings|tell me)\b`,
 );
 // "what I want you to do is …", "what we'll do is …": a wh-word that opens a statement of the plan.
+// A statement the doctor checks with the patient: "i think you've got an allergy to penicillin is that correct".
+const ASKS_AT_END = /\b(?:is that (?:right|correct|true|so)|is that what i'm hearing|am i right|isn't it|correct)$/;
 const STATES_PLAN = /^(?:okay\s+|so\s+|and\s+)?what\s+(?:i|we)(?:'d| would|'ll| will|'m| am|'re| are)?\s+(?:want|like|going to|gonna|need|recommend|suggest|do|think)\b/;
 
 // Words that open a topic asked about: "okay, coughing? headache?", "and shortness of breath?".
@@ -363,7 +365,7 @@ function markQuestions(sentences: Sentence[]): void {
   sentences.forEach((s, i) => {
     const next = sentences[i + 1];
     if (s.speaker !== 'doctor' || s.text.endsWith('?') || next?.speaker !== 'patient') return;
-    if ((STARTS_QUESTION.test(s.text) && !STATES_PLAN.test(s.text)) || s.tokens.length <= 3) s.text = `${s.text}?`;
+    if ((STARTS_QUESTION.test(s.text) && !STATES_PLAN.test(s.text)) || s.tokens.length <= 3 || ASKS_AT_END.test(s.text)) s.text = `${s.text}?`;
   });
 }
 

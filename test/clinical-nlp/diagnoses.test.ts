@@ -359,6 +359,18 @@ describe('allergies on real text', () => {
     expect(allergies('Doctor: any allergies?\nPatient: no.')).toEqual([]);
   });
 
+  it('an allergen the doctor asks about, or checks with the patient, is an allergy when the patient says yes', () => {
+    expect(allergies("Doctor: i think you've got an allergy to penicillin is that correct\nPatient: that's correct yes")).toEqual(['penicillin']);
+    expect(allergies('Doctor: are you allergic to penicillin?\nPatient: yes')).toEqual(['penicillin']);
+    expect(allergies('Doctor: are you allergic to penicillin?\nPatient: no')).toEqual([]);
+    expect(allergies('Doctor: any allergies?\nPatient: yes')).toEqual([]);
+  });
+
+  it('a statement checked with the patient ("… is that correct") is a question, not a diagnosis', () => {
+    const f = run("Doctor: i think you've got an allergy to penicillin is that correct\nPatient: that's correct yes");
+    expect(f.diagnoses).toEqual([]);
+  });
+
   it('reads an ALLERGIES section and says none for NKDA', () => {
     expect(allergies('MEDICATIONS: Prenatal vitamins.\nALLERGIES: She thinks to penicillin.\nFAMILY HISTORY: Noncontributory.')).toEqual(['penicillin']);
     expect(allergies('ALLERGIES: Eggs and peanuts.')).toEqual(['eggs', 'peanuts']);

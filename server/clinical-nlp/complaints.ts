@@ -1112,7 +1112,7 @@ function oneEach(complaints: Complaint[]): Complaint[] {
 }
 
 /** Words of the patient's or note's wording that say nothing of the symptom. */
-const WORDING_FILLER = /^(?:feel|feels|feeling|felt|been|getting|gets|get|got|kind|sort|of|bit|is|are|am|was|a|the|my|his|her|really|very|so|quite|just|some|it|its|it's|i|i'm|i've|to|have|has|had)$/;
+const WORDING_FILLER = /^(?:um|uh|er|erm|like|feel|feels|feeling|felt|been|getting|gets|get|got|kind|sort|of|bit|is|are|am|was|a|the|my|his|her|really|very|so|quite|just|some|it|its|it's|i|i'm|i've|to|have|has|had)$/;
 
 /**
  * The name with the words it was said in, when they differ from it: "haemoptysis (coughing up blood)", "swelling of

@@ -452,6 +452,8 @@ describe('a patient’s own words beside the clinical name', () => {
 
   it('keeps the plain name when the words say the same', () => {
     expect(names('Patient: my throat hurts.')).toEqual(['sore throat']);
+    const said = structure('Doctor: how can I help?\nPatient: I feel like um, uh, dizzy sometimes.', { locale: 'en-GB', mode: 'consultation' });
+    expect(said.complaints.map((c) => c.name)).toEqual(['dizziness']);
   });
 });
 

@@ -65,6 +65,11 @@ describe('investigation vocabulary', () => {
     expect(tests("Doctor: We'll repeat your liver tests in six weeks.").map((i) => i.name)).toEqual(['liver function test']);
     expect(tests("Doctor: I'd like you to do a stool sample and bring it back on Monday.").map((i) => i.name)).toEqual(['stool routine examination']);
     expect(tests('Doctor: Your kidney function was normal last time.')).toEqual([]);
+    expect(tests("Doctor: We'll check your thyroid function.").map((i) => i.name)).toEqual(['thyroid function test']);
+  });
+
+  it('thyroxine the patient takes is the drug (levothyroxine), not a thyroxine test', () => {
+    expect(tests("Patient: I take thyroxine every day.\nDoctor: OK, keep taking the thyroxine.")).toEqual([]);
   });
 
   it('keeps a name in its own right as said instead of swapping in another test', () => {

@@ -147,6 +147,8 @@ describe('instructions said in other ways', () => {
       ['push fluids', 'drink warm soups']],
     ['as much as one can ends an instruction', 'ASSESSMENT: Eye strain. PLAN: avoid screens as much as you can wear the glasses for reading',
       ['avoid screens as much as you can', 'wear the glasses for reading']],
+    ['what the patient should notice, a finding and what is left of "no vaping … use at all" are no instructions', 'ASSESSMENT: Knee sprain. PLAN: You should see a difference within a month. No overlying erythema. No vaping or e-cigarette use at all. Keep the knee elevated.',
+      ['no vaping or e cigarette', 'keep the knee elevated']],
   ])('%s', (_, text, expected) => {
     expect(advice(text)).toEqual(expected);
   });

@@ -850,7 +850,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
   let asked: Sentence | undefined;
   // Each item takes the duration said after it; else one said before it that no other complaint took, or one that
   // opens the sentence ("for the last 10 days he feels giddy"). An answer's duration is the whole answer's.
-  const attach = (s: Sentence, items: Item[], durations: DurationHit[], answer?: Duration): void => {
+  // `rule` names, for the fact's provenance, how the complaint was told (`npm run eval -- --explain ID`).
+  const attach = (s: Sentence, items: Item[], durations: DurationHit[], answer: Duration | undefined, rule: string): void => {
     const taken = new Set<DurationHit>();
     const afters = items.map((it) => durations.find((d) => d.start >= it.end));
     afters.forEach((d) => d && taken.add(d));
@@ -882,11 +883,12 @@ export function extractComplaints(doc: Doc): Complaint[] {
           byName.set(it.name, existing);
         }
         if (it.duration) existing.duration ??= it.duration;
+        if (!existing.rules!.includes(rule)) existing.rules!.push(rule);
         // Told again, it is among what "it's been 2 months" that follows speaks of.
         told.push(existing);
         continue;
       }
-      const c: Complaint = { name: it.name, evidence: s.span(it.start, it.end), ...(it.duration ? { duration: it.duration } : {}) };
+      const c: Complaint = { name: it.name, evidence: s.span(it.start, it.end), ...(it.duration ? { duration: it.duration } : {}), rules: [rule] };
       lastNew = { c, at: s.index };
       said.set(c, s.text.slice(it.start, it.end));
       byName.set(it.name, c);
@@ -936,7 +938,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
       const others = othersFrom(s, doc.consultation);
       // The summary does not bring back what the patient said is gone ("I've stopped vomiting", "no fever now").
       const listed = segmentItems(s, doc.female, whole).filter((it) => (others < 0 || it.start < others) && (byName.has(it.name) || !gone.has(it.name)));
-      attach(s, listed, [], recapDuration);
+      attach(s, listed, [], recapDuration, 'complaint.doctor-recap');
       continue;
     }
     const reason = doc.consultation && s.speaker === 'doctor' && !isQuestion(s) ? VISIT_REASON.exec(s.text) : null;
@@ -946,7 +948,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
       const from = reason.index + reason[0].length;
       const history = THEN_HISTORY.exec(s.text.slice(from));
       const scope = { from, to: history ? from + history.index : s.text.length, masked: notComplaintSpans(s) };
-      attach(s, segmentItems(s, doc.female, scope), [], complaintDurations(s, scope).find((d) => d.duration)?.duration);
+      attach(s, segmentItems(s, doc.female, scope), [], complaintDurations(s, scope).find((d) => d.duration)?.duration, 'complaint.visit-reason');
       continue;
     }
     if (!chosen.has(s.index)) continue;
@@ -992,7 +994,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
       // Asked of a complaint already told ("do you get a lot of pain with it?" "some pain"), the kind is at its site.
       const kind = bareKind(bare[0]!.name);
       if (kind && toldSite && asking && WITH_IT.test(question.text)) {
-        attach(s, [{ ...bare[0]!, name: siteName(kind, toldSite), site: toldSite }], durations);
+        attach(s, [{ ...bare[0]!, name: siteName(kind, toldSite), site: toldSite }], durations, undefined, 'complaint.site-completes-kind');
         continue;
       }
       pending = { item: bare[0]!, s, duration: durations.find((d) => d.duration)?.duration };
@@ -1002,7 +1004,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
       const kind = bareKind(pending.item.name);
       if (kind) {
         const site = lastSite!;
-        attach(s, [{ ...pending.item, name: siteName(kind, site), start: s.text.lastIndexOf(mention), end: s.text.lastIndexOf(mention) + mention.length, site, duration: pending.duration }], []);
+        attach(s, [{ ...pending.item, name: siteName(kind, site), start: s.text.lastIndexOf(mention), end: s.text.lastIndexOf(mention) + mention.length, site, duration: pending.duration }], [], undefined, 'complaint.site-completes-kind');
         pending = undefined;
         continue;
       }
@@ -1016,7 +1018,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
       const since = sinceEvent(question.text);
       if (since) for (const c of lastItems) c.duration ??= since;
       const askedItems = itemsAsked(question, doc.female);
-      attach(question, askedItems, [], durations[0]?.duration);
+      attach(question, askedItems, [], durations[0]?.duration, 'complaint.asked-yes');
       continue;
     }
     // An answer that names what was asked: "any blood in your urine?" … "there was a little bit of blood earlier"; not
@@ -1024,7 +1026,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
     if (!items.length && !denied.length && doc.consultation && !NO.test(s.text) && !OTHERS.test(s.text)) {
       const said = (it: Item): boolean => it.name.split(' ').some((w) => w.length > 3 && new RegExp(String.raw`\b${w}\b`).test(s.text));
       const repeated = askedInTurn(doc, s).map((q) => ({ q, items: itemsAsked(q, doc.female).filter((it) => said(it) && !gone.has(it.name)) }));
-      for (const { q, items: named } of repeated) if (named.length) attach(q, named, [], durations[0]?.duration);
+      for (const { q, items: named } of repeated) if (named.length) attach(q, named, [], durations[0]?.duration, 'complaint.asked-said-back');
       if (repeated.some((r) => r.items.length)) continue;
     }
     // "How long have you been a diabetic?", "… been taking the metformin?": the answer is no complaint's length.
@@ -1036,7 +1038,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
       // what it names, and the answer confirms it.
       const presumed = asking && question && HOW_LONG.test(question.text) && !NO.test(s.text) ? itemsAsked(question, doc.female).filter((it) => !byName.has(it.name) && !gone.has(it.name)) : [];
       if (question && presumed.length) {
-        attach(question, presumed, [], d);
+        attach(question, presumed, [], d, 'complaint.asked-how-long');
         continue;
       }
       // Said again in the same answer, the later length corrects the first ("a couple of months ago … I got it
@@ -1059,7 +1061,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
     // told next is that of the complaints just told, before any new one in its sentence.
     const onset = ONSET_OF_TOLD.test(s.text) ? durations.find((d) => d.duration && (!items.length || d.end <= items[0]!.start))?.duration : undefined;
     if (onset && lastNew?.at === s.index - 1) for (const c of lastItems) c.duration ??= onset;
-    attach(s, items, durations);
+    attach(s, items, durations, undefined, 'complaint.told');
   }
   // "I keep going to the toilet very often" told of diarrhoea is how often the bowels go, not urinary frequency.
   const bowels = out.some((c) => BOWEL_COMPLAINT.test(c.name));

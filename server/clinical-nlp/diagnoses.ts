@@ -186,6 +186,8 @@ interface Found {
   to: number;
   /** Named in passing, without a diagnosis cue: it says nothing of how sure the doctor is. */
   passing?: boolean;
+  /** Provenance: the ways it was found (one per reading of it that was merged into it). */
+  rules?: string[];
 }
 
 interface Options {
@@ -465,6 +467,7 @@ function addFound(list: Found[], f: Found): void {
   if (f.entry) {
     const same = list.find((d) => d.entry?.code === f.entry!.code);
     if (same) {
+      same.rules = [...new Set([...(same.rules ?? []), ...(f.rules ?? [])])];
       if (same.certainty === 'suspected' && f.certainty === 'confirmed' && !f.passing) same.certainty = 'confirmed';
       // "known asthmatic … impression: bronchial asthma, not well controlled": the fuller statement names it.
       if (f.name.split(' ').length > same.name.split(' ').length) Object.assign(same, { name: f.name, s: f.s, from: f.from, to: f.to });
@@ -657,7 +660,12 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
   const found: Found[] = [];
   // A condition said under a spoken background heading is history; the same one said in the assessment is still found.
   const background = spokenBackground(doc);
-  const add = (list: Found[]): void => list.forEach((f) => !inside(background.get(f.s) ?? [], f.from) && addFound(found, f));
+  const addAll = (list: Found[]): void => list.forEach((f) => !inside(background.get(f.s) ?? [], f.from) && addFound(found, f));
+  // Each way of finding a diagnosis names itself in the facts' provenance (`npm run eval -- --explain ID`).
+  const by =
+    (rule: string) =>
+    (list: Found[]): void =>
+      addAll(list.map((f) => ({ ...f, rules: [rule] })));
   let open = false;
   // The list that goes on was opened under a problem-list cue ("impression / diagnosis, 1. … 2. pelvic pain").
   let openProblems = false;
@@ -668,10 +676,10 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
       continue;
     }
     const used: [number, number][] = [];
-    const list = (from: number, to: number, opts: Options, cueAt = from): number => {
+    const list = (rule: string, from: number, to: number, opts: Options, cueAt = from): number => {
       const items: Found[] = [];
       parseList(s, from, to, opts, expect, items);
-      add(items);
+      by(rule)(items);
       if (items.length || cueAt < from) used.push([cueAt, to]);
       return items.length;
     };
@@ -692,7 +700,7 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
         const lead = LEAD.exec(s.text.slice(c.end))?.[0] ?? '';
         const certainty = SUSPECT.test(c.text) || (SUSPECT.test(lead) && !ENUMERATED_LEAD.test(lead)) ? 'suspected' : hedgedBefore(s.text, c.at);
         expect.next = 1;
-        const n = list(c.end, to, { certainty, from: c.end, strict: c.kind !== 'strong', problems: c.problems || inAssessment }, c.at);
+        const n = list(`dx.${c.kind}-cue`, c.end, to, { certainty, from: c.end, strict: c.kind !== 'strong', problems: c.problems || inAssessment }, c.at);
         if (c.kind !== 'strong') return;
         items += n;
         empty ||= to - c.end < 3;
@@ -704,7 +712,7 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
       const from = hedged[0].length;
       // A hedged line inside a numbered list ("possible contribution of …") keeps the list's count.
       if (!open) expect.next = 1;
-      open = list(from, listEnd(s, from), { certainty: 'confirmed', from, strict: false, problems: inAssessment }) > 0;
+      open = list('dx.hedged-list', from, listEnd(s, from), { certainty: 'confirmed', from, strict: false, problems: inAssessment }) > 0;
     } else if (open || inAssessment) {
       // A list goes on into the next sentences, and a problem list under an assessment heading is one item a line.
       const lead = /^(?:number\s+)?(\d|[a-z]+)\b/.exec(s.text);
@@ -713,14 +721,14 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
       // Under an assessment heading a short line is a problem of the list, a symptom included ("Mood swings."); a
       // longer one is the plan's prose, where only a name said first counts.
       const problems = openProblems || (inAssessment && s.tokens.length <= SHORT_ITEM);
-      open = list(0, listEnd(s, 0), { certainty: 'confirmed', from: 0, strict: !numbered, whole, problems, atStart: inAssessment }) > 0;
+      open = list(inAssessment ? 'dx.assessment-line' : 'dx.list-goes-on', 0, listEnd(s, 0), { certainty: 'confirmed', from: 0, strict: !numbered, whole, problems, atStart: inAssessment }) > 0;
     }
-    if (!history) scanOutsideLists(s, used, add, s.index < doc.planStart);
-    if (s.index >= doc.planStart || inAssessment || s.section === 'plan') scanPlanAddressed(s, used, add);
-    if (s.index >= doc.findingsStart) scanWholeNames(s, used, add);
+    if (!history) scanOutsideLists(s, used, by('dx.named-outside-list'), s.index < doc.planStart);
+    if (s.index >= doc.planStart || inAssessment || s.section === 'plan') scanPlanAddressed(s, used, by('dx.plan-addressed'));
+    if (s.index >= doc.findingsStart) scanWholeNames(s, used, by('dx.whole-name'));
   }
-  routineVisit(doc, add);
-  if (!found.length) visitProblem(doc, add);
+  routineVisit(doc, by('dx.routine-visit'));
+  if (!found.length) visitProblem(doc, by('dx.visit-problem'));
   const all = doc.sentences.map((s) => s.text).join(' ');
   const pregnant = found.some((f) => f.entry && /^(?:Z3[34]|O)/.test(f.entry.code));
   for (const f of found) {
@@ -752,7 +760,7 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
     // would say the patient has it now; such an item goes without a code (fixtures README). A chronic condition's
     // history ("history of coronary artery disease") is the condition, and keeps its code; a relative's never does.
     const coded = f.entry && !(ANOTHER_TIME_NAME.test(name) && (/\bfamily\b|^fh\b/.test(name) || !isChronic(f.entry.code)));
-    return { name, certainty: f.certainty, evidence: f.s.span(f.from, f.to), ...(coded ? { icd10: icdRef(f.entry!) } : {}) };
+    return { name, certainty: f.certainty, evidence: f.s.span(f.from, f.to), ...(coded ? { icd10: icdRef(f.entry!) } : {}), rules: [...(f.rules ?? []), ...(f.certainty === 'suspected' ? ['dx.suspected'] : [])] };
   });
 }
 

@@ -453,7 +453,7 @@ function inRealList(found: Found[], linked: boolean[], i: number): boolean {
 }
 
 export function extractInvestigations(doc: Doc, matchesOf: (s: Sentence) => Hit[]): Investigation[] {
-  const out: (Investigation & { test: Test; site: string })[] = [];
+  const out: (Investigation & { test: Test; site: string; rules: string[] })[] = [];
   // Tests said to be from before this visit: a later mention in a report's results section is that one.
   const before = new Set<Test>();
   // The section whose results a date said before them places before this visit.
@@ -505,6 +505,7 @@ export function extractInvestigations(doc: Doc, matchesOf: (s: Sentence) => Hit[
     for (let i = 0; i < found.length; i++) {
       const f = found[i]!;
       let st = status[i]!;
+      const said = st;
       if (st === 'result' && resultIsToday(s, f)) st = 'order';
       if (st === 'reviewed' && REVIEWED_TODAY.test(words(s.tokens, f.from - 10, f.to + 10))) st = 'order';
       if ((st === 'result' || st === 'reviewed' || st === 'past') && DONE_HERE_AFTER.test(words(s.tokens, f.to, f.to + 6))) st = 'order';
@@ -543,8 +544,10 @@ export function extractInvestigations(doc: Doc, matchesOf: (s: Sentence) => Hit[
       // "pelvic ultrasound" is that one.
       const generic = test.takesSite && !site && out.some((x) => x.test.takesSite && ` ${x.name} `.includes(` ${name} `));
       if (generic || out.some((x) => x.name === name || (x.test === test && (x.site === site || !site)))) continue;
-      out.push({ name, ...(loinc ? { loinc } : {}), evidence: s.span(s.tokens[f.from]!.start, s.tokens[f.to - 1]!.end), test, site });
+      // Provenance: ordered as said, along a list, or a result read as done at this visit.
+      const rules = [said !== 'order' ? 'inv.done-this-visit' : linked[i] ? 'inv.list-shares-status' : 'inv.ordered'];
+      out.push({ name, ...(loinc ? { loinc } : {}), evidence: s.span(s.tokens[f.from]!.start, s.tokens[f.to - 1]!.end), test, site, rules });
     }
   }
-  return out.map(({ name, loinc, evidence }) => ({ name, ...(loinc ? { loinc } : {}), ...(evidence ? { evidence } : {}) }));
+  return out.map(({ name, loinc, evidence, rules }) => ({ name, ...(loinc ? { loinc } : {}), ...(evidence ? { evidence } : {}), rules }));
 }

@@ -105,6 +105,14 @@ describe('consultations', () => {
     expect(names(talk)).toEqual(['swelling of knee', 'fever']);
   });
 
+  it('records how each complaint was told: said, a yes to the question, or the doctor\'s recap', () => {
+    const f = structure('Patient: my knee is swollen\nDoctor: any fever\nPatient: yes since yesterday', { locale: 'en-GB', mode: 'consultation' });
+    expect(f.complaints.map((c) => [c.name, c.rules])).toEqual([
+      ['swelling of knee', ['complaint.told']],
+      ['fever', ['complaint.asked-yes']],
+    ]);
+  });
+
   it("symptoms the patient repeats after the doctor's diagnosis are not complaints", () => {
     const talk = 'Patient: there is burning when i pee\nDoctor: it sounds like you have a bladder infection\nDoctor: if you get back pain or vomiting call us\nPatient: back pain or vomiting, okay';
     expect(names(talk)).toEqual(['burning micturition']);

@@ -351,6 +351,15 @@ describe('how a diagnosis name ends', () => {
   });
 });
 
+describe('provenance', () => {
+  it('records how each diagnosis was found, and a suspicion', () => {
+    const rules = (text: string) => run(text).diagnoses.map((d) => [d.name, d.rules]);
+    expect(rules('IMPRESSION: Acute bronchitis.')).toEqual([['acute bronchitis', ['dx.strong-cue']]]);
+    expect(rules('Doctor: I think this is probably a urinary tract infection.\nPatient: okay')).toEqual([['urinary tract infection', ['dx.strong-cue', 'dx.suspected']]]);
+    expect(rules('ASSESSMENT:\nMigraine.\nHypertension.').map(([, r]) => r)).toEqual([['dx.assessment-line'], ['dx.assessment-line']]);
+  });
+});
+
 describe('allergies on real text', () => {
   const allergies = (text: string) => run(text).history.allergies;
   it('reads non-drug allergies given in answer, even after a no to drug allergies', () => {

@@ -68,6 +68,15 @@ describe('investigation vocabulary', () => {
     expect(tests("Doctor: We'll check your thyroid function.").map((i) => i.name)).toEqual(['thyroid function test']);
   });
 
+  it('records how each test was read as this visit\'s', () => {
+    const rules = (text: string) => tests(text).map((i) => [i.name, i.rules]);
+    expect(rules("Doctor: I'm going to send you for a full blood count and kidney function.")).toEqual([
+      ['complete blood count', ['inv.ordered']],
+      ['kidney function test', ['inv.list-shares-status']],
+    ]);
+    expect(rules('Doctor: the x-ray we did in the office today showed no fracture.').map(([, r]) => r)).toEqual([['inv.done-this-visit']]);
+  });
+
   it('thyroxine the patient takes is the drug (levothyroxine), not a thyroxine test', () => {
     expect(tests("Patient: I take thyroxine every day.\nDoctor: OK, keep taking the thyroxine.")).toEqual([]);
   });

@@ -33,6 +33,9 @@ describe('lay phrases become the note’s complaint', () => {
     ['Patient: I can feel my heart beating in my chest at night.', 'palpitations'],
     ['Patient: my head is pounding all the time.', 'headache'],
     ['Patient: I have to sleep propped up on three pillows.', 'orthopnoea'],
+    ["Patient: I woke up this morning and I couldn't move my left arm any more.", 'unable to move left arm'],
+    ['Patient: my speech is slurred since this morning.', 'difficulty speaking'],
+    ["Patient: it's harder to speak, I need to think more about the words.", 'difficulty speaking'],
   ])('%s → %s', (text, name) => {
     expect(names(text)).toContain(name);
   });

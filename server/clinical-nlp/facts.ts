@@ -134,6 +134,8 @@ export interface Medication {
 
 /** Provenance id of a prescription kept although what the doctor meant by it was ambiguous: safety flags it. */
 export const STATUS_UNCLEAR_RULE = 'med.status-unclear';
+/** A prescribing cue in a line labelled the patient's: the drug is kept, flagged (safety.ts says why). */
+export const PATIENT_LABEL_PRESCRIBES_RULE = 'med.patient-label-prescribes';
 /** The rule a medication carries when the recording also gives it another strength (flag STRENGTH_CONFLICT). */
 export const STRENGTH_CONFLICT_RULE = 'med.strength-conflict';
 

@@ -15,9 +15,9 @@ import { classMemberNamed } from './vocab/drug-knowledge.js';
 import { matchIcdTokens, snapWord } from './codify.js';
 import { findInvestigationMatches } from './investigations.js';
 import { CONTEXT_RULES, contextOf, sentenceModifiers, type ContextCategory, type ContextModifier } from './context.js';
-import { STATUS_UNCLEAR_RULE, STRENGTH_CONFLICT_RULE, type Amount, type ConditionalMedication, type Duration, type Frequency, type Medication, type MedicationField, type MedicationStatus, type Span } from './facts.js';
+import { PATIENT_LABEL_PRESCRIBES_RULE, STATUS_UNCLEAR_RULE, STRENGTH_CONFLICT_RULE, type Amount, type ConditionalMedication, type Duration, type Frequency, type Medication, type MedicationField, type MedicationStatus, type Span } from './facts.js';
 import { PhraseIndex, tokenize, type Token } from './lexicon.js';
-import { spokenSections, type Doc, type Sentence, type SpokenSection } from './sections.js';
+import { PRESCRIBER_VOICE, spokenSections, type Doc, type Sentence, type SpokenSection } from './sections.js';
 
 export interface DrugRef {
   drug: Drug;
@@ -1222,6 +1222,9 @@ interface Decided {
   cueAt?: number;
 }
 
+/** How far before the drug, in characters, the prescriber's words of a line labelled the patient's are looked for. */
+const PRESCRIBER_VOICE_WITHIN = 60;
+
 /**
  * What the note does with the drug of mention m. The cue nearest before the drug and after the drug before it
  * decides; a cue after the drug that stops, continues or refuses it overrules; a list ("stop A and B") shares the
@@ -1278,7 +1281,12 @@ function decide(
     const item = inPlan && !far && PLAN_ITEM_OPENING.test(s.text.slice(0, m.formStart));
     out = { decision: 'new', rules: item ? ['med.default-new', 'med.plan-item'] : ['med.default-new'], explicit: item, restart: false, unclear: !!far };
   }
-  if (s.speaker === 'patient' && PRESCRIBED.has(STATUS_OF[out.decision]!)) out = { ...out, decision: 'current', rules: [...out.rules, 'med.patient-says'] };
+  // A prescribing cue in the prescriber's own words, in a line labelled the patient's, keeps the drug, flagged: the
+  // recogniser's speaker labels are wrong there.
+  const mislabelled = out.explicit && PRESCRIBER_VOICE.test(s.text.slice(Math.max(0, m.formStart - PRESCRIBER_VOICE_WITHIN), m.formStart));
+  if (s.speaker === 'patient' && PRESCRIBED.has(STATUS_OF[out.decision]!)) {
+    out = mislabelled ? { ...out, rules: [...out.rules, PATIENT_LABEL_PRESCRIBES_RULE], unclear: true } : { ...out, decision: 'current', rules: [...out.rules, 'med.patient-says'] };
+  }
   // "cetirizine 10 mg can cause drowsiness", "the side effects of sertraline": a drug named in an explanation or a
   // warning may not be prescribed at all; kept when something else prescribes it, but flagged for the doctor.
   const explained = mods.find((x) => x.category === 'HYPOTHETICAL');

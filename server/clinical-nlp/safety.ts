@@ -15,7 +15,7 @@ import {
   type FormGroup,
   type Strength,
 } from './vocab/drug-knowledge.js';
-import { STATUS_UNCLEAR_RULE, STRENGTH_CONFLICT_RULE, type Amount, type ClinicalFacts, type Flag, type Medication } from './facts.js';
+import { PATIENT_LABEL_PRESCRIBES_RULE, STATUS_UNCLEAR_RULE, STRENGTH_CONFLICT_RULE, type Amount, type ClinicalFacts, type Flag, type Medication } from './facts.js';
 
 export interface SafetyOptions {
   /** Allergies in the patient's record, as written there. */
@@ -360,7 +360,10 @@ function strengthConflict(med: Medication): Omit<Flag, 'pointer'> | undefined {
 
 function statusUnclear(med: Medication): Omit<Flag, 'pointer'> | undefined {
   if (!med.rules?.includes(STATUS_UNCLEAR_RULE)) return undefined;
-  return { code: 'STATUS_UNCLEAR', message: `${med.name}: it is not clear that this is to be taken now (it was said near history, a plan for later, an explanation or another prescriber) — check.` };
+  const why = med.rules.includes(PATIENT_LABEL_PRESCRIBES_RULE)
+    ? "the recording gives the words that prescribe it to the patient: its speaker labels may be wrong there"
+    : 'it was said near history, a plan for later, an explanation or another prescriber';
+  return { code: 'STATUS_UNCLEAR', message: `${med.name}: it is not clear that this is to be taken now (${why}) — check.` };
 }
 
 export function checkSafety(facts: ClinicalFacts, opts: SafetyOptions = {}): { medications: Medication[]; flags: Flag[] } {

@@ -429,6 +429,18 @@ describe('medication status (context rules)', () => {
     expect(ms.map((m) => [m.name, m.status])).toEqual([['levothyroxine', 'continued']]);
   });
 
+  it("keeps, flagged, a drug the prescriber's words give in a line labelled the patient's; a patient's own drug stays history", () => {
+    // A recogniser labelled these turns the wrong way round (ACI-Bench's own labels do this part-way through).
+    const text = "Doctor: it's mostly when i run\nPatient: okay so we'll start a daily tablet and you can continue to use the salbutamol inhaler when you're wheezy\nDoctor: okay";
+    const f = structure(text, { locale: 'en-GB', mode: 'consultation' });
+    expect(f.medications.map((m) => [m.name, m.status])).toEqual([['salbutamol', 'continued']]);
+    expect(f.flags.map((x) => [x.code, x.pointer])).toEqual([['STATUS_UNCLEAR', '/medications/0']]);
+    expect(f.flags[0]!.message).toContain('speaker labels');
+    for (const own of ['i can still use the salbutamol inhaler when i run', 'you know i use the salbutamol inhaler when i run', 'can i continue to use the salbutamol inhaler']) {
+      expect(meds(`Doctor: what do you use for it\nPatient: ${own}\nDoctor: okay`, 'en-GB')).toEqual([]);
+    }
+  });
+
   it('a list of drug names with nothing said about them is what the patient takes', () => {
     expect(named('current medicines lisinopril, metformin, omeprazole and simvastatin')).toEqual([]);
   });

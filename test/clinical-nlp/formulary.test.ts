@@ -3,6 +3,7 @@ import { normalizeText, tokenize } from '../../server/clinical-nlp/lexicon.js';
 import { structure } from '../../server/clinical-nlp/structure.js';
 import { COMMON_WORD_BRANDS, FORMULARY, parseStrength, usualStrengthUnit, type Drug } from '../../server/clinical-nlp/vocab/formulary.js';
 import { classMemberNamed } from '../../server/clinical-nlp/vocab/drug-knowledge.js';
+import CLASSES from '../../server/clinical-nlp/vocab/drug-classes.json' with { type: 'json' };
 import US_UK from '../../server/clinical-nlp/vocab/drugs-us-uk.json' with { type: 'json' };
 
 // The key the structurer's phrase index files a name under (lexicon.ts PhraseIndex.add).
@@ -77,6 +78,14 @@ describe('formulary data', () => {
       }),
     );
     expect(bad).toEqual([]);
+  });
+
+  it('knows every controlled drug the class table names (a prescription it cannot read cannot be flagged)', () => {
+    const known = new Set(FORMULARY.flatMap((d) => [d.name, ...(d.us ? [d.us] : []), ...d.aliases]));
+    const controlled = CLASSES.classes.filter((c) => c.id === 'opioid' || c.id === 'benzodiazepine').flatMap((c) => c.members);
+    expect(controlled.length).toBeGreaterThan(20);
+    expect(controlled.filter((m) => !known.has(m))).toEqual([]);
+    expect(structure("Doctor: hmm sure i'll prescribe demerol", { locale: 'en-US' }).medications.map((m) => m.name)).toEqual(['meperidine']);
   });
 
   it('keeps brands that are ordinary English words apart', () => {

@@ -153,7 +153,7 @@ const TRAILING_CONDITION = /\b(?:if|when|whenever|in case of)\b(?!\s+(?:needed|r
 // "… call if she has problems with that we will try proctofoam": in a run-on line, a condition that a call or a
 // return asked for is that instruction's, not the next drug's.
 const LEADING_CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of)(?<!\b(?:call|ring|phone|come back|return|contact|seek help|go back)\s+(?:(?:us|me|back|in|the office|the clinic)\s+)?(?:only\s+)?(?:if|when|whenever|in case of))\b(?:[\s,]+[^\s.;,]+){0,14}[\s,]*$/;
-const SAME_DRUG_BETWEEN = /^[\s,;:()-]*(?:(?:i e|ie|that is|which is|eye|ear|nasal|drops?|inhaler|gel|cream|tablets?|\d+(?:\.\d+)?\s*(?:percent|%|mg|mcg))\b[\s,]*)*$/;
+const SAME_DRUG_BETWEEN = /^[\s,;:()-]*(?:(?:i e|ie|that is|which is|(?:also |otherwise |better )?(?:known|sold) as|(?:also )?called|(?:what )?you (?:might|may|would)?\s*(?:call|know) it(?: as)?|or|the brand|eye|ear|nasal|drops?|inhaler|gel|cream|tablets?|\d+(?:\.\d+)?\s*(?:percent|%|mg|mcg))\b[\s,]*)*$/;
 // Words after a brand that name the product ("tylenol pm", "crocin ds", "augmentin duo", "metolar xr").
 const BRAND_VARIANT = /^\s*((?:pm|arthritis|extra strength|xr|sr|er|cr|mr|ds|forte|plus|duo|kid|junior|xt|hfa|handihaler|respimat|emulgel|max)\b)/;
 
@@ -997,6 +997,12 @@ export function extractMedications(
   const deduped = kept.filter((m, k) => {
     const later = kept.slice(k + 1).find((x) => x.name === m.name && (x.sentence !== m.sentence || (x.mention !== m.mention && sameOrNoStrength(x, m))));
     if (!later) return true;
+    // "increase your Lasix from 20 to 60 mg for four days … so let's use the Lasix": named again without a strength,
+    // a drug already changed or continued is the same order restated, not a new one.
+    if (later.status === 'new' && (m.status === 'changed' || m.status === 'continued') && !later.strength && !later.dose) {
+      Object.assign(later, { status: m.status, ...(m.previous_strength ? { previous_strength: m.previous_strength } : {}), ...(m.duration && !later.duration ? { duration: m.duration } : {}) });
+      later.rules = [...(later.rules ?? []), 'med.restated'];
+    }
     fill(later, m);
     return false;
   });

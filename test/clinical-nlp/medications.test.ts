@@ -441,6 +441,21 @@ describe('medication status (context rules)', () => {
     }
   });
 
+  it('a drug named by its generic and then its brand ("you might call it") is one drug with the cue said before both', () => {
+    for (const joint of ['you might call it', 'also known as', 'or']) {
+      const ms = meds(`Doctor: we'll have you continue the atorvastatin, ${joint} lipitor, 80 mg daily.`, 'en-US');
+      expect(ms.map((m) => [m.name, m.status, m.strength?.value])).toEqual([['atorvastatin', 'continued', 80]]);
+    }
+  });
+
+  it('a drug changed and then named again without a strength stays changed, with its course', () => {
+    const ms = meds("Doctor: I'd like to increase your dose of lasix from 20 mg to 60 mg for the next four days.\nPatient: okay.\nDoctor: so let's use the lasix and the breathing treatments.", 'en-US');
+    expect(ms.map((m) => [m.name, m.status, m.strength?.value, m.previous_strength?.value, m.duration?.value])).toEqual([['furosemide', 'changed', 60, 20, 4]]);
+    // A later prescription that gives its own strength is the one that counts.
+    const again = meds('Doctor: continue amlodipine 5 mg daily.\nPatient: okay.\nDoctor: actually, start amlodipine 10 mg daily.', 'en-US');
+    expect(again.map((m) => [m.name, m.status, m.strength?.value])).toEqual([['amlodipine', 'new', 10]]);
+  });
+
   it('a list of drug names with nothing said about them is what the patient takes', () => {
     expect(named('current medicines lisinopril, metformin, omeprazole and simvastatin')).toEqual([]);
   });

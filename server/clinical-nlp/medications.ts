@@ -331,9 +331,12 @@ const STOPS_ON_CONDITION = /\b(?:stop|stopping|discontinue|come off|don't take|d
 // "… may increase to 50 mg if heart rate stays above 100": a measured value is what a dose step waits on
 // (conditional.measure), not a symptom the patient takes it for.
 const MEASURED = new RegExp(CONTEXT_RULES.find((r) => r.id === 'conditional.measure')!.pattern!);
+// "… take it at night because it can cause people to get dizzy if they take it in the morning": an "if" inside the
+// reason for a timing or a warning of a side effect is no condition of taking it.
+const EXPLAINED_BEFORE = /\b(?:cause|causes|can make|may make|side effects?)\b[^,;.]{0,60}$/;
 const takingCondition = (near: string): RegExpExecArray | null => {
   const c = CONDITION.exec(near);
-  return c && !STOPS_ON_CONDITION.test(c[0]) && !MEASURED.test(c[0]) ? c : null;
+  return c && !STOPS_ON_CONDITION.test(c[0]) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) ? c : null;
 };
 const FOR_SYMPTOM = /\bfor (?:the |any |her |his |your )?(?:discomfort|pain|fever|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
@@ -999,7 +1002,10 @@ export function extractMedications(
     if (!later) return true;
     // "increase your Lasix from 20 to 60 mg for four days … so let's use the Lasix": named again without a strength,
     // a drug already changed or continued is the same order restated, not a new one.
-    if (later.status === 'new' && (m.status === 'changed' || m.status === 'continued') && !later.strength && !later.dose) {
+    // "we can start you on Flomax 0.4 mg … let's just stick with Flomax": what this visit started, kept, is still new.
+    const restated = (later.status === 'new' && (m.status === 'changed' || m.status === 'continued') && !later.strength && !later.dose)
+      || (later.status === 'continued' && m.status === 'new');
+    if (restated) {
       Object.assign(later, { status: m.status, ...(m.previous_strength ? { previous_strength: m.previous_strength } : {}), ...(m.duration && !later.duration ? { duration: m.duration } : {}) });
       later.rules = [...(later.rules ?? []), 'med.restated'];
     }

@@ -57,6 +57,10 @@ describe('a drug for a symptom', () => {
     const both = meds('Assessment: viral illness. Plan: push fluids and rest. May use ibuprofen or Tylenol for discomfort.', 'en-US');
     expect(both.map((m) => m.frequency?.as_needed)).toEqual([true, true]);
     expect(one('Plan: paracetamol 500 mg three times a day for fever for three days.').frequency?.as_needed).toBe(false);
+    // An "if" inside a warning of a side effect is no condition of taking it.
+    const warned = one("Doctor: we'll start you on tamsulosin 0.4 mg once a day, take it at night because it can cause people to get dizzy if they take it in the morning.", 'en-US');
+    expect(warned.frequency).toMatchObject({ per_day: 1, as_needed: false });
+    expect(one('Doctor: take paracetamol 500 mg because it helps if you get a fever.').frequency?.as_needed).toBe(true);
   });
 });
 
@@ -1050,13 +1054,13 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     });
   });
 
-  it('a drug said again without its strength keeps the strength said first ("… flomax 0.4 mg once a day … stick with flomax")', () => {
+  it('a drug said again without its strength keeps the strength said first, and a start kept is still new ("… stick with flomax")', () => {
     const text = [
       "Doctor: we can try to start you on what we call flomax zero point four milligrams once a day you should take it at night",
       'Patient: okay',
       "Doctor: let's just go ahead and stick with flomax and we will refer you to the urologist",
     ].join('\n');
-    expect(read(text).meds).toEqual(['tamsulosin continued 0.4 once daily']);
+    expect(read(text).meds).toEqual(['tamsulosin new 0.4 once daily']);
   });
 
   it('"no more than four a day" is the most a day, not also once a day', () => {

@@ -145,7 +145,7 @@ const REPORTED = /\b(?:he|she|they|patient)\s+(?!should\b|to\b|also\b)[a-z]+s\b|
 const STATEMENT =
   /\b(?:i|we|me|my|us|our|you|it|this|that|there|these|those|is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|did|does|gonna|going|okay|yeah|yes|um|uh|know|think|thank|thanks|if)\b|\(\s*\d|\d{3}\.\d/;
 // Words a complete instruction does not end on ("call me" ends on its object).
-const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell)\s+)me|it|once|after|before|while|because|since|where|do|may|might|will|should|would|they|he|she|there|just|make sure|to see|wan na|gon na|want to|need to)$/;
+const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell)\s+)me|it|once|after|before|while|because|since|where|do|may|might|will|should|would|they|he|she|there|just|make sure|to see|wan na|gon na|want to|need to|over)$/;
 const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch|see|review|hold|push`;
 const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // "drink plenty of water and urinate after intercourse": two instructions joined by "and".
@@ -302,8 +302,8 @@ const ASKED = /\s+(?:(?:are|do|did|does|were|was) you|(?:have|has) you (?:been|h
 /** The words of an instruction as written: no fillers, no contractions, no dangling end. */
 function written(words: string): string {
   let t = words.replace(FILLER, ' ').replace(ASKED, '').replace(/[^a-z0-9'.,\s-]/g, ' ').replace(/\s+/g, ' ').trim();
-  // A recogniser keeps a speaker's repeats: "the the pop", "to to relax".
-  t = t.replace(/\b([a-z']+)(?: \1\b)+/g, '$1').replace(SOFT_PREFIX, '');
+  // A recogniser keeps a speaker's repeats: "the the pop", "to to relax", "a referral to referral to urology".
+  t = t.replace(/\b([a-z']+(?: [a-z']+){0,2})(?: \1\b)+/g, '$1').replace(SOFT_PREFIX, '');
   t = CONTRACTIONS.reduce((x, [re, to]) => x.replace(re, to), t);
   t = t.replace(SEE_THE_DOCTOR, '$1$2');
   t = t.replace(/^[,.\s]+|[,.\s]+$/g, '');

@@ -280,6 +280,11 @@ describe('where an instruction in run-on speech ends', () => {
     expect(talk('i am going to give you a referral to physical therapy for approximately 8 weeks and so they can help you strengthen those muscles')).toEqual([
       'referral to physical therapy for approximately 8 weeks']);
   });
+
+  it('without the words a speaker said twice, or a word left hanging', () => {
+    expect(talk("i'm going to put in a referral to referral to urology")).toEqual(['referral to urology']);
+    expect(talk('i want you to stay active as best you can do not over')).toEqual(['stay active as best you can']);
+  });
 });
 
 describe('report plan items that are no instruction', () => {

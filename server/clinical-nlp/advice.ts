@@ -20,7 +20,7 @@ import { checkedData, Provenance } from './vocab/data-file.js';
 import type { Span } from './facts.js';
 import { opensOnFinding } from './complaints.js';
 import { exactIcdReach, exactIcdSpan } from './codify.js';
-import { alternation, tokenize } from './lexicon.js';
+import { alternation, tokenize, withoutRepeats } from './lexicon.js';
 import { DIAGNOSIS_CUE, headingOf, TELLS_CONDITION, type Doc, type Sentence } from './sections.js';
 
 const Phrases = Type.Object({ about: Type.String(), phrases: Type.Array(Type.String({ minLength: 1 })) });
@@ -302,8 +302,7 @@ const ASKED = /\s+(?:(?:are|do|did|does|were|was) you|(?:have|has) you (?:been|h
 /** The words of an instruction as written: no fillers, no contractions, no dangling end. */
 function written(words: string): string {
   let t = words.replace(FILLER, ' ').replace(ASKED, '').replace(/[^a-z0-9'.,\s-]/g, ' ').replace(/\s+/g, ' ').trim();
-  // A recogniser keeps a speaker's repeats: "the the pop", "to to relax", "a referral to referral to urology".
-  t = t.replace(/\b([a-z']+(?: [a-z']+){0,2})(?: \1\b)+/g, '$1').replace(SOFT_PREFIX, '');
+  t = withoutRepeats(t).replace(SOFT_PREFIX, '');
   t = CONTRACTIONS.reduce((x, [re, to]) => x.replace(re, to), t);
   t = t.replace(SEE_THE_DOCTOR, '$1$2');
   t = t.replace(/^[,.\s]+|[,.\s]+$/g, '');

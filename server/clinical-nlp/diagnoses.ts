@@ -28,7 +28,7 @@ import { isChronic, puerperalCode, restatementRank, type IcdEntry } from './voca
 import { CLASSES } from './vocab/drug-knowledge.js';
 import { exactIcdReach, exactIcdSpan, exactIcdTokens, icdByCode, icdRef, isExactIcdWord, isIcdWord, isUnspecified, matchIcdTokens, type IcdMatch } from './codify.js';
 import type { Diagnosis } from './facts.js';
-import { BODY_PART, PhraseIndex, RELATIVE, tokenize, type Token } from './lexicon.js';
+import { BODY_PART, PhraseIndex, RELATIVE, tokenize, withoutRepeats, type Token } from './lexicon.js';
 import { DRUG_INDEX } from './medications.js';
 import { isNegated } from './negation.js';
 import { spokenSections, type Doc, type SectionKind, type Sentence } from './sections.js';
@@ -528,7 +528,7 @@ function tidyName(name: string): string {
   // "depression's stable": the condition, without what is said of it.
   const said = /^(.+?)'s\s+(\w+)/.exec(name);
   const base = said && STATUS.has(said[2]!) ? said[1]! : name;
-  const words = base.replace(SPOKEN_FILLER, ' ').split(/\s+/).filter((w) => /\w/.test(w));
+  const words = withoutRepeats(base.replace(SPOKEN_FILLER, ' ')).split(/\s+/).filter((w) => /\w/.test(w));
   const bare = (w: string): string => w.replace(/[,;:.]+$/, '');
   let a = 0;
   const end = words.findIndex((w, i) => i > 0 && NAME_END.has(bare(w)));

@@ -259,6 +259,18 @@ export function normalizeText(raw: string): string {
 }
 
 /**
+ * Words as a speaker meant them, for a name or an instruction shown to the doctor: a recogniser keeps the repeats
+ * ("the the pop", "rotator cuff rotator cuff tendinopathy"), restarts over an article ("lateral a lateral ligament
+ * strain") and words cut off and said again ("radicul radiculopathy").
+ */
+export function withoutRepeats(words: string): string {
+  return words
+    .replace(/\b([a-z']+(?: [a-z']+){0,2})(?: \1\b)+/g, '$1')
+    .replace(/\b([a-z']+) (?:a|an|the) (?=\1\b)/g, '')
+    .replace(/\b([a-z]{4,}) (?=\1[a-z])/g, '');
+}
+
+/**
  * A vocabulary phrase read as the transcript is, but with no voice commands: "missed period" ends on the word, not
  * on a full stop said aloud (which would make "I missed it." a missed period).
  */

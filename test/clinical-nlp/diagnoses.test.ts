@@ -6,6 +6,21 @@ const run = (text: string) => structure(text, { locale: 'en-IN' });
 const dx = (text: string) => run(text).diagnoses.map((d) => [d.icd10?.code ?? d.name, d.certainty]);
 const codes = (text: string) => run(text).diagnoses.map((d) => d.icd10?.code ?? d.name);
 
+describe('diagnosis names as said', () => {
+  it("shows a name without the speaker's repeats, restarts and cut-off words", () => {
+    const names = (text: string) => run(text).diagnoses.map((d) => [d.name, d.icd10?.code]);
+    expect(names('Doctor: so this looks like rotator cuff rotator cuff tendinopathy')).toEqual([['rotator cuff tendinopathy', 'M75.1']]);
+    expect(names('Doctor: so you have radicul radiculopathy')).toEqual([['radiculopathy', 'M54.1']]);
+  });
+
+  it('codes a foot ulcer as an ulcer of the lower limb, and a bare "ulcer" as no particular one', () => {
+    expect(codes('Doctor: you have a nonhealing ulcer of your right foot')).toEqual(['L97']);
+    expect(codes('Doctor: you have a foot ulcer')).toEqual(['L97']);
+    expect(codes('Doctor: you have this ulcer on the heel')).not.toContain('K27.9');
+    expect(codes('Doctor: i think you have a peptic ulcer')).toEqual(['K27.9']);
+  });
+});
+
 describe('diagnosis lists', () => {
   it('keeps every item of a spoken numbered list, in one sentence or several', () => {
     expect(codes('impression, number one, migraine without aura. number two, iron deficiency anaemia. number three, hypothyroidism.')).toEqual(['G43.0', 'D50.9', 'E03.9']);

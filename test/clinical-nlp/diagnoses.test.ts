@@ -13,11 +13,14 @@ describe('diagnosis names as said', () => {
     expect(names('Doctor: so you have radicul radiculopathy')).toEqual([['radiculopathy', 'M54.1']]);
   });
 
-  it('codes a foot ulcer as an ulcer of the lower limb, and a bare "ulcer" as no particular one', () => {
+  it('codes a foot ulcer as an ulcer of the lower limb, and a bare "ulcer" or "fistula" as no particular one', () => {
     expect(codes('Doctor: you have a nonhealing ulcer of your right foot')).toEqual(['L97']);
     expect(codes('Doctor: you have a foot ulcer')).toEqual(['L97']);
     expect(codes('Doctor: you have this ulcer on the heel')).not.toContain('K27.9');
     expect(codes('Doctor: i think you have a peptic ulcer')).toEqual(['K27.9']);
+    // So is a fistula: a dialysis patient's is no anal fistula.
+    expect(codes('Doctor: you have an av fistula in the left arm')).not.toContain('K60.3');
+    expect(codes('Doctor: i think you have an anal fistula')).toEqual(['K60.3']);
   });
 });
 

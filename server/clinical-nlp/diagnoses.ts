@@ -385,9 +385,10 @@ function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[
     const next = s.tokens.findIndex((t, i) => i > k && i < b - 1 && LINK.test(t.text));
     if (next > 0) parseItem(s, next + 1, b, { ...opts, certainty, strict: true, whole: true }, out, item, s.tokens[next]!.text);
   }
-  // A few more words that are no diagnosis of their own stay with the name ("… thrombosis of the left popliteal vein").
+  // A few more words that are no diagnosis of their own stay with the name when a link word joins them ("… thrombosis
+  // of the left popliteal vein"); without one they are talk ("tennis elbow | go figure", "cellulitis | around the area").
   const nameWords = !s.tokens.slice(k, b).some((t) => NOT_IN_NAME.test(t.text));
-  if (out.length === before && b - k <= 4 && nextLink !== 'and' && nextLink !== 'or' && !opts.whole && nameWords) extendTo(item, s.tokens[b - 1]!.end);
+  if (out.length === before && b - k <= 4 && nextLink && nextLink !== 'and' && nextLink !== 'or' && !opts.whole && nameWords) extendTo(item, s.tokens[b - 1]!.end);
 }
 
 function extendTo(f: Found, end: number): void {
@@ -748,7 +749,7 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
   const after = (f: Found): string => {
     const next = doc.sentences[f.s.index + 1];
     const end = f.s.text.length;
-    const joined = !!next && f.to >= f.s.text.trimEnd().length && next.span(0, 0).start - f.s.span(end, end).end <= 1;
+    const joined = !!next && f.s.text.slice(f.to).split(/\s+/).filter(Boolean).length <= 1 && next.span(0, 0).start - f.s.span(end, end).end <= 1;
     // The name's span may have taken an ordinal of the dose ("hepatitis b second | injection").
     const ordinal = /\b(?:first|second|third|fourth)$/.exec(f.s.text.slice(f.from, f.to))?.[0] ?? '';
     return `${ordinal} ${f.s.text.slice(f.to)} ${joined ? next.text : ''}`;
@@ -775,8 +776,8 @@ function clinicalName(f: Found): boolean {
   const conditionWord = (t: Token): boolean => isExactIcdWord(t.text) && !NOT_CONDITION_WORD.has(t.text);
   // A clause ("the x-rays were personally reviewed by me") is no name, whatever it sounds like.
   if (words.some((t) => NOT_IN_NAME.test(t.text) || PERSON.test(t.text)) && !words.some(conditionWord)) return false;
-  // "no evidence of disease", "DVT prophylaxis": a name denied or prevented is no diagnosis.
-  if (/^(?:no|not|without|never|negative for)\b|\b(?:has|have|had|shows?|showed)\s+no\b|\bprophylaxis$/.test(f.name)) return false;
+  // "no evidence of disease": a name denied is no diagnosis (one prevented, "DVT prophylaxis", is PREVENTION_AFTER's).
+  if (/^(?:no|not|without|never|negative for)\b|\b(?:has|have|had|shows?|showed)\s+no\b/.test(f.name)) return false;
   // One word is a name only when it is one on its own ("asthma"), not a part of one ("cuboid" of "cuboid fracture").
   if (words.length === 1 && !DISEASE_LIKE.test(f.name) && !exactIcdTokens([words[0]!.text])) return false;
   if (!words.some((t) => !NOT_CONDITION_WORD.has(t.text) && !NOT_IN_NAME.test(t.text))) return false;

@@ -7,10 +7,14 @@ const dx = (text: string) => run(text).diagnoses.map((d) => [d.icd10?.code ?? d.
 const codes = (text: string) => run(text).diagnoses.map((d) => d.icd10?.code ?? d.name);
 
 describe('diagnosis names as said', () => {
-  it("shows a name without the speaker's repeats, restarts and cut-off words", () => {
+  it("shows a name without the speaker's repeats, restarts, cut-off words and the talk after it", () => {
     const names = (text: string) => run(text).diagnoses.map((d) => [d.name, d.icd10?.code]);
     expect(names('Doctor: so this looks like rotator cuff rotator cuff tendinopathy')).toEqual([['rotator cuff tendinopathy', 'M75.1']]);
     expect(names('Doctor: so you have radicul radiculopathy')).toEqual([['radiculopathy', 'M54.1']]);
+    // Words after the name with no link word to it are talk, not its site.
+    expect(names('Doctor: i think this is cellulitis around the area')).toEqual([['cellulitis', 'L03.9']]);
+    expect(names('Doctor: i think you have tennis elbow go figure')).toEqual([['tennis elbow', 'M77.1']]);
+    expect(names('Doctor: i think you have thrombosis of the left popliteal vein')).toEqual([['thrombosis of the left popliteal vein', 'I80.2']]);
   });
 
   it('codes a foot ulcer as an ulcer of the lower limb, and a bare "ulcer" or "fistula" as no particular one', () => {

@@ -174,6 +174,8 @@ const FINDING = new Set(['rise', 'rising', 'drop', 'fall', 'raised', 'elevated',
 const REFERENCE =
   /\b(?:(?:after|once|when|until|till) the|(?:hold|copy|copies|records?|results?|reports?) of(?: (?:the|his|her|your|their|this|that))?)$/;
 // A test named to explain another ("under fluoroscopy, which you can think of like an x-ray", "a type of x-ray").
+// The examination's own manoeuvres and instruments: "negative varus and valgus stress test", "I did use the doppler".
+const EXAMINED_WITH = /\b(?:(?:varus|valgus)(?: (?:and|or) (?:varus|valgus))?|(?:use|used|using)(?: (?:the|a|my|our))?)$/;
 const LIKENED = /\b(?:think of(?: it)?(?: as)?(?: (?:you know|um|uh))?|(?:a|it's a|it is a) (?:type|kind|sort) of|similar to)(?: (?:like|a|an|the))*$/;
 // Watching a result over time, not ordering it now: "we will continue to follow her urinalysis", "trend the creatinine".
 const MONITOR_BEFORE = /\b(?:follow|following|trend|trending|watch|watching|keep an eye on|keep track of)(?: (?:the|his|her|your|their))?$/;
@@ -202,9 +204,10 @@ const PAST_AFTER =
 const SELF_MONITORED = /\b(?:sugar|glucose|peak|ketones?|pressure)\b/;
 const MONITOR_AFTER = /^(?:(?:at home|every|daily|twice|thrice|each|regularly|weekly|once a|before (?:meals|breakfast)|after (?:meals|food)|chart|diary|log)\b)/;
 // A deficiency, a drug or a salt named by the same word: "vitamin D deficiency", "magnesium sulphate paste".
+// A finding of the examination: "doppler pulses are present".
 // A specialty named by the same letters: "CT surgery" (cardiothoracic).
 const NOT_TEST_AFTER =
-  /^(?:guided|guidance|surgery|surgeon|surgeons|surgical|(?:were |are |is )?(?:full|intact)|problems?|disease|issues?|trouble|disorder|deficiency|insufficiency|toxicity|drops|sachets?|tablets?|capsules?|injections?|supplements?|syrup|infection|control|status|clinic|camp|sulphate|sulfate|chloride|oxide|citrate|hydroxide|carbonate|gluconate|sucrose|paste|glycerine|lotion|cream|gel|ointment)\b/;
+  /^(?:pulses?|signals?|guided|guidance|surgery|surgeon|surgeons|surgical|(?:were |are |is )?(?:full|intact)|problems?|disease|issues?|trouble|disorder|deficiency|insufficiency|toxicity|drops|sachets?|tablets?|capsules?|injections?|supplements?|syrup|infection|control|status|clinic|camp|sulphate|sulfate|chloride|oxide|citrate|hydroxide|carbonate|gluconate|sucrose|paste|glycerine|lotion|cream|gel|ointment)\b/;
 // "done here", "we did here"; not "your labs here look good" (the results on the screen).
 const THIS_VISIT = /\b(?:today|(?<=\b(?:done|did|do|taken|drawn|performed|got|had|checked)\s+(?:\w+\s+)?)here(?! for)|now|in the office(?! of)|in (?:the )?clinic|we (?:just )?did|i did|just did|done here|point of care|bedside|stat|when (?:you|he|she|they) (?:came|got|arrived) in|on arrival)\b/;
 const PAST_SENTENCE = /\b(?:reports?|came with|brought|last|previous|previously|earlier|ago|old|outside|from (?:last|the last))\b/;
@@ -340,7 +343,7 @@ function statusBefore(s: Sentence, f: Found, floor: number): Status {
   if (down >= 0 && !lead.slice(down).some((w) => TAKEN_UP.has(w))) return 'negated';
   if (cueBefore(t, f.from, start, FINDING, PAST_FILLER, 1)) return 'result';
   if (REFERENCE.test(words(t, f.from - 4, f.from)) || ASKED_BEFORE.test(words(t, f.from - 6, f.from))) return 'past';
-  if (LIKENED.test(words(t, f.from - 6, f.from))) return 'negated';
+  if (LIKENED.test(words(t, f.from - 6, f.from)) || EXAMINED_WITH.test(words(t, f.from - 4, f.from))) return 'negated';
   if (MONITOR_BEFORE.test(words(t, Math.max(start, f.from - 5), f.from))) return 'monitor';
   if (reviewedBefore(t, f.from)) return 'reviewed';
   if (conditional(s, f.from, start)) return 'conditional';

@@ -138,6 +138,13 @@ describe('what is an order', () => {
     expect(names('PLAN: Ultrasound-guided biopsy next week. Chest x-ray today.')).toEqual(['biopsy', 'chest x-ray']);
   });
 
+  it("skips the examination's own manoeuvres and instruments", () => {
+    expect(names('Doctor: there is a negative varus and valgus stress test of the right knee.\nPatient: okay')).toEqual([]);
+    expect(names('Doctor: no palpable pedal pulses, but doppler pulses are present.\nPatient: okay')).toEqual([]);
+    expect(names('Doctor: i did use the doppler and there is a good signal.\nPatient: okay')).toEqual([]);
+    expect(names("Doctor: i'd like to get an exercise stress test and an arterial doppler.\nPatient: okay")).toEqual(['exercise stress test', 'arterial doppler']);
+  });
+
   it('skips a test the patient turns down, one said to be hard to do, and a specialty named by its letters', () => {
     expect(names('PLAN: He turned down an endoscopy last year. She declined a sigmoidoscopy at this time. He refused an MRI.')).toEqual([]);
     expect(names('PLAN: Patient declined the flu vaccine and the colonoscopy. She declined the flu vaccine but agreed to a lipid panel.')).toEqual(['lipid panel']);

@@ -173,9 +173,10 @@ const FINDING = new Set(['rise', 'rising', 'drop', 'fall', 'raised', 'elevated',
 // echo from her cardiologist", "the results of your x-ray".
 const REFERENCE =
   /\b(?:(?:after|once|when|until|till) the|(?:hold|copy|copies|records?|results?|reports?) of(?: (?:the|his|her|your|their|this|that))?)$/;
+// The examination's own manoeuvres and instruments: "negative varus and valgus stress test", "I did use the doppler",
+// "pulses present via doppler".
+const EXAMINED_WITH = /\b(?:(?:varus|valgus)(?: (?:and|or) (?:varus|valgus))?|(?:use|used|using)(?: (?:the|a|my|our))?|(?:present|heard|felt|palpable) (?:via|by|on|with))$/;
 // A test named to explain another ("under fluoroscopy, which you can think of like an x-ray", "a type of x-ray").
-// The examination's own manoeuvres and instruments: "negative varus and valgus stress test", "I did use the doppler".
-const EXAMINED_WITH = /\b(?:(?:varus|valgus)(?: (?:and|or) (?:varus|valgus))?|(?:use|used|using)(?: (?:the|a|my|our))?)$/;
 const LIKENED = /\b(?:think of(?: it)?(?: as)?(?: (?:you know|um|uh))?|(?:a|it's a|it is a) (?:type|kind|sort) of|similar to)(?: (?:like|a|an|the))*$/;
 // Watching a result over time, not ordering it now: "we will continue to follow her urinalysis", "trend the creatinine".
 const MONITOR_BEFORE = /\b(?:follow|following|trend|trending|watch|watching|keep an eye on|keep track of)(?: (?:the|his|her|your|their))?$/;

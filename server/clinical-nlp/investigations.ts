@@ -146,8 +146,9 @@ const TIME_UNIT = /^(?:hours?|days?|weeks?|months?|years?)$/;
 
 // Also what the patient turns down: "she declined a sigmoidoscopy", "he refused an MRI".
 const NEG = new Set(['no', 'not', 'without', 'never', 'nor', 'neither', "don't", 'dont', "doesn't", "didn't", "won't", 'avoid', 'defer', 'skip', 'cancel', 'unnecessary', 'hold', 'declined', 'declines', 'declining', 'refused', 'refuses', 'refusing']);
-// Asking whether a test was done, in a recogniser's unpunctuated run: "did they do any x-rays", "have you had an echo".
-const ASKED_BEFORE = /\b(?:did|have|has) (?:you|they|he|she|we|the \w+) (?:ever |already |recently |previously )?(?:had|have|do|done|get|got|ran|run|take|taken)(?: (?:a|an|the|any|some|your|his|her))?$/;
+// Asking whether a test was done, in a recogniser's unpunctuated run: "did they do any x-rays", "have you had an echo";
+// or how its readings have been: "how's your blood sugars been" (not "check how your kidney function is").
+const ASKED_BEFORE = /\b(?:(?:did|have|has) (?:you|they|he|she|we|the \w+) (?:ever |already |recently |previously )?(?:had|have|do|done|get|got|ran|run|take|taken)(?: (?:a|an|the|any|some|your|his|her))?|how(?<!\b(?:check|see|out|know|test|monitor|at) how)(?:'s|'re| is| are| was| were| have| has)? (?:your|his|her|their|the))$/;
 // "I don't think you need an x-ray", "she doesn't need any bloods", "the patient does not want a colonoscopy".
 const NO_NEED = /\b(?:don't|do not|doesn't|does not|won't|will not)(?: (?:think|feel|believe))?(?: (?:you|she|he|they|we|it))?(?: really)? (?:need|needs|require|requires|have to|want|wish to have)(?: (?:a|an|the|any|another|more))?$/;
 const INSTEAD = /\b(?:instead of|rather than)(?: (?:a|an|the|doing|getting|ordering))?$/;

@@ -104,6 +104,13 @@ describe('what is an order', () => {
     expect(names('No x-ray, ESR today.')).toEqual(['erythrocyte sedimentation rate']);
   });
 
+  it('skips a reading asked about ("how are your blood sugars"), not a check of how it is', () => {
+    // A recogniser writes no question mark.
+    expect(names("Doctor: are you taking the metformin how's your blood sugars been\nPatient: fine")).toEqual([]);
+    expect(names('Doctor: and how was your mri\nPatient: it was fine')).toEqual([]);
+    expect(names("Doctor: let's check how your blood sugar is with an hba1c today.\nPatient: okay")).toContain('glycated haemoglobin (hba1c)');
+  });
+
   it('skips results and tests done before this visit', () => {
     expect(names('His last HbA1c was 8.2. Reports from last month show a normal lipid profile. She already had an echo.')).toEqual([]);
     expect(names('Came with reports: TSH 9.4, free T4 0.8.')).toEqual([]);

@@ -17,6 +17,12 @@ describe('diagnosis names as said', () => {
     expect(names('Doctor: i think you have thrombosis of the left popliteal vein')).toEqual([['thrombosis of the left popliteal vein', 'I80.2']]);
   });
 
+  it('reads no diagnosis in a speaker introducing themself with a name that is also an abbreviation', () => {
+    expect(codes('Doctor: hello, this is ida from the practice, how can i help?')).toEqual([]);
+    expect(codes('Doctor: hi this is sam calling from your gp surgery')).toEqual([]);
+    expect(codes('Doctor: this is gout from the look of it')).toEqual(['M10.9']);
+  });
+
   it('codes a foot ulcer as an ulcer of the lower limb, and a bare "ulcer" or "fistula" as no particular one', () => {
     expect(codes('Doctor: you have a nonhealing ulcer of your right foot')).toEqual(['L97']);
     expect(codes('Doctor: you have a foot ulcer')).toEqual(['L97']);

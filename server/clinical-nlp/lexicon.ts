@@ -215,7 +215,12 @@ function expandShorthand(text: Mapped): Mapped {
 const SPACING = /[ \t]{2,}|\t/g;
 
 const DIGIT_WORD = 'zero|one|two|three|four|five|six|seven|eight|nine';
-const SPOKEN_DECIMAL_STOP = new RegExp(String.raw`\b(${DIGIT_WORD})\. (?=(?:${DIGIT_WORD})\b)`, 'g');
+// After a teen the stop is read as a point only before a unit ("aldactone twelve. five milligrams"): "she's fifteen.
+// Five days ago …" is two sentences.
+const SPOKEN_DECIMAL_STOP = new RegExp(
+  String.raw`\b(${DIGIT_WORD}|(?:ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)(?=\. (?:${DIGIT_WORD}) (?:milligrams?|mg|micrograms?|mcg|millilit(?:er|re)s?|ml|grams?|g|units?|percent|%)\b))\. (?=(?:${DIGIT_WORD})\b)`,
+  'g',
+);
 
 /** Lower case, voice commands as punctuation, hyphens and "+" spelled out, spoken numbers as digits, spelled letters joined. */
 // "1/2 tab", "1-1/2 tabs", "1 1/2 tablets", "3/4 tablet", a recogniser's "one over two tab": a fraction of a tablet is a

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConditionalMedication, Medication, Span } from '../../server/clinical-nlp/facts.js';
 import { extractMedications } from '../../server/clinical-nlp/medications.js';
+import { normalizeText } from '../../server/clinical-nlp/lexicon.js';
 import { buildDoc } from '../../server/clinical-nlp/sections.js';
 import { structure } from '../../server/clinical-nlp/structure.js';
 
@@ -177,6 +178,13 @@ describe('strengths and doses as spoken', () => {
     const [m] = meds('Doctor: we will keep you on that two. five norvasc, your pressures look good.', 'en-US');
     expect(m).toMatchObject({ name: 'amlodipine', strength: { value: 2.5, unit: 'mg' }, inferred: ['strength'] });
     expect(meds('Doctor: take 2 tylenol when the pain comes.', 'en-US')[0]?.strength).toBeUndefined();
+  });
+
+  it('reads a recogniser\'s full stop after a teen as a decimal point only before a unit', () => {
+    const [m] = meds('Doctor: and then we will add spironolactone twelve. five milligrams daily and get labs next week.', 'en-US');
+    expect(m).toMatchObject({ name: 'spironolactone', strength: { value: 12.5, unit: 'mg' } });
+    expect(m?.inferred ?? []).not.toContain('strength');
+    expect(normalizeText('she is fifteen. five days ago it began')).toBe('she is 15. 5 days ago it began');
   });
 
   it('reads a change of dose "from … to …" as the new strength, and the form said after it', () => {

@@ -71,8 +71,9 @@ const LEAD_IN_AT_END = new RegExp(`(?:${LEAD_IN.source})$`);
 // Lead-ins said one after another: "what I want you to do is let's rest it", "I want you to try and …".
 const CHAINED = new RegExp(String.raw`^(?:let's\s+|do is(?: to)?\s+|(?:${LEAD_IN.source}))`);
 // What an instruction after a lead-in cannot start with: "I'd recommend [that in the first days] …" is no instruction;
-// being seen or assessed is one ("I would like you to be seen in a clinic today").
-const NOT_AN_ACTION = /^(?:the|a|an|in|on|at|for|that|this|it|some|any|to|of|with|by|from|what|which|so|and|or|but|if|you|i|we|he|she|they|my|your|his|her|there|here|first|second|is|are|be(?! (?:seen|assessed|examined|checked|reviewed|referred)\b)|as|because|well|think|know|understand|have (?:been|had|gotten|got|done|taken|seen))\b/;
+// being seen or assessed is one ("I would like you to be seen in a clinic today"); what the patient will feel or notice
+// ("you should feel calm enough to …") is a prediction.
+const NOT_AN_ACTION = /^(?:the|a|an|in|on|at|for|that|this|it|some|any|to|of|with|by|from|what|which|so|and|or|but|if|you|i|we|he|she|they|my|your|his|her|there|here|first|second|is|are|be(?! (?:seen|assessed|examined|checked|reviewed|referred)\b)|as|because|well|think|know|understand|feel(?! free)|notice|expect|have (?:been|had|gotten|got|done|taken|seen))\b/;
 const CARE_NOUN = new RegExp(String.raw`\b(?:${alternation(ADVICE_CUES.careNouns.phrases)})s?\b`);
 // "if your symptoms don't improve": a negative said after a condition's subject is the condition's verb, not an
 // instruction.
@@ -80,7 +81,7 @@ const NEGATIVE_LEAD_IN = new RegExp(String.raw`(?<![a-z'])(?<!\b(?:if|when|unles
 // A cue is whole words: "recommend" is not the start of "recommended".
 const cue = (list: { patterns: string[] }): RegExp => new RegExp(String.raw`(?<![a-z'])${NOT_SAID}(?:${patterns(list.patterns)})(?:(?<=\s)|(?![a-z']))\s*`);
 // Counselling on results, risks or options is the doctor's account of the visit, not an instruction.
-const NOT_A_TOPIC = /\b(?:risks?|benefits?|results?|options?|findings?|history|diagnosis|labs?|x rays?|plan|treatment|medications?|this|that|it)\b/;
+const NOT_A_TOPIC = /\b(?:risks?|benefits?|results?|options?|findings?|history|diagnosis|conditions?|problems?|labs?|x rays?|plan|treatment|medications?|this|that|it)\b/;
 /** Acts of the doctor that are advice, each written with its head word; `what` must hold for the words after it. */
 const REFERRAL = 'referral ';
 // "refer you to the emergency department": the patient is to go there now.
@@ -99,7 +100,9 @@ const IMPERATIVE = new RegExp(String.raw`^${OPENERS}(?:let's\s+)?(?=(?:${alterna
 const GERUNDS = alternation(ADVICE_CUES.gerunds.phrases);
 const LEADING_GERUND = new RegExp(String.raw`^${OPENERS}(${GERUNDS})(?![a-z'])`);
 const GERUND_AT_START = new RegExp(String.raw`^(${GERUNDS})(?![a-z'])`);
-const GERUND = new RegExp(String.raw`(?<![a-z'])(${GERUNDS})\s+(.{2,60}?)\s+(?:${patterns(ADVICE_CUES.advisableAfter.patterns)})(?![a-z])`);
+// "consider taking out your tonsils could help", "thinking about using …": a gerund after a preposition or "consider"
+// is a possibility talked about, not a recommendation.
+const GERUND = new RegExp(String.raw`(?<![a-z'])(?<!\b(?:consider|considering|considered|about|of|for|by|from|without|maybe)\s)(${GERUNDS})\s+(.{2,60}?)\s+(?:${patterns(ADVICE_CUES.advisableAfter.patterns)})(?![a-z])`);
 // Care said as what will help: "warm salt water gargles will help", "cranberry juice can sometimes help".
 const HELPS = new RegExp(String.raw`^${OPENERS}(.{3,60}?)\s+(?:${patterns(ADVICE_CUES.advisableAfter.patterns)})(?![a-z])`);
 const SOFT_PREFIX = new RegExp(String.raw`^(?:(?:${patterns(ADVICE_CUES.softPrefixes.patterns)})\s+)+(?=[a-z])`);
@@ -117,7 +120,9 @@ function imperativeOf(gerund: string): string {
   const stem = gerund.replace(/ing$/, '');
   if (IMPERATIVE_WORDS.has(stem)) return stem;
   if (IMPERATIVE_WORDS.has(`${stem}e`)) return `${stem}e`;
-  return /(.)\1$/.test(stem) ? stem.slice(0, -1) : stem;
+  if (/(.)\1$/.test(stem)) return stem.slice(0, -1);
+  // One short vowel before one consonant lost an "e": "taking" → "take", "using" → "use" ("eating" keeps "eat").
+  return /^[^aeiou]*[aeiou][^aeiouwxy]$/.test(stem) ? `${stem}e` : stem;
 }
 
 const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;
@@ -145,7 +150,7 @@ const REPORTED = /\b(?:he|she|they|patient)\s+(?!should\b|to\b|also\b)[a-z]+s\b|
 const STATEMENT =
   /\b(?:i|we|me|my|us|our|you|it|this|that|there|these|those|is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|did|does|gonna|going|okay|yeah|yes|um|uh|know|think|thank|thanks|if)\b|\(\s*\d|\d{3}\.\d/;
 // Words a complete instruction does not end on ("call me" ends on its object).
-const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell)\s+)me|it|once|after|before|while|because|since|where|do|may|might|will|should|would|they|he|she|there|just|make sure|to see|wan na|gon na|want to|need to|over)$/;
+const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell|for)\s+)me|it|once|after|before|while|because|since|where|do|may|might|will|should|would|they|he|she|there|just|make sure|to see|wan na|gon na|want to|need to|over)$/;
 const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch|see|review|hold|push`;
 const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // "drink plenty of water and urinate after intercourse": two instructions joined by "and".
@@ -155,7 +160,7 @@ const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // adverb said before a verb ("we can really get …", "we usually do not …") and a recogniser's "gon na" / "wan na" keep the verb theirs;
 // so do a subject ("things get stuck and they don't go down") and "help" ("that will help reduce the swelling"): the
 // verb says what happens or what a treatment does, not what to do.
-const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|he'll|she'll|they'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|isn't|aren't|wasn't|weren't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what|regular|good|more|less|enough|fixed|adequate|proper|daily|plenty|bed|warm|cold|hot|gentle|light|normal|extra|healthy|strict|complete|total|voice|na|really|usually|normally|generally|typically|probably|definitely|certainly|actually|basically|they|he|she|people|things|help|helps|helping`;
+const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|he'll|she'll|they'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|isn't|aren't|wasn't|weren't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what|regular|good|more|less|enough|fixed|adequate|proper|daily|plenty|bed|warm|cold|hot|gentle|light|normal|extra|healthy|strict|complete|total|voice|na|really|usually|normally|generally|typically|probably|definitely|certainly|actually|basically|kinda|sorta|they|he|she|people|patients|someone|somebody|things|help|helps|helping`;
 // Counselling reported as done ends its clause: "kick counts reviewed preterm labour warning signs reviewed".
 const SPLIT = new RegExp(
   String.raw`\s*[,;:]\s*(?:and\s+)?|(?<=\bas (?:much|often|long) as (?:possible|(?:you|she|he|they) can))\s+(?=(?:${CARE_IMPERATIVE})\b)|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|(?<!\b(?:should|must|will|can|could|would|may|might|to|come|come back|go|try))\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
@@ -386,8 +391,9 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
     strength = 2;
     head = 'come ';
   } else {
-    const leadingGerund = LEADING_GERUND.exec(clause);
-    const gerund = leadingGerund ? null : GERUND.exec(clause);
+    // "keeping a diary would be important": the gerund recommended ends before what is said of it.
+    const gerund = GERUND.exec(clause);
+    const leadingGerund = gerund ? null : LEADING_GERUND.exec(clause);
     const helps = leadingGerund || gerund ? null : HELPS.exec(clause);
     if (leadingGerund) {
       start = c.from + leadingGerund[0].length - leadingGerund[1]!.length;

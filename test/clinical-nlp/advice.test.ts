@@ -287,6 +287,27 @@ describe('where an instruction in run-on speech ends', () => {
   });
 });
 
+describe('talk around the plan that reads like an instruction', () => {
+  const talk = (said: string) => advice(consultation('what brings you in', 'my side hurts', `so my plan is an ultrasound. ${said}`, 'okay'));
+
+  it('a subject said before "don\'t" keeps the verb its own', () => {
+    expect(talk('you have probably had this for years most patients do not get any symptoms until much later')).toEqual([]);
+    expect(talk('it can take a while and somebody can kinda check your wound at the practice')).toEqual([]);
+  });
+
+  it('topics talked about before, the doctor\'s acts on the patient and predictions are not advice', () => {
+    expect(talk('for the other problems that we talked about briefly your knee is doing fine')).toEqual([]);
+    expect(talk('the nurse will keep an eye on you and then i want you to drink plenty of water')).toEqual(['drink plenty of water']);
+    expect(talk('after the tablet you should feel calm enough to have the scan done')).toEqual([]);
+    expect(talk('please feel free to call the office if it is not getting better')).toEqual(['feel free to call the office if it is not getting better']);
+  });
+
+  it('a short command "for me" is the examination\'s; a gerund after "consider" is a possibility, one recommended an imperative', () => {
+    expect(advice('PLAN: Rest for me. Keep a headache diary for me.')).toEqual(['keep a headache diary for me']);
+    expect(advice('PLAN: The surgeon may consider taking the gallbladder out, that could help. Taking the stairs every day would be helpful.')).toEqual(['take the stairs every day']);
+  });
+});
+
 describe('report plan items that are no instruction', () => {
   it('history headings, a finding\'s label, care someone else gives, talk of a discussion, a purpose', () => {
     expect(advice('PLAN: The patient will remain at rest. Family history, social history, and psychosocial needs per the social worker. Pathology: mullerian adenosarcoma.')).toEqual(['rest']);

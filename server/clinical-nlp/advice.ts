@@ -62,10 +62,10 @@ const patterns = (list: string[]): string => list.map((p) => `(?:${p})`).join('|
 
 // "I don't necessarily recommend …", "we would not advise …": a cue said negated prescribes nothing to do.
 const NOT_SAID = String.raw`(?<!\b(?:don't|do not|didn't|did not|wouldn't|would not|not|never)\s(?:(?:necessarily|really|usually|always|generally)\s)?)`;
-// Not a lead-in when it is the doctor's own plan, a purpose or denied: "let's try and flush it", "to make sure you
-// tolerate it", "I don't think you need to start on any medication".
+// Not a lead-in when it is the doctor's own plan, a purpose, denied or in a relative clause: "let's try and flush it",
+// "to make sure you tolerate it", "I don't think you need to start on any medication", "a job where you can elevate it".
 const LEAD_IN = new RegExp(
-  String.raw`(?<![a-z'])(?<!\b(?:let's|to|we|i|they|can|could|will|we'll|i'll|would|do|did|does|should|shall|and then we|so we)\s)(?<!\b(?:don't|do not|didn't|did not) think\s)${NOT_SAID}(?:${patterns(ADVICE_CUES.leadIns.patterns)})(?![a-z'])\s*`,
+  String.raw`(?<![a-z'])(?<!\b(?:let's|to|we|i|they|can|could|will|we'll|i'll|would|do|did|does|should|shall|and then we|so we|where|which|who|whom|whose)\s)(?<!\b(?:don't|do not|didn't|did not) think\s)${NOT_SAID}(?:${patterns(ADVICE_CUES.leadIns.patterns)})(?![a-z'])\s*`,
 );
 const LEAD_IN_AT_END = new RegExp(`(?:${LEAD_IN.source})$`);
 // Lead-ins said one after another: "what I want you to do is let's rest it", "I want you to try and …".
@@ -73,7 +73,7 @@ const CHAINED = new RegExp(String.raw`^(?:let's\s+|do is(?: to)?\s+|(?:${LEAD_IN
 // What an instruction after a lead-in cannot start with: "I'd recommend [that in the first days] …" is no instruction;
 // being seen or assessed is one ("I would like you to be seen in a clinic today"); what the patient will feel or notice
 // ("you should feel calm enough to …") is a prediction.
-const NOT_AN_ACTION = /^(?:the|a|an|in|on|at|for|that|this|it|some|any|to|of|with|by|from|what|which|so|and|or|but|if|you|i|we|he|she|they|my|your|his|her|there|here|first|second|is|are|be(?! (?:seen|assessed|examined|checked|reviewed|referred)\b)|as|because|well|think|know|understand|feel(?! free)|notice|expect|have (?:been|had|gotten|got|done|taken|seen))\b/;
+const NOT_AN_ACTION = /^(?:the|a|an|in|on|at|for|that|this|it|some|any|to|of|with|by|from|after|before|during|until|even|what|which|so|and|or|but|if|you|i|we|he|she|they|my|your|his|her|there|here|first|second|is|are|be(?! (?:seen|assessed|examined|checked|reviewed|referred)\b)|as|because|well|think|know|understand|feel(?! free)|notice|expect|have (?:been|had|gotten|got|done|taken|seen))\b/;
 const CARE_NOUN = new RegExp(String.raw`\b(?:${alternation(ADVICE_CUES.careNouns.phrases)})s?\b`);
 // "if your symptoms don't improve": a negative said after a condition's subject is the condition's verb, not an
 // instruction.
@@ -150,7 +150,7 @@ const REPORTED = /\b(?:he|she|they|patient)\s+(?!should\b|to\b|also\b)[a-z]+s\b|
 const STATEMENT =
   /\b(?:i|we|me|my|us|our|you|it|this|that|there|these|those|is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|did|does|gonna|going|okay|yeah|yes|um|uh|know|think|thank|thanks|if)\b|\(\s*\d|\d{3}\.\d/;
 // Words a complete instruction does not end on ("call me" ends on its object).
-const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell|for)\s+)me|it|once|after|before|while|because|since|where|do|may|might|will|should|would|they|he|she|there|just|make sure|to see|wan na|gon na|want to|need to|over)$/;
+const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell|for)\s+)me|it|once|after|before|while|because|since|where|do|may|might|will|should|would|they|he|she|there|just|make sure|to see|wan na|gon na|want to|need to|over|doing)$/;
 const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch|see|review|hold|push`;
 const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // "drink plenty of water and urinate after intercourse": two instructions joined by "and".
@@ -158,12 +158,12 @@ const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // "stop the pill use condoms instead keep walking elevate the leg", "walk at every stop no driving when drowsy".
 // A determiner or possessive makes the next word a noun: "after each use", "at every rest stop", "your walk"; an
 // adverb said before a verb ("we can really get …", "we usually do not …") and a recogniser's "gon na" / "wan na" keep the verb theirs;
-// so do a subject ("things get stuck and they don't go down") and "help" ("that will help reduce the swelling"): the
+// so do a subject ("things get stuck and they don't go down", "we also don't like strokes") and "help" ("that will help reduce the swelling"): the
 // verb says what happens or what a treatment does, not what to do.
 const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|he'll|she'll|they'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|isn't|aren't|wasn't|weren't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what|regular|good|more|less|enough|fixed|adequate|proper|daily|plenty|bed|warm|cold|hot|gentle|light|normal|extra|healthy|strict|complete|total|voice|na|really|usually|normally|generally|typically|probably|definitely|certainly|actually|basically|kinda|sorta|they|he|she|people|patients|someone|somebody|things|help|helps|helping`;
 // Counselling reported as done ends its clause: "kick counts reviewed preterm labour warning signs reviewed".
 const SPLIT = new RegExp(
-  String.raw`\s*[,;:]\s*(?:and\s+)?|(?<=\bas (?:much|often|long) as (?:possible|(?:you|she|he|they) can))\s+(?=(?:${CARE_IMPERATIVE})\b)|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|(?<!\b(?:should|must|will|can|could|would|may|might|to|come|come back|go|try))\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
+  String.raw`\s*[,;:]\s*(?:and\s+)?|(?<=\bas (?:much|often|long) as (?:possible|(?:you|she|he|they) can))\s+(?=(?:${CARE_IMPERATIVE})\b)|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|(?<!\b(?:should|must|will|can|could|would|may|might|to|come|come back|go|try|we|i|you|they|he|she|it))\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
     // The verb after the whitespace is checked before the word behind it (a lookbehind tried at every position).
     // "if your symptoms don't improve": a verb right after a condition's subject is the condition's own ("when drowsy
     // return …" has none); one after "what we need to do is" is the doctor's plan.
@@ -261,11 +261,15 @@ interface Condition {
   span?: Span;
 }
 
+// "… which got stretched when you fell": a "when" told in the past is what happened, not when to act ("once you have
+// finished the course" is).
+const TOLD_PAST = /\b(?<!\b(?:have|has|'ve|had|been|be|is|are|'re|am|'m|get|gets|feel|feels|look|looks)\s)(?:fell|was|were|came|got|did|went|saw|told|said|[a-z]{3,}ed)\b/;
+
 /** The condition said just before an instruction in the same sentence: "if it is not better in a week, [come back]". */
 function conditionBefore(text: string, at: number): Condition | null {
   const from = Math.max(0, at - 200);
   const m = /(?:^|[\s,])(if|unless|when|once)\s+((?:(?!\bif\b)[^.;?])*?)\s*,?\s*(?:then\s+)?$/.exec(text.slice(from, at));
-  if (!m || !ownCondition(m[2]!)) return null;
+  if (!m || !ownCondition(m[2]!) || (m[1] !== 'if' && m[1] !== 'unless' && TOLD_PAST.test(m[2]!))) return null;
   // Only what is left once a lead-in of the instruction's own is taken off: "if x i want you to" → "if x".
   return { text: `${m[1]} ${m[2]!.replace(LEAD_IN_AT_END, '').trim()}`, from: from + m.index + m[0].indexOf(m[1]!) };
 }
@@ -360,7 +364,8 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
   const whole = (found: Found | null): { found: Found | null; next: number } => ({ found, next: c.to });
   // The doctor's own act that is advice: a referral, care ordered, counselling given; the earliest cue in the clause.
   const act = ACTS.map((a) => ({ ...a, m: a.re.exec(clause) }))
-    .filter((a) => a.m && (!lead || a.m.index <= lead.index) && !(imperative && imperative[0].length <= a.m.index))
+    // "I would recommend not skiing": said against, the recommendation is no care ordered.
+    .filter((a) => a.m && (!lead || a.m.index < lead.index || (a.m.index === lead.index && lead !== negative)) && !(imperative && imperative[0].length <= a.m.index))
     .sort((a, b) => a.m!.index - b.m!.index)[0];
   if (act) {
     start = c.from + act.m!.index + act.m![0].length;
@@ -416,8 +421,12 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
   if (start < 0) return { found: null, next: c.to };
   const end = endOf(t, start, c.to);
   const condition = strength > 1 && !/\bif\b/.test(t.slice(start, end)) ? (conditionBefore(t, c.from + (lead && strength === 3 ? lead.index : 0)) ?? conditionSaid) : null;
-  // "I recommend increasing …": the gerund is written as the imperative.
-  const words = t.slice(start, end).replace(GERUND_AT_START, (g) => imperativeOf(g));
+  // "I recommend increasing …": the gerund is written as the imperative; so is each one advised against ("I would
+  // recommend not skiing or doing any gymnastics").
+  const against = lead === negative && !!negative && / not\s*$/.test(negative[0]);
+  const words = against
+    ? t.slice(start, end).replace(/(^|\b(?:or|and|nor) (?:not )?)([a-z]{2,}ing)\b/g, (_m, before: string, g: string) => `${before}${imperativeOf(g)}`)
+    : t.slice(start, end).replace(GERUND_AT_START, (g) => imperativeOf(g));
   const found = complete(t, start, end, `${head}${words}`, strength, { condition: condition?.text, conditionInSentence: !!condition && condition !== conditionSaid });
   if (found && condition) {
     if (condition.from !== undefined) found.from = Math.min(found.from, condition.from);

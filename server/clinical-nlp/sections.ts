@@ -247,8 +247,11 @@ const BOUNDARY = new RegExp(
  */
 const QUESTION_START =
   String.raw`(?:any|do you|does (?:he|she|it)|did (?:you|he|she)|are you|is (?:he|she|it|there)|have you|has (?:he|she|it)|how (?:long|many|much|often|old)|how is|what|when (?:did|do|does|is|was|were|are|will|would|has|have|had)|where (?:is|are|was|were|do|does|did|exactly)|since when|which|tell me|can you|could you|was there|were there)`;
-// "how old | is she", "how often | do you", "now how | are you doing": a how-question's own verb does not start another.
-const STAYS_BEFORE_QUESTION = 'how|why|old|long|often|many|much|far|bad|no|not|without|have|has|had|take|taking|took|for|of|in|with|don\'t|didn\'t|doesn\'t|never|hardly|than|and|or|at|is|was|the|by|if|but|know|matter|from|get|gets|getting|got|develop|develops|notice|notices|experience|need|want|find|having|there';
+// "how old | is she", "how often | do you", "now how | are you doing": a how-question's own verb does not start another,
+// nor "any" after a verb it is the object of ("not skiing or doing | any gymnastics");
+// nor does a causative "have you" after its modal ("I'm going to | have you check your weights", "we'll have you …":
+// "'ll" and "ll" too, as word boundaries fall inside "we'll").
+const STAYS_BEFORE_QUESTION = 'how|why|old|long|often|many|much|far|bad|no|not|without|have|has|had|take|taking|took|for|of|in|with|don\'t|didn\'t|doesn\'t|never|hardly|than|and|or|at|is|was|the|by|if|but|know|matter|from|get|gets|getting|got|develop|develops|notice|notices|experience|need|want|find|having|there|doing|do|does|did|done|use|using|try|trying|avoid|avoiding|play|playing|to|na|gonna|wanna|will|would|i\'ll|we\'ll|you\'ll|\'ll|ll|can|could|should|might|may|must';
 const QUESTION_BOUNDARY = new RegExp(
   String.raw`(?=\s+${QUESTION_START}\b)(?<=\b(?!(?:${STAYS_BEFORE_QUESTION})\b)[a-z0-9']+)\s+(?=${QUESTION_START}\b)`,
   'g',
@@ -315,7 +318,7 @@ const QUESTION_OPENERS = String.raw`(?:(?:okay|ok|so|and|alright|now|um|uh|well|
 const STARTS_QUESTION = new RegExp(String.raw`^(?:okay\s+|so\s+|and\s+)?${QUESTION_START}\b`);
 // What a doctor asks in taking the history, which a patient does not ask back: the asker is the doctor, "?" or not.
 const HISTORY_QUESTION = new RegExp(
-  String.raw`^${QUESTION_OPENERS}(?:any|have you (?:had|been|noticed|got|gotten|tried|taken|ever|felt|lost)|do you (?:ever|have|smoke|drink|take|get|feel|notice|remember|use|live|work|drive)|does (?:it|that|this|the pain|anything) (?:hurt|get|feel|make|help|go|come|spread|radiate|move)|is there any|is it (?:on|in|at|worse|better|constant|sharp|dull|painful|tender)|has anything|where exactly|(?:when|if) i (?:press|push|touch|feel)|when you (?:flex|bend|move|touch|turn|lift|raise|push|straighten)|are you (?:taking|on|having|allergic|feeling|still|able|pregnant|currently)|how long (?:have|has|did|does|ago)|how old (?:is|are|was|were)|how (?:are|is) (?:you|things|it|that|the [a-z]+|your [a-z]+) (?:doing|going|working|getting on)|how (?:often|many|much) (?:do|does|did|have|are)|when did (?:it|this|the|you)|did you (?:have|notice|try|take|get|feel|see)|what brings|tell me)\b`,
+  String.raw`^${QUESTION_OPENERS}(?:any|have you (?:had|been|noticed|got|gotten|tried|taken|ever|felt|lost)|do you (?:ever|have|smoke|drink|take|get|feel|notice|remember|use|live|work|drive)|does (?:it|that|this|the pain|anything) (?:hurt|get|feel|make|help|go|come|spread|radiate|move)|is there any|is it (?:on|in|at|worse|better|constant|sharp|dull|painful|tender)|has anything|where exactly|(?:when|if) i (?:press|push|touch|feel)|when you (?:flex|bend|move|touch|turn|lift|raise|push|straighten)|(?:are you|is (?:he|she)) (?:taking|on|having|allergic|feeling|still|able|pregnant|currently|eating|drinking|sleeping|up to date)|how long (?:have|has|did|does|ago)|how old (?:is|are|was|were)|how (?:are|is) (?:you|things|it|that|the [a-z]+|your [a-z]+) (?:doing|going|working|getting on)|how (?:often|many|much) (?:do|does|did|have|are)|when did (?:it|this|the|you)|did you (?:have|notice|try|take|get|feel|see)|what brings|tell me)\b`,
 );
 // "what I want you to do is …", "what we'll do is …": a wh-word that opens a statement of the plan.
 // A statement the doctor checks with the patient: "i think you've got an allergy to penicillin is that correct".

@@ -302,6 +302,27 @@ describe('talk around the plan that reads like an instruction', () => {
     expect(talk('please feel free to call the office if it is not getting better')).toEqual(['feel free to call the office if it is not getting better']);
   });
 
+  it('a subject keeps its "also don\'t"; a lead-in in a relative clause or before a preposition leads nothing in', () => {
+    const turn = (said: string) => advice(`Doctor: so my plan is an x-ray. ${said}`, { mode: 'consultation' });
+    expect(turn('we also don\'t like strokes so we will not do that')).toEqual([]);
+    expect(turn('do you have a job where you can elevate your ankle during the day')).toEqual([]);
+    expect(turn('i recommend after the operation that you see the nurse')).toEqual([]);
+  });
+
+  it('reads the doctor\'s "gon na have you", "the best treatment is to", "I would avoid", "recommend not …ing" as instructions', () => {
+    expect(talk("i'm gon na have you check your weights every day")).toEqual(['check your weights every day']);
+    expect(talk('the best treatment at this point for your sprain is to keep your leg raised when you are sitting')).toEqual(['keep your leg raised when you are sitting']);
+    expect(talk('i would avoid doing it and i would avoid the contact sports for a few months')).toEqual(['avoid the contact sports for a few months']);
+    expect(talk('i would recommend not running or doing any sport for now')).toEqual(['do not run or do any sport for now']);
+  });
+
+  it('what the doctor has the patient do on the couch, an "even if" and a "when" told in the past lead no instruction in', () => {
+    const turn = (said: string) => advice(`Doctor: so my plan is an x-ray. ${said}`, { mode: 'consultation' });
+    expect(turn("now i'm gon na have you lie on your back and i'll press on your tummy")).toEqual([]);
+    expect(turn("i'm gon na have you even if you pass the stone tomorrow i want you to go anyway")).toEqual(['go anyway if you pass the stone tomorrow']);
+    expect(turn('the tendon got stretched when you fell the best treatment for the sprain is to keep your leg raised')).toEqual(['keep your leg raised']);
+  });
+
   it('a short command "for me" is the examination\'s; a gerund after "consider" is a possibility, one recommended an imperative', () => {
     expect(advice('PLAN: Rest for me. Keep a headache diary for me.')).toEqual(['keep a headache diary for me']);
     expect(advice('PLAN: The surgeon may consider taking the gallbladder out, that could help. Taking the stairs every day would be helpful.')).toEqual(['take the stairs every day']);

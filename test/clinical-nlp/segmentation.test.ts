@@ -128,6 +128,14 @@ describe('sentences without punctuation', () => {
     expect(who("Doctor: I'd like you to take amoxicillin 500 mg three times a day.")).toEqual(['doctor']);
   });
 
+  it('does not start a question at a causative "have you" or at "any" that is a verb\'s object; "is she allergic …" is asked', () => {
+    expect(texts("Doctor: so i'm going to have you check your weight every day and we'll have you use the inhaler")).toHaveLength(1);
+    expect(texts('Doctor: i would recommend not running or doing any sport for now')).toHaveLength(1);
+    const who = (raw: string) => buildDoc(raw, { mode: 'consultation' }).sentences.map((s) => [s.speaker, s.text]);
+    expect(who('any cough\nno not really\nis she allergic to any medicines\nyes to penicillin').slice(2)).toEqual([
+      ['doctor', 'is she allergic to any medicines?'], ['patient', 'yes to penicillin']]);
+  });
+
   it('reads the doctor saying what they want done as a statement, not a question, even without punctuation', () => {
     const sentences = texts('Doctor: what i want you to do is rest the knee and use ice\nPatient: okay\nDoctor: what brings you in today\nPatient: my knee');
     expect(sentences).toContain('what i want you to do is rest the knee and use ice');

@@ -157,10 +157,11 @@ const RECAP =
   /\b(?:to recap|recap|to summari[sz]e|summari[sz]ing|in summary|so (?:for )?(?:the )?(?:last|past) \d+ \w+,? you|(?<!have )you(?:'ve| have) been (?:having|experiencing|dealing with|suffering (?:from|with)|struggling with)|so you(?:'ve| have) had|you(?: also)? mentioned|you(?:'ve| have) mentioned|you said)\b/;
 // The reason for the visit the doctor says to open it ("he is here today with right elbow pain", "you're coming in
 // today for some right ankle pain", "today complaining
-// of shortness of breath", "the nurse told me that you're having some headaches"): the symptoms after the cue, up to a history it goes on to ("… and she also has a history
+// of shortness of breath", "the nurse told me that you're having some headaches", "I see here you're coming in, you
+// had some right elbow pain"): the symptoms after the cue, up to a history it goes on to ("… and she also has a history
 // of diabetes"), are complaints.
 const VISIT_REASON =
-  /\b(?:(?:is |are )?here (?:today )?(?:with|for|because of)(?! (?:you|him|her|me|us|them)\b)|complaining of|present(?:s|ing) (?:today )?with|(?:comes|coming|come|came) in (?:today )?(?:with|for(?= (?:some|a|an|your|her|his|the|this|that|evaluation of|follow ?up of)\b))|(?:told me|i understand|i heard|i see) (?:that )?you(?:'re| are|'ve| have)(?: been)? (?:having|experiencing|got))\b|\b(?=you(?:'ve| have)? (?:hurt|injured|twisted|sprained) (?:your|the)\b)/;
+  /\b(?:(?:is |are )?here (?:today )?(?:with|for|because of)(?! (?:you|him|her|me|us|them)\b)|complaining of|present(?:s|ing) (?:today )?with|(?:comes|coming|come|came) in (?:today )?(?:with|for(?= (?:some|a|an|your|her|his|the|this|that|evaluation of|follow ?up of)\b))|(?:told me|i understand|i heard|i see(?: here)?)(?: (?:you|that|you're coming in|you are coming in))* you(?:'re| are|'ve| have)?(?: been)? (?:having|experiencing|got|have|had))\b|\b(?=you(?:'ve| have)? (?:hurt|injured|twisted|sprained) (?:your|the)\b)/;
 const THEN_HISTORY = /\b(?:history|pmh|background)\b/;
 // What a doctor says while examining: a test of movement or touch, or an examination word.
 const EXAM_TALK =
@@ -381,6 +382,9 @@ function resolved(s: Sentence, it: Item, next: number): boolean {
   return RESOLVED_AFTER.test(s.text.slice(it.end, next)) || OLD_CAUSE_AFTER.test(s.text.slice(it.end, next)) || RESOLVED_BEFORE.test(s.text.slice(Math.max(0, it.start - 40), it.start));
 }
 
+// "Once I'm on my feet all day it starts to ache": being on one's feet is standing, not where it aches.
+const standingUp = (text: string, t: Token): boolean => t.text === 'feet' && /\bon (?:my|your|his|her|their|our) $/.test(text.slice(Math.max(0, t.start - 12), t.start));
+
 /** The complaints of a sentence; a kind said without its site ("some pain") goes to `bare`, for a site said later. */
 function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: string, bare?: Item[], denied?: Item[]): Item[] {
   const inScope = (a: number, b: number): boolean => a >= scope.from && b <= scope.to && !scope.masked.some(([x, y]) => a < y && b > x);
@@ -434,7 +438,7 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
     const segMatches = matches.filter((m) => m.start >= segStart && m.end <= segEnd);
     const words = seg.filter((t) => !FILLER.has(t.text));
     if (!words.length) continue;
-    const sites = words.map((t, i) => (SITES[t.text] && !inMatch(t) ? i : -1)).filter((i) => i >= 0);
+    const sites = words.map((t, i) => (SITES[t.text] && !inMatch(t) && !standingUp(s.text, t) ? i : -1)).filter((i) => i >= 0);
     // "The left side of the chest" is the chest.
     const siteIdx = sites.find((i) => words[i]!.text !== 'side') ?? sites[0] ?? -1;
     const found: Item[] = [];

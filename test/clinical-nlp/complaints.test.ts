@@ -348,6 +348,18 @@ describe('words of a complaint that say something else', () => {
     expect(names(text)).toEqual(['right ankle pain']);
   });
 
+  it("the doctor's 'I heard you have …', 'I see here you had …' in a recogniser's words opens on the complaint", () => {
+    expect(names('Doctor: hi there nice to see you i heard you that you have some neck pain\nPatient: yes it has been a while')).toEqual(['neck pain']);
+    expect(names('Doctor: good to see you so i see here you\'re coming in you had some left wrist pain also you have high blood pressure\nPatient: yes i fell on it')).toEqual(['left wrist pain']);
+    expect(names('Doctor: alright so i understand that you you had some left ankle injury can you tell me what happened\nPatient: i twisted it')).toEqual(['left ankle injury']);
+  });
+
+  it("names a twitch of the eye; 'don't really have' denies; 'on my feet all day' is standing, not a site", () => {
+    expect(names('Doctor: what brings her in\nPatient: she has had a twitch in her left eye for two weeks')).toEqual(['left eye twitching']);
+    expect(names('Doctor: any headaches\nPatient: no i don\'t really have headaches')).toEqual([]);
+    expect(names("Doctor: and your back\nPatient: once i'm on my feet all day it starts to ache")).not.toContain('feet pain');
+  });
+
   it("a symptom the patient's next sentence says went away, or that was there at the beginning 'but now I feel fine', has gone", () => {
     const text = [
       "Doctor: what's been going on?",

@@ -354,6 +354,14 @@ describe('words of a complaint that say something else', () => {
     expect(names('Doctor: alright so i understand that you you had some left ankle injury can you tell me what happened\nPatient: i twisted it')).toEqual(['left ankle injury']);
   });
 
+  it('names breathing difficulties and shallow breathing, energy the patient lacks, and feeling down', () => {
+    expect(names('Doctor: how can I help\nPatient: I have had breathing difficulties since this morning.')).toEqual(['breathlessness']);
+    expect(names('Doctor: how can I help\nPatient: my breathing is quite shallow, shallow breaths.')).toEqual(['breathlessness']);
+    expect(names("Doctor: how can I help\nPatient: I just don't have much energy these days.").map((n) => n.split(' (')[0])).toEqual(['fatigue']);
+    expect(names("Doctor: how can I help\nPatient: I've been feeling down since the winter.")).toEqual(['low mood']);
+    expect(names('Doctor: any breathing problems\nPatient: no')).toEqual([]);
+  });
+
   it("names a twitch of the eye; 'don't really have' denies; 'on my feet all day' is standing, not a site", () => {
     expect(names('Doctor: what brings her in\nPatient: she has had a twitch in her left eye for two weeks')).toEqual(['left eye twitching']);
     expect(names('Doctor: any headaches\nPatient: no i don\'t really have headaches')).toEqual([]);

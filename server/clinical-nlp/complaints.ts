@@ -132,6 +132,8 @@ const NO = /^(?:no|not|none|nothing|never|nope|nah)\b/;
 const SAID_BACK_DENIED = /^(?:[a-z']+\s+){1,4}(?:no|nope|nah)(?:\s+(?:not really|never|none|not at all|i don't(?: think so)?|i do not|i haven't|i have not))?$/;
 // A denial about the present: "since I've been home", "at the moment".
 const NOW = /\b(?:since (?:you've|you have|i've|i have) been|now|anymore|any more|these days|at the moment|currently|at present)\b/;
+// The patient saying where "it" is: "it's in my right side", "it starts up in the right flank".
+const IT_IS_WHERE = /^(?:(?:and|so|well|um|uh|yeah|it's)\s+)*it(?:'s| is| starts| started| begins| began| comes| sits)\b(?:\s+(?:it|starts|up|mainly|just|kind of|like|right|usually|always))*\s+(?:in|on|at|around|from)\b/;
 // The doctor asking where a pain is: the answer's site completes it.
 const WHERE = /\b(?:where|whereabouts|which (?:side|part))\b/;
 // A question about earlier episodes: what the answer tells is history ("have you had this before?" "once, 3 years ago").
@@ -981,9 +983,10 @@ export function extractComplaints(doc: Doc): Complaint[] {
         if (k >= 0) byName.delete(out.splice(k, 1)[0]!.name);
       }
     }
-    const mention = [...s.text.slice(scope.from, scope.to).matchAll(SITE_MENTION)]
-      .filter((x) => !scope.masked.some(([a, b]) => scope.from + x.index < b && scope.from + x.index + x[0].length > a))
-      .pop()?.[0];
+    const mentions = [...s.text.slice(scope.from, scope.to).matchAll(SITE_MENTION)].filter(
+      (x) => !scope.masked.some(([a, b]) => scope.from + x.index < b && scope.from + x.index + x[0].length > a),
+    );
+    const mention = mentions.at(-1)?.[0];
     if (mention) lastSite = mention.replace(/\w+$/, (w) => SITES[w] ?? w);
     // The answer to the doctor examining ("does that hurt?" "yes, there") tells a finding, not a complaint.
     if (doc.consultation && question && question.speaker === 'doctor' && EXAM_TALK.test(question.text)) continue;
@@ -1004,11 +1007,15 @@ export function extractComplaints(doc: Doc): Complaint[] {
       pending = { item: bare[0]!, s, duration: durations.find((d) => d.duration)?.duration };
       continue;
     }
-    if (pending && !items.length && mention && asked && WHERE.test(asked.text) && s.index - asked.index <= 2 && s.index - pending.s.index <= 12) {
+    // Or the patient goes on to say where it is: "I've been having pains for two weeks" … "it starts up in the right
+    // flank and goes down to my groin" (where it starts, not where it spreads).
+    const goesOn = !!pending && s.speaker === pending.s.speaker && s.index - pending.s.index <= 3 && IT_IS_WHERE.test(s.text);
+    if (pending && !items.length && mention && ((asked && WHERE.test(asked.text) && s.index - asked.index <= 2 && s.index - pending.s.index <= 12) || goesOn)) {
       const kind = bareKind(pending.item.name);
       if (kind) {
-        const site = lastSite!;
-        attach(s, [{ ...pending.item, name: siteName(kind, site), start: s.text.lastIndexOf(mention), end: s.text.lastIndexOf(mention) + mention.length, site, duration: pending.duration }], [], undefined, 'complaint.site-completes-kind');
+        const said = goesOn ? mentions[0]![0] : mention;
+        const site = said.replace(/\w+$/, (w) => SITES[w] ?? w);
+        attach(s, [{ ...pending.item, name: siteName(kind, site), start: s.text.lastIndexOf(said), end: s.text.lastIndexOf(said) + said.length, site, duration: pending.duration }], [], undefined, 'complaint.site-completes-kind');
         pending = undefined;
         continue;
       }

@@ -354,6 +354,13 @@ describe('words of a complaint that say something else', () => {
     expect(names('Doctor: alright so i understand that you you had some left ankle injury can you tell me what happened\nPatient: i twisted it')).toEqual(['left ankle injury']);
   });
 
+  it('a pain told without its site takes where the patient goes on to say "it" starts; difficulty urinating is a complaint', () => {
+    const text = "Doctor: what's been happening\nPatient: i've been having pains for about two weeks\nDoctor: okay\nPatient: it starts up in the left flank and goes down to my groin";
+    expect(names(text)).toEqual(['left flank pain']);
+    expect(names("Doctor: the nurse told me that you're having some difficulty urinating\nPatient: yes")).toEqual(['difficulty urinating']);
+    expect(names('Doctor: any trouble urinating\nPatient: no')).toEqual([]);
+  });
+
   it('names breathing difficulties and shallow breathing, energy the patient lacks, and feeling down', () => {
     expect(names('Doctor: how can I help\nPatient: I have had breathing difficulties since this morning.')).toEqual(['breathlessness']);
     expect(names('Doctor: how can I help\nPatient: my breathing is quite shallow, shallow breaths.')).toEqual(['breathlessness']);

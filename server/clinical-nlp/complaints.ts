@@ -7,7 +7,7 @@
  * out; a "yes" to the doctor's question takes the symptoms asked about.
  */
 import { LAY_PHRASES, NOT_COMPLAINTS, REGION_ADJECTIVES, RESULT_WORDS, SITE_KINDS, SITE_PAIN_NAMES, SITES } from './vocab/lay-phrases.js';
-import { JOINT_SENSATIONS, REMEDY_NOUNS, SAME_COMPLAINT, SYMPTOMS, TRIGGERS } from './vocab/symptoms.js';
+import { JOINT_SENSATIONS, ONSET_EVENTS, REMEDY_NOUNS, SAME_COMPLAINT, SYMPTOMS, TRIGGERS } from './vocab/symptoms.js';
 import { COMMON_WORD_BRANDS, FORMULARY } from './vocab/formulary.js';
 import type { Complaint, Duration } from './facts.js';
 import { findDurations, type DurationHit } from './durations.js';
@@ -861,8 +861,10 @@ export function extractComplaints(doc: Doc): Complaint[] {
     const taken = new Set<DurationHit>();
     const afters = items.map((it) => durations.find((d) => d.start >= it.end));
     afters.forEach((d) => d && taken.add(d));
+    // "He fell about a week ago and is complaining of leg pain": the event's time is the pain's too.
+    const ofEvent = (d: DurationHit): boolean => items.some((o, j) => afters[j] === d && ONSET_EVENTS.has(o.name));
     items.forEach((it, k) => {
-      const before = [...durations].reverse().find((d) => d.end <= it.start && (!taken.has(d) || !/\S/.test(s.text.slice(0, d.start))));
+      const before = [...durations].reverse().find((d) => d.end <= it.start && (!taken.has(d) || !/\S/.test(s.text.slice(0, d.start)) || ofEvent(d)));
       it.duration = answer ?? (afters[k] ?? before)?.duration ?? it.duration;
     });
     const told: Complaint[] = [];

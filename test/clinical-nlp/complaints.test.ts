@@ -354,6 +354,13 @@ describe('words of a complaint that say something else', () => {
     expect(names('Doctor: alright so i understand that you you had some left ankle injury can you tell me what happened\nPatient: i twisted it')).toEqual(['left ankle injury']);
   });
 
+  it("an event's time is that of the complaints told after it in its sentence, not of those merely listed with another's", () => {
+    const text = 'HISTORY: She also fell about three days ago and is complaining of hip pain and knee pain.';
+    expect(complaints(text).map((c) => [c.name, c.duration?.value, c.duration?.unit])).toEqual([
+      ['falls', 3, 'day'], ['hip pain', 3, 'day'], ['knee pain', 3, 'day']]);
+    expect(complaints('HISTORY: He has had a cough for 3 days and a sore throat.').find((c) => c.name === 'sore throat')?.duration).toBeUndefined();
+  });
+
   it('a pain told without its site takes where the patient goes on to say "it" starts; difficulty urinating is a complaint', () => {
     const text = "Doctor: what's been happening\nPatient: i've been having pains for about two weeks\nDoctor: okay\nPatient: it starts up in the left flank and goes down to my groin";
     expect(names(text)).toEqual(['left flank pain']);

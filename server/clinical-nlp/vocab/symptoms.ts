@@ -14,6 +14,7 @@ export const SymptomsSchema = Type.Object({
   sameComplaint: Type.Array(Type.Array(Type.String({ minLength: 1 }), { minItems: 2 })),
   triggers: Words,
   remedyNouns: Words,
+  onsetEvents: Words,
 });
 
 const DATA = checkedData('symptoms.json', SymptomsSchema, FILE);
@@ -36,3 +37,6 @@ export const TRIGGERS: readonly string[] = DATA.triggers;
 
 /** Words after a symptom that make it the name of a remedy ("cough syrup", "cold medicine", "allergy tablets"). */
 export const REMEDY_NOUNS: ReadonlySet<string> = new Set(DATA.remedyNouns);
+
+/** Complaints that are events other complaints start from ("he fell a week ago and has leg pain"): theirs is their time. */
+export const ONSET_EVENTS: ReadonlySet<string> = new Set(DATA.onsetEvents);

@@ -172,6 +172,11 @@ describe('names after a diagnosis cue', () => {
     expect(codes('Patient: my knee hurts\nDoctor: i think this is the best course of action to deal with the deeper problem')).toEqual([]);
     expect(codes("Patient: my knee hurts\nDoctor: it's odd for just an isolated ligament to need surgery")).toEqual([]);
   });
+
+  it('"would you have any …" asks: what follows is no diagnosis', () => {
+    expect(codes('Doctor: and when it started would you have any trauma to your ankle or did it just happen\nPatient: it just happened')).toEqual([]);
+    expect(codes('Doctor: so you have gout in that toe\nPatient: okay')).toEqual(['M10.9']);
+  });
 });
 
 describe('certainty', () => {

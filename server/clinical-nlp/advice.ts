@@ -65,7 +65,7 @@ const NOT_SAID = String.raw`(?<!\b(?:don't|do not|didn't|did not|wouldn't|would 
 // Not a lead-in when it is the doctor's own plan, a purpose, denied or in a relative clause: "let's try and flush it",
 // "to make sure you tolerate it", "I don't think you need to start on any medication", "a job where you can elevate it".
 const LEAD_IN = new RegExp(
-  String.raw`(?<![a-z'])(?<!\b(?:let's|to|ta|gotta|we|i|they|can|could|will|we'll|i'll|would|do|did|does|should|shall|and then we|so we|where|which|who|whom|whose)\s)(?<!\b(?:don't|do not|didn't|did not) think\s)${NOT_SAID}(?:${patterns(ADVICE_CUES.leadIns.patterns)})(?![a-z'])\s*`,
+  String.raw`(?<![a-z'])(?<!\b(?:let's|to|ta|na|gotta|gonna|wanna|we|i|they|can|could|will|we'll|i'll|would|do|did|does|should|shall|and then we|so we|where|which|who|whom|whose)\s)(?<!\b(?:don't|do not|didn't|did not) think\s)${NOT_SAID}(?:${patterns(ADVICE_CUES.leadIns.patterns)})(?![a-z'])\s*`,
 );
 const LEAD_IN_AT_END = new RegExp(`(?:${LEAD_IN.source})$`);
 // Lead-ins said one after another: "what I want you to do is let's rest it", "I want you to try and …".

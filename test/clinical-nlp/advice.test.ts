@@ -307,8 +307,9 @@ describe('talk around the plan that reads like an instruction', () => {
     expect(turn('we also don\'t like strokes so we will not do that')).toEqual([]);
     expect(turn('do you have a job where you can elevate your ankle during the day')).toEqual([]);
     expect(turn('i recommend after the operation that you see the nurse')).toEqual([]);
-    // A recogniser's "we got ta try to …" is the doctor's own aim.
+    // A recogniser's "we got ta try to …", "I'm gon na try to …" is the doctor's own aim.
     expect(turn('we got ta try to get this under control and i will talk to your pcp')).toEqual([]);
+    expect(turn("okay so i'm just gon na try to take off some of that dead skin here in the office")).toEqual([]);
     expect(turn('you got ta drink more water every day')).toEqual(['drink more water every day']);
   });
 

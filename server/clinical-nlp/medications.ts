@@ -1242,6 +1242,9 @@ const PRESCRIBER_VOICE_WITHIN = 60;
  * decides; a cue after the drug that stops, continues or refuses it overrules; a list ("stop A and B") shares the
  * verb of its first drug; without any, a patient's words and the history sections are history, the rest is new.
  */
+// What a stop said before a drug acts on first: "the excedrin for the attacks", a named thing and more words.
+const STOP_HAS_OBJECT = /^\s*(?:the|your|his|her|their|that|this|those|these|all)\s+[a-z]+\s+(?:\S+\s+){2,}$/;
+
 function decide(
   s: Sentence,
   m: Mention,
@@ -1277,7 +1280,11 @@ function decide(
   const after = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && status(x));
   let out: Decided;
   if (back) out = { decision: status(back)!, rules: [back.rule.id], explicit: true, restart: false, unclear: !!back.rule.uncertain, cue: back.text };
-  else if (own) out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue: own.text, cueAt: own.start };
+  else if (own && status(own) === 'stopped' && STOP_HAS_OBJECT.test(s.text.slice(own.end, m.formStart)) && /^\s*\d/.test(s.text.slice(m.end))) {
+    // "stop the excedrin for the attacks sumatriptan 50 milligrams …": the stop has its own object (a drug we may not
+    // know) and this drug comes with its dose, as a new line: kept, flagged, never dropped in silence.
+    out = { decision: 'new', rules: [own.rule.id, 'med.stop-has-object'], explicit: false, restart: false, unclear: true };
+  } else if (own) out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue: own.text, cueAt: own.start };
   else if (inherited && listed && inherited.decision !== 'allergy') out = { ...inherited, rules: [...inherited.rules.filter((r) => r !== LIST_SHARES), LIST_SHARES] };
   else if (inherited?.cueAt !== undefined && SHARED_CUE.has(inherited.decision) && mods.some((x) => x.start === inherited.cueAt)) {
     // A history cue whose scope holds several drugs said without commas ("medications lisinopril 20 mg metoprolol 50

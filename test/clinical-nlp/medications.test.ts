@@ -273,6 +273,13 @@ describe('what the doctor meant', () => {
     expect(meds('hold the losartan and the spironolactone for now. tab furosemide 40 mg once daily.').map((m) => m.name)).toEqual(['furosemide']);
   });
 
+  it('a stop with its own object before a drug said with its dose keeps that drug, flagged, never dropped in silence', () => {
+    const f = structure('Doctor: so first stop the fizzlex for the attacks sumatriptan 50 milligrams at the onset of a headache', { locale: 'en-US' });
+    expect(f.medications.map((m) => [m.name, m.status])).toEqual([['sumatriptan', 'new']]);
+    expect(f.flags.map((x) => [x.code, x.pointer])).toContainEqual(['STATUS_UNCLEAR', '/medications/0']);
+    expect(meds('Doctor: stop the metformin 500 mg', 'en-US')).toEqual([]);
+  });
+
   it('a drug named again in advice is not stopped by a "no" further back', () => {
     const f = meds('tab leflunomide 20 mg once daily after food. no alcohol at all while on leflunomide.');
     expect(f.map((m) => m.name)).toEqual(['leflunomide']);

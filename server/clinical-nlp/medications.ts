@@ -92,6 +92,8 @@ const CORRECTION = /^[\s,]*(?:(?:\d+(?:\.\d+)?\s*[a-z]*|point \d+\s*[a-z]*)\s*,?
 const NUMBER_CORRECTION =
   /(?:\d[\d,]*(?:\.\d+)?|point \d+)\s*(?:[a-z]+\s*)?,?\s*\b(?:(?:oh\s+)?no|sorry|i'm sorry|i am sorry|correction|i mean|i meant|rather|make (?:that|it))\b(?:[\s,]+(?:no|sorry|i'm sorry|i am sorry|i mean|make (?:that|it)))*[\s,]+(?:(?:to|up to)\s+)?(?=\d|point \d|\.\d)/g;
 
+// Another drug started ("the patient will be started on …").
+const NEXT_START = /\b(?:will|would|may|should|to|is to)\s+be\s+(?:started|restarted|placed|put|switched|changed)\s+(?:on|to)\b/;
 // A prescription line ends where the doctor turns to something else.
 const LINE_END = new RegExp(
   [
@@ -115,6 +117,9 @@ const LINE_END = new RegExp(
     // "He could benefit from increasing his metoprolol dose, however, … bradycardic in the morning": a contrast opens
     // another statement.
     String.raw`,?\s*\bhowever\b`,
+    // "while she is on Enablex, and if this reveals no improvement, the patient will be started on Ventura twice daily":
+    // another start opens another drug's line, whether or not its name is known.
+    NEXT_START.source,
     // "we will start megace two hundred mg daily four shortness of breath we will provide oxygen prn": in a recogniser's
     // run-on plan the doctor's next "we will …" opens another instruction.
     String.raw`\b(?:we|i)\s*(?:will|'ll|are going to|am going to)\s+(?:provide|start|add|give|begin|continue|stop|order|obtain|arrange|refer|schedule|monitor)\b`,
@@ -149,6 +154,7 @@ const STEP_DOSE =
 // A condition at the end of one line that belongs to the drug after it, or that leads a drug ("if fever, paracetamol").
 // A few words at most: in a recogniser's run-on turn an "if" or "when" further back is another clause's ("when you
 // came in … so i'm going to prescribe some meloxicam").
+const CONDITION_BEFORE_CUE = /(?:,\s*|\s+)(?:and\s+|but\s+)?\b(?:if|when|whenever|unless)\b(?!\s+(?:needed|required|necessary|tolerated)\b)(?:(?!\b(?:if|when|whenever|unless)\b)[^.;]){0,80}$/;
 const TRAILING_CONDITION = /\b(?:if|when|whenever|in case of)\b(?!\s+(?:needed|required|necessary))(?:[^\S]+[^\s,;]+){0,14}[^\S]*$/;
 // "… call if she has problems with that we will try proctofoam": in a run-on line, a condition that a call or a
 // return asked for is that instruction's, not the next drug's.
@@ -782,6 +788,10 @@ export function extractMedications(
       const endCue = LINE_END.exec(text.slice(m.end, nextStart));
       const test = tests.find((x) => x.start >= m.end && x.start < nextStart);
       lines[k]!.end = Math.min(endCue ? m.end + endCue.index : nextStart, test ? test.start : nextStart);
+      // "on Enablex, and if this reveals no improvement, the patient will be started on …": a condition said just before
+      // the next instruction is that instruction's.
+      const ahead = endCue && lines[k]!.end === m.end + endCue.index && NEXT_START.test(endCue[0]) ? CONDITION_BEFORE_CUE.exec(text.slice(m.end, lines[k]!.end)) : null;
+      if (ahead) lines[k]!.end = m.end + ahead.index;
       // "… twice a week if he gets fever paracetamol drops …": a condition running into the next, unprefixed drug
       // is that drug's.
       const next = mentions[k + 1];
@@ -1189,7 +1199,11 @@ const NOT_NOW = new Set<ContextCategory>(['HISTORICAL', 'CONSIDERED', 'CONDITION
 const CONDITIONAL = new Set<MedicationStatus>(['considered', 'conditional']);
 // What a cue may govern a prescribing verb with, and what may stand between them (subject, modal, commas).
 const GOVERNING = new Set<Decision>(['negated', 'considered', 'conditional']);
-const GOVERNED_GAP = /^(?:[\s,]|\b(?:then|we|i|you|he|she|will|'ll|we'll|i'll|can|could|would|should|to|be|go ahead and)\b)*$/;
+const GOVERNED_GAP = /^(?:[\s,]|\b(?:then|we|i|you|he|she|they|the patient|will|'ll|we'll|i'll|can|could|would|should|to|be|go ahead and)\b)*$/;
+// "if this shows no improvement, the patient will be started on …": a condition's clause, to its comma, governs the
+// instruction after it.
+const TRAILING_GAP = new RegExp(`${GOVERNED_GAP.source.slice(1, -1)}$`);
+const CONDITION_CLAUSE_GAP = new RegExp(String.raw`^[^.;,?]{0,60},${GOVERNED_GAP.source.slice(1)}`);
 // Cues after the drug that overrule the one before it ("amlodipine is stopped", "penicillin allergy").
 const OVERRULING = new Set<Decision>(['allergy', 'stopped', 'negated', 'asked', 'continued']);
 const RESTARTS = new Set(['new.restart', 'new.switch']);
@@ -1267,7 +1281,8 @@ function decide(
   // that refuses, weighs or conditions the prescribing verb straight after it decides for the drug. (Not a stop: "…
   // then stop | continue tiotropium", run together by a recogniser, is two instructions.)
   const governor = nearest && PRESCRIBED.has(STATUS_OF[status(nearest)!]!)
-    ? mods.find((x) => GOVERNING.has(status(x)!) && x.end <= nearest.start && x.start >= Math.max(0, floor) && GOVERNED_GAP.test(s.text.slice(x.end, nearest.start)))
+    ? mods.find((x) => GOVERNING.has(status(x)!) && x.end <= nearest.start && x.start >= Math.max(0, floor)
+      && (GOVERNED_GAP.test(s.text.slice(x.end, nearest.start)) || (status(x) === 'conditional' && CONDITION_CLAUSE_GAP.test(s.text.slice(x.end, nearest.start)))))
     : undefined;
   const own = governor ?? nearest;
   // A cue after the drug that would prescribe it ("paracetamol would be beneficial") decides over one that does not
@@ -1284,7 +1299,12 @@ function decide(
     // "stop the excedrin for the attacks sumatriptan 50 milligrams …": the stop has its own object (a drug we may not
     // know) and this drug comes with its dose, as a new line: kept, flagged, never dropped in silence.
     out = { decision: 'new', rules: [own.rule.id, 'med.stop-has-object'], explicit: false, restart: false, unclear: true };
-  } else if (own) out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue: own.text, cueAt: own.start };
+  } else if (own) {
+    // A condition is all of its clause ("if this shows no improvement"), where its cue stopped at the first word it needs.
+    const clause = governor ? s.text.slice(governor.start, nearest!.start).replace(TRAILING_GAP, '') : '';
+    const cue = clause.length > own.text.length ? clause : own.text;
+    out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue, cueAt: own.start };
+  }
   else if (inherited && listed && inherited.decision !== 'allergy') out = { ...inherited, rules: [...inherited.rules.filter((r) => r !== LIST_SHARES), LIST_SHARES] };
   else if (inherited?.cueAt !== undefined && SHARED_CUE.has(inherited.decision) && mods.some((x) => x.start === inherited.cueAt)) {
     // A history cue whose scope holds several drugs said without commas ("medications lisinopril 20 mg metoprolol 50

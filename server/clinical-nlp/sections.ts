@@ -231,9 +231,11 @@ const STAYS_BEFORE_ADVICE = String.raw`drink|take|have|eat|with|of|lots|some|mor
 // "… in their forties discharge medications one aspirin …": a section word with its qualifier starts there, not after it.
 // "continue present medications", "continue all other medications": the section word is the object of "continue".
 const CONTINUE_THE = String.raw`\b(?:continue|keep|resume|restart)\s+(?:(?:on|with)\s+)?(?:(?:all|her|his|your|their|the)\s+)?(?:present|other)`;
+// "Sanctura prescription is provided": a section word that a passive verb follows is the sentence's noun.
+const NOUN_NOT_HEADING = String.raw`(?:prescriptions?|medications|rx)\s+(?:(?:is|was|were|are|has been|have been)\s+)?(?:provided|given|written|sent|called in|renewed|refilled|printed|faxed)\b`;
 const SECTION_QUALIFIER = String.raw`(?:discharge|admission|admitting|preoperative|postoperative|secondary|principal)`;
 const BOUNDARY = new RegExp(
-  String.raw`(?=\s+${SECTION}\b)(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)(?<!${CONTINUE_THE})|(?<=[,:]))\s+(?=${SECTION}\b)` +
+  String.raw`(?=\s+${SECTION}\b)(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)(?<!${CONTINUE_THE})|(?<=[,:]))\s+(?=${SECTION}\b)(?!${NOUN_NOT_HEADING})` +
     String.raw`|(?=\s+${SECTION_QUALIFIER}\s+(?:${SECTION}|condition|instructions|summary)\b)(?<=\b(?!(?:${STAYS_BEFORE_SECTION}|pre|post|all|resume|restart|continue)\b)[a-z0-9]+)\s+(?=${SECTION_QUALIFIER}\s)` +
     String.raw`|(?=\s+${PRESCRIBE_VERB}${FORM_START}\s)(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d|(?:last|and|or|for|with|twice|once|at|in|the|is|was|daily|every|before|after|since|that|which|if)\b)[a-z])` +
     // The word before is read whole, apostrophe and all: "don't | keep taking it" would make "keep taking it" advice.

@@ -1671,3 +1671,34 @@ describe('unseen ACI-Bench consultations against their reference notes (session 
   });
 });
 
+
+describe('unseen MTSamples reports against their own plan sections (session 38)', () => {
+  const us = (text: string) => structure(text, { locale: 'en-US' });
+  const listed = (text: string) => us(text).medications.map((m) => [m.name, m.status, m.frequency?.text]);
+
+  it('"Sanctura prescription is provided": a section word that a passive verb follows is no heading that cuts the drug off', () => {
+    expect(listed('We will see her in a month. Keflex prescription is provided.')).toEqual([['cephalexin', 'new', undefined]]);
+    expect(listed('Voiding diaries are given. Sanctura prescriptions were sent to the pharmacy.')).toEqual([['trospium', 'new', undefined]]);
+    // Said as a heading it still opens the prescription.
+    expect(listed('rest for three days prescription paracetamol 500 mg twice daily')).toEqual([['acetaminophen', 'new', 'twice daily']]);
+  });
+
+  it('"on Enablex, and if this shows no improvement, the patient will be started on Sanctura twice daily": the start is conditional, its frequency is not the first drug\'s', () => {
+    const f = us('PLAN: She will keep taking Enablex 15 mg daily, and if this shows no improvement, the patient will be started on Sanctura twice daily.');
+    expect(f.medications.map((m) => [m.name, m.frequency?.text, m.frequency?.as_needed])).toEqual([['darifenacin', 'once daily', false]]);
+    expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['trospium', 'if this shows no improvement']]);
+    // A drug the formulary does not know leaves the first one's line all the same.
+    expect(listed('PLAN: She will keep taking Enablex 15 mg, and if this shows no improvement, she will be started on Ventura twice daily.')).toEqual([['darifenacin', 'continued', undefined]]);
+  });
+
+  it('"Admit for oral Orapred, IV Rocephin": an admission for treatment gives it; one told as history does not', () => {
+    expect(listed('Bronchiolitis. Admit for oral Orapred, IV Rocephin and oxygen as needed.').map((m) => m[0])).toEqual(['prednisolone', 'ceftriaxone']);
+    expect(listed('She was admitted for IV Rocephin last month.')).toEqual([]);
+  });
+
+  it('Vicoprofen is hydrocodone with ibuprofen, a controlled drug flagged without its strength', () => {
+    const f = us('He will be given a prescription of Vicoprofen, one every 6 hours as needed.');
+    expect(f.medications.map((m) => m.name)).toEqual(['hydrocodone + ibuprofen']);
+    expect(f.flags.map((x) => x.code)).toContain('STRENGTH_MISSING');
+  });
+});

@@ -186,6 +186,8 @@ const NUMBER_BEFORE = new RegExp(String.raw`(?:^|\b(?:the|your|that|this|on|of|t
 const CHANGE_TO = new RegExp(
   String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|go(?:ing)? (?:up|down)|titrat\w*|chang\w*|cut|bump\w*|come down|double|halve|drop\w*|lower\w*|bring)\b(?:\s+(?:it|this|that|them|the dose|dose|her|him|you|back|up|down|gradually|slowly))*\s+to\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );
+// "Her lisinopril was increased to 40 mg": a change told, not made now.
+const TOLD_CHANGE = /\b(?:was|were|been|had|got)\s+(?:(?:then|later|recently|subsequently|eventually|also|just)\s+)?$/;
 const CHANGE_OF_THAT = new RegExp(
   String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|titrat\w*|chang\w*|cut|bump\w*|drop\w*|lower\w*|double|halve|make(?=\s+(?:it|this|that|the dose)\s+\d)|(?:go|going|come|coming|bring|bringing|move|moving)(?=\s+(?:(?:it|this|that|the dose)\s+)?(?:up|down)\b))(?:\s+(?:it|this|that|the dose))?(?:\s+(?:back|up|down))?(?:\s+to|(?<=\bmake\s+(?:it|this|that|the dose)))\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );
@@ -980,7 +982,7 @@ export function extractMedications(
       if (given && change[2]) prescribed.splice(prescribed.indexOf(given) + 1, 0, titrationStep(s, change, given));
       continue;
     }
-    if (!saidForNow(s, change.index, change.index + change[0].length)) continue;
+    if (!saidForNow(s, change.index, change.index + change[0].length) || TOLD_CHANGE.test(s.text.slice(0, change.index))) continue;
     const strength = { value: numberOf(change[1]!), unit: change[2] ? unitName(change[2]) : old.strength!.unit };
     const at = change.index + change[0].lastIndexOf(change[1]!, change[2] ? change[0].length - change[2].length - 1 : undefined);
     const changed: Out = {
@@ -1256,6 +1258,7 @@ const PRESCRIBER_VOICE_WITHIN = 60;
  * decides; a cue after the drug that stops, continues or refuses it overrules; a list ("stop A and B") shares the
  * verb of its first drug; without any, a patient's words and the history sections are history, the rest is new.
  */
+const TOLD_AGO = /\b(?:\d+|an?|few|several|couple of)\s+(?:days?|weeks?|months?|years?)\s+ago\b|\b(?:last|past) (?:week|month|year)\b/;
 // What a stop said before a drug acts on first: "the excedrin for the attacks", a named thing and more words.
 const STOP_HAS_OBJECT = /^\s*(?:the|your|his|her|their|that|this|those|these|all)\s+[a-z]+\s+(?:\S+\s+){2,}$/;
 
@@ -1275,7 +1278,9 @@ function decide(
   const inHistory = (!!section && HISTORY_SECTIONS.has(section)) || (!section && !!spoken && HISTORY_SECTIONS.has(spoken));
   // Only under an assessment or plan heading: where no heading was said, where the plan starts is a guess.
   const inPlan = !!section && PLAN_SECTIONS.has(section);
-  const status = (x: ContextModifier): Decision | undefined => DECISION[(inHistory && x.rule.in_history_section) || (inPlan && x.rule.in_plan_section) || x.category];
+  // Under a plan heading "was started on" is today's start, unless the sentence says when before today it was.
+  const today = inPlan && !TOLD_AGO.test(s.text);
+  const status = (x: ContextModifier): Decision | undefined => DECISION[(inHistory && x.rule.in_history_section) || (today && x.rule.in_plan_section) || x.category];
   const nearest = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor);
   // "would not recommend | starting", "we can consider | a trial of", "if no improvement, will | switch to": a cue
   // that refuses, weighs or conditions the prescribing verb straight after it decides for the drug. (Not a stop: "…

@@ -1701,4 +1701,15 @@ describe('unseen MTSamples reports against their own plan sections (session 38)'
     expect(f.medications.map((m) => m.name)).toEqual(['hydrocodone + ibuprofen']);
     expect(f.flags.map((x) => x.code)).toContain('STRENGTH_MISSING');
   });
+  it('"Her lisinopril was increased to 40 mg daily" in the history is a change told, not one made now', () => {
+    expect(listed('HISTORY OF PRESENT ILLNESS: Her blood pressure was stable on 10 mg of lisinopril. Her lisinopril was increased to 40 mg daily. PLAN: Recheck in 10 days.')).toEqual([]);
+    // Made now, it is a change.
+    expect(listed('PLAN: She is on lisinopril 10 mg. We will increase it to 20 mg.').map((m) => m.slice(0, 2))).toEqual([['lisinopril', 'changed']]);
+  });
+
+  it('under a plan heading "was started on" is today\'s start, unless the sentence says it was before today', () => {
+    expect(listed('ASSESSMENT AND PLAN: She was started on hydrochlorothiazide two weeks ago with some improvement. I will continue HCTZ at 25 mg daily.').map((m) => m.slice(0, 2))).toEqual([['hydrochlorothiazide', 'continued']]);
+    expect(listed('ASSESSMENT AND PLAN: She was started on hydrochlorothiazide last month with some improvement.')).toEqual([]);
+    expect(listed('PLAN: The patient was started on amoxicillin 500 mg three times a day for 10 days.').map((m) => m.slice(0, 2))).toEqual([['amoxicillin', 'new']]);
+  });
 });

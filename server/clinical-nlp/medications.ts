@@ -67,7 +67,8 @@ const DOSE_BEFORE = /\b(?:tablets?|tabs?|capsules?|caps?|mg|mcg|ml|\d+)\s*,?\s*$
 const MEASURED_AFTER = /^\s*(?:levels?|troughs?|peak levels?|concentrations?|assays?|lock(?:ed)?|overdoses?|toxicity|intoxication|poisoning|induced)\b/;
 const RESULT_RUN = /(?:\b[a-z][a-z0-9 ]{1,25}?\s+(?:of\s+|was\s+|is\s+)?\d+(?:\.\d+)?\s*(?:,|and)\s*(?:and\s+)?){2,}$/;
 const BARE_VALUE = /^\s*(?:level\s+|of\s+|was\s+|is\s+)?\d+(?:\.\d+)?(?!\s*(?:mg|mcg|g|gm|grams?|milligrams?|micrograms?|units?|iu|meq|mmol|ml|%|percent|tablets?|tabs?|capsules?|caps?|puffs?|drops?)\b)/;
-const SHORT_BRAND_CONTEXT = /\b(?:tab|tabs|tablet|cap|capsule|syp|syrup|inj|injection|start|continue|give)\s*$/;
+const SHORT_IN_LIST = /^\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)$/;
+const SHORT_BRAND_CONTEXT = /\b(?:tab|tabs|tablet|cap|capsule|syp|syrup|inj|injection|start|continue|give|receive|received|administer|administered)\s*$/;
 
 // A sentence cannot end on these words: the segmenter cut a clause ("… we may | give injection …"). "Then" only
 // after a verb or a link ("we'll then | start …"): "I won't give you codeine then." ends where it says.
@@ -491,8 +492,9 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
     if (exact) {
       if (blocked(exact.start, exact.end, exact.to - exact.from)) continue;
       // Short brand names ("pan", "o2") are ordinary words unless a drug context surrounds them: a drug word before,
-      // a number after, a strength before ("20 mEq KCl").
-      if (exact.key.length <= 3 && !SHORT_BRAND_CONTEXT.test(s.text.slice(0, exact.start)) && !/^\s*\d/.test(s.text.slice(exact.end)) && !MASS_BEFORE.test(s.text.slice(0, exact.start))) continue;
+      // a number after ("MMR #1"), a strength before ("20 mEq KCl"), or the drug before in the same list ("DTaP and MMR").
+      const listedAfter = out.length > 0 && SHORT_IN_LIST.test(s.text.slice(out[out.length - 1]!.end, exact.start));
+      if (exact.key.length <= 3 && !listedAfter && !SHORT_BRAND_CONTEXT.test(s.text.slice(0, exact.start)) && !/^\s*#?\s*\d/.test(s.text.slice(exact.end)) && !MASS_BEFORE.test(s.text.slice(0, exact.start))) continue;
       // "1 tablet one a day": a brand spelled like a dose ("one a day") right after a dose or form word is the dose.
       if (/^\d/.test(exact.key) && DOSE_BEFORE.test(s.text.slice(0, exact.start))) continue;
       // "yearly digoxin levels", "a vancomycin trough": the drug's level is a test, not a prescription; "digoxin overdose",

@@ -1712,4 +1712,14 @@ describe('unseen MTSamples reports against their own plan sections (session 38)'
     expect(listed('ASSESSMENT AND PLAN: She was started on hydrochlorothiazide last month with some improvement.')).toEqual([]);
     expect(listed('PLAN: The patient was started on amoxicillin 500 mg three times a day for 10 days.').map((m) => m.slice(0, 2))).toEqual([['amoxicillin', 'new']]);
   });
+  it('a short vaccine name is a drug after another in the same list or after "receive" ("MMR, DTaP and IPV", "MMR #1")', () => {
+    expect(listed('PLAN: Will receive MMR, DTaP and IPV today.').map((m) => m[0])).toEqual(['mmr vaccine', 'dtap vaccine', 'inactivated polio vaccine']);
+    expect(listed('PLAN: Varivax #1 and MMR #1 today.').map((m) => m[0])).toEqual(['varicella vaccine', 'mmr vaccine']);
+  });
+
+  it('Prograf 0.5 mg is a capsule strength of tacrolimus, no unit to check; valganciclovir is no fuzzy valacyclovir', () => {
+    const f = us('PLAN: 1. Prograf 0.5 mg p.o. b.i.d. 2. Valganciclovir 450 mg p.o. b.i.d.');
+    expect(f.medications.map((m) => m.name)).toEqual(['tacrolimus', 'valganciclovir']);
+    expect(f.flags.map((x) => x.code)).toEqual([]);
+  });
 });

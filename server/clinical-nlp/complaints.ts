@@ -30,7 +30,17 @@ const NOT_COMPLAINT = new RegExp(
   'g',
 );
 // Words that hold a complaint's word but say something else, wherever a sentence is read for complaints.
-const notComplaintSpans = (s: Sentence): [number, number][] => [...s.text.matchAll(NOT_COMPLAINT)].map((m) => [m.index, m.index + m[0].length]);
+// "Patient also has a history of gastroparesis and impotence": the past history a sentence lists, up to where it turns
+// to the present ("… with a history of stroke, who presents today with …", "… of migraines and I've had a headache").
+const HISTORY_OF_LIST =
+  /\b(?:has|have|had|with|significant for)\s+(?:a\s+)?(?:(?:known|past|prior|previous|significant|long|longstanding|long-standing|remote)\s+)*(?:medical\s+)?history\s+of\b(?:(?!\b(?:who|which|presents?|presented|presenting|now|currently|comes?|came|here|today|complains?|complaining|reports?|reporting|states?|c\/o|but|however|since|for (?:the (?:last|past)|\d|an?|about|over|several|a few|a couple)\b|(?:and|but) (?:i|he|she|they|we|it)\b))[^.;?])*/g;
+// "a history of headaches for the last two weeks" is the story of a present complaint.
+const LASTING = /^\s*(?:since|for (?:the (?:last|past)|\d|an?|about|over|several|a few|a couple))\b/;
+const notComplaintSpans = (s: Sentence): [number, number][] =>
+  [...s.text.matchAll(NOT_COMPLAINT), ...[...s.text.matchAll(HISTORY_OF_LIST)].filter((m) => !LASTING.test(s.text.slice(m.index + m[0].length)))].map((m) => [
+    m.index,
+    m.index + m[0].length,
+  ]);
 const POSITION = new Set(['upper', 'lower', 'inner', 'outer', 'front', 'middle', 'mid']);
 
 // The vocabulary and the lay phrases, matched without filler words, sides and numbers on both sides; a phrase's
@@ -350,21 +360,27 @@ function negated(s: Sentence, it: Item, tokens: Token[], spans: { start: number;
   return listUpTo(s, cue[1], it.start, tokens, spans);
 }
 
+const QUALIFIER = new Set(['at', 'on', 'in', 'during', 'after', 'while', 'when']);
+const ADJECTIVE = /^[a-z]{4,}(?:al|ic|ar|ous|ive|ary|ory|eal|ial)$/;
+
 /** True when the words in [from, to) are only a list of findings and its joining words ("cough, pnd, or fever"). */
 function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans: { start: number; end: number }[]): boolean {
   const known = (t: Token): boolean =>
     FILLER.has(t.text) || SIDE.has(t.text) || !!SITES[t.text] || LIST_WORD.has(t.text) || MODIFIER.has(t.text) || spans.some((m) => t.start >= m.start && t.end <= m.end);
   const between = tokens.filter((t) => t.start >= from && t.end <= to);
   // "denies any drainage or discharge", "denied any urinary disturbances, hematuria": a word the vocabulary lacks
-  // is an item of the list when "or" or the list's comma follows it.
+  // is an item of the list when "or" or the list's comma follows it, as is a qualifier of an item ("… at rest,").
   const alternative = (k: number): boolean => {
     let j = k + 1;
+    while (QUALIFIER.has(between[k]!.text) && j < k + 3 && j < between.length && /^[a-z]+$/.test(between[j]!.text) && !LIST_WORD.has(between[j]!.text)) j++;
     while (j < between.length && LIST_WORD.has(between[j]!.text) && !/^(?:or|nor|,)$/.test(between[j]!.text)) j++;
     // Not a speaker's aside: "no, I feel, you know, generally tired".
     const aside = /^(?:i|you|we|he|she|they)$/.test(between[k - 1]?.text ?? '');
     return /^[a-z]+$/.test(between[k]!.text) && !aside && /^(?:or|nor|,)$/.test(between[j]?.text ?? '');
   };
-  return between.every((t, k) => known(t) || alternative(k) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
+  // "no supraglottic edema": one word shaped like an adjective straight before the finding describes it.
+  const describes = (k: number): boolean => k === between.length - 1 && ADJECTIVE.test(between[k]!.text);
+  return between.every((t, k) => known(t) || alternative(k) || describes(k) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
 }
 
 /** "Kind of" and "sort of" hedge the words after them: "the skin is kind of cracked" is the skin cracked. */

@@ -38,6 +38,7 @@ const RuleSchema = Type.Object(
     in_history_section: Type.Optional(Category),
     in_plan_section: Type.Optional(Category),
     overrules: Type.Optional(Type.Boolean()),
+    over_list: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -45,6 +46,7 @@ const RulesFileSchema = Type.Object({
   ...Provenance,
   about: Type.String(),
   clause_ends: Type.Array(Type.String({ minLength: 1 })),
+  list_links: Type.Array(Type.String({ minLength: 1 })),
   rules: Type.Array(RuleSchema, { minItems: 1 }),
 });
 /** One rule of context-rules.json (the schema above checks the file; this is its shape for the code). */
@@ -68,6 +70,8 @@ export interface ContextRule {
   in_plan_section?: ContextCategory;
   /** Said after the drug, it decides over a cue before it ("we will likely start methotrexate in the near future"). */
   overrules?: boolean;
+  /** Its max_scope counts again from each list link it reaches: "denies fevers, chills, cough, … or dyspnea on exertion". */
+  over_list?: boolean;
 }
 
 /** A cue found in a sentence: where it is (characters and tokens) and the tokens [scopeFrom, scopeTo) it governs. */
@@ -90,6 +94,7 @@ interface Compiled {
   absorbs: Map<ContextRule, string[][]>;
   patterns: { re: RegExp; rule: ContextRule }[];
   clauseEnds: Set<string>;
+  listLinks: Set<string>;
 }
 
 /** Checks a rules file (schema, then ids, phrases and patterns) and builds its indexes; throws DataFileError. */
@@ -97,7 +102,7 @@ const UNBOUNDED_RUN = /(?:\[\^[^\]]*\]|(?<!\\)\.)[*+]/;
 const LEADING_LOOKBEHIND = /^(?:\(\?:)*\(\?<=/;
 
 export function compileContextRules(data: unknown, name = 'context-rules.json'): Compiled {
-  const file = checkedData(name, RulesFileSchema, data) as { clause_ends: string[]; rules: ContextRule[] };
+  const file = checkedData(name, RulesFileSchema, data) as { clause_ends: string[]; list_links: string[]; rules: ContextRule[] };
   const byFirst: Compiled['byFirst'] = new Map();
   const absorbs: Compiled['absorbs'] = new Map();
   const patterns: Compiled['patterns'] = [];
@@ -138,7 +143,7 @@ export function compileContextRules(data: unknown, name = 'context-rules.json'):
     }
     if (rule.absorbs) absorbs.set(rule, rule.absorbs.map((a) => tokenize(normalizePhrase(a)).map((t) => t.text)).sort((a, b) => b.length - a.length));
   }
-  return { rules: file.rules, byFirst, absorbs, patterns, clauseEnds: new Set(file.clause_ends) };
+  return { rules: file.rules, byFirst, absorbs, patterns, clauseEnds: new Set(file.clause_ends), listLinks: new Set(file.list_links) };
 }
 
 const RULES = compileContextRules(RULES_FILE);
@@ -209,7 +214,7 @@ function limits(self: ContextRule, other: ContextRule): boolean {
   return other.category === self.category || !!self.terminated_by?.includes(other.category);
 }
 
-function scoped(c: Candidate, kept: Candidate[], tokens: Token[], clauseEnds: Set<string>): [number, number] {
+function scoped(c: Candidate, kept: Candidate[], tokens: Token[], { clauseEnds, listLinks }: Pick<Compiled, 'clauseEnds' | 'listLinks'>): [number, number] {
   const { rule } = c;
   const fwd = rule.direction === 'forward' || rule.direction === 'bidirectional';
   const back = rule.direction === 'backward' || rule.direction === 'bidirectional';
@@ -218,7 +223,9 @@ function scoped(c: Candidate, kept: Candidate[], tokens: Token[], clauseEnds: Se
   for (let i = c.to; fwd && i < to; i++) if (clauseEnds.has(tokens[i]!.text)) to = i;
   for (let i = c.from - 1; back && i >= from; i--) if (clauseEnds.has(tokens[i]!.text)) from = i + 1;
   if (rule.max_scope !== undefined) {
-    if (fwd) to = Math.min(to, c.to + rule.max_scope);
+    let reach = c.to + rule.max_scope;
+    for (let i = c.to; rule.over_list && i < Math.min(reach, to); i++) if (listLinks.has(tokens[i]!.text)) reach = Math.max(reach, i + 1 + rule.max_scope);
+    if (fwd) to = Math.min(to, reach);
     if (back) from = Math.max(from, c.from - rule.max_scope);
   }
   for (const o of kept) {
@@ -243,7 +250,7 @@ export function sentenceModifiers(s: ContextSentence, rules: Compiled = RULES): 
   const kept = resolveOverlaps([...phraseMatches(s.tokens, rules), ...patternMatches(s.text, s.tokens, rules)]);
   const out = kept.map((c): ContextModifier => {
     const acts = c.rule.direction !== 'pseudo' && c.rule.direction !== 'terminate';
-    const [scopeFrom, scopeTo] = acts ? scoped(c, kept, s.tokens, rules.clauseEnds) : [c.from, c.from];
+    const [scopeFrom, scopeTo] = acts ? scoped(c, kept, s.tokens, rules) : [c.from, c.from];
     const start = s.tokens[c.from]!.start;
     const end = s.tokens[c.to - 1]!.end;
     return { rule: c.rule, category: c.rule.category, text: s.text.slice(start, end), start, end, from: c.from, to: c.to, scopeFrom, scopeTo };

@@ -950,3 +950,22 @@ describe('report words that are no complaints (a review of unseen MTSamples note
     expect(names('She is reporting polyuria.')).toEqual(['increased urination']);
   });
 });
+
+describe('unseen MTSamples reports, read again (session 38)', () => {
+  it('a long denied list negates its last items too, however many words each has ("… shortness of breath at rest, or dyspnea on exertion")', () => {
+    expect(names('She denies weight loss, fevers, chills, headaches, new aches or pains, cough, hemoptysis, shortness of breath at rest, or dyspnea on exertion.')).toEqual([]);
+    // A finding after words that are no list is still said: "no fever at home passing less urine".
+    expect(names('No fever at home passing less urine.')).toEqual(['decreased urine output']);
+  });
+
+  it('"No supraglottic edema": one describing word between the cue and the finding keeps it denied', () => {
+    expect(names('Laryngoscopy: no supraglottic edema; small tonsil cyst.')).toEqual([]);
+    expect(names('Laryngoscopy shows supraglottic edema.')).toEqual(['swelling']);
+  });
+
+  it('"has a history of gastroparesis and impotence" is past history; a history that goes on to a present one is not', () => {
+    expect(names('Patient also has a history of gastroparesis and impotence.')).toEqual([]);
+    expect(names('A 55-year-old woman with a history of migraine, who presents today with back pain.')).toEqual(['back pain']);
+    expect(names('She has a history of headaches for the last two weeks.')).toEqual(['headache']);
+  });
+});

@@ -28,7 +28,7 @@ function categories(raw: string, target: string, type: TargetType, rules?: Retur
   return contextOf(s, at, at + normalizeText(target).length, type, rules).map((m) => m.category);
 }
 
-const file = (rules: unknown[]) => ({ source: 'test', licence: 'test', about: '', clause_ends: [';'], rules });
+const file = (rules: unknown[]) => ({ source: 'test', licence: 'test', about: '', clause_ends: [';'], list_links: [',', 'or'], rules });
 
 describe('context rules file', () => {
   it('loads, with a unique id, a category and a direction for every rule', () => {
@@ -66,6 +66,7 @@ describe('scope, as medspaCy defines it', () => {
     file([
       { id: 'neg', category: 'NEGATED', direction: 'forward', phrases: ['no'] },
       { id: 'neg.short', category: 'NEGATED', direction: 'forward', max_scope: 2, phrases: ['not'] },
+      { id: 'neg.list', category: 'NEGATED', direction: 'forward', max_scope: 2, over_list: true, phrases: ['denies'] },
       { id: 'neg.after', category: 'NEGATED', direction: 'backward', phrases: ['ruled out'] },
       { id: 'hist', category: 'HISTORICAL', direction: 'bidirectional', max_scope: 3, phrases: ['history'] },
       { id: 'pseudo', category: 'NEGATED', direction: 'pseudo', phrases: ['no increase'] },
@@ -97,6 +98,11 @@ describe('scope, as medspaCy defines it', () => {
     expect(cats('not any cough', 'cough')).toEqual(['NEGATED']);
     expect(cats('asthma history', 'asthma')).toEqual(['HISTORICAL']);
     expect(cats('asthma since a child with a long history', 'asthma')).toEqual([]);
+  });
+
+  it('over_list counts max_scope again from each list link it reaches', () => {
+    expect(cats('denies cough, pain, or dyspnea', 'dyspnea')).toEqual(['NEGATED']);
+    expect(cats('denies cough at night and dyspnea', 'dyspnea')).toEqual([]);
   });
 
   it('a pseudo cue wins over the cue word inside it and modifies nothing', () => {

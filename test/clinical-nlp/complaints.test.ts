@@ -969,3 +969,17 @@ describe('unseen MTSamples reports, read again (session 38)', () => {
     expect(names('She has a history of headaches for the last two weeks.')).toEqual(['headache']);
   });
 });
+
+describe('words of a falling number and of weight lost on purpose (session 38)', () => {
+  it('"let his blood sugars fall within a normal range" is no fall; "he fell last week" is one', () => {
+    expect(names('He has been unwilling to let his blood sugars fall within a normal range.')).toEqual([]);
+    expect(names('He fell last week and hurt his hip.')).toContain('falls');
+  });
+
+  it('weight lost on purpose is no complaint; weight lost unintentionally is', () => {
+    expect(names('She came back for instruction on safe weight loss and low-fat eating.')).toEqual([]);
+    expect(names('They wonder if the patient needs to lose any more weight.')).toEqual([]);
+    expect(names('Followup on her weight loss on phentermine.')).toEqual([]);
+    expect(names('She has had unintentional weight loss of 10 pounds.')).toEqual(['weight loss']);
+  });
+});

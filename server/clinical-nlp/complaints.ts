@@ -90,7 +90,7 @@ const CONNECTOR = new Set(['and', 'with', 'after', 'then', 'plus', 'along', 'ass
 // Words that keep a negation's scope running over a list: "no fever, cough or vomiting", "denies any h/o fits",
 // "no gross hematuria", "no documented fevers", "not particularly constipated", "haven't had any more pain".
 const LIST_WORD = new Set(
-  (', and or nor any other such h/o history of signs symptoms complaints episodes prior previous past known recent ' +
+  (', and or nor any ever other such h/o history of signs symptoms complaints episodes prior previous past known recent ' +
     'high low grade significant obvious major gross frank visible particular particularly specific much more further ' +
     'type types of bright dark difficulty difficulties trouble problem problems issue issues with ' +
     'new associated real true overt definite actual documented recorded measured objective confirmed reported feel feels feeling felt think notice noticed get getting appear appears seem seems look looks ' +
@@ -668,6 +668,7 @@ const LESION_TALK = /^(?:as|well|least|must|might|may|maybe|just|really|help|hel
 const LESION_VERB = /^(?:does|do|did|is|are|was|were|has|have|had|get|gets|got|getting|see|seen|notice|noticed|describe|put|go|goes|come|comes)$/;
 const LESION_PLACE = /^(?:on|over|in|around|across|of|and|all|under|below|above|behind|near|between|along|arms?|legs?|side|sides|area|areas|body|face|trunk|torso|hands?|feet|foot|skin|part|aspect|portion|region|surface|medial|lateral|anterior|posterior|proximal|distal|dorsal|plantar|palmar|mesial|inner|outer|top|bottom)$/;
 const LESION_NOUN_PLACE = /^(?:arms?|legs?|side|sides|areas?|body|face|trunk|torso|hands?|feet|foot|skin|part|aspect|portion|region|surface|top|bottom)$/;
+const INTERNAL_PLACE = /^(?:in|of|on|within|involving)\s+(?:(?:the|her|his|their|both)\s+)?(?:brain|liver|lungs?|kidneys?|spine|spinal|bones?|pancreas|spleen|adrenals?|thyroid|ovar(?:y|ies)|uterus|bladder|prostate|colon|bowel|heart|mediastinum|abdomen|pelvis|stomach|cerebellum|cortex)\b/;
 /** A skin lesion as described, with lay words for the lesion in the note's wording ("round rings" → ring shaped rash). */
 function describedLesion(words: Token[], matches: { start: number; end: number; payload: string[] }[]): Item | undefined {
   // What was put on it is no part of its description: "cortisone cream on the areas of the rash" is the rash.
@@ -682,6 +683,8 @@ function describedLesion(words: Token[], matches: { start: number; end: number; 
   const who = lesionAt >= 0 ? words.slice(0, lesionAt).findLastIndex((t) => RELATIVE_WORD.test(t.text)) : -1;
   const first = words.findIndex((t, k) => k > remedy && k > talk && k > who && !NEGATION_WORD.test(t.text) && !APPLIED.has(t.text) && !(k < lesionAt && LESION_VERB.test(t.text)));
   if (first < 0) return undefined;
+  // "several lesions in her brain": a lesion inside the body is an imaging finding, not what the patient has noticed.
+  if (lesionAt >= 0 && INTERNAL_PLACE.test(words.slice(lesionAt + 1, lesionAt + 4).map((t) => t.text).join(' '))) return undefined;
   // After the lesion word only where it is describes it ("rash on both arms"), not what it does or when ("does that
   // rash go away", "any rash on your body at the moment").
   let last = words.length;

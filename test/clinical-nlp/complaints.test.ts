@@ -982,4 +982,13 @@ describe('words of a falling number and of weight lost on purpose (session 38)',
     expect(names('Followup on her weight loss on phentermine.')).toEqual([]);
     expect(names('She has had unintentional weight loss of 10 pounds.')).toEqual(['weight loss']);
   });
+  it('"has not had any nasal discharge or ever had any bleeding" denies both; "no fever, had a cough" still tells the cough', () => {
+    expect(names('He has not had any nasal discharge or ever had any bleeding.')).toEqual([]);
+    expect(names('No fever, had a cough for 3 days.')).toEqual(['cough']);
+  });
+
+  it('"several lesions in her brain" is an imaging finding, not a complaint; lesions on the arms are one', () => {
+    expect(names('She presented with several lesions in her brain.')).toEqual([]);
+    expect(names('She has several lesions on her arms.')).toHaveLength(1);
+  });
 });

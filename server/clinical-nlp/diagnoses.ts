@@ -122,7 +122,7 @@ const CONNECTOR = new Set(['and', 'or', 'with', 'of', 'in', 'the', 'a', 'an', 'd
 const STATUS = new Set(
   'uncontrolled controlled not well poorly under treated untreated stable unstable improving improved worsening new onset newly diagnosed rate at goal target optimally suboptimally partially adequately inadequately'.split(' '),
 );
-const QUALIFIER = /^(?:left|right|bilateral|both|side|sides|sided|mild|moderate|severe|acute|chronic|recurrent|[a-z]\d{1,2}|level|dermatome|region|upper|lower|eye|eyes|ear|ears|grade|stage|class|\d[a-z]?|i{1,3}v?|of|the|in)$/;
+const QUALIFIER = /^(?:left|right|bilateral|both|side|sides|sided|mild|moderate|severe|acute|chronic|recurrent|recent|resolving|persistent|gradual|progressive|[a-z]\d{1,2}|level|dermatome|region|upper|lower|eye|eyes|ear|ears|grade|stage|class|\d[a-z]?|i{1,3}v?|of|the|in)$/;
 // A comma around a filler ("something, uh, called …") separates nothing.
 const SEPARATOR = /\s*(?:[;:]|,(?!\s*(?:uh|um|er|erm)\s*,)(?<!\b(?:uh|um|er|erm)\s*,)|\s[/-]\s|\bin the (?:setting|context) of\b|\bas well as\b|\balong with\b|\bapart from (?:that|this)\b)\s*/g;
 const NUMBER_WORD: Record<string, number> = { first: 1, firstly: 1, second: 2, secondly: 2, third: 3, thirdly: 3, fourth: 4, fifth: 5, sixth: 6 };
@@ -135,7 +135,7 @@ const NEGATION_START = /^(?:no|not|without|never|nil|negative|denies|absent|doub
 // "coronary artery disease, post ptca": a procedure's status qualifies the diagnosis before it.
 const AFTER_PROCEDURE = /^(?:post|status post|s\/p|after)\b/;
 const DISEASE_LIKE =
-  /(?:itis|osis|emia|aemia|pathy|algia|oma)\b|\b(?:disease|syndrome|disorder|infection|infestation|injury|fracture|deficiency|cancer|tumou?r|carcinoma|ulcer|cyst|hernia|palsy|failure|insufficiency|stenosis|sprain|strain|allergy|poisoning|dependence|abuse|bite|burn|reflux|dehydration|diabetes|hypertension|asthma|infarction)\b/;
+  /(?:itis|osis|emia|aemia|pathy|algia|oma)\b|\b(?:disease|syndrome|disorder|dysfunction|dementia|effusion|infection|infestation|injury|fracture|deficiency|cancer|tumou?r|carcinoma|ulcer|cyst|hernia|palsy|failure|insufficiency|stenosis|sprain|strain|allergy|poisoning|dependence|abuse|bite|burn|reflux|dehydration|diabetes|hypertension|asthma|infarction)s?\b/;
 const FAMILY_RELATION = new RegExp(RELATIVE);
 // A condition said to be controlled or not at this visit: "the hypertension is controlled", "your diabetes is not".
 const STATE =
@@ -204,6 +204,8 @@ interface Options {
   problems?: boolean;
   /** The name must come first in the item ("for any pain or fever, paracetamol" names none). */
   atStart?: boolean;
+  /** A short line of a problem list under an assessment heading: a disease-like name the code list lacks is one too. */
+  line?: boolean;
 }
 
 const isSymptom = (e: IcdEntry): boolean => e.code.startsWith('R');
@@ -279,7 +281,7 @@ function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[
     return;
   }
   const first = s.tokens[codeFrom]!.text;
-  if ((opts.whole || opts.atStart) && !isIcdWord(first) && !QUALIFIER.test(first)) return;
+  if ((opts.whole || opts.atStart) && !opts.line && !isIcdWord(first) && !QUALIFIER.test(first)) return;
   // "no sign of pneumonia" (but "non purulent cellulitis" is a kind of cellulitis).
   if ((!prev && isNegated(s.text.slice(opts.from), s.tokens[a]!.start - opts.from)) || NEGATION_START.test(s.tokens[a]!.text)) return;
 
@@ -303,7 +305,8 @@ function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[
   // A name said first may open on qualifiers ("right distal ureteral calculus"): its code starts after them.
   let opening = 0;
   while (codeFrom + opening < b - 1 && QUALIFIER.test(s.tokens[codeFrom + opening]!.text) && !isIcdWord(s.tokens[codeFrom + opening]!.text)) opening++;
-  let found = bestSpan(s, codeFrom, b, opts.atStart ? opening + 1 : 4);
+  // A problem line may name the place before the condition ("gluteal abscess", "left flank pain").
+  let found = bestSpan(s, codeFrom, b, opts.atStart ? opening + (opts.line ? 3 : 1) : 4);
   if (codeFrom > a) {
     const withStatus = bestSpan(s, a, b, codeFrom - a);
     if (withStatus && withStatus.to >= (found?.to ?? 0) && withStatus.match.score > (found?.match.score ?? 0) + 1e-9) found = withStatus;
@@ -338,7 +341,7 @@ function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[
     const verb = s.tokens.findIndex((t, i) => i > a && i < b && VERB_IN_NAME.test(t.text));
     if (verb > 0) b = verb;
     const phrase = textOf(s, a, b);
-    if (!strict && DISEASE_LIKE.test(phrase) && b - a <= 8) out.push({ name: phrase, certainty, s, from: s.tokens[a]!.start, to: s.tokens[b - 1]!.end });
+    if ((!strict || (opts.line && !prev && opts.atStart)) && DISEASE_LIKE.test(phrase) && b - a <= 8) out.push({ name: phrase, certainty, s, from: s.tokens[a]!.start, to: s.tokens[b - 1]!.end });
     return;
   }
   let to = found.to;
@@ -350,8 +353,10 @@ function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[
   // describes the patient are not the diagnosis's name.
   // "you don't have any fractures": a negation before the name, however far, is no diagnosis.
   if (s.tokens.slice(a, found.from).some((t) => NEGATION_WORD.test(t.text))) return;
+  // (A word for a person inside one of the code list's own names stays: "well child check".)
+  const ownName = !!exactIcdTokens(words(s, a, to));
   for (let k = to - 2; k >= a; k--) {
-    if (!NOT_IN_NAME.test(s.tokens[k]!.text) && !PERSON.test(s.tokens[k]!.text)) continue;
+    if (!NOT_IN_NAME.test(s.tokens[k]!.text) && (ownName || !PERSON.test(s.tokens[k]!.text))) continue;
     a = k + 1;
     while (a < to - 1 && CONNECTOR.has(s.tokens[a]!.text)) a++;
     break;
@@ -724,7 +729,8 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
       // Under an assessment heading a short line is a problem of the list, a symptom included ("Mood swings."); a
       // longer one is the plan's prose, where only a name said first counts.
       const problems = openProblems || (inAssessment && s.tokens.length <= SHORT_ITEM);
-      open = list(inAssessment ? 'dx.assessment-line' : 'dx.list-goes-on', 0, listEnd(s, 0), { certainty: 'confirmed', from: 0, strict: !numbered, whole, problems, atStart: inAssessment }) > 0;
+      const line = inAssessment && s.tokens.length <= SHORT_ITEM;
+      open = list(inAssessment ? 'dx.assessment-line' : 'dx.list-goes-on', 0, listEnd(s, 0), { certainty: 'confirmed', from: 0, strict: !numbered, whole, problems, atStart: inAssessment, line }) > 0;
     }
     if (!history) scanOutsideLists(s, used, by('dx.named-outside-list'), s.index < doc.planStart);
     if (s.index >= doc.planStart || inAssessment || s.section === 'plan') scanPlanAddressed(s, used, by('dx.plan-addressed'));
@@ -780,6 +786,8 @@ function clinicalName(f: Found): boolean {
   if (words.some((t) => NOT_IN_NAME.test(t.text) || PERSON.test(t.text)) && !words.some(conditionWord)) return false;
   // "no evidence of disease": a name denied is no diagnosis (one prevented, "DVT prophylaxis", is PREVENTION_AFTER's).
   if (/^(?:no|not|without|never|negative for)\b|\b(?:has|have|had|shows?|showed)\s+no\b/.test(f.name)) return false;
+  // A name of several words that is one of the code list's own ("well child check") is one, whatever its words.
+  if (f.entry && words.length > 1 && exactIcdTokens(words.map((t) => t.text))) return true;
   // One word is a name only when it is one on its own ("asthma"), not a part of one ("cuboid" of "cuboid fracture").
   if (words.length === 1 && !DISEASE_LIKE.test(f.name) && !exactIcdTokens([words[0]!.text])) return false;
   if (!words.some((t) => !NOT_CONDITION_WORD.has(t.text) && !NOT_IN_NAME.test(t.text))) return false;

@@ -498,3 +498,25 @@ describe('diagnoses said in consultations met in unseen real texts (session 29)'
     expect(said('my assessment is, you have what we call chondromalacia.')).toEqual([['M22.4', 'confirmed']]);
   });
 });
+
+describe('problem lists of unseen MTSamples reports (session 38)', () => {
+  const listed = (text: string) => structure(text, { locale: 'en-US' }).diagnoses.map((d) => [d.name, d.icd10?.code ?? null]);
+
+  it('a short line of an assessment list is a problem, with or without a code, its place said first', () => {
+    expect(listed('ASSESSMENT:,1.  Hypertension.,2.  Leukocytosis, improving.,3.  Recent sepsis.,4.  Resolving left gluteal abscess, completing Flagyl.,5.  Sexual dysfunction.')).toEqual([
+      ['hypertension', 'I10'],
+      ['leukocytosis', 'D72.8'],
+      ['recent sepsis', 'A41.9'],
+      ['resolving left gluteal abscess', 'L02.9'],
+      ['sexual dysfunction', null],
+    ]);
+    // Prose under the heading is not a problem.
+    expect(listed('ASSESSMENT: 1. Hypertension. 2. She is doing well. 3. Continue current medications.')).toEqual([['hypertension', 'I10']]);
+  });
+
+  it('names the code list has: Alzheimer\'s dementia, C. difficile enteritis, Parkinson\'s, a well child check, bladder tumors', () => {
+    expect(listed('ASSESSMENT:,1.  Alzheimer’s dementia.,2.  Clostridium difficile enteritis.,3.  Parkinson\'s.').map((d) => d[1])).toEqual(['F00.9', 'A04.7', 'G20']);
+    expect(listed('ASSESSMENT:,  Well child check.,PLAN:,1.  Diet, growth and safety discussed.')).toEqual([['well child check', 'Z00.1']]);
+    expect(listed('IMPRESSION: , Recurrent bladder tumors.,PLAN: , CBC and chest x-ray beforehand.').map((d) => d[0])).toEqual(['recurrent bladder tumors']);
+  });
+});

@@ -56,6 +56,7 @@ const CUES = checkedData(
     notConditionWords: Phrases,
     deniedBefore: Phrases,
     resultWords: Phrases,
+    passingNot: Phrases,
   }),
   CUES_FILE,
 );
@@ -160,6 +161,7 @@ function hedgedBefore(text: string, cueAt: number): Certainty {
 }
 // "I don't think this is a migraine": the cue's clause denies what it names.
 const DENIED_BEFORE = new RegExp(String.raw`\b(?:${alternation(CUES.deniedBefore)})\b`);
+const PASSING_NOT = new RegExp(String.raw`\b(?:${alternation(CUES.passingNot)})\b`);
 const AWAITED_RESULT = new RegExp(String.raw`\bif\b.*\b(?:${alternation(CUES.resultWords)})\b`);
 const KNOWN =
   /\b(?:known(?: case of)?|k\/c\/o|(?:she|he) is (?:a |also )?(?:known )?)\s+((?:case of\s+)?[a-z0-9 ]+?)(?=\s+(?:on|for|since|with|and|who|came|presents?|presented|since|under)\b|[,;:.]|$)/g;
@@ -861,6 +863,7 @@ function scanWholeNames(s: Sentence, used: [number, number][], add: (list: Found
     const to = t[best.j - 1]!.end;
     const name = s.text.slice(from, to);
     if (SYMPTOM_WORD.test(name) || TEST_AFTER.test(s.text.slice(to)) || NOT_THIS_VISIT.test(s.text.slice(Math.max(0, from - 40), from)) || isNegated(s.text, from)) continue;
+    if (DENIED_BEFORE.test(s.text.slice(clauseStart(s.text, from), from)) || PASSING_NOT.test(s.text.slice(0, from))) continue;
     add([{ name, certainty: 'confirmed', entry: best.entry, s, from, to, passing: true }]);
     used.push([from, to]);
     i = best.j - 1;

@@ -519,4 +519,17 @@ describe('problem lists of unseen MTSamples reports (session 38)', () => {
     expect(listed('ASSESSMENT:,  Well child check.,PLAN:,1.  Diet, growth and safety discussed.')).toEqual([['well child check', 'Z00.1']]);
     expect(listed('IMPRESSION: , Recurrent bladder tumors.,PLAN: , CBC and chest x-ray beforehand.').map((d) => d[0])).toEqual(['recurrent bladder tumors']);
   });
+  it('a condition denied ("is not diagnosed with"), counselled about, or vaccinated against is no diagnosis of the visit', () => {
+    expect(listed('He is not diagnosed with intrinsic asthma at this time and takes no medication.')).toEqual([]);
+    expect(listed('He was diagnosed with asthma last year.').map((d) => d[1])).toEqual(['J45.9']);
+    expect(listed('PLAN: 2. Immunizations discussed and updated with hepatitis B.')).toEqual([]);
+    expect(listed('PLAN: We have discussed bleeding, infection, injury to the rectum, deep vein thrombosis, pulmonary embolus and stroke.')).toEqual([]);
+    expect(listed('Even with treatment, angina may result in a heart attack or congestive heart failure.')).toEqual([]);
+  });
+
+  it('words of a finding before the name ("revealed", "suggesting") are not the name', () => {
+    expect(listed('Neuropsychologic assessment revealed mild anterograde memory loss only.').map((d) => d[0])).toEqual(['mild anterograde memory loss']);
+    const f = structure('Impression: right temporoparietal hemorrhage, suggesting aneurysm or mass.', { locale: 'en-US' }).diagnoses;
+    expect(f.map((d) => [d.name, d.certainty])).toEqual([['aneurysm or mass', 'confirmed']]);
+  });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ADVICE_CUES, extractAdvice, MAX_ITEMS } from '../../server/clinical-nlp/advice.js';
 import type { Span } from '../../server/clinical-nlp/facts.js';
 import { buildDoc, type Sentence } from '../../server/clinical-nlp/sections.js';
+import { structure } from '../../server/clinical-nlp/structure.js';
 
 /** Advice read from a transcript whose other facts took no words; `drugs` are the drug names the drug index would find. */
 function advice(text: string, opts: { mode?: string; used?: (t: string) => Span[]; drugs?: string[] } = {}): string[] {
@@ -384,3 +385,12 @@ describe('report plan items that are no instruction', () => {
   });
 });
 
+
+describe('statements of an assessment read as instructions (unseen MTSamples reports, session 38)', () => {
+  const items = (text: string) => structure(text, { locale: 'en-US' }).advice;
+  it('"Increasing back and joint pain" is a finding and "no clear-cut etiology" a statement, not advice', () => {
+    expect(items('IMPRESSION: 1. Lupus. 2. Increasing back and joint pain, possibly related to lupus.')).toEqual([]);
+    expect(items('IMPRESSION AND PLAN: Accelerated hypertension. No clear-cut etiology for recent worsening.')).toEqual([]);
+    expect(items('PLAN: Increase fluids and rest.')).toEqual(['increase fluids', 'rest']);
+  });
+});

@@ -142,6 +142,9 @@ const DOCTOR_INTENT = /^(?:if\b.*\b(?:we|i)\s+(?:will|may|might|can|could)\b|(?:
 const DRUG_AMOUNT = /\b\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|ml|units?|iu|tablets?|capsules?|puffs?|doses?|packets?|sachets?|capfuls?|scoops?)\b|\brepeat (?:it|the dose)\b|\b(?:tab|tabs|tablet|cap|capsule|syrup|syp|inj|injection)\s+[a-z]/;
 // Where a clause is only the rest of the one before: "or drooling", "trouble breathing" after "for stridor at rest".
 const FRAGMENT = /^(?:or|nor)\b/;
+// The rest of a list from one of its items: short items parted by commas, the last after "or" or "and".
+const LIST_TAIL = /^(?:[^,;:.]{1,25},\s*)*(?:or|and)\s+([^,;:.]{1,25})$/;
+const LIST_LAST = /^\s*,\s*(?:or|and)\s+$/;
 // In a consultation a plan item without a verb names no one: "he", "her" there are the talk about someone.
 const THIRD_PERSON = /\b(?:he|she|him|her|they|them)\b/;
 // A report's statement about the patient, or an assessment read on past its heading: "he denies any blood thinners".
@@ -174,6 +177,8 @@ const SPLIT = new RegExp(
 interface Clause {
   from: number;
   to: number;
+  /** Items of a list were joined to it ("avoid lifting, driving, stairs, or intercourse"). */
+  list?: boolean;
 }
 
 function clausesOf(s: Sentence): Clause[] {
@@ -208,7 +213,15 @@ function clausesOf(s: Sentence): Clause[] {
     const pair = text.split(' ').length <= 4 && /\band\b/.test(text) && !STARTS_WITH_VERB.test(text);
     // "come back if the headaches | get worse": a verb after an open condition is the condition's, not an instruction.
     const conditionGoesOn = /\b(?:if|when|unless|until|once)\b(?:\s+\S+){1,3}$/.test(prevText) && text.split(' ').length <= 4 && prev !== undefined && !/\S/.test(s.text.slice(prev.to, c.from));
-    if (prev && (FRAGMENT.test(text) || pair || conditionGoesOn || (text.split(' ').length <= 3 && /\b(?:for|like|such as|including)\b/.test(prevText)))) prev.to = c.to;
+    // "avoid lifting, | driving, | stairs, or intercourse": short items without a verb that run to the list's "or"/"and"
+    // are the list of the clause before.
+    const tail = LIST_TAIL.exec(s.text.slice(c.from));
+    const listGoesOn = prevText.split(' ').length >= 2 && text.split(' ').length <= 3 && !STARTS_WITH_VERB.test(text)
+      && ((!!tail && !STARTS_WITH_VERB.test(tail[1]!)) || (!!prev?.list && LIST_LAST.test(s.text.slice(prev.to, c.from))));
+    if (prev && (FRAGMENT.test(text) || pair || conditionGoesOn || listGoesOn || (text.split(' ').length <= 3 && /\b(?:for|like|such as|including)\b/.test(prevText)))) {
+      prev.to = c.to;
+      prev.list ||= listGoesOn;
+    }
     else merged.push({ ...c });
   }
   return merged;

@@ -393,4 +393,11 @@ describe('statements of an assessment read as instructions (unseen MTSamples rep
     expect(items('IMPRESSION AND PLAN: Accelerated hypertension. No clear-cut etiology for recent worsening.')).toEqual([]);
     expect(items('PLAN: Increase fluids and rest.')).toEqual(['increase fluids', 'rest']);
   });
+  it('"avoid lifting, driving, stairs, or intercourse": the list after a verb is one instruction, to its last item', () => {
+    expect(items('PLAN: She will avoid lifting, driving, stairs, or intercourse.')).toEqual(['avoid lifting, driving, stairs, or intercourse']);
+    expect(items('PLAN: Avoid dairy, spicy food, and alcohol.')).toEqual(['avoid dairy, spicy food, and alcohol']);
+    // Instructions of their own stay apart, and so do nouns after a one-word instruction.
+    expect(items('PLAN: Rest, drink fluids, and take paracetamol.')).toEqual(['rest', 'drink fluids']);
+    expect(items('PLAN: Rest, fluids, and paracetamol.')).toEqual(['rest']);
+  });
 });

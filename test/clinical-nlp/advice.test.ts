@@ -400,4 +400,9 @@ describe('statements of an assessment read as instructions (unseen MTSamples rep
     expect(items('PLAN: Rest, drink fluids, and take paracetamol.')).toEqual(['rest', 'drink fluids']);
     expect(items('PLAN: Rest, fluids, and paracetamol.')).toEqual(['rest']);
   });
+  it('what was done at the visit ("Gave … handout", "Completed …"), a "well-child check" and a test ordered are no advice', () => {
+    expect(items('PLAN: Gave 5-year well-child check handout to mom. Completed school pre-participation physical.')).toEqual([]);
+    expect(items('PLAN:,1.  CBC, complete metabolic profile, UA for hypertension.')).toEqual([]);
+    expect(items('PLAN: Give the child rest and fluids.')).toEqual(['give the child rest and fluids']);
+  });
 });

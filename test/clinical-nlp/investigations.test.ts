@@ -371,3 +371,15 @@ describe('a test the doctor says they will not order', () => {
     expect(tests("Doctor: we're going to do some blood tests today\nPatient: okay")).not.toEqual([]);
   });
 });
+
+describe('tests weighed or named as a measure in unseen MTSamples plans (session 38)', () => {
+  it('"Consider setting up for a stress test" is considered, not ordered; "we will set up a stress test" is ordered', () => {
+    expect(names('ASSESSMENT/PLAN: 1. Chest pain. Consider setting up for a stress test.')).toEqual([]);
+    expect(names('PLAN: We will set up a stress test.')).toEqual(['stress test']);
+  });
+
+  it('"as renal function improves" tells of the kidneys, it orders no test', () => {
+    expect(names('PLAN: We will consider adding ACE inhibitors as renal function improves.')).toEqual([]);
+    expect(names('PLAN: We will check renal function next week.')).not.toEqual([]);
+  });
+});

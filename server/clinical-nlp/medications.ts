@@ -155,6 +155,8 @@ const STEP_DOSE =
 // A condition at the end of one line that belongs to the drug after it, or that leads a drug ("if fever, paracetamol").
 // A few words at most: in a recogniser's run-on turn an "if" or "when" further back is another clause's ("when you
 // came in … so i'm going to prescribe some meloxicam").
+// The main clause a condition's cue ran into ("if the culture is positive, we will start"): not the condition's words.
+const MAIN_CLAUSE_TAIL = /,?\s*(?:\bthen\s+)?\b(?:we|i|you|she|he|they|the patient)\s*(?:'ll|will|would|should|can|may|might|could)\s+(?:(?:go ahead and|need to|have to)\s+)?[a-z]+(?:\s+(?:in|up|on))?$/;
 const CONDITION_BEFORE_CUE = /(?:,\s*|\s+)(?:and\s+|but\s+)?\b(?:if|when|whenever|unless)\b(?!\s+(?:needed|required|necessary|tolerated)\b)(?:(?!\b(?:if|when|whenever|unless)\b)[^.;]){0,80}$/;
 const TRAILING_CONDITION = /\b(?:if|when|whenever|in case of)\b(?!\s+(?:needed|required|necessary))(?:[^\S]+[^\s,;]+){0,14}[^\S]*$/;
 // "… call if she has problems with that we will try proctofoam": in a run-on line, a condition that a call or a
@@ -1098,7 +1100,7 @@ export function extractMedications(
   conditional?.push(
     ...meds
       .filter((m, k) => CONDITIONAL.has(m.status!) && m.recognised && !names.has(m.name) && meds.findIndex((x) => x.name === m.name && CONDITIONAL.has(x.status!)) === k)
-      .map((m) => ({ ...strip(m), condition: m.condition ?? m.status! })),
+      .map((m) => ({ ...strip(m), condition: m.condition?.replace(MAIN_CLAUSE_TAIL, '') ?? m.status! })),
   );
   return listed.map(strip);
 }

@@ -1722,4 +1722,12 @@ describe('unseen MTSamples reports against their own plan sections (session 38)'
     expect(f.medications.map((m) => m.name)).toEqual(['tacrolimus', 'valganciclovir']);
     expect(f.flags.map((x) => x.code)).toEqual([]);
   });
+  it('"If not then she will fill a prescription for Omnicef …" is conditional, not an antibiotic as needed; a condition drops the main clause its cue ran into', () => {
+    const f = us('PLAN: Call tomorrow in case a second IM dose is needed. If not then she will fill a prescription for Omnicef 300 mg 1 p.o. b.i.d. for 10 days.');
+    expect(f.medications.map((m) => m.name)).toEqual([]);
+    expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['cefdinir', 'if not']]);
+    expect(us('If the culture is positive, we will start amoxicillin 500 mg three times daily.').conditional_medications?.map((m) => m.condition)).toEqual(['if the culture is positive']);
+    // A symptom condition for taking a drug now is as needed.
+    expect(us('If you get a fever you can take paracetamol 500 mg.').medications.map((m) => m.frequency?.as_needed)).toEqual([true]);
+  });
 });

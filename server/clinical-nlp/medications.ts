@@ -250,11 +250,11 @@ const LESS_THAN_DAILY = new RegExp(
   String.raw`\b(?:(?:once|one time|1 time|twice|two times|2 times|thrice|three times|3 times)\s+(?:a|per|every|in a)\s+week|weekly|every week|once weekly|every (?:${WEEKDAY})|on (?:${WEEKDAY})s?|alternate (?:days?|nights?)|every other (?:day|night)|every (?:[2-9]|[1-9]\d) (?:days|weeks|months)|once a fortnight|once a month|monthly)\b`,
 );
 const MEAL =
-  /\b(?:(?:\d+|half an?|an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+)?(?:before|after|with)\s+(?:food|meals?|breakfast|lunch|dinner|supper|feeds?)\b|\b(?:on an |on |an )?empty stomach\b|\b(?:at )?bedtime\b|\bat night\b|\bnightly\b|\b(?:in the|every|each|early) morning\b|\bin the evening\b|\b(?:every|each) (?:night|evening)\b|\bhs\b|\bwith (?:milk|orange juice|juice)\b|\bin a glass of milk\b|\bon waking(?: up)?\b/g;
+  /\b(?:(?:\d+|half an?|an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+)?(?:before|after|with)\s+(?:food|meals?|breakfast|lunch|dinner|supper|feeds?)\b|\b(?:on an |on |an )?empty stomach\b|\b(?:at )?bedtime\b|\bbefore (?:going to )?(?:bed|sleep)\b|\bat night\b|\bnightly\b|\b(?:in the|every|each|early) morning\b|\bin the evening\b|\b(?:every|each) (?:night|evening)\b|\bhs\b|\bwith (?:milk|orange juice|juice)\b|\bin a glass of milk\b|\bon waking(?: up)?\b/g;
 const SINGLE_MEAL = /\b(?:breakfast|lunch|dinner|supper|bedtime|night|morning|evening|hs|waking)\b/;
 
 function timingText(t: string): string {
-  if (/^(?:bedtime|hs)$/.test(t)) return 'at bedtime';
+  if (/^(?:bedtime|hs|before (?:going to )?(?:bed|sleep))$/.test(t)) return 'at bedtime';
   if (/^(?:nightly|(?:every|each) night)$/.test(t)) return 'at night';
   if (/^(?:every|each) morning$/.test(t)) return 'in the morning';
   if (/^(?:every|each) evening$/.test(t)) return 'in the evening';

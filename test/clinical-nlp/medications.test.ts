@@ -1138,6 +1138,18 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     ]);
   });
 
+  it('"except" opening a clause of its own ("except we will add …") excepts nothing: the drug it adds is new', () => {
+    expect(read('CURRENT MEDICATIONS: Carvedilol 6.25 mg twice daily. PLAN: We will continue present therapy except we will add Tylenol No. 3 to take 1 tablet before bed as needed for her back pain.').meds).toEqual([
+      'acetaminophen + codeine new - once at bedtime as needed',
+      'carvedilol continued 6.25 twice daily',
+    ]);
+  });
+
+  it('"before bed" and "before going to sleep" are at bedtime', () => {
+    expect(one('melatonin 3 mg before going to sleep')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });
+    expect(one('hydroxyzine 25 mg 1 tablet before bed')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });
+  });
+
   it("a relative's prescription said of the relative is not the patient's regimen", () => {
     expect(read('PLAN: Prescribed Tamiflu 75 mg b.i.d. for 5 days. Her husband was also given Tamiflu 75 mg daily as prophylaxis.').meds).toEqual(['oseltamivir new 75 twice daily']);
   });

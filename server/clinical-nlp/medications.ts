@@ -76,7 +76,7 @@ const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|(?:and|w
 // "put you on some naprosyn and some flexeril", "continue the lipitor and the aspirin": a determiner may follow the link.
 // "refill your metoprolol your crestor": in unpunctuated speech a bare possessive between two drugs joins them too.
 // "paracetamol, or even co-codamol", "anti-inflammatories, such as ibuprofen": a hedge or an example joins them too.
-const LIST_LINK = /(?:,|\band|\bor|\balso|\bplus|\bas well as|\bsuch as|\blike|\bfor example|\bsay)(?:\s+(?:the|some|your|her|his|their|a|an|also|even|maybe|perhaps|possibly|tapered|tapering|oral|topical|inhaled|iv|im|intravenous|intramuscular|subcutaneous|sublingual|nebulized|nebulised))*\s*$|^\s*(?:your|her|his|their)\s*$/;
+const LIST_LINK = /(?:,|\/|\band|\bor|\balso|\bplus|\bas well as|\bsuch as|\blike|\bfor example|\bsay)(?:\s+(?:the|some|your|her|his|their|a|an|also|even|maybe|perhaps|possibly|tapered|tapering|oral|topical|inhaled|iv|im|intravenous|intramuscular|subcutaneous|sublingual|nebulized|nebulised))*\s*$|^\s*(?:your|her|his|their)\s*$/;
 // A sentence that goes on with the one before ("… think about paracetamol, or even co-codamol. And some
 // anti-inflammatories, such as ibuprofen"): the segmenter cut a list the speaker was still saying.
 const GOES_ON = /^\s*(?:(?:um|uh|er|erm|so)\b[\s,]*)*(?:and|or|plus)\b/;
@@ -250,14 +250,16 @@ const LESS_THAN_DAILY = new RegExp(
   String.raw`\b(?:(?:once|one time|1 time|twice|two times|2 times|thrice|three times|3 times)\s+(?:a|per|every|in a)\s+week|weekly|every week|once weekly|every (?:${WEEKDAY})|on (?:${WEEKDAY})s?|alternate (?:days?|nights?)|every other (?:day|night)|every (?:[2-9]|[1-9]\d) (?:days|weeks|months)|once a fortnight|once a month|monthly)\b`,
 );
 const MEAL =
-  /\b(?:(?:\d+|half an?|an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+)?(?:before|after|with)\s+(?:food|meals?|breakfast|lunch|dinner|supper|feeds?)\b|\b(?:on an |on |an )?empty stomach\b|\b(?:at )?bedtime\b|\bbefore (?:going to )?(?:bed|sleep)\b|\bat night\b|\bnightly\b|\b(?:in the|every|each|early) morning\b|\bin the evening\b|\b(?:every|each) (?:night|evening)\b|\bhs\b|\bwith (?:milk|orange juice|juice)\b|\bin a glass of milk\b|\bon waking(?: up)?\b/g;
-const SINGLE_MEAL = /\b(?:breakfast|lunch|dinner|supper|bedtime|night|morning|evening|hs|waking)\b/;
+  /\b(?:(?:\d+|half an?|an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+)?(?:before|after|with)\s+(?:food|meals?|feeds?|(?:breakfast|lunch|dinner|supper)(?:(?:\s*,\s*|\s+and\s+)(?:breakfast|lunch|dinner|supper))*)\b|\b(?:on an |on |an )?empty stomach\b|\b(?:at )?bedtime\b|\bbefore (?:going to )?(?:bed|sleep)\b|\b(?:at |q\.?\s?)(?:noon|midday|lunchtime)\b|\bat night\b|\bnightly\b|\b(?:in the|every|each|early) morning\b|\bin the evening\b|\b(?:every|each) (?:night|evening)\b|\bhs\b|\bwith (?:milk|orange juice|juice)\b|\bin a glass of milk\b|\bon waking(?: up)?\b/g;
+const SINGLE_MEAL = /\b(?:breakfast|lunch|lunchtime|noon|midday|dinner|supper|bedtime|night|morning|evening|hs|waking)\b/;
+const SINGLE_MEALS = new RegExp(SINGLE_MEAL.source, 'g');
 
 function timingText(t: string): string {
   if (/^(?:bedtime|hs|before (?:going to )?(?:bed|sleep))$/.test(t)) return 'at bedtime';
   if (/^(?:nightly|(?:every|each) night)$/.test(t)) return 'at night';
   if (/^(?:every|each) morning$/.test(t)) return 'in the morning';
   if (/^(?:every|each) evening$/.test(t)) return 'in the evening';
+  if (/^(?:at |q\.?\s?)(?:noon|midday|lunchtime)$/.test(t)) return `at ${t.replace(/^(?:at |q\.?\s?)/, '')}`;
   if (t === 'in a glass of milk') return 'with milk';
   return t.replace(/^(?:on an |on |an )empty/, 'empty');
 }
@@ -312,10 +314,14 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
   // "1 puff every morning and 1 puff every evening": morning and evening, the same dose, is twice a day.
   m = MORNING_AND_EVENING.exec(t);
   if (m && (!m[2] || m[1] === m[2])) return { freq: mk(2, 'twice daily (morning and evening)'), single: false, hit: at(m) };
-  m = ONCE_DAILY.exec(t);
-  if (m) return { freq: mk(1, 'once daily'), single: false, hit: at(m) };
+  const twoDoses = !!m;
   const meals = timings.filter((x) => SINGLE_MEAL.test(x));
-  if (meals.length >= 2) return { freq: mk(meals.length, meals.join(' and ')), single: false };
+  const times = meals.reduce((n, x) => n + (x.match(SINGLE_MEALS)?.length ?? 0), 0);
+  m = ONCE_DAILY.exec(t);
+  // "q.a.m. and q. noon" (every morning and at noon): two times of day are twice a day, though "every morning" alone
+  // is once; "once a day, at night" stays once, and so do two different doses (flagged as a conflict elsewhere).
+  if (m && !(times >= 2 && !twoDoses && /^(?:every|each) (?:morning|night)$/.test(m[0]))) return { freq: mk(1, 'once daily'), single: false, hit: at(m) };
+  if (times >= 2) return { freq: mk(times, meals.join(' and ')), single: false };
   if (meals.length === 1 && !/\b(?:food|meals?)\b/.test(meals[0]!)) return { freq: mk(1, `once ${meals[0]!.replace(/^\d+\s*\w+\s+/, '')}`), single: false };
   if (asNeeded) return { freq: mk(null, 'as needed'), single: false };
   return { single: false };

@@ -1145,6 +1145,29 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     ]);
   });
 
+  it('two times of day said are as many doses a day ("q.a.m. and q. noon", "with breakfast and dinner")', () => {
+    expect(one('Ritalin 5 mg p.o. q.a.m. and q. noon').frequency).toMatchObject({ per_day: 2 });
+    expect(one('metformin 500 mg with breakfast and dinner').frequency).toMatchObject({ per_day: 2 });
+    expect(one('insulin lispro 6 units with breakfast, lunch and dinner').frequency).toMatchObject({ per_day: 3 });
+    expect(one('metformin 500 mg daily with breakfast').frequency).toMatchObject({ per_day: 1 });
+    expect(one('amlodipine 5 mg every morning').frequency).toMatchObject({ per_day: 1 });
+  });
+
+  it('a slash between two drugs lists both ("continue estradiol/Prometrium")', () => {
+    expect(read('PLAN: We will discontinue aspirin for now, but continue estradiol/Prometrium.').meds).toEqual([
+      'estradiol continued - -',
+      'progesterone continued - -',
+    ]);
+  });
+
+  it('"for his allergic rhinitis" names a condition, not an allergy to the drug before it (a verbless line is flagged)', () => {
+    expect(read('PLAN: We will use some Elocon cream for his seborrheic dermatitis. Zyrtec and Flonase for his allergic rhinitis.').meds).toEqual([
+      'mometasone new - -',
+      'cetirizine new - - [flag]',
+      'fluticasone propionate new - - [flag]',
+    ]);
+  });
+
   it('"before bed" and "before going to sleep" are at bedtime', () => {
     expect(one('melatonin 3 mg before going to sleep')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });
     expect(one('hydroxyzine 25 mg 1 tablet before bed')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });

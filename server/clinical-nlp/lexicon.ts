@@ -115,8 +115,9 @@ const TITLE = new RegExp(
   String.raw`\b(?:(${alternation(ABBREVIATIONS.titles)})\.(?=[ \t]+[A-Za-z0-9])|(${alternation(ABBREVIATIONS.numberTitles)})\.(?=[ \t]*\d))`,
   'gi',
 );
-// The full stop of "… p.r.n. Return in 2 weeks" also ends the sentence; before a lower-case word it does not.
-const SENTENCE_AFTER = /^(?:\s*$|\s+[A-Z][a-z])/;
+// The full stop of "… p.r.n. Return in 2 weeks" and of "… q.d. PLAN: …" (a heading) also ends the sentence; before a
+// lower-case word it does not.
+const SENTENCE_AFTER = /^(?:\s*$|\s+[A-Z][a-z]|\s+[A-Z]{2,}(?:[ \t]+[A-Z]{2,})*[ \t]*:)/;
 
 // "every a.m.", "in the a.m.", "q. a.m.", "evaluation in a.m.": the words before already say which part of the day.
 const ALONE_NOT_AFTER = /\b(?:every|each|in the|in|this|the|per|q\.?)\s*$/i;

@@ -1258,6 +1258,9 @@ interface Decided {
   cue?: string;
   /** Where the cue before the drug that decided it starts: a later drug in its scope may share it. */
   cueAt?: number;
+  /** A cue after the drug decided it ("Lipitor 80 mg discontinued today, Monopril …"): the next drug of a list does
+   * not share it; its scope reaches back over the drugs it is said of. */
+  backward?: boolean;
 }
 
 /** How far before the drug, in characters, the prescriber's words of a line labelled the patient's are looked for. */
@@ -1309,7 +1312,7 @@ function decide(
   // "steroid creams I can give you": a cue after the drug decides when none comes before it.
   const after = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && status(x));
   let out: Decided;
-  if (back) out = { decision: status(back)!, rules: [back.rule.id], explicit: true, restart: false, unclear: !!back.rule.uncertain, cue: back.text };
+  if (back) out = { decision: status(back)!, rules: [back.rule.id], explicit: true, restart: false, unclear: !!back.rule.uncertain, cue: back.text, backward: true };
   else if (own && status(own) === 'stopped' && STOP_HAS_OBJECT.test(s.text.slice(own.end, m.formStart)) && /^\s*\d/.test(s.text.slice(m.end))) {
     // "stop the excedrin for the attacks sumatriptan 50 milligrams …": the stop has its own object (a drug we may not
     // know) and this drug comes with its dose, as a new line: kept, flagged, never dropped in silence.
@@ -1320,7 +1323,7 @@ function decide(
     const cue = clause.length > own.text.length ? clause : own.text;
     out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue, cueAt: own.start };
   }
-  else if (inherited && listed && inherited.decision !== 'allergy') out = { ...inherited, rules: [...inherited.rules.filter((r) => r !== LIST_SHARES), LIST_SHARES] };
+  else if (inherited && listed && inherited.decision !== 'allergy' && !inherited.backward) out = { ...inherited, rules: [...inherited.rules.filter((r) => r !== LIST_SHARES), LIST_SHARES] };
   else if (inherited?.cueAt !== undefined && SHARED_CUE.has(inherited.decision) && mods.some((x) => x.start === inherited.cueAt)) {
     // A history cue whose scope holds several drugs said without commas ("medications lisinopril 20 mg metoprolol 50
     // mg …") is all of theirs; a prescribing cue is not shared this way, so a misread list never prints a drug.

@@ -1168,6 +1168,19 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     ]);
   });
 
+  it('"X discontinued today, Y …" in a medication list stops X only; "Y … decreased to one a day today" is a change, flagged', () => {
+    expect(read('CURRENT MEDICATIONS: Lipitor 80 mg q.d. discontinued today, Monopril 20 mg q.d. PLAN: Continue medications.').meds).toEqual([
+      'fosinopril continued 20 once daily',
+    ]);
+    expect(read('MEDICATIONS: Metformin 1000 mg b.i.d., increased today to 1000 mg t.i.d., lisinopril 10 mg daily.').meds).toEqual([
+      'metformin changed 1000 three times daily [flag]',
+    ]);
+  });
+
+  it('the last full stop of "q.d." before a heading ends the sentence ("… 10 mg q.d. PLAN: …")', () => {
+    expect(read('MEDICATIONS: Lisinopril 10 mg q.d. PLAN: We will decrease her metformin.').meds).toEqual(['metformin changed - -']);
+  });
+
   it('"before bed" and "before going to sleep" are at bedtime', () => {
     expect(one('melatonin 3 mg before going to sleep')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });
     expect(one('hydroxyzine 25 mg 1 tablet before bed')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });

@@ -1181,6 +1181,17 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(read('MEDICATIONS: Lisinopril 10 mg q.d. PLAN: We will decrease her metformin.').meds).toEqual(['metformin changed - -']);
   });
 
+  it('under a plan heading "I gave her X" is today\'s prescription; in the history it is not', () => {
+    expect(read('PLAN: She certainly might be having some significant pain, so I gave her some Lortab 7.5 mg to take with a refill.').meds).toEqual([
+      'hydrocodone + acetaminophen new 7.5 -',
+    ]);
+    expect(read('HPI: Last month I gave her amoxicillin 500 mg three times a day for an ear infection.').meds).toEqual([]);
+  });
+
+  it('"ibuprofen gave her a rash" under a plan heading is what the drug did, not a prescription', () => {
+    expect(read('PLAN: Ibuprofen gave her a rash. Start naproxen 500 mg twice daily.').meds).toEqual(['naproxen new 500 twice daily']);
+  });
+
   it('"before bed" and "before going to sleep" are at bedtime', () => {
     expect(one('melatonin 3 mg before going to sleep')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });
     expect(one('hydroxyzine 25 mg 1 tablet before bed')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });

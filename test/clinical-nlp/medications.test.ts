@@ -1192,6 +1192,13 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(read('PLAN: Ibuprofen gave her a rash. Start naproxen 500 mg twice daily.').meds).toEqual(['naproxen new 500 twice daily']);
   });
 
+  it('"local application of bacitracin ointment" as a recommendation is a prescription; after it in the history it is not', () => {
+    expect(read('RECOMMENDATIONS: 1. To remove the Foley catheter. 2. Local hygiene. 3. Local application of bacitracin ointment. 4. Follow up as needed.').meds).toEqual([
+      'bacitracin new - -',
+    ]);
+    expect(read('HPI: The rash improved after application of hydrocortisone cream.').meds).toEqual([]);
+  });
+
   it('"before bed" and "before going to sleep" are at bedtime', () => {
     expect(one('melatonin 3 mg before going to sleep')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });
     expect(one('hydroxyzine 25 mg 1 tablet before bed')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });

@@ -76,7 +76,7 @@ const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|(?:and|w
 // "put you on some naprosyn and some flexeril", "continue the lipitor and the aspirin": a determiner may follow the link.
 // "refill your metoprolol your crestor": in unpunctuated speech a bare possessive between two drugs joins them too.
 // "paracetamol, or even co-codamol", "anti-inflammatories, such as ibuprofen": a hedge or an example joins them too.
-const LIST_LINK = /(?:,|\/|\band|\bor|\balso|\bplus|\bas well as|\bsuch as|\blike|\bfor example|\bsay)(?:\s+(?:the|some|your|her|his|their|a|an|also|even|maybe|perhaps|possibly|tapered|tapering|oral|topical|inhaled|iv|im|intravenous|intramuscular|subcutaneous|sublingual|nebulized|nebulised))*\s*$|^\s*(?:your|her|his|their)\s*$/;
+const LIST_LINK = /(?:,|\/|\band|\bor|\balso|\bplus|\bas well as|\bsuch as|\bin the form of|\blike|\bfor example|\bsay)(?:\s+(?:the|some|your|her|his|their|a|an|also|even|maybe|perhaps|possibly|tapered|tapering|oral|topical|inhaled|iv|im|intravenous|intramuscular|subcutaneous|sublingual|nebulized|nebulised))*\s*$|^\s*(?:your|her|his|their)\s*$/;
 // A sentence that goes on with the one before ("… think about paracetamol, or even co-codamol. And some
 // anti-inflammatories, such as ibuprofen"): the segmenter cut a list the speaker was still saying.
 const GOES_ON = /^\s*(?:(?:um|uh|er|erm|so)\b[\s,]*)*(?:and|or|plus)\b/;
@@ -351,9 +351,12 @@ const MEASURED = new RegExp(CONTEXT_RULES.find((r) => r.id === 'conditional.meas
 // "… take it at night because it can cause people to get dizzy if they take it in the morning": an "if" inside the
 // reason for a timing or a warning of a side effect is no condition of taking it.
 const EXPLAINED_BEFORE = /\b(?:cause|causes|can make|may make|side effects?)\b[^,;.]{0,60}$/;
-const takingCondition = (near: string): RegExpExecArray | null => {
+// "… and then if she starts noticing any other drooping, she needs to come back": a main clause of its own after the
+// condition (its subject and "needs to", "should" …) is what the condition is for, unless it takes the drug.
+const CONDITION_MAIN = /^[^,;.]*[,;]\s*(?:then\s+)?(?:she|he|you|they|the patient)\s+(?:needs? to|should|must|will need to|has to|have to|is to|are to)\b(?!\s+(?:take|use|apply|have|try|start)\b)/;
+const takingCondition = (near: string, line: string): RegExpExecArray | null => {
   const c = CONDITION.exec(near);
-  return c && !STOPS_ON_CONDITION.test(c[0]) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) ? c : null;
+  return c && !STOPS_ON_CONDITION.test(c[0]) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) ? c : null;
 };
 const FOR_SYMPTOM = /\bfor (?:the |any |her |his |your )?(?:discomfort|pain|fever|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
@@ -662,7 +665,7 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   // How and when to take it is said close to the drug: in a recogniser's run-on line an "if" or a "for" further on
   // starts another clause ("… metformin 500 mg once a day [and if you're doing any driving …]").
   const near = t.slice(0, nearEnd(t, Math.min(t.length, Math.max(0, m.end - from))));
-  const cond = takingCondition(near);
+  const cond = takingCondition(near, t);
   const ceiling = changeBefore ? null : DAILY_MAX_AMOUNT.exec(near);
   const asNeeded = AS_NEEDED.test(t) || NEED_IT_NEAR.test(near) || !!cond || !!condition;
 

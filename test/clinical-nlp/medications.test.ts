@@ -1199,6 +1199,24 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(read('HPI: The rash improved after application of hydrocortisone cream.').meds).toEqual([]);
   });
 
+  it('"if she notices …, she needs to come back" after a course is a condition for coming back, not for taking it', () => {
+    expect(one('PLAN: We are going to give her Valtrex 1 g t.i.d. for seven days and then if she starts noticing any other drooping or worsening of her symptoms on the left side of her face, she needs to come back.', 'en-US').frequency).toMatchObject({ per_day: 3, as_needed: false });
+    expect(one('PLAN: Paracetamol 500 mg if she has fever.', 'en-US').frequency).toMatchObject({ as_needed: true });
+  });
+
+  it('"I hesitate to increase his Cozaar" changes nothing now', () => {
+    expect(read('IMPRESSION: Hypertension. Blood pressures are on the low side. I hesitate to increase his Cozaar although I would do this if tolerated in the future.').meds).toEqual([]);
+  });
+
+  it('"I would initiate low molecular weight heparin in the form of Fragmin … or Lovenox …" prescribes none of them now', () => {
+    expect(read('PLAN: Once she has come down to a more therapeutic range, I would initiate low-molecular weight heparin in the form of Fragmin one time a day or Lovenox on a b.i.d. schedule for 4 to 6 weeks postoperatively.').meds).toEqual([]);
+  });
+
+  it('"low molecular weight heparin" is the class, not heparin; the member named after "in the form of" is the prescription', () => {
+    expect(read('PLAN: Start low molecular weight heparin in the form of enoxaparin 40 mg subcutaneously daily.').meds).toEqual(['enoxaparin new 40 once daily']);
+    expect(read('PLAN: Start low molecular weight heparin.').meds).toEqual(['low molecular weight heparin new - -']);
+  });
+
   it('"before bed" and "before going to sleep" are at bedtime', () => {
     expect(one('melatonin 3 mg before going to sleep')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });
     expect(one('hydroxyzine 25 mg 1 tablet before bed')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });

@@ -824,7 +824,7 @@ export function extractMedications(
     const listGoesOn = !!carried && carried.decided.decision === 'current' && LIST_ITEM_LEAD.test(lead0)
       && (carried.decided.rules.some((r) => r === LIST_HEADING_RULE || r === LIST_SHARES) || sentenceModifiers(carried.s).some((x) => x.rule.id === LIST_HEADING_RULE));
     // (A dictation's lines are turns of their own; a list item is one.)
-    const goesOn = !!carried && carried.s === before && ((carried.s.turn === s.turn && GOES_ON.test(lead0)) || (listGoesOn && (!doc.consultation || carried.s.turn === s.turn)));
+    const goesOn = !!carried && carried.s === before && ((carried.s.turn === s.turn && (GOES_ON.test(lead0) || (!!before.semicolon && !lead0.trim()))) || (listGoesOn && (!doc.consultation || carried.s.turn === s.turn)));
     let inherited: Decided | undefined = goesOn ? carried!.decided : undefined;
     mentions.forEach((m, k) => {
       const floor = k > 0 ? mentions[k - 1]!.end : 0;

@@ -107,6 +107,8 @@ export interface Sentence {
   turn: number;
   /** The heading (written or dictated) the sentence falls under, or null where none was given. */
   section: SectionKind | null;
+  /** Cut at a semicolon ("continue niacin …; aspirin 81 mg daily; …"): the next sentence may be a list's next item. */
+  semicolon?: boolean;
   /** The transcript span of text[from, to): evidence for a fact found there. */
   span(from: number, to: number): Span;
 }
@@ -441,7 +443,8 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
       const head = at && headingOf(at[1]!) ? at[0].length : 0;
       const parts = Mapped.concat([text.slice(0, head), text.slice(head).replace(LIST_ITEM, '$1\n').replace(BOUNDARY, '\n')]).split(SENTENCE_END);
       for (const part of unlabelledConsultation ? parts.flatMap(turns) : parts) {
-        const m = applyCorrections(part.trim()).replace(/^[,;:]+\s*/, '').replace(/[.!;,]+$/, '').trim();
+        const whole = part.trim();
+        const m = applyCorrections(whole).replace(/^[,;:]+\s*/, '').replace(/[.!;,]+$/, '').trim();
         if (!m.text) continue;
         const said = HEADING_SENTENCE.exec(m.text);
         if (said && (PARAGRAPH.test(m.text) || PARAGRAPH.test(sentences[sentences.length - 1]?.text ?? ''))) section = sectionAfter(headingOf(said[1]!)!, section);
@@ -455,6 +458,7 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
           speaker: who,
           turn,
           section,
+          ...(whole.text.endsWith(';') ? { semicolon: true } : {}),
           span: (from, to) => m.source(from, to),
         });
       }

@@ -1217,6 +1217,19 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(read('PLAN: Start low molecular weight heparin.').meds).toEqual(['low molecular weight heparin new - -']);
   });
 
+  it('"continue niacin …; aspirin 81 mg daily; multivitamins; and vitamin C …": items after semicolons share the verb', () => {
+    expect(read('PLAN: At this time, continue niacin 1000 mg in the evening; aspirin 81 mg daily; multivitamins; and vitamin C 500 mg daily. Consider adding lycopene.').meds).toEqual([
+      'niacin continued 1000 once in the evening',
+      'aspirin continued 81 once daily',
+      'multivitamin continued - -',
+      'ascorbic acid continued 500 once daily',
+    ]);
+    expect(read('PLAN: Continue lisinopril 10 mg daily; metformin was stopped; start sitagliptin 100 mg daily.').meds).toEqual([
+      'lisinopril continued 10 once daily',
+      'sitagliptin new 100 once daily',
+    ]);
+  });
+
   it('"before bed" and "before going to sleep" are at bedtime', () => {
     expect(one('melatonin 3 mg before going to sleep')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });
     expect(one('hydroxyzine 25 mg 1 tablet before bed')).toMatchObject({ timing: 'at bedtime', frequency: { per_day: 1 } });

@@ -318,9 +318,11 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
   const meals = timings.filter((x) => SINGLE_MEAL.test(x));
   const times = meals.reduce((n, x) => n + (x.match(SINGLE_MEALS)?.length ?? 0), 0);
   m = ONCE_DAILY.exec(t);
-  // "q.a.m. and q. noon" (every morning and at noon): two times of day are twice a day, though "every morning" alone
-  // is once; "once a day, at night" stays once, and so do two different doses (flagged as a conflict elsewhere).
-  if (m && !(times >= 2 && !twoDoses && /^(?:every|each) (?:morning|night)$/.test(m[0]))) return { freq: mk(1, 'once daily'), single: false, hit: at(m) };
+  // "q.a.m. and q. noon" (every morning and at noon): a dose at noon as well is twice a day, though "every morning"
+  // alone is once; "once a day, at night", "a patch every morning and off in the evening" stay once, and so do two
+  // different doses (flagged as a conflict elsewhere).
+  const noonToo = times >= 2 && !twoDoses && meals.some((x) => /\b(?:noon|midday|lunchtime)\b/.test(x));
+  if (m && !(noonToo && /^(?:every|each) (?:morning|night)$/.test(m[0]))) return { freq: mk(1, 'once daily'), single: false, hit: at(m) };
   if (times >= 2) return { freq: mk(times, meals.join(' and ')), single: false };
   if (meals.length === 1 && !/\b(?:food|meals?)\b/.test(meals[0]!)) return { freq: mk(1, `once ${meals[0]!.replace(/^\d+\s*\w+\s+/, '')}`), single: false };
   if (asNeeded) return { freq: mk(null, 'as needed'), single: false };

@@ -1151,6 +1151,7 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(one('insulin lispro 6 units with breakfast, lunch and dinner').frequency).toMatchObject({ per_day: 3 });
     expect(one('metformin 500 mg daily with breakfast').frequency).toMatchObject({ per_day: 1 });
     expect(one('amlodipine 5 mg every morning').frequency).toMatchObject({ per_day: 1 });
+    expect(one('Lidoderm patch 5% apply 1 patch to both knees every morning and off in the evening').frequency).toMatchObject({ per_day: 1 });
   });
 
   it('a slash between two drugs lists both ("continue estradiol/Prometrium")', () => {
@@ -1172,7 +1173,7 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(read('CURRENT MEDICATIONS: Lipitor 80 mg q.d. discontinued today, Monopril 20 mg q.d. PLAN: Continue medications.').meds).toEqual([
       'fosinopril continued 20 once daily',
     ]);
-    expect(read('MEDICATIONS: Metformin 1000 mg b.i.d., increased today to 1000 mg t.i.d., lisinopril 10 mg daily.').meds).toEqual([
+    expect(read('MEDICATIONS: Aspirin 81 mg q.d., Metformin 1000 mg b.i.d., increased today to 1000 mg t.i.d., lisinopril 10 mg daily.').meds).toEqual([
       'metformin changed 1000 three times daily [flag]',
     ]);
   });

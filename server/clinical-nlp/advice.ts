@@ -82,6 +82,9 @@ const NEGATIVE_LEAD_IN = new RegExp(String.raw`(?<![a-z'])(?<!\b(?:if|when|unles
 const cue = (list: { patterns: string[] }): RegExp => new RegExp(String.raw`(?<![a-z'])${NOT_SAID}(?:${patterns(list.patterns)})(?:(?<=\s)|(?![a-z']))\s*`);
 // Counselling on results, risks or options is the doctor's account of the visit, not an instruction.
 const NOT_A_TOPIC = /\b(?:risks?|benefits?|results?|options?|findings?|history|diagnosis|conditions?|problems?|labs?|x rays?|plan|treatment|medications?|this|that|it)\b/;
+// Counselling is advice when its topic is care ("ways to improve her potty training", "avoiding triggers"), not a
+// subject told about ("the side effects in detail", "her menarche", "vasomotor rhinitis").
+const COUNSELLED_CARE = /\b(?:ways? to|how to|importance of|need to|[a-z]{3,}ing)\b/;
 /** Acts of the doctor that are advice, each written with its head word; `what` must hold for the words after it. */
 const REFERRAL = 'referral ';
 // "refer you to the emergency department": the patient is to go there now.
@@ -89,7 +92,7 @@ const URGENT_PLACE = new RegExp(String.raw`^to (?:the )?(?:${alternation(ADVICE_
 const ACTS: { re: RegExp; head: string; what?: RegExp; named?: boolean }[] = [
   { re: cue(ADVICE_CUES.referrals), head: REFERRAL },
   { re: cue(ADVICE_CUES.careOrders), head: '', what: CARE_NOUN, named: true },
-  { re: cue(ADVICE_CUES.counselling), head: '', what: new RegExp(String.raw`^(?!.*${NOT_A_TOPIC.source})`) },
+  { re: cue(ADVICE_CUES.counselling), head: '', what: new RegExp(String.raw`^(?!.*${NOT_A_TOPIC.source})(?=.*(?:${CARE_NOUN.source}|${COUNSELLED_CARE.source}))`) },
 ];
 const THIRD_PARTY = new RegExp(String.raw`^(?:(?:the|her|his|your|their)\s+)?(?:${alternation(ADVICE_CUES.thirdParties.phrases)})\b`);
 // Words that open a clause without being the instruction: "so", "and then", "okay".
@@ -460,6 +463,14 @@ interface Reading {
 }
 
 const HABIT_CODE = /^(?:Z|F1)/;
+const MAX_FINDING_ITEM = 4;
+const FINDING_QUALIFIERS = /^(?:(?:the|a|an|his|her|their|severe|mild|moderate|chronic|acute|central|obstructive|mucosal|recurrent|possible|probable)\s+)+/;
+
+/** True when the words are, all of them, a condition's name in the ICD-10 list. */
+function namesCondition(words: string): boolean {
+  const tokens = tokenize(words);
+  return tokens.length > 0 && exactIcdReach(tokens, 0, tokens.length) === tokens.length && !!exactIcdSpan(tokens, 0, tokens.length);
+}
 
 /** True when the words open on a symptom, an examination sign or a condition's name. */
 function namesFinding(words: string): boolean {
@@ -489,6 +500,9 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   if (said.startsWith('no ') && namesFinding(said.slice(3))) return null;
   // "be seen by them", "be seen if not": being seen is an instruction where it says by whom, where or how soon.
   if (TO_BE_SEEN.test(said) && !SEEN_WHERE.test(said)) return null;
+  // "2. Severe central sleep apnea, on CPAP …", "3. Mucosal candidiasis.": a plan item that only names a condition is
+  // the assessment's, not advice.
+  if (strength === 1 && n <= MAX_FINDING_ITEM && !CARE_NOUN.test(said) && namesCondition(said.replace(FINDING_QUALIFIERS, ''))) return null;
   if ((strength === 1 || verbless) && (n > (CARE_NOUN.test(said) ? MAX_VERBLESS_CARE : MAX_VERBLESS) || STATEMENT.test(t.slice(from, to)) || REPORTED.test(text) || DONE.test(text) || NOT_PLAN_ITEM.test(said) || (needsCare && (!CARE_NOUN.test(text) || THIRD_PERSON.test(text))))) return null;
   return { from, to, text, strength };
 }

@@ -406,3 +406,15 @@ describe('statements of an assessment read as instructions (unseen MTSamples rep
     expect(items('PLAN: Give the child rest and fluids.')).toEqual(['give the child rest and fluids']);
   });
 });
+
+describe('counselling and condition names in a report plan (unseen MTSamples reports, session 39)', () => {
+  const items = (text: string): string[] => structure(text, { locale: 'en-US', mode: 'dictation' }).advice;
+  it('counselling on a subject told about is no instruction; counselling on care is', () => {
+    expect(items('PLAN: We talked about her menarche. We talked about the side effects.')).toEqual([]);
+    expect(items('PLAN: I talked about ways to improve her potty training.')).toEqual(['ways to improve her potty training']);
+  });
+
+  it('a plan item that only names a condition is the assessment\'s, not advice', () => {
+    expect(items('PLAN: 1. Discussed vasomotor rhinitis. 2. Mucosal candidiasis. 3. Exam with Pap annually.')).toEqual(['exam with pap annually']);
+  });
+});

@@ -85,6 +85,8 @@ const NOT_A_TOPIC = /\b(?:risks?|benefits?|results?|options?|findings?|history|d
 // Counselling is advice when its topic is care ("ways to improve her potty training", "avoiding triggers"), not a
 // subject told about ("the side effects in detail", "her menarche", "vasomotor rhinitis").
 const COUNSELLED_CARE = /\b(?:ways? to|how to|importance of|need to|[a-z]{3,}ing)\b/;
+const LEAD_IN_BEFORE = /^\s*[,;:]\s*(?:then\s+)?(?:i|we|he|she|they|you|there|it|the patient)\s+[a-z']+/;
+const COUNSELLED_BEFORE = /\b(?:reviewed|discussed|explained|counsell?ed)\s*$/;
 /** Acts of the doctor that are advice, each written with its head word; `what` must hold for the words after it. */
 const REFERRAL = 'referral ';
 // "refer you to the emergency department": the patient is to go there now.
@@ -430,6 +432,10 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
       const found = complete(t, at, at + first.length, first, 2, { verbless: true });
       return first === helps[1] ? whole(found) : { found, next: at + first.length + and![0].length };
     } else if (planItem !== 'none') {
+      // "After-hours, he can go to …", "at present, we are going to add …": words before a clause with its own subject
+      // are that clause's lead-in; "discussed | different options": a result, risk or option discussed is the doctor's
+      // account of the visit.
+      if (!CARE_NOUN.test(clause) && (LEAD_IN_BEFORE.test(t.slice(c.to)) || (COUNSELLED_BEFORE.test(t.slice(0, c.from)) && NOT_A_TOPIC.test(clause)))) return whole(null);
       const opener = OPENING.exec(clause)![0].length;
       return whole(complete(t, c.from + opener, c.to, clause.slice(opener), 1, { needsCare: planItem === 'care' }));
     }

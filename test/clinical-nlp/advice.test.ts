@@ -418,3 +418,16 @@ describe('counselling and condition names in a report plan (unseen MTSamples rep
     expect(items('PLAN: 1. Discussed vasomotor rhinitis. 2. Mucosal candidiasis. 3. Exam with Pap annually.')).toEqual(['exam with pap annually']);
   });
 });
+
+describe('a report plan sentence led by words before its own subject (unseen MTSamples reports, session 39)', () => {
+  const items = (text: string): string[] => structure(text, { locale: 'en-US', mode: 'dictation' }).advice;
+  it('"After-hours, he can go …", "At present, we are going to …" lead their clause; they are no plan item', () => {
+    expect(items('PLAN: After-hours, he can go to the emergency room. At present, we are going to add digoxin.')).toEqual([]);
+    expect(items('PLAN: I gave him a prescription for Neurontin. We discussed different options.')).toEqual([]);
+  });
+
+  it('care said before another clause stays an item', () => {
+    expect(items('PLAN: Low salt diet, she should walk daily.')).toEqual(['low salt diet', 'walk daily']);
+    expect(items('PLAN: Reviewed inhaler technique with him.')).toEqual(['inhaler technique with him']);
+  });
+});

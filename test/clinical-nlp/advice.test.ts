@@ -426,6 +426,10 @@ describe('a report plan sentence led by words before its own subject (unseen MTS
     expect(items('PLAN: I gave him a prescription for Neurontin. We discussed different options.')).toEqual([]);
   });
 
+  it('the colon of a time ("at 8:15 in the morning") ends no clause', () => {
+    expect(items('PLAN: His appointment is at 8:15 in the morning. He is going to have a scan.')).toEqual([]);
+  });
+
   it('care said before another clause stays an item', () => {
     expect(items('PLAN: Low salt diet, she should walk daily.')).toEqual(['low salt diet', 'walk daily']);
     expect(items('PLAN: Reviewed inhaler technique with him.')).toEqual(['inhaler technique with him']);

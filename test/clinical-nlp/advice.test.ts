@@ -430,6 +430,11 @@ describe('a report plan sentence led by words before its own subject (unseen MTS
     expect(items('PLAN: His appointment is at 8:15 in the morning. He is going to have a scan.')).toEqual([]);
   });
 
+  it('an e-prescription\'s "Refills: 2 Allow Generic: No" and an "including …" aside are no advice', () => {
+    expect(items('PRESCRIPTIONS: Vioxx Dosage: 12.5 mg tablet Sig: BID Dispense: 30 Refills: 2 Allow Generic: No. PLAN: Rest.')).toEqual(['rest']);
+    expect(items('PLAN: He has had multiple stressors, including a bankruptcy in 2000, as well as his wife\'s illness.')).toEqual([]);
+  });
+
   it('care said before another clause stays an item', () => {
     expect(items('PLAN: Low salt diet, she should walk daily.')).toEqual(['low salt diet', 'walk daily']);
     expect(items('PLAN: Reviewed inhaler technique with him.')).toEqual(['inhaler technique with him']);

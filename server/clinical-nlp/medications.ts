@@ -161,7 +161,8 @@ const CONDITION_BEFORE_CUE = /(?:,\s*|\s+)(?:and\s+|but\s+)?\b(?:if|when|wheneve
 const TRAILING_CONDITION = /\b(?:if|when|whenever|in case of)\b(?!\s+(?:needed|required|necessary))(?:[^\S]+[^\s,;]+){0,14}[^\S]*$/;
 // "… call if she has problems with that we will try proctofoam": in a run-on line, a condition that a call or a
 // return asked for is that instruction's, not the next drug's.
-const LEADING_CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of)(?<!\b(?:call|ring|phone|come back|return|contact|seek help|go back)\s+(?:(?:us|me|back|in|the office|the clinic)\s+)?(?:only\s+)?(?:if|when|whenever|in case of))\b(?:[\s,]+[^\s.;,]+){0,14}[\s,]*$/;
+// Not past a turn of the sentence or an instruction of the condition's own ("if it gets worse, come back, but for now take …").
+const LEADING_CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of)(?<!\b(?:call|ring|phone|come back|return|contact|seek help|go back)\s+(?:(?:us|me|back|in|the office|the clinic)\s+)?(?:only\s+)?(?:if|when|whenever|in case of))\b(?:[\s,]+(?!(?:but|otherwise|meanwhile|now|come|call|return)\b)[^\s.;,]+){0,14}[\s,]*$/;
 const SAME_DRUG_BETWEEN = /^[\s,;:()-]*(?:(?:i e|ie|that is|which is|(?:also |otherwise |better )?(?:known|sold) as|(?:also )?called|(?:what )?you (?:might|may|would)?\s*(?:call|know) it(?: as)?|or|the brand|eye|ear|nasal|drops?|inhaler|gel|cream|tablets?|\d+(?:\.\d+)?\s*(?:percent|%|mg|mcg))\b[\s,]*)*$/;
 // Words after a brand that name the product ("tylenol pm", "crocin ds", "augmentin duo", "metolar xr").
 const BRAND_VARIANT = /^\s*((?:pm|arthritis|extra strength|xr|sr|er|cr|mr|ds|forte|plus|duo|kid|junior|xt|hfa|handihaler|respimat|emulgel|max)\b)/;
@@ -1221,6 +1222,11 @@ const GOVERNED_GAP = /^(?:[\s,]|\b(?:then|we|i|you|he|she|they|the patient|will|
 // instruction after it.
 const TRAILING_GAP = new RegExp(`${GOVERNED_GAP.source.slice(1, -1)}$`);
 const CONDITION_CLAUSE_GAP = new RegExp(String.raw`^[^.;,?]{0,60},${GOVERNED_GAP.source.slice(1)}`);
+// "if the culture is positive, stop the amoxicillin and start ciprofloxacin": a condition that opens the sentence governs
+// every instruction of the clause after its comma, unless the sentence turns from it ("…, but for now take …").
+const OPENING_CONDITION_GAP = /^[^.;?,]{0,60},(?![^.;?]*\b(?:but|otherwise|meanwhile|for now|in the meantime|until then|whatever)\b)[^.;?]*$/;
+const OPENS_SENTENCE = /^(?:(?:so|and|but|okay|ok|now|then|um|uh|well|right)[\s,]+)*$/;
+const opensSentence = (s: Sentence, x: ContextModifier): boolean => OPENS_SENTENCE.test(s.text.slice(0, x.start));
 // Cues after the drug that overrule the one before it ("amlodipine is stopped", "penicillin allergy").
 const OVERRULING = new Set<Decision>(['allergy', 'stopped', 'negated', 'asked', 'continued']);
 const RESTARTS = new Set(['new.restart', 'new.switch']);
@@ -1304,8 +1310,9 @@ function decide(
   // that refuses, weighs or conditions the prescribing verb straight after it decides for the drug. (Not a stop: "…
   // then stop | continue tiotropium", run together by a recogniser, is two instructions.)
   const governor = nearest && PRESCRIBED.has(STATUS_OF[status(nearest)!]!)
-    ? mods.find((x) => GOVERNING.has(status(x)!) && x.end <= nearest.start && x.start >= Math.max(0, floor)
-      && (GOVERNED_GAP.test(s.text.slice(x.end, nearest.start)) || (status(x) === 'conditional' && CONDITION_CLAUSE_GAP.test(s.text.slice(x.end, nearest.start)))))
+    ? mods.find((x) => GOVERNING.has(status(x)!) && x.end <= nearest.start && (x.start >= Math.max(0, floor) || opensSentence(s, x))
+      && (GOVERNED_GAP.test(s.text.slice(x.end, nearest.start)) || (status(x) === 'conditional' && CONDITION_CLAUSE_GAP.test(s.text.slice(x.end, nearest.start)))
+        || (status(x) === 'conditional' && opensSentence(s, x) && OPENING_CONDITION_GAP.test(s.text.slice(x.end, nearest.start)))))
     : undefined;
   const own = governor ?? nearest;
   // A cue after the drug that would prescribe it ("paracetamol would be beneficial") decides over one that does not
@@ -1324,7 +1331,10 @@ function decide(
     out = { decision: 'new', rules: [own.rule.id, 'med.stop-has-object'], explicit: false, restart: false, unclear: true };
   } else if (own) {
     // A condition is all of its clause ("if this shows no improvement"), where its cue stopped at the first word it needs.
-    const clause = governor ? s.text.slice(governor.start, nearest!.start).replace(TRAILING_GAP, '') : '';
+    const gap = governor ? s.text.slice(governor.end, nearest!.start) : '';
+    // A condition opening the sentence ends at its comma, before the instructions it governs.
+    const to = governor && !GOVERNED_GAP.test(gap) && !CONDITION_CLAUSE_GAP.test(gap) ? governor.end + gap.indexOf(',') : nearest?.start;
+    const clause = governor ? s.text.slice(governor.start, to).replace(TRAILING_GAP, '') : '';
     const cue = clause.length > own.text.length ? clause : own.text;
     out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue, cueAt: own.start };
   }

@@ -25,6 +25,7 @@ const HeadingsSchema = Type.Object({
   ...Provenance,
   about: Type.String(),
   speakerRoles: Type.Array(Type.String({ minLength: 2 })),
+  findingsEnd: Type.Array(Type.String({ minLength: 3 })),
   clinicianOnly: Type.Array(Type.String({ minLength: 3 })),
   kinds: Type.Array(Type.String()),
   headings: Type.Array(
@@ -40,6 +41,7 @@ const HeadingsSchema = Type.Object({
 const HEADINGS_DATA = checkedData('section-headings.json', HeadingsSchema, HEADINGS_FILE);
 const HEADINGS = HEADINGS_DATA.headings;
 const SPEAKER_ROLE = new RegExp(String.raw`^(?:${HEADINGS_DATA.speakerRoles.map(escapeRegExp).join('|')})\b`, 'i');
+const FINDINGS_END = new RegExp(String.raw`\b(?:${HEADINGS_DATA.findingsEnd.map((p) => escapeRegExp(p).replace(/\s+/g, String.raw`\s+`)).join('|')})\b`, 'i');
 const CLINICIAN_ONLY = new RegExp(String.raw`\b(?:${HEADINGS_DATA.clinicianOnly.map((p) => escapeRegExp(p).replace(/\s+/g, String.raw`\s+`)).join('|')})\b`, 'i');
 
 interface Heading {
@@ -465,6 +467,7 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
     }
   }
   const consultation = speakers >= 2 || unlabelledConsultation;
+  if (consultation) endSpokenFindings(sentences);
   if (unlabelledConsultation) askedTopics(sentences);
   if (consultation) markQuestions(sentences);
   const all = sentences.map((s) => s.text).join(' ');
@@ -494,6 +497,24 @@ const NOT_A_SPEAKER = new RegExp(String.raw`^\s*${SECTION}\s*:`, 'i');
 function speakerLabel(line: string): RegExpExecArray | null {
   const sm = SPEAKER.exec(line);
   return sm && sm[1]!.split(/\s+/).length <= 3 && !NOT_A_SPEAKER.test(line) && !headingOf(sm[1]!) && !isVitalLabel(sm[1]!) ? sm : null;
+}
+
+const SPOKEN_FINDINGS: ReadonlySet<SectionKind | null> = new Set<SectionKind | null>(['exam', 'vitals', 'results']);
+
+/**
+ * A consultation whose clinician dictates findings aloud ("physical exam: carotids are normal …") goes on talking to
+ * the patient after them, with no heading for the plan: the findings end where the examination is said to be over or
+ * the clinician tells a diagnosis or a prescription, so the plan told after them is not read as findings.
+ */
+function endSpokenFindings(sentences: Sentence[]): void {
+  let ended = false;
+  let heading: SectionKind | null = null;
+  for (const s of sentences) {
+    if (s.section !== heading) ended = false;
+    heading = s.section;
+    if (!ended && SPOKEN_FINDINGS.has(s.section) && s.speaker === 'doctor' && (FINDINGS_END.test(s.text) || DIAGNOSIS_CUE.test(s.text) || PRESCRIBER_VOICE.test(s.text))) ended = true;
+    if (ended) s.section = null;
+  }
 }
 
 /** A label on the only labelled line is a speaker only when it names one: otherwise it is a heading we do not know. */

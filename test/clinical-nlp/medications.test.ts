@@ -1829,3 +1829,34 @@ describe('unseen MTSamples reports against their own plan sections (session 38)'
     expect(us('If you get a fever you can take paracetamol 500 mg.').medications.map((m) => m.frequency?.as_needed)).toEqual([true]);
   });
 });
+
+describe('a stop, a condition and the instructions they reach', () => {
+  const gb = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' });
+
+  it('a stop said for later ("if you get a rash, stop the …", "… once the rash stops") leaves the drug prescribed', () => {
+    for (const later of ['If you get a rash, stop the amoxicillin.', 'Stop the amoxicillin if you get a rash.', 'Once the rash settles, you can stop the amoxicillin.'])
+      expect(gb(`Doctor: Start amoxicillin 500 mg three times a day. ${later}\nPatient: Okay.`).medications.map((m) => [m.name, m.status])).toEqual([['amoxicillin', 'new']]);
+    expect(gb('Doctor: We\'re adding the tacrolimus ointment.\nPatient: Okay.\nDoctor: Once the rash stops, you can stop the tacrolimus ointment.').medications.map((m) => m.name)).toEqual(['tacrolimus']);
+    // A stop now still stops.
+    expect(gb('Doctor: Stop the amoxicillin. Start cefalexin 500 mg twice a day.\nPatient: Okay.').medications.map((m) => m.name)).toEqual(['cefalexin']);
+  });
+
+  it('a condition that opens the sentence governs each of its instructions, to the first comma', () => {
+    const f = gb('Doctor: If the culture is positive, stop the amoxicillin and start ciprofloxacin 500 mg twice a day.\nPatient: Okay.');
+    expect(f.medications).toEqual([]);
+    expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['ciprofloxacin', 'if the culture is positive']]);
+  });
+
+  it('a condition whose own instruction is to come back is not the next drug\'s', () => {
+    for (const text of ['Doctor: If it gets worse, come back, but for now take paracetamol 500 mg three times a day.', 'Doctor: Take paracetamol 500 mg three times a day and if the fever persists, come back.']) {
+      const f = gb(`${text}\nPatient: Okay.`);
+      expect(f.conditional_medications ?? []).toEqual([]);
+      expect(f.medications.map((m) => [m.name, m.status, m.frequency?.per_day, m.frequency?.as_needed])).toEqual([['paracetamol', 'new', 3, false]]);
+    }
+  });
+
+  it('the plan a clinician tells after dictating findings aloud is read as the plan', () => {
+    const f = gb('Doctor: Physical exam: lungs are clear.\nPatient: Okay.\nDoctor: Okay, we\'re done with your exam. I want you to increase the metformin to 1000 mg twice a day.\nPatient: Sure.');
+    expect(f.medications.map((m) => [m.name, m.status])).toEqual([['metformin', 'changed']]);
+  });
+});

@@ -300,6 +300,16 @@ describe('report headings and numbered lists', () => {
     expect(texts("Doctor: What you're, what you're describing might be Bell's palsy.")).toEqual(["what you're describing might be bell's palsy"]);
   });
 
+  it('ends findings dictated aloud in a consultation where the examination is said to be over or a prescription told', () => {
+    const kinds = (raw: string) => buildDoc(raw, { mode: 'consultation' }).sentences.map((s) => s.section);
+    expect(kinds('Doctor: Physical exam: lungs are clear.\nPatient: Okay.\nDoctor: Mild edema. Okay, we\'re done with your exam. I want you to increase the metformin.\nPatient: Sure.'))
+      .toEqual(['exam', 'exam', 'exam', null, null, null]);
+    expect(kinds('Doctor: Physical exam: lungs are clear.\nPatient: Okay.\nDoctor: I\'m going to prescribe you some amoxicillin.'))
+      .toEqual(['exam', 'exam', null]);
+    expect(kinds('Doctor: Physical exam: lungs are clear.\nPatient: Okay.\nDoctor: Heart sounds normal.')).toEqual(['exam', 'exam', 'exam']);
+    expect(buildDoc('EXAM: Lungs clear. You can sit up. PLAN: Rest.').sentences.map((s) => s.section)).toEqual(['exam', 'exam', 'plan']);
+  });
+
   it('does not read a heading as a speaker, so a report is not a consultation', () => {
     const doc = buildDoc('SUBJECTIVE: Sore throat.\nOBJECTIVE: Red throat.\nPLAN: Fluids.');
     expect(doc.consultation).toBe(false);

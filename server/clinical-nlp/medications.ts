@@ -76,7 +76,9 @@ const DANGLING = /\b(?:may|might|could|would|will|shall|can|we|i|to|and|(?:and|w
 // "put you on some naprosyn and some flexeril", "continue the lipitor and the aspirin": a determiner may follow the link.
 // "refill your metoprolol your crestor": in unpunctuated speech a bare possessive between two drugs joins them too.
 // "paracetamol, or even co-codamol", "anti-inflammatories, such as ibuprofen": a hedge or an example joins them too.
-const LIST_LINK = /(?:,|\/|\band|\bor|\balso|\bplus|\bas well as|\bsuch as|\bin the form of|\blike|\bfor example|\bsay)(?:\s+(?:the|some|your|her|his|their|a|an|also|even|maybe|perhaps|possibly|tapered|tapering|oral|topical|inhaled|iv|im|intravenous|intramuscular|subcutaneous|sublingual|nebulized|nebulised))*\s*$|^\s*(?:your|her|his|their)\s*$/;
+const LIST_LINK = /(?:,|\/|\band|\bor|\balso|\bplus|\bas well as|\bsuch as|\bin the form of|\blike|\bfor example|\bsay)(?:\s+(?:the|some|your|her|his|their|a|an|also|even|maybe|perhaps|possibly|tapered|tapering|oral|topical|inhaled|iv|im|intravenous|intramuscular|subcutaneous|sublingual|nebulized|nebulised))*\s*$|^\s*(?:your|her|his|their)\s*$|\b(?<!\b(?:not|never|apart)\s+)(?:together\s+)?(?<!\b(?:not|never|apart)\s+together\s+)with(?:\s+(?:the|some|a|an|topical|oral))?\s*$/;
+// "we'll try benzoyl peroxide with clindamycin": a drug given with another is a second item of the list (not one the
+// patient is on already: "ibuprofen with your lisinopril"; nor one to keep apart: "not together with the iron tablet").
 // A sentence that goes on with the one before ("… think about paracetamol, or even co-codamol. And some
 // anti-inflammatories, such as ibuprofen"): the segmenter cut a list the speaker was still saying.
 const GOES_ON = /^\s*(?:(?:um|uh|er|erm|so)\b[\s,]*)*(?:and|or|plus)\b/;

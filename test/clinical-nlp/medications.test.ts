@@ -1855,6 +1855,21 @@ describe('a stop, a condition and the instructions they reach', () => {
     }
   });
 
+  it('asking consent ("if you\'re okay with this") is no condition on the drug, nor is one whose instruction is to make an appointment', () => {
+    const f = gb('Doctor: If you\'re okay with this, we can switch your omeprazole to Nexium.\nPatient: That\'s fine.');
+    expect(f.conditional_medications ?? []).toEqual([]);
+    expect(f.medications.map((m) => m.name)).toEqual(['esomeprazole']);
+    const g = gb('Doctor: If it doesn\'t help, definitely make an appointment with them, also, as you know, Xeljanz is a high-risk medication.\nPatient: Okay.');
+    expect(g.conditional_medications ?? []).toEqual([]);
+    expect(gb('Doctor: If it doesn\'t help, we can start amitriptyline 10 mg at night.\nPatient: Okay.').conditional_medications?.map((m) => m.name)).toEqual(['amitriptyline']);
+  });
+
+  it('a drug given with another ("benzoyl peroxide with clindamycin") is a second item, not one the patient is on ("with your lisinopril")', () => {
+    expect(gb('Doctor: We\'ll try benzoyl peroxide with clindamycin.\nPatient: Okay.').medications.map((m) => [m.name, m.status])).toEqual([['benzoyl peroxide', 'new'], ['clindamycin', 'new']]);
+    expect(gb('Doctor: You can take ibuprofen with your lisinopril.\nPatient: Okay.').medications.map((m) => m.name)).toEqual(['ibuprofen']);
+    expect(meds('Plan: Tab Shelcal 500 one tablet twice daily after lunch and dinner, not together with the iron tablet.').map((m) => m.name)).toEqual([expect.stringContaining('calcium')]);
+  });
+
   it('the plan a clinician tells after dictating findings aloud is read as the plan', () => {
     const f = gb('Doctor: Physical exam: lungs are clear.\nPatient: Okay.\nDoctor: Okay, we\'re done with your exam. I want you to increase the metformin to 1000 mg twice a day.\nPatient: Sure.');
     expect(f.medications.map((m) => [m.name, m.status])).toEqual([['metformin', 'changed']]);

@@ -487,6 +487,24 @@ function namesFinding(words: string): boolean {
   return false;
 }
 
+const NEGATED = /^(?:no|not|negative for) /;
+// Words before a finding that name where it is: "no ankle edema", "no breast tenderness"; not an activity and its
+// condition ("no driving when drowsy").
+const SITE_WORDS_BEFORE_FINDING = 2;
+const NOT_A_SITE = /^(?:[a-z]+ing|when|if|while|after|before|until|unless|for|with|without|in|on|at|during|and|or|to|the|a|an|any|more|than)$/;
+
+/** True when the words deny a finding, after up to SITE_WORDS_BEFORE_FINDING words of its site. */
+function negatedFinding(said: string): boolean {
+  const denied = NEGATED.exec(said);
+  if (!denied) return false;
+  const words = said.slice(denied[0].length).split(' ');
+  for (let k = 0; k <= Math.min(SITE_WORDS_BEFORE_FINDING, words.length - 1); k++) {
+    if (k > 0 && NOT_A_SITE.test(words[k - 1]!)) return false;
+    if (namesFinding(words.slice(k).join(' '))) return true;
+  }
+  return false;
+}
+
 /** An instruction as written, if it reads as complete and is advice. */
 function complete(t: string, from: number, to: number, words: string, strength: number, how: Reading = {}): Found | null {
   const { needsCare = false, verbless = false } = how;
@@ -502,8 +520,9 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   // "call if the weight goes up by 2 kg": a reading in the condition is what to watch for, not a vital.
   if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said.replace(/\b(?:if|when|unless)\b.*$/, '')) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || DRUG_AMOUNT.test(said)) return null;
   if (NOT_ADVICE.test(text)) return null;
-  // "no abdominal pain", "no rebound", "no high blood pressure": a finding said to be absent, nothing to go without.
-  if (said.startsWith('no ') && namesFinding(said.slice(3))) return null;
+  // "no abdominal pain", "no rebound", "no high blood pressure", "no calf tenderness", "not nauseated": a finding said
+  // to be absent, nothing to go without.
+  if (negatedFinding(said)) return null;
   // "be seen by them", "be seen if not": being seen is an instruction where it says by whom, where or how soon.
   if (TO_BE_SEEN.test(said) && !SEEN_WHERE.test(said)) return null;
   // "2. Severe central sleep apnea, on CPAP …", "3. Mucosal candidiasis.": a plan item that only names a condition is

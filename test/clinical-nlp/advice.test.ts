@@ -440,3 +440,21 @@ describe('a report plan sentence led by words before its own subject (unseen MTS
     expect(items('PLAN: Reviewed inhaler technique with him.')).toEqual(['inhaler technique with him']);
   });
 });
+
+describe('words to the scribe and findings dictated in a consultation', () => {
+  // Said after the diagnosis, where a consultation's plan is read.
+  const told = (words: string): string[] => advice(consultation('Hello.', 'My knee hurts.', `So you have osteoarthritis of the knee. ${words} Drink plenty of fluids.`, 'Okay.'), { mode: 'consultation' });
+
+  it('a command to the scribe or the dictation system is no advice', () => {
+    expect(told('Use my general physical exam template. Use the short PE. Please insert the procedure paragraph in the plan.')).toEqual(['drink plenty of fluids']);
+  });
+
+  it('a finding said absent after its site ("no calf tenderness", "no ankle edema is noted") is no advice, an activity with its condition is', () => {
+    expect(told('No ankle edema is noted. No calf tenderness. No focal sensory deficit noted. Make sure you\'re not nauseated.')).toEqual(['drink plenty of fluids']);
+    expect(told('No driving when drowsy.')).toEqual(['no driving when drowsy', 'drink plenty of fluids']);
+  });
+
+  it('an examination command ("kick it out straight", "keep it loose") is no advice', () => {
+    expect(told('Bring it back and kick it out straight. Keep it loose.')).toEqual(['drink plenty of fluids']);
+  });
+});

@@ -454,6 +454,10 @@ describe('words to the scribe and findings dictated in a consultation', () => {
     expect(told('No driving when drowsy.')).toEqual(['no driving when drowsy', 'drink plenty of fluids']);
   });
 
+  it('talk with its subject left out ("… don\'t really see any abnormalities", "the first thing i\'d try is …", "stay put for me") is no advice', () => {
+    expect(told('Okay, perfect. So, stay put for me now. I don\'t see any fractures, uh, don\'t really see any abnormalities at all. So the first thing i\'d try is changing your diet.')).toEqual(['drink plenty of fluids']);
+  });
+
   it('an examination command ("kick it out straight", "keep it loose") is no advice', () => {
     expect(told('Bring it back and kick it out straight. Keep it loose.')).toEqual(['drink plenty of fluids']);
   });

@@ -528,6 +528,7 @@ const inside = (ranges: [number, number][], at: number): boolean => ranges.some(
 const NAME_LEAD = new Set(CUES.nameLead);
 const NAME_TAIL = new Set(CUES.nameTail);
 const NAME_END = new Set(CUES.nameEnd);
+const CUT_OFF = /^[a-z]+-$/;
 const SPOKEN_FILLER = /(?:^|\s*,?\s+)\b(?:um+|uh+|er|erm|hmm)\b\s*,?/g;
 
 /**
@@ -538,7 +539,8 @@ function tidyName(name: string): string {
   // "depression's stable": the condition, without what is said of it.
   const said = /^(.+?)'s\s+(\w+)/.exec(name);
   const base = said && STATUS.has(said[2]!) ? said[1]! : name;
-  const words = withoutRepeats(base.replace(SPOKEN_FILLER, ' ')).split(/\s+/).filter((w) => /\w/.test(w));
+  // A word cut off in speech ("that em- those emphysema changes") names nothing.
+  const words = withoutRepeats(base.replace(SPOKEN_FILLER, ' ')).split(/\s+/).filter((w) => /\w/.test(w) && !CUT_OFF.test(w));
   const bare = (w: string): string => w.replace(/[,;:.]+$/, '');
   let a = 0;
   const end = words.findIndex((w, i) => i > 0 && NAME_END.has(bare(w)));

@@ -15,6 +15,9 @@ describe('diagnosis names as said', () => {
     expect(names('Doctor: i think this is cellulitis around the area')).toEqual([['cellulitis', 'L03.9']]);
     expect(names('Doctor: i think you have tennis elbow go figure')).toEqual([['tennis elbow', 'M77.1']]);
     expect(names('Doctor: i think you have thrombosis of the left popliteal vein')).toEqual([['thrombosis of the left popliteal vein', 'I80.2']]);
+    // A word cut off in speech and a quantity before the name ("a lot of", "so much") are not its words.
+    expect(names('Doctor: you still have that em- those emphysema changes on your chest x-ray.\nPatient: okay.')).toEqual([['emphysema', 'J43.9']]);
+    expect(names('Doctor: you know, you have a lot of arthritis for someone so young.\nPatient: okay.')).toEqual([['arthritis', 'M13.9']]);
   });
 
   it('reads no diagnosis in a speaker introducing themself with a name that is also an abbreviation', () => {

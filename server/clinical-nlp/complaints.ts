@@ -13,7 +13,7 @@ import type { Complaint, Duration } from './facts.js';
 import { findDurations, type DurationHit } from './durations.js';
 import { alternation, PhraseIndex, RELATIVE, tokenize, type Token } from './lexicon.js';
 import { endsScope, negationCues, postNegationCues } from './negation.js';
-import { DIAGNOSIS_CUE, headingOf, historySentences, inlineHeadings, opensWithHeading, type Doc, type SectionKind, type Sentence } from './sections.js';
+import { DIAGNOSIS_CUE, headingOf, historySentences, inlineHeadings, opensWithHeading, toldBack, type Doc, type SectionKind, type Sentence } from './sections.js';
 
 // Words a complaint does not need: articles, pronouns, hedges, "complains of", intensifiers.
 const FILLER = new Set(
@@ -785,7 +785,7 @@ function storyEnd(doc: Doc): number {
     (s) =>
       s.speaker !== 'patient' &&
       s.index >= firstPatient &&
-      ((statesDiagnosis(s) && !isQuestion(s)) || (doc.consultation && EXAM_ANNOUNCED.test(s.text) && !NOT_NOW.test(s.text))),
+      ((statesDiagnosis(s) && !isQuestion(s) && !toldBack(doc.sentences, s.index)) || (doc.consultation && EXAM_ANNOUNCED.test(s.text) && !NOT_NOW.test(s.text))),
   );
   return end < 0 ? doc.sentences.length : end;
 }

@@ -31,7 +31,7 @@ import type { Diagnosis } from './facts.js';
 import { BODY_PART, PhraseIndex, RELATIVE, tokenize, withoutRepeats, type Token } from './lexicon.js';
 import { DRUG_INDEX } from './medications.js';
 import { isNegated } from './negation.js';
-import { spokenSections, type Doc, type SectionKind, type Sentence } from './sections.js';
+import { spokenSections, toldBack, type Doc, type SectionKind, type Sentence } from './sections.js';
 
 type Certainty = Diagnosis['certainty'];
 
@@ -696,7 +696,7 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
       return items.length;
     };
     const inAssessment = s.section === 'assessment';
-    const history = s.section === 'history' || s.section === 'complaint';
+    const history = s.section === 'history' || s.section === 'complaint' || toldBack(doc.sentences, s.index);
     const cues = sentenceCues(s.text, history);
     const hedged = cues.length ? null : HEDGED_LIST.exec(s.text);
     if (cues.length) {

@@ -26,6 +26,7 @@ const HeadingsSchema = Type.Object({
   about: Type.String(),
   speakerRoles: Type.Array(Type.String({ minLength: 2 })),
   findingsEnd: Type.Array(Type.String({ minLength: 3 })),
+  visitOpeners: Type.Array(Type.String({ minLength: 3 })),
   clinicianOnly: Type.Array(Type.String({ minLength: 3 })),
   kinds: Type.Array(Type.String()),
   headings: Type.Array(
@@ -42,6 +43,7 @@ const HEADINGS_DATA = checkedData('section-headings.json', HeadingsSchema, HEADI
 const HEADINGS = HEADINGS_DATA.headings;
 const SPEAKER_ROLE = new RegExp(String.raw`^(?:${HEADINGS_DATA.speakerRoles.map(escapeRegExp).join('|')})\b`, 'i');
 const FINDINGS_END = new RegExp(String.raw`\b(?:${HEADINGS_DATA.findingsEnd.map((p) => escapeRegExp(p).replace(/\s+/g, String.raw`\s+`)).join('|')})\b`, 'i');
+const VISIT_OPENER = new RegExp(String.raw`\b(?:${HEADINGS_DATA.visitOpeners.map((p) => escapeRegExp(p).replace(/\s+/g, String.raw`\s+`)).join('|')})\b`, 'i');
 const CLINICIAN_ONLY = new RegExp(String.raw`\b(?:${HEADINGS_DATA.clinicianOnly.map((p) => escapeRegExp(p).replace(/\s+/g, String.raw`\s+`)).join('|')})\b`, 'i');
 
 interface Heading {
@@ -476,7 +478,7 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
   const isExam = (s: Sentence): boolean =>
     (s.speaker === 'doctor' && EXAM_CUE.test(s.text) && !s.text.endsWith('?')) || (s.speaker === null && EXAM_START.test(s.text));
   let findingsStart = sentences.findIndex((s) => isObjective(s) || isExam(s));
-  let planStart = sentences.findIndex((s) => s.speaker !== 'patient' && DIAGNOSIS_CUE.test(s.text));
+  let planStart = sentences.findIndex((s, i) => s.speaker !== 'patient' && DIAGNOSIS_CUE.test(s.text) && !toldBack(sentences, i));
   // No diagnosis said: the plan starts with the first prescription, order or instruction after the findings.
   if (planStart < 0) planStart = sentences.findIndex((s, i) => i >= Math.max(0, findingsStart) && s.speaker !== 'patient' && PLAN_START.test(s.text));
   if (planStart < 0) planStart = sentences.length;
@@ -499,6 +501,17 @@ function speakerLabel(line: string): RegExpExecArray | null {
   return sm && sm[1]!.split(/\s+/).length <= 3 && !NOT_A_SPEAKER.test(line) && !headingOf(sm[1]!) && !isVitalLabel(sm[1]!) ? sm : null;
 }
 
+/** Sentences after a condition told back within which the clinician's question about the visit makes it history. */
+const VISIT_OPENER_WITHIN = 4;
+
+/**
+ * A condition said before the clinician asks, in the same turn, what the visit is for ("you have some chronic back
+ * pain, some depression. why am i seeing you today?") is the history told back, no diagnosis of this visit.
+ */
+export function toldBack(sentences: readonly Sentence[], i: number): boolean {
+  const s = sentences[i]!;
+  return sentences.slice(i + 1, i + 1 + VISIT_OPENER_WITHIN).some((t) => t.turn === s.turn && t.speaker === s.speaker && VISIT_OPENER.test(t.text));
+}
 const SPOKEN_FINDINGS: ReadonlySet<SectionKind | null> = new Set<SectionKind | null>(['exam', 'vitals', 'results']);
 
 /**

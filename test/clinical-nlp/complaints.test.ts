@@ -992,3 +992,15 @@ describe('words of a falling number and of weight lost on purpose (session 38)',
     expect(names('She has several lesions on her arms.')).toHaveLength(1);
   });
 });
+
+describe('the history told back before the visit\'s question', () => {
+  it('a condition the doctor tells back before asking what the visit is for neither ends the story nor is a diagnosis', () => {
+    const text = 'Patient: Go for it.\nDoctor: You have some chronic back pain, some depression. Why am I seeing you today?\nPatient: All of a sudden I have been feeling some really bad knee pain.';
+    const f = structure(text, { locale: 'en-US', mode: 'consultation' });
+    expect(f.complaints.map((c) => c.name)).toEqual(['knee pain']);
+    expect(f.diagnoses).toEqual([]);
+    // Said after the patient's story, it is the diagnosis.
+    const told = structure('Doctor: Why am I seeing you today?\nPatient: My knee hurts.\nDoctor: You have some osteoarthritis of the knee.', { locale: 'en-US', mode: 'consultation' });
+    expect(told.diagnoses.map((d) => d.icd10?.code)).toEqual([expect.stringMatching(/^M17/)]);
+  });
+});

@@ -1870,6 +1870,10 @@ describe('a stop, a condition and the instructions they reach', () => {
     expect(meds('Plan: Tab Shelcal 500 one tablet twice daily after lunch and dinner, not together with the iron tablet.').map((m) => m.name)).toEqual([expect.stringContaining('calcium')]);
   });
 
+  it('"we switched her from a furosemide to torsemide" stopped the one, and the other is what she takes, which the plan continues', () => {
+    expect(gb('Doctor: We switched her from a furosemide to torsemide. Continue with her current regimen.\nPatient: Okay.').medications.map((m) => [m.name, m.status])).toEqual([['torsemide', 'continued']]);
+  });
+
   it('the plan a clinician tells after dictating findings aloud is read as the plan', () => {
     const f = gb('Doctor: Physical exam: lungs are clear.\nPatient: Okay.\nDoctor: Okay, we\'re done with your exam. I want you to increase the metformin to 1000 mg twice a day.\nPatient: Sure.');
     expect(f.medications.map((m) => [m.name, m.status])).toEqual([['metformin', 'changed']]);

@@ -1874,6 +1874,10 @@ describe('a stop, a condition and the instructions they reach', () => {
     expect(gb('Doctor: We switched her from a furosemide to torsemide. Continue with her current regimen.\nPatient: Okay.').medications.map((m) => [m.name, m.status])).toEqual([['torsemide', 'continued']]);
   });
 
+  it('a brand said as two words ("metro cream") is the brand', () => {
+    expect(gb('Doctor: Continue with metro cream, and we could send it to the metro market.\nPatient: Okay.').medications.map((m) => [m.name, m.status])).toEqual([['metronidazole', 'continued']]);
+  });
+
   it('the plan a clinician tells after dictating findings aloud is read as the plan', () => {
     const f = gb('Doctor: Physical exam: lungs are clear.\nPatient: Okay.\nDoctor: Okay, we\'re done with your exam. I want you to increase the metformin to 1000 mg twice a day.\nPatient: Sure.');
     expect(f.medications.map((m) => [m.name, m.status])).toEqual([['metformin', 'changed']]);

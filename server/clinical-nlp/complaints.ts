@@ -666,6 +666,8 @@ function described(words: Token[]): Item | undefined {
 
 const LESION_TALK = /^(?:as|well|least|must|might|may|maybe|just|really|help|helps|helped|through|me|it|this|that|these|those|i|you|we|they|which|there|there's|now|what|think|caused|causes|except|can't|cannot|could|would|should|will|ok|okay|righty|ho|know|seeing|see|saw|be|been|so|but|then|also|other|another|because|about|if|when|where|which|who|why|how|yes|yeah|no|not|get|got|getting|had|have|has|did|do|does|is|are|was|were)$/;
 const LESION_VERB = /^(?:does|do|did|is|are|was|were|has|have|had|get|gets|got|getting|see|seen|saw|notice|noticed|describe|put|go|goes|come|comes|feel|feels|felt|found|find|discovered)$/;
+// How many were found is no part of the description: "two lumps" is lumps.
+const LESION_COUNT = /^(?:\d+|several|multiple|few|couple|of|many|numerous)$/;
 const LESION_PLACE = /^(?:on|over|in|around|across|of|and|all|under|below|above|behind|near|between|along|arms?|legs?|side|sides|area|areas|body|face|trunk|torso|hands?|feet|foot|skin|part|aspect|portion|region|surface|medial|lateral|anterior|posterior|proximal|distal|dorsal|plantar|palmar|mesial|inner|outer|top|bottom)$/;
 const LESION_NOUN_PLACE = /^(?:arms?|legs?|side|sides|areas?|body|face|trunk|torso|hands?|feet|foot|skin|part|aspect|portion|region|surface|top|bottom)$/;
 const INTERNAL_PLACE = /^(?:in|of|on|within|involving)\s+(?:(?:the|her|his|their|both)\s+)?(?:brain|liver|lungs?|kidneys?|spine|spinal|bones?|pancreas|spleen|adrenals?|thyroid|ovar(?:y|ies)|uterus|bladder|prostate|colon|bowel|heart|mediastinum|abdomen|pelvis|stomach|cerebellum|cortex)\b/;
@@ -681,7 +683,7 @@ function describedLesion(words: Token[], matches: { start: number; end: number; 
   const talk = lesionAt >= 0 ? words.slice(0, lesionAt).findLastIndex((t) => LESION_TALK.test(t.text)) : -1;
   // Nor who has it: "my son has a rash" is a rash, not a "son rash".
   const who = lesionAt >= 0 ? words.slice(0, lesionAt).findLastIndex((t) => RELATIVE_WORD.test(t.text)) : -1;
-  const first = words.findIndex((t, k) => k > remedy && k > talk && k > who && !NEGATION_WORD.test(t.text) && !APPLIED.has(t.text) && !(k < lesionAt && LESION_VERB.test(t.text)));
+  const first = words.findIndex((t, k) => k > remedy && k > talk && k > who && !NEGATION_WORD.test(t.text) && !APPLIED.has(t.text) && !(k < lesionAt && (LESION_VERB.test(t.text) || LESION_COUNT.test(t.text))));
   if (first < 0) return undefined;
   // "several lesions in her brain": a lesion inside the body is an imaging finding, not what the patient has noticed.
   if (lesionAt >= 0 && INTERNAL_PLACE.test(words.slice(lesionAt + 1, lesionAt + 4).map((t) => t.text).join(' '))) return undefined;

@@ -73,6 +73,9 @@ describe('sentences without punctuation', () => {
     const plan = (said: string) => who(`do you have any pain? yeah. ${said}`).at(-1);
     expect(plan("so i'm gonna go ahead and start you on some lasix 40 milligrams once a day")).toBe('doctor');
     expect(plan('so i wanna go ahead and continue with the lisinopril 20 mg a day')).toBe('doctor');
+    // A recogniser writes "wanna" as "wan na"; "just" may come between; a tag question ("…, okay?") before it asks nothing.
+    expect(who('it looks like you\'re managing it well at this time, okay? so, i wan na go ahead and continue with the lisinopril 20 mg a day').at(-1)).toBe('doctor');
+    expect(who('everything looks fine here now, okay? i wan na just continue on the lisinopril, 20 milligrams a day').at(-1)).toBe('doctor');
     expect(plan('so i would, uh, suggest you continue using the pain reliever, 600 milligrams of ibuprofen 3 times a day')).toBe('doctor');
     expect(plan('and something called emollients, which can help with the dry skin')).toBe('doctor');
     expect(plan('you can also try antihistamines, piriton, loratadine')).toBe('doctor');

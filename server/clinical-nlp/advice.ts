@@ -369,6 +369,9 @@ function instructionsIn(t: string, c: Clause, planItem: PlanItem, conditionSaid:
 
 const EARLIER_VISIT = /\b(?:last time|last visit|at your last (?:visit|appointment)|previously)\s+(?:\S+\s+){0,2}$/;
 
+const OWN_SUBJECT_HESITATED = /\b(?:i|we|i'll|we'll|i will|we will|i'd|we'd|i would|we would|i'm going to|we're going to|i'm gonna|we're gonna)(?:\s*,?\s*(?:um+|uh+|er|erm|ah)\b)+\s*,?\s*$/;
+const OWN_SUBJECT_WITHIN = 40;
+
 /** The first instruction in a clause, if one reads as complete, and where to look for the next. */
 function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: Condition | null, subjectSaid: boolean): { found: Found | null; next: number } {
   const clause = t.slice(c.from, c.to);
@@ -406,6 +409,8 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
     if (lead === negative) head = 'do not ';
     else if (who) head = `${who[0]} to `;
   } else if (imperative || subjectSaid) {
+    // "I'll, um, book another appointment": the clinician's own act, cut from its subject at a hesitation's comma.
+    if (imperative && OWN_SUBJECT_HESITATED.test(t.slice(Math.max(0, c.from - OWN_SUBJECT_WITHIN), c.from))) return whole(null);
     start = c.from + (imperative?.[0].length ?? 0);
     strength = 2;
   } else if (SOONER.test(clause)) {

@@ -458,6 +458,11 @@ describe('words to the scribe and findings dictated in a consultation', () => {
     expect(told('Okay, perfect. So, stay put for me now. I don\'t see any fractures, uh, don\'t really see any abnormalities at all. So the first thing i\'d try is changing your diet.')).toEqual(['drink plenty of fluids']);
   });
 
+  it('the clinician\'s own act cut from its subject by a hesitation ("I\'ll um, book another appointment") is no advice', () => {
+    expect(told('I\'ll um, book another appointment, to see you soon.')).toEqual(['drink plenty of fluids']);
+    expect(told('Um, book another appointment to see us soon.')).toEqual(['book another appointment to see us soon', 'drink plenty of fluids']);
+  });
+
   it('an examination command ("kick it out straight", "keep it loose") is no advice', () => {
     expect(told('Bring it back and kick it out straight. Keep it loose.')).toEqual(['drink plenty of fluids']);
   });

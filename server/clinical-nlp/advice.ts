@@ -510,11 +510,15 @@ function negatedFinding(said: string): boolean {
   return false;
 }
 
+const BARE_CONJUNCTION = /^(?:if|when|unless|until|once|whenever)$/;
+
 /** An instruction as written, if it reads as complete and is advice. */
 function complete(t: string, from: number, to: number, words: string, strength: number, how: Reading = {}): Found | null {
   const { needsCare = false, verbless = false } = how;
   const said = written(words);
-  const text = how.condition ? `${said} ${written(how.condition)}` : said;
+  // A condition whose words were all dangling ("if it's not" → "if") says nothing: the instruction stands alone.
+  const condition = how.condition ? written(how.condition) : '';
+  const text = condition && !BARE_CONJUNCTION.test(condition) ? `${said} ${condition}` : said;
   const n = text.split(' ').length;
   const alone = strength > 1 && ONE_WORD.has(said);
   // A listed condition said with it leaves room for a short instruction: "come back straight away if …, or …".

@@ -463,6 +463,11 @@ describe('words to the scribe and findings dictated in a consultation', () => {
     expect(told('Um, book another appointment to see us soon.')).toEqual(['book another appointment to see us soon', 'drink plenty of fluids']);
   });
 
+  it('a condition whose words all dangle ("if it\'s not") is left off rather than printed as "… if"', () => {
+    expect(advice(consultation('Hello.', 'My throat hurts.', 'So you have a sore throat. I expect this to be getting better in four or five days. Um, if it\'s not, please get in touch with a medical professional again.', 'Okay.'), { mode: 'consultation' }))
+      .toEqual(['get in touch with a medical professional']);
+  });
+
   it('an examination command ("kick it out straight", "keep it loose") is no advice', () => {
     expect(told('Bring it back and kick it out straight. Keep it loose.')).toEqual(['drink plenty of fluids']);
   });

@@ -364,9 +364,10 @@ const takingCondition = (near: string, line: string): RegExpExecArray | null => 
   return c && !STOPS_ON_CONDITION.test(c[0]) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) ? c : null;
 };
 const FOR_SYMPTOM = /\bfor (?:the |any |her |his |your )?(?:discomfort|pain|fever|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
+const UP_TO_TIMES = /\bup\s*to\s+(?:(?:about|around|roughly|approximately)\s+)?(?:\d+|twice|thrice)\s+(?:times\s+)?(?:a|per|in a|each)\s+day\b/;
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
 const DAILY_MAX =
-  /\b(?:not more than|no more than|maximum(?: of)?|max|up to|upto|not to exceed)\s+(\d+|once|twice|thrice)\s*(?:(?:tablets?|tabs?|capsules?|doses?|times?|pieces?|sprays?|puffs?)\s+)?(?:a|in a|per|in 1|each|in 24 hours?)\s*(?:day|night|24 hours)\b/;
+  /\b(?:not more than|no more than|maximum(?: of)?|max|up to|upto|not to exceed)\s+(?:(?:about|around|roughly|approximately)\s+)?(\d+|once|twice|thrice)\s*(?:(?:tablets?|tabs?|capsules?|doses?|times?|pieces?|sprays?|puffs?)\s+)?(?:a|in a|per|in 1|each|in 24 hours?)\s*(?:day|night|24 hours)\b/;
 // "you can take Tylenol up to 3000 milligrams a day": a daily ceiling in weight; its "a day" is no once-daily
 // schedule, and with no schedule said the drug is taken as needed. "Then go up to 50 mg a day", "bump it up to …" are
 // a titration's next dose.
@@ -672,7 +673,8 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   const near = t.slice(0, nearEnd(t, Math.min(t.length, Math.max(0, m.end - from))));
   const cond = takingCondition(near, t);
   const ceiling = changeBefore ? null : DAILY_MAX_AMOUNT.exec(near);
-  const asNeeded = AS_NEEDED.test(t) || NEED_IT_NEAR.test(near) || !!cond || !!condition;
+  // "you can take one tablet up to six times a day": a ceiling on how often is taken as needed.
+  const asNeeded = AS_NEEDED.test(t) || NEED_IT_NEAR.test(near) || !!cond || !!condition || UP_TO_TIMES.test(near);
 
   let { freq, single, hit } = frequencyOf(ceiling ? blanked(t, ceiling) : t, asNeeded, timings);
   // "may use ibuprofen or Tylenol for discomfort": a drug for a symptom with no schedule is taken when it is there.

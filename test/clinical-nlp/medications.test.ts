@@ -1878,6 +1878,11 @@ describe('a stop, a condition and the instructions they reach', () => {
     expect(gb('Doctor: Continue with metro cream, and we could send it to the metro market.\nPatient: Okay.').medications.map((m) => [m.name, m.status])).toEqual([['metronidazole', 'continued']]);
   });
 
+  it('"up to (about) six times a day" is a ceiling on a drug taken as needed, not a schedule', () => {
+    const [m] = gb('Doctor: You can get chlorphenamine, and you can take one tablet, four milligrams, um, up to about six times a day.\nPatient: OK.').medications;
+    expect([m?.frequency?.as_needed, m?.frequency?.per_day, m?.frequency?.text]).toEqual([true, 6, 'as needed, up to 6 a day']);
+  });
+
   it('the plan a clinician tells after dictating findings aloud is read as the plan', () => {
     const f = gb('Doctor: Physical exam: lungs are clear.\nPatient: Okay.\nDoctor: Okay, we\'re done with your exam. I want you to increase the metformin to 1000 mg twice a day.\nPatient: Sure.');
     expect(f.medications.map((m) => [m.name, m.status])).toEqual([['metformin', 'changed']]);

@@ -334,6 +334,8 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
 
 // As needed said as an instruction ("p.r.n.", "as needed for fever"), never a spoken condition ("if it isn't enough").
 const AS_NEEDED_SAID = /\b(?:prn|sos|as needed|as required|when needed|when required|on demand|as and when)\b/;
+// "Aspirin indefinitely, and Plavix 75 mg daily for six months": how long to take it, said without a number, prescribes it.
+const TAKEN_FOR_GOOD = /^\s*(?:indefinitely|lifelong|for life)\b/;
 // "when you need it", "whenever she needs one": as needed said to the patient, read near the drug only ("… and ice
 // the knee if you need to" is another instruction's). Not enough to make a drug named without a dose a prescription:
 // "just epipen for anaphylaxis when you need it" says back what the patient uses.
@@ -874,7 +876,8 @@ export function extractMedications(
       const id = m.ref ? m.ref.drug.name : m.key;
       const { decision } = decided;
       if (decision === 'stopped') stopped.push({ id, brand: m.ref?.brand });
-      if (decided.rules.includes('negated.except')) excepted.add(id);
+      // "Voltaren … instead of Celebrex. He may continue his other medications": the drug replaced is not continued.
+      if (decided.rules.includes('negated.except') || decided.rules.includes('negated.instead')) excepted.add(id);
       const status = STATUS_OF[decision];
       if (!status || status === 'stopped') return;
       const prescribed = PRESCRIBED.has(status);
@@ -940,7 +943,7 @@ export function extractMedications(
     const current = history
       .filter((m) => m.current && m.recognised && !prescribed.some((x) => x.name === m.name))
       .filter((m, _, all) => !all.some((o) => o !== m && o.name === m.name && (fullness(o) > fullness(m) || (fullness(o) === fullness(m) && all.indexOf(o) < all.indexOf(m)))));
-    // "… except metformin", "… with the exception of lisinopril" (negated.except): those are not.
+    // "… except metformin", "… with the exception of lisinopril" (negated.except), a drug replaced: those are not.
     prescribed = [
       ...prescribed,
       ...current.filter((m) => !excepted.has(m.id)).map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), rule], sentence: continueAll.index })),
@@ -1665,7 +1668,7 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
     previous = med;
     // A condition alone ("if the sertraline isn't enough") does not make a drug prescribed; an instruction to take it
     // as needed does ("Tylenol and Motrin p.r.n.", "Motrin as needed for fever").
-    const stated = parsed.strength || parsed.dose || parsed.duration || m.prefixForm || prnBefore || (parsed.frequency && (parsed.frequency.text !== 'as needed' || AS_NEEDED_SAID.test(text.slice(piece.from, piece.to))));
+    const stated = parsed.strength || parsed.dose || parsed.duration || m.prefixForm || prnBefore || TAKEN_FOR_GOOD.test(text.slice(m.end, piece.to)) || (parsed.frequency && (parsed.frequency.text !== 'as needed' || AS_NEEDED_SAID.test(text.slice(piece.from, piece.to))));
     out.push({ ...med, bare: !stated });
   });
   // "500 mg on day 1, then 250 mg daily on days 2 through 5": a step without a frequency takes its neighbour's.

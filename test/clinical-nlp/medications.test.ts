@@ -1138,6 +1138,21 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     ]);
   });
 
+  it('a drug "recommended" after its name is today\'s under a plan heading, and history elsewhere', () => {
+    expect(structure('RECOMMENDATIONS: The patient was given instruction on nasal saline irrigation twice daily and Clarinex 5 mg daily was recommended.', { locale: 'en-US' }).medications.map((m) => [m.name, m.status])).toEqual([['desloratadine', 'new']]);
+    expect(structure('HISTORY: Ibuprofen was recommended by her previous doctor. PLAN: Naproxen 500 mg b.i.d.', { locale: 'en-US' }).medications.map((m) => m.name)).toEqual(['naproxen']);
+  });
+
+  it('a drug to take "indefinitely" is prescribed though said without a strength', () => {
+    expect(structure('RECOMMENDATIONS: Aspirin indefinitely, and Plavix 75 mg p.o. daily for no less than six months.', { locale: 'en-US' }).medications.map((m) => m.name)).toEqual(['aspirin', 'clopidogrel']);
+  });
+
+  it('a drug replaced ("Voltaren instead of Celebrex") is not continued with "his other medications"', () => {
+    expect(structure('MEDICATIONS: He is on Celebrex, gabapentin and pantoprazole. PLAN: Rx for Voltaren 75 mg one p.o. q.12h. for pain instead of Celebrex. He may continue with his other medications as directed.', { locale: 'en-US' }).medications.map((m) => [m.name, m.status])).toEqual([
+      ['diclofenac', 'new'], ['gabapentin', 'continued'], ['pantoprazole', 'continued'],
+    ]);
+  });
+
   it('"except" opening a clause of its own ("except we will add …") excepts nothing: the drug it adds is new', () => {
     expect(read('CURRENT MEDICATIONS: Carvedilol 6.25 mg twice daily. PLAN: We will continue present therapy except we will add Tylenol No. 3 to take 1 tablet before bed as needed for her back pain.').meds).toEqual([
       'acetaminophen + codeine new - once at bedtime as needed',

@@ -468,6 +468,13 @@ describe('words to the scribe and findings dictated in a consultation', () => {
       .toEqual(['get in touch with a medical professional']);
   });
 
+  it('findings said absent without a symptom word ("no loss of muscle tone", "no abnormal masses", "no egophony", "no complications"), a noun before a modal ("aspirin use can …"), sleep-study results and history questions without their question mark are no advice', () => {
+    expect(told('So your strength is good, no loss of muscle tone there. No abnormal masses present. No egophony or tactile fremitus. No bluish discoloration, no sign of any infection. So no complications.')).toEqual(['drink plenty of fluids']);
+    expect(told('Aspirin use can cause stomach upset. We now have added obstructive sleep apnea. And no periodic limb movements during sleep, with less than one episode per hour.')).toEqual(['drink plenty of fluids']);
+    expect(told('No heavy lifting for two weeks.')).toEqual(['no heavy lifting for 2 weeks', 'drink plenty of fluids']);
+    expect(told('No drug allergies. How about food allergies. Any sudden weight loss. No one else suffers from heart problems. You do not have history of skin disease, never been on any antidepressants. No side effects. No pus cells or blood present. Those do not look good.')).toEqual(['drink plenty of fluids']);
+  });
+
   it('an examination command ("kick it out straight", "keep it loose") is no advice', () => {
     expect(told('Bring it back and kick it out straight. Keep it loose.')).toEqual(['drink plenty of fluids']);
   });

@@ -146,6 +146,10 @@ const NOW = /\b(?:since (?:you've|you have|i've|i have) been|now|anymore|any mor
 const IT_IS_WHERE = /^(?:(?:and|so|well|um|uh|yeah|it's)\s+)*it(?:'s| is| starts| started| begins| began| comes| sits)\b(?:\s+(?:it|starts|up|mainly|just|kind of|like|right|usually|always))*\s+(?:in|on|at|around|from)\b/;
 // The doctor asking where a pain is: the answer's site completes it.
 const WHERE = /\b(?:where|whereabouts|which (?:side|part))\b/;
+// The kind of trouble a "where" question names ("where are you having pain?", "where does it hurt?").
+const KIND_ASKED = /\b(?:pain|ache|discomfort|swelling|rash|itch|itching|numbness|tingling|hurts?|hurting)\b/;
+// An answer that is the site itself: "my left elbow", "in my lower back", "right here, the left knee".
+const ANSWER_OPENS_ON_SITE = /^(?:(?:um|uh|so|well|yeah|yes|it's|its|it is|mainly|mostly|just|right here|here)[\s,]+)*(?:(?:in|on|at|around)\s+)?(?:(?:my|the|his|her)\s+)?$/;
 // A question about earlier episodes: what the answer tells is history ("have you had this before?" "once, 3 years ago").
 const PAST_QUESTION = /\b(?:ever|before|in the past|previously|prior to|did it last|last time)\b/;
 const HOW_LONG_OTHER =
@@ -674,7 +678,10 @@ const INTERNAL_PLACE = /^(?:in|of|on|within|involving)\s+(?:(?:the|her|his|their
 /** A skin lesion as described, with lay words for the lesion in the note's wording ("round rings" → ring shaped rash). */
 function describedLesion(words: Token[], matches: { start: number; end: number; payload: string[] }[]): Item | undefined {
   // What was put on it is no part of its description: "cortisone cream on the areas of the rash" is the rash.
-  const lesionAt = words.findIndex((t) => LESION.test(t.text));
+  // A lesion may be a phrase's ("canker sores" → mouth ulcers): where that phrase starts and ends.
+  const lesionMatch = (t: Token) => matches.find((m) => m.start === t.start && m.payload.some((n) => LESION.test(n)));
+  const lesionAt = words.findIndex((t) => LESION.test(t.text) || !!lesionMatch(t));
+  const lesionEnd = lesionAt >= 0 ? (lesionMatch(words[lesionAt]!)?.end ?? words[lesionAt]!.end) : -1;
   // Without full stops a segment may run long: at most five describing words, after any verb of telling.
   // Nor is what comes before a denial of it ("skin red i don't have any spots"): the denial is the context's to judge.
   const remedy = Math.max(lesionAt - 6, words.slice(0, lesionAt).findLastIndex((t) => DRUG_WORDS.has(t.text) || APPLIED.has(t.text) || TELLING.has(t.text) || NEGATION_WORD.test(t.text)));
@@ -690,7 +697,7 @@ function describedLesion(words: Token[], matches: { start: number; end: number; 
   // After the lesion word only where it is describes it ("rash on both arms"), not what it does or when ("does that
   // rash go away", "any rash on your body at the moment").
   let last = words.length;
-  if (lesionAt >= 0) for (let k = lesionAt + 1; k < words.length && last === words.length; k++) if (!SITES[words[k]!.text] && !SIDE.has(words[k]!.text) && !POSITION.has(words[k]!.text) && !LESION_PLACE.test(words[k]!.text) && !LESION.test(words[k]!.text)) last = k;
+  if (lesionAt >= 0) for (let k = lesionAt + 1; k < words.length && last === words.length; k++) if (words[k]!.end > lesionEnd && !SITES[words[k]!.text] && !SIDE.has(words[k]!.text) && !POSITION.has(words[k]!.text) && !LESION_PLACE.test(words[k]!.text) && !LESION.test(words[k]!.text)) last = k;
   // …and ends on a place ("rash on medial right calf"), not on a word left before one ("lesion in left anterior").
   while (last - 1 > lesionAt && lesionAt >= 0 && !SITES[words[last - 1]!.text] && !LESION_NOUN_PLACE.test(words[last - 1]!.text)) last--;
   const kept = words.slice(first, Math.max(first + 1, last));
@@ -702,7 +709,7 @@ function describedLesion(words: Token[], matches: { start: number; end: number; 
   }
   const name = tidy(parts.join(' '));
   if (!name) return undefined;
-  return { name, start: kept[0]!.start, end: kept[kept.length - 1]!.end };
+  return { name, start: kept[0]!.start, end: Math.max(kept[kept.length - 1]!.end, lesionEnd) };
 }
 
 function tidy(name: string): string {
@@ -1042,6 +1049,16 @@ export function extractComplaints(doc: Doc): Complaint[] {
         pending = undefined;
         continue;
       }
+    }
+    // "Where are you having pain?" – "My left elbow.": the doctor's question names the kind, the answer its site.
+    const askedKind = !pending && !items.length && !bare.length && mention && asking && question.speaker === 'doctor' && WHERE.test(question.text)
+      ? KIND_ASKED.exec(question.text) : null;
+    const kind = askedKind ? bareKind(askedKind[0].startsWith('hurt') ? 'pain' : askedKind[0]) : undefined;
+    if (kind && mention && ANSWER_OPENS_ON_SITE.test(s.text.slice(0, s.text.indexOf(mention)))) {
+      const site = mention.replace(/\w+$/, (w) => SITES[w] ?? w);
+      const at = s.text.indexOf(mention);
+      attach(s, [{ name: siteName(kind, site), start: at, end: at + mention.length, site }], durations, undefined, 'complaint.site-answers-where');
+      continue;
     }
     // An answer that says yes (or only when) takes the symptoms the doctor asked about; "it has" to "has that been
     // since the bite" takes the bite's duration.

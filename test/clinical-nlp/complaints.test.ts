@@ -1012,3 +1012,19 @@ describe('the verb a lump was found with', () => {
     expect(names('Patient: I have two lumps.')).toEqual(['lump']);
   });
 });
+
+describe('a lesion named by a phrase ("canker sores in my mouth")', () => {
+  it('is named by the phrase, not by the words told before it', () => {
+    expect(names('Patient: A few days later I started getting multiple canker sores in my mouth.')).toEqual(['mouth ulcers']);
+    expect(names('Patient: I started getting sores in my mouth.')).toEqual(['mouth ulcers']);
+  });
+});
+
+describe('the site given in answer to "where is the pain?"', () => {
+  it('completes the kind the doctor asked about', () => {
+    expect(names('Doctor: Where are you having pain?\nPatient: My left elbow. I hit it against a railing.\nDoctor: Okay.')).toEqual(['left elbow pain']);
+    expect(names('Doctor: Where is the pain?\nPatient: In my left elbow.\nDoctor: Okay.')).toEqual(['left elbow pain']);
+    // Not a site said in another answer.
+    expect(names('Doctor: Where do you work?\nPatient: At my desk, it is bad for my back.\nDoctor: Okay.')).toEqual([]);
+  });
+});

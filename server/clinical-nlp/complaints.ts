@@ -149,7 +149,7 @@ const WHERE = /\b(?:where|whereabouts|which (?:side|part))\b/;
 // The kind of trouble a "where" question names ("where are you having pain?", "where does it hurt?").
 const KIND_ASKED = /\b(?:pain|ache|discomfort|swelling|rash|itch|itching|numbness|tingling|hurts?|hurting)\b/;
 // An answer that is the site itself: "my left elbow", "in my lower back", "right here, the left knee".
-const ANSWER_OPENS_ON_SITE = /^(?:(?:um|uh|so|well|yeah|yes|it's|its|it is|mainly|mostly|just|right here|here)[\s,]+)*(?:(?:in|on|at|around)\s+)?(?:(?:my|the|his|her)\s+)?$/;
+const ANSWER_OPENS_ON_SITE = /^(?:(?:um|uh|so|well|yeah|yes|it's|its|it is|mainly|mostly|just|right here|here|all over)[\s,]+)*(?:(?:in|on|at|around)\s+)?(?:(?:my|the|his|her)\s+)?$/;
 // A question about earlier episodes: what the answer tells is history ("have you had this before?" "once, 3 years ago").
 const PAST_QUESTION = /\b(?:ever|before|in the past|previously|prior to|did it last|last time)\b/;
 const HOW_LONG_OTHER =

@@ -33,8 +33,9 @@ const PSEUDO_TERMINATE = new RegExp(
   'g',
 );
 
-// Longer phrases holding a cue word that are not negations ("not ruled out", "gram negative").
-const PSEUDO = new RegExp(String.raw`\b(?:${alternation(phrasesOf(NEGATED.filter((r) => r.direction === 'pseudo')))})\b`, 'g');
+// Longer phrases holding a cue word that are not negations ("not ruled out", "gram negative", the answer "no," before
+// what the patient goes on to say); a phrase's comma is written after its word, as the text has it.
+const PSEUDO = new RegExp(String.raw`\b(?:${alternation(phrasesOf(NEGATED.filter((r) => r.direction === 'pseudo'))).replace(/ ,/g, ',')})(?![a-z0-9])`, 'g');
 
 /** The negation cues of a sentence, left to right, as [start, end) offsets. */
 export function negationCues(sentence: string): [number, number][] {

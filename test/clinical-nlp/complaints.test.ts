@@ -1028,3 +1028,19 @@ describe('the site given in answer to "where is the pain?"', () => {
     expect(names('Doctor: Where do you work?\nPatient: At my desk, it is bad for my back.\nDoctor: Okay.')).toEqual([]);
   });
 });
+
+describe('an answer that opens on "no," and goes on to tell', () => {
+  it('denies the question, not what it tells ("No, I feel dizzy"); a denial said in it still denies', () => {
+    const gb = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => c.name);
+    expect(gb('Doctor: Are you feeling okay?\nPatient: No, I feel dizzy.\nDoctor: Okay.')).toEqual(['dizziness']);
+    expect(gb('Doctor: Any fever?\nPatient: No, just a cough.\nDoctor: Okay.')).toEqual(['cough']);
+    expect(gb('Doctor: Any chest pain?\nPatient: No, I don\'t have chest pain.\nDoctor: Okay.')).toEqual([]);
+    expect(gb('Doctor: Any chest pain?\nPatient: No, chest pain.\nDoctor: Okay.')).toEqual([]);
+  });
+
+  it('a bellyache is abdominal pain, and "all over my belly" answers where the pain is', () => {
+    const gb = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => c.name);
+    expect(gb('Doctor: What\'s going on?\nPatient: I am having a bellyache.\nDoctor: Okay.')).toEqual(['abdominal pain']);
+    expect(gb('Doctor: Where are you experiencing the most pain?\nPatient: All over my belly.\nDoctor: Okay.')).toEqual(['abdominal pain']);
+  });
+});

@@ -964,7 +964,7 @@ const ALLERGY_ASKED = /\b(?:do you|does (?:he|she)|did you|have you|has (?:he|sh
 const ALLERGY_QUESTION = /\b(?:allerg\w*|reactions?|react)\b/;
 const NO_ALLERGY = /^(?:no|nil|none|not|never|nope|nkda|nothing)\b|\bno (?:known )?(?:drug )?allerg/;
 // "I think there was an antibiotic called clindamycin": the hedge and the kind of drug before its name.
-const ANSWER_LEAD = /^(?:(?:yes|yeah|yep|sir|madam|ma'am|doctor|doc|to|i am|i'm|she is|he is|allergic|only|just|once|one|uh|um|er|erm|well|actually|really|i've|i have|got|i think|i believe|there was|there is|there's|it was|it's|(?:an? )?(?:antibiotic|medication|medicine|drug|tablet)s?,?(?:\s*(?:um|uh),?)?\s+(?:called|named)|,)\s*)+/;
+const ANSWER_LEAD = /^(?:(?:yes|yeah|yep|sir|madam|ma'am|doctor|doc|to|i am|i'm|she is|he is|allergic|only|just|once|one|uh|um|er|erm|oh|well|actually|really|i've|i have|got|i think|i believe|there was|there is|there's|it was|it's|i (?:cannot|can't|can not) take|(?:an? )?(?:antibiotic|medication|medicine|drug|tablet)s?,?(?:\s*(?:um|uh),?)?\s+(?:called|named)|,)\s*)+/;
 // "No, just latex": a no that an allergen follows is the answer to "any drug allergies?", not to "any allergies?".
 const NO_THEN = /^(?:no|nope|not to (?:any )?(?:medicines?|medications?|drugs?))\b[\s,.]*(?:(?:but|only|just|really|i've|i have|i'm|apart from|except)\b[\s,]*)*/;
 
@@ -992,6 +992,12 @@ function allergenAt(s: Sentence, at: number, maxWords = 3): AllergyMention[] {
 /** The allergens of an answer to the allergy question ("Uh, no just latex."), none for "no", "NKDA". */
 const CONFIRMS = /^(?:(?:um|uh|well|oh)[\s,]+)*(?:yes|yeah|yep|yup|correct|that's (?:correct|right)|that is (?:correct|right)|right|i am|i do)\b/;
 
+const BARE_YES = new RegExp(`${CONFIRMS.source}[\\s,.!]*$`);
+// "What happens when you take Lortab?" – "Really bad hives.": a reaction told in answer makes the drug asked about an
+// allergy.
+const REACTION_ASKED = /\bwhat happens (?:when|if) (?:you|he|she) (?:take|takes|took|use|uses|used|have|has|had|eat|eats|ate)\b/;
+const REACTION_TOLD = /\b(?:rash|rashes|hives|swell\w*|itch\w*|anaphyla\w*|wheez\w*|(?:can't|cannot|couldn't|trouble) breath\w*|throat (?:closes|closed|closing|swells|swelled)|vomit\w*|throw up|throwing up|blisters?)\b/;
+
 function allergyAnswer(answer: Sentence): AllergyMention[] {
   const no = NO_THEN.exec(answer.text);
   const from = no ? no[0].length : 0;
@@ -1009,10 +1015,25 @@ export function findAllergies(doc: Doc): AllergyMention[] {
     // The answer is the other speaker's next sentence ("Any allergies at all? Medication?" "No, just hay fever.").
     const answer = doc.sentences.slice(s.index + 1, s.index + 3).find((a) => a.speaker !== s.speaker);
     if (ALLERGY_QUESTION.test(s.text) && (s.text.endsWith('?') || QUESTION_START.test(s.text) || ALLERGY_ASKED.test(s.text))) {
-      const said = answer ? allergyAnswer(answer) : [];
+      let said = answer ? allergyAnswer(answer) : [];
       if (answer) answered.set(answer.index, said);
+      // "Do you have any allergies to medications?" – "Yes. Penicillin.": a bare yes, then the allergen.
+      const next = answer && doc.sentences[answer.index + 1];
+      if (answer && !said.length && BARE_YES.test(answer.text) && next?.turn === answer.turn) {
+        said = allergyAnswer(next);
+        answered.set(next.index, said);
+      }
       // "you've got an allergy to penicillin, is that correct?" "that's correct": the allergen is the question's.
       if (said.length || !answer || !CONFIRMS.test(answer.text)) continue;
+    }
+    const reacted = REACTION_ASKED.exec(s.text);
+    if (reacted && answer && REACTION_TOLD.test(answer.text) && !NO_ALLERGY.test(answer.text)) {
+      const named = allergenAt(s, reacted.index + reacted[0].length, 4);
+      if (named.length) {
+        out.push(...named);
+        lastStated = s.index;
+        continue;
+      }
     }
     const stated: AllergyMention[] = answered.get(s.index) ?? [];
     // "ALLERGIES: She thinks to Benadryl." Every allergen named under the heading, unless it says there are none.

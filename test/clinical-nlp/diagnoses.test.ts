@@ -411,6 +411,15 @@ describe('allergies on real text', () => {
     expect(allergies('Doctor: any allergies?\nPatient: yes')).toEqual([]);
   });
 
+  it('an allergen said after a bare yes, after "I cannot take", or a drug whose reaction is told in answer to "what happens when you take …?"', () => {
+    expect(allergies('Doctor: Do you have any allergies to medications?\nPatient: Yes. Penicillin.')).toEqual(['penicillin']);
+    expect(allergies('Doctor: Any known allergies?\nPatient: Oh yes, I cannot take sulfa drugs.')).toEqual(['sulfa drugs']);
+    expect(allergies('Doctor: Any allergies?\nPatient: Yes, just molds.')).toEqual(['mould']);
+    expect(allergies('Doctor: What happens when you take amoxicillin?\nPatient: I get a really ugly rash.')).toEqual(['amoxicillin']);
+    expect(allergies('Doctor: What happens when you take amoxicillin?\nPatient: Nothing, it works fine.')).toEqual([]);
+    expect(allergies('Doctor: Any allergies?\nPatient: Yes. I mean, no, none.')).toEqual([]);
+  });
+
   it('a statement checked with the patient ("… is that correct") is a question, not a diagnosis', () => {
     const f = run("Doctor: i think you've got an allergy to penicillin is that correct\nPatient: that's correct yes");
     expect(f.diagnoses).toEqual([]);

@@ -529,6 +529,7 @@ const NAME_LEAD = new Set(CUES.nameLead);
 const NAME_TAIL = new Set(CUES.nameTail);
 const NAME_END = new Set(CUES.nameEnd);
 const CUT_OFF = /^[a-z]+-$/;
+const NAMED_AS = new Set(['called', 'named', 'show', 'shows', 'showed', 'reveal', 'reveals', 'revealed']);
 const SPOKEN_FILLER = /(?:^|\s*,?\s+)\b(?:um+|uh+|er|erm|hmm)\b\s*,?/g;
 
 /**
@@ -546,6 +547,9 @@ function tidyName(name: string): string {
   const end = words.findIndex((w, i) => i > 0 && NAME_END.has(bare(w)));
   let b = end > 0 ? end : words.length;
   while (b - a > 1 && NAME_TAIL.has(bare(words[b - 1]!))) b--;
+  // "a lung problem called bronchitis", "your x-rays show bronchitis": the name is what it is called, what it shows.
+  const named = words.slice(0, b).findLastIndex((w, i) => i < b - 1 && (NAMED_AS.has(w) || (w === 'as' && words[i - 1] === 'known')));
+  if (named >= 0) a = named + 1;
   while (b - a > 1 && NAME_LEAD.has(bare(words[a]!))) a++;
   return words.slice(a, b).join(' ').replace(/[,;:]+$/, '') || name;
 }

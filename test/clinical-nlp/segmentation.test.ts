@@ -319,3 +319,11 @@ describe('report headings and numbered lists', () => {
     expect(doc.sentences.every((s) => s.speaker === null)).toBe(true);
   });
 });
+
+describe('a unit\'s period before the dose said next', () => {
+  it('ends no sentence ("Lisinopril 20 mg. one p.o. twice per day"); before other words it does', () => {
+    const texts = (t: string) => buildDoc(t, { mode: 'dictation' }).sentences.map((s) => s.text);
+    expect(texts('Lisinopril 20 mg. one p.o. twice per day, digoxin 0.125 mg one p.o. q.d.')).toEqual(['lisinopril 20 mg. 1 po twice per day, digoxin 0.125 mg 1 po daily']);
+    expect(texts('Start lisinopril 20 mg. Return in two weeks.')).toEqual(['start lisinopril 20 mg', 'return in 2 weeks']);
+  });
+});

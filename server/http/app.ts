@@ -126,6 +126,11 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
  * fast-json-stringify, made by Fastify's packages with the options Fastify gives them), each compiled function kept
  * by what it was compiled from: the shared schemas, the options and the route's schema, as JSON.
  *
+ * And each is compiled when its route is first called, not as the app starts: compiling all of them took about 0.6 s
+ * of the 3 s a `serve` process needs to listen, paid again by every start (the desktop app's, a restart after a crash,
+ * each of the test suite's many processes), most of it for routes a given process never serves. A schema Ajv cannot
+ * compile then fails its route's first call with a 500 instead of the start; every route is called by the tests.
+ *
  * Given compilers of its own, Fastify leaves a headers schema as written instead of lower-casing its names (header
  * names are case-insensitive), so a headers schema is taken only where that changes nothing: its property and
  * required names already lower-case, nothing else in it that Fastify would lower-case. Any other is refused at start.
@@ -138,6 +143,7 @@ const once = <T>(key: string, make: () => T): T => {
 const validatorsFor = AjvCompiler();
 const serializersFor = SerializerSelector();
 type RouteSchema = { schema: unknown; httpPart?: string; method?: string; url?: string };
+type AjvValidate = ((data: unknown, context?: unknown) => boolean | Promise<unknown>) & { errors?: unknown };
 const CASED_KEYWORDS = ['properties', 'required', 'dependencies', 'dependentSchemas', 'dependentRequired', 'propertyNames', '$ref'];
 const lowerCaseAlready = (schema: unknown): boolean => {
   if (typeof schema !== 'object' || schema === null) return false;
@@ -154,13 +160,22 @@ const compilersFactory = {
       if (route.httpPart === 'headers' && !lowerCaseAlready(route.schema)) {
         throw new Error(`${route.method} ${route.url}: a headers schema must name its headers in lower case (http/app.ts, compilersFactory)`);
       }
-      return once(`${prefix} ${route.httpPart} ${JSON.stringify(route.schema)}`, () => compile(route));
+      const key = `${prefix} ${route.httpPart} ${JSON.stringify(route.schema)}`;
+      let validate: AjvValidate | undefined;
+      const lazy = (data: unknown, context?: unknown) => (validate ??= once(key, () => compile(route) as AjvValidate))(data, context);
+      // What Fastify reads of an Ajv validator: `schemaEnv`, on which it passes the parent context (so that Ajv can
+      // replace a coerced root value), and the errors of the last call.
+      return Object.defineProperties(lazy, { schemaEnv: { value: true }, errors: { get: () => validate?.errors } });
     };
   },
   buildSerializer: (externalSchemas: unknown, options: unknown) => {
     const compile = serializersFor(externalSchemas as never, options as never) as unknown as (route: RouteSchema) => unknown;
     const prefix = `serializer ${JSON.stringify([externalSchemas, options])}`;
-    return (route: RouteSchema) => once(`${prefix} ${JSON.stringify(route.schema)}`, () => compile(route));
+    return (route: RouteSchema) => {
+      const key = `${prefix} ${JSON.stringify(route.schema)}`;
+      let serialize: ((data: unknown) => string) | undefined;
+      return (data: unknown) => (serialize ??= once(key, () => compile(route) as (data: unknown) => string))(data);
+    };
   },
 };
 

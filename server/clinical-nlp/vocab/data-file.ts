@@ -5,6 +5,7 @@
  * value instead of producing wrong facts.
  */
 import { type Static, type TSchema, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
 
 /** Every data file names where its content comes from and under which licence. */
@@ -20,7 +21,7 @@ export class DataFileError extends Error {}
 
 /** The file's content typed by `schema`, or a DataFileError naming the file and the first bad values. */
 export function checkedData<S extends TSchema>(name: string, schema: S, data: unknown): Static<S> {
-  if (Value.Check(schema, data)) return data as Static<S>;
+  if (Compile(schema).Check(data)) return data as Static<S>;
   const errors = [...Value.Errors(schema, data)].slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`);
   throw new DataFileError(`${name}: ${errors.join('; ')}`);
 }

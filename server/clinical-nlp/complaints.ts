@@ -264,8 +264,12 @@ interface Scope {
 
 const isQuestion = (s: Sentence): boolean => s.speaker !== 'patient' && (s.text.endsWith('?') || QUESTION.test(s.text));
 
+const SITE_KEYS = Object.keys(SITES).filter((k) => k !== 'side' && k !== 'body').join('|');
+const ASKED_AFTER_SITE = new RegExp(
+  String.raw`\b(?:how(?:'s| is| are)|what happened to|what about|what's going on with|what is going on with|tell me about) (?:your|his|her|the) ((?:(?:left|right|both|upper|lower)\s+)*(?:${SITE_KEYS}))\b`,
+);
 const SITE_MENTION = new RegExp(
-  String.raw`\b(?:(?:left|right|both|upper|lower)\s+)*(?:${Object.keys(SITES).filter((k) => k !== 'side' && k !== 'body').join('|')})\b`,
+  String.raw`\b(?:(?:left|right|both|upper|lower)\s+)*(?:${SITE_KEYS})\b`,
   'g',
 );
 const SITE_WORDS = new Set(Object.values(SITES));
@@ -989,11 +993,14 @@ export function extractComplaints(doc: Doc): Complaint[] {
     }
     if (!chosen.has(s.index)) continue;
     const { scope } = selected.find((x) => x.s === s)!;
+    const question = doc.sentences[s.index - 1];
     if (s.turn !== lastTurn) {
       lastTurn = s.turn;
-      lastSite = undefined;
+      // "How is your knee?" – "It still hurts": the site the doctor asks after is what the answer's "it" names.
+      const askedAfter = doc.consultation && question && question.speaker === 'doctor' && question.turn !== s.turn
+        ? ASKED_AFTER_SITE.exec(question.text)?.[1] : undefined;
+      lastSite = askedAfter?.replace(/\w+$/, (w) => SITES[w] ?? w);
     }
-    const question = doc.sentences[s.index - 1];
     // The answer to a question about allergies (or about what an allergy does) tells reactions, not complaints, for
     // the whole answer; in a note, what follows an allergy is the reaction.
     const aboutAllergy = asked && (ALLERGY.test(asked.text) || (REACTION_QUESTION.test(asked.text) && asked.index - allergyAt <= 3));

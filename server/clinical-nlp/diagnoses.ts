@@ -973,10 +973,13 @@ const ANSWER_LEAD = /^(?:(?:yes|yeah|yep|sir|madam|ma'am|doctor|doc|to|i am|i'm|
 const NO_THEN = /^(?:no|nope|not to (?:any )?(?:medicines?|medications?|drugs?))\b[\s,.]*(?:(?:but|only|just|really|i've|i have|i'm|apart from|except)\b[\s,]*)*/;
 
 /** The allergen named at text offset `at` of the sentence: a formulary drug (as its generic), a class or an allergen. */
+const OF_THE_DRUG = /^(?:resistance|resistant|levels?|therapy|treatment|doses?|dosing|use|course|tests?|testing|trial|prophylaxis|regimen)$/;
+
 function allergenAt(s: Sentence, at: number, maxWords = 3): AllergyMention[] {
   const out: AllergyMention[] = [];
   const [a] = tokenRange(s, at, s.text.length);
-  for (let i = a; i < Math.min(s.tokens.length, a + maxWords); i++) {
+  // `maxWords` bounds where the first allergen may start; a list, once started, goes on as long as it is linked.
+  for (let i = a; i < s.tokens.length && (out.length > 0 || i < a + maxWords); i++) {
     const drug = DRUG_INDEX.matchAt(s.tokens, i);
     const other = drug ? undefined : ALLERGEN.matchAt(s.tokens, i);
     const m = drug ?? other;
@@ -985,6 +988,9 @@ function allergenAt(s: Sentence, at: number, maxWords = 3): AllergyMention[] {
       if (out.length) break;
       continue;
     }
+    // "Since you reacted to Macrobid, and Bactrim resistance is high": a later item that names something of the drug's
+    // starts a clause of its own, not one more allergen.
+    if (out.length && OF_THE_DRUG.test(s.tokens[m.to]?.text ?? '')) break;
     out.push({ name: drug ? drug.payload.drug.name : other!.payload, sentence: s, from: m.start, to: m.end });
     i = m.to - 1;
     // "penicillin and sulfa": a list goes on after "and"/"or"/a comma.
@@ -996,6 +1002,7 @@ function allergenAt(s: Sentence, at: number, maxWords = 3): AllergyMention[] {
 /** The allergens of an answer to the allergy question ("Uh, no just latex."), none for "no", "NKDA". */
 const CONFIRMS = /^(?:(?:um|uh|well|oh)[\s,]+)*(?:yes|yeah|yep|yup|correct|that's (?:correct|right)|that is (?:correct|right)|right|i am|i do)\b/;
 
+const ECHO_LEAD = /^(?:(?:oh|so|okay|ok|ah|um|uh)[\s,]+)*(?:(?:do |did )?you mean |is it |was it |like )?/;
 const BARE_YES = new RegExp(`${CONFIRMS.source}[\\s,.!]*$`);
 // "What happens when you take Lortab?" – "Really bad hives.": a reaction told in answer makes the drug asked about an
 // allergy.
@@ -1014,10 +1021,12 @@ export function findAllergies(doc: Doc): AllergyMention[] {
   const out: AllergyMention[] = [];
   const answered = new Map<number, AllergyMention[]>();
   let lastStated = -Infinity;
+  let lastCue = -Infinity;
   for (const s of doc.sentences) {
     if (FAMILY_RELATION.test(s.text) && !/\b(?:she|he|i|you)\b/.test(s.text)) continue;
     // The answer is the other speaker's next sentence ("Any allergies at all? Medication?" "No, just hay fever.").
     const answer = doc.sentences.slice(s.index + 1, s.index + 3).find((a) => a.speaker !== s.speaker);
+    if (ALLERGY_QUESTION.test(s.text)) lastCue = s.index;
     if (ALLERGY_QUESTION.test(s.text) && (s.text.endsWith('?') || QUESTION_START.test(s.text) || ALLERGY_ASKED.test(s.text))) {
       let said = answer ? allergyAnswer(answer) : [];
       if (answer) answered.set(answer.index, said);
@@ -1034,6 +1043,17 @@ export function findAllergies(doc: Doc): AllergyMention[] {
     if (reacted && answer && REACTION_TOLD.test(answer.text) && !NO_ALLERGY.test(answer.text)) {
       const named = allergenAt(s, reacted.index + reacted[0].length, 4);
       if (named.length) {
+        out.push(...named);
+        lastStated = s.index;
+        continue;
+      }
+    }
+    // "I am allergic to... it's called Napro-" – "Naprosyn?" – "Yes, Naprosyn.": the drug the doctor names for an
+    // allergy being told, the whole question, is the allergen once the patient confirms it.
+    const echo = s.speaker === 'doctor' && s.text.endsWith('?') && s.index - lastCue <= 3 ? ECHO_LEAD.exec(s.text) : null;
+    if (echo && answer && CONFIRMS.test(answer.text)) {
+      const named = allergenAt(s, echo[0].length, 4);
+      if (named.length && !/\w/.test(s.text.slice(named.at(-1)!.to))) {
         out.push(...named);
         lastStated = s.index;
         continue;

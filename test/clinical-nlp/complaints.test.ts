@@ -583,6 +583,25 @@ describe('durations in real speech', () => {
     expect(names(explained)).toEqual(['shoulder pain']);
   });
 
+  it('a burn, a cut or a sprain told with its site is a complaint; the same words without a site are none', () => {
+    expect(names('Doctor: hi, how are you?\nPatient: I burned my hand on the stove.')).toEqual(['burn of hand (burned my hand)']);
+    expect(names('Patient: I was walking along the rocks, my foot slipped and I cut my foot.')).toEqual(['cut on foot']);
+    expect(names('Patient: He slipped and got a deep laceration on his left thigh.')).toEqual(['cut on left thigh']);
+    expect(names('Patient: I sprained my right ankle playing football.')).toEqual(['right ankle sprain']);
+    expect(names('Doctor: cut the tablet in half.\nPatient: I have cut down on salt.')).toEqual([]);
+    expect(names('Doctor: any cuts or burns on your hands?\nPatient: No.')).toEqual([]);
+    expect(names('Patient: my ankle swelled up.\nDoctor: my diagnosis for your ankle is an ankle sprain.')).toEqual(['swelling of ankle']);
+  });
+
+  it('the site the doctor asks after is the one the answer\'s "it" names', () => {
+    expect(names('Doctor: How is your knee?\nPatient: It still hurts when I climb stairs.')).toEqual(['knee pain']);
+    expect(names("Doctor: How's your jaw doing?\nPatient: It seems to hurt more.")).toEqual(['jaw pain']);
+    expect(names('Doctor: What happened to your right leg?\nPatient: It hurts a lot.')).toEqual(['right leg pain']);
+    expect(names("Doctor: Any pain in your chest?\nPatient: No, it doesn't hurt.")).toEqual([]);
+    expect(names('Doctor: do you sleep on your back?\nPatient: yes, it hurts otherwise')).toEqual([]);
+    expect(names('Doctor: any chest pain?\nPatient: no. I have had the pain in my stomach for two days.')).toEqual(['abdominal pain']);
+  });
+
   it('a side said after a list without commas goes to the complaint with a site only', () => {
     const text = 'Doctor: so just to recap for the last three days you have been having loose stool a bit of tummy pain mainly on the left hand side\nPatient: yes';
     const said = names(text);

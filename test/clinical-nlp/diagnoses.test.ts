@@ -291,6 +291,22 @@ describe('allergies', () => {
     expect(allergies('no known drug allergies. not allergic to anything.')).toEqual([]);
   });
 
+  it('reads a list of allergens to its end, however long, and stops where the list does', () => {
+    expect(allergies('She is allergic to penicillin, codeine and morphine.')).toEqual(['penicillin', 'codeine', 'morphine']);
+    expect(allergies('Doctor: she is allergic to sulfa drugs, codeine, aspirin and amoxicillin.\nPatient: yes.')).toEqual(['sulfa drugs', 'codeine', 'aspirin', 'amoxicillin']);
+    expect(allergies('He is allergic to penicillin, and so we will start azithromycin.')).toEqual(['penicillin']);
+    expect(allergies('Since you reacted to Macrobid, and Bactrim resistance is high around here, we will use fosfomycin.')).toEqual(['nitrofurantoin']);
+  });
+
+  it('the drug the doctor names for an allergy the patient cannot recall is the allergen once the patient confirms it', () => {
+    const recalled = "Doctor: Any drug allergies?\nPatient: Ah yes, I am allergic to... what's the name of it? It's called Napro-\nDoctor: Naprosyn?\nPatient: Yes, Naprosyn.";
+    expect(allergies(recalled)).toEqual(['naproxen']);
+    const coated = 'Doctor: Are you allergic to any drugs?\nPatient: Yes, to Cipro. And also the coated aspirin, what is it called?\nDoctor: Oh, you mean enteric coated aspirin?\nPatient: Yes, that one!';
+    expect(allergies(coated)).toEqual(['ciprofloxacin', 'aspirin']);
+    expect(allergies('Doctor: Any drug allergies?\nPatient: No.\nDoctor: Naprosyn for the pain?\nPatient: Yes, please.')).toEqual([]);
+    expect(allergies('Doctor: Are you taking anything for it?\nPatient: Something for the pain.\nDoctor: Naprosyn?\nPatient: Yes.')).toEqual([]);
+  });
+
   it('reads the patient\'s answer, and a reaction told after the allergy is not a second one', () => {
     const f = run('Doctor: any allergy to medicines?\nPatient: yes, to ibuprofen.\nPatient: my face swelled up after brufen once.');
     expect(f.history.allergies).toEqual(['ibuprofen']);

@@ -22,7 +22,7 @@ const FILLER = new Set(
     'developed presents presented presenting came sudden onset new severe moderate episodes episode he she it i ' +
     'patient child baby any lot bit very quite much still am so really actually honestly basically literally crazy ' +
     'lately recently been being me him them myself herself himself we they you that this these those like ' +
-    "i'm i've i'd he'd she'd we've they've you're").split(' '),
+    "i'm i've i'd he'd she'd we've they've you're you've you'd").split(' '),
 );
 const SIDE = new Set(['left', 'right', 'both', 'bilateral']);
 const NOT_COMPLAINT = new RegExp(

@@ -602,6 +602,14 @@ describe('durations in real speech', () => {
     expect(names('Doctor: any chest pain?\nPatient: no. I have had the pain in my stomach for two days.')).toEqual(['abdominal pain']);
   });
 
+  it('not being able to pass urine is a complaint of its own, however it is said', () => {
+    expect(names("Patient: Hi! I have not been able to go pee, and I have this sharp pain in my left side.")).toEqual(['urinary retention', 'left flank pain']);
+    expect(names('Patient: I am unable to urinate since this morning.')).toEqual(['urinary retention']);
+    expect(names("Doctor: any trouble passing urine?\nPatient: no, I can pee fine.")).toEqual([]);
+    expect(names('Patient: I keep getting abscesses on my thigh.')).toEqual(['boils on thigh']);
+    expect(names("Doctor: And you've had recurring abscesses for the past two years, correct?\nPatient: Unfortunately, yes.")).toEqual(['recurring boils']);
+  });
+
   it('a side said after a list without commas goes to the complaint with a site only', () => {
     const text = 'Doctor: so just to recap for the last three days you have been having loose stool a bit of tummy pain mainly on the left hand side\nPatient: yes';
     const said = names(text);

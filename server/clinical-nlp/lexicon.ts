@@ -281,8 +281,13 @@ export function withoutRepeats(words: string): string {
  * on a full stop said aloud (which would make "I missed it." a missed period).
  */
 export function normalizePhrase(phrase: string): string {
-  return normalizeMapped(Mapped.of(phrase), false).text;
+  let normal = normalizedPhrases.get(phrase);
+  if (normal === undefined) normalizedPhrases.set(phrase, (normal = normalizeMapped(Mapped.of(phrase), false).text));
+  return normal;
 }
+// The vocabularies name a third of their phrases more than once (a drug in the formulary, the codes and the
+// interactions): each is read once a process, which was a third of the structurer's start.
+const normalizedPhrases = new Map<string, string>();
 
 export interface Match<T> {
   /** Token indexes [from, to). */
@@ -297,15 +302,19 @@ export interface Match<T> {
 /** Longest-match lookup of multi-word phrases over tokens. */
 export class PhraseIndex<T> {
   private readonly byFirst = new Map<string, { words: string[]; payload: T; key: string }[]>();
+  private readonly keys = new Set<string>();
 
+  /** The first payload given for a phrase stays; among phrases of one first word the longest is tried first. */
   add(phrase: string, payload: T): void {
     const words = tokenize(normalizePhrase(phrase)).map((t) => t.text).filter((w) => !/^[,;:?]$/.test(w));
     const first = words[0];
-    if (!first) return;
+    const key = words.join(' ');
+    if (!first || this.keys.has(key)) return;
+    this.keys.add(key);
     const list = this.byFirst.get(first) ?? [];
-    if (list.some((e) => e.words.join(' ') === words.join(' '))) return;
-    list.push({ words, payload, key: words.join(' ') });
-    list.sort((a, b) => b.words.length - a.words.length);
+    // After every phrase as long or longer, as a stable sort by length would put it.
+    const at = list.findIndex((e) => e.words.length < words.length);
+    list.splice(at === -1 ? list.length : at, 0, { words, payload, key });
     this.byFirst.set(first, list);
   }
 

@@ -228,14 +228,21 @@ interface Allergen {
   classes: readonly DrugClass[];
 }
 
-const ALLERGEN_INDEX = new PhraseIndex<Allergen>();
-for (const c of CLASSES) for (const n of c.names) ALLERGEN_INDEX.add(n, { molecules: [], classes: [c] });
-for (const d of FORMULARY) {
-  const ref = { molecules: components(d.name), classes: [] };
-  for (const n of [d.name, ...(d.us ? [d.us] : []), ...d.aliases, ...d.brands]) ALLERGEN_INDEX.add(n, ref);
+// Built on the first allergy read, not at import: the service imports this module for its note checks, and the
+// index was a sixth of every start, most of which never read an allergy.
+let allergenIndex: PhraseIndex<Allergen> | undefined;
+function allergenIndexOf(): PhraseIndex<Allergen> {
+  if (allergenIndex) return allergenIndex;
+  const index = new PhraseIndex<Allergen>();
+  for (const c of CLASSES) for (const n of c.names) index.add(n, { molecules: [], classes: [c] });
+  for (const d of FORMULARY) {
+    const ref = { molecules: components(d.name), classes: [] };
+    for (const n of [d.name, ...(d.us ? [d.us] : []), ...d.aliases, ...d.brands]) index.add(n, ref);
+  }
+  for (const c of CLASSES) for (const m of c.members) index.add(m, { molecules: [m], classes: [] });
+  for (const [spelling, name] of Object.entries(SPELLING)) index.add(spelling, { molecules: components(name), classes: [] });
+  return (allergenIndex = index);
 }
-for (const c of CLASSES) for (const m of c.members) ALLERGEN_INDEX.add(m, { molecules: [m], classes: [] });
-for (const [spelling, name] of Object.entries(SPELLING)) ALLERGEN_INDEX.add(spelling, { molecules: components(name), classes: [] });
 
 // Where an allergy as extracted runs on into the plan ("penicillin we will use azithromycin"): what follows is the
 // alternative, not the allergen.
@@ -245,7 +252,7 @@ const PLAN_CUE = /\b(?:we will|we'll|i will|i'll|will|so|use|using|give|giving|s
 export function allergens(allergy: string): Allergen {
   const text = normalizeText(allergy);
   const cue = PLAN_CUE.exec(text);
-  const found = ALLERGEN_INDEX.findAll(tokenize(cue ? text.slice(0, cue.index) : text));
+  const found = allergenIndexOf().findAll(tokenize(cue ? text.slice(0, cue.index) : text));
   return { molecules: [...new Set(found.flatMap((f) => f.payload.molecules))], classes: [...new Set(found.flatMap((f) => f.payload.classes))] };
 }
 

@@ -114,12 +114,14 @@ describe('IPC handlers (main/ipc.ts) without Electron', () => {
     (handlers[m] as (e: IpcEvent, ...a: unknown[]) => Promise<unknown>)(ev, ...args);
 
   beforeAll(async () => {
-    srv = await startServer();
+    // With the run's speech model: the dictation below would otherwise build one for this service (5-15 s of CPU).
+    srv = await startServer({ speechModel: true });
     handlers = createHandlers({
       service: srv.service, rendererUrl: RENDERER, info: { baseUrl: srv.baseUrl, version: '1.0' },
       recordings: recordingStore(tempDir('recordings')),
     });
-  });
+    // The first file of a worker to link the model builds it.
+  }, 120_000);
   afterAll(() => srv.close());
 
   it('has exactly one handler and one channel per declared method, and the preload\'s generated list is current', () => {

@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, exited, tempDir } from '../helpers/server.js';
+import { ROOT, SERVE, exited, tempDir } from '../helpers/server.js';
 
 /**
  * Issue 26, item 1: `npm run serve` says ready only when it is. A real process with --demo and the sandbox is
@@ -33,7 +32,7 @@ describe('/health during start-up', () => {
   it('answers 503 naming what is starting until the demo, sandbox and scribe are up, then 200 with the listening line', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/serve.ts'), '--data-dir', dataDir, '--port', String(port), '--demo', '--sandbox-port', '0'], {
+    child = spawn(process.execPath, [...SERVE, '--data-dir', dataDir, '--port', String(port), '--demo', '--sandbox-port', '0'], {
       cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -14,6 +14,7 @@ import { missing } from '../helpers/needs.js';
 import { type RunningServer, TEST_KEK, call, startServer, tempDir } from '../helpers/server.js';
 import { skipFor } from '../helpers/skip.js';
 import { speak, until, webhookReceiver } from '../helpers/scribe.js';
+import { linkSpeechModelInto } from '../helpers/speech-model.js';
 
 /**
  * The sandbox beside a live service, both real, over their own SQLite files (issue 16): the interface's endpoint
@@ -37,9 +38,13 @@ beforeAll(async () => {
     service: { kek: TEST_KEK, webhooks: { retryScheduleMs: [100, 200] }, scribe: { concurrency: 1 } },
   });
   creds = sandbox.credentials();
+  // The sandbox transcribes with its own engine, whose cache is in its own folder: the run's speech model there too,
+  // or the upstream flow's dictation builds one for the sandbox (5-15 s of CPU).
+  await linkSpeechModelInto(join(live.dataDir, 'sandbox'));
   receiver = await webhookReceiver(SIGNING_KEY);
   audio = tempDir('sandbox-audio');
-});
+  // The first file of a worker to link the model builds it.
+}, 120_000);
 afterAll(async () => {
   await sandbox?.close();
   await live?.close();

@@ -58,8 +58,9 @@ let wav: string;
 
 beforeAll(async () => {
   dir = tempDir('scribe-languages');
-  // Only the English dictation's test listens to it; the others are refused or queued at init, whatever the audio says.
-  wav = has('espeak-ng') ? speak(dir, 'review.wav', 'Review after two weeks. Blood pressure is controlled, continue the same tablets.') : silenceWav(dir, 'review.wav', 2);
+  // Only the English dictation's test listens to it, for a word of it in the transcript; the others are refused or
+  // queued at init, whatever the audio says. Four words: the shorter the recording, the sooner it is recognised.
+  wav = has('espeak-ng') ? speak(dir, 'review.wav', 'Review after two weeks.') : silenceWav(dir, 'review.wav', 2);
   srv = await startScribeServer({ speechModel: true, push: { sender: false }, scribe: { pollIntervalMs: 200 } });
   ws = srv.demo.workspaces[0]!;
   doctor = new ScribeClient({ baseUrl: srv.baseUrl, auth: ws.users.doctor.auth_token });
@@ -113,6 +114,26 @@ describe('the app\'s dictationLanguages (IPC → the scribe service in-process)'
 });
 
 describe('init with languages no engine here recognises', () => {
+  // First: the Tamil test's init, once retried, queues its session, and the runner (one session at a time) would
+  // recognise that before this one. Queued last, it is stopped with the service.
+  it('English (India) and Hindi: transcribed in English, every entry warning that Hindi was left out', skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), async () => {
+    await doctor.upload([wav], {
+      txnId: 'lang-mixed', extraData: { mode: 'dictation', model_type: 'lite' },
+      outputFormat: { input_language: ['en-IN', 'hi'], output_template: [{ template_id: 'transcript_template' }, { template_id: 'clinical_notes_template' }] },
+    });
+    const done = await doctor.waitForSession('lang-mixed', { intervalMs: 200, timeoutMs: 90_000 });
+    expect(done.httpStatus).toBe(200);
+    expect(done.data.output).toHaveLength(2);
+    for (const o of done.data.output) {
+      expect(o.status).toBe('success');
+      expect(o.warnings[0]).toMatch(/^Hindi \(hi\) was left out: the recording was transcribed as English \(India\) \(en-IN\)\. /);
+      expect(o.warnings.filter((w) => /Hindi/.test(w))).toHaveLength(1);
+    }
+    const transcript = done.data.output.find((o) => o.template_id === 'transcript_template')!.decoded as Record<string, unknown>;
+    expect(JSON.stringify(transcript)).toMatch(/review|weeks/i);
+    expect(JSON.parse((await srv.service.scribe.session(ws.workspace_id, 'lang-mixed'))!.request!).languages).toEqual(['en-IN']);
+  });
+
   it('Tamil alone: 422 at once naming the language and where to get a model; nothing queued, and init can be retried', async () => {
     const upload = doctor.upload([wav], { txnId: 'lang-ta', extraData: { mode: 'dictation' }, outputFormat: { input_language: ['ta'], output_template: [{ template_id: 'transcript_template' }] } });
     const err = await upload.then(() => null, (e: unknown) => e);
@@ -140,24 +161,6 @@ describe('init with languages no engine here recognises', () => {
 
     if (!has('pocketsphinx')) return;
     expect((await doctor.init('lang-ta', { input_language: ['en-IN'] })).status).toBe('success');
-  });
-
-  it('English (India) and Hindi: transcribed in English, every entry warning that Hindi was left out', skipFor(missing('espeak-ng', 'pocketsphinx', 'ffmpeg')), async () => {
-    await doctor.upload([wav], {
-      txnId: 'lang-mixed', extraData: { mode: 'dictation', model_type: 'lite' },
-      outputFormat: { input_language: ['en-IN', 'hi'], output_template: [{ template_id: 'transcript_template' }, { template_id: 'clinical_notes_template' }] },
-    });
-    const done = await doctor.waitForSession('lang-mixed', { intervalMs: 200, timeoutMs: 90_000 });
-    expect(done.httpStatus).toBe(200);
-    expect(done.data.output).toHaveLength(2);
-    for (const o of done.data.output) {
-      expect(o.status).toBe('success');
-      expect(o.warnings[0]).toMatch(/^Hindi \(hi\) was left out: the recording was transcribed as English \(India\) \(en-IN\)\. /);
-      expect(o.warnings.filter((w) => /Hindi/.test(w))).toHaveLength(1);
-    }
-    const transcript = done.data.output.find((o) => o.template_id === 'transcript_template')!.decoded as Record<string, unknown>;
-    expect(JSON.stringify(transcript)).toMatch(/review|blood|pressure|tablets/i);
-    expect(JSON.parse((await srv.service.scribe.session(ws.workspace_id, 'lang-mixed'))!.request!).languages).toEqual(['en-IN']);
   });
 });
 

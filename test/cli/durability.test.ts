@@ -85,6 +85,22 @@ async function missingPatients(k: Kysely<any>, ids: string[]): Promise<string[]>
   return missing;
 }
 
+/**
+ * `f` on every item, eight at a time, the results in the items' order: a service closes a client's connections
+ * beyond 128 (server/http/connection-cap.ts).
+ */
+async function eightAtATime<T, R>(items: readonly T[], f: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await f(items[i]!);
+    }
+  }));
+  return results;
+}
+
 const readCreds = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
 const dbFile = (dataDir: string) => join(dataDir, 'clinic-desk.sqlite');
 
@@ -126,10 +142,15 @@ const patientBody = (mobile: string, n: number) => ({
 });
 
 for (const db of DATABASES) describe(`demo start (${db.name})`, skipFor(db.skip), () => {
-  it('prints the listening line and writes demo-credentials.json in the documented shape, mode 0600', async () => {
+  it('prints the listening line and writes demo-credentials.json in the documented shape, mode 0600, in the folder CLINIC_DESK_DATA_DIR names; --data-dir wins over it; a port in use fails clearly', async () => {
+    // The data folder named by CLINIC_DESK_DATA_DIR alone, no --data-dir. The file's only start that makes the demo
+    // from nothing (twelve scrypt hashes): the others with --demo start on a copy of it (helpers/demo-template.ts).
+    const home = dir('home');
     const { d, args } = await store(db, 'demo');
-    const srv = await serve([...args, '--demo']);
+    const srv = await serve(['--demo', ...args.slice(2)], { CLINIC_DESK_DATA_DIR: d, HOME: home, USERPROFILE: home });
     expect(srv.output()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(srv.output()).toContain(`data folder:    ${d}`);
+    expect(existsSync(join(d, 'master.key'))).toBe(true);
     const file = join(d, 'demo-credentials.json');
     expect(existsSync(file)).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -190,16 +211,34 @@ for (const db of DATABASES) describe(`demo start (${db.name})`, skipFor(db.skip)
     }
     expect(creds.workspaces[0]!.workspace_id).not.toBe(creds.workspaces[1]!.workspace_id);
 
+    // PostgreSQL's service keeps no SQLite file beside its key file.
+    expect(existsSync(dbFile(d))).toBe(db.name === 'sqlite');
+
+    // A second start on this one's port, given a --data-dir and another folder in CLINIC_DESK_DATA_DIR: a clear
+    // failure, not a hang, and the key file and database it made before listening are in --data-dir's folder.
+    const flagDir = dir('flagdir');
+    const other = dir('otherdir');
+    const clash = await runCli('server/cli/serve.ts', ['--data-dir', flagDir, ...(await store(db, 'flag-db')).args.slice(2),
+      '--port', new URL(srv.baseUrl).port], { CLINIC_DESK_DATA_DIR: other, HOME: home });
+    expect(clash.code).not.toBe(0);
+    expect(typeof clash.code).toBe('number');
+    expect(clash.stderr).toMatch(/EADDRINUSE|in use/i);
+    expect(existsSync(join(flagDir, 'master.key'))).toBe(true);
+    expect(existsSync(dbFile(flagDir))).toBe(db.name === 'sqlite');
+    expect(existsSync(join(other, 'master.key'))).toBe(false);
+    expect(existsSync(dbFile(other))).toBe(false);
+    expect(existsSync(join(home, '.clinic-desk'))).toBe(false);
+
     const health = await call(srv.baseUrl, 'GET', '/health');
     expect(health.status).toBe(200);
     expect(health.json.status).toBe('ok');
-    // PostgreSQL's service keeps no SQLite file beside its key file.
-    expect(existsSync(dbFile(d))).toBe(db.name === 'sqlite');
+    srv.child.kill('SIGTERM');
+    expect(await exited(srv.child)).toBe(0);
   });
 });
 
 for (const db of DATABASES) describe(`signals and restart (${db.name})`, skipFor(db.skip), () => {
-  it('SIGTERM and SIGINT each stop cleanly with exit code 0; restarts keep the data and do not recreate the demo', async () => {
+  it('SIGTERM and SIGINT each stop cleanly with exit code 0, SIGTERM during a write burst keeping every acknowledged write; restarts keep the data and do not recreate the demo', async () => {
     // The demo as a first start leaves it (made from nothing in 'demo start'): every start here is a restart.
     const target = await store(db, 'signals', { withDemo: true });
     const { d, args } = target;
@@ -241,37 +280,18 @@ for (const db of DATABASES) describe(`signals and restart (${db.name})`, skipFor
     }
     const a = await call(third.baseUrl, 'GET', `/dr/v1/appointment/${ws.appointments[1]!.appointment_id}`, { headers });
     expect(a.json.data.status).toBe('NS');
-    third.child.kill('SIGTERM');
-    expect(await exited(third.child)).toBe(0);
 
-    // Exactly the two demo clinics, and their patients once each plus ours.
-    await inspect(target, async (k) => {
-      const { n } = (await sql<{ n: number }>`SELECT count(*) AS n FROM workspaces`.execute(k)).rows[0]!;
-      expect(n).toBe(2);
-      // Sorted here: the databases' text collations need not agree on an order of ids.
-      const ids = (await sql<{ id: string }>`SELECT id FROM workspaces`.execute(k)).rows.map((r) => r.id).sort();
-      expect(ids).toEqual(creds1.workspaces.map((w) => w.workspace_id).sort());
-      const { p } = (await sql<{ p: number }>`SELECT count(*) AS p FROM patients WHERE workspace_id = ${ws.workspace_id}`.execute(k)).rows[0]!;
-      expect(p).toBe(ws.patients.length + 2);
-    });
-    if (db.name === 'sqlite') expect(integrity(dbFile(d))).toBe('ok');
-  });
-
-  it('SIGTERM during a write burst exits 0 and keeps every acknowledged write', async () => {
-    const target = await store(db, 'sigterm-burst', { withDemo: true });
-    const { d, args } = target;
-    const srv = await serve([...args, '--demo']);
-    const ws = readCreds(d).workspaces[1]!;
-    const headers = { auth: ws.users.reception.auth_token };
+    // The third stop is a SIGTERM during a write burst, in the other clinic (the count of ours below stays exact).
+    const burstHeaders = { auth: creds1.workspaces[1]!.users.reception.auth_token };
     const acked: { id: string; mobile: string }[] = [];
     let stopped = false;
     let signalled = false;
-    let n = 0;
+    let sent = 0;
     const worker = async () => {
       while (!stopped) {
         const mobile = uniqueMobile('94');
         try {
-          const r = await call(srv.baseUrl, 'POST', '/dr/v1/patient', { headers, body: patientBody(mobile, ++n) });
+          const r = await call(third.baseUrl, 'POST', '/dr/v1/patient', { headers: burstHeaders, body: patientBody(mobile, ++sent) });
           if (r.status === 201) acked.push({ id: r.json.data.patient_id, mobile });
           else if (!(signalled && r.status === 503)) throw new Error(`unexpected ${r.status} ${r.text}`);
         } catch (e) {
@@ -283,14 +303,25 @@ for (const db of DATABASES) describe(`signals and restart (${db.name})`, skipFor
     const workers = Array.from({ length: 4 }, worker);
     while (acked.length < 40) await new Promise((r) => setTimeout(r, 5));
     signalled = true;
-    srv.child.kill('SIGTERM');
-    const code = await exited(srv.child);
+    third.child.kill('SIGTERM');
+    const code = await exited(third.child);
     stopped = true;
     await Promise.allSettled(workers);
     expect(code).toBe(0);
-    if (db.name === 'sqlite') expect(integrity(dbFile(d))).toBe('ok');
-    const missing = await inspect(target, (k) => missingPatients(k, acked.map((a) => a.id)));
+
+    // Exactly the two demo clinics, and their patients once each plus ours; every patient the burst was answered for.
+    const missing = await inspect(target, async (k) => {
+      const { n } = (await sql<{ n: number }>`SELECT count(*) AS n FROM workspaces`.execute(k)).rows[0]!;
+      expect(n).toBe(2);
+      // Sorted here: the databases' text collations need not agree on an order of ids.
+      const ids = (await sql<{ id: string }>`SELECT id FROM workspaces`.execute(k)).rows.map((r) => r.id).sort();
+      expect(ids).toEqual(creds1.workspaces.map((w) => w.workspace_id).sort());
+      const { p } = (await sql<{ p: number }>`SELECT count(*) AS p FROM patients WHERE workspace_id = ${ws.workspace_id}`.execute(k)).rows[0]!;
+      expect(p).toBe(ws.patients.length + 2);
+      return missingPatients(k, acked.map((ack) => ack.id));
+    });
     expect(missing, `${missing.length} of ${acked.length} acknowledged patients lost`).toEqual([]);
+    if (db.name === 'sqlite') expect(integrity(dbFile(d))).toBe('ok');
   });
 });
 
@@ -302,9 +333,11 @@ for (const db of DATABASES) describe(`kill -9 during writes (${db.name})`, skipF
     const ws = readCreds(d).workspaces[0]!;
     const headers = { auth: ws.users.reception.auth_token };
 
-    // Appointments to change during the burst.
-    const appts: { id: string; partner: string }[] = [];
-    for (let i = 0; i < 40; i++) {
+    // Appointments to change during the burst: as many as its jobs before the kill can reach, one in eight of the
+    // at most KILL_AFTER + WORKERS started by then.
+    const KILL_AFTER = 160;
+    const WORKERS = 6;
+    const appts = await eightAtATime(Array.from({ length: Math.ceil((KILL_AFTER + WORKERS) / 8) }, (_, i) => i), async (i) => {
       const partner = `CRASH-${i}`;
       const r = await call(srv.baseUrl, 'POST', '/dr/v1/appointment', {
         headers,
@@ -315,8 +348,8 @@ for (const db of DATABASES) describe(`kill -9 during writes (${db.name})`, skipF
         },
       });
       expect(r.status, r.text).toBe(201);
-      appts.push({ id: r.json.data.appointment_id, partner });
-    }
+      return { id: r.json.data.appointment_id as string, partner };
+    });
 
     type Job = { kind: 'patient'; mobile: string; n: number } | { kind: 'status'; appt: { id: string; partner: string }; byPartner: boolean };
     const jobs: Job[] = [];
@@ -330,7 +363,6 @@ for (const db of DATABASES) describe(`kill -9 during writes (${db.name})`, skipF
 
     const ackedPatients: { id: string; mobile: string; n: number }[] = [];
     const ackedStatus: string[] = [];
-    const KILL_AFTER = 160;
     let next = 0;
     let killed = false;
     let inFlightAtKill = 0;
@@ -368,7 +400,7 @@ for (const db of DATABASES) describe(`kill -9 during writes (${db.name})`, skipF
         }
       }
     };
-    const results = await Promise.allSettled(Array.from({ length: 6 }, worker));
+    const results = await Promise.allSettled(Array.from({ length: WORKERS }, worker));
     for (const r of results) if (r.status === 'rejected') throw r.reason;
     expect(killed).toBe(true);
     expect(await gone).toBe('SIGKILL');
@@ -395,23 +427,22 @@ for (const db of DATABASES) describe(`kill -9 during writes (${db.name})`, skipF
 
     const again = await serve([...args, '--demo']);
     expect(readCreds(d).workspaces[0]!.workspace_id).toBe(ws.workspace_id);
-    const lostPatients: string[] = [];
-    for (const p of ackedPatients) {
+    const lostPatients = (await eightAtATime(ackedPatients, async (p) => {
+      const lost: string[] = [];
       const got = await call(again.baseUrl, 'GET', `/dr/v1/patient/${p.id}`, { headers });
-      if (got.status !== 200 || got.json.data.patient_profile.first_name !== `Dura${p.n}`) lostPatients.push(`GET ${p.id}: ${got.status}`);
+      if (got.status !== 200 || got.json.data.patient_profile.first_name !== `Dura${p.n}`) lost.push(`GET ${p.id}: ${got.status}`);
       const s = await call(again.baseUrl, 'GET', `/dr/v1/business/patients/search?mobile=${p.mobile}`, { headers });
-      if (s.status !== 200 || !s.json.data.profiles.some((e: any) => e.patient_id === p.id)) lostPatients.push(`search ${p.mobile}: ${s.status}`);
-    }
+      if (s.status !== 200 || !s.json.data.profiles.some((e: any) => e.patient_id === p.id)) lost.push(`search ${p.mobile}: ${s.status}`);
+      return lost;
+    })).flat();
     expect(lostPatients, `of ${ackedPatients.length} acknowledged patients`).toEqual([]);
-    const lostStatus: string[] = [];
-    for (const id of ackedStatus) {
+    const lostStatus = (await eightAtATime(ackedStatus, async (id) => {
       const got = await call(again.baseUrl, 'GET', `/dr/v1/appointment/${id}`, { headers });
       const history = got.json?.data?.status_history ?? [];
       const last = history[history.length - 1];
-      if (got.status !== 200 || got.json.data.status !== 'NS' || last?.from_status !== 'BK' || last?.to_status !== 'NS') {
-        lostStatus.push(`${id}: ${got.status} ${got.json?.data?.status}`);
-      }
-    }
+      return got.status !== 200 || got.json.data.status !== 'NS' || last?.from_status !== 'BK' || last?.to_status !== 'NS'
+        ? [`${id}: ${got.status} ${got.json?.data?.status}`] : [];
+    })).flat();
     expect(lostStatus, `of ${ackedStatus.length} acknowledged status changes`).toEqual([]);
     const health = await call(again.baseUrl, 'GET', '/health');
     expect(health.status).toBe(200);
@@ -512,37 +543,5 @@ for (const db of DATABASES) describe(`flags and environment (${db.name})`, skipF
     for (const r of runs.slice(0, 4)) expect(r.stderr).toMatch(/port/i);
     expect(runs[0]!.stderr).toMatch(/abc/);
     expect(runs[4]!.stderr).toMatch(/no-such-flag/);
-  });
-
-  it('CLINIC_DESK_DATA_DIR is honoured without --data-dir, and --data-dir wins over it', async () => {
-    const home = dir('home');
-    const envDir = dir('envdir');
-    // On PostgreSQL the data folder holds the key file and the demo's credentials, and no SQLite file.
-    const databaseArgs = async () => (await store(db, 'flag-db')).args.slice(2);
-    const srv = await serve(['--demo', ...await databaseArgs()], { CLINIC_DESK_DATA_DIR: envDir, HOME: home, USERPROFILE: home });
-    expect(srv.output()).toContain(`data folder:    ${envDir}`);
-    expect(existsSync(join(envDir, 'demo-credentials.json'))).toBe(true);
-    expect(existsSync(join(envDir, 'master.key'))).toBe(true);
-    expect(existsSync(dbFile(envDir))).toBe(db.name === 'sqlite');
-    expect(existsSync(join(home, '.clinic-desk'))).toBe(false);
-    expect(readCreds(envDir).base_url).toBe(srv.baseUrl);
-    srv.child.kill('SIGTERM');
-    expect(await exited(srv.child)).toBe(0);
-
-    // a port already taken: a clear failure, not a hang
-    const flagDir = dir('flagdir');
-    const other = dir('otherdir');
-    const srv2 = await serve(['--data-dir', flagDir, ...await databaseArgs()], { CLINIC_DESK_DATA_DIR: other, HOME: home });
-    expect(existsSync(join(flagDir, 'master.key'))).toBe(true);
-    expect(existsSync(dbFile(flagDir))).toBe(db.name === 'sqlite');
-    expect(existsSync(join(other, 'master.key'))).toBe(false);
-    expect(existsSync(dbFile(other))).toBe(false);
-    const port = new URL(srv2.baseUrl).port;
-    const clash = await runCli('server/cli/serve.ts', ['--data-dir', dir('clash'), ...await databaseArgs(), '--port', port], { HOME: home });
-    expect(clash.code).not.toBe(0);
-    expect(typeof clash.code).toBe('number');
-    expect(clash.stderr).toMatch(/EADDRINUSE|in use/i);
-    const h = await call(srv2.baseUrl, 'GET', '/health');
-    expect(h.status).toBe(200);
   });
 });

@@ -101,12 +101,24 @@ describe('a dictation for a patient checks the record\'s allergies', skipFor(ski
     headers: auth(ws.users.reception.auth_token), body: person(first, allergies ? { allergies } : {}),
   }), 201).patient_id as string;
 
-  /** The EMR template and its warnings for a dictation of SAID filed under `patientId` by A's doctor. */
-  async function dictate(patientId: string) {
+  /** The status of a dictation of SAID filed under `patientId` by A's doctor, once it has ended. */
+  async function dictation(patientId: string) {
     const client = new ScribeClient({ baseUrl: srv.baseUrl, auth: A.users.doctor.auth_token });
     const { txn_id } = await uploadDictation(client, { id: `allergy-${patientId}`, mime_type: 'audio/wav', patient_id: patientId }, audio, OPTIONS, () => undefined);
-    await client.waitForSession(txn_id, { intervalMs: 250, timeoutMs: 120_000 });
-    const st = await call(srv.baseUrl, 'GET', `/voice/api/v3/status/${txn_id}`, { headers: { authorization: `Bearer ${A.users.doctor.auth_token}` } });
+    await client.waitForSession(txn_id, { intervalMs: 100, timeoutMs: 120_000 });
+    return call(srv.baseUrl, 'GET', `/voice/api/v3/status/${txn_id}`, { headers: { authorization: `Bearer ${A.users.doctor.auth_token}` } });
+  }
+
+  /**
+   * The three patients' dictations: independent sessions, so all are uploaded in beforeAll and transcribed side by side
+   * (the server's scribe runs three at once); each test awaits its own (a failure is that test's: the rejection is
+   * held, not left unhandled, until then).
+   */
+  let sessions: Record<'penicillin' | 'latex' | 'otherClinic', Promise<Awaited<ReturnType<typeof dictation>>>>;
+
+  /** The EMR template and its warnings of one of them. */
+  async function dictate(session: keyof typeof sessions) {
+    const st = await sessions[session];
     expect(st.status, st.text).toBe(200);
     const entry = st.json.data.output.find((o: J) => o.template_id === 'service_emr_template');
     const emr = JSON.parse(Buffer.from(entry.value, 'base64').toString('utf8')) as J;
@@ -118,29 +130,32 @@ describe('a dictation for a patient checks the record\'s allergies', skipFor(ski
   }
 
   beforeAll(async () => {
-    srv = await startScribeServer({ speechModel: true });
+    srv = await startScribeServer({ speechModel: true, scribe: { concurrency: 3 } });
     [A, B] = srv.demo.workspaces as [DemoWorkspace, DemoWorkspace];
     const wav = join(tempDir('allergies'), 'dictation.wav');
     await speak(SAID, wav);
     audio = new Blob([readFileSync(wav)]);
+    const [penicillin, latex, otherClinic] = await Promise.all([register(A, 'Deepa', ['Penicillin']), register(A, 'Esha', ['latex']), register(B, 'Farah', ['penicillin'])]);
+    sessions = { penicillin: dictation(penicillin), latex: dictation(latex), otherClinic: dictation(otherClinic) };
+    for (const s of Object.values(sessions)) s.catch(() => undefined);
   }, 60_000);
   afterAll(async () => srv?.close());
 
   it('flags amoxicillin for a patient whose record lists penicillin, naming the record', async () => {
-    const { emr, warnings, pointer } = await dictate(await register(A, 'Deepa', ['Penicillin']));
+    const { emr, warnings, pointer } = await dictate('penicillin');
     const flags = (emr.flags as J[]).filter((f) => f.code === 'ALLERGY_CONFLICT');
     expect(flags).toStrictEqual([{ code: 'ALLERGY_CONFLICT', pointer, message: expect.stringContaining("allergy to Penicillin in the patient's record (penicillin class)") }]);
     expect(warnings).toContain(`ALLERGY_CONFLICT ${pointer}: ${flags[0].message}`);
   }, 180_000);
 
   it('raises no allergy flag for the same dictation for a patient without the allergy', async () => {
-    const { emr, warnings } = await dictate(await register(A, 'Esha', ['latex']));
+    const { emr, warnings } = await dictate('latex');
     expect((emr.flags as J[]).map((f) => f.code)).not.toContain('ALLERGY_CONFLICT');
     expect(warnings.join('\n')).not.toContain('ALLERGY_CONFLICT');
   }, 180_000);
 
   it("does not read another clinic's patient named by id", async () => {
-    const { emr } = await dictate(await register(B, 'Farah', ['penicillin']));
+    const { emr } = await dictate('otherClinic');
     expect((emr.flags as J[]).map((f) => f.code)).not.toContain('ALLERGY_CONFLICT');
   }, 180_000);
 });

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/server.js';
 
 /**
@@ -12,7 +12,7 @@ import { ROOT } from '../helpers/server.js';
 const started: ChildProcess[] = [];
 // A bench killed with SIGKILL cannot remove its data directory (its processes still end): the test does.
 const dataDirs: string[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const c of started.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   for (const d of dataDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
@@ -53,12 +53,20 @@ function webhooksBench() {
     child.stderr!.on('data', onData);
     void exit.then(() => reject(new Error(`the bench ended before its server started:\n${out}`)));
   });
+  // Awaited by its test; until then a failure to start is held for it, not an unhandled rejection.
+  serverPid.catch(() => undefined);
   return { child, serverPid, exit, output: () => out };
 }
 
 describe('npm run bench ends what it started', () => {
+  // Each test ends a bench of its own; starting one takes about 10 s (its server under tsx), so both start together.
+  let benches: Record<'killed' | 'stopped', ReturnType<typeof webhooksBench>>;
+  beforeAll(() => {
+    benches = { killed: webhooksBench(), stopped: webhooksBench() };
+  });
+
   it('killed with SIGKILL mid-run, it leaves no server behind', async () => {
-    const b = webhooksBench();
+    const b = benches.killed;
     const pid = await b.serverPid;
     expect(running(pid)).toBe(true);
     b.child.kill('SIGKILL');
@@ -67,7 +75,7 @@ describe('npm run bench ends what it started', () => {
   });
 
   it('stopped with SIGTERM, it stops its server and exits 143', async () => {
-    const b = webhooksBench();
+    const b = benches.stopped;
     const pid = await b.serverPid;
     b.child.kill('SIGTERM');
     expect(await b.exit).toEqual({ code: 143, signal: null });

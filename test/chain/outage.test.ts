@@ -12,7 +12,7 @@ import { skipFor } from '../helpers/skip.js';
 import { until } from '../helpers/scribe.js';
 
 /**
- * Issue 26, items 11 and 12: the chain survives its database. Two API instances (A with --demo, then B) and a
+ * Issue 26, items 11 and 12: the chain survives its database. Two API instances (A with --demo, and B) and a
  * --workers-only process on a PostgreSQL cluster of this test's own, which it can restart. While searches (read
  * audit) and status changes (webhook events) run against A and B, every session of the database is terminated
  * (pg_terminate_backend), and then PostgreSQL is restarted with a few seconds without a server. Afterwards: every
@@ -102,8 +102,9 @@ describe('a chain while PostgreSQL goes away: terminated sessions and a restart 
       processes.push(p);
       return p;
     };
-    const a = await start('a', ['--demo']);
-    const [b, worker] = await Promise.all([start('b'), start('w', ['--workers-only'], /workers running/)]);
+    // The three start together on the empty database: the first to take the migrations' lock migrates it, the others
+    // wait for that (server/db/migrate-sql.ts), as a chain's processes started at once do.
+    const [a, b, worker] = await Promise.all([start('a', ['--demo']), start('b'), start('w', ['--workers-only'], /workers running/)]);
     const ws = a.demo().workspaces[0] as DemoWorkspace;
     const token = ws.users.admin.auth_token;
     const instances = [a, b];

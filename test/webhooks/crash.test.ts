@@ -22,9 +22,10 @@ const { children, dirs } = startedByTests();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function serve(dataDir: string): Promise<ServerProcess> {
-  // A fast retry schedule, so that the receiver's injected failures are retried within the test.
+  // A fast retry schedule, so that the receiver's injected failures are retried within the test. --demo for its
+  // clinics; not its sandbox, whose synthetic clinic made at the first start cost some 4 s before "listening on".
   const s = await spawnServer(['--data-dir', dataDir, '--demo', '--log-level', 'warn'], {
-    CLINIC_DESK_WEBHOOK_RETRY_SCHEDULE: Array(20).fill('0.05').join(','),
+    CLINIC_DESK_WEBHOOK_RETRY_SCHEDULE: Array(20).fill('0.05').join(','), CLINIC_DESK_SANDBOX: '0',
   });
   children.add(s.child);
   return s;

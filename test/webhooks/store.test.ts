@@ -290,7 +290,7 @@ for (const db of DATABASES) {
       try {
         // 100 events, each once the one before is committed: most transactions fail and are tried again, so they
         // still see hundreds of terminations and broken idle clients. With the dispatcher as it was before these
-        // gaps were closed (leases of a failed look or a lost commit left to run out), 94-98 of them were
+        // gaps were closed (leases of a failed look or a lost commit left to run out), 88-98 of them were
         // undelivered at 10 s.
         for (let i = 0; i < 100; i++) {
           for (;;) {

@@ -565,10 +565,13 @@ const DOCTOR_SUBJECT_END = /(?:^|\s)(?:i|we|i'll|we'll|i'm|we're|(?:i|we) (?:wil
 // The patient's subject cut off the same way is a report's lead-in: "he'll | continue his home exercise program".
 const PATIENT_SUBJECT_END = /^(?:(?:and|also|then)\s+)?(?:he|she|they|the patient|patient|he'll|she'll|they'll)(?:\s+(?:will|should|is to|needs to|will need to|also))*$/;
 
+const DETERMINER = new Set(['a', 'an', 'the', 'your', 'some', 'this', 'that', 'these', 'those', 'any']);
+
 /** Two items that say the same: one's words hold the other's. */
 function sameItem(a: string, b: string): boolean {
-  const A = new Set(a.split(' '));
-  const B = new Set(b.split(' '));
+  // "use a breathing treatment" and "use the breathing treatments" say the same: the determiners differ, not the care.
+  const A = new Set(a.split(' ').filter((w) => !DETERMINER.has(w)));
+  const B = new Set(b.split(' ').filter((w) => !DETERMINER.has(w)));
   const inter = [...A].filter((w) => B.has(w)).length;
   return inter >= Math.min(A.size, B.size) * 0.8;
 }

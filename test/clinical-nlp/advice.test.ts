@@ -285,6 +285,17 @@ describe('where an instruction in run-on speech ends', () => {
   it('without the words a speaker said twice, or a word left hanging', () => {
     expect(talk("i'm going to put in a referral to referral to urology")).toEqual(['referral to urology']);
     expect(talk('i want you to stay active as best you can do not over')).toEqual(['stay active as best you can']);
+    expect(talk('what i want you to do is just have you continue to push fluids and hopefully we can pass the stone')).toEqual(['push fluids']);
+  });
+
+  it('one item for an instruction said again with other determiners', () => {
+    expect(talk("we'll have you use a breathing treatments and see if that helps i want you to use the breathing treatments")).toEqual([
+      'use a breathing treatments']);
+  });
+
+  it('what the patient need not do is no instruction', () => {
+    expect(talk('i want you to not have to consistently be on pain medication')).toEqual([]);
+    expect(talk("you don't have to wear the brace at night")).toEqual([]);
   });
 });
 

@@ -93,6 +93,8 @@ interface Compiled {
   /** Per rule, the word runs it absorbs, longest first. */
   absorbs: Map<ContextRule, string[][]>;
   patterns: { re: RegExp; rule: ContextRule }[];
+  /** Every pattern in one alternation, to pass over a sentence none of them is in. */
+  anyPattern: RegExp | undefined;
   clauseEnds: Set<string>;
   listLinks: Set<string>;
 }
@@ -143,7 +145,8 @@ export function compileContextRules(data: unknown, name = 'context-rules.json'):
     }
     if (rule.absorbs) absorbs.set(rule, rule.absorbs.map((a) => tokenize(normalizePhrase(a)).map((t) => t.text)).sort((a, b) => b.length - a.length));
   }
-  return { rules: file.rules, byFirst, absorbs, patterns, clauseEnds: new Set(file.clause_ends), listLinks: new Set(file.list_links) };
+  const anyPattern = patterns.length ? new RegExp(patterns.map((p) => `(?:${p.re.source})`).join('|')) : undefined;
+  return { rules: file.rules, byFirst, absorbs, patterns, anyPattern, clauseEnds: new Set(file.clause_ends), listLinks: new Set(file.list_links) };
 }
 
 const RULES = compileContextRules(RULES_FILE);
@@ -174,6 +177,8 @@ function phraseMatches(tokens: Token[], c: Compiled): Candidate[] {
 
 function patternMatches(text: string, tokens: Token[], c: Compiled): Candidate[] {
   const out: Candidate[] = [];
+  // One pass over the sentence tells whether any pattern cue is in it at all: few sentences have one.
+  if (!c.anyPattern || !c.anyPattern.test(text)) return out;
   for (const { re, rule } of c.patterns) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {

@@ -71,15 +71,19 @@ export class Mapped {
    */
   replace(re: RegExp, replacer: string | ((match: string, ...rest: any[]) => string)): Mapped {
     const edits: { at: number; len: number; out: string }[] = [];
-    this.text.replace(re, (...args: any[]) => {
-      const match = args[0] as string;
-      const hasGroups = typeof args[args.length - 1] === 'object';
-      const at = args[args.length - (hasGroups ? 3 : 2)] as number;
+    const text = this.text;
+    // Matched as String.prototype.replace would (every match of a global pattern, else the first), without building
+    // the replaced string this class builds its own way: the structurer runs about a thousand of these a transcript.
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.global ? re.exec(text) : null) {
+      const match = m[0];
+      if (!match.length && re.global) re.lastIndex = m.index + (re.unicode && (text.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
+      const args: any[] = [...m, m.index, text];
+      if (m.groups) args.push(m.groups);
       const out = typeof replacer === 'string' ? expand(replacer, args) : replacer(...(args as [string, ...any[]]));
       // A match replaced by itself is no edit: the text and its sources stay as they are.
-      if (out !== match) edits.push({ at, len: match.length, out });
-      return out;
-    });
+      if (out !== match) edits.push({ at: m.index, len: match.length, out });
+    }
     if (!edits.length) return this;
     return this.apply(edits);
   }

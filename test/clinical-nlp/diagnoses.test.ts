@@ -7,6 +7,12 @@ const dx = (text: string) => run(text).diagnoses.map((d) => [d.icd10?.code ?? d.
 const codes = (text: string) => run(text).diagnoses.map((d) => d.icd10?.code ?? d.name);
 
 describe('diagnosis names as said', () => {
+  it('takes what it appears to be as what the doctor makes of it, as what it looks like', () => {
+    expect(dx('Crusting around the nares. It appears to be impetigo.')).toEqual([['L01.0', 'confirmed']]);
+    expect(dx('Doctor: it looks to be a viral infection, nothing serious.')).toEqual([['B34.9', 'confirmed']]);
+    expect(dx('She appears to be in no acute distress.')).toEqual([]);
+  });
+
   it("shows a name without the speaker's repeats, restarts, cut-off words and the talk after it", () => {
     const names = (text: string) => run(text).diagnoses.map((d) => [d.name, d.icd10?.code]);
     expect(names('Doctor: so this looks like rotator cuff rotator cuff tendinopathy')).toEqual([['rotator cuff tendinopathy', 'M75.1']]);

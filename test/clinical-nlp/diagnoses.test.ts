@@ -7,6 +7,12 @@ const dx = (text: string) => run(text).diagnoses.map((d) => [d.icd10?.code ?? d.
 const codes = (text: string) => run(text).diagnoses.map((d) => d.icd10?.code ?? d.name);
 
 describe('diagnosis names as said', () => {
+  it('codes prolapse, cruciate, clotting and other conditions an assessment list names (vocabulary, icd10.json)', () => {
+    expect(codes('IMPRESSION: 1. Cystocele and rectocele. 2. Possible vaginal prolapse.')).toEqual(['N81.1', 'N81.6', 'N81.9']);
+    expect(codes('ASSESSMENT: 1. ACL tear, right knee. 2. Coagulopathy. 3. Elevated white count.')).toEqual(['S83.5', 'D68.9', 'D72.8']);
+    expect(codes('FINAL IMPRESSION: 1. Biliary atresia. 2. Intracranial aneurysm. 3. Disseminated intravascular coagulation.')).toEqual(['Q44.2', 'I67.1', 'D65']);
+  });
+
   it('takes what it appears to be as what the doctor makes of it, as what it looks like', () => {
     expect(dx('Crusting around the nares. It appears to be impetigo.')).toEqual([['L01.0', 'confirmed']]);
     expect(dx('Doctor: it looks to be a viral infection, nothing serious.')).toEqual([['B34.9', 'confirmed']]);

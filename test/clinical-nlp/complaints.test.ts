@@ -36,6 +36,12 @@ describe('lay phrases become the note’s complaint', () => {
     ["Patient: I woke up this morning and I couldn't move my left arm any more.", 'unable to move left arm'],
     ['Patient: my speech is slurred since this morning.', 'difficulty speaking'],
     ["Patient: it's harder to speak, I need to think more about the words.", 'difficulty speaking'],
+    ['Patient: the skin on my hands is cracked and sore.', 'cracked skin'],
+    ['Patient: my mouth is dry all the time.', 'dry mouth'],
+    ["Patient: I've lost my sense of smell since the cold.", 'loss of smell'],
+    ['Patient: I bruise easily these days.', 'easy bruising'],
+    ['Patient: my nails are brittle.', 'brittle nails'],
+    ['Mother: his skin looks yellow.', 'jaundice'],
   ])('%s → %s', (text, name) => {
     expect(names(text)).toContain(name);
   });

@@ -88,6 +88,13 @@ describe('formulary data', () => {
     expect(structure("Doctor: hmm sure i'll prescribe demerol", { locale: 'en-US' }).medications.map((m) => m.name)).toEqual(['meperidine']);
   });
 
+  it('knows older drugs a history still names: quinine for cramps, propoxyphene (Darvon, Darvocet)', () => {
+    const named = (text: string) => structure(text, { locale: 'en-US' }).medications.map((m) => m.name);
+    expect(named('PLAN: Quinine 324 mg at bedtime for leg cramps.')).toEqual(['quinine']);
+    expect(named('PLAN: Darvocet one tablet every 6 hours as needed.')).toEqual(['propoxyphene + acetaminophen']);
+    expect(CLASSES.classes.find((c) => c.id === 'opioid')!.members).toContain('propoxyphene');
+  });
+
   it('keeps brands that are ordinary English words apart', () => {
     expect([...COMMON_WORD_BRANDS]).toEqual(expect.arrayContaining(['pause', 'tide']));
     const indexed = new Set(FORMULARY.flatMap((d) => [d.name, ...(d.us ? [d.us] : []), ...d.aliases, ...d.brands]).map(key));

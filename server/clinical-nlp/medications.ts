@@ -164,7 +164,9 @@ const TRAILING_CONDITION = /\b(?:if|when|whenever|in case of)\b(?!\s+(?:needed|r
 // "… call if she has problems with that we will try proctofoam": in a run-on line, a condition that a call or a
 // return asked for is that instruction's, not the next drug's.
 // Not past a turn of the sentence or an instruction of the condition's own ("if it gets worse, come back, but for now take …").
-const LEADING_CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of)(?<!\b(?:call|ring|phone|come back|return|contact|seek help|go back)\s+(?:(?:us|me|back|in|the office|the clinic)\s+)?(?:only\s+)?(?:if|when|whenever|in case of))\b(?:[\s,]+(?!(?:but|otherwise|meanwhile|now|come|call|return)\b)[^\s.;,]+){0,14}[\s,]*$/;
+// "keep using it when needed and add a beclomethasone inhaler": a when-needed followed by another instruction is the
+// one before's; it does not make the next drug as-needed.
+const LEADING_CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of)(?!\s+(?:needed|required|necessary)[\s,]+(?:and|then|also|plus)\b)(?<!\b(?:call|ring|phone|come back|return|contact|seek help|go back)\s+(?:(?:us|me|back|in|the office|the clinic)\s+)?(?:only\s+)?(?:if|when|whenever|in case of))\b(?:[\s,]+(?!(?:but|otherwise|meanwhile|now|come|call|return)\b)[^\s.;,]+){0,14}[\s,]*$/;
 const SAME_DRUG_BETWEEN = /^[\s,;:()-]*(?:(?:i e|ie|that is|which is|(?:also |otherwise |better )?(?:known|sold) as|(?:also )?called|(?:what )?you (?:might|may|would)?\s*(?:call|know) it(?: as)?|or|the brand|eye|ear|nasal|drops?|inhaler|gel|cream|tablets?|\d+(?:\.\d+)?\s*(?:percent|%|mg|mcg))\b[\s,]*)*$/;
 // Words after a brand that name the product ("tylenol pm", "crocin ds", "augmentin duo", "metolar xr").
 const BRAND_VARIANT = /^\s*((?:pm|arthritis|extra strength|xr|sr|er|cr|mr|ds|forte|plus|duo|kid|junior|xt|hfa|handihaler|respimat|emulgel|max)\b)/;
@@ -1119,7 +1121,8 @@ export function extractMedications(
   conditional?.push(
     ...meds
       .filter((m, k) => CONDITIONAL.has(m.status!) && m.recognised && !names.has(m.name) && meds.findIndex((x) => x.name === m.name && CONDITIONAL.has(x.status!)) === k)
-      .map((m) => ({ ...strip(m), condition: m.condition?.replace(MAIN_CLAUSE_TAIL, '') ?? m.status! })),
+      // "we might consider gabapentin": a cue that is all main clause leaves no condition; the status says it instead.
+      .map((m) => ({ ...strip(m), condition: m.condition?.replace(MAIN_CLAUSE_TAIL, '').trim() || m.status! })),
   );
   return listed.map(strip);
 }

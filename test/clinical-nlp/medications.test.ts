@@ -840,6 +840,18 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(f.conditional_medications?.map((m) => [m.name, m.status])).toEqual([['warfarin', 'considered']]);
   });
 
+  it('a drug only considered, its cue all main clause, says so in the list of what may come later', () => {
+    const f = structure("Doctor: if the pain doesn't settle in a week, we might consider gabapentin.", { locale: 'en-GB', mode: 'consultation' });
+    expect(f.medications).toEqual([]);
+    expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['gabapentin', 'considered']]);
+  });
+
+  it("a when-needed said of the drug before ('keep using it when needed and add …') does not make the next one as-needed", () => {
+    const inhaler = one('Patient: I have been using my salbutamol inhaler a lot more.\nDoctor: okay, keep using it when needed and add a beclomethasone inhaler twice a day.');
+    expect([inhaler.name, inhaler.frequency]).toEqual(['beclomethasone', { per_day: 2, as_needed: false, text: 'twice daily' }]);
+    expect(one('Doctor: when needed, take paracetamol 500 mg.').frequency?.as_needed).toBe(true);
+  });
+
   it('a one-word medications heading read without its colon counts when the list numbers follow it', () => {
     expect(report('the patient is a 60 year old man. medications one evista sixty mg daily two patient was given a sample of diovan eighty mg daily from my office')).toEqual([]);
   });

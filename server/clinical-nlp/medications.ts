@@ -1122,7 +1122,7 @@ export function extractMedications(
     ...meds
       .filter((m, k) => CONDITIONAL.has(m.status!) && m.recognised && !names.has(m.name) && meds.findIndex((x) => x.name === m.name && CONDITIONAL.has(x.status!)) === k)
       // "we might consider gabapentin": a cue that is all main clause leaves no condition; the status says it instead.
-      .map((m) => ({ ...strip(m), condition: m.condition?.replace(MAIN_CLAUSE_TAIL, '').trim() || m.status! })),
+      .map((m) => ({ ...strip(m), condition: m.condition?.replace(MAIN_CLAUSE_TAIL, '').replace(/^but\s+/, '').trim() || m.status! })),
   );
   return listed.map(strip);
 }

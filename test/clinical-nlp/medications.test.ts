@@ -846,6 +846,12 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['gabapentin', 'considered']]);
   });
 
+  it('a prescription to fill only if the trouble goes on waits in the list of what may come later, its condition without the "but"', () => {
+    const f = structure("Doctor: I'll write you a prescription for amoxicillin, but only fill it if the ear still hurts on Friday.", { locale: 'en-GB', mode: 'consultation' });
+    expect(f.medications).toEqual([]);
+    expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['amoxicillin', 'only fill it if the ear still hurts']]);
+  });
+
   it("a when-needed said of the drug before ('keep using it when needed and add …') does not make the next one as-needed", () => {
     const inhaler = one('Patient: I have been using my salbutamol inhaler a lot more.\nDoctor: okay, keep using it when needed and add a beclomethasone inhaler twice a day.');
     expect([inhaler.name, inhaler.frequency]).toEqual(['beclomethasone', { per_day: 2, as_needed: false, text: 'twice daily' }]);

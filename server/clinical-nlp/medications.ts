@@ -554,6 +554,12 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
   return out;
 }
 
+const STOP_SWITCH = 'stopped.switch-object';
+const NEW_SWITCH = 'new.switch-object';
+const SWITCH_SAME_DRUG = 'med.switched-to-another-form';
+// What a drug is switched to when it is the same drug in another form or dose: "to the extended release", "to 1000 mg".
+const SWITCH_TO_FORM = /^\s*(?:[a-z]+\s+){0,2}?to\s+(?:the\s+|a\s+|an\s+)?(?:(?:extended|sustained|modified|controlled|delayed|immediate)[ -]release|long[ -]acting|short[ -]acting|slow[ -]release|xr|er|sr|cr|xl|la|mr|once[ -](?:a[ -])?daily|liquid|syrup|suspension|tablets?|capsules?|injections?|patch(?:es)?|\d+(?:\.\d+)?\s*(?:mg|mcg|g|units?|ml|milligrams?|micrograms?))\b/;
+
 /** The prescribing verb and connectors that lead a line ("continue tab", "and start"), so the line before ends there. */
 // "oral Orapred, IV Rocephin": a route said before the drug, opening a list item, is that drug's (a route after
 // the drug, "… 1 g IV vancomycin …", stays the one before's).
@@ -791,7 +797,7 @@ export function extractMedications(
 ): Medication[] {
   const lang = locale.toLowerCase();
   const meds: Out[] = [];
-  const stopped: { id: string; brand?: string }[] = [];
+  const stopped: { id: string; brand?: string; sentence: number; switch: boolean }[] = [];
   const excepted = new Set<string>();
   const mentioned = new Set<number>();
   let previous: Sentence | undefined;
@@ -868,6 +874,15 @@ export function extractMedications(
       // "She's on Eliquis 5 mg twice a day?" – "Yes.": a drug asked about and confirmed is one the patient takes, which
       // a "we'll continue that" after it continues.
       if (decided.decision === 'asked' && confirmedNext(doc, s)) decided = { ...decided, decision: 'current', rules: [...decided.rules, 'med.asked-confirmed'] };
+      // "change the metformin to the extended release, 1000 mg once a day", "switch his metformin to metformin XR
+      // 1000 mg": the same drug switched to another form or dose is changed, not stopped.
+      const switchedId = m.ref ? m.ref.drug.name : m.key;
+      if (decided.decision === 'stopped' && decided.rules.includes(STOP_SWITCH) && SWITCH_TO_FORM.test(text.slice(m.end, line.end))) {
+        decided = { ...decided, decision: 'changed', rules: [...decided.rules, SWITCH_SAME_DRUG] };
+      } else if (decided.rules.includes(NEW_SWITCH) && stopped.some((x) => x.sentence === s.index && x.switch && x.id === switchedId)) {
+        stopped.splice(stopped.findIndex((x) => x.sentence === s.index && x.switch && x.id === switchedId), 1);
+        decided = { ...decided, decision: 'changed', rules: [...decided.rules, SWITCH_SAME_DRUG] };
+      }
       inherited = decided;
       carried = { s, decided };
       const variant = m.ref?.brand ? BRAND_VARIANT.exec(after)?.[1] : undefined;
@@ -877,7 +892,7 @@ export function extractMedications(
       }
       const id = m.ref ? m.ref.drug.name : m.key;
       const { decision } = decided;
-      if (decision === 'stopped') stopped.push({ id, brand: m.ref?.brand });
+      if (decision === 'stopped') stopped.push({ id, brand: m.ref?.brand, sentence: s.index, switch: decided.rules.includes(STOP_SWITCH) });
       // "Voltaren … instead of Celebrex. He may continue his other medications": the drug replaced is not continued.
       if (decided.rules.includes('negated.except') || decided.rules.includes('negated.instead')) excepted.add(id);
       const status = STATUS_OF[decision];

@@ -846,6 +846,14 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['gabapentin', 'considered']]);
   });
 
+  it('the same drug switched to another form or dose is changed, not stopped; another drug switched to is new', () => {
+    const said = (text: string) => structure(text, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.status, m.strength?.value, m.frequency?.per_day]);
+    expect(said("Doctor: I'd like to change the metformin to the extended release, 1000 mg once a day.")).toEqual([['metformin', 'changed', 1000, 1]]);
+    expect(said('Doctor: change the metformin to metformin XR 1000 mg once a day.')).toEqual([['metformin', 'changed', 1000, 1]]);
+    expect(said('Doctor: switch her metformin to 500 mg twice a day.')).toEqual([['metformin', 'changed', 500, 2]]);
+    expect(said('Doctor: change the amlodipine to lisinopril 10 mg daily.')).toEqual([['lisinopril', 'new', 10, 1]]);
+  });
+
   it('a prescription to fill only if the trouble goes on waits in the list of what may come later, its condition without the "but"', () => {
     const f = structure("Doctor: I'll write you a prescription for amoxicillin, but only fill it if the ear still hurts on Friday.", { locale: 'en-GB', mode: 'consultation' });
     expect(f.medications).toEqual([]);

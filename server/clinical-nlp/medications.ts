@@ -981,11 +981,14 @@ export function extractMedications(
   }
   // "on tab thyronorm 75 mcg once daily. Continue the same.", "I take my metformin. – Keep taking that.": a continue
   // said of "that" (or alone: "…; continue.") continues the drugs of the sentence or two before.
+  // So does one said after the drugs of its own sentence that it does not prescribe ("he is on warfarin, INR 2.5 today,
+  // continue the current dose").
   for (const s of doc.sentences) {
-    if (s.speaker === 'patient' || meds.some((m) => m.sentence === s.index)) continue;
+    if (s.speaker === 'patient' || meds.some((m) => m.sentence === s.index && PRESCRIBED.has(m.status!))) continue;
     const cue = sentenceModifiers(s).find((x) => x.category === 'CONTINUED'
       && (ANAPHORA.test(s.text.slice(x.end)) || (s.tokens.length <= 4 && BARE_TAIL.test(s.text.slice(x.end)))));
     if (!cue) continue;
+    const cueAt = s.span(cue.start, cue.end).start;
     // In a consultation "that" reaches back over the patient's answer ("you're on X" – "yes" – "okay, keep taking those").
     const near = (m: Out): boolean => m.sentence >= s.index - 2 || (doc.consultation && doc.sentences[m.sentence]!.turn >= s.turn - 2);
     // Not one whose sentence also stops "it" ("… but stopped it in March"): which drug "it" was is not read.
@@ -993,7 +996,8 @@ export function extractMedications(
       const there = doc.sentences[m.sentence]!;
       return sentenceModifiers(there).some((x) => x.category === 'STOPPED' && x.rule.direction !== 'pseudo' && STOPS_IT.test(there.text.slice(x.end)));
     };
-    const said = history.filter((m) => m.sentence < s.index && near(m) && m.recognised && !prescribed.some((x) => x.name === m.name) && !stoppedThere(m));
+    const before = (m: Out): boolean => m.sentence < s.index || (m.sentence === s.index && !!m.evidence && m.evidence.end <= cueAt);
+    const said = history.filter((m) => before(m) && near(m) && m.recognised && !prescribed.some((x) => x.name === m.name) && !stoppedThere(m));
     prescribed = [...prescribed, ...said.map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), cue.rule.id, 'med.continue-that'], sentence: s.index }))];
   }
   // "She was on metoprolol 25 mg twice daily; we will increase it to 50 mg.", "Continue atorvastatin 20 mg. Increase
@@ -1476,7 +1480,7 @@ const DECLINED_ANSWER = /^(?:(?:um|uh|er|erm|well),?\s+)*(?:(?:no|nah)(?:,?\s+(?
 // the doctor's own "not started" said next, of the drug just named.
 const REFUSED_NEXT = /^(?:(?:number \d+|\d+)\s*[,.:]?\s*)?(?:(?:but|however|unfortunately)\s*,?\s*)?(?:(?:she|he|they|the patient|patient)\s+(?:did\s+|has\s+|have\s+)?(?:defer|deferred|defers|decline|declined|declines|refuse|refused|refuses)(?:\s+(?:this|that|it|them|these|those|both|at this time|for now|today))*\s*[.!]?$|(?:i|we)\s+(?:did not|didn't|have not|haven't|will not|won't|am not going to|are not going to)\s+(?:start|prescribe|give|begin)\s+(?:this|that|it|them)\b)/;
 
-const ANAPHORA = /^\s*(?:with\s+)?(?:the same|same|that|it|them|those|these|this)\b(?!\s+(?:is|was|has|test|report|one))/;
+const ANAPHORA = /^\s*(?:with\s+)?(?:(?:the|that|this|your|his|her)\s+course\b|(?:at\s+)?(?:the\s+|his\s+|her\s+|your\s+)?(?:current|present|usual)\s+(?:dose|doses|dosing|dosage|regimen|strength)\b|(?:the same|same|that|it|them|those|these|this)\b(?!\s+(?:is|was|has|test|report|one)))/;
 // "Tamsulosin … was prescribed by urology; continue.": a short sentence that is the cue alone continues them too.
 const BARE_TAIL = /^\s*(?:for now|as is|as before|as it is|unchanged)?\s*[.!]?\s*$/;
 // A stop said of a pronoun ("stopped it"), whose drug is not read.

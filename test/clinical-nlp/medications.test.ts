@@ -846,6 +846,14 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['gabapentin', 'considered']]);
   });
 
+  it('"continue the current dose", "finish that course": a continue said of the drug told before, in its sentence or the one before', () => {
+    const said = (text: string) => structure(text, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.status]);
+    expect(said('Doctor: the patient has been on warfarin for atrial fibrillation, INR 2.5 today, continue current dose.')).toEqual([['warfarin', 'continued']]);
+    expect(said('Doctor: he is on warfarin, continue the current dose.')).toEqual([['warfarin', 'continued']]);
+    expect(said('Patient: they gave me azithromycin at urgent care.\nDoctor: okay, finish that course.')).toEqual([['azithromycin', 'continued']]);
+    expect(said('Doctor: she stopped the naproxen, continue the same.')).toEqual([]);
+  });
+
   it('the same drug switched to another form or dose is changed, not stopped; another drug switched to is new', () => {
     const said = (text: string) => structure(text, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.status, m.strength?.value, m.frequency?.per_day]);
     expect(said("Doctor: I'd like to change the metformin to the extended release, 1000 mg once a day.")).toEqual([['metformin', 'changed', 1000, 1]]);

@@ -220,6 +220,9 @@ const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|
 // "take two tablets of paracetamol 500 mg", "half a tablet of bisoprolol", "10 ml of the suspension": the amount said
 // before the drug is its dose.
 const HALVED = /\b(?:cut|split|break|broken|divide|divided)\s+(?:it\s+|them\s+|the\s+tablets?\s+)?in\s+(?:half|two)\b/;
+const FORM_THEN_COUNT = new RegExp(
+  String.raw`^\s*(lozenges?|tablets?|tabs?|capsules?|caps?|drops?|puffs?|sprays?|sachets?|pessar(?:y|ies)|suppositor(?:y|ies)|patch(?:es)?)\s*,?\s+(half|an?|one|two|three|four|\d+(?:\.\d+)?)\s+(?=(?:every|at|in the|twice|thrice|once|three times|four times|daily|a day|per day|each|before|after|with|as needed|when needed)\b)`,
+);
 const DOSE_OF_BEFORE = new RegExp(String.raw`(?<![\d.])(${NUM.slice(1, -1)}|\bhalf(?:\s+an?)?|\b(?:a|an|one))\s*(${DOSE_UNIT})\s+of\s+(?:the\s+|your\s+|that\s+|this\s+)?$`);
 const BARE_TO = new RegExp(String.raw`^\s*to\s+${NUM}(?![\d.])(?!\s*(?:%|percent|times?|days?|weeks?|months?|hours?|years?|${DOSE_UNIT}|mg|mcg|g|gm|grams?|iu|units?|meq|mmol)\b)`);
 const BARE_NUMBER = new RegExp(
@@ -672,6 +675,15 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
       mark('dose', { from: dose.index, to: dose.index + dose[0].length });
     }
   }
+  // "Strepsils lozenges, one every four hours": the count said after the form named with the drug is its dose.
+  const afterDrug = Math.max(0, m.end - from);
+  const counted = med.dose ? null : FORM_THEN_COUNT.exec(t.slice(afterDrug));
+  if (counted) {
+    const value = counted[2] === 'half' ? 0.5 : (TIMES[counted[2]!] ?? (/^(?:a|an)$/.test(counted[2]!) ? 1 : numberOf(counted[2]!)));
+    med.dose = { value, unit: unitName(counted[1]!) } satisfies Amount;
+    const at = afterDrug + counted.index + counted[0].lastIndexOf(counted[2]!);
+    mark('dose', { from: at, to: at + counted[2]!.length });
+  }
   const mealHits = [...t.matchAll(MEAL)];
   const timings = [...new Set(mealHits.map((x) => timingText(x[0])))];
   if (mealHits.length) {
@@ -1114,6 +1126,9 @@ export function extractMedications(
     // amount alone is none: "with 1:200,000 epinephrine, approximately 1.5 mL total volume"). A drug named in the
     // story, an explanation or a procedure is then as likely history as a prescription: kept, flagged.
     if (m.rules?.includes('med.default-new') && !m.frequency && !m.duration) m.unclear = true;
+    // In a conversation, a drug named with only how often, nothing that prescribes, doses or courses it ("he buys some
+    // ibuprofen every week", "and the Bactroban is also three times a day"), may be what the patient does, described.
+    if (doc.consultation && m.rules?.includes('med.default-new') && !m.strength && !m.dose && !m.duration) m.unclear = true;
     // In a dictated note, a drug said before the plan with nothing that prescribes it may be a medication list whose
     // heading the recogniser lost ("medications currently include … lisinopril 10 mg daily …"): kept, flagged.
     if (m.rules?.includes('med.default-new') && !doc.consultation && m.sentence < doc.planStart && doc.planStart < doc.sentences.length && !PLAN_SECTIONS.has(sectionOf(doc.sentences[m.sentence]!) ?? '')) m.unclear = true;

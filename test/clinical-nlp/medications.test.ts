@@ -854,6 +854,16 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(said('Doctor: she stopped the naproxen, continue the same.')).toEqual([]);
   });
 
+  it('in a conversation a drug said with only how often, nothing prescribing, dosing or coursing it, is kept flagged', () => {
+    const f = structure('Doctor: he buys some ibuprofen every week.', { locale: 'en-US', mode: 'consultation' });
+    expect(f.medications.map((m) => [m.name, m.frequency?.text])).toEqual([['ibuprofen', 'every week']]);
+    expect(f.flags.map((x) => [x.code, x.pointer])).toEqual([['STATUS_UNCLEAR', '/medications/0']]);
+    // A count said after the form is a dose: the line prescribes.
+    const lozenge = structure('Doctor: strepsils lozenges, one every four hours as needed.', { locale: 'en-IN', mode: 'consultation' });
+    expect(lozenge.medications.map((m) => [m.dose, m.frequency?.text])).toEqual([[{ value: 1, unit: 'lozenge' }, 'every 4 hours as needed']]);
+    expect(lozenge.flags).toEqual([]);
+  });
+
   it('the same drug switched to another form or dose is changed, not stopped; another drug switched to is new', () => {
     const said = (text: string) => structure(text, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.status, m.strength?.value, m.frequency?.per_day]);
     expect(said("Doctor: I'd like to change the metformin to the extended release, 1000 mg once a day.")).toEqual([['metformin', 'changed', 1000, 1]]);

@@ -557,6 +557,8 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
   return out;
 }
 
+const PLAN_HEADING_RULE = 'med.plan-heading-only';
+const GIVEN_TODAY = /\b(?:today|given|administered|injected|inject)\b/;
 const STOP_SWITCH = 'stopped.switch-object';
 const NEW_SWITCH = 'new.switch-object';
 const SWITCH_SAME_DRUG = 'med.switched-to-another-form';
@@ -1126,6 +1128,9 @@ export function extractMedications(
     // amount alone is none: "with 1:200,000 epinephrine, approximately 1.5 mL total volume"). A drug named in the
     // story, an explanation or a procedure is then as likely history as a prescription: kept, flagged.
     if (m.rules?.includes('med.default-new') && !m.frequency && !m.duration) m.unclear = true;
+    // So is a drug whose only cue is the plan's heading and which nothing doses or gives today ("PLAN: The risks of
+    // prednisone were discussed."; not "PLAN: MMR #1 and Varivax #1 today.", "PLAN: A 1 g of Rocephin IM was given.").
+    if (m.rules?.includes(PLAN_HEADING_RULE) && !m.strength && !m.dose && !m.frequency && !m.duration && !GIVEN_TODAY.test(doc.sentences[m.sentence]!.text)) m.unclear = true;
     // In a conversation, a drug named with only how often, nothing that prescribes, doses or courses it ("he buys some
     // ibuprofen every week", "and the Bactroban is also three times a day"), may be what the patient does, described.
     if (doc.consultation && m.rules?.includes('med.default-new') && !m.strength && !m.dose && !m.duration) m.unclear = true;
@@ -1349,7 +1354,10 @@ function decide(
   // Under a plan heading "was started on" is today's start, unless the sentence says when before today it was.
   const today = inPlan && !TOLD_AGO.test(s.text);
   const status = (x: ContextModifier): Decision | undefined => DECISION[(inHistory && x.rule.in_history_section) || (today && x.rule.in_plan_section) || x.category];
-  const nearest = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor);
+  // "PLAN: Her lisinopril was increased … by her cardiologist last week": the plan's heading read as a cue ("plan …")
+  // decides only where nothing else is said of the drug.
+  const heading = (x: ContextModifier): boolean => x.rule.id === 'new.start' && x.text === 'plan' && /^\s*:/.test(s.text.slice(x.end));
+  const nearest = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor && !(heading(x) && mods.some((y) => y !== x && status(y))));
   // "would not recommend | starting", "we can consider | a trial of", "if no improvement, will | switch to": a cue
   // that refuses, weighs or conditions the prescribing verb straight after it decides for the drug. (Not a stop: "…
   // then stop | continue tiotropium", run together by a recogniser, is two instructions.)
@@ -1380,7 +1388,7 @@ function decide(
     const to = governor && !GOVERNED_GAP.test(gap) && !CONDITION_CLAUSE_GAP.test(gap) ? governor.end + gap.indexOf(',') : nearest?.start;
     const clause = governor ? s.text.slice(governor.start, to).replace(TRAILING_GAP, '') : '';
     const cue = clause.length > own.text.length ? clause : own.text;
-    out = { decision: status(own)!, rules: [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue, cueAt: own.start };
+    out = { decision: status(own)!, rules: heading(own) ? [own.rule.id, PLAN_HEADING_RULE] : [own.rule.id], explicit: true, restart: RESTARTS.has(own.rule.id), unclear: !!own.rule.uncertain, cue, cueAt: own.start };
   }
   else if (inherited && listed && inherited.decision !== 'allergy' && !inherited.backward) out = { ...inherited, rules: [...inherited.rules.filter((r) => r !== LIST_SHARES), LIST_SHARES] };
   else if (inherited?.cueAt !== undefined && SHARED_CUE.has(inherited.decision) && mods.some((x) => x.start === inherited.cueAt)) {

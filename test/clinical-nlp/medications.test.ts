@@ -854,6 +854,18 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(said('Doctor: she stopped the naproxen, continue the same.')).toEqual([]);
   });
 
+  it("the plan's heading decides for a drug only where nothing else is said of it, and prescribes flagged where nothing doses it", () => {
+    const report = (text: string) => {
+      const f = structure(text, { locale: 'en-US', mode: 'dictation' });
+      return f.medications.map((m, k) => [m.name, m.status, f.flags.some((x) => x.pointer === `/medications/${k}` && x.code === 'STATUS_UNCLEAR')]);
+    };
+    expect(report('PLAN: Her lisinopril was increased to 40 mg by her cardiologist last week.')).toEqual([]);
+    expect(report('PLAN: Will obtain records regarding her previous trial of topiramate.')).toEqual([]);
+    expect(report('PLAN: The risks of prednisone were discussed.')).toEqual([['prednisone', 'new', true]]);
+    expect(report('PLAN: MMR #1 and Varivax #1 today.')).toEqual([['mmr vaccine', 'new', false], ['varicella vaccine', 'new', false]]);
+    expect(report('PLAN: Tylenol 650 mg every 6 hours p.r.n. pain.')).toEqual([['acetaminophen', 'new', false]]);
+  });
+
   it('in a conversation a drug said with only how often, nothing prescribing, dosing or coursing it, is kept flagged', () => {
     const f = structure('Doctor: he buys some ibuprofen every week.', { locale: 'en-US', mode: 'consultation' });
     expect(f.medications.map((m) => [m.name, m.frequency?.text])).toEqual([['ibuprofen', 'every week']]);

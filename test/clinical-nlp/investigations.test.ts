@@ -57,6 +57,11 @@ describe('investigation vocabulary', () => {
     ]);
   });
 
+  it('reads a metabolic panel said without basic or comprehensive as the chemistry panel, a complete one as the comprehensive', () => {
+    expect(names('Doctor: I want to get some blood work, a CBC and a metabolic panel, and a urine test.')).toContain('chemistry panel');
+    expect(names('PLAN: 1. CBC, complete metabolic profile, UA for hypertension.')).toContain('comprehensive metabolic panel');
+  });
+
   it('knows the plain names a GP says: kidney function, liver tests, a stool sample', () => {
     expect(tests("Doctor: I'm going to send you for a full blood count and kidney function.").map((i) => i.name)).toEqual([
       'complete blood count',

@@ -959,6 +959,8 @@ const ALLERGENS = checkedData(
 for (const a of ALLERGENS.allergens) for (const n of a.said) ALLERGEN.add(n, a.name);
 
 const ALLERGY_CUE = /\ballerg(?:ic|y|ies)[\s,]+(?:to|with|for)[\s,]+|\ballergies\s*(?::|,|-|are|include|to)\s*|(?<!\b(?:seasonal|her|his|my|your|their|our|the|with|of|for|any|no|food|drug|known|environmental|about|and|or|severe|bad|nasal|skin|some)\s)\ballergies\s+(?!(?:\w+\s+){0,3}(?:try|start|give|use|take|prescribe|continue|add)\b)|\b(?:reaction|reacted|rash|rashes|hives|swelling|itching|anaphylaxis)\s+(?:(?:all over|all over the body|on the body)\s+)?(?:to|with|after|from)\s+/g;
+// "I can't take morphine, I'm allergic": the allergy said after the drug the speaker cannot take.
+const CANNOT_TAKE_ALLERGIC = /\b(?:can't|cannot|can not|couldn't|mustn't|shouldn't)\s+(?:take|have|be given|use)\s+(?=[^.;?]{1,40}?[\s,]+(?:(?:as|because|since|cause)\s+)?(?:i'm|i am|she's|she is|he's|he is|they're|they are)\s+(?:very\s+|really\s+)?allergic\b)/;
 // "an egg allergy", but not "allergy medicine" or "allergy season".
 const ALLERGY_AFTER = /\s+(?:allergy|allergies)\b(?!\s+(?:medicines?|medications?|tablets?|pills?|drops|sprays?|season|symptoms|problems|tests?|testing|shots?|clinic))/g;
 // A question as the recogniser gives it, without its question mark.
@@ -992,9 +994,13 @@ function allergenAt(s: Sentence, at: number, maxWords = 3): AllergyMention[] {
     // starts a clause of its own, not one more allergen.
     if (out.length && OF_THE_DRUG.test(s.tokens[m.to]?.text ?? '')) break;
     out.push({ name: drug ? drug.payload.drug.name : other!.payload, sentence: s, from: m.start, to: m.end });
-    i = m.to - 1;
+    // "Codeine (nausea), latex": the reaction in brackets after an allergen is its own, and the list goes on after it.
+    let next = m.to;
+    const bracket = /^\s*\(([^()]{0,60})\)/.exec(s.text.slice(m.end));
+    if (bracket) while (next < s.tokens.length && s.tokens[next]!.start < m.end + bracket[0].length) next++;
+    i = next - 1;
     // "penicillin and sulfa": a list goes on after "and"/"or"/a comma.
-    if (!/^(?:and|or|,)$/.test(s.tokens[m.to]?.text ?? '')) break;
+    if (!/^(?:and|or|,)$/.test(s.tokens[next]?.text ?? '')) break;
   }
   return out;
 }
@@ -1071,6 +1077,8 @@ export function findAllergies(doc: Doc): AllergyMention[] {
       // A bare heading a recogniser gives without its colon ("allergies she thinks to benadryl") names it a little later.
       stated.push(...allergenAt(s, m.index + m[0].length, /^allergies\s*$/.test(m[0]) ? 4 : 3));
     }
+    const cannot = CANNOT_TAKE_ALLERGIC.exec(s.text);
+    if (cannot && !stated.length) stated.push(...allergenAt(s, cannot.index + cannot[0].length, 3));
     ALLERGY_AFTER.lastIndex = 0;
     for (let m = ALLERGY_AFTER.exec(s.text); m; m = ALLERGY_AFTER.exec(s.text)) {
       const before = s.tokens.filter((t) => t.end <= m!.index).slice(-3);

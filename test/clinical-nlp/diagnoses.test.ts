@@ -303,6 +303,14 @@ describe('allergies', () => {
     expect(allergies('no known drug allergies. not allergic to anything.')).toEqual([]);
   });
 
+  it('reads past the reaction said in brackets after an allergen, and an allergy said after the drug the patient cannot take', () => {
+    const said = (text: string, mode = 'dictation') => structure(text, { locale: 'en-US', mode }).history.allergies;
+    expect(said('ALLERGIES: Codeine (nausea), latex.')).toEqual(['codeine', 'latex']);
+    expect(said('ALLERGIES: Penicillin (hives), sulfa (rash), and morphine (itching).')).toEqual(['penicillin', 'sulfa', 'morphine']);
+    expect(said("Patient: I can't take morphine, I'm allergic.", 'consultation')).toEqual(['morphine']);
+    expect(said("Patient: I can't take ibuprofen, it hurts my stomach.", 'consultation')).toEqual([]);
+  });
+
   it('reads a list of allergens to its end, however long, and stops where the list does', () => {
     expect(allergies('She is allergic to penicillin, codeine and morphine.')).toEqual(['penicillin', 'codeine', 'morphine']);
     expect(allergies('Doctor: she is allergic to sulfa drugs, codeine, aspirin and amoxicillin.\nPatient: yes.')).toEqual(['sulfa drugs', 'codeine', 'aspirin', 'amoxicillin']);

@@ -13,10 +13,12 @@ describe('diagnosis names as said', () => {
     expect(codes('FINAL IMPRESSION: 1. Biliary atresia. 2. Intracranial aneurysm. 3. Disseminated intravascular coagulation.')).toEqual(['Q44.2', 'I67.1', 'D65']);
   });
 
-  it('takes what it appears to be as what the doctor makes of it, as what it looks like', () => {
+  it('takes what it appears to be, fits with or is in keeping with as what the doctor makes of it, as what it looks like', () => {
     expect(dx('Crusting around the nares. It appears to be impetigo.')).toEqual([['L01.0', 'confirmed']]);
     expect(dx('Doctor: it looks to be a viral infection, nothing serious.')).toEqual([['B34.9', 'confirmed']]);
     expect(dx('She appears to be in no acute distress.')).toEqual([]);
+    expect(dx('Doctor: your symptoms fit with irritable bowel syndrome.')).toEqual([['K58.9', 'confirmed']]);
+    expect(dx('Findings in keeping with plantar fasciitis.')).toEqual([['M72.2', 'confirmed']]);
   });
 
   it("shows a name without the speaker's repeats, restarts, cut-off words and the talk after it", () => {

@@ -17,7 +17,7 @@ import { findInvestigationMatches } from './investigations.js';
 import { CONTEXT_RULES, contextOf, sentenceModifiers, type ContextCategory, type ContextModifier } from './context.js';
 import { PATIENT_LABEL_PRESCRIBES_RULE, STATUS_UNCLEAR_RULE, STRENGTH_CONFLICT_RULE, type Amount, type ConditionalMedication, type Duration, type Frequency, type Medication, type MedicationField, type MedicationStatus, type Span } from './facts.js';
 import { PhraseIndex, tokenize, type Token } from './lexicon.js';
-import { PRESCRIBER_VOICE, spokenSections, type Doc, type Sentence, type SpokenSection } from './sections.js';
+import { inlineHeadings, PRESCRIBER_VOICE, spokenSections, type Doc, type Sentence, type SpokenSection } from './sections.js';
 
 export interface DrugRef {
   drug: Drug;
@@ -216,7 +216,7 @@ const DOSE_OR_FREQUENCY_NEXT = new RegExp(
   String.raw`^\s*,?\s*(?:${NUM}\s*(?:${DOSE_UNIT})\b|(?:1|one|half)?\s*(?:od|bd|tds|tid|bid|qid|sos|once|twice|thrice|daily|\d+ times)\b|[0-2]-[0-2]-[0-2])`,
 );
 // "#90 tablets", "dispense 30 tablets": how many the pharmacy hands out, not the dose.
-const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|upto|dispense|dispensed|disp|quantity|qty)\s+)(?<![\d./#])(?<!#\s)(${NUM.slice(1, -1)}|\b(?:half|a|an|one))\s*(${DOSE_UNIT})\b(?!\s*(?:\/|per)\s*(?:kg|day)\b)`);
+const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|upto|dispense|dispensed|disp|quantity|qty)\s+)(?<![\d./#])(?<!#\s)(${NUM.slice(1, -1)}|\b(?:half|a|an|one))\s*(?:(?:full|whole|level|heaped)\s+)?(${DOSE_UNIT})\b(?!\s*(?:\/|per)\s*(?:kg|day)\b)`);
 // "take two tablets of paracetamol 500 mg", "half a tablet of bisoprolol", "10 ml of the suspension": the amount said
 // before the drug is its dose.
 const HALVED = /\b(?:cut|split|break|broken|divide|divided)\s+(?:it\s+|them\s+|the\s+tablets?\s+)?in\s+(?:half|two)\b/;
@@ -864,13 +864,17 @@ export function extractMedications(
       const lead = text.slice(floor, m.formStart);
       const { mods, floor: cueFloor } = drugContext(s, m, floor, k === 0 ? before : undefined);
       if (mods.some((x) => x.category === 'OTHER_PERSON')) return;
-      const spoken = spoken_.get(s)?.find((p) => m.start >= p.from && m.start < p.to)?.kind;
+      const part = spoken_.get(s)?.find((p) => m.start >= p.from && m.start < p.to);
+      const spoken = part?.kind;
+      // "history he failed amitriptyline in the past plan gabapentin …": a cue said under a spoken heading before the
+      // drug's own is the other section's.
+      const ownMods = part && part.from > 0 ? mods.filter((x) => x.end >= part.from) : mods;
       // "abilify 15 mg po per day lyrica 100 mg po per day": in a medication list run together, the drug after the one
       // before's regimen is the list's next item.
       // "… he is on coreg 3.125 mg a day lisinopril 5 mg a day … digoxin 0.125 mg every other day lasix 80 mg": so is
       // the list the patient is said to be on, beyond the reach of its cue.
       const listNext = !!inherited && inherited.decision === 'current' && REGIMEN_ONLY.test(lead);
-      let decided = decide(s, m, mods, cueFloor, line, k > 0 || goesOn ? inherited : undefined, k > 0 ? LIST_LINK.test(lead) || listNext : goesOn, spoken);
+      let decided = decide(s, m, ownMods, cueFloor, line, k > 0 || goesOn ? inherited : undefined, k > 0 ? LIST_LINK.test(lead) || listNext : goesOn, spoken);
       // A list under ALLERGIES names what the patient must not be given: never what they take.
       // A drug list with no cue is what the patient takes (a medication list whose heading a recogniser lost), but
       // under a spoken plan heading ("discharge medications one enteric coated aspirin eighty one mg …") it may be
@@ -1356,7 +1360,8 @@ function decide(
   const status = (x: ContextModifier): Decision | undefined => DECISION[(inHistory && x.rule.in_history_section) || (today && x.rule.in_plan_section) || x.category];
   // "PLAN: Her lisinopril was increased … by her cardiologist last week": the plan's heading read as a cue ("plan …")
   // decides only where nothing else is said of the drug.
-  const heading = (x: ContextModifier): boolean => x.rule.id === 'new.start' && x.text === 'plan' && /^\s*:/.test(s.text.slice(x.end));
+  const heading = (x: ContextModifier): boolean =>
+    x.rule.id === 'new.start' && x.text === 'plan' && (/^\s*:/.test(s.text.slice(x.end)) || inlineHeadings(s).some((h) => h.at === x.start && h.kind === 'plan'));
   const nearest = mods.find((x) => status(x) && x.end <= m.formStart && x.start >= floor && !(heading(x) && mods.some((y) => y !== x && status(y))));
   // "would not recommend | starting", "we can consider | a trial of", "if no improvement, will | switch to": a cue
   // that refuses, weighs or conditions the prescribing verb straight after it decides for the drug. (Not a stop: "…

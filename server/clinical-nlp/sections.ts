@@ -578,7 +578,10 @@ function findInlineHeadings(s: Sentence): SpokenHeading[] {
     // A one-word heading counts where the recogniser's text was cut into a sentence before it ("allergies penicillin
     // …"), unless it is a body part a complaint can start with ("chest pain …") or a word a story also ends a
     // clause with ("… taking some medications the patient had …").
-    for (let n = Math.min(MAX_HEADING_WORDS, words.length - i); n >= (i === 0 ? 1 : 2); n--) {
+    // Inside a run-on line "plan" alone is a heading where a drug's name follows it ("… in the past plan gabapentin 300 mg
+    // at bedtime"), not where it is a word of the sentence ("the plan is …", "our plan").
+    const planOpens = i > 0 && words[i]!.text === 'plan' && !PLAN_AS_WORD.test(words[i - 1]!.text) && opensDrugList(s, words[i]!);
+    for (let n = Math.min(MAX_HEADING_WORDS, words.length - i); n >= (i === 0 || planOpens ? 1 : 2); n--) {
       const name = words.slice(i, i + n).map((t) => t.text).join(' ');
       const h = headingOf(name);
       if (!h || (n === 1 && (h.subheading || (h.kind === 'medications' && !opensList(s, words[i]!))))) continue;
@@ -595,6 +598,14 @@ function findInlineHeadings(s: Sentence): SpokenHeading[] {
 const DRUG_FIRST_WORDS: ReadonlySet<string> = new Set(
   FORMULARY.flatMap((d) => [d.name, d.us, d.uk, ...d.aliases, ...d.brands]).flatMap((n) => (n ? [n.toLowerCase().split(/[\s-]+/)[0]!] : [])),
 );
+
+const PLAN_AS_WORD = /^(?:the|a|our|my|your|his|her|their|this|that|treatment|care|management|birth|meal|diet|action|care|game|back-up|backup)$/;
+/** Whether a drug's name is the next word. */
+function opensDrugList(s: Sentence, word: { start: number }): boolean {
+  const k = s.tokens.findIndex((t) => t.start === word.start);
+  const next = s.tokens[k + 1]?.text;
+  return !!next && DRUG_FIRST_WORDS.has(next);
+}
 
 /**
  * "medications one lisinopril …", "medications albuterol premix via nebulizer …": a word straight before a list's

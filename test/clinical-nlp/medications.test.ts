@@ -864,6 +864,9 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(report('PLAN: The risks of prednisone were discussed.')).toEqual([['prednisone', 'new', true]]);
     expect(report('PLAN: MMR #1 and Varivax #1 today.')).toEqual([['mmr vaccine', 'new', false], ['varicella vaccine', 'new', false]]);
     expect(report('PLAN: Tylenol 650 mg every 6 hours p.r.n. pain.')).toEqual([['acetaminophen', 'new', false]]);
+    // Read by a recogniser, without colons: the heading said before the drug, in a line that runs on from the history.
+    expect(report('plan her lisinopril was increased to forty mg by her cardiologist last week')).toEqual([]);
+    expect(report('history he failed amitriptyline in the past plan gabapentin three hundred mg at bedtime')).toEqual([['gabapentin', 'new', false]]);
   });
 
   it('in a conversation a drug said with only how often, nothing prescribing, dosing or coursing it, is kept flagged', () => {
@@ -874,6 +877,8 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     const lozenge = structure('Doctor: strepsils lozenges, one every four hours as needed.', { locale: 'en-IN', mode: 'consultation' });
     expect(lozenge.medications.map((m) => [m.dose, m.frequency?.text])).toEqual([[{ value: 1, unit: 'lozenge' }, 'every 4 hours as needed']]);
     expect(lozenge.flags).toEqual([]);
+    // "a full packet" is an amount: the heading's prescription is dosed.
+    expect(structure('plan ors electral dissolve a full packet in a litre of drinking water', { locale: 'en-IN' }).flags).toEqual([]);
   });
 
   it('the same drug switched to another form or dose is changed, not stopped; another drug switched to is new', () => {

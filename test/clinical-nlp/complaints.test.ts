@@ -42,6 +42,7 @@ describe('lay phrases become the note’s complaint', () => {
     ['Patient: I bruise easily these days.', 'easy bruising'],
     ['Patient: my nails are brittle.', 'brittle nails'],
     ['Mother: his skin looks yellow.', 'jaundice'],
+    ['Patient: I get this burning in my stomach after I eat.', 'epigastric burning'],
   ])('%s → %s', (text, name) => {
     expect(names(text)).toContain(name);
   });

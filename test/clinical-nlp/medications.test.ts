@@ -869,6 +869,12 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(report('history he failed amitriptyline in the past plan gabapentin three hundred mg at bedtime')).toEqual([['gabapentin', 'new', false]]);
   });
 
+  it("what another team wants the patient to start is kept flagged: the doctor has not prescribed it yet", () => {
+    const f = structure("Doctor: the hospital wants you to start apixaban, but we'll wait for their letter.", { locale: 'en-GB', mode: 'consultation' });
+    expect(f.medications.map((m) => m.name)).toEqual(['apixaban']);
+    expect(f.flags.map((x) => x.code)).toContain('STATUS_UNCLEAR');
+  });
+
   it('in a conversation a drug said with only how often, nothing prescribing, dosing or coursing it, is kept flagged', () => {
     const f = structure('Doctor: he buys some ibuprofen every week.', { locale: 'en-US', mode: 'consultation' });
     expect(f.medications.map((m) => [m.name, m.frequency?.text])).toEqual([['ibuprofen', 'every week']]);

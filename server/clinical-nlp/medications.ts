@@ -120,6 +120,9 @@ const LINE_END = new RegExp(
     // "He could benefit from increasing his metoprolol dose, however, … bradycardic in the morning": a contrast opens
     // another statement.
     String.raw`,?\s*\bhowever\b`,
+    // "keep using the beclomethasone, two puffs twice a day, and the blue inhaler when you need it": another product
+    // named by its form opens another line, whether or not its name is known (its "when you need it" is its own).
+    String.raw`,?\s+and\s+(?:the|your|his|her|a|an)\s+(?:[a-z]+\s+){0,2}?(?:inhalers?|puffers?|creams?|ointments?|sprays?|drops|gels?|patch(?:es)?|tablets|pills|capsules|syrups?|lotions?|suppositor(?:y|ies)|pessar(?:y|ies))\b`,
     // "while she is on Enablex, and if this reveals no improvement, the patient will be started on Ventura twice daily":
     // another start opens another drug's line, whether or not its name is known.
     NEXT_START.source,

@@ -901,6 +901,12 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['amoxicillin', 'only fill it if the ear still hurts']]);
   });
 
+  it('another product named by its form after "and the" opens its own line: its as-needed and schedule are not the drug\'s before', () => {
+    const inhaler = one('Doctor: keep using the Beclomethasone, two puffs twice a day, and the blue inhaler when you need it.', 'en-GB');
+    expect([inhaler.name, inhaler.frequency]).toEqual(['beclometasone', { per_day: 2, as_needed: false, text: 'twice daily' }]);
+    expect(one('Doctor: use salbutamol and the steroid inhaler twice a day.', 'en-GB').frequency).toBeUndefined();
+  });
+
   it("a when-needed said of the drug before ('keep using it when needed and add …') does not make the next one as-needed", () => {
     const inhaler = one('Patient: I have been using my salbutamol inhaler a lot more.\nDoctor: okay, keep using it when needed and add a beclomethasone inhaler twice a day.');
     expect([inhaler.name, inhaler.frequency]).toEqual(['beclomethasone', { per_day: 2, as_needed: false, text: 'twice daily' }]);

@@ -18,6 +18,10 @@ const COUNT = String.raw`((?:${NUMBER}\s*(?:,|to|or|-)?\s*)?${NUMBER}|a|an|one|a
 const AFTER = new RegExp(
   String.raw`\b${VERB}\b[a-z ]{0,30}?\b(?:after|in|within|every|for(?=\s+[a-z0-9 ]{1,30}(?:['’]s?\s+time|\s+from now)\b))\s+(?:(?:about|another|the next|around|approximately)\s+)?${COUNT}\s*(day|week|month|year|hour|fortnight)s?\b(?:['’]s?\s+time\b|\s+from now\b)?([^,;]*)`,
 );
+// A report's shorthand, the time straight after the verb: "RTC 3 months", "F/U 2 weeks", "follow-up 6 weeks".
+const SHORTHAND = new RegExp(
+  String.raw`\b(?:rtc|f\s?/?\s?u|follow[ -]?up|return to clinic)\s*:?\s*(?:(?:about|approximately|in)\s+)?((?:${NUMBER}\s*(?:,|to|or|-)?\s*)?${NUMBER})\s*(day|week|month|year|fortnight)s?\b(?!\s+(?:ago|back|before|prior|after|from)\b)([^,;]*)`,
+);
 const NAMED = new RegExp(
   String.raw`\b${VERB}\b[a-z ]{0,30}?\b(the day after tomorrow|day after tomorrow|tomorrow|next week|next month|yearly|annually|every year|once a year|in a year|in a year's time)\b([^,;]*)`,
 );
@@ -96,7 +100,7 @@ function turnBefore(doc: Doc, s: Sentence): Sentence[] {
   return doc.sentences.filter((x) => x.turn === s.turn - 1);
 }
 
-const findReturn = (text: string): RegExpExecArray | null => AFTER.exec(text) ?? NAMED.exec(text);
+const findReturn = (text: string): RegExpExecArray | null => AFTER.exec(text) ?? SHORTHAND.exec(text) ?? NAMED.exec(text);
 // What is said after the return's time (NAMED has no count group).
 const restOf = (m: RegExpExecArray): string => (m.length === 3 ? m[2] : m[3]) ?? '';
 

@@ -55,6 +55,16 @@ describe('a booking in person today, in answer to the patient', () => {
   );
 });
 
+describe("a report's shorthand", () => {
+  table([
+    ['PLAN: RTC 3 months.', 90],
+    ['PLAN: F/U 2 weeks.', 14],
+    ['PLAN: Follow-up 6 weeks with labs.', 42],
+    ['HPI: He was last seen for follow up 3 months ago.', undefined],
+    ['PLAN: follow up 2 weeks after the MRI.', undefined],
+  ]);
+});
+
 describe('not a follow-up', () => {
   table([
     ['Arrange a GP follow-up a week after you have had the tests.', undefined],

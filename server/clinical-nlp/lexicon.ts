@@ -30,9 +30,9 @@ export function tokenize(text: string): Token[] {
 // A letter followed by an apostrophe is a word's start ("i'm", "it's"), not a spelled letter.
 const SPELLED = /(?<!['’])\b[a-z](?:\s+[a-z]\b(?!['’]))+/g;
 // "t 3", "b 12", "d 3" are names; "pan d 1 capsule", "zerodol p 1 tablet twice daily" are a brand and a dose count,
-// "vitamin k 10 mg" a name and its strength.
+// "vitamin k 10 mg" a name and its strength, "vitamin d 50,000 iu" one with its thousands.
 const LETTER_DIGIT =
-  /(?<!['’])\b([b-hj-wyz])\s+(\d{1,2})\b(?!\.\d)(?!\s+(?:mg|mcg|micrograms?|milligrams?|grams?|g|units?|iu|mmol|meq|percent|tablets?|tabs?|capsules?|caps?|ml|drops?|puffs?|sachets?|once|twice|thrice|daily|bd|od|tds|tid|bid|qid|hs|sos|at|in|every|after|before|morning|night|a day|times?|hours?|hrs?)\b)/g;
+  /(?<!['’])\b([b-hj-wyz])\s+(\d{1,2})\b(?![.,]\d)(?!\s+(?:mg|mcg|micrograms?|milligrams?|grams?|g|units?|iu|mmol|meq|percent|tablets?|tabs?|capsules?|caps?|ml|drops?|puffs?|sachets?|once|twice|thrice|daily|bd|od|tds|tid|bid|qid|hs|sos|at|in|every|after|before|morning|night|a day|times?|hours?|hrs?)\b)/g;
 // A spelled name with a digit inside ("h b a one c" → "hba1c"): single letters, one digit, one letter. The last
 // letter must stand alone, so a dose and its spelled frequency ("vitamin c one b d") stay apart.
 const SPELLED_WITH_DIGIT = /\b[b-hj-z](?:\s+[a-z])*\s+\d\s+[a-z]\b(?!\s+(?:[a-z]|\d)\b)/g;
@@ -158,7 +158,8 @@ const WORDS = ABBREVIATIONS.words.map((w) => {
   const ing = w.before?.includes('*ing');
   const follow = w.before ? String.raw`(?=\s+(?:${[alternation(before), ...(ing ? [String.raw`[a-z]+ing`] : [])].join('|')})\b)` : '';
   return {
-    re: new RegExp(String.raw`\b(?:${alternation(w.written)})\b(?![.'])${follow}`, 'g'),
+    // Not a letter of a dotted form ("q.h.s."), nor a word with an apostrophe; a full stop that ends the line is no part.
+    re: new RegExp(String.raw`\b(?:${alternation(w.written)})\b(?!'|\.(?=[a-z0-9]))${follow}`, 'g'),
     as: w.as,
     after: w.after ? CONTEXT[w.after] : undefined,
     notAfter: w.notAfter ? CONTEXT[w.notAfter] : undefined,

@@ -58,6 +58,11 @@ describe('shorthand in context', () => {
     ['methotrexate 15 mg qweek', 'methotrexate 15 mg weekly'],
     ['nitroglycerin 0.4 mg SL q5 min', 'nitroglycerin 0.4 mg sublingual q5 min'],
     ['insulin glargine 20 units subq qhs', 'insulin glargine 20 units subcutaneous at bedtime'],
+    // The word ending the line, before its full stop: not a letter of a dotted form.
+    ['Tamsulosin 0.4 mg qhs.', 'tamsulosin 0.4 mg at bedtime.'],
+    ['Levothyroxine 50 mcg qAM.', 'levothyroxine 50 mcg every morning.'],
+    ['Omeprazole 20 mg AC breakfast.', 'omeprazole 20 mg before breakfast.'],
+    ['Vitamin D 50,000 IU weekly', 'vitamin d 50,000 iu weekly'],
     ['metformin 500 mg tid a.c.', 'metformin 500 mg tid before meals.'],
     ['insulin 10 u before meals, syrup 5 cc', 'insulin 10 units before meals, syrup 5 ml'],
     ['Maxzide 75/50 mg daily', 'maxzide 75 mg/50 mg daily'],

@@ -1067,6 +1067,16 @@ export function extractComplaints(doc: Doc): Complaint[] {
       attach(s, [{ name: siteName(kind, site), start: at, end: at + mention.length, site }], durations, undefined, 'complaint.site-answers-where');
       continue;
     }
+    // "Any itchiness in your palms?" – "Yeah, it's itchy.": a short answer that says the kind again, naming no site of
+    // its own, is the complaint the question named with its site (a longer one may tell of another time or place).
+    if (items.length && asking && question.speaker === 'doctor' && !NO.test(s.text) && items.every((it) => !it.site) && s.tokens.length <= SHORT_ANSWER && !DENIAL.test(s.text) && !s.tokens.some((t) => SITES[t.text])) {
+      const asked = itemsAsked(question, doc.female);
+      const sited = items.map((it) => asked.find((a) => !!a.site && a.name !== it.name && wordsOf(it.name).every((w) => wordsOf(a.name).includes(w))));
+      if (sited.every((a) => !!a)) {
+        attach(question, sited as Item[], [], durations[0]?.duration, 'complaint.asked-site');
+        continue;
+      }
+    }
     // An answer that says yes (or only when) takes the symptoms the doctor asked about; "it has" to "has that been
     // since the bite" takes the bite's duration.
     // An answer that names the symptom only to deny it or say it has gone ("i had a temperature last week but it's
@@ -1197,6 +1207,8 @@ function withWording(name: string, wording: string): string {
   return `${name} (${kept.join(' ')})`;
 }
 
+const wordsOf = (name: string): string[] => name.split(/\s+/);
+const SHORT_ANSWER = 8;
 const askedCache = new WeakMap<Sentence, Item[]>();
 /** The symptoms a question names (copies: the caller sets their durations). */
 function itemsAsked(q: Sentence, female: boolean): Item[] {

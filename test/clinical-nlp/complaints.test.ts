@@ -90,6 +90,12 @@ describe('consultations', () => {
     expect(names(text)).toEqual(['swelling of left knee', 'left knee pain']);
   });
 
+  it('a short answer that says the kind again takes the site the question named', () => {
+    expect(names("Doctor: any itching in your palms?\nPatient: Yeah, it's itchy.")).toEqual(['itching of palms']);
+    // A longer answer may tell of another time: "it did … but right now it's not swollen".
+    expect(names("Doctor: does the knee look swollen?\nPatient: Um, well it did, the first time I ran, it was a little bit swollen, but right now it's not swollen.")).not.toContain('swelling of knee');
+  });
+
   it('a duration answering the question takes the symptom asked about', () => {
     const text = 'Doctor: any headache?\nPatient: since two days, yes.';
     expect(days(text, 'headache')).toBe(2);

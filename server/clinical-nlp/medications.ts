@@ -369,9 +369,11 @@ const EXPLAINED_BEFORE = /\b(?:cause|causes|can make|may make|side effects?)\b[^
 // "… and then if she starts noticing any other drooping, she needs to come back": a main clause of its own after the
 // condition (its subject and "needs to", "should" …) is what the condition is for, unless it takes the drug.
 const CONDITION_MAIN = /^[^,;.]*[,;]\s*(?:then\s+)?(?:she|he|you|they|the patient)\s+(?:needs? to|should|must|will need to|has to|have to|is to|are to)\b(?!\s+(?:take|use|apply|have|try|start)\b)/;
+// "amlodipine 5 mg, increase to 10 mg after two weeks if the pressure is still high": the condition is the change's.
+const CHANGE_THEN_CONDITION = /\b(?:increase|increasing|decrease|decreasing|reduce|reducing|go up|step up|titrate|titrating|double|switch|change)\b[^.;]{0,50}$/;
 const takingCondition = (near: string, line: string): RegExpExecArray | null => {
   const c = CONDITION.exec(near);
-  return c && !STOPS_ON_CONDITION.test(c[0]) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) ? c : null;
+  return c && !STOPS_ON_CONDITION.test(c[0]) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) && !CHANGE_THEN_CONDITION.test(near.slice(0, c.index)) ? c : null;
 };
 const FOR_SYMPTOM = /\bfor (?:the |any |her |his |your )?(?:discomfort|pain|fever|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 const UP_TO_TIMES = /\bup\s*to\s+(?:(?:about|around|roughly|approximately)\s+)?(?:\d+|twice|thrice)\s+(?:times\s+)?(?:a|per|in a|each)\s+day\b/;

@@ -907,6 +907,12 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(one('Doctor: use salbutamol and the steroid inhaler twice a day.', 'en-GB').frequency).toBeUndefined();
   });
 
+  it('a condition said of a later dose change is not a condition for taking the drug now', () => {
+    expect(one('Doctor: start amlodipine 5 mg daily, and increase to 10 mg if the pressure stays high.').frequency).toEqual({ per_day: 1, as_needed: false, text: 'once daily' });
+    expect(one('Doctor: amlodipine 5 mg, increase to 10 mg after two weeks if the pressure is still high.').frequency?.as_needed).not.toBe(true);
+    expect(one('Doctor: take paracetamol 500 mg if you have a fever.').frequency?.as_needed).toBe(true);
+  });
+
   it("a when-needed said of the drug before ('keep using it when needed and add …') does not make the next one as-needed", () => {
     const inhaler = one('Patient: I have been using my salbutamol inhaler a lot more.\nDoctor: okay, keep using it when needed and add a beclomethasone inhaler twice a day.');
     expect([inhaler.name, inhaler.frequency]).toEqual(['beclomethasone', { per_day: 2, as_needed: false, text: 'twice daily' }]);

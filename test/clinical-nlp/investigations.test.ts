@@ -57,6 +57,10 @@ describe('investigation vocabulary', () => {
     ]);
   });
 
+  it('reads a urine sample sent for culture as the culture, not a culture of nothing', () => {
+    expect(names("Doctor: I'll send a urine sample for culture.")).toEqual(['urine culture']);
+  });
+
   it('reads a metabolic panel said without basic or comprehensive as the chemistry panel, a complete one as the comprehensive', () => {
     expect(names('Doctor: I want to get some blood work, a CBC and a metabolic panel, and a urine test.')).toContain('chemistry panel');
     expect(names('PLAN: 1. CBC, complete metabolic profile, UA for hypertension.')).toContain('comprehensive metabolic panel');

@@ -1332,6 +1332,8 @@ interface Decided {
   backward?: boolean;
 }
 
+const MEDS_REVIEWED = /\b(?:reviewed|reconciled|reconciliation|went over|gone over|noted|listed|documented)\b/;
+
 /** How far before the drug, in characters, the prescriber's words of a line labelled the patient's are looked for. */
 const PRESCRIBER_VOICE_WITHIN = 60;
 
@@ -1429,7 +1431,8 @@ function decide(
     const cont = sentenceModifiers(s).find((x) => x.category === 'CONTINUED' && status(x) === 'continued' && x.start >= m.end && x.start < Math.min(line.end, m.end + CONTINUED_AFTER_WITHIN));
     if (cont) out = { ...out, decision: 'continued', rules: [...out.rules, cont.rule.id], explicit: true };
     else if (out.decision === 'current' && inPlan && s.speaker !== 'patient') {
-      out = { ...out, decision: 'continued', rules: [...out.rules, 'med.current-treatment-in-plan'], explicit: true };
+      // "The patient's home medications were reviewed, including lisinopril …": gone over, not continued: kept, flagged.
+      out = { ...out, decision: 'continued', rules: [...out.rules, 'med.current-treatment-in-plan'], explicit: true, unclear: out.unclear || MEDS_REVIEWED.test(s.text) };
     }
   }
   return out;

@@ -864,6 +864,9 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(report('PLAN: The risks of prednisone were discussed.')).toEqual([['prednisone', 'new', true]]);
     expect(report('PLAN: MMR #1 and Varivax #1 today.')).toEqual([['mmr vaccine', 'new', false], ['varicella vaccine', 'new', false]]);
     expect(report('PLAN: Tylenol 650 mg every 6 hours p.r.n. pain.')).toEqual([['acetaminophen', 'new', false]]);
+    expect(report('PLAN: Morphine was given in the ER for pain.')).toEqual([]);
+    expect(report("PLAN: The patient's home medications were reviewed, including lisinopril, atorvastatin and aspirin.")).toEqual([
+      ['lisinopril', 'continued', true], ['atorvastatin', 'continued', true], ['aspirin', 'continued', true]]);
     // Read by a recogniser, without colons: the heading said before the drug, in a line that runs on from the history.
     expect(report('plan her lisinopril was increased to forty mg by her cardiologist last week')).toEqual([]);
     expect(report('history he failed amitriptyline in the past plan gabapentin three hundred mg at bedtime')).toEqual([['gabapentin', 'new', false]]);

@@ -602,6 +602,8 @@ describe('drug mentions that are not prescriptions now', () => {
     ['the history checked back and confirmed', "Doctor: so you take the lisinopril 20 mg every morning\nPatient: yes\nDoctor: okay"],
     ['a drug the doctor does not want taken', "Doctor: i don't want you taking the ibuprofen 400 mg anymore\nPatient: okay"],
     ['a drug the doctor would not take', "Doctor: i wouldn't take any more ibuprofen 400 mg because of your stomach\nPatient: okay"],
+    ['prescribed by a walk-in clinic', "Doctor: you were prescribed naproxen by the walk-in clinic but you haven't started it yet\nPatient: no"],
+    ['given by a walk in clinic, unpunctuated', 'Doctor: the walk in clinic gave you some naproxen 500 mg to take twice a day\nPatient: yes'],
   ])('%s: %s', (_kind, text) => {
     const mode = /^(?:doctor|patient):/i.test(text) ? 'consultation' : 'dictation';
     for (const m of read(text, mode)) expect(m.flagged, m.name).toBe(true);

@@ -1140,6 +1140,8 @@ export function extractMedications(
     // So is a drug whose only cue is the plan's heading and which nothing doses or gives today ("PLAN: The risks of
     // prednisone were discussed."; not "PLAN: MMR #1 and Varivax #1 today.", "PLAN: A 1 g of Rocephin IM was given.").
     if (m.rules?.includes(PLAN_HEADING_RULE) && !m.strength && !m.dose && !m.frequency && !m.duration && !GIVEN_TODAY.test(doc.sentences[m.sentence]!.text)) m.unclear = true;
+    // … and so is one the plan's line only goes over ("PLAN: Amlodipine 5 mg was reviewed."), dosed or not.
+    if (m.rules?.includes(PLAN_HEADING_RULE) && MEDS_REVIEWED.test(doc.sentences[m.sentence]!.text)) m.unclear = true;
     // In a conversation, a drug named with only how often, nothing that prescribes, doses or courses it ("he buys some
     // ibuprofen every week", "and the Bactroban is also three times a day"), may be what the patient does, described.
     if (doc.consultation && m.rules?.includes('med.default-new') && !m.strength && !m.dose && !m.duration) m.unclear = true;
@@ -1287,6 +1289,7 @@ const OPENS_SENTENCE = /^(?:(?:so|and|but|okay|ok|now|then|um|uh|well|right)[\s,
 const opensSentence = (s: Sentence, x: ContextModifier): boolean => OPENS_SENTENCE.test(s.text.slice(0, x.start));
 // Cues after the drug that overrule the one before it ("amlodipine is stopped", "penicillin allergy").
 const OVERRULING = new Set<Decision>(['allergy', 'stopped', 'negated', 'asked', 'continued']);
+const UNDOING = new Set<Decision>(['allergy', 'stopped', 'negated']);
 const RESTARTS = new Set(['new.restart', 'new.switch']);
 const HISTORY = new Set<Decision>(['history', 'current']);
 // Decisions a cue gives every drug in its scope, also one said without a comma after another: "allergies benadryl
@@ -1384,7 +1387,10 @@ function decide(
   // would be beneficial" is advice to stop).
   const overrules = (x: ContextModifier): boolean =>
     !!x.rule.overrules && !!status(x) && !(x.category === 'NEW' && own && (PRESCRIBED.has(STATUS_OF[status(own)!]!) || status(own) === 'stopped'));
-  const back = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && (OVERRULING.has(status(x)!) || overrules(x)));
+  // "Flonase was recommended but the patient declined": a refusal or stop said after the drug undoes a prescribing cue
+  // said between them.
+  const backward = (x: ContextModifier): boolean => x.start >= m.end && x.rule.direction !== 'forward';
+  const back = mods.find((x) => backward(x) && UNDOING.has(status(x)!)) ?? mods.find((x) => backward(x) && (OVERRULING.has(status(x)!) || overrules(x)));
   // "steroid creams I can give you": a cue after the drug decides when none comes before it.
   const after = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && status(x));
   let out: Decided;

@@ -604,6 +604,11 @@ describe('drug mentions that are not prescriptions now', () => {
     ['a drug the doctor would not take', "Doctor: i wouldn't take any more ibuprofen 400 mg because of your stomach\nPatient: okay"],
     ['prescribed by a walk-in clinic', "Doctor: you were prescribed naproxen by the walk-in clinic but you haven't started it yet\nPatient: no"],
     ['given by a walk in clinic, unpunctuated', 'Doctor: the walk in clinic gave you some naproxen 500 mg to take twice a day\nPatient: yes'],
+    ['recommended, then declined', 'PLAN: Flonase was recommended but the patient did not want it.'],
+    ['recommended, which she declined', 'PLAN: Flonase was recommended, which she declined.'],
+    ['prescribed by another doctor, said after the drug', 'PLAN: Amlodipine 5 mg (prescribed by her PCP) was reviewed.'],
+    ['gone over in the plan, with its strength', 'PLAN: Amlodipine 5 mg was reviewed.'],
+    ['not known to be taken', 'PLAN: Unclear if she is still taking the Lasix; will check with pharmacy.'],
   ])('%s: %s', (_kind, text) => {
     const mode = /^(?:doctor|patient):/i.test(text) ? 'consultation' : 'dictation';
     for (const m of read(text, mode)) expect(m.flagged, m.name).toBe(true);

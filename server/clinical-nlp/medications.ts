@@ -1434,7 +1434,11 @@ function decide(
   const explained = mods.find((x) => x.category === 'HYPOTHETICAL');
   if (explained && PRESCRIBED.has(STATUS_OF[out.decision]!)) out = { ...out, rules: [...out.rules, explained.rule.id], unclear: true };
   if (out.decision === 'history' || out.decision === 'current') {
-    const cont = sentenceModifiers(s).find((x) => x.category === 'CONTINUED' && status(x) === 'continued' && x.start >= m.end && x.start < Math.min(line.end, m.end + CONTINUED_AFTER_WITHIN));
+    // A pseudo cue ("he continued to complain") is the sentence's, not the drug's; nor is one a heading stands
+    // between ("… a multivitamin daily family social history unchanged").
+    const cues = sentenceModifiers(s);
+    const headed = (x: ContextModifier): boolean => cues.some((t) => t.rule.direction === 'terminate' && !!t.rule.terminates?.includes('CONTINUED') && t.start >= m.end && t.end <= x.start);
+    const cont = cues.find((x) => x.category === 'CONTINUED' && x.rule.direction !== 'pseudo' && status(x) === 'continued' && x.start >= m.end && x.start < Math.min(line.end, m.end + CONTINUED_AFTER_WITHIN) && !headed(x));
     if (cont) out = { ...out, decision: 'continued', rules: [...out.rules, cont.rule.id], explicit: true };
     else if (out.decision === 'current' && inPlan && s.speaker !== 'patient') {
       // "The patient's home medications were reviewed, including lisinopril …": gone over, not continued: kept, flagged.

@@ -339,6 +339,15 @@ describe('talk around the plan that reads like an instruction', () => {
     expect(turn('the tendon got stretched when you fell the best treatment for the sprain is to keep your leg raised')).toEqual(['keep your leg raised']);
   });
 
+  it('what the treatment is for ("to get the swelling down", "have this fracture healed") is no instruction; getting a reading checked is', () => {
+    const turn = (said: string) => advice(`Doctor: so my plan is an x-ray. ${said}`, { mode: 'consultation' });
+    expect(turn('i want you to keep that ankle elevated and try to get some of the swelling down')).toEqual(['keep that ankle elevated']);
+    expect(turn('you can not play football for a while you have to have this fracture healed')).toEqual([]);
+    expect(turn('the hope is to reduce some of the inflammation that you are seeing here')).toEqual([]);
+    expect(turn('i want you to get your blood pressure checked at the pharmacy every week')).toEqual(['get your blood pressure checked at the pharmacy every week']);
+    expect(turn('i want you to reduce activity until symptoms subside')).toEqual(['reduce activity until symptoms subside']);
+  });
+
   it('a short command "for me" is the examination\'s; a gerund after "consider" is a possibility, one recommended an imperative', () => {
     expect(advice('PLAN: Rest for me. Keep a headache diary for me.')).toEqual(['keep a headache diary for me']);
     expect(advice('PLAN: The surgeon may consider taking the gallbladder out, that could help. Taking the stairs every day would be helpful.')).toEqual(['take the stairs every day']);

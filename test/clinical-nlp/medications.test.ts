@@ -611,6 +611,7 @@ describe('drug mentions that are not prescriptions now', () => {
     ['not known to be taken', 'PLAN: Unclear if she is still taking the Lasix; will check with pharmacy.'],
     ['treated before, then "he continued to complain", unpunctuated', 'history of present illness he was treated symptomatically with acetaminophen with only some relief he continued to complain of pain in his back'],
     ['a vital taken in clinic today after the drug, unpunctuated', 'he is moderately rate controlled with metoprolol fifty mg bid his rate in clinic today was ninety two'],
+    ['a refill the patient would like', "Doctor: i've been told that you'd like a refill on your xanax prescription\nPatient: yes"],
     ['"unchanged" said of the next heading, unpunctuated', 'medications tylenol this morning and a multivitamin daily family social history unchanged since last checkup'],
   ])('%s: %s', (_kind, text) => {
     const mode = /^(?:doctor|patient):/i.test(text) ? 'consultation' : 'dictation';

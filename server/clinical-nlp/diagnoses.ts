@@ -55,6 +55,7 @@ const CUES = checkedData(
     notDiagnosisAfter: Phrases,
     notConditionWords: Phrases,
     deniedBefore: Phrases,
+    deniedAfter: Phrases,
     resultWords: Phrases,
     passingNot: Phrases,
   }),
@@ -470,6 +471,8 @@ function parseList(s: Sentence, from: number, to: number, opts: Options, expect:
 
 // "hepatitis b second injection", "pneumonia vaccine": the name is what a vaccine or a screening is against.
 const PREVENTION_AFTER = new RegExp(String.raw`^[\s,]*(?:${alternation(CUES.notDiagnosisAfter)})\b`);
+// "i was worried about meningitis but you don't have any of the signs": a suspicion taken back straight after.
+const DENIED_AFTER = new RegExp(String.raw`^\W*(?:[a-z']+\W+){0,4}?but\s+(?:${alternation(CUES.deniedAfter)})\b`);
 
 function addFound(list: Found[], f: Found): void {
   // "a sprain of the right ankle, a ligament injury": an injury of no stated region restates the specific one.
@@ -770,7 +773,8 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
     const ordinal = /\b(?:first|second|third|fourth)$/.exec(f.s.text.slice(f.from, f.to))?.[0] ?? '';
     return `${ordinal} ${f.s.text.slice(f.to)} ${joined ? next.text : ''}`;
   };
-  for (const f of found.sort((x, y) => x.s.index - y.s.index || x.from - y.from)) if (clinicalName(f) && !PREVENTION_AFTER.test(after(f))) addFound(refined, f);
+  const takenBack = (f: Found): boolean => f.certainty === 'suspected' && DENIED_AFTER.test(f.s.text.slice(f.to));
+  for (const f of found.sort((x, y) => x.s.index - y.s.index || x.from - y.from)) if (clinicalName(f) && !PREVENTION_AFTER.test(after(f)) && !takenBack(f)) addFound(refined, f);
   return refined.map((f) => {
     const name = nounName(tidyName(f.name));
     // "History of myocardial infarction", "family history of colon cancer": the disease's own code (I21.9, C18.9)

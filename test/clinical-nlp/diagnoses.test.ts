@@ -517,6 +517,15 @@ describe('a problem of another time or of a relative, and a doubted one', () => 
     expect(items('ASSESSMENT: History of coronary artery disease, stable.')[0]![1]).toMatch(/^I25/);
   });
 
+  it('a suspicion taken back straight after ("but you don\'t have any of the signs") is no diagnosis; one left open is', () => {
+    const said = (t: string) => structure(`Doctor: ${t}\nPatient: okay`, { locale: 'en-US', mode: 'consultation' }).diagnoses.map((d) => [d.name, d.certainty]);
+    expect(said("i was worried about meningitis but you don't have any of the signs")).toEqual([]);
+    expect(said('i thought it might be a kidney stone but the scan was normal')).toEqual([]);
+    expect(said("the nurse thought it might be cellulitis but i think it's just a bruise")).toEqual([['bruise', 'confirmed']]);
+    expect(said('it could be a kidney stone but the scan will tell us')).toEqual([['kidney stone', 'suspected']]);
+    expect(said("you have gout but there's no sign of infection")).toEqual([['gout', 'confirmed']]);
+  });
+
   it('"doubt pneumonia" is no pneumonia', () => {
     expect(items('ASSESSMENT: Cough, doubt pneumonia. PLAN: Supportive care.')).toEqual([['cough', 'R05']]);
   });

@@ -526,6 +526,15 @@ describe('a problem of another time or of a relative, and a doubted one', () => 
     expect(said("you have gout but there's no sign of infection")).toEqual([['gout', 'confirmed']]);
   });
 
+  it('what a finding is ("the rash is eczema", "your symptoms are most likely due to …") and what everything points to name a diagnosis; how it is does not', () => {
+    const said = (t: string) => structure(`Doctor: ${t}\nPatient: okay`, { locale: 'en-US', mode: 'consultation' }).diagnoses.map((d) => [d.icd10?.code ?? d.name, d.certainty]);
+    expect(said('the rash is eczema, not psoriasis')).toEqual([['L30.9', 'confirmed']]);
+    expect(said('everything points to an ear infection')).toEqual([['H66.9', 'confirmed']]);
+    expect(said('your symptoms are most likely due to a rotator cuff tendinopathy')).toEqual([['M75.1', 'suspected']]);
+    expect(said('the pain is worse at night')).toEqual([]);
+    expect(said('the pain is in your lower back')).toEqual([]);
+  });
+
   it('"doubt pneumonia" is no pneumonia', () => {
     expect(items('ASSESSMENT: Cough, doubt pneumonia. PLAN: Supportive care.')).toEqual([['cough', 'R05']]);
   });

@@ -611,6 +611,7 @@ describe('drug mentions that are not prescriptions now', () => {
     ['not known to be taken', 'PLAN: Unclear if she is still taking the Lasix; will check with pharmacy.'],
     ['treated before, then "he continued to complain", unpunctuated', 'history of present illness he was treated symptomatically with acetaminophen with only some relief he continued to complain of pain in his back'],
     ['a vital taken in clinic today after the drug, unpunctuated', 'he is moderately rate controlled with metoprolol fifty mg bid his rate in clinic today was ninety two'],
+    ['to start if a diagnosis is confirmed', 'PLAN: Bone density scan. If osteoporosis is confirmed, start alendronate 70 mg weekly with calcium and vitamin D.'],
     ['a refill the patient would like', "Doctor: i've been told that you'd like a refill on your xanax prescription\nPatient: yes"],
     ['"unchanged" said of the next heading, unpunctuated', 'medications tylenol this morning and a multivitamin daily family social history unchanged since last checkup'],
   ])('%s: %s', (_kind, text) => {
@@ -1229,6 +1230,11 @@ describe('a dose that waits on a measured value, a strength said in the next sen
       'lisinopril continued 10 once daily',
       'atorvastatin continued 20 once at night',
     ]);
+    // Stopped in the same breath ("except stop X", "but stop the X"): not continued either, and "all medications"
+    // stays the object of "continue".
+    const list = 'MEDICATIONS: Lisinopril 10 mg daily, metformin 500 mg twice daily.';
+    expect(read(`${list} PLAN: Continue current medications except stop the metformin, her kidneys are worse.`).meds).toEqual(['lisinopril continued 10 once daily']);
+    expect(read(`${list} PLAN: Continue all medications but stop the metformin.`).meds).toEqual(['lisinopril continued 10 once daily']);
   });
 
   it('a drug "recommended" after its name is today\'s under a plan heading, and history elsewhere', () => {

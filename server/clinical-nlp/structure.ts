@@ -17,12 +17,12 @@ import { buildDoc, historySentences, type Sentence } from './sections.js';
 import { extractVitals } from './vitals.js';
 
 const FORM_BEFORE = /\b(?:tab|cap|syp|syrup|inj|injection)\s+$/;
-// "continue estradiol", "supplement with folate": a name that is also a test's is the drug where a cue that prescribes
-// or continues a drug ends just before it.
+// "continue estradiol", "supplement with folate", "stop calcium": a name that is also a test's is the drug where a cue
+// that prescribes, continues or stops a drug ends just before it.
 const CUE_GAP = /^\s*(?:(?:her|his|their|your|the|oral|topical|daily|some)\s+)*$/;
 const cuedDrug = (s: Sentence, start: number): boolean =>
   sentenceModifiers(s).some(
-    (x) => (x.category === 'NEW' || x.category === 'CONTINUED') && x.rule.direction !== 'backward' && x.rule.allowed_types?.includes('drug') && x.end <= start && CUE_GAP.test(s.text.slice(x.end, start)),
+    (x) => (x.category === 'NEW' || x.category === 'CONTINUED' || x.category === 'STOPPED') && x.rule.direction !== 'backward' && x.rule.allowed_types?.includes('drug') && x.end <= start && CUE_GAP.test(s.text.slice(x.end, start)),
   );
 const PLAN_WORDS = /\b(?:review|follow[ -]?up|come back|recheck|advised)\b/;
 const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;

@@ -1235,6 +1235,8 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     const list = 'MEDICATIONS: Lisinopril 10 mg daily, metformin 500 mg twice daily.';
     expect(read(`${list} PLAN: Continue current medications except stop the metformin, her kidneys are worse.`).meds).toEqual(['lisinopril continued 10 once daily']);
     expect(read(`${list} PLAN: Continue all medications but stop the metformin.`).meds).toEqual(['lisinopril continued 10 once daily']);
+    // A drug whose name is also a test's ("calcium"): the stop said just before makes it the drug.
+    expect(read('MEDICATIONS: Lisinopril 10 mg daily, calcium carbonate 500 mg twice daily. PLAN: Continue current medications. Stop calcium.').meds).toEqual(['lisinopril continued 10 once daily']);
   });
 
   it('a drug "recommended" after its name is today\'s under a plan heading, and history elsewhere', () => {

@@ -454,7 +454,8 @@ const NOT_NAME = new Set(
     'start add prescribe begin continue give take increase reduce stop restart resume rx plan advice advised ' +
     'you me him us we he she they low high small little sig disp dispense refills refill').split(' '),
 );
-const NAME_WORD = /^[a-z][a-z-]{2,}$/;
+// An adverb ("apply the cream thinly", "sparingly", "liberally") says how, never which drug.
+const NAME_WORD = /^[a-z][a-z-]{2,}(?<!ly)$/;
 const PRESCRIBING_VERB = /\b(?:start|add|prescribe|begin|continue|give|take|increase|rx)\s+(?:(?:on|the|with)\s+)?$/;
 const MASS_BEFORE = new RegExp(String.raw`\d\s*${STRENGTH_UNIT}\s+$`);
 const MASS_STRENGTH = new RegExp(String.raw`^\s*${NUM}\s*${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l)\b)`);

@@ -535,6 +535,15 @@ describe('medication status (context rules)', () => {
   });
 });
 
+describe('how a cream is applied is no drug name', () => {
+  it('"thinly", "sparingly", "liberally" after the form word leave the drug its form and regimen', () => {
+    const got = (t: string) => structure(t, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.form, m.frequency?.per_day]);
+    expect(got('PLAN: Use the hydrocortisone cream thinly twice a day for a week.')).toEqual([['hydrocortisone', 'cream', 2]]);
+    expect(got('PLAN: Apply mometasone ointment liberally twice daily.')).toEqual([['mometasone', 'ointment', 2]]);
+    expect(got('PLAN: Apply the cream sparingly twice a day.')).toEqual([]);
+  });
+});
+
 describe('status flags', () => {
   const flags = (text: string) => structure(text, { locale: 'en-US' }).flags.map((f) => f.code);
 

@@ -212,6 +212,11 @@ const NOT_TEST_AFTER =
   /^(?:improves|improved|improving|worsens|worsened|worsening|recovers|declines|pulses?|signals?|guided|guidance|surgery|surgeon|surgeons|surgical|(?:were |are |is )?(?:full|intact)|problems?|disease|issues?|trouble|disorder|deficiency|insufficiency|toxicity|drops|sachets?|tablets?|capsules?|injections?|supplements?|syrup|infection|control|status|clinic|camp|sulphate|sulfate|chloride|oxide|citrate|hydroxide|carbonate|gluconate|sucrose|paste|glycerine|lotion|cream|gel|ointment)\b/;
 // "done here", "we did here"; not "your labs here look good" (the results on the screen).
 const THIS_VISIT = /\b(?:today|(?<=\b(?:done|did|do|taken|drawn|performed|got|had|checked)\s+(?:\w+\s+)?)here(?! for)|now|in the office(?! of)|in (?:the )?clinic|we (?:just )?did|i did|just did|done here|point of care|bedside|stat|when (?:you|he|she|they) (?:came|got|arrived) in|on arrival)\b/;
+// "the hospital did a ct scan", "they took an x-ray in a and e": done by someone else, before this visit.
+const ELSEWHERE = String.raw`(?:hospital|a and e|a&e|er|emergency (?:room|department)|urgent care|walk in (?:centre|center|clinic)|they|gp|pcp|specialist|consultant|cardiologist|surgeon|paramedics?|ambulance(?: crew)?)`;
+const DONE_ELSEWHERE = new RegExp(String.raw`\b${ELSEWHERE}\s+(?:already\s+)?(?:did|done|performed|took|ran|had|got)\b`);
+// "the cardiologist will probably want an echo": another team's plan, not this visit's order.
+const WANTED_ELSEWHERE = new RegExp(String.raw`\b${ELSEWHERE}\s+(?:will|may|might|would|'ll|could)\s+(?:probably\s+|likely\s+|possibly\s+)?(?:want|request|suggest|arrange|do)\b`);
 const PAST_SENTENCE = /\b(?:reports?|came with|brought|last|previous|previously|earlier|ago|old|outside|from (?:last|the last))\b/;
 // Done here, whatever came before: "ECG done here today shows AF", "the bladder scan we just did shows 90 mL".
 const DONE_HERE_AFTER =
@@ -344,7 +349,8 @@ function statusBefore(s: Sentence, f: Found, floor: number): Status {
   const down = lead.findLastIndex((w) => TURNED_DOWN.has(w));
   if (down >= 0 && !lead.slice(down).some((w) => TAKEN_UP.has(w))) return 'negated';
   if (cueBefore(t, f.from, start, FINDING, PAST_FILLER, 1)) return 'result';
-  if (REFERENCE.test(words(t, f.from - 4, f.from)) || ASKED_BEFORE.test(words(t, f.from - 6, f.from))) return 'past';
+  if (REFERENCE.test(words(t, f.from - 4, f.from)) || ASKED_BEFORE.test(words(t, f.from - 6, f.from)) || DONE_ELSEWHERE.test(words(t, f.from - 6, f.from))) return 'past';
+  if (WANTED_ELSEWHERE.test(words(t, f.from - 7, f.from))) return 'conditional';
   if (LIKENED.test(words(t, f.from - 6, f.from)) || EXAMINED_WITH.test(words(t, f.from - 4, f.from))) return 'negated';
   if (MONITOR_BEFORE.test(words(t, Math.max(start, f.from - 5), f.from))) return 'monitor';
   if (reviewedBefore(t, f.from)) return 'reviewed';

@@ -328,6 +328,10 @@ describe('not investigations', () => {
     ['Her mammogram is up to date.', []],
     ['did they do any x rays at the urgent care', []],
     ['PAST SURGICAL HISTORY: Colonoscopy two years ago.', []],
+    ['The hospital did a CT scan which was clear.', []],
+    ['i know that they did the endoscopy in the emergency room', []],
+    ['The cardiologist will probably want an echo.', []],
+    ["I'll do an ECG now.", ['electrocardiogram (ECG)']],
   ]);
 });
 

@@ -366,10 +366,12 @@ const CORRECTED_TO = /\b(?:nope|no,? sorry|sorry,? no|i mean|i meant|scratch tha
 // Words between a test and the one it is corrected to.
 const CORRECTED_WITHIN = 16;
 const REFUSED_AFTER = /^,\s*(?:which|that)\s+(?:he|she|they|the patient|patient)\s+(?:has\s+|had\s+|have\s+)?(?:always\s+|repeatedly\s+)?(?:refused|declined)\b/;
+// "an x-ray won't show a soft tissue injury, so we won't do one": the test named, then not done.
+const NOT_DONE_AFTER = /^[^;?]{0,60}?\b(?:so|and|therefore)\s+(?:we|i)\s*(?:won't|will not|wouldn't|would not|don't|do not|aren't going to|are not going to|'re not going to|am not going to|'m not going to)\s+(?:need to\s+)?(?:do|get|order|arrange|send (?:you )?for)\s+(?:one|1|it|that|them|any)\b(?!\s+(?:of|for|on|at|in|else)\b)/;
 
 function statusAfter(s: Sentence, f: Found, nextFrom: number): Status {
   const t = s.tokens;
-  if (REFUSED_AFTER.test(words(t, f.to, f.to + 8))) return 'negated';
+  if (REFUSED_AFTER.test(words(t, f.to, f.to + 8)) || NOT_DONE_AFTER.test(words(t, f.to, f.to + 20))) return 'negated';
   let end = f.to;
   while (end < Math.min(nextFrom, f.to + 10) && !/^[,;?]$/.test(t[end]!.text)) end++;
   let at = f.to;

@@ -332,6 +332,8 @@ describe('not investigations', () => {
     ['i know that they did the endoscopy in the emergency room', []],
     ['The cardiologist will probably want an echo.', []],
     ["I'll do an ECG now.", ['electrocardiogram (ECG)']],
+    ["An x-ray won't show a soft tissue injury, so we won't do one.", []],
+    ["I'll order an MRI, and we don't need to do one of the knee.", ['mri']],
   ]);
 });
 

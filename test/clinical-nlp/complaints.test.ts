@@ -480,6 +480,7 @@ describe('negated lists and symptoms that have gone', () => {
     ['Patient: I haven’t had any more pain in my knee.', []],
     ['She does not appear anxious or depressed.', []],
     ['Patient: the cough has gone away but my nose is still blocked.', ['nasal blockage']],
+    ['Patient: the vomiting stopped yesterday but i still have diarrhoea.', ['diarrhoea']],
     ['Patient: I was sick at the start but now I’ve stopped vomiting. My belly hurts.', ['abdominal pain']],
     ['He had a fever only on the first day; he still has a runny nose.', ['runny nose']],
     ['Patient: I have had some chills but no documented fevers.', ['chills']],

@@ -652,6 +652,10 @@ describe('drug mentions that are not prescriptions now', () => {
   it('lists only the drug taken instead: not the one switched from, nor the change not made', () => {
     expect(read("Doctor: rather than increasing the citalopram 20 mg, we'll add mirtazapine 15 mg at night\nPatient: okay", 'consultation')).toEqual([{ name: 'mirtazapine', flagged: false }]);
     expect(read("Doctor: i'm going to switch you from amlodipine 10 mg to lercanidipine 10 mg once daily\nPatient: okay", 'consultation')).toEqual([{ name: 'lercanidipine', flagged: false }]);
+    // A plan line "change / switch (from) X 40 mg to Y 10 mg", with no "his/her" before the drug.
+    expect(read('PLAN: Change atorvastatin 40 mg to rosuvastatin 10 mg.')).toEqual([{ name: 'rosuvastatin', flagged: false }]);
+    expect(read('PLAN: Switch atorvastatin 40 mg to rosuvastatin 10 mg.')).toEqual([{ name: 'rosuvastatin', flagged: false }]);
+    expect(read('PLAN: Change from atorvastatin 40 mg to rosuvastatin 10 mg.')).toEqual([{ name: 'rosuvastatin', flagged: false }]);
   });
 
   it('a drug left as it is is continued; a condition for stopping it does not make it as-needed', () => {

@@ -101,7 +101,7 @@ interface Compiled {
 
 /** Checks a rules file (schema, then ids, phrases and patterns) and builds its indexes; throws DataFileError. */
 const UNBOUNDED_RUN = /(?:\[\^[^\]]*\]|(?<!\\)\.)[*+]/;
-const LEADING_LOOKBEHIND = /^(?:\(\?:)*\(\?<=/;
+const LEADING_LOOKBEHIND = /^(?:\(\?:)*\(\?<[=!]/;
 
 export function compileContextRules(data: unknown, name = 'context-rules.json'): Compiled {
   const file = checkedData(name, RulesFileSchema, data) as { clause_ends: string[]; list_links: string[]; rules: ContextRule[] };

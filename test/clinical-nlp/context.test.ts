@@ -47,6 +47,7 @@ describe('context rules file', () => {
     ['an unknown field', [{ id: 'x', category: 'NEW', direction: 'forward', phrases: ['a'], scope: 3 }]],
     ['a pattern with an unbounded run of any characters', [{ id: 'x', category: 'CONDITIONAL', direction: 'forward', pattern: String.raw`\bif\b[^.;?]*?\bwe will start\b` }]],
     ['a pattern that opens with a lookbehind', [{ id: 'x', category: 'NEW', direction: 'forward', pattern: String.raw`(?<=\bswitch\s+(?:[a-z]+\s+){1,3})to\b` }]],
+    ['a pattern that opens with a negative lookbehind', [{ id: 'x', category: 'HISTORICAL', direction: 'backward', pattern: String.raw`(?<!\bif\s)\bdoesn't help\b` }]],
   ])('refuses %s', (_why, rules) => {
     expect(() => compileContextRules(file(rules))).toThrow(DataFileError);
   });

@@ -974,7 +974,7 @@ const ALLERGY_ASKED = /\b(?:do you|does (?:he|she)|did you|have you|has (?:he|sh
 const ALLERGY_QUESTION = /\b(?:allerg\w*|reactions?|react)\b/;
 const NO_ALLERGY = /^(?:no|nil|none|not|never|nope|nkda|nothing)\b|\bno (?:known )?(?:drug )?allerg/;
 // "I think there was an antibiotic called clindamycin": the hedge and the kind of drug before its name.
-const ANSWER_LEAD = /^(?:(?:yes|yeah|yep|sir|madam|ma'am|doctor|doc|to|i am|i'm|she is|he is|allergic|only|just|once|one|uh|um|er|erm|oh|well|actually|really|i've|i have|got|i think|i believe|there was|there is|there's|it was|it's|i (?:cannot|can't|can not) take|(?:an? )?(?:antibiotic|medication|medicine|drug|tablet)s?,?(?:\s*(?:um|uh),?)?\s+(?:called|named)|,)\s*)+/;
+const ANSWER_LEAD = /^(?:(?:yes|yeah|yep|sir|madam|ma'am|doctor|doc|to|i am|i'm|she is|he is|allergic|only|just|once|one|uh|um|er|erm|oh|well|actually|really|i've|i have|got|i think|i believe|there was|there is|there's|it was|it's|i (?:cannot|can't|can not) take|(?:an? )?(?:antibiotic|medication|medicine|drug|tablet)s?,?(?:\s*(?:um|uh),?)?\s+(?:called|named))(?![a-z'])\s*|,\s*)+/;
 // "No, just latex": a no that an allergen follows is the answer to "any drug allergies?", not to "any allergies?".
 const NO_THEN = /^(?:no|nope|not to (?:any )?(?:medicines?|medications?|drugs?))\b[\s,.]*(?:(?:but|only|just|really|i've|i have|i'm|apart from|except)\b[\s,]*)*/;
 

@@ -305,6 +305,14 @@ describe('allergies', () => {
     expect(allergies('no known drug allergies. not allergic to anything.')).toEqual([]);
   });
 
+  it('an answer\'s lead word never takes the start of a drug\'s name ("er" of erythromycin, "to" of topiramate, "doc" of docusate)', () => {
+    const answered = (answer: string) => structure(`Doctor: any drug allergies?\nPatient: ${answer}`, { locale: 'en-GB', mode: 'consultation' }).history.allergies;
+    expect(answered('yes, erythromycin.')).toEqual(['erythromycin']);
+    expect(answered('erythromycin and trimethoprim.')).toEqual(['erythromycin', 'trimethoprim']);
+    expect(answered('topiramate, it gave me tingling.')).toEqual(['topiramate']);
+    expect(answered('er, erythromycin.')).toEqual(['erythromycin']);
+  });
+
   it('reads past the reaction said in brackets after an allergen, and an allergy said after the drug the patient cannot take', () => {
     const said = (text: string, mode = 'dictation') => structure(text, { locale: 'en-US', mode }).history.allergies;
     expect(said('ALLERGIES: Codeine (nausea), latex.')).toEqual(['codeine', 'latex']);

@@ -976,6 +976,10 @@ const NO_ALLERGY = /^(?:no|nil|none|not|never|nope|nkda|nothing)\b|\bno (?:known
 // "I think there was an antibiotic called clindamycin": the hedge and the kind of drug before its name.
 const ANSWER_LEAD = /^(?:(?:yes|yeah|yep|sir|madam|ma'am|doctor|doc|to|i am|i'm|she is|he is|allergic|only|just|once|one|uh|um|er|erm|oh|well|actually|really|i've|i have|got|i think|i believe|there was|there is|there's|it was|it's|i (?:cannot|can't|can not) take|(?:an? )?(?:antibiotic|medication|medicine|drug|tablet)s?,?(?:\s*(?:um|uh),?)?\s+(?:called|named))(?![a-z'])\s*|,\s*)+/;
 // "No, just latex": a no that an allergen follows is the answer to "any drug allergies?", not to "any allergies?".
+// "ok and do you have any allergies …": the words a spoken question may open with.
+const QUESTION_FILLERS = /^(?:(?:ok|okay|and|so|right|alright|all right|um|uh|now)\s+)+/;
+const ANSWER_AT_START = /^(?:yes|yeah|yep|no|nope|um|uh|i|i'm|just|only)\b/;
+const ANSWER_OPENS = /\b(?:yes|yeah|yep|no|nope|um|uh|i|i'm|just|only)\b/;
 const NO_THEN = /^(?:no|nope|not to (?:any )?(?:medicines?|medications?|drugs?))\b[\s,.]*(?:(?:but|only|just|really|i've|i have|i'm|apart from|except)\b[\s,]*)*/;
 
 /** The allergen named at text offset `at` of the sentence: a formulary drug (as its generic), a class or an allergen. */
@@ -1019,12 +1023,16 @@ const BARE_YES = new RegExp(`${CONFIRMS.source}[\\s,.!]*$`);
 const REACTION_ASKED = /\bwhat happens (?:when|if) (?:you|he|she) (?:take|takes|took|use|uses|used|have|has|had|eat|eats|ate)\b/;
 const REACTION_TOLD = /\b(?:rash|rashes|hives|swell\w*|itch\w*|anaphyla\w*|wheez\w*|(?:can't|cannot|couldn't|trouble) breath\w*|throat (?:closes|closed|closing|swells|swelled)|vomit\w*|throw up|throwing up|blisters?)\b/;
 
-function allergyAnswer(answer: Sentence): AllergyMention[] {
-  const no = NO_THEN.exec(answer.text);
+/** The allergens of an answer said from offset `at` of its sentence (0: a turn of its own). */
+function allergyAnswer(answer: Sentence, at = 0): AllergyMention[] {
+  // "uh not that i know of": a hesitation before the answer is no part of it.
+  const text = answer.text.slice(at).replace(/^\s*(?:(?:uh|um|er|erm|well|oh|hmm)\b[\s,]*)*/, '');
+  const start = answer.text.length - text.length;
+  const no = NO_THEN.exec(text);
   const from = no ? no[0].length : 0;
-  if (!no && NO_ALLERGY.test(answer.text)) return [];
-  const lead = ANSWER_LEAD.exec(answer.text.slice(from));
-  return allergenAt(answer, from + (lead ? lead[0].length : 0), 6);
+  if (!no && NO_ALLERGY.test(text)) return [];
+  const lead = ANSWER_LEAD.exec(text.slice(from));
+  return allergenAt(answer, start + from + (lead ? lead[0].length : 0), 6);
 }
 
 export function findAllergies(doc: Doc): AllergyMention[] {
@@ -1035,9 +1043,27 @@ export function findAllergies(doc: Doc): AllergyMention[] {
   for (const s of doc.sentences) {
     if (FAMILY_RELATION.test(s.text) && !/\b(?:she|he|i|you)\b/.test(s.text)) continue;
     // The answer is the other speaker's next sentence ("Any allergies at all? Medication?" "No, just hay fever.").
-    const answer = doc.sentences.slice(s.index + 1, s.index + 3).find((a) => a.speaker !== s.speaker);
+    // Read without speaker labels the turns may be one speaker's: then the next sentence, if it opens as an answer.
+    const next = doc.sentences[s.index + 1];
+    const answer = doc.sentences.slice(s.index + 1, s.index + 3).find((a) => a.speaker !== s.speaker) ?? (next && ANSWER_AT_START.test(next.text) ? next : undefined);
     if (ALLERGY_QUESTION.test(s.text)) lastCue = s.index;
-    if (ALLERGY_QUESTION.test(s.text) && (s.text.endsWith('?') || QUESTION_START.test(s.text) || ALLERGY_ASKED.test(s.text))) {
+    if (ALLERGY_QUESTION.test(s.text) && (s.text.endsWith('?') || QUESTION_START.test(s.text.replace(QUESTION_FILLERS, '')) || ALLERGY_ASKED.test(s.text))) {
+      // Read by a recogniser without speaker labels, the answer may follow the question in its sentence: "do you have
+      // any allergies i'm allergic to ibuprofen".
+      // ("any allergies to penicillin no": the drug asked about, then denied, is none.)
+      if (!s.text.trimEnd().endsWith('?')) {
+        const asked = ALLERGY_QUESTION.exec(s.text)!;
+        const after = asked.index + asked[0].length;
+        // The answer starts at its first answering word, after the rest of the question ("to any medications"); with
+        // none, the words after the question are its own ("… allergies to any kind of cats or dogs").
+        const opens = s.text.slice(after).search(ANSWER_OPENS);
+        const own = opens < 0 ? [] : allergyAnswer(s, after + opens);
+        if (own.length && !NO_ALLERGY.test(s.text.slice(own.at(-1)!.to).trimStart())) {
+          out.push(...own);
+          lastStated = s.index;
+          continue;
+        }
+      }
       let said = answer ? allergyAnswer(answer) : [];
       if (answer) answered.set(answer.index, said);
       // "Do you have any allergies to medications?" – "Yes. Penicillin.": a bare yes, then the allergen.

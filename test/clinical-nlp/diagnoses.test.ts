@@ -313,6 +313,16 @@ describe('allergies', () => {
     expect(answered('er, erythromycin.')).toEqual(['erythromycin']);
   });
 
+  it('read without speaker labels, the answer after the allergy question in the same breath; not the question\'s own words, nor a denial', () => {
+    const heard = (t: string) => structure(t, { locale: 'en-GB', mode: 'consultation' }).history.allergies;
+    expect(heard("do you have any allergies i'm allergic to ibuprofen it makes my asthma worse")).toEqual(['ibuprofen']);
+    expect(heard('ok and do you have any allergy to any medications um yeah i think there was an antibiotic um called clindamycin')).toEqual(['clindamycin']);
+    expect(heard('any allergies to medication just codeine it makes me really sick')).toEqual(['codeine']);
+    expect(heard('any allergies to penicillin no')).toEqual([]);
+    expect(heard("do you have allergies to any kind of cats or dogs or pets\nuh not that i know of i've been around dogs and cats")).toEqual([]);
+    expect(heard('Doctor: do you have any allergies to penicillin?')).toEqual([]);
+  });
+
   it('reads past the reaction said in brackets after an allergen, and an allergy said after the drug the patient cannot take', () => {
     const said = (text: string, mode = 'dictation') => structure(text, { locale: 'en-US', mode }).history.allergies;
     expect(said('ALLERGIES: Codeine (nausea), latex.')).toEqual(['codeine', 'latex']);

@@ -154,6 +154,8 @@ const NO_NEED = /\b(?:don't|do not|doesn't|does not|won't|will not)(?: (?:think|
 const INSTEAD = /\b(?:instead of|rather than)(?: (?:a|an|the|doing|getting|ordering))?$/;
 // "I'm not going to order an x-ray", "not gonna get a scan": the verb's own words keep the negation going.
 const NEG_FILLER = new Set(['going', 'gonna', 'gon', 'na', 'planning', 'have', 'has', 'had', 'need', 'needs', 'needed', 'for', 'of', 'to', 'do', 'get', 'go', 'order', 'ordering', 'send', 'sending', 'a', 'an', 'the', 'any', 'further', 'more', 'again', 'be', 'doing', 'getting', 'is', 'there', 'really', 'than', 'off', 'on', 'yet', 'urgent', 'routine', 'require', 'required', 'requires', 'repeat', 'repeating', 'we', 'i', 'will', 'would', 'it', 'off', 'think', 'feel', 'believe', 'set', 'setting', 'up', 'schedule', 'scheduling', 'arrange', 'arranging', 'obtain', 'obtaining']);
+// "check your thyroid": whose test it is stands between the order and a name that is a test only when ordered.
+const ORDER_FILLER = new Set([...NEG_FILLER, 'your', 'his', 'her', 'their', 'my', 'some']);
 // Also what is done as a rule, not now: "we usually do an x-ray when …".
 const COND = new Set(['consider', 'considering', 'possible', 'may', 'might', 'could', 'possibly', 'potentially', 'perhaps', 'maybe', 'eventually', 'later', 'unless', 'if', 'usually', 'normally', 'typically', 'generally', 'sometimes', 'often']);
 const PAST = new Set(['last', 'previous', 'previously', 'prior', 'earlier', 'old', 'recent', 'recently', 'current', 'already', 'outside', 'had', 'showed', 'shows', 'reports', 'report', 'brought', 'came', 'on', 'by', 'known', 'from']);
@@ -536,7 +538,7 @@ export function extractInvestigations(doc: Doc, matchesOf: (s: Sentence) => Hit[
       if (st === 'order' && isReading(s, f)) st = 'reading';
       if (st !== 'order') continue;
       const previous = linked[i] ? found[i - 1] : undefined;
-      if (f.term.inListOnly && !inRealList(found, linked, i) && !cueBefore(s.tokens, f.from, 0, ORDER_VERB, NEG_FILLER, 1)) continue;
+      if (f.term.inListOnly && !inRealList(found, linked, i) && !cueBefore(s.tokens, f.from, 0, ORDER_VERB, ORDER_FILLER, 1)) continue;
       if (f.term.inListOnly && i > 0 && PURPOSE.test(words(s.tokens, found[i - 1]!.to, f.from))) continue;
       // "blood work that includes …", or a kind said as a label before the tests themselves ("lab tests hgb 17.1").
       if (f.term.test.generic && (SPECIFIED_AFTER.test(words(s.tokens, f.to, f.to + 6)) || found[i + 1]?.from === f.to)) continue;

@@ -97,6 +97,14 @@ describe('investigation vocabulary', () => {
 });
 
 describe('what is an order', () => {
+  it('"check your thyroid", "check your cholesterol": a name that is a test only when ordered, after the order and whose it is', () => {
+    expect(names("we'll check your thyroid")).toEqual(['thyroid function test']);
+    expect(names("we'll check your cholesterol")).toEqual(['lipid profile']);
+    expect(names("we'll do a cholesterol test")).toEqual(['lipid profile']);
+    expect(names('your cholesterol is high so we will start atorvastatin')).toEqual([]);
+    expect(names('how is your thyroid medication going')).toEqual([]);
+  });
+
   it('drops a test the doctor corrects to another, keeps two ordered together', () => {
     expect(names("we're gonna order something called a ct that's gonna give us even nope you know what let's upgrade to an mri")).toEqual(['mri']);
     expect(names("let's get an x-ray, no sorry, an mri of the knee")).toEqual(['mri knee']);

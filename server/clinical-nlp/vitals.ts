@@ -67,6 +67,7 @@ export const VitalsFileSchema = Type.Object({
   not_a_reading_after: Words,
   change_after: Words,
   self_measured: Words,
+  clinician_measures: Words,
   self_measured_vitals: Type.Record(Type.String(), Type.Array(KeySchema)),
   remote_consultation: Words,
 });
@@ -202,6 +203,7 @@ const FINDINGS_OPENER = new RegExp(String.raw`${START}(?:${alt(V.findings_opener
 // A clause opened by a place or time ("at last visit on april 16, her blood pressure was …") belongs to the next one.
 const FRONTED = new RegExp(String.raw`^\s*(?:${alt(V.fronted_openers)})${END}`);
 const SELF_MEASURED = new RegExp(String.raw`${START}(?:${alt(V.self_measured)})${END}`);
+const CLINICIAN_MEASURES = new RegExp(String.raw`${START}(?:${alt(V.clinician_measures)})\s*$`);
 const SELF_MEASURED_WORD = new RegExp(String.raw`${START}(?:${alt(Object.keys(V.self_measured_vitals))})${END}`, 'g');
 const REMOTE = wordsRe(V.remote_consultation);
 // How many sentences after a doctor asks the patient to measure or state a vital the numbers are the patient's.
@@ -397,7 +399,8 @@ function selfMeasured(doc: Doc): Map<number, Set<Key>> {
   const out = new Map<number, Set<Key>>();
   if (!doc.consultation) return out;
   for (const s of doc.sentences) {
-    if (!SELF_MEASURED.test(s.text)) continue;
+    const asked = SELF_MEASURED.exec(s.text);
+    if (!asked || CLINICIAN_MEASURES.test(s.text.slice(0, asked.index))) continue;
     const keys = new Set<Key>();
     for (const w of s.text.matchAll(SELF_MEASURED_WORD)) for (const k of V.self_measured_vitals[w[0]] ?? []) keys.add(k);
     for (let i = s.index; i < s.index + SELF_MEASURED_REACH; i++) out.set(i, new Set([...(out.get(i) ?? []), ...keys]));

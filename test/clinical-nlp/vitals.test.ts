@@ -63,6 +63,7 @@ describe('spoken vitals', () => {
       bp: { systolic: 100, diastolic: 64 }, weight_kg: 52 }],
     ['SpO2 said with its two', 'Doctor: spo two ninety eight percent on room air.\nPatient: okay.', { spo2_percent: 98 }],
     ['a weight said to the patient with its unit', "Doctor: you're ninety three kilos today.\nPatient: oh dear.", { weight_kg: 93 }],
+    ['what the doctor says they will measure is no request to the patient', "Doctor: let me check your temperature it's thirty seven point eight\nPatient: okay", { temperature: { value: 37.8, unit: 'C' } }],
     ['"vitals" ends a told clause', 'Doctor: he was in hospital two years ago vitals temp ninety nine point one heart rate ninety\nPatient: yes', {
       temperature: { value: 99.1, unit: 'F' }, pulse_bpm: 90 }],
   ])('%s', (_, text, expected) => {

@@ -315,7 +315,7 @@ function bareKind(name: string): string | undefined {
 const durationCache = new WeakMap<Sentence, DurationHit[]>();
 // The onset said before the day: "i started with a cough yesterday", "it came on yesterday" (findDurations reads
 // "yesterday" after such a verb only as "since yesterday").
-const ONSET_YESTERDAY = /\b(?:started|starting|began|begun|came on|developed|noticed|woke up with)\b(?:\s+[a-z']+){0,5}\s+(yesterday)\b/g;
+const ONSET_YESTERDAY = /\b(?:started|starting|began|begun|came on|developed|noticed|woke up with)\b(?:\s+[a-z']+){0,5}\s+(?<!\bday before\s+)(yesterday)\b/g;
 
 function durationsOf(s: Sentence): DurationHit[] {
   let hits = durationCache.get(s);

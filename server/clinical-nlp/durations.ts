@@ -42,12 +42,14 @@ const PATTERNS: { re: RegExp; fixedDays?: number; one?: boolean }[] = [
     re: /(?<!\bfrom\s+(?:the\s+)?)\b(?:(?:since|for|over|in|during)\s+(?:the\s+)?(?:last|past)|(?:the\s+)?past|the\s+last|(?<=\b(?:started|start|began|begin|begun|came on|developed|onset)\b[^.,;:?!]{0,40}\s)last)\s+(day|week|month|year|fortnight|hour)\b(?!\s+of\b)/g,
     one: true,
   },
+  // "the day before yesterday": two days, never the "yesterday" in it.
+  { re: /\b(?:the\s+)?day before yesterday\b/g, fixedDays: 2 },
   {
     re: /\b(?:since|from|started|starting|began|beginning|onset)\s+(?:(?:the|just|only)\s+)?(?:yesterday(?:\s+(?:night|morning|evening|afternoon))?|last night|this morning|today|morning|tonight|overnight)\b|\bovernight\b|\blast night\b/g,
     fixedDays: 1,
   },
   // "I was in my yard yesterday … my back started tightening up": yesterday said with the onset.
-  { re: /\byesterday\b(?=[^.?!]*\b(?:started|starting|began|came on|developed|woke up|noticed)\b)/g, fixedDays: 1 },
+  { re: /(?<!\bday before )\byesterday\b(?=[^.?!]*\b(?:started|starting|began|came on|developed|woke up|noticed)\b)/g, fixedDays: 1 },
 ];
 
 // Ranges take the upper bound: "2 to 3", "3, 4", "3 or 4".

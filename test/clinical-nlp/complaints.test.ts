@@ -523,10 +523,16 @@ describe('durations in real speech', () => {
     ['for a couple of weeks', 14],
     ['a five-day history of', 5],
     ['probably 3 weeks or so', 21],
+    ['since the day before yesterday', 2],
   ])('%s → %d days', (spoken, n) => {
     const hits = findDurations(normalizeText(spoken));
     expect(hits).toHaveLength(1);
     expect(durationDays(hits[0]!.duration!)).toBe(n);
+  });
+
+  it('"started the day before yesterday" is two days, not the one of its "yesterday"', () => {
+    const f = structure('Patient: the fever started the day before yesterday.\nDoctor: okay', { locale: 'en-GB', mode: 'consultation' });
+    expect(f.complaints.map((c) => [c.name, c.duration])).toEqual([['fever', { value: 2, unit: 'day' }]]);
   });
 
   it('hours are days to three places; vague amounts and story times have no value', () => {

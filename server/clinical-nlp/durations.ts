@@ -19,7 +19,11 @@ export interface DurationHit {
 const NUMBER = String.raw`\d+(?:\.\d+)?`;
 // A range said "2 to 3", "3 or 4", "3-4", or "3, 4".
 const RANGE_SEP = String.raw`(?:\s*(?:to|-|or|,)\s*|\s+)`;
-const COUNT = String.raw`(${NUMBER}(?:${RANGE_SEP}${NUMBER})?|an?|one|few|a few|couple of|a couple of|several)`;
+// "two and a half months", "a week and a half": half a unit more.
+const AND_A_HALF = String.raw`\s+and\s+a\s+half\b`;
+const HALF_SAID = new RegExp(AND_A_HALF);
+const HALF_NEXT = new RegExp(`^${AND_A_HALF}`);
+const COUNT = String.raw`(${NUMBER}(?:${AND_A_HALF})?(?:${RANGE_SEP}${NUMBER})?|an?|one|few|a few|couple of|a couple of|several)`;
 // "18 months old" is an age; "2 hours later" a time in the story, "three nights a week" how often: not how long.
 const UNIT = String.raw`(day|week|month|year|fortnight|night|hour|hr|minute|min)s?(?!\s+(?:old|later|after|afterwards|(?:a|an|per|each|every|in a)\s+(?:day|week|month|year))\b)`;
 const LEAD = String.raw`(?:since|for|from|x|over|past|last|lasting|of)`;
@@ -59,7 +63,7 @@ const RANGE = new RegExp(String.raw`^(${NUMBER})${RANGE_SEP}(${NUMBER})$`);
 function count(word: string): number | undefined {
   const range = RANGE.exec(word);
   if (range) return Number(range[2]);
-  if (/^\d/.test(word)) return Number(word);
+  if (/^\d/.test(word)) return parseFloat(word) + (HALF_SAID.test(word) ? 0.5 : 0);
   if (/couple/.test(word)) return 2;
   if (/few|several/.test(word)) return undefined;
   return 1;
@@ -87,12 +91,15 @@ export function findDurations(text: string): DurationHit[] {
         hits.push({ ...span, duration: { value: fixedDays, unit: 'day' } });
         continue;
       }
+      const half = HALF_NEXT.exec(text.slice(span.end));
+      if (half) span.end += half[0].length;
       const n = one ? 1 : count(m[1] ?? '1');
+      const counted = n === undefined ? undefined : n + (half ? 0.5 : 0);
       const unit = unitOf(one ? m[1]! : m[2] ?? '');
       const episode = /^lasting\b/.test(m[0]);
-      if (n === undefined || unit === 'short' || (episode && unit === 'hour')) hits.push(span);
-      else if (unit === 'hour') hits.push({ ...span, duration: { value: Math.round((n / 24) * 1000) / 1000, unit: 'day' } });
-      else hits.push({ ...span, duration: unit === 'fortnight' ? { value: 2 * n, unit: 'week' } : { value: n, unit } });
+      if (counted === undefined || unit === 'short' || (episode && unit === 'hour')) hits.push(span);
+      else if (unit === 'hour') hits.push({ ...span, duration: { value: Math.round((counted / 24) * 1000) / 1000, unit: 'day' } });
+      else hits.push({ ...span, duration: unit === 'fortnight' ? { value: 2 * counted, unit: 'week' } : { value: counted, unit } });
     }
   }
   return hits.sort((a, b) => a.start - b.start);

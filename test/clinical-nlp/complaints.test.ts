@@ -524,6 +524,8 @@ describe('durations in real speech', () => {
     ['a five-day history of', 5],
     ['probably 3 weeks or so', 21],
     ['since the day before yesterday', 2],
+    ['for a week and a half', 11],
+    ['for two and a half months', 75],
   ])('%s → %d days', (spoken, n) => {
     const hits = findDurations(normalizeText(spoken));
     expect(hits).toHaveLength(1);

@@ -664,6 +664,9 @@ describe('drug mentions that are not prescriptions now', () => {
     const [m] = meds("Doctor: we'll try you on propranolol 40 mg twice a day, but if you get wheezy stop it\nPatient: okay", 'en-GB');
     expect(m!.frequency).toMatchObject({ per_day: 2, as_needed: false });
     expect(one('plan augmentin 875 mg po bid x10 days if no improvement consider ct sinus', 'en-US').frequency).toMatchObject({ per_day: 2, as_needed: false });
+    // Nor does one that says when to take it.
+    const [c] = meds('Doctor: cetirizine 10 mg once a day, at night if it makes you drowsy\nPatient: okay', 'en-GB');
+    expect(c!.frequency).toMatchObject({ per_day: 1, as_needed: false });
   });
 
   it('how long a drug has been taken so far is not its course', () => {

@@ -271,6 +271,8 @@ const ANSWER = /^((?:[a-z0-9']+\s+){2,}?)(?=(?:no|yes|yeah|yep|nope|not really|n
 // "what kind of pain meds did you | ibuprofen 800 milligrams a day": a question cut off at its end is answered next,
 // unless what follows asks again ("do you | does it cause you heartburn").
 const ASKED_AT_END = /\b(?:did|do|does|are|have|has|were|was|can|could|will|would) you$/;
+// "i've got a temperature on and off": a vital's word said of the speaker's own symptoms is no reading taken.
+const OWN_SYMPTOMS = /\b(?:my|i've (?:had|got|been))\b/;
 const FIRST_PERSON = /\b(?:i|i'm|i've|my|me|mine|we|our)\b/;
 // Told to the patient without a word of the speaker's own: "here you've a nonhealing foot ulcer", "your knee is swollen".
 const SECOND_PERSON = /\b(?:you|your|you've|you're|yours|yourself)\b/;
@@ -302,20 +304,23 @@ function soundsLikeDoctor(line: string): boolean {
 function whoSays(said: string, previous: Sentence | undefined): Speaker {
   if (said.endsWith('?')) return 'doctor';
   const text = said.replace(HESITATION, ' ').replace(/\s+/g, ' ');
-  if (DOCTOR_WORDS.test(text) || HISTORY_QUESTION.test(text) || IMPERATIVE.test(text) || (VITALS_CUE.test(text) && /\d/.test(text) && !/\b(?:home|last|yesterday|ago)\b/.test(text))) return 'doctor';
+  if (DOCTOR_WORDS.test(text) || HISTORY_QUESTION.test(text) || IMPERATIVE.test(text) || (VITALS_CUE.test(text) && /\d/.test(text) && !/\b(?:home|last|yesterday|ago)\b/.test(text) && !OWN_SYMPTOMS.test(text))) return 'doctor';
   if (previous?.speaker === 'doctor' && (previous.text.endsWith('?') || HISTORY_QUESTION.test(previous.text) || (ASKED_AT_END.test(previous.text) && !QUESTION_AT_START.test(text)))) return 'patient';
   if (FIRST_PERSON.test(text) || /\b(?:doctor|sir|madam)$|\b(?:thank you|thanks)\b/.test(text)) return 'patient';
   if (SECOND_PERSON.test(text.replace(/\byou know\b/g, ''))) return 'doctor';
   return previous?.speaker === 'patient' ? 'patient' : 'doctor';
 }
 
+// "hello how can i help today hi doctor i've had …": the opening question, then the patient's first words.
+const OPENING_QUESTION =
+  /^((?:(?:hello|hi|good morning|good afternoon|okay|ok|so|right)\s+)*(?:how can i help(?: you)?|what can i do for you|what brings you(?: in| here)*|how are you(?: doing)?)(?: today)?\s+)(?=(?:hi|hello|yes|yeah|well|so|um|uh|i|i'm|i've|my|it's|doctor)\b)/;
 /** Splits an unlabelled consultation sentence into question and answer turns; the questions end in "?". */
 function turns(part: Mapped): Mapped[] {
   const out: Mapped[] = [];
   for (const piece of part.replace(QUESTION_BOUNDARY, '\n').split(/\n/)) {
     const q = QUESTION_AT_START.test(piece.text) && !piece.text.endsWith('?');
-    const a = q ? ANSWER.exec(`${piece.text} `) : null;
-    if (q && a) {
+    const a = q ? ANSWER.exec(`${piece.text} `) : OPENING_QUESTION.exec(piece.text);
+    if (a) {
       const cut = a[1]!.length;
       out.push(Mapped.concat([piece.slice(0, cut).trim(), Mapped.literal('?', piece, cut - 1, cut)]), piece.slice(cut));
     } else out.push(piece);

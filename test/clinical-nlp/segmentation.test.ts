@@ -63,6 +63,15 @@ describe('sentences without punctuation', () => {
     expect(doc.consultation).toBe(true);
   });
 
+  it('cuts the opening question from the patient\'s first words, and a temperature the patient has is no reading the doctor took', () => {
+    const doc = buildDoc("hello how can i help today hi doctor i've had this sore throat for 5 days and i've got a temperature on and off okay any cough a little", { mode: 'consultation' });
+    expect(doc.sentences.slice(0, 2).map((s) => [s.speaker, s.text])).toEqual([
+      ['doctor', 'hello how can i help today?'],
+      ['patient', "hi doctor i've had this sore throat for 5 days and i've got a temperature on and off okay"],
+    ]);
+    expect(buildDoc("let me check your temperature it's 37.8 okay", { mode: 'consultation' }).sentences[0]!.speaker).toBe('doctor');
+  });
+
   it('reads "i want you to …", "i\'m going to start you on …" in an unlabelled consultation as the doctor\'s, though said in the first person', () => {
     const who = (raw: string) => buildDoc(raw, { mode: 'consultation' }).sentences.map((s) => s.speaker);
     expect(who('i want you to take ibuprofen 400 mg three times a day')).toEqual(['doctor']);

@@ -620,6 +620,7 @@ describe('drug mentions that are not prescriptions now', () => {
     ['not known to be taken', 'PLAN: Unclear if she is still taking the Lasix; will check with pharmacy.'],
     ['treated before, then "he continued to complain", unpunctuated', 'history of present illness he was treated symptomatically with acetaminophen with only some relief he continued to complain of pain in his back'],
     ['a vital taken in clinic today after the drug, unpunctuated', 'he is moderately rate controlled with metoprolol fifty mg bid his rate in clinic today was ninety two'],
+    ['to restart once a bleed has settled', "Doctor: we'll restart your aspirin 75 mg once the bleeding has settled\nPatient: okay"],
     ['to start if a diagnosis is confirmed', 'PLAN: Bone density scan. If osteoporosis is confirmed, start alendronate 70 mg weekly with calcium and vitamin D.'],
     ['a refill the patient would like', "Doctor: i've been told that you'd like a refill on your xanax prescription\nPatient: yes"],
     ['"unchanged" said of the next heading, unpunctuated', 'medications tylenol this morning and a multivitamin daily family social history unchanged since last checkup'],

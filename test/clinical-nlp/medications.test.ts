@@ -523,6 +523,9 @@ describe('medication status (context rules)', () => {
 
   it('drugs the patient failed before are history', () => {
     expect(named('She has failed Imitrex 50 mg and Maxalt 10 mg in the past.')).toEqual([]);
+    // "continued on" is a past verb here: the failure said after the drug decides.
+    expect(named('He was treated with triple therapy for two weeks and continued on omeprazole without relief of his pain.')).toEqual([]);
+    expect(named('She tried ibuprofen without relief. Continue ibuprofen 400 mg three times a day.')).toEqual([['ibuprofen', 'continued']]);
   });
 
   it('a question about a drug is not a prescription', () => {

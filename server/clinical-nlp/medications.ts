@@ -1079,7 +1079,7 @@ export function extractMedications(
     if (kept.slice(k + 1).some((x) => x.name === m.name && !x.groups.some((g) => m.groups.includes(g)))) for (const g of m.groups) chosen.set(g, m.name);
   });
   const deduped = kept.filter((m, k) => {
-    const later = kept.slice(k + 1).find((x) => x.name === m.name && (x.sentence !== m.sentence || (x.mention !== m.mention && sameOrNoStrength(x, m))));
+    const later = kept.slice(k + 1).find((x) => sameProduct(x, m) && (x.sentence !== m.sentence || (x.mention !== m.mention && sameOrNoStrength(x, m))));
     if (!later) return true;
     // "increase your Lasix from 20 to 60 mg for four days … so let's use the Lasix": named again without a strength,
     // a drug already changed or continued is the same order restated, not a new one.
@@ -1099,7 +1099,7 @@ export function extractMedications(
     m.rules = [...(m.rules ?? []), 'med.choice-made'];
   }
   for (const m of deduped) {
-    const said = [...history].reverse().find((h) => h.name === m.name && (h.sentence < m.sentence || (h.sentence === m.sentence && h.mention < m.mention)));
+    const said = [...history].reverse().find((h) => sameProduct(h, m) && (h.sentence < m.sentence || (h.sentence === m.sentence && h.mention < m.mention)));
     if (!said || m.status === 'new') continue;
     if (m.status === 'changed') {
       if (!m.previous_strength && said.strength && m.strength && !sameAmount(said.strength, m.strength)) m.previous_strength = said.strength;
@@ -1178,6 +1178,12 @@ export function extractMedications(
   );
   return listed.map(strip);
 }
+
+// "Flovent 44 mcg two puffs b.i.d. … restarting Flonase daily": two brands of one generic are two products (an inhaler
+// and a nasal spray), each with its own regimen; a brand and its generic name are one, and so is a brand with what its
+// name may carry after it ("Glucovance 1.25/250").
+const brandWord = (m: Medication): string | undefined => m.brand?.split(' ')[0];
+const sameProduct = (x: Medication, m: Medication): boolean => x.name === m.name && (!x.brand || !m.brand || brandWord(x) === brandWord(m));
 
 type Out = Medication & {
   bare: boolean;

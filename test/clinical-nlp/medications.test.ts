@@ -2010,6 +2010,12 @@ describe('a stop, a condition and the instructions they reach', () => {
     expect(gb('Doctor: We switched her from a furosemide to torsemide. Continue with her current regimen.\nPatient: Okay.').medications.map((m) => [m.name, m.status])).toEqual([['torsemide', 'continued']]);
   });
 
+  it('two brands of one generic are two products, each with its own regimen; a brand and its generic are one', () => {
+    const f = meds('ASSESSMENT/PLAN:, 1. Asthma. We will add Flovent 44 mcg two puffs b.i.d., 2. Allergic rhinitis. We will plan on restarting Flonase daily.');
+    expect(f.map((m) => [m.brand, m.strength?.value, m.frequency?.per_day])).toEqual([['flovent', 44, 2], ['flonase', undefined, 1]]);
+    expect(meds('PLAN: Start Tylenol 500 mg twice a day. The acetaminophen can be taken with food.').map((m) => [m.name, m.strength?.value])).toEqual([['paracetamol', 500]]);
+  });
+
   it('a brand said as two words ("metro cream") is the brand', () => {
     expect(gb('Doctor: Continue with metro cream, and we could send it to the metro market.\nPatient: Okay.').medications.map((m) => [m.name, m.status])).toEqual([['metronidazole', 'continued']]);
   });

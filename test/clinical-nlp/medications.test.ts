@@ -2016,6 +2016,11 @@ describe('a stop, a condition and the instructions they reach', () => {
     expect(meds('PLAN: Start Tylenol 500 mg twice a day. The acetaminophen can be taken with food.').map((m) => [m.name, m.strength?.value])).toEqual([['paracetamol', 500]]);
   });
 
+  it('the directions after "sig." are the drug\'s: its period ends no sentence', () => {
+    const [m] = meds('PLAN: Rx for Compazine 10 mg tabs, dispense five, sig. one p.o. q.8h. p.r.n. for any recurrent nausea.');
+    expect([m?.name, m?.strength?.value, m?.frequency?.per_day, m?.frequency?.as_needed]).toEqual(['prochlorperazine', 10, 3, true]);
+  });
+
   it('a brand said as two words ("metro cream") is the brand', () => {
     expect(gb('Doctor: Continue with metro cream, and we could send it to the metro market.\nPatient: Okay.').medications.map((m) => [m.name, m.status])).toEqual([['metronidazole', 'continued']]);
   });

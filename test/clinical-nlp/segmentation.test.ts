@@ -289,6 +289,11 @@ describe('report headings and numbered lists', () => {
       'exam', 'assessment', 'assessment', 'assessment', 'assessment', 'plan']);
   });
 
+  it('reads history headings written with "Hx" ("PAST SURGICAL HX:", "SOCIAL HX:")', () => {
+    expect(sections('PAST MEDICAL HX: , Pneumonia.,PAST SURGICAL HX: , Plastic surgery on her ear.,SOCIAL HX: , Lives alone.,FAMILY HX: , Diabetes.').map(([k]) => k)).toEqual([
+      'past_history', 'past_history', 'social', 'family']);
+  });
+
   it('reads joined assessment and plan headings ("ASSESSMENT & PLAN:", "RECOMMENDATIONS/PLAN:")', () => {
     expect(sections('EXAM: Tender. ASSESSMENT & PLAN: , Lumbar radiculitis. RECOMMENDATIONS/PLAN: , Start Lyrica.').map(([k]) => k)).toEqual(['exam', 'assessment', 'plan']);
   });

@@ -190,9 +190,8 @@ function applyCorrections(sentence: Mapped): Mapped {
   return s;
 }
 
-// "Lisinopril 20 mg. one p.o. twice a day": a unit's period before the dose said next ends no sentence, nor does the
-// period of "sig." ("Compazine 10 mg tabs, dispense five, sig. one p.o. q.8h. p.r.n."), which the directions follow.
-const SENTENCE_END = /(?<=[.?!;])(?<!\bsig\.)\s+(?!\s)(?!(?<=\b(?:mg|mcg|ml|gm|g|units?)\.\s+)(?:\d|po\b|p\.o\.|by mouth\b|tabs?\b|tablets?\b|caps?\b|capsules?\b))|(?<!\d)\.(?=[a-z])|\s*\n\s*/;
+// "Lisinopril 20 mg. one p.o. twice a day": a unit's period before the dose said next ends no sentence.
+const SENTENCE_END = /(?<=[.?!;])\s+(?!\s)(?!(?<=\b(?:mg|mcg|ml|gm|g|units?)\.\s+)(?:\d|po\b|p\.o\.|by mouth\b|tabs?\b|tablets?\b|caps?\b|capsules?\b))|(?<!\d)\.(?=[a-z])|\s*\n\s*/;
 const VITALS_CUE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|glucometer)\b/;
 const EXAM_CUE = /\b(?:on examination|examination|o\/e|exam|tenderness|tender|palpable|congested|looks|clear|auscultation|crepitations|crackles|vesicles|bulging|spasm|reflexes|normal|soft|non tender|pallor|icterus|oedema|edema|inflamed|erythematous|swollen|discharge seen|purulent)\b/;
 // "diagnosed 9 years ago" is history and "this is his 4 year checkup" a visit, not a diagnosis.

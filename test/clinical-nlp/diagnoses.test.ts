@@ -89,6 +89,12 @@ describe('diagnosis lists', () => {
     expect(structure('ASSESSMENT: I think this is still his allergic rhinitis rather than a sinus infection.', { locale: 'en-US' }).diagnoses.map((d) => d.name)).toEqual(['allergic rhinitis']);
   });
 
+  it('a condition the doctor has to consider is suspected', () => {
+    const f = (text: string) => structure(text, { locale: 'en-US' }).diagnoses.map((d) => [d.name, d.certainty]);
+    expect(f("ASSESSMENT: Although unlikely based on the patient's exam, I have to consider subclinical pelvic inflammatory disease.")).toEqual([['subclinical pelvic inflammatory disease', 'suspected']]);
+    expect(f('IMPRESSION: Need to consider early appendicitis.')).toEqual([['early appendicitis', 'suspected']]);
+  });
+
   it('keeps a qualifier said after the name with the name, not how it is doing today', () => {
     const f = run('Impression: atrial fibrillation, rate controlled; hypertension, stable; urinary tract infection improving.');
     expect(f.diagnoses.map((d) => [d.name, d.icd10?.code])).toEqual([

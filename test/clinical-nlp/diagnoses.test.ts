@@ -524,7 +524,9 @@ describe('the words around a diagnosis name', () => {
   const names = (text: string) => structure(text, { locale: 'en-US' }).diagnoses.map((d) => d.name);
   it('leaves out a verb or list word before it and a clause after it', () => {
     expect(names('COMPLEXITY: Moderate. The differential includes fracture, contusion and sprain.')[0]).toBe('fracture');
-    expect(names('ASSESSMENT: She does have some small fissures in the skin where I think she did injure it.')).toEqual(['small fissures in the skin']);
+    expect(names('ASSESSMENT: She does have some small abscesses in the skin where I think she did injure it.')).toEqual(['small abscesses in the skin']);
+    // "fissure" alone is no anal fissure (K60.2): fissures of the skin, a lip, a lung are not coded so.
+    expect(names('ASSESSMENT: She does have some small fissures in the skin where I think she did injure it.')).toEqual([]);
     expect(names('ASSESSMENT: She developed hypotension after the dialysis.')[0]).toMatch(/^hypotension/);
   });
 });

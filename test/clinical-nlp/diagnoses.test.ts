@@ -89,6 +89,10 @@ describe('diagnosis lists', () => {
     expect(structure('ASSESSMENT: I think this is still his allergic rhinitis rather than a sinus infection.', { locale: 'en-US' }).diagnoses.map((d) => d.name)).toEqual(['allergic rhinitis']);
   });
 
+  it('"if this was a cyst …" supposes a diagnosis, it names none', () => {
+    expect(structure('She is very interested in not having pain with her periods and if this was a cyst that caused her pain, she is interested in starting birth control pills.', { locale: 'en-US' }).diagnoses).toEqual([]);
+  });
+
   it('a condition the doctor has to consider is suspected', () => {
     const f = (text: string) => structure(text, { locale: 'en-US' }).diagnoses.map((d) => [d.name, d.certainty]);
     expect(f("ASSESSMENT: Although unlikely based on the patient's exam, I have to consider subclinical pelvic inflammatory disease.")).toEqual([['subclinical pelvic inflammatory disease', 'suspected']]);

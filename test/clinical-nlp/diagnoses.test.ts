@@ -89,6 +89,13 @@ describe('diagnosis lists', () => {
     expect(structure('ASSESSMENT: I think this is still his allergic rhinitis rather than a sinus infection.', { locale: 'en-US' }).diagnoses.map((d) => d.name)).toEqual(['allergic rhinitis']);
   });
 
+  it('a condition named as what the patient has risk factors for or was given information about is no diagnosis', () => {
+    const names = (text: string) => structure(text, { locale: 'en-US' }).diagnoses.map((d) => d.name);
+    expect(names('EXAM: Vitreous clear.,IMPRESSION: She does have moderate myopia. She does not have any obvious risk factors for retinal detachment such as lattice degeneration.')).toEqual(['moderate myopia']);
+    expect(names('PLAN: She was given information about gestational diabetes and a meal plan.')).toEqual([]);
+    expect(names('PATIENT INSTRUCTIONS: Patient received written information regarding pre-eclampsia and eclampsia.')).toEqual([]);
+  });
+
   it('"if this was a cyst …" supposes a diagnosis, it names none', () => {
     expect(structure('She is very interested in not having pain with her periods and if this was a cyst that caused her pain, she is interested in starting birth control pills.', { locale: 'en-US' }).diagnoses).toEqual([]);
   });

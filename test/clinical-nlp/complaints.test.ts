@@ -1092,4 +1092,11 @@ describe('an answer that opens on "no," and goes on to tell', () => {
     expect(gb('Doctor: What\'s going on?\nPatient: I am having a bellyache.\nDoctor: Okay.')).toEqual(['abdominal pain']);
     expect(gb('Doctor: Where are you experiencing the most pain?\nPatient: All over my belly.\nDoctor: Okay.')).toEqual(['abdominal pain']);
   });
+
+  it('"irritable bowel", "restless legs" and "fall risk" name no irritability, anxiety or falls', () => {
+    expect(names('She has had some irritable bowel syndrome and bowel abnormalities for years.')).toEqual([]);
+    expect(names('REVIEW OF SYSTEMS: Positive for restless leg syndrome.')).toEqual([]);
+    expect(names('The patient is not anticoagulated due to fall risk.')).toEqual([]);
+    expect(names('He is irritable and restless. He had two falls this week.')).toEqual(['irritability', 'anxiety', 'falls']);
+  });
 });

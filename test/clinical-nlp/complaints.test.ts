@@ -1099,4 +1099,10 @@ describe('an answer that opens on "no," and goes on to tell', () => {
     expect(names('The patient is not anticoagulated due to fall risk.')).toEqual([]);
     expect(names('He is irritable and restless. He had two falls this week.')).toEqual(['irritability', 'anxiety', 'falls']);
   });
+
+  it('"no marked dysuria, hematuria …" and "no report of any lumps" deny the list', () => {
+    expect(names('HPI: She reports no marked dysuria, hematuria or history of stones.')).toEqual([]);
+    expect(names('HPI: No report of any lumps or masses.')).toEqual([]);
+    expect(names('HPI: He reports a marked cough.')).toEqual(['cough']);
+  });
 });

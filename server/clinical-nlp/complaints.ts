@@ -91,7 +91,7 @@ const CONNECTOR = new Set(['and', 'with', 'after', 'then', 'plus', 'along', 'ass
 // "no gross hematuria", "no documented fevers", "not particularly constipated", "haven't had any more pain".
 const LIST_WORD = new Set(
   (', and or nor any ever other such h/o history of signs symptoms complaints episodes prior previous past known recent ' +
-    'high low grade significant obvious major marked appreciable notable noticeable gross frank visible particular particularly specific much more further ' +
+    'high low grade significant obvious major marked cut focal generalized generalised appreciable notable noticeable gross frank visible particular particularly specific much more further ' +
     'type types of bright dark difficulty difficulties trouble problem problems issue issues with ' +
     'new associated real true overt definite actual documented recorded measured objective confirmed report reports reported feel feels feeling felt think notice noticed get getting appear appears seem seems look looks ' +
     // Body systems qualifying the list ("no respiratory or breathing difficulty", "any urinary or bowel problems").

@@ -1105,4 +1105,12 @@ describe('an answer that opens on "no," and goes on to tell', () => {
     expect(names('HPI: No report of any lumps or masses.')).toEqual([]);
     expect(names('HPI: He reports a marked cough.')).toEqual(['cough']);
   });
+
+  it('a list denied with "focal", "clear-cut", a nipple or slurring of speech in it is denied whole; a temperature not taken is no fever', () => {
+    expect(names('HPI: The family noted no slurring of speech, difficulty with vision, or focal weakness at the time.')).toEqual([]);
+    expect(names('HPI: He reports no clear-cut chest discomfort or difficulty with angina.')).toEqual([]);
+    expect(names('HPI: She had no nipple discharge.')).toEqual([]);
+    expect(names('HPI: She has had some hot flashes, but has not taken her temperature.')).toEqual(['hot flashes']);
+    expect(names('HPI: He has focal weakness of the left arm and slurring of his speech.')).toEqual(['weakness of left arm', 'difficulty speaking (slurring of his speech)']);
+  });
 });

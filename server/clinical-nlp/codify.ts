@@ -124,6 +124,17 @@ export function snapWord(word: string, vocab: readonly string[], phonetic: Map<s
   return best;
 }
 
+/**
+ * The same word with another ending (all but the last three letters of the vocabulary's word said, and four at
+ * least), or a long word misspelt by one letter ("hypertention"): a short word one letter away is often another word
+ * ("couch", "lumps").
+ */
+function sameStem(said: string, word: string): boolean {
+  let k = 0;
+  while (k < said.length && k < word.length && said[k] === word[k]) k++;
+  return k >= Math.max(4, word.length - 3) || (said.length >= 8 && distance(said, word) <= 1);
+}
+
 /** "gastro enteritis" → "gastroenteritis": the recogniser sometimes splits a long word in two. */
 function joinSplitWords(ws: string[]): string[] {
   const out: string[] = [];
@@ -231,7 +242,10 @@ export function matchIcdTokens(tokens: readonly string[]): IcdMatch | undefined 
   if (raw.length === 0) return undefined;
   const ws = raw.map(vocabWord);
   const exact = EXACT.get(ws.join(' '));
-  if (exact) return { entry: exact, score: 1, coverage: 1 };
+  // A one-word name heard only by its sound is no name: "standing" is not "(post) stenting", "impression" not
+  // "depression", "afebrile" not "febrile" (as for a synonym below, a name heard by sound needs two words); the same
+  // word with another ending or a slip of spelling is ("tachycardic", "rashes", "hypertention").
+  if (exact && (ws.length > 1 || sameStem(raw[0]!, ws[0]!))) return { entry: exact, score: 1, coverage: 1 };
   const qset = new Set(ws);
   const said = new Set(raw.filter((w, k) => ws[k] === w));
   const qWeight = [...qset].reduce((a, w) => a + idf(w), 0);

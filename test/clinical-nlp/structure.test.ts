@@ -91,6 +91,12 @@ describe('diagnoses', () => {
     expect(matchIcd('low back pain')?.entry.code).toBe('M54.5');
   });
 
+  it('a one-word name said only by its sound codes nothing; another ending of the word still does', () => {
+    for (const w of ['standing', 'impression', 'overnight', 'afebrile', 'hyperextension', 'deep tendon reflexes', 'lumps', 'couch']) expect(matchIcd(w)?.entry.code, w).toBeUndefined();
+    expect(matchIcd('tachycardic')?.entry.code).toBe('R00.0');
+    expect(matchIcd('rashes')?.entry.code).toBe('R21');
+  });
+
   it('snaps misheard diagnosis words', () => {
     expect(matchIcd('hypertention')?.entry.code).toBe('I10');
     expect(matchIcd('acute gastro enteritis')?.entry.code).toBe('A09.9');

@@ -289,6 +289,13 @@ describe('report headings and numbered lists', () => {
       'exam', 'assessment', 'assessment', 'assessment', 'assessment', 'plan']);
   });
 
+  it('"her history includes a presumed diagnosis of …" is history: it neither splits the sentence nor starts the plan', () => {
+    const doc = buildDoc('Her past medical history includes a presumed diagnosis of connective tissue disorder.  She has otherwise, good health. She underwent a shoulder ligament repair.', { mode: 'dictation' });
+    expect(doc.sentences.length).toBe(3);
+    expect(doc.planStart).toBe(3);
+    expect(buildDoc('The diagnosis is otitis media. Give plenty of fluids.', { mode: 'dictation' }).planStart).toBe(0);
+  });
+
   it('reads history headings written with "Hx" ("PAST SURGICAL HX:", "SOCIAL HX:")', () => {
     expect(sections('PAST MEDICAL HX: , Pneumonia.,PAST SURGICAL HX: , Plastic surgery on her ear.,SOCIAL HX: , Lives alone.,FAMILY HX: , Diabetes.').map(([k]) => k)).toEqual([
       'past_history', 'past_history', 'social', 'family']);

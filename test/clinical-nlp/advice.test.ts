@@ -495,6 +495,10 @@ describe('words to the scribe and findings dictated in a consultation', () => {
     expect(told('No drug allergies. How about food allergies. Any sudden weight loss. No one else suffers from heart problems. You do not have history of skin disease, never been on any antidepressants. No side effects. No pus cells or blood present. Those do not look good.')).toEqual(['drink plenty of fluids']);
   });
 
+  it('a verb after "still", "already" or "frequent" is not an imperative ("I still see your white cells high", "more frequent check ins")', () => {
+    expect(told('After all this I still see your white blood cells high. We will have more frequent check ins because of that.')).toEqual(['drink plenty of fluids']);
+  });
+
   it('an examination command ("kick it out straight", "keep it loose") is no advice', () => {
     expect(told('Bring it back and kick it out straight. Keep it loose.')).toEqual(['drink plenty of fluids']);
   });

@@ -1113,4 +1113,10 @@ describe('an answer that opens on "no," and goes on to tell', () => {
     expect(names('HPI: She has had some hot flashes, but has not taken her temperature.')).toEqual(['hot flashes']);
     expect(names('HPI: He has focal weakness of the left arm and slurring of his speech.')).toEqual(['weakness of left arm', 'difficulty speaking (slurring of his speech)']);
   });
+
+  it('back surgery, or an MRI of the lower back, is no low back pain', () => {
+    const gb = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => c.name);
+    expect(gb('Doctor: Any surgeries?\nPatient: Yeah, I had lower back surgery in two thousand, and surgery on my left knee about twenty five years ago.\nDoctor: Okay.')).toEqual([]);
+    expect(gb("Doctor: What brings you in?\nPatient: It's my lower back, it has been hurting for a week.\nDoctor: Okay.")).toEqual(['low back pain']);
+  });
 });

@@ -182,8 +182,8 @@ const THEN_HISTORY = /\b(?:history|pmh|background)\b/;
 // What a doctor says while examining: a test of movement or touch, or an examination word.
 const EXAM_TALK =
   /\b(?:on exam(?:ination)?|physical exam(?:ination)?|does (?:that|this|it) hurt|when i (?:touch|press|push|move|squeeze|tap)|(?:can|could) you (?:turn|move|bend|lift|squeeze|push|pull|raise|straighten|touch|stand on)|flexion|extension|range of motion|tender(?:ness)? (?:to|on) (?:palpation|touch))\b/;
-// "What happens when you take it?" after an allergy is asked: the answer is the reaction.
-const REACTION_QUESTION = /\bwhat (?:happens|happened|kind of reaction|reaction|does it do|did it do)\b/;
+// "What happens when you take it?", "It causes you side effects?" after an allergy is asked: the answer is the reaction.
+const REACTION_QUESTION = /\bwhat (?:happens|happened|kind of reaction|reaction|does it do|did it do)\b|\bside effects?\b|\b(?:does|did) it (?:cause|give)\b|\bwhat does it (?:cause|give)\b/;
 // A symptom the speaker is not sure of is no complaint: "concern about possible spider bite".
 // A finding of a test, not a symptom: "microscopic hematuria".
 const FINDING = /\b(?:microscopic|incidental|asymptomatic|radiological|biochemical)\s+$/;

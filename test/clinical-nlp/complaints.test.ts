@@ -1119,4 +1119,9 @@ describe('an answer that opens on "no," and goes on to tell', () => {
     expect(gb('Doctor: Any surgeries?\nPatient: Yeah, I had lower back surgery in two thousand, and surgery on my left knee about twenty five years ago.\nDoctor: Okay.')).toEqual([]);
     expect(gb("Doctor: What brings you in?\nPatient: It's my lower back, it has been hurting for a week.\nDoctor: Okay.")).toEqual(['low back pain']);
   });
+
+  it('after an allergy, the answer to "it causes you side effects?" is the reaction, not a complaint', () => {
+    const gb = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => c.name);
+    expect(gb('Doctor: Any allergies?\nPatient: Yes, I am allergic to Bactrim.\nDoctor: It causes you side effects?\nPatient: Yes, it causes me nausea and vomiting.\nDoctor: I see.')).toEqual([]);
+  });
 });

@@ -539,6 +539,7 @@ describe('the words around a diagnosis name', () => {
     // "fissure" alone is no anal fissure (K60.2): fissures of the skin, a lip, a lung are not coded so.
     expect(names('ASSESSMENT: She does have some small fissures in the skin where I think she did injure it.')).toEqual([]);
     expect(names('ASSESSMENT: She developed hypotension after the dialysis.')[0]).toMatch(/^hypotension/);
+    expect(names('MEDICAL DECISION MAKING: The differential entertained includes head injury, anxiety, and hypertensive emergency.')[0]).toBe('head injury');
   });
 });
 

@@ -255,6 +255,11 @@ interface Item {
   timed?: boolean;
 }
 
+// A number that starts how long something lasted ("for 2 days"), not a reading.
+const LASTED = String.raw`[\d./]*\s*(?:days?|weeks?|months?|years?|hours?|nights?)\b`;
+const TEMPERATURE_VALUE = new RegExp(String.raw`^\s*(?:\S+\s+){0,2}\d(?!${LASTED})`);
+const LASTED_NEXT = new RegExp(`^${LASTED}`);
+
 /** Where in a sentence complaints may be found: a range, without vital-sign clauses. */
 interface Scope {
   from: number;
@@ -422,8 +427,8 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
     .filter((t, k) => inScope(t.start, t.end) && !inDuration(t) && !handSide(s.tokens, k))
     .map((t) => ({ ...t, text: t.text.replace(/'s$/, '') }));
   const content = tokens.filter((t, k) => !FILLER.has(t.text) && !SIDE.has(t.text) && !/^(?:[,;:?]|\d.*)$/.test(t.text) && !hedgeAt(tokens, k));
-  // "temperature 101" is a vital sign, "fever of 102" a complaint.
-  const matches = withoutRemedies(s, INDEX.findAll(content)).filter((m) => !(/^temp/.test(m.key) && /^\s*(?:\S+\s+){0,2}\d/.test(s.text.slice(m.end))));
+  // "temperature 101" is a vital sign, "fever of 102" a complaint, and so is "a temperature for 2 days".
+  const matches = withoutRemedies(s, INDEX.findAll(content)).filter((m) => !(/^temp/.test(m.key) && TEMPERATURE_VALUE.test(s.text.slice(m.end))));
   const inMatch = (t: Token): boolean => matches.some((m) => t.start >= m.start && t.end <= m.end);
   // Segments end at punctuation, connectors and durations that are not inside a vocabulary match.
   const segments: Token[][] = [[]];
@@ -854,7 +859,11 @@ function complaintSentences(doc: Doc): { s: Sentence; scope: Scope }[] {
       const heading = OTHER_HEADING.exec(s.text);
       if (heading && heading.index > 0 && !/[,:;]/.test(s.text)) to = heading.index;
       VITAL_CLAUSE.lastIndex = 0;
-      for (let m = VITAL_CLAUSE.exec(s.text); m; m = VITAL_CLAUSE.exec(s.text)) masked.push([m.index, m.index + m[0].length]);
+      for (let m = VITAL_CLAUSE.exec(s.text); m; m = VITAL_CLAUSE.exec(s.text)) {
+        // "a temperature for 2 days" says how long the fever lasted: no reading.
+        const lasted = /^temp/.test(m[0]) && LASTED_NEXT.test(s.text.slice(m.index + m[0].length));
+        if (!lasted) masked.push([m.index, m.index + m[0].length]);
+      }
       const exam = (s.section !== null ? SAID_EXAM : EXAM_START).exec(s.text);
       if (exam) to = exam.index;
     }

@@ -1124,4 +1124,9 @@ describe('an answer that opens on "no," and goes on to tell', () => {
     const gb = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => c.name);
     expect(gb('Doctor: Any allergies?\nPatient: Yes, I am allergic to Bactrim.\nDoctor: It causes you side effects?\nPatient: Yes, it causes me nausea and vomiting.\nDoctor: I see.')).toEqual([]);
   });
+
+  it('"a temperature for two days" is a fever of two days; "temperature 38.5" is a reading', () => {
+    expect(complaints('She has had a temperature for two days.').map((c) => [c.name, c.duration ? durationDays(c.duration) : null])).toEqual([['fever', 2]]);
+    expect(names('EXAM: Temperature 38.5, pulse 100.')).toEqual([]);
+  });
 });

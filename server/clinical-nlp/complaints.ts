@@ -41,6 +41,10 @@ const notComplaintSpans = (s: Sentence): [number, number][] =>
     m.index,
     m.index + m[0].length,
   ]);
+// "the medial side", "the outer side": the side of a knee or an ankle, not the flank.
+const PART_SIDE = new Set(['medial', 'lateral', 'inner', 'outer', 'inside', 'outside']);
+const sideOfAPart = (words: readonly { text: string }[], i: number): boolean => words[i]!.text === 'side' && PART_SIDE.has(words[i - 1]?.text ?? '');
+const ANSWER_WORD = /^(?:no|nope|yes|yeah|yep|okay|ok|well|right|alright)$/;
 const POSITION = new Set(['upper', 'lower', 'inner', 'outer', 'front', 'middle', 'mid']);
 
 // The vocabulary and the lay phrases, matched without filler words, sides and numbers on both sides; a phrase's
@@ -138,8 +142,9 @@ const PAST_GOES_ON = new Set(['with', 'for', 'from', 'of', 'due']);
 const ONSET_OF_TOLD = /^(?:(?:and|so|the|her|his|my|these|those|all (?:of )?(?:the|these|this)?)\s+)*(?:symptoms?|it|this|they|these|that|all this)\s+(?:all\s+)?(?:started|began|begun|came on|first started)\b/;
 const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been like this|(?:been )?feeling like this|this way|been going on|been coming|it started|this started|they started|this has been|since then|so (?:about )?\d)/;
 const NO = /^(?:no|not|none|nothing|never|nope|nah)\b/;
-// "any abdominal trouble?" "diarrhea no", "chest pain no not really": the symptom said back, then denied.
-const SAID_BACK_DENIED = /^(?:[a-z']+\s+){1,4}(?:no|nope|nah)(?:\s+(?:not really|never|none|not at all|i don't(?: think so)?|i do not|i haven't|i have not))?$/;
+// "any abdominal trouble?" "diarrhea no", "chest pain no not really", "headaches or dizziness, no": the symptoms said
+// back, then denied.
+const SAID_BACK_DENIED = /^(?:[a-z']+,?\s+){1,5}(?:no|nope|nah)(?:,?\s+(?:not really|never|none|not at all|i don't(?: think so)?|i do not|i haven't|i have not))?$/;
 // A denial about the present: "since I've been home", "at the moment".
 const NOW = /\b(?:since (?:you've|you have|i've|i have) been|now|anymore|any more|these days|at the moment|currently|at present)\b/;
 // The patient saying where "it" is: "it's in my right side", "it starts up in the right flank".
@@ -428,7 +433,11 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
     .map((t) => ({ ...t, text: t.text.replace(/'s$/, '') }));
   const content = tokens.filter((t, k) => !FILLER.has(t.text) && !SIDE.has(t.text) && !/^(?:[,;:?]|\d.*)$/.test(t.text) && !hedgeAt(tokens, k));
   // "temperature 101" is a vital sign, "fever of 102" a complaint, and so is "a temperature for 2 days".
-  const matches = withoutRemedies(s, INDEX.findAll(content)).filter((m) => !(/^temp/.test(m.key) && TEMPERATURE_VALUE.test(s.text.slice(m.end))));
+  // An answer word is no phrase's first word: "no, I'm feeling good" holds no "no feeling".
+  const stops = tokens.filter((t, k) => /^[,;:?]$/.test(t.text) && ANSWER_WORD.test(tokens[k - 1]?.text ?? ''));
+  const matches = withoutRemedies(s, INDEX.findAll(content)).filter(
+    (m) => !(/^temp/.test(m.key) && TEMPERATURE_VALUE.test(s.text.slice(m.end))) && !stops.some((t) => t.start > m.start && t.end < m.end),
+  );
   const inMatch = (t: Token): boolean => matches.some((m) => t.start >= m.start && t.end <= m.end);
   // Segments end at punctuation, connectors and durations that are not inside a vocabulary match.
   const segments: Token[][] = [[]];
@@ -469,7 +478,7 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
     const segMatches = matches.filter((m) => m.start >= segStart && m.end <= segEnd);
     const words = seg.filter((t) => !FILLER.has(t.text));
     if (!words.length) continue;
-    const sites = words.map((t, i) => (SITES[t.text] && !inMatch(t) && !standingUp(s.text, t) ? i : -1)).filter((i) => i >= 0);
+    const sites = words.map((t, i) => (SITES[t.text] && !inMatch(t) && !standingUp(s.text, t) && !sideOfAPart(words, i) ? i : -1)).filter((i) => i >= 0);
     // "The left side of the chest" is the chest.
     const siteIdx = sites.find((i) => words[i]!.text !== 'side') ?? sites[0] ?? -1;
     const found: Item[] = [];

@@ -1130,3 +1130,18 @@ describe('an answer that opens on "no," and goes on to tell', () => {
     expect(names('EXAM: Temperature 38.5, pulse 100.')).toEqual([]);
   });
 });
+
+describe('words of the ACI-bench consultations that are no complaint (session 47)', () => {
+  const us = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => c.name);
+  it.each([
+    ['an answer word is no phrase\'s first word', "Doctor: Any problems since then?\nPatient: No, I'm feeling good. I do my self breast exams and haven't felt anything since.\nDoctor: Good.", []],
+    ['spots seen are no rash', 'Doctor: What happened?\nPatient: This past week I was seeing spots and felt really dizzy.\nDoctor: Okay.', ['seeing spots', 'dizziness']],
+    ['"I don\'t even feel it" is no loss of interest', "Doctor: The bruises come from the prednisone.\nPatient: Okay. I don't even feel it when it happens, they just show up.\nDoctor: Yeah.", []],
+    ['a worry asked about is no excessive worry', "Doctor: The ultrasound will tell us more.\nPatient: Okay, I shouldn't worry too much then?\nDoctor: No.", []],
+    ['falling asleep is no fall', 'Doctor: How are you sleeping?\nPatient: I fell asleep at work yesterday.\nDoctor: Okay.', []],
+    ['the medial side of a knee is no flank', "Doctor: let's go back to this medial side you're tender right there is that right\nPatient: yeah\nDoctor: okay", []],
+    ['symptoms said back with a comma, then denied', "Doctor: You're not having any headaches or dizziness?\nPatient: Headaches or dizziness, no.\nDoctor: Okay.", []],
+  ])('%s', (_, text, expected) => {
+    expect(us(text)).toEqual(expected);
+  });
+});

@@ -31,7 +31,7 @@ import type { Diagnosis } from './facts.js';
 import { BODY_PART, PhraseIndex, RELATIVE, tokenize, withoutRepeats, type Token } from './lexicon.js';
 import { DRUG_INDEX } from './medications.js';
 import { isNegated } from './negation.js';
-import { spokenSections, toldBack, type Doc, type SectionKind, type Sentence } from './sections.js';
+import { headingOf, spokenSections, toldBack, type Doc, type SectionKind, type Sentence } from './sections.js';
 
 type Certainty = Diagnosis['certainty'];
 
@@ -520,7 +520,27 @@ function spokenBackground(doc: Doc): Map<Sentence, [number, number][]> {
     const ranges = parts.filter((p) => NOT_DIAGNOSIS_SECTIONS.has(p.kind)).map((p): [number, number] => [p.from, p.to]);
     if (ranges.length) out.set(s, ranges);
   }
+  if (doc.consultation) for (const s of doc.sentences) if (s.speaker !== 'patient') addAddressedBackground(s, out);
   return out;
+}
+
+// "And for family history, it looks like there's high blood pressure, diabetes …": the doctor turning to a background
+// heading in talk, up to the next thing turned to ("for your current medications, …") or the sentence's end.
+const ADDRESSED = new RegExp(String.raw`\b(?:${alternation(CUES.planAddressed)})\s+(?:(?:your|the|his|her|their)\s+)?`, 'g');
+const MAX_HEADING_WORDS = 4;
+
+function addAddressedBackground(s: Sentence, out: Map<Sentence, [number, number][]>): void {
+  const turns = [...s.text.matchAll(ADDRESSED)];
+  turns.forEach((m, k) => {
+    const after = s.text.slice(m.index + m[0].length).split(/[\s,.:;]+/);
+    const heading = [...Array(MAX_HEADING_WORDS).keys()].some((n) => {
+      const kind = headingOf(after.slice(0, n + 1).join(' '))?.kind;
+      return !!kind && NOT_DIAGNOSIS_SECTIONS.has(kind);
+    });
+    if (!heading) return;
+    const range: [number, number] = [m.index, turns[k + 1]?.index ?? s.text.length];
+    out.set(s, [...(out.get(s) ?? []), range]);
+  });
 }
 
 function skipSentence(s: Sentence): boolean {

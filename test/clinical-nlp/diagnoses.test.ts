@@ -648,3 +648,11 @@ describe('the name of a diagnosis told with what it is called or what a test sho
     expect(names('Doctor: It is probably a sinus infection and then cough secondary to that infection.\nPatient: Okay.')).toEqual(['sinus infection', 'cough']);
   });
 });
+
+describe('a background heading the doctor turns to in talk', () => {
+  const names = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).diagnoses.map((d) => d.name);
+  it('"for family history, it looks like there\'s …" lists the family\'s conditions, up to the next thing turned to', () => {
+    expect(names("Doctor: And for family history, it looks like there's high blood pressure, diabetes and heart disease. For your current medications, you're on lisinopril.\nPatient: Yes.")).toEqual([]);
+    expect(names("Doctor: okay and for family history it looks like there's high blood pressure and heart disease so for your first problem i think you have gout\nPatient: okay")).toEqual(['gout']);
+  });
+});

@@ -23,7 +23,7 @@
 import { Type } from 'typebox';
 import ALLERGENS_FILE from './vocab/allergens.json' with { type: 'json' };
 import CUES_FILE from './vocab/diagnosis-cues.json' with { type: 'json' };
-import { checkedData, Provenance } from './vocab/data-file.js';
+import { checkedData, DataFileError, Provenance } from './vocab/data-file.js';
 import { isChronic, puerperalCode, restatementRank, type IcdEntry } from './vocab/icd10.js';
 import { CLASSES } from './vocab/drug-knowledge.js';
 import { exactIcdReach, exactIcdSpan, exactIcdTokens, icdByCode, icdRef, isExactIcdWord, isIcdWord, isUnspecified, matchIcdTokens, type IcdMatch } from './codify.js';
@@ -58,6 +58,7 @@ const CUES = checkedData(
     deniedAfter: Phrases,
     resultWords: Phrases,
     passingNot: Phrases,
+    signCodes: Type.Array(Type.String({ pattern: '^[A-Z][0-9]{2}(?:\\.[0-9A-Z]{1,2})?$' })),
   }),
   CUES_FILE,
 );
@@ -113,6 +114,7 @@ const ENUMERATED_LEAD = /\b(?:number|\d+|one|first|firstly)\b/;
 const LINK = /^(?:and|or|also|plus|with)$/;
 // Words a diagnosis name never holds: a clause goes on after it ("hepatitis c, your initial labs are …").
 const CLAUSE_LEAD = /\b(?:i|you|he|she|we|they|is|are|was|have|has|got|'ve|for|your|his|her|my|their)\b/;
+const DETERMINER = /^(?:the|a|an|your|his|her|their|this|that|these|those)$/;
 const NOT_IN_NAME = /^(?:i|you|he|she|we|they|it|my|your|his|her|our|their|is|are|was|were|be|been|have|has|had|do|does|did|will|would|can|could|should|what|that|this|there|thing|things|labs?|i'd|we'd|you'd|they'd|say)$/;
 const VERB_IN_NAME = /^(?:is|are|was|were|be|been|have|has|had|do|does|did|will|would|can|could|should)$/;
 const NEGATION_WORD = /^(?:no|not|don't|doesn't|didn't|haven't|hasn't|never|without|nor|n't)$/;
@@ -212,7 +214,10 @@ interface Options {
   line?: boolean;
 }
 
-const isSymptom = (e: IcdEntry): boolean => e.code.startsWith('R');
+const SIGN_CODES = new Set(CUES.signCodes);
+const unknownSign = CUES.signCodes.find((c) => !icdByCode(c));
+if (unknownSign) throw new DataFileError(`diagnosis-cues.json: /signCodes: ${unknownSign} is no code of icd10.json`);
+const isSymptom = (e: IcdEntry): boolean => e.code.startsWith('R') || SIGN_CODES.has(e.code);
 const STRICT_SCORE = 0.8;
 
 function tokenRange(s: Sentence, from: number, to: number): [number, number] {
@@ -348,6 +353,36 @@ function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[
     if ((!strict || (opts.line && !prev && opts.atStart)) && DISEASE_LIKE.test(phrase) && b - a <= 8) out.push({ name: phrase, certainty, s, from: s.tokens[a]!.start, to: s.tokens[b - 1]!.end });
     return;
   }
+  // "dietary indiscretion and some uncontrolled hypertension", "disk space due to a herniated disk", "… dysfunction and
+  // moderate mitral regurgitation": words before a link word inside the coded words are another item when they name
+  // one alone, the talk around it when they hold a word no condition has; "mitral and aortic regurgitation" is one.
+  const joint = s.tokens.slice(a + 1, found.to - 1).findLastIndex((t, i, all) => t.text === 'and' || t.text === 'or' || (t.text === 'to' && all[i - 1]?.text === 'due'));
+  if (joint >= 0) {
+    const cut = a + 1 + joint;
+    const headEnd = s.tokens[cut]!.text === 'to' ? cut - 1 : cut;
+    const tailFrom = tokenRange(s, s.tokens[cut + 1]!.start + (LEAD.exec(s.text.slice(s.tokens[cut + 1]!.start))?.[0].length ?? 0), s.text.length)[0];
+    const tail = tailFrom < found.to ? bestSpan(s, tailFrom, b, 1) : undefined;
+    const head = bestSpan(s, a, headEnd);
+    const headText = textOf(s, a, headEnd);
+    // A head that names a condition of its own: coded apart from the tail, or disease-like where the code list lacks it.
+    const named =
+      !!tail &&
+      ((!!head && accepted(head.match, true, certainty) && !isSymptom(head.match.entry) && !isSymptom(tail.match.entry) && head.match.entry.code.slice(0, 3) !== tail.match.entry.code.slice(0, 3)) ||
+        (!head && DISEASE_LIKE.test(headText)));
+    const talk = !DISEASE_LIKE.test(headText) && s.tokens.slice(a, headEnd).some((t) => !isIcdWord(t.text) && !STATUS.has(t.text) && !QUALIFIER.test(t.text) && !BODY_PART.has(t.text) && !NAME_LEAD.has(t.text));
+    if (tail && accepted(tail.match, true, certainty, opts.problems) && (named || talk) && !exactAcross(s, a, cut, found.to)) {
+      if (named) parseItem(s, a, headEnd, opts, out);
+      a = tailFrom;
+      found = tail;
+    }
+  }
+  // "most likely representative of aortic stenosis", "one of the fun parts of covid": words before an "of" that name
+  // no condition are not part of the name.
+  const of = s.tokens.slice(a, found.from).findLastIndex((t) => t.text === 'of');
+  if (of > 0 && !DISEASE_LIKE.test(textOf(s, a, a + of)) && s.tokens.slice(a, a + of).every((t) => !isIcdWord(t.text) || NOT_CONDITION_WORD.has(t.text))) {
+    a += of + 1;
+    while (a < found.from && DETERMINER.test(s.tokens[a]!.text)) a++;
+  }
   let to = found.to;
   while (to < b && (STATUS.has(s.tokens[to]!.text) || QUALIFIER.test(s.tokens[to]!.text) || BODY_PART.has(s.tokens[to]!.text))) to++;
   while (to > found.to && CONNECTOR.has(s.tokens[to - 1]!.text)) to--;
@@ -400,6 +435,12 @@ function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[
   // of the left popliteal vein"); without one they are talk ("tennis elbow | go figure", "cellulitis | around the area").
   const nameWords = !s.tokens.slice(k, b).some((t) => NOT_IN_NAME.test(t.text));
   if (out.length === before && b - k <= 4 && nextLink && nextLink !== 'and' && nextLink !== 'or' && !opts.whole && nameWords) extendTo(item, s.tokens[b - 1]!.end);
+}
+
+/** Whether a name of the code list runs from token a across the link word at `cut` ("nausea and vomiting"). */
+function exactAcross(s: Sentence, a: number, cut: number, to: number): boolean {
+  for (let e = cut + 2; e <= to; e++) if (exactIcdSpan(s.tokens, a, e)) return true;
+  return false;
 }
 
 function extendTo(f: Found, end: number): void {

@@ -656,3 +656,37 @@ describe('a background heading the doctor turns to in talk', () => {
     expect(names("Doctor: okay and for family history it looks like there's high blood pressure and heart disease so for your first problem i think you have gout\nPatient: okay")).toEqual(['gout']);
   });
 });
+
+describe('the name said with other words around it (ACI-bench and MTSamples screens, session 47)', () => {
+  const dx = (t: string, mode: 'consultation' | 'dictation' = 'consultation') => structure(t, { locale: 'en-US', mode }).diagnoses.map((d) => [d.name, d.icd10?.code ?? null]);
+  it('words before a link word inside the coded words are another item or the talk around it', () => {
+    expect(dx('Doctor: for your congestive heart failure it sounds like this was caused by dietary indiscretion and some uncontrolled hypertension so i want you to continue on your bumex\nPatient: okay')).toEqual([
+      ['congestive heart failure', 'I50.0'],
+      ['uncontrolled hypertension', 'I10'],
+    ]);
+    expect(dx('Doctor: so for your second diagnosis here the newly reduced left ventricular dysfunction and moderate mitral regurgitation i think your pumping function is down\nPatient: okay')).toEqual([
+      ['newly reduced left ventricular dysfunction', 'I50.1'],
+      ['moderate mitral regurgitation', 'I34.0'],
+    ]);
+    expect(dx('Doctor: you have back pain at the disk space due to a herniated disk\nPatient: okay').map((d) => d[0])).toContain('herniated disk');
+    expect(dx('ASSESSMENT: Congenital heart disease and mild congestive heart failure.', 'dictation')).toEqual([
+      ['congenital heart disease', 'Q24.9'],
+      ['mild congestive heart failure', 'I50.0'],
+    ]);
+  });
+  it('a name of the code list across the link word stays whole', () => {
+    expect(dx('ASSESSMENT: Nausea and vomiting. Mitral and aortic regurgitation.', 'dictation')).toEqual([
+      ['nausea and vomiting', 'R11'],
+      ['mitral and aortic regurgitation', 'I35.1'],
+    ]);
+  });
+  it('words before an "of" that name no condition are not the name', () => {
+    expect(dx('Doctor: this murmur is most likely representative of aortic stenosis.\nPatient: okay')).toEqual([['aortic stenosis', 'I35.0']]);
+    expect(dx("Doctor: so, it's part of the atrial fibrillation.\nPatient: okay")).toEqual([['atrial fibrillation', 'I48.9']]);
+  });
+  it('erythema or a scar the doctor sees is a finding, not a diagnosis; a problem list may still name one', () => {
+    expect(dx('Doctor: on examination of your left elbow, you do have some erythema and edema.\nPatient: okay')).toEqual([]);
+    expect(dx('Doctor: i think what you have got is so much scar tissue around the tendon.\nPatient: okay')).toEqual([]);
+    expect(dx('ASSESSMENT: 1. Erythema of the left cheek.', 'dictation')).toEqual([['erythema of the left cheek', 'L53.9']]);
+  });
+});

@@ -58,6 +58,7 @@ const CUES = checkedData(
     deniedAfter: Phrases,
     resultWords: Phrases,
     passingNot: Phrases,
+    backgroundTurns: Phrases,
     signCodes: Type.Array(Type.String({ pattern: '^[A-Z][0-9]{2}(?:\\.[0-9A-Z]{1,2})?$' })),
   }),
   CUES_FILE,
@@ -565,9 +566,10 @@ function spokenBackground(doc: Doc): Map<Sentence, [number, number][]> {
   return out;
 }
 
-// "And for family history, it looks like there's high blood pressure, diabetes …": the doctor turning to a background
-// heading in talk, up to the next thing turned to ("for your current medications, …") or the sentence's end.
-const ADDRESSED = new RegExp(String.raw`\b(?:${alternation(CUES.planAddressed)})\s+(?:(?:your|the|his|her|their)\s+)?`, 'g');
+// "And for family history, it looks like there's high blood pressure, diabetes …", "looking at your family history":
+// the doctor turning to a background heading in talk, up to the next thing turned to ("for your current medications,
+// …") or the sentence's end.
+const ADDRESSED = new RegExp(String.raw`\b(?:${alternation([...CUES.planAddressed, ...CUES.backgroundTurns])})\s+(?:(?:your|the|his|her|their)\s+)?`, 'g');
 const MAX_HEADING_WORDS = 4;
 
 function addAddressedBackground(s: Sentence, out: Map<Sentence, [number, number][]>): void {

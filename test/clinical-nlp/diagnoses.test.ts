@@ -655,6 +655,11 @@ describe('a background heading the doctor turns to in talk', () => {
     expect(names("Doctor: And for family history, it looks like there's high blood pressure, diabetes and heart disease. For your current medications, you're on lisinopril.\nPatient: Yes.")).toEqual([]);
     expect(names("Doctor: okay and for family history it looks like there's high blood pressure and heart disease so for your first problem i think you have gout\nPatient: okay")).toEqual(['gout']);
   });
+  it('"looking at your family history, …" turns to it too; a high-risk medicine is no high-risk pregnancy', () => {
+    expect(names('Doctor: And looking at your family history, it looks like maybe your brother had a heart attack. Is that correct?\nPatient: Yes.')).toEqual([]);
+    expect(names("Doctor: We have to keep an eye on it since it's a high-risk medication.\nPatient: Okay.")).toEqual([]);
+    expect(structure('ASSESSMENT: High risk pregnancy.', { locale: 'en-US' }).diagnoses.map((d) => d.icd10?.code)).toEqual(['Z35.9']);
+  });
 });
 
 describe('the name said with other words around it (ACI-bench and MTSamples screens, session 47)', () => {

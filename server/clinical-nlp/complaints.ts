@@ -163,8 +163,9 @@ const HOW_LONG = /\b(?:since when|how long|when did (?:it|this|they|that|it all|
 // A question said without punctuation starts like one.
 // Said without its question mark, after the words that open a turn: "okay so were you ever told …".
 const QUESTION = /^(?:(?:okay|ok|so|and|alright|all right|um|uh|now)\s+)*(?:any|anything else|do you|does (?:he|she|it|the)|did (?:you|he|she)|are you|were you|have you|has (?:he|she)|is (?:he|she|there)|how|what|when|where|which|why|can you|could you|tell me)\b/;
+// A yes, said as the answer opens; "I do not have any issues like that" is none.
 const AFFIRMATIVE =
-  /^(?:(?:only|just|mostly|mainly|usually|especially) (?:when|if|after|on|in the)(?! (?:i|he|she) (?:had|was)\b)|yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|a bit|bit of|a few|some|quite|a lot|lots|mostly|mainly|every|now and then|on and off|once|twice|occasionally|since|for|it does|i do|i get|i've had|i have had|there's|there is|there was|he does|she does|it has|it is|it was|it did|that's right|correct)\b|\b(?:yes|yeah)\b/;
+  /^(?:(?:only|just|mostly|mainly|usually|especially) (?:when|if|after|on|in the)(?! (?:i|he|she) (?:had|was)\b)|yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|a bit|bit of|a few|some|quite|a lot|lots|mostly|mainly|every|now and then|on and off|once|twice|occasionally|since|for|it does|i do|i get|i've had|i have had|there's|there is|there was|he does|she does|it has|it is|it was|it did|that's right|correct)\b(?!\s+(?:not|no|never)\b(?!\s+as\b))|\b(?:yes|yeah)\b/;
 // "i was sick once yesterday", "i've lost a bit": an amount said without a denial is a yes.
 const SOME_SAID = /\b(?:a bit|a little bit|once|twice)\b/;
 const DENIAL = /\b(?:no|not|never|nothing)\b|n't\b/;

@@ -1145,3 +1145,16 @@ describe('words of the ACI-bench consultations that are no complaint (session 47
     expect(us(text)).toEqual(expected);
   });
 });
+
+describe('answers of the MTS-Dialog consultations (session 47)', () => {
+  const us = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => c.name);
+  it.each([
+    ['"I do not have any issues like that" is no yes to the list asked', 'Doctor: Do you experience any chest pain, palpitations, difficulty sleeping at night, leg or arm swelling, or shortness of breath while lying flat?\nPatient: I do not have any issues like that.\nDoctor: Good.', []],
+    ['"I do not, no" is no yes either', 'Doctor: Do you suffer from acid reflux?\nPatient: I do not, no.\nDoctor: OK.', []],
+    ['"a little, not as bad" still is one', 'Doctor: Do you have any pain in your left leg?\nPatient: a little not as bad as the right\nDoctor: okay', ['left leg pain']],
+    ['going to the bathroom regularly is no frequency', 'Doctor: Are you going to the bathroom regularly, no incontinence?\nPatient: Correct.\nDoctor: Good.', []],
+    ['not holding on to things is no urgency', "Doctor: What do you mean?\nPatient: I can't hold on to things. I drop things.\nDoctor: I see.", []],
+  ])('%s', (_, text, expected) => {
+    expect(us(text)).toEqual(expected);
+  });
+});

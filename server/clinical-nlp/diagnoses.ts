@@ -106,8 +106,9 @@ const LIST_END = new RegExp(
   String.raw`[.?!]|\b(?:if|plan|advice|advised|advise|rx|treatment|management|investigations?|tab|tabs|tablets?|cap|caps|capsules?|syrup|syp|inj|injection|drops|ointment|cream|gel|lotion|inhaler|nebuli[sz]ation|x ray|xray|serum|scan|ecg|ekg|mri|ultrasound|usg|echo|start|started|starting|continue|continuing|stop|stopping|give|given|take|taking|apply|prescribe|prescribing|send|sending|order|ordering|get|getting|repeat|refer|referring|referral|increase|add|reduce|review|follow up|come back|but|rather than|instead of|as opposed to|we(?!'d\s+(?:say|call|describe)\b|\s+(?:would\s+)?(?:say|call|describe)\b)|we'll|i'll|i'm|let's|let us|(?:you|he|she|they)\s+(?:should|need|must|can)|needs? to|to be|no need)\b`,
 );
 // Where one item ends (the list may go on after the next comma).
+// "it could be anything from high blood pressure to depression": examples, not a diagnosis.
 const ITEM_END =
-  /\b(?:(?:is|are|was|were)\s+(?:noted|seen|present|found)|which|who|that is|that's|than|because|since|as (?:he|she|they|you|there|the|his|her)|so|there (?:is|are|was)|now|currently|today|for (?:the )?(?:last |past )?\d+|for (?:a |the )?(?:last|past)|on(?! chronic\b)|it|we|i|you|he|she|they|from (?:the )?(?:milk|medicines?|medications?|drugs?|tablets?)|\d+(?:\.\d+)? (?:mg|ml|mcg|g|gm|iu|units?|tablets?|puffs?|drops?|percent|times|kg|cm|mm))\b/;
+  /\b(?:anything (?:from|like|such as)|(?:is|are|was|were)\s+(?:noted|seen|present|found)|which|who|that is|that's|than|because|since|as (?:he|she|they|you|there|the|his|her)|so|there (?:is|are|was)|now|currently|today|for (?:the )?(?:last |past )?\d+|for (?:a |the )?(?:last|past)|on(?! chronic\b)|it|we|i|you|he|she|they|from (?:the )?(?:milk|medicines?|medications?|drugs?|tablets?)|\d+(?:\.\d+)? (?:mg|ml|mcg|g|gm|iu|units?|tablets?|puffs?|drops?|percent|times|kg|cm|mm))\b/;
 const LEAD = new RegExp(
   String.raw`^[\s,]*(?:(?:${alternation(CUES.naming)}|${alternation(CUES.fillers)}|${SUSPECT_WORDS}|a|an|the|of|is|are|was|as|that|it|it's|its|this|these|there's|there is|also|known|known case of|case of|k\/c\/o|and|or|with|plus|your|his|her|their|my|you|you're|he|she|i|we|do|does|have|has|got|'ve|for|i think|we think|i suspect|we suspect|diagnosis of|number \d+|\d+(?:\.\d+)?|first|firstly|second|secondly|third|thirdly|fourth|fifth|sixth)(?:\s*,)?\s+)+`,
 );
@@ -115,6 +116,9 @@ const ENUMERATED_LEAD = /\b(?:number|\d+|one|first|firstly)\b/;
 const LINK = /^(?:and|or|also|plus|with)$/;
 // Words a diagnosis name never holds: a clause goes on after it ("hepatitis c, your initial labs are …").
 const CLAUSE_LEAD = /\b(?:i|you|he|she|we|they|is|are|was|have|has|got|'ve|for|your|his|her|my|their)\b/;
+const POSSESSIVE = /^(?:my|your|his|her|their|its|our)$/;
+const SITE_PREPOSITION = /^(?:in|of|on|to|around|behind|under|over|near|at)$/;
+const SIDE_WORD = /^(?:left|right|both|bilateral)$/;
 const DETERMINER = /^(?:the|a|an|your|his|her|their|this|that|these|those)$/;
 const NOT_IN_NAME = /^(?:i|you|he|she|we|they|it|my|your|his|her|our|their|is|are|was|were|be|been|have|has|had|do|does|did|will|would|can|could|should|what|that|this|there|thing|things|labs?|i'd|we'd|you'd|they'd|say)$/;
 const VERB_IN_NAME = /^(?:is|are|was|were|be|been|have|has|had|do|does|did|will|would|can|could|should)$/;
@@ -396,7 +400,10 @@ function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[
   // (A word for a person inside one of the code list's own names stays: "well child check".)
   const ownName = !!exactIcdTokens(words(s, a, to));
   for (let k = to - 2; k >= a; k--) {
-    if (!NOT_IN_NAME.test(s.tokens[k]!.text) && (ownName || !PERSON.test(s.tokens[k]!.text))) continue;
+    // "an infection of his right ear", "a foreign body in his left eye": a possessive between a preposition and a body
+    // part is the site's ("an exacerbation of your heart failure" is not).
+    const sitePossessive = POSSESSIVE.test(s.tokens[k]!.text) && k > a && SITE_PREPOSITION.test(s.tokens[k - 1]!.text) && isSiteAt(s, k + 1);
+    if ((!NOT_IN_NAME.test(s.tokens[k]!.text) || sitePossessive) && (ownName || !PERSON.test(s.tokens[k]!.text))) continue;
     a = k + 1;
     while (a < to - 1 && CONNECTOR.has(s.tokens[a]!.text)) a++;
     break;
@@ -442,6 +449,12 @@ function parseItem(s: Sentence, a: number, b: number, opts: Options, out: Found[
 function exactAcross(s: Sentence, a: number, cut: number, to: number): boolean {
   for (let e = cut + 2; e <= to; e++) if (exactIcdSpan(s.tokens, a, e)) return true;
   return false;
+}
+
+/** Whether a body part (after a side word) is said at token i. */
+function isSiteAt(s: Sentence, i: number): boolean {
+  const k = SIDE_WORD.test(s.tokens[i]?.text ?? '') ? i + 1 : i;
+  return BODY_PART.has(s.tokens[k]?.text ?? '');
 }
 
 function extendTo(f: Found, end: number): void {
@@ -867,6 +880,8 @@ function clinicalName(f: Found): boolean {
   // One word is a name only when it is one on its own ("asthma"), not a part of one ("cuboid" of "cuboid fracture").
   if (words.length === 1 && !DISEASE_LIKE.test(f.name) && !exactIcdTokens([words[0]!.text])) return false;
   if (!words.some((t) => !NOT_CONDITION_WORD.has(t.text) && !NOT_IN_NAME.test(t.text))) return false;
+  // "your face and lips are not swollen": places alone name nothing.
+  if (words.every((t) => BODY_PART.has(t.text) || CONNECTOR.has(t.text) || SIDE_WORD.test(t.text))) return false;
   return DISEASE_LIKE.test(f.name) || words.some(conditionWord) || (!!f.entry && words.filter((t) => !NOT_CONDITION_WORD.has(t.text)).length > 1);
 }
 

@@ -695,3 +695,17 @@ describe('the name said with other words around it (ACI-bench and MTSamples scre
     expect(dx('ASSESSMENT: 1. Erythema of the left cheek.', 'dictation')).toEqual([['erythema of the left cheek', 'L53.9']]);
   });
 });
+
+describe('MTS-Dialog consultations: names that are a site, examples, a site said with a possessive (session 47)', () => {
+  const dx = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).diagnoses.map((d) => [d.name, d.icd10?.code ?? null]);
+  it('a possessive between a preposition and a body part stays in the name', () => {
+    expect(dx('Doctor: Looks like he has a foreign body in his left eye.\nPatient: Does he need to see an eye doctor?')).toEqual([['foreign body in his left eye', 'T15.9']]);
+    expect(dx('Doctor: I think he has an infection of his right ear.\nPatient: Okay.')).toEqual([['infection of his right ear', 'H66.9']]);
+    expect(dx('Doctor: I think this is an exacerbation of your congestive heart failure.\nPatient: Okay.')).toEqual([['congestive heart failure', 'I50.0']]);
+  });
+  it('places alone, and examples ("anything from … to …"), are no diagnosis', () => {
+    expect(dx('Doctor: It looks like your face and lips are not swollen. Could you say ah for me?\nPatient: Ah.')).toEqual([]);
+    expect(dx('Doctor: Well, it could be anything from high blood pressure, to depression, to something as serious as cancer.\nPatient: Okay.')).toEqual([]);
+    expect(dx('Doctor: Well, it could be anything like depression, or mood disorders.\nPatient: No.')).toEqual([]);
+  });
+});

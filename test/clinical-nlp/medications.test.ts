@@ -1973,6 +1973,9 @@ describe('a stop, a condition and the instructions they reach', () => {
     for (const later of ['If you get a rash, stop the amoxicillin.', 'Stop the amoxicillin if you get a rash.', 'Once the rash settles, you can stop the amoxicillin.'])
       expect(gb(`Doctor: Start amoxicillin 500 mg three times a day. ${later}\nPatient: Okay.`).medications.map((m) => [m.name, m.status])).toEqual([['amoxicillin', 'new']]);
     expect(gb('Doctor: We\'re adding the tacrolimus ointment.\nPatient: Okay.\nDoctor: Once the rash stops, you can stop the tacrolimus ointment.').medications.map((m) => m.name)).toEqual(['tacrolimus']);
+    // "we'll need to …", "you have to …", "put a stop to …" said after the condition are the same stop for later.
+    for (const later of ["If you notice any bleeding, we'll need to stop the aspirin.", 'If you notice any bleeding, you have to stop the aspirin.', "If you have either of these symptoms, then we'll need to put a stop to aspirin."])
+      expect(gb(`Doctor: I'd like you to start taking aspirin 75 mg again. ${later}\nPatient: Okay.`).medications.map((m) => [m.name, m.status])).toEqual([['aspirin', 'new']]);
     // A stop now still stops.
     expect(gb('Doctor: Stop the amoxicillin. Start cefalexin 500 mg twice a day.\nPatient: Okay.').medications.map((m) => m.name)).toEqual(['cefalexin']);
   });

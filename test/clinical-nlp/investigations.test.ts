@@ -406,3 +406,16 @@ describe('tests weighed or named as a measure in unseen MTSamples plans (session
     expect(names('PLAN: We will check renal function next week.')).not.toEqual([]);
   });
 });
+
+describe('results and words that only sound like a test, in unseen consultations (session 47)', () => {
+  const talk = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).investigations.map((i) => i.name);
+  it('a result said "is not elevated" or "isn\'t" is no order', () => {
+    expect(talk("Doctor: So, here your white blood cell count is not elevated, so i'm not concerned about an infection.\nPatient: Okay.")).toEqual([]);
+    expect(talk("Doctor: We checked your estradiol and it was not elevated. Your a1c isn't elevated either.\nPatient: Okay.")).toEqual([]);
+  });
+  it('"tee up a prescription" is no TEE; "a POCT glucose" is a blood sugar, not an OCT', () => {
+    expect(talk("Doctor: So i'm going ahead and tee up a one year prescription for you.\nPatient: Cool.")).toEqual([]);
+    expect(talk("Doctor: we're gonna get that p oct glucose today.\nPatient: okay")).toEqual(['blood sugar']);
+    expect(talk("Doctor: I'd like to get a TEE to look at the valve.\nPatient: Okay.")).toEqual(['transoesophageal echocardiogram']);
+  });
+});

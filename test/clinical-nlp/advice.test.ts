@@ -506,3 +506,17 @@ describe('words to the scribe and findings dictated in a consultation', () => {
     expect(told('Bring it back and kick it out straight. Keep it loose.')).toEqual(['drink plenty of fluids']);
   });
 });
+
+describe('report statements and denials that are no instruction (screens, session 47)', () => {
+  it.each([
+    ['a history said in the plan', 'PLAN: No previous history of heart disease. No immediate indication for anticoagulation. No orders left.'],
+    ['the patient described', 'PLAN: She primarily appears to need counseling. He currently appears stable. She normally gets her care through the county clinic.'],
+    ['a time ago, a denial\'s reason', 'PLAN: You stopping smoking 2 years ago. No because you are having this vision loss from the mass.'],
+    ['a finding denied', 'PLAN: No distress. Not better.'],
+  ])('%s', (_, text) => {
+    expect(advice(text)).toEqual([]);
+  });
+  it('an instruction beside them is still one', () => {
+    expect(advice('PLAN: No previous history of heart disease. No driving for 3 weeks. Walk 30 minutes a day.')).toEqual(['no driving for 3 weeks', 'walk 30 minutes a day']);
+  });
+});

@@ -492,6 +492,13 @@ function namesFinding(words: string): boolean {
   return false;
 }
 
+/** True when the words are a list of which two or more, and at least half, open on a symptom, sign or condition. */
+function findingList(words: string): boolean {
+  const parts = words.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).filter(Boolean);
+  const findings = parts.filter((p) => namesFinding(p.replace(FINDING_QUALIFIERS, ''))).length;
+  return parts.length >= 2 && findings >= 2 && findings * 2 >= parts.length;
+}
+
 const NEGATED = /^(?:no|not|negative for) /;
 // Words before a finding that name where it is: "no ankle edema", "no breast tenderness"; not an activity and its
 // condition ("no driving when drowsy").
@@ -537,6 +544,8 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   // "2. Severe central sleep apnea, on CPAP …", "3. Mucosal candidiasis.": a plan item that only names a condition is
   // the assessment's, not advice.
   if (strength === 1 && n <= MAX_FINDING_ITEM && !CARE_NOUN.test(said) && namesCondition(said.replace(FINDING_QUALIFIERS, ''))) return null;
+  // "… has the risk of osteoporosis, gynecomastia, hot flashes and impotency": a list of conditions is no plan.
+  if (strength === 1 && !CARE_NOUN.test(said) && findingList(said)) return null;
   if ((strength === 1 || verbless) && (n > (CARE_NOUN.test(said) ? MAX_VERBLESS_CARE : MAX_VERBLESS) || STATEMENT.test(t.slice(from, to)) || REPORTED.test(text) || DONE.test(text) || NOT_PLAN_ITEM.test(said) || (needsCare && (!CARE_NOUN.test(text) || THIRD_PERSON.test(text))))) return null;
   return { from, to, text, strength };
 }

@@ -513,10 +513,12 @@ describe('report statements and denials that are no instruction (screens, sessio
     ['the patient described', 'PLAN: She primarily appears to need counseling. He currently appears stable. She normally gets her care through the county clinic.'],
     ['a time ago, a denial\'s reason', 'PLAN: You stopping smoking 2 years ago. No because you are having this vision loss from the mass.'],
     ['a finding denied', 'PLAN: No distress. Not better.'],
+    ['a list of conditions (risks told)', 'PLAN: Gynecomastia, hot flashes and impotency. Stricture formation, incontinence and impotency.'],
   ])('%s', (_, text) => {
     expect(advice(text)).toEqual([]);
   });
   it('an instruction beside them is still one', () => {
     expect(advice('PLAN: No previous history of heart disease. No driving for 3 weeks. Walk 30 minutes a day.')).toEqual(['no driving for 3 weeks', 'walk 30 minutes a day']);
+    expect(advice('PLAN: Ice and elevation.')).toEqual(['ice and elevation']);
   });
 });

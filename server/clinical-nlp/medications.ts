@@ -1464,24 +1464,27 @@ function decide(
 // for the patient to be on, to the one drug prescribed before it without one.
 const PATIENT_TO_TAKE = String.raw`(?:(?:he|she|they|you|the patient|patient)(?:'ll\s+|\s+(?:will|should|is to|are to|can|needs to|will need to)\s+)(?:be on|take|receive|use|start on|be started on|be restarted on)|(?:we|i)(?:'ll|\s+will)\s+give\s+(?:you|her|him|them))\s+`;
 const DOSING_ONLY = new RegExp(
-  String.raw`^(?:(?:uh|um|er|so|and|okay|ok|right|then|now|it's|it is|that's|that is|normally|usually|just|you)[\s,]+)*(?:(?:(?:can|should|will|'ll|need to|have to)\s+)?(?:take|use)\s+(?:(?:it|that|this|them|those)\s+)?(?:(?:about|around|roughly|approximately)\s+)?|${PATIENT_TO_TAKE}(?=${NUM}\s*${STRENGTH_UNIT}\b))?(?:${NUM}\s*${STRENGTH_UNIT}\b|(?:one|two|three|half|a|an|\d+)\s+(?:${DOSE_UNIT})\b|(?:once|twice|thrice|(?:\d+|three|four) times)\s+(?:(?:a|per)\s+day|daily)\b|every\s+\d+(?:\s*(?:-|to)\s*\d+)?\s+hours\b|(?:a\s+)?(?:\d+|one|two|three|five|seven|ten)[\s-](?:day|week)\s+course\b)`,
+  String.raw`^(?:(?:uh|um|er|so|and|okay|ok|right|then|now|it's|it is|that's|that is|it will be|it'll be|that will be|that'll be|the dose (?:is|will be)|normally|usually|just|you)[\s,]+)*(?:(?:(?:can|should|will|'ll|need to|have to)\s+)?(?:take|use)\s+(?:(?:it|that|this|them|those)\s+)?(?:(?:about|around|roughly|approximately)\s+)?|${PATIENT_TO_TAKE}(?=${NUM}\s*${STRENGTH_UNIT}\b))?(?:${NUM}\s*${STRENGTH_UNIT}\b|(?:one|two|three|half|a|an|\d+)\s+(?:${DOSE_UNIT})\b|(?:once|twice|thrice|(?:\d+|three|four) times)\s+(?:(?:a|per)\s+day|daily)\b|every\s+\d+(?:\s*(?:-|to)\s*\d+)?\s+hours\b|(?:a\s+)?(?:\d+|one|two|three|five|seven|ten)[\s-](?:day|week)\s+course\b)`,
 );
 const FOLLOW_ON_WITHIN = 2;
 const NO_MENTION: Mention = { key: '', from: 0, to: 0, start: 0, end: 0, formStart: 0 };
 function followOnDosing(doc: Doc, prescribed: Out[], mentioned: Set<number>, firstMed: Map<number, number>): void {
   for (const s of doc.sentences) {
-    if (s.speaker === 'patient' || mentioned.has(s.index) || !DOSING_ONLY.test(s.text)) continue;
+    // "It will be 500 mg every eight hours and I would also like to add Levaquin …": the words before the sentence's
+    // own first prescription.
+    const end = mentioned.has(s.index) ? (firstMed.get(s.index) ?? 0) : s.text.length;
+    if (s.speaker === 'patient' || end === 0 || !DOSING_ONLY.test(s.text.slice(0, end))) continue;
     // The drugs of the nearest sentence before that named any, if no more than FOLLOW_ON_WITHIN back.
     let k = s.index - 1;
     while (k >= 0 && k >= s.index - FOLLOW_ON_WITHIN && !mentioned.has(k)) k--;
     const targets = prescribed.filter((m) => m.sentence === k && s.index - k <= FOLLOW_ON_WITHIN);
     if (!targets.length || targets.some((m) => m.frequency || m.dose)) continue;
-    const parsed = parseStep(s, s.text, 0, s.text.length, NO_MENTION, false);
+    const parsed = parseStep(s, s.text, 0, end, NO_MENTION, false);
     // A strength is one drug's: said after two, or after one that has its own, it is no one's.
     const strength = parsed.strength && !parsed.previous_strength && targets.length === 1 && !targets[0]!.strength ? parsed.strength : undefined;
     if (parsed.strength && !strength) continue;
     if (!strength && !parsed.dose && !parsed.frequency && !parsed.duration) continue;
-    const { form } = formOf(s.text, NO_MENTION, s.text.length, parsed);
+    const { form } = formOf(s.text, NO_MENTION, end, parsed);
     for (const m of targets) {
       if (strength) {
         m.strength = strength;

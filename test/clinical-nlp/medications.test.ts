@@ -2038,3 +2038,14 @@ describe('a stop, a condition and the instructions they reach', () => {
     expect(f.medications.map((m) => [m.name, m.status])).toEqual([['metformin', 'changed']]);
   });
 });
+
+describe('dosing said in the next sentence (MTS-Dialog, session 47)', () => {
+  const us = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.strength ? `${m.strength.value} ${m.strength.unit}` : null, m.frequency?.per_day ?? null]);
+  it('"It will be 500 mg every eight hours" gives the drug before it its strength, also before the next drug named', () => {
+    expect(us('Doctor: Let me add Flagyl intravenously. It will be five hundred M G every eight hours.\nPatient: Okay.')).toEqual([['metronidazole', '500 mg', 3]]);
+    expect(us('Doctor: Let me add Flagyl intravenously. It will be five hundred M G every eight hours and I would also like to add Levaquin five hundred M G daily.\nPatient: Okay.')).toEqual([
+      ['metronidazole', '500 mg', 3],
+      ['levofloxacin', '500 mg', 1],
+    ]);
+  });
+});

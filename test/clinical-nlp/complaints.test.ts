@@ -1154,6 +1154,8 @@ describe('answers of the MTS-Dialog consultations (session 47)', () => {
     ['"a little, not as bad" still is one', 'Doctor: Do you have any pain in your left leg?\nPatient: a little not as bad as the right\nDoctor: okay', ['left leg pain']],
     ['going to the bathroom regularly is no frequency', 'Doctor: Are you going to the bathroom regularly, no incontinence?\nPatient: Correct.\nDoctor: Good.', []],
     ['not holding on to things is no urgency', "Doctor: What do you mean?\nPatient: I can't hold on to things. I drop things.\nDoctor: I see.", []],
+    ['the urgency of a test is no urinary urgency (unlabelled speech)', "ok so tell me what's been going on i've had a fever for the past week and you've recently come from vietnam so you're probably gonna need some blood tests um now the urgency of those blood tests depends partly on what we find when we examine you ok", ['fever']],
+    ['urgency of urine is', 'Patient: she is having problems with urgency of urine\nDoctor: okay', ['urinary urgency']],
   ])('%s', (_, text, expected) => {
     expect(us(text)).toEqual(expected);
   });

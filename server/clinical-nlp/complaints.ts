@@ -834,7 +834,7 @@ function complaintSentences(doc: Doc): { s: Sentence; scope: Scope }[] {
   const symptomHistory = complaintHistorySections(doc);
   const told = (s: Sentence): boolean => {
     if (symptomHistory.has(s.index)) return true;
-    if (doc.consultation) return s.speaker === 'patient' && s.index < end && (s.section === null || COMPLAINT_SECTIONS.has(s.section));
+    if (doc.consultation) return s.speaker === 'patient' && (s.index < end || (s.index >= doc.planStart && history.has(s.index))) && (s.section === null || COMPLAINT_SECTIONS.has(s.section));
     if (headed && s.section !== null) return COMPLAINT_SECTIONS.has(s.section) || (s.section === 'review' && REVIEW_POSITIVE.test(s.text));
     return s.index < end && (history.has(s.index) || s.speaker !== 'doctor');
   };

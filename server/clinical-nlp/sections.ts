@@ -545,8 +545,17 @@ const STORY: ReadonlySet<SectionKind | null> = new Set<SectionKind | null>([null
 
 /** Sentences where the patient's complaints are told. */
 export function historySentences(doc: Doc): Sentence[] {
-  if (doc.consultation) return doc.sentences.filter((s) => s.speaker === 'patient' && s.index < doc.planStart);
+  if (doc.consultation) return doc.sentences.filter((s) => s.speaker === 'patient' && (s.index < doc.planStart || askedBackInPlan(doc, s)));
   return doc.sentences.slice(0, Math.min(doc.findingsStart, doc.planStart)).filter((s) => STORY.has(s.section));
+}
+
+// "I meant to ask you on your history, have you had a fever?": the doctor going back to the history after the plan has
+// started; the answer, in the next turn, tells complaints.
+const BACK_TO_HISTORY = /\b(?:(?:i|we) (?:meant|forgot|wanted|need|needed) to ask|forgot to ask|before i forget|one more question|one other question|one last question|on your history)\b/;
+
+function askedBackInPlan(doc: Doc, s: Sentence): boolean {
+  const asked = doc.sentences.slice(0, s.index).findLast((q) => q.turn !== s.turn);
+  return !!asked && asked.speaker === 'doctor' && doc.sentences.some((q) => q.turn === asked.turn && BACK_TO_HISTORY.test(q.text));
 }
 
 // A heading said inside a sentence is one of two words or more: one word ("history", "plan", "neck") is ordinary

@@ -1156,6 +1156,8 @@ describe('answers of the MTS-Dialog consultations (session 47)', () => {
     ['not holding on to things is no urgency', "Doctor: What do you mean?\nPatient: I can't hold on to things. I drop things.\nDoctor: I see.", []],
     ['the urgency of a test is no urinary urgency (unlabelled speech)', "ok so tell me what's been going on i've had a fever for the past week and you've recently come from vietnam so you're probably gonna need some blood tests um now the urgency of those blood tests depends partly on what we find when we examine you ok", ['fever']],
     ['urgency of urine is', 'Patient: she is having problems with urgency of urine\nDoctor: okay', ['urinary urgency']],
+    ['the doctor going back to the history after the plan: the answer tells complaints', "Patient: my stomach hurts\nDoctor: i think you have gastritis so we will start omeprazole okay\nPatient: okay\nDoctor: and i meant to ask you on your history have you had a fever along with this abdominal pain\nPatient: i've had some chills but no documented fevers\nDoctor: okay", ['abdominal pain', 'chills']],
+    ['without going back, a symptom said after the plan is not a complaint', "Patient: my stomach hurts\nDoctor: i think you have gastritis so we will start omeprazole okay\nPatient: okay i've had some chills too\nDoctor: okay", ['abdominal pain']],
   ])('%s', (_, text, expected) => {
     expect(us(text)).toEqual(expected);
   });

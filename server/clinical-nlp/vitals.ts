@@ -125,7 +125,7 @@ function valueSource(v: VitalRow): string {
 // Words a doctor puts between a label and its value: "BP today in the clinic is", "sats are", "came out at". The gap
 // is checked after the match rather than word by word inside it, which kept long run-on recogniser sentences slow;
 // the shortest gap is tried first, and a longer one only adds words.
-const GAP = String.raw`(?<gap>(?:[\s,:=-]+[a-z]+(?:'[a-z]+)?|[\s,]+\d+\s*min(?:ute)?s?){0,10}?)[\s,:=-]*`;
+const GAP = String.raw`(?<gap>(?:[\s,:=-]+[a-z]+(?:'[a-z]+)?|[\s,]+\d+\s*min(?:ute)?s?){0,12}?)[\s,:=-]*`;
 const notBefore = (ws: readonly string[]): string => (ws.length ? String.raw`(?<!${START}(?:${alt(ws)})\s+)` : '');
 const notAfter = (ws: readonly string[]): string => (ws.length ? String.raw`(?!\s+(?:${alt(ws)})${END})` : '');
 const labelSource = (v: VitalRow, labels: readonly string[]): string =>
@@ -181,6 +181,7 @@ const RULES: Rules[] = V.vitals.map((v) => {
   };
 });
 
+const TOLD_PAST = /\b(?:was|were)\b/;
 // "heart rate is nice and slow at 67": a gap may join two words of description, not a new clause.
 const GAP_AND = /\band\b((?:\s+\S+)*)$/;
 
@@ -453,6 +454,7 @@ export function extractVitals(doc: Doc, locale = ''): VitalsResult {
   if (doc.consultation && doc.sentences.some((s) => REMOTE.test(s.text))) return { vitals: v, evidence, assumed, unheard };
   const us = /^en-us$/i.test(locale);
   const patientsOwn = selfMeasured(doc);
+  const told = new Set<Key>();
   for (const said of doc.sentences) {
     if (said.speaker === 'patient') continue;
     const next = doc.sentences[said.index + 1];
@@ -460,8 +462,12 @@ export function extractVitals(doc: Doc, locale = ''): VitalsResult {
     const following = s === said ? next : doc.sentences[said.index + 2];
     for (const r of RULES) {
       const key = r.row.key;
-      if (v[key] !== undefined || patientsOwn.get(s.index)?.has(key)) continue;
+      if (v[key] !== undefined && !told.has(key)) continue;
       for (const { m, g } of hitsOf(r, s)) {
+        // A reading told in the past ("your blood pressure was 200 over 90") gives way to one said to be this visit's;
+        // so does the patient's own measuring talked of before ("have you bought a blood pressure cuff").
+        const here = THIS_VISIT.test(m[0]) || THIS_VISIT.test(clauseBefore(s.text, m.index).near);
+        if ((v[key] !== undefined || patientsOwn.get(s.index)?.has(key)) && !here) continue;
         let span = s.span(m.index, m.index + m[0].length);
         let reading = readingOf(r.row, g, us);
         const dropped = key === 'temperature' ? droppedPoint(s, m) : null;
@@ -479,6 +485,9 @@ export function extractVitals(doc: Doc, locale = ''): VitalsResult {
         (v as Record<Key, unknown>)[key] = reading.value;
         evidence[key] = span;
         if (reading.assumed) assumed[key] = reading.assumed;
+        else delete assumed[key];
+        if (!here && TOLD_PAST.test(m.groups?.gap ?? '')) told.add(key);
+        else told.delete(key);
         break;
       }
     }

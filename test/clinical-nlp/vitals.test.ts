@@ -148,3 +148,16 @@ describe('vitals.json', () => {
     expect(() => checkedData('vitals.json', VitalsFileSchema, broken)).toThrow(DataFileError);
   });
 });
+
+describe('a reading told in the past and the one taken at this visit (ACI-bench, session 47)', () => {
+  const talk = (t: string) => vitals(t, 'en-US', 'consultation');
+  it('"your blood pressure was 200 over 90" gives way to "… pretty good in the office today it looks like it\'s 128 over 72"', () => {
+    expect(talk("Doctor: looks like your blood pressure was two hundred over ninety, have you been taking those meds\nPatient: yes\nDoctor: let me do a quick physical exam your blood pressure is pretty good in the office today it looks like it's one twenty eight over seventy two\nPatient: okay").bp).toEqual({ systolic: 128, diastolic: 72 });
+    // Without a later reading of this visit, the one told stays; one told in the present is not replaced.
+    expect(talk('Doctor: looks like your blood pressure was two hundred over ninety\nPatient: yes').bp).toEqual({ systolic: 200, diastolic: 90 });
+    expect(talk('Doctor: your blood pressure is 140 over 90\nPatient: okay\nDoctor: in the office today it is 150 over 95 on the machine\nPatient: okay').bp).toEqual({ systolic: 140, diastolic: 90 });
+  });
+  it('a reading said to be today is this visit\'s, though the patient\'s own cuff was talked of just before', () => {
+    expect(talk('Doctor: have you bought a blood pressure cuff to have at home\nPatient: yes\nDoctor: good. let\'s do a quick physical exam, your blood pressure looks pretty good today at one twenty eight over seventy two\nPatient: okay').bp).toEqual({ systolic: 128, diastolic: 72 });
+  });
+});

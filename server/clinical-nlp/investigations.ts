@@ -217,6 +217,7 @@ const THIS_VISIT = /\b(?:today|(?<=\b(?:done|did|do|taken|drawn|performed|got|ha
 // "the hospital did a ct scan", "they took an x-ray in a and e": done by someone else, before this visit.
 const ELSEWHERE = String.raw`(?:hospital|a and e|a&e|er|emergency (?:room|department)|urgent care|walk in (?:centre|center|clinic)|they|gp|pcp|specialist|consultant|cardiologist|surgeon|paramedics?|ambulance(?: crew)?)`;
 const DONE_ELSEWHERE = new RegExp(String.raw`\b${ELSEWHERE}\s+(?:already\s+)?(?:did|done|performed|took|ran|had|got)\b`);
+const CHECKED_BEFORE = /\b(?:i|we) (?:also |already |just |recently )?(?:checked|ran|tested)\b(?![^,.;]*\b(?:and|but|so) (?:i|we)(?:'ll| will| would| want| wanna| need| are going to| 're going to)\b)/;
 // "the cardiologist will probably want an echo": another team's plan, not this visit's order.
 const WANTED_ELSEWHERE = new RegExp(String.raw`\b${ELSEWHERE}\s+(?:will|may|might|would|'ll|could)\s+(?:probably\s+|likely\s+|possibly\s+)?(?:want|request|suggest|arrange|do)\b`);
 const PAST_SENTENCE = /\b(?:reports?|came with|brought|last|previous|previously|earlier|ago|old|outside|from (?:last|the last))\b/;
@@ -352,6 +353,8 @@ function statusBefore(s: Sentence, f: Found, floor: number): Status {
   if (down >= 0 && !lead.slice(down).some((w) => TAKEN_UP.has(w))) return 'negated';
   if (cueBefore(t, f.from, start, FINDING, PAST_FILLER, 1)) return 'result';
   if (REFERENCE.test(words(t, f.from - 4, f.from)) || ASKED_BEFORE.test(words(t, f.from - 6, f.from)) || DONE_ELSEWHERE.test(words(t, f.from - 6, f.from))) return 'past';
+  // "I also checked a lot of other pituitary hormones, iron levels …": what the doctor already checked, said as done.
+  if (CHECKED_BEFORE.test(words(t, f.from - 14, f.from)) && !THIS_VISIT.test(words(t, f.from - 14, f.to + 6))) return 'past';
   if (WANTED_ELSEWHERE.test(words(t, f.from - 7, f.from))) return 'conditional';
   if (LIKENED.test(words(t, f.from - 6, f.from)) || EXAMINED_WITH.test(words(t, f.from - 4, f.from))) return 'negated';
   if (MONITOR_BEFORE.test(words(t, Math.max(start, f.from - 5), f.from))) return 'monitor';

@@ -418,4 +418,10 @@ describe('results and words that only sound like a test, in unseen consultations
     expect(talk("Doctor: we're gonna get that p oct glucose today.\nPatient: okay")).toEqual(['blood sugar']);
     expect(talk("Doctor: I'd like to get a TEE to look at the valve.\nPatient: Okay.")).toEqual(['transoesophageal echocardiogram']);
   });
+  it('what the doctor already checked is no order; an order after it in the sentence, or one done today, is', () => {
+    expect(talk('Doctor: So, I also checked a lot of other pituitary hormones, iron levels... everything else seemed to be pretty good.\nPatient: Okay.')).toEqual([]);
+    expect(talk('Doctor: I checked your magnesium level because of the water pills, it was normal.\nPatient: Okay.')).toEqual([]);
+    expect(talk('Doctor: We ran a cbc and I want to get a chest x-ray.\nPatient: Okay.')).toEqual(['chest x-ray']);
+    expect(talk('Doctor: We ran a urinalysis in the office today.\nPatient: Okay.')).toEqual(['urinalysis']);
+  });
 });

@@ -396,17 +396,21 @@ function droppedPoint(s: Sentence, m: RegExpExecArray): { digit: string; end: nu
 }
 
 /** Vitals the doctor asked the patient to measure or tell ("can you count your pulse", "how much do you weigh"), by the sentence that asked. */
-function selfMeasured(doc: Doc): Map<number, Set<Key>> {
+function selfMeasured(doc: Doc): { keys: Map<number, Set<Key>>; from: Map<number, number> } {
   const out = new Map<number, Set<Key>>();
-  if (!doc.consultation) return out;
+  // Where in its own sentence the patient's measuring is first talked of: a reading before it is the clinician's
+  // ("let's do a quick physical exam … your temperature is 98.7 … also weigh yourself daily").
+  const from = new Map<number, number>();
+  if (!doc.consultation) return { keys: out, from };
   for (const s of doc.sentences) {
     const asked = SELF_MEASURED.exec(s.text);
     if (!asked || CLINICIAN_MEASURES.test(s.text.slice(0, asked.index))) continue;
     const keys = new Set<Key>();
     for (const w of s.text.matchAll(SELF_MEASURED_WORD)) for (const k of V.self_measured_vitals[w[0]] ?? []) keys.add(k);
+    if (!out.has(s.index)) from.set(s.index, asked.index);
     for (let i = s.index; i < s.index + SELF_MEASURED_REACH; i++) out.set(i, new Set([...(out.get(i) ?? []), ...keys]));
   }
-  return out;
+  return { keys: out, from };
 }
 
 // "Wt. 198 lb": the period of an abbreviated label ended the sentence before its value.
@@ -467,7 +471,8 @@ export function extractVitals(doc: Doc, locale = ''): VitalsResult {
         // A reading told in the past ("your blood pressure was 200 over 90") gives way to one said to be this visit's;
         // so does the patient's own measuring talked of before ("have you bought a blood pressure cuff").
         const here = THIS_VISIT.test(m[0]) || THIS_VISIT.test(clauseBefore(s.text, m.index).near);
-        if ((v[key] !== undefined || patientsOwn.get(s.index)?.has(key)) && !here) continue;
+        const patients = !!patientsOwn.keys.get(s.index)?.has(key) && m.index >= (patientsOwn.from.get(s.index) ?? 0);
+        if ((v[key] !== undefined || patients) && !here) continue;
         let span = s.span(m.index, m.index + m[0].length);
         let reading = readingOf(r.row, g, us);
         const dropped = key === 'temperature' ? droppedPoint(s, m) : null;

@@ -157,6 +157,11 @@ describe('a reading told in the past and the one taken at this visit (ACI-bench,
     expect(talk('Doctor: looks like your blood pressure was two hundred over ninety\nPatient: yes').bp).toEqual({ systolic: 200, diastolic: 90 });
     expect(talk('Doctor: your blood pressure is 140 over 90\nPatient: okay\nDoctor: in the office today it is 150 over 95 on the machine\nPatient: okay').bp).toEqual({ systolic: 140, diastolic: 90 });
   });
+  it('readings before the patient\'s own measuring is first talked of in a run-on turn are the clinician\'s', () => {
+    const v = talk("Doctor: okay let's do a quick physical exam so your temperature is ninety eight point seven and your heart rate is seventy two so continue the lasix and also weigh yourself daily and call me if you gain three pounds\nPatient: okay");
+    expect([v.temperature, v.pulse_bpm]).toEqual([{ value: 98.7, unit: 'F' }, 72]);
+    expect(talk('Doctor: please weigh yourself daily and tell me, is it 70 kg\nPatient: okay').weight_kg).toBeUndefined();
+  });
   it('a reading said to be today is this visit\'s, though the patient\'s own cuff was talked of just before', () => {
     expect(talk('Doctor: have you bought a blood pressure cuff to have at home\nPatient: yes\nDoctor: good. let\'s do a quick physical exam, your blood pressure looks pretty good today at one twenty eight over seventy two\nPatient: okay').bp).toEqual({ systolic: 128, diastolic: 72 });
   });

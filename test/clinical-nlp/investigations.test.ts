@@ -417,6 +417,9 @@ describe('results and words that only sound like a test, in unseen consultations
     expect(talk("Doctor: So i'm going ahead and tee up a one year prescription for you.\nPatient: Cool.")).toEqual([]);
     expect(talk("Doctor: we're gonna get that p oct glucose today.\nPatient: okay")).toEqual(['blood sugar']);
     expect(talk("Doctor: I'd like to get a TEE to look at the valve.\nPatient: Okay.")).toEqual(['transoesophageal echocardiogram']);
+    // "T4" alone is a vertebra as often as a thyroid test: a test only in a list of tests or after a verb of ordering.
+    expect(talk('Doctor: We can see where you had your fusion, t4 here on the x-ray.\nPatient: Okay.')).toEqual([]);
+    expect(names('PLAN: Check T4 and TSH.')).toEqual(['total t4', 'thyroid stimulating hormone (TSH)']);
   });
   it('what the doctor already checked is no order; an order after it in the sentence, or one done today, is', () => {
     expect(talk('Doctor: So, I also checked a lot of other pituitary hormones, iron levels... everything else seemed to be pretty good.\nPatient: Okay.')).toEqual([]);

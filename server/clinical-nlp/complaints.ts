@@ -436,8 +436,12 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
   // "temperature 101" is a vital sign, "fever of 102" a complaint, and so is "a temperature for 2 days".
   // An answer word is no phrase's first word: "no, I'm feeling good" holds no "no feeling".
   const stops = tokens.filter((t, k) => /^[,;:?]$/.test(t.text) && ANSWER_WORD.test(tokens[k - 1]?.text ?? ''));
+  // "she falls asleep a lot during feeds": falling asleep is no fall.
   const matches = withoutRemedies(s, INDEX.findAll(content)).filter(
-    (m) => !(/^temp/.test(m.key) && TEMPERATURE_VALUE.test(s.text.slice(m.end))) && !stops.some((t) => t.start > m.start && t.end < m.end),
+    (m) =>
+      !(/^temp/.test(m.key) && TEMPERATURE_VALUE.test(s.text.slice(m.end))) &&
+      !stops.some((t) => t.start > m.start && t.end < m.end) &&
+      !(/^(?:fall|falls|fell|falling)$/.test(m.key) && /^\s+asleep\b/.test(s.text.slice(m.end))),
   );
   const inMatch = (t: Token): boolean => matches.some((m) => t.start >= m.start && t.end <= m.end);
   // Segments end at punctuation, connectors and durations that are not inside a vocabulary match.

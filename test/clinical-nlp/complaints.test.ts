@@ -1139,6 +1139,8 @@ describe('words of the ACI-bench consultations that are no complaint (session 47
     ['"I don\'t even feel it" is no loss of interest', "Doctor: The bruises come from the prednisone.\nPatient: Okay. I don't even feel it when it happens, they just show up.\nDoctor: Yeah.", []],
     ['a worry asked about is no excessive worry', "Doctor: The ultrasound will tell us more.\nPatient: Okay, I shouldn't worry too much then?\nDoctor: No.", []],
     ['falling asleep is no fall', 'Doctor: How are you sleeping?\nPatient: I fell asleep at work yesterday.\nDoctor: Okay.', []],
+    ['falling asleep said any way is no fall', 'Doctor: Is she feeding well?\nPatient: Yes, although she falls asleep a lot during breast feeding. I fall asleep at my desk too.\nDoctor: Okay.', []],
+    ['a fall is still one', 'Doctor: What happened?\nPatient: I fell down the stairs and I can\'t fall asleep because of the pain.\nDoctor: Okay.', ['falls (fell down)', 'difficulty falling asleep']],
     ['the medial side of a knee is no flank', "Doctor: let's go back to this medial side you're tender right there is that right\nPatient: yeah\nDoctor: okay", []],
     ['symptoms said back with a comma, then denied', "Doctor: You're not having any headaches or dizziness?\nPatient: Headaches or dizziness, no.\nDoctor: Okay.", []],
   ])('%s', (_, text, expected) => {

@@ -756,6 +756,8 @@ function othersFrom(s: Sentence, consultation: boolean, aboutOthers = false): nu
   const family = FAMILY.exec(s.text);
   return family && (!consultation || aboutOthers || CONTACT.test(s.text)) ? family.index : -1;
 }
+// A sentence whose subject is someone already named: "he had a fever", "and she's got a cough too".
+const OTHER_SUBJECT = /^(?:(?:and|so|but|also|then|now)\s+)*(?:he|she|they)(?:'s|'d|'ve| has| had| is| was| were| have| got| also| too| caught| started)\b/;
 // "Anyone at home unwell?" – "my son had a cough last week": the answer tells of a contact, not of the patient.
 const ABOUT_OTHERS = /\b(?:anyone|anybody|someone|somebody|any of your|others|family members?|people)\b[^?]{0,40}\b(?:unwell|ill|sick|similar|same|symptoms?|poorly)\b|\b(?:anyone|anybody) (?:else|at home|around you|you live with)\b/;
 
@@ -977,6 +979,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
   const gone = new Set<string>();
   // The patient turn that answered how long a complaint has lasted.
   const answered = new Map<Complaint, number>();
+  // The patient turn in which someone else's troubles were last told.
+  let othersTurn = -1;
   for (const s of doc.sentences) {
     if (isQuestion(s)) asked = s;
     if (ALLERGY.test(s.text)) allergyAt = s.index;
@@ -1030,7 +1034,10 @@ export function extractComplaints(doc: Doc): Complaint[] {
     if (isQuestion(s) || (aboutAllergy && s.index - asked!.index <= 3)) continue;
     const allergy = ALLERGY_CLAUSE.exec(s.text);
     if (allergy) scope.to = Math.min(scope.to, allergy.index);
-    const others = othersFrom(s, doc.consultation, !!asked && s.index - asked.index <= 2 && ABOUT_OTHERS.test(asked.text));
+    // "My husband has been sick. He had a fever and a cough last week.": he goes on being the husband.
+    const stillOthers = doc.consultation && othersTurn === s.turn && OTHER_SUBJECT.test(s.text);
+    const others = stillOthers ? 0 : othersFrom(s, doc.consultation, !!asked && s.index - asked.index <= 2 && ABOUT_OTHERS.test(asked.text));
+    othersTurn = others >= 0 && OTHERS.test(s.text.slice(others)) ? s.turn : stillOthers ? othersTurn : -1;
     const durations = complaintDurations(s, scope);
     const bare: Item[] = [];
     const denied: Item[] = [];

@@ -1140,6 +1140,8 @@ describe('words of the ACI-bench consultations that are no complaint (session 47
     ['a worry asked about is no excessive worry', "Doctor: The ultrasound will tell us more.\nPatient: Okay, I shouldn't worry too much then?\nDoctor: No.", []],
     ['falling asleep is no fall', 'Doctor: How are you sleeping?\nPatient: I fell asleep at work yesterday.\nDoctor: Okay.', []],
     ['falling asleep said any way is no fall', 'Doctor: Is she feeding well?\nPatient: Yes, although she falls asleep a lot during breast feeding. I fall asleep at my desk too.\nDoctor: Okay.', []],
+    ['someone else named goes on being the subject: "he had a fever"', 'Doctor: What brings you in?\nPatient: I have a sore throat. My husband has been sick too. He had a fever and a cough last week. And I have a headache.\nDoctor: Okay.', ['sore throat', 'headache']],
+    ['a relative who may be the patient, said by the one who brings them, is not someone else', 'Doctor: What brings you in?\nPatient: My son has had a fever for two days. He also has a cough.\nDoctor: Okay.', ['fever', 'cough']],
     ['a fall is still one', 'Doctor: What happened?\nPatient: I fell down the stairs and I can\'t fall asleep because of the pain.\nDoctor: Okay.', ['falls (fell down)', 'difficulty falling asleep']],
     ['the medial side of a knee is no flank', "Doctor: let's go back to this medial side you're tender right there is that right\nPatient: yeah\nDoctor: okay", []],
     ['symptoms said back with a comma, then denied', "Doctor: You're not having any headaches or dizziness?\nPatient: Headaches or dizziness, no.\nDoctor: Okay.", []],

@@ -148,7 +148,9 @@ const SAID_BACK_DENIED = /^(?:[a-z']+,?\s+){1,5}(?:no|nope|nah)(?:,?\s+(?:not re
 // A denial about the present: "since I've been home", "at the moment".
 const NOW = /\b(?:since (?:you've|you have|i've|i have) been|now|anymore|any more|these days|at the moment|currently|at present)\b/;
 // The patient saying where "it" is: "it's in my right side", "it starts up in the right flank".
-const IT_IS_WHERE = /^(?:(?:and|so|well|um|uh|yeah|it's)\s+)*it(?:'s| is| starts| started| begins| began| comes| sits)\b(?:\s+(?:it|starts|up|mainly|just|kind of|like|right|usually|always))*\s+(?:in|on|at|around|from)\b/;
+const IT_IS_WHERE = /^(?:(?:and|so|well|um|uh|yeah|it's)\s+)*it(?:'s| is| starts| started| begins| began| comes| sits)\b(?:\s+(?:it|starts|coming|up|mainly|just|kind of|like|right|usually|always))*\s+(?:in|on|at|around|from)\b/;
+const PAIN_NAMES = new Set(Object.values(SITE_PAIN_NAMES));
+const SIDE_ALONE = /\b(left|right) side\b/;
 // The doctor asking where a pain is: the answer's site completes it.
 const WHERE = /\b(?:where|whereabouts|which (?:side|part))\b/;
 // The kind of trouble a "where" question names ("where are you having pain?", "where does it hurt?").
@@ -276,6 +278,8 @@ interface Scope {
 const isQuestion = (s: Sentence): boolean => s.speaker !== 'patient' && (s.text.endsWith('?') || QUESTION.test(s.text));
 
 const SITE_KEYS = Object.keys(SITES).filter((k) => k !== 'side' && k !== 'body').join('|');
+// "How's your jaw doing?" – "The pain seems to have gotten worse": the pain is at the site asked after.
+const THE_PAIN = /\bthe (?:pain|ache|soreness|swelling)\b/;
 const ASKED_AFTER_SITE = new RegExp(
   String.raw`\b(?:how(?:'s| is| are)|what happened to|what about|what's going on with|what is going on with|tell me about) (?:your|his|her|the) ((?:(?:left|right|both|upper|lower)\s+)*(?:${SITE_KEYS}))\b`,
 );
@@ -423,7 +427,7 @@ function resolved(s: Sentence, it: Item, next: number): boolean {
 const standingUp = (text: string, t: Token): boolean => t.text === 'feet' && /\bon (?:my|your|his|her|their|our) $/.test(text.slice(Math.max(0, t.start - 12), t.start));
 
 /** The complaints of a sentence; a kind said without its site ("some pain") goes to `bare`, for a site said later. */
-function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: string, bare?: Item[], denied?: Item[]): Item[] {
+function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: string, bare?: Item[], denied?: Item[], askedSite?: string): Item[] {
   const inScope = (a: number, b: number): boolean => a >= scope.from && b <= scope.to && !scope.masked.some(([x, y]) => a < y && b > x);
   const durations = complaintDurations(s, scope);
   const allDurations = durationsOf(s);
@@ -532,6 +536,8 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
       if (prev?.site) {
         // The site joins the one named ("left arm and shoulder pain"), or follows a name without one ("headache").
         const more = `${prev.site} and ${siteAt(words, siteIdx)}`;
+        // A name that is no site's trouble ("seizure" of "jerking in my arm and leg") takes no site in it.
+        if (!prev.name.includes(prev.site) && !PAIN_NAMES.has(prev.name.split(" and ")[0]!)) continue;
         prev.name = prev.name.includes(prev.site) ? prev.name.replace(prev.site, more) : `${prev.name} and ${siteAt(words, siteIdx)}`;
         prev.site = more;
         prev.end = segEnd;
@@ -549,7 +555,7 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
       items.push(...found.sort((a, b) => a.start - b.start));
       continue;
     }
-    const site = siteIdx >= 0 ? siteAt(words, siteIdx) : /\bit\b/.test(segText) ? (siteSaid ?? lastSite) : undefined;
+    const site = siteIdx >= 0 ? siteAt(words, siteIdx) : /\bit\b/.test(segText) ? (siteSaid ?? lastSite) : THE_PAIN.test(segText) ? askedSite : undefined;
     if (siteIdx >= 0 && !found.length && !kindToks.length && words[siteIdx]!.text !== 'side') siteSaid = site;
     for (const f of found) {
       const kind = site ? bareKind(f.name) : undefined;
@@ -907,6 +913,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
   // The complaint first told last, and in which sentence: "… I vomited a couple of times. But then that went away."
   let lastNew: { c: Complaint; at: number } | undefined;
   let lastSite: string | undefined;
+  let askedSite: string | undefined;
   // The site of the last complaint told with one, which a kind asked about "with it" is at.
   let toldSite: string | undefined;
   let lastTurn = -1;
@@ -1027,6 +1034,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
       const askedAfter = doc.consultation && question && question.speaker === 'doctor' && question.turn !== s.turn
         ? ASKED_AFTER_SITE.exec(question.text)?.[1] : undefined;
       lastSite = askedAfter?.replace(/\w+$/, (w) => SITES[w] ?? w);
+      askedSite = lastSite;
     }
     // The answer to a question about allergies (or about what an allergy does) tells reactions, not complaints, for
     // the whole answer; in a note, what follows an allergy is the reaction.
@@ -1041,7 +1049,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
     const durations = complaintDurations(s, scope);
     const bare: Item[] = [];
     const denied: Item[] = [];
-    const items = segmentItems(s, doc.female, scope, lastSite, bare, denied).filter((it) => others < 0 || it.start < others);
+    const items = segmentItems(s, doc.female, scope, lastSite, bare, denied, askedSite).filter((it) => others < 0 || it.start < others);
     for (const d of denied) gone.add(d.name);
     // "No shortness of breath since I've been home": a symptom told earlier (before a hospital stay) has gone.
     if (doc.consultation && denied.length && (NOW.test(s.text) || (question && NOW.test(question.text)))) {
@@ -1077,10 +1085,12 @@ export function extractComplaints(doc: Doc): Complaint[] {
     // Or the patient goes on to say where it is: "I've been having pains for two weeks" … "it starts up in the right
     // flank and goes down to my groin" (where it starts, not where it spreads).
     const goesOn = !!pending && s.speaker === pending.s.speaker && s.index - pending.s.index <= 3 && IT_IS_WHERE.test(s.text);
-    if (pending && !items.length && mention && ((asked && WHERE.test(asked.text) && s.index - asked.index <= 2 && s.index - pending.s.index <= 12) || goesOn)) {
+    // "It is coming from my left side": placing the pain, a side said alone is the flank.
+    const side = goesOn && !mention ? SIDE_ALONE.exec(s.text.slice(scope.from, scope.to))?.[1] : undefined;
+    if (pending && !items.length && (mention || side) && ((asked && WHERE.test(asked.text) && s.index - asked.index <= 2 && s.index - pending.s.index <= 12) || goesOn)) {
       const kind = bareKind(pending.item.name);
       if (kind) {
-        const said = goesOn ? mentions[0]![0] : mention;
+        const said = side ? `${side} side` : goesOn ? mentions[0]![0] : mention!;
         const site = said.replace(/\w+$/, (w) => SITES[w] ?? w);
         attach(s, [{ ...pending.item, name: siteName(kind, site), start: s.text.lastIndexOf(said), end: s.text.lastIndexOf(said) + said.length, site, duration: pending.duration }], [], undefined, 'complaint.site-completes-kind');
         pending = undefined;

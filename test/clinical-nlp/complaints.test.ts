@@ -1166,3 +1166,18 @@ describe('answers of the MTS-Dialog consultations (session 47)', () => {
     expect(us(text)).toEqual(expected);
   });
 });
+
+describe('chief complaints of the MTS-Dialog consultations read against their references (session 48)', () => {
+  const us = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => c.name);
+  it.each([
+    ['a pain placed after it is told: "it is coming from my left side"', 'Doctor: How much pain are you having and where is it?\nPatient: I am in a great deal of pain. It is coming from my left side right here.\nDoctor: Okay.', ['left flank pain']],
+    ['a side said of something else places no pain', 'Doctor: How do you sleep?\nPatient: I am in a great deal of pain. I sleep on my left side.\nDoctor: Okay.', []],
+    ['"the pain" answering after a site is that site\'s pain', "Doctor: How's your jaw doing?\nPatient: The pain seems to have gotten worse.\nDoctor: Let me take a look.", ['jaw pain']],
+    ['"the pain" after a site only mentioned is not that site\'s', 'Patient: He fell and has buttock pain. We got x-rays of his hips and ankles. The pain is pretty severe.\nDoctor: Okay.', ['falls', 'buttock pain']],
+    ['a jerky movement is a seizure, and not one of a site', 'Doctor: What is going on?\nPatient: I am having this weird jerky movement in my arm and leg.\nDoctor: Let me look.', ['seizure (jerky movement in my arm)']],
+    ['speaking gibberish is confusion', 'Doctor: What do you mean?\nPatient: He is speaking gibberish.\nDoctor: You mean he is not making any sense?', ['confusion (speaking gibberish)']],
+    ['bitten by a dog is an animal bite; a dog at home is none', 'Doctor: What happened?\nPatient: I was bitten by a dog yesterday. I have a dog at home that is fine.\nDoctor: Okay.', ['animal bite (bitten by a dog)']],
+  ])('%s', (_, text, expected) => {
+    expect(us(text)).toEqual(expected);
+  });
+});

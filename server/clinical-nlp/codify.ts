@@ -231,6 +231,12 @@ export function exactIcdSpan(tokens: readonly { text: string }[], i: number, j: 
   return key ? EXACT.get(key) : undefined;
 }
 
+/** True when some whole name of the list is said among tokens[from, …). */
+export function namesIcdFrom(tokens: readonly { text: string }[], from: number): boolean {
+  for (let i = from; i < tokens.length; i++) for (let j = exactIcdReach(tokens, i, tokens.length); j > i; j--) if (exactIcdSpan(tokens, i, j)) return true;
+  return false;
+}
+
 /** The ICD-10 entry that best fits a diagnosis phrase, or undefined below a useful score. */
 export function matchIcd(phrase: string): IcdMatch | undefined {
   return matchIcdTokens(tokenize(normalizeText(phrase)).map((t) => t.text));

@@ -10,6 +10,7 @@ import { LAY_PHRASES, NOT_COMPLAINTS, REGION_ADJECTIVES, RESULT_WORDS, SITE_KIND
 import { JOINT_SENSATIONS, ONSET_EVENTS, REMEDY_NOUNS, SAME_COMPLAINT, SYMPTOMS, TRIGGERS } from './vocab/symptoms.js';
 import { COMMON_WORD_BRANDS, FORMULARY } from './vocab/formulary.js';
 import type { Complaint, Duration } from './facts.js';
+import { namesIcdFrom } from './codify.js';
 import { findDurations, type DurationHit } from './durations.js';
 import { alternation, PhraseIndex, RELATIVE, tokenize, type Token } from './lexicon.js';
 import { endsScope, negationCues, postNegationCues } from './negation.js';
@@ -94,12 +95,12 @@ const CONNECTOR = new Set(['and', 'with', 'after', 'then', 'plus', 'along', 'ass
 // Words that keep a negation's scope running over a list: "no fever, cough or vomiting", "denies any h/o fits",
 // "no gross hematuria", "no documented fevers", "not particularly constipated", "haven't had any more pain".
 const LIST_WORD = new Set(
-  (', and or nor any ever other such h/o history of signs symptoms complaints episodes prior previous past known recent ' +
+  (', and or nor any ever other such including near h/o history of signs symptoms complaints episodes prior previous past known recent ' +
     'high low grade significant obvious major marked cut focal generalized generalised appreciable notable noticeable gross frank visible particular particularly specific much more further ' +
     'type types of bright dark difficulty difficulties trouble problem problems issue issues with ' +
     'new associated real true overt definite actual documented recorded measured objective confirmed report reports reported feel feels feeling felt think notice noticed get getting appear appears seem seems look looks ' +
     // Body systems qualifying the list ("no respiratory or breathing difficulty", "any urinary or bowel problems").
-    'respiratory nasal sinus urinary bowel bladder cardiac heart abdominal stomach gastrointestinal gi neurologic neurological visual skin joint muscle').split(' '),
+    'constitutional systemic respiratory nasal sinus urinary bowel bladder cardiac heart abdominal stomach gastrointestinal gi neurologic neurological visual skin joint muscle').split(' '),
 );
 // In a written list ("denies chest pain, shortness of breath, pnd, ankle swelling, or dizziness") an item the
 // vocabulary does not know keeps the scope running when it is one word between commas.
@@ -149,6 +150,8 @@ const SAID_BACK_DENIED = /^(?:[a-z']+,?\s+){1,5}(?:no|nope|nah)(?:,?\s+(?:not re
 const NOW = /\b(?:since (?:you've|you have|i've|i have) been|now|anymore|any more|these days|at the moment|currently|at present)\b/;
 // The patient saying where "it" is: "it's in my right side", "it starts up in the right flank".
 const IT_IS_WHERE = /^(?:(?:and|so|well|um|uh|yeah|it's)\s+)*it(?:'s| is| starts| started| begins| began| comes| sits)\b(?:\s+(?:it|starts|coming|up|mainly|just|kind of|like|right|usually|always))*\s+(?:in|on|at|around|from)\b/;
+// Where a question sentence asks again: "any nausea or diarrhea are you peeing a whole lot".
+const ASKS_AGAIN = /\b(?:are you|do you|have you|did you|is there|are there)\b/g;
 const PAIN_NAMES = new Set(Object.values(SITE_PAIN_NAMES));
 const SIDE_ALONE = /\b(left|right) side\b/;
 // The doctor asking where a pain is: the answer's site completes it.
@@ -391,6 +394,8 @@ function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans:
   const known = (t: Token): boolean =>
     FILLER.has(t.text) || SIDE.has(t.text) || !!SITES[t.text] || LIST_WORD.has(t.text) || MODIFIER.has(t.text) || spans.some((m) => t.start >= m.start && t.end <= m.end);
   const between = tokens.filter((t) => t.start >= from && t.end <= to);
+  // "no constitutional complaints such as fevers or chills" (not "don't have quite as much shortness of breath").
+  const suchAs = (k: number): boolean => between[k]!.text === 'as' && between[k - 1]?.text === 'such';
   // "denies any drainage or discharge", "denied any urinary disturbances, hematuria": a word the vocabulary lacks
   // is an item of the list when "or" or the list's comma follows it, as is a qualifier of an item ("… at rest,").
   const alternative = (k: number): boolean => {
@@ -403,7 +408,7 @@ function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans:
   };
   // "no supraglottic edema": one word shaped like an adjective straight before the finding describes it.
   const describes = (k: number): boolean => k === between.length - 1 && ADJECTIVE.test(between[k]!.text);
-  return between.every((t, k) => known(t) || alternative(k) || describes(k) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
+  return between.every((t, k) => known(t) || suchAs(k) || alternative(k) || describes(k) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
 }
 
 /** "Kind of" and "sort of" hedge the words after them: "the skin is kind of cracked" is the skin cracked. */
@@ -812,10 +817,23 @@ function complaintHistorySections(doc: Doc): Set<number> {
   return out;
 }
 
-/** A diagnosis said, not a past "diagnosed" nor the story told back ("you have been having …"). */
+// A diagnosis said, not a past "diagnosed" nor the story told back ("you have been having …"); "this is a 58 year old
+// male" introduces the patient (DIAGNOSIS_CUE lets "this is a 5 year old" pass, not two digits).
+const SECTION_CUE = /^(?:diagnosis|impression|assessment)$/;
+const diagnosisCue = (s: Sentence): RegExpExecArray | null =>
+  DIAGNOSIS_CUE.exec(s.text.replace(/\bdiagnosed\b|\byou(?:'ve| have) been\b|\bthis is (?:a|an) \d+/g, (m) => ' '.repeat(m.length)));
+
 function statesDiagnosis(s: Sentence): boolean {
-  // "this is a 58 year old male" introduces the patient (DIAGNOSIS_CUE lets "this is a 5 year old" pass, not two digits).
-  return DIAGNOSIS_CUE.test(s.text.replace(/\bdiagnosed\b|\byou(?:'ve| have) been\b|\bthis is (?:a|an) \d+/g, ''));
+  return diagnosisCue(s) !== null;
+}
+
+// "this is the third day", "you have somewhat of a sweet tooth": a cue that names no condition after it states none
+// ("my assessment", "the diagnosis" open one whatever follows).
+function namesCondition(s: Sentence): boolean {
+  const cue = diagnosisCue(s);
+  if (cue && SECTION_CUE.test(cue[0])) return true;
+  const from = cue ? s.tokens.findIndex((t) => t.start >= cue.index) : -1;
+  return from >= 0 && namesIcdFrom(s.tokens, from);
 }
 
 /** The first sentence after the patient's story in which the doctor states a diagnosis or starts examining (or the end). */
@@ -825,7 +843,7 @@ function storyEnd(doc: Doc): number {
     (s) =>
       s.speaker !== 'patient' &&
       s.index >= firstPatient &&
-      ((statesDiagnosis(s) && !isQuestion(s) && !toldBack(doc.sentences, s.index)) || (doc.consultation && EXAM_ANNOUNCED.test(s.text) && !NOT_NOW.test(s.text))),
+      ((namesCondition(s) && !isQuestion(s) && !toldBack(doc.sentences, s.index)) || (doc.consultation && EXAM_ANNOUNCED.test(s.text) && !NOT_NOW.test(s.text))),
   );
   return end < 0 ? doc.sentences.length : end;
 }
@@ -1125,7 +1143,10 @@ export function extractComplaints(doc: Doc): Complaint[] {
     if (!items.length && !denied.length && asking && !NO.test(s.text) && (yes || (durations.length && !HOW_LONG.test(question.text)))) {
       const since = sinceEvent(question.text);
       if (since) for (const c of lastItems) c.duration ??= since;
-      const askedItems = itemsAsked(question, doc.female);
+      // "any nausea or diarrhea … are you peeing a whole lot?" – "yeah": the yes answers the last question asked.
+      const last = Math.max(0, ...[...question.text.matchAll(ASKS_AGAIN)].map((m) => m.index));
+      const all = itemsAsked(question, doc.female);
+      const askedItems = all.some((it) => it.start >= last) ? all.filter((it) => it.start >= last) : all;
       attach(question, askedItems, [], durations[0]?.duration, 'complaint.asked-yes');
       continue;
     }

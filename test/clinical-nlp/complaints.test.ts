@@ -1176,7 +1176,27 @@ describe('chief complaints of the MTS-Dialog consultations read against their re
     ['"the pain" after a site only mentioned is not that site\'s', 'Patient: He fell and has buttock pain. We got x-rays of his hips and ankles. The pain is pretty severe.\nDoctor: Okay.', ['falls', 'buttock pain']],
     ['a jerky movement is a seizure, and not one of a site', 'Doctor: What is going on?\nPatient: I am having this weird jerky movement in my arm and leg.\nDoctor: Let me look.', ['seizure (jerky movement in my arm)']],
     ['speaking gibberish is confusion', 'Doctor: What do you mean?\nPatient: He is speaking gibberish.\nDoctor: You mean he is not making any sense?', ['confusion (speaking gibberish)']],
+    ['small talk with "you have" ends no story', "Doctor: Doctor X referred you to us?\nPatient: Yes.\nDoctor: It looks like you have a birthday coming up. Happy early birthday!\nPatient: Thank you.\nDoctor: Have you had any nausea or vomiting?\nPatient: Yes. I had some nausea, and I threw up a few times.\nDoctor: Okay.", ['nausea', 'vomiting']],
+    ['"these are your fingers" ends no story either', 'Doctor: Which fingers do you feel it in?\nPatient: Right here, doctor.\nDoctor: Okay, these are your second, third, and fourth fingers. Any other symptoms?\nPatient: I\'ve had a dry cough for three days.\nDoctor: Okay.', ['dry cough']],
+    ['a cue that names no condition ends no story: "this is kind of the first time"', "Patient: it started yesterday\nDoctor: so this is kind of the first time it happened\nPatient: yes and now i have a headache too\nDoctor: okay", ['headache']],
+    ['a diagnosis said ends the story', "Patient: my knee hurts\nDoctor: i think you have arthritis in your knee\nPatient: i also have a headache\nDoctor: okay", ['knee pain']],
+    ['a yes answers the last question of a run-on turn', "Patient: hi\nDoctor: alright and any nausea vomiting or diarrhea or anything like that are you peeing a whole lot\nPatient: yeah i'm feeling like crazy\nDoctor: okay", ['urinary frequency']],
+    ['a question asked again in other words keeps what the first named', "Doctor: when you turn your wrist inwards do you have any pain\nPatient: yeah\nDoctor: okay", ['wrist pain']],
+    ['"that rings some bells" is no complaint', 'Doctor: This shows that you had autoimmune hemolytic anemia.\nPatient: Yes, that rings some bells.\nDoctor: Okay.', []],
+    ['going to the bathroom with no problem is no frequency', 'Doctor: Are you going to the bathroom with no problem?\nPatient: Yes, doctor, everything is regular there.\nDoctor: Good.', []],
     ['bitten by a dog is an animal bite; a dog at home is none', 'Doctor: What happened?\nPatient: I was bitten by a dog yesterday. I have a dog at home that is fine.\nDoctor: Okay.', ['animal bite (bitten by a dog)']],
+  ])('%s', (_, text, expected) => {
+    expect(us(text)).toEqual(expected);
+  });
+});
+
+describe('a report\'s complaints said of a list of findings (session 48)', () => {
+  const us = (t: string) => structure(t, { locale: 'en-US', mode: 'dictation' }).complaints.map((c) => c.name);
+  it.each([
+    ['"no constitutional complaints such as fevers, chills or sweats" denies them all', 'He has no constitutional complaints such as fevers, chills or sweats. He has a cough.', ['cough']],
+    ['"no complaints, such as abdominal pain or back pain" too', 'The patient herself has absolutely no complaints, such as abdominal pain or back pain. She has a headache.', ['headache']],
+    ['"denies any recent falls or near falls", "syncope or near-syncope"', 'He denies any recent falls or near falls. He denies palpitations, syncope or near-syncope. He reports dizziness.', ['dizziness']],
+    ['"quite as much shortness of breath" is still some', "Patient: i don't have quite as much shortness of breath\nDoctor: okay", ['shortness of breath']],
   ])('%s', (_, text, expected) => {
     expect(us(text)).toEqual(expected);
   });

@@ -709,3 +709,11 @@ describe('MTS-Dialog consultations: names that are a site, examples, a site said
     expect(dx('Doctor: Well, it could be anything like depression, or mood disorders.\nPatient: No.')).toEqual([]);
   });
 });
+
+describe('the patient introduced is no diagnosis cue (session 48)', () => {
+  it('"This is a 53-year-old man who presented with … nausea" names no diagnosis; "this is eczema" does', () => {
+    const text = 'HISTORY OF PRESENT ILLNESS: This is a 53-year-old man who presented to the emergency room with nausea, vomiting and left lower extremity pain.';
+    expect(structure(text, { locale: 'en-US' }).diagnoses.map((d) => d.name)).toEqual([]);
+    expect(structure('Patient: I have an itchy rash on my arm.\nDoctor: This is eczema.', { locale: 'en-US', mode: 'consultation' }).diagnoses.map((d) => d.name)).toEqual(['eczema']);
+  });
+});

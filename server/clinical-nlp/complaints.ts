@@ -73,6 +73,7 @@ const KIND_NOUN: Record<string, string> = {
   'numbness of {site}': 'numbness', 'tingling in {site}': 'tingling', 'weakness of {site}': 'weakness',
   '{site} stiffness': 'stiffness', 'burning {site}': 'burning', '{site} cramps': 'cramps', '{site} tightness': 'tightness',
 };
+const HALF_BODY = new Set(['numbness of {site}', 'tingling in {site}', 'weakness of {site}']);
 const NOUN_KIND = new Map(Object.entries(KIND_NOUN).map(([kind, noun]) => [noun, kind]));
 // Bare kinds that are no complaint until a site is told.
 const NEEDS_SITE = new Set(['pain', 'redness', 'burning', 'tightness']);
@@ -153,6 +154,7 @@ const IT_IS_WHERE = /^(?:(?:and|so|well|um|uh|yeah|it's)\s+)*it(?:'s| is| starts
 // Where a question sentence asks again: "any nausea or diarrhea are you peeing a whole lot".
 const ASKS_AGAIN = /\b(?:are you|do you|have you|did you|is there|are there)\b/g;
 const PAIN_NAMES = new Set(Object.values(SITE_PAIN_NAMES));
+const SITE_JOIN = /^\s*(?:,|and|,\s*and)\s*(?:(?:my|the|his|her|your)\s+)?$/;
 const SIDE_ALONE = /\b(left|right) side\b/;
 // The doctor asking where a pain is: the answer's site completes it.
 const WHERE = /\b(?:where|whereabouts|which (?:side|part))\b/;
@@ -291,7 +293,8 @@ const SITE_MENTION = new RegExp(
   'g',
 );
 const SITE_WORDS = new Set(Object.values(SITES));
-const hasSite = (name: string): boolean => name.split(' ').some((w) => SITE_WORDS.has(w));
+// "left-sided weakness" is of half the body: a site.
+const hasSite = (name: string): boolean => name.split(' ').some((w) => SITE_WORDS.has(w) || w.endsWith('-sided'));
 // "abdominal" of "abdomen": a site named by its adjective.
 const SITE_STEMS = new Set([...SITE_WORDS].filter((w) => w.length >= 5).map((w) => w.slice(0, 5)));
 
@@ -299,7 +302,8 @@ const SITE_STEMS = new Set([...SITE_WORDS].filter((w) => w.length >= 5).map((w) 
 function siteAt(words: Token[], i: number): string {
   let k = i;
   while (k > 0 && (SIDE.has(words[k - 1]!.text) || POSITION.has(words[k - 1]!.text))) k--;
-  return [...words.slice(k, i).map((t) => t.text), SITES[words[i]!.text]!].join(' ');
+  // "right, my right wrist": the side said twice is one side.
+  return [...words.slice(k, i).map((t) => t.text), SITES[words[i]!.text]!].filter((w, j, ws) => w !== ws[j - 1]).join(' ');
 }
 
 /** A name with the side said before it: "ear pain" + left → "left ear pain". */
@@ -320,6 +324,9 @@ function siteName(kind: string, site: string): string {
   }
   const region = site.split(' ').pop()!;
   if (REGION_ADJECTIVES.has(region) && KIND_NOUN[kind]) return `${site} ${KIND_NOUN[kind]}`;
+  // "weakness on my left side", "numb on the right side": half the body, not the flank.
+  const half = HALF_BODY.has(kind) ? /^(left|right) flank$/.exec(site) : null;
+  if (half) return `${half[1]}-sided ${KIND_NOUN[kind]}`;
   return kind.replace('{site}', site);
 }
 
@@ -483,6 +490,7 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
   // A site said alone in a clause of this sentence is what "it" in a later one is ("it's mainly in my left arm, it's
   // feeling a bit painful").
   let siteSaid: string | undefined;
+  let lone: { site: string; start: number; end: number } | undefined;
   for (const seg of segments) {
     if (!seg.length) continue;
     const segStart = seg[0]!.start;
@@ -538,6 +546,7 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
       // "pain in the chest and back": a site alone after "and" is one more site of the complaint before.
       const prev = items[items.length - 1];
       if (!prev?.site) siteSaid = siteAt(words, siteIdx);
+      if (!prev?.site) lone = { site: siteAt(words, siteIdx), start: segStart, end: segEnd };
       if (prev?.site) {
         // The site joins the one named ("left arm and shoulder pain"), or follows a name without one ("headache").
         const more = `${prev.site} and ${siteAt(words, siteIdx)}`;
@@ -591,6 +600,19 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
     // the week is the temperature's, and the fever stays denied.
     const nextFound = (f: Item, d: DurationHit): boolean => found.some((o) => o !== f && o.start >= f.end && o.end <= d.start);
     for (const f of found) f.timed = durations.some((d) => d.start >= f.end && !/\S/.test(s.text.slice(segEnd, d.start).replace(/[,]/g, '')) && d.start - f.end < 40 && !nextFound(f, d));
+    // "neck and shoulder pain", "neck and lower back pain": a site said alone just before is the complaint's too.
+    // "neck and shoulder pain", "neck and lower back pain": a site said alone just before is the complaint's too.
+    const joined = lone && found.find((f) => SITE_JOIN.test(s.text.slice(lone!.end, f.start)));
+    const siteWord = joined && (joined.site ?? joined.name.split(' ').find((w) => SITES[w] || SITE_WORDS.has(w)));
+    const painName = !!joined && PAIN_NAMES.has(joined.name) && joined.name.endsWith(' pain');
+    if (lone && joined && siteWord && (painName || joined.name.includes(siteWord))) {
+      // "my right wrist and hand … pain" is the right hand's too: the side is said once.
+      const first = joined.name.split(' ').some((w) => SIDE.has(w)) ? lone.site.split(' ').filter((w) => !SIDE.has(w)).join(' ') : lone.site;
+      joined.name = painName ? `${first} and ${joined.name}` : joined.name.replace(siteWord, `${first} and ${siteWord}`);
+      joined.site = `${first} and ${siteWord}`;
+      joined.start = lone.start;
+    }
+    lone = undefined;
     items.push(...found.sort((a, b) => a.start - b.start));
   }
   // "painful redness and swelling of the left lower leg": a bare kind shares the next complaint's site.

@@ -1184,6 +1184,10 @@ describe('chief complaints of the MTS-Dialog consultations read against their re
     ['a question asked again in other words keeps what the first named', "Doctor: when you turn your wrist inwards do you have any pain\nPatient: yeah\nDoctor: okay", ['wrist pain']],
     ['"that rings some bells" is no complaint', 'Doctor: This shows that you had autoimmune hemolytic anemia.\nPatient: Yes, that rings some bells.\nDoctor: Okay.', []],
     ['going to the bathroom with no problem is no frequency', 'Doctor: Are you going to the bathroom with no problem?\nPatient: Yes, doctor, everything is regular there.\nDoctor: Good.', []],
+    ['two sites said of one pain are one complaint', "Patient: I've had a headache all week along with neck and lower back pain.\nDoctor: Okay.", ['headache', 'neck and low back pain']],
+    ['… with the side said once', 'Doctor: Tell me more.\nPatient: right, my right wrist and hand has been bothering me for a few months now with pain\nDoctor: okay', ['right wrist and hand pain']],
+    ['sites asked of as alternatives are not joined', 'Patient: i hurt my right ankle yesterday\nDoctor: what have you been doing for your foot or ankle pain\nPatient: ice\nDoctor: okay', ['right ankle pain']],
+    ['weakness or numbness of one side is of half the body, not the flank', 'Doctor: What brings you in?\nPatient: I have weakness on my left side, and my right side is numb. I also have pain in my left side.\nDoctor: Okay.', ['left-sided weakness', 'right-sided numbness', 'left flank pain']],
     ['bitten by a dog is an animal bite; a dog at home is none', 'Doctor: What happened?\nPatient: I was bitten by a dog yesterday. I have a dog at home that is fine.\nDoctor: Okay.', ['animal bite (bitten by a dog)']],
   ])('%s', (_, text, expected) => {
     expect(us(text)).toEqual(expected);

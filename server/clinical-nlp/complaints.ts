@@ -203,9 +203,10 @@ const FINDING = /\b(?:microscopic|incidental|asymptomatic|radiological|biochemic
 // An umbrella the complaints are listed under: "cold symptoms consisting of nasal congestion and ear pain".
 const UMBRELLA_AFTER = /^\s*(?:like )?symptoms?\s*,?\s*(?:consisting of|including|such as|with|of)\b/;
 // Verbs of telling or noticing, which a complaint's description starts after: "she notices bright red bleeding".
-const TELLING = new Set('notices noticed notice notes noted reports reported describes described complains mentions mentioned says said sees saw gets got'.split(' '));
+const TELLING = new Set('notices noticed notice noting notes noted reports reported describes described complains mentions mentioned says said states stated sees saw gets got realized realised'.split(' '));
 // Words of what was applied to a lesion, which its description does not keep.
-const APPLIED = new Set('using used applying applied put putting cream creams ointment lotion gel areas area of on to'.split(' '));
+const APPLIED = new Set('using used applying applied put putting given gave cream creams ointment lotion gel areas area of on to'.split(' '));
+const IMAGING_FOUND = /\b(?:showed|shows|showing|revealed|reveals|revealing|demonstrated|demonstrates|demonstrating)\b(?!.*\b(?:but|however|although|otherwise)\b)/;
 const HEDGED = /\b(?:possible|possibly|probable|suspected|query)\s+(?:[a-z]+\s+)?$/;
 // Tails that describe a complaint but are not its name.
 const TAIL = /\s+(?:radiating|which|that|when|where|worse|better|worst|increases|increased|increasing|aggravated|relieved|gradually|on and off|off and on|lasting|about|around|slowly|spreading|since|from|\d).*$/;
@@ -510,6 +511,8 @@ function segmentItems(s: Sentence, female: boolean, scope: Scope, lastSite?: str
       if (m) found.push({ name, start: segStart + m.index, end: segStart + m.index + m[0].length });
     }
     if (words.some((t) => LESION.test(t.text)) || segMatches.some((m) => m.payload.some((n) => LESION.test(n)))) {
+      // "a CT scan revealed an intramedullary lesion at C2-3 and an extramedullary lesion at C6-7": imaging findings.
+      if (IMAGING_FOUND.test(s.text.slice(0, segStart))) continue;
       const item = describedLesion(words, segMatches);
       if (item) items.push({ ...item, ...(siteIdx >= 0 ? { site: siteAt(words, siteIdx) } : {}) });
       continue;
@@ -738,6 +741,9 @@ function describedLesion(words: Token[], matches: { start: number; end: number; 
   const lesionMatch = (t: Token) => matches.find((m) => m.start === t.start && m.payload.some((n) => LESION.test(n)));
   const lesionAt = words.findIndex((t) => LESION.test(t.text) || !!lesionMatch(t));
   const lesionEnd = lesionAt >= 0 ? (lesionMatch(words[lesionAt]!)?.end ?? words[lesionAt]!.end) : -1;
+  // "a Lidoderm patch", "pain patches": the drug's form, a remedy.
+  const before = words[lesionAt - 1]?.text ?? '';
+  if (lesionAt > 0 && (DRUG_WORDS.has(before) || (REMEDY_NOUNS.has(words[lesionAt]!.text) && before === 'pain'))) return undefined;
   // Without full stops a segment may run long: at most five describing words, after any verb of telling.
   // Nor is what comes before a denial of it ("skin red i don't have any spots"): the denial is the context's to judge.
   const remedy = Math.max(lesionAt - 6, words.slice(0, lesionAt).findLastIndex((t) => DRUG_WORDS.has(t.text) || APPLIED.has(t.text) || TELLING.has(t.text) || NEGATION_WORD.test(t.text)));

@@ -1200,6 +1200,10 @@ describe('a report\'s complaints said of a list of findings (session 48)', () =>
     ['"no constitutional complaints such as fevers, chills or sweats" denies them all', 'He has no constitutional complaints such as fevers, chills or sweats. He has a cough.', ['cough']],
     ['"no complaints, such as abdominal pain or back pain" too', 'The patient herself has absolutely no complaints, such as abdominal pain or back pain. She has a headache.', ['headache']],
     ['"denies any recent falls or near falls", "syncope or near-syncope"', 'He denies any recent falls or near falls. He denies palpitations, syncope or near-syncope. He reports dizziness.', ['dizziness']],
+    ['a lesion a scan showed is an imaging finding', 'A cervical spine CT scan, 9/25/92, revealed an intramedullary lesion at C2-3 and an extramedullary lesion at C6-7. She has a rash on her arm.', ['rash on arm']],
+    ['… unless the sentence turns from the result', 'The x-ray showed nothing, but she has a rash on her arm.', ['rash on arm']],
+    ['a patch of a drug or for pain is no lesion', 'He was given some pain patches or Lidoderm patch, I believe. She has a red patch on her arm.', ['red patches on arm']],
+    ['the words of telling are no part of a lesion\'s name', 'The patient states that the mass has been present for two weeks. Within a short period of time he realized that he had an itchy rash all over his torso.', ['lump', 'itchy rash all over torso']],
     ['"quite as much shortness of breath" is still some', "Patient: i don't have quite as much shortness of breath\nDoctor: okay", ['shortness of breath']],
   ])('%s', (_, text, expected) => {
     expect(us(text)).toEqual(expected);

@@ -717,3 +717,14 @@ describe('the patient introduced is no diagnosis cue (session 48)', () => {
     expect(structure('Patient: I have an itchy rash on my arm.\nDoctor: This is eczema.', { locale: 'en-US', mode: 'consultation' }).diagnoses.map((d) => d.name)).toEqual(['eczema']);
   });
 });
+
+describe('a name the doctor gives the trouble is a diagnosis (session 48)', () => {
+  const names = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).diagnoses.map((d) => d.name);
+  it.each([
+    ['"we call it …"', 'Patient: my nose is runny and I sneeze a lot.\nDoctor: So, we call it allergic rhinitis.\nPatient: Okay.', ['allergic rhinitis']],
+    ['"this is what\'s called …"', 'Patient: my nose is runny and I sneeze a lot.\nDoctor: This is what\'s called allergic rhinitis.\nPatient: Okay.', ['allergic rhinitis']],
+    ['a thing called something is no diagnosis', 'Patient: what is that?\nDoctor: we call it a stethoscope.\nPatient: Okay.', []],
+  ])('%s', (_, text, expected) => {
+    expect(names(text)).toEqual(expected);
+  });
+});

@@ -142,7 +142,7 @@ const PAST_LAST_WORDS = new Set('episode past time year ago child baby kid littl
 // Words after an earlier episode's time that go on telling it: "in the past with vertigo", "years ago for a kidney stone".
 const PAST_GOES_ON = new Set(['with', 'for', 'from', 'of', 'due']);
 const ONSET_OF_TOLD = /^(?:(?:and|so|the|her|his|my|these|those|all (?:of )?(?:the|these|this)?)\s+)*(?:symptoms?|it|this|they|these|that|all this)\s+(?:all\s+)?(?:started|began|begun|came on|first started)\b/;
-const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been like this|(?:been )?feeling like this|this way|been going on|been coming|it started|this started|they started|this has been|since then|so (?:about )?\d)/;
+const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been like this|(?:been )?feeling like this|this way|been going on|been coming|it started|this started|they started|this has been|since then|so (?:about )?\d|(?:having|had|experiencing|noticing|noticed|dealing with|dealt with|suffering with|suffering from) (?:this|it|these|that|them) (?:for|since)\b)/;
 const NO = /^(?:no|not|none|nothing|never|nope|nah)\b/;
 // "any abdominal trouble?" "diarrhea no", "chest pain no not really", "headaches or dizziness, no": the symptoms said
 // back, then denied.
@@ -1176,7 +1176,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
       const all = itemsAsked(question, doc.female);
       const askedItems = all.some((it) => it.start >= last) ? all.filter((it) => it.start >= last) : all;
       attach(question, askedItems, [], durations[0]?.duration, 'complaint.asked-yes');
-      continue;
+      // "Okay?" – "It's been going on for three days": a question that names nothing leaves the time to what was told.
+      if (askedItems.length || !durations.length) continue;
     }
     // An answer that names what was asked: "any blood in your urine?" … "there was a little bit of blood earlier"; not
     // one that tells of someone else ("my husband has a cough but I don't").

@@ -1168,7 +1168,8 @@ describe('answers of the MTS-Dialog consultations (session 47)', () => {
 });
 
 describe('chief complaints of the MTS-Dialog consultations read against their references (session 48)', () => {
-  const us = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => c.name);
+  const us = (t: string) =>
+    structure(t, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => (c.duration ? `${c.name} ${c.duration.value} ${c.duration.unit}` : c.name));
   it.each([
     ['a pain placed after it is told: "it is coming from my left side"', 'Doctor: How much pain are you having and where is it?\nPatient: I am in a great deal of pain. It is coming from my left side right here.\nDoctor: Okay.', ['left flank pain']],
     ['a side said of something else places no pain', 'Doctor: How do you sleep?\nPatient: I am in a great deal of pain. I sleep on my left side.\nDoctor: Okay.', []],
@@ -1177,8 +1178,8 @@ describe('chief complaints of the MTS-Dialog consultations read against their re
     ['a jerky movement is a seizure, and not one of a site', 'Doctor: What is going on?\nPatient: I am having this weird jerky movement in my arm and leg.\nDoctor: Let me look.', ['seizure (jerky movement in my arm)']],
     ['speaking gibberish is confusion', 'Doctor: What do you mean?\nPatient: He is speaking gibberish.\nDoctor: You mean he is not making any sense?', ['confusion (speaking gibberish)']],
     ['small talk with "you have" ends no story', "Doctor: Doctor X referred you to us?\nPatient: Yes.\nDoctor: It looks like you have a birthday coming up. Happy early birthday!\nPatient: Thank you.\nDoctor: Have you had any nausea or vomiting?\nPatient: Yes. I had some nausea, and I threw up a few times.\nDoctor: Okay.", ['nausea', 'vomiting']],
-    ['"these are your fingers" ends no story either', 'Doctor: Which fingers do you feel it in?\nPatient: Right here, doctor.\nDoctor: Okay, these are your second, third, and fourth fingers. Any other symptoms?\nPatient: I\'ve had a dry cough for three days.\nDoctor: Okay.', ['dry cough']],
-    ['a cue that names no condition ends no story: "this is kind of the first time"', "Patient: it started yesterday\nDoctor: so this is kind of the first time it happened\nPatient: yes and now i have a headache too\nDoctor: okay", ['headache']],
+    ['"these are your fingers" ends no story either', 'Doctor: Which fingers do you feel it in?\nPatient: Right here, doctor.\nDoctor: Okay, these are your second, third, and fourth fingers. Any other symptoms?\nPatient: I\'ve had a dry cough for three days.\nDoctor: Okay.', ['dry cough 3 day']],
+    ['a cue that names no condition ends no story: "this is kind of the first time"', "Patient: i feel dizzy\nDoctor: so this is kind of the first time it happened\nPatient: yes and now i have a headache too\nDoctor: okay", ['dizziness', 'headache']],
     ['a diagnosis said ends the story', "Patient: my knee hurts\nDoctor: i think you have arthritis in your knee\nPatient: i also have a headache\nDoctor: okay", ['knee pain']],
     ['a yes answers the last question of a run-on turn', "Patient: hi\nDoctor: alright and any nausea vomiting or diarrhea or anything like that are you peeing a whole lot\nPatient: yeah i'm feeling like crazy\nDoctor: okay", ['urinary frequency']],
     ['a question asked again in other words keeps what the first named', "Doctor: when you turn your wrist inwards do you have any pain\nPatient: yeah\nDoctor: okay", ['wrist pain']],
@@ -1188,6 +1189,8 @@ describe('chief complaints of the MTS-Dialog consultations read against their re
     ['… with the side said once', 'Doctor: Tell me more.\nPatient: right, my right wrist and hand has been bothering me for a few months now with pain\nDoctor: okay', ['right wrist and hand pain']],
     ['sites asked of as alternatives are not joined', 'Patient: i hurt my right ankle yesterday\nDoctor: what have you been doing for your foot or ankle pain\nPatient: ice\nDoctor: okay', ['right ankle pain']],
     ['weakness or numbness of one side is of half the body, not the flank', 'Doctor: What brings you in?\nPatient: I have weakness on my left side, and my right side is numb. I also have pain in my left side.\nDoctor: Okay.', ['left-sided weakness', 'right-sided numbness', 'left flank pain']],
+    ['the time told after the doctor\'s "okay?" is the complaint\'s', "Doctor: How are you?\nPatient: I have a bad cough.\nDoctor: Okay.\nPatient: It's been going on for three days.\nDoctor: I see.", ['cough 3 day']],
+    ['"having this for" tells how long', 'Doctor: How are you?\nPatient: I have a bad cough.\nDoctor: Okay.\nPatient: I have been having this for three days.\nDoctor: I see.', ['cough 3 day']],
     ['bitten by a dog is an animal bite; a dog at home is none', 'Doctor: What happened?\nPatient: I was bitten by a dog yesterday. I have a dog at home that is fine.\nDoctor: Okay.', ['animal bite (bitten by a dog)']],
   ])('%s', (_, text, expected) => {
     expect(us(text)).toEqual(expected);

@@ -1026,6 +1026,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
   let allergyAt = -10;
   let pending: { item: Item; s: Sentence; duration?: Duration } | undefined;
   let floating: Duration | undefined;
+  let answerTime: { d: Duration; turn: number } | undefined;
   let recapTurn = -1;
   let recapDuration: Duration | undefined;
   const storyEnds = storyEnd(doc);
@@ -1188,7 +1189,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
       if (repeated.some((r) => r.items.length)) continue;
     }
     // "How long have you been a diabetic?", "… been taking the metformin?": the answer is no complaint's length.
-    if (!items.length && durations.length && question && HOW_LONG_OTHER.test(question.text)) continue;
+    const otherLength = (question && HOW_LONG_OTHER.test(question.text)) || (asked && HOW_LONG_OTHER.test(asked.text) && s.index - asked.index <= 3);
+    if (!items.length && durations.length && otherLength) continue;
     const howLong = (question && HOW_LONG.test(question.text)) || (asked && HOW_LONG.test(asked.text) && s.index - asked.index <= 3);
     if (!items.length && durations.length && (ANAPHORA.test(s.text) || howLong || /^\d/.test(s.text))) {
       const d = durations.find((x) => x.duration)?.duration;
@@ -1207,12 +1209,16 @@ export function extractComplaints(doc: Doc): Complaint[] {
       if (pending && d) pending.duration ??= d;
       // "How long have you been feeling unwell?" before anything was named: the complaints told next take it.
       if (!lastItems.length && !pending) floating = d;
+      if (howLong && d) answerTime = { d, turn: s.turn };
       continue;
     }
     if (floating && items.length) {
       for (const it of items) it.duration ??= floating;
       floating = undefined;
     }
+    // "How long has this been going on?" – "Two days. I have had body aches and have been feeling nauseous too.":
+    // what the same answer goes on to tell has lasted as long.
+    if (answerTime?.turn === s.turn && !durations.length) for (const it of items) it.duration ??= answerTime.d;
     const since = sinceEvent(s.text);
     if (since) for (const it of items) it.duration ??= since;
     // "… complaint of left otalgia and headache. Symptoms started approximately three weeks ago and …": the onset

@@ -1191,6 +1191,8 @@ describe('chief complaints of the MTS-Dialog consultations read against their re
     ['weakness or numbness of one side is of half the body, not the flank', 'Doctor: What brings you in?\nPatient: I have weakness on my left side, and my right side is numb. I also have pain in my left side.\nDoctor: Okay.', ['left-sided weakness', 'right-sided numbness', 'left flank pain']],
     ['the time told after the doctor\'s "okay?" is the complaint\'s', "Doctor: How are you?\nPatient: I have a bad cough.\nDoctor: Okay.\nPatient: It's been going on for three days.\nDoctor: I see.", ['cough 3 day']],
     ['"having this for" tells how long', 'Doctor: How are you?\nPatient: I have a bad cough.\nDoctor: Okay.\nPatient: I have been having this for three days.\nDoctor: I see.', ['cough 3 day']],
+    ['what the answer to "how long" goes on to tell lasted as long', 'Doctor: What brings you in today?\nPatient: I have had this cough.\nDoctor: How long has this been going on?\nPatient: Two days. I have had body aches too.\nDoctor: Okay.', ['cough 2 day', 'body aches 2 day']],
+    ['… not the answer to how long a drug was used', "Doctor: How long have you been using?\nPatient: I don't know. Maybe a year. I can't sleep.\nDoctor: Okay.", ['inability to sleep']],
     ['bitten by a dog is an animal bite; a dog at home is none', 'Doctor: What happened?\nPatient: I was bitten by a dog yesterday. I have a dog at home that is fine.\nDoctor: Okay.', ['animal bite (bitten by a dog)']],
   ])('%s', (_, text, expected) => {
     expect(us(text)).toEqual(expected);

@@ -153,6 +153,7 @@ const NOW = /\b(?:since (?:you've|you have|i've|i have) been|now|anymore|any mor
 const IT_IS_WHERE = /^(?:(?:and|so|well|um|uh|yeah|it's)\s+)*it(?:'s| is| starts| started| begins| began| comes| sits)\b(?:\s+(?:it|starts|coming|up|mainly|just|kind of|like|right|usually|always))*\s+(?:in|on|at|around|from)\b/;
 // Where a question sentence asks again: "any nausea or diarrhea are you peeing a whole lot".
 const ASKS_AGAIN = /\b(?:are you|do you|have you|did you|is there|are there)\b/g;
+const HISTORY_OF_AFTER = /^[\w\s-]*\b(?:history|hx|h\/o)\s+of\b/;
 const PAIN_NAMES = new Set(Object.values(SITE_PAIN_NAMES));
 const SITE_JOIN = /^\s*(?:,|and|,\s*and)\s*(?:(?:my|the|his|her|your)\s+)?$/;
 const SIDE_ALONE = /\b(left|right) side\b/;
@@ -969,7 +970,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
   // `rule` names, for the fact's provenance, how the complaint was told (`npm run eval -- --explain ID`).
   const attach = (s: Sentence, items: Item[], durations: DurationHit[], answer: Duration | undefined, rule: string): void => {
     const taken = new Set<DurationHit>();
-    const afters = items.map((it) => durations.find((d) => d.start >= it.end));
+    // "a 2-week history of cough and a 3-day history of fever": a time that opens a "history of" is what follows it.
+    const afters = items.map((it) => durations.find((d) => d.start >= it.end && !HISTORY_OF_AFTER.test(s.text.slice(d.start, d.end + 12))));
     afters.forEach((d) => d && taken.add(d));
     // "He fell about a week ago and is complaining of leg pain": the event's time is the pain's too.
     const ofEvent = (d: DurationHit): boolean => items.some((o, j) => afters[j] === d && ONSET_EVENTS.has(o.name));

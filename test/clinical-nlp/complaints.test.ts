@@ -1214,3 +1214,11 @@ describe('a report\'s complaints said of a list of findings (session 48)', () =>
     expect(us(text)).toEqual(expected);
   });
 });
+
+describe('a report\'s "N-day history of" (session 48)', () => {
+  it('gives each complaint the time said before it', () => {
+    const timed = (t: string) => structure(t, { locale: 'en-US', mode: 'dictation' }).complaints.map((c) => `${c.name} ${c.duration?.value} ${c.duration?.unit}`);
+    expect(timed('He comes in today with a three-day history of emesis and a four-day history of diarrhea.')).toEqual(['vomiting 3 day', 'diarrhoea 4 day']);
+    expect(timed('He has had a cough for 2 weeks and a 3-day history of fever.')).toEqual(['cough 2 week', 'fever 3 day']);
+  });
+});

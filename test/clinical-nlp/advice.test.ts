@@ -522,3 +522,29 @@ describe('report statements and denials that are no instruction (screens, sessio
     expect(advice('PLAN: Ice and elevation.')).toEqual(['ice and elevation']);
   });
 });
+
+describe('where a consultation turns to its plan (session 48)', () => {
+  it('"I think you\'re probably suffering from what we call …" and "the things you can do" open it', () => {
+    const text = consultation(
+      'Hello, what brings you in today?',
+      "I've had diarrhoea for three days.",
+      'Any blood in it?',
+      'No.',
+      'Any vomiting?',
+      'No.',
+      'Having listened to your story, I think you\'re probably suffering from what we call gastroenteritis, a tummy bug.',
+      'OK.',
+      'The things you can do to help yourself get better soon are you can drink plenty of fluids.',
+      'OK.',
+      'Do you have any questions?',
+      'No.',
+      'Did you come by car today?',
+      'Yes, my wife drove me.',
+      'Is she waiting outside?',
+      'Yes, she is.',
+      'Alright, take care.',
+      'Thanks.',
+    );
+    expect(structure(text, { locale: 'en-GB', mode: 'consultation' }).advice).toContain('drink plenty of fluids');
+  });
+});

@@ -154,6 +154,7 @@ const IT_IS_WHERE = /^(?:(?:and|so|well|um|uh|yeah|it's)\s+)*it(?:'s| is| starts
 // Where a question sentence asks again: "any nausea or diarrhea are you peeing a whole lot".
 const ASKS_AGAIN = /\b(?:are you|do you|have you|did you|is there|are there)\b/g;
 const HISTORY_OF_AFTER = /^[\w\s-]*\b(?:history|hx|h\/o)\s+of\b/;
+const ITEM_STOP = /^(?:or|nor|and|but|then|until|that|which|who|i|you|he|she|we|they|it|me|us|him|her|them|i'm|i've|i'd)$/;
 const PAIN_NAMES = new Set(Object.values(SITE_PAIN_NAMES));
 const SITE_JOIN = /^\s*(?:,|and|,\s*and)\s*(?:(?:my|the|his|her|your)\s+)?$/;
 const SIDE_ALONE = /\b(left|right) side\b/;
@@ -405,6 +406,22 @@ function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans:
   const between = tokens.filter((t) => t.start >= from && t.end <= to);
   // "no constitutional complaints such as fevers or chills" (not "don't have quite as much shortness of breath").
   const suchAs = (k: number): boolean => between[k]!.text === 'as' && between[k - 1]?.text === 'such';
+  // "denied any associated tonic/clonic movement, incontinence …": an item of up to three words the vocabulary lacks,
+  // opening the list or after its comma, and closed by the next comma or "or".
+  // Not a clause: no pronoun, no "then", no verb in -ing but one joined by a hyphen ("tongue-biting", not "without
+  // sounding good, like diarrhoea").
+  const itemWord = (t: Token): boolean =>
+    /^[a-z][a-z0-9/'-]*$/.test(t.text) && !ITEM_STOP.test(t.text) && (!t.text.endsWith('ing') || s.text[t.start - 1] === '-');
+  const inItem = new Set<number>();
+  for (let p = 0; p < between.length; p++) {
+    if (p > 0 && !/^(?:,|or|nor)$/.test(between[p - 1]!.text)) continue;
+    let q = p;
+    let unknown = 0;
+    while (q < between.length && itemWord(between[q]!) && (known(between[q]!) || ++unknown <= 3)) q++;
+    // "doesn't smell very, it smells a bit weird": a restart, not the next item.
+    const restart = ITEM_STOP.test(between[q + 1]?.text ?? '');
+    if (q > p && /^(?:,|or|nor)$/.test(between[q]?.text ?? '') && !restart) for (let k = p; k < q; k++) inItem.add(k);
+  }
   // "denies any drainage or discharge", "denied any urinary disturbances, hematuria": a word the vocabulary lacks
   // is an item of the list when "or" or the list's comma follows it, as is a qualifier of an item ("… at rest,").
   const alternative = (k: number): boolean => {
@@ -417,7 +434,7 @@ function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans:
   };
   // "no supraglottic edema": one word shaped like an adjective straight before the finding describes it.
   const describes = (k: number): boolean => k === between.length - 1 && ADJECTIVE.test(between[k]!.text);
-  return between.every((t, k) => known(t) || suchAs(k) || alternative(k) || describes(k) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
+  return between.every((t, k) => known(t) || suchAs(k) || inItem.has(k) || alternative(k) || describes(k) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
 }
 
 /** "Kind of" and "sort of" hedge the words after them: "the skin is kind of cracked" is the skin cracked. */

@@ -1209,6 +1209,8 @@ describe('a report\'s complaints said of a list of findings (session 48)', () =>
     ['… unless the sentence turns from the result', 'The x-ray showed nothing, but she has a rash on her arm.', ['rash on arm']],
     ['a patch of a drug or for pain is no lesion', 'He was given some pain patches or Lidoderm patch, I believe. She has a red patch on her arm.', ['red patches on arm']],
     ['the words of telling are no part of a lesion\'s name', 'The patient states that the mass has been present for two weeks. Within a short period of time he realized that he had an itchy rash all over his torso.', ['lump', 'itchy rash all over torso']],
+    ['a denied list whose first item the vocabulary lacks is still denied', 'He denied any associated tonic/clonic movement, incontinence, tongue-biting, HA, visual change, SOB, palpitation, weakness or numbness. He has a headache.', ['headache']],
+    ['… but not a clause or a restart after the denial', "Patient: I don't know how to say it, without sounding rude, like diarrhoea, for three days.\nPatient: It doesn't smell very, it smells a bit weird.\nDoctor: Okay.", ['diarrhoea', 'foul smelling urine']],
     ['"quite as much shortness of breath" is still some', "Patient: i don't have quite as much shortness of breath\nDoctor: okay", ['shortness of breath']],
   ])('%s', (_, text, expected) => {
     expect(us(text)).toEqual(expected);

@@ -6,7 +6,7 @@
  * breathlessness. Negated ones, other people's, allergic reactions and the doctor's unanswered questions are left
  * out; a "yes" to the doctor's question takes the symptoms asked about.
  */
-import { LAY_PHRASES, NOT_COMPLAINTS, REGION_ADJECTIVES, RESULT_WORDS, SITE_KINDS, SITE_PAIN_NAMES, SITES } from './vocab/lay-phrases.js';
+import { ASKED_WELL, LAY_PHRASES, NOT_COMPLAINTS, REGION_ADJECTIVES, RESULT_WORDS, SITE_KINDS, SITE_PAIN_NAMES, SITES } from './vocab/lay-phrases.js';
 import { JOINT_SENSATIONS, ONSET_EVENTS, REMEDY_NOUNS, SAME_COMPLAINT, SYMPTOMS, TRIGGERS } from './vocab/symptoms.js';
 import { COMMON_WORD_BRANDS, FORMULARY } from './vocab/formulary.js';
 import type { Complaint, Duration } from './facts.js';
@@ -155,6 +155,9 @@ const IT_IS_WHERE = /^(?:(?:and|so|well|um|uh|yeah|it's)\s+)*it(?:'s| is| starts
 const ASKS_AGAIN = /\b(?:are you|do you|have you|did you|is there|are there)\b/g;
 const HISTORY_OF_AFTER = /^[\w\s-]*\b(?:history|hx|h\/o)\s+of\b/;
 const ITEM_STOP = /^(?:or|nor|and|but|then|until|that|which|who|i|you|he|she|we|they|it|me|us|him|her|them|i'm|i've|i'd)$/;
+const WELL_NAME = new Map(ASKED_WELL.flatMap((w) => w.asked.map((a) => [a, w.name] as const)));
+const WELL_ASKED = new RegExp(String.raw`\b(?:${alternation(WELL_NAME.keys())})\b`);
+const ANSWER_NO = /^(?:(?:well|um|uh|oh|honestly|actually),?\s+)*(?:no|not|nope|nah)\b(?!\s+(?:problem|problems|issues?|complaints?)\b)/;
 const PAIN_NAMES = new Set(Object.values(SITE_PAIN_NAMES));
 const SITE_JOIN = /^\s*(?:,|and|,\s*and)\s*(?:(?:my|the|his|her|your)\s+)?$/;
 const SIDE_ALONE = /\b(left|right) side\b/;
@@ -1134,6 +1137,12 @@ export function extractComplaints(doc: Doc): Complaint[] {
     const asking = question && question.speaker !== 'patient' && (isQuestion(question) || ASKS.test(question.text));
     if (asking && items.length && SAID_BACK_DENIED.test(s.text)) {
       for (const it of items) gone.add(it.name);
+      continue;
+    }
+    // "Are you sleeping well?" – "Well, no, not at all.": the no tells the complaint.
+    const well = asking && !items.length && question.speaker === 'doctor' && ANSWER_NO.test(s.text) ? WELL_ASKED.exec(question.text) : null;
+    if (well) {
+      attach(question!, [{ name: WELL_NAME.get(well[0])!, start: well.index, end: well.index + well[0].length }], [], durations[0]?.duration, 'complaint.asked-well-no');
       continue;
     }
     if (!items.length && ((asking && PAST_QUESTION.test(question.text)) || (asked && PAST_QUESTION.test(asked.text) && s.index - asked.index <= 2))) continue;

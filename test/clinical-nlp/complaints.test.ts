@@ -1193,6 +1193,9 @@ describe('chief complaints of the MTS-Dialog consultations read against their re
     ['"having this for" tells how long', 'Doctor: How are you?\nPatient: I have a bad cough.\nDoctor: Okay.\nPatient: I have been having this for three days.\nDoctor: I see.', ['cough 3 day']],
     ['what the answer to "how long" goes on to tell lasted as long', 'Doctor: What brings you in today?\nPatient: I have had this cough.\nDoctor: How long has this been going on?\nPatient: Two days. I have had body aches too.\nDoctor: Okay.', ['cough 2 day', 'body aches 2 day']],
     ['… not the answer to how long a drug was used', "Doctor: How long have you been using?\nPatient: I don't know. Maybe a year. I can't sleep.\nDoctor: Okay.", ['inability to sleep']],
+    ['"are you sleeping well?" - "no, not at all" is trouble sleeping', 'Doctor: Are you sleeping well?\nPatient: Well, no not at all. I even try a little drink before bed.\nDoctor: Okay.', ['inability to sleep']],
+    ['… "yes" or "no problems there" is none', 'Doctor: Are you sleeping well?\nPatient: No problems there.\nDoctor: Are you eating well?\nPatient: Yes.\nDoctor: Okay.', []],
+    ['sweating at night said as "I do sweat at night" is night sweats', 'Doctor: Have you ever noticed any night sweats?\nPatient: Sometimes I do sweat at night.\nDoctor: Okay.', ['night sweats']],
     ['bitten by a dog is an animal bite; a dog at home is none', 'Doctor: What happened?\nPatient: I was bitten by a dog yesterday. I have a dog at home that is fine.\nDoctor: Okay.', ['animal bite (bitten by a dog)']],
   ])('%s', (_, text, expected) => {
     expect(us(text)).toEqual(expected);

@@ -22,6 +22,7 @@ export const LayPhrasesSchema = Type.Object({
   ),
   sitePainNames: WordMap,
   notComplaints: Words,
+  askedWell: Type.Array(Type.Object({ name: Type.String({ minLength: 1 }), asked: Words }, { additionalProperties: false })),
   resultWords: Words,
 });
 
@@ -55,3 +56,6 @@ export const NOT_COMPLAINTS: readonly string[] = DATA.notComplaints;
 
 /** Words that make a complaint described in the note's words a test's result ("a bone scan that showed a lesion"). */
 export const RESULT_WORDS: readonly string[] = DATA.resultWords;
+
+/** What the doctor asks is going well ("are you sleeping well?"), with the complaint an answer of no tells. */
+export const ASKED_WELL: readonly { name: string; asked: string[] }[] = DATA.askedWell;

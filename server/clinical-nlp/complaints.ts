@@ -150,7 +150,7 @@ const SAID_BACK_DENIED = /^(?:[a-z']+,?\s+){1,5}(?:no|nope|nah)(?:,?\s+(?:not re
 // A denial about the present: "since I've been home", "at the moment".
 const NOW = /\b(?:since (?:you've|you have|i've|i have) been|now|anymore|any more|these days|at the moment|currently|at present)\b/;
 // The patient saying where "it" is: "it's in my right side", "it starts up in the right flank".
-const IT_IS_WHERE = /^(?:(?:and|so|well|um|uh|yeah|it's)\s+)*it(?:'s| is| starts| started| begins| began| comes| sits)\b(?:\s+(?:it|starts|coming|up|mainly|just|kind of|like|right|usually|always))*\s+(?:in|on|at|around|from)\b/;
+const IT_IS_WHERE = /^(?:(?:and|so|well|um|uh|yeah|it's)\s+)*it(?:'s| is| has been| starts| started| begins| began| comes| sits)\b(?:\s+(?:it|starts|coming|up|mainly|just|kind of|like|right|usually|always))*\s+(?:in|on|at|around|from)\b/;
 // Where a question sentence asks again: "any nausea or diarrhea are you peeing a whole lot".
 const ASKS_AGAIN = /\b(?:are you|do you|have you|did you|is there|are there)\b/g;
 const HISTORY_OF_AFTER = /^[\w\s-]*\b(?:history|hx|h\/o)\s+of\b/;
@@ -177,7 +177,7 @@ const HOW_LONG = /\b(?:since when|how long|when did (?:it|this|they|that|it all|
 const QUESTION = /^(?:(?:okay|ok|so|and|alright|all right|um|uh|now)\s+)*(?:any|anything else|do you|does (?:he|she|it|the)|did (?:you|he|she)|are you|were you|have you|has (?:he|she)|is (?:he|she|there)|how|what|when|where|which|why|can you|could you|tell me)\b/;
 // A yes, said as the answer opens; "I do not have any issues like that" is none.
 const AFFIRMATIVE =
-  /^(?:(?:only|just|mostly|mainly|usually|especially) (?:when|if|after|on|in the)(?! (?:i|he|she) (?:had|was)\b)|yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|a bit|bit of|a few|some|quite|a lot|lots|mostly|mainly|every|now and then|on and off|once|twice|occasionally|since|for|it does|i do|i get|i've had|i have had|there's|there is|there was|he does|she does|it has|it is|it was|it did|that's right|correct)\b(?!\s+(?:not|no|never)\b(?!\s+as\b))|\b(?:yes|yeah)\b/;
+  /^(?:(?:only|just|mostly|mainly|usually|especially) (?:when|if|after|on|in the)(?! (?:i|he|she) (?:had|was)\b)|yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|a bit|bit of|a few|some|quite|a lot|lots|mostly|mainly|every|now and then|on and off|once|twice|occasionally|since|for|it does|i do|i get|i've had|i have had|there's|there is|there was|he does|she does|it has|it is|it was|it did|that's right|correct|i think so|i believe so|i guess so)\b(?!\s+(?:not|no|never)\b(?!\s+as\b))|\b(?:yes|yeah)\b/;
 // "i was sick once yesterday", "i've lost a bit": an amount said without a denial is a yes.
 const SOME_SAID = /\b(?:a bit|a little bit|once|twice)\b/;
 const DENIAL = /\b(?:no|not|never|nothing)\b|n't\b/;

@@ -195,7 +195,7 @@ const RECAP =
 // had some right elbow pain"): the symptoms after the cue, up to a history it goes on to ("… and she also has a history
 // of diabetes"), are complaints.
 const VISIT_REASON =
-  /\b(?:(?:is |are )?here (?:today )?(?:with|for|because of)(?! (?:you|him|her|me|us|them)\b)|complaining of|present(?:s|ing) (?:today )?with|(?:comes|coming|come|came) in (?:today )?(?:with|for(?= (?:some|a|an|your|her|his|the|this|that|evaluation of|follow ?up of)\b))|(?:told me|i understand|i heard|i see(?: here)?)(?: (?:you|that|you're coming in|you are coming in))* you(?:'re| are|'ve| have)?(?: been)? (?:having|experiencing|got|have|had))\b|\b(?=you(?:'ve| have)? (?:hurt|injured|twisted|sprained) (?:your|the)\b)/;
+  /\b(?:(?:is |are )?here (?:today )?(?:with|for|because of)(?! (?:you|him|her|me|us|them)\b)|complaining of|complains of|present(?:s|ing) (?:today )?with|(?:comes|coming|come|came) in (?:today )?(?:with|for(?= (?:some|a|an|your|her|his|the|this|that|evaluation of|follow ?up of)\b))|(?:told me|i understand|i heard|i see(?: here)?)(?: (?:you|that|you're coming in|you are coming in))* you(?:'re| are|'ve| have)?(?: been)? (?:having|experiencing|got|have|had))\b|\b(?=you(?:'ve| have)? (?:hurt|injured|twisted|sprained) (?:your|the)\b)/;
 const THEN_HISTORY = /\b(?:history|pmh|background)\b/;
 // What a doctor says while examining: a test of movement or touch, or an examination word.
 const EXAM_TALK =

@@ -1199,6 +1199,7 @@ describe('chief complaints of the MTS-Dialog consultations read against their re
     ['"I think so" answers yes; feeling chilled is chills, chilled food is not', 'Doctor: Have you had a fever?\nPatient: I think so. I felt chilled. The food was chilled too.\nDoctor: Okay.', ['fever', 'chills']],
     ['"it has been in my stomach" places the pain', 'Doctor: Can you tell me more about the pain?\nPatient: Yes. The pain started four or five days ago. It has been in my stomach and through to my back.\nDoctor: Okay.', ['abdominal pain 5 day']],
     ['"somebody is ringing bells in my ears" is ringing in the ears', 'Doctor: How are you doing?\nPatient: I do get some headaches and it feels like somebody is ringing bells in my ears.\nDoctor: Okay.', ['headache', 'ringing in ears']],
+    ['the doctor presenting the case: "he complains of …"', "Doctor: Please present the patient's case. Patient is a seventy six year old male. He complains of generalized weakness and malaise.\nPatient: It's bad whenever I try to stand.\nDoctor: Okay.", ['weakness', 'feeling unwell']],
     ['bitten by a dog is an animal bite; a dog at home is none', 'Doctor: What happened?\nPatient: I was bitten by a dog yesterday. I have a dog at home that is fine.\nDoctor: Okay.', ['animal bite (bitten by a dog)']],
   ])('%s', (_, text, expected) => {
     expect(us(text)).toEqual(expected);

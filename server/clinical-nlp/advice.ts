@@ -40,6 +40,7 @@ const CuesSchema = Type.Object({
   referrals: Patterns,
   urgentPlaces: Phrases,
   careNouns: Phrases,
+  devices: Phrases,
   negativeLeadIns: Patterns,
   softPrefixes: Patterns,
   careOrders: Patterns,
@@ -63,9 +64,10 @@ const patterns = (list: string[]): string => list.map((p) => `(?:${p})`).join('|
 // "I don't necessarily recommend …", "we would not advise …": a cue said negated prescribes nothing to do.
 const NOT_SAID = String.raw`(?<!\b(?:don't|do not|didn't|did not|wouldn't|would not|not|never)\s(?:(?:necessarily|really|usually|always|generally)\s)?)`;
 // Not a lead-in when it is the doctor's own plan, a purpose, denied or in a relative clause: "let's try and flush it",
-// "to make sure you tolerate it", "I don't think you need to start on any medication", "a job where you can elevate it".
+// "to make sure you tolerate it", "I don't think you need to start on any medication", "a job where you can elevate it",
+// "a refill if you need to" (but "if you can drink plenty of water, that would help" is one).
 const LEAD_IN = new RegExp(
-  String.raw`(?<![a-z'])(?<!\b(?:let's|to|ta|na|gotta|gonna|wanna|we|i|they|can|could|will|we'll|i'll|would|do|did|does|should|shall|and then we|so we|where|which|who|whom|whose)\s)(?<!\b(?:don't|do not|didn't|did not) think\s)${NOT_SAID}(?:${patterns(ADVICE_CUES.leadIns.patterns)})(?![a-z'])\s*`,
+  String.raw`(?<![a-z'])(?<!\b(?:let's|to|ta|na|gotta|gonna|wanna|we|i|they|can|could|will|we'll|i'll|would|do|did|does|should|shall|and then we|so we|where|which|who|whom|whose)\s)(?<!\b(?:if|when|unless)\s(?=you (?:really |also |just )?(?:need to|have to|must|should)\b))(?<!\b(?:don't|do not|didn't|did not) think\s)${NOT_SAID}(?:${patterns(ADVICE_CUES.leadIns.patterns)})(?![a-z'])\s*`,
 );
 const LEAD_IN_AT_END = new RegExp(`(?:${LEAD_IN.source})$`);
 // Lead-ins said one after another: "what I want you to do is let's rest it", "I want you to try and …".
@@ -74,7 +76,11 @@ const CHAINED = new RegExp(String.raw`^(?:let's\s+|do is(?: to)?\s+|(?:${LEAD_IN
 // being seen or assessed is one ("I would like you to be seen in a clinic today"); what the patient will feel or notice
 // ("you should feel calm enough to …") is a prediction.
 const NOT_AN_ACTION = /^(?:the|a|an|in|on|at|for|that|this|it|some|any|to|of|with|by|from|after|before|during|until|even|what|which|so|and|or|but|if|you|i|we|he|she|they|my|your|his|her|there|here|first|second|is|are|be(?! (?:seen|assessed|examined|checked|reviewed|referred)\b)|as|because|well|think|know|understand|feel(?! free)|notice|expect|have (?:been|had|gotten|got|done|taken|seen))\b/;
-const CARE_NOUN = new RegExp(String.raw`\b(?:${alternation(ADVICE_CUES.careNouns.phrases)})s?\b`);
+const CARE_NOUN = new RegExp(String.raw`\b(?:${alternation([...ADVICE_CUES.careNouns.phrases, ...ADVICE_CUES.devices.phrases])})s?\b`);
+// "we'll get you some crutches", "put you in a boot for two weeks": an order naming a thing to wear or use, and
+// how long or what for, is written as using it.
+const DEVICE_GIVEN = new RegExp(String.raw`^(?:(?:the|your|this|that|new|[a-z]+-[a-z]+)\s+)*(?:[a-z]+\s+){0,2}(?:${alternation(ADVICE_CUES.devices.phrases)})s?(?:$|\s+(?:for|to help|to stabili[sz]e|to support|at night|during|while|when|until)\b)`);
+const ARTICLE_TAKEN = /\s(some|an?)\s*$/;
 // "if your symptoms don't improve": a negative said after a condition's subject is the condition's verb, not an
 // instruction.
 const NEGATIVE_LEAD_IN = new RegExp(String.raw`(?<![a-z'])(?<!\b(?:if|when|unless|until|once)\s+(?:(?:the|your|my|his|her|their|this|that|these|those)\s+[a-z']+|it|they|you|he|she|we|i)\s+)(?:${patterns(ADVICE_CUES.negativeLeadIns.patterns)})(?![a-z'])\s*`);
@@ -260,14 +266,14 @@ interface Candidate {
 }
 
 /** Where the instruction that starts at `from` ends: the clause's end or the next clause's first word. */
-function endOf(text: string, from: number, to: number): number {
+function endOf(text: string, from: number, to: number, minWords = 2): number {
   const re = CLAUSE_END;
   re.lastIndex = from;
   for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
     // The cue's own first words never end it ("so that" after "keep it dry" does, "okay" as the first word does not).
     // Nor does the patient's or the problem's subject of a condition: "come back if [it is] not better".
     const before = text.slice(from, m.index);
-    if (before.trim().split(/\s+/).length >= 2 && !(/\b(?:if|unless)$/.test(before) && /^[\s,]*(?:it|that|this|they|you|she|he)\b/.test(m[0]))) return m.index;
+    if (before.trim().split(/\s+/).length >= minWords && !(/\b(?:if|unless)$/.test(before) && /^[\s,]*(?:it|that|this|they|you|she|he)\b/.test(m[0]))) return m.index;
   }
   return to;
 }
@@ -392,12 +398,15 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
     start = c.from + act.m!.index + act.m![0].length;
     // "last time we talked a little bit about …": what an earlier visit said.
     if (EARLIER_VISIT.test(t.slice(Math.max(0, c.from + act.m!.index - 40), c.from + act.m!.index))) return { found: null, next: start };
-    const end = endOf(t, start, c.to);
+    // "I'm going to order a sling and you can wear this while you're awake": an instruction of its own ends the care.
+    const own = LEAD_IN.exec(t.slice(start, c.to));
+    // Its first word is the care's, not a cue's: "some crutches and hopefully you can …" ends after one.
+    const end = endOf(t, start, own && own.index > 0 ? start + own.index : c.to, 1);
     const what = written(t.slice(start, end));
     // "I'll prescribe that, I'm also going to prescribe some physical therapy": the care is a thing named.
     if (act.named && NOT_AN_ACTION.test(what)) return { found: null, next: start };
     if (act.what && !act.what.test(what)) return { found: null, next: end };
-    const head = act.head === REFERRAL && URGENT_PLACE.test(what) ? 'go ' : act.head;
+    const head = act.head === REFERRAL && URGENT_PLACE.test(what) ? 'go ' : act.named && DEVICE_GIVEN.test(what) ? `use ${ARTICLE_TAKEN.exec(act.m![0])?.[1] ?? ''} `.replace(/\s+/g, ' ') : act.head;
     return { found: complete(t, start, end, `${head}${what}`, 2), next: Math.max(end, start + 1) };
   } else if (lead && !(imperative && imperative[0].length <= lead.index)) {
     start = c.from + lead.index + lead[0].length;
@@ -624,7 +633,7 @@ export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, na
       }
     }
   }
-  return pick(candidates);
+  return pick(withDeviceNamed(candidates));
 }
 
 // A nutrient in a diet instruction ("a low sodium diet", "under 2 g of sodium a day") is no test of it.
@@ -677,6 +686,27 @@ function takenWords(s: Sentence, runOn: boolean, used: Span[], prescribed: Presc
     const drug = drugs.find((d) => d.start < found.to && d.end > found.from);
     return !!drug && !DRUG_AS_CONTEXT.test(s.text.slice(found.from, Math.max(found.from, drug.start))) && !DRUG_WITHHELD.test(found.text);
   };
+}
+
+// "I'd like to put you in a splint … I would like you to wear that at night": the next instruction wears or uses the
+// thing just given, and is the one item, naming it.
+const DEVICE_ITEM = /^use (?:an?|some) (.+)$/;
+const WEARS_IT = /^((?:wear|use|put on|keep on) )(?:that|it|this|them|those)\b/;
+const DEVICE_NEXT_WITHIN = 200;
+
+function withDeviceNamed(candidates: Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const [k, c] of candidates.entries()) {
+    const device = DEVICE_ITEM.exec(c.text);
+    const next = candidates[k + 1];
+    if (device && next && WEARS_IT.test(next.text) && next.span.start - c.span.end <= DEVICE_NEXT_WITHIN) {
+      next.text = next.text.replace(WEARS_IT, `$1the ${device[1]!.replace(/\s+(?:for|to|at|during|while|when|until)\b.*$/, '')}`);
+      next.span = { start: c.span.start, end: next.span.end };
+      continue;
+    }
+    out.push(c);
+  }
+  return out;
 }
 
 /** An instruction and its condition: "come back | if it spreads". */

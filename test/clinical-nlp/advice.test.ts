@@ -279,7 +279,7 @@ describe('where an instruction in run-on speech ends', () => {
   const talk = (said: string) => advice(consultation('what brings you in', 'my arm hurts', `so my plan is an x-ray. ${said}`, 'okay'));
 
   it('at a question, at what the nurse will do, at "and so …" and at "that may be easier"', () => {
-    expect(talk('i would recommend a brace for your right forearm and my nurse will give this to you before you leave')).toEqual(['brace for your right forearm']);
+    expect(talk('i would recommend a brace for your right forearm and my nurse will give this to you before you leave')).toEqual(['use a brace for your right forearm']);
     expect(talk('i want you to keep improving your diet and exercise how are things going with that')).toEqual(['keep improving your diet and exercise']);
     expect(talk('i am going to give you a referral to physical therapy for approximately 8 weeks and so they can help you strengthen those muscles')).toEqual([
       'referral to physical therapy for approximately 8 weeks']);
@@ -546,5 +546,26 @@ describe('where a consultation turns to its plan (session 48)', () => {
       'Thanks.',
     );
     expect(structure(text, { locale: 'en-GB', mode: 'consultation' }).advice).toContain('drink plenty of fluids');
+  });
+});
+
+describe('things given to wear or use (session 49)', () => {
+  const talk = (...lines: string[]): string[] => advice(consultation('what brings you in', 'i twisted my ankle', 'here is my plan', 'okay', ...lines.flatMap((l) => [l, 'okay'])));
+
+  it('an order of a splint, cast, crutches or boot is the item, written as using it', () => {
+    expect(talk("i'm gonna give you an air cast to help you stabilize the ankle")).toEqual(['use an air cast to help you stabilize the ankle']);
+    expect(talk("we'll get you some crutches")).toEqual(['use some crutches']);
+    expect(talk("i'm gon na put you in a boot for two weeks")).toEqual(['use a boot for 2 weeks']);
+    expect(talk("you're going to be given a knee immobilizer")).toEqual(['use a knee immobilizer']);
+    expect(talk("i'm going to put you on a low salt diet")).toEqual(['low salt diet']);
+  });
+
+  it('the next instruction that wears it names it, one item', () => {
+    expect(talk("i'd like to put you in a splint and it's kind of a wrist splint i would like you to wear that at night")).toEqual(['wear the splint at night']);
+  });
+
+  it('an instruction said after the care ends it, and a lead-in after "if" is the condition\'s', () => {
+    expect(talk("i'm gon na order a sling for your right arm and you can wear this while you're awake")).toEqual(['wear the sling while you are awake']);
+    expect(talk('i can give you another refill if you need to help with the breathing')).toEqual([]);
   });
 });

@@ -143,6 +143,10 @@ const PAST_LAST_WORDS = new Set('episode past time year ago child baby kid littl
 const PAST_GOES_ON = new Set(['with', 'for', 'from', 'of', 'due']);
 const ONSET_OF_TOLD = /^(?:(?:and|so|the|her|his|my|these|those|all (?:of )?(?:the|these|this)?)\s+)*(?:symptoms?|it|this|they|these|that|all this)\s+(?:all\s+)?(?:started|began|begun|came on|first started)\b/;
 const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been like this|(?:been )?feeling like this|this way|been going on|been coming|it started|this started|they started|this has been|since then|so (?:about )?\d|(?:having|had|experiencing|noticing|noticed|dealing with|dealt with|suffering with|suffering from) (?:this|it|these|that|them) (?:for|since)\b)/;
+// "… chest pain … Also, shortness of breath is noted. Symptoms on and off for the last 3 to 4 days.": the symptoms of
+// the last few sentences, all of them.
+const SYMPTOMS_TOLD = /^(?:(?:the|these|those|his|her|all|of)\s+)*symptoms\b/;
+const SYMPTOMS_WITHIN = 3;
 const NO = /^(?:no|not|none|nothing|never|nope|nah)\b/;
 // "any abdominal trouble?" "diarrhea no", "chest pain no not really", "headaches or dizziness, no": the symptoms said
 // back, then denied.
@@ -977,6 +981,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
   const byName = new Map<string, Complaint>();
   const said = new Map<Complaint, string>();
   let lastItems: Complaint[] = [];
+  // Each complaint told, and in which sentence and section, newest last.
+  const toldAt: { c: Complaint; at: number; section: Sentence['section'] }[] = [];
   // The complaint first told last, and in which sentence: "… I vomited a couple of times. But then that went away."
   let lastNew: { c: Complaint; at: number } | undefined;
   let lastSite: string | undefined;
@@ -1036,6 +1042,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
       told.push(c);
     }
     if (told.length) lastItems = told;
+    for (const c of told) toldAt.push({ c, at: s.index, section: s.section });
   };
   // An event's duration ("since the tick bite"): that of the complaint its words name.
   const sinceEvent = (text: string): Duration | undefined => {
@@ -1220,7 +1227,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
     const otherLength = (question && HOW_LONG_OTHER.test(question.text)) || (asked && HOW_LONG_OTHER.test(asked.text) && s.index - asked.index <= 3);
     if (!items.length && durations.length && otherLength) continue;
     const howLong = (question && HOW_LONG.test(question.text)) || (asked && HOW_LONG.test(asked.text) && s.index - asked.index <= 3);
-    if (!items.length && durations.length && (ANAPHORA.test(s.text) || howLong || /^\d/.test(s.text))) {
+    if (!items.length && durations.length && (ANAPHORA.test(s.text) || SYMPTOMS_TOLD.test(s.text) || howLong || /^\d/.test(s.text))) {
       const d = durations.find((x) => x.duration)?.duration;
       // "How long have you been having some shortness of breath?" "About a week.": the question takes for granted
       // what it names, and the answer confirms it.
@@ -1232,6 +1239,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
       // Said again in the same answer, the later length corrects the first ("a couple of months ago … I got it
       // three, four months ago").
       const corrects = doc.consultation && !EARLIER_EPISODE.test(s.text);
+      if (d && SYMPTOMS_TOLD.test(s.text)) for (const t of toldAt) if (s.index - t.at <= SYMPTOMS_WITHIN && t.section === s.section) t.c.duration ??= d;
       for (const c of lastItems) if (d) c.duration = corrects && answered.get(c) === s.turn ? d : (c.duration ?? d);
       for (const c of lastItems) if (d) answered.set(c, s.turn);
       if (pending && d) pending.duration ??= d;

@@ -1231,3 +1231,17 @@ describe('a report\'s "N-day history of" (session 48)', () => {
     expect(timed('He has had a cough for 2 weeks and a 3-day history of fever.')).toEqual(['cough 2 week', 'fever 3 day']);
   });
 });
+
+describe('"Symptoms … for the last 3 to 4 days" after the complaints told (session 49)', () => {
+  const timed = (t: string) => structure(t, { locale: 'en-US', mode: 'dictation' }).complaints.map((c) => `${c.name} ${c.duration?.value} ${c.duration?.unit}`);
+  it('gives its time to each complaint of the sentences just before it that has none', () => {
+    expect(timed('HISTORY OF PRESENT ILLNESS: He presented with chest pain, described as a dull ache. Also, shortness of breath is noted. Symptoms on and off for the last 3 to 4 days.'))
+      .toEqual(['chest pain 4 day', 'shortness of breath 4 day']);
+    expect(timed('HISTORY OF PRESENT ILLNESS: He has had a cough for 2 weeks. He also has a fever. Symptoms for about 3 days.'))
+      .toEqual(['cough 2 week', 'fever 3 day']);
+  });
+  it('not to a complaint told long before', () => {
+    expect(timed('HISTORY OF PRESENT ILLNESS: He has a headache. He works as a driver. He lives with his wife. He has two children. He also has nausea. Symptoms for 3 days.'))
+      .toEqual(['headache undefined undefined', 'nausea 3 day']);
+  });
+});

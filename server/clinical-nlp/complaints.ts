@@ -413,6 +413,13 @@ function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans:
   const between = tokens.filter((t) => t.start >= from && t.end <= to);
   // "no constitutional complaints such as fevers or chills" (not "don't have quite as much shortness of breath").
   const suchAs = (k: number): boolean => between[k]!.text === 'as' && between[k - 1]?.text === 'such';
+  // "denies abnormal bleeding such as blood in urine or nosebleed": the kind the examples are of, up to two words.
+  const kindOf = (k: number): boolean => {
+    for (let j = k + 1; j <= k + 2 && j + 1 < between.length; j++) {
+      if (between[j]!.text === 'such' && between[j + 1]!.text === 'as') return between.slice(k, j).every((t) => /^[a-z][a-z-]*$/.test(t.text) && !ITEM_STOP.test(t.text));
+    }
+    return false;
+  };
   // "denied any associated tonic/clonic movement, incontinence …": an item of up to three words the vocabulary lacks,
   // opening the list or after its comma, and closed by the next comma or "or".
   // Not a clause: no pronoun, no "then", no verb in -ing but one joined by a hyphen ("tongue-biting", not "without
@@ -441,7 +448,7 @@ function listUpTo(s: Sentence, from: number, to: number, tokens: Token[], spans:
   };
   // "no supraglottic edema": one word shaped like an adjective straight before the finding describes it.
   const describes = (k: number): boolean => k === between.length - 1 && ADJECTIVE.test(between[k]!.text);
-  return between.every((t, k) => known(t) || suchAs(k) || inItem.has(k) || alternative(k) || describes(k) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
+  return between.every((t, k) => known(t) || suchAs(k) || kindOf(k) || inItem.has(k) || alternative(k) || describes(k) || (between[k - 1]?.text === ',' && LIST_ITEM.test(s.text.slice(between[k - 1]!.start, between[k + 1]?.start ?? to).trim())));
 }
 
 /** "Kind of" and "sort of" hedge the words after them: "the skin is kind of cracked" is the skin cracked. */

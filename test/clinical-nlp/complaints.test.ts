@@ -1245,3 +1245,12 @@ describe('"Symptoms … for the last 3 to 4 days" after the complaints told (ses
       .toEqual(['headache undefined undefined', 'nausea 3 day']);
   });
 });
+
+describe('a denied kind with its examples (session 49)', () => {
+  it('"denies abnormal bleeding such as blood in urine or nosebleed" denies the examples', () => {
+    const said = (t: string) => structure(t, { locale: 'en-US', mode: 'dictation' }).complaints.map((c) => c.name);
+    expect(said('HISTORY: The patient denies any recent surgery, head trauma, abnormal bleeding such as blood in urine or stool or nosebleed.')).toEqual([]);
+    expect(said('HISTORY: He denies any bleeding such as nosebleeds.')).toEqual([]);
+    expect(said('HISTORY: No fever. He reports bleeding such as nosebleeds.')).toEqual(['nose bleed']);
+  });
+});

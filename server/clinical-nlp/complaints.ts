@@ -147,6 +147,10 @@ const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been li
 // the last few sentences, all of them.
 const SYMPTOMS_TOLD = /^(?:(?:the|these|those|his|her|all|of)\s+)*symptoms\b/;
 const SYMPTOMS_WITHIN = 3;
+/** In a sentence longer than RUN_ON_REPORT tokens (a report read out without punctuation), the most words between a
+ * complaint and the time it takes. */
+const RUN_ON_REPORT = 80;
+const DURATION_REACH = 30;
 const NO = /^(?:no|not|none|nothing|never|nope|nah)\b/;
 // "any abdominal trouble?" "diarrhea no", "chest pain no not really", "headaches or dizziness, no": the symptoms said
 // back, then denied.
@@ -1004,12 +1008,15 @@ export function extractComplaints(doc: Doc): Complaint[] {
   const attach = (s: Sentence, items: Item[], durations: DurationHit[], answer: Duration | undefined, rule: string): void => {
     const taken = new Set<DurationHit>();
     // "a 2-week history of cough and a 3-day history of fever": a time that opens a "history of" is what follows it.
-    const afters = items.map((it) => durations.find((d) => d.start >= it.end && !HISTORY_OF_AFTER.test(s.text.slice(d.start, d.end + 12))));
+    // A recogniser's run-on report is one sentence: a time told far from a complaint is some other story's.
+    const runOn = s.tokens.length > RUN_ON_REPORT;
+    const near = (from: number, to: number): boolean => !runOn || s.text.slice(from, to).split(/\s+/).filter(Boolean).length <= DURATION_REACH;
+    const afters = items.map((it) => durations.find((d) => d.start >= it.end && near(it.end, d.start) && !HISTORY_OF_AFTER.test(s.text.slice(d.start, d.end + 12))));
     afters.forEach((d) => d && taken.add(d));
     // "He fell about a week ago and is complaining of leg pain": the event's time is the pain's too.
     const ofEvent = (d: DurationHit): boolean => items.some((o, j) => afters[j] === d && ONSET_EVENTS.has(o.name));
     items.forEach((it, k) => {
-      const before = [...durations].reverse().find((d) => d.end <= it.start && (!taken.has(d) || !/\S/.test(s.text.slice(0, d.start)) || ofEvent(d)));
+      const before = [...durations].reverse().find((d) => d.end <= it.start && near(d.end, it.start) && (!taken.has(d) || !/\S/.test(s.text.slice(0, d.start)) || ofEvent(d)));
       it.duration = answer ?? (afters[k] ?? before)?.duration ?? it.duration;
     });
     const told: Complaint[] = [];

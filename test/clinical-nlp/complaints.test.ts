@@ -1254,3 +1254,14 @@ describe('a denied kind with its examples (session 49)', () => {
     expect(said('HISTORY: No fever. He reports bleeding such as nosebleeds.')).toEqual(['nose bleed']);
   });
 });
+
+describe('a report read out without punctuation (session 49)', () => {
+  it('gives a complaint no time told more than thirty words from it', () => {
+    const filler = 'she lives at home with her husband and two daughters and she works part time in an office downtown and she enjoys gardening and walking her dog in the park near her house on most days of the week';
+    const text = `history of present illness the patient is a sixty year old woman who has had a cough with mild shortness of breath and ${filler} she does have a history of dvt but this was thirty years ago and ${filler}`;
+    const c = structure(text, { locale: 'en-US', mode: 'dictation' }).complaints;
+    expect(c.map((x) => x.name)).toEqual(['cough', 'shortness of breath']);
+    expect(c.map((x) => x.duration ?? null)).toEqual([null, null]);
+    expect(structure(`history of present illness ${filler} she has had a cough for three days and ${filler}`, { locale: 'en-US', mode: 'dictation' }).complaints[0]?.duration).toEqual({ value: 3, unit: 'day' });
+  });
+});

@@ -141,7 +141,8 @@ const PAST_END = new RegExp(String.raw`(?:${PAST.source})$`);
 const PAST_LAST_WORDS = new Set('episode past time year ago child baby kid little young small life birth'.split(' '));
 // Words after an earlier episode's time that go on telling it: "in the past with vertigo", "years ago for a kidney stone".
 const PAST_GOES_ON = new Set(['with', 'for', 'from', 'of', 'due']);
-const ONSET_OF_TOLD = /^(?:(?:and|so|the|her|his|my|these|those|all (?:of )?(?:the|these|this)?)\s+)*(?:symptoms?|it|this|they|these|that|all this)\s+(?:all\s+)?(?:started|began|begun|came on|first started)\b/;
+// A template's label may open it: "Timing (onset/frequency): Onset was 6 months ago."
+const ONSET_OF_TOLD = /^(?:[a-z][a-z ()/-]{0,40}:\s*)?(?:(?:and|so|the|her|his|my|these|those|all (?:of )?(?:the|these|this)?)\s+)*(?:(?:symptoms?|it|this|they|these|that|all this)\s+(?:all\s+)?(?:started|began|begun|came on|first started)|onset(?: of (?:the |her |his )?symptoms)? (?:was|is)(?: about| approximately| around)?)\b/;
 const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been like this|(?:been )?feeling like this|this way|been going on|been coming|it started|this started|they started|this has been|since then|so (?:about )?\d|(?:having|had|experiencing|noticing|noticed|dealing with|dealt with|suffering with|suffering from) (?:this|it|these|that|them) (?:for|since)\b)/;
 // "… chest pain … Also, shortness of breath is noted. Symptoms on and off for the last 3 to 4 days.": the symptoms of
 // the last few sentences, all of them.

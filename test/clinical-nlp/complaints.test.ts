@@ -1265,3 +1265,12 @@ describe('a report read out without punctuation (session 49)', () => {
     expect(structure(`history of present illness ${filler} she has had a cough for three days and ${filler}`, { locale: 'en-US', mode: 'dictation' }).complaints[0]?.duration).toEqual({ value: 3, unit: 'day' });
   });
 });
+
+describe('"Onset was 6 months ago" after the complaints (session 49)', () => {
+  it('is their onset, also after a template label', () => {
+    const timed = (t: string) => structure(t, { locale: 'en-US', mode: 'dictation' }).complaints.map((c) => `${c.name} ${c.duration?.value}`);
+    expect(timed('HISTORY: She complains of headache. Onset was 3 days ago.')).toEqual(['headache 3']);
+    expect(timed('CHIEF COMPLAINT: Associated signs and symptoms include nocturia and urinary hesitancy. Timing (onset/frequency): Onset was 6 months ago.'))
+      .toEqual(['nocturia 6', 'difficulty urinating 6']);
+  });
+});

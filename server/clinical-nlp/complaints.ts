@@ -994,7 +994,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
   const said = new Map<Complaint, string>();
   let lastItems: Complaint[] = [];
   // Each complaint told, and in which sentence and section, newest last.
-  const toldAt: { c: Complaint; at: number; section: Sentence['section'] }[] = [];
+  const toldAt: { c: Complaint; at: number; section: Sentence['section']; turn: number }[] = [];
   // The complaint first told last, and in which sentence: "… I vomited a couple of times. But then that went away."
   let lastNew: { c: Complaint; at: number } | undefined;
   let lastSite: string | undefined;
@@ -1057,7 +1057,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
       told.push(c);
     }
     if (told.length) lastItems = told;
-    for (const c of told) toldAt.push({ c, at: s.index, section: s.section });
+    for (const c of told) toldAt.push({ c, at: s.index, section: s.section, turn: s.turn });
   };
   // An event's duration ("since the tick bite"): that of the complaint its words name.
   const sinceEvent = (text: string): Duration | undefined => {
@@ -1255,6 +1255,10 @@ export function extractComplaints(doc: Doc): Complaint[] {
       // three, four months ago").
       const corrects = doc.consultation && !EARLIER_EPISODE.test(s.text);
       if (d && SYMPTOMS_TOLD.test(s.text)) for (const t of toldAt) if (s.index - t.at <= SYMPTOMS_WITHIN && t.section === s.section) t.c.duration ??= d;
+      // "I am having constipation … I feel bloated all the time." "How long have you had this problem?" "Couple of
+      // months.": the question asks after the whole answer before it, each complaint of that turn.
+      const toldTurn = toldAt.at(-1)?.turn;
+      if (d && howLong && doc.consultation && toldTurn !== undefined && toldTurn !== s.turn) for (const t of toldAt) if (t.turn === toldTurn) t.c.duration ??= d;
       for (const c of lastItems) if (d) c.duration = corrects && answered.get(c) === s.turn ? d : (c.duration ?? d);
       for (const c of lastItems) if (d) answered.set(c, s.turn);
       if (pending && d) pending.duration ??= d;

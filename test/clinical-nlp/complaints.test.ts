@@ -1274,3 +1274,15 @@ describe('"Onset was 6 months ago" after the complaints (session 49)', () => {
       .toEqual(['nocturia 6', 'difficulty urinating 6']);
   });
 });
+
+describe('"How long have you had this problem?" after an answer of several sentences (session 49)', () => {
+  it('asks after each complaint of that answer', () => {
+    const timed = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => `${c.name} ${c.duration?.value} ${c.duration?.unit}`);
+    expect(timed("Doctor: Any diarrhea?\nPatient: No, I am having constipation every now and then, it's really bothering me now. I feel bloated all the time.\nDoctor: Oh, how long have you had this problem?\nPatient: Couple of months now."))
+      .toEqual(['constipation 2 month', 'bloating 2 month']);
+  });
+  it('"my leg has fallen asleep" is no fall', () => {
+    expect(names('Patient: I feel the tingling and sometimes. I feel like my leg has fallen asleep.')).not.toContain('falls');
+    expect(names('Patient: I have fallen twice this month.')).toContain('falls');
+  });
+});

@@ -697,7 +697,7 @@ function scanPlanAddressed(s: Sentence, used: [number, number][], add: (list: Fo
 }
 
 // Where the note says the diabetes' type or that the patient has just given birth, anywhere.
-const DIABETES_TYPE = /\b(?:type (?:(2|ii|two)|(1|i|one)) diabet\w*|(t2dm|niddm|dm 2|dm type 2)|(t1dm|iddm|dm 1|dm type 1))\b/;
+const DIABETES_TYPE = /\b(?:type (?:(2|ii|two)|(1|i|one)) diabet\w*|(t2dm|niddm|dm 2|dm type 2)|(t1dm|iddm|dm 1|dm type 1)|diabetes(?: mellitus)?,? type (?:(2|ii|two)|(1|i|one)))\b/;
 const PUERPERIUM =
   /\b(?:post ?partum|post ?natal|puerper\w*|after (?:the |her |my )?(?:delivery|birth|baby|c section|caesarean|cesarean)|(?:had|have had|you've had|she had) (?:a |the )?(?:baby|c section|caesarean(?: section)?|cesarean(?: section)?)|gave birth|delivered (?:a|her|the) baby)\b/;
 
@@ -716,7 +716,7 @@ function refineCodes(doc: Doc, found: Found[]): void {
   const specific = found.some((f) => f.entry && isUnspecified(f.entry)) ? namedCodes(doc) : [];
   for (const f of found) {
     if (!f.entry) continue;
-    if (/^E14/.test(f.entry.code) && type) f.entry = icdByCode(`${type[1] || type[3] ? 'E11' : 'E10'}${f.entry.code.slice(3)}`) ?? f.entry;
+    if (/^E14/.test(f.entry.code) && type) f.entry = icdByCode(`${type[1] || type[3] || type[5] ? 'E11' : 'E10'}${f.entry.code.slice(3)}`) ?? f.entry;
     if (isUnspecified(f.entry)) {
       const code = f.entry.code;
       // Diabetes takes only its type from elsewhere: a complication named there ("diabetic retinopathy") is its own.
@@ -788,7 +788,11 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
       let empty = false;
       cues.forEach((c, k) => {
         // "you don't have …", "you're not suffering from …".
-        if (inside(used, c.at) || (c.kind === 'weak' && isNegated(s.text, c.at + 1)) || DENIED_BEFORE.test(s.text.slice(clauseStart(s.text, c.at), c.at))) return;
+        // A denial before an earlier cue is that cue's ("I don't think this is a stroke … I think it's more related to …
+        // now for your second problem of your diabetes").
+        const before = cues[k - 1];
+        const clause = Math.max(clauseStart(s.text, c.at), before && before.kind !== 'weak' ? before.end : 0);
+        if (inside(used, c.at) || (c.kind === 'weak' && isNegated(s.text, c.at + 1)) || DENIED_BEFORE.test(s.text.slice(clause, c.at))) return;
         // A list runs to the plan or to the next cue ("these are migraines, and I think … is adding a … headache").
         const to = Math.min(listEnd(s, c.end), cues[k + 1]?.at ?? Infinity);
         // A hedge said straight after the cue ("I think it's probably a UTI or a cystitis") covers the whole list too,

@@ -728,3 +728,18 @@ describe('a name the doctor gives the trouble is a diagnosis (session 48)', () =
     expect(names(text)).toEqual(expected);
   });
 });
+
+describe('problems the plan turns to, and a type said after the name (session 49)', () => {
+  const said = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).diagnoses.map((d) => `${d.name} ${d.certainty} ${d.icd10?.code}`);
+  const talk = (line: string) => `Doctor: what brings you in\nPatient: i have a headache\nDoctor: okay let me examine you\nPatient: okay\nDoctor: ${line}\nPatient: okay`;
+  it('"for your secondary concern of your rheumatoid arthritis" names the problem', () => {
+    expect(said(talk('now for your secondary concern of your rheumatoid arthritis i want you to continue to follow up with your rheumatologist'))).toEqual(['rheumatoid arthritis confirmed M06.9']);
+  });
+  it('a denial before an earlier cue is not the next one\'s', () => {
+    expect(said(talk("i don't think that this is a sign of a stroke i think it's more related to tightness in your neck now for your second problem of your diabetes mellitus let's continue the metformin")))
+      .toContain('diabetes mellitus confirmed E14.9');
+  });
+  it('"diabetes mellitus, type 2" said anywhere gives the diabetes its type', () => {
+    expect(structure('ASSESSMENT: 1. Diabetes mellitus, type 2, new onset.', { locale: 'en-US' }).diagnoses.map((d) => d.icd10?.code)).toEqual(['E11.9']);
+  });
+});

@@ -569,3 +569,13 @@ describe('things given to wear or use (session 49)', () => {
     expect(talk('i can give you another refill if you need to help with the breathing')).toEqual([]);
   });
 });
+
+describe('courtesies that are no instruction (session 49)', () => {
+  const talk = (line: string): string[] => advice(consultation('what brings you in', 'my knee hurts', `here is my plan, rest the knee. ${line}.`, 'okay'));
+  it('"call me if you need anything" and "call with any questions" are not advice; a worry said is', () => {
+    expect(talk('call me if you need anything')).toEqual(['rest the knee']);
+    expect(talk('give us a call if you have any questions')).toEqual(['rest the knee']);
+    expect(talk('call me if anything happens')).toEqual(['rest the knee', 'call me if anything happens']);
+    expect(talk('call me if the pain gets worse')).toEqual(['rest the knee', 'call me if the pain gets worse']);
+  });
+});

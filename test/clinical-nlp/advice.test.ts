@@ -582,10 +582,9 @@ describe('courtesies that are no instruction (session 49)', () => {
 
 describe('an instruction whose only object is a pronoun (session 49)', () => {
   const talk = (line: string): string[] => advice(consultation('what brings you in', 'my knee hurts', `here is my plan, rest the knee. ${line}.`, 'okay'));
-  it('"take those daily", "bring those back" say nothing to the note; "take it easy" and "take that blood pressure medicine" do', () => {
-    expect(talk('take those daily')).toEqual(['rest the knee']);
-    expect(talk('bring those back')).toEqual(['rest the knee']);
+  it('"take those daily", "bring those back" say nothing to the note; "take it easy" does', () => {
+    const line = "we have to keep track of your sugars alright so i want you to take those daily we'll get a log book so you can keep track of those and bring those back and we can see how we adjust your medicine";
+    expect(advice(consultation('what brings you in', 'my sugars are high', line, 'okay'))).toEqual([]);
     expect(talk('take it easy for a few days')).toEqual(['rest the knee', 'take it easy for a few days']);
-    expect(talk('take that blood pressure medicine every day')).toEqual(['rest the knee', 'take that blood pressure medicine every day']);
   });
 });

@@ -148,6 +148,9 @@ const ANAPHORA = /\b(?:it's been|it has been|they've been|they have been|been li
 // the last few sentences, all of them.
 const SYMPTOMS_TOLD = /^(?:(?:the|these|those|his|her|all|of)\s+)*symptoms\b/;
 const SYMPTOMS_WITHIN = 3;
+// "since I'm a little nauseated I'm not quite as hungry and I feel … fatigued over the last week": a time said after a
+// complaint of a new clause is that complaint's, not the ones told before that clause.
+const NEW_CLAUSE = /\b(?:i'm|i am|i feel|i've|i have|i get|i got|since)\b/;
 /** In a sentence longer than RUN_ON_REPORT tokens (a report read out without punctuation), the most words between a
  * complaint and the time it takes. */
 const RUN_ON_REPORT = 80;
@@ -1012,7 +1015,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
     // A recogniser's run-on report is one sentence: a time told far from a complaint is some other story's.
     const runOn = s.tokens.length > RUN_ON_REPORT;
     const near = (from: number, to: number): boolean => !runOn || s.text.slice(from, to).split(/\s+/).filter(Boolean).length <= DURATION_REACH;
-    const afters = items.map((it) => durations.find((d) => d.start >= it.end && near(it.end, d.start) && !HISTORY_OF_AFTER.test(s.text.slice(d.start, d.end + 12))));
+    const afters = items.map((it, k) => durations.find((d) => d.start >= it.end && near(it.end, d.start) && !HISTORY_OF_AFTER.test(s.text.slice(d.start, d.end + 12)) && !(items[k + 1] && items[k + 1]!.start < d.start && NEW_CLAUSE.test(s.text.slice(it.end, items[k + 1]!.start)))));
     afters.forEach((d) => d && taken.add(d));
     // "He fell about a week ago and is complaining of leg pain": the event's time is the pain's too.
     const ofEvent = (d: DurationHit): boolean => items.some((o, j) => afters[j] === d && ONSET_EVENTS.has(o.name));

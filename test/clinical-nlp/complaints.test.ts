@@ -1286,3 +1286,12 @@ describe('"How long have you had this problem?" after an answer of several sente
     expect(names('Patient: I have fallen twice this month.')).toContain('falls');
   });
 });
+
+describe('a time said in a later clause of its own (session 49)', () => {
+  it('is that clause\'s complaint\'s, not the ones told before it', () => {
+    const timed = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => `${c.name} ${c.duration ? `${c.duration.value} ${c.duration.unit}` : '-'}`);
+    expect(timed("Doctor: how is your appetite\nPatient: since i'm a little nauseated i'm not as hungry and i feel a little more tired over the last week"))
+      .toEqual(['nausea -', 'decreased appetite (not as hungry) -', 'tiredness 1 week']);
+    expect(timed('Patient: i have a cough and a fever for three days')).toEqual(['cough 3 day', 'fever 3 day']);
+  });
+});

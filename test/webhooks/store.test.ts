@@ -278,11 +278,16 @@ for (const db of DATABASES) {
       const emitted: string[] = [];
       let terminating = true;
       let terminations = 0;
+      // On a slow machine a transaction can take longer than the gap between terminations, and the emitter would
+      // never get one through: after three failures in a row the terminator holds off until one commits.
+      let failedInRow = 0;
       const terminator = (async () => {
         while (terminating) {
-          const { rows } = await sql<{ n: number }>`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
-            WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = 'clinic-desk'`.execute(t.e.k).catch(() => ({ rows: [{ n: 0 }] }));
-          terminations += rows[0]!.n;
+          if (failedInRow < 3) {
+            const { rows } = await sql<{ n: number }>`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = 'clinic-desk'`.execute(t.e.k).catch(() => ({ rows: [{ n: 0 }] }));
+            terminations += rows[0]!.n;
+          }
           await sleep(3 + Math.random() * 12);
         }
       })();
@@ -298,8 +303,10 @@ for (const db of DATABASES) {
               .catch(() => null);
             if (ids) {
               emitted.push(...ids);
+              failedInRow = 0;
               break;
             }
+            failedInRow += 1;
             await sleep(5);
           }
           await sleep(5);

@@ -39,6 +39,11 @@ class SlowestFirst extends BaseSequencer {
   }
 }
 
+// Secrets hashed at scrypt's N = 2^10 instead of the service's 2^15 (server/shared/secrets.ts), in this process, its
+// workers and every service they start: the tests hash and check some 1,300 passwords and client secrets.
+// test/auth/secrets.test.ts checks the default in a process of its own.
+process.env.CLINIC_DESK_SCRYPT_LOG2_N ??= '10';
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,

@@ -523,7 +523,7 @@ for (const db of DATABASES) describe(`online backup (${db.name})`, skipFor(db.na
 });
 
 for (const db of DATABASES) describe(`flags and environment (${db.name})`, skipFor(db.skip), () => {
-  it('a bad --port (or CLINIC_DESK_PORT) exits non-zero with a message and never listens', async () => {
+  it('a bad --port (or CLINIC_DESK_PORT), or a bad CLINIC_DESK_SCRYPT_LOG2_N, exits non-zero with a message and never listens', async () => {
     const { args } = await store(db, 'flags');
     const runs = await Promise.all([
       runCli('server/cli/serve.ts', [...args, '--port', 'abc']),
@@ -531,6 +531,7 @@ for (const db of DATABASES) describe(`flags and environment (${db.name})`, skipF
       runCli('server/cli/serve.ts', [...args, '--port']),
       runCli('server/cli/serve.ts', args, { CLINIC_DESK_PORT: 'eighty' }),
       runCli('server/cli/serve.ts', [...args, '--no-such-flag']),
+      runCli('server/cli/serve.ts', args, { CLINIC_DESK_SCRYPT_LOG2_N: '9' }),
     ]);
     for (const r of runs) {
       const all = r.stdout + r.stderr;
@@ -543,5 +544,6 @@ for (const db of DATABASES) describe(`flags and environment (${db.name})`, skipF
     for (const r of runs.slice(0, 4)) expect(r.stderr).toMatch(/port/i);
     expect(runs[0]!.stderr).toMatch(/abc/);
     expect(runs[4]!.stderr).toMatch(/no-such-flag/);
+    expect(runs[5]!.stderr).toMatch(/failed to start: CLINIC_DESK_SCRYPT_LOG2_N must be a whole number from 10 to 17/);
   });
 });

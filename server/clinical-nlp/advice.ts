@@ -150,6 +150,9 @@ const CONTRACTIONS: [RegExp, string][] = [
   [/\bwanna\b/g, 'want to'], [/\bgonna\b/g, 'going to'],
 ];
 const DOCTOR_INTENT = /^(?:if\b.*\b(?:we|i)\s+(?:will|may|might|can|could)\b|(?:we|i)\s*(?:will|'ll|may|might|can|could|am going to|'m going to|'m gonna|am gonna|wanna|want to|would like to|'d like to|did|have|had|'ve)\b|we'll\b|i'll\b|let's\b|let me\b)/;
+const NUTRIENTS = 'sodium|potassium|salt|sugar|glucose|calcium|iron|protein|fat|cholesterol|fibre|fiber|caffeine';
+// "less than 1,000 milligrams of sodium a day": an amount of a nutrient is a diet's, not a dose.
+const NUTRIENT_AMOUNT = new RegExp(String.raw`\b\d[\d,.]*\s*(?:mg|milligrams?|g|grams?)\s+(?:of\s+)?(?:${NUTRIENTS})\b`);
 const DRUG_AMOUNT = /\b\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|ml|units?|iu|tablets?|capsules?|puffs?|doses?|packets?|sachets?|capfuls?|scoops?)\b|\brepeat (?:it|the dose)\b|\b(?:tab|tabs|tablet|cap|capsule|syrup|syp|inj|injection)\s+[a-z]/;
 // Where a clause is only the rest of the one before: "or drooling", "trouble breathing" after "for stridor at rest".
 const FRAGMENT = /^(?:or|nor)\b/;
@@ -176,8 +179,9 @@ const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // verb says what happens or what a treatment does, not what to do.
 const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|he'll|she'll|they'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|isn't|aren't|wasn't|weren't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what|regular|good|more|less|enough|fixed|adequate|proper|daily|plenty|bed|warm|cold|hot|gentle|light|normal|extra|healthy|strict|complete|total|voice|na|really|usually|normally|generally|typically|probably|definitely|certainly|actually|basically|still|already|frequent|kinda|sorta|ta|gotta|they|he|she|people|patients|someone|somebody|things|help|helps|helping|child|baby|infant`;
 // Counselling reported as done ends its clause: "kick counts reviewed preterm labour warning signs reviewed".
+// A thousands separator is no clause's end: "less than 1,000 milligrams of sodium a day".
 const SPLIT = new RegExp(
-  String.raw`(?:\s*[,;]|(?<!\d)\s*:(?!\d))\s*(?:and\s+)?|(?<=\bas (?:much|often|long) as (?:possible|(?:you|she|he|they) can))\s+(?=(?:${CARE_IMPERATIVE})\b)|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|(?<!\b(?:should|must|will|can|could|would|may|might|to|come|come back|go|try|we|i|you|they|he|she|it))\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
+  String.raw`(?:\s*;|\s*,(?!(?<=\d,)\d{3}(?!\d))|(?<!\d)\s*:(?!\d))\s*(?:and\s+)?|(?<=\bas (?:much|often|long) as (?:possible|(?:you|she|he|they) can))\s+(?=(?:${CARE_IMPERATIVE})\b)|(?<=\b(?:reviewed|discussed|explained|counsell?ed)) (?!with\b|again\b|today\b)|(?<!\b(?:should|must|will|can|could|would|may|might|to|come|come back|go|try|we|i|you|they|he|she|it))\s+(?:and|also)\s+(?=(?:${CARE_IMPERATIVE})\b)` +
     // The verb after the whitespace is checked before the word behind it (a lookbehind tried at every position).
     // "if your symptoms don't improve": a verb right after a condition's subject is the condition's own ("when drowsy
     // return …" has none); one after "what we need to do is" is the doctor's plan.
@@ -543,7 +547,7 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   if (!alone && (n < 2 || n > most || (said.match(/[a-z]{2,}|\b(?:999|911|112|111)\b/g) ?? []).length < 2)) return null;
   // The instruction's words decide; a condition may name a dose ("if it does not go away after 2 tablets").
   // "call if the weight goes up by 2 kg": a reading in the condition is what to watch for, not a vital.
-  if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said.replace(/\b(?:if|when|unless)\b.*$/, '')) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || DRUG_AMOUNT.test(said)) return null;
+  if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said.replace(/\b(?:if|when|unless)\b.*$/, '')) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || (DRUG_AMOUNT.test(said) && !NUTRIENT_AMOUNT.test(said))) return null;
   if (NOT_ADVICE.test(text)) return null;
   // "no abdominal pain", "no rebound", "no high blood pressure", "no calf tenderness", "not nauseated": a finding said
   // to be absent, nothing to go without.
@@ -637,7 +641,7 @@ export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, na
 }
 
 // A nutrient in a diet instruction ("a low sodium diet", "under 2 g of sodium a day") is no test of it.
-const NUTRIENT = /^(?:sodium|potassium|salt|sugar|glucose|calcium|iron|protein|fat|cholesterol|fibre|fiber|caffeine)$/;
+const NUTRIENT = new RegExp(String.raw`^(?:${NUTRIENTS})$`);
 const INTAKE = /\b(?:diet|intake|grams?|g|mg|a day|per day|foods?|rich|low|less|more|avoid|limit|reduce|cut|under|restrict\w*|eat|drink)\b/;
 // Checking one's own sugar or pressure at home is advice, not the test ordered: "check your fasting sugar every morning".
 const SELF_CHECK = /^(?:check|monitor|measure|record|keep checking|keep a (?:record|log|chart) of)\b.*\b(?:every|each|daily|at home|twice|once)\b/;

@@ -29,6 +29,8 @@ export function tokenize(text: string): Token[] {
 // unless they sit inside a longer run.
 // A letter followed by an apostrophe is a word's start ("i'm", "it's"), not a spelled letter.
 const SPELLED = /(?<!['’])\b[a-z](?:\s+[a-z]\b(?!['’]))+/g;
+// "a" before a unit of time is the article of a rate ("vitamin d a day", "x a week").
+const A_PER = /^\s+(?:day|week|month|year|night)\b/;
 // "t 3", "b 12", "d 3" are names; "pan d 1 capsule", "zerodol p 1 tablet twice daily" are a brand and a dose count,
 // "vitamin k 10 mg" a name and its strength, "vitamin d 50,000 iu" one with its thousands.
 const LETTER_DIGIT =
@@ -247,13 +249,14 @@ export function normalizeMapped(raw: Mapped, voiceCommands = true): Mapped {
   // "q four h p r n": the interval is read before spelled letters are joined, or "h p r n" would become one word.
   s = s.replace(NUMBER_RUN, numberWords).replace(HOUR_INTERVAL_SPOKEN, hourInterval).replace(WRITTEN_FRACTION, fraction).replace(HALF_A, '0.5 ');
   s = s.replace(SPELLED_WITH_DIGIT, (run: string) => run.replace(/\s+/g, ''));
-  s = s.replace(SPELLED, (run: string) => {
+  s = s.replace(SPELLED, (run: string, at: number, all: string) => {
     const letters = run.split(/\s+/);
     // "a" or "i" at the edge of a run is the article or pronoun: "take a b complex" keeps "a", "do a k o h mount"
-    // is "a koh", "a c b c i would" is "cbc i".
+    // is "a koh", "a c b c i would" is "cbc i", "vitamin d a day" is "d a day".
     if (letters.length === 2 && (letters[0] === 'a' || letters[0] === 'i')) return run;
     const lead = letters.length > 2 && (letters[0] === 'a' || letters[0] === 'i') ? `${letters.shift()} ` : '';
-    const trail = letters.length > 2 && letters[letters.length - 1] === 'i' ? ` ${letters.pop()}` : '';
+    const article = letters.at(-1) === 'a' && A_PER.test(all.slice(at + run.length));
+    const trail = (letters.length > 2 && letters.at(-1) === 'i') || article ? ` ${letters.pop()}` : '';
     return `${lead}${letters.join('')}${trail}`;
   });
   s = s.replace(LETTER_DIGIT, '$1$2');

@@ -588,3 +588,14 @@ describe('an instruction whose only object is a pronoun (session 49)', () => {
     expect(talk('take it easy for a few days')).toEqual(['rest the knee', 'take it easy for a few days']);
   });
 });
+
+describe('a diet amount and a courtesy (session 50)', () => {
+  const talk = (line: string): string[] => advice(consultation('what brings you in', 'my ankles swell', `here is my plan, rest the knee. ${line}.`, 'okay'));
+  it('a thousands separator ends no clause, and an amount of a nutrient is a diet, not a dose', () => {
+    expect(talk('you should consume less than 1,000 milligrams of sodium a day')).toEqual(['rest the knee', 'consume less than 1,000 milligrams of sodium a day']);
+    expect(talk('take 2 tablets of paracetamol')).toEqual(['rest the knee']);
+  });
+  it('"please call if you think of any questions" is a courtesy', () => {
+    expect(talk('please call if you think of any questions')).toEqual(['rest the knee']);
+  });
+});

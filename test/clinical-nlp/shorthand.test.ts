@@ -152,3 +152,11 @@ describe('a 12-hour formulation is not a vitamin-like name', () => {
     expect(normalizeText('b 12 injection')).toBe('b12 injection');
   });
 });
+
+describe('spelled letters and the article of a rate (session 50)', () => {
+  it('"vitamin D a day" keeps "a" a word before a unit of time; spelled names still join', () => {
+    expect(normalizeText('400 U of vitamin D a day')).toBe('400 units of vitamin d a day');
+    expect(normalizeText('vitamin d a week')).toBe('vitamin d a week');
+    expect(normalizeText('c a b g reports')).toBe('cabg reports');
+  });
+});

@@ -2049,3 +2049,12 @@ describe('dosing said in the next sentence (MTS-Dialog, session 47)', () => {
     ]);
   });
 });
+
+describe('a drug the patient never started (session 50)', () => {
+  const us = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.status]);
+  it('"he was told to take aspirin 325 mg but he never started it" prescribes nothing; a start today still does', () => {
+    const history = 'Doctor: what brings you in? Patient: my pressure has been high. Doctor: he was told to take aspirin 325 mg but he never started it.';
+    expect(us(history)).toEqual([]);
+    expect(us(`${history} Doctor: okay. we'll start lisinopril 10 mg daily.`)).toEqual([['lisinopril', 'new']]);
+  });
+});

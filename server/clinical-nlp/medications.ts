@@ -202,6 +202,9 @@ const TOLD_CHANGE = /\b(?:was|were|been|had|got)\s+(?:(?:then|later|recently|sub
 const CHANGE_OF_THAT = new RegExp(
   String.raw`\b(?:increas\w*|decreas\w*|reduc\w*|titrat\w*|chang\w*|cut|bump\w*|drop\w*|lower\w*|double|halve|make(?=\s+(?:it|this|that|the dose)\s+\d)|(?:go|going|come|coming|bring|bringing|move|moving)(?=\s+(?:(?:it|this|that|the dose)\s+)?(?:up|down)\b))(?:\s+(?:it|this|that|the dose))?(?:\s+(?:back|up|down))?(?:\s+to|(?<=\bmake\s+(?:it|this|that|the dose)))\s+${NUM}\s*${STRENGTH_UNIT}?(?![a-z])`,
 );
+// "I see you're on amlodipine 5 mg; let's increase it.": a change of that drug whose new amount is not said.
+const CHANGE_UNSAID =
+  /\b(?:increase|decrease|reduce|lower|double|halve|bump|cut)\s+(?:it|this|that|the dose|your dose)(?:\s+(?:up|down|back|a little|a bit|slightly|in half))?(?=\s*(?:[.,;!?]|$|\s+(?:and|then|today|now|for you)\b))/;
 const BY_STEP = new RegExp(
   String.raw`\bby\s+${NUM}\s*${STRENGTH_UNIT}(?![a-z])(?:\s+(?:every|each|a|per)\s+(?:\d+\s+|other\s+)?(?:day|week|month|fortnight)s?\b)?`,
 );
@@ -1033,14 +1036,26 @@ export function extractMedications(
     const own = meds.filter((m) => m.sentence === s.index);
     if (s.speaker === 'patient' || own.some((m) => m.status !== 'history')) continue;
     const change = CHANGE_OF_THAT.exec(s.text);
-    if (!change) continue;
-    const said = s.span(change.index, change.index + change[0].length).start;
+    const unsaid = change ? null : CHANGE_UNSAID.exec(s.text);
+    const cue = change ?? unsaid;
+    if (!cue) continue;
+    const said = s.span(cue.index, cue.index + cue[0].length).start;
     const recent = (m: Out): boolean =>
       (m.sentence === s.index ? (m.field_evidence?.name?.end ?? Infinity) <= said : m.sentence < s.index && m.sentence >= s.index - 2) && m.recognised && !!m.strength;
     const names = new Set([...prescribed, ...history].filter(recent).map((m) => m.name));
     if (names.size !== 1) continue;
     const given = prescribed.find(recent);
     const old = given ?? history.find(recent)!;
+    if (!change) {
+      // The new amount is the doctor's to add: no strength, dose or frequency is carried over, and safety asks for it.
+      if (!saidForNow(s, cue.index, cue.index + cue[0].length) || TOLD_CHANGE.test(s.text.slice(0, cue.index))) continue;
+      const { strength: _s, dose: _d, frequency: _f, ...rest } = old;
+      const { strength: _se, dose: _de, frequency: _fe, ...evidence } = old.field_evidence ?? {};
+      prescribed = [...prescribed.filter((m) => m !== given), {
+        ...rest, field_evidence: evidence, status: 'changed', previous_strength: old.strength, rules: [...(old.rules ?? []), 'changed.dose', 'med.change-that-unsaid'], sentence: s.index,
+      }];
+      continue;
+    }
     // A step of a taper or a titration ("… for 5 days. Then reduce to 20 mg", "Increase to 100 mg after two weeks")
     // comes after the dose before it: that one is not replaced.
     const after = s.text.slice(change.index + change[0].length);

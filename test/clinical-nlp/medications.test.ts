@@ -2058,3 +2058,18 @@ describe('a drug the patient never started (session 50)', () => {
     expect(us(`${history} Doctor: okay. we'll start lisinopril 10 mg daily.`)).toEqual([['lisinopril', 'new']]);
   });
 });
+
+describe('a change of dose whose new amount is not said (session 50)', () => {
+  const us = (t: string) => {
+    const f = structure(`Doctor: what brings you in? Patient: my pressure. Doctor: ${t}`, { locale: 'en-US', mode: 'consultation' });
+    return { meds: f.medications.map((m) => [m.name, m.status, m.strength?.value ?? null, m.previous_strength?.value ?? null]), flags: f.flags.map((x) => `${x.code} ${x.pointer}`) };
+  };
+  it('"you\'re on amlodipine 5 mg. let\'s increase it." is a change without a strength, flagged for the doctor to add', () => {
+    for (const said of ["i see you're on amlodipine 5 mg. let's increase it.", "you're on amlodipine 5 mg daily. i want to double that."]) {
+      expect(us(said), said).toEqual({ meds: [['amlodipine', 'changed', null, 5]], flags: ['STRENGTH_MISSING /medications/0/strength'] });
+    }
+    expect(us("you're on amlodipine 5 mg. let's go up to 10 mg.").meds).toEqual([['amlodipine', 'changed', 10, 5]]);
+    // Told as done before, by someone else: no change of today's.
+    expect(us('you were on amlodipine 5 mg and they had to increase it.').meds).toEqual([]);
+  });
+});

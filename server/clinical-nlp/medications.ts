@@ -382,13 +382,15 @@ const takingCondition = (near: string, line: string): RegExpExecArray | null => 
 const FOR_SYMPTOM = /\bfor (?:the |any |her |his |your )?(?:discomfort|pain|fever|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 const UP_TO_TIMES = /\bup\s*to\s+(?:(?:about|around|roughly|approximately)\s+)?(?:\d+|twice|thrice)\s+(?:times\s+)?(?:a|per|in a|each)\s+day\b/;
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
-const DAILY_MAX =
-  /\b(?:not more than|no more than|maximum(?: of)?|max|up to|upto|not to exceed)\s+(?:(?:about|around|roughly|approximately)\s+)?(\d+|once|twice|thrice)\s*(?:(?:tablets?|tabs?|capsules?|doses?|times?|pieces?|sprays?|puffs?)\s+)?(?:a|in a|per|in 1|each|in 24 hours?)\s*(?:day|night|24 hours)\b/;
+// "do not take more than 3000 mg a day": said as a prohibition, a ceiling all the same.
+const NOT_MORE = String.raw`(?:(?:do not|don't|never|not to|try not to)\s+(?:take|use|have|go over|exceed)\s+(?:more than|over)|(?:do not|don't|never) exceed)`;
+const DAILY_MAX = new RegExp(String.raw`\b(?:${NOT_MORE}|not more than|no more than|maximum(?: of)?|max|up to|upto|not to exceed)\s+(?:(?:about|around|roughly|approximately)\s+)?(\d+|once|twice|thrice)\s*(?:(?:tablets?|tabs?|capsules?|doses?|times?|pieces?|sprays?|puffs?)\s+)?(?:a|in a|per|in 1|each|in 24 hours?)\s*(?:day|night|24 hours)\b`);
 // "you can take Tylenol up to 3000 milligrams a day": a daily ceiling in weight; its "a day" is no once-daily
 // schedule, and with no schedule said the drug is taken as needed. "Then go up to 50 mg a day", "bump it up to …" are
 // a titration's next dose.
-const DAILY_MAX_AMOUNT =
-  /\b(?:not more than|no more than|maximum(?: of)?|max|(?<!\b(?:go|goes|going|went|gone|increase[ds]?|increasing|titrate[ds]?|titrating|it|that|him|her|you|them)\s+)(?:up to|upto)|not to exceed)\s+(\d[\d,]*(?:\.\d+)?)\s*(mg|milligrams?|g|grams?)\s+(?:(?:a|in a|per|each)\s+day|(?:in |per |every )?24 hours?)\b/;
+const DAILY_MAX_AMOUNT = new RegExp(
+  String.raw`\b(?:${NOT_MORE}|not more than|no more than|maximum(?: of)?|max|(?<!\b(?:go|goes|going|went|gone|increase[ds]?|increasing|titrate[ds]?|titrating|it|that|him|her|you|them)\s+)(?:up to|upto)|not to exceed)\s+(\d[\d,]*(?:\.\d+)?)\s*(mg|milligrams?|g|grams?)\s+(?:(?:a|in a|per|each)\s+day|(?:in |per |every )?24 hours?)\b`,
+);
 const CHANGE_BEFORE = /\b(?:go|goes|going|increase[ds]?|increasing|titrate[ds]?|titrating|put|bring|push|move|get|bump|raise|double)\b[^.;,]{0,30}$/;
 const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3 };
 const DURATION =
@@ -708,9 +710,16 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   const cond = takingCondition(near, t);
   const ceiling = changeBefore ? null : DAILY_MAX_AMOUNT.exec(near);
   // "you can take one tablet up to six times a day": a ceiling on how often is taken as needed.
-  const asNeeded = AS_NEEDED.test(t) || NEED_IT_NEAR.test(near) || !!cond || !!condition || UP_TO_TIMES.test(near);
+  let asNeeded = AS_NEEDED.test(t) || NEED_IT_NEAR.test(near) || !!cond || !!condition || UP_TO_TIMES.test(near);
 
   let { freq, single, hit } = frequencyOf(ceiling ? blanked(t, ceiling) : t, asNeeded, timings);
+  // "you can take tylenol, just don't take more than 6 tablets a day": a ceiling and no schedule of its own is taken
+  // as needed, its "a day" no once-daily schedule.
+  const onlyCeiling = asNeeded ? null : DAILY_MAX.exec(t);
+  if (onlyCeiling && (!hit || (hit.from >= onlyCeiling.index && hit.to <= onlyCeiling.index + onlyCeiling[0].length))) {
+    asNeeded = true;
+    ({ freq, single, hit } = frequencyOf(ceiling ? blanked(t, ceiling) : t, true, timings));
+  }
   // "may use ibuprofen or Tylenol for discomfort": a drug for a symptom with no schedule is taken when it is there.
   const forSymptom = !asNeeded && !freq && !single ? FOR_SYMPTOM.exec(near) : null;
   if (forSymptom) ({ freq, single, hit } = frequencyOf(t, true, timings));

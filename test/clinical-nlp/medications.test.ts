@@ -2073,3 +2073,14 @@ describe('a change of dose whose new amount is not said (session 50)', () => {
     expect(us('you were on amlodipine 5 mg and they had to increase it.').meds).toEqual([]);
   });
 });
+
+describe('a daily ceiling said as a prohibition (session 50)', () => {
+  const us = (t: string) => structure(`Doctor: what brings you in? Patient: pain. Doctor: okay. ${t}`, { locale: 'en-US', mode: 'consultation' })
+    .medications.map((m) => [m.name, m.strength?.value ?? null, m.frequency?.text ?? null, m.frequency?.as_needed ?? null]);
+  it('"don\'t take more than 3000 mg / 6 tablets a day" is the most a day, taken as needed, not once daily', () => {
+    expect(us('you can take tylenol, just do not take more than 3000 mg a day.')).toEqual([['acetaminophen', null, 'as needed, up to 3000 mg a day', true]]);
+    expect(us("you can take tylenol, just don't take more than 6 tablets a day.")).toEqual([['acetaminophen', null, 'as needed, up to 6 a day', true]]);
+    // A schedule said with it stays the schedule.
+    expect(us('take tylenol 500 mg twice a day and do not take more than 4 tablets a day.')).toEqual([['acetaminophen', 500, 'twice daily', false]]);
+  });
+});

@@ -833,7 +833,18 @@ function othersFrom(s: Sentence, consultation: boolean, aboutOthers = false): nu
   const other = OTHERS.exec(s.text);
   if (other) return other.index;
   const family = FAMILY.exec(s.text);
-  return family && (!consultation || aboutOthers || CONTACT.test(s.text)) ? family.index : -1;
+  // "My son had a fever and now I've got a cough": a patient who speaks of themself after the relative is not the
+  // parent telling the child's story.
+  return family && (!consultation || aboutOthers || CONTACT.test(s.text) || patientAgain(s, family.index) < Infinity) ? family.index : -1;
+}
+// Where the patient takes the sentence back from them: "my husband has had a cough and now I have a sore throat".
+const PATIENT_AGAIN = /\b(?:and|but|so|now|while)\s+(?:now\s+|then\s+|also\s+)?(?:i|i've|i'm)\b(?!\s+(?:think|guess|mean|know|don't|do not|said|told|asked|was told|heard|wonder))/g;
+
+/** Where in the sentence, after others' troubles start at `from`, the patient's own come back, or Infinity. */
+function patientAgain(s: Sentence, from: number): number {
+  if (from < 0) return Infinity;
+  PATIENT_AGAIN.lastIndex = from;
+  return PATIENT_AGAIN.exec(s.text)?.index ?? Infinity;
 }
 // A sentence whose subject is someone already named: "he had a fever", "and she's got a cough too".
 const OTHER_SUBJECT = /^(?:(?:and|so|but|also|then|now)\s+)*(?:he|she|they)(?:'s|'d|'ve| has| had| is| was| were| have| got| also| too| caught| started)\b/;
@@ -1105,7 +1116,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
       recapDuration ??= complaintDurations(s, whole).find((d) => d.duration)?.duration;
       const others = othersFrom(s, doc.consultation);
       // The summary does not bring back what the patient said is gone ("I've stopped vomiting", "no fever now").
-      const listed = segmentItems(s, doc.female, whole).filter((it) => (others < 0 || it.start < others) && (byName.has(it.name) || !gone.has(it.name)));
+      const back = patientAgain(s, others);
+      const listed = segmentItems(s, doc.female, whole).filter((it) => (others < 0 || it.start < others || it.start >= back) && (byName.has(it.name) || !gone.has(it.name)));
       attach(s, listed, [], recapDuration, 'complaint.doctor-recap');
       continue;
     }
@@ -1143,7 +1155,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
     const durations = complaintDurations(s, scope);
     const bare: Item[] = [];
     const denied: Item[] = [];
-    const items = segmentItems(s, doc.female, scope, lastSite, bare, denied, askedSite).filter((it) => others < 0 || it.start < others);
+    const back = patientAgain(s, others);
+    const items = segmentItems(s, doc.female, scope, lastSite, bare, denied, askedSite).filter((it) => others < 0 || it.start < others || it.start >= back);
     for (const d of denied) gone.add(d.name);
     // "No shortness of breath since I've been home": a symptom told earlier (before a hospital stay) has gone.
     if (doc.consultation && denied.length && (NOW.test(s.text) || (question && NOW.test(question.text)))) {

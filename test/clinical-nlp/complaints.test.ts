@@ -1295,3 +1295,18 @@ describe('a time said in a later clause of its own (session 49)', () => {
     expect(timed('Patient: i have a cough and a fever for three days')).toEqual(['cough 3 day', 'fever 3 day']);
   });
 });
+
+describe('someone else\'s troubles, then the patient\'s own in the same sentence (session 50)', () => {
+  const said = (line: string) => structure(
+    `Doctor: hi, what brings you in today?\nPatient: ${line}\nDoctor: okay, let me take a look.`, { locale: 'en-US', mode: 'consultation' },
+  ).complaints.map((c) => c.name);
+  it('"my husband has had a cough and now I have a sore throat": the sore throat is the patient\'s, the cough is not', () => {
+    expect(said('my husband has had a cough for a week and now i have a sore throat.')).toEqual(['sore throat']);
+    expect(said('my husband has had a cough for a week and i think he has a fever too.')).toEqual([]);
+  });
+  it('"my son had a fever and a rash and I\'ve got a headache": the speaker is the patient, the son someone else', () => {
+    expect(said("my son had a fever and a rash last week and i've got a headache and a cough.")).toEqual(['headache', 'cough']);
+    // A parent telling the child's story: the child is the patient.
+    expect(said('my son has had a fever and a rash since last week and it is getting worse.')).toEqual(['fever', 'rash']);
+  });
+});

@@ -2084,3 +2084,10 @@ describe('a daily ceiling said as a prohibition (session 50)', () => {
     expect(us('take tylenol 500 mg twice a day and do not take more than 4 tablets a day.')).toEqual([['acetaminophen', 500, 'twice daily', false]]);
   });
 });
+
+describe('a drug the doctor would rather not prescribe (session 50)', () => {
+  it('"I\'d rather not prescribe Xanax. Let\'s try sertraline" prescribes the sertraline only', () => {
+    const f = structure("Doctor: what brings you in today?\nPatient: anxiety. my friend gave me some of her xanax and it helped.\nDoctor: i'd rather not prescribe xanax. let's try sertraline 25 mg daily.\nPatient: okay.", { locale: 'en-US', mode: 'consultation' });
+    expect(f.medications.map((m) => [m.name, m.status])).toEqual([['sertraline', 'new']]);
+  });
+});

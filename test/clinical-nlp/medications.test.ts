@@ -2091,3 +2091,15 @@ describe('a drug the doctor would rather not prescribe (session 50)', () => {
     expect(f.medications.map((m) => [m.name, m.status])).toEqual([['sertraline', 'new']]);
   });
 });
+
+describe('a drug offered and taken back in the same breath (session 50)', () => {
+  const us = (line: string) => structure(`Doctor: what brings you in today?\nPatient: it's my back again.\nDoctor: ${line}`, { locale: 'en-US', mode: 'consultation' })
+    .medications.map((m) => m.name);
+  it('"you could take meloxicam, but with your kidneys that\'s not a good idea", "I was going to give you prednisone but …" prescribe nothing', () => {
+    expect(us("you could take meloxicam 15 mg, but with your kidneys that's not a good idea.\nDoctor: let's stick with tylenol 650 mg every 8 hours.")).toEqual(['acetaminophen']);
+    expect(us("some doctors would use gabapentin here, but i don't think it's needed.")).toEqual([]);
+    expect(us('i was going to give you prednisone but your sugar is too high.')).toEqual([]);
+    // A caveat on how to take it is no refusal.
+    expect(us("take naproxen 500 mg twice a day, but not on an empty stomach, that's not a good idea.")).toEqual(['naproxen']);
+  });
+});

@@ -222,7 +222,9 @@ const DOSE_OR_FREQUENCY_NEXT = new RegExp(
   String.raw`^\s*,?\s*(?:${NUM}\s*(?:${DOSE_UNIT})\b|(?:1|one|half)?\s*(?:od|bd|tds|tid|bid|qid|sos|once|twice|thrice|daily|\d+ times)\b|[0-2]-[0-2]-[0-2])`,
 );
 // "#90 tablets", "dispense 30 tablets": how many the pharmacy hands out, not the dose.
-const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|upto|dispense|dispensed|disp|quantity|qty)\s+)(?<![\d./#])(?<!#\s)(${NUM.slice(1, -1)}|\b(?:half|a|an|one))\s*(?:(?:full|whole|level|heaped)\s+)?(${DOSE_UNIT})\b(?!\s*(?:\/|per)\s*(?:kg|day)\b)`);
+// A concentration's volume ("120 mg per 5 ml", "250 mg in 5 ml", "250 mg/5 ml") is no dose: the dose is the amount
+// said after it ("give 10 ml").
+const DOSE = new RegExp(String.raw`(?<!\b(?:more than|maximum(?: of)?|max|up to|upto|dispense|dispensed|disp|quantity|qty)\s+)(?<!\b(?:mg|mcg|g|milligrams?|micrograms?|grams?|units?|iu)\s+(?:per|in|every|each)\s+)(?<![\d./#])(?<!#\s)(${NUM.slice(1, -1)}|\b(?:half|a|an|one))\s*(?:(?:full|whole|level|heaped)\s+)?(${DOSE_UNIT})\b(?!\s*(?:\/|per)\s*(?:kg|day)\b)`);
 // "take two tablets of paracetamol 500 mg", "half a tablet of bisoprolol", "10 ml of the suspension": the amount said
 // before the drug is its dose.
 const HALVED = /\b(?:cut|split|break|broken|divide|divided)\s+(?:it\s+|them\s+|the\s+tablets?\s+)?in\s+(?:half|two)\b/;

@@ -2103,3 +2103,14 @@ describe('a drug offered and taken back in the same breath (session 50)', () => 
     expect(us("take naproxen 500 mg twice a day, but not on an empty stomach, that's not a good idea.")).toEqual(['naproxen']);
   });
 });
+
+describe('a syrup\'s concentration and its dose (session 50)', () => {
+  const dose = (line: string) => structure(`Doctor: what brings you in today?\nPatient: my son has a cough.\nDoctor: ${line}`, { locale: 'en-US', mode: 'consultation' })
+    .medications.map((m) => [m.name, m.strength?.value ?? null, m.dose ? `${m.dose.value} ${m.dose.unit}` : null]);
+  it('"120 mg per 5 ml, give 10 ml": the dose is the 10 ml said after the concentration, not its 5 ml', () => {
+    expect(dose('give him paracetamol 120 mg per 5 ml, give 10 ml every six hours if he has fever.')).toEqual([['acetaminophen', 120, '10 ml']]);
+    expect(dose('paracetamol syrup 250 mg in 5 ml, 7.5 ml four times a day.')).toEqual([['acetaminophen', 250, '7.5 ml']]);
+    expect(dose('paracetamol syrup 250 mg/5 ml, 7.5 ml four times a day.')).toEqual([['acetaminophen', 250, '7.5 ml']]);
+    expect(dose('give him amoxicillin syrup 250 mg per 5 ml, 5 ml three times a day for seven days.')).toEqual([['amoxicillin', 250, '5 ml']]);
+  });
+});

@@ -342,6 +342,9 @@ describe('not investigations', () => {
     ["I'll do an ECG now.", ['electrocardiogram (ECG)']],
     ["An x-ray won't show a soft tissue injury, so we won't do one.", []],
     ["I'll order an MRI, and we don't need to do one of the knee.", ['mri']],
+    ["I'd also thought about a stress test, but I don't think you need one now.", []],
+    ['i thought about a stress test but i dont think we need to do one', []],
+    ["Let's get a lipid panel, but I don't think she needs an echo.", ['lipid panel']],
   ]);
 });
 

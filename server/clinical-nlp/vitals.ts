@@ -38,7 +38,10 @@ const VitalSchema = Type.Object({
   key: KeySchema,
   labels: Words,
   misheard_labels: Type.Optional(Words),
-  /** Labels that read a value only with its unit said and nothing between: "he's 16.5 kg", "kg and 103 cm". */
+  /**
+   * Labels that read a value only with its unit said and nothing between: "he's 16.5 kg", "kg and 103 cm"; for a BP,
+   * whose pair of numbers says what it is, only with a pair no other measure has: "it's 138 over 86".
+   */
   unit_labels: Type.Optional(Words),
   short_labels: Type.Optional(Words),
   not_before: Words,
@@ -149,7 +152,7 @@ interface Rules {
   labelled: RegExp;
   /** "pressure 130 over 80": a recogniser's "blood pressure" missing a word, read only with a BP-shaped value. */
   misheard?: RegExp;
-  /** "he's 16.5 kilograms": words that are a label only when a unit follows the number. */
+  /** "he's 16.5 kilograms", "it's 138 over 86": words that are a label only when a unit (a BP's pair) follows the number. */
   withUnit?: RegExp;
   /** "T: 98.6", "P 90", "t98": a report list's letters, read only where the sentence is such a list. */
   short?: RegExp;
@@ -165,7 +168,13 @@ const RULES: Rules[] = V.vitals.map((v) => {
     labelled: new RegExp(labelSource(v, v.labels) + GAP + value, 'g'),
     ...(v.misheard_labels?.length ? { misheard: new RegExp(labelSource(v, v.misheard_labels) + GAP + value, 'g') } : {}),
     ...(v.unit_labels?.length
-      ? { withUnit: new RegExp(String.raw`${START}(?<label>${alt(v.unit_labels)})\s+(?<a>${NUM})\s*(?<u>${unitAlt(v.units)})`, 'g') }
+      ? {
+          withUnit: new RegExp(
+            String.raw`${START}(?<label>${alt(v.unit_labels)})\s+` +
+              (v.key === 'bp' ? String.raw`(?<a>\d{2,3})\s*(?:\/|over)\s*(?<b>\d{2,3})(?![\d.])` : String.raw`(?<a>${NUM})\s*(?<u>${unitAlt(v.units)})`),
+            'g',
+          ),
+        }
       : {}),
     ...(v.short_labels?.length ? { short: new RegExp(String.raw`${START}(?<label>${alt(v.short_labels)})(?:\s*[:=]\s*|\s+|(?=\d))${value}`, 'g') } : {}),
     ...(aloneUnits.length
@@ -238,15 +247,17 @@ function measuredHere(s: Sentence, m: RegExpExecArray): boolean {
   const text = s.text;
   const said = m[0];
   const { near: before, wide } = clauseBefore(text, m.index);
-  if (THIS_VISIT.test(said) || THIS_VISIT.test(before)) return true;
+  // Up to the next number: in a run-on sentence that starts the next reading ("pulse 96 weight 52 kg last month …").
+  const after = text.slice(m.index + said.length);
+  // A place said after the value outweighs a "here" before it: "I see here it was 180 over 95 when you went into the ER".
+  const elsewhereAfter = ELSEWHERE_AFTER.test(after.split(/\d/)[0]!);
+  if ((THIS_VISIT.test(said) || THIS_VISIT.test(before)) && !elsewhereAfter) return true;
   const section = s.section ?? null;
   if (section && (NO_VITALS.has(section) || (section === 'review' && !THIS_VISIT.test(text)))) return false;
   if (REPORT_SENTENCE.test(text)) return false;
   const runOn = !/[,;:]/.test(text) && RUN_ON_TAIL.test(before);
   if ((!runOn && ELSEWHERE_BEFORE.test(before)) || EARLIER_VISIT.test(wide)) return false;
-  // Up to the next number: in a run-on sentence that starts the next reading ("pulse 96 weight 52 kg last month …").
-  const after = text.slice(m.index + said.length);
-  return !ELSEWHERE_AFTER.test(after.split(/\d/)[0]!) && !LASTED_AFTER.test(after) && !CHANGE_AFTER.test(after);
+  return !elsewhereAfter && !LASTED_AFTER.test(after) && !CHANGE_AFTER.test(after);
 }
 
 // "blood pressure sitting down was 180/80": a posture is not a change ("weight is down 2 kg").
@@ -270,6 +281,8 @@ function shortLabelOk(s: Sentence, m: RegExpExecArray): boolean {
     return r.labelled.test(s.text);
   });
 }
+
+const bareBp = (systolic: number, diastolic: number): boolean => systolic >= 80 && diastolic >= 40 && systolic - diastolic <= 110;
 
 interface Hit {
   m: RegExpExecArray;
@@ -298,7 +311,10 @@ function hitsOf(r: Rules, s: Sentence): Hit[] {
   scan(r.labelled, () => true);
   // A misheard label needs a value no other pressure has: a systolic of 80 or more.
   scan(r.misheard, (m) => Number(m.groups!.a) >= 80);
-  scan(r.withUnit, () => true);
+  // A pair said without its label is a BP only where no dose or insulin mix has it: a systolic of 80 or more, a
+  // diastolic of 40 or more and a pulse pressure of at most 110 ("it's 70/30", "it's 250/50" are an insulin and an
+  // inhaler).
+  scan(r.withUnit, (m) => r.row.key !== 'bp' || bareBp(Number(m.groups!.a), Number(m.groups!.b)));
   scan(r.short, (m) => shortLabelOk(s, m));
   scan(r.alone, () => true);
   return out.sort((a, b) => a.m.index - b.m.index);

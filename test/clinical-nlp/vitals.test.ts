@@ -63,6 +63,10 @@ describe('spoken vitals', () => {
       bp: { systolic: 100, diastolic: 64 }, weight_kg: 52 }],
     ['SpO2 said with its two', 'Doctor: spo two ninety eight percent on room air.\nPatient: okay.', { spo2_percent: 98 }],
     ['a weight said to the patient with its unit', "Doctor: you're ninety three kilos today.\nPatient: oh dear.", { weight_kg: 93 }],
+    ['a weight said to the patient with "you weigh"', 'Doctor: you weigh eighty two kilos today.\nPatient: oh dear.', { weight_kg: 82 }],
+    ['a BP said without its label, after the doctor measured it', "Doctor: let me check your blood pressure. okay, it's one thirty eight over eighty six.\nPatient: is that bad?", {
+      bp: { systolic: 138, diastolic: 86 } }],
+    ['a BP pair after "today it\'s"', "Doctor: and today it's 130/80.\nPatient: good.", { bp: { systolic: 130, diastolic: 80 } }],
     ['what the doctor says they will measure is no request to the patient', "Doctor: let me check your temperature it's thirty seven point eight\nPatient: okay", { temperature: { value: 37.8, unit: 'C' } }],
     ['"vitals" ends a told clause', 'Doctor: he was in hospital two years ago vitals temp ninety nine point one heart rate ninety\nPatient: yes', {
       temperature: { value: 99.1, unit: 'F' }, pulse_bpm: 90 }],
@@ -118,6 +122,10 @@ describe('not vitals of this visit', () => {
     ['a reading in A&E', 'When you were in A&E your temperature was 38.5.'],
     ['an earlier visit, said after the value', 'Your blood pressure was 160 over 100 last visit.'],
     ['a change said after the value', 'Her weight is a five pound increase over the summer.'],
+    ['a pair said of a drug or an insulin mix', "She uses Advair, it's 250/50. The insulin is 70/30 and it's 100/25 of losartan."],
+    ['a pair said of home readings', "At home it's usually 150 over 95."],
+    ['an emergency room reading said after the value, "here" the record', 'I see here that it was about 180 over 95 when you went into the emergency room.'],
+    ['a reading while in hospital, said after it', 'Your blood pressure was 170/100 while you were in the hospital.'],
     ['a decade, not a reading', 'Your heart rate was in the 40s on the monitor overnight. Her sats have been in the low 90s.'],
   ])('%s', (_, text) => {
     expect(vitals(text, 'en-US')).toEqual({});

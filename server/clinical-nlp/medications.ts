@@ -287,6 +287,8 @@ interface Hit {
 
 // "once the flare settles", "once you've finished the course", "once nadir is resolved": "once" opening a clause is a
 // time, not a frequency.
+// The first step of a regimen, said as given now or on its first day.
+const LOADING_DOSE = /\b(?:today|now|stat|immediately|on (?:the )?first day|(?:on )?day (?:one|1)|(?:as )?(?:the|a) (?:first|loading) dose)\b/;
 const ONCE_DAILY = /\b(?:od|once (?:a day|daily)|once(?!\s+(?:the|you|you've|you're|your|it|it's|this|that|these|those|he|she|they|we|i|i've|my|his|her|their|symptoms?|things?|everything|done|finished|healed|settled|better)\b)(?!\s+(?:[a-z']+\s+){1,3}(?:is|are|has|have|was|were|gets|comes|returns|resolves|resolved|improves|settles)\b)|daily|every day|(?:every|each) (?:morning|night)|everyday|qd|nightly|(?:a|per) day)\b/;
 
 const MORNING_AND_EVENING = /\b(\d+(?:\.\d+)?\s*[a-z]+\s+)?(?:every|each)\s+morning\s+and\s+(\d+(?:\.\d+)?\s*[a-z]+\s+)?(?:every|each)\s+(?:evening|night)\b/;
@@ -1324,7 +1326,7 @@ const opensSentence = (s: Sentence, x: ContextModifier): boolean => OPENS_SENTEN
 // Cues after the drug that overrule the one before it ("amlodipine is stopped", "penicillin allergy").
 const OVERRULING = new Set<Decision>(['allergy', 'stopped', 'negated', 'asked', 'continued']);
 const UNDOING = new Set<Decision>(['allergy', 'stopped', 'negated']);
-const RESTARTS = new Set(['new.restart', 'new.switch']);
+const RESTARTS = new Set(['new.restart', 'new.restart-after', 'new.switch']);
 const HISTORY = new Set<Decision>(['history', 'current']);
 // Decisions a cue gives every drug in its scope, also one said without a comma after another: "allergies benadryl
 // phenobarbitone morphine lasix" names four allergens (a prescribing cue is never shared this way).
@@ -1424,11 +1426,14 @@ function decide(
   // "Flonase was recommended but the patient declined": a refusal or stop said after the drug undoes a prescribing cue
   // said between them.
   const backward = (x: ContextModifier): boolean => x.start >= m.end && x.rule.direction !== 'forward';
-  const back = mods.find((x) => backward(x) && UNDOING.has(status(x)!)) ?? mods.find((x) => backward(x) && (OVERRULING.has(status(x)!) || overrules(x)));
+  const undone = mods.find((x) => backward(x) && UNDOING.has(status(x)!));
+  // "your Coumadin was held for the procedure, and we'll resume it tonight": a restart said after the stop ends it.
+  const resumed = undone && mods.find((x) => backward(x) && x.start >= undone.end && RESTARTS.has(x.rule.id) && status(x) === 'new');
+  const back = resumed ?? undone ?? mods.find((x) => backward(x) && (OVERRULING.has(status(x)!) || overrules(x)));
   // "steroid creams I can give you": a cue after the drug decides when none comes before it.
   const after = mods.find((x) => x.start >= m.end && x.rule.direction !== 'forward' && status(x));
   let out: Decided;
-  if (back) out = { decision: status(back)!, rules: [back.rule.id], explicit: true, restart: false, unclear: !!back.rule.uncertain, cue: back.text, backward: true };
+  if (back) out = { decision: status(back)!, rules: [back.rule.id], explicit: true, restart: back === resumed, unclear: !!back.rule.uncertain, cue: back.text, backward: true };
   else if (own && status(own) === 'stopped' && STOP_HAS_OBJECT.test(s.text.slice(own.end, m.formStart)) && /^\s*\d/.test(s.text.slice(m.end))) {
     // "stop the excedrin for the attacks sumatriptan 50 milligrams …": the stop has its own object (a drug we may not
     // know) and this drug comes with its dose, as a new line: kept, flagged, never dropped in silence.
@@ -1743,8 +1748,8 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
     const strength = parsed.strength ?? carried?.strength;
     const dose = parsed.dose ?? carried?.dose;
     // An injection or vaccine given today is a single dose; so is the first step of a regimen given now ("500 mg today,
-    // then 250 mg daily for 4 days", "2 tablets now, then 1 tablet daily").
-    const loading = n === 0 && pieces.length > 1 && /\b(?:today|now|stat|immediately)\b/.test(text.slice(piece.from, piece.to));
+    // then 250 mg daily for 4 days", "2 tablets now, then 1 tablet daily", "500 mg on the first day, then …").
+    const loading = n === 0 && pieces.length > 1 && LOADING_DOSE.test(text.slice(piece.from, piece.to));
     const once = !parsed.frequency && !carried && (loading || (form === 'injection' && /\b(?:today|now)\b/.test(text.slice(m.end, line.end))));
     const frequency = parsed.frequency ?? carried?.frequency ?? (once ? { per_day: 1, as_needed: false, text: 'single dose' } : undefined);
     if (once && !parsed.duration) parsed.duration = { value: 1, unit: 'day' };

@@ -2114,3 +2114,25 @@ describe('a syrup\'s concentration and its dose (session 50)', () => {
     expect(dose('give him amoxicillin syrup 250 mg per 5 ml, 5 ml three times a day for seven days.')).toEqual([['amoxicillin', 250, '5 ml']]);
   });
 });
+
+describe('a drug held and resumed (session 51)', () => {
+  const us = (line: string) => structure(`Doctor: how have you been since the procedure?\nPatient: fine, no bleeding.\nDoctor: ${line}`, { locale: 'en-US', mode: 'consultation' })
+    .medications.map((m) => [m.name, m.status, m.strength?.value ?? null]);
+  it('"your Coumadin was held …, and we\'ll resume it tonight at 5 mg" prescribes it; held and not resumed, nothing', () => {
+    expect(us("your coumadin was held for the procedure, and we'll resume it tonight at 5 mg.")).toEqual([['warfarin', 'new', 5]]);
+    expect(us('the lisinopril 10 mg was held and we will restart it next week.')).toEqual([['lisinopril', 'new', 10]]);
+    expect(us('the lisinopril 10 mg was held and we won\'t restart it yet.')).toEqual([]);
+    expect(us('your coumadin was held for the procedure.')).toEqual([]);
+  });
+});
+
+describe('a loading dose said as the first day (session 51)', () => {
+  const us = (line: string) => structure(`Doctor: what brings you in today?\nPatient: a cough.\nDoctor: ${line}`, { locale: 'en-US', mode: 'consultation' })
+    .medications.map((m) => [m.name, m.strength?.value ?? null, m.frequency?.text ?? null, m.duration ? `${m.duration.value} ${m.duration.unit}` : null]);
+  it('"500 mg on the first day and then 250 mg daily for four more days": the 500 mg once, not daily without end', () => {
+    expect(us("i'll give you azithromycin 500 mg on the first day and then 250 mg daily for four more days.")).toEqual([
+      ['azithromycin', 500, 'single dose', '1 day'], ['azithromycin', 250, 'once daily', '4 day']]);
+    expect(us('azithromycin 500 mg on day one, then 250 mg once a day for 4 days.')).toEqual([
+      ['azithromycin', 500, 'single dose', '1 day'], ['azithromycin', 250, 'once daily', '4 day']]);
+  });
+});

@@ -187,6 +187,10 @@ const HOW_LONG = /\b(?:since when|how long|when did (?:it|this|they|that|it all|
 // A question said without punctuation starts like one.
 // Said without its question mark, after the words that open a turn: "okay so were you ever told …".
 const QUESTION = /^(?:(?:okay|ok|so|and|alright|all right|um|uh|now)\s+)*(?:any|anything else|do you|does (?:he|she|it|the)|did (?:you|he|she)|are you|were you|have you|has (?:he|she)|is (?:he|she|there)|how|what|when|where|which|why|can you|could you|tell me)\b/;
+// The patient asking what a treatment may do ("will that make me feel sick again?", "does it cause drowsiness"): a
+// side effect wondered about, not a complaint.
+const EFFECT_QUESTION =
+  /^(?:(?:okay|ok|so|and|but|um|uh|oh|doctor)[\s,]+)*(?:will|would|could|can|might|may|does|do|is|isn't|won't|wouldn't)\s+(?:it|that|this|they|those|these|the (?:tablets?|pills?|medicines?|medication|drug|injection|inhaler|cream|(?:higher |new |extra )?dose))\s+(?:(?:be going to|going to|ever|also|still|not|then)\s+)*(?:make|give|cause|bring on|affect)\b/;
 // A yes, said as the answer opens; "I do not have any issues like that" is none.
 const AFFIRMATIVE =
   /^(?:(?:only|just|mostly|mainly|usually|especially) (?:when|if|after|on|in the)(?! (?:i|he|she) (?:had|was)\b)|yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|a bit|bit of|a few|some|quite|a lot|lots|mostly|mainly|every|now and then|on and off|once|twice|occasionally|since|for|it does|i do|i get|i've had|i have had|there's|there is|there was|he does|she does|it has|it is|it was|it did|that's right|correct|i think so|i believe so|i guess so)\b(?!\s+(?:not|no|never)\b(?!\s+as\b))|\b(?:yes|yeah)\b/;
@@ -1145,7 +1149,7 @@ export function extractComplaints(doc: Doc): Complaint[] {
     // The answer to a question about allergies (or about what an allergy does) tells reactions, not complaints, for
     // the whole answer; in a note, what follows an allergy is the reaction.
     const aboutAllergy = asked && (ALLERGY.test(asked.text) || (REACTION_QUESTION.test(asked.text) && asked.index - allergyAt <= 3));
-    if (isQuestion(s) || (aboutAllergy && s.index - asked!.index <= 3)) continue;
+    if (isQuestion(s) || EFFECT_QUESTION.test(s.text) || (aboutAllergy && s.index - asked!.index <= 3)) continue;
     const allergy = ALLERGY_CLAUSE.exec(s.text);
     if (allergy) scope.to = Math.min(scope.to, allergy.index);
     // "My husband has been sick. He had a fever and a cough last week.": he goes on being the husband.

@@ -1310,3 +1310,14 @@ describe('someone else\'s troubles, then the patient\'s own in the same sentence
     expect(said('my son has had a fever and a rash since last week and it is getting worse.')).toEqual(['fever', 'rash']);
   });
 });
+
+describe('a side effect the patient asks about (session 51)', () => {
+  const said = (line: string) => structure(
+    `Doctor: what brings you in today?\nPatient: my back hurts.\nDoctor: take naproxen 500 mg twice a day.\nPatient: ${line}\nDoctor: it shouldn't.`, { locale: 'en-US', mode: 'consultation' },
+  ).complaints.map((c) => c.name);
+  it('"will that make me feel sick again?" adds no nausea; "it makes me feel sick" still tells it', () => {
+    expect(said('will that make me feel sick again?')).toEqual(['back pain']);
+    expect(said('okay, and will the tablets give me a headache')).toEqual(['back pain']);
+    expect(said('the last one made me feel sick.')).toEqual(['back pain', 'nausea']);
+  });
+});

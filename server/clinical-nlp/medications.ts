@@ -144,7 +144,8 @@ const LINE_END = new RegExp(
 );
 // "… 150 mg daily she may increase to 300 mg daily after three to seven days": in a run-on line the next step of a
 // titration said of the patient is a step too.
-const STEP = /,?\s*\b(?:then|followed by|after that|thereafter|(?:he|she|you|they)\s+(?:may|can|could|should|will)(?=\s+(?:increase|go up|titrate)\b))\b\s*/g;
+// "… 500 mg with breakfast, and in two weeks increase it to twice a day": a step said by when it comes.
+const STEP = /,?\s*\b(?:then|followed by|after that|thereafter|(?:he|she|you|they)\s+(?:may|can|could|should|will)(?=\s+(?:increase|go up|titrate)\b)|(?:and\s+)?(?:in|after)\s+(?:about\s+)?(?:\d+|a|an|one|a couple of|a few)\s+(?:days?|weeks?)\s*,?\s*(?:(?:we|i|you|he|she)(?:'ll|\s+will|\s+can|\s+should)\s+)?(?=(?:increase|go up|titrate|double)\b))\b\s*/g;
 // "… twice a day, and then i want you to ice the knee … three to four times a day": after "then", something else to
 // do with its own object is no step of the drug's (a step changes, takes or stops the dose); its line ends there.
 // "… continue on his current dose of metoprolol for now and we will reassess in 2 weeks whether to increase it to
@@ -1072,7 +1073,7 @@ export function extractMedications(
     // A step of a taper or a titration ("… for 5 days. Then reduce to 20 mg", "Increase to 100 mg after two weeks")
     // comes after the dose before it: that one is not replaced.
     const after = s.text.slice(change.index + change[0].length);
-    if (old.duration || /\b(?:then|after|later|next)\b/.test(s.text.slice(0, change.index)) || TITRATION_WHEN.test(after)) {
+    if (old.duration || STEP_BEFORE.test(s.text.slice(0, change.index)) || TITRATION_WHEN.test(after)) {
       // "Wellbutrin XL 150 mg daily. She may increase to 300 mg daily after three to seven days.": a step of a drug
       // prescribed now is an entry of its own after it (the fixtures' one entry per step); the time before the step
       // is the first one's course.
@@ -1534,6 +1535,8 @@ function followOnDosing(doc: Doc, prescribed: Out[], mentioned: Set<number>, fir
   }
 }
 
+// Said before a change, it makes the change a later step: "then", "after a week", "in two weeks we'll increase it".
+const STEP_BEFORE = /\b(?:then|after|later|next)\b|\b(?:in|over)\s+(?:about\s+|another\s+)?(?:\d+|a|an|one|two|three|four|a couple of|a few)\s+(?:days?|weeks?|months?)\b/;
 // When the next step of a titration starts: "after three to seven days" (the upper bound, as the fixtures count a range).
 const STEP_AFTER = /\b(?:after|in|over)\s+(?:about\s+|another\s+)?(?:(?:\d+)\s*(?:to|-)\s*)?(\d+|a|an|one)\s+(day|week|month)s?\b/;
 

@@ -2136,3 +2136,17 @@ describe('a loading dose said as the first day (session 51)', () => {
       ['azithromycin', 500, 'single dose', '1 day'], ['azithromycin', 250, 'once daily', '4 day']]);
   });
 });
+
+describe('a titration step said by when it comes (session 51)', () => {
+  const us = (line: string) => structure(`Doctor: what brings you in today?\nPatient: my sugars.\nDoctor: ${line}`, { locale: 'en-US', mode: 'consultation' })
+    .medications.map((m) => [m.name, m.strength?.value ?? null, m.frequency?.text ?? null, m.status]);
+  it('"… 500 mg with breakfast, and in two weeks increase it to twice a day": taken once a day now, the twice a day a later step', () => {
+    expect(us("we'll start metformin 500 mg with breakfast, and in two weeks increase it to twice a day.")[0]).toEqual(['metformin', 500, 'once with breakfast', 'new']);
+  });
+  it('"take sertraline 50 mg daily. in two weeks we\'ll increase it to 100 mg": 50 mg now, not a change to 100 mg', () => {
+    expect(us("take sertraline 50 mg daily. in two weeks we'll increase it to 100 mg.")).toEqual([
+      ['sertraline', 50, 'once daily', 'new'], ['sertraline', 100, 'once daily', 'new']]);
+    // A change for now is still a change.
+    expect(us("you're on sertraline 50 mg. let's increase it to 100 mg.")).toEqual([['sertraline', 100, null, 'changed']]);
+  });
+});

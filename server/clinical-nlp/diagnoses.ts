@@ -825,7 +825,10 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
       open = list(inAssessment ? 'dx.assessment-line' : 'dx.list-goes-on', 0, listEnd(s, 0), { certainty: 'confirmed', from: 0, strict: !numbered, whole, problems, atStart: inAssessment, line }) > 0;
     }
     if (!history) scanOutsideLists(s, used, by('dx.named-outside-list'), s.index < doc.planStart);
-    if (s.index >= doc.planStart || inAssessment || s.section === 'plan') scanPlanAddressed(s, used, by('dx.plan-addressed'));
+    if (s.index >= doc.planStart || inAssessment || s.section === 'plan') {
+      scanProblemHeading(s, used, by('dx.problem-heading'));
+      scanPlanAddressed(s, used, by('dx.plan-addressed'));
+    }
     if (s.index >= doc.findingsStart) scanWholeNames(s, used, by('dx.whole-name'));
   }
   routineVisit(doc, by('dx.routine-visit'));
@@ -961,6 +964,23 @@ function scanWholeNames(s: Sentence, used: [number, number][], add: (list: Found
     used.push([from, to]);
     i = best.j - 1;
   }
+}
+
+/**
+ * A problem-oriented plan names each problem before what is done for it: "1. Gout: continue allopurinol." The words
+ * before the item's colon, when they are exactly a condition's name, are that diagnosis (a one-word name too, which
+ * elsewhere needs a disease-like ending).
+ */
+function scanProblemHeading(s: Sentence, used: [number, number][], add: (list: Found[]) => void): void {
+  const colon = s.text.indexOf(':');
+  if (colon < 0 || inside(used, 0)) return;
+  const b = s.tokens.findIndex((t) => t.start >= colon);
+  if (b <= 0 || b > WHOLE_NAME_WORDS) return;
+  const entry = exactIcdSpan(s.tokens, 0, b);
+  if (!entry || /^[RZ]/.test(entry.code)) return;
+  const to = s.tokens[b - 1]!.end;
+  add([{ name: s.text.slice(0, to), certainty: 'confirmed', entry, s, from: 0, to }]);
+  used.push([0, to]);
 }
 
 /** A routine visit is itself the diagnosis: a child's check-up, an antenatal visit. */

@@ -743,3 +743,15 @@ describe('problems the plan turns to, and a type said after the name (session 49
     expect(structure('ASSESSMENT: 1. Diabetes mellitus, type 2, new onset.', { locale: 'en-US' }).diagnoses.map((d) => d.icd10?.code)).toEqual(['E11.9']);
   });
 });
+
+describe('a problem-oriented plan (session 51)', () => {
+  const us = (text: string) => structure(text, { locale: 'en-US', mode: 'dictation' }).diagnoses.map((d) => `${d.name} ${d.icd10?.code}`);
+  it('"PLAN: 1. Gout: continue allopurinol." names each problem before its colon, a one-word name too', () => {
+    expect(us('HISTORY: On levothyroxine 75 mcg.\nPLAN: 1. Gout: continue allopurinol. 2. Hypothyroidism: TSH was normal last month, continue current dose.'))
+      .toEqual(['gout M10.9', 'hypothyroidism E03.9']);
+    // Not a name before the colon: no diagnosis.
+    expect(us('PLAN: 1. Medications: continue allopurinol. 2. Follow up: in 3 months.')).toEqual([]);
+    // Not in the history.
+    expect(us('PAST MEDICAL HISTORY: Gout: on allopurinol.\nPLAN: Continue allopurinol.')).toEqual([]);
+  });
+});

@@ -455,6 +455,10 @@ describe('medication status (context rules)', () => {
     expect(f.medications.map((m) => [m.name, m.status])).toEqual([['salbutamol', 'continued']]);
     expect(f.flags.map((x) => [x.code, x.pointer])).toEqual([['STATUS_UNCLEAR', '/medications/0']]);
     expect(f.flags[0]!.message).toContain('speaker labels');
+    // Session 51: the doctor's second line, read as the patient's where no speaker is said.
+    const second = structure("for the migraines take sumatriptan 50 mg when one comes on\ni'd also like to start propranolol 40 mg twice a day to prevent them", { locale: 'en-US', mode: 'consultation' });
+    expect(second.medications.map((m) => [m.name, m.status])).toEqual([['sumatriptan', 'new'], ['propranolol', 'new']]);
+    expect(second.flags.map((x) => [x.code, x.pointer])).toEqual([['STATUS_UNCLEAR', '/medications/1']]);
     for (const own of ['i can still use the salbutamol inhaler when i run', 'you know i use the salbutamol inhaler when i run', 'can i continue to use the salbutamol inhaler']) {
       expect(meds(`Doctor: what do you use for it\nPatient: ${own}\nDoctor: okay`, 'en-GB')).toEqual([]);
     }

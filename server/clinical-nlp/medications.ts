@@ -949,10 +949,13 @@ export function extractMedications(
       const either = alternatives.find((x) => x.rule.id === 'alternative.either');
       if (either) alternatives.push(...sentenceModifiers(s).filter((y) => y.category === 'ALTERNATIVE' && y.start > either.start && !alternatives.some((x) => x.start === y.start)));
       for (const med of prescription(s, text, m, line, condition, lang)) {
+        // "your furosemide, cut it down from 40 to 20 mg a day": the old and the new strength said together are a change
+        // of the drug, where no cue gave it another status.
+        const fromTo = status === 'new' && decided.rules.includes('med.default-new') && !!med.previous_strength;
         meds.push({
           ...med,
-          status,
-          rules: [...decided.rules, 'med.line', ...(med.rules ?? [])],
+          status: fromTo ? 'changed' : status,
+          rules: [...decided.rules, 'med.line', ...(fromTo ? ['med.from-to'] : []), ...(med.rules ?? [])],
           sentence: s.index,
           mention: k,
           id,

@@ -2154,3 +2154,12 @@ describe('a titration step said by when it comes (session 51)', () => {
     expect(us("you're on sertraline 50 mg. let's increase it to 100 mg.")).toEqual([['sertraline', 100, null, 'changed']]);
   });
 });
+
+describe('the old and the new strength said together (session 51)', () => {
+  const us = (line: string) => structure(`Doctor: what brings you in today?\nPatient: my ankles are swollen.\nDoctor: ${line}`, { locale: 'en-US', mode: 'consultation' })
+    .medications.map((m) => [m.name, m.status, m.strength?.value ?? null, m.previous_strength?.value ?? null]);
+  it('"your furosemide, cut it down from 40 to 20 mg a day", "your metformin will go from 500 to 1000 mg" are changes', () => {
+    expect(us('also your furosemide, cut it down from 40 to 20 mg a day.')).toEqual([['furosemide', 'changed', 20, 40]]);
+    expect(us('your metformin will go from 500 to 1000 mg twice a day.')).toEqual([['metformin', 'changed', 1000, 500]]);
+  });
+});

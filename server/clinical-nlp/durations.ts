@@ -46,6 +46,9 @@ const PATTERNS: { re: RegExp; fixedDays?: number; one?: boolean }[] = [
     re: /(?<!\bfrom\s+(?:the\s+)?)\b(?:(?:since|for|over|in|during)\s+(?:the\s+)?(?:last|past)|(?:the\s+)?past|the\s+last|(?<=\b(?:started|start|began|begin|begun|came on|developed|onset)\b[^.,;:?!]{0,40}\s)last)\s+(day|week|month|year|fortnight|hour)\b(?!\s+of\b)/g,
     one: true,
   },
+  // "it's been four days now": not "it's been two days since I stopped the tablets" (how long since something else).
+  { re: new RegExp(String.raw`\bbeen\s+${HEDGE}(?=\d|an?\b|one\b|a couple\b|couple\b)${COUNT}\s*${UNIT}\b(?!\s+since\b)`, 'g') },
+  { re: new RegExp(String.raw`\b${COUNT}\s*${UNIT}\s+now\b`, 'g') },
   // "the day before yesterday": two days, never the "yesterday" in it.
   { re: /\b(?:the\s+)?day before yesterday\b/g, fixedDays: 2 },
   {

@@ -291,8 +291,17 @@ describe('durations', () => {
     expect(days(text, 'cough')).toBe(30);
   });
 
+  it('"it\'s been four days now", "for about three days now" answer how long; "it\'s been two days since I stopped …" does not (session 51)', () => {
+    const answer = (line: string) => days(`Doctor: what brings you in today?\nPatient: I've got a pain in my stomach.\nDoctor: when did it start?\nPatient: ${line}\nDoctor: okay.`, 'abdominal pain');
+    expect(answer("it's been four days now.")).toBe(4);
+    expect(answer("it's been happening for about three days now.")).toBe(3);
+    expect(answer('it has been a week.')).toBe(7);
+    expect(answer("it's been two days since I stopped the tablets.")).toBeNull();
+  });
+
   it('the length of a course of treatment, or when an earlier episode was, is not how long the complaint has lasted', () => {
-    expect(days("Patient: I was on antibiotics for ten days but the sore throat is still there, it's been three weeks now.", 'sore throat')).toBeNull();
+    // Session 51: "it's been three weeks now" is the sore throat's.
+    expect(days("Patient: I was on antibiotics for ten days but the sore throat is still there, it's been three weeks now.", 'sore throat')).toBe(21);
     expect(days('Patient: I took some painkillers for two days but the headache is still there.', 'headache')).toBeNull();
     expect(complaints('Patient: I had a similar rash five years ago, and this one came up on Monday.').map((c) => c.duration)).toEqual([undefined]);
     expect(days('Patient: I had a rash five days ago.', 'rash')).toBe(5);

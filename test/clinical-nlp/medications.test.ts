@@ -2163,3 +2163,14 @@ describe('the old and the new strength said together (session 51)', () => {
     expect(us('your metformin will go from 500 to 1000 mg twice a day.')).toEqual([['metformin', 'changed', 1000, 500]]);
   });
 });
+
+describe('a condition for the next step is not a condition of taking it (session 51)', () => {
+  const us = (line: string) => structure(`Doctor: what brings you in today?\nPatient: the rash again.\nDoctor: ${line}`, { locale: 'en-US', mode: 'consultation' })
+    .medications.map((m) => [m.name, m.frequency?.text ?? null, m.status]);
+  it('"keep using the hydrocortisone cream, but if it\'s not better in a week, switch …" keeps it regular, not as needed', () => {
+    expect(us("you can keep using the hydrocortisone cream, but if it's not better in a week, switch to the betamethasone.")).toEqual([['hydrocortisone', null, 'continued']]);
+    expect(us("keep using the hydrocortisone cream twice a day, but if it's not better in a week, switch to the betamethasone.")).toEqual([['hydrocortisone', 'twice daily', 'continued']]);
+    // A symptom the drug is taken for is still as needed.
+    expect(us("use the hydrocortisone cream if it's itchy.")).toEqual([['hydrocortisone', 'as needed', 'new']]);
+  });
+});

@@ -145,11 +145,11 @@ const EXPLANATION =
   /^(?:since|because|as|which|who|so that|that's|that is|it's|it is|it can|it will|it may|it takes|this is|this can|there is|there's|no change|for the short term|for the|no (?:sign|signs|evidence|need)|no antibiotics?|okay|ok|thank you|thanks|\d+ to \d+ times)\b|\b(?:is|are) not (?:needed|required|indicated)\b|\b(?:no|do not|don't) need\b|^for [a-z]+(?: [a-z]+)?$|\b(?:should|will)$|^(?:[a-z]+\s+){0,3}(?:is|are)\s+(?:controlled|stable|normal|fine|better|worse|expected)\b/;
 const CONTRACTIONS: [RegExp, string][] = [
   [/\bdon't\b/g, 'do not'], [/\bdoesn't\b/g, 'does not'], [/\bcan't\b/g, 'cannot'], [/\bwon't\b/g, 'will not'],
-  [/\bshouldn't\b/g, 'should not'], [/\bisn't\b/g, 'is not'], [/\byou're\b/g, 'you are'], [/\bhasn't\b/g, 'has not'],
+  [/\bshouldn't\b/g, 'should not'], [/\bisn't\b/g, 'is not'], [/\byou're\b/g, 'you are'], [/\bthey're\b/g, 'they are'], [/\bhasn't\b/g, 'has not'],
   [/\bhaven't\b/g, 'have not'], [/\baren't\b/g, 'are not'], [/\bit's\b/g, 'it is'], [/\bdidn't\b/g, 'did not'],
   [/\bwanna\b/g, 'want to'], [/\bgonna\b/g, 'going to'],
 ];
-const DOCTOR_INTENT = /^(?:if\b.*\b(?:we|i)\s+(?:will|may|might|can|could)\b|(?:we|i)\s*(?:will|'ll|may|might|can|could|am going to|'m going to|'m gonna|am gonna|wanna|want to|would like to|'d like to|did|have|had|'ve)\b|we'll\b|i'll\b|let's\b|let me\b)/;
+const DOCTOR_INTENT = /^(?:if\b.*\b(?:we|i)\s+(?:will|may|might|can|could)\b|(?:we|i)\s*(?:will|'ll|may|might|can|could|am going to|'m going to|'m gonna|am gonna|wanna|want to|would like to|'d like to|did|have|had|'ve)\b|we'll\b|i'll\b|let's\b|let me\b(?! know (?:if|when|once|straight away|right away|immediately|as soon as)\b))/;
 const NUTRIENTS = 'sodium|potassium|salt|sugar|glucose|calcium|iron|protein|fat|cholesterol|fibre|fiber|caffeine';
 // "less than 1,000 milligrams of sodium a day": an amount of a nutrient is a diet's, not a dose.
 const NUTRIENT_AMOUNT = new RegExp(String.raw`\b\d[\d,.]*\s*(?:mg|milligrams?|g|grams?)\s+(?:of\s+)?(?:${NUTRIENTS})\b`);
@@ -168,7 +168,8 @@ const STATEMENT =
   /\b(?:i|we|me|my|us|our|you|it|this|that|there|these|those|is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|did|does|gonna|going|okay|yeah|yes|um|uh|know|think|thank|thanks|if)\b|\(\s*\d|\d{3}\.\d/;
 // Words a complete instruction does not end on ("call me" ends on its object).
 const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell|for)\s+)me|it|once|after|before|while|because|since|where|do|may|might|will|should|would|they|he|she|there|just|make sure|to see|wan na|gon na|want to|need to|over|doing)$/;
-const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|return|check|bring|elevate|urinate|rest|gargle|watch|see|review|hold|push`;
+// "ring" and "phone" are verbs where whom or what to ring follows ("ring the surgery", "phone 111"), not "a wedding ring".
+const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|(?:ring|phone)(?=\s+(?:us|me|the|111|999|911|back|an?|for|your))|return|check|bring|elevate|urinate|rest|gargle|watch|see|review|hold|push`;
 const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // "drink plenty of water and urinate after intercourse": two instructions joined by "and".
 // Without punctuation (a recogniser's text) each instruction starts at its verb or at "no …":
@@ -188,6 +189,9 @@ const SPLIT = new RegExp(
     String.raw`|(?=\s+(?:${CARE_IMPERATIVE}|no\s))(?<!\b(?:if|when|unless|until|once)\s+(?:(?:the|your|my|his|her|their|this|that|these|those)\s+[a-z']+|it|they|you|he|she|we|i))(?<!\b(?:we|i)(?:'d| would)? (?:need|want|like|have) to do is)(?<!\bhave (?:my|the|our|a|an|your) [a-z]+)(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_VERB})(?![a-z0-9']))[a-z0-9']+)\s+(?=(?:${CARE_IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
   'g',
 );
+
+// A condition that has its verb: a pronoun subject and the word after it, or a verb said after a noun subject.
+const CONDITION_HAS_VERB = /\b(?:if|when|unless|until|once)\s+(?:(?:he|she|it|they|you|we|i|things)\s+\S+|(?:\S+\s+){1,2}(?:is|are|was|were|gets|got|becomes|stays|has|have|does|doesn't|don't|isn't|aren't|keeps|persists|continues|worsens|returns|comes)\b)/;
 
 interface Clause {
   from: number;
@@ -227,7 +231,8 @@ function clausesOf(s: Sentence): Clause[] {
     // "iron rich food, jaggery and dates": a short pair without a verb belongs to the list before it.
     const pair = text.split(' ').length <= 4 && /\band\b/.test(text) && !STARTS_WITH_VERB.test(text);
     // "come back if the headaches | get worse": a verb after an open condition is the condition's, not an instruction.
-    const conditionGoesOn = /\b(?:if|when|unless|until|once)\b(?:\s+\S+){1,3}$/.test(prevText) && text.split(' ').length <= 4 && prev !== undefined && !/\S/.test(s.text.slice(prev.to, c.from));
+    // "if he gets worse | bring him back": one that has its verb is whole.
+    const conditionGoesOn = /\b(?:if|when|unless|until|once)\b(?:\s+\S+){1,3}$/.test(prevText) && !CONDITION_HAS_VERB.test(prevText) && text.split(' ').length <= 4 && prev !== undefined && !/\S/.test(s.text.slice(prev.to, c.from));
     // "avoid lifting, | driving, | stairs, or intercourse": short items without a verb that run to the list's "or"/"and"
     // are the list of the clause before.
     const tail = LIST_TAIL.exec(s.text.slice(c.from));
@@ -298,6 +303,8 @@ function conditionBefore(text: string, at: number): Condition | null {
   const from = Math.max(0, at - 200);
   const m = /(?:^|[\s,])(if|unless|when|once)\s+((?:(?!\bif\b)[^.;?])*?)\s*,?\s*(?:then\s+)?$/.exec(text.slice(from, at));
   if (!m || !ownCondition(m[2]!) || (m[1] !== 'if' && m[1] !== 'unless' && TOLD_PAST.test(m[2]!))) return null;
+  // "take paracetamol if you have a temperature, and drink …": joined by ", and", the next instruction has none of its own.
+  if (/,\s*and$/.test(m[2]!)) return null;
   // Only what is left once a lead-in of the instruction's own is taken off: "if x i want you to" → "if x".
   return { text: `${m[1]} ${m[2]!.replace(LEAD_IN_AT_END, '').trim()}`, from: from + m.index + m[0].indexOf(m[1]!) };
 }
@@ -338,7 +345,7 @@ const ASKED = /\s+(?:(?:are|do|did|does|were|was) you|(?:have|has) you (?:been|h
 
 /** The words of an instruction as written: no fillers, no contractions, no dangling end. */
 function written(words: string): string {
-  let t = words.replace(FILLER, ' ').replace(ASKED, '').replace(/[^a-z0-9'.,\s-]/g, ' ').replace(/\s+/g, ' ').trim();
+  let t = words.replace(FILLER, ' ').replace(ASKED, '').replace(/[^a-z0-9'.,&\s-]/g, ' ').replace(/\s+/g, ' ').trim();
   t = withoutRepeats(t).replace(SOFT_PREFIX, '');
   t = CONTRACTIONS.reduce((x, [re, to]) => x.replace(re, to), t);
   t = t.replace(SEE_THE_DOCTOR, '$1$2');
@@ -530,6 +537,10 @@ function negatedFinding(said: string): boolean {
   return false;
 }
 
+// "let me know if you have any questions", "… if you'd like me to put in a new order": talk, or the doctor's offer
+// ("call me if you have any questions" is a report's safety net).
+const NOT_A_SAFETY_NET = /^(?:if|when) (?:you )?(?:(?:have|had|get|got|need|there are|think of) )?(?:any )?(?:(?:other|more|further|additional) )?questions?\b|^if you(?:'d| would) (?:like|want)\b/;
+
 const BARE_CONJUNCTION = /^(?:if|when|unless|until|once|whenever)$/;
 
 /** An instruction as written, if it reads as complete and is advice. */
@@ -548,7 +559,7 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   // The instruction's words decide; a condition may name a dose ("if it does not go away after 2 tablets").
   // "call if the weight goes up by 2 kg": a reading in the condition is what to watch for, not a vital.
   if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said.replace(/\b(?:if|when|unless)\b.*$/, '')) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || (DRUG_AMOUNT.test(said) && !NUTRIENT_AMOUNT.test(said))) return null;
-  if (NOT_ADVICE.test(text)) return null;
+  if (NOT_ADVICE.test(text) || (how.condition && /\blet (?:me|us) know$/.test(said) && NOT_A_SAFETY_NET.test(how.condition))) return null;
   // "no abdominal pain", "no rebound", "no high blood pressure", "no calf tenderness", "not nauseated": a finding said
   // to be absent, nothing to go without.
   if (negatedFinding(said)) return null;

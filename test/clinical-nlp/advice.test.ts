@@ -270,6 +270,27 @@ describe('a short list', () => {
     expect(advice(consultation('what brings you in', 'my back', "so my plan is rest. What I'd suggest is that you avoid lifting anything heavy.", 'okay'))).toEqual(['rest', 'avoid lifting anything heavy']);
   });
 
+  it('a safety net said without a comma keeps its condition: "if he gets worse bring him back", "take him to A&E", "ring the surgery"', () => {
+    const said = (line: string) => advice(consultation('what brings you in', 'my boy has diarrhoea', `so my plan is rest. ${line}`, 'okay'));
+    expect(said('if he gets worse bring him back')).toEqual(['rest', 'bring him back if he gets worse']);
+    expect(said('if he gets worse, take him to A&E.')).toEqual(['rest', 'take him to a&e if he gets worse']);
+    expect(said("if he's still unwell after 3 days ring the surgery")).toEqual(['rest', "ring the surgery if he's unwell after 3 days"]);
+    // The condition's own verb after a subject of several words is not an instruction.
+    expect(said('come back if the pain in your leg gets worse')).toEqual(['rest', 'come back if the pain in your leg gets worse']);
+  });
+
+  it('"let me know if …" is a safety net; "let me have a look" is not advice', () => {
+    expect(advice(consultation('what brings you in', 'headaches', "so my plan is rest. let me know if they're not better in a month.", 'okay'))).toEqual(['rest', 'let me know if they are not better in a month']);
+    expect(advice(consultation('what brings you in', 'headaches', 'so my plan is rest. let me have a look at your eyes.', 'okay'))).toEqual(['rest']);
+    expect(advice(consultation('what brings you in', 'headaches', 'so my plan is rest. let me know how that goes, and let me know if you have any questions.', 'okay'))).toEqual(['rest']);
+    expect(advice(consultation('what brings you in', 'headaches', "so my plan is rest. let me know if you'd like me to send a new prescription.", 'okay'))).toEqual(['rest']);
+  });
+
+  it('a condition said after a drug, then ", and" another instruction, is the drug\'s', () => {
+    expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. take paracetamol if you have a temperature, and drink plenty of fluids.', 'okay'), { drugs: ['paracetamol'] }))
+      .toEqual(['rest', 'drink plenty of fluids']);
+  });
+
   it('"call 999" is a whole instruction, and "if you get any …" its condition, not a question', () => {
     expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. If you get any chest pain, call 999.', 'okay'))).toEqual(['rest', 'call 999 if you get any chest pain']);
   });

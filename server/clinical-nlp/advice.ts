@@ -137,9 +137,10 @@ function imperativeOf(gerund: string): string {
 }
 
 const VITAL_CLAUSE = /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|respiratory rate|weight|height|sugar|glucose)\b[^,]*\d/;
-// A return said with its condition ("come back if not better", "call sooner if …") is advice; the follow-up is not.
+// A return said with its condition ("come back if not better", "call sooner if …", "return to the ER for any chest
+// pain") is advice; the follow-up is not.
 const NOT_ADVICE =
-  /\b(?:diagnosis|impression|assessment|this is|review|follow[ -]?up(?! with)|recheck|see me|show me|investigations?|imaging|tests? (?:needed|required)|reports?)\b(?!.*\b(?:if|sooner|earlier|immediately|straight away|anytime|any time)\b)|\b(?:come back|return)\b(?!.*\b(?:if|sooner|earlier|immediately|straight away|anytime|any time)\b)|^(?:plan|advice|advised|rx|number \d+)\s*:?\s*$|^number \d+\b/;
+  /\b(?:diagnosis|impression|assessment|this is|review|follow[ -]?up(?! with)|recheck|see me|show me|investigations?|imaging|tests? (?:needed|required)|reports?)\b(?!.*\b(?:if|sooner|earlier|immediately|straight away|anytime|any time)\b)|\b(?:come back|return)\b(?!.*\b(?:if|sooner|earlier|immediately|straight away|anytime|any time|in case|for any)\b)|^(?:plan|advice|advised|rx|number \d+)\s*:?\s*$|^number \d+\b/;
 // Why, not what to do: "since she is allergic to penicillin", "it can make you drowsy", "hypertension is controlled".
 const EXPLANATION =
   /^(?:since|because|as|which|who|so that|that's|that is|it's|it is|it can|it will|it may|it takes|this is|this can|there is|there's|no change|for the short term|for the|no (?:sign|signs|evidence|need)|no antibiotics?|okay|ok|thank you|thanks|\d+ to \d+ times)\b|\b(?:is|are) not (?:needed|required|indicated)\b|\b(?:no|do not|don't) need\b|^for [a-z]+(?: [a-z]+)?$|\b(?:should|will)$|^(?:[a-z]+\s+){0,3}(?:is|are)\s+(?:controlled|stable|normal|fine|better|worse|expected)\b/;
@@ -298,9 +299,22 @@ interface Condition {
 // finished the course" is).
 const TOLD_PAST = /\b(?<!\b(?:have|has|'ve|had|been|be|is|are|'re|am|'m|get|gets|feel|feels|look|looks)\s)(?:fell|was|were|came|got|did|went|saw|told|said|[a-z]{3,}ed)\b/;
 
+/** A condition the words before an instruction say there is, but that could not be read: the instruction is not written. */
+const UNSAID: Condition = { text: '' };
+
+// "warning signs … were discussed, in which case [he should go to …]": the clause before is the condition, without the
+// words that say it was talked about.
+const IN_WHICH_CASE = /([^.;?:]*?)\s*,?\s*in (?:which|that) case,?\s*$/;
+const TALKED_ABOUT = /^(?:(?:we|i)\s+)?(?:discussed|reviewed|explained|went over|talked about)\s+|\s+(?:were|was|have been|has been|had been)\s+(?:discussed|reviewed|explained|given|gone over)$|\b(?:that|which)\s+(?:were|are|would be|could be|is)\s+/g;
+
 /** The condition said just before an instruction in the same sentence: "if it is not better in a week, [come back]". */
 function conditionBefore(text: string, at: number): Condition | null {
   const from = Math.max(0, at - 200);
+  const inCase = IN_WHICH_CASE.exec(text.slice(from, at));
+  if (inCase) {
+    const words = inCase[1]!.replace(TALKED_ABOUT, ' ').replace(/\s+/g, ' ').trim();
+    return ownCondition(words) ? { text: `if ${words}`, from: from + inCase.index + inCase[0].indexOf(inCase[1]!) } : UNSAID;
+  }
   const m = /(?:^|[\s,])(if|unless|when|once)\s+((?:(?!\bif\b)[^.;?])*?)\s*,?\s*(?:then\s+)?$/.exec(text.slice(from, at));
   if (!m || !ownCondition(m[2]!) || (m[1] !== 'if' && m[1] !== 'unless' && TOLD_PAST.test(m[2]!))) return null;
   // "take paracetamol if you have a temperature, and drink …": joined by ", and", the next instruction has none of its own.
@@ -474,6 +488,8 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
   const words = against
     ? t.slice(start, end).replace(/(^|\b(?:or|and|nor) (?:not )?)([a-z]{2,}ing)\b/g, (_m, before: string, g: string) => `${before}${imperativeOf(g)}`)
     : t.slice(start, end).replace(GERUND_AT_START, (g) => imperativeOf(g));
+  // Without its condition the instruction would be told as always to be done.
+  if (condition === UNSAID) return { found: null, next: Math.max(end, start + 1) };
   const found = complete(t, start, end, `${head}${words}`, strength, { condition: condition?.text, conditionInSentence: !!condition && condition !== conditionSaid });
   if (found && condition) {
     if (condition.from !== undefined) found.from = Math.min(found.from, condition.from);
@@ -541,6 +557,9 @@ function negatedFinding(said: string): boolean {
 // ("call me if you have any questions" is a report's safety net).
 const NOT_A_SAFETY_NET = /^(?:if|when) (?:you )?(?:(?:have|had|get|got|need|there are|think of) )?(?:any )?(?:(?:other|more|further|additional) )?questions?\b|^if you(?:'d| would) (?:like|want)\b/;
 
+// "reach out to me if he needs anything": an offer of help, not what to watch for.
+const ANYTHING_NEEDED = /\bif (?:you|he|she|they) (?:need|needs|want|wants) anything\b/;
+
 const BARE_CONJUNCTION = /^(?:if|when|unless|until|once|whenever)$/;
 
 /** An instruction as written, if it reads as complete and is advice. */
@@ -559,7 +578,7 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   // The instruction's words decide; a condition may name a dose ("if it does not go away after 2 tablets").
   // "call if the weight goes up by 2 kg": a reading in the condition is what to watch for, not a vital.
   if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said.replace(/\b(?:if|when|unless)\b.*$/, '')) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || (DRUG_AMOUNT.test(said) && !NUTRIENT_AMOUNT.test(said))) return null;
-  if (NOT_ADVICE.test(text) || (how.condition && /\blet (?:me|us) know$/.test(said) && NOT_A_SAFETY_NET.test(how.condition))) return null;
+  if (NOT_ADVICE.test(text) || ANYTHING_NEEDED.test(text) || (how.condition && /\blet (?:me|us) know$/.test(said) && NOT_A_SAFETY_NET.test(how.condition))) return null;
   // "no abdominal pain", "no rebound", "no high blood pressure", "no calf tenderness", "not nauseated": a finding said
   // to be absent, nothing to go without.
   if (negatedFinding(said)) return null;

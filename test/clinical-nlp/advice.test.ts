@@ -291,6 +291,20 @@ describe('a short list', () => {
       .toEqual(['rest', 'drink plenty of fluids']);
   });
 
+  it('"…, in which case he should …": the clause before is the condition; one that cannot be read leaves no instruction', () => {
+    expect(advice('ASSESSMENT: Back pain.\nPLAN:\n1. Rest.\n2. Warning signs such as numbness in the saddle area were discussed, in which case he should go to the emergency department.'))
+      .toEqual(['rest', 'go to the emergency department if warning signs such as numbness in the saddle area']);
+    expect(advice('ASSESSMENT: Shingles.\nPLAN:\n1. Rest.\n2. We discussed that the rash may spread over the next few days and that he may develop a fever and joint pains and swelling of the glands in his neck, in which case he should return.'))
+      .toEqual(['rest']);
+  });
+
+  it('a report\'s "she knows to call if …", "return to the ER for any chest pain" are safety nets; "return in 2 weeks" is the follow-up', () => {
+    expect(advice('ASSESSMENT: Bronchitis.\nPLAN:\n1. Rest.\n2. She knows to call if her symptoms worsen.')).toEqual(['rest', 'call if her symptoms worsen']);
+    expect(advice('ASSESSMENT: Bronchitis.\nPLAN:\n1. Rest.\n2. She knows to call me if she needs anything.')).toEqual(['rest']);
+    expect(advice('ASSESSMENT: Chest wall pain.\nPLAN:\n1. Rest.\n2. He was told to return to the ER for any chest pain or shortness of breath.\n3. Return in 2 weeks for recheck.'))
+      .toEqual(['rest', 'return to the er for any chest pain or shortness of breath']);
+  });
+
   it('"call 999" is a whole instruction, and "if you get any …" its condition, not a question', () => {
     expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. If you get any chest pain, call 999.', 'okay'))).toEqual(['rest', 'call 999 if you get any chest pain']);
   });

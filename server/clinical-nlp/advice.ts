@@ -632,6 +632,20 @@ function sameItem(a: string, b: string): boolean {
 const statesCondition = (text: string): boolean => DIAGNOSIS_CUE.test(text) || TELLS_CONDITION.test(text);
 
 /**
+ * Where a sentence's instructions may start: 0 if it states no condition; in talk, after the clause that states one;
+ * else -1 (a report's sentence of assessment is no plan).
+ */
+function afterCondition(text: string, talk: boolean): number {
+  const cue = DIAGNOSIS_CUE.exec(text) ?? TELLS_CONDITION.exec(text);
+  if (!cue) return 0;
+  if (!talk) return -1;
+  const re = CLAUSE_END;
+  re.lastIndex = cue.index + cue[0].length;
+  const end = re.exec(text);
+  return end ? end.index : -1;
+}
+
+/**
  * `used` are the spans other facts were read from, `named` where drugs are named; an instruction touching a used span
  * is not advice, nor one that acts on a named drug (unless it withholds one not prescribed), nor one on a
  * prescription's line unless it has a cue of its own (or a care verb) and none of the drug's attributes were read from.
@@ -642,7 +656,11 @@ export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, na
   for (const s of doc.sentences.slice(start.sentence)) {
     // A run-on turn that names the diagnosis goes on to the plan: there only the clause naming it is not advice.
     const runOn = s.tokens.length > RUN_ON_WORDS;
-    if (s.speaker === 'patient' || (s.text.endsWith('?') && !TAG_QUESTION.test(s.text)) || (!runOn && statesCondition(s.text))) continue;
+    if (s.speaker === 'patient' || (s.text.endsWith('?') && !TAG_QUESTION.test(s.text))) continue;
+    // "it sounds like you're depressed i'll refer you to talking therapies": in a recogniser's unpunctuated line the
+    // plan may follow the diagnosis after a clause's first words; only what comes after them is read.
+    const after = runOn ? 0 : afterCondition(s.text, doc.consultation);
+    if (after < 0) continue;
     if (s.section && s.section !== 'plan' && s.section !== 'assessment') continue;
     // A plan item without a verb is read where a plan is listed: a report's plan, a dictation, a doctor's short line.
     const planItem: PlanItem = s.section === 'plan' || (!s.section && !doc.consultation) ? 'any' : !s.section && s.text.split(' ').length <= 14 ? 'care' : 'none';
@@ -659,7 +677,7 @@ export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, na
       const first = clauses.slice(0, k).every((b) => written(s.text.slice(b.from, b.to)).split(' ').filter(Boolean).length <= 1);
       const condition = first && prev?.turn === s.turn ? conditionEnding(prev) : null;
       for (const found of instructionsIn(s.text, { from: Math.max(c.from, from), to: c.to }, planItem, condition, k === 0 && patientBefore)) {
-        if ((runOn && statesCondition(found.text)) || taken(found)) continue;
+        if (found.from < after || ((runOn || after > 0) && statesCondition(found.text)) || taken(found)) continue;
         // A condition said in the sentence before is part of the evidence, not of the words that decide.
         const span = s.span(found.from, found.to);
         const evidence = found.also ? { start: Math.min(span.start, found.also.start), end: Math.max(span.end, found.also.end) } : span;

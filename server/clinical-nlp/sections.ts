@@ -292,8 +292,8 @@ const DOCTOR_WORDS =
 export const PRESCRIBER_VOICE =
   /\b(?:you (?:can|may) (?:also |still )?(?:continue|keep|take|use)|i(?:'ll| will| can|'m going to|'m gonna| am going to| am gonna) (?:prescribe|send in|give you|start you|put you)|we(?:'ll| will| can|'re going to|'re gonna| are going to| are gonna) (?:get you (?:started )?on|start you|put you on|prescribe|send in|give you|have you (?:start|take|use|continue))|i(?:'d| would)? (?:like|want) you to (?:take|use|start|continue|keep)|i(?:'d| would)(?: also)? like to (?:start|prescribe|add|put you on|try you on|give you))\b/;
 
-// Instructions are the doctor's: "check your sugar every morning", "come after fifteen days".
-const IMPERATIVE = /^(?:okay\s+|so\s+)?(?:check|take|come|avoid|apply|continue|stop|start|drink|eat|walk|use|keep|don't|do not|get|wear|wash|bring|give|put|reduce|increase|order)\b/;
+// Instructions are the doctor's: "check your sugar every morning", "come after fifteen days", "call me back if …".
+const IMPERATIVE = /^(?:okay\s+|so\s+)?(?:check|take|come|avoid|apply|continue|stop|start|drink|eat|walk|use|keep|don't|do not|get|wear|wash|bring|give|put|reduce|increase|order|call|ring|phone|let (?:me|us) know|seek)\b/;
 
 // Hesitations and the commas around them stand between the words that tell who speaks: "i would, uh, suggest".
 const HESITATION = /,|\b(?:uh|um|er|erm|ah)\b/g;

@@ -305,6 +305,13 @@ describe('a short list', () => {
       .toEqual(['rest', 'return to the er for any chest pain or shortness of breath']);
   });
 
+  it("in talk, the plan said after the diagnosis in one unpunctuated line is read from the clause after it; a report's assessment is no plan", () => {
+    expect(advice(consultation('what brings you in', 'i feel low', "it sounds like you're depressed i'll refer you to talking therapies you can also self refer online", 'okay')))
+      .toEqual(['referral to talking therapies', 'self refer online']);
+    expect(advice(consultation('what brings you in', 'i feel low', 'it sounds like you are depressed and need some rest', 'okay'))).toEqual([]);
+    expect(advice('IMPRESSION: My overall impression is that we should treat his sleep disruption with measures to decrease apnea.')).toEqual([]);
+  });
+
   it('"call 999" is a whole instruction, and "if you get any …" its condition, not a question', () => {
     expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. If you get any chest pain, call 999.', 'okay'))).toEqual(['rest', 'call 999 if you get any chest pain']);
   });

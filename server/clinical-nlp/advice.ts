@@ -36,6 +36,7 @@ const CuesSchema = Type.Object({
   notPlanItems: Patterns,
   clauseEnds: Phrases,
   fillers: Phrases,
+  keptInConditions: Phrases,
   planOnsets: Patterns,
   referrals: Patterns,
   urgentPlaces: Phrases,
@@ -122,7 +123,14 @@ const NOT_INSTRUCTION = new RegExp(patterns(ADVICE_CUES.notInstructions.patterns
 const NOT_PLAN_ITEM = new RegExp(patterns(ADVICE_CUES.notPlanItems.patterns));
 // "I" starts a clause, but not as a letter of a spelled abbreviation ("i v fluids").
 const CLAUSE_END = new RegExp(String.raw`\s*[,;:]?\s+(?:(?:${alternation(ADVICE_CUES.clauseEnds.phrases)})(?![a-z'])|i(?=\s+[a-z']{2,}))|\s*[;:]`, 'g');
-const FILLER = new RegExp(String.raw`(?<![a-z'])(?:${alternation(ADVICE_CUES.fillers.phrases)})(?![a-z'])\s*,?\s*`, 'g');
+// "if you feel like harming yourself", "foods like rice": "like" there is no filler.
+const LIKE_MEANT = String.raw`(?<!\b(?:feel|feels|felt|feeling|things|something|anything|stuff|foods?|drinks?)\s+like)`;
+const fillerOf = (phrases: string[]): RegExp => new RegExp(String.raw`(?<![a-z'])(?:${alternation(phrases)})(?![a-z'])${LIKE_MEANT}\s*,?\s*`, 'g');
+const FILLER = fillerOf(ADVICE_CUES.fillers.phrases);
+const KEPT_IN_CONDITIONS = new Set(ADVICE_CUES.keptInConditions.phrases);
+const CONDITION_FILLER = fillerOf(ADVICE_CUES.fillers.phrases.filter((p) => !KEPT_IN_CONDITIONS.has(p)));
+const CONDITION_START = /\b(?:if|when|unless|until|once)\b/;
+const KEPT_IN_CONDITION_WORDS = new RegExp(String.raw`(?<![a-z'])(?:${alternation(ADVICE_CUES.keptInConditions.phrases)})(?![a-z'])`, 'g');
 const PLAN_ONSET = new RegExp(patterns(ADVICE_CUES.planOnsets.patterns));
 
 // A gerund's imperative: "keeping" → "keep", "taking" → "take", "using" → "use".
@@ -359,7 +367,8 @@ const ASKED = /\s+(?:(?:are|do|did|does|were|was) you|(?:have|has) you (?:been|h
 
 /** The words of an instruction as written: no fillers, no contractions, no dangling end. */
 function written(words: string): string {
-  let t = words.replace(FILLER, ' ').replace(ASKED, '').replace(/[^a-z0-9'.,&\s-]/g, ' ').replace(/\s+/g, ' ').trim();
+  const when = CONDITION_START.exec(words)?.index ?? words.length;
+  let t = `${words.slice(0, when).replace(FILLER, ' ')} ${words.slice(when).replace(CONDITION_FILLER, ' ')}`.replace(ASKED, '').replace(/[^a-z0-9'.,&\s-]/g, ' ').replace(/\s+/g, ' ').trim();
   t = withoutRepeats(t).replace(SOFT_PREFIX, '');
   t = CONTRACTIONS.reduce((x, [re, to]) => x.replace(re, to), t);
   t = t.replace(SEE_THE_DOCTOR, '$1$2');
@@ -569,7 +578,8 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   // A condition whose words were all dangling ("if it's not" → "if") says nothing: the instruction stands alone.
   const condition = how.condition ? written(how.condition) : '';
   const text = condition && !BARE_CONJUNCTION.test(condition) ? `${said} ${condition}` : said;
-  const n = text.split(' ').length;
+  // Counted without the words a condition keeps ("again", "still"): how long an instruction may run is said of its content.
+  const n = text.split(' ').length - (text.match(KEPT_IN_CONDITION_WORDS) ?? []).length;
   const alone = strength > 1 && ONE_WORD.has(said);
   // A listed condition said with it leaves room for a short instruction: "come back straight away if …, or …".
   const most = how.conditionInSentence && how.condition && listed(how.condition) ? MAX_LISTED_CONDITION + MAX_WORDS / 2 : MAX_WORDS;

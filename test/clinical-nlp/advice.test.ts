@@ -312,6 +312,14 @@ describe('a short list', () => {
     expect(advice('IMPRESSION: My overall impression is that we should treat his sleep disruption with measures to decrease apnea.')).toEqual([]);
   });
 
+  it('a condition keeps the words that say when to act ("again", "too"), and "feel like", "foods like" keep their "like"', () => {
+    const said = (line: string) => advice(consultation('what brings you in', 'my back', `so my plan is rest. ${line}`, 'okay'));
+    expect(said('come back if it happens again.')).toEqual(['rest', 'come back if it happens again']);
+    expect(said('if it gets too painful, you should call us.')).toEqual(['rest', 'call us if it gets too painful']);
+    expect(said('if you ever feel like harming yourself, call the crisis line.')).toEqual(['rest', 'call the crisis line if you ever feel like harming yourself']);
+    expect(said('um, just try foods like rice and bananas too.')).toEqual(['rest', 'try foods like rice and bananas']);
+  });
+
   it('"call 999" is a whole instruction, and "if you get any …" its condition, not a question', () => {
     expect(advice(consultation('what brings you in', 'a cough', 'so my plan is rest. If you get any chest pain, call 999.', 'okay'))).toEqual(['rest', 'call 999 if you get any chest pain']);
   });

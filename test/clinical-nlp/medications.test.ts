@@ -926,6 +926,11 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(structure('plan ors electral dissolve a full packet in a litre of drinking water', { locale: 'en-IN' }).flags).toEqual([]);
   });
 
+  it('"don\'t take the naproxen either, it\'s the same problem" is no continued drug: "the same" says it of the dose, not of a problem', () => {
+    const text = "Doctor: what brings you in today?\nPatient: my knee's been sore.\nDoctor: you can take paracetamol 1 g up to four times a day. please don't take ibuprofen, because of your kidneys.\nPatient: what about my naproxen? I've got some at home.\nDoctor: no, don't take the naproxen either, it's the same problem.";
+    expect(structure(text, { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => m.name)).toEqual(['paracetamol']);
+  });
+
   it('the same drug switched to another form or dose is changed, not stopped; another drug switched to is new', () => {
     const said = (text: string) => structure(text, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.status, m.strength?.value, m.frequency?.per_day]);
     expect(said("Doctor: I'd like to change the metformin to the extended release, 1000 mg once a day.")).toEqual([['metformin', 'changed', 1000, 1]]);

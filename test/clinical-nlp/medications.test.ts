@@ -2178,4 +2178,11 @@ describe('a condition for the next step is not a condition of taking it (session
     // A symptom the drug is taken for is still as needed.
     expect(us("use the hydrocortisone cream if it's itchy.")).toEqual([['hydrocortisone', 'as needed', 'new']]);
   });
+
+  it('"… once a day if that doesn\'t help come back and we can try mometasone", unpunctuated: regular, and the next drug is the next step\'s', () => {
+    // A recogniser's line: no punctuation between the condition and the next step.
+    expect(us("you can buy some loratadine over the counter 10 mg once a day if that doesn't help come back and we can try a steroid nasal spray like mometasone"))
+      .toEqual([['loratadine', 'once daily', 'new']]);
+    expect(us('take the loratadine 10 mg once a day if it does not work we can try something stronger')).toEqual([['loratadine', 'once daily', 'new']]);
+  });
 });

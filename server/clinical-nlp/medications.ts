@@ -1357,6 +1357,8 @@ const UNCLEAR_WITHIN = 40;
 // "lisinopril 10 mg daily, to be continued": how far after a drug of the history a continue is still said of it (a
 // recogniser's run-on line may reach a "continue on her present medications" many clauses on).
 const CONTINUED_AFTER_WITHIN = 80;
+/** A cue's scope that reaches only the drug named right after it. */
+const ADJACENT_SCOPE = 2;
 
 const sectionOf = (s: Sentence): string | null => (s as Sentence & { section?: string | null }).section ?? null;
 
@@ -1481,7 +1483,9 @@ function decide(
     // between ("… a multivitamin daily family social history unchanged").
     const cues = sentenceModifiers(s);
     const headed = (x: ContextModifier): boolean => cues.some((t) => t.rule.direction === 'terminate' && !!t.rule.terminates?.includes('CONTINUED') && t.start >= m.end && t.end <= x.start);
-    const cont = cues.find((x) => x.category === 'CONTINUED' && x.rule.direction !== 'pseudo' && status(x) === 'continued' && x.start >= m.end && x.start < Math.min(line.end, m.end + CONTINUED_AFTER_WITHIN) && !headed(x));
+    // Nor one that reaches only the words right after it ("keep the salbutamol"): "warfarin …, which is to keep her port
+    // patent" says nothing of the warfarin.
+    const cont = cues.find((x) => x.category === 'CONTINUED' && x.rule.direction !== 'pseudo' && status(x) === 'continued' && x.start >= m.end && x.start < Math.min(line.end, m.end + CONTINUED_AFTER_WITHIN) && !headed(x) && (x.rule.max_scope ?? Infinity) > ADJACENT_SCOPE);
     if (cont) out = { ...out, decision: 'continued', rules: [...out.rules, cont.rule.id], explicit: true };
     else if (out.decision === 'current' && inPlan && s.speaker !== 'patient') {
       // "The patient's home medications were reviewed, including lisinopril …": gone over, not continued: kept, flagged.

@@ -2169,6 +2169,19 @@ describe('the old and the new strength said together (session 51)', () => {
   });
 });
 
+describe('an inhaler kept for when needed (session 52)', () => {
+  it('"keep the salbutamol for when you need it" continues it as needed', () => {
+    const text = "Doctor: how often are you using the blue inhaler?\nPatient: about four times a day.\nDoctor: that's too much. I'm going to step up your preventer: stop the beclometasone and start Fostair 100/6, two puffs twice a day. keep the salbutamol for when you need it.";
+    const meds = structure(text, { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => [m.name, m.status, m.frequency?.as_needed ?? false]);
+    expect(meds).toContainEqual(['salbutamol', 'continued', true]);
+  });
+
+  it('"keep her" after a drug of a history list continues nothing: "warfarin …, which is to keep her port patent"', () => {
+    const text = 'MEDICATIONS: She also is on warfarin 1 mg daily, which she states is just to keep her chest port patent.\nPLAN: Follow up in two weeks.';
+    expect(structure(text, { locale: 'en-US', mode: 'dictation' }).medications).toEqual([]);
+  });
+});
+
 describe('a condition for the next step is not a condition of taking it (session 51)', () => {
   const us = (line: string) => structure(`Doctor: what brings you in today?\nPatient: the rash again.\nDoctor: ${line}`, { locale: 'en-US', mode: 'consultation' })
     .medications.map((m) => [m.name, m.frequency?.text ?? null, m.status]);

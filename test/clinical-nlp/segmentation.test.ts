@@ -95,6 +95,7 @@ describe('sentences without punctuation', () => {
     expect(plan("so i'll take a look at your elbow")).toBe('doctor');
     // A safety net said to the patient is the doctor's, though "me" is in it.
     expect(who('so the plan is rest\ncall me back if things get worse before your appointment')).toEqual(['doctor', 'doctor']);
+    expect(plan("that's too much i'm going to step up your preventer stop the beclometasone and start fostair")).toBe('doctor');
     expect(plan("what i'd like to do is increase your dose of lasix from 20 milligrams to 60 milligrams")).toBe('doctor');
     expect(plan("so for you i'd like to start with buspirone 5 milligrams twice a day")).toBe('doctor');
     expect(plan("i'm going to refill your albuterol inhaler two puffs every four hours as needed")).toBe('doctor');

@@ -1578,7 +1578,7 @@ const DECLINED_ANSWER = /^(?:(?:um|uh|er|erm|well),?\s+)*(?:(?:no|nah)(?:,?\s+(?
 // the doctor's own "not started" said next, of the drug just named.
 const REFUSED_NEXT = /^(?:(?:number \d+|\d+)\s*[,.:]?\s*)?(?:(?:but|however|unfortunately)\s*,?\s*)?(?:(?:she|he|they|the patient|patient)\s+(?:did\s+|has\s+|have\s+)?(?:defer|deferred|defers|decline|declined|declines|refuse|refused|refuses)(?:\s+(?:this|that|it|them|these|those|both|at this time|for now|today))*\s*[.!]?$|(?:i|we)\s+(?:did not|didn't|have not|haven't|will not|won't|am not going to|are not going to)\s+(?:start|prescribe|give|begin)\s+(?:this|that|it|them)\b)/;
 
-const ANAPHORA = /^\s*(?:with\s+)?(?:(?:the|that|this|your|his|her)\s+course\b|(?:at\s+)?(?:the\s+|his\s+|her\s+|your\s+)?(?:current|present|usual)\s+(?:dose|doses|dosing|dosage|regimen|strength)\b|(?:the same|same|that|it|them|those|these|this)\b(?!\s+(?:is|was|has|test|report|one)))/;
+const ANAPHORA = /^\s*(?:with\s+)?(?:(?:the|that|this|your|his|her)\s+course\b|(?:at\s+)?(?:the\s+|his\s+|her\s+|your\s+)?(?:current|present|usual)\s+(?:dose|doses|dosing|dosage|regimen|strength)\b|(?:(?:both|all|each|either)\s+(?:of\s+)?)?(?:the same|same|that|it|them|those|these|this)\b(?!\s+(?:is|was|has|test|report|one))|both\b(?!\s+(?:is|are|was|were|of (?:the|your|his|her) [a-z]+)))/;
 // "Tamsulosin … was prescribed by urology; continue.": a short sentence that is the cue alone continues them too.
 const BARE_TAIL = /^\s*(?:for now|as is|as before|as it is|unchanged)?\s*[.!]?\s*$/;
 // A stop said of a pronoun ("stopped it"), whose drug is not read.

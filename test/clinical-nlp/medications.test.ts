@@ -2169,6 +2169,15 @@ describe('the old and the new strength said together (session 51)', () => {
   });
 });
 
+describe('"both of those" continues the drugs said before (session 52)', () => {
+  const said = (line: string) => structure(`Doctor: what brings you in today?\nPatient: I saw the cardiologist last week.\nDoctor: ${line}`, { locale: 'en-US', mode: 'consultation' })
+    .medications.map((m) => [m.name, m.status]);
+  it('"keep taking both of those", "stay on both for a year"', () => {
+    expect(said('they started you on apixaban 5 mg twice a day and bisoprolol 2.5 mg. keep taking both of those.')).toEqual([['apixaban', 'continued'], ['bisoprolol', 'continued']]);
+    expect(said("you're on aspirin 75 mg and clopidogrel 75 mg. stay on both for a year.")).toEqual([['aspirin', 'continued'], ['clopidogrel', 'continued']]);
+  });
+});
+
 describe('an inhaler kept for when needed (session 52)', () => {
   it('"keep the salbutamol for when you need it" continues it as needed', () => {
     const text = "Doctor: how often are you using the blue inhaler?\nPatient: about four times a day.\nDoctor: that's too much. I'm going to step up your preventer: stop the beclometasone and start Fostair 100/6, two puffs twice a day. keep the salbutamol for when you need it.";

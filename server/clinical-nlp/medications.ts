@@ -368,7 +368,8 @@ const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onse
 // ("at night if it makes you drowsy" says when to take it, not that it is taken as needed.)
 // "… twice a day, but if you get wheezy stop it", "… b.i.d. x10 days if no improvement consider CT sinus": a condition
 // for stopping it, calling back or a next step is no condition of taking it.
-const STOPS_ON_CONDITION = /\b(?:stop|stopping|discontinue|come off|don't take|do not take|call|ring|come back|seek|return|consider|refer|order|obtain|recheck|repeat|follow up)\b/;
+// So is "… for three days and if it grows something resistant I'll switch you to something else".
+const STOPS_ON_CONDITION = /\b(?:stop|stopping|discontinue|come off|don't take|do not take|call|ring|come back|seek|return|consider|refer|order|obtain|recheck|repeat|follow up|switch|swap)\b|\b(?:i|we)(?:'ll| will| would|'d| could| can| may| might)\s+(?:try|add|give|start|increase|change|prescribe|put you)\b/;
 // "… may increase to 50 mg if heart rate stays above 100": a measured value is what a dose step waits on
 // (conditional.measure), not a symptom the patient takes it for.
 const MEASURED = new RegExp(CONTEXT_RULES.find((r) => r.id === 'conditional.measure')!.pattern!);

@@ -2178,6 +2178,24 @@ describe('"both of those" continues the drugs said before (session 52)', () => {
   });
 });
 
+describe('statuses and conditions said in passing (session 52)', () => {
+  it('"discharged on azithromycin, which she completed yesterday" is history, not a prescription', () => {
+    const text = 'The patient was seen in the emergency department. She was discharged on azithromycin, which she completed yesterday.\nIMPRESSION: Pneumonia, improving.\nPLAN: She may use guaifenesin as needed for cough.';
+    expect(structure(text, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => m.name)).toEqual(['guaifenesin']);
+  });
+  it('"… for three days and if it grows something resistant I\'ll switch you" is no condition of taking it, unpunctuated', () => {
+    const text = "what brings you in today\ni've got a uti again\nwe'll do the same again nitrofurantoin 100 mg twice a day for three days i'll send the urine off too and if it grows something resistant i'll switch you to something else\nokay";
+    const [m] = structure(text, { locale: 'en-GB', mode: 'consultation' }).medications;
+    expect([m?.name, m?.frequency?.text]).toEqual(['nitrofurantoin', 'twice daily']);
+  });
+  it('"it\'s 152 over 94 today you\'re on amlodipine 5 mg i\'d like to double that to 10 mg" is the doctor\'s, without labels', () => {
+    const text = "what brings you in today\nmy blood pressure readings at home have been high\nit's 152 over 94 today you're on amlodipine 5 mg i'd like to double that to 10 mg\nokay";
+    const f = structure(text, { locale: 'en-US', mode: 'consultation' });
+    expect(f.medications.map((m) => [m.name, m.status, m.strength?.value])).toEqual([['amlodipine', 'changed', 10]]);
+    expect(f.vitals.bp).toEqual({ systolic: 152, diastolic: 94 });
+  });
+});
+
 describe('an inhaler kept for when needed (session 52)', () => {
   it('"keep the salbutamol for when you need it" continues it as needed', () => {
     const text = "Doctor: how often are you using the blue inhaler?\nPatient: about four times a day.\nDoctor: that's too much. I'm going to step up your preventer: stop the beclometasone and start Fostair 100/6, two puffs twice a day. keep the salbutamol for when you need it.";

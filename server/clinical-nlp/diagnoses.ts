@@ -75,9 +75,10 @@ const alternation = (phrases: readonly string[]): string =>
 const STRONG_CUE =
   /\b(?:(?:provisional|final|working|differential|clinical)\s+)?(?:diagnosis|diagnoses|dx)\b(?:\s+(?:is|of|as|was))?|\bdiagnosed\s+(?:as|with)\b|\bimpressions?\b|\b(?:assessment|impression)\b(?:\s*(?:and|\/|&)?\s*plan\b|\s+is\b)?|\b(?:this|that)\s+(?:is|was)\b(?<!\b(?:if|whether|unless)\s+(?:this|that)\s+(?:is|was))(?!\s+(?:doctor|dr|nurse)\b|\s+(?:a|an)\s+\d|\s+\w+\s+(?:speaking|calling|from\s+(?:the\s+|your\s+)?(?:\w+\s+)?(?:practice|surgery|clinic|hospital|office|team|pharmacy|gp)\b))|\bthese\s+are\b|\b(?:(?:this|it|that)\s+)?(?:looks|seems|sounds)\s+(?:(?:more|much more|a lot more|most)\s+)?like\b|\b(?:this|it|that)\s+(?:appears|appeared|seems|seemed|looks|looked)\s+to\s+be\b|\bsuggestive\s+of\b|\bindicative\s+of\b|\bconsistent\s+with\b|\b(?:fits?|fitting)\s+(?:in\s+)?with\b|\bin\s+keeping\s+with\b|\bcompatible\s+with\b|\bi\s+(?:think|believe)\s+(?:that\s+)?(?:(?:this|it|that)\s+is|it's|that's|these\s+are|(?:you|he|she)(?:\s+(?:(?:might|may|could|probably|possibly|basically|essentially|actually|definitely|likely)\s+)?(?:have|has|'ve\s+got)|'ve\s+got)|(?:you're|you\s+are|he's|he\s+is|she's|she\s+is)\s+having)\b|\bwhat\s+i\s+(?:see|found|find)\s+(?:here\s+)?is\b|\bwhat\s+(?:i\s+think\s+is\s+going\s+on\s+is\s+(?:that\s+)?(?:you|he|she)\s+(?:have|has)|(?:you|he|she)\s+(?:(?:essentially|basically|actually|probably|most\s+likely|likely)\s+)?(?:have|has)\s+is|(?:you're|you\s+are|he's|she's)\s+suffering\s+from\s+(?:at\s+the\s+moment\s+)?is)\b|\bnewly\s+diagnosed\s+with\b|\b(?:we|i|doctors)\s+call\s+(?:it|this|that)\b|\b(?:it's|it\s+is|this\s+is|that's|that\s+is)\s+(?:what's\s+|what\s+is\s+)?called\b/g;
 // Weaker cues: what follows is a diagnosis only when it codes well and is not a symptom ("you have fever" is not);
+// "you're anaemic": said of the patient as a state, an adjective that names the condition;
 // asked ("would you have any trauma to your foot"), it is none.
 const WEAK_CUE =
-  /\b(?<!\b(?:do|did|does|any|if|would|could|can|will|should|might|may|whether)\s+)(?:you|he|she)(?:\s+(?:(?:also|does|do|still|now|probably)\s+)?(?:have|has|'ve)|'ve)(?:\s+got)?\b(?!\s+(?:had|been|to)\b)|\b(?:it\s+is|it's)\b|\bsuffering\s+from\b|\bwhat\s+(?:we|doctors)\s+(?:would\s+)?call\b|\bsomething\s+(?:that\s+)?(?:we\s+|is\s+)?called\b|\b(?:rash|cough|pain|lump|swelling|spots?|lesions?|bump|sore|headaches?|symptoms|problem)\s+(?:is|are)\s+(?!(?:a\s+)?(?:bit|little|lot|much|more|less|very|really|quite|worse|better|getting|still|not|also|just|in|on|at|from|when|after|before|there|here|itchy|dry|sore|bad|mild|severe|painful|red|worse|coming|going|gone)\b|[a-z]+(?:ive|ed|ing|ly|ful|ous|ent|ant|ible|able)\b)|\b(?:everything|it|this|that|all)\s+points?\s+(?:towards?|to)\b/g;
+  /\b(?<!\b(?:do|did|does|any|if|would|could|can|will|should|might|may|whether)\s+)(?:you|he|she)(?:\s+(?:(?:also|does|do|still|now|probably)\s+)?(?:have|has|'ve)|'ve)(?:\s+got)?\b(?!\s+(?:had|been|to)\b)|\b(?:it\s+is|it's)\b|\b(?<!\b(?:if|when|unless|whether|as long as)\s)(?:you're|you\s+are)(?=\s+(?:(?:a\s+)?(?:little|bit|slightly|quite|very|mildly|a\s+bit)\s+)*(?:anaemic|anemic)\b)|\bsuffering\s+from\b|\bwhat\s+(?:we|doctors)\s+(?:would\s+)?call\b|\bsomething\s+(?:that\s+)?(?:we\s+|is\s+)?called\b|\b(?:rash|cough|pain|lump|swelling|spots?|lesions?|bump|sore|headaches?|symptoms|problem)\s+(?:is|are)\s+(?!(?:a\s+)?(?:bit|little|lot|much|more|less|very|really|quite|worse|better|getting|still|not|also|just|in|on|at|from|when|after|before|there|here|itchy|dry|sore|bad|mild|severe|painful|red|worse|coming|going|gone)\b|[a-z]+(?:ive|ed|ing|ly|ful|ous|ent|ant|ible|able)\b)|\b(?:everything|it|this|that|all)\s+points?\s+(?:towards?|to)\b/g;
 const PAST_DIAGNOSIS = /^(?:diagnosed|diagnosis|diagnoses|dx)\b/;
 const PAST_BEFORE = /\b(?:was|were|had been|has been|have been|been|previously|prior|last seen[^.]{0,40}with|established|made|given|received|with (?:a|the)?\s*(?:known|previous|prior|remote))\s+(?:(?:a|an|the|with|initially|originally|first|also)\s+)*$/;
 const PAST_AFTER = /^[^.;]{0,60}?\b(?:was made|was established|was given|in (?:19|20)\d\d|\d+ (?:years?|months?|weeks?) ago|at (?:the )?age|as a (?:child|teenager))\b/;
@@ -153,6 +154,8 @@ const STATE =
 const CLAUSE_BOUNDARY = /[,;:]\s*|\b(?:and|so|but|also|which|while|whereas|though)\s+/g;
 
 /** Where the clause that ends at `at` starts. */
+const ASSERTED_ANEW = /^[,;]\s*(?:it's|it is|this is)\s+(?:a|an|more|actually)\b/;
+
 function clauseStart(text: string, at: number): number {
   let from = 0;
   CLAUSE_BOUNDARY.lastIndex = 0;
@@ -792,7 +795,9 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
         // now for your second problem of your diabetes").
         const before = cues[k - 1];
         const clause = Math.max(clauseStart(s.text, c.at), before && before.kind !== 'weak' ? before.end : 0);
-        if (inside(used, c.at) || (c.kind === 'weak' && isNegated(s.text, c.at + 1)) || DENIED_BEFORE.test(s.text.slice(clause, c.at))) return;
+        // "it's not a fracture, it's a sprain": a name given after the denied one's comma is asserted anew.
+        const deniedBefore = c.kind === 'weak' && isNegated(s.text, c.at + 1) && !ASSERTED_ANEW.test(s.text.slice(Math.max(0, c.at - 2)));
+        if (inside(used, c.at) || deniedBefore || DENIED_BEFORE.test(s.text.slice(clause, c.at))) return;
         // A list runs to the plan or to the next cue ("these are migraines, and I think … is adding a … headache").
         const to = Math.min(listEnd(s, c.end), cues[k + 1]?.at ?? Infinity);
         // A hedge said straight after the cue ("I think it's probably a UTI or a cystitis") covers the whole list too,

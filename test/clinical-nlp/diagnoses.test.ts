@@ -755,3 +755,18 @@ describe('a problem-oriented plan (session 51)', () => {
     expect(us('PAST MEDICAL HISTORY: Gout: on allopurinol.\nPLAN: Continue allopurinol.')).toEqual([]);
   });
 });
+
+describe('diagnoses said to the patient in plain words (session 52)', () => {
+  const said = (line: string) => structure(`Doctor: what brings you in today?\nPatient: I twisted my ankle and I feel tired.\nDoctor: ${line}`, { locale: 'en-GB', mode: 'consultation' })
+    .diagnoses.map((d) => d.icd10?.code ?? d.name);
+  it('"you\'re anaemic", "almost certainly a migraine", "it\'s only a sprain"', () => {
+    expect(said("your blood test shows you're anaemic.")).toEqual(['D64.9']);
+    expect(said("you're not anaemic.")).toEqual([]);
+    expect(structure('Doctor: what brings you in today?\nPatient: headaches.\nDoctor: this is almost certainly a migraine.', { locale: 'en-GB', mode: 'consultation' }).diagnoses.map((d) => d.name)).toEqual(['migraine']);
+    expect(said("it's only a sprain.")).toEqual(['T14.3']);
+  });
+  it('"it\'s not a fracture, it\'s a sprain": the denial ends where the next name is given', () => {
+    expect(said("it's not a fracture, it's a sprain.")).toEqual(['T14.3']);
+    expect(said("it's not a fracture.")).toEqual([]);
+  });
+});

@@ -313,17 +313,20 @@ const UNSAID: Condition = { text: '' };
 // "warning signs … were discussed, in which case [he should go to …]": the clause before is the condition, without the
 // words that say it was talked about.
 const IN_WHICH_CASE = /([^.;?:]*?)\s*,?\s*in (?:which|that) case,?\s*$/;
+// Its lazy clause is tried from every character before the words: looked for only where the words end the text.
+const ENDS_IN_WHICH_CASE = /in (?:which|that) case,?\s*$/;
 const TALKED_ABOUT = /^(?:(?:we|i)\s+)?(?:discussed|reviewed|explained|went over|talked about)\s+|\s+(?:were|was|have been|has been|had been)\s+(?:discussed|reviewed|explained|given|gone over)$|\b(?:that|which)\s+(?:were|are|would be|could be|is)\s+/g;
 
 /** The condition said just before an instruction in the same sentence: "if it is not better in a week, [come back]". */
 function conditionBefore(text: string, at: number): Condition | null {
   const from = Math.max(0, at - 200);
-  const inCase = IN_WHICH_CASE.exec(text.slice(from, at));
+  const before = text.slice(from, at);
+  const inCase = ENDS_IN_WHICH_CASE.test(before) ? IN_WHICH_CASE.exec(before) : null;
   if (inCase) {
     const words = inCase[1]!.replace(TALKED_ABOUT, ' ').replace(/\s+/g, ' ').trim();
     return ownCondition(words) ? { text: `if ${words}`, from: from + inCase.index + inCase[0].indexOf(inCase[1]!) } : UNSAID;
   }
-  const m = /(?:^|[\s,])(if|unless|when|once)\s+((?:(?!\bif\b)[^.;?])*?)\s*,?\s*(?:then\s+)?$/.exec(text.slice(from, at));
+  const m = /(?:^|[\s,])(if|unless|when|once)\s+((?:(?!\bif\b)[^.;?])*?)\s*,?\s*(?:then\s+)?$/.exec(before);
   if (!m || !ownCondition(m[2]!) || (m[1] !== 'if' && m[1] !== 'unless' && TOLD_PAST.test(m[2]!))) return null;
   // "take paracetamol if you have a temperature, and drink …": joined by ", and", the next instruction has none of its own.
   if (/,\s*and$/.test(m[2]!)) return null;

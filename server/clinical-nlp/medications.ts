@@ -363,8 +363,8 @@ const AS_NEEDED = /(?<!\b(?:titrat[a-z]*|adjust[a-z]*|increase the dose|increase
 // A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead"; nor is
 // a titration's step ("titrate to 50 mg b.i.d. if tolerated", "if no side effects"): the dose is regular.
 // Nor is a trial's "see if it helps with the sleep", "if this works for her", nor the next step's "if she is unimproved
-// in five days [follow up]".
-const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)(?<!\b(?:see|check|find out|know)\s+(?:if|when|whenever))\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:that|it|this)\s+(?:is|was|proves|turns out to be)\s+(?:successful|effective|helpful)\b|(?:i|we|you|he|she|they|it)\s+(?:was|were|saw|had|did|came|went|got|last saw|first saw)\b|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:it|this|that|they)\s+(?:works?|helps?)\b|(?:it|this|that|they|these|those)\s+(?:doesn't|does not|don't|do not|didn't|did not)\s+(?:help|work|improve|settle|go away|get better|clear)\b|(?:it|this|that|they)\s+(?:makes?|made)\s+(?:you|him|her|them|me)\s+(?:feel\s+)?(?:drowsy|sleepy|tired|sick|nauseous|queasy|dizzy)\b|(?:(?:(?:he|she|you|they|it|the patient|symptoms?)\s+(?:is|are|was|were|has|have|does|do)|it's|that's|he's|she's|you're|they're|things are)\s+(?:still\s+)?)?(?:unimproved|not (?:better|improved|improving|resolved|settled|clearing|getting better)|no better|worse|not improve)\b|no improvement\b|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
+// in five days [follow up]". "Every day, even when you feel well" says the opposite of a condition: take it regardless.
+const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)(?<!\b(?:see|check|find out|know|even)\s+(?:if|when|whenever))\b(?!\s+(?:needed|required|you wake|he wakes|she wakes|you get up|(?:that|it|this)\s+(?:is|was|proves|turns out to be)\s+(?:successful|effective|helpful)\b|(?:i|we|you|he|she|they|it)\s+(?:was|were|saw|had|did|came|went|got|last saw|first saw)\b|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:it|this|that|they)\s+(?:works?|helps?)\b|(?:it|this|that|they|these|those)\s+(?:doesn't|does not|don't|do not|didn't|did not)\s+(?:help|work|improve|settle|go away|get better|clear)\b|(?:it|this|that|they)\s+(?:makes?|made)\s+(?:you|him|her|them|me)\s+(?:feel\s+)?(?:drowsy|sleepy|tired|sick|nauseous|queasy|dizzy)\b|(?:(?:(?:he|she|you|they|it|the patient|symptoms?)\s+(?:is|are|was|were|has|have|does|do)|it's|that's|he's|she's|you're|they're|things are)\s+(?:still\s+)?)?(?:unimproved|not (?:better|improved|improving|resolved|settled|clearing|getting better)|no better|worse|not improve)\b|no improvement\b|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
 // ("at night if it makes you drowsy" says when to take it, not that it is taken as needed.)
 // "… twice a day, but if you get wheezy stop it", "… b.i.d. x10 days if no improvement consider CT sinus": a condition
 // for stopping it, calling back or a next step is no condition of taking it.
@@ -1031,7 +1031,8 @@ export function extractMedications(
   // continue the current dose").
   for (const s of doc.sentences) {
     if (s.speaker === 'patient' || meds.some((m) => m.sentence === s.index && PRESCRIBED.has(m.status!))) continue;
-    const cue = sentenceModifiers(s).find((x) => x.category === 'CONTINUED'
+    // A pseudo cue is no continue: "we will continue to follow this" watches a problem.
+    const cue = sentenceModifiers(s).find((x) => x.category === 'CONTINUED' && x.rule.direction !== 'pseudo'
       && (ANAPHORA.test(s.text.slice(x.end)) || (s.tokens.length <= 4 && BARE_TAIL.test(s.text.slice(x.end)))));
     if (!cue) continue;
     const cueAt = s.span(cue.start, cue.end).start;
@@ -1689,7 +1690,9 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
     // "… x14 days, then discontinue, #30 days supply given", "then q.6 h. thereafter, dispensed 180 ampules": the end
     // of a taper and what the pharmacy hands out are no steps; nor is a piece whose only number is a length of time
     // ("then finally three weeks i'd like you to return") or whose "once" is a conjunction ("once we assess …").
-    if (STEP_DOSE.test(piece) && !/^[\s,]*(?:(?:stop|review|discontinue|d\/c|off|dispensed|dispense|disp|qty|quantity)\b|#)/.test(piece)) {
+    // Nor is the first "then" after words with no dose of their own ("skip tonight's warfarin, then go down to 3 mg"):
+    // what follows it is the only step's dose.
+    if (STEP_DOSE.test(piece) && STEP_DOSE.test(text.slice(pieceStart, at)) && !/^[\s,]*(?:(?:stop|review|discontinue|d\/c|off|dispensed|dispense|disp|qty|quantity)\b|#)/.test(piece)) {
       pieces.push({ from: pieceStart, to: at });
       pieceStart = at + x[0].length;
     }

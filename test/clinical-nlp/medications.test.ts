@@ -2226,3 +2226,35 @@ describe('a condition for the next step is not a condition of taking it (session
     expect(us('take the loratadine 10 mg once a day if it does not work we can try something stronger')).toEqual([['loratadine', 'once daily', 'new']]);
   });
 });
+
+describe('"even if", "even when": taken regardless, not as needed (session 53)', () => {
+  const gb = (line: string) => structure(`Doctor: how are you getting on?\nPatient: much the same.\nDoctor: ${line}`, { locale: 'en-GB', mode: 'consultation' })
+    .medications.map((m) => [m.name, m.frequency?.text ?? null, m.frequency?.as_needed ?? false]);
+  it('a preventer "every day, even when you feel well" keeps its schedule', () => {
+    expect(gb('the Clenil needs to be taken every day, two puffs twice a day, even when you feel well.')).toEqual([['beclometasone', 'twice daily', false]]);
+    expect(gb('carry on with the sertraline 50 mg every day even if you feel better.')).toEqual([['sertraline', 'once daily', false]]);
+  });
+  it('a symptom said as the condition still makes it as needed', () => {
+    expect(gb('take paracetamol 1 g when you have a fever.')).toEqual([['paracetamol', 'as needed', true]]);
+  });
+});
+
+describe('"go down to" a dose changes the drug it is said of (session 53)', () => {
+  const gb = (line: string) => structure(`Doctor: your INR was 4.2 this morning, which is too high.\nPatient: oh dear.\nDoctor: ${line}`, { locale: 'en-GB', mode: 'consultation' })
+    .medications.map((m) => [m.name, m.strength?.value ?? null, m.status]);
+  it('"skip tonight\'s warfarin, then go down to 3 mg a day": one entry, changed to 3 mg', () => {
+    expect(gb("skip tonight's warfarin, then go down to 3 mg a day from tomorrow.")).toEqual([['warfarin', 3, 'changed']]);
+  });
+  it('a taper\'s steps each with a dose are still steps', () => {
+    expect(gb('take the prednisolone 40 mg for five days, then 20 mg for five days.')).toEqual([['prednisolone', 40, 'new'], ['prednisolone', 20, 'new']]);
+  });
+});
+
+describe('a pseudo cue of continuing continues no drug (session 53)', () => {
+  it('"we will continue to follow this" after drugs of the history continues none of them', () => {
+    const text = 'the rate was resistant to treatment with diltiazem and amiodarone, his transaminases are rising and we will continue to follow this';
+    expect(structure(text, { locale: 'en-US', mode: 'dictation' }).medications).toEqual([]);
+    // "keep taking that" still continues the drug said before it.
+    expect(structure("Doctor: you're on ramipril 5 mg. keep taking that.", { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => [m.name, m.status])).toEqual([['ramipril', 'continued']]);
+  });
+});

@@ -1330,3 +1330,12 @@ describe('a side effect the patient asks about (session 51)', () => {
     expect(said('the last one made me feel sick.')).toEqual(['back pain', 'nausea']);
   });
 });
+
+describe('a named disease with "fever" in its name is no fever (session 53)', () => {
+  const said = (line: string) => structure(`Doctor: what brings you in today?\nPatient: ${line}`, { locale: 'en-GB', mode: 'consultation' }).complaints.map((c) => c.name);
+  it('"hay fever", "glandular fever", "scarlet fever" add no fever; a fever said beside them still counts', () => {
+    expect(said('I get hay fever every summer, and my back hurts.')).toEqual(['back pain']);
+    expect(said('I had glandular fever as a teenager.')).toEqual([]);
+    expect(said('my hay fever is bad this week, and now a fever too.')).toEqual(['fever']);
+  });
+});

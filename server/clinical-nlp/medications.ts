@@ -385,7 +385,7 @@ const takingCondition = (near: string, line: string): RegExpExecArray | null => 
   const c = CONDITION.exec(near);
   return c && !STOPS_ON_CONDITION.test(c[0]) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) && !CHANGE_THEN_CONDITION.test(near.slice(0, c.index)) ? c : null;
 };
-const FOR_SYMPTOM = /\bfor (?:the |any |her |his |your )?(?:discomfort|pain|fever|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
+const FOR_SYMPTOM = /\bfor (?:the |any |a |her |his |your )?(?:discomfort|pain|fever|(?:high )?temperature|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 const UP_TO_TIMES = /\bup\s*to\s+(?:(?:about|around|roughly|approximately)\s+)?(?:\d+|twice|thrice)\s+(?:times\s+)?(?:a|per|in a|each)\s+day\b/;
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
 // "do not take more than 3000 mg a day": said as a prohibition, a ceiling all the same.

@@ -2258,3 +2258,13 @@ describe('a pseudo cue of continuing continues no drug (session 53)', () => {
     expect(structure("Doctor: you're on ramipril 5 mg. keep taking that.", { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => [m.name, m.status])).toEqual([['ramipril', 'continued']]);
   });
 });
+
+describe('a drug for a temperature, with no schedule, is taken as needed (session 53)', () => {
+  const gb = (line: string) => structure(`Doctor: what brings you in?\nPatient: he's had a cough.\nDoctor: ${line}`, { locale: 'en-GB', mode: 'consultation' })
+    .medications.map((m) => [m.name, m.frequency?.text ?? null]);
+  it('"for the temperature", "for a high temperature": as needed; a schedule said keeps it', () => {
+    expect(gb('you can take paracetamol for the temperature.')).toEqual([['paracetamol', 'as needed']]);
+    expect(gb('give him Calpol for a high temperature.')).toEqual([['paracetamol', 'as needed']]);
+    expect(gb('you can take paracetamol 1 g four times a day for the temperature.')).toEqual([['paracetamol', '4 times a day']]);
+  });
+});

@@ -25,11 +25,16 @@ const HALF_SAID = new RegExp(AND_A_HALF);
 const HALF_NEXT = new RegExp(`^${AND_A_HALF}`);
 const COUNT = String.raw`(${NUMBER}(?:${AND_A_HALF})?(?:${RANGE_SEP}${NUMBER})?|an?|one|few|a few|couple of|a couple of|several)`;
 // "18 months old" is an age; "2 hours later" a time in the story, "three nights a week" how often: not how long.
-const UNIT = String.raw`(day|week|month|year|fortnight|night|hour|hr|minute|min)s?(?!\s+(?:old|later|after|afterwards|(?:a|an|per|each|every|in a)\s+(?:day|week|month|year))\b)`;
-const LEAD = String.raw`(?:since|for|from|x|over|past|last|lasting|of)`;
+const unitNot = (story: string): string =>
+  String.raw`(day|week|month|year|fortnight|night|hour|hr|minute|min)s?(?!\s+(?:old|${story}|(?:a|an|per|each|every|in a)\s+(?:day|week|month|year))\b)`;
+const UNIT = unitNot('later|after|afterwards');
+// "knee pain for 3 weeks after a fall": after "for" it is how long, and "after" says how it began.
+const UNIT_FOR = unitNot('later');
+const LEAD = String.raw`(?:since|from|x|over|past|last|lasting|of)`;
 const HEDGE = String.raw`(?:(?:about|around|almost|nearly|over|more than|approximately|at least|the last|the past|last|past|only|a good)\s+)*`;
 const PATTERNS: { re: RegExp; fixedDays?: number; one?: boolean }[] = [
   { re: new RegExp(String.raw`\b${LEAD}\s*${HEDGE}${COUNT}\s*${UNIT}\b`, 'g') },
+  { re: new RegExp(String.raw`\bfor\s*${HEDGE}${COUNT}\s*${UNIT_FOR}\b`, 'g') },
   { re: new RegExp(String.raw`\b${COUNT}\s*${UNIT}\s+(?:ago|back|history)\b`, 'g') },
   // "presents with 3 days of sore throat", "reports two weeks of cough": not "completed 5 days of antibiotics".
   { re: new RegExp(String.raw`(?<=\b(?:with|reports?|reporting|describes?|describing|gives|giving|has had|have had|had|having|complains? of|complaining of|notes?)\s+(?:a\s+)?)${COUNT}\s*${UNIT}\s+of\b`, 'g') },

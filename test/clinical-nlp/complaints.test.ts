@@ -1339,3 +1339,10 @@ describe('a named disease with "fever" in its name is no fever (session 53)', ()
     expect(said('my hay fever is bad this week, and now a fever too.')).toEqual(['fever']);
   });
 });
+
+describe('"for 3 weeks after a fall" is how long (session 53)', () => {
+  it('a complaint "for N weeks after" an event keeps its duration; "2 days after the vaccine" is still no duration', () => {
+    expect(days('HPI: 45-year-old female with left knee pain for 3 weeks after a fall.', 'left knee pain')).toBe(21);
+    expect(days('HPI: she had a fever 2 days after the vaccine.', 'fever')).toBeNull();
+  });
+});

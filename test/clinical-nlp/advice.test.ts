@@ -649,3 +649,12 @@ describe('a diet amount and a courtesy (session 50)', () => {
     expect(talk('please call if you think of any questions')).toEqual(['rest the knee']);
   });
 });
+
+describe('"continue for now" says nothing to continue (session 53)', () => {
+  const talk = (line: string): string[] => advice(consultation('what brings you in', 'my ankles swell', `here is my plan, rest the knee. ${line}.`, 'okay'));
+  it('a continue without its object is no instruction; one with it still is', () => {
+    expect(talk('just continue as before')).toEqual(['rest the knee']);
+    expect(talk('he will continue for now')).toEqual(['rest the knee']);
+    expect(talk('carry on with your exercises')).toEqual(['rest the knee', 'carry on with your exercises']);
+  });
+});

@@ -657,4 +657,8 @@ describe('"continue for now" says nothing to continue (session 53)', () => {
     expect(talk('he will continue for now')).toEqual(['rest the knee']);
     expect(talk('carry on with your exercises')).toEqual(['rest the knee', 'carry on with your exercises']);
   });
+  it('"don\'t restart it", "keep taking it": a drug\'s verb whose object was a pronoun says nothing on its own', () => {
+    expect(talk("they stopped your diltiazem, so don't restart it")).toEqual(['rest the knee']);
+    expect(talk('keep taking it')).toEqual(['rest the knee']);
+  });
 });

@@ -381,9 +381,12 @@ const EXPLAINED_BEFORE = /\b(?:cause|causes|can make|may make|side effects?)\b[^
 const CONDITION_MAIN = /^[^,;.]*[,;]\s*(?:then\s+)?(?:she|he|you|they|the patient)\s+(?:needs? to|should|must|will need to|has to|have to|is to|are to)\b(?!\s+(?:take|use|apply|have|try|start)\b)/;
 // "amlodipine 5 mg, increase to 10 mg after two weeks if the pressure is still high": the condition is the change's.
 const CHANGE_THEN_CONDITION = /\b(?:increase|increasing|decrease|decreasing|reduce|reducing|go up|step up|titrate|titrating|double|switch|change)\b[^.;]{0,50}$/;
-const takingCondition = (near: string, line: string): RegExpExecArray | null => {
+// In a recogniser's run-on line the next step comes straight after its condition: "… daily if symptoms persist beyond
+// 10 days start amoxicillin …" (the drug's line ends where the next drug's begins).
+const NEXT_STEP = /^\s*(?:then\s+)?(?:start|begin|add|try|switch)\b(?!\s+(?:to|it|this|that|them|again|back|up|[a-z]+ing)\b)/;
+const takingCondition = (near: string, line: string, sentenceOn: string): RegExpExecArray | null => {
   const c = CONDITION.exec(near);
-  return c && !STOPS_ON_CONDITION.test(c[0]) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) && !CHANGE_THEN_CONDITION.test(near.slice(0, c.index)) ? c : null;
+  return c && !STOPS_ON_CONDITION.test(c[0]) && !NEXT_STEP.test(sentenceOn.slice(c.index + c[0].length)) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) && !CHANGE_THEN_CONDITION.test(near.slice(0, c.index)) ? c : null;
 };
 const FOR_SYMPTOM = /\bfor (?:the |any |a |her |his |your )?(?:discomfort|pain|fever|(?:high )?temperature|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 const UP_TO_TIMES = /\bup\s*to\s+(?:(?:about|around|roughly|approximately)\s+)?(?:\d+|twice|thrice)\s+(?:times\s+)?(?:a|per|in a|each)\s+day\b/;
@@ -713,7 +716,7 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   // How and when to take it is said close to the drug: in a recogniser's run-on line an "if" or a "for" further on
   // starts another clause ("… metformin 500 mg once a day [and if you're doing any driving …]").
   const near = t.slice(0, nearEnd(t, Math.min(t.length, Math.max(0, m.end - from))));
-  const cond = takingCondition(near, t);
+  const cond = takingCondition(near, t, text.slice(from));
   const ceiling = changeBefore ? null : DAILY_MAX_AMOUNT.exec(near);
   // "you can take one tablet up to six times a day": a ceiling on how often is taken as needed.
   let asNeeded = AS_NEEDED.test(t) || NEED_IT_NEAR.test(near) || !!cond || !!condition || UP_TO_TIMES.test(near);

@@ -2268,3 +2268,13 @@ describe('a drug for a temperature, with no schedule, is taken as needed (sessio
     expect(gb('you can take paracetamol 1 g four times a day for the temperature.')).toEqual([['paracetamol', '4 times a day']]);
   });
 });
+
+describe('a condition followed at once by the next step is that step\'s (session 53)', () => {
+  it('in a recogniser\'s line "… daily if symptoms persist beyond ten days start amoxicillin …" keeps the spray regular', () => {
+    const line = 'plan supportive care fluticasone nasal spray two sprays each nostril daily if symptoms persist beyond ten days start amoxicillin clavulanate eight hundred seventy five mg b i d for seven days';
+    const meds = structure(line, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.frequency?.text ?? null]);
+    expect(meds).toEqual([['fluticasone', 'once daily']]);
+    // A symptom the drug is taken for, with more said after it, is still the drug's condition.
+    expect(structure('Doctor: take paracetamol if you start getting a temperature.', { locale: 'en-GB', mode: 'consultation' }).medications[0]?.frequency?.as_needed).toBe(true);
+  });
+});

@@ -366,11 +366,13 @@ function statusBefore(s: Sentence, f: Found, floor: number): Status {
   return 'order';
 }
 
-// Turned down, said after the test's comma: "a colonoscopy, which he has refused".
+// Turned down, said after the test: "a colonoscopy, which he has refused", "I offered her a chest x-ray but she
+// declined" (not "… and she declined the injection": something else turned down).
 const CORRECTED_TO = /\b(?:nope|no,? sorry|sorry,? no|i mean|i meant|scratch that|(?:let's |let us )?(?:upgrade|change|switch) (?:that |it |this )?to|(?:let's |let us )?make (?:that|it))\b/;
 // Words between a test and the one it is corrected to.
 const CORRECTED_WITHIN = 16;
-const REFUSED_AFTER = /^,\s*(?:which|that)\s+(?:he|she|they|the patient|patient)\s+(?:has\s+|had\s+|have\s+)?(?:always\s+|repeatedly\s+)?(?:refused|declined)\b/;
+const REFUSED_AFTER =
+  /^,?\s*(?:which|that|but|and)\s+(?:he|she|they|you|the patient|patient)\s+(?:has\s+|had\s+|have\s+)?(?:always\s+|repeatedly\s+)?(?:refused|declined|(?:did not|didn't|does not|doesn't|do not|don't) want)\b(?!\s+(?:the|a|an|his|her|their|your|any)\b)/;
 // "an x-ray won't show a soft tissue injury, so we won't do one": the test named, then not done; "I'd thought about a
 // stress test, but I don't think you need one".
 const NOT_DONE_AFTER = /^[^;?]{0,60}?\b(?:(?:so|and|therefore)\s+(?:we|i)\s*(?:won't|will not|wouldn't|would not|don't|do not|aren't going to|are not going to|'re not going to|am not going to|'m not going to)\s+(?:need to\s+)?(?:do|get|order|arrange|send (?:you )?for)|but\s+(?:i|we)\s+(?:don't|dont|do not)\s+(?:think|feel|believe)\s+(?:(?:that\s+)?(?:you|he|she|they)\s+(?:really\s+)?(?:need|needs)|(?:we|i)\s+(?:really\s+)?need\s+to\s+(?:do|get|order))(?:\s+to\s+(?:have|get|do))?)\s+(?:one|1|it|that|them|any)\b(?!\s+(?:of|for|on|at|in|else)\b)/;

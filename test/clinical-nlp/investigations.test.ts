@@ -431,3 +431,12 @@ describe('results and words that only sound like a test, in unseen consultations
     expect(talk('Doctor: We ran a urinalysis in the office today.\nPatient: Okay.')).toEqual(['urinalysis']);
   });
 });
+
+describe('a test offered and turned down after it (session 53)', () => {
+  const ordered = (line: string) => structure(`Doctor: how is your breathing?\nPatient: much the same.\nDoctor: ${line}\nPatient: okay.`, { locale: 'en-GB', mode: 'consultation' }).investigations.map((i) => i.name);
+  it('"I offered her a chest x-ray but she declined", "… but you didn\'t want one" order nothing; another thing declined does not undo the order', () => {
+    expect(ordered("I offered her a chest x-ray but she declined. we'll repeat her spirometry in 6 months.")).toEqual(['spirometry']);
+    expect(ordered("I suggested an MRI but you didn't want one.")).toEqual([]);
+    expect(ordered('we will order an MRI and she declined the steroid injection.')).toEqual(['mri']);
+  });
+});

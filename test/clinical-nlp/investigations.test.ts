@@ -440,3 +440,12 @@ describe('a test offered and turned down after it (session 53)', () => {
     expect(ordered('we will order an MRI and she declined the steroid injection.')).toEqual(['mri']);
   });
 });
+
+describe('a urine sample is a urine test (session 53)', () => {
+  const ordered = (line: string) => structure(`Doctor: any burning when you pass urine?\nPatient: yes.\nDoctor: ${line}\nPatient: okay.`, { locale: 'en-GB', mode: 'consultation' }).investigations.map((i) => i.name);
+  it('"check a urine sample today" orders it; one sent last week does not; "for culture" is the culture', () => {
+    expect(ordered("I'd like to check a urine sample today.")).toEqual(['urinalysis']);
+    expect(ordered('we sent off a urine sample last week and it was clear.')).toEqual([]);
+    expect(ordered("I'll send a urine sample for culture.")).toEqual(['urine culture']);
+  });
+});

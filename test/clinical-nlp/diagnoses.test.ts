@@ -401,6 +401,9 @@ describe('real clinical language', () => {
     ["I'm not sure whether you have asthma, so we'll do a breathing test.", 'J45.9', 'suspected'],
     ['I think what you essentially have is plantar fasciitis.', 'M72.2', 'confirmed'],
     ['I think what you have is a bit of a sinusitis perhaps, um.', 'J01.9', 'suspected'],
+    // The name given to what the doctor found (session 53).
+    ['your kidney function has dropped a bit, which we call chronic kidney disease stage 3.', 'N18.3', 'confirmed'],
+    ['the pain is coming from the tendon, which is called tendinitis.', 'M77.9', 'confirmed'],
   ])('plain speech to the patient: %s', (text, code, certainty) => {
     expect(dx(`Doctor: ${text} We can talk about what that means.\nPatient: okay.`)).toEqual([[code, certainty]]);
   });

@@ -1005,7 +1005,6 @@ export function extractMedications(
   if (continueAll) {
     const rule = sentenceModifiers(continueAll).find((x) => x.category === 'CONTINUED_ALL')!.rule.id;
     // A drug the story names and the medication list gives with its dose is one drug: the fullest mention of it.
-    const fullness = (m: Out): number => (m.strength ? 2 : 0) + (m.frequency ? 1 : 0);
     const current = history
       .filter((m) => m.current && m.recognised && !prescribed.some((x) => x.name === m.name))
       .filter((m, _, all) => !all.some((o) => o !== m && o.name === m.name && (fullness(o) > fullness(m) || (fullness(o) === fullness(m) && all.indexOf(o) < all.indexOf(m)))));
@@ -1047,7 +1046,10 @@ export function extractMedications(
       return sentenceModifiers(there).some((x) => x.category === 'STOPPED' && x.rule.direction !== 'pseudo' && STOPS_IT.test(there.text.slice(x.end)));
     };
     const before = (m: Out): boolean => m.sentence < s.index || (m.sentence === s.index && !!m.evidence && m.evidence.end <= cueAt);
-    const said = history.filter((m) => before(m) && near(m) && m.recognised && !prescribed.some((x) => x.name === m.name) && !stoppedThere(m));
+    // A drug named twice before it ("and my allopurinol?" – "the allopurinol 300 mg every day", one turn without speaker
+    // labels) is continued once, as said most fully.
+    const said = history.filter((m) => before(m) && near(m) && m.recognised && !prescribed.some((x) => x.name === m.name) && !stoppedThere(m))
+      .filter((m, _, all) => !all.some((o) => o !== m && o.name === m.name && (fullness(o) > fullness(m) || (fullness(o) === fullness(m) && all.indexOf(o) < all.indexOf(m)))));
     prescribed = [...prescribed, ...said.map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), cue.rule.id, 'med.continue-that'], sentence: s.index }))];
   }
   // "She was on metoprolol 25 mg twice daily; we will increase it to 50 mg.", "Continue atorvastatin 20 mg. Increase
@@ -1251,6 +1253,8 @@ function strip(m: Out): Medication {
 
 const sameAmount = (a: Amount, b: Amount): boolean => a.value === b.value && a.unit === b.unit;
 const sameOrNoStrength = (a: Medication, b: Medication): boolean => !a.strength || !b.strength || sameAmount(a.strength, b.strength);
+/** Of one drug read twice, the reading that says more: its strength first, then how often. */
+const fullness = (m: Medication): number => (m.strength ? 2 : 0) + (m.frequency ? 1 : 0);
 
 /** Copies into `to` the attributes it lacks, with where each was said (grounding keeps no number without it). */
 function fill(to: Medication, from: Medication): boolean {

@@ -2278,3 +2278,11 @@ describe('a condition followed at once by the next step is that step\'s (session
     expect(structure('Doctor: take paracetamol if you start getting a temperature.', { locale: 'en-GB', mode: 'consultation' }).medications[0]?.frequency?.as_needed).toBe(true);
   });
 });
+
+describe('a drug named twice before "don\'t stop it" is continued once (session 53)', () => {
+  it('one turn without speaker labels: "and my allopurinol carry on with the allopurinol three hundred mg every day don\'t stop it"', () => {
+    const text = "for the gout flare i'll give you colchicine five hundred micrograms two or three times a day\nand my allopurinol\ncarry on with the allopurinol three hundred mg every day don't stop it during a flare";
+    const meds = structure(text, { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => [m.name, m.strength?.value ?? null, m.status]);
+    expect(meds.filter(([name]) => name === 'allopurinol')).toEqual([['allopurinol', 300, 'continued']]);
+  });
+});

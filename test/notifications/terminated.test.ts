@@ -77,6 +77,7 @@ describe('push sender while PostgreSQL sessions are terminated again and again',
     service.startSender();
     try {
       while (Date.now() < startedAt + 200 + queued.length * 25 + 300) await sleep(50);
+      await terminator.beyond(10, 8_000);
       await terminator.stop();
       const stoppedAt = Date.now();
       // Every job settled, well within the 60 s lease: the sender polls every 50 ms.

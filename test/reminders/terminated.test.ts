@@ -64,6 +64,7 @@ describe('reminder sender while PostgreSQL sessions are terminated again and aga
     await service.startSender();
     try {
       while (Date.now() < startedAt + 300 + n * 25 + 300) await sleep(50);
+      await terminator.beyond(10, 8_000);
       await terminator.stop();
       const stoppedAt = Date.now();
       // Every reminder settled, well within the 60 s lease: the sender polls every 50 ms.

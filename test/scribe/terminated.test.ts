@@ -95,6 +95,7 @@ describe('scribe runner while PostgreSQL sessions are terminated again and again
     scribe.start();
     try {
       while (Date.now() < startedAt + 200 + ids.length * 40 + 300) await sleep(50);
+      await terminator.beyond(10, 8_000);
       await terminator.stop();
       const stoppedAt = Date.now();
       // Every session settled, well within the 60 s lease: the runner polls every 20 ms.

@@ -127,6 +127,7 @@ describe('not vitals of this visit', () => {
     ['an emergency room reading said after the value, "here" the record', 'I see here that it was about 180 over 95 when you went into the emergency room.'],
     ['a reading while in hospital, said after it', 'Your blood pressure was 170/100 while you were in the hospital.'],
     ['a decade, not a reading', 'Your heart rate was in the 40s on the monitor overnight. Her sats have been in the low 90s.'],
+    ['an HbA1c told as the three-month or average sugar', "Your HbA1c, which is the three month sugar level, is 64. Your average sugar was 58 last time, your long term sugar 61."],
   ])('%s', (_, text) => {
     expect(vitals(text, 'en-US')).toEqual({});
   });

@@ -27,6 +27,7 @@ describe('lay phrases become the note’s complaint', () => {
     ['Doctor: burning when you pass urine?\nPatient: yes, it stings.', 'burning micturition'],
     ['Father: he hasn’t pooped in four days.', 'constipation'],
     ['Patient: I get winded walking to the bus stop.', 'breathlessness on exertion'],
+    ['Patient: I get puffed out walking up hills.', 'breathlessness on exertion'],
     ['Patient: my left knee is killing me.', 'left knee pain'],
     ['Patient: I was raking leaves and then my back started tightening up.', 'back tightness'],
     ["Patient: I'm getting really stressed out because, like, my heart, it's really going.", 'palpitations'],

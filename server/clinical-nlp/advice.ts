@@ -176,7 +176,7 @@ const REPORTED = /\b(?:he|she|they|patient)\s+(?!should\b|to\b|also\b)[a-z]+s\b|
 const STATEMENT =
   /\b(?:i|we|me|my|us|our|you|it|this|that|there|these|those|is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|did|does|gonna|going|okay|yeah|yes|um|uh|know|think|thank|thanks|if)\b|\(\s*\d|\d{3}\.\d/;
 // Words a complete instruction does not end on ("call me" ends on its object).
-const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell|for)\s+)me|it|once|after|before|while|because|since|where|do|may|might|will|should|would|they|he|she|there|just|make sure|to see|wan na|gon na|want to|need to|over|doing)$/;
+const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell|for)\s+)me|it|once|(?<!\b(?:straight|right|soon|immediately|shortly)\s)after|before|while|because|since|where|do|may|might|will|should|would|they|he|she|there|just|make sure|to see|wan na|gon na|want to|need to|over|doing)$/;
 // "ring" and "phone" are verbs where whom or what to ring follows ("ring the surgery", "phone 111"), not "a wedding ring".
 const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|(?:ring|phone)(?=\s+(?:us|me|the|111|999|911|back|an?|for|your))|return|check|bring|elevate|urinate|rest|gargle|watch|see|review|hold|push`;
 const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
@@ -716,7 +716,7 @@ const RETURN_WORDS = /\b(?:come|back|see|review|follow|return|visit|appointment|
 // was read from the same words.
 const TO_BE_SEEN = /^be (?:seen|assessed|examined|checked|reviewed)\b/;
 const SEEN_WHEN = /\b(?:today|tonight|clinic|urgently|now)\b/;
-const SEEN_WHERE = /\b(?:clinic|hospital|a and e|a&e|surgery|emergency|today|tonight|tomorrow|urgently|doctors?|gp|specialist|nurse|[a-z]+ologists?)\b/;
+const SEEN_WHERE = /\b(?:clinic|hospital|a and e|a&e|surgery|emergency|today|tonight|tomorrow|urgently|doctors?|gp|specialist|nurse|[a-z]+ologists?|(?:the )?same day|straight away|right away|immediately|as soon as possible|within \d+ (?:hours?|days?))\b/;
 
 /** Whether an instruction keeps words another fact was read from: a diet's nutrient, one's own checks, a conditional return. */
 function sharedWith(found: Found, words: string): boolean {

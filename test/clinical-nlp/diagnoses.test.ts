@@ -199,6 +199,10 @@ describe('names after a diagnosis cue', () => {
     expect(codes("Doctor: so i think what you have is basically just a strain of that muscle\nPatient: okay")).not.toEqual([]);
   });
 
+  it('"I think you\'re describing …" names what the patient has', () => {
+    expect(codes("Patient: I wake at four and can't get back off\nDoctor: I think you're describing depression again, probably moderate.")).toEqual(['F32.9']);
+  });
+
   it('everyday words found in some ICD-10 name do not make small talk a diagnosis', () => {
     expect(codes('Patient: yeah we are building a man cave\nDoctor: that is awesome great well that sounds like fun')).toEqual([]);
     expect(codes('Doctor: I do smell the odor, you are correct, it is odds but the bone is fine\nPatient: okay')).toEqual([]);

@@ -153,6 +153,8 @@ const STATE =
   /\b(?:is|are|looks|seems|remains|appears|has been|stays)\s+(?:(?:well|poorly|not|now|still|reasonably|fairly|very|under|adequately|inadequately|optimally)\s+)*(?:controlled|uncontrolled|treated|under treated|stable|at goal|on target)\b/g;
 const CLAUSE_BOUNDARY = /[,;:]\s*|\b(?:and|so|but|also|which|while|whereas|though)\s+/g;
 
+const NAMING_AT = new RegExp(String.raw`^(?:${alternation(CUES.naming)})\b`);
+
 /** Where the clause that ends at `at` starts. */
 const ASSERTED_ANEW = /^[,;]\s*(?:it's|it is|this is)\s+(?:a|an|more|actually)\b/;
 
@@ -168,7 +170,11 @@ function clauseStart(text: string, at: number): number {
  * awaited ("if the swab comes back positive, then it's strep throat").
  */
 function hedgedBefore(text: string, cueAt: number): Certainty {
-  const before = text.slice(clauseStart(text, cueAt), cueAt);
+  // "I'm worried you may have torn the cartilage, what we call a meniscal tear": a name given after a comma names
+  // what the clause before it said, hedge and all.
+  const comma = /,\s*$/.exec(text.slice(0, cueAt));
+  const from = comma && NAMING_AT.test(text.slice(cueAt)) ? clauseStart(text, comma.index) : clauseStart(text, cueAt);
+  const before = text.slice(from, cueAt);
   return SUSPECT.test(before) || AWAITED_RESULT.test(before) ? 'suspected' : 'confirmed';
 }
 // "I don't think this is a migraine": the cue's clause denies what it names.

@@ -106,6 +106,12 @@ describe('diagnosis lists', () => {
     expect(f('IMPRESSION: Need to consider early appendicitis.')).toEqual([['early appendicitis', 'suspected']]);
   });
 
+  it('a name given after a comma ("…, what we call a meniscal tear") keeps the hedge of the clause it names', () => {
+    const f = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' }).diagnoses.map((d) => [d.name, d.certainty]);
+    expect(f("Patient: my knee locks\nDoctor: I'm worried you may have torn the cartilage, what we call a meniscal tear.")).toEqual([['meniscal tear', 'suspected']]);
+    expect(f('Patient: my knee locks\nDoctor: You have torn the cartilage, what we call a meniscal tear.')).toEqual([['meniscal tear', 'confirmed']]);
+  });
+
   it('keeps a qualifier said after the name with the name, not how it is doing today', () => {
     const f = run('Impression: atrial fibrillation, rate controlled; hypertension, stable; urinary tract infection improving.');
     expect(f.diagnoses.map((d) => [d.name, d.icd10?.code])).toEqual([

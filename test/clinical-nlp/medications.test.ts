@@ -1409,6 +1409,12 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(read('Doctor: start naproxen 500 mg i want you to only take it twice a day with food\nPatient: okay').meds).toEqual(['naproxen new 500 twice daily']);
   });
 
+  it('"continue your lisinopril and metformin as you are i\'m also gonna send you to physical therapy twice a week": the therapy\'s schedule is no dose', () => {
+    const text = "Doctor: continue your lisinopril and metformin as you are i'm also gonna send you to physical therapy twice a week for four weeks\nPatient: okay";
+    expect(read(text).meds).toEqual(['lisinopril continued - -', 'metformin continued - -']);
+    expect(read("Doctor: continue the amlodipine we're going to send you for an echo twice a year\nPatient: okay").meds).toEqual(['amlodipine continued - -']);
+  });
+
   it('"… every six hours and then i want to see you back in two weeks": the return visit is no step of the dose', () => {
     const text = "Doctor: i'd like you to take ibuprofen six hundred milligrams every six hours and then i want to see you back here in the office in two weeks\nPatient: okay";
     expect(read(text).meds).toEqual(['ibuprofen new 600 every 6 hours']);

@@ -1336,6 +1336,13 @@ const CONDITION_CLAUSE_GAP = new RegExp(String.raw`^[^.;,?]{0,60},${GOVERNED_GAP
 // "if the culture is positive, stop the amoxicillin and start ciprofloxacin": a condition that opens the sentence governs
 // every instruction of the clause after its comma, unless the sentence turns from it ("…, but for now take …").
 const OPENING_CONDITION_GAP = /^[^.;?,]{0,60},(?![^.;?]*\b(?:but|otherwise|meanwhile|for now|in the meantime|until then|whatever)\b)[^.;?]*$/;
+// Said without punctuation ("… for five days if the culture shows it's resistant i'll call you and switch you to …
+// cephalexin") the condition's end is not heard: one that opens the sentence, or any in a recogniser's unpunctuated
+// run-on turn, governs a prescribing cue a few words on.
+const RUN_ON_CONDITION_GAP = /^(?![^.;?]*\b(?:but|otherwise|meanwhile|for now|in the meantime|until then|whatever)\b)[^.;?,]{0,60}$/;
+const PUNCTUATION = /[,.;:?!]/;
+// Only a clause opened by its conjunction ("if …", not "… pending the results") is a condition said before its instruction.
+const IF_CLAUSE = /^(?:if|when|once|unless|should)\b/;
 const OPENS_SENTENCE = /^(?:(?:so|and|but|okay|ok|now|then|um|uh|well|right)[\s,]+)*$/;
 const opensSentence = (s: Sentence, x: ContextModifier): boolean => OPENS_SENTENCE.test(s.text.slice(0, x.start));
 // Cues after the drug that overrule the one before it ("amlodipine is stopped", "penicillin allergy").
@@ -1432,7 +1439,8 @@ function decide(
   const governor = nearest && PRESCRIBED.has(STATUS_OF[status(nearest)!]!)
     ? mods.find((x) => GOVERNING.has(status(x)!) && x.end <= nearest.start && (x.start >= Math.max(0, floor) || opensSentence(s, x))
       && (GOVERNED_GAP.test(s.text.slice(x.end, nearest.start)) || (status(x) === 'conditional' && CONDITION_CLAUSE_GAP.test(s.text.slice(x.end, nearest.start)))
-        || (status(x) === 'conditional' && opensSentence(s, x) && OPENING_CONDITION_GAP.test(s.text.slice(x.end, nearest.start)))))
+        || (status(x) === 'conditional' && opensSentence(s, x) && OPENING_CONDITION_GAP.test(s.text.slice(x.end, nearest.start)))
+        || (status(x) === 'conditional' && IF_CLAUSE.test(x.text) && (opensSentence(s, x) || !PUNCTUATION.test(s.text)) && RUN_ON_CONDITION_GAP.test(s.text.slice(x.end, nearest.start)))))
     : undefined;
   const own = governor ?? nearest;
   // A cue after the drug that would prescribe it ("paracetamol would be beneficial") decides over one that does not

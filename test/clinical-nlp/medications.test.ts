@@ -2001,6 +2001,16 @@ describe('a stop, a condition and the instructions they reach', () => {
     expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['ciprofloxacin', 'if the culture is positive']]);
   });
 
+  it('said without punctuation, a condition on a result governs the prescribing a few words on, also mid-turn', () => {
+    for (const text of ["Doctor: if the culture shows it's resistant i'll call you and switch you to something else maybe cephalexin", "Doctor: i'll start you on nitrofurantoin one hundred milligrams twice a day for five days if the culture shows it's resistant i'll call you and switch you to cephalexin"]) {
+      const f = gb(`${text}\nPatient: okay`);
+      expect(f.medications.map((m) => m.name)).not.toContain('cefalexin');
+      expect(f.conditional_medications?.map((m) => m.name)).toEqual(['cefalexin']);
+    }
+    // Turned from ("but for now"), the condition governs nothing after it.
+    expect(gb("Doctor: if the culture shows it's resistant we'll talk but for now start cephalexin 500 mg twice a day\nPatient: okay").medications.map((m) => m.name)).toEqual(['cefalexin']);
+  });
+
   it('a condition whose own instruction is to come back is not the next drug\'s', () => {
     for (const text of ['Doctor: If it gets worse, come back, but for now take paracetamol 500 mg three times a day.', 'Doctor: Take paracetamol 500 mg three times a day and if the fever persists, come back.']) {
       const f = gb(`${text}\nPatient: Okay.`);

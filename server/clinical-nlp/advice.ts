@@ -283,6 +283,8 @@ interface Candidate {
   order: number;
 }
 
+const CONDITION_OF_NEXT = /\s+(?:and|or|but)\s+(?=(?:if|when|unless)\s)(?!.*\s(?:and|or|but)\s+(?:if|when|unless)\s)/;
+
 /** Where the instruction that starts at `from` ends: the clause's end or the next clause's first word. */
 function endOf(text: string, from: number, to: number, minWords = 2): number {
   const re = CLAUSE_END;
@@ -293,7 +295,10 @@ function endOf(text: string, from: number, to: number, minWords = 2): number {
     const before = text.slice(from, m.index);
     if (before.trim().split(/\s+/).length >= minWords && !(/\b(?:if|unless)$/.test(before) && /^[\s,]*(?:it|that|this|they|you|she|he)\b/.test(m[0]))) return m.index;
   }
-  return to;
+  // "drink plenty of water and if you get a fever or back pain call us right away": said without punctuation, a
+  // condition at the clause's end is the next instruction's.
+  const next = CONDITION_OF_NEXT.exec(text.slice(from, to));
+  return next && STARTS_WITH_VERB.test(text.slice(to).trimStart()) ? from + next.index : to;
 }
 
 /** A condition of an instruction: its words, and where they were said (in the sentence, or a span before it). */

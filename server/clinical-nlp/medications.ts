@@ -130,7 +130,7 @@ const LINE_END = new RegExp(
     // run-on plan the doctor's next "we will …" opens another instruction.
     // "continue your lisinopril and metformin as you are i'm also gonna send you to physical therapy twice a week": so does
     // "I'm gonna send …" (its "twice a week" is the therapy's).
-    String.raw`\b(?:we|i)\s*(?:will|'ll|(?:'m|am|'re|are)\s+(?:also\s+)?(?:going to|gonna))\s+(?:also\s+)?(?:provide|start|add|give|begin|continue|stop|order|obtain|arrange|refer|schedule|monitor|send)\b`,
+    String.raw`\b(?:we|i)\s*(?:will|'ll|(?:'m|am|'re|are)\s+(?:also\s+)?(?:going to|gonna|gon na))\s+(?:also\s+)?(?:provide|start|add|give|begin|continue|stop|order|obtain|arrange|refer|schedule|monitor|send)\b(?!\s+(?:(?:you|him|her|them|it)\s+)?(?:\d|a dose|the dose))`,
     // "continue lisinopril, continue IV antibiotics", "Lantus 35 units at bedtime and continue the sliding scale as
     // needed": a prescribing verb after the comma or "and" opens the next instruction.
     String.raw`(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:continue|start|stop|hold|discontinue|resume|add)\s+(?!(?:it|this|that|them|the same|same|for|as|until|at|on|with|taking|to|through|while|if|when|unless|after|before|daily|twice|once)\b)[a-z])`,

@@ -1413,6 +1413,9 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     const text = "Doctor: continue your lisinopril and metformin as you are i'm also gonna send you to physical therapy twice a week for four weeks\nPatient: okay";
     expect(read(text).meds).toEqual(['lisinopril continued - -', 'metformin continued - -']);
     expect(read("Doctor: continue the amlodipine we're going to send you for an echo twice a year\nPatient: okay").meds).toEqual(['amlodipine continued - -']);
+    expect(read("Doctor: continue the amlodipine i'm gon na send you to physical therapy twice a week\nPatient: okay").meds).toEqual(['amlodipine continued - -']);
+    // The dose of the drug just named, given after it, is still its line.
+    expect(read("Doctor: i'm gon na prescribe you a low dose of prednisone i'm gon na give you forty milligrams daily for five days\nPatient: okay").meds).toEqual(['prednisone new 40 once daily']);
   });
 
   it('"… every six hours and then i want to see you back in two weeks": the return visit is no step of the dose', () => {

@@ -74,6 +74,11 @@ describe('a name that ends in a spoken number', () => {
     expect(one('plan vitamin d one thousand units daily').strength).toEqual({ value: 1000, unit: 'IU' });
     expect(one('plan tab vitamin d three times a week').frequency?.text).toBe('3 times a week');
   });
+
+  it('"three times weekly", "twice weekly": how many times a week, not once a week', () => {
+    expect(one('plan start rosuvastatin 5 mg three times weekly').frequency?.text).toBe('3 times weekly');
+    expect(one('plan folic acid 5 mg twice weekly').frequency?.text).toBe('twice weekly');
+  });
 });
 
 describe('drugs the formulary lacks or the recogniser misheard', () => {

@@ -2009,6 +2009,12 @@ describe('a stop, a condition and the instructions they reach', () => {
     expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['ciprofloxacin', 'if the culture is positive']]);
   });
 
+  it('"if he cannot tolerate rosuvastatin, ezetimibe would be an alternative": the drug started stays, the alternative is conditional', () => {
+    const f = structure('PLAN: Start rosuvastatin 5 mg three times weekly. If he cannot tolerate rosuvastatin, ezetimibe 10 mg daily would be an alternative.', { locale: 'en-US', mode: 'dictation' });
+    expect(f.medications.map((m) => [m.name, m.status])).toEqual([['rosuvastatin', 'new']]);
+    expect(f.conditional_medications?.map((m) => m.name)).toEqual(['ezetimibe']);
+  });
+
   it('said without punctuation, a condition on a result governs the prescribing a few words on, also mid-turn', () => {
     for (const text of ["Doctor: if the culture shows it's resistant i'll call you and switch you to something else maybe cephalexin", "Doctor: i'll start you on nitrofurantoin one hundred milligrams twice a day for five days if the culture shows it's resistant i'll call you and switch you to cephalexin"]) {
       const f = gb(`${text}\nPatient: okay`);

@@ -112,7 +112,7 @@ const LINE_END = new RegExp(
     String.raw`\b(?:i|we)\s+(?:also\s+)?(?:want|would like|'d like|wan na|need)\s+you\s+to\s+(?!(?:(?:also|just|only|still|now|then)\s+)*(?:take|use|apply|continue|start|stop|try|keep|have|give|put|increase|reduce|decrease|cut|go|hold|restart|resume|finish|complete|spray|inhale|instil|insert|rub|place|chew|swallow|dissolve|be|double|halve|split|change|switch|wean|taper|titrate)\b)[a-z]+`,
     // "… on norvasc we asked that you check it like once a week": what is checked is no dose, whatever "it" is.
     String.raw`\b(?:you|to)\s+(?:check|checking|monitor|measure|record)\s+(?:it|that|them|those)\b`,
-    String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|review|we (?:will|may|might|could|can)|we'll)\b)`,
+    String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?!\s+(?:needed|required|necessary|need be)\b)(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|see us|let (?:me|us) know|tell (?:me|us)|get in touch|review|we (?:will|may|might|could|can)|we'll)\b)`,
     String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
     // "… percocet and oxycontin picked up at my office he is instructed to do daily wound care": what the patient is told
     // to do next is another instruction.

@@ -2009,6 +2009,13 @@ describe('a stop, a condition and the instructions they reach', () => {
     expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['ciprofloxacin', 'if the culture is positive']]);
   });
 
+  it('"if you need it more than three times a week, let us know" is when to get in touch, not the reliever\'s frequency; "if needed" stays its own', () => {
+    const gbf = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => [m.name, m.frequency?.text]);
+    expect(gbf('Doctor: Keep the salbutamol for when you need it, but if you need it more than three times a week, let us know.\nPatient: Okay.')).toEqual([['salbutamol', 'as needed']]);
+    expect(gbf('Doctor: Take paracetamol when needed, but if you need it more than 4 times a day, see us.\nPatient: Okay.')).toEqual([['paracetamol', 'as needed']]);
+    expect(gbf('Doctor: take ibuprofen 400 mg if needed up to three times a day and call me if it upsets your stomach\nPatient: okay')).toEqual([['ibuprofen', 'as needed, up to 3 a day']]);
+  });
+
   it('"if he cannot tolerate rosuvastatin, ezetimibe would be an alternative": the drug started stays, the alternative is conditional', () => {
     const f = structure('PLAN: Start rosuvastatin 5 mg three times weekly. If he cannot tolerate rosuvastatin, ezetimibe 10 mg daily would be an alternative.', { locale: 'en-US', mode: 'dictation' });
     expect(f.medications.map((m) => [m.name, m.status])).toEqual([['rosuvastatin', 'new']]);

@@ -191,9 +191,10 @@ const QUESTION = /^(?:(?:okay|ok|so|and|alright|all right|um|uh|now)\s+)*(?:any|
 // side effect wondered about, not a complaint.
 const EFFECT_QUESTION =
   /^(?:(?:okay|ok|so|and|but|um|uh|oh|doctor)[\s,]+)*(?:will|would|could|can|might|may|does|do|is|isn't|won't|wouldn't)\s+(?:it|that|this|they|those|these|the (?:tablets?|pills?|medicines?|medication|drug|injection|inhaler|cream|(?:higher |new |extra )?dose))\s+(?:(?:be going to|going to|ever|also|still|not|then)\s+)*(?:make|give|cause|bring on|affect)\b/;
-// A yes, said as the answer opens; "I do not have any issues like that" is none.
+// A yes, said as the answer opens ("two or three nights a week", "most days": how often is a yes); "I do not have any
+// issues like that" is none.
 const AFFIRMATIVE =
-  /^(?:(?:only|just|mostly|mainly|usually|especially) (?:when|if|after|on|in the)(?! (?:i|he|she) (?:had|was)\b)|yes|yeah|yep|yup|haan|ha|sometimes|a little|little bit|a bit|bit of|a few|some|quite|a lot|lots|mostly|mainly|every|now and then|on and off|once|twice|occasionally|since|for|it does|i do|i get|i've had|i have had|there's|there is|there was|he does|she does|it has|it is|it was|it did|that's right|correct|i think so|i believe so|i guess so)\b(?!\s+(?:not|no|never)\b(?!\s+as\b))|\b(?:yes|yeah)\b/;
+  /^(?:(?:only|just|mostly|mainly|usually|especially) (?:when|if|after|on|in the)(?! (?:i|he|she) (?:had|was)\b)|yes|yeah|yep|yup|haan|ha|(?:\d+|a couple of|a few)(?:\s+(?:or|to)\s+\d+)?\s+(?:times|nights|days|mornings|evenings)\s+(?:a|per|each|every)\s+(?:day|night|week|month)|most (?:days|nights|mornings|evenings|of the time)|all the time|daily|nightly|sometimes|a little|little bit|a bit|bit of|a few|some|quite|a lot|lots|mostly|mainly|every|now and then|on and off|once|twice|occasionally|since|for|it does|i do|i get|i've had|i have had|there's|there is|there was|he does|she does|it has|it is|it was|it did|that's right|correct|i think so|i believe so|i guess so)\b(?!\s+(?:not|no|never)\b(?!\s+as\b))|\b(?:yes|yeah)\b/;
 // "i was sick once yesterday", "i've lost a bit": an amount said without a denial is a yes.
 const SOME_SAID = /\b(?:a bit|a little bit|once|twice)\b/;
 const DENIAL = /\b(?:no|not|never|nothing)\b|n't\b/;

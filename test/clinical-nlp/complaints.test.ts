@@ -130,6 +130,11 @@ describe('consultations', () => {
     ]);
   });
 
+  it('an answer that says how often ("two or three nights a week", "most days") is a yes', () => {
+    expect(names('Doctor: any waking at night with coughing or wheeze?\nPatient: two or three nights a week.')).toEqual(['cough', 'wheeze']);
+    expect(names('Doctor: do you get headaches?\nPatient: most days.')).toEqual(['headache']);
+  });
+
   it("symptoms the patient repeats after the doctor's diagnosis are not complaints", () => {
     const talk = 'Patient: there is burning when i pee\nDoctor: it sounds like you have a bladder infection\nDoctor: if you get back pain or vomiting call us\nPatient: back pain or vomiting, okay';
     expect(names(talk)).toEqual(['burning micturition']);

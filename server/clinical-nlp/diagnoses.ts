@@ -150,7 +150,7 @@ const DISEASE_LIKE =
 const FAMILY_RELATION = new RegExp(RELATIVE);
 // A condition said to be controlled or not at this visit: "the hypertension is controlled", "your diabetes is not".
 const STATE =
-  /\b(?:is|are|looks|seems|remains|appears|has been|stays)\s+(?:(?:well|poorly|not|now|still|reasonably|fairly|very|under|adequately|inadequately|optimally)\s+)*(?:controlled|uncontrolled|treated|under treated|stable|at goal|on target)\b/g;
+  /\b(?:is|are|isn't|aren't|looks|seems|remains|appears|has been|hasn't been|stays)\s+(?:(?:well|poorly|not|now|still|reasonably|fairly|very|under|adequately|inadequately|optimally)\s+)*(?:controlled|uncontrolled|treated|under treated|stable|at goal|on target)\b/g;
 const CLAUSE_BOUNDARY = /[,;:]\s*|\b(?:and|so|but|also|which|while|whereas|though)\s+/g;
 
 const NAMING_AT = new RegExp(String.raw`^(?:${alternation(CUES.naming)})\b`);

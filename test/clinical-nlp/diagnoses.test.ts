@@ -284,6 +284,7 @@ describe('chronic conditions and visits', () => {
   it('takes a condition said to be controlled or not as a diagnosis, not a symptom', () => {
     expect(codes('her thyroid disease is well controlled on the current dose. the hypertension is not controlled.')).toContain('I10');
     expect(codes('the pain is controlled now')).toEqual([]);
+    expect(codes("so your asthma isn't well controlled at the moment.")).toEqual(['J45.9']);
   });
 
   it('does not turn complaints in the history into diagnoses', () => {

@@ -190,6 +190,10 @@ describe('notes that open with demographics, referral or reports', () => {
     expect(cs.map((c) => c.duration && durationDays(c.duration))).toEqual([14, 5]);
   });
 
+  it('"this is a dictation for …" opens no assessment: the complaints told after it in a recogniser\'s run-on line are found', () => {
+    expect(complaints('this is a dictation for mrs agnes clarke she reports palpitations on and off for two weeks').map((c) => c.name)).toEqual(['palpitations']);
+  });
+
   it('a complaint told after the vitals of an unpunctuated note is still found, the vitals are not', () => {
     expect(names('four year old boy weight sixteen kg brought by mother with fever since two days and ear pain since one day')).toEqual([
       'fever',

@@ -476,9 +476,28 @@ function handSide(tokens: Token[], k: number): boolean {
   return tokens[k]!.text === 'hand' && tokens[k + 1]?.text === 'side' && /^(?:left|right)$/.test(tokens[k - 1]?.text ?? '');
 }
 
-/** A symptom said to have gone (or put down to an old cause), after it in its clause or just before it. */
+// Why a drug was stopped: "she stopped her digoxin last year because of nausea", "stopped the trazodone because it made
+// her groggy": the drug's side effect, told as history, not what the visit is for.
+// (Not "I stopped going to the gym because of the pain in my knee": what was stopped must be a drug.)
+const STOPPED_FOR = /\b(?:stopped|discontinued|came off|come off|taken off|couldn't tolerate|could not tolerate|intolerant (?:of|to))\s+([^.;?]{0,60}?)\s*\b(?:because(?: of)?|due to|owing to|as it|since it)\b[^.;?]{0,40}$/;
+const STOPPED_FOR_WITHIN = 120;
+const DRUG_STOPPED = /^(?:taking |using )?(?:(?:the|her|his|my|your|their|all|these|those)\s+)*(?:medications?|medicines?|meds|tablets?|pills?|drugs?|injections?|inhalers?|it|them)\b/;
+
+// "Metformin was stopped two years ago due to diarrhea."
+const STOPPED_FOR_PASSIVE = /\b([a-z-]+)\s+(?:was|were|had been|has been|got)\s+(?:stopped|discontinued|withdrawn)\b[^.;?]{0,40}\b(?:because(?: of)?|due to|owing to|as it|since it)\b[^.;?]{0,40}$/;
+const DRUG_NOUN = /^(?:medications?|medicines?|meds|tablets?|pills?|drugs?|injections?|inhalers?)$/;
+
+function stoppedFor(before: string): boolean {
+  const m = STOPPED_FOR.exec(before);
+  if (m && (DRUG_STOPPED.test(m[1]!) || m[1]!.split(/\s+/).some((w) => DRUG_WORDS.has(w)))) return true;
+  const passive = STOPPED_FOR_PASSIVE.exec(before);
+  return !!passive && (DRUG_WORDS.has(passive[1]!) || DRUG_NOUN.test(passive[1]!));
+}
+
+/** A symptom said to have gone (or put down to an old cause, or the reason a drug was stopped), after it in its clause or just before it. */
 function resolved(s: Sentence, it: Item, next: number): boolean {
-  return RESOLVED_AFTER.test(s.text.slice(it.end, next)) || OLD_CAUSE_AFTER.test(s.text.slice(it.end, next)) || RESOLVED_BEFORE.test(s.text.slice(Math.max(0, it.start - 40), it.start));
+  return RESOLVED_AFTER.test(s.text.slice(it.end, next)) || OLD_CAUSE_AFTER.test(s.text.slice(it.end, next)) || RESOLVED_BEFORE.test(s.text.slice(Math.max(0, it.start - 40), it.start))
+    || stoppedFor(s.text.slice(Math.max(0, it.start - STOPPED_FOR_WITHIN), it.start));
 }
 
 // "Once I'm on my feet all day it starts to ache": being on one's feet is standing, not where it aches.

@@ -190,6 +190,14 @@ describe('notes that open with demographics, referral or reports', () => {
     expect(cs.map((c) => c.duration && durationDays(c.duration))).toEqual([14, 5]);
   });
 
+  it('the reason a drug was stopped is its side effect, no complaint; a reason for stopping anything else still is', () => {
+    const told = (t: string) => complaints(`Complains of cough for 2 days. ${t}`).map((c) => c.name);
+    expect(told('She stopped her digoxin last year because of nausea.')).toEqual(['cough']);
+    expect(told('She stopped the trazodone on her own because it made her groggy in the mornings.')).toEqual(['cough']);
+    expect(told('Metformin was stopped two years ago due to diarrhoea.')).toEqual(['cough']);
+    expect(told('I stopped going to the gym because of the pain in my knee.')).toEqual(['cough', 'knee pain']);
+  });
+
   it('"this is a dictation for …" opens no assessment: the complaints told after it in a recogniser\'s run-on line are found', () => {
     expect(complaints('this is a dictation for mrs agnes clarke she reports palpitations on and off for two weeks').map((c) => c.name)).toEqual(['palpitations']);
   });

@@ -637,8 +637,18 @@ const PATIENT_SUBJECT_END = /^(?:(?:and|also|then)\s+)?(?:he|she|they|the patien
 
 const DETERMINER = new Set(['a', 'an', 'the', 'your', 'some', 'this', 'that', 'these', 'those', 'any']);
 
+// "rest if she develops chest pain" and "call us if she develops chest pain": the condition both share says nothing of
+// whether they are one instruction; what is to be done does.
+const CONDITION_PART = /\s+(?:if|unless|when|in case)\s.*$/;
+
 /** Two items that say the same: one's words hold the other's. */
 function sameItem(a: string, b: string): boolean {
+  const [doA, doB] = [a.replace(CONDITION_PART, ''), b.replace(CONDITION_PART, '')];
+  if (doA !== a && doB !== b && a.slice(doA.length) === b.slice(doB.length)) return sameWords(doA, doB);
+  return sameWords(a, b);
+}
+
+function sameWords(a: string, b: string): boolean {
   // "use a breathing treatment" and "use the breathing treatments" say the same: the determiners differ, not the care.
   const A = new Set(a.split(' ').filter((w) => !DETERMINER.has(w)));
   const B = new Set(b.split(' ').filter((w) => !DETERMINER.has(w)));

@@ -102,6 +102,8 @@ describe('instructions said in other ways', () => {
       ['be seen the same day if you get more breathless', 'be seen straight away if the rash spreads']],
     ['said without punctuation, a condition at the clause\'s end is the next instruction\'s', consultation('it burns when I pee', 'okay', 'i think you have a urinary tract infection drink plenty of water and if you get a fever or back pain call us right away', 'okay'),
       ['drink plenty of water', 'call us right away if you get a fever or back pain']],
+    ['two instructions that share a condition are two items', consultation('I have chest pain', 'okay', 'I think this is muscular. Rest it if it gets worse. Call us if it gets worse.', 'okay'),
+      ['rest it if it gets worse', 'call us if it gets worse']],
     ['"straight after" or "right after" stays whole at the end', consultation('I have a cough', 'okay', 'I think this is a chest infection. Do not lie down straight after. Rinse your mouth right after.', 'fine'),
       ['do not lie down straight after', 'rinse your mouth right after']],
     ['being seen without by whom, where or when is no instruction', consultation('my ear is buzzing', 'okay', 'I think this is labyrinthitis. I would like you to be seen by them if it goes on.', 'fine'),

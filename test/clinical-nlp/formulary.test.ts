@@ -211,6 +211,8 @@ describe('US and UK names (drugs-us-uk.json)', () => {
     ['a little cough syrup', undefined], ['cough syrup', 'cough syrup'], ['anti-inflammatories', 'anti inflammatory'],
     // A class, not one product: "her oral contraceptive" does not say which pill she takes.
     ['oral contraceptive', 'oral contraceptive pill'], ['birth control pills', 'oral contraceptive pill'], ['microgynon', 'levonorgestrel + ethinylestradiol'],
+    // Short names said in UK and US surgeries.
+    ['fluclox', 'flucloxacillin'], ['co-amox', 'amoxicillin + clavulanic acid'], ['doxy', 'doxycycline'],
   ])('%s is %s', (name, generic) => {
     expect(drugOf(name)).toBe(generic);
   });

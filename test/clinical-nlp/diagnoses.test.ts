@@ -121,11 +121,12 @@ describe('diagnosis lists', () => {
     ]);
   });
 
-  it('a condition a vaccine or a screening is against is no diagnosis; a drug injection after a name leaves it one', () => {
+  it('a condition a vaccine, a screening or a diet is against is no diagnosis; a drug injection after a name leaves it one', () => {
     const names = (text: string) => structure(text, { locale: 'en-US', mode: 'dictation' }).diagnoses.map((d) => d.name);
     expect(names('ASSESSMENT:,1.  Hepatitis B second injection will be given today.,2.  Insomnia.')).toEqual(['insomnia']);
     expect(names('Assessment: hypertension. Plan: pneumonia vaccine today, hepatitis c screening.')).toEqual(['hypertension']);
     expect(names('diagnosis food poisoning with mild dehydration injection emeset four mg iv stat given')).toContain('mild dehydration');
+    expect(names('ASSESSMENT AND PLAN:\n1. Heart failure exacerbation. Increase furosemide. Daily weights. Low-sodium diet.')).toEqual(['heart failure']);
   });
 
   it('a report read without its colons: what its spoken background headings list is history, its assessment is not', () => {

@@ -93,6 +93,10 @@ describe('sentences without punctuation', () => {
     expect(plan("i've been taking lasix 40 milligrams once a day")).toBe('patient');
     expect(plan("sometimes if i'm really having a hard time sleeping i'll take xanax")).toBe('patient');
     expect(plan("so i'll take a look at your elbow")).toBe('doctor');
+    // "lie down", "sit down" ask for an examination; said of the speaker's own symptom they are the patient's.
+    expect(plan('okay can you lie down on the couch for me')).toBe('doctor');
+    expect(plan("i've been getting this burning in my chest after meals it's worse when i lie down at night")).toBe('patient');
+    expect(plan('the pain comes on when i sit down for too long')).toBe('patient');
     // A safety net said to the patient is the doctor's, though "me" is in it.
     expect(who('so the plan is rest\ncall me back if things get worse before your appointment')).toEqual(['doctor', 'doctor']);
     expect(plan("that's too much i'm going to step up your preventer stop the beclometasone and start fostair")).toBe('doctor');

@@ -66,6 +66,11 @@ describe('lay phrases become the note’s complaint', () => {
   it('keeps what was said when it is already a clinical name', () => {
     expect(names('thirty year old man with runny nose and throat pain since two days.')).toEqual(['runny nose', 'throat pain']);
   });
+
+  it('names a burning in the chest heartburn, and acidity only when it is said', () => {
+    expect(names('Patient: There is burning in my chest after eating, and sour water comes up into my mouth.')).toEqual(['heartburn', 'acid regurgitation']);
+    expect(names('Patient: I have acidity at night for a week.')).toEqual(['acidity']);
+  });
 });
 
 describe('consultations', () => {

@@ -175,8 +175,8 @@ const REPORTED = /\b(?:he|she|they|patient)\s+(?!should\b|to\b|also\b)[a-z]+s\b|
 // A plan item without a verb says no one's words and states nothing: "cold packs to the area", not "she was cautioned".
 const STATEMENT =
   /\b(?:i|we|me|my|us|our|you|it|this|that|there|these|those|is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|did|does|gonna|going|okay|yeah|yes|um|uh|know|think|thank|thanks|if)\b|\(\s*\d|\d{3}\.\d/;
-// Words a complete instruction does not end on ("call me" ends on its object).
-const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell|for)\s+)me|it|once|(?<!\b(?:straight|right|soon|immediately|shortly)\s)after|before|while|because|since|where|do|may|might|will|should|would|they|he|she|there|just|make sure|to see|wan na|gon na|want to|need to|over|doing)$/;
+// Words a complete instruction does not end on ("call me" ends on its object; "otherwise" opens what follows).
+const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell|for)\s+)me|it|once|(?<!\b(?:straight|right|soon|immediately|shortly)\s)after|before|while|because|since|where|do|may|might|will|should|would|they|he|she|there|just|make sure|to see|wan na|gon na|want to|need to|over|doing|otherwise)$/;
 // "ring" and "phone" are verbs where whom or what to ring follows ("ring the surgery", "phone 111"), not "a wedding ring".
 const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|(?:ring|phone)(?=\s+(?:us|me|the|111|999|911|back|an?|for|your))|return|check|bring|elevate|urinate|rest|gargle|watch|see|review|hold|push`;
 const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);

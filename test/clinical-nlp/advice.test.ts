@@ -347,6 +347,7 @@ describe('where an instruction in run-on speech ends', () => {
     expect(talk("i'm going to put in a referral to referral to urology")).toEqual(['referral to urology']);
     expect(talk('i want you to stay active as best you can do not over')).toEqual(['stay active as best you can']);
     expect(talk('what i want you to do is just have you continue to push fluids and hopefully we can pass the stone')).toEqual(['push fluids']);
+    expect(talk("if you have any trouble swallowing come back and see me sooner otherwise i'll see you in four weeks")).toEqual(['come back sooner if you have any trouble swallowing']);
   });
 
   it('one item for an instruction said again with other determiners', () => {

@@ -79,6 +79,10 @@ const STRONG_CUE =
 // asked ("would you have any trauma to your foot"), it is none.
 const WEAK_CUE =
   /\b(?<!\b(?:do|did|does|any|if|would|could|can|will|should|might|may|whether)\s+)(?:you|he|she)(?:\s+(?:(?:also|does|do|still|now|probably)\s+)?(?:have|has|'ve)|'ve)(?:\s+got)?\b(?!\s+(?:had|been|to)\b)|\b(?:it\s+is|it's)\b|\b(?<!\b(?:if|when|unless|whether|as long as)\s)(?:you're|you\s+are)(?=\s+(?:(?:a\s+)?(?:little|bit|slightly|quite|very|mildly|a\s+bit)\s+)*(?:anaemic|anemic)\b)|\bsuffering\s+from\b|\b(?:what|which)\s+(?:we|doctors)\s+(?:would\s+)?call\b|\bwhich\s+is\s+called\b|\bsomething\s+(?:that\s+)?(?:we\s+|is\s+)?called\b|\b(?:rash|cough|pain|lump|swelling|spots?|lesions?|bump|sore|headaches?|symptoms|problem)\s+(?:is|are)\s+(?!(?:a\s+)?(?:bit|little|lot|much|more|less|very|really|quite|worse|better|getting|still|not|also|just|in|on|at|from|when|after|before|there|here|itchy|dry|sore|bad|mild|severe|painful|red|worse|coming|going|gone)\b|[a-z]+(?:ive|ed|ing|ly|ful|ous|ent|ant|ible|able)\b)|\b(?:everything|it|this|that|all)\s+points?\s+(?:towards?|to)\b/g;
+// Told to the patient, "the x-ray showed moderate osteoarthritis": what a test shows names the condition ("shows no …"
+// names none; "if the ultrasound confirms fibroids" waits for it). A report's results section is read as data.
+const TOLD_RESULT_CUE =
+  /\b(?<!\b(?:if|when|whether|unless|until|once)\s)(?:your|the|his|her)\s+(?:[a-z]+\s+)?(?:x\s?rays?|scans?|ultrasound|mri|ct|ecg|ekg|blood\s+tests?|bloods|tests?|results?|biopsy|swab)\s+(?:today\s+)?(?:shows?|showed|confirms?|confirmed)\b(?!\s+(?:no|not|nothing|normal|any)\b)(?:\s+that)?(?:\s+(?:there\s+is|there's|you\s+have|you've\s+got))?/g;
 const PAST_DIAGNOSIS = /^(?:diagnosed|diagnosis|diagnoses|dx)\b/;
 const PAST_BEFORE = /\b(?:was|were|had been|has been|have been|been|previously|prior|last seen[^.]{0,40}with|established|made|given|received|with (?:a|the)?\s*(?:known|previous|prior|remote))\s+(?:(?:a|an|the|with|initially|originally|first|also)\s+)*$/;
 const PAST_AFTER = /^[^.;]{0,60}?\b(?:was made|was established|was given|in (?:19|20)\d\d|\d+ (?:years?|months?|weeks?) ago|at (?:the )?age|as a (?:child|teenager))\b/;
@@ -664,7 +668,7 @@ interface Cue {
  * and a problem-oriented plan's ("for your second problem of …"). In a history section only list cues count: "he
  * has hypertension" told in the history is no diagnosis of this visit unless the plan takes it up.
  */
-function sentenceCues(text: string, history: boolean): Cue[] {
+function sentenceCues(text: string, history: boolean, spoken: boolean): Cue[] {
   const cues: Cue[] = [];
   const push = (m: RegExpMatchArray, kind: Cue['kind'], problems: boolean): void => {
     cues.push({ at: m.index!, end: m.index! + m[0].length, text: m[0], kind, problems });
@@ -677,6 +681,7 @@ function sentenceCues(text: string, history: boolean): Cue[] {
   }
   for (const m of text.matchAll(PROBLEM_CUE)) push(m, 'problem', true);
   if (!history) for (const m of text.matchAll(WEAK_CUE)) push(m, 'weak', false);
+  if (!history && spoken) for (const m of text.matchAll(TOLD_RESULT_CUE)) push(m, 'weak', false);
   cues.sort((x, y) => x.at - y.at || y.end - x.end);
   // Overlapping cues ("the first diagnosis is", "I think you have" inside "what I think is going on is that you have"):
   // the one that starts first and reaches furthest.
@@ -790,7 +795,7 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
     };
     const inAssessment = s.section === 'assessment';
     const history = s.section === 'history' || s.section === 'complaint' || toldBack(doc.sentences, s.index);
-    const cues = sentenceCues(s.text, history);
+    const cues = sentenceCues(s.text, history, s.speaker === 'doctor');
     const hedged = cues.length ? null : HEDGED_LIST.exec(s.text);
     if (cues.length) {
       let items = 0;

@@ -121,6 +121,14 @@ describe('diagnosis lists', () => {
     ]);
   });
 
+  it('what a test shows names a diagnosis; a test that shows nothing names none', () => {
+    const names = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' }).diagnoses.map((d) => [d.name, d.certainty]);
+    expect(names("Doctor: so the x-ray showed moderate osteoarthritis in the right knee what i'd suggest is we try a steroid injection")).toEqual([['moderate osteoarthritis in the right knee', 'confirmed']]);
+    expect(names("Doctor: The blood tests show that there's some anaemia.")).toEqual([['anaemia', 'confirmed']]);
+    expect(names('Doctor: The x-ray shows no fracture. Your chest x-ray showed some fluid.')).toEqual([]);
+    expect(names("Doctor: If the x-ray shows a fracture, I'll call you and we'll send you to orthopaedics.")).toEqual([]);
+  });
+
   it('a condition a vaccine, a screening or a diet is against is no diagnosis; a drug injection after a name leaves it one', () => {
     const names = (text: string) => structure(text, { locale: 'en-US', mode: 'dictation' }).diagnoses.map((d) => d.name);
     expect(names('ASSESSMENT:,1.  Hepatitis B second injection will be given today.,2.  Insomnia.')).toEqual(['insomnia']);

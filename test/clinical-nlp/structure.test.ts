@@ -31,7 +31,7 @@ describe('spoken numbers', () => {
 describe('complaints', () => {
   it('keeps durations, drops negated findings and family history', () => {
     const f = run('forty year old man with burning in the chest since ten days and nausea for two days. no vomiting, denies black stools. his father has diabetes.');
-    expect(f.complaints.map((c) => c.name)).toEqual(['acidity', 'nausea']);
+    expect(f.complaints.map((c) => c.name)).toEqual(['heartburn', 'nausea']);
     expect(f.complaints[0]!.duration).toEqual({ value: 10, unit: 'day' });
     expect(f.complaints[1]!.duration).toEqual({ value: 2, unit: 'day' });
     expect(f.history.family).toEqual(['father: diabetes']);

@@ -583,6 +583,7 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
 const PLAN_HEADING_RULE = 'med.plan-heading-only';
 const GIVEN_TODAY = /\b(?:today|given|administered|injected|inject)\b/;
 const STOP_SWITCH = 'stopped.switch-object';
+const WITHDRAWN = 'negated.withdrawn';
 const NEW_SWITCH = 'new.switch-object';
 const SWITCH_SAME_DRUG = 'med.switched-to-another-form';
 // What a drug is switched to when it is the same drug in another form or dose: "to the extended release", "to 1000 mg".
@@ -842,6 +843,7 @@ export function extractMedications(
   const lang = locale.toLowerCase();
   const meds: Out[] = [];
   const stopped: { id: string; brand?: string; sentence: number; switch: boolean }[] = [];
+  const withdrawn: { id: string; sentence: number; classEntry?: Drug }[] = [];
   const excepted = new Set<string>();
   const mentioned = new Set<number>();
   let previous: Sentence | undefined;
@@ -941,6 +943,7 @@ export function extractMedications(
       const id = m.ref ? m.ref.drug.name : m.key;
       const { decision } = decided;
       if (decision === 'stopped') stopped.push({ id, brand: m.ref?.brand, sentence: s.index, switch: decided.rules.includes(STOP_SWITCH) });
+      if (decided.rules.includes(WITHDRAWN) && s.speaker !== 'patient') withdrawn.push({ id, sentence: s.index, classEntry: m.ref?.drug.kind === 'class' ? m.ref.drug : undefined });
       // "Voltaren … instead of Celebrex. He may continue his other medications": the drug replaced is not continued.
       if (decided.rules.includes('negated.except') || decided.rules.includes('negated.instead')) excepted.add(id);
       const status = STATUS_OF[decision];
@@ -979,7 +982,10 @@ export function extractMedications(
     });
     shareListRegimen(meds.filter((m) => m.sentence === s.index), (k) => text.slice(mentions[k]!.end, mentions[k + 1]!.formStart));
   }
-  const isStopped = (m: Out): boolean => !m.restart && stopped.some((x) => x.id === m.id && (!x.brand || x.brand === m.brand));
+  // "I'll give you penicillin V …" – "I'm allergic" – "in that case we won't use penicillin": taken back after it was given.
+  const isStopped = (m: Out): boolean =>
+    (!m.restart && stopped.some((x) => x.id === m.id && (!x.brand || x.brand === m.brand))) ||
+    withdrawn.some((x) => x.sentence > m.sentence && (x.id === m.id || (!!x.classEntry && classMemberNamed(x.classEntry, m.name))));
   // A drug named without any instruction is only mentioned ("before starting methotrexate"), unless a cue prescribes
   // it by name ("continue the albuterol inhaler", "you may use ibuprofen"): drugs without a spoken strength are
   // prescriptions too.

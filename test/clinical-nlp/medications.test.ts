@@ -2322,4 +2322,13 @@ describe('a drug named twice before "don\'t stop it" is continued once (session 
     const meds = structure(text, { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => [m.name, m.strength?.value ?? null, m.status]);
     expect(meds.filter(([name]) => name === 'allopurinol')).toEqual([['allopurinol', 300, 'continued']]);
   });
+
+  it('a drug the doctor takes back after giving it ("in that case we won\'t use amoxicillin") is no prescription; one declined before, or only not needed on a day, still is', () => {
+    const names = (text: string) => meds(text, 'en-GB').map((m) => m.name);
+    expect(names("Doctor: I'm going to give you amoxicillin, 500 milligrams three times a day for five days.\nPatient: I think I'm allergic to it.\nDoctor: Okay, in that case we won't use amoxicillin. I'll give you clarithromycin instead, 250 milligrams twice a day for five days.")).toEqual(['clarithromycin']);
+    expect(names("Doctor: I'll give you cetirizine, 10 milligrams once a day.\nPatient: Antihistamines always make me really drowsy.\nDoctor: Okay, then we won't use an antihistamine. Try a steroid nasal spray, mometasone, two sprays in each nostril once a day.")).toEqual(['mometasone']);
+    expect(names("Doctor: I won't prescribe amoxicillin today. If you're no better in a week, start amoxicillin 500 mg three times a day.")).toEqual([]);
+    expect(names("Doctor: I'd rather not use an antibiotic yet. Actually, given the fever, let's start amoxicillin 500 mg three times a day for five days.")).toEqual(['amoxicillin']);
+    expect(names("Doctor: Carry on with the metformin 500 mg twice a day. You don't need to take metformin on the morning of the scan.")).toEqual(['metformin']);
+  });
 });

@@ -583,7 +583,7 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
 const PLAN_HEADING_RULE = 'med.plan-heading-only';
 const GIVEN_TODAY = /\b(?:today|given|administered|injected|inject)\b/;
 const STOP_SWITCH = 'stopped.switch-object';
-const WITHDRAWN = 'negated.withdrawn';
+const WITHDRAWN = new Set(['negated.withdrawn', 'negated.withdrawn-after']);
 const NEW_SWITCH = 'new.switch-object';
 const SWITCH_SAME_DRUG = 'med.switched-to-another-form';
 // What a drug is switched to when it is the same drug in another form or dose: "to the extended release", "to 1000 mg".
@@ -943,7 +943,7 @@ export function extractMedications(
       const id = m.ref ? m.ref.drug.name : m.key;
       const { decision } = decided;
       if (decision === 'stopped') stopped.push({ id, brand: m.ref?.brand, sentence: s.index, switch: decided.rules.includes(STOP_SWITCH) });
-      if (decided.rules.includes(WITHDRAWN) && s.speaker !== 'patient') withdrawn.push({ id, sentence: s.index, classEntry: m.ref?.drug.kind === 'class' ? m.ref.drug : undefined });
+      if (decided.rules.some((r) => WITHDRAWN.has(r)) && s.speaker !== 'patient') withdrawn.push({ id, sentence: s.index, classEntry: m.ref?.drug.kind === 'class' ? m.ref.drug : undefined });
       // "Voltaren … instead of Celebrex. He may continue his other medications": the drug replaced is not continued.
       if (decided.rules.includes('negated.except') || decided.rules.includes('negated.instead')) excepted.add(id);
       const status = STATUS_OF[decision];

@@ -2330,5 +2330,7 @@ describe('a drug named twice before "don\'t stop it" is continued once (session 
     expect(names("Doctor: I won't prescribe amoxicillin today. If you're no better in a week, start amoxicillin 500 mg three times a day.")).toEqual([]);
     expect(names("Doctor: I'd rather not use an antibiotic yet. Actually, given the fever, let's start amoxicillin 500 mg three times a day for five days.")).toEqual(['amoxicillin']);
     expect(names("Doctor: Carry on with the metformin 500 mg twice a day. You don't need to take metformin on the morning of the scan.")).toEqual(['metformin']);
+    const takenBack = (words: string) => names(`Doctor: I'm going to give you amoxicillin, 500 milligrams three times a day.\nPatient: I had a rash with it before.\nDoctor: ${words} I'll give you clarithromycin instead, 250 milligrams twice a day.`);
+    for (const words of ['Okay, forget the amoxicillin then.', 'Okay, scrap the amoxicillin.', "Then amoxicillin isn't suitable for you.", 'So amoxicillin is not an option.']) expect(takenBack(words)).toEqual(['clarithromycin']);
   });
 });

@@ -269,7 +269,7 @@ const LESS_THAN_DAILY = new RegExp(
   String.raw`\b(?:(?:once|one time|1 time|twice|two times|thrice|three times|four times|five times|six times|[1-6] times?)\s+(?:(?:a|per|every|in a)\s+week|weekly)|weekly|every week|once weekly|every (?:${WEEKDAY})|on (?:${WEEKDAY})s?|alternate (?:days?|nights?)|every other (?:day|night)|every (?:[2-9]|[1-9]\d) (?:days|weeks|months)|once a fortnight|once a month|monthly)\b`,
 );
 const MEAL =
-  /\b(?:(?:\d+|half an?|an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+)?(?:before|after|with)\s+(?:food|meals?|feeds?|(?:breakfast|lunch|dinner|supper)(?:(?:\s*,\s*|\s+and\s+)(?:breakfast|lunch|dinner|supper))*)\b|\b(?:on an |on |an )?empty stomach\b|\b(?:at )?bedtime\b|\bbefore (?:going to )?(?:bed|sleep)\b|\b(?:at |q\.?\s?)(?:noon|midday|lunchtime)\b|\bat night\b|\bnightly\b|\b(?:in the|every|each|early) morning\b|\bin the evening\b|\b(?:every|each) (?:night|evening)\b|\bhs\b|\bwith (?:milk|orange juice|juice)\b|\bin a glass of milk\b|\bon waking(?: up)?\b/g;
+  /\b(?:(?:\d+|half an?|an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+)?(?:before|after|with)\s+(?:food|meals?|feeds?|(?:breakfast|lunch|dinner|supper)(?:(?:\s*,\s*|\s+and\s+)(?:breakfast|lunch|dinner|supper))*)\b|\b(?:on an |on |an )?empty stomach\b|\b(?:at )?bedtime\b|\bbefore (?:going to )?(?:bed|sleep)\b|\b(?:at |q\.?\s?)(?:noon|midday|lunchtime)\b|\bat lunch\b|\bat night\b|\bnightly\b|\b(?:in the|every|each|early) morning\b|\bin the evening\b|\b(?:every|each) (?:night|evening)\b|\bhs\b|\bwith (?:milk|orange juice|juice)\b|\bin a glass of milk\b|\bon waking(?: up)?\b/g;
 const SINGLE_MEAL = /\b(?:breakfast|lunch|lunchtime|noon|midday|dinner|supper|bedtime|night|morning|evening|hs|waking)\b/;
 const SINGLE_MEALS = new RegExp(SINGLE_MEAL.source, 'g');
 

@@ -1299,6 +1299,7 @@ describe('a dose that waits on a measured value, a strength said in the next sen
     expect(one('Ritalin 5 mg p.o. q.a.m. and q. noon').frequency).toMatchObject({ per_day: 2 });
     expect(one('metformin 500 mg with breakfast and dinner').frequency).toMatchObject({ per_day: 2 });
     expect(one('insulin lispro 6 units with breakfast, lunch and dinner').frequency).toMatchObject({ per_day: 3 });
+    expect(one('Doctor: Just take the Adcal at lunch and in the evening instead.', 'en-GB').frequency).toMatchObject({ per_day: 2, text: 'at lunch and in the evening' });
     expect(one('metformin 500 mg daily with breakfast').frequency).toMatchObject({ per_day: 1 });
     expect(one('amlodipine 5 mg every morning').frequency).toMatchObject({ per_day: 1 });
     expect(one('Lidoderm patch 5% apply 1 patch to both knees every morning and off in the evening').frequency).toMatchObject({ per_day: 1 });

@@ -664,11 +664,16 @@ describe('problem lists of unseen MTSamples reports (session 38)', () => {
 });
 
 describe('the name of a diagnosis told with what it is called or what a test shows', () => {
+  const names = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).diagnoses.map((d) => d.name);
   it('is what it is called ("a lung problem called bronchitis"), what it shows ("your x-rays show bronchitis"), without "then"', () => {
-    const names = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).diagnoses.map((d) => d.name);
     expect(names('Doctor: You have a lung problem called bronchitis.\nPatient: Okay.')).toEqual(['bronchitis']);
     expect(names('Doctor: It looks like your x-rays show bronchitis.\nPatient: Okay.')).toEqual(['bronchitis']);
     expect(names('Doctor: It is probably a sinus infection and then cough secondary to that infection.\nPatient: Okay.')).toEqual(['sinus infection', 'cough']);
+  });
+
+  it('is the cause said, without "triggered by", "precipitated by"', () => {
+    expect(names('Doctor: This is probably triggered by a chest infection.\nPatient: Okay.')).toEqual(['chest infection']);
+    expect(names('Doctor: This is probably precipitated by a chest infection.\nPatient: Okay.')).toEqual(['chest infection']);
   });
 });
 

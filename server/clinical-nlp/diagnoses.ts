@@ -1085,6 +1085,10 @@ const ALLERGY_CUE = /\ballerg(?:ic|y|ies)[\s,]+(?:to|with|for)[\s,]+|\ballergies
 // "I can't take morphine, I'm allergic": the allergy said after the drug the speaker cannot take.
 const CANNOT_TAKE_ALLERGIC = /\b(?:can't|cannot|can not|couldn't|mustn't|shouldn't)\s+(?:take|have|be given|use)\s+(?=[^.;?]{1,40}?[\s,]+(?:(?:as|because|since|cause)\s+)?(?:i'm|i am|she's|she is|he's|he is|they're|they are)\s+(?:very\s+|really\s+)?allergic\b)/;
 // "an egg allergy", but not "allergy medicine" or "allergy season".
+// "I'm going to give you amoxicillin …" – "I think I'm allergic to it", "I had a rash with it before": the drug of the
+// doctor's turn just before.
+const ALLERGIC_TO_IT =
+  /\b(?:allergic to|(?:a |an )?(?:allergy|reaction) to|react(?:ed)? (?:badly )?to|(?:a )?(?:rash|hives) (?:with|from|to|after))\s+(?:it|that|that one|them|those)\b|\b(?:it|that|that one|they|those) (?:gives|gave|give|brings|brought) me (?:a |an )?(?:rash|hives|swelling|reaction|allergic reaction)\b/;
 const ALLERGY_AFTER = /\s+(?:allergy|allergies)\b(?!\s+(?:medicines?|medications?|tablets?|pills?|drops|sprays?|season|symptoms|problems|tests?|testing|shots?|clinic))/g;
 // A question as the recogniser gives it, without its question mark.
 const QUESTION_START = /^(?:is|are|do|does|did|any|have|has|had|what(?! (?:you|he|she) (?:have|has) is| (?:you're|you are) (?:describing|telling)| i (?:think|see|found|find)\b| we)|which|ever)\b/;
@@ -1152,6 +1156,18 @@ function allergyAnswer(answer: Sentence, at = 0): AllergyMention[] {
   if (!no && NO_ALLERGY.test(text)) return [];
   const lead = ANSWER_LEAD.exec(text.slice(from));
   return allergenAt(answer, start + from + (lead ? lead[0].length : 0), 6);
+}
+
+/** The last drug the other speaker named in the turn just before `s`. */
+function drugOfTurnBefore(doc: Doc, s: Sentence): AllergyMention[] {
+  const before = doc.sentences.filter((x) => x.turn === s.turn - 1 && x.speaker !== s.speaker);
+  for (const x of before.reverse()) {
+    for (let i = x.tokens.length - 1; i >= 0; i--) {
+      const drug = DRUG_INDEX.matchAt(x.tokens, i);
+      if (drug) return [{ name: drug.payload.drug.name, sentence: x, from: drug.start, to: drug.end }];
+    }
+  }
+  return [];
 }
 
 export function findAllergies(doc: Doc): AllergyMention[] {
@@ -1239,6 +1255,7 @@ export function findAllergies(doc: Doc): AllergyMention[] {
         }
       }
     }
+    if (!stated.length && s.speaker === 'patient' && ALLERGIC_TO_IT.test(s.text)) stated.push(...drugOfTurnBefore(doc, s));
     if (stated.length) lastStated = s.index;
     out.push(...stated);
   }

@@ -360,6 +360,16 @@ describe('allergies', () => {
     expect(heard('Doctor: do you have any allergies to penicillin?')).toEqual([]);
   });
 
+  it('"I\'m allergic to it", "it gave me a rash" told just after the doctor names a drug is an allergy to that drug, and flags it', () => {
+    const told = (answer: string) => structure(`Doctor: I'm going to give you ibuprofen 400 mg, and amoxicillin, 500 milligrams three times a day.\nPatient: ${answer}\nDoctor: Okay.`, { locale: 'en-GB', mode: 'consultation' });
+    for (const answer of ["I think I'm allergic to it.", 'I had a rash with it before.', 'It gave me a rash last time.']) {
+      const f = told(answer);
+      expect(f.history.allergies).toEqual(['amoxicillin']);
+      expect(f.flags.map((x) => x.code)).toContain('ALLERGY_CONFLICT');
+    }
+    expect(told('Okay, thanks.').history.allergies).toEqual([]);
+  });
+
   it('reads past the reaction said in brackets after an allergen, and an allergy said after the drug the patient cannot take', () => {
     const said = (text: string, mode = 'dictation') => structure(text, { locale: 'en-US', mode }).history.allergies;
     expect(said('ALLERGIES: Codeine (nausea), latex.')).toEqual(['codeine', 'latex']);

@@ -465,6 +465,12 @@ describe('report plan items that are no instruction', () => {
     expect(advice('ASSESSMENT: Back pain. PLAN: I have advised her to avoid heavy lifting.')).toEqual(['avoid heavy lifting']);
     expect(advice('ASSESSMENT: Back pain. PLAN: We will see about getting him set up with physical therapy for his back pain.')).toEqual(['physical therapy for his back pain']);
   });
+
+  it('a letter without headings: its plan opens where the doctor says what was advised or given', () => {
+    const letter = 'Dear Dr Shah, thank you for referring this lady with palpitations. She drinks five cups of coffee a day. On examination her pulse was 72 and regular. '
+      + 'In the meantime I have advised her to cut down on caffeine. I will see her again in 6 weeks.';
+    expect(advice(letter)).toEqual(['cut down on caffeine']);
+  });
 });
 
 

@@ -1137,6 +1137,13 @@ export function extractMedications(
       Object.assign(later, { status: m.status, ...(m.previous_strength ? { previous_strength: m.previous_strength } : {}), ...(m.duration && !later.duration ? { duration: m.duration } : {}) });
       later.rules = [...(later.rules ?? []), 'med.restated'];
     }
+    // "… the lantus to 24 units at bedtime … if you're getting lows, cut the lantus back by two units": named again
+    // without a strength, the drug keeps the schedule said with its strength.
+    if (!later.strength && !later.dose && m.strength && m.frequency) {
+      const { frequency: _f, ...evidence } = later.field_evidence ?? {};
+      later.frequency = m.frequency;
+      later.field_evidence = m.field_evidence?.frequency ? { ...evidence, frequency: m.field_evidence.frequency } : evidence;
+    }
     fill(later, m);
     return false;
   });

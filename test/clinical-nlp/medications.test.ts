@@ -2334,4 +2334,9 @@ describe('a drug named twice before "don\'t stop it" is continued once (session 
     const takenBack = (words: string) => names(`Doctor: I'm going to give you amoxicillin, 500 milligrams three times a day.\nPatient: I had a rash with it before.\nDoctor: ${words} I'll give you clarithromycin instead, 250 milligrams twice a day.`);
     for (const words of ['Okay, forget the amoxicillin then.', 'Okay, scrap the amoxicillin.', "Then amoxicillin isn't suitable for you.", 'So amoxicillin is not an option.']) expect(takenBack(words)).toEqual(['clarithromycin']);
   });
+
+  it('a drug named again without a strength keeps the schedule said with its strength ("if you get lows, cut the lantus back")', () => {
+    const m = meds("Doctor: let's go up on the lantus to twenty four units at bedtime. If you're getting any lows under seventy, cut the lantus back by two units and call me.\nPatient: okay", 'en-US');
+    expect(m.map((x) => [x.name, x.strength?.value, x.frequency?.text, x.status])).toEqual([['insulin glargine', 24, 'once at bedtime', 'changed']]);
+  });
 });

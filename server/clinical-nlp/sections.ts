@@ -314,6 +314,8 @@ function whoSays(said: string, previous: Sentence | undefined): Speaker {
   const text = said.replace(HESITATION, ' ').replace(/\s+/g, ' ');
   if (DOCTOR_WORDS.test(text) || HISTORY_QUESTION.test(text) || IMPERATIVE.test(text) || (VITALS_CUE.test(text) && /\d/.test(text) && !/\b(?:home|last|yesterday|ago)\b/.test(text) && !OWN_SYMPTOMS.test(text))) return 'doctor';
   if (previous?.speaker === 'doctor' && (previous.text.endsWith('?') || HISTORY_QUESTION.test(previous.text) || (ASKED_AT_END.test(previous.text) && !QUESTION_AT_START.test(text)))) return 'patient';
+  // "did you ever start that" – "no the insurance wouldn't cover it": a yes or a no after a question is its answer.
+  if (previous?.speaker === 'doctor' && YES_NO_ASKED.test(previous.text) && YES_OR_NO.test(text)) return 'patient';
   if (FIRST_PERSON.test(text) || /\b(?:doctor|sir|madam)$|\b(?:thank you|thanks)\b/.test(text)) return 'patient';
   if (SECOND_PERSON.test(text.replace(/\byou know\b/g, ''))) return 'doctor';
   return previous?.speaker === 'patient' ? 'patient' : 'doctor';
@@ -338,6 +340,8 @@ function turns(part: Mapped): Mapped[] {
 
 const QUESTION_OPENERS = String.raw`(?:(?:okay|ok|so|and|alright|now|um|uh|well|right|then)\s+)*`;
 const STARTS_QUESTION = new RegExp(String.raw`^(?:okay\s+|so\s+|and\s+)?${QUESTION_START}\b`);
+// A question a yes or a no answers ("did you ever start that"); "what's causing this …" is not one.
+const YES_NO_ASKED = new RegExp(String.raw`^${QUESTION_OPENERS}(?:do|does|did|are|is|was|were|have|has|had|can|could|would|will|should)\s+(?:you|he|she|it|they|there|your|his|her|the)\b`);
 // What a doctor asks in taking the history, which a patient does not ask back: the asker is the doctor, "?" or not.
 const HISTORY_QUESTION = new RegExp(
   String.raw`^${QUESTION_OPENERS}(?:any|have you (?:had|been|noticed|got|gotten|tried|taken|ever|felt|lost)|do you (?:ever|have|smoke|drink|take|get|feel|notice|remember|use|live|work|drive)|does (?:it|that|this|the pain|anything) (?:hurt|get|feel|make|help|go|come|spread|radiate|move)|is there any|is it (?:on|in|at|worse|better|constant|sharp|dull|painful|tender)|has anything|where exactly|(?:when|if) i (?:press|push|touch|feel)|when you (?:flex|bend|move|touch|turn|lift|raise|push|straighten)|(?:are you|is (?:he|she)) (?:taking|on|having|allergic|feeling|still|able|pregnant|currently|eating|drinking|sleeping|up to date)|how long (?:have|has|did|does|ago)|how old (?:is|are|was|were)|how (?:are|is) (?:you|things|it|that|the [a-z]+|your [a-z]+) (?:doing|going|working|getting on)|how (?:often|many|much) (?:do|does|did|have|are)|when did (?:it|this|the|you)|did you (?:have|notice|try|take|get|feel|see)|what brings|tell me)\b`,

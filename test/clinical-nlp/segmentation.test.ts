@@ -97,6 +97,8 @@ describe('sentences without punctuation', () => {
     expect(plan('okay can you lie down on the couch for me')).toBe('doctor');
     expect(plan("i've been getting this burning in my chest after meals it's worse when i lie down at night")).toBe('patient');
     expect(plan('the pain comes on when i sit down for too long')).toBe('patient');
+    // A yes or a no after a question is its answer, whatever words follow.
+    expect(who("okay how about the januvia did you ever start that\nno the insurance wouldn't cover it").at(-1)).toBe('patient');
     // A safety net said to the patient is the doctor's, though "me" is in it.
     expect(who('so the plan is rest\ncall me back if things get worse before your appointment')).toEqual(['doctor', 'doctor']);
     expect(plan("that's too much i'm going to step up your preventer stop the beclometasone and start fostair")).toBe('doctor');

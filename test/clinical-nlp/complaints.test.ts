@@ -71,6 +71,16 @@ describe('lay phrases become the note’s complaint', () => {
     expect(names('Patient: There is burning in my chest after eating, and sour water comes up into my mouth.')).toEqual(['heartburn', 'acid regurgitation']);
     expect(names('Patient: I have acidity at night for a week.')).toEqual(['acidity']);
   });
+
+  it('names thoughts of suicide told in plain words, and feeling flat low mood; a denial of them is none', () => {
+    const told = (answer: string) => names(`Doctor: Have you had any thoughts of harming yourself?\nPatient: ${answer}`);
+    expect(told("Sometimes I think everyone would be better off without me, but I wouldn't do anything.")).toEqual(['suicidal thoughts (better off without)']);
+    expect(told("I've thought about killing myself.")).toEqual(['suicidal thoughts']);
+    expect(told("No, I've never wanted to kill myself.")).toEqual([]);
+    expect(told("I don't want to harm myself.")).toEqual([]);
+    expect(names('Patient: I hurt myself playing football, and my knee is killing me.')).toEqual(['knee pain']);
+    expect(names('Patient: I feel flat most days.')).toEqual(['low mood']);
+  });
 });
 
 describe('consultations', () => {

@@ -2339,4 +2339,9 @@ describe('a drug named twice before "don\'t stop it" is continued once (session 
     const m = meds("Doctor: let's go up on the lantus to twenty four units at bedtime. If you're getting any lows under seventy, cut the lantus back by two units and call me.\nPatient: okay", 'en-US');
     expect(m.map((x) => [x.name, x.strength?.value, x.frequency?.text, x.status])).toEqual([['insulin glargine', 24, 'once at bedtime', 'changed']]);
   });
+
+  it('"continue the ramipril, but we\'ll up it to 10 mg" is a change of the dose, not a continuation with a conflicting strength', () => {
+    const m = meds("Patient: I take ramipril 5 mg.\nDoctor: Carry on with the ramipril, but we'll up it to 10 mg once a day.\nPatient: Okay.", 'en-GB');
+    expect(m.map((x) => [x.name, x.strength?.value, x.status])).toEqual([['ramipril', 10, 'changed']]);
+  });
 });

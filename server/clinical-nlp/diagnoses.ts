@@ -73,7 +73,7 @@ const alternation = (phrases: readonly string[]): string =>
 // Not a speaker introducing themself: "this is Ida from the practice", "this is Doctor Shah"; not asked or supposed:
 // "if this was a cyst that caused her pain".
 const STRONG_CUE =
-  /\b(?:(?:provisional|final|working|differential|clinical)\s+)?(?:diagnosis|diagnoses|dx)\b(?:\s+(?:is|of|as|was))?|\bdiagnosed\s+(?:as|with)\b|\bimpressions?\b|\b(?:assessment|impression)\b(?:\s*(?:and|\/|&)?\s*plan\b|\s+is\b)?|\b(?:this|that)\s+(?:is|was)\b(?<!\b(?:if|whether|unless)\s+(?:this|that)\s+(?:is|was))(?!\s+(?:doctor|dr|nurse)\b|\s+(?:a|an)\s+\d|\s+\w+\s+(?:speaking|calling|from\s+(?:the\s+|your\s+)?(?:\w+\s+)?(?:practice|surgery|clinic|hospital|office|team|pharmacy|gp)\b))|\bthese\s+are\b|\b(?:(?:this|it|that)\s+)?(?:looks|seems|sounds)\s+(?:(?:more|much more|a lot more|most)\s+)?like\b|\b(?:this|it|that)\s+(?:appears|appeared|seems|seemed|looks|looked)\s+to\s+be\b|\bsuggestive\s+of\b|\bindicative\s+of\b|\bconsistent\s+with\b|\b(?:fits?|fitting)\s+(?:in\s+)?with\b|\bin\s+keeping\s+with\b|\bcompatible\s+with\b|\bi\s+(?:think|believe)\s+(?:that\s+)?(?:(?:this|it|that)\s+is|it's|that's|these\s+are|(?:you|he|she)(?:\s+(?:(?:might|may|could|probably|possibly|basically|essentially|actually|definitely|likely)\s+)?(?:have|has|'ve\s+got)|'ve\s+got)|(?:you're|you\s+are|he's|he\s+is|she's|she\s+is)\s+(?:having|describing))\b|\bwhat\s+i\s+(?:see|found|find)\s+(?:here\s+)?is\b|\bwhat\s+(?:i\s+think\s+is\s+going\s+on\s+is\s+(?:that\s+)?(?:you|he|she)\s+(?:have|has)|(?:you|he|she)\s+(?:(?:essentially|basically|actually|probably|most\s+likely|likely)\s+)?(?:have|has)\s+is|(?:you're|you\s+are|he's|she's)\s+suffering\s+from\s+(?:at\s+the\s+moment\s+)?is)\b|\bnewly\s+diagnosed\s+with\b|\b(?:we|i|doctors)\s+call\s+(?:it|this|that)\b|\b(?:it's|it\s+is|this\s+is|that's|that\s+is)\s+(?:what's\s+|what\s+is\s+)?called\b/g;
+  /\b(?:(?:provisional|final|working|differential|clinical)\s+)?(?:diagnosis|diagnoses|dx)\b(?:\s+(?:is|of|as|was))?|\bdiagnosed\s+(?:as|with)\b|\bimpressions?\b|\b(?:assessment|impression)\b(?:\s*(?:and|\/|&)?\s*plan\b|\s+is\b)?|\b(?:this|that)\s+(?:is|was)\b(?<!\b(?:if|whether|unless)\s+(?:this|that)\s+(?:is|was))(?!\s+(?:doctor|dr|nurse)\b|\s+(?:a|an)\s+\d|\s+\w+\s+(?:speaking|calling|from\s+(?:the\s+|your\s+)?(?:\w+\s+)?(?:practice|surgery|clinic|hospital|office|team|pharmacy|gp)\b))|\bthese\s+are\b|\b(?:(?:(?:this|it|that)\s+)?(?:looks|seems|sounds)|(?:these|they)\s+(?:look|seem|sound))\s+(?:(?:more|much more|a lot more|most)\s+)?like\b|\b(?:this|it|that)\s+(?:appears|appeared|seems|seemed|looks|looked)\s+to\s+be\b|\bsuggestive\s+of\b|\bindicative\s+of\b|\bconsistent\s+with\b|\b(?:fits?|fitting)\s+(?:in\s+)?with\b|\bin\s+keeping\s+with\b|\bcompatible\s+with\b|\bi\s+(?:think|believe)\s+(?:that\s+)?(?:(?:this|it|that)\s+is|it's|that's|these\s+are|(?:you|he|she)(?:\s+(?:(?:might|may|could|probably|possibly|basically|essentially|actually|definitely|likely)\s+)?(?:have|has|'ve\s+got)|'ve\s+got)|(?:you're|you\s+are|he's|he\s+is|she's|she\s+is)\s+(?:having|describing))\b|\bwhat\s+i\s+(?:see|found|find)\s+(?:here\s+)?is\b|\bwhat\s+(?:i\s+think\s+is\s+going\s+on\s+is\s+(?:that\s+)?(?:you|he|she)\s+(?:have|has)|(?:you|he|she)\s+(?:(?:essentially|basically|actually|probably|most\s+likely|likely)\s+)?(?:have|has)\s+is|(?:you're|you\s+are|he's|she's)\s+suffering\s+from\s+(?:at\s+the\s+moment\s+)?is)\b|\bnewly\s+diagnosed\s+with\b|\b(?:we|i|doctors)\s+call\s+(?:it|this|that)\b|\b(?:it's|it\s+is|this\s+is|that's|that\s+is)\s+(?:what's\s+|what\s+is\s+)?called\b/g;
 // Weaker cues: what follows is a diagnosis only when it codes well and is not a symptom ("you have fever" is not);
 // "you're anaemic": said of the patient as a state, an adjective that names the condition;
 // asked ("would you have any trauma to your foot"), it is none.
@@ -189,6 +189,8 @@ const KNOWN =
   /\b(?:known(?: case of)?|k\/c\/o|(?:she|he) is (?:a |also )?(?:known )?)\s+((?:case of\s+)?[a-z0-9 ]+?)(?=\s+(?:on|for|since|with|and|who|came|presents?|presented|since|under)\b|[,;:.]|$)/g;
 const CHRONIC_ADJECTIVE =
   /\b(?:(?:type (?:1|2) )?diabetic|hypertensive|asthmatic|epileptic|hypothyroid|hyperthyroid)\b(?=\s+(?:for|since|on|and|with|under)\b|\s*[,;:.]|$)/g;
+// "not diabetic"; "are you asthmatic" asked inside a turn the recogniser did not end with a question mark.
+const ADJECTIVE_NOT_SAID = /\b(?:not|no|non)\s+(?:a\s+)?$|\b(?:are|were) you\s+(?:(?:at all|ever|still|also)\s+)?$|\b(?:is|was) (?:she|he|they)\s+(?:(?:at all|ever|still|also)\s+)?$/;
 const NOUN_FOR: Record<string, string> = {
   diabetic: 'diabetes mellitus',
   hypertensive: 'hypertension',
@@ -941,7 +943,7 @@ function scanOutsideLists(s: Sentence, used: [number, number][], add: (list: Fou
   }
   CHRONIC_ADJECTIVE.lastIndex = 0;
   for (let m = CHRONIC_ADJECTIVE.exec(s.text); m; m = CHRONIC_ADJECTIVE.exec(s.text)) {
-    if (!inside(used, m.index) && !/\b(?:not|no|non)\s+(?:a\s+)?$/.test(s.text.slice(0, m.index))) strictAt(m.index, m.index + m[0].length, 'confirmed', m.index);
+    if (!inside(used, m.index) && !ADJECTIVE_NOT_SAID.test(s.text.slice(0, m.index))) strictAt(m.index, m.index + m[0].length, 'confirmed', m.index);
   }
 }
 

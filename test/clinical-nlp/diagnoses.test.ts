@@ -808,3 +808,17 @@ describe('diagnoses said to the patient in plain words (session 52)', () => {
     expect(said("it's not a fracture.")).toEqual([]);
   });
 });
+
+describe('session 56', () => {
+  const dx = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' }).diagnoses.map((d) => d.name);
+  it('"are you asthmatic" asked in a turn without its question mark is no asthma', () => {
+    expect(dx("Doctor: i'd like to start propranolol forty milligrams twice a day are you asthmatic\nPatient: no")).toEqual([]);
+    expect(dx('Doctor: is he asthmatic\nPatient: no')).toEqual([]);
+    expect(dx('Doctor: he is asthmatic and uses a salbutamol inhaler.')).toEqual(['asthma']);
+  });
+  it('"these sound like migraines", "they look like warts" name the condition', () => {
+    expect(dx('Doctor: okay so these sound like migraines.')).toEqual(['migraines']);
+    expect(dx('Doctor: they look like warts.')).toEqual(['warts']);
+    expect(dx('Doctor: that sounds like a good idea.')).toEqual([]);
+  });
+});

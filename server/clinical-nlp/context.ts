@@ -34,6 +34,7 @@ const RuleSchema = Type.Object(
     terminated_by: Type.Optional(Type.Array(Category)),
     terminates: Type.Optional(Type.Array(Category)),
     uncertain: Type.Optional(Type.Boolean()),
+    sure_when_dosed: Type.Optional(Type.Boolean()),
     absorbs: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     in_history_section: Type.Optional(Category),
     in_plan_section: Type.Optional(Category),
@@ -62,6 +63,8 @@ export interface ContextRule {
   terminates?: ContextCategory[];
   /** The cue decides its category with low confidence ("we usually give …"): keep the target, flag it. */
   uncertain?: boolean;
+  /** An uncertain cue that a strength and a schedule said with its drug to the patient make sure ("I'd recommend naproxen 500 mg twice a day"). */
+  sure_when_dosed?: boolean;
   /** Words that, straight after the cue, are part of it ("hasn't had any"). */
   absorbs?: string[];
   /** What the cue means under a history heading: "spray", "uses" in a medication list describe what is taken, they prescribe nothing. */

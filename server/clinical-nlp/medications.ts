@@ -86,6 +86,11 @@ const LIST_HEADING_RULE = 'historical.list-heading';
 // A sentence that ends by opening a list: "which are:", "as follows", "including:".
 const LIST_OPENS = /(?:\b(?:which (?:are|is|include)|as follows|including|the following)\s*:?|:)\s*$/;
 const LIST_SHARES = 'med.list-shares-verb';
+const SURE_WHEN_DOSED = new Set(CONTEXT_RULES.filter((r) => r.sure_when_dosed).map((r) => r.id));
+// Only a cue's own doubt, which a strength and a schedule said with the drug settle (rule `sure_when_dosed`), told to
+// the patient: a consultant's report recommends to the team that prescribes.
+const doubtSettled = (doc: Doc, d: Decided, med: { strength?: Amount; frequency?: Frequency }): boolean =>
+  doc.consultation && SURE_WHEN_DOSED.has(d.rules[0]!) && d.rules.every((r, i) => i === 0 || r === LIST_SHARES) && !!med.strength && !!med.frequency;
 const REGIMEN_ONLY =
   /^(?:[\s,;]|\b(?:\d+(?:\.\d+)?|mg|mcg|g|units?|ml|cc|po|iv|im|sq|subcutaneous|prn|bid|tid|qid|daily|per|a|day|once|twice|three|four|times|every|other|evening|morning|am|pm|at|bedtime|night|tabs?|tablets?|caps?|capsules?|puffs?|drops?|and|with|meals|hours?|as|needed|weekly)\b)+$/;
 const LIST_ITEM_LEAD = /^\s*(?:(?:number\s+)?\d+\b[\s.):,-]*)?$/;
@@ -971,7 +976,7 @@ export function extractMedications(
           restart: decided.restart,
           current: decision === 'current',
           explicit: decided.explicit,
-          unclear: decided.unclear,
+          unclear: decided.unclear && !doubtSettled(doc, decided, med),
           groups: alternatives.map((x) => `${s.index}:${x.start}`),
           condition: decided.cue,
           recognised: !!m.ref,
@@ -1153,7 +1158,10 @@ export function extractMedications(
     m.rules = [...(m.rules ?? []), 'med.choice-made'];
   }
   for (const m of deduped) {
-    const said = [...history].reverse().find((h) => sameProduct(h, m) && (h.sentence < m.sentence || (h.sentence === m.sentence && h.mention < m.mention)));
+    const before = history.filter((h) => h.sentence < m.sentence || (h.sentence === m.sentence && h.mention < m.mention));
+    // "Metoprolol succinate 50 mg daily" in the list, "continue metoprolol" in the plan: the one salt or form listed.
+    const forms = new Set(before.filter((h) => !m.brand && h.name.startsWith(`${m.name} `)).map((h) => h.name));
+    const said = [...before].reverse().find((h) => sameProduct(h, m) || (forms.size === 1 && forms.has(h.name)));
     if (!said || m.status === 'new') continue;
     if (m.status === 'changed') {
       if (!m.previous_strength && said.strength && m.strength && !sameAmount(said.strength, m.strength)) m.previous_strength = said.strength;

@@ -2345,3 +2345,31 @@ describe('a drug named twice before "don\'t stop it" is continued once (session 
     expect(m.map((x) => [x.name, x.strength?.value, x.status])).toEqual([['ramipril', 10, 'changed']]);
   });
 });
+
+describe('session 56', () => {
+  const flagged = (text: string, mode: 'consultation' | 'dictation' = 'consultation') =>
+    structure(text, { locale: 'en-GB', mode }).flags.filter((x) => x.code === 'STATUS_UNCLEAR').map((x) => x.pointer);
+
+  it('"I\'d recommend naproxen 500 mg twice a day" told to the patient prescribes; without a dose, or in a consultant\'s report, it stays flagged', () => {
+    expect(flagged("Doctor: I'd recommend naproxen 500 mg twice a day with food.")).toEqual([]);
+    expect(flagged("Doctor: I'd recommend naproxen 500 mg twice a day with food, with the paracetamol 1 g four times a day.")).toEqual([]);
+    expect(flagged("Doctor: I'd recommend naproxen for a week.")).toEqual(['/medications/0']);
+    expect(flagged('I would recommend that we try quetiapine 25 mg twice daily as needed.', 'dictation')).toEqual(['/medications/0']);
+  });
+
+  it('"continue metoprolol" takes the strength of the one salt listed ("metoprolol succinate 50 mg daily"), none of two', () => {
+    const us = (text: string) => structure(text, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.strength?.value, m.frequency?.per_day]);
+    expect(us('MEDICATIONS: Metoprolol succinate 50 mg daily.\n\nPLAN: Continue metoprolol.')).toEqual([['metoprolol', 50, 1]]);
+    expect(us('MEDICATIONS: Metoprolol succinate 50 mg daily, metoprolol tartrate 25 mg b.i.d.\n\nPLAN: Continue metoprolol.')).toEqual([['metoprolol', undefined, undefined]]);
+  });
+
+  it('"you can alternate with ibuprofen if she\'s still uncomfortable" gives ibuprofen as needed', () => {
+    expect(meds("Doctor: Give her regular paracetamol, 5 ml every four to six hours. You can alternate with ibuprofen if she's still uncomfortable.", 'en-GB')
+      .map((m) => [m.name, m.frequency?.as_needed])).toEqual([['paracetamol', false], ['ibuprofen', true]]);
+  });
+
+  it('a condition before "but" does not reach a drug started after it ("… if it comes back but no more than 2 in a day and to prevent them I\'d like to start propranolol")', () => {
+    const text = "Doctor: i'm going to give you sumatriptan fifty milligrams take one at the start of a headache you can take a second one after two hours if it comes back but no more than two in a day and to prevent them i'd like to start propranolol forty milligrams twice a day are you asthmatic\nPatient: no";
+    expect(meds(text, 'en-GB').map((m) => m.name)).toEqual(['sumatriptan', 'propranolol']);
+  });
+});

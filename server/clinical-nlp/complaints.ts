@@ -396,7 +396,7 @@ const COURSE_BEFORE =
 function complaintDurations(s: Sentence, scope: Scope): DurationHit[] {
   return durationsOf(s).filter(
     (d) =>
-      d.start >= scope.from && d.end <= scope.to && !scope.masked.some(([x, y]) => d.start < y && d.end > x) &&
+      !d.episode && d.start >= scope.from && d.end <= scope.to && !scope.masked.some(([x, y]) => d.start < y && d.end > x) &&
       !WORSE.test(s.text.slice(0, d.start)) && !ATTRIBUTE_AFTER.test(s.text.slice(d.end)) && !SOMEONE_ELSES.test(s.text.slice(0, d.start)) &&
       !COURSE_BEFORE.test(s.text.slice(0, d.start)) && !EARLIER_EPISODE_BEFORE.test(s.text.slice(0, d.start)),
   );

@@ -14,6 +14,8 @@ export interface DurationHit {
    * a length of time, but not how long the complaint has lasted.
    */
   duration?: Duration;
+  /** An episode's length ("palpitations lasting less than an hour"): how long the complaint has lasted may follow. */
+  episode?: boolean;
 }
 
 const NUMBER = String.raw`\d+(?:\.\d+)?`;
@@ -31,7 +33,7 @@ const UNIT = unitNot('later|after|afterwards');
 // "knee pain for 3 weeks after a fall": after "for" it is how long, and "after" says how it began.
 const UNIT_FOR = unitNot('later');
 const LEAD = String.raw`(?:since|from|x|over|past|last|lasting|of)`;
-const HEDGE = String.raw`(?:(?:about|around|almost|nearly|over|more than|approximately|at least|the last|the past|last|past|only|a good)\s+)*`;
+const HEDGE = String.raw`(?:(?:about|around|almost|nearly|over|more than|less than|under|up to|approximately|at least|the last|the past|last|past|only|a good)\s+)*`;
 const PATTERNS: { re: RegExp; fixedDays?: number; one?: boolean }[] = [
   { re: new RegExp(String.raw`\b${LEAD}\s*${HEDGE}${COUNT}\s*${UNIT}\b`, 'g') },
   { re: new RegExp(String.raw`\bfor\s*${HEDGE}${COUNT}\s*${UNIT_FOR}\b`, 'g') },
@@ -105,7 +107,8 @@ export function findDurations(text: string): DurationHit[] {
       const counted = n === undefined ? undefined : n + (half ? 0.5 : 0);
       const unit = unitOf(one ? m[1]! : m[2] ?? '');
       const episode = /^lasting\b/.test(m[0]);
-      if (counted === undefined || unit === 'short' || (episode && unit === 'hour')) hits.push(span);
+      if (episode && (unit === 'short' || unit === 'hour')) hits.push({ ...span, episode });
+      else if (counted === undefined || unit === 'short') hits.push(span);
       else if (unit === 'hour') hits.push({ ...span, duration: { value: Math.round((counted / 24) * 1000) / 1000, unit: 'day' } });
       else hits.push({ ...span, duration: unit === 'fortnight' ? { value: 2 * counted, unit: 'week' } : { value: counted, unit } });
     }

@@ -1379,3 +1379,12 @@ describe('"for 3 weeks after a fall" is how long (session 53)', () => {
     expect(days('HPI: she had a fever 2 days after the vaccine.', 'fever')).toBeNull();
   });
 });
+
+describe('an episode\'s length is not how long the complaint has lasted (session 56)', () => {
+  const told = (text: string) => structure(text, { locale: 'en-US', mode: 'dictation' }).complaints.map((c) => [c.name, c.duration?.value, c.duration?.unit]);
+  it('"palpitations lasting less than an hour" has no duration; "headaches lasting up to 2 hours for the past month" lasts a month', () => {
+    expect(told('HISTORY OF PRESENT ILLNESS: He reports occasional palpitations, about once a week, lasting less than an hour.')).toEqual([['palpitations', undefined, undefined]]);
+    expect(told('HISTORY OF PRESENT ILLNESS: She has headaches lasting up to 2 hours for the past month.')).toEqual([['headache', 1, 'month']]);
+    expect(told('HISTORY OF PRESENT ILLNESS: She has had a cough for less than a week.')).toEqual([['cough', 1, 'week']]);
+  });
+});

@@ -236,7 +236,8 @@ const STAYS_BEFORE_FORM =
 const ADVICE_START =
   String.raw`(?:avoid|drink|eat|keep|wear|watch for|sleep with|raise|finish|cut down|cut back|come back|come and see|come immediately|come earlier|come straight|go to the|stop smoking|clean the|wash (?:your|the|his|her|all)|stay (?:home|away|off)|do not (?:share|rub|scratch|pick|squeeze|burst|put|stop|take|drive|lift|apply)|don't (?:share|rub|scratch|pick|squeeze|burst|put|stop|take|drive|lift|apply)|limit|sip|elevate|gargle|return if|call (?:us|me)? ?if|no (?:driving|alcohol|smoking|tea|coffee|spicy|oily|fried)|continue (?:normal|the same|feeds|breastfeeding|diet)|plenty of|small (?:frequent )?meals)`;
 const FAILED = String.raw`\bif (?:it|this|that|they|these|those) (?:doesn't|does not|don't|do not) (?:help|work|improve|settle)`;
-const STAYS_BEFORE_ADVICE = String.raw`drink|take|have|eat|with|of|lots|some|more|to|not|and|or|please|i|you|we|will|should|must|can|can't|cannot|couldn't|won't|don't|wouldn't|shouldn't|didn't|doesn't|do|does|did|also|then|if|the|a|do|never|always|only|just|he'll|she'll|i'll|you'll|would|could`;
+// An adjective makes the cue a noun: "have a sugary drink", "a brisk walk".
+const STAYS_BEFORE_ADVICE = String.raw`drink|take|have|eat|with|of|lots|some|more|sugary|fizzy|sweetened|energy|sports|isotonic|brisk|to|not|and|or|please|i|you|we|will|should|must|can|can't|cannot|couldn't|won't|don't|wouldn't|shouldn't|didn't|doesn't|do|does|did|also|then|if|the|a|do|never|always|only|just|he'll|she'll|i'll|you'll|would|could`;
 // Each boundary is whitespace before a cue: the cue is checked first (the lookbehind over the word before, tried at
 // every position, cost more than the rest of the sentence splitting); what matches is unchanged.
 // "… in their forties discharge medications one aspirin …": a section word with its qualifier starts there, not after it.

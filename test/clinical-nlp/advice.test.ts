@@ -677,3 +677,12 @@ describe('"continue for now" says nothing to continue (session 53)', () => {
     expect(talk('keep taking it')).toEqual(['rest the knee']);
   });
 });
+
+describe('a noun after an adjective is no instruction of its own (session 56)', () => {
+  it('"if you feel shaky, sweaty or confused, have some sugary drink straight away" is not cut at "drink"', () => {
+    for (const text of ['Doctor: Gliclazide can make your sugar go too low, so if you feel shaky, sweaty or confused, have some sugary drink straight away.', 'Doctor: if you feel shaky or sweaty have some sugary drink straight away']) {
+      const advice = structure(text, { locale: 'en-GB', mode: 'consultation' }).advice;
+      expect(advice.filter((a) => /sugary$|^drink straight/.test(a))).toEqual([]);
+    }
+  });
+});

@@ -1091,7 +1091,9 @@ const CANNOT_TAKE_ALLERGIC = /\b(?:can't|cannot|can not|couldn't|mustn't|shouldn
 // doctor's turn just before.
 const ALLERGIC_TO_IT =
   /\b(?:allergic to|(?:a |an )?(?:allergy|reaction) to|react(?:ed)? (?:badly )?to|(?:a )?(?:rash|hives) (?:with|from|to|after))\s+(?:it|that|that one|them|those)\b|\b(?:it|that|that one|they|those) (?:gives|gave|give|brings|brought) me (?:a |an )?(?:rash|hives|swelling|reaction|allergic reaction)\b/;
-const ALLERGY_AFTER = /\s+(?:allergy|allergies)\b(?!\s+(?:medicines?|medications?|tablets?|pills?|drops|sprays?|season|symptoms|problems|tests?|testing|shots?|clinic))/g;
+// "I'll put the doxycycline on your record as something to avoid", "add penicillin to your allergy list": recorded as one.
+const ALLERGY_AFTER =
+  /\s+(?:(?:allergy|allergies)\b(?!\s+(?:medicines?|medications?|tablets?|pills?|drops|sprays?|season|symptoms|problems|tests?|testing|shots?|clinic))|(?:on|to|in)\s+(?:your|her|his|the)\s+(?:(?:records?|notes)\s+as\s+(?:an?\s+)?(?:allergy|intolerance|something to avoid|drug to avoid|medicine to avoid)|allergy list|list of allergies)\b)/g;
 // A question as the recogniser gives it, without its question mark.
 const QUESTION_START = /^(?:is|are|do|does|did|any|have|has|had|what(?! (?:you|he|she) (?:have|has) is| (?:you're|you are) (?:describing|telling)| i (?:think|see|found|find)\b| we)|which|ever)\b/;
 // The allergy question inside a turn that does not start as a question ("ok do you have any allergies to any medication").

@@ -822,3 +822,17 @@ describe('session 56', () => {
     expect(dx('Doctor: that sounds like a good idea.')).toEqual([]);
   });
 });
+
+describe('a drug recorded as one to avoid (session 56)', () => {
+  const run = (line: string) => structure(`Doctor: ${line}`, { locale: 'en-GB', mode: 'consultation' });
+  it('"I\'ll put the doxycycline on your record as something to avoid" is an allergy, never a prescription', () => {
+    const f = run("i'd stop the doxycycline now. i'll put the doxycycline on your record as something to avoid in the sun if it blisters or spreads come back");
+    expect([f.history.allergies, f.medications.map((m) => m.name)]).toEqual([['doxycycline'], []]);
+    expect(run("I'll put the doxycycline on your record as something to avoid.").medications).toEqual([]);
+    expect(run("I'll add penicillin to your allergy list.").history.allergies).toEqual(['penicillin']);
+    expect(run("I'll put you on amoxicillin 500 mg three times a day.").history.allergies).toEqual([]);
+  });
+  it('"this looks like a photosensitivity reaction" is one (L56.0)', () => {
+    expect(run('so this looks like a photosensitivity reaction to the doxycycline.').diagnoses.map((d) => d.icd10?.code)).toEqual(['L56.0']);
+  });
+});

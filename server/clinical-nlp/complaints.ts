@@ -195,8 +195,8 @@ const EFFECT_QUESTION =
 // issues like that" is none.
 const AFFIRMATIVE =
   /^(?:(?:only|just|mostly|mainly|usually|especially) (?:when|if|after|on|in the)(?! (?:i|he|she) (?:had|was)\b)|yes|yeah|yep|yup|haan|ha|(?:\d+|a couple of|a few)(?:\s+(?:or|to)\s+\d+)?\s+(?:times|nights|days|mornings|evenings)\s+(?:a|per|each|every)\s+(?:day|night|week|month)|most (?:days|nights|mornings|evenings|of the time)|all the time|daily|nightly|sometimes|a little|little bit|a bit|bit of|a few|some|quite|a lot|lots|mostly|mainly|every|now and then|on and off|once|twice|occasionally|since|for|it does|i do|i get|i've had|i have had|there's|there is|there was|he does|she does|it has|it is|it was|it did|that's right|correct|i think so|i believe so|i guess so)\b(?!\s+(?:not|no|never)\b(?!\s+as\b))|\b(?:yes|yeah)\b/;
-// "i was sick once yesterday", "i've lost a bit": an amount said without a denial is a yes.
-const SOME_SAID = /\b(?:a bit|a little bit|once|twice)\b/;
+// "i was sick once yesterday", "i've lost a bit", "about half a stone": an amount said without a denial is a yes.
+const SOME_SAID = /\b(?:a bit|a little bit|once|twice|(?:\d+(?:\.\d+)?|an?|half an?|a couple of|a few)\s+(?:stones?|pounds?|lbs?|kilos?|kgs?|kilograms?))\b/;
 const DENIAL = /\b(?:no|not|never|nothing)\b|n't\b/;
 // A question said inside a longer sentence without its question mark: "… okay and has that been since the bite".
 const ASKS = /\b(?:has|have|is|was|did|does|do|are|were) (?:that|it|this|they|you|he|she)\b[^,.]{0,60}$/;

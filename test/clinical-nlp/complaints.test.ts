@@ -1388,3 +1388,13 @@ describe('an episode\'s length is not how long the complaint has lasted (session
     expect(told('HISTORY OF PRESENT ILLNESS: She has had a cough for less than a week.')).toEqual([['cough', 1, 'week']]);
   });
 });
+
+describe('told in British words (session 56)', () => {
+  // The name is followed by the patient's words where they differ: "nocturia (times a night to pass water)".
+  const told = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' }).complaints.map((c) => c.name.split(' (')[0]);
+  it('"up three or four times a night to pass water" is nocturia; "about half a stone" answers the weight question', () => {
+    expect(told("Patient: I'm always thirsty and I'm up three or four times a night to pass water.")).toEqual(['excessive thirst', 'nocturia']);
+    expect(told('Doctor: Have you lost any weight?\nPatient: About half a stone I think.')).toEqual(['weight loss']);
+    expect(told('Doctor: Have you lost any weight?\nPatient: Not even a pound.')).toEqual([]);
+  });
+});

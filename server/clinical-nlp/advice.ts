@@ -162,6 +162,8 @@ const DOCTOR_INTENT = /^(?:if\b.*\b(?:we|i)\s+(?:will|may|might|can|could)\b|(?:
 const NUTRIENTS = 'sodium|potassium|salt|sugar|glucose|calcium|iron|protein|fat|cholesterol|fibre|fiber|caffeine';
 // "less than 1,000 milligrams of sodium a day": an amount of a nutrient is a diet's, not a dose.
 const NUTRIENT_AMOUNT = new RegExp(String.raw`\b\d[\d,.]*\s*(?:mg|milligrams?|g|grams?)\s+(?:of\s+)?(?:${NUTRIENTS})\b`);
+// "under 14 units a week", "units of alcohol": an amount of alcohol is a limit on drinking, not a dose.
+const ALCOHOL_UNITS = /\b\d+\s*units?\s+(?:of\s+alcohol\s+)?(?:a|per|each|every)\s+week\b|\bunits?\s+of\s+alcohol\b|\balcohol\b[^.;]{0,30}\b\d+\s*units?\b/;
 const DRUG_AMOUNT = /\b\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|ml|units?|iu|tablets?|capsules?|puffs?|doses?|packets?|sachets?|capfuls?|scoops?)\b|\brepeat (?:it|the dose)\b|\b(?:tab|tabs|tablet|cap|capsule|syrup|syp|inj|injection)\s+[a-z]/;
 // Where a clause is only the rest of the one before: "or drooling", "trouble breathing" after "for stridor at rest".
 const FRAGMENT = /^(?:or|nor)\b/;
@@ -595,7 +597,7 @@ function complete(t: string, from: number, to: number, words: string, strength: 
   if (!alone && (n < 2 || n > most || (said.match(/[a-z]{2,}|\b(?:999|911|112|111)\b/g) ?? []).length < 2)) return null;
   // The instruction's words decide; a condition may name a dose ("if it does not go away after 2 tablets").
   // "call if the weight goes up by 2 kg": a reading in the condition is what to watch for, not a vital.
-  if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said.replace(/\b(?:if|when|unless)\b.*$/, '')) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || (DRUG_AMOUNT.test(said) && !NUTRIENT_AMOUNT.test(said))) return null;
+  if (NOT_INSTRUCTION.test(said) || VITAL_CLAUSE.test(said.replace(/\b(?:if|when|unless)\b.*$/, '')) || DOCTOR_INTENT.test(said) || EXPLANATION.test(said) || (DRUG_AMOUNT.test(said) && !NUTRIENT_AMOUNT.test(said) && !ALCOHOL_UNITS.test(said))) return null;
   if (NOT_ADVICE.test(text) || ANYTHING_NEEDED.test(text) || (how.condition && /\blet (?:me|us) know$/.test(said) && NOT_A_SAFETY_NET.test(how.condition))) return null;
   // "no abdominal pain", "no rebound", "no high blood pressure", "no calf tenderness", "not nauseated": a finding said
   // to be absent, nothing to go without.

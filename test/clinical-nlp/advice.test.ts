@@ -686,3 +686,12 @@ describe('a noun after an adjective is no instruction of its own (session 56)', 
     }
   });
 });
+
+describe('a limit on alcohol in units is advice, not a dose (session 56)', () => {
+  it('"cut down the alcohol to under 14 units a week"', () => {
+    const advice = (t: string) => structure(`Doctor: ${t}`, { locale: 'en-GB', mode: 'consultation' }).advice;
+    expect(advice("I'd also like you to cut down the alcohol to under 14 units a week and try to reduce the salt in your food."))
+      .toEqual(['cut down the alcohol to under 14 units a week', 'reduce the salt in your food']);
+    expect(advice('drink no more than 14 units of alcohol a week.')).toEqual(['drink no more than 14 units of alcohol a week']);
+  });
+});

@@ -417,8 +417,12 @@ const DURATION =
 const COURSE = /\b(\d+)[\s-](day|week|month)s?\s+(?:course|(?:dose\s+)?pack)\b/;
 const ON_DAYS = /\bon days?\s+(\d+)(?:\s*(?:through|to|till|until|-|and)\s*(\d+))?\b/;
 
+// "you might feel a bit sick for the first week or two": how long a side effect lasts, not the course.
+const EFFECT_LASTS = /\b(?:feel|feels|feeling|side effects?|nause\w*|sick|drowsy|dizzy|sleepy|jittery|headaches?|upset stomach|wears? off|settles?|settle down)\b[^,;.]*$/;
+
 function durationOf(t: string): { duration: Duration; hit: Hit } | undefined {
-  const m = DURATION.exec(t) ?? COURSE.exec(t);
+  const said = DURATION.exec(t);
+  const m = (said && !EFFECT_LASTS.test(t.slice(0, said.index)) ? said : null) ?? COURSE.exec(t);
   if (m) {
     const value = m[1] && /^\d/.test(m[1]) ? Number(m[1]) : 1;
     const u = m[2]!;
@@ -611,12 +615,16 @@ function lineStart(text: string, formStart: number, floor: number): number {
 }
 
 /** Within how many words after the drug's name its instructions are said. */
-const NEAR_WORDS = new RegExp(String.raw`(?:\s*\S+){0,24}`, 'y');
-/** Where the text ends NEAR_WORDS on from `at`. */
-function nearEnd(t: string, at: number): number {
-  NEAR_WORDS.lastIndex = at;
-  NEAR_WORDS.exec(t);
-  return NEAR_WORDS.lastIndex;
+const NEAR_WORDS = 24;
+/** How many words an instruction the limit cut may run on by ("if she gets | worse"). */
+const CUT_WORDS = 3;
+/** Where the text ends `words` words on from `at`. */
+const WORD_RUNS = new Map<number, RegExp>();
+function nearEnd(t: string, at: number, words = NEAR_WORDS): number {
+  const re = WORD_RUNS.get(words) ?? WORD_RUNS.set(words, new RegExp(String.raw`(?:\s*\S+){0,${words}}`, 'y')).get(words)!;
+  re.lastIndex = at;
+  re.exec(t);
+  return re.lastIndex;
 }
 
 type Parsed = Omit<Medication, 'name' | 'brand' | 'match' | 'heard' | 'evidence'> & { field_evidence: Partial<Record<MedicationField, Span>> };
@@ -768,9 +776,13 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   }
   for (const re of INSTRUCTIONS) {
     const x = re.exec(near);
-    if (!x || parts.includes(x[0].trim())) continue;
-    parts.push(x[0].trim());
-    firstInstruction ??= { from: x.index, to: x.index + x[0].length };
+    if (!x) continue;
+    // An instruction the word limit cut ("… or if she gets | worse") runs on a few words, to its own end.
+    const cut = x.index + x[0].length === near.length && near.length < t.length ? re.exec(t.slice(x.index, nearEnd(t, near.length, CUT_WORDS))) : null;
+    const said = cut?.index === 0 ? cut[0] : x[0];
+    if (parts.includes(said.trim())) continue;
+    parts.push(said.trim());
+    firstInstruction ??= { from: x.index, to: x.index + said.length };
   }
   if (parts.length) {
     med.instructions = parts.join('; ');

@@ -944,10 +944,10 @@ describe("a report's plan in its own shorthand and passive voice", () => {
     expect(said('Doctor: change the amlodipine to lisinopril 10 mg daily.')).toEqual([['lisinopril', 'new', 10, 1]]);
   });
 
-  it('a prescription to fill only if the trouble goes on waits in the list of what may come later, its condition without the "but"', () => {
+  it('a prescription to fill only if the trouble goes on waits in the list of what may come later, its whole condition without the "but"', () => {
     const f = structure("Doctor: I'll write you a prescription for amoxicillin, but only fill it if the ear still hurts on Friday.", { locale: 'en-GB', mode: 'consultation' });
     expect(f.medications).toEqual([]);
-    expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['amoxicillin', 'only fill it if the ear still hurts']]);
+    expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([['amoxicillin', 'only fill it if the ear still hurts on friday']]);
   });
 
   it('another product named by its form after "and the" opens its own line: its as-needed and schedule are not the drug\'s before', () => {
@@ -2371,5 +2371,26 @@ describe('session 56', () => {
   it('a condition before "but" does not reach a drug started after it ("… if it comes back but no more than 2 in a day and to prevent them I\'d like to start propranolol")', () => {
     const text = "Doctor: i'm going to give you sumatriptan fifty milligrams take one at the start of a headache you can take a second one after two hours if it comes back but no more than two in a day and to prevent them i'd like to start propranolol forty milligrams twice a day are you asthmatic\nPatient: no";
     expect(meds(text, 'en-GB').map((m) => m.name)).toEqual(['sumatriptan', 'propranolol']);
+  });
+});
+
+describe('standby prescriptions and side effects (session 56)', () => {
+  const run = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' });
+  it('a rescue pack "to keep at home, but only start it if you get a flare-up" is conditional, not taken now nor continued', () => {
+    const f = run("Doctor: I'll also give you a rescue pack, prednisolone 30 mg a day for five days and doxycycline, to keep at home, but only start it if you get a flare-up with more phlegm or it changes colour, and let us know if you do.");
+    expect(f.medications).toEqual([]);
+    expect(f.conditional_medications?.map((m) => [m.name, m.condition])).toEqual([
+      ['prednisolone', 'only start it if you get a flare up with more phlegm or it changes colour'],
+      ['doxycycline', 'only start it if you get a flare up with more phlegm or it changes colour'],
+    ]);
+  });
+  it('"you might feel a bit sick for the first week or two" is no course of sertraline', () => {
+    const m = run('Doctor: okay sertraline fifty milligrams once a day you might feel a bit sick for the first week or two that usually settles').medications;
+    expect(m.map((x) => [x.name, x.strength?.value, x.duration])).toEqual([['sertraline', 50, undefined]]);
+    expect(run('Doctor: take amoxicillin 500 mg three times a day for a week, it may upset your stomach.').medications.map((x) => x.duration)).toEqual([{ value: 1, unit: 'week' }]);
+  });
+  it('an instruction the word limit cuts runs on to its end ("… or if she gets worse", not "if she gets")', () => {
+    const f = run("Doctor: I'll give you amoxicillin 250 mg three times a day for five days, but only start it if she's not improving in two days or if she gets worse.");
+    expect(f.conditional_medications?.map((m) => m.instructions)).toEqual(['if she gets worse']);
   });
 });

@@ -2394,3 +2394,10 @@ describe('standby prescriptions and side effects (session 56)', () => {
     expect(f.conditional_medications?.map((m) => m.instructions)).toEqual(['if she gets worse']);
   });
 });
+
+describe('"let me know" ends a prescription\'s line (session 56)', () => {
+  it('"amlodipine five mg once a day … so let me know if that happens i\'d also like you to cut down the alcohol to under fourteen units a week": no 14-unit dose, no flag', () => {
+    const f = structure("Doctor: i'll start you on amlodipine five mg once a day it can cause ankle swelling so let me know if that happens i'd also like you to cut down the alcohol to under fourteen units a week", { locale: 'en-GB', mode: 'consultation' });
+    expect([f.medications.map((m) => [m.name, m.strength?.value, m.dose]), f.flags.map((x) => x.code)]).toEqual([[['amlodipine', 5, undefined]], []]);
+  });
+});

@@ -324,6 +324,9 @@ const IN_WHICH_CASE = /([^.;?:]*?)\s*,?\s*in (?:which|that) case,?\s*$/;
 const ENDS_IN_WHICH_CASE = /in (?:which|that) case,?\s*$/;
 const TALKED_ABOUT = /^(?:(?:we|i)\s+)?(?:discussed|reviewed|explained|went over|talked about)\s+|\s+(?:were|was|have been|has been|had been)\s+(?:discussed|reviewed|explained|given|gone over)$|\b(?:that|which)\s+(?:were|are|would be|could be|is)\s+/g;
 
+// "it can cause ankle swelling, so let me know if that happens.": the condition of a report back said just before it.
+const REPORT_BACK_BEFORE = /\b(?:let (?:me|us|the (?:surgery|practice|clinic)) know|tell (?:me|us)|(?:call|ring|phone|contact) (?:me|us|the (?:surgery|practice|clinic))|get in touch|come (?:back|and see (?:me|us))|see (?:me|us))\s*$/;
+
 /** The condition said just before an instruction in the same sentence: "if it is not better in a week, [come back]". */
 function conditionBefore(text: string, at: number): Condition | null {
   const from = Math.max(0, at - 200);
@@ -335,6 +338,7 @@ function conditionBefore(text: string, at: number): Condition | null {
   }
   const m = /(?:^|[\s,])(if|unless|when|once)\s+((?:(?!\bif\b)[^.;?])*?)\s*,?\s*(?:then\s+)?$/.exec(before);
   if (!m || !ownCondition(m[2]!) || (m[1] !== 'if' && m[1] !== 'unless' && TOLD_PAST.test(m[2]!))) return null;
+  if (REPORT_BACK_BEFORE.test(before.slice(0, m.index))) return null;
   // "take paracetamol if you have a temperature, and drink …": joined by ", and", the next instruction has none of its own.
   if (/,\s*and$/.test(m[2]!)) return null;
   // Only what is left once a lead-in of the instruction's own is taken off: "if x i want you to" → "if x".
@@ -417,6 +421,9 @@ function instructionsIn(t: string, c: Clause, planItem: PlanItem, conditionSaid:
   return out;
 }
 
+const TRAILING_CONDITION = /\s+(?:if|unless)\s+((?:(?!\b(?:if|unless)\b)[^,.;?])+)$/;
+const SAFETY_NET_START = /^(?:come|call|return|ring|phone|contact|page|go|see|seek|bring|get in touch|feel free|let (?:me|us) know)\b/;
+const TAKES_CONDITION_NEXT = new RegExp(String.raw`^\s+(?:(?:then|so)\s+)?(?:(?:we|i)(?:'ll|\s+will|\s+can|\s+may|\s+might|\s+would|'d|\s+shall)\b|let's\b|let us\b|(?:${CARE_IMPERATIVE}|see)\b)`);
 const EARLIER_VISIT = /\b(?:last time|last visit|at your last (?:visit|appointment)|previously)\s+(?:\S+\s+){0,2}$/;
 
 const OWN_SUBJECT_HESITATED = /\b(?:i|we|i'll|we'll|i will|we will|i'd|we'd|i would|we would|i'm going to|we're going to|i'm gonna|we're gonna)(?:\s*,?\s*(?:um+|uh+|er|erm|ah)\b)+\s*,?\s*$/;
@@ -499,7 +506,13 @@ function instructionIn(t: string, c: Clause, planItem: PlanItem, conditionSaid: 
     }
   }
   if (start < 0) return { found: null, next: c.to };
-  const end = endOf(t, start, c.to);
+  let end = endOf(t, start, c.to);
+  // "drink plenty of fluids if you get a fever or back pain see a doctor the same day": said without a break, a
+  // condition at an instruction's end is the next instruction's, or the doctor's next step's ("… if the cough is not
+  // better in 6 weeks we'll get a chest x-ray").
+  const trailing = TRAILING_CONDITION.exec(t.slice(start, end));
+  // A return or a call keeps its own ("call us if it worsens …").
+  if (trailing && ownCondition(trailing[1]!) && TAKES_CONDITION_NEXT.test(t.slice(end)) && !SAFETY_NET_START.test(t.slice(start))) end = start + trailing.index;
   const condition = strength > 1 && !/\bif\b/.test(t.slice(start, end)) ? (conditionBefore(t, c.from + (lead && strength === 3 ? lead.index : 0)) ?? conditionSaid) : null;
   // "I recommend increasing …": the gerund is written as the imperative; so is each one advised against ("I would
   // recommend not skiing or doing any gymnastics").

@@ -695,3 +695,20 @@ describe('a limit on alcohol in units is advice, not a dose (session 56)', () =>
     expect(advice('drink no more than 14 units of alcohol a week.')).toEqual(['drink no more than 14 units of alcohol a week']);
   });
 });
+
+describe('a condition goes with the instruction it is said for (session 56)', () => {
+  const advice = (t: string) => structure(t, { locale: 'en-GB', mode: 'consultation' }).advice;
+  it('"let me know if that happens." keeps its condition: the next sentence\'s instruction does not take it', () => {
+    expect(advice("Doctor: It can cause ankle swelling, so let me know if that happens. I'd also like you to cut down the alcohol to under 14 units a week."))
+      .toEqual(['cut down the alcohol to under 14 units a week']);
+    expect(advice("Doctor: it can cause ankle swelling so let me know if that happens i'd also like you to cut down the alcohol to under fourteen units a week"))
+      .toEqual(['cut down the alcohol to under 14 units a week']);
+  });
+  it('said without a break, a condition at an instruction\'s end is the next one\'s; a call keeps its own', () => {
+    expect(advice('Doctor: drink plenty of fluids if you get a fever or back pain see a doctor the same day'))
+      .toEqual(['drink plenty of fluids', 'see a doctor the same day if you get a fever or back pain']);
+    expect(advice("Doctor: raise the head of the bed a little if the cough isn't better in six weeks we'll get a chest x-ray")).toEqual(['raise the head of the bed a little']);
+    expect(advice('Doctor: call us if it gets worse we will see you in a week')).toEqual(['call us if it gets worse']);
+    expect(advice('Doctor: Drink plenty of fluids if you get a fever.')).toEqual(['drink plenty of fluids if you get a fever']);
+  });
+});

@@ -106,7 +106,7 @@ const NEXT_START = /\b(?:will|would|may|should|to|is to)\s+be\s+(?:started|resta
 const LINE_END = new RegExp(
   [
     String.raw`\b(?:review|follow up|followup|come back|come and see|come after|see me|see him|see her|show me|return|recheck|revisit|advice|diet|investigations?|refer|referral|referred|impression|diagnosis|assessment|allerg(?:y|ies)|vitals|call (?:if|me|us)|let (?:me|us) know|we will (?:do|check|send|get)|i am (?:sending|ordering|referring)|i'm (?:sending|ordering|referring|also ordering))\b`,
-    String.raw`\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|sats|respiratory rate|weight|height)\b(?=\s+(?:is\s+|was\s+|of\s+|today\s+)?\d)`,
+    String.raw`\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|oxygen level|oxygen|saturation|sats|respiratory rate|weight|height)\b(?=\s+(?:is\s+|was\s+|of\s+|today\s+)?\d)`,
     // "… tylenol as needed for breakthrough pain alright i'm gonna put you in a knee immobilizer … for the next week": in
     // a run-on turn "alright" or "okay" before the doctor's next "I'm"/"we'll" opens another instruction.
     String.raw`\b(?:alright|all right|okay|ok)\s+(?=(?:so\s+)?(?:i'm|i am|i'll|i will|we're|we are|we'll|we will|let's|let us)\b)`,

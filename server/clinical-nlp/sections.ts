@@ -262,7 +262,7 @@ const BOUNDARY = new RegExp(
  * "do you smoke") and a short yes/no after a question starts the answer. Who says a turn is read from it.
  */
 const QUESTION_START =
-  String.raw`(?:any|do you|does (?:he|she|it)|did (?:you|he|she)|are you|is (?:he|she|it|there)|have you|has (?:he|she|it)|how (?:long|many|much|often|old)|how is|what|when (?:did|do|does|is|was|were|are|will|would|has|have|had)|where (?:is|are|was|were|do|does|did|exactly)|since when|which|tell me|can you|could you|was there|were there)`;
+  String.raw`(?:any|do you|does (?:he|she|it)|did (?:you|he|she)|are you|is (?:he|she|it|there)|have you|has (?:he|she|it)|how (?:long|many|much|often|old)|how is|what|when (?:did|do|does|is|was|were|are|will|would|has|have|had)|where (?:is|are|was|were|do|does|did|exactly)|since when|which(?!\s+(?:has|have|had|means|meant|makes|made|will|would|can|could|should|helps|contains|includes|gives|works|is why|is a|is an|is the|was a|was the)\b)|tell me|can you|could you|was there|were there)`;
 // "how old | is she", "how often | do you", "now how | are you doing": a how-question's own verb does not start another,
 // nor "any" after a verb it is the object of ("not skiing or doing | any gymnastics");
 // nor does a causative "have you" after its modal ("I'm going to | have you check your weights", "we'll have you …":

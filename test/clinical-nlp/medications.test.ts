@@ -2401,3 +2401,15 @@ describe('"let me know" ends a prescription\'s line (session 56)', () => {
     expect([f.medications.map((m) => [m.name, m.strength?.value, m.dose]), f.flags.map((x) => x.code)]).toEqual([[['amlodipine', 5, undefined]], []]);
   });
 });
+
+describe('read without speaker labels (session 56)', () => {
+  const unl = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' });
+  it('"lisinopril can cause a dry cough … your oxygen is ninety eight percent": the oxygen is no strength of the lisinopril', () => {
+    const f = unl("right lisinopril can cause a dry cough in some people and your oxygen is ninety eight percent i'd like to switch you to losartan fifty mg once a day instead and stop the lisinopril");
+    expect([f.medications.map((m) => [m.name, m.strength?.value]), f.flags.map((x) => x.code)]).toEqual([[['losartan', 50]], []]);
+  });
+  it('"… trelegy one puff once a day which has three medicines in one inhaler …" is no question: the rescue pack after it stays conditional', () => {
+    const f = unl("i'll start you on trelegy one puff once a day which has three medicines in one inhaler carry on with the salbutamol when you need it i'll also give you a rescue pack prednisolone thirty mg a day for five days and doxycycline to keep at home but only start it if you get a flare up with more phlegm");
+    expect([f.medications.map((m) => m.name), f.conditional_medications?.map((m) => m.name)]).toEqual([['fluticasone furoate + umeclidinium + vilanterol', 'salbutamol'], ['prednisolone', 'doxycycline']]);
+  });
+});

@@ -357,3 +357,23 @@ describe('a unit\'s period before the dose said next', () => {
     expect(texts('Start lisinopril 20 mg. Return in two weeks.')).toEqual(['start lisinopril 20 mg', 'return in 2 weeks']);
   });
 });
+
+describe('an unlabelled consultation\'s questions and answers (session 56)', () => {
+  const unl = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' });
+  const lines = [
+    "i've been feeling really tired and i'm always thirsty",
+    'have you lost any weight',
+    'about half a stone i think',
+    'anyone in the family with diabetes',
+    'my mum has type 2 diabetes',
+    "okay your sugar was eighteen point two which is high your urine has glucose in it but no ketones i'm fairly sure you've got type 2 diabetes",
+  ];
+  it('"have you lost any weight" – "about half a stone i think" is a weight loss; "which is high" asks nothing; no ketones does not deny the diabetes', () => {
+    const f = unl(lines.join('\n'));
+    expect([f.complaints.map((c) => c.name), f.diagnoses.map((d) => d.icd10?.code)]).toEqual([['tiredness', 'excessive thirst', 'weight loss'], ['E11.9']]);
+  });
+  it('"anyone in the family with diabetes" is the doctor\'s question, "about half a stone i think" the answer', () => {
+    const speakers = buildDoc(lines.join('\n'), { mode: 'consultation' }).sentences.map((s) => s.speaker);
+    expect(speakers.slice(1, 5)).toEqual(['doctor', 'patient', 'doctor', 'patient']);
+  });
+});

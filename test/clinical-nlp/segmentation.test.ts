@@ -377,3 +377,22 @@ describe('an unlabelled consultation\'s questions and answers (session 56)', () 
     expect(speakers.slice(1, 5)).toEqual(['doctor', 'patient', 'doctor', 'patient']);
   });
 });
+
+describe('the doctor\'s plan in an unlabelled turn (session 56)', () => {
+  const lines = [
+    'okay her right eardrum is red and bulging so she has a middle ear infection',
+    "what i'd suggest is giving her regular calpol i'll give you a prescription for amoxicillin two hundred and fifty mg three times a day for five days but only start it if she's not improving in two days",
+    'is she allergic to penicillin',
+    'not that we know of',
+    "good if she becomes floppy has a stiff neck or a rash that doesn't fade bring her straight to a and e",
+  ];
+  it('"what i\'d suggest is …" is no question cut at its "only", and the amoxicillin waits on its condition', () => {
+    const f = structure(lines.join('\n'), { locale: 'en-GB', mode: 'consultation' });
+    expect([f.medications.map((m) => m.name), f.conditional_medications?.map((m) => m.name)]).toEqual([['paracetamol'], ['amoxicillin']]);
+  });
+  it('"… bring her straight to a and e" after the parent\'s answer is the doctor\'s safety net', () => {
+    const f = structure(lines.join('\n'), { locale: 'en-GB', mode: 'consultation' });
+    expect(f.advice).toContain('bring her straight to a and e if she becomes floppy has a stiff neck or a rash that does not fade');
+    expect(buildDoc('i thought to bring him to the hospital\nno he is better now', { mode: 'consultation' }).sentences[0]!.speaker).not.toBe('doctor');
+  });
+});

@@ -55,6 +55,7 @@ const FORM_PREFIX: Record<string, string> = {
 };
 const FORM_WORDS = String.raw`tablets?|pills?|eyedrops|foam|capsules?|syrup|suspension|liquid|elixir|drops|spray|ointment|cream|gel|emulgel|lotion|shampoo|soap|face wash|lozenges?|pessary|pessaries|suppository|sachets?|inhaler|rotacaps?|respules|injection|powder|patch|mouthwash|gargle|solution|paint|paste|chewing gum|gum`;
 const FORM_MODIFIER = String.raw`chewable|dispersible|sublingual|orally disintegrating|nasal|eye|ear|vaginal|oral|topical|dusting|metered dose|dry powder`;
+const FORM_NEXT = new RegExp(String.raw`^\s+(?:${FORM_WORDS})\b`);
 // "spiriva handihaler", "albuterol hfa inhaler", "tobrex eye drops": product words may sit between name and form.
 // The form said after the name, past a strength or a change of it ("Abilify from 7.5 mg to 5 mg tablet").
 const FORM_AFTER = new RegExp(
@@ -548,9 +549,10 @@ function mentionsIn(s: Sentence, blocked: (start: number, end: number, len: numb
     if (exact) {
       if (blocked(exact.start, exact.end, exact.to - exact.from)) continue;
       // Short brand names ("pan", "o2") are ordinary words unless a drug context surrounds them: a drug word before,
-      // a number after ("MMR #1"), a strength before ("20 mEq KCl"), or the drug before in the same list ("DTaP and MMR").
+      // a number after ("MMR #1"), a form after ("GTN spray"), a strength before ("20 mEq KCl"), or the drug before in
+      // the same list ("DTaP and MMR").
       const listedAfter = out.length > 0 && SHORT_IN_LIST.test(s.text.slice(out[out.length - 1]!.end, exact.start));
-      if (exact.key.length <= 3 && !listedAfter && !SHORT_BRAND_CONTEXT.test(s.text.slice(0, exact.start)) && !/^\s*#?\s*\d/.test(s.text.slice(exact.end)) && !MASS_BEFORE.test(s.text.slice(0, exact.start))) continue;
+      if (exact.key.length <= 3 && !listedAfter && !SHORT_BRAND_CONTEXT.test(s.text.slice(0, exact.start)) && !/^\s*#?\s*\d/.test(s.text.slice(exact.end)) && !FORM_NEXT.test(s.text.slice(exact.end)) && !MASS_BEFORE.test(s.text.slice(0, exact.start))) continue;
       // "1 tablet one a day": a brand spelled like a dose ("one a day") right after a dose or form word is the dose.
       if (/^\d/.test(exact.key) && DOSE_BEFORE.test(s.text.slice(0, exact.start))) continue;
       // "yearly digoxin levels", "a vancomycin trough": the drug's level is a test, not a prescription; "digoxin overdose",
@@ -1372,7 +1374,9 @@ const OPENING_CONDITION_GAP = /^[^.;?,]{0,60},(?![^.;?]*\b(?:but|otherwise|meanw
 // Said without punctuation ("… for five days if the culture shows it's resistant i'll call you and switch you to …
 // cephalexin") the condition's end is not heard: one that opens the sentence, or any in a recogniser's unpunctuated
 // run-on turn, governs a prescribing cue a few words on.
-const RUN_ON_CONDITION_GAP = /^(?![^.;?]*\b(?:but|otherwise|meanwhile|for now|in the meantime|until then|whatever)\b)[^.;?,]{0,60}$/;
+// Nor past the condition's own instruction, a call for help ("if it's still there after 5 minutes call 999 i'll also
+// start you on aspirin").
+const RUN_ON_CONDITION_GAP = /^(?![^.;?]*\b(?:but|otherwise|meanwhile|for now|in the meantime|until then|whatever)\b|[^.;?]*\b(?:call|ring|phone|dial)\s+(?:9|nine|1|one|an ambulance)\b)[^.;?,]{0,60}$/;
 const PUNCTUATION = /[,.;:?!]/;
 // Only a clause opened by its conjunction ("if …", not "… pending the results") is a condition said before its instruction.
 const IF_CLAUSE = /^(?:if|when|once|unless|should)\b/;

@@ -2413,3 +2413,16 @@ describe('read without speaker labels (session 56)', () => {
     expect([f.medications.map((m) => m.name), f.conditional_medications?.map((m) => m.name)]).toEqual([['fluticasone furoate + umeclidinium + vilanterol', 'salbutamol'], ['prednisolone', 'doxycycline']]);
   });
 });
+
+describe('angina: a safety net\'s call ends its condition, and a short name with its form is a drug (session 56)', () => {
+  const text = "Doctor: okay this sounds like it could be angina so i'm going to give you a gtn spray use one or two puffs under the tongue if you get the pain and if it doesn't settle after five minutes take another one and if it's still there after another five minutes call nine nine nine i'll also start you on aspirin seventy five milligrams once a day and atorvastatin eighty milligrams at night";
+  it('"… call nine nine nine i\'ll also start you on aspirin …" starts the aspirin and the atorvastatin now; the GTN spray is as needed', () => {
+    const f = structure(text, { locale: 'en-GB', mode: 'consultation' });
+    expect(f.medications.map((m) => [m.name, m.strength?.value, m.frequency?.as_needed])).toEqual([['glyceryl trinitrate', undefined, true], ['aspirin', 75, false], ['atorvastatin', 80, false]]);
+    expect(f.conditional_medications ?? []).toEqual([]);
+  });
+  it('"if she\'s not better, call us and we\'ll switch her to Augmentin" still waits on its condition', () => {
+    const f = structure("Doctor: If she's not better in 48 to 72 hours, call us and we'll switch her to Augmentin.", { locale: 'en-US', mode: 'consultation' });
+    expect([f.medications, f.conditional_medications?.map((m) => m.name)]).toEqual([[], ['amoxicillin + clavulanate']]);
+  });
+});

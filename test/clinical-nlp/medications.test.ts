@@ -2426,3 +2426,11 @@ describe('angina: a safety net\'s call ends its condition, and a short name with
     expect([f.medications, f.conditional_medications?.map((m) => m.name)]).toEqual([[], ['amoxicillin + clavulanate']]);
   });
 });
+
+describe('a drug to start when a result allows (session 56)', () => {
+  it('"stop warfarin tonight and start apixaban when her INR is below 2" waits on the INR, is not as needed, and leaves the warfarin stopped', () => {
+    const f = structure('She will stop warfarin tonight and start apixaban 5 mg twice daily when her INR is below 2.', { locale: 'en-US', mode: 'dictation' });
+    expect(f.medications).toEqual([]);
+    expect(f.conditional_medications?.map((m) => [m.name, m.condition, m.frequency?.as_needed, m.instructions])).toEqual([['apixaban', 'when her inr is below 2', false, undefined]]);
+  });
+});

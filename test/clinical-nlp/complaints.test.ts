@@ -1398,3 +1398,12 @@ describe('told in British words (session 56)', () => {
     expect(told('Doctor: Have you lost any weight?\nPatient: Not even a pound.')).toEqual([]);
   });
 });
+
+describe('a phrasal verb is no injury (session 57)', () => {
+  const told = (text: string) => structure(text, { locale: 'en-US', mode: 'consultation' }).complaints.map((c) => c.name.split(' (')[0]);
+  it('"cut back on sugary drinks" is advice, not a cut on the back; "I cut my back on a nail" still is one', () => {
+    // "you said" makes the doctor's turn a summary of the story, where every complaint word counts.
+    expect(told("Doctor: You said you'd rather not do injections, so I'm adding Jardiance. Cut back on sugary drinks and try to walk thirty minutes a day.")).toEqual([]);
+    expect(told("Patient: I cut my back on a nail in the shed yesterday.")).toEqual(['cut on back']);
+  });
+});

@@ -712,3 +712,10 @@ describe('a condition goes with the instruction it is said for (session 56)', ()
     expect(advice('Doctor: Drink plenty of fluids if you get a fever.')).toEqual(['drink plenty of fluids if you get a fever']);
   });
 });
+
+describe("a clinic letter's close is no advice (session 57)", () => {
+  it('"Yours sincerely," after the plan\'s numbered items is not an item', () => {
+    const text = 'Plan:\n1. Start ramipril 2.5 mg once daily.\n2. Please avoid NSAIDs.\nI will see him again in 3 months.\n\nYours sincerely,\n';
+    expect(structure(text, { locale: 'en-GB', mode: 'dictation' }).advice).toEqual(['avoid nsaids']);
+  });
+});

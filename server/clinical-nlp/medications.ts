@@ -372,7 +372,7 @@ const AS_NEEDED = /(?<!\b(?:titrat[a-z]*|adjust[a-z]*|increase the dose|increase
 // a titration's step ("titrate to 50 mg b.i.d. if tolerated", "if no side effects"): the dose is regular.
 // Nor is a trial's "see if it helps with the sleep", "if this works for her", nor the next step's "if she is unimproved
 // in five days [follow up]". "Every day, even when you feel well" says the opposite of a condition: take it regardless.
-const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)(?<!\b(?:see|check|find out|know|even)\s+(?:if|when|whenever))\b(?!\s+(?:needed|required|(?:the|her|his|your)\s+(?:inr|potassium|sodium|creatinine|egfr|blood sugars?|sugars?|glucose|haemoglobin|hemoglobin|hb|platelets?|[a-z]+\s+levels?|results?|bloods|blood tests?)\b|you wake|he wakes|she wakes|you get up|(?:that|it|this)\s+(?:is|was|proves|turns out to be)\s+(?:successful|effective|helpful)\b|(?:i|we|you|he|she|they|it)\s+(?:was|were|saw|had|did|came|went|got|last saw|first saw)\b|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|chooses?|likes?)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:it|this|that|they)\s+(?:works?|helps?)\b|(?:it|this|that|they|these|those)\s+(?:doesn't|does not|don't|do not|didn't|did not)\s+(?:help|work|improve|settle|go away|get better|clear)\b|(?:it|this|that|they)\s+(?:makes?|made)\s+(?:you|him|her|them|me)\s+(?:feel\s+)?(?:drowsy|sleepy|tired|sick|nauseous|queasy|dizzy)\b|(?:(?:(?:he|she|you|they|it|the patient|symptoms?)\s+(?:is|are|was|were|has|have|does|do)|it's|that's|he's|she's|you're|they're|things are)\s+(?:still\s+)?)?(?:unimproved|not (?:better|improved|improving|resolved|settled|clearing|getting better)|no better|worse|not improve)\b|no improvement\b|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
+const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)(?<!\b(?:see|check|find out|know|even)\s+(?:if|when|whenever))\b(?!\s+(?:needed|required|(?:the|her|his|your)\s+(?:inr|potassium|sodium|creatinine|egfr|blood sugars?|sugars?|glucose|haemoglobin|hemoglobin|hb|platelets?|[a-z]+\s+levels?|results?|bloods|blood tests?)\b|you wake|he wakes|she wakes|you get up|(?:that|it|this)\s+(?:is|was|proves|turns out to be)\s+(?:successful|effective|helpful)\b|(?:i|we|you|he|she|they|it)\s+(?:was|were|saw|had|did|came|went|got|last saw|first saw)\b|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|would rather|chooses?|likes?)\b|(?:preferred|desired|wished)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:it|this|that|they)\s+(?:works?|helps?)\b|(?:it|this|that|they|these|those)\s+(?:doesn't|does not|don't|do not|didn't|did not)\s+(?:help|work|improve|settle|go away|get better|clear)\b|(?:it|this|that|they)\s+(?:makes?|made)\s+(?:you|him|her|them|me)\s+(?:feel\s+)?(?:drowsy|sleepy|tired|sick|nauseous|queasy|dizzy)\b|(?:(?:(?:he|she|you|they|it|the patient|symptoms?)\s+(?:is|are|was|were|has|have|does|do)|it's|that's|he's|she's|you're|they're|things are)\s+(?:still\s+)?)?(?:unimproved|not (?:better|improved|improving|resolved|settled|clearing|getting better)|no better|worse|not improve)\b|no improvement\b|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
 // ("at night if it makes you drowsy" says when to take it, not that it is taken as needed.)
 // "… twice a day, but if you get wheezy stop it", "… b.i.d. x10 days if no improvement consider CT sinus": a condition
 // for stopping it, calling back or a next step is no condition of taking it.
@@ -1093,8 +1093,11 @@ export function extractMedications(
     const cue = change ?? unsaid;
     if (!cue) continue;
     const said = s.span(cue.index, cue.index + cue[0].length).start;
+    // In a consultation the drug may be two turns back, over the patient's answer ("you're taking the levothyroxine 75
+    // micrograms?" – "yes, with my coffee" – "take it on an empty stomach … I'm going to increase the dose to 100").
     const recent = (m: Out): boolean =>
-      (m.sentence === s.index ? (m.field_evidence?.name?.end ?? Infinity) <= said : m.sentence < s.index && m.sentence >= s.index - 2) && m.recognised && !!m.strength;
+      (m.sentence === s.index ? (m.field_evidence?.name?.end ?? Infinity) <= said
+        : m.sentence < s.index && (m.sentence >= s.index - 2 || (doc.consultation && doc.sentences[m.sentence]!.turn >= s.turn - 2))) && m.recognised && !!m.strength;
     const names = new Set([...prescribed, ...history].filter(recent).map((m) => m.name));
     if (names.size !== 1) continue;
     const given = prescribed.find(recent);
@@ -1193,6 +1196,7 @@ export function extractMedications(
           (x.sentence > m.sentence && x.sentence - m.sentence <= CLASS_NAMED_WITHIN && (!!x.rules?.includes(NAMED_CUE) || classMemberNamed(m.classEntry!, x.name)))),
     );
   const listed = deduped.filter((m) => !m.classEntry || !namedLater(m));
+  linkAlternativeSentences(doc, listed);
   markAlternatives(listed);
   // "May use ibuprofen or Tylenol for discomfort": a condition said after the last alternative is all of theirs; so is
   // a regimen ("either nitrofurantoin or trimethoprim … one tablet twice a day for three days").
@@ -1312,17 +1316,42 @@ function fill(to: Medication, from: Medication): boolean {
 
 const YOU_TAKE = /^(?:(?:so|and|okay|ok|now|right|um|uh)\s+)*you (?:take|use|are taking|'re taking|are using|'re using)\b/;
 const CONFIRMED = /^(?:yes|yeah|yep|yup|mhm|uh huh|correct|right|that's right|that is right|that's correct)\b/;
+// A yes that goes on to take something back ("yes, but I stopped it", "yeah, when I remember") is no plain yes.
+const YES_BUT = /\b(?:but|not|no|never|n't|stopped|stop|ran out|run out|off|forget|forgot|miss|missed|sometimes|when|if|only|except|used to|no longer)\b/;
 
-/** The doctor's sentence answered by the patient's bare yes in the next turn. */
+/** The doctor's sentence answered by the patient's plain yes in the next turn ("yes", "yes, with my coffee usually"). */
 function confirmedNext(doc: Doc, s: Sentence): boolean {
   const next = doc.sentences[s.index + 1];
-  return s.speaker === 'doctor' && next?.speaker === 'patient' && next.turn !== s.turn && CONFIRMED.test(next.text) && next.text.split(' ').length <= 4;
+  const words = next?.text.split(' ').length ?? 0;
+  return s.speaker === 'doctor' && next?.speaker === 'patient' && next.turn !== s.turn && CONFIRMED.test(next.text) && (words <= 4 || (words <= 8 && !YES_BUT.test(next.text)));
 }
 
 /** The doctor's "you take …" answered by the patient's bare yes: a check of the history, not an order. */
 function checkedBack(doc: Doc, at: number): boolean {
   const s = doc.sentences[at]!;
   return YOU_TAKE.test(s.text) && confirmedNext(doc, s);
+}
+
+// A sentence that opens by offering another choice: "Alternatively amoxicillin 500 mg BID if preferred".
+const OPENS_ALTERNATIVE = /^(?:(?:or|and|but)\s+)?(?:alternatively|as an alternative)\b/;
+
+/**
+ * "Penicillin VK 500 mg BID x 10 days. Alternatively amoxicillin 500 mg BID x 10 days.": a sentence opened by
+ * "alternatively" offers its drugs instead of those the sentence before prescribed (new or changed), so they share its
+ * group.
+ */
+function linkAlternativeSentences(doc: Doc, meds: Out[]): void {
+  for (const m of meds) {
+    for (const g of m.groups) {
+      const [at, start] = g.split(':').map(Number) as [number, number];
+      const s = doc.sentences[at]!;
+      if (at !== m.sentence || !OPENS_SENTENCE.test(s.text.slice(0, start)) || !OPENS_ALTERNATIVE.test(s.text.slice(start))) continue;
+      const before = meds.filter((x) => x.sentence < at && (x.status === 'new' || x.status === 'changed') && doc.sentences[x.sentence]!.speaker === s.speaker);
+      const last = Math.max(...before.map((x) => x.sentence));
+      if (at - last > 1) continue;
+      for (const x of before) if (x.sentence === last && !x.groups.includes(g)) x.groups = [...x.groups, g];
+    }
+  }
 }
 
 /** Drugs offered as alternatives in one breath ("either nitrofurantoin or trimethoprim") name each other. */

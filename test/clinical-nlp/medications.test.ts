@@ -2434,3 +2434,33 @@ describe('a drug to start when a result allows (session 56)', () => {
     expect(f.conditional_medications?.map((m) => [m.name, m.condition, m.frequency?.as_needed, m.instructions])).toEqual([['apixaban', 'when her inr is below 2', false, undefined]]);
   });
 });
+
+describe('a dose changed two turns after the drug was named (session 57)', () => {
+  const said = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => [m.name, m.status, m.strength?.value, m.previous_strength?.value]);
+  const asked = "Doctor: And you're taking the levothyroxine 75 micrograms every morning?\nPatient: Yes, with my coffee usually.\n";
+  it('"yes, with my coffee usually" confirms the drug asked about, and "increase the dose to 100 micrograms" over the advice after it changes it', () => {
+    expect(said(`${asked}Doctor: Ah, that can stop it being absorbed. Take it on an empty stomach with water. I'm also going to increase the dose to 100 micrograms once a day.`))
+      .toEqual([['levothyroxine', 'changed', 100, 75]]);
+  });
+  it('"yes, but I stopped it" is no plain yes: nothing is changed', () => {
+    expect(said("Doctor: And you're taking the levothyroxine 75 micrograms every morning?\nPatient: Yes, but I stopped it last month.\nDoctor: Okay. Take it on an empty stomach with water. I'm going to increase the dose to 100 micrograms once a day.")
+      .map((m) => m[1])).not.toContain('changed');
+  });
+});
+
+describe('a sentence that opens with "Alternatively" (session 57)', () => {
+  const plan = (text: string) => structure(text, { locale: 'en-US', mode: 'dictation' });
+  it('offers its drug instead of the one the sentence before prescribed, and "if preferred" is no reason to take it as needed', () => {
+    const f = plan('PLAN: Penicillin VK 500 mg PO BID x 10 days. Alternatively amoxicillin 500 mg BID x 10 days if preferred. Ibuprofen 600 mg q6h PRN pain.');
+    expect(f.medications.map((m) => [m.name, m.alternatives, m.frequency?.as_needed])).toEqual([
+      ['phenoxymethylpenicillin', ['amoxicillin'], false],
+      ['amoxicillin', ['phenoxymethylpenicillin'], false],
+      ['ibuprofen', undefined, true],
+    ]);
+    expect(f.flags.map((x) => x.code)).not.toContain('DUPLICATE_THERAPY');
+  });
+  it('a sentence that only has "alternatively" further on links nothing', () => {
+    const f = plan('PLAN: Penicillin VK 500 mg PO BID x 10 days. Ibuprofen 600 mg q6h PRN pain, or alternatively acetaminophen 1 g q6h PRN.');
+    expect(f.medications.find((m) => m.name === 'phenoxymethylpenicillin')?.alternatives).toBeUndefined();
+  });
+});

@@ -171,6 +171,14 @@ const STEP_DOSE =
 // came in … so i'm going to prescribe some meloxicam").
 // The main clause a condition's cue ran into ("if the culture is positive, we will start"): not the condition's words.
 const MAIN_CLAUSE_TAIL = /,?\s*(?:\bthen\s+)?\b(?:we|i|you|she|he|they|the patient)\s*(?:'ll|will|would|should|can|may|might|could)\s+(?:(?:go ahead and|need to|have to)\s+)?[a-z]+(?:\s+(?:in|up|on))?$/;
+// What was said before the condition's "only … if" ("[hold on to it and] only use it if she's no better") is the
+// instruction that waits on it, not the condition.
+const CONDITION_OPENS = /\bonly\s+(?:[a-z]+\s+){0,3}?(?:if|when|once|unless)\b/;
+const conditionWords = (cue: string | undefined): string | undefined => {
+  const words = cue?.replace(MAIN_CLAUSE_TAIL, '').replace(/^but\s+/, '').trim();
+  const at = words ? words.search(CONDITION_OPENS) : -1;
+  return at > 0 ? words!.slice(at) : words;
+};
 const CONDITION_BEFORE_CUE = /(?:,\s*|\s+)(?:and\s+|but\s+)?\b(?:if|when|whenever|unless)\b(?!\s+(?:needed|required|necessary|tolerated)\b)(?:(?!\b(?:if|when|whenever|unless)\b)[^.;]){0,80}$/;
 const TRAILING_CONDITION = /\b(?:if|when|whenever|in case of)\b(?!\s+(?:needed|required|necessary))(?:[^\S]+[^\s,;]+){0,14}[^\S]*$/;
 // "… call if she has problems with that we will try proctofoam": in a run-on line, a condition that a call or a
@@ -396,7 +404,9 @@ const NEXT_STEP = /^\s*(?:then\s+)?(?:start|begin|add|try|switch)\b(?!\s+(?:to|i
 const CUT_SHORT = /\b(?:her|his|the|your|their|my|its|a|an)\s*$/;
 const takingCondition = (near: string, line: string, sentenceOn: string): RegExpExecArray | null => {
   const c = CONDITION.exec(near);
-  return c && !CUT_SHORT.test(c[0]) && !STOPS_ON_CONDITION.test(c[0]) && !NEXT_STEP.test(sentenceOn.slice(c.index + c[0].length)) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) && !CHANGE_THEN_CONDITION.test(near.slice(0, c.index)) ? c : null;
+  // Cut where the drug's words end ("… only use it if she's"), a condition may still say on the line what it is ("… no
+  // better by Friday"): no symptom.
+  return c && CONDITION.exec(line.slice(c.index))?.index === 0 && !CUT_SHORT.test(c[0]) && !STOPS_ON_CONDITION.test(c[0]) && !NEXT_STEP.test(sentenceOn.slice(c.index + c[0].length)) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) && !CHANGE_THEN_CONDITION.test(near.slice(0, c.index)) ? c : null;
 };
 const FOR_SYMPTOM = /\bfor (?:the |any |a |her |his |your )?(?:discomfort|pain|fever|(?:high )?temperature|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 const UP_TO_TIMES = /\bup\s*to\s+(?:(?:about|around|roughly|approximately)\s+)?(?:\d+|twice|thrice)\s+(?:times\s+)?(?:a|per|in a|each)\s+day\b/;
@@ -1256,7 +1266,7 @@ export function extractMedications(
     ...meds
       .filter((m, k) => CONDITIONAL.has(m.status!) && m.recognised && !names.has(m.name) && meds.findIndex((x) => x.name === m.name && CONDITIONAL.has(x.status!)) === k)
       // "we might consider gabapentin": a cue that is all main clause leaves no condition; the status says it instead.
-      .map((m) => ({ ...strip(m), condition: m.condition?.replace(MAIN_CLAUSE_TAIL, '').replace(/^but\s+/, '').trim() || m.status! })),
+      .map((m) => ({ ...strip(m), condition: conditionWords(m.condition) || m.status! })),
   );
   return listed.map(strip);
 }

@@ -2464,3 +2464,16 @@ describe('a sentence that opens with "Alternatively" (session 57)', () => {
     expect(f.medications.find((m) => m.name === 'phenoxymethylpenicillin')?.alternatives).toBeUndefined();
   });
 });
+
+describe('a prescription to hold on to (session 57)', () => {
+  const said = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' });
+  it('"… amoxicillin 250 mg three times a day for five days, but hold on to it and only use it if she\'s no better by Friday" waits on its condition, not as needed', () => {
+    const f = said("Doctor: I'm going to give you a prescription for amoxicillin 250 mg three times a day for five days, but I'd like you to hold on to it and only use it if she's no better by Friday or if she gets worse before then.");
+    expect(f.medications).toEqual([]);
+    expect(f.conditional_medications?.map((m) => [m.name, m.condition, m.frequency?.text])).toEqual([['amoxicillin', "only use it if she's no better", '3 times a day']]);
+  });
+  it('"use the salbutamol only if you\'re wheezy" is still taken as needed', () => {
+    const f = said("Doctor: Keep the salbutamol 100 micrograms two puffs, but only use it if you're wheezy.");
+    expect(f.medications.map((m) => [m.name, m.frequency?.as_needed])).toEqual([['salbutamol', true]]);
+  });
+});

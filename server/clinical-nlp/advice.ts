@@ -180,7 +180,7 @@ const STATEMENT =
 // Words a complete instruction does not end on ("call me" ends on its object; "otherwise" opens what follows).
 const DANGLING = /\s+(?:and|or|to|not|the|a|an|of|for|with|if|that|so|your|my|his|her|their|in|on|at|you|we|i|is|be|like|some|any|then|but|as|about|from|by|when|until|into|(?<!\b(?:call|ring|phone|contact|email|text|tell|for)\s+)me|it|once|(?<!\b(?:straight|right|soon|immediately|shortly)\s)after|before|while|because|since|where|do|may|might|will|should|would|they|he|she|there|just|make sure|to see|wan na|gon na|want to|need to|over|doing|otherwise)$/;
 // "ring" and "phone" are verbs where whom or what to ring follows ("ring the surgery", "phone 111"), not "a wedding ring".
-const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|(?:ring|phone)(?=\s+(?:us|me|the|111|999|911|back|an?|for|your))|return|check|bring|elevate|urinate|rest|gargle|watch|see|review|hold|push`;
+const CARE_IMPERATIVE = String.raw`drink|avoid|keep|use|wear|stop|empty|cut|take|try|walk|learn|stay|do|don't|come|go|sip|eat|get|wash|apply|continue|sleep|raise|finish|limit|reduce|call|(?:ring|phone)(?=\s+(?:us|me|the|111|999|911|back|an?|for|your))|return|check|bring|elevate|urinate|rest|gargle|watch|see|review|recheck|hold|push`;
 const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // "drink plenty of water and urinate after intercourse": two instructions joined by "and".
 // Without punctuation (a recogniser's text) each instruction starts at its verb or at "no …":
@@ -189,6 +189,7 @@ const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // walk", "a sugary drink"; an adverb said before a verb ("we can really get …", "we usually do not …") and a recogniser's "gon na" / "wan na" keep the verb theirs;
 // so do a subject ("things get stuck and they don't go down", "we also don't like strokes") and "help" ("that will help reduce the swelling"): the
 // verb says what happens or what a treatment does, not what to do.
+// "breathless at rest": a verb after "at" is a noun, unless the patient is to stay there ("remain at | rest").
 const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|he'll|she'll|they'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|isn't|aren't|wasn't|weren't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what|regular|good|more|less|enough|fixed|adequate|proper|daily|plenty|bed|warm|cold|hot|gentle|light|normal|extra|healthy|strict|complete|total|voice|sugary|fizzy|sweetened|energy|sports|isotonic|brisk|na|really|usually|normally|generally|typically|probably|definitely|certainly|actually|basically|still|already|frequent|kinda|sorta|ta|gotta|they|he|she|people|patients|someone|somebody|things|help|helps|helping|child|baby|infant`;
 // Counselling reported as done ends its clause: "kick counts reviewed preterm labour warning signs reviewed".
 // A thousands separator is no clause's end: "less than 1,000 milligrams of sodium a day".
@@ -197,7 +198,7 @@ const SPLIT = new RegExp(
     // The verb after the whitespace is checked before the word behind it (a lookbehind tried at every position).
     // "if your symptoms don't improve": a verb right after a condition's subject is the condition's own ("when drowsy
     // return …" has none); one after "what we need to do is" is the doctor's plan.
-    String.raw`|(?=\s+(?:${CARE_IMPERATIVE}|no\s))(?<!\b(?:if|when|unless|until|once)\s+(?:(?:the|your|my|his|her|their|this|that|these|those)\s+[a-z']+|it|they|you|he|she|we|i))(?<!\b(?:we|i)(?:'d| would)? (?:need|want|like|have) to do is)(?<!\bhave (?:my|the|our|a|an|your) [a-z]+)(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_VERB})(?![a-z0-9']))[a-z0-9']+)\s+(?=(?:${CARE_IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
+    String.raw`|(?=\s+(?:${CARE_IMPERATIVE}|no\s))(?<!\b(?:if|when|unless|until|once)\s+(?:(?:the|your|my|his|her|their|this|that|these|those)\s+[a-z']+|it|they|you|he|she|we|i))(?<!\b(?:we|i)(?:'d| would)? (?:need|want|like|have) to do is)(?<!\bhave (?:my|the|our|a|an|your) [a-z]+)(?<!(?<!\b(?:remain|remains|stay|stays|be|kept|keep)\s)\bat)(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_VERB})(?![a-z0-9']))[a-z0-9']+)\s+(?=(?:${CARE_IMPERATIVE}|no\s+(?:[a-z]+ing|alcohol|smoking|sweets|salt|tea|coffee|fluids|screens|spicy|oily|fried|painkillers))\b)`,
   'g',
 );
 
@@ -298,9 +299,10 @@ function endOf(text: string, from: number, to: number, minWords = 2): number {
     if (before.trim().split(/\s+/).length >= minWords && !(/\b(?:if|unless)$/.test(before) && /^[\s,]*(?:it|that|this|they|you|she|he)\b/.test(m[0]))) return m.index;
   }
   // "drink plenty of water and if you get a fever or back pain call us right away": said without punctuation, a
-  // condition at the clause's end is the next instruction's.
+  // condition at the clause's end is the next instruction's; so is one before a comma ("weigh yourself every morning
+  // and if your weight goes up by more than two kilos, ring us").
   const next = CONDITION_OF_NEXT.exec(text.slice(from, to));
-  return next && STARTS_WITH_VERB.test(text.slice(to).trimStart()) ? from + next.index : to;
+  return next && STARTS_WITH_VERB.test(text.slice(to).replace(/^[\s,]+/, '')) ? from + next.index : to;
 }
 
 /** A condition of an instruction: its words, and where they were said (in the sentence, or a span before it). */
@@ -720,7 +722,9 @@ export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, na
       const first = clauses.slice(0, k).every((b) => written(s.text.slice(b.from, b.to)).split(' ').filter(Boolean).length <= 1);
       const condition = first && prev?.turn === s.turn ? conditionEnding(prev) : null;
       for (const found of instructionsIn(s.text, { from: Math.max(c.from, from), to: c.to }, planItem, condition, k === 0 && patientBefore)) {
-        if (found.from < after || ((runOn || after > 0) && statesCondition(found.text)) || taken(found)) continue;
+        // Before the clause end after the diagnosis only when the diagnosis is in between: "i think this is angina so put
+        // one under your tongue … if it does not settle … i want you to go to the hospital" keeps its instructions.
+        if ((found.from < after && statesCondition(s.text.slice(found.from, after))) || ((runOn || after > 0) && statesCondition(found.text)) || taken(found)) continue;
         // A condition said in the sentence before is part of the evidence, not of the words that decide.
         const span = s.span(found.from, found.to);
         const evidence = found.also ? { start: Math.min(span.start, found.also.start), end: Math.max(span.end, found.also.end) } : span;

@@ -1417,7 +1417,7 @@ const OPENING_CONDITION_GAP = /^[^.;?,]{0,60},(?![^.;?]*\b(?:but|otherwise|meanw
 // run-on turn, governs a prescribing cue a few words on.
 // Nor past the condition's own instruction, a call for help ("if it's still there after 5 minutes call 999 i'll also
 // start you on aspirin").
-const RUN_ON_CONDITION_GAP = /^(?![^.;?]*\b(?:but|otherwise|meanwhile|for now|in the meantime|until then|whatever)\b|[^.;?]*\b(?:call|ring|phone|dial)\s+(?:9|nine|1|one|an ambulance)\b)[^.;?,]{0,60}$/;
+const RUN_ON_CONDITION_GAP = /^(?![^.;?]*\b(?:but|otherwise|meanwhile|for now|in the meantime|until then|whatever)\b|[^.;?]*\b(?:call|ring|phone|dial)\s+(?:999|911|111|112|9|nine|1|one|an ambulance)\b)[^.;?,]{0,60}$/;
 const PUNCTUATION = /[,.;:?!]/;
 // Only a clause opened by its conjunction ("if …", not "… pending the results") is a condition said before its instruction.
 const IF_CLAUSE = /^(?:if|when|once|unless|should)\b/;

@@ -114,7 +114,16 @@ function dosingPattern(tokens: string[], i: number): string | null {
   return `${a}-${b}-${c}`;
 }
 
+// An emergency or advice line said digit by digit after a call: "call nine nine nine", "dial one one one" (no 1-1-1
+// dosing pattern).
+const CALL_BEFORE = /\b(?:call|calling|dial|dialling|dialing|ring|ringing|phone|phoning)\b(?:\s+(?:us|me|\d+))?(?:,?\s+or)?\s*$/;
+const EMERGENCY_LINES = new Set(['999', '911', '111', '112']);
+
 function convertRun(run: string, before: string, after: string): string {
+  if (CALL_BEFORE.test(before)) {
+    const digits = run.toLowerCase().split(/[\s-]+/).map((w) => UNITS[w]).join('');
+    if (EMERGENCY_LINES.has(digits)) return digits;
+  }
   const reading = READING_CUE.test(before);
   // In a reading, "one zero one" is said like "one oh one".
   const tokens = run.toLowerCase().split(/[\s-]+/).filter(Boolean).map((w, k) => (reading && k > 0 && w === 'zero' ? 'oh' : w));

@@ -719,3 +719,15 @@ describe("a clinic letter's close is no advice (session 57)", () => {
     expect(structure(text, { locale: 'en-GB', mode: 'dictation' }).advice).toEqual(['avoid nsaids']);
   });
 });
+
+describe('heart failure safety-netting (session 57)', () => {
+  const advice = (t: string) => structure(t, { locale: 'en-GB', mode: 'consultation' }).advice;
+  it('"weigh yourself every morning and if your weight goes up …, ring us": the condition before the comma is the call\'s', () => {
+    expect(advice('Doctor: Weigh yourself every morning and if your weight goes up by more than two kilos in three days, ring us.'))
+      .toEqual(['weigh yourself every morning', 'ring us if your weight goes up by more than 2 kilos in 3 days']);
+  });
+  it('"breathless at rest": "rest" after "at" is no instruction to rest', () => {
+    expect(advice("Doctor: If you get breathless at rest or can't lie flat, call 999.")).toEqual(['call 999 if you get breathless at rest or cannot lie flat']);
+    expect(advice('Doctor: if you get chest pain at rest call nine nine nine')).toEqual(['call 999 if you get chest pain at rest']);
+  });
+});

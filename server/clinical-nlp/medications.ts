@@ -409,6 +409,9 @@ const takingCondition = (near: string, line: string, sentenceOn: string): RegExp
   return c && CONDITION.exec(line.slice(c.index))?.index === 0 && !CUT_SHORT.test(c[0]) && !STOPS_ON_CONDITION.test(c[0]) && !NEXT_STEP.test(sentenceOn.slice(c.index + c[0].length)) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) && !CHANGE_THEN_CONDITION.test(near.slice(0, c.index)) ? c : null;
 };
 const FOR_SYMPTOM = /\bfor (?:the |any |a |her |his |your )?(?:discomfort|pain|fever|(?:high )?temperature|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
+// A line that is a drug and the symptoms it is for, nothing else: "[Paracetamol] for the pain and temperature."
+const SYMPTOM_WORDS = String.raw`(?:discomfort|pain|fever|(?:high )?temperature|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)`;
+const DRUG_FOR_SYMPTOM_LINE = new RegExp(String.raw`^\s*,?\s*for (?:the |any |a |her |his |your )?${SYMPTOM_WORDS}(?:\s*(?:,|and|or)\s+(?:the |any |a )?${SYMPTOM_WORDS})*\s*[.!]?\s*$`);
 const UP_TO_TIMES = /\bup\s*to\s+(?:(?:about|around|roughly|approximately)\s+)?(?:\d+|twice|thrice)\s+(?:times\s+)?(?:a|per|in a|each)\s+day\b/;
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
 // "do not take more than 3000 mg a day": said as a prohibition, a ceiling all the same.
@@ -1238,7 +1241,7 @@ export function extractMedications(
     if (m.rules?.includes(PLAN_HEADING_RULE) && MEDS_REVIEWED.test(doc.sentences[m.sentence]!.text)) m.unclear = true;
     // In a conversation, a drug named with only how often, nothing that prescribes, doses or courses it ("he buys some
     // ibuprofen every week", "and the Bactroban is also three times a day"), may be what the patient does, described.
-    if (doc.consultation && m.rules?.includes('med.default-new') && !m.strength && !m.dose && !m.duration) m.unclear = true;
+    if (doc.consultation && m.rules?.includes('med.default-new') && !m.rules.includes('med.spoken-item') && !m.strength && !m.dose && !m.duration) m.unclear = true;
     // In a dictated note, a drug said before the plan with nothing that prescribes it may be a medication list whose
     // heading the recogniser lost ("medications currently include … lisinopril 10 mg daily …"): kept, flagged.
     if (m.rules?.includes('med.default-new') && !doc.consultation && m.sentence < doc.planStart && doc.planStart < doc.sentences.length && !PLAN_SECTIONS.has(sectionOf(doc.sentences[m.sentence]!) ?? '')) m.unclear = true;
@@ -1563,7 +1566,9 @@ function decide(
     // An item of a headed plan that opens on the drug ("2. Azithromycin 5-day dose pack.", "Nystatin swish and
     // swallow.") is the plan giving it, with or without a strength.
     const item = inPlan && !far && PLAN_ITEM_OPENING.test(s.text.slice(0, m.formStart));
-    out = { decision: 'new', rules: item ? ['med.default-new', 'med.plan-item'] : ['med.default-new'], explicit: item, restart: false, unclear: !!far };
+    // So is the doctor's own line that is only the drug and what it is for: "Paracetamol for the pain and temperature."
+    const spoken = !item && !far && s.speaker === 'doctor' && PLAN_ITEM_OPENING.test(s.text.slice(0, m.formStart)) && DRUG_FOR_SYMPTOM_LINE.test(s.text.slice(m.end));
+    out = { decision: 'new', rules: item ? ['med.default-new', 'med.plan-item'] : spoken ? ['med.default-new', 'med.spoken-item'] : ['med.default-new'], explicit: item || spoken, restart: false, unclear: !!far };
   }
   // A prescribing cue in the prescriber's own words, in a line labelled the patient's, keeps the drug, flagged: the
   // recogniser's speaker labels are wrong there.

@@ -2477,3 +2477,17 @@ describe('a prescription to hold on to (session 57)', () => {
     expect(f.medications.map((m) => [m.name, m.frequency?.as_needed])).toEqual([['salbutamol', true]]);
   });
 });
+
+describe("the doctor's line that is only a drug and what it is for (session 57)", () => {
+  const said = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' });
+  it('"Paracetamol for the pain and temperature." prescribes it as needed, unflagged', () => {
+    const f = said("Doctor: I think this is a pneumonia. I'll give you clarithromycin 500 mg twice a day for five days. Paracetamol for the pain and temperature. Rest and drink plenty of fluids.");
+    expect(f.medications.map((m) => [m.name, m.status, m.frequency?.as_needed])).toEqual([['clarithromycin', 'new', false], ['paracetamol', 'new', true]]);
+    expect(f.flags.map((x) => x.code)).toEqual([]);
+  });
+  it('the patient saying it, a question, or a line with its own verb is no prescription', () => {
+    expect(said('Doctor: What have you tried?\nPatient: Paracetamol for the pain.').medications).toEqual([]);
+    expect(said('Doctor: Paracetamol for the pain?\nPatient: Yes.').medications).toEqual([]);
+    expect(said('Doctor: She takes paracetamol for the pain.').medications).toEqual([]);
+  });
+});

@@ -200,10 +200,10 @@ const VITAL_READING =
   /\b(?:bp|blood pressure|pulse|heart rate|temperature|temp|spo2|oxygen saturation|saturation|sats|respiratory rate|weight|height)\b(?!\s+(?:loss|gain|log|machine|readings?|diary|record|chart))[^.;]{0,30}?\d/;
 const EXAM_START = /^(?:on examination|examination|o\/e|on exam|exam|general examination|local examination|systemic examination)\b/;
 
-// Where a plan without a heading opens: a prescription, an order, an instruction; in a letter "In the meantime I have
-// advised her to …", "I have given her a prescription for …".
+// Where a plan without a heading opens: a prescription, an order, an instruction ("I'd like you to cut out caffeine");
+// in a letter "In the meantime I have advised her to …", "I have given her a prescription for …".
 const PLAN_START =
-  /^(?:(?:so|okay|now|and|first|then|next|in the meantime|meanwhile)[\s,]+){0,2}(?:tab|tabs|cap|caps|syrup|syp|inj|injection|start|continue|stop|prescribe|plan|advice|advised|rx|i(?: have|'ve)? (?:advised|given|prescribed|started|arranged|recommended|suggested|referred)|let's (?:start|try|check|do|get|cut|give|stop|add|keep|switch|change|increase|reduce|use|put)|(?:i am|i'm|we are|we're|i will|i'll|we will|we'll) (?:giving|prescribing|starting|start|give|prescribe|sending|send|check|do|order|ordering|refer|referring))\b/;
+  /^(?:(?:so|okay|now|and|first|then|next|in the meantime|meanwhile)[\s,]+){0,2}(?:tab|tabs|cap|caps|syrup|syp|inj|injection|start|continue|stop|prescribe|plan|advice|advised|rx|i(?: have|'ve)? (?:advised|given|prescribed|started|arranged|recommended|suggested|referred)|let's (?:start|try|check|do|get|cut|give|stop|add|keep|switch|change|increase|reduce|use|put)|(?:i am|i'm|we are|we're|i will|i'll|we will|we'll) (?:giving|prescribing|starting|start|give|prescribe|sending|send|check|do|order|ordering|refer|referring)|(?:i'd|i would|i)(?: also| really)? (?:like|want) you to (?:cut|stop|avoid|drink|keep|try|reduce|limit))\b/;
 
 // "you have (got) a …": what the patient has, whether the doctor diagnoses it or tells back the history.
 const HAS = String.raw`you have (?:got )?(?:a |an )?(?=[a-z]{4,})`;

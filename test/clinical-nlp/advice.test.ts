@@ -731,3 +731,19 @@ describe('heart failure safety-netting (session 57)', () => {
     expect(advice('Doctor: if you get chest pain at rest call nine nine nine')).toEqual(['call 999 if you get chest pain at rest']);
   });
 });
+
+describe('sleep advice (session 57)', () => {
+  const advice = (t: string) => structure(t, { locale: 'en-GB', mode: 'consultation' }).advice;
+  it('"I\'d like you to cut out caffeine …" opens the plan: the advice before a drug talked about later is read', () => {
+    expect(advice("Doctor: I'd like you to cut out caffeine after midday and stop the wine in the evenings. I'm not keen on sleeping tablets, but if you're no better in three weeks, we could think about a short course of zopiclone."))
+      .toEqual(['cut out caffeine after midday', 'stop the wine in the evenings']);
+  });
+  it('"alcohol makes sleep worse …" says what alcohol does: no instruction to sleep, no plan item', () => {
+    expect(advice("Doctor: That's probably not helping. Alcohol makes sleep worse in the second half of the night. I'd like you to cut out caffeine after midday."))
+      .toEqual(['cut out caffeine after midday']);
+  });
+  it('"i think this is angina so …" said in under forty words still gives the instructions after the diagnosis', () => {
+    expect(advice('Doctor: i think this is angina so if the pain does not settle after two puffs i want you to go to the hospital'))
+      .toEqual(['go to the hospital if the pain does not settle after 2 puffs']);
+  });
+});

@@ -359,6 +359,9 @@ function ownCondition(words: string): boolean {
 }
 
 /** A condition cut off at a sentence's end before its instruction: "… if she is unimproved in 5 days | follow up …". */
+const SETTLED_CONDITION = /\b(?:but|hadn't|had not)\b/;
+const OWN_MAIN_CLAUSE = /\b(?:would|will|'ll|could|should|can|might)\b|\binstead\b/;
+
 function conditionEnding(s: Sentence): Condition | null {
   const c = conditionBefore(s.text, s.text.length);
   if (!c || c.from === undefined) return null;
@@ -367,6 +370,11 @@ function conditionEnding(s: Sentence): Condition | null {
   if (LEAD_IN.test(before) || NEGATIVE_LEAD_IN.test(before) || IMPERATIVE.test(before)) return null;
   // "tab X 5 mg when there is nausea": a dose's condition; "if A, go to B": the condition has had its instruction.
   if (DRUG_AMOUNT.test(before) || c.text.split(/\s*,\s*/).slice(1).some((part) => IMPERATIVE.test(part))) return null;
+  // "I was going to suggest montelukast if things hadn't improved, but we don't need that now": a condition that did
+  // not come about, or that the sentence answers, waits for nothing.
+  // "If you can't get hold of that, cefalexin would do instead.": a condition that opens its sentence has its own main
+  // clause after the comma.
+  if (SETTLED_CONDITION.test(c.text) || c.text.split(/\s*,\s*/).slice(1).some((part) => OWN_MAIN_CLAUSE.test(part))) return null;
   return { text: c.text, span: s.span(c.from, s.text.length) };
 }
 

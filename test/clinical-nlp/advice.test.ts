@@ -747,3 +747,18 @@ describe('sleep advice (session 57)', () => {
       .toEqual(['go to the hospital if the pain does not settle after 2 puffs']);
   });
 });
+
+describe('a condition the sentence before settled or answered is not the next instruction\'s (session 57)', () => {
+  const advice = (t: string) => structure(t, { locale: 'en-GB', mode: 'consultation' }).advice;
+  it('"If you can\'t get hold of that, cefalexin would do instead. Drink plenty of fluids." gives the fluids no condition', () => {
+    expect(advice("Doctor: I'll switch you to nitrofurantoin 100 mg twice a day for three days. If you can't get hold of that, cefalexin would do instead. Drink plenty of fluids."))
+      .toEqual(['drink plenty of fluids']);
+  });
+  it('"… montelukast if things hadn\'t improved, but we don\'t need that now. See the nurse …" gives the nurse no condition', () => {
+    expect(advice("Doctor: Stay on Fostair two puffs twice a day. I was going to suggest montelukast if things hadn't improved, but we don't need that now. See the nurse for an inhaler check."))
+      .toEqual(['see the nurse for an inhaler check']);
+  });
+  it('a condition left open at a sentence\'s end is still the next instruction\'s', () => {
+    expect(advice("Doctor: The rash should settle in a few days. If it spreads or you get a fever. Come back and see me.")).toEqual(['come back if it spreads or you get a fever']);
+  });
+});

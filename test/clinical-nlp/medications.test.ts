@@ -2491,3 +2491,11 @@ describe("the doctor's line that is only a drug and what it is for (session 57)"
     expect(said('Doctor: She takes paracetamol for the pain.').medications).toEqual([]);
   });
 });
+
+describe('a drug the doctor was going to suggest (session 57)', () => {
+  it('"I was going to suggest montelukast if things hadn\'t improved, but we don\'t need that now" prescribes nothing', () => {
+    const f = structure("Doctor: Good. Stay on Fostair two puffs twice a day. I was going to suggest montelukast if things hadn't improved, but we don't need that now.", { locale: 'en-GB', mode: 'consultation' });
+    expect(f.medications.map((m) => m.name)).toEqual(['beclomethasone + formoterol']);
+    expect(f.flags).toEqual([]);
+  });
+});

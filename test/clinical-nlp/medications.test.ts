@@ -2499,3 +2499,10 @@ describe('a drug the doctor was going to suggest (session 57)', () => {
     expect(f.flags).toEqual([]);
   });
 });
+
+describe('UK insulin brands (session 57)', () => {
+  it('"a once-daily insulin, Abasaglar, 10 units at bedtime" is insulin glargine', () => {
+    const f = structure("Doctor: Instead, I'd like to start you on a once-daily insulin, Abasaglar, 10 units at bedtime. Keep the metformin as it is.", { locale: 'en-GB', mode: 'consultation' });
+    expect(f.medications.map((m) => [m.name, m.brand, m.strength?.value, m.strength?.unit, m.status])).toEqual([['insulin glargine', 'abasaglar', 10, 'unit', 'new'], ['metformin', undefined, undefined, undefined, 'continued']]);
+  });
+});

@@ -957,6 +957,8 @@ export function extractMedications(
       }
       // "She's on Eliquis 5 mg twice a day?" – "Yes.": a drug asked about and confirmed is one the patient takes, which
       // a "we'll continue that" after it continues.
+      // So is the one drug the doctor asks how the patient is getting on with ("how have things been on the sertraline?").
+      if (decided.decision === 'asked' && s.speaker === 'doctor' && GETTING_ON_WITH.test(s.text.slice(0, m.formStart)) && !/\b(?:and|or)\b/.test(s.text.slice(m.end))) decided = { ...decided, decision: 'current', rules: [...decided.rules, 'med.asked-how-on'] };
       if (decided.decision === 'asked' && confirmedNext(doc, s)) decided = { ...decided, decision: 'current', rules: [...decided.rules, 'med.asked-confirmed'] };
       // "change the metformin to the extended release, 1000 mg once a day", "switch his metformin to metformin XR
       // 1000 mg": the same drug switched to another form or dose is changed, not stopped.
@@ -1112,9 +1114,9 @@ export function extractMedications(
       (m.sentence === s.index ? (m.field_evidence?.name?.end ?? Infinity) <= said
         : m.sentence < s.index && (m.sentence >= s.index - 2 || (doc.consultation && doc.sentences[m.sentence]!.turn >= s.turn - 2))) && m.recognised && !!m.strength;
     const names = new Set([...prescribed, ...history].filter(recent).map((m) => m.name));
-    if (names.size !== 1) continue;
-    const given = prescribed.find(recent);
-    const old = given ?? history.find(recent)!;
+    const given = names.size === 1 ? prescribed.find(recent) : undefined;
+    const old = names.size === 1 ? (given ?? history.find(recent)!) : onStrengthSaid(doc, s, cue.index, history);
+    if (!old) continue;
     if (!change) {
       // The new amount is the doctor's to add: no strength, dose or frequency is carried over, and safety asks for it.
       if (!saidForNow(s, cue.index, cue.index + cue[0].length) || TOLD_CHANGE.test(s.text.slice(0, cue.index))) continue;
@@ -1331,6 +1333,27 @@ const YOU_TAKE = /^(?:(?:so|and|okay|ok|now|right|um|uh)\s+)*you (?:take|use|are
 const CONFIRMED = /^(?:yes|yeah|yep|yup|mhm|uh huh|correct|right|that's right|that is right|that's correct)\b/;
 // A yes that goes on to take something back ("yes, but I stopped it", "yeah, when I remember") is no plain yes.
 const YES_BUT = /\b(?:but|not|no|never|n't|stopped|stop|ran out|run out|off|forget|forgot|miss|missed|sometimes|when|if|only|except|used to|no longer)\b/;
+
+// A question on how the patient is getting on with a drug, which takes for granted that they take it.
+const GETTING_ON_WITH = /\bhow\s+(?:have|has|are|is|'s|did|do)\s+(?:things|you|she|he|it)?\s*(?:been|going|getting on|doing|finding|found|get on|managing)?\s*(?:so far\s+)?(?:on|with)\s+(?:the|your|her|his)\s+(?:new\s+)?$/;
+// "You've been on 50 mg for six weeks now": the strength the patient takes, said without the drug's name.
+const ON_STRENGTH = new RegExp(String.raw`\b(?:you've|you have|you're|you are|she's|he's|she has|he has|been|on)\s+(?:been\s+)?on\s+(?:the\s+)?${NUM}\s*(${STRENGTH_UNIT})(?![a-z])`);
+
+/**
+ * "How have things been on the sertraline?" … "You've been on 50 mg for six weeks now, so I think we should go up to
+ * 100 mg": in a consultation, the one drug of the history named without a strength a few turns back, with the strength
+ * the doctor says the patient is on before the change.
+ */
+function onStrengthSaid(doc: Doc, s: Sentence, before: number, history: Out[]): Out | undefined {
+  const on = doc.consultation ? ON_STRENGTH.exec(s.text.slice(0, before)) : null;
+  if (!on) return undefined;
+  const named = history.filter((m) => m.sentence < s.index && doc.sentences[m.sentence]!.turn >= s.turn - ON_STRENGTH_TURNS && m.recognised && !m.strength && !m.classEntry);
+  if (new Set(named.map((m) => m.name)).size !== 1) return undefined;
+  const m = named[named.length - 1]!;
+  return { ...m, strength: { value: numberOf(on[1]!), unit: unitName(on[2]!) }, field_evidence: { ...m.field_evidence, strength: s.span(on.index, on.index + on[0].length) } };
+}
+// How many turns back the drug may have been named: a review opens on it, then asks about side effects and mood.
+const ON_STRENGTH_TURNS = 8;
 
 /** The doctor's sentence answered by the patient's plain yes in the next turn ("yes", "yes, with my coffee usually"). */
 function confirmedNext(doc: Doc, s: Sentence): boolean {

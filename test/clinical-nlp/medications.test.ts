@@ -2506,3 +2506,15 @@ describe('UK insulin brands (session 57)', () => {
     expect(f.medications.map((m) => [m.name, m.brand, m.strength?.value, m.strength?.unit, m.status])).toEqual([['insulin glargine', 'abasaglar', 10, 'unit', 'new'], ['metformin', undefined, undefined, undefined, 'continued']]);
   });
 });
+
+describe('a dose raised for the drug the review opened on (session 57)', () => {
+  const said = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => [m.name, m.status, m.strength?.value, m.previous_strength?.value]);
+  const review = "Doctor: Hi Sarah, how have things been on the sertraline?\nPatient: A bit better I think, but I still feel flat most days.\nDoctor: Any side effects?\nPatient: Some nausea in the first week, but that's gone now.\n";
+  it('"You\'ve been on 50 mg for six weeks now, so I think we should go up to 100 mg" changes the sertraline from 50 to 100 mg', () => {
+    expect(said(`${review}Doctor: You've been on 50 mg for six weeks now, so I think we should go up to 100 mg once a day.`)).toEqual([['sertraline', 'changed', 100, 50]]);
+  });
+  it('without the strength the patient is on, nothing is guessed; two drugs named, nothing is chosen', () => {
+    expect(said(`${review}Doctor: I think we should go up to 100 mg once a day.`)).toEqual([]);
+    expect(said("Doctor: How have things been on the sertraline and the propranolol?\nPatient: Fine.\nDoctor: You've been on 50 mg for six weeks, so let's go up to 100 mg.")).toEqual([]);
+  });
+});

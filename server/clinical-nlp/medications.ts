@@ -373,8 +373,8 @@ const TAKEN_FOR_GOOD = /^\s*(?:indefinitely|lifelong|for life)\b/;
 // "just epipen for anaphylaxis when you need it" says back what the patient uses.
 const NEED_IT_NEAR = /\b(?:when|whenever|as) (?:you|he|she|they) needs? (?:it|them|one)\b/;
 const PRN_BEFORE = /\b(?:prn|sos)\s+$/;
-// "titrate the dose up as needed" says how the dose may change, not when to take it.
-const AS_NEEDED = /(?<!\b(?:titrat[a-z]*|adjust[a-z]*|increase the dose|increase it)\b[^.;,]{0,25})\b(?:sos|prn|as needed|as required|when needed|if needed|when required|if required|on demand|as and when)\b/;
+// "titrate the dose up as needed", "which we can increase later if needed" say how the dose may change, not when to take it.
+const AS_NEEDED = /(?<!\b(?:titrat[a-z]*|adjust[a-z]*|increas[a-z]*|decreas[a-z]*|go up|raise|change)\b[^.;,]{0,25})\b(?:sos|prn|as needed|as required|when needed|if needed|when required|if required|on demand|as and when)\b/;
 // "only if the fever is above 100", "when there is pain", "at the onset of nausea": a stated condition.
 // A preference is no condition of taking it: "… rather than the Benadryl if he would like to use that instead"; nor is
 // a titration's step ("titrate to 50 mg b.i.d. if tolerated", "if no side effects"): the dose is regular.

@@ -2518,3 +2518,13 @@ describe('a dose raised for the drug the review opened on (session 57)', () => {
     expect(said("Doctor: How have things been on the sertraline and the propranolol?\nPatient: Fine.\nDoctor: You've been on 50 mg for six weeks, so let's go up to 100 mg.")).toEqual([]);
   });
 });
+
+describe('a dose that may change later is no as-needed dose (session 57)', () => {
+  const said = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => [m.name, m.frequency?.text, m.frequency?.as_needed]);
+  it('"amitriptyline 10 mg at night to help prevent them, which we can increase later if needed" is taken every night', () => {
+    expect(said('Doctor: You could try amitriptyline 10 mg at night to help prevent them, which we can increase later if needed.')).toEqual([['amitriptyline', 'once at night', false]]);
+  });
+  it('"paracetamol 1 g up to four times a day if needed" is still as needed', () => {
+    expect(said('Doctor: Take paracetamol 1 g up to four times a day if needed.').map((m) => m[2])).toEqual([true]);
+  });
+});

@@ -449,3 +449,21 @@ describe('a urine sample is a urine test (session 53)', () => {
     expect(ordered("I'll send a urine sample for culture.")).toEqual(['urine culture']);
   });
 });
+
+describe('"liver function" said without "tests" (session 57)', () => {
+  const ordered = (line: string) => structure(`Doctor: ${line}`, { locale: 'en-GB', mode: 'consultation' }).investigations.map((i) => i.name);
+  it('"some blood tests, including liver function" orders the liver function test; a past result orders nothing', () => {
+    expect(ordered("I'll arrange an ultrasound of your abdomen and some blood tests, including liver function.")).toEqual(['ultrasound abdomen', 'liver function test']);
+    expect(ordered('Your liver function was normal last month.')).toEqual([]);
+  });
+});
+
+describe('a result told to the patient is no order (session 57)', () => {
+  const ordered = (line: string) => structure(`Doctor: ${line}`, { locale: 'en-GB', mode: 'consultation' }).investigations.map((i) => i.name);
+  it('"your blood test shows you\'re low in iron", "the x-rays show a fracture" order nothing; "a blood test to see if you\'re low in iron" does', () => {
+    expect(ordered("Your blood test shows you're low in iron, your ferritin is 8.")).toEqual([]);
+    expect(ordered("The blood tests show she's low in iron.")).toEqual([]);
+    expect(ordered('The x-rays show a fracture of the wrist.')).toEqual([]);
+    expect(ordered("I'd like a blood test to see if you're low in iron.")).toEqual(['blood tests (blood work)']);
+  });
+});

@@ -2528,3 +2528,11 @@ describe('a dose that may change later is no as-needed dose (session 57)', () =>
     expect(said('Doctor: Take paracetamol 1 g up to four times a day if needed.').map((m) => m[2])).toEqual([true]);
   });
 });
+
+describe('a drug to resume when a result allows (session 57)', () => {
+  it('"Resume metformin in 48 hours if creatinine is stable." waits on the creatinine, and is not as needed', () => {
+    const f = structure('PLAN: Resume metformin in 48 hours if creatinine is stable.', { locale: 'en-US', mode: 'dictation' });
+    expect(f.medications).toEqual([]);
+    expect(f.conditional_medications?.map((m) => [m.name, m.condition, m.frequency?.as_needed ?? false])).toEqual([['metformin', 'if creatinine is stable', false]]);
+  });
+});

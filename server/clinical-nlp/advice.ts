@@ -188,9 +188,10 @@ const STARTS_WITH_VERB = new RegExp(String.raw`^(?:${CARE_IMPERATIVE}|no)\b`);
 // A determiner, possessive or adjective makes the next word a noun: "after each use", "at every rest stop", "your
 // walk", "a sugary drink"; an adverb said before a verb ("we can really get …", "we usually do not …") and a recogniser's "gon na" / "wan na" keep the verb theirs;
 // so do a subject ("things get stuck and they don't go down", "we also don't like strokes"), "help" ("that will help reduce the swelling") and
-// "make" ("alcohol makes sleep worse"): the verb says what happens or what a treatment does, not what to do.
+// "make" ("alcohol makes sleep worse") and "get" ("if you can't get hold of that"): the verb says what happens or what a
+// treatment does, not what to do.
 // "breathless at rest": a verb after "at" is a noun, unless the patient is to stay there ("remain at | rest").
-const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|he'll|she'll|they'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|isn't|aren't|wasn't|weren't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what|regular|good|more|less|enough|fixed|adequate|proper|daily|plenty|bed|warm|cold|hot|gentle|light|normal|extra|healthy|strict|complete|total|voice|sugary|fizzy|sweetened|energy|sports|isotonic|brisk|na|really|usually|normally|generally|typically|probably|definitely|certainly|actually|basically|still|already|frequent|kinda|sorta|ta|gotta|they|he|she|people|patients|someone|somebody|things|help|helps|helping|make|makes|made|making|child|baby|infant`;
+const STAYS_BEFORE_VERB = String.raw`to|not|and|or|please|you|i|we|will|should|must|can|can't|cannot|don't|do|also|then|if|only|just|would|could|the|a|an|of|for|with|before|after|when|while|keep|each|every|any|this|that|its|your|his|her|their|my|our|gonna|wanna|'ll|i'll|we'll|you'll|he'll|she'll|they'll|let's|me|us|him|them|didn't|did|doesn't|does|haven't|hasn't|isn't|aren't|wasn't|weren't|won't|wouldn't|couldn't|shouldn't|never|i've|you've|we've|was|were|been|why|how|where|what|regular|good|more|less|enough|fixed|adequate|proper|daily|plenty|bed|warm|cold|hot|gentle|light|normal|extra|healthy|strict|complete|total|voice|sugary|fizzy|sweetened|energy|sports|isotonic|brisk|na|really|usually|normally|generally|typically|probably|definitely|certainly|actually|basically|still|already|frequent|kinda|sorta|ta|gotta|they|he|she|people|patients|someone|somebody|things|help|helps|helping|make|makes|made|making|get|gets|got|getting|child|baby|infant`;
 // Counselling reported as done ends its clause: "kick counts reviewed preterm labour warning signs reviewed".
 // A thousands separator is no clause's end: "less than 1,000 milligrams of sodium a day".
 const SPLIT = new RegExp(
@@ -343,6 +344,9 @@ function conditionBefore(text: string, at: number): Condition | null {
   if (REPORT_BACK_BEFORE.test(before.slice(0, m.index))) return null;
   // "take paracetamol if you have a temperature, and drink …": joined by ", and", the next instruction has none of its own.
   if (/,\s*and$/.test(m[2]!)) return null;
+  // "if you can't get hold of that cefalexin would do instead": one with a main clause of its own ("would do") has had
+  // what it is for.
+  if (/\b(?:would|will|'ll|'d|could|should|might)\s+(?:do|be)\b|\binstead\b/.test(m[2]!)) return null;
   // Only what is left once a lead-in of the instruction's own is taken off: "if x i want you to" → "if x".
   return { text: `${m[1]} ${m[2]!.replace(LEAD_IN_AT_END, '').trim()}`, from: from + m.index + m[0].indexOf(m[1]!) };
 }

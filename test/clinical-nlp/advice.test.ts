@@ -762,3 +762,10 @@ describe('a condition the sentence before settled or answered is not the next in
     expect(advice("Doctor: The rash should settle in a few days. If it spreads or you get a fever. Come back and see me.")).toEqual(['come back if it spreads or you get a fever']);
   });
 });
+
+describe('"get hold of" is no instruction to hold (session 57)', () => {
+  it('"if you can\'t get hold of that cefalexin would do instead drink plenty of fluids" gives only the fluids', () => {
+    expect(structure("Doctor: if you can't get hold of that cefalexin would do instead drink plenty of fluids", { locale: 'en-GB', mode: 'consultation' }).advice)
+      .toEqual(['drink plenty of fluids']);
+  });
+});

@@ -2536,3 +2536,10 @@ describe('a drug to resume when a result allows (session 57)', () => {
     expect(f.conditional_medications?.map((m) => [m.name, m.condition, m.frequency?.as_needed ?? false])).toEqual([['metformin', 'if creatinine is stable', false]]);
   });
 });
+
+describe('"if you\'re allergic" is no symptom to take a drug for (session 57)', () => {
+  it('said without punctuation, "penicillin v … for ten days if you\'re allergic we\'d use clarithromycin" is taken regularly', () => {
+    const f = structure("Doctor: i'll give you penicillin v five hundred mg four times a day for ten days if you're allergic we'd use clarithromycin but you said you're not", { locale: 'en-GB', mode: 'consultation' });
+    expect(f.medications.map((m) => [m.name, m.frequency?.text, m.frequency?.as_needed])).toEqual([['phenoxymethylpenicillin', '4 times a day', false]]);
+  });
+});

@@ -23,6 +23,7 @@
 import { Type } from 'typebox';
 import ALLERGENS_FILE from './vocab/allergens.json' with { type: 'json' };
 import CUES_FILE from './vocab/diagnosis-cues.json' with { type: 'json' };
+import { SYMPTOMS } from './vocab/symptoms.js';
 import { checkedData, DataFileError, Provenance } from './vocab/data-file.js';
 import { isChronic, puerperalCode, restatementRank, type IcdEntry } from './vocab/icd10.js';
 import { CLASSES } from './vocab/drug-knowledge.js';
@@ -48,6 +49,7 @@ const CUES = checkedData(
     ordinals: Phrases,
     planAddressed: Phrases,
     visitProblem: Phrases,
+    reviewQuestions: Phrases,
     nameLead: Phrases,
     nameTail: Phrases,
     nameEnd: Phrases,
@@ -851,6 +853,7 @@ export function extractDiagnoses(doc: Doc): Diagnosis[] {
   }
   routineVisit(doc, by('dx.routine-visit'));
   if (!found.length) visitProblem(doc, by('dx.visit-problem'));
+  if (!found.length && doc.consultation) reviewedCondition(doc, by('dx.review-question'));
   const all = doc.sentences.map((s) => s.text).join(' ');
   const pregnant = found.some((f) => f.entry && /^(?:Z3[34]|O)/.test(f.entry.code));
   for (const f of found) {
@@ -1018,6 +1021,27 @@ function visitProblem(doc: Doc, add: (list: Found[]) => void): void {
     if (items.length) return add(items);
   }
 }
+
+// "how's the asthma been?": the doctor opening the review of a condition the patient has.
+const REVIEW_QUESTION = new RegExp(String.raw`^(?:(?:so|and|now|okay|ok|right|well)[\s,]+)*(?:${alternation(CUES.reviewQuestions)})\s+`);
+const REVIEW_TAIL = /\s+(?:been|going|doing|getting on|behaving|treating you|lately|recently|these days|at the moment)\b.*$|\s*\?$/;
+
+/** A consultation that says no diagnosis reviews the known condition its doctor asks after, if it names one. */
+function reviewedCondition(doc: Doc, add: (list: Found[]) => void): void {
+  for (const s of doc.sentences) {
+    if (s.speaker !== 'doctor' || !s.text.endsWith('?')) continue;
+    const m = REVIEW_QUESTION.exec(s.text);
+    if (!m) continue;
+    const from = m[0].length;
+    const to = from + s.text.slice(from).replace(REVIEW_TAIL, '').length;
+    const items: Found[] = [];
+    parseList(s, from, to, { certainty: 'confirmed', from, strict: true }, { next: 1 }, items);
+    // "how's the itching?", "how is the leg pain?": a symptom asked after is how the patient is, not a condition.
+    const conditions = items.filter((f) => !f.entry?.code.startsWith('R') && !SYMPTOM_WORDS.test(f.name));
+    if (conditions.length) return add(conditions);
+  }
+}
+const SYMPTOM_WORDS = new RegExp(String.raw`\b(?:${alternation(SYMPTOMS.flatMap((x) => [x.name, ...x.variants]))})\b`);
 
 function routineVisit(doc: Doc, add: (list: Found[]) => void): void {
   for (const s of doc.sentences) {

@@ -836,3 +836,18 @@ describe('a drug recorded as one to avoid (session 56)', () => {
     expect(run('so this looks like a photosensitivity reaction to the doxycycline.').diagnoses.map((d) => d.icd10?.code)).toEqual(['L56.0']);
   });
 });
+
+describe("the condition the doctor's review asks after (session 57)", () => {
+  const dx = (text: string) => structure(text, { locale: 'en-GB', mode: 'consultation' }).diagnoses.map((d) => [d.name, d.certainty, d.icd10?.code]);
+  it('"How\'s the asthma been?" in a review that says no other diagnosis is the asthma', () => {
+    expect(dx("Doctor: How's the asthma been?\nPatient: Not very good, I'm using the blue inhaler most days.\nDoctor: I'd like you to restart the Clenil, two puffs twice a day."))
+      .toEqual([['asthma', 'confirmed', 'J45.9']]);
+  });
+  it('a symptom or a body part asked after is no diagnosis, and a diagnosis said elsewhere wins', () => {
+    expect(dx("Doctor: How's the pain been?\nPatient: Not great.\nDoctor: Carry on with the same.")).toEqual([]);
+    expect(dx("Doctor: How's the knee?\nPatient: Sore.\nDoctor: Carry on with the same.")).toEqual([]);
+    expect(dx("Doctor: How's the itching been?\nPatient: Worse at night.\nDoctor: Carry on with the cream.")).toEqual([]);
+    expect(dx("Doctor: How is the leg pain?\nPatient: Worse at night.\nDoctor: Carry on with the same.")).toEqual([]);
+    expect(dx("Doctor: How's the asthma been?\nPatient: Fine, but I've got this cough.\nDoctor: I think you've got a chest infection.").map((d) => d[0])).toEqual(['chest infection']);
+  });
+});

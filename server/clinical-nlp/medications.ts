@@ -120,6 +120,8 @@ const LINE_END = new RegExp(
     String.raw`\b(?:you|to)\s+(?:check|checking|monitor|measure|record)\s+(?:it|that|them|those)\b`,
     String.raw`(?<!\b(?:given|give|take|use|used|apply|only)\s+)\bif\b(?!\s+(?:needed|required|necessary|need be)\b)(?=[^.;]{0,60}?\b(?:come|call|go to|rush|report|contact|see me|see us|let (?:me|us) know|tell (?:me|us)|get in touch|review|we (?:will|may|might|could|can)|we'll)\b)`,
     String.raw`\b(?:and\s+)?(?:no|avoid|stop)\b(?=\s+(?:smoking|alcohol|driving|spicy|oily|sweets|sugar|salt|junk|fried|tea|coffee)\b)`,
+    // "… desogestrel seventy five micrograms daily use condoms for the first seven days": what else to use is no dose's.
+    String.raw`\buse\s+(?:(?:a|extra|additional|barrier)\s+)?(?:condoms?|contraception|protection|spacer|humidifier|ice|heat)\b`,
     // "… percocet and oxycontin picked up at my office he is instructed to do daily wound care": what the patient is told
     // to do next is another instruction.
     String.raw`\b(?:he|she|they|patient|the patient)\s+(?:is|was|are|were|has been|have been)\s+(?:instructed|advised|told|asked|educated|encouraged)\b`,

@@ -2543,3 +2543,10 @@ describe('"if you\'re allergic" is no symptom to take a drug for (session 57)', 
     expect(f.medications.map((m) => [m.name, m.frequency?.text, m.frequency?.as_needed])).toEqual([['phenoxymethylpenicillin', '4 times a day', false]]);
   });
 });
+
+describe('what else to use is no dose of the drug before it (session 57)', () => {
+  it('"… desogestrel seventy five micrograms daily use condoms for the first seven days …" gives the pill no seven-day course', () => {
+    const f = structure("Doctor: we'll switch you to the progestogen only pill desogestrel seventy five micrograms daily use condoms for the first seven days for the attacks take sumatriptan fifty mg", { locale: 'en-GB', mode: 'consultation' });
+    expect(f.medications.map((m) => [m.name, m.frequency?.text, m.duration])).toEqual([['desogestrel', 'once daily', undefined], ['sumatriptan', undefined, undefined]]);
+  });
+});

@@ -487,6 +487,48 @@ const DRUG_STOPPED = /^(?:taking |using )?(?:(?:the|her|his|my|your|their|all|th
 const STOPPED_FOR_PASSIVE = /\b([a-z-]+)\s+(?:was|were|had been|has been|got)\s+(?:stopped|discontinued|withdrawn)\b[^.;?]{0,40}\b(?:because(?: of)?|due to|owing to|as it|since it)\b[^.;?]{0,40}$/;
 const DRUG_NOUN = /^(?:medications?|medicines?|meds|tablets?|pills?|drugs?|injections?|inhalers?)$/;
 
+// What a drug once did: "he was previously on amlodipine but this caused ankle swelling", "lisinopril led to a dry
+// cough": the drug's side effect, told as history. ("It's caused some diarrhoea", "has caused": still going on.)
+const CAUSED_BEFORE = /(?<!\b(?:has|have|it's|that's|they've|it has)\s+)\b(?:caused|gave (?:me|her|him|them|you)|led to|resulted in|brought on)\s+(?:(?:a|an|some|bad|severe|significant|mild|marked|her|his|my|their)\s+)*$/;
+
+const wordAt = (text: string, w: string): boolean => new RegExp(String.raw`\b${w}\b`).test(text);
+
+/**
+ * "Cold hands, tiredness, bad dreams?" – "A bit of cold hands …": the answer names one of the options listed, one the
+ * vocabulary has no symptom for; its yes is for that option, not for the others. The options are the short ones said
+ * in a row with a symptom the vocabulary knows; a body site they share ("any weakness or instability in the legs?" –
+ * "my legs feel wobbly") picks none.
+ */
+const OPTION_LEAD = /^\s*(?:(?:any|some|a|an|the|or|and|how about|what about|do you have|have you had|have you got)\s+)*/;
+const MAX_OPTION_WORDS = 3;
+
+function pickedOption(question: Sentence, from: number, items: Item[], answer: string): boolean {
+  const segments = [...question.text.slice(from).matchAll(/[^,;?.]+/g)].flatMap((m) => {
+    let at = from + m.index;
+    return m[0].split(/\b(?=or\b|and\b)/).map((part) => {
+      const text = part.replace(OPTION_LEAD, '');
+      const o = { text, at: at + part.length - text.length, short: text.trim().split(/\s+/).filter(Boolean).length <= MAX_OPTION_WORDS };
+      at += part.length;
+      return o;
+    });
+  });
+  const holds = (o: { text: string; at: number }): boolean => items.some((it) => it.start < o.at + o.text.length && it.end > o.at);
+  const k = segments.findIndex(holds);
+  if (k < 0 || !segments[k]!.short) return false;
+  let a = k;
+  let b = k;
+  while (a > 0 && segments[a - 1]!.short) a--;
+  while (b + 1 < segments.length && segments[b + 1]!.short) b++;
+  const options = segments.slice(a, b + 1);
+  return options.length >= 2 && options.some((o) => !holds(o)
+    && o.text.split(/[^a-z'-]+/).some((w) => w.length > 3 && !FILLER.has(w) && !DRUG_WORDS.has(w) && !(w in SITES) && !items.some((it) => wordsOf(it.name).includes(w)) && wordAt(answer, w)));
+}
+
+function drugCaused(before: string): boolean {
+  const m = CAUSED_BEFORE.exec(before);
+  return !!m && before.slice(0, m.index).split(/[.;?]/).at(-1)!.split(/[^a-z-]+/).some((w) => DRUG_WORDS.has(w));
+}
+
 function stoppedFor(before: string): boolean {
   const m = STOPPED_FOR.exec(before);
   if (m && (DRUG_STOPPED.test(m[1]!) || m[1]!.split(/\s+/).some((w) => DRUG_WORDS.has(w)))) return true;
@@ -497,7 +539,7 @@ function stoppedFor(before: string): boolean {
 /** A symptom said to have gone (or put down to an old cause, or the reason a drug was stopped), after it in its clause or just before it. */
 function resolved(s: Sentence, it: Item, next: number): boolean {
   return RESOLVED_AFTER.test(s.text.slice(it.end, next)) || OLD_CAUSE_AFTER.test(s.text.slice(it.end, next)) || RESOLVED_BEFORE.test(s.text.slice(Math.max(0, it.start - 40), it.start))
-    || stoppedFor(s.text.slice(Math.max(0, it.start - STOPPED_FOR_WITHIN), it.start));
+    || stoppedFor(s.text.slice(Math.max(0, it.start - STOPPED_FOR_WITHIN), it.start)) || drugCaused(s.text.slice(Math.max(0, it.start - STOPPED_FOR_WITHIN), it.start));
 }
 
 // "Once I'm on my feet all day it starts to ache": being on one's feet is standing, not where it aches.
@@ -1265,7 +1307,8 @@ export function extractComplaints(doc: Doc): Complaint[] {
       // "any nausea or diarrhea … are you peeing a whole lot?" – "yeah": the yes answers the last question asked.
       const last = Math.max(0, ...[...question.text.matchAll(ASKS_AGAIN)].map((m) => m.index));
       const all = itemsAsked(question, doc.female);
-      const askedItems = all.some((it) => it.start >= last) ? all.filter((it) => it.start >= last) : all;
+      const lastAsked = all.some((it) => it.start >= last) ? all.filter((it) => it.start >= last) : all;
+      const askedItems = pickedOption(question, last, lastAsked, s.text) ? lastAsked.filter((it) => wordsOf(it.name).some((w) => w.length > 3 && wordAt(s.text, w))) : lastAsked;
       attach(question, askedItems, [], durations[0]?.duration, 'complaint.asked-yes');
       // "Okay?" – "It's been going on for three days": a question that names nothing leaves the time to what was told.
       if (askedItems.length || !durations.length) continue;

@@ -213,6 +213,15 @@ describe('notes that open with demographics, referral or reports', () => {
     expect(told('I stopped going to the gym because of the pain in my knee.')).toEqual(['cough', 'knee pain']);
   });
 
+  it('what a drug once caused is its side effect, told as history; what it has caused, still going on, and what anything else caused, are complaints', () => {
+    const told = (t: string) => complaints(`Complains of cough for 2 days. ${t}`).map((c) => c.name);
+    expect(told('He was previously on amlodipine but this caused ankle swelling and was discontinued last year.')).toEqual(['cough']);
+    expect(told('She was on ramipril, which gave her a dry cough.')).toEqual(['cough']);
+    expect(told('Amlodipine caused ankle swelling.')).toEqual(['cough']);
+    expect(told('The metformin has caused some diarrhoea.')).toEqual(['cough', 'diarrhoea']);
+    expect(told('Lifting the boxes caused back pain.')).toEqual(['cough', 'back pain']);
+  });
+
   it('"this is a dictation for …" opens no assessment: the complaints told after it in a recogniser\'s run-on line are found', () => {
     expect(complaints('this is a dictation for mrs agnes clarke she reports palpitations on and off for two weeks').map((c) => c.name)).toEqual(['palpitations']);
   });
@@ -1117,6 +1126,15 @@ describe('the site given in answer to "where is the pain?"', () => {
     expect(names('Doctor: Where is the pain?\nPatient: In my left elbow.\nDoctor: Okay.')).toEqual(['left elbow pain']);
     // Not a site said in another answer.
     expect(names('Doctor: Where do you work?\nPatient: At my desk, it is bad for my back.\nDoctor: Okay.')).toEqual([]);
+  });
+});
+
+describe('a yes to a question that lists options', () => {
+  it('takes every option the vocabulary knows, unless the answer names another of them ("A bit of cold hands")', () => {
+    const gb = (t: string) => structure(t, { locale: 'en-GB', mode: 'consultation' }).complaints.map((c) => c.name);
+    expect(gb("Doctor: Any side effects from the propranolol? Cold hands, tiredness, bad dreams?\nPatient: A bit of cold hands but nothing I can't live with.\nDoctor: Okay.")).toEqual([]);
+    expect(gb('Doctor: Any side effects from the propranolol? Cold hands, tiredness, bad dreams?\nPatient: A bit, yes.\nDoctor: Okay.')).toEqual(['tiredness']);
+    expect(gb('Doctor: Any dizziness with the propranolol?\nPatient: A bit, with the propranolol.\nDoctor: Okay.')).toEqual(['dizziness']);
   });
 });
 

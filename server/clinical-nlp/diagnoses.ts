@@ -154,9 +154,10 @@ const AFTER_PROCEDURE = /^(?:post|status post|s\/p|after)\b/;
 const DISEASE_LIKE =
   /(?:itis|osis|emia|aemia|pathy|algia|oma)\b|\b(?:disease|syndrome|disorder|dysfunction|dementia|effusion|infection|infestation|injury|fracture|deficiency|cancer|tumou?r|carcinoma|ulcer|cyst|hernia|palsy|failure|insufficiency|stenosis|sprain|strain|allergy|poisoning|dependence|abuse|bite|burn|reflux|dehydration|diabetes|hypertension|asthma|infarction)s?\b/;
 const FAMILY_RELATION = new RegExp(RELATIVE);
-// A condition said to be controlled or not at this visit: "the hypertension is controlled", "your diabetes is not".
+// A condition said to be controlled or not at this visit: "the hypertension is controlled", "your diabetes is not",
+// "your migraines are much better controlled", and in a note's shorthand "migraine much better controlled".
 const STATE =
-  /\b(?:is|are|isn't|aren't|looks|seems|remains|appears|has been|hasn't been|stays)\s+(?:(?:well|poorly|not|now|still|reasonably|fairly|very|under|adequately|inadequately|optimally)\s+)*(?:controlled|uncontrolled|treated|under treated|stable|at goal|on target)\b/g;
+  /\b(?:(?:is|are|isn't|aren't|looks|seems|remains|appears|has been|have been|hasn't been|haven't been|stays|look|seem|remain)\s+(?:(?:well|poorly|not|now|still|reasonably|fairly|very|under|adequately|inadequately|optimally|much|far|a lot|a bit|better|nicely|really|quite|pretty)\s+)*(?:controlled|uncontrolled|treated|under treated|stable|at goal|on target)|(?:much|far|a lot|now) better controlled)\b/g;
 const CLAUSE_BOUNDARY = /[,;:]\s*|\b(?:and|so|but|also|which|while|whereas|though)\s+/g;
 
 const NAMING_AT = new RegExp(String.raw`^(?:${alternation(CUES.naming)})\b`);

@@ -294,6 +294,9 @@ describe('chronic conditions and visits', () => {
     expect(codes('her thyroid disease is well controlled on the current dose. the hypertension is not controlled.')).toContain('I10');
     expect(codes('the pain is controlled now')).toEqual([]);
     expect(codes("so your asthma isn't well controlled at the moment.")).toEqual(['J45.9']);
+    expect(codes('so your migraines are much better controlled. we will carry on with propranolol.')).toEqual(['G43.9']);
+    expect(codes('so migraine much better controlled. carry on with propranolol.')).toEqual(['G43.9']);
+    expect(codes('the pain is much better controlled now')).toEqual([]);
   });
 
   it('does not turn complaints in the history into diagnoses', () => {

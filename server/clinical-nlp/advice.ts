@@ -366,7 +366,9 @@ function ownCondition(words: string): boolean {
 const SETTLED_CONDITION = /\b(?:but|hadn't|had not)\b/;
 const OWN_MAIN_CLAUSE = /\b(?:would|will|'ll|could|should|can|might)\b|\binstead\b/;
 
-function conditionEnding(s: Sentence): Condition | null {
+const DOCTOR_WILL = /\b(?:we|i)(?:'ll|'d| will| would| could| can| may| might| shall)\b/;
+
+function conditionEnding(s: Sentence, next: string): Condition | null {
   const c = conditionBefore(s.text, s.text.length);
   if (!c || c.from === undefined) return null;
   // "I want you to come back if …" is that instruction's condition already.
@@ -379,6 +381,10 @@ function conditionEnding(s: Sentence): Condition | null {
   // "If you can't get hold of that, cefalexin would do instead.": a condition that opens its sentence has its own main
   // clause after the comma.
   if (SETTLED_CONDITION.test(c.text) || c.text.split(/\s*,\s*/).slice(1).some((part) => OWN_MAIN_CLAUSE.test(part))) return null;
+  // "We could think about reducing the propranolol in six months if things stay settled.": the doctor's own next step
+  // is the condition's, unless the next instruction is a return or a call ("i will see you in two weeks if you have a
+  // lot of pain | come back in"), which is what a condition that ends a sentence is most often said for.
+  if (DOCTOR_WILL.test(before) && !SAFETY_NET_START.test(next)) return null;
   return { text: c.text, span: s.span(c.from, s.text.length) };
 }
 
@@ -732,7 +738,7 @@ export function extractAdvice(doc: Doc, used: Span[], prescribed: Prescribed, na
       if (c.to <= from || (k === 0 && subjectBefore)) continue;
       // Only filler before it in the sentence ("uh, you know, I want you to …"): the instruction is the first said.
       const first = clauses.slice(0, k).every((b) => written(s.text.slice(b.from, b.to)).split(' ').filter(Boolean).length <= 1);
-      const condition = first && prev?.turn === s.turn ? conditionEnding(prev) : null;
+      const condition = first && prev?.turn === s.turn ? conditionEnding(prev, s.text) : null;
       for (const found of instructionsIn(s.text, { from: Math.max(c.from, from), to: c.to }, planItem, condition, k === 0 && patientBefore)) {
         // Before the clause end after the diagnosis only when the diagnosis is in between: "i think this is angina so put
         // one under your tongue … if it does not settle … i want you to go to the hospital" keeps its instructions.

@@ -758,6 +758,12 @@ describe('a condition the sentence before settled or answered is not the next in
     expect(advice("Doctor: Stay on Fostair two puffs twice a day. I was going to suggest montelukast if things hadn't improved, but we don't need that now. See the nurse for an inhaler check."))
       .toEqual(['see the nurse for an inhaler check']);
   });
+  it('"We could think about reducing the propranolol … if things stay settled. Keep your headache diary going." gives the diary no condition', () => {
+    expect(advice('Doctor: We could think about reducing the propranolol in six months if things stay settled. Keep your headache diary going.'))
+      .toEqual(['keep your headache diary going']);
+    // A return or a call after it is what such a condition is said for, also where a recogniser split the line there.
+    expect(advice('Doctor: We will review you in a month if the swelling gets worse. Come back sooner.')).toEqual(['come back sooner if the swelling gets worse']);
+  });
   it('a condition left open at a sentence\'s end is still the next instruction\'s', () => {
     expect(advice("Doctor: The rash should settle in a few days. If it spreads or you get a fever. Come back and see me.")).toEqual(['come back if it spreads or you get a fever']);
   });

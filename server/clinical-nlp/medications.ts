@@ -980,6 +980,9 @@ export function extractMedications(
       }
       const id = m.ref ? m.ref.drug.name : m.key;
       const { decision } = decided;
+      // "Should the ultrasound be negative, enoxaparin will be discontinued", "… will be stopped once the INR is
+      // therapeutic": a stop planned for later, on a result, leaves what this visit gives in place.
+      if (decision === 'stopped' && stopWaits(s.text, m.end)) return;
       if (decision === 'stopped') stopped.push({ id, brand: m.ref?.brand, sentence: s.index, switch: decided.rules.includes(STOP_SWITCH) });
       if (decided.rules.some((r) => WITHDRAWN.has(r)) && s.speaker !== 'patient') withdrawn.push({ id, sentence: s.index, classEntry: m.ref?.drug.kind === 'class' ? m.ref.drug : undefined });
       // "Voltaren … instead of Celebrex. He may continue his other medications": the drug replaced is not continued.
@@ -1335,6 +1338,9 @@ const YOU_TAKE = /^(?:(?:so|and|okay|ok|now|right|um|uh)\s+)*you (?:take|use|are
 const CONFIRMED = /^(?:yes|yeah|yep|yup|mhm|uh huh|correct|right|that's right|that is right|that's correct)\b/;
 // A yes that goes on to take something back ("yes, but I stopped it", "yeah, when I remember") is no plain yes.
 const YES_BUT = /\b(?:but|not|no|never|n't|stopped|stop|ran out|run out|off|forget|forgot|miss|missed|sometimes|when|if|only|except|used to|no longer)\b/;
+// "yes and the glipizide five in the morning …": a yes that goes on to add something has answered the question,
+// however long it runs without punctuation.
+const YES_AND = /^(?:yes|yeah|yep|yup|correct|that's right)\s*,?\s+and\b/;
 
 // A question on how the patient is getting on with a drug, which takes for granted that they take it.
 const GETTING_ON_WITH = /\bhow\s+(?:have|has|are|is|'s|did|do)\s+(?:things|you|she|he|it)?\s*(?:been|going|getting on|doing|finding|found|get on|managing)?\s*(?:so far\s+)?(?:on|with)\s+(?:the|your|her|his)\s+(?:new\s+)?$/;
@@ -1361,13 +1367,22 @@ const ON_STRENGTH_TURNS = 8;
 function confirmedNext(doc: Doc, s: Sentence): boolean {
   const next = doc.sentences[s.index + 1];
   const words = next?.text.split(' ').length ?? 0;
-  return s.speaker === 'doctor' && next?.speaker === 'patient' && next.turn !== s.turn && CONFIRMED.test(next.text) && (words <= 4 || (words <= 8 && !YES_BUT.test(next.text)));
+  return s.speaker === 'doctor' && next?.speaker === 'patient' && next.turn !== s.turn && CONFIRMED.test(next.text)
+    && (words <= 4 || (words <= 8 && !YES_BUT.test(next.text)) || YES_AND.test(next.text));
 }
 
 /** The doctor's "you take …" answered by the patient's bare yes: a check of the history, not an order. */
 function checkedBack(doc: Doc, at: number): boolean {
   const s = doc.sentences[at]!;
   return YOU_TAKE.test(s.text) && confirmedNext(doc, s);
+}
+
+const STOP_LATER = /^[^.;?]{0,30}?\b(?:will|would|can|could|should|may|is to|are to)\s+(?:then\s+)?be\s+(?:stopped|discontinued|held|weaned(?: off)?)\b/;
+const WAITS_ON = /^(?:if|should|once|when|unless|as soon as)\b[^.;?]{0,80},|\b(?:once|when|if|after|until|unless|as soon as|pending)\b/;
+
+/** A stop said in the passive future, on a condition or a later time ("… will be discontinued once …"). */
+function stopWaits(text: string, drugEnd: number): boolean {
+  return STOP_LATER.test(text.slice(drugEnd)) && WAITS_ON.test(text);
 }
 
 // A sentence that opens by offering another choice: "Alternatively amoxicillin 500 mg BID if preferred".

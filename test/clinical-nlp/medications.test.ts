@@ -2442,6 +2442,11 @@ describe('a dose changed two turns after the drug was named (session 57)', () =>
     expect(said(`${asked}Doctor: Ah, that can stop it being absorbed. Take it on an empty stomach with water. I'm also going to increase the dose to 100 micrograms once a day.`))
       .toEqual([['levothyroxine', 'changed', 100, 75]]);
   });
+  it('without punctuation, a yes that goes on "and …" confirms the strength asked about, however long the answer runs', () => {
+    const unpunctuated = 'okay\nare you still taking the metformin one thousand twice a day\nyes and the glipizide five in the morning i also take aspirin\nkeep taking the metformin and the glipizide';
+    expect(structure(unpunctuated, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.status, m.strength?.value]))
+      .toEqual([['metformin', 'continued', 1000], ['glipizide', 'continued', 5]]);
+  });
   it('"yes, but I stopped it" is no plain yes: nothing is changed', () => {
     expect(said("Doctor: And you're taking the levothyroxine 75 micrograms every morning?\nPatient: Yes, but I stopped it last month.\nDoctor: Okay. Take it on an empty stomach with water. I'm going to increase the dose to 100 micrograms once a day.")
       .map((m) => m[1])).not.toContain('changed');
@@ -2548,5 +2553,17 @@ describe('what else to use is no dose of the drug before it (session 57)', () =>
   it('"… desogestrel seventy five micrograms daily use condoms for the first seven days …" gives the pill no seven-day course', () => {
     const f = structure("Doctor: we'll switch you to the progestogen only pill desogestrel seventy five micrograms daily use condoms for the first seven days for the attacks take sumatriptan fifty mg", { locale: 'en-GB', mode: 'consultation' });
     expect(f.medications.map((m) => [m.name, m.frequency?.text, m.duration])).toEqual([['desogestrel', 'once daily', undefined], ['sumatriptan', undefined, undefined]]);
+  });
+});
+
+describe('a stop planned for later (session 58)', () => {
+  const plan = (text: string) => structure(text, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.status]);
+  it('"Should the ultrasound be negative, enoxaparin will be discontinued" leaves the enoxaparin started today', () => {
+    expect(plan('PLAN: Start enoxaparin 80 mg subcutaneously every 12 hours. Should the ultrasound be negative, enoxaparin will be discontinued.')).toEqual([['enoxaparin', 'new']]);
+    expect(plan('PLAN: Start enoxaparin 80 mg subcutaneously every 12 hours. Enoxaparin will be stopped once the INR is therapeutic.')).toEqual([['enoxaparin', 'new']]);
+  });
+  it('a stop said without a condition still stops', () => {
+    expect(plan('PLAN: Lisinopril 10 mg daily. Amlodipine 5 mg daily will be discontinued as it caused ankle swelling.')).toEqual([['lisinopril', 'new']]);
+    expect(plan('PLAN: Start enoxaparin 80 mg subcutaneously every 12 hours. Enoxaparin will be discontinued.')).toEqual([]);
   });
 });

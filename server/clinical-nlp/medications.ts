@@ -308,7 +308,8 @@ interface Hit {
 // time, not a frequency.
 // The first step of a regimen, said as given now or on its first day.
 const LOADING_DOSE = /\b(?:today|now|stat|immediately|on (?:the )?first day|(?:on )?day (?:one|1)|(?:as )?(?:the|a) (?:first|loading) dose)\b/;
-const ONCE_DAILY = /\b(?:od|once (?:a day|daily)|once(?!\s+(?:the|you|you've|you're|your|it|it's|this|that|these|those|he|she|they|we|i|i've|my|his|her|their|symptoms?|things?|everything|done|finished|healed|settled|better)\b)(?!\s+(?:[a-z']+\s+){1,3}(?:is|are|has|have|was|were|gets|comes|returns|resolves|resolved|improves|settles)\b)|daily|every day|(?:every|each) (?:morning|night)|everyday|qd|nightly|(?:a|per) day)\b/;
+// "for more than a day", "within a day" is a time, not how often.
+const ONCE_DAILY = /\b(?:od|once (?:a day|daily)|once(?!\s+(?:the|you|you've|you're|your|it|it's|this|that|these|those|he|she|they|we|i|i've|my|his|her|their|symptoms?|things?|everything|done|finished|healed|settled|better)\b)(?!\s+(?:[a-z']+\s+){1,3}(?:is|are|has|have|was|were|gets|comes|returns|resolves|resolved|improves|settles)\b)|daily|every day|(?:every|each) (?:morning|night)|everyday|qd|nightly|(?<!\b(?:for|than|over|within|after|whole|half|first)\s)(?:a|per) day)\b/;
 
 const MORNING_AND_EVENING = /\b(\d+(?:\.\d+)?\s*[a-z]+\s+)?(?:every|each)\s+morning\s+and\s+(\d+(?:\.\d+)?\s*[a-z]+\s+)?(?:every|each)\s+(?:evening|night)\b/;
 

@@ -2562,6 +2562,17 @@ describe('a stop planned for later (session 58)', () => {
     expect(plan('PLAN: Start enoxaparin 80 mg subcutaneously every 12 hours. Should the ultrasound be negative, enoxaparin will be discontinued.')).toEqual([['enoxaparin', 'new']]);
     expect(plan('PLAN: Start enoxaparin 80 mg subcutaneously every 12 hours. Enoxaparin will be stopped once the INR is therapeutic.')).toEqual([['enoxaparin', 'new']]);
   });
+  it('without punctuation, "stop the ramipril and the metformin for now restart them … after you\'re eating normally" restarts nothing now', () => {
+    const said = (t: string) => structure(t, { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => [m.name, m.status]);
+    expect(said("doctor: i'd like you to stop the ramipril and the metformin for now restart them 24 to 48 hours after you're eating and drinking normally again carry on with the amlodipine"))
+      .toEqual([['amlodipine', 'continued']]);
+    expect(said("doctor: stop the ramipril and the metformin for now restart them when you're eating normally again")).toEqual([]);
+  });
+  it('"… if you can\'t keep fluids down for more than a day" gives the drug before it no daily frequency', () => {
+    const f = structure("doctor: you can take paracetamol if you need it for the cramps if you can't keep fluids down for more than a day ring us", { locale: 'en-GB', mode: 'consultation' });
+    expect(f.medications.map((m) => [m.name, m.frequency?.text])).toEqual([['paracetamol', 'as needed']]);
+    expect(structure('PLAN: Omeprazole 20 mg a day.', { locale: 'en-GB', mode: 'dictation' }).medications.map((m) => m.frequency?.text)).toEqual(['once daily']);
+  });
   it('a stop said without a condition still stops', () => {
     expect(plan('PLAN: Lisinopril 10 mg daily. Amlodipine 5 mg daily will be discontinued as it caused ankle swelling.')).toEqual([['lisinopril', 'new']]);
     expect(plan('PLAN: Start enoxaparin 80 mg subcutaneously every 12 hours. Enoxaparin will be discontinued.')).toEqual([]);

@@ -955,6 +955,7 @@ function scanOutsideLists(s: Sentence, used: [number, number][], add: (list: Fou
 // ("allergic rhinitis rather than a sinus infection").
 const NOT_THIS_VISIT = /\b(?:history|h\/o|past|previous|previously|prior|family|treated for|had|father|mother|brother|sister|son|daughter|husband|wife|risk of|screen(?:ing)? for|check for|test for|to prevent|prevention of|vaccine|no|rather than|instead of|as opposed to)\s+(?:\w+\s+){0,2}$/;
 const WHOLE_NAME_WORDS = 6;
+const AS_NEEDED_FOR = /\b(?:prn|p\.r\.n\.?|as needed|when needed|if needed|as required|when required)(?:\s+for)?\s+$/;
 // Names a complaint is also said by ("back pain", "low sodium", "sore throat"), and names of tests and vaccines
 // ("hepatitis b surface antigen"): neither is a diagnosis said in passing.
 const SYMPTOM_WORD = /\b(?:pain|pains|ache|aches|aching|sore|low|high|raised|reduced|irregular|swelling|discharge|bleeding|loss|cough|fever|post|status)\b|^allerg(?:y|ies)$/;
@@ -981,6 +982,8 @@ function scanWholeNames(s: Sentence, used: [number, number][], add: (list: Found
     const to = t[best.j - 1]!.end;
     const name = s.text.slice(from, to);
     if (SYMPTOM_WORD.test(name) || TEST_AFTER.test(s.text.slice(to)) || NOT_THIS_VISIT.test(s.text.slice(Math.max(0, from - 40), from)) || isNegated(s.text, from)) continue;
+    // "tizanidine 2 mg at bedtime prn muscle spasm": what a drug is taken for when needed, not a diagnosis made.
+    if (AS_NEEDED_FOR.test(s.text.slice(Math.max(0, from - 20), from))) continue;
     if (DENIED_BEFORE.test(s.text.slice(clauseStart(s.text, from), from)) || PASSING_NOT.test(s.text.slice(0, from))) continue;
     add([{ name, certainty: 'confirmed', entry: best.entry, s, from, to, passing: true }]);
     used.push([from, to]);

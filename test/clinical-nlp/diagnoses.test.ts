@@ -299,6 +299,11 @@ describe('chronic conditions and visits', () => {
     expect(codes('the pain is much better controlled now')).toEqual([]);
   });
 
+  it('what a drug is taken for when needed ("tizanidine 2 mg at bedtime prn muscle spasm") is no diagnosis made', () => {
+    expect(codes('plan meloxicam 15 mg daily. tizanidine 2 mg at bedtime prn muscle spasm.')).toEqual([]);
+    expect(codes('plan meloxicam 15 mg daily for muscle spasm.')).toEqual(['M62.8']);
+  });
+
   it('does not turn complaints in the history into diagnoses', () => {
     expect(codes('fever and cough since three days, headache since yesterday. pulse 90.')).toEqual([]);
   });

@@ -162,6 +162,7 @@ const PAST = new Set(['last', 'previous', 'previously', 'prior', 'earlier', 'old
 const PAST_FILLER = new Set(['in', 'a', 'an', 'the', 'his', 'her', 'their', 'your', 'with', 'of', 'done', 'positive', 'negative', 'normal', 'abnormal', 'first', 'second', 'third', 'trimester', 'also', 'both', 'all', 'these', 'those', 'any', 'some', 'outside', 'lab', 'laboratory', 'home']);
 const MONITOR = new Set(['monitor', 'monitoring', 'self', 'home']);
 const OPENER = /^(?:we|we'll|i'll|then|let's|lets)$/;
+const WHETHER_BEFORE = /^(?:out|see|check|know|determine|tell|ask|wonder|assess|confirm)$/;
 const MAIN_CLAUSE = /^(?:we|we'll|we're|will|then|get|do|consider|plan|go|need|may|might|could|should|are|going|gonna|proceed|with|obtain|arrange|schedule|pursue|want|would)$/;
 const REFER = /\b(?:refer|referred|referral|referring)\b/;
 // "I'm going to refer you for a chest x-ray": referred for the test itself, which is its order.
@@ -323,12 +324,16 @@ function conditional(s: Sentence, at: number, floor: number): boolean {
   for (let i = at - 1; i >= Math.max(0, at - 20); i--) {
     const w = t[i]!.text;
     if (w !== 'if' && w !== 'unless' && !(w === 'case' && t[i - 1]?.text === 'in')) continue;
+    // "tests to rule out if there is any specific cause", "to see if": "if" as "whether" sets no condition.
+    if (w === 'if' && WHETHER_BEFORE.test(t[i - 1]?.text ?? '')) continue;
     // The if-clause ends at its comma or at the main clause's verb; the test must open the main clause.
     const between = t.slice(i + 1, at).map((x) => x.text);
     // The main clause starts at the if-clause's comma or at its own words ("we will", "then"); the test must be
     // what it does ("if it persists we will do an MRI"), not a new order after it ("if ... we may add amlodipine.
     // BMP in 2 weeks").
-    const opens = between.findIndex((x) => x === ',' || OPENER.test(x));
+    // "if it gets worse it will need an mri", and a note's run-on "if symptoms persist … develop will obtain mri"
+    // without the comma or the subject: "will" after the if-clause's own words opens the main clause.
+    const opens = between.findIndex((x, k) => x === ',' || OPENER.test(x) || (x === 'will' && k > 1 && between[k + 1] !== 'be'));
     if (opens < 0) return at - i <= 4;
     if (between.slice(opens + 1).every((x) => NEG_FILLER.has(x) || MAIN_CLAUSE.test(x))) return true;
     // Not what the if-clause's main clause does, but it may still weigh it: "…, we might think about an MRI".

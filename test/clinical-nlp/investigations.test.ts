@@ -252,6 +252,11 @@ describe('recogniser form (lower case, no punctuation, numbers as words)', () =>
   it('ends a condition at its own main clause', () => {
     expect(names('if the fever persists we will do a widal test')).toEqual([]);
     expect(names('if he is still above goal we may add amlodipine b m p in two weeks')).toEqual(['basic metabolic panel']);
+    // Session 58: without the comma or the subject, "will" after the if-clause opens its main clause.
+    expect(names('plan no imaging indicated at this time if symptoms persist beyond six weeks or neurological symptoms develop will obtain mri follow up in four weeks')).toEqual([]);
+    expect(names('plan if it gets worse it will need an mri. order cbc')).toEqual(['complete blood count']);
+    // "to rule out if …", "to see if …": whether, no condition.
+    expect(names('i want to order some tests to rule out if there is a specific cause for this so the first test will be an echocardiogram')).toEqual(['echocardiogram']);
   });
 
   it('skips results read out from reports', () => {

@@ -2578,3 +2578,13 @@ describe('a stop planned for later (session 58)', () => {
     expect(plan('PLAN: Start enoxaparin 80 mg subcutaneously every 12 hours. Enoxaparin will be discontinued.')).toEqual([]);
   });
 });
+
+describe('UK skin brands (session 58)', () => {
+  it('"Dovobet gel, once a day … for up to four weeks" is calcipotriol with betamethasone; Zeroderm is an emollient', () => {
+    const f = structure("Doctor: This looks like psoriasis. I'm going to give you Dovobet gel, once a day to the patches on your elbows, for up to four weeks. Use Zeroderm ointment as often as you like.", { locale: 'en-GB', mode: 'consultation' });
+    expect(f.medications.map((m) => [m.name, m.brand, m.frequency?.text, m.duration?.value])).toEqual([
+      ['calcipotriol + betamethasone dipropionate', 'dovobet', 'once daily', 4],
+      ['emollient', 'zeroderm', undefined, undefined],
+    ]);
+  });
+});

@@ -251,13 +251,15 @@ function measuredHere(s: Sentence, m: RegExpExecArray): boolean {
   const after = text.slice(m.index + said.length);
   // A place said after the value outweighs a "here" before it: "I see here it was 180 over 95 when you went into the ER".
   const elsewhereAfter = ELSEWHERE_AFTER.test(after.split(/\d/)[0]!);
+  // "weight today is 4 pounds down from discharge": a change, however much it is today's.
+  if (CHANGE_AFTER.test(after)) return false;
   if ((THIS_VISIT.test(said) || THIS_VISIT.test(before)) && !elsewhereAfter) return true;
   const section = s.section ?? null;
   if (section && (NO_VITALS.has(section) || (section === 'review' && !THIS_VISIT.test(text)))) return false;
   if (REPORT_SENTENCE.test(text)) return false;
   const runOn = !/[,;:]/.test(text) && RUN_ON_TAIL.test(before);
   if ((!runOn && ELSEWHERE_BEFORE.test(before)) || EARLIER_VISIT.test(wide)) return false;
-  return !elsewhereAfter && !LASTED_AFTER.test(after) && !CHANGE_AFTER.test(after);
+  return !elsewhereAfter && !LASTED_AFTER.test(after);
 }
 
 // "blood pressure sitting down was 180/80": a posture is not a change ("weight is down 2 kg").

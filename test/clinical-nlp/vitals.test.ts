@@ -175,3 +175,10 @@ describe('a reading told in the past and the one taken at this visit (ACI-bench,
     expect(talk('Doctor: have you bought a blood pressure cuff to have at home\nPatient: yes\nDoctor: good. let\'s do a quick physical exam, your blood pressure looks pretty good today at one twenty eight over seventy two\nPatient: okay').bp).toEqual({ systolic: 128, diastolic: 72 });
   });
 });
+
+describe('a change said after the value (session 58)', () => {
+  it('"weight today is 4 pounds down from discharge" is no weight; the vitals\' "182 lb, down from 190 lb" is', () => {
+    expect(vitals('HPI: Weight today is 4 pounds down from discharge.', 'en-US').weight_kg).toBeUndefined();
+    expect(vitals('HPI: Weight today is 4 pounds down from discharge.\nVITALS: BP 98/60. Weight 182 lb, down from 190 lb.', 'en-US').weight_kg).toBe(82.6);
+  });
+});

@@ -213,6 +213,12 @@ describe('notes that open with demographics, referral or reports', () => {
     expect(told('I stopped going to the gym because of the pain in my knee.')).toEqual(['cough', 'knee pain']);
   });
 
+  it('"from discharge", "since discharge" is leaving hospital, no complaint of discharge (session 58)', () => {
+    const told = (t: string) => complaints(`Complains of cough for 2 days. ${t}`).map((c) => c.name);
+    expect(told('Weight today is 4 pounds down from discharge. He has felt better since his discharge.')).toEqual(['cough']);
+    expect(told('She has a green discharge from the left ear.')).toEqual(['cough', 'green left ear discharge']);
+  });
+
   it('what a drug once caused is its side effect, told as history; what it has caused, still going on, and what anything else caused, are complaints', () => {
     const told = (t: string) => complaints(`Complains of cough for 2 days. ${t}`).map((c) => c.name);
     expect(told('He was previously on amlodipine but this caused ankle swelling and was discontinued last year.')).toEqual(['cough']);

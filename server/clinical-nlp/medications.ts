@@ -383,7 +383,7 @@ const AS_NEEDED = /(?<!\b(?:titrat[a-z]*|adjust[a-z]*|increas[a-z]*|decreas[a-z]
 // a titration's step ("titrate to 50 mg b.i.d. if tolerated", "if no side effects"): the dose is regular.
 // Nor is a trial's "see if it helps with the sleep", "if this works for her", nor the next step's "if she is unimproved
 // in five days [follow up]". "Every day, even when you feel well" says the opposite of a condition: take it regardless.
-const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)(?<!\b(?:see|check|find out|know|even)\s+(?:if|when|whenever))\b(?!\s+(?:needed|required|(?:(?:you're|you are|he's|she's|he is|she is|they're|they are|the patient is)\s+)?allergic\b|(?:(?:the|her|his|your)\s+)?(?:inr|potassium|sodium|creatinine|egfr|blood sugars?|sugars?|glucose|haemoglobin|hemoglobin|hb|platelets?|[a-z]+\s+levels?|results?|bloods|blood tests?)\b|you wake|he wakes|she wakes|you get up|(?:that|it|this)\s+(?:is|was|proves|turns out to be)\s+(?:successful|effective|helpful)\b|(?:i|we|you|he|she|they|it)\s+(?:was|were|saw|had|did|came|went|got|last saw|first saw)\b|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|would rather|chooses?|likes?)\b|(?:preferred|desired|wished)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:it|this|that|they)\s+(?:works?|helps?)\b|(?:it|this|that|they|these|those)\s+(?:doesn't|does not|don't|do not|didn't|did not)\s+(?:help|work|improve|settle|go away|get better|clear)\b|(?:it|this|that|they)\s+(?:makes?|made)\s+(?:you|him|her|them|me)\s+(?:feel\s+)?(?:drowsy|sleepy|tired|sick|nauseous|queasy|dizzy)\b|(?:(?:(?:he|she|you|they|it|the patient|symptoms?)\s+(?:is|are|was|were|has|have|does|do)|it's|that's|he's|she's|you're|they're|things are)\s+(?:still\s+)?)?(?:unimproved|not (?:better|improved|improving|resolved|settled|clearing|getting better)|no better|worse|not improve)\b|no improvement\b|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
+const CONDITION = /\b(?:only\s+)?(?:if|when|whenever|in case of|at (?:the )?onset of)(?<!\b(?:see|check|find out|know|even)\s+(?:if|when|whenever))\b(?!\s+(?:needed|required|(?:(?:you're|you are|he's|she's|he is|she is|they're|they are|the patient is)\s+)?allergic\b|(?:(?:the|her|his|your)\s+)?(?:inr|potassium|sodium|creatinine|egfr|blood sugars?|sugars?|glucose|haemoglobin|hemoglobin|hb|platelets?|[a-z]+\s+levels?|results?|bloods|blood tests?)\b|you wake|he wakes|she wakes|you get up|(?:that|it|this)\s+(?:is|was|proves|turns out to be)\s+(?:successful|effective|helpful)\b|(?:i|we|you|he|she|they|it)\s+(?:was|were|saw|had|did|came|went|got|last saw|first saw)\b|(?:you|he|she|they) (?:get|gets|go|goes|arrive|arrives|come|comes) (?:back )?home|(?:you|he|she|they|the patient) (?:is|are) (?:to|going to|due to)\b|(?:you|he|she|they) (?:are|is) (?:back )?home|you're (?:back )?home|(?:he|she|you|they|the patient) (?:would like|wants?|prefers?|would prefer|would rather|chooses?|likes?)\b|(?:preferred|desired|wished)\b|(?:(?:it|this|that|he|she|you|they|the patient)\s+(?:is|are|was|were|has been|have been)\s+)?(?:well\s+)?tolerat\w*|(?:it|this|that|they)\s+(?:works?|helps?)\b|(?:it|this|that|they|these|those)\s+(?:doesn't|does not|don't|do not|didn't|did not)\s+(?:help|work|improve|settle|go away|get better|clear)\b|(?:it|this|that|they)\s+(?:makes?|made)\s+(?:you|him|her|them|me)\s+(?:feel\s+)?(?:drowsy|sleepy|tired|sick|nauseous|queasy|dizzy)\b|(?:(?:(?:he|she|you|they|it|the patient|symptoms?)\s+(?:is|are|was|were|has|have|does|do)|it's|that's|he's|she's|you're|they're|things are)\s+(?:still\s+)?)?(?:unimproved|not (?:better|improved|improving|resolved|settled|clearing|getting better)|no better|worse|not improve)\b|no improvement\b|(?:there (?:are|is) )?no (?:side effects?|adverse effects?|problems?|intolerance)\b))[^,;]*/;
 // ("at night if it makes you drowsy" says when to take it, not that it is taken as needed.)
 // "… twice a day, but if you get wheezy stop it", "… b.i.d. x10 days if no improvement consider CT sinus": a condition
 // for stopping it, calling back or a next step is no condition of taking it.
@@ -400,6 +400,8 @@ const EXPLAINED_BEFORE = /\b(?:cause|causes|can make|may make|side effects?)\b[^
 const CONDITION_MAIN = /^[^,;.]*[,;]\s*(?:then\s+)?(?:she|he|you|they|the patient)\s+(?:needs? to|should|must|will need to|has to|have to|is to|are to)\b(?!\s+(?:take|use|apply|have|try|start)\b)/;
 // "amlodipine 5 mg, increase to 10 mg after two weeks if the pressure is still high": the condition is the change's.
 const CHANGE_THEN_CONDITION = /\b(?:increase|increasing|decrease|decreasing|reduce|reducing|go up|step up|titrate|titrating|double|switch|change)\b[^.;]{0,50}$/;
+// "… three times a day but stop it if you get a rash": the condition is the stop's.
+const STOP_THEN_CONDITION = /\b(?:stop|stopping|discontinue|come off|hold)\s+(?:it|them|this|that|taking it|taking them)\s*$/;
 // In a recogniser's run-on line the next step comes straight after its condition: "… daily if symptoms persist beyond
 // 10 days start amoxicillin …" (the drug's line ends where the next drug's begins).
 const NEXT_STEP = /^\s*(?:then\s+)?(?:start|begin|add|try|switch)\b(?!\s+(?:to|it|this|that|them|again|back|up|[a-z]+ing)\b)/;
@@ -409,7 +411,7 @@ const takingCondition = (near: string, line: string, sentenceOn: string): RegExp
   const c = CONDITION.exec(near);
   // Cut where the drug's words end ("… only use it if she's"), a condition may still say in the sentence what it is
   // ("… no better by Friday", "if creatinine is stable"): no symptom.
-  return c && CONDITION.exec(sentenceOn.slice(c.index))?.index === 0 && !CUT_SHORT.test(c[0]) && !STOPS_ON_CONDITION.test(c[0]) && !NEXT_STEP.test(sentenceOn.slice(c.index + c[0].length)) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) && !CHANGE_THEN_CONDITION.test(near.slice(0, c.index)) ? c : null;
+  return c && CONDITION.exec(sentenceOn.slice(c.index))?.index === 0 && !CUT_SHORT.test(c[0]) && !STOPS_ON_CONDITION.test(c[0]) && !NEXT_STEP.test(sentenceOn.slice(c.index + c[0].length)) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) && !CHANGE_THEN_CONDITION.test(near.slice(0, c.index)) && !STOP_THEN_CONDITION.test(near.slice(0, c.index)) ? c : null;
 };
 const FOR_SYMPTOM = /\bfor (?:the |any |a |her |his |your )?(?:discomfort|pain|fever|(?:high )?temperature|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 // A line that is a drug and the symptoms it is for, nothing else: "[Paracetamol] for the pain and temperature."
@@ -983,7 +985,7 @@ export function extractMedications(
       const { decision } = decided;
       // "Should the ultrasound be negative, enoxaparin will be discontinued", "… will be stopped once the INR is
       // therapeutic": a stop planned for later, on a result, leaves what this visit gives in place.
-      if (decision === 'stopped' && stopWaits(s.text, m.end)) return;
+      if (decision === 'stopped' && stopWaits(s.text, m.formStart, m.end)) return;
       if (decision === 'stopped') stopped.push({ id, brand: m.ref?.brand, sentence: s.index, switch: decided.rules.includes(STOP_SWITCH) });
       if (decided.rules.some((r) => WITHDRAWN.has(r)) && s.speaker !== 'patient') withdrawn.push({ id, sentence: s.index, classEntry: m.ref?.drug.kind === 'class' ? m.ref.drug : undefined });
       // "Voltaren … instead of Celebrex. He may continue his other medications": the drug replaced is not continued.
@@ -991,15 +993,18 @@ export function extractMedications(
       const status = STATUS_OF[decision];
       if (!status || status === 'stopped') return;
       const prescribed = PRESCRIBED.has(status);
+      // "if the rash spreads, stop the amoxicillin": the condition is the stop's, not one for taking the drug.
+      const stopsOn = decided.rules.some((r) => STOPS_ON.has(r));
       const condition =
-        prescribed && (line.condition ?? (!m.prefixForm ? LEADING_CONDITION.exec(lead) : null))
+        prescribed && !stopsOn && (line.condition ?? (!m.prefixForm ? LEADING_CONDITION.exec(lead) : null))
           ? (line.condition ?? { from: floor + LEADING_CONDITION.exec(lead)!.index, to: m.formStart })
           : undefined;
       // "either A 100 mg twice a day or B …": the "or" is out of reach of A's scope, but answers A's "either".
       const alternatives = mods.filter((x) => x.category === 'ALTERNATIVE');
       const either = alternatives.find((x) => x.rule.id === 'alternative.either');
       if (either) alternatives.push(...sentenceModifiers(s).filter((y) => y.category === 'ALTERNATIVE' && y.start > either.start && !alternatives.some((x) => x.start === y.start)));
-      for (const med of prescription(s, text, m, line, condition, lang)) {
+      const stopIf = stopsOn ? STOP_CONDITION.exec(text.slice(m.end, line.end)) : null;
+      for (const med of prescription(s, text, m, stopIf ? { ...line, end: m.end + stopIf.index } : line, condition, lang)) {
         // "your furosemide, cut it down from 40 to 20 mg a day": the old and the new strength said together are a change
         // of the drug, where no cue gave it another status.
         const fromTo = status === 'new' && decided.rules.includes('med.default-new') && !!med.previous_strength;
@@ -1025,8 +1030,14 @@ export function extractMedications(
     shareListRegimen(meds.filter((m) => m.sentence === s.index), (k) => text.slice(mentions[k]!.end, mentions[k + 1]!.formStart));
   }
   // "I'll give you penicillin V …" – "I'm allergic" – "in that case we won't use penicillin": taken back after it was given.
+  // A stop the history tells ("his carvedilol was held on admission") is over once the plan names the drug again
+  // ("continue carvedilol at current dose"), which then takes what the medication list said of it.
+  const stoppedAs = (x: { id: string; brand?: string }, m: Out): boolean => x.id === m.id && (!x.brand || x.brand === m.brand);
+  const stopOver = (x: { sentence: number }, m: Out): boolean =>
+    x.sentence < doc.planStart && m.sentence >= doc.planStart && !!m.rules?.some((r) => PRESCRIBING_CUE.test(r));
+  const resumedInPlan = (m: Out): boolean => stopped.some((x) => stoppedAs(x, m) && stopOver(x, m));
   const isStopped = (m: Out): boolean =>
-    (!m.restart && stopped.some((x) => x.id === m.id && (!x.brand || x.brand === m.brand))) ||
+    (!m.restart && stopped.some((x) => stoppedAs(x, m) && !stopOver(x, m))) ||
     withdrawn.some((x) => x.sentence > m.sentence && (x.id === m.id || (!!x.classEntry && classMemberNamed(x.classEntry, m.name))));
   // A drug named without any instruction is only mentioned ("before starting methotrexate"), unless a cue prescribes
   // it by name ("continue the albuterol inhaler", "you may use ibuprofen"): drugs without a spoken strength are
@@ -1036,6 +1047,7 @@ export function extractMedications(
   // the spot", "recommend a spinal injection with a strong anti-inflammatory").
   const named = (m: Out): boolean => (!m.bare || (m.explicit && m.recognised)) && (!m.classEntry || (m.explicit && !m.unclear));
   const history = meds.filter((m) => m.status === 'history' && !isStopped(m));
+  const listedBefore = meds.filter((m) => m.status === 'history');
   let prescribed = meds.filter((m) => PRESCRIBED.has(m.status!) && named(m) && !isStopped(m));
   followOnDosing(doc, prescribed, mentioned, firstMed);
   // "I recommend the influenza vaccine and Shingrix. She did defer this.": a refusal said next, of the drugs just offered.
@@ -1198,7 +1210,7 @@ export function extractMedications(
     m.rules = [...(m.rules ?? []), 'med.choice-made'];
   }
   for (const m of deduped) {
-    const before = history.filter((h) => h.sentence < m.sentence || (h.sentence === m.sentence && h.mention < m.mention));
+    const before = (resumedInPlan(m) ? listedBefore : history).filter((h) => h.sentence < m.sentence || (h.sentence === m.sentence && h.mention < m.mention));
     // "Metoprolol succinate 50 mg daily" in the list, "continue metoprolol" in the plan: the one salt or form listed.
     const forms = new Set(before.filter((h) => !m.brand && h.name.startsWith(`${m.name} `)).map((h) => h.name));
     const said = [...before].reverse().find((h) => sameProduct(h, m) || (forms.size === 1 && forms.has(h.name)));
@@ -1378,12 +1390,21 @@ function checkedBack(doc: Doc, at: number): boolean {
   return YOU_TAKE.test(s.text) && confirmedNext(doc, s);
 }
 
+// A rule of a cue that prescribes, continues or changes the drug by name ("continue carvedilol", "start …").
+const PRESCRIBING_CUE = /^(?:new|continued|changed)\./;
+const STOPS_ON = new Set(['current.stop-when', 'current.stop-until']);
+const STOP_CONDITION = /\s(?:if|when|whenever|once|as soon as|until|in case)\b/;
 const STOP_LATER = /^[^.;?]{0,30}?\b(?:will|would|can|could|should|may|is to|are to)\s+(?:then\s+)?be\s+(?:stopped|discontinued|held|weaned(?: off)?)\b/;
-const WAITS_ON = /^(?:if|should|once|when|unless|as soon as)\b[^.;?]{0,80},|\b(?:once|when|if|after|until|unless|as soon as|pending)\b/;
+const WAITS_ON = /\b(?:once|when|if|after|until|unless|as soon as|pending)\b/;
+// "if potassium remains above 5.0, will stop spironolactone": the stop is the main clause of a condition said first.
+const CONDITION_FIRST = /^(?:(?:and|but|so|then|otherwise)\s+)?(?:if|should|once|when|unless|as soon as)\b(?:[^.;?]|\.\d){0,80},/;
 
-/** A stop said in the passive future, on a condition or a later time ("… will be discontinued once …"). */
-function stopWaits(text: string, drugEnd: number): boolean {
-  return STOP_LATER.test(text.slice(drugEnd)) && WAITS_ON.test(text);
+/**
+ * A stop that waits: said in the passive future on a condition or a later time ("… will be discontinued once …"), or
+ * as what a condition said first leads to.
+ */
+function stopWaits(text: string, drugStart: number, drugEnd: number): boolean {
+  return (STOP_LATER.test(text.slice(drugEnd)) && WAITS_ON.test(text)) || CONDITION_FIRST.test(text.slice(0, drugStart));
 }
 
 // A sentence that opens by offering another choice: "Alternatively amoxicillin 500 mg BID if preferred".

@@ -2588,3 +2588,25 @@ describe('UK skin brands (session 58)', () => {
     ]);
   });
 });
+
+describe('a stop that waits on a condition, and a stop the history tells (session 58)', () => {
+  const note = (text: string) => structure(text, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.status, m.strength?.value, m.frequency?.text]);
+  it('"Continue spironolactone. If potassium remains above 5.0, will stop spironolactone." continues it', () => {
+    expect(note('PLAN: Continue spironolactone 25 mg daily. If potassium remains above 5.0, will stop spironolactone.')).toEqual([['spironolactone', 'continued', 25, 'once daily']]);
+  });
+  it('"… reduced the prednisolone to 5 mg a day from tomorrow if he is to go home tomorrow. If his joints stay quiet, I would then stop it.": changed, regular', () => {
+    expect(note('ASSESSMENT AND PLAN: Rheumatoid arthritis. I have reduced the prednisolone to 5 mg a day from tomorrow if he is to go home tomorrow. If his joints stay quiet for two weeks, then I would stop the prednisolone.'))
+      .toEqual([['prednisolone', 'changed', 5, 'once daily']]);
+  });
+  it('the condition of a stop ("stop the amoxicillin if the rash spreads", "… but stop it if you get a rash") does not make the drug as needed', () => {
+    expect(note('PLAN: Stop the amoxicillin if the rash spreads.')).toEqual([['amoxicillin', 'continued', undefined, undefined]]);
+    expect(note('PLAN: If the rash spreads, stop the amoxicillin and call us.')).toEqual([['amoxicillin', 'continued', undefined, undefined]]);
+    expect(note('PLAN: Keep taking the amoxicillin 500 mg three times a day but stop it if you get a rash.')).toEqual([['amoxicillin', 'continued', 500, '3 times a day']]);
+  });
+  it('"his carvedilol was held on admission …" in the history, then the medication list and "continue carvedilol at current dose" in the plan: continued at the listed dose', () => {
+    const text = 'HISTORY: His carvedilol was held on admission due to hypotension and restarted at discharge.\nMEDICATIONS: Carvedilol 3.125 mg b.i.d., aspirin 81 mg daily.\nASSESSMENT AND PLAN: Heart failure. Continue carvedilol at current dose. Continue aspirin.';
+    expect(note(text)).toEqual([['carvedilol', 'continued', 3.125, 'twice daily'], ['aspirin', 'continued', 81, 'once daily']]);
+    // A stop in the plan still stops.
+    expect(note('MEDICATIONS: Carvedilol 3.125 mg b.i.d.\nASSESSMENT AND PLAN: Heart failure. Hold carvedilol for now.')).toEqual([]);
+  });
+});

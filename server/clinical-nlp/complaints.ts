@@ -529,6 +529,14 @@ function drugCaused(before: string): boolean {
   return !!m && before.slice(0, m.index).split(/[.;?]/).at(-1)!.split(/[^a-z-]+/).some((w) => DRUG_WORDS.has(w));
 }
 
+// "i was taking ibuprofen … but my stomach started hurting so i stopped that": the reason a drug named before it was
+// stopped, said after the symptom.
+const SO_STOPPED = /^[^.;?]{0,40}?\bso\s+(?:i|she|he|we|they)\s+(?:stopped|came off|quit)\s+(?:it|that|them|taking|the)\b/;
+
+function stoppedAfter(before: string, after: string): boolean {
+  return SO_STOPPED.test(after) && before.split(/[^a-z-]+/).some((w) => DRUG_WORDS.has(w));
+}
+
 function stoppedFor(before: string): boolean {
   const m = STOPPED_FOR.exec(before);
   if (m && (DRUG_STOPPED.test(m[1]!) || m[1]!.split(/\s+/).some((w) => DRUG_WORDS.has(w)))) return true;
@@ -539,7 +547,8 @@ function stoppedFor(before: string): boolean {
 /** A symptom said to have gone (or put down to an old cause, or the reason a drug was stopped), after it in its clause or just before it. */
 function resolved(s: Sentence, it: Item, next: number): boolean {
   return RESOLVED_AFTER.test(s.text.slice(it.end, next)) || OLD_CAUSE_AFTER.test(s.text.slice(it.end, next)) || RESOLVED_BEFORE.test(s.text.slice(Math.max(0, it.start - 40), it.start))
-    || stoppedFor(s.text.slice(Math.max(0, it.start - STOPPED_FOR_WITHIN), it.start)) || drugCaused(s.text.slice(Math.max(0, it.start - STOPPED_FOR_WITHIN), it.start));
+    || stoppedFor(s.text.slice(Math.max(0, it.start - STOPPED_FOR_WITHIN), it.start)) || drugCaused(s.text.slice(Math.max(0, it.start - STOPPED_FOR_WITHIN), it.start))
+    || stoppedAfter(s.text.slice(Math.max(0, it.start - STOPPED_FOR_WITHIN), it.start), s.text.slice(it.end));
 }
 
 // "Once I'm on my feet all day it starts to ache": being on one's feet is standing, not where it aches.

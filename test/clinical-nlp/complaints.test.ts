@@ -226,6 +226,8 @@ describe('notes that open with demographics, referral or reports', () => {
     expect(told('Amlodipine caused ankle swelling.')).toEqual(['cough']);
     expect(told('The metformin has caused some diarrhoea.')).toEqual(['cough', 'diarrhoea']);
     expect(told('Lifting the boxes caused back pain.')).toEqual(['cough', 'back pain']);
+    expect(told('I was taking ibuprofen three times a day but my stomach started hurting so I stopped that a week ago.')).toEqual(['cough']);
+    expect(told('I went for a run but my knee started hurting so I stopped running.')).toEqual(['cough', 'knee pain']);
   });
 
   it('"this is a dictation for …" opens no assessment: the complaints told after it in a recogniser\'s run-on line are found', () => {

@@ -199,7 +199,7 @@ const STRENGTH_UNIT = String.raw`(mg|milligrams?|mcg|µg|micrograms?|g|gm|grams?
 const AMOUNT_IN_LINE = new RegExp(String.raw`(?<!\b(?:to|from|of|up to|than|max|maximum|was|were|is|by|per|over|at|x)\s+)(?<![\d.,/-])\b${NUM}\s*(?:mg|milligrams?|mcg|micrograms?|g|grams?|units?)\b(?!\s*(?:\/|per)\s*(?:kg|ml|day)\b)`, 'g');
 // A per-kg dose calculation, a concentration or a stated daily maximum is not the strength.
 const STRENGTH = new RegExp(
-  String.raw`(?<!\b(?:more than|maximum(?: of)?|max|exceed|exceeding|under|(?<!\b(?:go|goes|going|increase|increased|titrate|titrated)\s+)up to|upto)\s+)(?<![\d.])${NUM}\s*(k\s+)?${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l|litre|liter)\b)`,
+  String.raw`(?<!\b(?:more than|maximum(?: of)?|max|exceed|exceeding|under|(?:do not|don't|never|not to|try not to) go (?:over|above)|(?<!\b(?:go|goes|going|increase|increased|titrate|titrated)\s+)up to|upto)\s+)(?<![\d.])${NUM}\s*(k\s+)?${STRENGTH_UNIT}(?![a-z])(?!\s*(?:\/|per)\s*(?:kg|ml|dl|l|litre|liter)\b)`,
   'g',
 );
 // A combination's strengths straight after its name: "5 mg/500 mg" (the shorthand reader gives each its unit), "500/50",
@@ -407,11 +407,14 @@ const STOP_THEN_CONDITION = /\b(?:stop|stopping|discontinue|come off|hold)\s+(?:
 const NEXT_STEP = /^\s*(?:then\s+)?(?:start|begin|add|try|switch)\b(?!\s+(?:to|it|this|that|them|again|back|up|[a-z]+ing)\b)/;
 // "… when her | INR is below 2": a condition cut at the line's end (a test's name starts another) says nothing.
 const CUT_SHORT = /\b(?:her|his|the|your|their|my|its|a|an)\s*$/;
+const STOPPING = /\b(?:stop|stopping|discontinue|come off)\b/;
 const takingCondition = (near: string, line: string, sentenceOn: string): RegExpExecArray | null => {
   const c = CONDITION.exec(near);
   // Cut where the drug's words end ("… only use it if she's"), a condition may still say in the sentence what it is
-  // ("… no better by Friday", "if creatinine is stable"): no symptom.
-  return c && CONDITION.exec(sentenceOn.slice(c.index))?.index === 0 && !CUT_SHORT.test(c[0]) && !STOPS_ON_CONDITION.test(c[0]) && !NEXT_STEP.test(sentenceOn.slice(c.index + c[0].length)) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) && !CHANGE_THEN_CONDITION.test(near.slice(0, c.index)) && !STOP_THEN_CONDITION.test(near.slice(0, c.index)) ? c : null;
+  // ("… no better by Friday", "if creatinine is stable"): no symptom. Nor one whose whole clause, read on, is for
+  // stopping it ("if her symptoms stay the same then i would discontinue the prednisone").
+  const whole = c ? CONDITION.exec(sentenceOn.slice(c.index)) : null;
+  return c && whole?.index === 0 && !CUT_SHORT.test(c[0]) && !STOPS_ON_CONDITION.test(c[0]) && !STOPPING.test(whole[0]) && !NEXT_STEP.test(sentenceOn.slice(c.index + c[0].length)) && !CONDITION_MAIN.test(line.slice(c.index + c[0].length)) && !MEASURED.test(c[0]) && !EXPLAINED_BEFORE.test(near.slice(0, c.index)) && !CHANGE_THEN_CONDITION.test(near.slice(0, c.index)) && !STOP_THEN_CONDITION.test(near.slice(0, c.index)) ? c : null;
 };
 const FOR_SYMPTOM = /\bfor (?:the |any |a |her |his |your )?(?:discomfort|pain|fever|(?:high )?temperature|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 // A line that is a drug and the symptoms it is for, nothing else: "[Paracetamol] for the pain and temperature."
@@ -420,7 +423,7 @@ const DRUG_FOR_SYMPTOM_LINE = new RegExp(String.raw`^\s*,?\s*for (?:the |any |a 
 const UP_TO_TIMES = /\bup\s*to\s+(?:(?:about|around|roughly|approximately)\s+)?(?:\d+|twice|thrice)\s+(?:times\s+)?(?:a|per|in a|each)\s+day\b/;
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
 // "do not take more than 3000 mg a day": said as a prohibition, a ceiling all the same.
-const NOT_MORE = String.raw`(?:(?:do not|don't|never|not to|try not to)\s+(?:take|use|have|go over|exceed)\s+(?:more than|over)|(?:do not|don't|never) exceed)`;
+const NOT_MORE = String.raw`(?:(?:do not|don't|never|not to|try not to)\s+(?:(?:take|use|have|go over|exceed)\s+(?:more than|over)|go over|go above|exceed)|(?:do not|don't|never) exceed)`;
 const DAILY_MAX = new RegExp(String.raw`\b(?:${NOT_MORE}|not more than|no more than|maximum(?: of)?|max|up to|upto|not to exceed)\s+(?:(?:about|around|roughly|approximately)\s+)?(\d+|once|twice|thrice)\s*(?:(?:tablets?|tabs?|capsules?|doses?|times?|pieces?|sprays?|puffs?)\s+)?(?:a|in a|per|in 1|each|in 24 hours?)\s*(?:day|night|24 hours)\b`);
 // "you can take Tylenol up to 3000 milligrams a day": a daily ceiling in weight; its "a day" is no once-daily
 // schedule, and with no schedule said the drug is taken as needed. "Then go up to 50 mg a day", "bump it up to …" are

@@ -2568,6 +2568,10 @@ describe('a stop planned for later (session 58)', () => {
       .toEqual([['amlodipine', 'continued']]);
     expect(said("doctor: stop the ramipril and the metformin for now restart them when you're eating normally again")).toEqual([]);
   });
+  it('"… but don\'t go over three thousand milligrams a day" is a daily ceiling, no strength', () => {
+    const f = structure("Doctor: you can continue the tylenol but don't go over three thousand milligrams a day", { locale: 'en-US', mode: 'consultation' });
+    expect(f.medications.map((m) => [m.name, m.strength, m.frequency?.text])).toEqual([['acetaminophen', undefined, 'as needed, up to 3000 mg a day']]);
+  });
   it('"… if you can\'t keep fluids down for more than a day" gives the drug before it no daily frequency', () => {
     const f = structure("doctor: you can take paracetamol if you need it for the cramps if you can't keep fluids down for more than a day ring us", { locale: 'en-GB', mode: 'consultation' });
     expect(f.medications.map((m) => [m.name, m.frequency?.text])).toEqual([['paracetamol', 'as needed']]);
@@ -2596,6 +2600,9 @@ describe('a stop that waits on a condition, and a stop the history tells (sessio
   });
   it('"… reduced the prednisolone to 5 mg a day from tomorrow if he is to go home tomorrow. If his joints stay quiet, I would then stop it.": changed, regular', () => {
     expect(note('ASSESSMENT AND PLAN: Rheumatoid arthritis. I have reduced the prednisolone to 5 mg a day from tomorrow if he is to go home tomorrow. If his joints stay quiet for two weeks, then I would stop the prednisolone.'))
+      .toEqual([['prednisolone', 'changed', 5, 'once daily']]);
+    // Without punctuation the stop's condition runs on from the dose's line: still no condition of taking it.
+    expect(note('assessment and plan rheumatoid arthritis i have reduced the prednisolone to 5 mg a day from tomorrow if he is to go home tomorrow if his joints stay quiet for two weeks then i would stop the prednisolone'))
       .toEqual([['prednisolone', 'changed', 5, 'once daily']]);
   });
   it('the condition of a stop ("stop the amoxicillin if the rash spreads", "… but stop it if you get a rash") does not make the drug as needed', () => {

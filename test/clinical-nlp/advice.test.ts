@@ -775,3 +775,10 @@ describe('"get hold of" is no instruction to hold (session 57)', () => {
       .toEqual(['drink plenty of fluids']);
   });
 });
+
+describe('"or you have …" in a safety net (session 58)', () => {
+  it('"If you can\'t swallow fluids or you have trouble breathing, go to A&E." is advice, not a diagnosis told', () => {
+    expect(structure("Doctor: This looks like tonsillitis. If you can't swallow fluids or you have trouble breathing, go to A&E.", { locale: 'en-GB', mode: 'consultation' }).advice)
+      .toEqual(['go to a&e if you cannot swallow fluids or you have trouble breathing']);
+  });
+});

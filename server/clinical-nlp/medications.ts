@@ -419,7 +419,10 @@ const takingCondition = (near: string, line: string, sentenceOn: string): RegExp
 const FOR_SYMPTOM = /\bfor (?:the |any |a |her |his |your )?(?:discomfort|pain|fever|(?:high )?temperature|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)\b/;
 // A line that is a drug and the symptoms it is for, nothing else: "[Paracetamol] for the pain and temperature."
 const SYMPTOM_WORDS = String.raw`(?:discomfort|pain|fever|(?:high )?temperature|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)`;
-const DRUG_FOR_SYMPTOM_LINE = new RegExp(String.raw`^\s*,?\s*for (?:the |any |a |her |his |your )?${SYMPTOM_WORDS}(?:\s*(?:,|and|or)\s+(?:the |any |a )?${SYMPTOM_WORDS})*\s*[.!]?\s*$`);
+// "Paracetamol or ibuprofen for the pain and fever, and salty water gargles can help.": one of two drugs offered for
+// it, with another instruction after a comma.
+const DRUG_FOR_SYMPTOM_LINE = new RegExp(String.raw`^\s*,?\s*(?:(?:or|and)\s+[a-z-]+\s+)?for (?:the |any |a |her |his |your )?${SYMPTOM_WORDS}(?:\s*(?:,|and|or)\s+(?:the |any |a )?${SYMPTOM_WORDS})*(?:\s*[.!]?\s*$|\s*,\s*(?:and|then)\b)`);
+const OTHER_DRUG_OFFERED = /^\s*[a-z-]+\s+(?:or|and)\s+$/;
 const UP_TO_TIMES = /\bup\s*to\s+(?:(?:about|around|roughly|approximately)\s+)?(?:\d+|twice|thrice)\s+(?:times\s+)?(?:a|per|in a|each)\s+day\b/;
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.
 // "do not take more than 3000 mg a day": said as a prohibition, a ceiling all the same.
@@ -1632,7 +1635,8 @@ function decide(
     // swallow.") is the plan giving it, with or without a strength.
     const item = inPlan && !far && PLAN_ITEM_OPENING.test(s.text.slice(0, m.formStart));
     // So is the doctor's own line that is only the drug and what it is for: "Paracetamol for the pain and temperature."
-    const spoken = !item && !far && s.speaker === 'doctor' && PLAN_ITEM_OPENING.test(s.text.slice(0, m.formStart)) && DRUG_FOR_SYMPTOM_LINE.test(s.text.slice(m.end));
+    const lead = s.text.slice(0, m.formStart);
+    const spoken = !item && !far && s.speaker === 'doctor' && (PLAN_ITEM_OPENING.test(lead) || OTHER_DRUG_OFFERED.test(lead)) && DRUG_FOR_SYMPTOM_LINE.test(s.text.slice(m.end));
     out = { decision: 'new', rules: item ? ['med.default-new', 'med.plan-item'] : spoken ? ['med.default-new', 'med.spoken-item'] : ['med.default-new'], explicit: item || spoken, restart: false, unclear: !!far };
   }
   // A prescribing cue in the prescriber's own words, in a line labelled the patient's, keeps the drug, flagged: the

@@ -2617,3 +2617,11 @@ describe('a stop that waits on a condition, and a stop the history tells (sessio
     expect(note('MEDICATIONS: Carvedilol 3.125 mg b.i.d.\nASSESSMENT AND PLAN: Heart failure. Hold carvedilol for now.')).toEqual([]);
   });
 });
+
+describe('two drugs offered for a symptom in the doctor\'s own line (session 58)', () => {
+  it('"Paracetamol or ibuprofen for the pain and fever, and salty water gargles can help." gives both, as needed, each the other\'s alternative', () => {
+    const f = structure('Doctor: This looks like tonsillitis. Paracetamol or ibuprofen for the pain and fever, and salty water gargles can help.', { locale: 'en-GB', mode: 'consultation' });
+    expect(f.medications.map((m) => [m.name, m.frequency?.as_needed, m.alternatives])).toEqual([['paracetamol', true, ['ibuprofen']], ['ibuprofen', true, ['paracetamol']]]);
+    expect(structure('Patient: Paracetamol or ibuprofen for the pain.', { locale: 'en-GB', mode: 'consultation' }).medications).toEqual([]);
+  });
+});

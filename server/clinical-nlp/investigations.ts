@@ -179,7 +179,7 @@ const REFERENCE =
   /\b(?:(?:after|once|when|until|till) the|(?:hold|copy|copies|records?|results?|reports?) of(?: (?:the|his|her|your|their|this|that))?)$/;
 // The examination's own manoeuvres and instruments: "negative varus and valgus stress test", "I did use the doppler",
 // "pulses present via doppler".
-const EXAMINED_WITH = /\b(?:(?:varus|valgus)(?: (?:and|or) (?:varus|valgus))?|(?:use|used|using)(?: (?:the|a|my|our))?|(?:present|heard|felt|palpable) (?:via|by|on|with))$/;
+const EXAMINED_WITH = /\b(?:(?:varus|valgus)(?: (?:and|or) (?:varus|valgus))?|(?<!\b(?:after|before) )(?:use|used|using)(?: (?:the|a|my|our))?|(?:present|heard|felt|palpable) (?:via|by|on|with))$/;
 // A test named to explain another ("under fluoroscopy, which you can think of like an x-ray", "a type of x-ray").
 const LIKENED = /\b(?:think of(?: it)?(?: as)?(?: (?:you know|um|uh))?|(?:a|it's a|it is a) (?:type|kind|sort) of|similar to)(?: (?:like|a|an|the))*$/;
 // Watching a result over time, not ordering it now: "we will continue to follow her urinalysis", "trend the creatinine".

@@ -255,6 +255,8 @@ describe('recogniser form (lower case, no punctuation, numbers as words)', () =>
     // Session 58: without the comma or the subject, "will" after the if-clause opens its main clause.
     expect(names('plan no imaging indicated at this time if symptoms persist beyond six weeks or neurological symptoms develop will obtain mri follow up in four weeks')).toEqual([]);
     expect(names('plan if it gets worse it will need an mri. order cbc')).toEqual(['complete blood count']);
+    // "… rinse mouth after use chest x ray …": the inhaler's use, no instrument the examination used.
+    expect(names('plan restart seretide one puff twice daily and rinse mouth after use chest x ray sputum culture review in one week')).toEqual(['chest x-ray', 'sputum culture']);
     // "to rule out if …", "to see if …": whether, no condition.
     expect(names('i want to order some tests to rule out if there is a specific cause for this so the first test will be an echocardiogram')).toEqual(['echocardiogram']);
   });

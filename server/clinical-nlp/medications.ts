@@ -437,9 +437,9 @@ const DAILY_MAX_AMOUNT = new RegExp(
 const CHANGE_BEFORE = /\b(?:go|goes|going|increase[ds]?|increasing|titrate[ds]?|titrating|put|bring|push|move|get|bump|raise|double)\b[^.;,]{0,30}$/;
 const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3 };
 const DURATION =
-  /\b(?:(?:for|x)\s+(?:(?:about|at least|only|another|next|the next|the first|a total of|up to|upto|a maximum of|maximum of|maximum|max|an additional|additional)\s+)*|(?:(?:for\s+)?(?:a\s+)?(?:maximum|max|up to)(?:\s+of)?\s+))(\d+(?:\.\d+)?|a|an)?\s*(?:(?:more|additional|extra|further)\s+)?(day|week|month|year|night)s?\b(?!\s+(?:now|so far|already)\b)/;
+  /\b(?:(?:for|x)\s+(?:(?:about|at least|only|another|next|the next|the first|a total of|up to|upto|a maximum of|maximum of|maximum|max|an additional|additional|a further|further)\s+)*|(?:(?:for\s+)?(?:a\s+)?(?:maximum|max|up to)(?:\s+of)?\s+))(\d+(?:\.\d+)?|a|an)?\s*(?:(?:more|additional|extra|further)\s+)?(day|week|month|year|night)s?\b(?!\s+(?:now|so far|already)\b)/;
 // "for 5 days now", "so far", "already": how long it has been taken, not the course (the negative lookahead above).
-// "for 5 more days": the rest of a course is the course from now.
+// "for 5 more days", "for a further four days": the rest of a course is the course from now.
 // "a three day course", "a 5-day course of".
 const COURSE = /\b(\d+)[\s-](day|week|month)s?\s+(?:course|(?:dose\s+)?pack)\b/;
 const ON_DAYS = /\bon days?\s+(\d+)(?:\s*(?:through|to|till|until|-|and)\s*(\d+))?\b/;

@@ -2625,3 +2625,10 @@ describe('two drugs offered for a symptom in the doctor\'s own line (session 58)
     expect(structure('Patient: Paracetamol or ibuprofen for the pain.', { locale: 'en-GB', mode: 'consultation' }).medications).toEqual([]);
   });
 });
+
+describe('"for a further four days" (session 58)', () => {
+  it('is the course of the step it follows', () => {
+    const f = structure('PLAN: Doxycycline 200 mg on day one, then 100 mg daily for a further four days.', { locale: 'en-GB', mode: 'dictation' });
+    expect(f.medications.map((m) => [m.strength?.value, m.duration?.value, m.duration?.unit])).toEqual([[200, 1, 'day'], [100, 4, 'day']]);
+  });
+});

@@ -199,13 +199,18 @@ function patternMatches(text: string, tokens: Token[], c: Compiled): Candidate[]
 /**
  * Where cues overlap the longest wins (a pseudo cue over the cue word inside it); at equal length the first. The
  * same words in rules of different categories for different targets ("no" for a drug and for a symptom) are both
- * kept, unless one is pseudo.
+ * kept, unless one is pseudo; so are two terminate cues on the same words ("since" ends a negation's scope for a
+ * symptom and, before a clause of its own, a drug's history cue).
  */
 function resolveOverlaps(all: Candidate[]): Candidate[] {
   const kept: Candidate[] = [];
   const sorted = [...all].sort((a, b) => b.to - b.from - (a.to - a.from) || a.from - b.from);
   const twin = (a: Candidate, b: Candidate): boolean =>
-    a.from === b.from && a.to === b.to && a.rule.direction !== 'pseudo' && b.rule.direction !== 'pseudo' && a.rule.category !== b.rule.category;
+    a.from === b.from &&
+    a.to === b.to &&
+    a.rule.direction !== 'pseudo' &&
+    b.rule.direction !== 'pseudo' &&
+    (a.rule.category !== b.rule.category || a.rule.direction === 'terminate');
   for (const c of sorted) if (!kept.some((k) => k.from < c.to && c.from < k.to && !twin(k, c))) kept.push(c);
   return kept.sort((a, b) => a.from - b.from);
 }

@@ -203,8 +203,10 @@ const STRENGTH = new RegExp(
   'g',
 );
 // A combination's strengths straight after its name: "5 mg/500 mg" (the shorthand reader gives each its unit), "500/50",
-// a recogniser's "five over five hundred".
-const COMBINATION_RATIO = new RegExp(String.raw`^\s*${NUM}\s*(?:mg|mcg)?\s*(?:\/|over)\s*${NUM}`);
+// a recogniser's "five over five hundred", "20-12.5 mg" (not a count's range: "1-2 tablets").
+const COMBINATION_RATIO = new RegExp(
+  String.raw`^\s*${NUM}\s*(?:mg|mcg)?\s*(?:\/|over|-(?=\s*\d+(?:\.\d+)?(?![\d.]|\s*(?:tablets?|tabs?|capsules?|caps?|puffs?|sprays?|drops?|pills?|sachets?|doses?|times)\b)))\s*${NUM}`,
+);
 // "eight hundred milligrams of ibuprofen", "500 mg of the amoxicillin", "twenty five milligrams per day of
 // hydrochlorothiazide": a strength (and how often) said before the name, joined by "of".
 // "normal saline, 20 mEq KCl": after a list's comma or "and", a strength straight before the name is its own.
@@ -284,6 +286,8 @@ const WEEKDAY = 'sunday|monday|tuesday|wednesday|thursday|friday|saturday';
 const LESS_THAN_DAILY = new RegExp(
   String.raw`\b(?:(?:once|one time|1 time|twice|two times|thrice|three times|four times|five times|six times|[1-6] times?)\s+(?:(?:a|per|every|in a)\s+week|weekly)|weekly|every week|once weekly|every (?:${WEEKDAY})|on (?:${WEEKDAY})s?|alternate (?:days?|nights?)|every other (?:day|night)|every (?:[2-9]|[1-9]\d) (?:days|weeks|months)|once a fortnight|once a month|monthly)\b`,
 );
+const ONE_WEEKDAY = new RegExp(String.raw`^on (?:${WEEKDAY})$`);
+const SAID_DAILY = /\b(?:(?:a|per) day|daily|once a day|twice a day|(?:\d+|three|four) times a day|every (?:morning|night|day))\b/;
 const MEAL =
   /\b(?:(?:\d+|half an?|an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+)?(?:before|after|with)\s+(?:food|meals?|feeds?|(?:breakfast|lunch|dinner|supper)(?:(?:\s*,\s*|\s+and\s+)(?:breakfast|lunch|dinner|supper))*)\b|\b(?:on an |on |an )?empty stomach\b|\b(?:at )?bedtime\b|\bbefore (?:going to )?(?:bed|sleep)\b|\b(?:at |q\.?\s?)(?:noon|midday|lunchtime)\b|\bat lunch\b|\bat night\b|\bnightly\b|\b(?:in the|every|each|early) morning\b|\bin the evening\b|\b(?:every|each) (?:night|evening)\b|\bhs\b|\bwith (?:milk|orange juice|juice)\b|\bin a glass of milk\b|\bon waking(?: up)?\b/g;
 const SINGLE_MEAL = /\b(?:breakfast|lunch|lunchtime|noon|midday|dinner|supper|bedtime|night|morning|evening|hs|waking)\b/;
@@ -309,7 +313,7 @@ interface Hit {
 // The first step of a regimen, said as given now or on its first day.
 const LOADING_DOSE = /\b(?:today|now|stat|immediately|on (?:the )?first day|(?:on )?day (?:one|1)|(?:as )?(?:the|a) (?:first|loading) dose)\b/;
 // "for more than a day", "within a day" is a time, not how often.
-const ONCE_DAILY = /\b(?:od|once (?:a day|daily)|once(?!\s+(?:the|you|you've|you're|your|it|it's|this|that|these|those|he|she|they|we|i|i've|my|his|her|their|symptoms?|things?|everything|done|finished|healed|settled|better)\b)(?!\s+(?:[a-z']+\s+){1,3}(?:is|are|has|have|was|were|gets|comes|returns|resolves|resolved|improves|settles)\b)|daily|every day|(?:every|each) (?:morning|night)|everyday|qd|nightly|(?<!\b(?:for|than|over|within|after|whole|half|first)\s)(?:a|per) day)\b/;
+const ONCE_DAILY = /\b(?:od|once (?:a day|daily)|once(?!\s+(?:the|you|you've|you're|your|it|it's|this|that|these|those|he|she|they|we|i|i've|my|his|her|their|symptoms?|things?|everything|done|finished|healed|settled|better)\b)(?!\s+(?:[a-z']+\s+){1,3}(?:is|are|has|have|was|were|gets|comes|returns|resolves|resolved|improves|settles)\b)|daily|every day|(?:every|each) (?:morning|night)|everyday|qd|nightly|(?<!\b(?:for|than|over|within|after|whole|half|first)\s)(?<!\b(?:pounds?|lbs?|kilos?|kgs?|kilograms?)\s+(?:in\s+)?)(?:a|per) day)\b/;
 
 const MORNING_AND_EVENING = /\b(\d+(?:\.\d+)?\s*[a-z]+\s+)?(?:every|each)\s+morning\s+and\s+(\d+(?:\.\d+)?\s*[a-z]+\s+)?(?:every|each)\s+(?:evening|night)\b/;
 
@@ -327,7 +331,8 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
     return { freq: mk(n, `${m[0]} (${['', 'once', 'twice', 'three times'][n] ?? n} daily)`, m[0]), single: false, hit: at(m) };
   }
   m = LESS_THAN_DAILY.exec(t);
-  if (m) return { freq: mk(null, m[0]), single: false, hit: at(m) };
+  // "5 mg a day from tomorrow … if he is to go home on Monday": one weekday said with a daily schedule is a date.
+  if (m && !(ONE_WEEKDAY.test(m[0]) && SAID_DAILY.test(t))) return { freq: mk(null, m[0]), single: false, hit: at(m) };
   m = /\bevery\s+(\d+)\s*(?:hours?|hrs?)\b|\bq\s?(\d+)\s?h\b|\b(\d+)\s*(?:hourly|hrly)\b/.exec(t);
   if (m) {
     const h = Number(m[1] ?? m[2] ?? m[3]);
@@ -374,6 +379,10 @@ const TAKEN_FOR_GOOD = /^\s*(?:indefinitely|lifelong|for life)\b/;
 // "when you need it", "whenever she needs one": as needed said to the patient, read near the drug only ("… and ice
 // the knee if you need to" is another instruction's). Not enough to make a drug named without a dose a prescription:
 // "just epipen for anaphylaxis when you need it" says back what the patient uses.
+// "an extra dose of Lasix 20 mg if his weight goes up more than 3 pounds": an extra dose is taken when its condition is
+// there, whatever the condition measures.
+const EXTRA_DOSE_BEFORE = /\b(?:extra|additional)(?:\s+(?:dose|tablet|pill|puff|capsule)s?(?:\s+of)?)?\s*$/;
+const INSTEAD = /\b(?:instead|in its place)\b(?!\s+of\b)/;
 const NEED_IT_NEAR = /\b(?:when|whenever|as) (?:you|he|she|they) needs? (?:it|them|one)\b/;
 const PRN_BEFORE = /\b(?:prn|sos)\s+$/;
 // "titrate the dose up as needed", "which we can increase later if needed" say how the dose may change, not when to take it.
@@ -763,7 +772,7 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   const cond = takingCondition(near, t, text.slice(from));
   const ceiling = changeBefore ? null : DAILY_MAX_AMOUNT.exec(near);
   // "you can take one tablet up to six times a day": a ceiling on how often is taken as needed.
-  let asNeeded = AS_NEEDED.test(t) || NEED_IT_NEAR.test(near) || !!cond || !!condition || UP_TO_TIMES.test(near);
+  let asNeeded = AS_NEEDED.test(t) || NEED_IT_NEAR.test(near) || !!cond || !!condition || UP_TO_TIMES.test(near) || (EXTRA_DOSE_BEFORE.test(text.slice(Math.max(0, from - 30), from)) && CONDITION.test(near));
 
   let { freq, single, hit } = frequencyOf(ceiling ? blanked(t, ceiling) : t, asNeeded, timings);
   // "you can take tylenol, just don't take more than 6 tablets a day": a ceiling and no schedule of its own is taken
@@ -1275,6 +1284,10 @@ export function extractMedications(
     // with no cue, or only because the plan names it as current treatment, weighed or made conditional later on, may
     // not go on.
     if (m.rules?.some((r) => r === 'med.current-treatment-in-plan' || r === 'med.default-new') && meds.some((x) => x.id === m.id && x.sentence > m.sentence && CONDITIONAL.has(x.status!))) m.unclear = true;
+    // "He has been taking ibuprofen 800 mg three times a day. Start Mobic 7.5 mg daily instead.": a drug kept only
+    // because the plan names it as current treatment, with a new one started "instead" just after, may be the one
+    // replaced: kept, flagged.
+    if (m.rules?.includes('med.current-treatment-in-plan') && meds.some((x) => x.status === 'new' && x.sentence > m.sentence && x.sentence <= m.sentence + 2 && INSTEAD.test(doc.sentences[x.sentence]!.text))) m.unclear = true;
     // "Patient: I'm taking digoxin … Doctor: you take digoxin.": a drug the patient takes, named again after only "take"
     // and with nothing that doses it, may be the history repeated rather than prescribed: kept, flagged.
     if (m.status === 'new' && m.rules?.includes(TAKE_CUE) && !m.strength && !m.dose && !m.frequency && !m.duration && meds.some((x) => x.id === m.id && x.sentence < m.sentence && x.current)) m.unclear = true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConditionalMedication, Medication, Span } from '../../server/clinical-nlp/facts.js';
+import { STATUS_UNCLEAR_RULE, type ConditionalMedication, type Medication, type Span } from '../../server/clinical-nlp/facts.js';
 import { extractMedications } from '../../server/clinical-nlp/medications.js';
 import { normalizeText } from '../../server/clinical-nlp/lexicon.js';
 import { buildDoc } from '../../server/clinical-nlp/sections.js';
@@ -2630,5 +2630,56 @@ describe('"for a further four days" (session 58)', () => {
   it('is the course of the step it follows', () => {
     const f = structure('PLAN: Doxycycline 200 mg on day one, then 100 mg daily for a further four days.', { locale: 'en-GB', mode: 'dictation' });
     expect(f.medications.map((m) => [m.strength?.value, m.duration?.value, m.duration?.unit])).toEqual([[200, 1, 'day'], [100, 4, 'day']]);
+  });
+});
+
+describe('one weekday said with a daily schedule (session 58)', () => {
+  it('"5 mg a day from Monday if he is to go home on Monday" is daily; "methotrexate 15 mg on Monday" alone is still that day', () => {
+    const plan = (t: string) => structure(t, { locale: 'en-GB', mode: 'dictation' }).medications.map((m) => [m.name, m.frequency?.text]);
+    expect(plan('ASSESSMENT AND PLAN: Rheumatoid arthritis. I have reduced the prednisolone to 5 mg a day from Monday if he is to go home on Monday.')).toEqual([['prednisolone', 'once daily']]);
+    expect(plan('PLAN: Methotrexate 15 mg on Monday.')).toEqual([['methotrexate', 'on monday']]);
+  });
+});
+
+describe('an extra dose on a condition, and a rate of weight said with "a day" (session 59)', () => {
+  const plan = (t: string) =>
+    structure(t, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.strength?.value, m.frequency?.per_day ?? null, m.frequency?.as_needed ?? false]);
+  it('"an extra dose of Lasix 20 mg if his weight goes up more than 3 pounds in a day" is as needed, no once daily', () => {
+    expect(plan('PLAN: He will take an extra dose of Lasix 20 mg if his weight goes up more than 3 pounds in a day.')).toEqual([['furosemide', 20, null, true]]);
+    expect(plan('PLAN: Take an extra furosemide 40 mg tablet if your weight goes up by 2 kg.')).toEqual([['furosemide', 40, null, true]]);
+  });
+  it('"Furosemide 40 mg a day" is still once daily', () => {
+    expect(plan('PLAN: Furosemide 40 mg a day.')).toEqual([['furosemide', 40, 1, false]]);
+  });
+});
+
+describe('a current drug in the plan, a new one started "instead" just after (session 59)', () => {
+  const plan = (t: string) =>
+    structure(t, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.status, m.rules?.includes(STATUS_UNCLEAR_RULE) ?? false]);
+  it('"He has been taking ibuprofen …. Start Mobic 7.5 mg daily instead." keeps the ibuprofen flagged', () => {
+    expect(plan('PLAN: He has been taking ibuprofen 800 mg three times a day. Start Mobic 7.5 mg daily instead.')).toEqual([
+      ['ibuprofen', 'continued', true],
+      ['meloxicam', 'new', false],
+    ]);
+  });
+  it('without "instead" it is continued as before', () => {
+    expect(plan('PLAN: He has been taking ibuprofen 800 mg three times a day. Start Mobic 7.5 mg daily.')).toEqual([
+      ['ibuprofen', 'continued', false],
+      ['meloxicam', 'new', false],
+    ]);
+  });
+});
+
+describe('a combination written with its parts and both strengths (session 59)', () => {
+  const plan = (t: string) => structure(t, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.strength?.value ?? null]);
+  it('"lisinopril/HCTZ 20/12.5 mg" is one combination, no strength of one part given to it', () => {
+    expect(plan('PLAN: Continue lisinopril/HCTZ 20/12.5 mg daily.')).toEqual([['lisinopril + hydrochlorothiazide', null]]);
+    expect(plan('PLAN: Start losartan HCTZ 50/12.5 daily.')).toEqual([['losartan + hydrochlorothiazide', null]]);
+  });
+  it('"lisinopril-hydrochlorothiazide 20-12.5 mg" does not print 12.5 mg for both', () => {
+    expect(plan('PLAN: Continue lisinopril-hydrochlorothiazide 20-12.5 mg daily.')).toEqual([['lisinopril + hydrochlorothiazide', null]]);
+  });
+  it('HCTZ alone is still hydrochlorothiazide with its strength', () => {
+    expect(plan('PLAN: Continue HCTZ 25 mg daily.')).toEqual([['hydrochlorothiazide', 25]]);
   });
 });

@@ -382,6 +382,7 @@ const TAKEN_FOR_GOOD = /^\s*(?:indefinitely|lifelong|for life)\b/;
 // "an extra dose of Lasix 20 mg if his weight goes up more than 3 pounds": an extra dose is taken when its condition is
 // there, whatever the condition measures.
 const EXTRA_DOSE_BEFORE = /\b(?:extra|additional)(?:\s+(?:dose|tablet|pill|puff|capsule)s?(?:\s+of)?)?\s*$/;
+const OPTION_ENDED = /\b(?:and|so|then|but|because|since)\b/;
 const INSTEAD = /\b(?:instead|in its place)\b(?!\s+of\b)/;
 const NEED_IT_NEAR = /\b(?:when|whenever|as) (?:you|he|she|they) needs? (?:it|them|one)\b/;
 const PRN_BEFORE = /\b(?:prn|sos)\s+$/;
@@ -1017,7 +1018,12 @@ export function extractMedications(
       // "either A 100 mg twice a day or B …": the "or" is out of reach of A's scope, but answers A's "either".
       const alternatives = mods.filter((x) => x.category === 'ALTERNATIVE');
       const either = alternatives.find((x) => x.rule.id === 'alternative.either');
-      if (either) alternatives.push(...sentenceModifiers(s).filter((y) => y.category === 'ALTERNATIVE' && y.start > either.start && !alternatives.some((x) => x.start === y.start)));
+      // "we can either increase your amlodipine to 10 mg or add in a second tablet, ramipril": a drug in the option an
+      // "or" opens after an "either" is one of the choices, however far from the "or"; not one said after the option
+      // ("…, and i think we'll increase the metformin").
+      const cues = sentenceModifiers(s);
+      const opened = either ?? cues.find((y) => y.rule.id === 'alternative.either' && y.end <= m.start && cues.some((o) => o.rule.id === 'alternative.or' && o.start > y.end && o.end <= m.start && !OPTION_ENDED.test(s.text.slice(o.end, m.start))));
+      if (opened) alternatives.push(...cues.filter((y) => y.category === 'ALTERNATIVE' && y.start >= opened.start && !alternatives.some((x) => x.start === y.start)));
       const stopIf = stopsOn ? STOP_CONDITION.exec(text.slice(m.end, line.end)) : null;
       for (const med of prescription(s, text, m, stopIf ? { ...line, end: m.end + stopIf.index } : line, condition, lang)) {
         // "your furosemide, cut it down from 40 to 20 mg a day": the old and the new strength said together are a change
@@ -1288,6 +1294,10 @@ export function extractMedications(
     // because the plan names it as current treatment, with a new one started "instead" just after, may be the one
     // replaced: kept, flagged.
     if (m.rules?.includes('med.current-treatment-in-plan') && meds.some((x) => x.status === 'new' && x.sentence > m.sentence && x.sentence <= m.sentence + 2 && INSTEAD.test(doc.sentences[x.sentence]!.text))) m.unclear = true;
+    // "I'm going to give you some naproxen. Do you have any stomach problems?" – "I had an ulcer." – "Ah, then we'd
+    // better not.": a drug the doctor takes back, in a sentence of no other drug soon after it with none between, may
+    // not be prescribed after all: kept, flagged.
+    if (m.status === 'new' && retractedAfter(doc, mentioned, m)) m.unclear = true;
     // "Patient: I'm taking digoxin … Doctor: you take digoxin.": a drug the patient takes, named again after only "take"
     // and with nothing that doses it, may be the history repeated rather than prescribed: kept, flagged.
     if (m.status === 'new' && m.rules?.includes(TAKE_CUE) && !m.strength && !m.dose && !m.frequency && !m.duration && meds.some((x) => x.id === m.id && x.sentence < m.sentence && x.current)) m.unclear = true;
@@ -1446,6 +1456,23 @@ function linkAlternativeSentences(doc: Doc, meds: Out[]): void {
       for (const x of before) if (x.sentence === last && !x.groups.includes(g)) x.groups = [...x.groups, g];
     }
   }
+}
+
+const RETRACTED = /^(?:(?:ah|oh|okay|ok|right|well|hmm|actually|in that case)\s*,?\s*)*(?:(?:then|so)\s*,?\s*)?(?:(?:we'd|we had|you'd|you had|i'd|i had)\s+better\s+not|(?:let's|let us|we'll|we will|i'll|i will)\s+(?:not|leave (?:that|it|them))|(?:maybe|perhaps|probably|better)\s+not|no,?\s+scrap that|scrap that|forget (?:that|it)|on second thoughts?|(?:i|we)\s+(?:won't|will not|shouldn't|should not|can't|cannot|wouldn't|would not)\s+(?:give|prescribe|use|start)\s+(?:you\s+)?(?:that|it|them|this|those)(?:\s+(?:then|after all|now))?\s*[.!]?$)\b/;
+const NEXT_CLAUSE = /^\s*[,.;]?\s*(?:we'll|we will|let's|let us|i'll|i will|instead|so|and|but|she|he|you|it|that|this)\b/;
+// Sentences after a drug within which a doctor's taking it back is about it.
+const RETRACTED_WITHIN = 3;
+
+function retractedAfter(doc: Doc, mentioned: Set<number>, m: Out): boolean {
+  for (let j = m.sentence + 1; j <= m.sentence + RETRACTED_WITHIN && j < doc.sentences.length; j++) {
+    const s = doc.sentences[j]!;
+    if (j > m.sentence + 1 && mentioned.has(j - 1)) return false;
+    const back = s.speaker === 'patient' ? null : RETRACTED.exec(s.text);
+    // In a recogniser's run-on sentence the next clause may name what is given instead ("… we'd better not we'll
+    // stick with paracetamol"); a drug straight after the words is what they take back ("let's not use the ibuprofen").
+    if (back) return !mentioned.has(j) || NEXT_CLAUSE.test(s.text.slice(back[0].length));
+  }
+  return false;
 }
 
 /** Drugs offered as alternatives in one breath ("either nitrofurantoin or trimethoprim") name each other. */

@@ -2683,3 +2683,47 @@ describe('a combination written with its parts and both strengths (session 59)',
     expect(plan('PLAN: Continue HCTZ 25 mg daily.')).toEqual([['hydrochlorothiazide', 25]]);
   });
 });
+
+describe('a choice offered with "either … or" whose second option is said far after the "or" (session 59)', () => {
+  const said = (t: string) =>
+    structure(t, { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => [m.name, m.alternatives ?? [], m.rules?.includes(STATUS_UNCLEAR_RULE) ?? false]);
+  it('"either increase your amlodipine to 10 mg or add in a second tablet, ramipril" makes them alternatives', () => {
+    expect(said('Doctor: We can either increase your amlodipine to 10 mg or add in a second tablet, ramipril.')).toEqual([
+      ['amlodipine', ['ramipril'], false],
+      ['ramipril', ['amlodipine'], false],
+    ]);
+  });
+  it('and once the doctor picks the amlodipine, the ramipril is flagged', () => {
+    expect(said("Doctor: We can either increase your amlodipine to 10 mg or add in a second tablet, ramipril. Let's increase the amlodipine first.")).toEqual([
+      ['ramipril', [], true],
+      ['amlodipine', [], false],
+    ]);
+  });
+});
+
+describe('a drug the doctor takes back soon after (session 59)', () => {
+  const said = (t: string, mode: 'consultation' | 'dictation' = 'consultation') =>
+    structure(t, { locale: 'en-GB', mode }).medications.map((m) => [m.name, m.rules?.includes(STATUS_UNCLEAR_RULE) ?? false]);
+  it('"… some naproxen. Do you have any stomach problems?" – "I had an ulcer" – "Ah, then we\'d better not." flags the naproxen', () => {
+    expect(
+      said("Doctor: I'm going to give you some naproxen. Do you have any stomach problems?\nPatient: I had an ulcer a few years ago.\nDoctor: Ah, then we'd better not. We'll stick with paracetamol, two tablets four times a day."),
+    ).toEqual([
+      ['naproxen', true],
+      ['paracetamol', false],
+    ]);
+  });
+  it('"Start amoxicillin 500 mg t.i.d. Actually, scrap that, she is allergic." flags it; an answer of no does not', () => {
+    expect(said('PLAN: Start amoxicillin 500 mg t.i.d. Actually, scrap that, she is allergic. Doxycycline 100 mg b.i.d. x7 days.', 'dictation')).toEqual([
+      ['amoxicillin', true],
+      ['doxycycline', false],
+    ]);
+    expect(said("Doctor: I'm going to give you some naproxen 500 mg twice a day. Do you have any stomach problems?\nPatient: No.\nDoctor: Good. Take it with food.")).toEqual([['naproxen', false]]);
+  });
+  it('in a recogniser\'s run-on turn the next clause may name what is given instead; a drug straight after the words is what they take back', () => {
+    expect(said("i'm going to give you some naproxen do you have any stomach problems\ni had an ulcer a few years ago\nah then we'd better not we'll stick with paracetamol two tablets four times a day")).toEqual([
+      ['naproxen', true],
+      ['paracetamol', false],
+    ]);
+    expect(said("Doctor: I'm going to give you some naproxen 500 mg twice a day.\nPatient: Okay.\nDoctor: Let's not use the ibuprofen then.")).toEqual([['naproxen', false]]);
+  });
+});

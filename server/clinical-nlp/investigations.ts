@@ -231,6 +231,9 @@ const VITAL_MEASURE = /\boximetry\b/;
 const DATED_AFTER = /^(?:(?:on|from|dated)\s+\d{1,2}(?:\s*[-.]\s*|\s+)\d{1,2}(?:\s*[-.]\s*|\s+)\d{2,4}\b|(?:(?:on|from|dated|of)\s+)?(?:\d{1,2}\s*\/\s*\d{1,2}(?:\s*\/\s*\d{2,4})?|\d{3,8}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\b)/;
 // "Labs in chart were reviewed", "the MRI has been reviewed": results gone over, said after the test.
 const REVIEWED_AFTER = /^(?:(?:in|on|from)\s+(?:the\s+)?(?:chart|system|file|record|notes)\s+)?(?:(?:was|were|is|are|has been|have been)\s+)?(?:reviewed|looked at|gone over)\b/;
+// "MRI of the lumbar spine was discussed but is not indicated", "an MRI was discussed but she would like to wait": a test
+// talked over, then a "but", is not ordered unless the same breath orders it ("… discussed, but we will order it").
+const DISCUSSED_AFTER = /^(?:(?:was|were|has been|have been)\s+)?(?:discussed|mentioned|brought up|talked about)(?:\s+(?:with|at|in)\s+(?:the\s+)?[a-z]+(?:\s+[a-z]+)?)?\s*,?\s+(?:but|however|although|though|and\s+(?:deferred|declined|not)\b)\b(?![^.;?]{0,50}\b(?:ordered|order|scheduled|schedule|arranged|arrange|obtained|obtain|requested|request|agreed|agrees|accepted|today|will be done|to be done)\b)/;
 const DATED_LEAD = /^(?:[a-z ]{2,30}:\s*)?(?:(?:dated|from|on|of)\s+)?\d{1,2}\s*\/\s*\d{1,2}\s*\/\s*\d{2,4}\b/;
 // Said by someone labelled "Patient": an order only the doctor gives, where a recogniser put the wrong label on a turn.
 const DOCTOR_ORDERS = /\b(?:i'm|i am|we're|we are) (?:also |just )?(?:gonna|going to) (?:go ahead and )?(?:order|send|schedule|get you|check)\b|\b(?:i'll|i will|we'll|we will) (?:go ahead and )?(?:order|send off|schedule)\b/;
@@ -398,6 +401,7 @@ function statusAfter(s: Sentence, f: Found, nextFrom: number): Status {
   if (NOT_TEST_AFTER.test(after)) return 'negated';
   if (PAST_AFTER.test(after)) return 'past';
   if (REVIEWED_AFTER.test(after)) return 'reviewed';
+  if (DISCUSSED_AFTER.test(words(t, at, Math.min(t.length, at + 16)))) return 'conditional';
   if (MONITOR_AFTER.test(after) && SELF_MONITORED.test(f.term.test.name)) return 'monitor';
   if (RESULT_AFTER.test(after)) return 'result';
   return 'order';

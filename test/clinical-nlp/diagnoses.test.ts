@@ -859,3 +859,16 @@ describe("the condition the doctor's review asks after (session 57)", () => {
     expect(dx("Doctor: How's the asthma been?\nPatient: Fine, but I've got this cough.\nDoctor: I think you've got a chest infection.").map((d) => d[0])).toEqual(['chest infection']);
   });
 });
+
+describe('"likely to be" and "before we say" (session 59)', () => {
+  const said = (line: string) => structure(`Doctor: ${line}`, { locale: 'en-GB', mode: 'consultation' }).diagnoses.map((d) => [d.name, d.certainty]);
+  it('"I think it\'s more likely to be contact dermatitis", "this is likely to be a viral infection" are suspected', () => {
+    expect(said("I think it's more likely to be contact dermatitis from the new washing powder.")).toEqual([['contact dermatitis', 'suspected']]);
+    expect(said('This is likely to be a viral infection.')).toEqual([['viral infection', 'suspected']]);
+    expect(said("I think it's more likely contact dermatitis.")).toEqual([['contact dermatitis', 'suspected']]);
+  });
+  it('"… more readings before we say you have high blood pressure" is not yet a diagnosis made', () => {
+    expect(said("We'll need a few more readings before we say you have high blood pressure.")).toEqual([['high blood pressure', 'suspected']]);
+    expect(said("You have high blood pressure, so we'll start amlodipine.")).toEqual([['high blood pressure', 'confirmed']]);
+  });
+});

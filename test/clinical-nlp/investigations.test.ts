@@ -474,3 +474,15 @@ describe('a result told to the patient is no order (session 57)', () => {
     expect(ordered("I'd like a blood test to see if you're low in iron.")).toEqual(['blood tests (blood work)']);
   });
 });
+
+describe('a test discussed, then a "but" (session 59)', () => {
+  it('"MRI … was discussed but is not indicated", "… discussed with the patient but she would like to think about it" order nothing', () => {
+    expect(names('PLAN: MRI of the lumbar spine was discussed but is not indicated at this time.')).toEqual([]);
+    expect(names('PLAN: Colonoscopy was discussed with the patient but she would like to think about it.')).toEqual([]);
+  });
+  it('a "but" that orders it, an "and" that schedules it, or an agreement after still order it', () => {
+    expect(names('PLAN: A CT scan was discussed, but we will order it after the holidays.')).toEqual(['ct scan']);
+    expect(names('PLAN: An MRI was discussed and will be scheduled.')).toEqual(['mri']);
+    expect(names('PLAN: Colonoscopy was discussed. She agrees to proceed.')).toEqual(['colonoscopy']);
+  });
+});

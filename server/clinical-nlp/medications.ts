@@ -166,6 +166,8 @@ const LATER_DECISION =
 const OTHER_ACT =
   /^\s*(?:(?:(?:i|we)\s+(?:want|would like|'d like|need)\s+you\s+to\s+|you\s+(?:should|can|need to|will need to)\s+)?(?!(?:take|use|reduce|increase|decrease|continue|go|cut|drop|taper|wean|lower|come|have|give|apply)\b)[a-z]+\s+(?:the|your|his|her|it|that|this)\b|(?:(?:i|we)(?:\s+(?:want|would like|'d like|wan na|need|will)\s+to|'ll)\s+)?(?:see|have)\s+you\s+(?:back|again|come back)\b|(?:come|coming)\s+back\b)/;
 const STEP_AHEAD = new RegExp(STEP.source.replace(/^,\?\\s\*/, ''));
+// A taper step that opens on a number with no unit: "then thirty for three days", "then down to 20".
+const STEP_BARE = /^\s*(?:(?:go(?:ing)?\s+|come\s+|drop\s+|cut\s+)?(?:down|up)\s+to\s+|to\s+)?(\d+(?:\.\d+)?)(?![\d.]|\s*(?:%|[a-z]+\b(?<!\b(?:for|then|and|on|in|at|after|before|with|until|till))))/;
 const STEP_DOSE =
   /\d(?![\d.]*\s*(?:days?|weeks?|months?|years?)\b)|\b(?:once(?!\s+(?:we|you|i|he|she|they|it|the|that|this|your|our)\b)|twice|thrice|daily|night|bedtime|sos|every)\b/;
 // A condition at the end of one line that belongs to the drug after it, or that leads a drug ("if fever, paracetamol").
@@ -1918,6 +1920,16 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
     if (form && formHit) ev.form = s.span(formHit.from, formHit.to);
     // Later steps of a taper restate what changes; form, route, frequency and timing carry over.
     const carried = n > 0 ? previous : undefined;
+    // "forty milligrams for three days, then thirty for three days, then twenty": a taper step's bare number is its
+    // strength in the step before's unit, which the recording did not say again (inferred, so the note flags it).
+    const stepUnit = carried?.strength?.unit;
+    const stepBare = stepUnit && !parsed.strength && !parsed.dose ? STEP_BARE.exec(text.slice(piece.from, piece.to)) : null;
+    if (stepUnit && stepBare) {
+      parsed.strength = { value: numberOf(stepBare[1]!), unit: stepUnit };
+      parsed.inferred = [...(parsed.inferred ?? []), 'strength'];
+      const at = piece.from + stepBare[0].length - stepBare[1]!.length;
+      ev.strength = s.span(at, at + stepBare[1]!.length);
+    }
     const route = parsed.route ?? carried?.route ?? (form && ORAL_FORMS.test(form) ? 'oral' : undefined);
     const brand = ref?.brand ? [ref.brand, parsed.brandSuffix].filter(Boolean).join(' ') : undefined;
     const before = n === 0 && !parsed.strength ? STRENGTH_OF_BEFORE.exec(text.slice(Math.max(0, m.formStart - 40), m.formStart)) : null;

@@ -2727,3 +2727,23 @@ describe('a drug the doctor takes back soon after (session 59)', () => {
     expect(said("Doctor: I'm going to give you some naproxen 500 mg twice a day.\nPatient: Okay.\nDoctor: Let's not use the ibuprofen then.")).toEqual([['naproxen', false]]);
   });
 });
+
+describe('a taper step said as a bare number (session 59)', () => {
+  const steps = (t: string) =>
+    structure(t, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.strength?.value ?? null, m.strength?.unit ?? null, m.inferred?.includes('strength') ?? false, m.duration?.value ?? null]);
+  it('"forty milligrams for three days, then thirty for three days" gives the second step 30 mg, its unit inferred', () => {
+    expect(steps("we'll taper the prednisone: forty milligrams for three days, then thirty for three days.")).toEqual([
+      [40, 'mg', false, 3],
+      [30, 'mg', true, 3],
+    ]);
+    expect(steps('PLAN: Prednisone 40 mg daily for 5 days, then 20 mg daily for 5 days, then 10.')).toEqual([
+      [40, 'mg', false, 5],
+      [20, 'mg', false, 5],
+      [10, 'mg', true, null],
+    ]);
+  });
+  it('a step that opens on a length of time or a count of tablets is no strength', () => {
+    expect(steps("we'll taper the prednisone: forty milligrams for three days, then five days of twenty.").map((x) => x[0])).toEqual([40, null]);
+    expect(steps('PLAN: Prednisone 40 mg daily x5 days, then 2 tablets daily.').map((x) => x[0])).toEqual([40, null]);
+  });
+});

@@ -163,7 +163,7 @@ const PAST_FILLER = new Set(['in', 'a', 'an', 'the', 'his', 'her', 'their', 'you
 const MONITOR = new Set(['monitor', 'monitoring', 'self', 'home']);
 const OPENER = /^(?:we|we'll|i'll|then|let's|lets)$/;
 const WHETHER_BEFORE = /^(?:out|see|check|know|determine|tell|ask|wonder|assess|confirm)$/;
-const MAIN_CLAUSE = /^(?:we|we'll|we're|will|then|get|do|consider|plan|go|need|may|might|could|should|are|going|gonna|proceed|with|obtain|arrange|schedule|pursue|want|would)$/;
+const MAIN_CLAUSE = /^(?:we|we'll|we're|will|then|get|do|consider|plan|go|need|may|might|could|should|are|going|gonna|proceed|with|obtain|arrange|schedule|pursue|want|would|can)$/;
 const REFER = /\b(?:refer|referred|referral|referring)\b/;
 // "I'm going to refer you for a chest x-ray": referred for the test itself, which is its order.
 const REFERRED_FOR_TEST = /\b(?:refer|referred|referring)(?: (?:you|him|her|them))? for(?: (?:a|an|the|some|your|his|her|their))?$/;

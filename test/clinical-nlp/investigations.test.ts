@@ -486,3 +486,11 @@ describe('a test discussed, then a "but" (session 59)', () => {
     expect(names('PLAN: Colonoscopy was discussed. She agrees to proceed.')).toEqual(['colonoscopy']);
   });
 });
+
+describe('"if that doesn\'t help, we can do an MRI" (session 59)', () => {
+  it('a test the main clause after an if-clause says we can do waits on it', () => {
+    expect(names("PLAN: Prednisone 20 mg b.i.d. x5 days. If that doesn't help, we can do an MRI.")).toEqual([]);
+    expect(names("if that doesn't help we can do an mri")).toEqual([]);
+    expect(names('We can do an MRI today.')).toEqual(['mri']);
+  });
+});

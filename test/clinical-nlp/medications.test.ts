@@ -2747,3 +2747,23 @@ describe('a taper step said as a bare number (session 59)', () => {
     expect(steps('PLAN: Prednisone 40 mg daily x5 days, then 2 tablets daily.').map((x) => x[0])).toEqual([40, null]);
   });
 });
+
+describe('"we will continue all of these", "Continue these." (session 59)', () => {
+  const plan = (t: string) => structure(t, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.status]);
+  it('continues the drugs the patient was said to be on', () => {
+    expect(plan('the patient is on metformin 1000 mg twice a day lisinopril 20 mg daily and atorvastatin 40 mg at bedtime we will continue all of these and add januvia 100 mg daily')).toEqual([
+      ['sitagliptin', 'new'],
+      ['metformin', 'continued'],
+      ['lisinopril', 'continued'],
+      ['atorvastatin', 'continued'],
+    ]);
+    expect(plan('MEDICATIONS: Metformin 500 mg b.i.d., lisinopril 10 mg daily.\nPLAN: Continue these. Start Januvia 100 mg daily.')).toEqual([
+      ['sitagliptin', 'new'],
+      ['metformin', 'continued'],
+      ['lisinopril', 'continued'],
+    ]);
+  });
+  it('"Continue these at home daily" after exercises continues no drug', () => {
+    expect(plan('MEDICATIONS: Metformin 500 mg b.i.d.\nPLAN: Stretching exercises were shown. Continue these exercises at home daily.')).toEqual([]);
+  });
+});

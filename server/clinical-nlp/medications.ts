@@ -432,8 +432,9 @@ const FOR_SYMPTOM = /\bfor (?:the |any |a |her |his |your )?(?:discomfort|pain|f
 // A line that is a drug and the symptoms it is for, nothing else: "[Paracetamol] for the pain and temperature."
 const SYMPTOM_WORDS = String.raw`(?:discomfort|pain|fever|(?:high )?temperature|headaches?|aches?|itch|itching|itchiness|nausea|cramps?|cramping)`;
 // "Paracetamol or ibuprofen for the pain and fever, and salty water gargles can help.": one of two drugs offered for
-// it, with another instruction after a comma.
-const DRUG_FOR_SYMPTOM_LINE = new RegExp(String.raw`^\s*,?\s*(?:(?:or|and)\s+[a-z-]+\s+)?for (?:the |any |a |her |his |your )?${SYMPTOM_WORDS}(?:\s*(?:,|and|or)\s+(?:the |any |a )?${SYMPTOM_WORDS})*(?:\s*[.!]?\s*$|\s*,\s*(?:and|then)\b)`);
+// it, with another instruction after a comma; "Paracetamol and ibuprofen, alternating, for the fever.": how the two
+// are taken together.
+const DRUG_FOR_SYMPTOM_LINE = new RegExp(String.raw`^\s*,?\s*(?:(?:or|and)\s+[a-z-]+\s*)?(?:,?\s*(?:alternating|alternately|together|regularly|in combination)\s*,?\s*)?for (?:the |any |a |her |his |your )?${SYMPTOM_WORDS}(?:\s*(?:,|and|or)\s+(?:the |any |a )?${SYMPTOM_WORDS})*(?:\s*[.!]?\s*$|\s*,\s*(?:and|then)\b)`);
 const OTHER_DRUG_OFFERED = /^\s*[a-z-]+\s+(?:or|and)\s+$/;
 const UP_TO_TIMES = /\bup\s*to\s+(?:(?:about|around|roughly|approximately)\s+)?(?:\d+|twice|thrice)\s+(?:times\s+)?(?:a|per|in a|each)\s+day\b/;
 // "not more than 4 tablets in a day", "maximum twice a day", "up to 3 times a day": the stated daily maximum.

@@ -2767,3 +2767,11 @@ describe('"we will continue all of these", "Continue these." (session 59)', () =
     expect(plan('MEDICATIONS: Metformin 500 mg b.i.d.\nPLAN: Stretching exercises were shown. Continue these exercises at home daily.')).toEqual([]);
   });
 });
+
+describe('"Paracetamol and ibuprofen, alternating, for the fever." (session 59)', () => {
+  it('a line of two drugs and how they are taken together, for a symptom, prescribes both', () => {
+    const said = (t: string) => structure(t, { locale: 'en-GB', mode: 'consultation' }).medications.map((m) => m.name);
+    expect(said("Doctor: There's no need for antibiotics. Paracetamol and ibuprofen, alternating, for the fever. Make sure he drinks plenty.")).toEqual(['paracetamol', 'ibuprofen']);
+    expect(said('Doctor: Paracetamol and ibuprofen together for the pain.')).toEqual(['paracetamol', 'ibuprofen']);
+  });
+});

@@ -872,3 +872,15 @@ describe('"likely to be" and "before we say" (session 59)', () => {
     expect(said("You have high blood pressure, so we'll start amlodipine.")).toEqual([['high blood pressure', 'confirmed']]);
   });
 });
+
+describe('"here for a 3-month follow-up of diabetes" (session 59)', () => {
+  const named = (t: string) => structure(t, { locale: 'en-US', mode: 'dictation' }).diagnoses.map((d) => d.name);
+  it('a visit for a follow-up said with how often or that it is routine is for the condition named', () => {
+    expect(named('SUBJECTIVE: The patient is here for a 3-month follow-up of diabetes. She has no complaints today.')).toEqual(['diabetes']);
+    expect(named('SUBJECTIVE: The patient is here for a routine follow-up of her hypertension.')).toEqual(['hypertension']);
+  });
+  it('"… in 3 months follow up …" in a run-on plan still starts the follow-up', () => {
+    const f = structure('plan recheck tsh in 6 weeks follow up in 3 months', { locale: 'en-US', mode: 'dictation' });
+    expect(f.follow_up?.after).toEqual({ value: 3, unit: 'month' });
+  });
+});

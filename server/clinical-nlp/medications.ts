@@ -1732,7 +1732,10 @@ function followOnDosing(doc: Doc, prescribed: Out[], mentioned: Set<number>, fir
     while (k >= 0 && k >= s.index - FOLLOW_ON_WITHIN && !mentioned.has(k)) k--;
     const targets = prescribed.filter((m) => m.sentence === k && s.index - k <= FOLLOW_ON_WITHIN);
     if (!targets.length || targets.some((m) => m.frequency || m.dose)) continue;
-    const parsed = parseStep(s, s.text, 0, end, NO_MENTION, false);
+    // "i'm gonna start you on prednisone. forty milligrams for three days, then thirty for three days, then twenty": a
+    // taper said after its one drug gives that drug one entry a step.
+    const steps = targets.length === 1 ? taperSteps(s.text, 0, 0, end) : [{ from: 0, to: end }];
+    const parsed = parseStep(s, s.text, steps[0]!.from, steps[0]!.to, NO_MENTION, false);
     // A strength is one drug's: said after two, or after one that has its own, it is no one's.
     const strength = parsed.strength && !parsed.previous_strength && targets.length === 1 && !targets[0]!.strength ? parsed.strength : undefined;
     if (parsed.strength && !strength) continue;
@@ -1751,6 +1754,23 @@ function followOnDosing(doc: Doc, prescribed: Out[], mentioned: Set<number>, fir
       else if (!m.route && form && ORAL_FORMS.test(form)) m.route = 'oral';
       m.bare = false;
       m.rules = [...(m.rules ?? []), 'med.follow-on-dosing'];
+    }
+    let before = targets[0]!;
+    for (const piece of steps.slice(1)) {
+      const step = parseStep(s, s.text, piece.from, piece.to, NO_MENTION, false);
+      bareStepStrength(s, s.text, piece, step, before.strength);
+      const next: Out = {
+        ...before,
+        strength: step.strength,
+        dose: step.dose,
+        frequency: step.frequency ?? before.frequency,
+        duration: step.duration,
+        inferred: step.inferred,
+        field_evidence: { ...before.field_evidence, ...step.field_evidence },
+        rules: [...(targets[0]!.rules ?? []), 'med.follow-on-step'],
+      };
+      prescribed.splice(prescribed.indexOf(before) + 1, 0, next);
+      before = next;
     }
     if (!firstMed.has(s.index)) firstMed.set(s.index, 0);
   }
@@ -1875,24 +1895,17 @@ function mergeMentions(original: string, all: Mention[]): { text: string; mentio
   return { text, mentions: out };
 }
 
-/** One entry per step of the prescription line (a taper has several), with the evidence of each attribute. */
-function prescription(s: Sentence, said: string, m: Mention, line: { start: number; end: number }, condition: Hit | undefined, lang: string): (Medication & { bare: boolean })[] {
-  const { ref } = m;
-  // "Decrease prednisone by 5 mg every week until off": the step of a change is neither a strength nor how often.
-  const by = BY_STEP.exec(said.slice(m.end, line.end));
-  const stepped = by && CHANGE_VERB.test(said.slice(0, m.end + by.index));
-  const text = stepped ? said.slice(0, m.end + by.index) + ' '.repeat(by[0].length) + said.slice(m.end + by.index + by[0].length) : said;
-  // The generic name the note's country uses: acetaminophen in the US, cefalexin in the UK.
-  const name = ref ? (lang === 'en-us' && ref.drug.us) || (lang === 'en-gb' && ref.drug.uk) || ref.drug.name : m.key;
-  // Taper steps: each "then" with a number or a frequency of its own starts a new entry.
+/**
+ * Taper steps of the words text[start, end), read for "then" and the like from `scan` on: each with a number or a
+ * frequency of its own starts a new piece; a step that does something else ends the last one.
+ */
+function taperSteps(text: string, start: number, scan: number, end: number): Hit[] {
   const pieces: Hit[] = [];
-  const routeBefore = ROUTE_BEFORE.exec(said.slice(line.start, m.formStart));
-  let pieceStart = routeBefore ? line.start + routeBefore.index : m.formStart;
-  const rel = text.slice(m.end, line.end);
-  const deliberation = LATER_DECISION.exec(rel);
-  let lineEnd = deliberation ? m.end + deliberation.index : line.end;
+  let pieceStart = start;
+  let lineEnd = end;
+  const rel = text.slice(scan, end);
   for (const x of rel.matchAll(STEP)) {
-    const at = m.end + x.index!;
+    const at = scan + x.index!;
     const rest = rel.slice(x.index! + x[0].length);
     const piece = rest.slice(0, rest.search(STEP_AHEAD) >= 0 ? rest.search(STEP_AHEAD) : rest.length);
     if (OTHER_ACT.test(piece)) {
@@ -1910,6 +1923,34 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
     }
   }
   pieces.push({ from: pieceStart, to: lineEnd });
+  return pieces;
+}
+
+/**
+ * "forty milligrams for three days, then thirty for three days, then twenty": a taper step's bare number is its
+ * strength in the step before's unit, which the recording did not say again (inferred, so the note flags it).
+ */
+function bareStepStrength(s: Sentence, text: string, piece: Hit, parsed: Parsed, before: Amount | undefined): void {
+  const stepBare = before && !parsed.strength && !parsed.dose ? STEP_BARE.exec(text.slice(piece.from, piece.to)) : null;
+  if (!before || !stepBare) return;
+  parsed.strength = { value: numberOf(stepBare[1]!), unit: before.unit };
+  parsed.inferred = [...(parsed.inferred ?? []), 'strength'];
+  const at = piece.from + stepBare[0].length - stepBare[1]!.length;
+  parsed.field_evidence.strength = s.span(at, at + stepBare[1]!.length);
+}
+
+/** One entry per step of the prescription line (a taper has several), with the evidence of each attribute. */
+function prescription(s: Sentence, said: string, m: Mention, line: { start: number; end: number }, condition: Hit | undefined, lang: string): (Medication & { bare: boolean })[] {
+  const { ref } = m;
+  // "Decrease prednisone by 5 mg every week until off": the step of a change is neither a strength nor how often.
+  const by = BY_STEP.exec(said.slice(m.end, line.end));
+  const stepped = by && CHANGE_VERB.test(said.slice(0, m.end + by.index));
+  const text = stepped ? said.slice(0, m.end + by.index) + ' '.repeat(by[0].length) + said.slice(m.end + by.index + by[0].length) : said;
+  // The generic name the note's country uses: acetaminophen in the US, cefalexin in the UK.
+  const name = ref ? (lang === 'en-us' && ref.drug.us) || (lang === 'en-gb' && ref.drug.uk) || ref.drug.name : m.key;
+  const routeBefore = ROUTE_BEFORE.exec(said.slice(line.start, m.formStart));
+  const deliberation = LATER_DECISION.exec(text.slice(m.end, line.end));
+  const pieces = taperSteps(text, routeBefore ? line.start + routeBefore.index : m.formStart, m.end, deliberation ? m.end + deliberation.index : line.end);
   const end = line.start + text.slice(line.start, line.end).trimEnd().replace(/[,;:]$/, '').length;
   const out: (Medication & { bare: boolean })[] = [];
   let previous: Medication | undefined;
@@ -1921,16 +1962,7 @@ function prescription(s: Sentence, said: string, m: Mention, line: { start: numb
     if (form && formHit) ev.form = s.span(formHit.from, formHit.to);
     // Later steps of a taper restate what changes; form, route, frequency and timing carry over.
     const carried = n > 0 ? previous : undefined;
-    // "forty milligrams for three days, then thirty for three days, then twenty": a taper step's bare number is its
-    // strength in the step before's unit, which the recording did not say again (inferred, so the note flags it).
-    const stepUnit = carried?.strength?.unit;
-    const stepBare = stepUnit && !parsed.strength && !parsed.dose ? STEP_BARE.exec(text.slice(piece.from, piece.to)) : null;
-    if (stepUnit && stepBare) {
-      parsed.strength = { value: numberOf(stepBare[1]!), unit: stepUnit };
-      parsed.inferred = [...(parsed.inferred ?? []), 'strength'];
-      const at = piece.from + stepBare[0].length - stepBare[1]!.length;
-      ev.strength = s.span(at, at + stepBare[1]!.length);
-    }
+    bareStepStrength(s, text, piece, parsed, carried?.strength);
     const route = parsed.route ?? carried?.route ?? (form && ORAL_FORMS.test(form) ? 'oral' : undefined);
     const brand = ref?.brand ? [ref.brand, parsed.brandSuffix].filter(Boolean).join(' ') : undefined;
     const before = n === 0 && !parsed.strength ? STRENGTH_OF_BEFORE.exec(text.slice(Math.max(0, m.formStart - 40), m.formStart)) : null;

@@ -2742,6 +2742,14 @@ describe('a taper step said as a bare number (session 59)', () => {
       [10, 'mg', true, null],
     ]);
   });
+  it('a taper said in the sentence after its drug gives the drug one entry a step', () => {
+    expect(steps("Doctor: i'm gonna start you on prednisone. forty milligrams for three days, then thirty for three days, then twenty, then ten, then stop.")).toEqual([
+      [40, 'mg', false, 3],
+      [30, 'mg', true, 3],
+      [20, 'mg', true, null],
+      [10, 'mg', true, null],
+    ]);
+  });
   it('a step that opens on a length of time or a count of tablets is no strength', () => {
     expect(steps("we'll taper the prednisone: forty milligrams for three days, then five days of twenty.").map((x) => x[0])).toEqual([40, null]);
     expect(steps('PLAN: Prednisone 40 mg daily x5 days, then 2 tablets daily.').map((x) => x[0])).toEqual([40, null]);

@@ -261,6 +261,10 @@ const BARE_NUMBER = new RegExp(
 );
 
 /** The text with a match's characters turned to spaces, so that later patterns skip it and offsets stay. */
+// Words before a timing that make it a time not to take the drug: "but not at night", "never at bedtime", "avoid taking
+// it in the evening".
+const NOT_THEN = /\b(?:not|never|avoid|avoiding|except)\s+(?:(?:take|use|taking|using|give|giving)\s+(?:it\s+|them\s+|this\s+|that\s+)?)?$/;
+
 function blanked(t: string, m: RegExpExecArray): string {
   return t.slice(0, m.index) + ' '.repeat(m[0].length) + t.slice(m.index + m[0].length);
 }
@@ -764,7 +768,9 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
     const at = afterDrug + counted.index + counted[0].lastIndexOf(counted[2]!);
     mark('dose', { from: at, to: at + counted[2]!.length });
   }
-  const mealHits = [...t.matchAll(MEAL)];
+  // "sudafed if she needs it but not at night": a time it is not to be taken is no timing, nor a schedule.
+  const when = [...t.matchAll(MEAL)].reduce((x, h) => (NOT_THEN.test(t.slice(Math.max(0, h.index! - 30), h.index!)) ? x.slice(0, h.index!) + ' '.repeat(h[0].length) + x.slice(h.index! + h[0].length) : x), t);
+  const mealHits = [...when.matchAll(MEAL)];
   const timings = [...new Set(mealHits.map((x) => timingText(x[0])))];
   if (mealHits.length) {
     med.timing = timings.join(' and ');
@@ -778,17 +784,17 @@ function parseStep(s: Sentence, text: string, from: number, to: number, m: Menti
   // "you can take one tablet up to six times a day": a ceiling on how often is taken as needed.
   let asNeeded = AS_NEEDED.test(t) || NEED_IT_NEAR.test(near) || !!cond || !!condition || UP_TO_TIMES.test(near) || (EXTRA_DOSE_BEFORE.test(text.slice(Math.max(0, from - 30), from)) && CONDITION.test(near));
 
-  let { freq, single, hit } = frequencyOf(ceiling ? blanked(t, ceiling) : t, asNeeded, timings);
+  let { freq, single, hit } = frequencyOf(ceiling ? blanked(when, ceiling) : when, asNeeded, timings);
   // "you can take tylenol, just don't take more than 6 tablets a day": a ceiling and no schedule of its own is taken
   // as needed, its "a day" no once-daily schedule.
   const onlyCeiling = asNeeded ? null : DAILY_MAX.exec(t);
   if (onlyCeiling && (!hit || (hit.from >= onlyCeiling.index && hit.to <= onlyCeiling.index + onlyCeiling[0].length))) {
     asNeeded = true;
-    ({ freq, single, hit } = frequencyOf(ceiling ? blanked(t, ceiling) : t, true, timings));
+    ({ freq, single, hit } = frequencyOf(ceiling ? blanked(when, ceiling) : when, true, timings));
   }
   // "may use ibuprofen or Tylenol for discomfort": a drug for a symptom with no schedule is taken when it is there.
   const forSymptom = !asNeeded && !freq && !single ? FOR_SYMPTOM.exec(near) : null;
-  if (forSymptom) ({ freq, single, hit } = frequencyOf(t, true, timings));
+  if (forSymptom) ({ freq, single, hit } = frequencyOf(when, true, timings));
   let frequency = freq;
   const max = asNeeded ? DAILY_MAX.exec(t) : null;
   if (max) {

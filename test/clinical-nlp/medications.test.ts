@@ -2783,3 +2783,15 @@ describe('"Paracetamol and ibuprofen, alternating, for the fever." (session 59)'
     expect(said('Doctor: Paracetamol and ibuprofen together for the pain.')).toEqual(['paracetamol', 'ibuprofen']);
   });
 });
+
+describe('a time the drug is not to be taken (session 59)', () => {
+  const when = (t: string) => structure(t, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.timing ?? null, m.frequency?.text ?? null]);
+  it('"she can use sudafed if she needs it but not at night" has no night-time timing', () => {
+    expect(when('PLAN: She can use Sudafed if she needs it but not at night.')).toEqual([['pseudoephedrine', null, 'as needed']]);
+    expect(when('plan she can use sudafed if she needs it but not at night')).toEqual([['pseudoephedrine', null, 'as needed']]);
+  });
+  it('"Prednisone 40 mg in the morning, not at night" keeps the morning only; "at night" alone is still a timing', () => {
+    expect(when('PLAN: Prednisone 40 mg in the morning, not at night.')).toEqual([['prednisone', 'in the morning', 'once in the morning']]);
+    expect(when('PLAN: Amitriptyline 10 mg at night.')).toEqual([['amitriptyline', 'at night', 'once at night']]);
+  });
+});

@@ -155,7 +155,7 @@ const LINE_END = new RegExp(
 // "… 150 mg daily she may increase to 300 mg daily after three to seven days": in a run-on line the next step of a
 // titration said of the patient is a step too.
 // "… 500 mg with breakfast, and in two weeks increase it to twice a day": a step said by when it comes.
-const STEP = /,?\s*\b(?:then|followed by|after that|thereafter|(?:he|she|you|they)\s+(?:may|can|could|should|will)(?=\s+(?:increase|go up|titrate)\b)|(?:and\s+)?(?:in|after)\s+(?:about\s+)?(?:\d+|a|an|one|a couple of|a few)\s+(?:days?|weeks?)\s*,?\s*(?:(?:we|i|you|he|she)(?:'ll|\s+will|\s+can|\s+should)\s+)?(?=(?:increase|go up|titrate|double)\b))\b\s*/g;
+const STEP = /,?\s*\b(?:then|followed by|after that|thereafter|(?:and\s+)?(?:an?\s+)?(?:extra|additional)(?=\s+(?:dose\s+of\s+)?\d)|(?:he|she|you|they)\s+(?:may|can|could|should|will)(?=\s+(?:increase|go up|titrate)\b)|(?:and\s+)?(?:in|after)\s+(?:about\s+)?(?:\d+|a|an|one|a couple of|a few)\s+(?:days?|weeks?)\s*,?\s*(?:(?:we|i|you|he|she)(?:'ll|\s+will|\s+can|\s+should)\s+)?(?=(?:increase|go up|titrate|double)\b))\b\s*/g;
 // "… twice a day, and then i want you to ice the knee … three to four times a day": after "then", something else to
 // do with its own object is no step of the drug's (a step changes, takes or stops the dose); its line ends there.
 // "… continue on his current dose of metoprolol for now and we will reassess in 2 weeks whether to increase it to

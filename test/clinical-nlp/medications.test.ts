@@ -2795,3 +2795,18 @@ describe('a time the drug is not to be taken (session 59)', () => {
     expect(when('PLAN: Amitriptyline 10 mg at night.')).toEqual([['amitriptyline', 'at night', 'once at night']]);
   });
 });
+
+describe('a regular dose and an extra one on a condition (session 59)', () => {
+  it('"lasix 40 in the morning and an extra 20 in the afternoon if his legs are swollen": the condition is the extra\'s', () => {
+    const doses = (t: string) =>
+      structure(t, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.strength?.value, m.frequency?.as_needed ?? false]);
+    expect(doses("plan he'll take his lasix 40 in the morning and an extra 20 in the afternoon if his legs are swollen")).toEqual([
+      ['furosemide', 40, false],
+      ['furosemide', 20, true],
+    ]);
+    expect(doses('PLAN: Lasix 40 mg every morning, and an extra 20 mg in the afternoon if his legs are swollen.')).toEqual([
+      ['furosemide', 40, false],
+      ['furosemide', 20, true],
+    ]);
+  });
+});

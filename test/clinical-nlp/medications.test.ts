@@ -2810,3 +2810,17 @@ describe('a regular dose and an extra one on a condition (session 59)', () => {
     ]);
   });
 });
+
+describe('conditions that are not for taking the drug (session 59)', () => {
+  const said = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.frequency?.as_needed ?? false]);
+  it('"… continue with the norvasc …" – "i\'m low on the norvasc so if you could send something to my pharmacy": a request is no condition', () => {
+    expect(
+      said("Doctor: continue with the norvasc if you have any issues certainly call me\nPatient: you know i think i'm low on the norvasc so if you could send something to my pharmacy that would be great\nDoctor: okay sure i'll get you a refill for norvasc"),
+    ).toEqual([['amlodipine', false]]);
+    expect(said("Doctor: you can take ibuprofen if you can't sleep because of the pain")).toEqual([['ibuprofen', true]]);
+  });
+  it('"we have you on norvasc 5 mg and we asked that you check your pressure once a week if you have time": how often and when are the checking\'s', () => {
+    const [m] = structure('Doctor: we have you on norvasc 5 mg and we asked that you check your pressure once a week if you have time. continue the norvasc.', { locale: 'en-US', mode: 'consultation' }).medications;
+    expect([m?.name, m?.strength?.value, m?.frequency ?? null]).toEqual(['amlodipine', 5, null]);
+  });
+});

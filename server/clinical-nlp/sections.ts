@@ -238,6 +238,8 @@ const STAYS_BEFORE_FORM =
 const ADVICE_START =
   String.raw`(?:avoid|drink|eat|keep|wear|watch for|sleep with|raise|finish|cut down|cut back|come back|come and see|come immediately|come earlier|come straight|go to the|stop smoking|clean the|wash (?:your|the|his|her|all)|stay (?:home|away|off)|do not (?:share|rub|scratch|pick|squeeze|burst|put|stop|take|drive|lift|apply)|don't (?:share|rub|scratch|pick|squeeze|burst|put|stop|take|drive|lift|apply)|limit|sip|elevate|gargle|return if|call (?:us|me)? ?if|no (?:driving|alcohol|smoking|tea|coffee|spicy|oily|fried)|continue (?:normal|the same|feeds|breastfeeding|diet)|plenty of|small (?:frequent )?meals)`;
 const FAILED = String.raw`\bif (?:it|this|that|they|these|those) (?:doesn't|does not|don't|do not) (?:help|work|improve|settle)`;
+// "if some of the labs that come back show …", "… comes back positive": results coming back, not the patient.
+const RESULT_BACK = String.raw`comes? back (?:show|shows|showing|positive|negative|normal|abnormal|clear|elevated|high|low|raised)\b`;
 // An adjective makes the cue a noun: "have a sugary drink", "a brisk walk".
 const STAYS_BEFORE_ADVICE = String.raw`drink|take|have|eat|with|of|lots|some|more|sugary|fizzy|sweetened|energy|sports|isotonic|brisk|to|not|and|or|please|i|you|we|will|should|must|can|can't|cannot|couldn't|won't|don't|wouldn't|shouldn't|didn't|doesn't|do|does|did|also|then|if|the|a|do|never|always|only|just|he'll|she'll|i'll|you'll|would|could`;
 // Each boundary is whitespace before a cue: the cue is checked first (the lookbehind over the word before, tried at
@@ -255,7 +257,7 @@ const BOUNDARY = new RegExp(
     String.raw`|(?=\s+${PRESCRIBE_VERB}${FORM_START}\s)(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d|(?:last|and|or|for|with|twice|once|at|in|the|is|was|daily|every|before|after|since|that|which|if)\b)[a-z])` +
     // The word before is read whole, apostrophe and all: "don't | keep taking it" would make "keep taking it" advice.
     // "… once a day if that doesn't help | come back and we can try …": a failed treatment's condition is the next step's.
-    String.raw`|(?=\s+${ADVICE_START}\b)(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_ADVICE})(?![a-z0-9']))[a-z0-9']+)(?<!${FAILED})\s+(?=${ADVICE_START}\b)`,
+    String.raw`|(?=\s+${ADVICE_START}\b)(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_ADVICE})(?![a-z0-9']))[a-z0-9']+)(?<!${FAILED})\s+(?=${ADVICE_START}\b)(?!${RESULT_BACK})`,
   'g',
 );
 

@@ -2824,3 +2824,17 @@ describe('conditions that are not for taking the drug (session 59)', () => {
     expect([m?.name, m?.strength?.value, m?.frequency ?? null]).toEqual(['amlodipine', 5, null]);
   });
 });
+
+describe('results that "come back show", and a time we did something (session 59)', () => {
+  const said = (t: string) => structure(t, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.frequency?.as_needed ?? false]);
+  it('"order metformin … twice a day and then if some of the labs that come back show … then we would have to go ahead and put you on insulin"', () => {
+    expect(said('order metformin 500 milligrams twice a day and then if some of the autoimmune labs that come back show that you have an autoimmune disorder meaning that you would have type i diabetes then we would have to go ahead and put you on insulin')).toEqual([['metformin', false]]);
+  });
+  it('"continue the metformin okay blood pressure when i rechecked it i got 140 over 60"', () => {
+    expect(said('also continue the metformin okay blood pressure when i rechecked it i got 140 over 60')).toEqual([['metformin', false]]);
+    expect(said('PLAN: Paracetamol 1 g when you need it.')).toEqual([['acetaminophen', true]]);
+    // The words before a drug that hold their own instruction and an "also" are no condition leading it.
+    expect(said('so when you get the new one just one pill twice a day also continue the metformin okay blood pressure is fine')).toEqual([['metformin', false]]);
+    expect(said('if the pain is bad take ibuprofen 400 mg')).toEqual([['ibuprofen', true]]);
+  });
+});

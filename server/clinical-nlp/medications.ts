@@ -208,9 +208,9 @@ const STRENGTH = new RegExp(
   'g',
 );
 // A combination's strengths straight after its name: "5 mg/500 mg" (the shorthand reader gives each its unit), "500/50",
-// a recogniser's "five over five hundred", "20-12.5 mg" (not a count's range: "1-2 tablets").
+// a recogniser's "five over five hundred", "20-12.5 mg" (not a count's range: "1-2 tablets"), "Bactrim 400 mg and 80 mg".
 const COMBINATION_RATIO = new RegExp(
-  String.raw`^\s*${NUM}\s*(?:mg|mcg)?\s*(?:\/|over|-(?=\s*\d+(?:\.\d+)?(?![\d.]|\s*(?:tablets?|tabs?|capsules?|caps?|puffs?|sprays?|drops?|pills?|sachets?|doses?|times)\b)))\s*${NUM}`,
+  String.raw`^\s*${NUM}\s*(?:mg|mcg)?\s*(?:\/|over|and(?=\s*\d+(?:\.\d+)?\s*(?:mg|mcg)\b)|-(?=\s*\d+(?:\.\d+)?(?![\d.]|\s*(?:tablets?|tabs?|capsules?|caps?|puffs?|sprays?|drops?|pills?|sachets?|doses?|times)\b)))\s*${NUM}`,
 );
 // "eight hundred milligrams of ibuprofen", "500 mg of the amoxicillin", "twenty five milligrams per day of
 // hydrochlorothiazide": a strength (and how often) said before the name, joined by "of".

@@ -2679,6 +2679,10 @@ describe('a combination written with its parts and both strengths (session 59)',
   it('"lisinopril-hydrochlorothiazide 20-12.5 mg" does not print 12.5 mg for both', () => {
     expect(plan('PLAN: Continue lisinopril-hydrochlorothiazide 20-12.5 mg daily.')).toEqual([['lisinopril + hydrochlorothiazide', null]]);
   });
+  it('"Bactrim four hundred M G and eighty M G tablets" keeps both strengths with the product, neither as the strength', () => {
+    const [m] = structure("Doctor: It'll be Bactrim four hundred M G and eighty M G tablets, twice a day.", { locale: 'en-US', mode: 'consultation' }).medications;
+    expect([m?.name, m?.brand, m?.strength ?? null]).toEqual(['sulfamethoxazole + trimethoprim', 'bactrim 400/80', null]);
+  });
   it('HCTZ alone is still hydrochlorothiazide with its strength', () => {
     expect(plan('PLAN: Continue HCTZ 25 mg daily.')).toEqual([['hydrochlorothiazide', 25]]);
   });

@@ -155,7 +155,7 @@ const LINE_END = new RegExp(
 // "… 150 mg daily she may increase to 300 mg daily after three to seven days": in a run-on line the next step of a
 // titration said of the patient is a step too.
 // "… 500 mg with breakfast, and in two weeks increase it to twice a day": a step said by when it comes.
-const STEP = /,?\s*\b(?:then|followed by|after that|thereafter|(?:and\s+)?(?:an?\s+)?(?:extra|additional)(?=\s+(?:dose\s+of\s+)?\d)|(?:he|she|you|they)\s+(?:may|can|could|should|will)(?=\s+(?:increase|go up|titrate)\b)|(?:and\s+)?(?:in|after)\s+(?:about\s+)?(?:\d+|a|an|one|a couple of|a few)\s+(?:days?|weeks?)\s*,?\s*(?:(?:we|i|you|he|she)(?:'ll|\s+will|\s+can|\s+should)\s+)?(?=(?:increase|go up|titrate|double)\b))\b\s*/g;
+const STEP = /,?\s*\b(?:then|followed by|after that|thereafter|(?:and\s+)?(?:an?\s+)?(?:extra|additional)(?=\s+(?:dose\s+of\s+)?\d+(?:\.\d+)?(?![\d.]|\s*(?:days?|weeks?|months?|hours?|times|more)\b))|(?:he|she|you|they)\s+(?:may|can|could|should|will)(?=\s+(?:increase|go up|titrate)\b)|(?:and\s+)?(?:in|after)\s+(?:about\s+)?(?:\d+|a|an|one|a couple of|a few)\s+(?:days?|weeks?)\s*,?\s*(?:(?:we|i|you|he|she)(?:'ll|\s+will|\s+can|\s+should)\s+)?(?=(?:increase|go up|titrate|double)\b))\b\s*/g;
 // "… twice a day, and then i want you to ice the knee … three to four times a day": after "then", something else to
 // do with its own object is no step of the drug's (a step changes, takes or stops the dose); its line ends there.
 // "… continue on his current dose of metoprolol for now and we will reassess in 2 weeks whether to increase it to
@@ -164,7 +164,7 @@ const LATER_DECISION =
   /(?:\s*[,;]?\s*(?:and|but|then)?\s*(?:we|i)(?:'ll|\s+will|\s+shall|\s+may|\s+might|\s+could|\s+can|\s+would)\s+(?:(?:then|also|later)\s+)?(?:reassess|re-assess|re-evaluate|reevaluate|consider|discuss|think about|decide|revisit|see (?:if|whether|how)|check (?:if|whether))\b)|\s*,?\s*\bwhether to\b/;
 // "we have you on norvasc 5 mg and we asked that you check your pressure once a week if you have time": what the patient
 // is asked to check, and how often and on what condition, ends the drug's words.
-const SELF_CHECK = /\s*[,;]?\s*(?:and\s+)?(?:(?:we|i)\s+(?:asked|ask|want|would like|'d like|need)\s+(?:that\s+)?you\s+(?:to\s+)?)?(?:check|monitor|measure|record|weigh)\s+(?:your|it|the|his|her|them|yourself)\b/;
+const SELF_CHECK = /\s*[,;]?\s*(?:and\s+)?(?:(?:we|i)\s+(?:asked|ask|want|would like|'d like|need)\s+(?:that\s+)?you\s+(?:to\s+)?)?(?:check|monitor|measure|record|weigh)\s+(?:your|it|them|yourself)\b/;
 // "… every six hours and then i want to see you back in two weeks": seeing the patient again is no step either.
 const OTHER_ACT =
   /^\s*(?:(?:(?:i|we)\s+(?:want|would like|'d like|need)\s+you\s+to\s+|you\s+(?:should|can|need to|will need to)\s+)?(?!(?:take|use|reduce|increase|decrease|continue|go|cut|drop|taper|wean|lower|come|have|give|apply)\b)[a-z]+\s+(?:the|your|his|her|it|that|this)\b|(?:(?:i|we)(?:\s+(?:want|would like|'d like|wan na|need|will)\s+to|'ll)\s+)?(?:see|have)\s+you\s+(?:back|again|come back)\b|(?:come|coming)\s+back\b)/;
@@ -296,6 +296,8 @@ const LESS_THAN_DAILY = new RegExp(
   String.raw`\b(?:(?:once|one time|1 time|twice|two times|thrice|three times|four times|five times|six times|[1-6] times?)\s+(?:(?:a|per|every|in a)\s+week|weekly)|weekly|every week|once weekly|every (?:${WEEKDAY})|on (?:${WEEKDAY})s?|alternate (?:days?|nights?)|every other (?:day|night)|every (?:[2-9]|[1-9]\d) (?:days|weeks|months)|once a fortnight|once a month|monthly)\b`,
 );
 const ONE_WEEKDAY = new RegExp(String.raw`^on (?:${WEEKDAY})$`);
+// "twice a day on Thursday, Friday, and Saturday": days in a list are the schedule's.
+const MORE_WEEKDAYS = new RegExp(String.raw`^\s*(?:(?:,|and|or)\s*)?(?:and\s+)?(?:${WEEKDAY})\b`);
 const SAID_DAILY = /\b(?:(?:a|per) day|daily|once a day|twice a day|(?:\d+|three|four) times a day|every (?:morning|night|day))\b/;
 const MEAL =
   /\b(?:(?:\d+|half an?|an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+)?(?:before|after|with)\s+(?:food|meals?|feeds?|(?:breakfast|lunch|dinner|supper)(?:(?:\s*,\s*|\s+and\s+)(?:breakfast|lunch|dinner|supper))*)\b|\b(?:on an |on |an )?empty stomach\b|\b(?:at )?bedtime\b|\bbefore (?:going to )?(?:bed|sleep)\b|\b(?:at |q\.?\s?)(?:noon|midday|lunchtime)\b|\bat lunch\b|\bat night\b|\bnightly\b|\b(?:in the|every|each|early) morning\b|\bin the evening\b|\b(?:every|each) (?:night|evening)\b|\bhs\b|\bwith (?:milk|orange juice|juice)\b|\bin a glass of milk\b|\bon waking(?: up)?\b/g;
@@ -341,7 +343,7 @@ function frequencyOf(t: string, asNeeded: boolean, timings: string[]): { freq?: 
   }
   m = LESS_THAN_DAILY.exec(t);
   // "5 mg a day from tomorrow … if he is to go home on Monday": one weekday said with a daily schedule is a date.
-  if (m && !(ONE_WEEKDAY.test(m[0]) && SAID_DAILY.test(t))) return { freq: mk(null, m[0]), single: false, hit: at(m) };
+  if (m && !(ONE_WEEKDAY.test(m[0]) && SAID_DAILY.test(t) && !MORE_WEEKDAYS.test(t.slice(m.index + m[0].length)))) return { freq: mk(null, m[0]), single: false, hit: at(m) };
   m = /\bevery\s+(\d+)\s*(?:hours?|hrs?)\b|\bq\s?(\d+)\s?h\b|\b(\d+)\s*(?:hourly|hrly)\b/.exec(t);
   if (m) {
     const h = Number(m[1] ?? m[2] ?? m[3]);

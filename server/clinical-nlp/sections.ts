@@ -227,7 +227,7 @@ export const DIAGNOSIS_CUE = new RegExp(
 const SECTION =
   String.raw`(?:on examination|o\/e|examination|impression|diagnosis|diagnoses|provisional diagnosis|differential diagnosis|final diagnosis|assessment|plan|advice|advised|investigations|rx|prescription|medications|chief complaints?|presenting complaints?|complaints|(?:past|medical|surgical|drug) history(?!\s+of)|family history|history(?!\s+of)|allergies|follow up|review)`;
 const STAYS_BEFORE_SECTION =
-  'no|all|current|home|usual|regular|outpatient|tested|discharge|admission|admitting|preoperative|postoperative|secondary|principal|seasonal|environmental|food|not|any|the|a|an|of|for|with|on|in|and|or|her|his|my|your|their|our|this|that|to|further|detailed|clinical|local|general|systemic|physical|working|provisional|final|differential|presumed|presumptive|possible|probable|likely|suspected|tentative|definitive|confirmed|known|past|medical|surgical|drug|under|without|regular|will|we|i|please|after|before|next|at|repeat|same|was|were|is|are|been|has|have|had|be|being|neurological|cardiovascular|respiratory|abdominal|per|from|by|as|also|initial|last|previous|urgent|routine|treatment|management|diet|dietary|ent|eye|cardiology|specialist|orthopaedic|surgical|careful|close|sos|early|immediate|regular|periodic|annual|thorough|complete|full|menstrual|obstetric|birth|personal|social|family|travel|vaccination|immunisation|immunization|contact|sexual|occupational|this|stool|urine|blood|sputum|pelvic|rectal|breast|fundus|microscopic|lamp|ray|eye|dental|skin|foot|ultrasound|its|their|delayed|backup|case|paper|written|electronic|separate|another|month|week|year|scheduled';
+  'no|all|current|home|usual|regular|outpatient|tested|discharge|admission|admitting|preoperative|postoperative|secondary|principal|seasonal|environmental|food|not|any|the|a|an|of|for|with|on|in|and|or|her|his|my|your|their|our|this|that|to|further|detailed|clinical|local|general|systemic|physical|working|provisional|final|differential|presumed|presumptive|possible|probable|likely|suspected|tentative|definitive|confirmed|known|past|medical|surgical|drug|under|without|regular|will|we|i|please|after|before|next|at|repeat|same|was|were|is|are|been|has|have|had|be|being|neurological|cardiovascular|respiratory|abdominal|per|from|by|as|also|initial|last|previous|urgent|routine|treatment|management|diet|dietary|ent|eye|cardiology|specialist|orthopaedic|surgical|careful|close|sos|early|immediate|regular|periodic|annual|thorough|complete|full|menstrual|obstetric|birth|personal|social|family|travel|vaccination|immunisation|immunization|contact|sexual|occupational|this|stool|urine|blood|sputum|pelvic|rectal|breast|fundus|microscopic|lamp|ray|eye|dental|skin|foot|ultrasound|its|their|delayed|backup|case|paper|written|electronic|separate|another';
 // Full words (tablet, capsule, ointment) also follow a drug's name ("1 albendazole tablet"): only the prefixes start a line.
 const FORM_START = String.raw`(?:tab|tabs|cap|caps|syp|syrup|inj|injection|oint)`;
 const PRESCRIBE_VERB =
@@ -238,8 +238,6 @@ const STAYS_BEFORE_FORM =
 const ADVICE_START =
   String.raw`(?:avoid|drink|eat|keep|wear|watch for|sleep with|raise|finish|cut down|cut back|come back|come and see|come immediately|come earlier|come straight|go to the|stop smoking|clean the|wash (?:your|the|his|her|all)|stay (?:home|away|off)|do not (?:share|rub|scratch|pick|squeeze|burst|put|stop|take|drive|lift|apply)|don't (?:share|rub|scratch|pick|squeeze|burst|put|stop|take|drive|lift|apply)|limit|sip|elevate|gargle|return if|call (?:us|me)? ?if|no (?:driving|alcohol|smoking|tea|coffee|spicy|oily|fried)|continue (?:normal|the same|feeds|breastfeeding|diet)|plenty of|small (?:frequent )?meals)`;
 const FAILED = String.raw`\bif (?:it|this|that|they|these|those) (?:doesn't|does not|don't|do not) (?:help|work|improve|settle)`;
-// "if some of the labs that come back show …", "… comes back positive": results coming back, not the patient.
-const RESULT_BACK = String.raw`comes? back (?:show|shows|showing|positive|negative|normal|abnormal|clear|elevated|high|low|raised)\b`;
 // An adjective makes the cue a noun: "have a sugary drink", "a brisk walk".
 const STAYS_BEFORE_ADVICE = String.raw`drink|take|have|eat|with|of|lots|some|more|sugary|fizzy|sweetened|energy|sports|isotonic|brisk|to|not|and|or|please|i|you|we|will|should|must|can|can't|cannot|couldn't|won't|don't|wouldn't|shouldn't|didn't|doesn't|do|does|did|also|then|if|the|a|do|never|always|only|just|he'll|she'll|i'll|you'll|would|could`;
 // Each boundary is whitespace before a cue: the cue is checked first (the lookbehind over the word before, tried at
@@ -250,14 +248,17 @@ const CONTINUE_THE = String.raw`\b(?:continue|keep|resume|restart)\s+(?:(?:on|wi
 // "Sanctura prescription is provided": a section word that a passive verb follows is the sentence's noun; so are the
 // complaints a list of findings follows ("no constitutional complaints such as fevers or chills").
 const NOUN_NOT_HEADING = String.raw`(?:(?:prescriptions?|medications|rx)\s+(?:(?:is|was|were|are|has been|have been)\s+)?(?:provided|given|written|sent|called in|renewed|refilled|printed|faxed)|complaints,?\s+(?:such as|of|like|including))\b`;
+// "here for a 3 month follow up of diabetes", "for a scheduled follow up": how often or that it was planned makes the
+// follow-up the sentence's noun ("… up to 9 per week | allergies …" still starts a heading).
+const QUALIFIED_FOLLOW_UP = String.raw`(?:\b(?:a|an)\s+\d+\s+(?:day|week|month|year)|\bscheduled)(?=\s+follow up\b)`;
 const SECTION_QUALIFIER = String.raw`(?:discharge|admission|admitting|preoperative|postoperative|secondary|principal)`;
 const BOUNDARY = new RegExp(
-  String.raw`(?=\s+${SECTION}\b)(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)(?<!${CONTINUE_THE})|(?<=[,:]))\s+(?=${SECTION}\b)(?!${NOUN_NOT_HEADING})` +
+  String.raw`(?=\s+${SECTION}\b)(?:(?<=\b(?!(?:${STAYS_BEFORE_SECTION})\b)[a-z0-9]+)(?<!${CONTINUE_THE})(?<!${QUALIFIED_FOLLOW_UP})|(?<=[,:]))\s+(?=${SECTION}\b)(?!${NOUN_NOT_HEADING})` +
     String.raw`|(?=\s+${SECTION_QUALIFIER}\s+(?:${SECTION}|condition|instructions|summary)\b)(?<=\b(?!(?:${STAYS_BEFORE_SECTION}|pre|post|all|resume|restart|continue)\b)[a-z0-9]+)\s+(?=${SECTION_QUALIFIER}\s)` +
     String.raw`|(?=\s+${PRESCRIBE_VERB}${FORM_START}\s)(?:(?<=\b(?!(?:${STAYS_BEFORE_FORM})\b)[a-z0-9]+)|(?<=[,:]))\s+(?=${PRESCRIBE_VERB}${FORM_START}\s+(?!\d|(?:last|and|or|for|with|twice|once|at|in|the|is|was|daily|every|before|after|since|that|which|if)\b)[a-z])` +
     // The word before is read whole, apostrophe and all: "don't | keep taking it" would make "keep taking it" advice.
     // "… once a day if that doesn't help | come back and we can try …": a failed treatment's condition is the next step's.
-    String.raw`|(?=\s+${ADVICE_START}\b)(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_ADVICE})(?![a-z0-9']))[a-z0-9']+)(?<!${FAILED})\s+(?=${ADVICE_START}\b)(?!${RESULT_BACK})`,
+    String.raw`|(?=\s+${ADVICE_START}\b)(?<=(?<![a-z0-9'])(?!(?:${STAYS_BEFORE_ADVICE})(?![a-z0-9']))[a-z0-9']+)(?<!${FAILED})\s+(?=${ADVICE_START}\b)`,
   'g',
 );
 

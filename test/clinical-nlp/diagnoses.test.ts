@@ -884,3 +884,10 @@ describe('"here for a 3-month follow-up of diabetes" (session 59)', () => {
     expect(f.follow_up?.after).toEqual({ value: 3, unit: 'month' });
   });
 });
+
+describe('"less likely to be" ends what a cue names (session 59)', () => {
+  it('"most suggestive of an infection of your tummy and less likely to be something your father had"', () => {
+    const f = structure("Doctor: This is normally called gastroenteritis, so, an infection of the tummy.\nPatient: OK.\nDoctor: The things that you've told me are most suggestive of an infection of your tummy and less likely to be something your father had.", { locale: 'en-GB', mode: 'consultation' });
+    expect(f.diagnoses.map((d) => d.name)).toContain('gastroenteritis');
+  });
+});

@@ -4,6 +4,7 @@ import { extractMedications } from '../../server/clinical-nlp/medications.js';
 import { normalizeText } from '../../server/clinical-nlp/lexicon.js';
 import { buildDoc } from '../../server/clinical-nlp/sections.js';
 import { structure } from '../../server/clinical-nlp/structure.js';
+import { toAsrForm } from '../../eval/asr-form.js';
 
 const meds = (text: string, locale = 'en-IN'): Medication[] => structure(text, { locale }).medications;
 const one = (text: string, locale = 'en-IN'): Medication => {
@@ -2829,16 +2830,28 @@ describe('conditions that are not for taking the drug (session 59)', () => {
   });
 });
 
-describe('results that "come back show", and a time we did something (session 59)', () => {
+describe('a time we did something, and an "also" before the drug (session 59)', () => {
   const said = (t: string) => structure(t, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.frequency?.as_needed ?? false]);
-  it('"order metformin … twice a day and then if some of the labs that come back show … then we would have to go ahead and put you on insulin"', () => {
-    expect(said('order metformin 500 milligrams twice a day and then if some of the autoimmune labs that come back show that you have an autoimmune disorder meaning that you would have type i diabetes then we would have to go ahead and put you on insulin')).toEqual([['metformin', false]]);
-  });
   it('"continue the metformin okay blood pressure when i rechecked it i got 140 over 60"', () => {
     expect(said('also continue the metformin okay blood pressure when i rechecked it i got 140 over 60')).toEqual([['metformin', false]]);
     expect(said('PLAN: Paracetamol 1 g when you need it.')).toEqual([['acetaminophen', true]]);
     // The words before a drug that hold their own instruction and an "also" are no condition leading it.
     expect(said('so when you get the new one just one pill twice a day also continue the metformin okay blood pressure is fine')).toEqual([['metformin', false]]);
     expect(said('if the pain is bad take ibuprofen 400 mg')).toEqual([['ibuprofen', true]]);
+  });
+});
+
+describe('what the session\'s own screen caught in its first fixes (session 59)', () => {
+  const meds = (t: string) => structure(t, { locale: 'en-US', mode: 'dictation' }).medications.map((m) => [m.name, m.strength?.value ?? null, m.frequency?.text ?? null, m.duration?.value ?? null]);
+  it('"twice a day on Thursday, Friday, and Saturday" is no daily schedule', () => {
+    expect(meds('2. Immunosuppression. The patient will continue on his Bactrim twice a day on Thursday, Friday, and Saturday.')).toEqual([['sulfamethoxazole + trimethoprim', null, 'on thursday', null]]);
+    expect(meds(toAsrForm('2. Immunosuppression. The patient will continue on his Bactrim twice a day on Thursday, Friday, and Saturday.'))).toEqual([['sulfamethoxazole + trimethoprim', null, 'on thursday', null]]);
+  });
+  it('"for an additional two days" is a course, not an extra dose (in recogniser form)', () => {
+    expect(meds(toAsrForm('DISCHARGE MEDICATIONS:,1. Cipro 250 mg, one tablet p.o. b.i.d. for an additional two days.,2. Aggrenox, one tablet p.o. b.i.d.'))[0]).toEqual(['ciprofloxacin', 250, 'twice daily', 2]);
+  });
+  it('"… up to four to nine per week. ALLERGIES: Garamycin." in recogniser form still reads the allergy heading', () => {
+    const said = 'SOCIAL HISTORY:  ,He denies tobacco and illicit drug use and drinks two to three alcoholic beverages a day and up to four to nine per week.,ALLERGIES:,  Garamycin.,MEDICATIONS: , Insulin 20 to 25 units twice a day.';
+    expect(structure(toAsrForm(said), { locale: 'en-US', mode: 'dictation' }).history.allergies).toEqual(['gentamicin']);
   });
 });

@@ -87,6 +87,21 @@ const LIST_HEADING_RULE = 'historical.list-heading';
 // A sentence that ends by opening a list: "which are:", "as follows", "including:".
 const LIST_OPENS = /(?:\b(?:which (?:are|is|include)|as follows|including|the following)\s*:?|:)\s*$/;
 const LIST_SHARES = 'med.list-shares-verb';
+const OWN_LIST = /^\s*,?\s*(?:which (?:are|is|includes?|consists? of)|as follows|including|namely|the following)\b/;
+const CONTINUED_UNDER_PROBLEM = 'med.continued-under-problem';
+const PROBLEM_ITEM_WORDS = 6;
+/**
+ * The problem a plan's numbered item names before the sentence ("1. Ischemic cardiac disease. This remains stable. He
+ * will continue on the same medication."): a short opening sentence of the item with no drug in it.
+ */
+function problemItemOf(doc: Doc, s: Sentence, namesDrug: (k: number) => boolean): boolean {
+  for (let k = s.index; k >= Math.max(0, s.index - 3); k--) {
+    const at = doc.sentences[k]!;
+    if (at.section !== s.section) return false;
+    if (at.item) return k < s.index && at.tokens.length <= PROBLEM_ITEM_WORDS && !namesDrug(k);
+  }
+  return false;
+}
 const SURE_WHEN_DOSED = new Set(CONTEXT_RULES.filter((r) => r.sure_when_dosed).map((r) => r.id));
 // Only a cue's own doubt, which a strength and a schedule said with the drug settle (rule `sure_when_dosed`), told to
 // the patient: a consultant's report recommends to the team that prescribes.
@@ -1100,7 +1115,13 @@ export function extractMedications(
   // "Continue current medications": every drug the patient is said to take now is continued, as the history gave it.
   const continueAll = doc.sentences.find((s) => s.speaker !== 'patient' && sentenceModifiers(s).some((x) => x.category === 'CONTINUED_ALL'));
   if (continueAll) {
-    const rule = sentenceModifiers(continueAll).find((x) => x.category === 'CONTINUED_ALL')!.rule.id;
+    const cue = sentenceModifiers(continueAll).find((x) => x.category === 'CONTINUED_ALL')!;
+    const rule = cue.rule.id;
+    // "continue her current regimen, which includes the following: basal rate …": what it continues is what it lists.
+    const listsItsOwn = OWN_LIST.test(continueAll.text.slice(cue.end));
+    // "2. Hypertension. She is advised to continue with the same medication.": the drugs of that problem only, which the
+    // list does not say: each is kept, for the doctor to check.
+    const problem = problemItemOf(doc, continueAll, (k) => meds.some((m) => m.sentence === k));
     // A drug the story names and the medication list gives with its dose is one drug: the fullest mention of it.
     const current = history
       .filter((m) => m.current && m.recognised && !prescribed.some((x) => x.name === m.name))
@@ -1108,7 +1129,9 @@ export function extractMedications(
     // "… except metformin", "… with the exception of lisinopril" (negated.except), a drug replaced: those are not.
     prescribed = [
       ...prescribed,
-      ...current.filter((m) => !excepted.has(m.id)).map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), rule], sentence: continueAll.index })),
+      ...current
+        .filter((m) => !excepted.has(m.id) && !listsItsOwn)
+        .map((m) => ({ ...m, status: 'continued' as const, rules: [...(m.rules ?? []), rule, ...(problem ? [CONTINUED_UNDER_PROBLEM] : [])], sentence: continueAll.index, unclear: m.unclear || problem })),
     ];
     // "… discharged home to continue her previous home medications, which are: 1. Actos 45 mg a day. 2. …": the list
     // it opens is what is continued (a change said in an item stays a change).

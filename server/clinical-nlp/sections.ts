@@ -71,6 +71,9 @@ const HEADING_SENTENCE = new RegExp(String.raw`^(?:(?:new |next )?paragraph\s*,?
 const PARAGRAPH = /^(?:new |next )?paragraph\b/;
 // A numbered list's item marker ("1.  Duricef …", "2) cold packs"): each item is a sentence of its own.
 const LIST_ITEM = /(^\s*|(?<!\d)[.;]\s*|,\s*)\d{1,2}[.)]\s+(?=[a-z])/g;
+// The marker as LIST_ITEM reads it, seen in the transcript just before a sentence ("Pulse: 72.  Temperature" is none).
+const ITEM_MARK_BEFORE = /(?:(?<!\d)[.;]\s*|[,\n]\s*)\d{1,2}[.)]\s+$/;
+const opensItem = (raw: string, at: number): boolean => ITEM_MARK_BEFORE.test(`\n${raw.slice(Math.max(0, at - 12), at)}`);
 
 export function headingOf(words: string): Heading | undefined {
   const key = headingKey(words);
@@ -113,6 +116,8 @@ export interface Sentence {
   section: SectionKind | null;
   /** Cut at a semicolon ("continue niacin …; aspirin 81 mg daily; …"): the next sentence may be a list's next item. */
   semicolon?: boolean;
+  /** Opens a numbered list's item ("2.  Hypercholesterolemia."): the sentences up to the next item are about it. */
+  item?: boolean;
   /** The transcript span of text[from, to): evidence for a fact found there. */
   span(from: number, to: number): Span;
 }
@@ -487,6 +492,7 @@ export function buildDoc(raw: string, opts: DocOptions = {}): Doc {
           turn,
           section,
           ...(whole.text.endsWith(';') ? { semicolon: true } : {}),
+          ...(opensItem(raw, m.source(0, 0).start) ? { item: true } : {}),
           span: (from, to) => m.source(from, to),
         });
       }

@@ -2855,3 +2855,22 @@ describe('what the session\'s own screen caught in its first fixes (session 59)'
     expect(structure(toAsrForm(said), { locale: 'en-US', mode: 'dictation' }).history.allergies).toEqual(['gentamicin']);
   });
 });
+
+describe('what a "continue" covers (session 60)', () => {
+  const list = 'CURRENT MEDICATIONS:,  Atenolol 50 mg daily, Premarin 0.625 mg daily, Zocor 40 mg a day.';
+  const read = (plan: string) => {
+    const f = structure(`${list},ASSESSMENT AND PLAN:,${plan}`, { locale: 'en-US', mode: 'dictation' });
+    return f.medications.map((m, i) => [m.name, m.status, f.flags.some((g) => g.code === 'STATUS_UNCLEAR' && g.pointer === `/medications/${i}`)]);
+  };
+  it('"continue her current regimen, which includes the following: basal rate …" continues what it lists, not the medication list', () => {
+    expect(read('The plan today is to continue her current regimen, which includes the following:  Basal rate 0.6 units per hour.')).toEqual([]);
+    expect(read('The plan today is to continue her current medications.')).toEqual([['atenolol', 'continued', false], ['conjugated estrogens', 'continued', false], ['simvastatin', 'continued', false]]);
+  });
+  it('"1. Hypertension. She is advised to continue with the same medication." keeps the list, each for the doctor to check', () => {
+    const flagged = [['atenolol', 'continued', true], ['conjugated estrogens', 'continued', true], ['simvastatin', 'continued', true]];
+    expect(read('1.  Hypertension.  She is advised to continue with the same medication.,2.  Syncope.  No recurrence.')).toEqual(flagged);
+    expect(read('1.  Ischemic cardiac disease.  This remains stable.  He will continue on the same medication.')).toEqual(flagged);
+    // A plan item that is the continue itself covers the whole list.
+    expect(read('1.  Hypertension, stable.,2.  Continue current medications.')).toEqual([['atenolol', 'continued', false], ['conjugated estrogens', 'continued', false], ['simvastatin', 'continued', false]]);
+  });
+});

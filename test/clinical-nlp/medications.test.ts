@@ -2874,3 +2874,13 @@ describe('what a "continue" covers (session 60)', () => {
     expect(read('1.  Hypertension, stable.,2.  Continue current medications.')).toEqual([['atenolol', 'continued', false], ['conjugated estrogens', 'continued', false], ['simvastatin', 'continued', false]]);
   });
 });
+
+describe('a change made at the last visit (session 60)', () => {
+  const said = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.status]);
+  it('"we increased your metformin to 500 mg twice a day last visit are you still taking that" prescribes nothing today', () => {
+    expect(said('Doctor: how about your metformin are you still taking the five hundred milligrams once a day no actually it looks like we increased your metformin to five hundred milligrams twice a day last visit are you still taking that\nPatient: yes\nDoctor: okay great')).toEqual([]);
+    expect(said('Doctor: we increased your metformin to 500 mg twice a day at your last visit. How is that going?\nPatient: Fine.')).toEqual([]);
+    // Continued today, it is printed.
+    expect(said('Doctor: we increased your metformin to 500 mg twice a day at your last visit. Let us continue the metformin.')).toEqual([['metformin', 'continued']]);
+  });
+});

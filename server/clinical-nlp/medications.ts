@@ -308,7 +308,7 @@ function unitName(u: string): string {
 
 const WEEKDAY = 'sunday|monday|tuesday|wednesday|thursday|friday|saturday';
 const LESS_THAN_DAILY = new RegExp(
-  String.raw`\b(?:(?:once|one time|1 time|twice|two times|thrice|three times|four times|five times|six times|[1-6] times?)\s+(?:(?:a|per|every|in a)\s+week|weekly)|weekly|every week|once weekly|every (?:${WEEKDAY})|on (?:${WEEKDAY})s?|alternate (?:days?|nights?)|every other (?:day|night)|every (?:[2-9]|[1-9]\d) (?:days|weeks|months)|once a fortnight|once a month|monthly)\b`,
+  String.raw`\b(?:(?:once|one time|1 time|twice|two times|thrice|three times|four times|five times|six times|[1-6] times?)\s+(?:(?:a|per|every|in a)\s+week|weekly)|(?<=\b(?:\d+|one|two|three|four|five|six)\s+(?:${DOSE_UNIT})\s+)(?:a|per|every)\s+week|weekly|every week|once weekly|every (?:${WEEKDAY})|on (?:${WEEKDAY})s?|alternate (?:days?|nights?)|every other (?:day|night)|every (?:[2-9]|[1-9]\d) (?:days|weeks|months)|once a fortnight|once a month|monthly)\b`,
 );
 const ONE_WEEKDAY = new RegExp(String.raw`^on (?:${WEEKDAY})$`);
 // "twice a day on Thursday, Friday, and Saturday": days in a list are the schedule's.
@@ -1751,7 +1751,7 @@ function decide(
 // for the patient to be on, to the one drug prescribed before it without one.
 const PATIENT_TO_TAKE = String.raw`(?:(?:he|she|they|you|the patient|patient)(?:'ll\s+|\s+(?:will|should|is to|are to|can|needs to|will need to)\s+)(?:be on|take|receive|use|start on|be started on|be restarted on)|(?:we|i)(?:'ll|\s+will)\s+give\s+(?:you|her|him|them))\s+`;
 const DOSING_ONLY = new RegExp(
-  String.raw`^(?:(?:uh|um|er|so|and|okay|ok|right|then|now|it's|it is|that's|that is|it will be|it'll be|that will be|that'll be|the dose (?:is|will be)|normally|usually|just|you)[\s,]+)*(?:(?:(?:can|should|will|'ll|need to|have to)\s+)?(?:take|use)\s+(?:(?:it|that|this|them|those)\s+)?(?:(?:about|around|roughly|approximately)\s+)?|${PATIENT_TO_TAKE}(?=${NUM}\s*${STRENGTH_UNIT}\b))?(?:${NUM}\s*${STRENGTH_UNIT}\b|(?:one|two|three|half|a|an|\d+)\s+(?:${DOSE_UNIT})\b|(?:once|twice|thrice|(?:\d+|three|four) times)\s+(?:(?:a|per)\s+day|daily)\b|every\s+\d+(?:\s*(?:-|to)\s*\d+)?\s+hours\b|(?:a\s+)?(?:\d+|one|two|three|five|seven|ten)[\s-](?:day|week)\s+course\b)`,
+  String.raw`^(?:(?:uh|um|er|so|and|okay|ok|right|then|now|it's|it is|that's|that is|it will be|it'll be|that will be|that'll be|the dose (?:is|will be)|normally|usually|just|you)[\s,]+)*(?:(?:(?:can|should|will|'ll|need to|have to)\s+)?(?:take|use)\s+(?:(?:it|that|this|them|those)\s+)?(?:(?:about|around|roughly|approximately)\s+)?|${PATIENT_TO_TAKE}(?=${NUM}\s*${STRENGTH_UNIT}\b))?(?:${NUM}\s*${STRENGTH_UNIT}\b|(?:one|two|three|half|a|an|\d+)(?:\s*(?:-|to|or)\s*(?:one|two|three|four|\d+))?\s+(?:${DOSE_UNIT})\b|(?:once|twice|thrice|(?:\d+|three|four) times)\s+(?:(?:a|per)\s+day|daily)\b|every\s+\d+(?:\s*(?:-|to)\s*\d+)?\s+hours\b|(?:a\s+)?(?:\d+|one|two|three|five|seven|ten)[\s-](?:day|week)\s+course\b|for\s+(?:the\s+next\s+|another\s+|a\s+total\s+of\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fourteen)\s+(?:days?|weeks?|months?)\b)`,
 );
 const FOLLOW_ON_WITHIN = 2;
 const NO_MENTION: Mention = { key: '', from: 0, to: 0, start: 0, end: 0, formStart: 0 };
@@ -1765,7 +1765,9 @@ function followOnDosing(doc: Doc, prescribed: Out[], mentioned: Set<number>, fir
     let k = s.index - 1;
     while (k >= 0 && k >= s.index - FOLLOW_ON_WITHIN && !mentioned.has(k)) k--;
     const targets = prescribed.filter((m) => m.sentence === k && s.index - k <= FOLLOW_ON_WITHIN);
-    if (!targets.length || targets.some((m) => m.frequency || m.dose)) continue;
+    if (!targets.length) continue;
+    // "doxycycline, 100 milligrams twice a day. You have to take it for three weeks.": a dosed drug takes only a course.
+    const dosed = targets.some((m) => m.frequency || m.dose);
     // "i'm gonna start you on prednisone. forty milligrams for three days, then thirty for three days, then twenty": a
     // taper said after its one drug gives that drug one entry a step.
     const steps = targets.length === 1 ? taperSteps(s.text, 0, 0, end) : [{ from: 0, to: end }];
@@ -1774,6 +1776,15 @@ function followOnDosing(doc: Doc, prescribed: Out[], mentioned: Set<number>, fir
     const strength = parsed.strength && !parsed.previous_strength && targets.length === 1 && !targets[0]!.strength ? parsed.strength : undefined;
     if (parsed.strength && !strength) continue;
     if (!strength && !parsed.dose && !parsed.frequency && !parsed.duration) continue;
+    if (dosed) {
+      if (parsed.strength || parsed.dose || parsed.frequency || !parsed.duration || steps.length > 1 || targets.some((m) => m.duration)) continue;
+      for (const m of targets) {
+        m.duration = parsed.duration;
+        if (parsed.field_evidence?.duration) m.field_evidence = { ...m.field_evidence, duration: parsed.field_evidence.duration };
+        m.rules = [...(m.rules ?? []), 'med.follow-on-course'];
+      }
+      continue;
+    }
     const { form } = formOf(s.text, NO_MENTION, end, parsed);
     for (const m of targets) {
       if (strength) {

@@ -2884,3 +2884,21 @@ describe('a change made at the last visit (session 60)', () => {
     expect(said('Doctor: we increased your metformin to 500 mg twice a day at your last visit. Let us continue the metformin.')).toEqual([['metformin', 'continued']]);
   });
 });
+
+describe('the regimen said in the sentence after the drug (session 60)', () => {
+  const said = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.strength?.value ?? null, m.frequency?.text ?? null, m.frequency?.as_needed ?? false, m.duration ? `${m.duration.value} ${m.duration.unit}` : null]);
+  it('"lortab 5 milligram. you can take one to two tablets every six hours as needed for pain"', () => {
+    expect(said("Doctor: i'm going to prescribe you some pain medicine. we'll do lortab 5 milligram. um, you can take one to two tablets every six hours as needed for pain. i'll give you 20 of those.")).toEqual([
+      ['hydrocodone + acetaminophen', 5, 'every 6 hours as needed', true, null],
+    ]);
+  });
+  it('"doxycycline, 100 milligrams twice a day. you have to take it for three weeks" takes the course', () => {
+    expect(said("Doctor: i'm going to give you doxycycline, 100 milligrams twice a day. you have to take it for three weeks.")).toEqual([['doxycycline', 100, 'twice daily', false, '3 week']]);
+    // A course the drug already has stays.
+    expect(said('Doctor: doxycycline 100 milligrams twice a day for ten days. you have to take it for three weeks.')).toEqual([['doxycycline', 100, 'twice daily', false, '10 day']]);
+  });
+  it('"fosamax 1 tab per week" is weekly', () => {
+    const [m] = structure('PLAN: Refill of Fosamax 70 mg 1 tab per week, 11 refills.', { locale: 'en-US' }).medications;
+    expect([m?.frequency?.text, m?.frequency?.per_day ?? null]).toEqual(['per week', null]);
+  });
+});

@@ -2902,3 +2902,14 @@ describe('the regimen said in the sentence after the drug (session 60)', () => {
     expect([m?.frequency?.text, m?.frequency?.per_day ?? null]).toEqual(['per week', null]);
   });
 });
+
+describe('"I made no changes in her medications" (session 60)', () => {
+  const said = (t: string) => structure(t, { locale: 'en-US' }).medications.map((m) => [m.name, m.status]);
+  const list = 'MEDICATIONS:,  Prinivil 20 mg daily, atenolol 25 mg daily.,ASSESSMENT AND PLAN:,  ';
+  it('continues the medication list, as "continue her current medications" does', () => {
+    expect(said(`${list}Hypertension, controlled.  I made no changes in her medications.`)).toEqual([['lisinopril', 'continued'], ['atenolol', 'continued']]);
+    expect(said(`${list}I have not made any changes in his medications.  Return in 3 months.`)).toEqual([['lisinopril', 'continued'], ['atenolol', 'continued']]);
+    // Changes made are none of that.
+    expect(said(`${list}We made changes to her medications at the last visit.  Return in 3 months.`)).toEqual([]);
+  });
+});

@@ -157,9 +157,10 @@ const LINE_END = new RegExp(
     // "continue lisinopril, continue IV antibiotics", "Lantus 35 units at bedtime and continue the sliding scale as
     // needed": a prescribing verb after the comma or "and" opens the next instruction.
     String.raw`(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:continue|start|stop|hold|discontinue|resume|add)\s+(?!(?:it|this|that|them|the same|same|for|as|until|at|on|with|taking|to|through|while|if|when|unless|after|before|daily|twice|once)\b)[a-z])`,
-    // "IV Rocephin, nebulizer treatments and oxygen as needed": care that is no drug, after the list's comma or "and",
+    // "IV Rocephin, nebulizer treatments and oxygen as needed", "Coreg 3.125 mg p.o. twice a day, nebulizer therapy every 3
+    // hours as needed": care that is no drug, after the list's comma or "and",
     // is an item of its own; its route and "as needed" are not the drug's.
-    String.raw`(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:(?:nebuli[sz]er|neb|breathing|respiratory) treatments?|nebs|(?:supplemental |home )?oxygen|(?:iv |intravenous )?fluids|physical therapy|ice packs?|warm compresses)\b)`,
+    String.raw`(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:(?:nebuli[sz]er|neb|breathing|respiratory) (?:treatments?|therap(?:y|ies))|nebs|nebuli[sz]ers?(?=\s+(?:every|q\s?\d|as needed|prn)\b)|(?:supplemental |home )?oxygen|(?:iv |intravenous )?fluids|physical therapy|ice packs?|warm compresses)\b)`,
     // "aspirin as needed, and TriViFlor 25 mg", "milk of magnesia 30 cc daily and amanda 10 mg bid", "Ventolin inhaler
     // every four hours as needed, and Azmacort four puffs twice per day", "Megace 400 mg b.i.d. and Ensure t.i.d. with
     // meals": a name the formulary lacks, with its own strength, dose or frequency, after the list's comma or "and" is

@@ -2913,3 +2913,22 @@ describe('"I made no changes in her medications" (session 60)', () => {
     expect(said(`${list}We made changes to her medications at the last visit.  Return in 3 months.`)).toEqual([]);
   });
 });
+
+describe('discharge prescriptions told in the story, antiretrovirals, and care between drugs (session 60)', () => {
+  const read = (t: string) => {
+    const f = structure(t, { locale: 'en-US' });
+    return f.medications.map((m, i) => [m.name, m.frequency?.text ?? null, f.flags.some((g) => g.code === 'STATUS_UNCLEAR' && g.pointer === `/medications/${i}`)]);
+  };
+  it('"discharged home today on Bactrim DS …", "discharged home in stable condition with ciprofloxacin, enalapril" are kept, flagged', () => {
+    expect(read('HOSPITAL COURSE:,  He did well.  He is being discharged home today on Bactrim DS one a day for ten days.')).toEqual([['sulfamethoxazole + trimethoprim', 'once daily', true]]);
+    expect(read('HOSPITAL COURSE:,  The patient was discharged home in stable condition with ciprofloxacin, enalapril.')).toEqual([['ciprofloxacin', null, true], ['enalapril', null, true]]);
+  });
+  it('an antiretroviral the assessment says the patient is stable on is continued', () => {
+    expect(read('MEDICATIONS:,  Trizivir one tablet twice a day.,ASSESSMENT:,1.  Human immunodeficiency virus, stable on Trizivir.,2.  Hypertension.')).toEqual([['abacavir + lamivudine + zidovudine', 'twice daily', false]]);
+  });
+  it('"Coreg 3.125 mg p.o. twice a day, nebulizer therapy every 3 hours as needed": the nebulizer\'s schedule is not the Coreg\'s', () => {
+    expect(read('DISCHARGE MEDICATIONS:,  Coreg 3.125 mg p.o. twice a day, nebulizer therapy every 3 hours as needed, also Phenergan 25 mg p.o. q.8 hours for nausea.')).toEqual([['carvedilol', 'twice daily', false], ['promethazine', 'every 8 hours', false]]);
+    expect(read('DISCHARGE MEDICATIONS:,  Coreg 3.125 mg p.o. twice a day, nebulizer every 3 hours as needed.')).toEqual([['carvedilol', 'twice daily', false]]);
+    expect(read('PLAN: Albuterol 2.5 mg via nebulizer every 4 hours as needed.')).toEqual([['albuterol', 'every 4 hours as needed', false]]);
+  });
+});

@@ -1285,7 +1285,9 @@ export function extractMedications(
       (x) =>
         !x.classEntry &&
         ((x.sentence === m.sentence && x.mention > m.mention) ||
-          (x.sentence > m.sentence && x.sentence - m.sentence <= CLASS_NAMED_WITHIN && (!!x.rules?.includes(NAMED_CUE) || classMemberNamed(m.classEntry!, x.name)))),
+          (x.sentence > m.sentence &&
+            ((x.sentence - m.sentence <= CLASS_NAMED_WITHIN && !!x.rules?.includes(NAMED_CUE)) ||
+              (x.sentence - m.sentence <= CLASS_MEMBER_WITHIN && classMemberNamed(m.classEntry!, x.name))))),
     );
   const listed = deduped.filter((m) => !m.classEntry || !namedLater(m));
   linkAlternativeSentences(doc, listed);
@@ -1385,6 +1387,9 @@ type Out = Medication & {
 };
 // Sentences after a drug class within which a drug the doctor names ("something called …") is the one it meant.
 const CLASS_NAMED_WITHIN = 2;
+// "… give you anti-inflammatory medication to help with the pain. Does that sound good? … hey dragon, order meloxicam
+// 15 mg once a day": a member of the class prescribed later in the visit is the one it meant.
+const CLASS_MEMBER_WITHIN = 8;
 const NAMED_CUE = 'new.called';
 const TAKE_CUE = 'new.take';
 

@@ -2932,3 +2932,10 @@ describe('discharge prescriptions told in the story, antiretrovirals, and care b
     expect(read('PLAN: Albuterol 2.5 mg via nebulizer every 4 hours as needed.')).toEqual([['albuterol', 'every 4 hours as needed', false]]);
   });
 });
+
+describe('a class said, then its drug ordered later in the visit (session 60)', () => {
+  it('"give you anti-inflammatory medication … hey dragon, order meloxicam 15 mg once a day" is one drug', () => {
+    const t = "Doctor: we'll work for you to do some physical therapy and i'd like to go ahead and give you anti-inflammatory medication to help with the pain. does that sound good?\nPatient: yeah, that sounds good.\nDoctor: okay. hey dragon, order meloxicam 15 mg once a day. hey dragon, order a physical therapy referral.";
+    expect(structure(t, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => m.name)).toEqual(['meloxicam']);
+  });
+});

@@ -255,6 +255,9 @@ const OLD_TO_NEW = new RegExp(
   String.raw`^\s*(?:(?:once|twice|thrice|(?:\d+|three|four) times (?:a|per) day|daily|a day|per day|bid|tid|qid|qd|od|bd|tds|at night|in the morning)\s*)*,?\s*to\s+${NUM}\s*${STRENGTH_UNIT}(?![a-z])`,
 );
 // "once a day", "twice a week" after the new amount is how often, not when.
+// "We have started her on Coreg 6.25 mg b.i.d. This should be increased up to 25 mg b.i.d.": a change that is to be made
+// of a drug prescribed now is its next step, not today's dose.
+const LATER_CHANGE = /\b(?:should|can|could|may|might|will|would|is to|are to)\s+be\s+(?:gradually\s+|slowly\s+|further\s+|then\s+)?$/;
 const TITRATION_WHEN = /^[^.;]{0,30}?\b(?:after|over|within|if|when|as tolerated)\b|^[^.;]{0,40}(?<!\b(?:once|twice|thrice|times|per|every)\s+)\b(?:a|an|\d+|one|two|three|four|five|six|seven|ten|few|couple of|several)\s+(?:days?|weeks?|months?)\b/;
 // "from 500 twice a day to 750 twice a day": the frequency each strength is taken at may be said with it.
 const FROM_TO_FREQUENCY = String.raw`(?:(?:(?:once|twice|thrice|three times|four times)\s+)?(?:a|per)\s+day|daily|bid|tid|bd|od)\s+`;
@@ -1207,7 +1210,7 @@ export function extractMedications(
     // A step of a taper or a titration ("… for 5 days. Then reduce to 20 mg", "Increase to 100 mg after two weeks")
     // comes after the dose before it: that one is not replaced.
     const after = s.text.slice(change.index + change[0].length);
-    if (old.duration || STEP_BEFORE.test(s.text.slice(0, change.index)) || TITRATION_WHEN.test(after)) {
+    if (old.duration || STEP_BEFORE.test(s.text.slice(0, change.index)) || TITRATION_WHEN.test(after) || (given?.status === 'new' && LATER_CHANGE.test(s.text.slice(0, change.index)))) {
       // "Wellbutrin XL 150 mg daily. She may increase to 300 mg daily after three to seven days.": a step of a drug
       // prescribed now is an entry of its own after it (the fixtures' one entry per step); the time before the step
       // is the first one's course.

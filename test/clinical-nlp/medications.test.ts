@@ -2939,3 +2939,12 @@ describe('a class said, then its drug ordered later in the visit (session 60)', 
     expect(structure(t, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => m.name)).toEqual(['meloxicam']);
   });
 });
+
+describe('a change that is to be made of a drug started now (session 60)', () => {
+  const said = (t: string) => structure(t, { locale: 'en-US' }).medications.map((m) => [m.name, m.strength?.value ?? null, m.status]);
+  it('"we have started her on Coreg 6.25 mg b.i.d. This should be increased up to 25 mg b.i.d." is two steps, not 25 mg today', () => {
+    expect(said('PLAN: We have started her on Coreg 6.25 mg b.i.d.  This should be increased up to 25 mg b.i.d. as preferred antihypertensive.')).toEqual([['carvedilol', 6.25, 'new'], ['carvedilol', 25, 'new']]);
+    // Of a drug continued or taken before, it is the change made now.
+    expect(said('PLAN: Continue atorvastatin 20 mg.  This should be increased to 40 mg at night.')).toEqual([['atorvastatin', 40, 'changed']]);
+  });
+});

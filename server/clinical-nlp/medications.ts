@@ -1250,7 +1250,10 @@ export function extractMedications(
     // "increase your Lasix from 20 to 60 mg for four days … so let's use the Lasix": named again without a strength,
     // a drug already changed or continued is the same order restated, not a new one.
     // "we can start you on Flomax 0.4 mg … let's just stick with Flomax": what this visit started, kept, is still new.
+    // "let's continue you on the lisinopril, 10 milligrams a day … do you need a refill? … hey dragon, order lisinopril
+    // 10 milligrams po daily": an order with no word of its own for what it does, at the strength said, restates it too.
     const restated = (later.status === 'new' && (m.status === 'changed' || m.status === 'continued') && !later.strength && !later.dose)
+      || (later.status === 'new' && (m.status === 'changed' || m.status === 'continued') && !!later.rules?.includes('med.default-new') && sameOrNoStrength(later, m))
       || (later.status === 'continued' && m.status === 'new');
     if (restated) {
       Object.assign(later, { status: m.status, ...(m.previous_strength ? { previous_strength: m.previous_strength } : {}), ...(m.duration && !later.duration ? { duration: m.duration } : {}) });

@@ -2948,3 +2948,12 @@ describe('a change that is to be made of a drug started now (session 60)', () =>
     expect(said('PLAN: Continue atorvastatin 20 mg.  This should be increased to 40 mg at night.')).toEqual([['atorvastatin', 40, 'changed']]);
   });
 });
+
+describe('a refill ordered for a drug the visit continues (session 60)', () => {
+  const said = (t: string) => structure(t, { locale: 'en-US', mode: 'consultation' }).medications.map((m) => [m.name, m.strength?.value ?? null, m.status]);
+  it('"let\'s continue you on the lisinopril, 10 milligrams a day … hey dragon, order lisinopril 10 milligrams po daily" is continued', () => {
+    expect(said("Doctor: i'm going to continue you on the lisinopril, 10 milligrams a day. do you need a refill?\nPatient: yes, please.\nDoctor: okay. hey dragon, order lisinopril 10 milligrams po daily.")).toEqual([['lisinopril', 10, 'continued']]);
+    // An order at another strength is not the same one.
+    expect(said("Doctor: i'm going to continue you on the lisinopril, 10 milligrams a day. do you need a refill?\nPatient: yes, please.\nDoctor: okay. hey dragon, order lisinopril 20 milligrams po daily.").map((m) => m[2])).toContain('new');
+  });
+});

@@ -2957,3 +2957,12 @@ describe('a refill ordered for a drug the visit continues (session 60)', () => {
     expect(said("Doctor: i'm going to continue you on the lisinopril, 10 milligrams a day. do you need a refill?\nPatient: yes, please.\nDoctor: okay. hey dragon, order lisinopril 20 milligrams po daily.").map((m) => m[2])).toContain('new');
   });
 });
+
+describe('an unknown product\'s "p.r.n." after the list\'s comma or "and" (session 60)', () => {
+  const said = (t: string) => structure(t, { locale: 'en-US' }).medications.map((m) => [m.name, m.frequency?.as_needed ?? false]);
+  it('"Lumigan one drop both eyes at bed time, NitroQuick p.r.n.", "Depakote … and Fioricet on p.r.n. basis": not the first drug\'s', () => {
+    expect(said('DISCHARGE MEDICATIONS:,  Lumigan one drop both eyes at bed time, NitroQuick p.r.n.')).toEqual([['bimatoprost', false], ['nitroglycerin', true]]);
+    expect(said('PLAN:,  Depakote 250 mg twice a day as a part of migraine prophylaxis and Fioricet on p.r.n. basis.')).toEqual([['sodium valproate', false]]);
+    expect(said('PLAN:,  Tylenol 500 mg, taken prn for pain.')).toEqual([['acetaminophen', true]]);
+  });
+});

@@ -546,6 +546,7 @@ const NOT_NAME = new Set(
     'injection powder lotion patch tab cap syp inj is was be are were not no from now today other another new ' +
     'morning night evening day days week weeks month months given taken sir madam doctor patient about under around ' +
     'over total maximum minimum least than nearly approximately almost below above extra each water milk ' +
+    'between behind into onto across inside along beneath underneath throughout ' +
     'start add prescribe begin continue give take increase reduce stop restart resume rx plan advice advised ' +
     'you me him us we he she they low high small little sig disp dispense refills refill').split(' '),
 );

@@ -2966,3 +2966,11 @@ describe('an unknown product\'s "p.r.n." after the list\'s comma or "and" (sessi
     expect(said('PLAN:,  Tylenol 500 mg, taken prn for pain.')).toEqual([['acetaminophen', true]]);
   });
 });
+
+describe('where a cream goes is no drug (session 60)', () => {
+  it('"Lotrimin cream between toes b.i.d. for an additional two weeks" is one clotrimazole, twice daily', () => {
+    const f = structure('PLAN:,  Lotrimin cream between toes b.i.d. for an additional two weeks.', { locale: 'en-US' });
+    expect(f.medications.map((m) => [m.name, m.frequency?.text ?? null, m.duration?.value ?? null])).toEqual([['clotrimazole', 'twice daily', 2]]);
+    expect(f.flags.map((g) => g.code)).not.toContain('UNRECOGNISED_DRUG');
+  });
+});

@@ -233,6 +233,7 @@ const WRITTEN_FRACTION = /(?<![\d./])(?:(\d)(?:-|\s+))?([13])(?:\/|\s+over\s+)([
 
 const fraction = (_m: string, whole: string | undefined, part: string, of: string): string => String(Number(whole ?? 0) + Number(part) / Number(of));
 // "half a tablet", "half a tab at night": the amount said before its unit in words.
+const PRODUCT_NUMBER = /\b(tylenol|codeine)\s*#\s?([2-4])(?!\d)/g;
 const HALF_A = /\bhalf an? (?=(?:tabs?|tablets?|caps?|capsules?|pills?)\b)/g;
 
 export function normalizeMapped(raw: Mapped, voiceCommands = true): Mapped {
@@ -242,6 +243,8 @@ export function normalizeMapped(raw: Mapped, voiceCommands = true): Mapped {
   // "two. five of norvasc": a recogniser writes the spoken "point" of a decimal as a full stop between number words.
   s = s.replace(SPOKEN_DECIMAL_STOP, '$1 point ');
   s = s.replace(/(\d)\s*%/g, '$1 percent').replace(/\s*\+\s*/g, ' plus ');
+  // "Tylenol #3": the product's number, written as "number 3" or "no. 3" elsewhere (codeine in it; not three tablets).
+  s = s.replace(PRODUCT_NUMBER, '$1 number $2');
   // ".25 mg": a decimal written without its leading zero.
   s = s.replace(/(?<![\d.])\.(?=\d)/g, '0.');
   s = s.replace(WRITTEN_FRACTION, fraction);

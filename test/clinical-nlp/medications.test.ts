@@ -2974,3 +2974,12 @@ describe('where a cream goes is no drug (session 60)', () => {
     expect(f.flags.map((g) => g.code)).not.toContain('UNRECOGNISED_DRUG');
   });
 });
+
+describe('"Tylenol #3" (session 60)', () => {
+  it('is acetaminophen with codeine, as "Tylenol No. 3" is, not plain acetaminophen', () => {
+    for (const t of ['PLAN:,  Tylenol #3 one tablet every 6 hours as needed for pain.', 'PLAN:,  Tylenol # 3, 1 tablet q.6h. p.r.n. pain.']) {
+      expect(structure(t, { locale: 'en-US' }).medications.map((m) => m.name)).toEqual(['acetaminophen + codeine']);
+    }
+    expect(structure('PLAN:,  Tylenol 3 tablets a day as needed.', { locale: 'en-US' }).medications.map((m) => m.name)).toEqual(['acetaminophen']);
+  });
+});
